@@ -1,0 +1,80 @@
+package convolve
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxFilterSide bounds KW and KH of any filter.
+const MaxFilterSide = 1023
+
+// Filter is a KW x KH array of float32 weights, row-major, with odd sides.
+// The anchor is the centre (KW/2, KH/2).
+type Filter struct {
+	Name    string
+	Width   int       // KW, odd
+	Height  int       // KH, odd
+	Weights []float32 // Height rows of Width weights
+}
+
+// NewFilter validates and builds a filter; the weights are copied.
+func NewFilter(name string, width, height int, weights []float32) (*Filter, error) {
+	f := &Filter{Name: name, Width: width, Height: height, Weights: append([]float32(nil), weights...)}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Validate checks sizes and weights and names the first bad value.
+func (f *Filter) Validate() error {
+	if f == nil {
+		return fmt.Errorf("convolve: nil filter")
+	}
+	if f.Width < 1 || f.Width%2 == 0 || f.Width > MaxFilterSide {
+		return fmt.Errorf("convolve: filter %q width %d: must be odd, 1 to %d", f.Name, f.Width, MaxFilterSide)
+	}
+	if f.Height < 1 || f.Height%2 == 0 || f.Height > MaxFilterSide {
+		return fmt.Errorf("convolve: filter %q height %d: must be odd, 1 to %d", f.Name, f.Height, MaxFilterSide)
+	}
+	if len(f.Weights) != f.Width*f.Height {
+		return fmt.Errorf("convolve: filter %q has %d weights, want %dx%d=%d", f.Name, len(f.Weights), f.Width, f.Height, f.Width*f.Height)
+	}
+	for i, w := range f.Weights {
+		if math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) {
+			return fmt.Errorf("convolve: filter %q weight %d (row %d, col %d) is %v", f.Name, i, i/f.Width, i%f.Width, w)
+		}
+	}
+	return nil
+}
+
+// At returns the weight in row j, column i.
+func (f *Filter) At(i, j int) float32 { return f.Weights[j*f.Width+i] }
+
+// Taps is KW*KH.
+func (f *Filter) Taps() int { return f.Width * f.Height }
+
+// Flipped returns the filter rotated by 180 degrees: running Correlate with
+// it equals running Convolve with f.
+func (f *Filter) Flipped() *Filter {
+	n := len(f.Weights)
+	w := make([]float32, n)
+	for i, v := range f.Weights {
+		w[n-1-i] = v
+	}
+	return &Filter{Name: f.Name + "-flipped", Width: f.Width, Height: f.Height, Weights: w}
+}
+
+// Oriented returns the weights as they are applied by correlation for mode
+// m: f itself for Correlate, f.Flipped() for Convolve. Variants call it once
+// at plan time and only ever correlate.
+func (f *Filter) Oriented(m Mode) *Filter {
+	if m == Convolve {
+		return f.Flipped()
+	}
+	return f
+}
+
+func (f *Filter) String() string {
+	return fmt.Sprintf("%s %dx%d", f.Name, f.Width, f.Height)
+}

@@ -1,0 +1,365 @@
+package convolve
+
+import (
+	"fmt"
+	"math"
+)
+
+// ElemType is the element type of an image.
+type ElemType int
+
+const (
+	Float32 ElemType = iota // 32-bit IEEE float
+	Uint8                   // 8-bit unsigned integer (0..255)
+	Int16                   // 16-bit signed integer
+)
+
+// ElemTypes lists every element type.
+var ElemTypes = []ElemType{Float32, Uint8, Int16}
+
+func (t ElemType) String() string {
+	switch t {
+	case Float32:
+		return "f32"
+	case Uint8:
+		return "u8"
+	case Int16:
+		return "i16"
+	}
+	return fmt.Sprintf("ElemType(%d)", int(t))
+}
+
+// Size returns the size of one element in bytes.
+func (t ElemType) Size() int {
+	switch t {
+	case Float32:
+		return 4
+	case Uint8:
+		return 1
+	case Int16:
+		return 2
+	}
+	return 0
+}
+
+// Valid reports whether t is one of the defined element types.
+func (t ElemType) Valid() bool { return t >= Float32 && t <= Int16 }
+
+// ParseElemType parses the names String returns ("f32", "u8", "i16").
+func ParseElemType(s string) (ElemType, error) {
+	for _, t := range ElemTypes {
+		if t.String() == s {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("convolve: unknown element type %q (want f32, u8 or i16)", s)
+}
+
+// Layout says how the channels of a multi-channel image are stored.
+type Layout int
+
+const (
+	// Interleaved stores the channels of a pixel next to each other
+	// (RGBRGB...). Row y starts at element y*Stride.
+	Interleaved Layout = iota
+	// Planar stores each channel as its own plane (RRR...GGG...BBB...).
+	// Plane c starts at element c*Stride*Height; row y of it at
+	// c*Stride*Height + y*Stride.
+	Planar
+)
+
+// Layouts lists every layout.
+var Layouts = []Layout{Interleaved, Planar}
+
+func (l Layout) String() string {
+	switch l {
+	case Interleaved:
+		return "interleaved"
+	case Planar:
+		return "planar"
+	}
+	return fmt.Sprintf("Layout(%d)", int(l))
+}
+
+// Valid reports whether l is one of the defined layouts.
+func (l Layout) Valid() bool { return l == Interleaved || l == Planar }
+
+// MaxChannels is the largest channel count an image may have.
+const MaxChannels = 4
+
+// maxElements bounds the elements of one image so that every index fits
+// comfortably in an int on 64-bit hosts and in a 32-bit GPU index after
+// division by the channel count.
+const maxElements = 1 << 40
+
+// Geometry is the shape of an image without its data.
+type Geometry struct {
+	Width, Height int
+	Channels      int // 1 to MaxChannels
+	Type          ElemType
+	Layout        Layout
+	// Stride is the distance in elements between the starts of two rows:
+	// at least Width*Channels for Interleaved, at least Width for Planar.
+	// Zero means packed rows.
+	Stride int
+}
+
+// Validate checks the geometry and names the first bad value.
+func (g Geometry) Validate() error {
+	if g.Width <= 0 {
+		return fmt.Errorf("convolve: image width %d: must be positive", g.Width)
+	}
+	if g.Height <= 0 {
+		return fmt.Errorf("convolve: image height %d: must be positive", g.Height)
+	}
+	if g.Channels < 1 || g.Channels > MaxChannels {
+		return fmt.Errorf("convolve: image channels %d: must be 1 to %d", g.Channels, MaxChannels)
+	}
+	if !g.Type.Valid() {
+		return fmt.Errorf("convolve: image element type %d: unknown", int(g.Type))
+	}
+	if !g.Layout.Valid() {
+		return fmt.Errorf("convolve: image layout %d: unknown", int(g.Layout))
+	}
+	if g.Width > maxElements/g.Channels {
+		return fmt.Errorf("convolve: image width %d with %d channels: row too large", g.Width, g.Channels)
+	}
+	if g.Stride < 0 {
+		return fmt.Errorf("convolve: image stride %d: must not be negative", g.Stride)
+	}
+	if g.Stride != 0 && g.Stride < g.RowElems() {
+		return fmt.Errorf("convolve: image stride %d shorter than a row of %d elements", g.Stride, g.RowElems())
+	}
+	s := g.RowStride()
+	if g.Height > maxElements/s || g.Height*s > maxElements/g.planes() {
+		return fmt.Errorf("convolve: image %dx%d with stride %d and %d channels: size overflows the %d-element limit",
+			g.Width, g.Height, s, g.Channels, int64(maxElements))
+	}
+	return nil
+}
+
+// RowElems is the number of elements that hold data in one row (of one
+// plane for Planar).
+func (g Geometry) RowElems() int {
+	if g.Layout == Planar {
+		return g.Width
+	}
+	return g.Width * g.Channels
+}
+
+// RowStride is the effective stride: Stride, or RowElems when Stride is 0.
+func (g Geometry) RowStride() int {
+	if g.Stride == 0 {
+		return g.RowElems()
+	}
+	return g.Stride
+}
+
+func (g Geometry) planes() int {
+	if g.Layout == Planar {
+		return g.Channels
+	}
+	return 1
+}
+
+// Len is the number of elements the image's data must hold.
+func (g Geometry) Len() int {
+	s := g.RowStride()
+	if g.Layout == Planar {
+		return g.Channels*g.Height*s - (s - g.Width)
+	}
+	return (g.Height-1)*s + g.Width*g.Channels
+}
+
+// Pixels is Width*Height.
+func (g Geometry) Pixels() int { return g.Width * g.Height }
+
+// Offset is the element index of channel c of pixel (x, y).
+func (g Geometry) Offset(x, y, c int) int {
+	s := g.RowStride()
+	if g.Layout == Planar {
+		return (c*g.Height+y)*s + x
+	}
+	return y*s + x*g.Channels + c
+}
+
+// Packed returns g with Stride 0 (rows back to back).
+func (g Geometry) Packed() Geometry {
+	g.Stride = 0
+	return g
+}
+
+func (g Geometry) String() string {
+	return fmt.Sprintf("%dx%dx%d %v %v stride %d", g.Width, g.Height, g.Channels, g.Type, g.Layout, g.RowStride())
+}
+
+// Image is a 2-D image with 1 to 4 channels. Exactly one of F32, U8 and I16
+// holds the data, according to Type.
+type Image struct {
+	Geometry
+	F32 []float32
+	U8  []uint8
+	I16 []int16
+}
+
+// NewImage allocates a zeroed image of the given geometry.
+func NewImage(g Geometry) (*Image, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	im := &Image{Geometry: g}
+	n := g.Len()
+	switch g.Type {
+	case Float32:
+		im.F32 = make([]float32, n)
+	case Uint8:
+		im.U8 = make([]uint8, n)
+	case Int16:
+		im.I16 = make([]int16, n)
+	}
+	return im, nil
+}
+
+// WrapFloat32 makes an image over existing float32 data without copying.
+func WrapFloat32(g Geometry, data []float32) (*Image, error) {
+	g.Type = Float32
+	if err := g.checkData(len(data)); err != nil {
+		return nil, err
+	}
+	return &Image{Geometry: g, F32: data}, nil
+}
+
+// WrapUint8 makes an image over existing uint8 data without copying.
+func WrapUint8(g Geometry, data []uint8) (*Image, error) {
+	g.Type = Uint8
+	if err := g.checkData(len(data)); err != nil {
+		return nil, err
+	}
+	return &Image{Geometry: g, U8: data}, nil
+}
+
+// WrapInt16 makes an image over existing int16 data without copying.
+func WrapInt16(g Geometry, data []int16) (*Image, error) {
+	g.Type = Int16
+	if err := g.checkData(len(data)); err != nil {
+		return nil, err
+	}
+	return &Image{Geometry: g, I16: data}, nil
+}
+
+func (g Geometry) checkData(n int) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	if n < g.Len() {
+		return fmt.Errorf("convolve: data of %d elements shorter than the %d the geometry %v needs", n, g.Len(), g)
+	}
+	return nil
+}
+
+// Check verifies that the image's data matches its geometry.
+func (im *Image) Check() error {
+	if im == nil {
+		return fmt.Errorf("convolve: nil image")
+	}
+	var n int
+	switch im.Type {
+	case Float32:
+		n = len(im.F32)
+	case Uint8:
+		n = len(im.U8)
+	case Int16:
+		n = len(im.I16)
+	}
+	return im.checkData(n)
+}
+
+// At returns channel c of pixel (x, y) as a float64.
+func (im *Image) At(x, y, c int) float64 {
+	i := im.Offset(x, y, c)
+	switch im.Type {
+	case Float32:
+		return float64(im.F32[i])
+	case Uint8:
+		return float64(im.U8[i])
+	default:
+		return float64(im.I16[i])
+	}
+}
+
+// Set stores v in channel c of pixel (x, y). Integer types round to
+// nearest (half away from zero) and saturate; float32 rounds to nearest.
+func (im *Image) Set(x, y, c int, v float64) {
+	i := im.Offset(x, y, c)
+	switch im.Type {
+	case Float32:
+		im.F32[i] = float32(v)
+	case Uint8:
+		im.U8[i] = SaturateUint8(v)
+	default:
+		im.I16[i] = SaturateInt16(v)
+	}
+}
+
+// SaturateUint8 rounds v to nearest (half away from zero) and clamps it to
+// 0..255. NaN becomes 0.
+func SaturateUint8(v float64) uint8 {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 255 {
+		return 255
+	}
+	return uint8(math.Round(v))
+}
+
+// SaturateInt16 rounds v to nearest (half away from zero) and clamps it to
+// the int16 range. NaN becomes 0.
+func SaturateInt16(v float64) int16 {
+	if v != v {
+		return 0
+	}
+	if v <= math.MinInt16 {
+		return math.MinInt16
+	}
+	if v >= math.MaxInt16 {
+		return math.MaxInt16
+	}
+	return int16(math.Round(v))
+}
+
+// Clone returns a deep copy of the image.
+func (im *Image) Clone() *Image {
+	c := &Image{Geometry: im.Geometry}
+	c.F32 = append([]float32(nil), im.F32...)
+	c.U8 = append([]uint8(nil), im.U8...)
+	c.I16 = append([]int16(nil), im.I16...)
+	return c
+}
+
+// Fill sets every element of the image's data, padding included, to v
+// (saturated for integer types). Tests poison outputs with Fill(NaN).
+func (im *Image) Fill(v float64) {
+	switch im.Type {
+	case Float32:
+		f := float32(v)
+		for i := range im.F32 {
+			im.F32[i] = f
+		}
+	case Uint8:
+		u := SaturateUint8(v)
+		for i := range im.U8 {
+			im.U8[i] = u
+		}
+	case Int16:
+		s := SaturateInt16(v)
+		for i := range im.I16 {
+			im.I16[i] = s
+		}
+	}
+}
+
+// Bytes is the number of data bytes of the pixels (padding excluded).
+func (g Geometry) Bytes() int64 {
+	return int64(g.Width) * int64(g.Height) * int64(g.Channels) * int64(g.Type.Size())
+}

@@ -1,0 +1,268 @@
+package convolve
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Block is a CUDA thread-block shape. The zero value means the variant's
+// default.
+type Block struct{ X, Y int }
+
+func (b Block) String() string { return fmt.Sprintf("%dx%d", b.X, b.Y) }
+
+// ParseBlock parses "32x8".
+func ParseBlock(s string) (Block, error) {
+	var b Block
+	if _, err := fmt.Sscanf(s, "%dx%d", &b.X, &b.Y); err != nil || fmt.Sprintf("%dx%d", b.X, b.Y) != s {
+		return Block{}, fmt.Errorf("convolve: block %q: want WxH such as 32x8", s)
+	}
+	if b.X < 1 || b.Y < 1 || b.X*b.Y > 1024 {
+		return Block{}, fmt.Errorf("convolve: block %q: sides must be positive with at most 1024 threads", s)
+	}
+	return b, nil
+}
+
+// Config is the per-plan configuration. The zero value asks for each
+// variant's defaults.
+type Config struct {
+	Block Block
+	// NoFMA compiles GPU kernels with --fmad=false, so every multiply and
+	// add rounds separately as in the CPU naive baseline.
+	NoFMA bool
+	// FastMath compiles GPU kernels with --use_fast_math.
+	FastMath bool
+	// Tunables are variant-specific named integer settings; a variant
+	// rejects names it does not know.
+	Tunables map[string]int
+}
+
+func (c Config) String() string {
+	var parts []string
+	if c.Block != (Block{}) {
+		parts = append(parts, "block="+c.Block.String())
+	}
+	if c.NoFMA {
+		parts = append(parts, "fmad=false")
+	}
+	if c.FastMath {
+		parts = append(parts, "fast-math")
+	}
+	keys := make([]string, 0, len(c.Tunables))
+	for k := range c.Tunables {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, c.Tunables[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Capabilities is what a variant can compute. Empty lists mean "all".
+type Capabilities struct {
+	Ops      []Operation
+	Types    []ElemType
+	Channels []int
+	Layouts  []Layout
+	Borders  []Border
+	// MaxFilterSide is the largest KW or KH accepted; 0 means
+	// MaxFilterSide. A GPU variant may still refuse a filter at plan time
+	// when the device's memory limits are smaller.
+	MaxFilterSide int
+	// SeparableOnly variants accept only rank-1 filters.
+	SeparableOnly bool
+	// GPU variants need a CUDA device.
+	GPU bool
+	// Blocks lists the accepted block shapes; empty means any shape up to
+	// 1024 threads, or none for CPU variants.
+	FixedBlocks []Block
+	// Tunables names the Config.Tunables the variant reads.
+	Tunables []string
+}
+
+// Check reports the first capability problem p needs and c lacks, or nil.
+func (c Capabilities) Check(p Problem) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if len(c.Ops) > 0 && !slices.Contains(c.Ops, p.Op) {
+		return &CapabilityError{What: "operation", Value: p.Op.String()}
+	}
+	if len(c.Types) > 0 && !slices.Contains(c.Types, p.Input.Type) {
+		return &CapabilityError{What: "element type", Value: p.Input.Type.String()}
+	}
+	if len(c.Channels) > 0 && !slices.Contains(c.Channels, p.Input.Channels) {
+		return &CapabilityError{What: "channel count", Value: fmt.Sprint(p.Input.Channels)}
+	}
+	if len(c.Layouts) > 0 && p.Input.Channels > 1 && !slices.Contains(c.Layouts, p.Input.Layout) {
+		return &CapabilityError{What: "layout", Value: p.Input.Layout.String()}
+	}
+	if len(c.Borders) > 0 && !slices.Contains(c.Borders, p.Border) {
+		return &CapabilityError{What: "border", Value: p.Border.String()}
+	}
+	kw, kh := p.KernelSize()
+	max := c.MaxFilterSide
+	if max == 0 {
+		max = MaxFilterSide
+	}
+	if kw > max || kh > max {
+		return &CapabilityError{What: "filter size", Value: fmt.Sprintf("%dx%d (largest %d)", kw, kh, max)}
+	}
+	if c.SeparableOnly && p.Op == Filter2D {
+		if _, _, ok := p.Filter.Separable(); !ok {
+			return &CapabilityError{What: "non-separable filter", Value: p.Filter.Name}
+		}
+	}
+	return nil
+}
+
+// CheckConfig reports a configuration the variant cannot honour.
+func (c Capabilities) CheckConfig(cfg Config) error {
+	if cfg.Block != (Block{}) {
+		if !c.GPU {
+			return &CapabilityError{What: "block shape", Value: cfg.Block.String() + " (CPU variant)"}
+		}
+		if cfg.Block.X < 1 || cfg.Block.Y < 1 || cfg.Block.X*cfg.Block.Y > 1024 {
+			return fmt.Errorf("convolve: block %v: sides must be positive with at most 1024 threads", cfg.Block)
+		}
+		if len(c.FixedBlocks) > 0 && !slices.Contains(c.FixedBlocks, cfg.Block) {
+			return &CapabilityError{What: "block shape", Value: cfg.Block.String()}
+		}
+	}
+	if (cfg.NoFMA || cfg.FastMath) && !c.GPU {
+		return &CapabilityError{What: "compile options", Value: "fmad/fast-math (CPU variant)"}
+	}
+	for k := range cfg.Tunables {
+		if !slices.Contains(c.Tunables, k) {
+			return &CapabilityError{What: "tunable", Value: k}
+		}
+	}
+	return nil
+}
+
+// CapabilityError says which capability a problem or configuration needs
+// that a variant lacks.
+type CapabilityError struct {
+	Variant string
+	What    string // "border", "element type", ...
+	Value   string // the value asked for
+}
+
+func (e *CapabilityError) Error() string {
+	v := e.Variant
+	if v == "" {
+		v = "variant"
+	}
+	return fmt.Sprintf("convolve: %s does not support %s %s", v, e.What, e.Value)
+}
+
+// Description says what a variant is.
+type Description struct {
+	Name    string // short, stable, used in benchmark names: "gpu-shared"
+	Summary string // one line
+	Report  string // the report it reproduces ("000".."004"), or ""
+	Caps    Capabilities
+}
+
+// Variant is one implementation of the operations.
+type Variant interface {
+	Describe() Description
+	// Plan prepares p under cfg: compile, allocate and upload the filter.
+	// It returns a *CapabilityError when p or cfg is outside the variant's
+	// capabilities.
+	Plan(p Problem, cfg Config) (Plan, error)
+}
+
+// Plan is a prepared problem. Run may be called many times; Close releases
+// what Plan allocated. A plan is not safe for concurrent use.
+type Plan interface {
+	// Run computes out from in, end to end: for GPU plans that includes
+	// the upload of in and the download of out.
+	Run(in, out *Image) error
+	Close() error
+}
+
+// DevicePlan is a plan whose parts can be timed apart, as GPU benchmarks
+// need: Upload and Download move data, TimeKernel runs only the device
+// work on what was uploaded.
+type DevicePlan interface {
+	Plan
+	Upload(in *Image) error
+	// TimeKernel runs the device work n times back to back and returns the
+	// elapsed device time measured with events, in one uninterrupted task.
+	TimeKernel(n int) (time.Duration, error)
+	Download(out *Image) error
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Variant{}
+)
+
+// Register adds v to the registry. Like database/sql.Register it panics on
+// a duplicate or empty name: that is a programming error found at start-up.
+func Register(v Variant) {
+	name := v.Describe().Name
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if name == "" {
+		panic("convolve: Register of a variant with an empty name")
+	}
+	if _, dup := registry[name]; dup {
+		panic("convolve: Register called twice for variant " + name)
+	}
+	registry[name] = v
+}
+
+// Lookup returns the registered variant with that name.
+func Lookup(name string) (Variant, error) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	v, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("convolve: no variant named %q (registered: %s)", name, strings.Join(namesLocked(), ", "))
+	}
+	return v, nil
+}
+
+// Variants returns every registered variant, sorted by name.
+func Variants() []Variant {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var vs []Variant
+	for _, n := range namesLocked() {
+		vs = append(vs, registry[n])
+	}
+	return vs
+}
+
+func namesLocked() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// PlanFor checks p and cfg against v's capabilities, naming the variant in
+// the error, and then plans. Callers should prefer it to v.Plan.
+func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
+	d := v.Describe()
+	err := d.Caps.Check(p)
+	if err == nil {
+		err = d.Caps.CheckConfig(cfg)
+	}
+	if err != nil {
+		if ce, ok := err.(*CapabilityError); ok {
+			ce.Variant = d.Name
+		}
+		return nil, err
+	}
+	return v.Plan(p, cfg)
+}
