@@ -1,0 +1,54 @@
+# convbench: prove CUDA convolution kernels correct and measure them, with go test.
+#
+#   make test      every test (GPU tests skip with a reason when there is no GPU)
+#   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
+#                  raw output under results/data/<gpu>/, then the report
+#   make report    rebuild results/report/ from the committed raw data (offline)
+#   make gpu-bins  test binaries for a GPU host without Go, into .gpu/
+#   make gpu-test  run those binaries (on the GPU host, from the repo root)
+
+GO      ?= go
+export CGO_ENABLED = 0
+SWEEP   ?= default
+COUNT   ?= 5
+BENCHTIME ?= 200ms
+PKGS    := ./...
+# Packages that have tests, for gpu-bins: NAME=path.
+TESTPKGS := convolve:./convolve refimpl:./refimpl cudabind:./cudabind variants:./cudabind/variants properties:./properties benchmarks:./benchmarks results:./results
+
+.PHONY: test bench report compare vet fmt gpu-bins gpu-test clean
+
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+bench:
+	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -benchtime=$(BENCHTIME)
+	$(MAKE) report
+
+report:
+	$(GO) run ./results/cmd/report
+
+compare:
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=file NEW=file"; exit 2; }
+	$(GO) tool benchstat $(OLD) $(NEW)
+
+gpu-bins:
+	@mkdir -p .gpu
+	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \
+	  if ls $$dir/*_test.go >/dev/null 2>&1; then \
+	    echo "$(GO) test -c -o .gpu/$$name.test $$dir"; $(GO) test -c -o .gpu/$$name.test $$dir || exit 1; fi; done
+
+gpu-test:
+	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \
+	  if [ -x .gpu/$$name.test ]; then (cd $$dir && $(CURDIR)/.gpu/$$name.test -test.v $(GPUTESTFLAGS)) || exit 1; fi; done
+
+clean:
+	rm -rf .gpu
