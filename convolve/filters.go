@@ -1,0 +1,430 @@
+package convolve
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The filter library. Constructors that take a size return an error naming
+// a bad size or sigma; fixed 3x3 and 5x5 filters cannot fail and return the
+// filter alone. Every call returns a fresh filter the caller may modify.
+//
+// Names are short and stable because benchmark names embed them; every
+// Name is accepted back by ParseFilter and yields the same weights.
+
+// Default sizes of the sized families, used by ParseFilter for a bare
+// family name and by Library.
+const (
+	DefaultIdentitySize = 3
+	DefaultBoxSize      = 5
+	DefaultGaussianSize = 5
+	DefaultLoGSize      = 5
+)
+
+func checkSize(family string, k, min int) error {
+	if k < min || k%2 == 0 || k > MaxFilterSide {
+		return fmt.Errorf("convolve: %s filter size %d: must be odd, %d to %d", family, k, min, MaxFilterSide)
+	}
+	return nil
+}
+
+func checkSigma(family string, sigma float64) error {
+	if math.IsNaN(sigma) || math.IsInf(sigma, 0) {
+		return fmt.Errorf("convolve: %s filter sigma %v: must be finite", family, sigma)
+	}
+	return nil
+}
+
+func fixed(name string, k int, scale float32, w ...float32) *Filter {
+	ws := make([]float32, len(w))
+	for i, v := range w {
+		ws[i] = v * scale
+	}
+	return &Filter{Name: name, Width: k, Height: k, Weights: ws}
+}
+
+// Identity returns the k x k filter with a single 1 at the centre: the
+// output equals the input under every border mode. Report 000 lists it
+// ("any odd" size) for correctness testing, as report 003 does for 3x3.
+// Name: "identity<k>".
+func Identity(k int) (*Filter, error) {
+	if err := checkSize("identity", k, 1); err != nil {
+		return nil, err
+	}
+	w := make([]float32, k*k)
+	w[k*k/2] = 1
+	return &Filter{Name: "identity" + strconv.Itoa(k), Width: k, Height: k, Weights: w}, nil
+}
+
+// Box returns the k x k mean filter, every weight float32(1/k^2). Report
+// 000 uses it at 3x3 and 5x5 ("Box Blur"), report 003 at 3x3, report 001
+// sweeps box filters up to 21x21. Name: "box<k>".
+func Box(k int) (*Filter, error) {
+	if err := checkSize("box", k, 1); err != nil {
+		return nil, err
+	}
+	v := float32(1 / float64(k*k))
+	w := make([]float32, k*k)
+	for i := range w {
+		w[i] = v
+	}
+	return &Filter{Name: "box" + strconv.Itoa(k), Width: k, Height: k, Weights: w}, nil
+}
+
+// GaussianDefaultSigma is OpenCV's sigma for a Gaussian of size k when none
+// is given: 0.3*((k-1)*0.5-1)+0.8.
+func GaussianDefaultSigma(k int) float64 {
+	return 0.3*((float64(k)-1)*0.5-1) + 0.8
+}
+
+// GaussianKernel1D returns the 1-D Gaussian of odd size k as OpenCV's
+// getGaussianKernel computes it, normalised to sum 1 and rounded to
+// float32. With sigma <= 0 and k <= 7 OpenCV uses fixed binomial-like
+// tables ({1}, {1,2,1}/4, {1,4,6,4,1}/16, {1,3.5,7,9,7,3.5,1}/32); other
+// sizes with sigma <= 0 sample exp(-x^2/(2 sigma^2)) with
+// sigma = GaussianDefaultSigma(k).
+func GaussianKernel1D(k int, sigma float64) ([]float32, error) {
+	if err := checkSize("gaussian", k, 1); err != nil {
+		return nil, err
+	}
+	if err := checkSigma("gaussian", sigma); err != nil {
+		return nil, err
+	}
+	if sigma <= 0 {
+		switch k {
+		case 1:
+			return []float32{1}, nil
+		case 3:
+			return []float32{0.25, 0.5, 0.25}, nil
+		case 5:
+			return []float32{0.0625, 0.25, 0.375, 0.25, 0.0625}, nil
+		case 7:
+			return []float32{0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125}, nil
+		}
+		sigma = GaussianDefaultSigma(k)
+	}
+	t := gaussianSamples(k, sigma)
+	sum := 0.0
+	for _, v := range t {
+		sum += v
+	}
+	out := make([]float32, k)
+	for i, v := range t {
+		out[i] = float32(v / sum)
+	}
+	return out, nil
+}
+
+// gaussianSamples returns exp(-x^2/(2 sigma^2)) for x = -(k-1)/2 .. (k-1)/2.
+func gaussianSamples(k int, sigma float64) []float64 {
+	s := -0.5 / (sigma * sigma)
+	t := make([]float64, k)
+	for i := range t {
+		x := float64(i) - float64(k-1)*0.5
+		t[i] = math.Exp(s * x * x)
+	}
+	return t
+}
+
+func sigmaSuffix(sigma float64) string {
+	if sigma <= 0 {
+		return ""
+	}
+	return "-s" + strconv.FormatFloat(sigma, 'g', -1, 64)
+}
+
+// Gaussian returns the k x k Gaussian blur as the outer product of
+// GaussianKernel1D(k, sigma) with itself (each weight is the float32
+// product of two 1-D weights), so it is exactly rank one and sums to 1
+// within float32 rounding. sigma <= 0 picks OpenCV's default; for k = 3
+// and 5 that default is the binomial table, so Gaussian(3, 0) and
+// Gaussian(5, 0) equal GaussianInt3 and GaussianInt5 weight for weight.
+// Report 000 uses 3x3, 5x5 and 7x7, report 001 5x5, 7x7 and sizes up to
+// 21, report 004 2-D and separable Gaussians with a chosen sigma.
+// Name: "gauss<k>", or "gauss<k>-s<sigma>" when sigma > 0.
+func Gaussian(k int, sigma float64) (*Filter, error) {
+	g, err := GaussianKernel1D(k, sigma)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]float32, k*k)
+	for j := range k {
+		for i := range k {
+			w[j*k+i] = g[j] * g[i]
+		}
+	}
+	return &Filter{Name: "gauss" + strconv.Itoa(k) + sigmaSuffix(sigma), Width: k, Height: k, Weights: w}, nil
+}
+
+// GaussianInt3 is the integer-binomial 3x3 Gaussian printed by reports 000
+// and 003: [1 2 1; 2 4 2; 1 2 1] / 16. Name: "gauss3-int".
+func GaussianInt3() *Filter {
+	return fixed("gauss3-int", 3, 1.0/16,
+		1, 2, 1,
+		2, 4, 2,
+		1, 2, 1)
+}
+
+// GaussianInt5 is the integer-binomial 5x5 Gaussian, the outer product of
+// [1 4 6 4 1] with itself over 256, as report 001's Gauss5x5 uses it.
+// Name: "gauss5-int".
+func GaussianInt5() *Filter {
+	b := []float32{1, 4, 6, 4, 1}
+	w := make([]float32, 25)
+	for j := range 5 {
+		for i := range 5 {
+			w[j*5+i] = b[j] * b[i]
+		}
+	}
+	return fixed("gauss5-int", 5, 1.0/256, w...)
+}
+
+// SobelX is the horizontal-gradient Sobel operator [-1 0 1; -2 0 2; -1 0 1]
+// (report 000's equation, report 004's Gx): positive where intensity rises
+// to the right under correlation. Name: "sobel-x".
+func SobelX() *Filter {
+	return fixed("sobel-x", 3, 1,
+		-1, 0, 1,
+		-2, 0, 2,
+		-1, 0, 1)
+}
+
+// SobelY is the vertical-gradient Sobel operator [-1 -2 -1; 0 0 0; 1 2 1]
+// (report 004's Gy): positive where intensity rises downwards.
+// Name: "sobel-y".
+func SobelY() *Filter {
+	return fixed("sobel-y", 3, 1,
+		-1, -2, -1,
+		0, 0, 0,
+		1, 2, 1)
+}
+
+// PrewittX is [-1 0 1; -1 0 1; -1 0 1], report 001's PrewittX.
+// Name: "prewitt-x".
+func PrewittX() *Filter {
+	return fixed("prewitt-x", 3, 1,
+		-1, 0, 1,
+		-1, 0, 1,
+		-1, 0, 1)
+}
+
+// PrewittY is [-1 -1 -1; 0 0 0; 1 1 1], the transpose of PrewittX, which
+// report 001 combines with it into an edge magnitude. Name: "prewitt-y".
+func PrewittY() *Filter {
+	return fixed("prewitt-y", 3, 1,
+		-1, -1, -1,
+		0, 0, 0,
+		1, 1, 1)
+}
+
+// Laplacian is the 4-neighbour Laplacian [0 1 0; 1 -4 1; 0 1 0] with the
+// negative centre of OpenCV's Laplacian (ksize=1) and of the LoG below;
+// report 000 uses it at 3x3. It is not separable. Name: "laplacian".
+func Laplacian() *Filter {
+	return fixed("laplacian", 3, 1,
+		0, 1, 0,
+		1, -4, 1,
+		0, 1, 0)
+}
+
+// EdgeDetect8 is the 8-neighbour edge detector [-1 -1 -1; -1 8 -1;
+// -1 -1 -1] printed by report 003 (and the "edge detection" filter of
+// report 002). It sums to 0 and is not separable. Name: "edge8".
+func EdgeDetect8() *Filter {
+	return fixed("edge8", 3, 1,
+		-1, -1, -1,
+		-1, 8, -1,
+		-1, -1, -1)
+}
+
+// LoG returns the k x k Laplacian of Gaussian (report 001's LoG5x5), k >= 3.
+// Each weight samples the Laplacian of the 2-D Gaussian,
+// (x^2+y^2-2 sigma^2)/sigma^4 * exp(-(x^2+y^2)/(2 sigma^2)), normalised by
+// the sum of the Gaussian samples so that its scale does not depend on k;
+// the mean is then subtracted so the weights sum to zero (a flat image
+// gives 0) within float32 rounding. The centre is negative, as for
+// Laplacian. sigma <= 0 picks GaussianDefaultSigma(k). It is not
+// separable. Name: "log<k>", or "log<k>-s<sigma>" when sigma > 0.
+func LoG(k int, sigma float64) (*Filter, error) {
+	if err := checkSize("log", k, 3); err != nil {
+		return nil, err
+	}
+	if err := checkSigma("log", sigma); err != nil {
+		return nil, err
+	}
+	name := "log" + strconv.Itoa(k) + sigmaSuffix(sigma)
+	if sigma <= 0 {
+		sigma = GaussianDefaultSigma(k)
+	}
+	g := gaussianSamples(k, sigma)
+	c := float64(k / 2)
+	s2 := sigma * sigma
+	w64 := make([]float64, k*k)
+	norm, mean := 0.0, 0.0
+	for j := range k {
+		for i := range k {
+			x, y := float64(i)-c, float64(j)-c
+			gv := g[i] * g[j]
+			norm += gv
+			w64[j*k+i] = (x*x + y*y - 2*s2) / (s2 * s2) * gv
+		}
+	}
+	for i := range w64 {
+		w64[i] /= norm
+		mean += w64[i]
+	}
+	mean /= float64(k * k)
+	w := make([]float32, k*k)
+	for i, v := range w64 {
+		w[i] = float32(v - mean)
+	}
+	return &Filter{Name: name, Width: k, Height: k, Weights: w}, nil
+}
+
+// Sharpen is [0 -1 0; -1 5 -1; 0 -1 0]: identity minus the 4-neighbour
+// Laplacian, summing to 1. Reports 000, 001 (Sharpen3x3) and 002 use it.
+// It is not separable. Name: "sharpen".
+func Sharpen() *Filter {
+	return fixed("sharpen", 3, 1,
+		0, -1, 0,
+		-1, 5, -1,
+		0, -1, 0)
+}
+
+// Emboss is [-2 -1 0; -1 1 1; 0 1 2], report 000's relief filter, summing
+// to 1. It is not separable. Name: "emboss".
+func Emboss() *Filter {
+	return fixed("emboss", 3, 1,
+		-2, -1, 0,
+		-1, 1, 1,
+		0, 1, 2)
+}
+
+// fixedFilters maps the names of the fixed filters to their constructors.
+var fixedFilters = []struct {
+	name string
+	make func() *Filter
+}{
+	{"gauss3-int", GaussianInt3},
+	{"gauss5-int", GaussianInt5},
+	{"sobel-x", SobelX},
+	{"sobel-y", SobelY},
+	{"prewitt-x", PrewittX},
+	{"prewitt-y", PrewittY},
+	{"laplacian", Laplacian},
+	{"edge8", EdgeDetect8},
+	{"sharpen", Sharpen},
+	{"emboss", Emboss},
+}
+
+// sizedFamilies are the filter families ParseFilter accepts with a size.
+var sizedFamilies = []struct {
+	name  string
+	size  int  // default size
+	sigma bool // takes a sigma
+	make  func(k int, sigma float64) (*Filter, error)
+}{
+	{"identity", DefaultIdentitySize, false, func(k int, _ float64) (*Filter, error) { return Identity(k) }},
+	{"box", DefaultBoxSize, false, func(k int, _ float64) (*Filter, error) { return Box(k) }},
+	{"gauss", DefaultGaussianSize, true, Gaussian},
+	{"log", DefaultLoGSize, true, LoG},
+}
+
+// Library returns every named filter at its default size, in a stable
+// order: identity3, box5, gauss5, log5, then gauss3-int, gauss5-int,
+// sobel-x, sobel-y, prewitt-x, prewitt-y, laplacian, edge8, sharpen,
+// emboss. Galleries and tests iterate over it.
+func Library() []*Filter {
+	var fs []*Filter
+	for _, fam := range sizedFamilies {
+		f, err := fam.make(fam.size, 0)
+		if err != nil {
+			panic("convolve: default library filter: " + err.Error()) // unreachable: fixed arguments
+		}
+		fs = append(fs, f)
+	}
+	for _, ff := range fixedFilters {
+		fs = append(fs, ff.make())
+	}
+	return fs
+}
+
+// ParseFilter builds a library filter from a specification:
+//
+//	spec   = fixed | family [K] ["-s" SIGMA] | family ":" K [":" SIGMA]
+//	fixed  = "gauss3-int" | "gauss5-int" | "sobel-x" | "sobel-y" |
+//	         "prewitt-x" | "prewitt-y" | "laplacian" | "edge8" |
+//	         "sharpen" | "emboss"
+//	family = "identity" | "box" | "gauss" | "log"
+//
+// K is an odd size (default 3 for identity, 5 for box, gauss and log);
+// SIGMA, a positive number, is accepted by gauss and log only and defaults
+// to OpenCV's choice for K. Examples: "sobel-x", "box", "box:7", "box7",
+// "gauss:9", "gauss:9:2.5", "gauss9-s2.5", "identity:5", "log:9". Every
+// filter's Name is a valid spec for that same filter.
+func ParseFilter(spec string) (*Filter, error) {
+	for _, ff := range fixedFilters {
+		if spec == ff.name {
+			return ff.make(), nil
+		}
+	}
+	for _, fam := range sizedFamilies {
+		rest, ok := strings.CutPrefix(spec, fam.name)
+		if !ok {
+			continue
+		}
+		var ks, ss string
+		hasSigma := false
+		switch {
+		case rest == "":
+		case rest[0] == ':':
+			ks, ss, hasSigma = strings.Cut(rest[1:], ":")
+			if ks == "" {
+				return nil, fmt.Errorf("convolve: filter spec %q: missing size after ':'", spec)
+			}
+		case rest[0] >= '0' && rest[0] <= '9':
+			ks, ss, hasSigma = strings.Cut(rest, "-s")
+		default:
+			continue // another name with this prefix, or unknown
+		}
+		k := fam.size
+		if ks != "" {
+			n, err := strconv.Atoi(ks)
+			if err != nil {
+				return nil, fmt.Errorf("convolve: filter spec %q: size %q is not an integer", spec, ks)
+			}
+			k = n
+		}
+		sigma := 0.0
+		if hasSigma {
+			if !fam.sigma {
+				return nil, fmt.Errorf("convolve: filter spec %q: %s takes no sigma", spec, fam.name)
+			}
+			v, err := strconv.ParseFloat(ss, 64)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("convolve: filter spec %q: sigma %q must be a positive number", spec, ss)
+			}
+			sigma = v
+		}
+		f, err := fam.make(k, sigma)
+		if err != nil {
+			return nil, fmt.Errorf("convolve: filter spec %q: %w", spec, err)
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("convolve: unknown filter %q (want one of %s, or identity|box|gauss|log with an optional :K[:SIGMA])",
+		spec, strings.Join(filterNames(), ", "))
+}
+
+func filterNames() []string {
+	var names []string
+	for _, fam := range sizedFamilies {
+		names = append(names, fam.name)
+	}
+	for _, ff := range fixedFilters {
+		names = append(names, ff.name)
+	}
+	return names
+}
