@@ -1,0 +1,119 @@
+package convolve_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+func ExampleNewImage() {
+	// A 4x2 RGB image of bytes, rows padded to 16 elements.
+	im, err := convolve.NewImage(convolve.Geometry{Width: 4, Height: 2, Channels: 3, Type: convolve.Uint8, Stride: 16})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	im.Set(3, 1, 2, 300) // saturates to 255
+	fmt.Println(im.Geometry, "elements:", im.Len(), "blue of (3,1):", im.At(3, 1, 2), "at index", im.Offset(3, 1, 2))
+
+	_, err = convolve.NewImage(convolve.Geometry{Width: 4, Height: 2, Channels: 5})
+	fmt.Println(err)
+	// Output:
+	// 4x2x3 u8 interleaved stride 16 elements: 28 blue of (3,1): 255 at index 27
+	// convolve: image channels 5: must be 1 to 4
+}
+
+func ExampleBorder_Index() {
+	// Where a row of 4 pixels (a b c d) is read at x = -3 .. 6.
+	for _, b := range convolve.Borders {
+		fmt.Printf("%-9v ", b)
+		for x := -3; x <= 6; x++ {
+			i, ok := b.Index(x, 4)
+			if !ok {
+				fmt.Print("0")
+				continue
+			}
+			fmt.Print(string(rune('a' + i)))
+		}
+		fmt.Println()
+	}
+	// Output:
+	// zero      000abcd000
+	// replicate aaaabcdddd
+	// reflect   cbaabcddcb
+	// mirror    dcbabcdcba
+	// wrap      bcdabcdabc
+}
+
+func ExampleParseFilter() {
+	for _, spec := range []string{"sobel-x", "box:3", "gauss:9:2.5", "log", "gauss:4"} {
+		f, err := convolve.ParseFilter(spec)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%-12s -> %v\n", spec, f)
+	}
+	// Output:
+	// sobel-x      -> sobel-x 3x3
+	// box:3        -> box3 3x3
+	// gauss:9:2.5  -> gauss9-s2.5 9x9
+	// log          -> log5 5x5
+	// convolve: filter spec "gauss:4": convolve: gaussian filter size 4: must be odd, 1 to 1023
+}
+
+func ExampleGaussian() {
+	// sigma <= 0 picks OpenCV's default, which for k=3 is the binomial
+	// kernel [1 2 1]/4 in each direction.
+	f, _ := convolve.Gaussian(3, 0)
+	for j := 0; j < 3; j++ {
+		fmt.Println(f.Weights[j*3 : j*3+3])
+	}
+	fmt.Printf("default sigma for k=9: %.2f\n", convolve.GaussianDefaultSigma(9))
+	// Output:
+	// [0.0625 0.125 0.0625]
+	// [0.125 0.25 0.125]
+	// [0.0625 0.125 0.0625]
+	// default sigma for k=9: 1.70
+}
+
+func ExampleFilter_Separable() {
+	row, col, ok := convolve.SobelX().Separable()
+	fmt.Println(row, col, ok)
+	_, _, ok = convolve.Laplacian().Separable()
+	fmt.Println("laplacian separable:", ok)
+	// Output:
+	// [-2 0 2] [0.5 1 0.5] true
+	// laplacian separable: false
+}
+
+func ExampleCompare() {
+	g := convolve.Geometry{Width: 3, Height: 1, Channels: 1}
+	ref, _ := convolve.WrapFloat32(g, []float32{1, 2, 3})
+	out, _ := convolve.WrapFloat32(g, []float32{1, 2.0000002, 3.5})
+	tol, _ := convolve.WrapFloat32(g, []float32{1e-6, 1e-6, 1e-6})
+	m, _ := convolve.Compare(out, ref, tol)
+	fmt.Println(m)
+	fmt.Println("ok:", m.OK())
+	// Output:
+	// n=3 max-abs=0.5 max-ulp=2097152 rel-l2=0.134 violations=1 first at (x=2,y=0,c=0): got 3.5 want 3 tol 1e-06
+	// ok: false
+}
+
+func ExampleThroughput() {
+	f, _ := convolve.Gaussian(7, 0)
+	p := convolve.Problem{
+		Op:     convolve.Filter2D,
+		Input:  convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32},
+		Filter: f,
+	}
+	tp := convolve.ThroughputOf(p)
+	d := 500 * time.Microsecond
+	fmt.Printf("%.0f MPix/s, %.1f GB/s, %.0f GFLOP/s\n", tp.MPixPerSec(d), tp.GBPerSec(d), tp.GFLOPPerSec(d))
+	floor, bound := tp.Roofline(3000, 60000) // device copy GB/s, FP32 GFLOP/s
+	fmt.Println("floor:", floor, bound)
+	// Output:
+	// 33554 MPix/s, 268.4 GB/s, 3288 GFLOP/s
+	// floor: 44.739µs memory
+}

@@ -1,0 +1,189 @@
+package convolve
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func f32Image(t *testing.T, w, h int, vals ...float32) *Image {
+	t.Helper()
+	im, err := WrapFloat32(Geometry{Width: w, Height: h, Channels: 1}, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im
+}
+
+func TestCompare(t *testing.T) {
+	ref := f32Image(t, 2, 2, 1, 2.5, 3, 4)
+	out := f32Image(t, 2, 2, 1, 2, 3, 4)
+	m, err := Compare(out, ref, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One difference of 0.5 at (1, 0); ||ref||^2 = 1+6.25+9+16 = 32.25.
+	if m.N != 4 || m.MaxAbs != 0.5 || m.Violations != 1 || m.OK() {
+		t.Errorf("metrics %+v", m)
+	}
+	if m.First != (Mismatch{X: 1, Y: 0, C: 0, Got: 2, Want: 2.5, Tol: 0}) {
+		t.Errorf("first mismatch %+v", m.First)
+	}
+	if want := math.Sqrt(0.25 / 32.25); math.Abs(m.RelL2-want) > 1e-15 {
+		t.Errorf("RelL2 %v, want %v", m.RelL2, want)
+	}
+	// 2 and 2.5 are 2^21 float32 steps apart (ulp 2^-22 in [2, 4)).
+	if m.MaxULP != 1<<21 {
+		t.Errorf("MaxULP %d, want %d", m.MaxULP, 1<<21)
+	}
+	if !strings.Contains(m.String(), "violations=1 first at (x=1,y=0,c=0)") {
+		t.Errorf("String %q", m.String())
+	}
+
+	// A tolerance equal to the difference passes.
+	tol := f32Image(t, 2, 2, 0, 0.5, 0, 0)
+	m, _ = Compare(out, ref, tol)
+	if !m.OK() || m.MaxAbs != 0.5 {
+		t.Errorf("with tolerance: %+v", m)
+	}
+	tol.F32[1] = 0.4999
+	if m, _ = Compare(out, ref, tol); m.Violations != 1 {
+		t.Errorf("tolerance just below the difference: %+v", m)
+	}
+
+	// NaN output is a violation even with an infinite tolerance.
+	nan := f32Image(t, 2, 2, 1, 2.5, float32(math.NaN()), 4)
+	inf := f32Image(t, 2, 2, float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1)))
+	m, _ = Compare(nan, ref, inf)
+	if m.Violations != 1 || m.First.X != 0 || m.First.Y != 1 || !math.IsNaN(m.MaxAbs) || m.MaxULP != math.MaxInt64 {
+		t.Errorf("NaN output: %+v", m)
+	}
+
+	// Exact match of zeros: RelL2 0; nonzero against zeros: +Inf.
+	z := f32Image(t, 1, 1, 0)
+	if m, _ := Compare(z, z, nil); m.RelL2 != 0 || !m.OK() {
+		t.Errorf("zeros: %+v", m)
+	}
+	if m, _ := Compare(f32Image(t, 1, 1, 1), z, nil); !math.IsInf(m.RelL2, 1) {
+		t.Errorf("one against zero: %+v", m)
+	}
+
+	// Types may differ: u8 output against f32 reference.
+	u8, _ := WrapUint8(Geometry{Width: 2, Height: 2, Channels: 1}, []uint8{1, 3, 3, 4})
+	if m, _ := Compare(u8, ref, nil); m.MaxAbs != 0.5 || m.Violations != 1 {
+		t.Errorf("u8 against f32: %+v", m)
+	}
+
+	if _, err := Compare(f32Image(t, 1, 4, 1, 2, 3, 4), ref, nil); err == nil || !strings.Contains(err.Error(), "shapes differ") {
+		t.Errorf("shape mismatch: %v", err)
+	}
+	if _, err := Compare(out, ref, z); err == nil || !strings.Contains(err.Error(), "tolerance") {
+		t.Errorf("tolerance shape mismatch: %v", err)
+	}
+}
+
+func TestULPDistance(t *testing.T) {
+	tests := []struct {
+		a, b float32
+		want int64
+	}{
+		{1, 1, 0},
+		{0, float32(math.Copysign(0, -1)), 0},
+		{1, math.Nextafter32(1, 2), 1},
+		{1, 2, 1 << 23},
+		{math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, 2},
+		{-1, 1, 2 * 0x3F800000},
+		{float32(math.Inf(1)), math.MaxFloat32, 1},
+		{-2, -1, 1 << 23},
+		{float32(math.NaN()), 1, math.MaxInt64},
+		{1, float32(math.NaN()), math.MaxInt64},
+	}
+	for _, tc := range tests {
+		if got := ULPDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("ULPDistance(%v, %v) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+		if got := ULPDistance(tc.b, tc.a); got != tc.want {
+			t.Errorf("ULPDistance(%v, %v) = %d, want %d (symmetry)", tc.b, tc.a, got, tc.want)
+		}
+	}
+}
+
+func TestTolerance(t *testing.T) {
+	const u = 0x1p-24
+	// 3x3: n = 9+3+3 = 15, gamma = 15u/(1-15u).
+	g15 := 15 * u / (1 - 15*u)
+	tests := []struct {
+		kw, kh      int
+		absSum, ref float64
+		want        float64
+	}{
+		{3, 3, 2, 1, 2*g15 + u + 0x1p-126},
+		{3, 3, 0, 0, 0x1p-126},
+		{3, 3, 4, -1, 4*g15 + u + 0x1p-126},
+		// 1x1: n = 3.
+		{1, 1, 1, 1, 3*u/(1-3*u) + u + 0x1p-126},
+	}
+	for _, tc := range tests {
+		if got := Tolerance(tc.kw, tc.kh, tc.absSum, tc.ref); got != tc.want {
+			t.Errorf("Tolerance(%d,%d,%v,%v) = %v, want %v", tc.kw, tc.kh, tc.absSum, tc.ref, got, tc.want)
+		}
+	}
+	// About 15*2^-24 relative for a 3x3 sum of positive terms.
+	if got := Tolerance(3, 3, 1, 1); math.Abs(got-16*u) > 1e-12 {
+		t.Errorf("Tolerance(3,3,1,1) = %v, want about 16u = %v", got, 16*u)
+	}
+	if Tolerance(7, 7, 1, 1) <= Tolerance(5, 5, 1, 1) {
+		t.Error("tolerance does not grow with the filter size")
+	}
+}
+
+func TestThroughput(t *testing.T) {
+	f, _ := Box(5)
+	p := Problem{Op: Filter2D, Input: Geometry{Width: 1920, Height: 1080, Channels: 3, Type: Uint8}, Filter: f}
+	tp := ThroughputOf(p)
+	// 1920*1080 = 2073600 pixels; u8 in (1 B), f32 out (4 B), 3 channels.
+	want := Throughput{Pixels: 2073600, Channels: 3, KW: 5, KH: 5, BytesRead: 6220800, BytesWritten: 24883200}
+	if tp != want {
+		t.Fatalf("ThroughputOf = %+v, want %+v", tp, want)
+	}
+	if got := tp.Flops(); got != 311040000 { // 2*25*2073600*3
+		t.Errorf("Flops = %v", got)
+	}
+	d := time.Millisecond
+	close := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9*math.Abs(want) {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	close("MPix/s", tp.MPixPerSec(d), 2073.6)
+	close("GB/s", tp.GBPerSec(d), 31.104) // 31104000 B in 1 ms
+	close("GFLOP/s", tp.GFLOPPerSec(d), 311.04)
+	close("PercentOf", PercentOf(31.104, 311.04), 10)
+	if PercentOf(1, 0) != 0 || PercentOf(1, -5) != 0 {
+		t.Error("PercentOf with a non-positive peak is not 0")
+	}
+
+	// 1000 GB/s: 31104000 B take 31.104 us; 50 TFLOP/s: 6.2208 us.
+	floor, bound := tp.Roofline(1000, 50000)
+	if bound != "memory" || floor != 31104*time.Nanosecond {
+		t.Errorf("Roofline(1000, 50000) = %v %s", floor, bound)
+	}
+	// 5 TFLOP/s: 62.208 us, above the memory floor.
+	floor, bound = tp.Roofline(1000, 5000)
+	if bound != "fp32" || floor != 62208*time.Nanosecond {
+		t.Errorf("Roofline(1000, 5000) = %v %s", floor, bound)
+	}
+
+	// RGB->YUV: 1x1 "filter", u8 planar output of 3 channels.
+	y := ThroughputOf(Problem{Op: RGBToYUV, Input: Geometry{Width: 100, Height: 10, Channels: 3, Type: Uint8}})
+	if y.KW != 1 || y.KH != 1 || y.BytesRead != 3000 || y.BytesWritten != 3000 || y.Flops() != 6000 {
+		t.Errorf("rgb2yuv throughput %+v flops %v", y, y.Flops())
+	}
+	// Sobel magnitude on f32 gray: 3x3, 4 B in and out.
+	s := ThroughputOf(Problem{Op: SobelMagnitude, Input: Geometry{Width: 10, Height: 10, Channels: 1}})
+	if s.KW != 3 || s.KH != 3 || s.BytesRead != 400 || s.BytesWritten != 400 {
+		t.Errorf("sobel throughput %+v", s)
+	}
+}

@@ -1,0 +1,292 @@
+package convolve
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func grayProblem(typ ElemType, f *Filter, b Border) Problem {
+	return Problem{Op: Filter2D, Input: Geometry{Width: 16, Height: 8, Channels: 1, Type: typ}, Filter: f, Border: b}
+}
+
+func TestCapabilitiesCheck(t *testing.T) {
+	gauss := GaussianInt3()
+	big, _ := Box(9)
+	rgbPlanar := Problem{Op: Filter2D, Input: Geometry{Width: 4, Height: 4, Channels: 3, Type: Uint8, Layout: Planar}, Filter: gauss}
+	grayPlanar := Problem{Op: Filter2D, Input: Geometry{Width: 4, Height: 4, Channels: 1, Layout: Planar}, Filter: gauss}
+	tests := []struct {
+		name      string
+		caps      Capabilities
+		p         Problem
+		what, val string // empty what: no error
+	}{
+		{"all allowed", Capabilities{}, grayProblem(Int16, gauss, Wrap), "", ""},
+		{"op", Capabilities{Ops: []Operation{Filter2D}}, Problem{Op: SobelMagnitude, Input: Geometry{Width: 4, Height: 4, Channels: 1}}, "operation", "sobel-mag"},
+		{"type", Capabilities{Types: []ElemType{Float32}}, grayProblem(Uint8, gauss, Zero), "element type", "u8"},
+		{"channels", Capabilities{Channels: []int{1}}, rgbPlanar, "channel count", "3"},
+		{"layout", Capabilities{Layouts: []Layout{Interleaved}}, rgbPlanar, "layout", "planar"},
+		{"layout ignored for one channel", Capabilities{Layouts: []Layout{Interleaved}}, grayPlanar, "", ""},
+		{"border", Capabilities{Borders: []Border{Zero, Replicate}}, grayProblem(Float32, gauss, Mirror), "border", "mirror"},
+		{"filter size", Capabilities{MaxFilterSide: 7}, grayProblem(Float32, big, Zero), "filter size", "9x9 (largest 7)"},
+		{"filter size fits", Capabilities{MaxFilterSide: 9}, grayProblem(Float32, big, Zero), "", ""},
+		{"separable only", Capabilities{SeparableOnly: true}, grayProblem(Float32, Laplacian(), Zero), "non-separable filter", "laplacian"},
+		{"separable ok", Capabilities{SeparableOnly: true}, grayProblem(Float32, SobelY(), Zero), "", ""},
+		{"sobel is 3x3", Capabilities{MaxFilterSide: 1}, Problem{Op: SobelMagnitude, Input: Geometry{Width: 4, Height: 4, Channels: 1}}, "filter size", "3x3 (largest 1)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.caps.Check(tc.p)
+			if tc.what == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
+			var ce *CapabilityError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v is not a *CapabilityError", err)
+			}
+			if ce.What != tc.what || ce.Value != tc.val {
+				t.Errorf("got %q %q, want %q %q", ce.What, ce.Value, tc.what, tc.val)
+			}
+			if !strings.Contains(err.Error(), tc.what+" "+tc.val) {
+				t.Errorf("message %q does not name %s %s", err, tc.what, tc.val)
+			}
+		})
+	}
+	// An invalid problem is a validation error, not a capability error.
+	err := Capabilities{}.Check(Problem{Op: Filter2D, Input: Geometry{Width: 0, Height: 1, Channels: 1}, Filter: gauss})
+	var ce *CapabilityError
+	if err == nil || errors.As(err, &ce) || !strings.Contains(err.Error(), "width 0") {
+		t.Errorf("invalid problem: %v", err)
+	}
+}
+
+func TestCapabilitiesCheckConfig(t *testing.T) {
+	cpu := Capabilities{Tunables: []string{"tile"}}
+	gpu := Capabilities{GPU: true, Tunables: []string{"rows"}}
+	fixed := Capabilities{GPU: true, FixedBlocks: []Block{{16, 16}, {32, 8}}}
+	tests := []struct {
+		name      string
+		caps      Capabilities
+		cfg       Config
+		what, val string
+		plain     string // non-capability error text
+	}{
+		{"cpu default", cpu, Config{}, "", "", ""},
+		{"cpu tunable", cpu, Config{Tunables: map[string]int{"tile": 64}}, "", "", ""},
+		{"cpu block", cpu, Config{Block: Block{16, 16}}, "block shape", "16x16 (CPU variant)", ""},
+		{"cpu fmad", cpu, Config{NoFMA: true}, "compile options", "fmad/fast-math (CPU variant)", ""},
+		{"cpu fast math", cpu, Config{FastMath: true}, "compile options", "fmad/fast-math (CPU variant)", ""},
+		{"unknown tunable", gpu, Config{Tunables: map[string]int{"tile": 1}}, "tunable", "tile", ""},
+		{"gpu block ok", gpu, Config{Block: Block{32, 32}, NoFMA: true}, "", "", ""},
+		{"gpu block too big", gpu, Config{Block: Block{64, 32}}, "", "", "block 64x32"},
+		{"gpu block negative", gpu, Config{Block: Block{-1, 4}}, "", "", "block -1x4"},
+		{"fixed blocks", fixed, Config{Block: Block{8, 8}}, "block shape", "8x8", ""},
+		{"fixed blocks ok", fixed, Config{Block: Block{32, 8}}, "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.caps.CheckConfig(tc.cfg)
+			var ce *CapabilityError
+			switch {
+			case tc.what != "":
+				if !errors.As(err, &ce) || ce.What != tc.what || ce.Value != tc.val {
+					t.Errorf("error %v, want capability %q %q", err, tc.what, tc.val)
+				}
+			case tc.plain != "":
+				if err == nil || errors.As(err, &ce) || !strings.Contains(err.Error(), tc.plain) {
+					t.Errorf("error %v, want a plain error naming %q", err, tc.plain)
+				}
+			default:
+				if err != nil {
+					t.Errorf("unexpected error %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestCapabilityErrorMessage(t *testing.T) {
+	e := &CapabilityError{What: "border", Value: "wrap"}
+	if got := e.Error(); got != "convolve: variant does not support border wrap" {
+		t.Errorf("%q", got)
+	}
+	e.Variant = "gpu-naive"
+	if got := e.Error(); got != "convolve: gpu-naive does not support border wrap" {
+		t.Errorf("%q", got)
+	}
+}
+
+// fakeVariant is a test-local variant that records what it planned.
+type fakeVariant struct {
+	name    string
+	caps    Capabilities
+	planned []Problem
+}
+
+func (v *fakeVariant) Describe() Description {
+	return Description{Name: v.name, Summary: "test fake", Caps: v.caps}
+}
+
+func (v *fakeVariant) Plan(p Problem, cfg Config) (Plan, error) {
+	v.planned = append(v.planned, p)
+	return fakePlan{}, nil
+}
+
+type fakePlan struct{}
+
+func (fakePlan) Run(in, out *Image) error { return nil }
+func (fakePlan) Close() error             { return nil }
+
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s did not panic", what)
+		}
+	}()
+	f()
+}
+
+func TestRegistry(t *testing.T) {
+	name := "test-fake-registry-" + time.Now().Format("150405.000000000")
+	v := &fakeVariant{name: name, caps: Capabilities{Borders: []Border{Zero}}}
+	Register(v)
+	got, err := Lookup(name)
+	if err != nil || got != v {
+		t.Fatalf("Lookup(%q) = %v, %v", name, got, err)
+	}
+	found := false
+	vs := Variants()
+	for i, x := range vs {
+		if x == v {
+			found = true
+		}
+		if i > 0 && vs[i-1].Describe().Name >= x.Describe().Name {
+			t.Errorf("Variants not sorted: %q before %q", vs[i-1].Describe().Name, x.Describe().Name)
+		}
+	}
+	if !found {
+		t.Error("Variants does not list the registered fake")
+	}
+	mustPanic(t, "duplicate Register", func() { Register(&fakeVariant{name: name}) })
+	mustPanic(t, "Register with empty name", func() { Register(&fakeVariant{}) })
+
+	_, err = Lookup("no-such-variant")
+	if err == nil || !strings.Contains(err.Error(), `"no-such-variant"`) || !strings.Contains(err.Error(), name) {
+		t.Errorf("Lookup of an unknown name: %v", err)
+	}
+
+	// PlanFor refuses what the capabilities exclude, naming the variant,
+	// and plans the rest.
+	_, err = PlanFor(v, grayProblem(Float32, SobelX(), Wrap), Config{})
+	var ce *CapabilityError
+	if !errors.As(err, &ce) || ce.Variant != name || ce.What != "border" {
+		t.Errorf("PlanFor with an unsupported border: %v", err)
+	}
+	_, err = PlanFor(v, grayProblem(Float32, SobelX(), Zero), Config{Block: Block{8, 8}})
+	if !errors.As(err, &ce) || ce.Variant != name || ce.What != "block shape" {
+		t.Errorf("PlanFor with a block on a CPU variant: %v", err)
+	}
+	if len(v.planned) != 0 {
+		t.Fatalf("Plan called for refused problems: %v", v.planned)
+	}
+	p := grayProblem(Float32, SobelX(), Zero)
+	pl, err := PlanFor(v, p, Config{})
+	if err != nil || pl == nil || len(v.planned) != 1 || v.planned[0].Filter != p.Filter {
+		t.Errorf("PlanFor of a supported problem: %v %v %v", pl, err, v.planned)
+	}
+}
+
+func TestParseBlock(t *testing.T) {
+	good := map[string]Block{"32x8": {32, 8}, "1x1": {1, 1}, "1024x1": {1024, 1}, "32x32": {32, 32}}
+	for s, want := range good {
+		b, err := ParseBlock(s)
+		if err != nil || b != want || b.String() != s {
+			t.Errorf("ParseBlock(%q) = %v, %v", s, b, err)
+		}
+	}
+	for _, s := range []string{"", "32", "x8", "32x", "32x8x1", "32 x 8", "+32x8", "032x8", "0x8", "8x-1", "33x32", "2048x1", "axb"} {
+		b, err := ParseBlock(s)
+		if err == nil {
+			t.Errorf("ParseBlock(%q) = %v, want an error", s, b)
+		} else if !strings.Contains(err.Error(), `"`+s+`"`) {
+			t.Errorf("ParseBlock(%q) error %q does not quote the input", s, err)
+		}
+	}
+}
+
+func TestConfigString(t *testing.T) {
+	c := Config{Block: Block{32, 8}, NoFMA: true, FastMath: true, Tunables: map[string]int{"rows": 4, "cols": 2}}
+	if got, want := c.String(), "block=32x8 fmad=false fast-math cols=2 rows=4"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := (Config{}).String(); got != "" {
+		t.Errorf("zero Config = %q", got)
+	}
+}
+
+func TestProblemValidate(t *testing.T) {
+	in := Geometry{Width: 8, Height: 8, Channels: 3, Type: Uint8}
+	tests := []struct {
+		name string
+		p    Problem
+		want string
+	}{
+		{"op", Problem{Op: Operation(7), Input: in}, "operation 7"},
+		{"input", Problem{Op: SobelMagnitude, Input: Geometry{Width: 8, Height: -1, Channels: 1}}, "height -1"},
+		{"border", Problem{Op: SobelMagnitude, Input: in, Border: Border(9)}, "border 9"},
+		{"mode", Problem{Op: SobelMagnitude, Input: in, Mode: Mode(3)}, "mode 3"},
+		{"no filter", Problem{Op: Filter2D, Input: in}, "needs a filter"},
+		{"bad filter", Problem{Op: Filter2D, Input: in, Filter: &Filter{Name: "bad", Width: 2, Height: 3}}, "width 2"},
+		{"yuv channels", Problem{Op: RGBToYUV, Input: Geometry{Width: 8, Height: 8, Channels: 1, Type: Uint8}}, "1-channel u8"},
+		{"yuv type", Problem{Op: RGBToYUV, Input: Geometry{Width: 8, Height: 8, Channels: 3}}, "3-channel f32"},
+	}
+	for _, tc := range tests {
+		err := tc.p.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want it to mention %q", tc.name, err, tc.want)
+		}
+	}
+	p := Problem{Op: RGBToYUV, Input: Geometry{Width: 8, Height: 4, Channels: 3, Type: Uint8, Stride: 30}}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	og := p.OutputGeometry()
+	if og.Type != Uint8 || og.Layout != Planar || og.Stride != 0 || og.Channels != 3 {
+		t.Errorf("rgb2yuv output %v", og)
+	}
+	if kw, kh := p.KernelSize(); kw != 1 || kh != 1 {
+		t.Errorf("rgb2yuv kernel %dx%d", kw, kh)
+	}
+	f := Problem{Op: Filter2D, Input: Geometry{Width: 8, Height: 4, Channels: 2, Type: Int16, Layout: Planar, Stride: 9}, Filter: SobelX()}
+	if og := f.OutputGeometry(); og.Type != Float32 || og.Layout != Planar || og.Stride != 0 {
+		t.Errorf("filter2d output %v", og)
+	}
+}
+
+func TestProblemCheckIO(t *testing.T) {
+	p := Problem{Op: Filter2D, Input: Geometry{Width: 4, Height: 3, Channels: 1, Type: Uint8, Stride: 6}, Filter: SobelX()}
+	in, _ := NewImage(p.Input)
+	out, err := p.NewOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckIO(in, out); err != nil {
+		t.Fatal(err)
+	}
+	packed, _ := NewImage(p.Input.Packed())
+	if err := p.CheckIO(packed, out); err == nil || !strings.Contains(err.Error(), "input") {
+		t.Errorf("input with another stride: %v", err)
+	}
+	wrong, _ := NewImage(Geometry{Width: 4, Height: 3, Channels: 1, Type: Uint8})
+	if err := p.CheckIO(in, wrong); err == nil || !strings.Contains(err.Error(), "output") {
+		t.Errorf("u8 output: %v", err)
+	}
+	if err := p.CheckIO(in, nil); err == nil || !strings.Contains(err.Error(), "output: convolve: nil image") {
+		t.Errorf("nil output: %v", err)
+	}
+}
