@@ -1,0 +1,172 @@
+package refimpl
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// unitRoundoff is float32's unit roundoff u = 2^-24.
+const unitRoundoff = 0x1p-24
+
+// Expect computes the exact reference output of p on in and the tolerance
+// a correct float32 implementation must meet at every element.
+//
+// ref has the problem's OutputGeometry: Float32 for Filter2D and
+// SobelMagnitude (each element is the float64 result rounded once to
+// float32), Uint8 planar for RGBToYUV. tol has the same width, height,
+// channels and layout with Float32 elements, each rounded up so that it
+// never shrinks below the float64 bound:
+//
+//   - Filter2D: convolve.Tolerance(KW, KH, sum|w*x|, ref) per element, with
+//     w the oriented filter and the sum over the same taps as the output.
+//   - SobelMagnitude: tx + ty + 4u*|ref| with tx, ty the Tolerance of the
+//     gradients gx and gy (u = 2^-24). An error e in (gx, gy) moves the
+//     magnitude by at most |e| <= |ex| + |ey| (triangle inequality); squaring,
+//     adding, the square root and the rounding of ref add at most
+//     u/2 + u/2 + u + u of the magnitude.
+//   - RGBToYUV: 0; every variant must match convolve.RGBToYUVPixel exactly.
+//
+// The float64 sums carry an error of about KW*KH*2^-53*sum|w*x|, far below
+// the slack the tolerance leaves (it allows KW*KH+KW+KH float32 roundings
+// where a direct sum makes at most KW*KH).
+//
+// Output (x, y) of Filter2D is sum_j sum_i w[j][i] * in(x+i-KW/2, y+j-KH/2),
+// with coordinates outside the image mapped by p.Border.Index (Zero reads
+// them as 0). Expect reads the input with Image.At and is written for
+// clarity, not speed.
+func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
+	if err := p.Validate(); err != nil {
+		return nil, nil, err
+	}
+	ref, err = p.NewOutput()
+	if err != nil {
+		return nil, nil, err
+	}
+	tg := p.OutputGeometry()
+	tg.Type = convolve.Float32
+	tol, err = convolve.NewImage(tg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.CheckIO(in, ref); err != nil {
+		return nil, nil, err
+	}
+	switch p.Op {
+	case convolve.Filter2D:
+		f := p.Filter.Oriented(p.Mode)
+		forEach(in.Geometry, func(x, y, c int) {
+			s, abs := dot64(in, c, x, y, f, p.Border)
+			ref.Set(x, y, c, s)
+			tol.F32[tol.Offset(x, y, c)] = roundUp(convolve.Tolerance(f.Width, f.Height, abs, s))
+		})
+	case convolve.SobelMagnitude:
+		fx, fy := sobelWeights()
+		forEach(in.Geometry, func(x, y, c int) {
+			gx, ax := dot64(in, c, x, y, fx, p.Border)
+			gy, ay := dot64(in, c, x, y, fy, p.Border)
+			mag := math.Sqrt(gx*gx + gy*gy)
+			t := convolve.Tolerance(3, 3, ax, gx) + convolve.Tolerance(3, 3, ay, gy) + 4*unitRoundoff*mag
+			ref.Set(x, y, c, mag)
+			tol.F32[tol.Offset(x, y, c)] = roundUp(t)
+		})
+	case convolve.RGBToYUV:
+		for y := 0; y < in.Height; y++ {
+			for x := 0; x < in.Width; x++ {
+				Y, U, V := convolve.RGBToYUVPixel(uint8(in.At(x, y, 0)), uint8(in.At(x, y, 1)), uint8(in.At(x, y, 2)))
+				ref.Set(x, y, 0, float64(Y))
+				ref.Set(x, y, 1, float64(U))
+				ref.Set(x, y, 2, float64(V))
+			}
+		}
+	default:
+		return nil, nil, fmt.Errorf("refimpl: operation %v: not implemented", p.Op)
+	}
+	return ref, tol, nil
+}
+
+// forEach calls fn for every channel c, row y and column x of g, in that
+// nesting order.
+func forEach(g convolve.Geometry, fn func(x, y, c int)) {
+	for c := 0; c < g.Channels; c++ {
+		for y := 0; y < g.Height; y++ {
+			for x := 0; x < g.Width; x++ {
+				fn(x, y, c)
+			}
+		}
+	}
+}
+
+// dot64 correlates f with channel c of in at (x, y) in float64 and returns
+// the sum and the sum of the absolute values of its terms. Taps the Zero
+// border maps outside the image contribute nothing.
+func dot64(in *convolve.Image, c, x, y int, f *convolve.Filter, b convolve.Border) (s, abs float64) {
+	ax, ay := f.Width/2, f.Height/2
+	for j := 0; j < f.Height; j++ {
+		iy, oky := b.Index(y+j-ay, in.Height)
+		if !oky {
+			continue
+		}
+		for i := 0; i < f.Width; i++ {
+			ix, okx := b.Index(x+i-ax, in.Width)
+			if !okx {
+				continue
+			}
+			v := float64(f.At(i, j)) * in.At(ix, iy, c)
+			s += v
+			abs += math.Abs(v)
+		}
+	}
+	return s, abs
+}
+
+// roundUp returns the smallest float32 not below t (t >= 0).
+func roundUp(t float64) float32 {
+	f := float32(t)
+	if float64(f) < t {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+// reference is the "reference" variant: it runs Expect and writes ref.
+type reference struct{}
+
+func (reference) Describe() convolve.Description {
+	return convolve.Description{
+		Name:    "reference",
+		Summary: "float64 ground truth on the CPU (refimpl.Expect), one goroutine",
+		Caps:    cpuCaps(),
+	}
+}
+
+func (r reference) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	if err := checkPlan(r.Describe(), p, cfg); err != nil {
+		return nil, err
+	}
+	return &referencePlan{p: p}, nil
+}
+
+type referencePlan struct{ p convolve.Problem }
+
+func (rp *referencePlan) Run(in, out *convolve.Image) error {
+	if err := rp.p.CheckIO(in, out); err != nil {
+		return err
+	}
+	ref, _, err := Expect(rp.p, in)
+	if err != nil {
+		return err
+	}
+	// out may have a row stride of its own; copy element by element.
+	forEach(ref.Geometry, func(x, y, c int) {
+		out.Set(x, y, c, ref.At(x, y, c))
+	})
+	return nil
+}
+
+func (rp *referencePlan) Close() error { return nil }
+
+func init() {
+	convolve.Register(reference{})
+}

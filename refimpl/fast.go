@@ -1,0 +1,282 @@
+package refimpl
+
+import (
+	"math"
+	"runtime"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// fast is the "cpu-fast" variant, report 004's "CPU fast": float32 on
+// every core.
+//
+// Rows are cut into chunks that runtime.GOMAXPROCS(0) goroutines (counted
+// at plan time) take in turn; each goroutine has its own scratch rows. For
+// each output row the input rows it needs are converted to float32 once
+// into a ring of KH padded rows of W+KW-1 values: the W image values, then
+// KW/2 values either side filled through Border.Index. Only those padding
+// values go through the border logic; the interior loops run over the
+// padded rows with no Index calls and no bounds checks. A row the Zero
+// border puts outside the image is marked and skipped.
+//
+// A rank-1 filter w[j][i] = col[j]*row[i] (Filter.Separable on the oriented
+// filter) takes two 1-D passes: each input row is filtered horizontally
+// into a float32 row once, with the horizontal border applied, and each
+// output row is the column filter over KH of those rows, with the vertical
+// border applied by choosing which rows. That equals the 2-D result under
+// all five borders because every border extends an image axis by axis:
+// the pixel read at (x', y') is in(Index(x', W), Index(y', H)) for
+// Replicate, Reflect, Mirror and Wrap, and 0 for Zero as soon as either
+// coordinate is outside. So sum_j col[j] * sum_i row[i] * in(mx(x+i-ax),
+// my(y+j-ay)) is the column pass over the row-pass outputs at rows
+// my(y+j-ay); for Zero a row outside the image contributes 0 (its row-pass
+// output would be all zeros) and within a row the horizontal zeros are
+// added as 0.
+//
+// The separable sum is a different float32 sum than the direct one; it
+// stays within convolve.Tolerance (which allows KW*KH+KW+KH roundings)
+// because each term goes through at most KW+KH roundings, provided the
+// factors reproduce each weight within (KW*KH-1)*2^-24 relative error. The
+// plan checks that bound per weight and uses the 2-D path otherwise.
+type fast struct{}
+
+func (fast) Describe() convolve.Description {
+	return convolve.Description{
+		Name:    "cpu-fast",
+		Summary: "float32 on every core: rows split across goroutines, separable path for rank-1 filters, borders apart from the interior",
+		Report:  "004",
+		Caps:    cpuCaps(),
+	}
+}
+
+func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	if err := checkPlan(f.Describe(), p, cfg); err != nil {
+		return nil, err
+	}
+	fp := &fastPlan{p: p}
+	switch p.Op {
+	case convolve.Filter2D:
+		fp.stages = []stage{newStage(p.Filter.Oriented(p.Mode))}
+	case convolve.SobelMagnitude:
+		gx, gy := sobelWeights()
+		fp.stages = []stage{newStage(gx), newStage(gy)}
+	}
+	n := runtime.GOMAXPROCS(0)
+	if p.Op == convolve.RGBToYUV {
+		fp.workers = make([]*fastWorker, n)
+		return fp, nil
+	}
+	fp.kw, fp.kh = p.KernelSize()
+	fp.workers = make([]*fastWorker, n)
+	for i := range fp.workers {
+		fp.workers[i] = fp.newWorker()
+	}
+	return fp, nil
+}
+
+// stage is one filter a plan applies; SobelMagnitude has two (gx, gy).
+type stage struct {
+	w        []float32 // oriented weights, KH rows of KW
+	row, col []float32 // rank-1 factors, nil for the 2-D path
+}
+
+func newStage(f *convolve.Filter) stage {
+	st := stage{w: f.Weights}
+	if row, col, ok := f.Separable(); ok && factorsExact(f, row, col) {
+		st.row, st.col = row, col
+	}
+	return st
+}
+
+// factorsExact reports whether col[j]*row[i] reproduces every weight within
+// (KW*KH-1)*2^-24 of its magnitude (zero weights exactly), the bound under
+// which the separable sum stays within convolve.Tolerance (see fast).
+func factorsExact(f *convolve.Filter, row, col []float32) bool {
+	eps := float64(f.Taps()-1) * unitRoundoff
+	for j := 0; j < f.Height; j++ {
+		for i := 0; i < f.Width; i++ {
+			w := float64(f.At(i, j))
+			if math.Abs(float64(col[j])*float64(row[i])-w) > eps*math.Abs(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+type fastPlan struct {
+	p       convolve.Problem
+	kw, kh  int
+	stages  []stage
+	workers []*fastWorker // one per goroutine; nil entries for RGBToYUV
+}
+
+// fastWorker is the scratch space of one goroutine.
+type fastWorker struct {
+	pad  [][]float32   // ring of padded input rows (KH slots, 1 if every stage is separable)
+	zero []bool        // [slot]: the row is outside the image under Zero (KH slots)
+	hrow [][][]float32 // [stage][slot]: row-pass output of a separable stage
+	acc  [][]float32   // [stage]: the output row being summed
+}
+
+func (fp *fastPlan) newWorker() *fastWorker {
+	w := fp.p.Input.Width
+	padSlots := 1
+	for _, st := range fp.stages {
+		if st.row == nil {
+			padSlots = fp.kh
+		}
+	}
+	wk := &fastWorker{
+		pad:  make([][]float32, padSlots),
+		zero: make([]bool, fp.kh),
+		hrow: make([][][]float32, len(fp.stages)),
+		acc:  make([][]float32, len(fp.stages)),
+	}
+	for i := range wk.pad {
+		wk.pad[i] = make([]float32, w+fp.kw-1)
+	}
+	for s, st := range fp.stages {
+		wk.acc[s] = make([]float32, w)
+		if st.row != nil {
+			wk.hrow[s] = make([][]float32, fp.kh)
+			for i := range wk.hrow[s] {
+				wk.hrow[s][i] = make([]float32, w)
+			}
+		}
+	}
+	return wk
+}
+
+func (fp *fastPlan) Run(in, out *convolve.Image) error {
+	if err := fp.p.CheckIO(in, out); err != nil {
+		return err
+	}
+	h := in.Height
+	// About four chunks per goroutine, each at least 2*KH rows so that the
+	// KH-1 rows a chunk loads before its first output stay a small part.
+	rows := (h + 4*len(fp.workers) - 1) / (4 * len(fp.workers))
+	rows = max(rows, 2*fp.kh, 8)
+	chunks := (h + rows - 1) / rows
+	parallel(chunks, len(fp.workers), func(w, i int) {
+		y0, y1 := i*rows, min((i+1)*rows, h)
+		if fp.p.Op == convolve.RGBToYUV {
+			for y := y0; y < y1; y++ {
+				yuvRow(in, out, y)
+			}
+			return
+		}
+		fp.runChunk(fp.workers[w], in, out, y0, y1)
+	})
+	return nil
+}
+
+func (fp *fastPlan) Close() error { return nil }
+
+// runChunk computes output rows y0..y1-1 of every channel.
+func (fp *fastPlan) runChunk(wk *fastWorker, in, out *convolve.Image, y0, y1 int) {
+	ay := fp.kh / 2
+	for c := 0; c < in.Channels; c++ {
+		for v := y0 - ay; v < y0+ay; v++ {
+			fp.load(wk, in, c, v)
+		}
+		for y := y0; y < y1; y++ {
+			fp.load(wk, in, c, y+ay)
+			for s := range fp.stages {
+				fp.sumRow(wk, s, y)
+			}
+			res := wk.acc[0]
+			if fp.p.Op == convolve.SobelMagnitude {
+				gy := wk.acc[1][:len(res)]
+				for x, gx := range res {
+					res[x] = float32(math.Sqrt(float64(gx*gx + gy[x]*gy[x])))
+				}
+			}
+			storeRow(out, c, y, res)
+		}
+	}
+}
+
+// ring is the ring slot of virtual row v among n slots.
+func ring(v, n int) int {
+	m := v % n
+	if m < 0 {
+		m += n
+	}
+	return m
+}
+
+// load brings virtual input row v (any integer; mapped by the border) of
+// channel c into its ring slot, padded, and runs the row pass of the
+// separable stages on it.
+func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
+	b, w, ax := fp.p.Border, in.Width, fp.kw/2
+	slot := ring(v, fp.kh)
+	sy, ok := b.Index(v, in.Height)
+	wk.zero[slot] = !ok
+	if !ok {
+		return
+	}
+	pad := wk.pad[ring(v, len(wk.pad))]
+	loadRow(in, c, sy, pad[ax:ax+w])
+	// The horizontal border: KW/2 values either side, read from the
+	// converted interior.
+	edge := func(x int) float32 {
+		ix, ok := b.Index(x, w)
+		if !ok {
+			return 0
+		}
+		return pad[ax+ix]
+	}
+	for k := 0; k < ax; k++ {
+		pad[k] = edge(k - ax)
+		pad[ax+w+k] = edge(w + k)
+	}
+	for s, st := range fp.stages {
+		if st.row == nil {
+			continue
+		}
+		dst := wk.hrow[s][slot]
+		clear(dst)
+		for i, wt := range st.row {
+			axpy(dst, wt, pad[i:])
+		}
+	}
+}
+
+// sumRow sums output row y of stage s into wk.acc[s] from the ring.
+func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
+	st := fp.stages[s]
+	acc := wk.acc[s]
+	clear(acc)
+	kw, kh := fp.kw, fp.kh
+	for j := 0; j < kh; j++ {
+		v := y - kh/2 + j
+		slot := ring(v, kh)
+		if wk.zero[slot] {
+			continue
+		}
+		if st.row != nil {
+			axpy(acc, st.col[j], wk.hrow[s][slot])
+			continue
+		}
+		pad := wk.pad[slot]
+		wj := st.w[j*kw : (j+1)*kw]
+		for i, wt := range wj {
+			axpy(acc, wt, pad[i:])
+		}
+	}
+}
+
+// axpy adds a*src[x] to dst[x] for every x of dst; src must be at least as
+// long as dst.
+func axpy(dst []float32, a float32, src []float32) {
+	src = src[:len(dst)]
+	for x, v := range src {
+		dst[x] += a * v
+	}
+}
+
+func init() {
+	convolve.Register(fast{})
+}

@@ -1,0 +1,120 @@
+package refimpl
+
+import (
+	"math"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// naive is the "cpu-naive" variant: the reports' sequential CPU baseline in
+// float32.
+//
+// Loop order, outermost first: channel c, row y, column x, filter row j,
+// filter column i. Per output element the sum is
+//
+//	var s float32
+//	for j := 0; j < KH; j++ {
+//		for i := 0; i < KW; i++ {
+//			s += float32(w[j*KW+i] * pixel(x+i-KW/2, y+j-KH/2))
+//		}
+//	}
+//
+// with w the oriented filter and pixel read through Border.Index; a tap the
+// Zero border puts outside the image reads 0 and is still added. The
+// explicit float32 conversion rounds every product before the add: the Go
+// specification lets a compiler fuse x*y+z into one FMA otherwise (it does
+// with GOAMD64=v3 and on arm64). GPU kernels compiled with --fmad=false
+// that sum in this order match this variant bit for bit.
+type naive struct{}
+
+func (naive) Describe() convolve.Description {
+	return convolve.Description{
+		Name:    "cpu-naive",
+		Summary: "float32 four nested loops on one goroutine, every product rounded (the reports' CPU baseline)",
+		Report:  "000",
+		Caps:    cpuCaps(),
+	}
+}
+
+func (n naive) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	if err := checkPlan(n.Describe(), p, cfg); err != nil {
+		return nil, err
+	}
+	np := &naivePlan{p: p}
+	switch p.Op {
+	case convolve.Filter2D:
+		np.w = p.Filter.Oriented(p.Mode)
+	case convolve.SobelMagnitude:
+		np.w, np.w2 = sobelWeights()
+	}
+	if p.Op != convolve.RGBToYUV {
+		np.plane = make([]float32, p.Input.Pixels())
+	}
+	return np, nil
+}
+
+type naivePlan struct {
+	p     convolve.Problem
+	w, w2 *convolve.Filter // oriented filter; SobelX and SobelY for the magnitude
+	plane []float32        // one channel of the input, converted to float32
+}
+
+func (np *naivePlan) Run(in, out *convolve.Image) error {
+	if err := np.p.CheckIO(in, out); err != nil {
+		return err
+	}
+	if np.p.Op == convolve.RGBToYUV {
+		for y := 0; y < in.Height; y++ {
+			yuvRow(in, out, y)
+		}
+		return nil
+	}
+	w, h, b := in.Width, in.Height, np.p.Border
+	for c := 0; c < in.Channels; c++ {
+		// Converting to float32 is exact for every element type, so this
+		// only saves a type switch per tap.
+		for y := 0; y < h; y++ {
+			loadRow(in, c, y, np.plane[y*w:(y+1)*w])
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				var v float32
+				if np.p.Op == convolve.SobelMagnitude {
+					gx := naiveDot(np.plane, w, h, x, y, np.w, b)
+					gy := naiveDot(np.plane, w, h, x, y, np.w2, b)
+					v = float32(math.Sqrt(float64(float32(gx*gx) + float32(gy*gy))))
+				} else {
+					v = naiveDot(np.plane, w, h, x, y, np.w, b)
+				}
+				out.F32[out.Offset(x, y, c)] = v
+			}
+		}
+	}
+	return nil
+}
+
+func (np *naivePlan) Close() error { return nil }
+
+// naiveDot is the float32 correlation of f with the w x h plane at (x, y),
+// in the order the type comment of naive documents.
+func naiveDot(plane []float32, w, h, x, y int, f *convolve.Filter, b convolve.Border) float32 {
+	kw, kh := f.Width, f.Height
+	wt := f.Weights
+	var s float32
+	for j := 0; j < kh; j++ {
+		iy, oky := b.Index(y+j-kh/2, h)
+		for i := 0; i < kw; i++ {
+			ix, okx := b.Index(x+i-kw/2, w)
+			var pixel float32
+			if oky && okx {
+				pixel = plane[iy*w+ix]
+			}
+			s += float32(wt[j*kw+i] * pixel)
+		}
+	}
+	return s
+}
+
+func init() {
+	convolve.Register(naive{})
+}
