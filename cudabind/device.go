@@ -1,0 +1,390 @@
+package cudabind
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// CUdevice_attribute values used here (cuda.h).
+const (
+	attrMaxThreadsPerBlock       = 1
+	attrMaxBlockDimX             = 2
+	attrMaxGridDimX              = 5
+	attrSharedPerBlock           = 8
+	attrTotalConstantMemory      = 9
+	attrWarpSize                 = 10
+	attrRegistersPerBlock        = 12
+	attrClockRate                = 13
+	attrTextureAlignment         = 14
+	attrMultiprocessorCount      = 16
+	attrMemoryClockRate          = 36
+	attrGlobalMemoryBusWidth     = 37
+	attrL2CacheSize              = 38
+	attrMaxThreadsPerSM          = 39
+	attrTexturePitchAlignment    = 51
+	attrMaxTexture1DLinearWidth  = 69
+	attrMaxTexture2DLinearWidth  = 70
+	attrMaxTexture2DLinearHeight = 71
+	attrMaxTexture2DLinearPitch  = 72
+	attrComputeCapabilityMajor   = 75
+	attrComputeCapabilityMinor   = 76
+	attrSharedPerSM              = 81
+	attrSharedPerBlockOptin      = 97
+)
+
+// DeviceInfo describes one CUDA device.
+type DeviceInfo struct {
+	Ordinal      int
+	Name         string
+	UUID         string // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+	Major, Minor int    // compute capability
+	SMs          int    // multiprocessors
+	ClockKHz     int    // peak SM clock
+	MemClockKHz  int    // peak memory clock
+	BusWidthBits int    // global memory bus width
+	// PeakBandwidthGBps is the theoretical DRAM bandwidth,
+	// 2 * MemClockKHz * 1000 * BusWidthBits / 8 / 1e9 (double data rate).
+	PeakBandwidthGBps     float64
+	L2Bytes               int
+	SharedPerBlock        int // default shared memory limit per block
+	SharedPerBlockOptin   int // opt-in maximum (Function.SetMaxDynamicShared)
+	SharedPerSM           int
+	ConstantBytes         int
+	TotalMemBytes         int64
+	MaxThreadsPerBlock    int
+	MaxThreadsPerSM       int
+	MaxBlockDimX          int
+	MaxGridDimX           int
+	WarpSize              int
+	RegistersPerBlock     int
+	TextureAlignment      int // base address alignment of texture memory
+	TexturePitchAlignment int // row pitch alignment of pitched 2-D textures
+	MaxTex1DLinearWidth   int // elements of a 1-D linear texture
+	MaxTex2DLinearWidth   int
+	MaxTex2DLinearHeight  int
+	MaxTex2DLinearPitch   int
+	DriverVersion         int // cuDriverGetVersion: 13000 for 13.0
+	NVRTCMajor            int // 0 when NVRTC could not be loaded
+	NVRTCMinor            int
+}
+
+// Arch returns the NVRTC real architecture, "sm_90" for CC 9.0.
+func (i DeviceInfo) Arch() string { return fmt.Sprintf("sm_%d%d", i.Major, i.Minor) }
+
+// CC returns the compute capability as "9.0".
+func (i DeviceInfo) CC() string { return fmt.Sprintf("%d.%d", i.Major, i.Minor) }
+
+// Driver returns the driver's CUDA version as "13.0".
+func (i DeviceInfo) Driver() string { return versionString(i.DriverVersion) }
+
+// NVRTC returns the NVRTC version as "13.0", or "" when NVRTC is absent.
+func (i DeviceInfo) NVRTC() string {
+	if i.NVRTCMajor == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", i.NVRTCMajor, i.NVRTCMinor)
+}
+
+// Devices lists every CUDA device. With no driver or no device it returns
+// an *UnavailableError.
+func Devices() ([]DeviceInfo, error) {
+	l, err := loadDriver()
+	if err != nil {
+		return nil, err
+	}
+	var n int32
+	if err := check("cuDeviceGetCount", ccall(l.cuDeviceGetCount, uintptr(unsafe.Pointer(&n)))); err != nil {
+		return nil, err
+	}
+	infos := make([]DeviceInfo, 0, n)
+	for i := 0; i < int(n); i++ {
+		info, _, err := l.deviceInfo(i)
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, info)
+	}
+	return infos, nil
+}
+
+// deviceInfo queries the attributes of device ordinal.
+func (l *driverLib) deviceInfo(ordinal int) (DeviceInfo, int32, error) {
+	var dev int32
+	if err := check("cuDeviceGet", ccall(l.cuDeviceGet, uintptr(unsafe.Pointer(&dev)), uintptr(ordinal))); err != nil {
+		return DeviceInfo{}, 0, err
+	}
+	info := DeviceInfo{Ordinal: ordinal, DriverVersion: l.version}
+	name := make([]byte, 256)
+	if err := check("cuDeviceGetName", ccall(l.cuDeviceGetName, uintptr(unsafe.Pointer(&name[0])), uintptr(len(name)), uintptr(dev))); err != nil {
+		return info, dev, err
+	}
+	info.Name = goString(uintptr(unsafe.Pointer(&name[0])))
+	var uuid [16]byte
+	if err := check("cuDeviceGetUuid", ccall(l.cuDeviceGetUuid, uintptr(unsafe.Pointer(&uuid)), uintptr(dev))); err != nil {
+		return info, dev, err
+	}
+	info.UUID = fmt.Sprintf("GPU-%x-%x-%x-%x-%x", uuid[0:4], uuid[4:6], uuid[6:8], uuid[8:10], uuid[10:16])
+	var total uintptr
+	if err := check("cuDeviceTotalMem", ccall(l.cuDeviceTotalMem, uintptr(unsafe.Pointer(&total)), uintptr(dev))); err != nil {
+		return info, dev, err
+	}
+	info.TotalMemBytes = int64(total)
+	attrs := []struct {
+		attr int
+		dst  *int
+	}{
+		{attrComputeCapabilityMajor, &info.Major},
+		{attrComputeCapabilityMinor, &info.Minor},
+		{attrMultiprocessorCount, &info.SMs},
+		{attrClockRate, &info.ClockKHz},
+		{attrMemoryClockRate, &info.MemClockKHz},
+		{attrGlobalMemoryBusWidth, &info.BusWidthBits},
+		{attrL2CacheSize, &info.L2Bytes},
+		{attrSharedPerBlock, &info.SharedPerBlock},
+		{attrSharedPerBlockOptin, &info.SharedPerBlockOptin},
+		{attrSharedPerSM, &info.SharedPerSM},
+		{attrTotalConstantMemory, &info.ConstantBytes},
+		{attrMaxThreadsPerBlock, &info.MaxThreadsPerBlock},
+		{attrMaxThreadsPerSM, &info.MaxThreadsPerSM},
+		{attrMaxBlockDimX, &info.MaxBlockDimX},
+		{attrMaxGridDimX, &info.MaxGridDimX},
+		{attrWarpSize, &info.WarpSize},
+		{attrRegistersPerBlock, &info.RegistersPerBlock},
+		{attrTextureAlignment, &info.TextureAlignment},
+		{attrTexturePitchAlignment, &info.TexturePitchAlignment},
+		{attrMaxTexture1DLinearWidth, &info.MaxTex1DLinearWidth},
+		{attrMaxTexture2DLinearWidth, &info.MaxTex2DLinearWidth},
+		{attrMaxTexture2DLinearHeight, &info.MaxTex2DLinearHeight},
+		{attrMaxTexture2DLinearPitch, &info.MaxTex2DLinearPitch},
+	}
+	for _, a := range attrs {
+		var v int32
+		if err := check(fmt.Sprintf("cuDeviceGetAttribute(%d)", a.attr),
+			ccall(l.cuDeviceGetAttribute, uintptr(unsafe.Pointer(&v)), uintptr(a.attr), uintptr(dev))); err != nil {
+			return info, dev, err
+		}
+		*a.dst = int(v)
+	}
+	info.PeakBandwidthGBps = 2 * float64(info.MemClockKHz) * 1e3 * float64(info.BusWidthBits) / 8 / 1e9
+	if major, minor, err := NVRTCVersion(); err == nil {
+		info.NVRTCMajor, info.NVRTCMinor = major, minor
+	}
+	return info, dev, nil
+}
+
+// Device is an opened CUDA device: its retained primary context and the
+// executor goroutine, locked to one OS thread, on which every driver call
+// for the device runs.
+type Device struct {
+	info DeviceInfo
+	lib  *driverLib
+	dev  int32
+	ctx  uintptr
+
+	work   chan task
+	tid    atomic.Int64 // OS thread id of the executor
+	exec   Exec
+	mu     sync.Mutex // guards closed
+	closed bool
+	stop   chan struct{}
+
+	live [numKinds]atomic.Int64
+
+	flushBuf   DevPtr
+	flushBytes int64
+	flushSeq   uint32
+
+	bwOnce onceValue[float64]
+}
+
+type task struct {
+	f    func(*Exec) error
+	done chan error
+}
+
+// Resource kinds counted by LiveAllocations.
+const (
+	kindDevice = iota
+	kindHost
+	kindModule
+	kindTexture
+	kindStream
+	kindEvent
+	numKinds
+)
+
+var kindNames = [numKinds]string{"device buffers", "pinned host buffers", "modules", "textures", "streams", "events"}
+
+var defaultDevice onceValue[*Device]
+
+// Default opens device 0 once and returns it on every call, or the cached
+// error (an *UnavailableError without a driver or device). The default
+// device is shared: do not Close it.
+func Default() (*Device, error) {
+	return defaultDevice.get(func() (*Device, error) { return Open(0) })
+}
+
+// Open retains the primary context of device ordinal and starts its
+// executor. Close releases them.
+func Open(ordinal int) (*Device, error) {
+	l, err := loadDriver()
+	if err != nil {
+		return nil, err
+	}
+	var n int32
+	if err := check("cuDeviceGetCount", ccall(l.cuDeviceGetCount, uintptr(unsafe.Pointer(&n)))); err != nil {
+		return nil, err
+	}
+	if ordinal < 0 || ordinal >= int(n) {
+		return nil, fmt.Errorf("cudabind: device ordinal %d out of range [0, %d)", ordinal, n)
+	}
+	info, dev, err := l.deviceInfo(ordinal)
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{info: info, lib: l, dev: dev, work: make(chan task), stop: make(chan struct{})}
+	d.exec.d = d
+	started := make(chan error)
+	go d.run(started)
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// run is the executor: it locks its OS thread, makes the primary context
+// current there and serves tasks until Close.
+func (d *Device) run(started chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	d.tid.Store(int64(gettid()))
+	var ctx uintptr
+	if err := check("cuDevicePrimaryCtxRetain", ccall(d.lib.cuDevicePrimaryCtxRetain, uintptr(unsafe.Pointer(&ctx)), uintptr(d.dev))); err != nil {
+		started <- err
+		return
+	}
+	if err := check("cuCtxSetCurrent", ccall(d.lib.cuCtxSetCurrent, ctx)); err != nil {
+		ccall(d.lib.cuDevicePrimaryCtxRelease, uintptr(d.dev))
+		started <- err
+		return
+	}
+	d.ctx = ctx
+	started <- nil
+	for {
+		select {
+		case t := <-d.work:
+			t.done <- d.runTask(t.f)
+		case <-d.stop:
+			return
+		}
+	}
+}
+
+// runTask runs f on the executor with the Exec marked active, turning a
+// panic into an error.
+func (d *Device) runTask(f func(*Exec) error) (err error) {
+	x := &d.exec
+	x.active.Store(true)
+	defer func() {
+		x.active.Store(false)
+		if p := recover(); p != nil {
+			err = fmt.Errorf("cudabind: panic in Device.Do task: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return f(x)
+}
+
+// Info returns the device's description.
+func (d *Device) Info() DeviceInfo { return d.info }
+
+// Do runs f on the device's executor thread with the context current and
+// returns f's error. A timed section (events, launches, elapsed) belongs in
+// one f so that no goroutine hand-off lands inside the measurement. Do is
+// re-entrant: called from inside f it runs the nested function inline.
+func (d *Device) Do(f func(x *Exec) error) error {
+	if d == nil {
+		return fmt.Errorf("cudabind: Do on a nil *Device")
+	}
+	if f == nil {
+		return fmt.Errorf("cudabind: Do with a nil function")
+	}
+	if tid := gettid(); tid > 0 && int64(tid) == d.tid.Load() && d.exec.active.Load() {
+		return f(&d.exec)
+	}
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return fmt.Errorf("cudabind: device %d is closed", d.info.Ordinal)
+	}
+	t := task{f: f, done: make(chan error, 1)}
+	// Send while holding mu so that Close cannot stop the executor between
+	// the check and the hand-off.
+	select {
+	case d.work <- t:
+	case <-d.stop:
+		d.mu.Unlock()
+		return fmt.Errorf("cudabind: device %d is closed", d.info.Ordinal)
+	}
+	d.mu.Unlock()
+	return <-t.done
+}
+
+// LiveAllocations counts what was created through this device and not yet
+// released: device and pinned host buffers, modules, textures, streams and
+// events. The L2 flush buffer is not counted.
+func (d *Device) LiveAllocations() int {
+	n := int64(0)
+	for i := range d.live {
+		n += d.live[i].Load()
+	}
+	return int(n)
+}
+
+// LiveByKind describes the live allocations per kind, for test messages.
+func (d *Device) LiveByKind() map[string]int {
+	m := map[string]int{}
+	for i := range d.live {
+		if v := d.live[i].Load(); v != 0 {
+			m[kindNames[i]] = int(v)
+		}
+	}
+	return m
+}
+
+// Close frees the L2 flush buffer, stops the executor and releases the
+// primary context. Allocations still live stay owned by the context, which
+// the driver destroys when its last retain is released. Do not close the
+// device returned by Default.
+func (d *Device) Close() error {
+	if d == nil {
+		return nil
+	}
+	var err error
+	if d.flushBuf != 0 {
+		err = d.Do(func(x *Exec) error {
+			e := check("cuMemFree", ccall(d.lib.cuMemFree, uintptr(d.flushBuf)))
+			d.flushBuf = 0
+			return e
+		})
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return err
+	}
+	d.closed = true
+	// Release the context on the executor, then stop it.
+	done := make(chan error, 1)
+	d.work <- task{f: func(x *Exec) error {
+		return check("cuDevicePrimaryCtxRelease", ccall(d.lib.cuDevicePrimaryCtxRelease, uintptr(d.dev)))
+	}, done: done}
+	if e := <-done; err == nil {
+		err = e
+	}
+	close(d.stop)
+	return err
+}

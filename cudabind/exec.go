@@ -1,0 +1,513 @@
+package cudabind
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// DevPtr is a device memory address (CUdeviceptr).
+type DevPtr uint64
+
+// Add returns p advanced by off bytes.
+func (p DevPtr) Add(off int64) DevPtr { return DevPtr(int64(p) + off) }
+
+// Stream is a CUDA stream; the zero Stream is the legacy default stream.
+type Stream uintptr
+
+// Event is a CUDA event.
+type Event uintptr
+
+// Exec performs driver calls on the device's executor thread. It is valid
+// only inside the function given to Device.Do; its methods return an error
+// when used anywhere else.
+type Exec struct {
+	d      *Device
+	active atomic.Bool
+}
+
+// Device returns the device x belongs to.
+func (x *Exec) Device() *Device { return x.d }
+
+func (x *Exec) ok(op string) error {
+	if x == nil || x.d == nil {
+		return fmt.Errorf("cudabind: %s on a nil *Exec", op)
+	}
+	if !x.active.Load() {
+		return fmt.Errorf("cudabind: %s called outside Device.Do", op)
+	}
+	return nil
+}
+
+func (x *Exec) lib() *driverLib { return x.d.lib }
+
+func (x *Exec) count(kind int, delta int64) { x.d.live[kind].Add(delta) }
+
+func checkBytes(op string, n int64) error {
+	if n <= 0 {
+		return fmt.Errorf("cudabind: %s of %d bytes: size must be positive", op, n)
+	}
+	return nil
+}
+
+// Alloc allocates bytes of device memory (cuMemAlloc).
+func (x *Exec) Alloc(bytes int64) (DevPtr, error) {
+	if err := x.ok("Alloc"); err != nil {
+		return 0, err
+	}
+	if err := checkBytes("Alloc", bytes); err != nil {
+		return 0, err
+	}
+	var p uint64
+	if err := check("cuMemAlloc", ccall(x.lib().cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(bytes))); err != nil {
+		return 0, fmt.Errorf("%w (requested %d bytes)", err, bytes)
+	}
+	x.count(kindDevice, 1)
+	return DevPtr(p), nil
+}
+
+// AllocPitch allocates height rows of at least widthBytes each, with a
+// row pitch that is a multiple of the device's texture pitch alignment,
+// so the buffer can back a 2-D texture. It returns the pointer and pitch.
+func (x *Exec) AllocPitch(widthBytes, height int64) (DevPtr, int64, error) {
+	if err := x.ok("AllocPitch"); err != nil {
+		return 0, 0, err
+	}
+	if widthBytes <= 0 || height <= 0 {
+		return 0, 0, fmt.Errorf("cudabind: AllocPitch of %d x %d bytes: sizes must be positive", widthBytes, height)
+	}
+	var p uint64
+	var pitch uintptr
+	// Element size 4 is the access granularity the driver optimizes for.
+	if err := check("cuMemAllocPitch", ccall(x.lib().cuMemAllocPitch, uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&pitch)),
+		uintptr(widthBytes), uintptr(height), 4)); err != nil {
+		return 0, 0, fmt.Errorf("%w (requested %d x %d bytes)", err, widthBytes, height)
+	}
+	x.count(kindDevice, 1)
+	if a := int64(x.d.info.TexturePitchAlignment); a > 0 && int64(pitch)%a != 0 {
+		// Not expected from the driver; fall back to an explicit layout.
+		x.Free(DevPtr(p))
+		pitch = uintptr((widthBytes + a - 1) / a * a)
+		q, err := x.Alloc(int64(pitch) * height)
+		return q, int64(pitch), err
+	}
+	return DevPtr(p), int64(pitch), nil
+}
+
+// Free releases device memory from Alloc or AllocPitch.
+func (x *Exec) Free(p DevPtr) error {
+	if err := x.ok("Free"); err != nil {
+		return err
+	}
+	if p == 0 {
+		return fmt.Errorf("cudabind: Free of a null device pointer")
+	}
+	if err := check("cuMemFree", ccall(x.lib().cuMemFree, uintptr(p))); err != nil {
+		return err
+	}
+	x.count(kindDevice, -1)
+	return nil
+}
+
+// MemsetD8 sets count bytes at p to v.
+func (x *Exec) MemsetD8(p DevPtr, v uint8, count int64) error {
+	if err := x.memsetArgs("MemsetD8", p, count); err != nil {
+		return err
+	}
+	return check("cuMemsetD8", ccall(x.lib().cuMemsetD8, uintptr(p), uintptr(v), uintptr(count)))
+}
+
+// MemsetD32 sets count 32-bit words at p (4-byte aligned) to v.
+func (x *Exec) MemsetD32(p DevPtr, v uint32, count int64) error {
+	if err := x.memsetArgs("MemsetD32", p, count); err != nil {
+		return err
+	}
+	return check("cuMemsetD32", ccall(x.lib().cuMemsetD32, uintptr(p), uintptr(v), uintptr(count)))
+}
+
+// MemsetD8Async is MemsetD8 ordered on stream s.
+func (x *Exec) MemsetD8Async(p DevPtr, v uint8, count int64, s Stream) error {
+	if err := x.memsetArgs("MemsetD8Async", p, count); err != nil {
+		return err
+	}
+	return check("cuMemsetD8Async", ccall(x.lib().cuMemsetD8Async, uintptr(p), uintptr(v), uintptr(count), uintptr(s)))
+}
+
+// MemsetD32Async is MemsetD32 ordered on stream s.
+func (x *Exec) MemsetD32Async(p DevPtr, v uint32, count int64, s Stream) error {
+	if err := x.memsetArgs("MemsetD32Async", p, count); err != nil {
+		return err
+	}
+	return check("cuMemsetD32Async", ccall(x.lib().cuMemsetD32Async, uintptr(p), uintptr(v), uintptr(count), uintptr(s)))
+}
+
+func (x *Exec) memsetArgs(op string, p DevPtr, count int64) error {
+	if err := x.ok(op); err != nil {
+		return err
+	}
+	if p == 0 {
+		return fmt.Errorf("cudabind: %s on a null device pointer", op)
+	}
+	if count <= 0 {
+		return fmt.Errorf("cudabind: %s of %d elements: count must be positive", op, count)
+	}
+	return nil
+}
+
+func (x *Exec) copyArgs(op string, devNull, hostNull bool, bytes int64) error {
+	if err := x.ok(op); err != nil {
+		return err
+	}
+	if devNull {
+		return fmt.Errorf("cudabind: %s with a null device pointer", op)
+	}
+	if hostNull {
+		return fmt.Errorf("cudabind: %s with a nil host pointer", op)
+	}
+	return checkBytes(op, bytes)
+}
+
+// CopyHtoD copies bytes from host memory src to device memory dst.
+func (x *Exec) CopyHtoD(dst DevPtr, src unsafe.Pointer, bytes int64) error {
+	if err := x.copyArgs("CopyHtoD", dst == 0, src == nil, bytes); err != nil {
+		return err
+	}
+	return check("cuMemcpyHtoD", ccall(x.lib().cuMemcpyHtoD, uintptr(dst), uintptr(src), uintptr(bytes)))
+}
+
+// CopyDtoH copies bytes from device memory src to host memory dst.
+func (x *Exec) CopyDtoH(dst unsafe.Pointer, src DevPtr, bytes int64) error {
+	if err := x.copyArgs("CopyDtoH", src == 0, dst == nil, bytes); err != nil {
+		return err
+	}
+	return check("cuMemcpyDtoH", ccall(x.lib().cuMemcpyDtoH, uintptr(dst), uintptr(src), uintptr(bytes)))
+}
+
+// CopyDtoD copies bytes between device buffers.
+func (x *Exec) CopyDtoD(dst, src DevPtr, bytes int64) error {
+	if err := x.copyArgs("CopyDtoD", dst == 0 || src == 0, false, bytes); err != nil {
+		return err
+	}
+	return check("cuMemcpyDtoD", ccall(x.lib().cuMemcpyDtoD, uintptr(dst), uintptr(src), uintptr(bytes)))
+}
+
+// CopyHtoDAsync copies on stream s. src should be pinned (HostAlloc) for
+// the copy to be asynchronous; it must stay valid until the stream passes.
+func (x *Exec) CopyHtoDAsync(dst DevPtr, src unsafe.Pointer, bytes int64, s Stream) error {
+	if err := x.copyArgs("CopyHtoDAsync", dst == 0, src == nil, bytes); err != nil {
+		return err
+	}
+	return check("cuMemcpyHtoDAsync", ccall(x.lib().cuMemcpyHtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s)))
+}
+
+// CopyDtoHAsync copies on stream s into (preferably pinned) host memory.
+func (x *Exec) CopyDtoHAsync(dst unsafe.Pointer, src DevPtr, bytes int64, s Stream) error {
+	if err := x.copyArgs("CopyDtoHAsync", src == 0, dst == nil, bytes); err != nil {
+		return err
+	}
+	return check("cuMemcpyDtoHAsync", ccall(x.lib().cuMemcpyDtoHAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s)))
+}
+
+// CopyDtoDAsync copies between device buffers on stream s.
+func (x *Exec) CopyDtoDAsync(dst, src DevPtr, bytes int64, s Stream) error {
+	if err := x.copyArgs("CopyDtoDAsync", dst == 0 || src == 0, false, bytes); err != nil {
+		return err
+	}
+	return check("cuMemcpyDtoDAsync", ccall(x.lib().cuMemcpyDtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s)))
+}
+
+// Memory types of CUDA_MEMCPY2D.
+const (
+	memTypeHost   = 1
+	memTypeDevice = 2
+)
+
+// memcpy2D mirrors CUDA_MEMCPY2D (128 bytes on 64-bit platforms).
+type memcpy2D struct {
+	srcXInBytes, srcY uintptr
+	srcMemoryType     uint32
+	_                 uint32
+	srcHost           uintptr
+	srcDevice         uint64
+	srcArray          uintptr
+	srcPitch          uintptr
+
+	dstXInBytes, dstY uintptr
+	dstMemoryType     uint32
+	_                 uint32
+	dstHost           uintptr
+	dstDevice         uint64
+	dstArray          uintptr
+	dstPitch          uintptr
+
+	widthInBytes, height uintptr
+}
+
+func check2D(op string, dstPitch, srcPitch, widthBytes, height int64) error {
+	if widthBytes <= 0 || height <= 0 {
+		return fmt.Errorf("cudabind: %s of %d x %d bytes: sizes must be positive", op, widthBytes, height)
+	}
+	if dstPitch < widthBytes || srcPitch < widthBytes {
+		return fmt.Errorf("cudabind: %s: pitches (dst %d, src %d) must be at least the row width %d", op, dstPitch, srcPitch, widthBytes)
+	}
+	return nil
+}
+
+// CopyHtoD2D copies height rows of widthBytes from host rows srcPitch
+// apart to device rows dstPitch apart (cuMemcpy2D).
+func (x *Exec) CopyHtoD2D(dst DevPtr, dstPitch int64, src unsafe.Pointer, srcPitch, widthBytes, height int64) error {
+	if err := x.copyArgs("CopyHtoD2D", dst == 0, src == nil, 1); err != nil {
+		return err
+	}
+	if err := check2D("CopyHtoD2D", dstPitch, srcPitch, widthBytes, height); err != nil {
+		return err
+	}
+	c := &memcpy2D{srcMemoryType: memTypeHost, srcHost: uintptr(src), srcPitch: uintptr(srcPitch),
+		dstMemoryType: memTypeDevice, dstDevice: uint64(dst), dstPitch: uintptr(dstPitch),
+		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
+	err := check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
+	runtime.KeepAlive(src)
+	return err
+}
+
+// CopyDtoH2D copies height rows of widthBytes from device rows srcPitch
+// apart to host rows dstPitch apart.
+func (x *Exec) CopyDtoH2D(dst unsafe.Pointer, dstPitch int64, src DevPtr, srcPitch, widthBytes, height int64) error {
+	if err := x.copyArgs("CopyDtoH2D", src == 0, dst == nil, 1); err != nil {
+		return err
+	}
+	if err := check2D("CopyDtoH2D", dstPitch, srcPitch, widthBytes, height); err != nil {
+		return err
+	}
+	c := &memcpy2D{srcMemoryType: memTypeDevice, srcDevice: uint64(src), srcPitch: uintptr(srcPitch),
+		dstMemoryType: memTypeHost, dstHost: uintptr(dst), dstPitch: uintptr(dstPitch),
+		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
+	err := check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
+	runtime.KeepAlive(dst)
+	return err
+}
+
+// CopyDtoD2D copies height rows of widthBytes between pitched device buffers.
+func (x *Exec) CopyDtoD2D(dst DevPtr, dstPitch int64, src DevPtr, srcPitch, widthBytes, height int64) error {
+	if err := x.copyArgs("CopyDtoD2D", dst == 0 || src == 0, false, 1); err != nil {
+		return err
+	}
+	if err := check2D("CopyDtoD2D", dstPitch, srcPitch, widthBytes, height); err != nil {
+		return err
+	}
+	c := &memcpy2D{srcMemoryType: memTypeDevice, srcDevice: uint64(src), srcPitch: uintptr(srcPitch),
+		dstMemoryType: memTypeDevice, dstDevice: uint64(dst), dstPitch: uintptr(dstPitch),
+		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
+	return check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
+}
+
+// HostBuffer is page-locked (pinned) host memory from cuMemHostAlloc.
+type HostBuffer struct {
+	ptr   uintptr
+	bytes int64
+}
+
+// Ptr returns the buffer's address (nil after FreeHost).
+func (h *HostBuffer) Ptr() unsafe.Pointer {
+	if h == nil || h.ptr == 0 {
+		return nil
+	}
+	return ptrOf(h.ptr)
+}
+
+// Len returns the buffer's size in bytes.
+func (h *HostBuffer) Len() int64 {
+	if h == nil {
+		return 0
+	}
+	return h.bytes
+}
+
+// Bytes returns the buffer as a byte slice (nil after FreeHost). The slice
+// must not be used after FreeHost.
+func (h *HostBuffer) Bytes() []byte {
+	if h == nil || h.ptr == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(h.Ptr()), h.bytes)
+}
+
+// HostSlice views a pinned buffer as a []T of as many whole elements as fit.
+func HostSlice[T any](h *HostBuffer) []T {
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	if h == nil || h.ptr == 0 || size == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(h.Ptr()), h.bytes/size)
+}
+
+// HostAlloc allocates bytes of pinned host memory.
+func (x *Exec) HostAlloc(bytes int64) (*HostBuffer, error) {
+	if err := x.ok("HostAlloc"); err != nil {
+		return nil, err
+	}
+	if err := checkBytes("HostAlloc", bytes); err != nil {
+		return nil, err
+	}
+	var p uintptr
+	if err := check("cuMemHostAlloc", ccall(x.lib().cuMemHostAlloc, uintptr(unsafe.Pointer(&p)), uintptr(bytes), 0)); err != nil {
+		return nil, fmt.Errorf("%w (requested %d bytes)", err, bytes)
+	}
+	x.count(kindHost, 1)
+	return &HostBuffer{ptr: p, bytes: bytes}, nil
+}
+
+// FreeHost releases a pinned buffer; freeing twice is an error.
+func (x *Exec) FreeHost(h *HostBuffer) error {
+	if err := x.ok("FreeHost"); err != nil {
+		return err
+	}
+	if h == nil || h.ptr == 0 {
+		return fmt.Errorf("cudabind: FreeHost of a nil or already freed buffer")
+	}
+	if err := check("cuMemFreeHost", ccall(x.lib().cuMemFreeHost, h.ptr)); err != nil {
+		return err
+	}
+	h.ptr = 0
+	x.count(kindHost, -1)
+	return nil
+}
+
+// NewStream creates a stream that synchronizes with the legacy default
+// stream (flags 0), so work on stream 0 orders with it.
+func (x *Exec) NewStream() (Stream, error) {
+	if err := x.ok("NewStream"); err != nil {
+		return 0, err
+	}
+	var s uintptr
+	if err := check("cuStreamCreate", ccall(x.lib().cuStreamCreate, uintptr(unsafe.Pointer(&s)), 0)); err != nil {
+		return 0, err
+	}
+	x.count(kindStream, 1)
+	return Stream(s), nil
+}
+
+// DestroyStream destroys a stream from NewStream.
+func (x *Exec) DestroyStream(s Stream) error {
+	if err := x.ok("DestroyStream"); err != nil {
+		return err
+	}
+	if s == 0 {
+		return fmt.Errorf("cudabind: DestroyStream of the default stream")
+	}
+	if err := check("cuStreamDestroy", ccall(x.lib().cuStreamDestroy, uintptr(s))); err != nil {
+		return err
+	}
+	x.count(kindStream, -1)
+	return nil
+}
+
+// StreamSync waits for stream s (0: the legacy default stream).
+func (x *Exec) StreamSync(s Stream) error {
+	if err := x.ok("StreamSync"); err != nil {
+		return err
+	}
+	return check("cuStreamSynchronize", ccall(x.lib().cuStreamSynchronize, uintptr(s)))
+}
+
+// Sync waits for all work in the context (cuCtxSynchronize); it reports
+// asynchronous kernel faults, sticky ones included.
+func (x *Exec) Sync() error {
+	if err := x.ok("Sync"); err != nil {
+		return err
+	}
+	return check("cuCtxSynchronize", ccall(x.lib().cuCtxSynchronize))
+}
+
+// NewEvent creates a timing event.
+func (x *Exec) NewEvent() (Event, error) {
+	if err := x.ok("NewEvent"); err != nil {
+		return 0, err
+	}
+	var e uintptr
+	if err := check("cuEventCreate", ccall(x.lib().cuEventCreate, uintptr(unsafe.Pointer(&e)), 0)); err != nil {
+		return 0, err
+	}
+	x.count(kindEvent, 1)
+	return Event(e), nil
+}
+
+// DestroyEvent destroys an event from NewEvent.
+func (x *Exec) DestroyEvent(e Event) error {
+	if err := x.ok("DestroyEvent"); err != nil {
+		return err
+	}
+	if e == 0 {
+		return fmt.Errorf("cudabind: DestroyEvent of a null event")
+	}
+	if err := check("cuEventDestroy", ccall(x.lib().cuEventDestroy, uintptr(e))); err != nil {
+		return err
+	}
+	x.count(kindEvent, -1)
+	return nil
+}
+
+// Record records e on stream s.
+func (x *Exec) Record(e Event, s Stream) error {
+	if err := x.ok("Record"); err != nil {
+		return err
+	}
+	if e == 0 {
+		return fmt.Errorf("cudabind: Record of a null event")
+	}
+	return check("cuEventRecord", ccall(x.lib().cuEventRecord, uintptr(e), uintptr(s)))
+}
+
+// EventSync waits until e has completed.
+func (x *Exec) EventSync(e Event) error {
+	if err := x.ok("EventSync"); err != nil {
+		return err
+	}
+	if e == 0 {
+		return fmt.Errorf("cudabind: EventSync of a null event")
+	}
+	return check("cuEventSynchronize", ccall(x.lib().cuEventSynchronize, uintptr(e)))
+}
+
+// Elapsed returns the device time between two completed events
+// (cuEventElapsedTime, about 0.5 µs resolution).
+func (x *Exec) Elapsed(start, stop Event) (time.Duration, error) {
+	if err := x.ok("Elapsed"); err != nil {
+		return 0, err
+	}
+	if start == 0 || stop == 0 {
+		return 0, fmt.Errorf("cudabind: Elapsed with a null event")
+	}
+	var ms float32
+	if err := check("cuEventElapsedTime", ccall(x.lib().cuEventElapsedTime, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(stop))); err != nil {
+		return 0, err
+	}
+	if math.IsNaN(float64(ms)) || ms < 0 {
+		return 0, fmt.Errorf("cudabind: cuEventElapsedTime returned %v ms", ms)
+	}
+	return time.Duration(float64(ms) * 1e6), nil
+}
+
+// Ptr returns the address of s's first element, or nil for an empty s.
+func Ptr[T any](s []T) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+// SizeOf returns the size in bytes of s's elements: len(s) * sizeof(T).
+func SizeOf[T any](s []T) int64 {
+	var zero T
+	return int64(len(s)) * int64(unsafe.Sizeof(zero))
+}
+
+// ElemSize returns sizeof(T).
+func ElemSize[T any]() int64 {
+	var zero T
+	return int64(unsafe.Sizeof(zero))
+}

@@ -1,0 +1,177 @@
+package cudabind
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// Dim3 is a grid or block shape. Zero Y or Z mean 1; X must be positive.
+type Dim3 struct{ X, Y, Z uint32 }
+
+// Count returns X*Y*Z after normalization.
+func (d Dim3) Count() int64 {
+	n, _ := d.norm("")
+	return int64(n.X) * int64(n.Y) * int64(n.Z)
+}
+
+func (d Dim3) norm(what string) (Dim3, error) {
+	if d.Y == 0 {
+		d.Y = 1
+	}
+	if d.Z == 0 {
+		d.Z = 1
+	}
+	if d.X == 0 {
+		return d, fmt.Errorf("cudabind: %s dimensions %dx%dx%d: X must be positive", what, d.X, d.Y, d.Z)
+	}
+	return d, nil
+}
+
+// Args is a packed kernel argument list: each value stored at its natural
+// alignment in one block, and the array of pointers to them that
+// cuLaunchKernel takes. Packing once and launching many times keeps
+// allocation out of timed loops.
+type Args struct {
+	block   []uint64 // backing store, 8-byte aligned
+	offsets []int
+	sizes   []int
+}
+
+// argLayout returns the C size (and alignment) of a kernel argument.
+// Go's int and uint are refused: their size is ambiguous next to the
+// kernel's int (32-bit) and long (64-bit).
+func argLayout(i int, a any) (int, error) {
+	switch a.(type) {
+	case DevPtr, TexObject, int64, uint64, float64:
+		return 8, nil
+	case int32, uint32, float32:
+		return 4, nil
+	case int16, uint16:
+		return 2, nil
+	case int8, uint8:
+		return 1, nil
+	case int, uint:
+		return 0, fmt.Errorf("cudabind: kernel argument %d is a Go %T, whose size is ambiguous: convert it to int32 or int64", i, a)
+	case nil:
+		return 0, fmt.Errorf("cudabind: kernel argument %d is nil", i)
+	}
+	return 0, fmt.Errorf("cudabind: kernel argument %d has unsupported type %T (want DevPtr, TexObject, int8..int64, uint8..uint64, float32 or float64)", i, a)
+}
+
+// PackArgs packs kernel arguments by exact size: DevPtr, TexObject, int64,
+// uint64 and float64 take 8 bytes; int32, uint32 and float32 take 4;
+// int16/uint16 2; int8/uint8 1. Any other type, Go int included, is an
+// error naming the argument's index.
+func PackArgs(args ...any) (*Args, error) {
+	p := &Args{offsets: make([]int, len(args)), sizes: make([]int, len(args))}
+	off := 0
+	for i, a := range args {
+		size, err := argLayout(i, a)
+		if err != nil {
+			return nil, err
+		}
+		off = (off + size - 1) / size * size
+		p.offsets[i], p.sizes[i] = off, size
+		off += size
+	}
+	p.block = make([]uint64, (off+7)/8+1)
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(&p.block[0])), len(p.block)*8)
+	for i, a := range args {
+		b := buf[p.offsets[i]:]
+		switch v := a.(type) {
+		case DevPtr:
+			binary.LittleEndian.PutUint64(b, uint64(v))
+		case TexObject:
+			binary.LittleEndian.PutUint64(b, uint64(v))
+		case int64:
+			binary.LittleEndian.PutUint64(b, uint64(v))
+		case uint64:
+			binary.LittleEndian.PutUint64(b, v)
+		case float64:
+			binary.LittleEndian.PutUint64(b, math.Float64bits(v))
+		case int32:
+			binary.LittleEndian.PutUint32(b, uint32(v))
+		case uint32:
+			binary.LittleEndian.PutUint32(b, v)
+		case float32:
+			binary.LittleEndian.PutUint32(b, math.Float32bits(v))
+		case int16:
+			binary.LittleEndian.PutUint16(b, uint16(v))
+		case uint16:
+			binary.LittleEndian.PutUint16(b, v)
+		case int8:
+			b[0] = byte(v)
+		case uint8:
+			b[0] = v
+		}
+	}
+	return p, nil
+}
+
+// Len returns the number of arguments.
+func (p *Args) Len() int { return len(p.offsets) }
+
+// Launch runs fn on grid x block with sharedBytes of dynamic shared memory
+// on stream s. The arguments are packed by PackArgs and pinned for the
+// call. Launches are asynchronous: errors in the kernel itself surface at
+// the next synchronizing call.
+func (x *Exec) Launch(fn *Function, grid, block Dim3, sharedBytes int, s Stream, args ...any) error {
+	p, err := PackArgs(args...)
+	if err != nil {
+		return err
+	}
+	return x.LaunchArgs(fn, grid, block, sharedBytes, s, p)
+}
+
+// LaunchArgs is Launch with arguments packed beforehand.
+func (x *Exec) LaunchArgs(fn *Function, grid, block Dim3, sharedBytes int, s Stream, p *Args) error {
+	if err := x.ok("Launch"); err != nil {
+		return err
+	}
+	if fn == nil || fn.h == 0 {
+		return fmt.Errorf("cudabind: Launch of a nil function")
+	}
+	if p == nil {
+		p = &Args{}
+	}
+	g, err := grid.norm("grid")
+	if err != nil {
+		return err
+	}
+	b, err := block.norm("block")
+	if err != nil {
+		return err
+	}
+	if sharedBytes < 0 || sharedBytes > math.MaxUint32 {
+		return fmt.Errorf("cudabind: Launch of %s with %d bytes of dynamic shared memory", fn.name, sharedBytes)
+	}
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	var params []unsafe.Pointer
+	if len(p.offsets) > 0 {
+		base := unsafe.Pointer(&p.block[0])
+		pinner.Pin(base)
+		params = make([]unsafe.Pointer, len(p.offsets))
+		for i, off := range p.offsets {
+			params[i] = unsafe.Add(base, off)
+		}
+		pinner.Pin(&params[0])
+	}
+	var pp unsafe.Pointer
+	if len(params) > 0 {
+		pp = unsafe.Pointer(&params[0])
+	}
+	r := ccall(x.lib().cuLaunchKernel, fn.h,
+		uintptr(g.X), uintptr(g.Y), uintptr(g.Z),
+		uintptr(b.X), uintptr(b.Y), uintptr(b.Z),
+		uintptr(sharedBytes), uintptr(s), uintptr(pp), 0)
+	runtime.KeepAlive(p)
+	if r != 0 {
+		return fmt.Errorf("%w (kernel %s, grid %dx%dx%d, block %dx%dx%d, %d shared bytes)",
+			newDriverError("cuLaunchKernel", r), fn.name, g.X, g.Y, g.Z, b.X, b.Y, b.Z, sharedBytes)
+	}
+	return nil
+}
