@@ -1,0 +1,201 @@
+package benchmarks
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// Timing says what a benchmark case times.
+type Timing string
+
+const (
+	// KernelTiming times only the device work, with CUDA events over b.N
+	// launches (GPU variants), reported as gpu-ns/op.
+	KernelTiming Timing = "kernel"
+	// TotalTiming times Plan.Run end to end: upload, kernel and download
+	// for GPU variants, reported as total-ns/op.
+	TotalTiming Timing = "total"
+	// CPUTiming times Plan.Run of a CPU variant with the host clock.
+	CPUTiming Timing = "cpu"
+)
+
+// Memory names the host memory a total-time GPU case copies from and to.
+type Memory string
+
+const (
+	Pageable Memory = "pageable" // ordinary Go memory
+	Pinned   Memory = "pinned"   // page-locked host memory
+)
+
+// Cache says whether L2 is flushed before every timed sample.
+type Cache string
+
+const (
+	Hot  Cache = "hot"
+	Cold Cache = "cold"
+)
+
+// Case is one benchmark: a variant, a problem and how it is timed. Its
+// Name carries every field, so that benchstat can group by any of them.
+type Case struct {
+	Variant  string
+	Op       convolve.Operation
+	Width    int
+	Height   int
+	Filter   string // a convolve.ParseFilter spec; empty unless Op is Filter2D
+	Block    convolve.Block
+	Border   convolve.Border
+	Type     convolve.ElemType
+	Channels int
+	Layout   convolve.Layout
+	Cache    Cache
+	Timing   Timing
+	Mem      Memory // TotalTiming only
+	GPU      bool   // the variant needs a CUDA device
+}
+
+// nameKeys is the order of the keys in every case name.
+var nameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem"}
+
+// NameKeys returns the keys every case name carries, in order.
+func NameKeys() []string { return append([]string(nil), nameKeys...) }
+
+// filterKey is the value of the filter key: the filter's spec for
+// Filter2D, the operation's name otherwise.
+func (c Case) filterKey() string {
+	if c.Op == convolve.Filter2D {
+		return c.Filter
+	}
+	return c.Op.String()
+}
+
+// blockKey is "none" for CPU variants and "default" for the variant's own
+// choice.
+func (c Case) blockKey() string {
+	switch {
+	case !c.GPU:
+		return "none"
+	case c.Block == (convolve.Block{}):
+		return "default"
+	}
+	return c.Block.String()
+}
+
+// Name is the sub-benchmark name: every key of NameKeys as key=value,
+// separated by slashes, for example
+// variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none.
+func (c Case) Name() string {
+	kw, kh := c.kernelSize()
+	k := strconv.Itoa(kw)
+	if kw != kh {
+		k = fmt.Sprintf("%dx%d", kw, kh)
+	}
+	mem := "none"
+	if c.Timing == TotalTiming {
+		mem = string(c.Mem)
+	}
+	vals := []string{
+		c.Variant,
+		fmt.Sprintf("%dx%d", c.Width, c.Height),
+		c.filterKey(),
+		k,
+		c.blockKey(),
+		c.Border.String(),
+		c.Type.String(),
+		strconv.Itoa(c.Channels),
+		c.Layout.String(),
+		string(c.Cache),
+		string(c.Timing),
+		mem,
+	}
+	var sb strings.Builder
+	for i, key := range nameKeys {
+		if i > 0 {
+			sb.WriteByte('/')
+		}
+		sb.WriteString(key)
+		sb.WriteByte('=')
+		sb.WriteString(vals[i])
+	}
+	return sb.String()
+}
+
+func (c Case) kernelSize() (int, int) {
+	switch c.Op {
+	case convolve.Filter2D:
+		f, err := convolve.ParseFilter(c.Filter)
+		if err != nil {
+			return 0, 0
+		}
+		return f.Width, f.Height
+	case convolve.SobelMagnitude:
+		return 3, 3
+	}
+	return 1, 1
+}
+
+// Problem builds the convolve problem of the case.
+func (c Case) Problem() (convolve.Problem, error) {
+	p := convolve.Problem{
+		Op: c.Op,
+		Input: convolve.Geometry{
+			Width: c.Width, Height: c.Height, Channels: c.Channels,
+			Type: c.Type, Layout: c.Layout,
+		},
+		Border: c.Border,
+		Mode:   convolve.Correlate,
+	}
+	if c.Op == convolve.Filter2D {
+		f, err := convolve.ParseFilter(c.Filter)
+		if err != nil {
+			return convolve.Problem{}, fmt.Errorf("benchmarks: case %s: %w", c.Name(), err)
+		}
+		p.Filter = f
+	}
+	if err := p.Validate(); err != nil {
+		return convolve.Problem{}, fmt.Errorf("benchmarks: case %s: %w", c.Name(), err)
+	}
+	return p, nil
+}
+
+// Config is the plan configuration of the case.
+func (c Case) Config() convolve.Config {
+	return convolve.Config{Block: c.Block}
+}
+
+// Work is the number of multiply-adds of one run (pixels * channels *
+// taps); CPU caps and the choice of correctness gate use it.
+func (c Case) Work() int64 {
+	kw, kh := c.kernelSize()
+	return int64(c.Width) * int64(c.Height) * int64(c.Channels) * int64(kw*kh)
+}
+
+// ParseName parses a case name (with or without a leading
+// "BenchmarkConv/" and a trailing "-N" GOMAXPROCS suffix) into its
+// key=value pairs.
+func ParseName(name string) (map[string]string, error) {
+	name = strings.TrimPrefix(name, "BenchmarkConv/")
+	name = strings.TrimPrefix(name, "Conv/")
+	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '=') {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
+		}
+	}
+	kv := map[string]string{}
+	for _, part := range strings.Split(name, "/") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("benchmarks: name part %q of %q is not key=value", part, name)
+		}
+		kv[k] = v
+	}
+	for _, k := range nameKeys {
+		if _, ok := kv[k]; !ok {
+			return nil, fmt.Errorf("benchmarks: name %q lacks key %q", name, k)
+		}
+	}
+	return kv, nil
+}

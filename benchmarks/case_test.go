@@ -1,0 +1,83 @@
+package benchmarks
+
+import (
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+func TestCaseName(t *testing.T) {
+	tests := []struct {
+		c    Case
+		want string
+	}{
+		{Case{Variant: "gpu-shared", Op: convolve.Filter2D, Width: 2048, Height: 2048, Filter: "gauss5",
+			Block: convolve.Block{X: 32, Y: 8}, Channels: 1, Cache: Hot, Timing: KernelTiming, GPU: true},
+			"variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"},
+		{Case{Variant: "cpu-naive", Op: convolve.Filter2D, Width: 1000, Height: 10000, Filter: "box11",
+			Type: convolve.Int16, Channels: 3, Layout: convolve.Planar, Cache: Hot, Timing: CPUTiming},
+			"variant=cpu-naive/size=1000x10000/filter=box11/k=11/block=none/border=zero/type=i16/ch=3/layout=planar/cache=hot/timing=cpu/mem=none"},
+		{Case{Variant: "gpu-rgb2yuv", Op: convolve.RGBToYUV, Width: 1024, Height: 1024, Type: convolve.Uint8,
+			Channels: 3, Cache: Hot, Timing: TotalTiming, Mem: Pinned, GPU: true},
+			"variant=gpu-rgb2yuv/size=1024x1024/filter=rgb2yuv/k=1/block=default/border=zero/type=u8/ch=3/layout=interleaved/cache=hot/timing=total/mem=pinned"},
+		{Case{Variant: "gpu-sobel", Op: convolve.SobelMagnitude, Width: 64, Height: 32, Type: convolve.Uint8,
+			Channels: 1, Cache: Cold, Timing: KernelTiming, GPU: true, Block: convolve.Block{X: 16, Y: 16}},
+			"variant=gpu-sobel/size=64x32/filter=sobel-mag/k=3/block=16x16/border=zero/type=u8/ch=1/layout=interleaved/cache=cold/timing=kernel/mem=none"},
+	}
+	for _, tt := range tests {
+		if got := tt.c.Name(); got != tt.want {
+			t.Errorf("Name() =\n %s\nwant\n %s", got, tt.want)
+		}
+		kv, err := ParseName("BenchmarkConv/" + tt.want)
+		if err != nil {
+			t.Fatalf("ParseName(%q): %v", tt.want, err)
+		}
+		if kv["variant"] != tt.c.Variant || kv["ch"] == "" || kv["mem"] == "" {
+			t.Errorf("ParseName(%q) = %v", tt.want, kv)
+		}
+	}
+}
+
+func TestParseName(t *testing.T) {
+	good := "variant=cpu-fast/size=8x8/filter=sobel-x/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	tests := []struct {
+		name    string
+		wantErr bool
+		mem     string
+	}{
+		{good, false, "none"},
+		{"BenchmarkConv/" + good + "-8", false, "none"},
+		{"Conv/" + good, false, "none"},
+		{"variant=cpu-fast/size=8x8", true, ""},
+		{good + "/oops", true, ""},
+	}
+	for _, tt := range tests {
+		kv, err := ParseName(tt.name)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseName(%q) error %v, want error %v", tt.name, err, tt.wantErr)
+			continue
+		}
+		if err == nil && (kv["mem"] != tt.mem || kv["filter"] != "sobel-x") {
+			t.Errorf("ParseName(%q) = %v", tt.name, kv)
+		}
+	}
+}
+
+func TestCaseProblemAndWork(t *testing.T) {
+	c := Case{Variant: "cpu-naive", Op: convolve.Filter2D, Width: 100, Height: 50, Filter: "box7", Channels: 3, Type: convolve.Int16, Layout: convolve.Planar}
+	p, err := c.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Filter.Width != 7 || p.Input.Channels != 3 || p.Input.Type != convolve.Int16 || p.Input.Layout != convolve.Planar {
+		t.Errorf("Problem() = %v", p)
+	}
+	if got, want := c.Work(), int64(100*50*3*49); got != want {
+		t.Errorf("Work() = %d, want %d", got, want)
+	}
+	bad := c
+	bad.Filter = "gauss4"
+	if _, err := bad.Problem(); err == nil {
+		t.Errorf("Problem() with filter gauss4: no error")
+	}
+}

@@ -1,0 +1,21 @@
+// Package benchmarks holds the testing.B sweeps of the framework: the
+// experiments of the five source reports as presets of benchmark cases,
+// each case a sub-benchmark of BenchmarkConv whose name carries every
+// sweep key (variant, size, filter, k, block, border, type, ch, layout,
+// cache, timing, mem), so that benchstat can compare along any of them.
+//
+// Every case is gated: the plan's output is checked against the float64
+// reference once before any timing, and a wrong variant fails instead of
+// being timed. GPU kernel time comes from CUDA events over b.N launches
+// (gpu-ns/op); pipeline cases time upload, kernel and download
+// (total-ns/op); every case reports MPix/s, GB/s and GFLOP/s, and GPU
+// cases their percentage of the device's measured copy bandwidth and FP32
+// peak.
+//
+// Run a preset with
+//
+//	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
+//
+// or through benchmarks/cmd/sweep, which also stores the output under
+// results/data. Progress goes to stderr.
+package benchmarks

@@ -1,0 +1,144 @@
+package benchmarks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// runVariant plans c with the registered variant and returns its output.
+func runVariant(t *testing.T, c Case, in *convolve.Image) *convolve.Image {
+	t.Helper()
+	p, err := c.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := convolve.Lookup(c.Variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := convolve.PlanFor(v, p, c.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	out, err := p.NewOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Run(in, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestGateCPU(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Case
+		mode GateMode
+	}{
+		{"full f32", Case{Variant: "cpu-fast", Width: 37, Height: 23, Filter: "gauss5", Channels: 1}, GateFull},
+		{"full u8 rgb", Case{Variant: "cpu-naive", Width: 19, Height: 31, Filter: "log5", Type: convolve.Uint8, Channels: 3}, GateFull},
+		{"sobel", Case{Variant: "cpu-fast", Op: convolve.SobelMagnitude, Width: 33, Height: 17, Type: convolve.Uint8, Channels: 1}, GateFull},
+		{"yuv", Case{Variant: "cpu-fast", Op: convolve.RGBToYUV, Width: 21, Height: 9, Type: convolve.Uint8, Channels: 3}, GateFull},
+		// 1200x400x3x225 multiply-adds is above FullGateWork: windows.
+		{"windows i16 planar", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Int16, Channels: 3, Layout: convolve.Planar}, GateWindows},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := tt.c.Problem()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := NewInput(p, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := runVariant(t, tt.c, in)
+			m, mode, err := Gate(p, in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode != tt.mode || !m.OK() || m.N == 0 {
+				t.Fatalf("correct output: mode %s (want %s), metrics %v", mode, tt.mode, m)
+			}
+			// Corrupt one element inside a compared window (the centre
+			// one for windowed gates): the gate must fail there.
+			x, y := p.Input.Width/2, p.Input.Height/2
+			out.Set(x, y, 0, out.At(x, y, 0)+7)
+			m, _, err = Gate(p, in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.OK() || m.First.X != x || m.First.Y != y {
+				t.Errorf("corrupted (%d,%d): metrics %v, want a violation there", x, y, m)
+			}
+		})
+	}
+}
+
+// A NaN left in the output (an element never written) fails even a
+// windowed gate when it lies outside every window.
+func TestGateUnwritten(t *testing.T) {
+	c := Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "box15", Channels: 3}
+	p, _ := c.Problem()
+	in, _ := NewInput(p, 1)
+	out := runVariant(t, c, in)
+	out.Set(300, 100, 1, nanValue())
+	m, mode, err := Gate(p, in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode != GateWindows || m.OK() {
+		t.Errorf("mode %s, metrics %v: want a windowed gate that fails", mode, m)
+	}
+}
+
+func nanValue() float64 { var z float64; return z / z }
+
+func TestNewInputDeterministic(t *testing.T) {
+	for _, typ := range convolve.ElemTypes {
+		c := Case{Width: 13, Height: 7, Filter: "box3", Type: typ, Channels: 2}
+		p, _ := c.Problem()
+		a, _ := NewInput(p, 3)
+		b, _ := NewInput(p, 3)
+		d, _ := NewInput(p, 4)
+		same, differs := true, false
+		for i := range a.Len() {
+			va, vb, vd := a.At(i%13, i/13%7, 0), b.At(i%13, i/13%7, 0), d.At(i%13, i/13%7, 0)
+			same = same && va == vb
+			differs = differs || va != vd
+		}
+		if !same || !differs {
+			t.Errorf("%v: same seed same data %v, other seed differs %v", typ, same, differs)
+		}
+	}
+}
+
+// The runner gates, times and reports a tiny CPU case through
+// testing.Benchmark.
+func TestRunnerCPU(t *testing.T) {
+	var progress strings.Builder
+	c := Case{Variant: "cpu-fast", Width: 64, Height: 48, Filter: "gauss5", Channels: 1, Cache: Hot, Timing: CPUTiming}
+	r := &Runner{CPUThreads: 2, Seed: 1, Progress: NewProgress(&progress, "test", 1, nowForTest())}
+	res := testing.Benchmark(func(b *testing.B) { r.Run(b, c) })
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res.N == 0 {
+		t.Fatalf("benchmark did not run: %+v", res)
+	}
+	for _, unit := range []string{"MPix/s", "GB/s", "GFLOP/s"} {
+		if res.Extra[unit] <= 0 {
+			t.Errorf("metric %s = %v, want > 0", unit, res.Extra[unit])
+		}
+	}
+	if _, ok := res.Extra["gpu-ns/op"]; ok {
+		t.Errorf("a CPU case reported gpu-ns/op")
+	}
+	if !strings.Contains(progress.String(), c.Name()) {
+		t.Errorf("progress %q does not name the case", progress.String())
+	}
+}

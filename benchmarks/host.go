@@ -1,0 +1,89 @@
+package benchmarks
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// GPUInfo describes the device benchmarks run on, as configuration lines.
+type GPUInfo struct {
+	Name       string
+	CC         string // compute capability, "9.0"
+	SMs        int
+	Driver     string // driver API version
+	NVRTC      string // NVRTC version
+	PeakGBps   float64
+	CopyGBps   float64 // measured device-to-device copy, bytes read + written
+	PeakGFLOPs float64 // FP32
+	KernelOpts string  // NVRTC options every kernel is compiled with
+}
+
+// Host is what the benchmarks found on this machine.
+type Host struct {
+	GPU         *GPUInfo // nil without a usable GPU
+	NoGPUReason string   // why GPU is nil
+	Device      Device   // nil without a usable GPU
+	Pinned      bool     // pinned host memory can be allocated
+}
+
+// Peaks returns the limits %peak metrics use (zero without a GPU).
+func (h Host) Peaks() Peaks {
+	if h.GPU == nil {
+		return Peaks{}
+	}
+	return Peaks{CopyGBps: h.GPU.CopyGBps, FP32GFLOPs: h.GPU.PeakGFLOPs}
+}
+
+// Slug is a short directory name for the results of this host: the GPU
+// name in lower case with runs of other characters turned into '-'
+// ("NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3"), or "cpu-" and
+// the slug of cpuName without a GPU.
+func Slug(gpuName, cpuName string) string {
+	s := gpuName
+	if s == "" {
+		s = "cpu " + cpuName
+	}
+	var sb strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			sb.WriteRune(r)
+			dash = false
+		} else if !dash && sb.Len() > 0 {
+			sb.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(sb.String(), "-")
+}
+
+// ConfigLines are the key: value lines printed before the benchmarks, so
+// that benchstat can group and compare by them. Testing itself prints
+// goos, goarch, pkg and cpu.
+func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
+	lines := []string{
+		"sweep: " + sweep,
+		"cpu-threads: " + strconv.Itoa(cpuThreads),
+	}
+	if cpuCap > 0 {
+		lines = append(lines, fmt.Sprintf("cpu-cap: %d multiply-adds per CPU case", cpuCap))
+	} else {
+		lines = append(lines, "cpu-cap: none")
+	}
+	if h.GPU == nil {
+		return append(lines, "gpu: none")
+	}
+	g := h.GPU
+	return append(lines,
+		"gpu: "+g.Name,
+		"gpu-cc: "+g.CC,
+		"gpu-sms: "+strconv.Itoa(g.SMs),
+		"driver: "+g.Driver,
+		"nvrtc: "+g.NVRTC,
+		"gpu-peak-gbps: "+strconv.FormatFloat(g.PeakGBps, 'f', 1, 64),
+		"gpu-copy-gbps: "+strconv.FormatFloat(g.CopyGBps, 'f', 1, 64),
+		"gpu-peak-gflops: "+strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64),
+		"kernel-opts: "+g.KernelOpts,
+	)
+}

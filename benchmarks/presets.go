@@ -1,0 +1,367 @@
+package benchmarks
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// Preset is a named set of benchmark cases: one experiment of one of the
+// source reports, a union of them, or the short default set.
+type Preset struct {
+	Name    string
+	Report  string // "000".."004", or "" for default and unions
+	Summary string
+	// sweeps build the candidate cases; variant names may end in '*'
+	// (a prefix) or be "*" (every registered variant but the reference).
+	sweeps []sweep
+	// parts names other presets whose cases this one includes.
+	parts []string
+}
+
+// sweep is the cross product of its axes, all other fields fixed.
+type sweep struct {
+	variants []string
+	op       convolve.Operation
+	sizes    [][2]int
+	filters  []string // ParseFilter specs (Filter2D only)
+	blocks   []convolve.Block
+	typ      convolve.ElemType
+	ch       int
+	layout   convolve.Layout
+	timings  []Timing // GPU variants; nil means kernel
+	mems     []Memory // for TotalTiming; nil means pageable
+	cache    Cache
+}
+
+func squares(sides ...int) [][2]int {
+	s := make([][2]int, len(sides))
+	for i, n := range sides {
+		s[i] = [2]int{n, n}
+	}
+	return s
+}
+
+func blocks(specs ...string) []convolve.Block {
+	bs := make([]convolve.Block, len(specs))
+	for i, s := range specs {
+		b, err := convolve.ParseBlock(s)
+		if err != nil {
+			panic("benchmarks: preset block: " + err.Error()) // fixed tables below
+		}
+		bs[i] = b
+	}
+	return bs
+}
+
+func sized(family string, ks ...int) []string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = fmt.Sprintf("%s%d", family, k)
+	}
+	return s
+}
+
+// cases lists the sweep's candidate cases, variant patterns unresolved.
+func (s sweep) cases() []Case {
+	filters := s.filters
+	if s.op != convolve.Filter2D {
+		filters = []string{""}
+	}
+	bl := s.blocks
+	if len(bl) == 0 {
+		bl = []convolve.Block{{}}
+	}
+	timings := s.timings
+	if len(timings) == 0 {
+		timings = []Timing{KernelTiming}
+	}
+	mems := s.mems
+	if len(mems) == 0 {
+		mems = []Memory{Pageable}
+	}
+	cache := s.cache
+	if cache == "" {
+		cache = Hot
+	}
+	ch := s.ch
+	if ch == 0 {
+		ch = 1
+	}
+	var out []Case
+	for _, v := range s.variants {
+		for _, sz := range s.sizes {
+			for _, f := range filters {
+				for _, b := range bl {
+					for _, t := range timings {
+						ms := []Memory{""}
+						if t == TotalTiming {
+							ms = mems
+						}
+						for _, m := range ms {
+							out = append(out, Case{
+								Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
+								Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
+								Layout: s.layout, Cache: cache, Timing: t, Mem: m,
+							})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+var (
+	report000Variants = []string{"cpu-naive", "gpu-naive", "gpu-const", "gpu-shared"}
+	report001Filters  = []string{"prewitt-x", "gauss5", "gauss7", "log5", "sharpen"}
+	report002Variants = []string{"gpu-naive", "gpu-naive-padded", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-texture*"}
+	report003Variants = []string{"cpu-naive", "gpu-ch-*"}
+	report003Sizes    = [][2]int{{100, 100}, {100, 1000}, {1000, 1000}, {1000, 10000}, {10000, 10000}, {10000, 100000}}
+)
+
+// presets is every preset, in the order Presets lists them.
+var presets = []Preset{
+	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
+		sweeps: []sweep{{variants: report000Variants, sizes: squares(256, 512, 1024, 2048, 4096),
+			filters: []string{"gauss3"}, blocks: blocks("16x16")}}},
+	{Name: "000-filter-size", Report: "000", Summary: "1024x1024, 16x16 blocks, Gaussian 3, 5, 7 (tables 5.7, 5.8)",
+		sweeps: []sweep{{variants: report000Variants, sizes: squares(1024),
+			filters: sized("gauss", 3, 5, 7), blocks: blocks("16x16")}}},
+	{Name: "000-block-shape", Report: "000", Summary: "2048x2048 Gaussian 5x5, blocks 8x8..32x32 (tables 5.9, 5.10)",
+		sweeps: []sweep{{variants: report000Variants[1:], sizes: squares(2048),
+			filters: []string{"gauss5"}, blocks: blocks("8x8", "16x16", "32x8", "32x16", "32x32")}}},
+
+	{Name: "001-image-size", Report: "001", Summary: "8-bit RGB, five filters, 512..4096, global vs shared, 16x16 (tables 1, 2)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "gpu-naive", "gpu-shared"},
+			sizes: squares(512, 1024, 1920, 2560, 3840, 4096), filters: report001Filters,
+			blocks: blocks("16x16"), typ: convolve.Uint8, ch: 3}}},
+	{Name: "001-filter-size", Report: "001", Summary: "8-bit RGB 1024x1024, Gaussian and box 3..21 (tables 3, 4)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "gpu-naive", "gpu-shared"}, sizes: squares(1024),
+			filters: append(sized("gauss", 3, 5, 7, 9, 11, 15, 21), sized("box", 3, 5, 7, 9, 11, 15, 21)...),
+			blocks:  blocks("16x16"), typ: convolve.Uint8, ch: 3}}},
+	{Name: "001-block-shape", Report: "001", Summary: "8-bit RGB 1920x1920, five filters, block shapes 4x4..32x32 (table 5)",
+		sweeps: []sweep{{variants: []string{"gpu-naive", "gpu-shared"}, sizes: squares(1920), filters: report001Filters,
+			blocks: blocks("4x4", "8x8", "16x8", "8x16", "16x16", "32x8", "32x16", "16x32", "32x32"),
+			typ:    convolve.Uint8, ch: 3}}},
+
+	{Name: "002-filter-size", Report: "002", Summary: "1024x1024 box 3..75, every memory-type variant, kernel and total time (figs 6-9, table 1)",
+		sweeps: []sweep{
+			{variants: append([]string{"cpu-naive"}, report002Variants...), sizes: squares(1024),
+				filters: sized("box", 3, 7, 15, 23, 31, 45, 61, 75), blocks: blocks("32x32"),
+				timings: []Timing{KernelTiming, TotalTiming}},
+		}},
+	{Name: "002-block-size", Report: "002", Summary: "1024x1024 box 3, 23, 61, square blocks 4..32, every memory-type variant (figs 10-12)",
+		sweeps: []sweep{{variants: report002Variants, sizes: squares(1024), filters: sized("box", 3, 23, 61),
+			blocks: blocks("4x4", "8x8", "16x16", "32x32")}}},
+
+	{Name: "003-filter-size", Report: "003", Summary: "1000x1000 RGB int16 planar, box K 3..121, channel strategies (table 1)",
+		sweeps: []sweep{{variants: report003Variants, sizes: squares(1000), filters: sized("box", 3, 9, 17, 33, 63, 121),
+			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, TotalTiming}}}},
+	{Name: "003-image-size", Report: "003", Summary: "box 11x11 RGB int16 planar over 100x100..10000x100000, channel strategies (table 3)",
+		sweeps: []sweep{{variants: report003Variants, sizes: report003Sizes, filters: []string{"box11"},
+			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, TotalTiming}}}},
+
+	{Name: "004-sobel", Report: "004", Summary: "Sobel magnitude, 1024x1024 8-bit gray, CPU naive/fast vs GPU (table I)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-sobel", "npp"}, op: convolve.SobelMagnitude,
+			sizes: squares(1024), typ: convolve.Uint8}}},
+	{Name: "004-gaussian", Report: "004", Summary: "Gaussian 2-D vs separable K 3..11, 1024x1024 8-bit gray (table I, figs 4-6)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable", "npp"},
+			sizes: squares(1024), filters: sized("gauss", 3, 5, 7, 9, 11), typ: convolve.Uint8}}},
+	{Name: "004-rgb2yuv", Report: "004", Summary: "RGB->YUV 1024x1024, kernel and total time from pageable and pinned memory (table I)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-rgb2yuv", "npp"}, op: convolve.RGBToYUV,
+			sizes: squares(1024), typ: convolve.Uint8, ch: 3,
+			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned}}}},
+
+	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time",
+		sweeps: []sweep{
+			{variants: []string{"*"}, sizes: squares(1024), filters: []string{"gauss5"}},
+			{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-const", "gpu-shared", "gpu-separable"},
+				sizes: squares(512, 2048), filters: []string{"gauss5"}},
+			{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-const", "gpu-shared", "gpu-separable"},
+				sizes: squares(1024), filters: sized("gauss", 3, 7, 11)},
+			{variants: []string{"cpu-fast", "gpu-naive", "gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8},
+			{variants: []string{"cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
+				timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned}},
+			{variants: []string{"gpu-shared"}, sizes: squares(1024), filters: []string{"gauss5"},
+				timings: []Timing{TotalTiming}, mems: []Memory{Pageable, Pinned}},
+			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
+		}},
+	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
+	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},
+	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size"}},
+	{Name: "003", Report: "003", Summary: "every experiment of report 003", parts: []string{"003-filter-size", "003-image-size"}},
+	{Name: "004", Report: "004", Summary: "every experiment of report 004", parts: []string{"004-sobel", "004-gaussian", "004-rgb2yuv"}},
+	{Name: "all", Summary: "every preset", parts: []string{"000", "001", "002", "003", "004", "default"}},
+}
+
+// Presets returns every preset, single experiments first, then the
+// per-report unions and "all".
+func Presets() []Preset { return slices.Clone(presets) }
+
+// LookupPreset returns the preset with that name.
+func LookupPreset(name string) (Preset, error) {
+	for _, p := range presets {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	var names []string
+	for _, p := range presets {
+		names = append(names, p.Name)
+	}
+	return Preset{}, fmt.Errorf("benchmarks: no preset %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// Candidates lists the preset's cases before they are matched against
+// the registered variants: variant names may still be patterns.
+func (p Preset) Candidates() []Case {
+	var out []Case
+	for _, s := range p.sweeps {
+		out = append(out, s.cases()...)
+	}
+	for _, part := range p.parts {
+		sub, err := LookupPreset(part)
+		if err != nil {
+			panic(err) // the table above names only existing presets
+		}
+		out = append(out, sub.Candidates()...)
+	}
+	return out
+}
+
+// Env is what case expansion needs to know about the host.
+type Env struct {
+	GPU    bool  // a CUDA device is usable
+	Pinned bool  // pinned host memory can be allocated
+	CPUCap int64 // the largest Work of a CPU case; 0 means no cap
+	// Variants are the registered variants (convolve.Variants()).
+	Variants []convolve.Variant
+}
+
+// Expansion is a preset's runnable cases on one host, and what was left out.
+type Expansion struct {
+	Cases []Case
+	// Notes say, one line each, what was left out and why.
+	Notes []string
+	// CPUCapped counts CPU cases above Env.CPUCap.
+	CPUCapped int
+}
+
+// Expand resolves the preset's variant patterns against env.Variants and
+// keeps the cases each variant can run on this host: GPU variants only
+// with a GPU, CPU variants only up to the CPU cap, and only problems and
+// configurations inside the variant's capabilities. CPU cases lose their
+// block, cache and memory settings and duplicates collapse.
+func (p Preset) Expand(env Env) Expansion {
+	byName := map[string]convolve.Description{}
+	var names []string
+	for _, v := range env.Variants {
+		d := v.Describe()
+		byName[d.Name] = d
+		names = append(names, d.Name)
+	}
+	sort.Strings(names)
+	var ex Expansion
+	seen := map[string]bool{}
+	noted := map[string]bool{}
+	note := func(s string) {
+		if !noted[s] {
+			noted[s] = true
+			ex.Notes = append(ex.Notes, s)
+		}
+	}
+	for _, cand := range p.Candidates() {
+		matched := matchVariants(cand.Variant, names)
+		if len(matched) == 0 {
+			note(fmt.Sprintf("variant %s: not registered, its cases are left out", cand.Variant))
+		}
+		for _, name := range matched {
+			d := byName[name]
+			c := cand
+			c.Variant = name
+			c.GPU = d.Caps.GPU
+			if !c.GPU {
+				c.Block = convolve.Block{}
+				c.Cache = Hot
+				c.Timing = CPUTiming
+				c.Mem = ""
+			}
+			if seen[c.Name()] {
+				continue
+			}
+			seen[c.Name()] = true
+			if c.GPU && !env.GPU {
+				note(fmt.Sprintf("variant %s: no GPU, its cases are left out", name))
+				continue
+			}
+			if c.GPU && c.Timing == TotalTiming && c.Mem == Pinned && !env.Pinned {
+				note("pinned host memory: not available, mem=pinned cases are left out")
+				continue
+			}
+			if !c.GPU && env.CPUCap > 0 && c.Work() > env.CPUCap {
+				ex.CPUCapped++
+				continue
+			}
+			prob, err := c.Problem()
+			if err == nil {
+				err = d.Caps.Check(prob)
+			}
+			if err == nil {
+				err = d.Caps.CheckConfig(c.Config())
+			}
+			if ce, ok := err.(*convolve.CapabilityError); ok {
+				ce.Variant = name
+			}
+			if err != nil {
+				if cand.Variant != name {
+					continue // a pattern matched a variant this problem is not for
+				}
+				note(fmt.Sprintf("variant %s: %v; left out", name, err))
+				continue
+			}
+			ex.Cases = append(ex.Cases, c)
+		}
+	}
+	if ex.CPUCapped > 0 {
+		ex.Notes = append(ex.Notes, fmt.Sprintf("%d CPU cases above the CPU cap of %d multiply-adds are left out", ex.CPUCapped, env.CPUCap))
+	}
+	return ex
+}
+
+// matchVariants returns the names pattern selects: "*" is every variant
+// but the float64 reference, "prefix*" every name with that prefix, any
+// other pattern itself when registered.
+func matchVariants(pattern string, names []string) []string {
+	var out []string
+	switch {
+	case pattern == "*":
+		for _, n := range names {
+			if n != "reference" {
+				out = append(out, n)
+			}
+		}
+	case strings.HasSuffix(pattern, "*"):
+		prefix := strings.TrimSuffix(pattern, "*")
+		for _, n := range names {
+			if strings.HasPrefix(n, prefix) {
+				out = append(out, n)
+			}
+		}
+	default:
+		if slices.Contains(names, pattern) {
+			out = append(out, pattern)
+		}
+	}
+	return out
+}
+
+// DefaultCPUCap is the default largest Work of a CPU case, 2^33
+// multiply-adds: a few seconds per run of the naive baseline on a current
+// core. Larger CPU cases of the reports are left out and the output says
+// how many.
+const DefaultCPUCap = 1 << 33

@@ -1,0 +1,182 @@
+package benchmarks
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// fakeVariant describes itself only; Expand never plans.
+type fakeVariant struct{ d convolve.Description }
+
+func (f fakeVariant) Describe() convolve.Description { return f.d }
+func (f fakeVariant) Plan(convolve.Problem, convolve.Config) (convolve.Plan, error) {
+	return nil, &convolve.CapabilityError{Variant: f.d.Name, What: "anything", Value: "(test double)"}
+}
+
+func fakes() []convolve.Variant {
+	return []convolve.Variant{
+		fakeVariant{convolve.Description{Name: "cpu-naive"}},
+		fakeVariant{convolve.Description{Name: "reference"}},
+		fakeVariant{convolve.Description{Name: "gpu-naive", Caps: convolve.Capabilities{GPU: true, Ops: []convolve.Operation{convolve.Filter2D}}}},
+		fakeVariant{convolve.Description{Name: "gpu-shared", Caps: convolve.Capabilities{GPU: true, MaxFilterSide: 31, Ops: []convolve.Operation{convolve.Filter2D}}}},
+		fakeVariant{convolve.Description{Name: "gpu-ch-grid", Caps: convolve.Capabilities{GPU: true, Channels: []int{3}}}},
+		fakeVariant{convolve.Description{Name: "gpu-ch-arrays", Caps: convolve.Capabilities{GPU: true, Channels: []int{3}}}},
+	}
+}
+
+func TestPresetsWellFormed(t *testing.T) {
+	for _, p := range Presets() {
+		cands := p.Candidates()
+		if len(cands) == 0 {
+			t.Errorf("preset %s has no cases", p.Name)
+		}
+		for _, c := range cands {
+			if _, err := c.Problem(); err != nil {
+				t.Errorf("preset %s: %v", p.Name, err)
+			}
+		}
+		if got, err := LookupPreset(p.Name); err != nil || got.Name != p.Name {
+			t.Errorf("LookupPreset(%q) = %v, %v", p.Name, got.Name, err)
+		}
+	}
+	if _, err := LookupPreset("nope"); err == nil || !strings.Contains(err.Error(), "000-image-size") {
+		t.Errorf("LookupPreset(nope) error %v: want one naming the presets", err)
+	}
+}
+
+// axis collects the values of one name key over a preset's cases.
+func axis(cases []Case, key string) []string {
+	var vals []string
+	for _, c := range cases {
+		c.GPU = !strings.HasPrefix(c.Variant, "cpu-")
+		kv, err := ParseName(c.Name())
+		if err != nil {
+			panic(err)
+		}
+		if !slices.Contains(vals, kv[key]) {
+			vals = append(vals, kv[key])
+		}
+	}
+	return vals
+}
+
+// The presets reproduce the reports' axes as issue 6 lists them.
+func TestPresetAxes(t *testing.T) {
+	tests := []struct {
+		preset, key string
+		want        []string
+	}{
+		{"000-image-size", "size", []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}},
+		{"000-image-size", "filter", []string{"gauss3"}},
+		{"000-image-size", "block", []string{"none", "16x16"}}, // cpu-naive has no block
+		{"000-filter-size", "k", []string{"3", "5", "7"}},
+		{"000-block-shape", "block", []string{"8x8", "16x16", "32x8", "32x16", "32x32"}},
+		{"000-block-shape", "size", []string{"2048x2048"}},
+		{"001-image-size", "size", []string{"512x512", "1024x1024", "1920x1920", "2560x2560", "3840x3840", "4096x4096"}},
+		{"001-image-size", "filter", []string{"prewitt-x", "gauss5", "gauss7", "log5", "sharpen"}},
+		{"001-image-size", "type", []string{"u8"}},
+		{"001-image-size", "ch", []string{"3"}},
+		{"001-filter-size", "k", []string{"3", "5", "7", "9", "11", "15", "21"}},
+		{"001-block-shape", "size", []string{"1920x1920"}},
+		{"002-filter-size", "timing", []string{"kernel", "total"}},
+		{"002-block-size", "block", []string{"4x4", "8x8", "16x16", "32x32"}},
+		{"003-filter-size", "k", []string{"3", "9", "17", "33", "63", "121"}},
+		{"003-image-size", "size", []string{"100x100", "100x1000", "1000x1000", "1000x10000", "10000x10000", "10000x100000"}},
+		{"003-image-size", "type", []string{"i16"}},
+		{"004-gaussian", "k", []string{"3", "5", "7", "9", "11"}},
+		{"004-rgb2yuv", "mem", []string{"none", "pageable", "pinned"}},
+	}
+	for _, tt := range tests {
+		p, err := LookupPreset(tt.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := axis(p.Candidates(), tt.key); !slices.Equal(got, tt.want) {
+			t.Errorf("%s %s = %v, want %v", tt.preset, tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	p, _ := LookupPreset("000-image-size")
+	noGPU := p.Expand(Env{Variants: fakes()})
+	if got := axis(noGPU.Cases, "variant"); !slices.Equal(got, []string{"cpu-naive"}) {
+		t.Errorf("without GPU: variants %v, want [cpu-naive]", got)
+	}
+	if !containsLine(noGPU.Notes, "gpu-naive: no GPU") || !containsLine(noGPU.Notes, "gpu-const: not registered") {
+		t.Errorf("without GPU: notes %q", noGPU.Notes)
+	}
+	for _, c := range noGPU.Cases {
+		if c.Block != (convolve.Block{}) || c.Timing != CPUTiming {
+			t.Errorf("CPU case %s keeps GPU settings", c.Name())
+		}
+	}
+	gpu := p.Expand(Env{GPU: true, Variants: fakes()})
+	if got := axis(gpu.Cases, "variant"); !slices.Equal(got, []string{"cpu-naive", "gpu-naive", "gpu-shared"}) {
+		t.Errorf("with GPU: variants %v", got)
+	}
+	capped := p.Expand(Env{GPU: true, CPUCap: 1024 * 1024 * 9, Variants: fakes()})
+	if capped.CPUCapped != 2 || !containsLine(capped.Notes, "2 CPU cases above the CPU cap") {
+		t.Errorf("cap 1024x1024x9: capped %d, notes %q; want the 2048 and 4096 CPU cases left out", capped.CPUCapped, capped.Notes)
+	}
+	// A prefix pattern selects every matching variant; capabilities drop
+	// what a variant cannot run, with a note for exact names.
+	p3, _ := LookupPreset("003-filter-size")
+	ex3 := p3.Expand(Env{GPU: true, Variants: fakes()})
+	if got := axis(ex3.Cases, "variant"); !slices.Equal(got, []string{"cpu-naive", "gpu-ch-arrays", "gpu-ch-grid"}) {
+		t.Errorf("003 variants %v", got)
+	}
+	p2, _ := LookupPreset("002-filter-size")
+	ex2 := p2.Expand(Env{GPU: true, Variants: fakes()})
+	if !containsLine(ex2.Notes, "gpu-shared: convolve: gpu-shared does not support filter size") {
+		t.Errorf("002 notes %q: want gpu-shared's filter-size limit", ex2.Notes)
+	}
+	// "all" holds every case of every other preset exactly once.
+	all, _ := LookupPreset("all")
+	exAll := all.Expand(Env{GPU: true, Pinned: true, Variants: fakes()})
+	names := map[string]bool{}
+	for _, c := range exAll.Cases {
+		if names[c.Name()] {
+			t.Errorf("all: duplicate case %s", c.Name())
+		}
+		names[c.Name()] = true
+	}
+	for _, q := range Presets() {
+		for _, c := range q.Expand(Env{GPU: true, Pinned: true, Variants: fakes()}).Cases {
+			if !names[c.Name()] {
+				t.Errorf("all lacks %s of %s", c.Name(), q.Name)
+			}
+		}
+	}
+	// The default preset's "*" never selects the float64 reference.
+	def, _ := LookupPreset("default")
+	if slices.Contains(axis(def.Expand(Env{Variants: fakes()}).Cases, "variant"), "reference") {
+		t.Errorf("default selects the reference variant")
+	}
+}
+
+func containsLine(lines []string, sub string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSlug(t *testing.T) {
+	tests := []struct{ gpu, cpu, want string }{
+		{"NVIDIA H100 80GB HBM3", "", "nvidia-h100-80gb-hbm3"},
+		{"NVIDIA H200", "AMD EPYC", "nvidia-h200"},
+		{"", "AMD EPYC 7B13 64-Core Processor", "cpu-amd-epyc-7b13-64-core-processor"},
+		{"", "", "cpu"},
+	}
+	for _, tt := range tests {
+		if got := Slug(tt.gpu, tt.cpu); got != tt.want {
+			t.Errorf("Slug(%q, %q) = %q, want %q", tt.gpu, tt.cpu, got, tt.want)
+		}
+	}
+}

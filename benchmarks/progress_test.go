@@ -1,0 +1,52 @@
+package benchmarks
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRemaining(t *testing.T) {
+	tests := []struct {
+		done, total int
+		elapsed     time.Duration
+		want        string
+	}{
+		{0, 10, time.Minute, "time left unknown"},
+		{5, 10, time.Minute, "about 1m0s left"},
+		{1, 4, 10 * time.Second, "about 30s left"},
+		{3, 4, 1500 * time.Millisecond, "about 500ms left"},
+		{4, 4, time.Hour, "finished"},
+	}
+	for _, tt := range tests {
+		if got := Remaining(tt.done, tt.total, tt.elapsed); got != tt.want {
+			t.Errorf("Remaining(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
+		}
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var sb strings.Builder
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := NewProgress(&sb, "demo", 3, t0)
+	p.Start("a", t0)
+	p.Start("a", t0.Add(time.Second)) // testing calls the same case again
+	p.Start("b", t0.Add(10*time.Second))
+	p.Start("c", t0.Add(20*time.Second))
+	p.Finish(t0.Add(30 * time.Second))
+	want := []string{
+		"sweep demo: 0/3 done, 0s elapsed, time left unknown a",
+		"sweep demo: 1/3 done, 10s elapsed, about 20s left b",
+		"sweep demo: 2/3 done, 20s elapsed, about 10s left c",
+		"sweep demo: 3/3 done, 30s elapsed, finished",
+	}
+	got := strings.Split(strings.TrimSpace(sb.String()), "\n")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("progress lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p.Done() != 3 {
+		t.Errorf("Done() = %d, want 3", p.Done())
+	}
+}
+
+func nowForTest() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
