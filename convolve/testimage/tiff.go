@@ -1,0 +1,475 @@
+package testimage
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// TIFF tags and field types used by the writer and the reader.
+const (
+	tagImageWidth      = 256
+	tagImageLength     = 257
+	tagBitsPerSample   = 258
+	tagCompression     = 259
+	tagPhotometric     = 262
+	tagImageDesc       = 270
+	tagStripOffsets    = 273
+	tagSamplesPerPixel = 277
+	tagRowsPerStrip    = 278
+	tagStripByteCounts = 279
+	tagXResolution     = 282
+	tagYResolution     = 283
+	tagPlanarConfig    = 284
+	tagResolutionUnit  = 296
+	tagExtraSamples    = 338
+	tagSampleFormat    = 339
+
+	typeASCII    = 2
+	typeShort    = 3
+	typeLong     = 4
+	typeRational = 5
+)
+
+// tiffSample returns the bits per sample and the SampleFormat code (1
+// unsigned, 2 signed, 3 IEEE float) of an element type.
+func tiffSample(t convolve.ElemType) (bits, format uint32) {
+	switch t {
+	case convolve.Uint8:
+		return 8, 1
+	case convolve.Int16:
+		return 16, 2
+	}
+	return 32, 3
+}
+
+// WriteTIFF writes im as an uncompressed little-endian baseline TIFF in
+// one strip, samples interleaved: u8 (8-bit unsigned), i16 (16-bit signed)
+// or f32 (32-bit IEEE float, SampleFormat 3) with 1 to 4 channels; 1 and
+// 2 channels are gray (BlackIsZero), 3 and 4 RGB, a second or fourth
+// channel an unspecified extra sample. Any layout and stride is accepted;
+// the file holds the pixels only.
+func WriteTIFF(w io.Writer, im *convolve.Image) error {
+	return writeTIFF(w, im, "")
+}
+
+type ifdEntry struct {
+	tag, typ uint16
+	count    uint32
+	data     []byte // little-endian values
+}
+
+func shorts(v ...uint32) []byte {
+	b := make([]byte, 2*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
+	}
+	return b
+}
+
+func longs(v ...uint32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return b
+}
+
+func writeTIFF(w io.Writer, im *convolve.Image, desc string) error {
+	if err := im.Check(); err != nil {
+		return fmt.Errorf("testimage: TIFF: %w", err)
+	}
+	g := im.Geometry
+	bits, format := tiffSample(g.Type)
+	spp := uint32(g.Channels)
+	dataLen := int64(g.Width) * int64(g.Height) * int64(g.Channels) * int64(g.Type.Size())
+	if int64(g.Width) > math.MaxUint32 || int64(g.Height) > math.MaxUint32 || dataLen > math.MaxUint32-1<<20 {
+		return fmt.Errorf("testimage: TIFF: %v image of %d bytes exceeds the 4 GiB of a classic TIFF", g, dataLen)
+	}
+	photometric := uint32(1)
+	if spp >= 3 {
+		photometric = 2
+	}
+	rep := func(v uint32) []uint32 {
+		s := make([]uint32, spp)
+		for i := range s {
+			s[i] = v
+		}
+		return s
+	}
+	entries := []ifdEntry{
+		{tagImageWidth, typeLong, 1, longs(uint32(g.Width))},
+		{tagImageLength, typeLong, 1, longs(uint32(g.Height))},
+		{tagBitsPerSample, typeShort, spp, shorts(rep(bits)...)},
+		{tagCompression, typeShort, 1, shorts(1)},
+		{tagPhotometric, typeShort, 1, shorts(photometric)},
+	}
+	if desc != "" {
+		entries = append(entries, ifdEntry{tagImageDesc, typeASCII, uint32(len(desc) + 1), append([]byte(desc), 0)})
+	}
+	entries = append(entries,
+		ifdEntry{tagStripOffsets, typeLong, 1, longs(0)}, // patched below
+		ifdEntry{tagSamplesPerPixel, typeShort, 1, shorts(spp)},
+		ifdEntry{tagRowsPerStrip, typeLong, 1, longs(uint32(g.Height))},
+		ifdEntry{tagStripByteCounts, typeLong, 1, longs(uint32(dataLen))},
+		ifdEntry{tagXResolution, typeRational, 1, longs(72, 1)},
+		ifdEntry{tagYResolution, typeRational, 1, longs(72, 1)},
+		ifdEntry{tagPlanarConfig, typeShort, 1, shorts(1)},
+		ifdEntry{tagResolutionUnit, typeShort, 1, shorts(2)},
+	)
+	if spp == 2 || spp == 4 {
+		entries = append(entries, ifdEntry{tagExtraSamples, typeShort, 1, shorts(0)})
+	}
+	entries = append(entries, ifdEntry{tagSampleFormat, typeShort, spp, shorts(rep(format)...)})
+
+	// Layout: header, IFD, out-of-line values, pixel data.
+	ifdLen := 2 + 12*len(entries) + 4
+	extra := uint32(8 + ifdLen)
+	offsets := make([]uint32, len(entries))
+	for i, e := range entries {
+		if len(e.data) > 4 {
+			offsets[i] = extra
+			extra += uint32(len(e.data) + len(e.data)%2)
+		}
+	}
+	dataOff := extra
+	for i := range entries {
+		if entries[i].tag == tagStripOffsets {
+			entries[i].data = longs(dataOff)
+		}
+	}
+
+	bw := bufio.NewWriter(w)
+	bw.Write([]byte{'I', 'I', 42, 0})
+	bw.Write(longs(8))
+	bw.Write(shorts(uint32(len(entries))))
+	for i, e := range entries {
+		var ent [12]byte
+		binary.LittleEndian.PutUint16(ent[0:], e.tag)
+		binary.LittleEndian.PutUint16(ent[2:], e.typ)
+		binary.LittleEndian.PutUint32(ent[4:], e.count)
+		if len(e.data) > 4 {
+			binary.LittleEndian.PutUint32(ent[8:], offsets[i])
+		} else {
+			copy(ent[8:], e.data)
+		}
+		bw.Write(ent[:])
+	}
+	bw.Write(longs(0)) // no next IFD
+	for _, e := range entries {
+		if len(e.data) > 4 {
+			bw.Write(e.data)
+			if len(e.data)%2 == 1 {
+				bw.WriteByte(0)
+			}
+		}
+	}
+	if err := writeSamples(bw, im); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writeSamples writes the pixels row by row, channels interleaved, in
+// little-endian byte order.
+func writeSamples(w *bufio.Writer, im *convolve.Image) error {
+	var buf [4]byte
+	for y := 0; y < im.Height; y++ {
+		for x := 0; x < im.Width; x++ {
+			for c := 0; c < im.Channels; c++ {
+				i := im.Offset(x, y, c)
+				var err error
+				switch im.Type {
+				case convolve.Uint8:
+					err = w.WriteByte(im.U8[i])
+				case convolve.Int16:
+					binary.LittleEndian.PutUint16(buf[:], uint16(im.I16[i]))
+					_, err = w.Write(buf[:2])
+				default:
+					binary.LittleEndian.PutUint32(buf[:], math.Float32bits(im.F32[i]))
+					_, err = w.Write(buf[:4])
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ReadTIFF reads what WriteTIFF writes: a little-endian, uncompressed,
+// chunky TIFF with 8-bit unsigned, 16-bit signed or 32-bit float samples,
+// 1 to 4 per pixel, in one or more strips. The image is packed and
+// interleaved. Compressed, big-endian, tiled, planar, palette and other
+// files are refused with an error that says which.
+func ReadTIFF(r io.Reader) (*convolve.Image, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("testimage: TIFF: %w", err)
+	}
+	im, _, err := decodeTIFF(b)
+	return im, err
+}
+
+var errTIFFShort = errors.New("file too short")
+
+type tiffReader struct{ b []byte }
+
+func (t tiffReader) u16(off uint64) (uint32, error) {
+	if off+2 > uint64(len(t.b)) {
+		return 0, errTIFFShort
+	}
+	return uint32(binary.LittleEndian.Uint16(t.b[off:])), nil
+}
+
+func (t tiffReader) u32(off uint64) (uint32, error) {
+	if off+4 > uint64(len(t.b)) {
+		return 0, errTIFFShort
+	}
+	return binary.LittleEndian.Uint32(t.b[off:]), nil
+}
+
+type tiffField struct {
+	typ   uint32
+	count uint64
+	at    uint64 // offset of the values
+}
+
+// values returns a SHORT or LONG field's values.
+func (t tiffReader) values(tag uint32, f tiffField) ([]uint32, error) {
+	size := uint64(2)
+	switch f.typ {
+	case typeShort:
+	case typeLong:
+		size = 4
+	default:
+		return nil, fmt.Errorf("tag %d has type %d, want SHORT or LONG", tag, f.typ)
+	}
+	if f.count > uint64(len(t.b)) || f.at+f.count*size > uint64(len(t.b)) {
+		return nil, fmt.Errorf("tag %d: %d values beyond the end of the file", tag, f.count)
+	}
+	v := make([]uint32, f.count)
+	for i := range v {
+		if size == 2 {
+			v[i], _ = t.u16(f.at + uint64(i)*2)
+		} else {
+			v[i], _ = t.u32(f.at + uint64(i)*4)
+		}
+	}
+	return v, nil
+}
+
+// decodeTIFF parses a TIFF and returns the image and its ImageDescription.
+func decodeTIFF(b []byte) (*convolve.Image, string, error) {
+	im, desc, err := decodeTIFFInner(b)
+	if err != nil {
+		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
+	}
+	return im, desc, nil
+}
+
+func decodeTIFFInner(b []byte) (*convolve.Image, string, error) {
+	t := tiffReader{b}
+	if len(b) < 8 {
+		return nil, "", errTIFFShort
+	}
+	switch string(b[:2]) {
+	case "II":
+	case "MM":
+		return nil, "", errors.New("big-endian (MM) files are not supported")
+	default:
+		return nil, "", fmt.Errorf("byte order mark %q: not a TIFF file", b[:2])
+	}
+	if m, _ := t.u16(2); m != 42 {
+		return nil, "", fmt.Errorf("magic number %d: want 42 (BigTIFF is not supported)", m)
+	}
+	ifd, _ := t.u32(4)
+	n, err := t.u16(uint64(ifd))
+	if err != nil {
+		return nil, "", fmt.Errorf("first IFD at %d: %w", ifd, err)
+	}
+	fields := map[uint32]tiffField{}
+	for i := uint64(0); i < uint64(n); i++ {
+		e := uint64(ifd) + 2 + 12*i
+		tag, err1 := t.u16(e)
+		typ, _ := t.u16(e + 2)
+		count, _ := t.u32(e + 4)
+		val, err2 := t.u32(e + 8)
+		if err1 != nil || err2 != nil {
+			return nil, "", fmt.Errorf("IFD entry %d of %d: %w", i, n, errTIFFShort)
+		}
+		f := tiffField{typ: typ, count: uint64(count), at: e + 8}
+		size := map[uint32]uint64{1: 1, typeASCII: 1, typeShort: 2, typeLong: 4, typeRational: 8}[typ]
+		if size*f.count > 4 {
+			f.at = uint64(val)
+		}
+		fields[tag] = f
+	}
+	one := func(tag uint32, name string, def uint32, required bool) (uint32, error) {
+		f, ok := fields[tag]
+		if !ok {
+			if required {
+				return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
+			}
+			return def, nil
+		}
+		v, err := t.values(tag, f)
+		if err != nil {
+			return 0, err
+		}
+		if len(v) != 1 {
+			return 0, fmt.Errorf("%s has %d values, want 1", name, len(v))
+		}
+		return v[0], nil
+	}
+	width, err := one(tagImageWidth, "ImageWidth", 0, true)
+	if err != nil {
+		return nil, "", err
+	}
+	height, err := one(tagImageLength, "ImageLength", 0, true)
+	if err != nil {
+		return nil, "", err
+	}
+	if c, err := one(tagCompression, "Compression", 1, false); err != nil {
+		return nil, "", err
+	} else if c != 1 {
+		return nil, "", fmt.Errorf("compression %d: only uncompressed (1) files are supported", c)
+	}
+	if p, err := one(tagPlanarConfig, "PlanarConfiguration", 1, false); err != nil {
+		return nil, "", err
+	} else if p != 1 {
+		return nil, "", fmt.Errorf("planar configuration %d: only chunky (1) files are supported", p)
+	}
+	if _, tiled := fields[322]; tiled {
+		return nil, "", errors.New("tiled files are not supported")
+	}
+	photometric, err := one(tagPhotometric, "PhotometricInterpretation", 0, true)
+	if err != nil {
+		return nil, "", err
+	}
+	spp, err := one(tagSamplesPerPixel, "SamplesPerPixel", 1, false)
+	if err != nil {
+		return nil, "", err
+	}
+	if spp < 1 || spp > convolve.MaxChannels {
+		return nil, "", fmt.Errorf("%d samples per pixel: want 1 to %d", spp, convolve.MaxChannels)
+	}
+	switch {
+	case photometric == 1 && spp <= 2, photometric == 2 && spp >= 3:
+	default:
+		return nil, "", fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, spp)
+	}
+	perSample := func(tag uint32, name string, def uint32) (uint32, error) {
+		f, ok := fields[tag]
+		if !ok {
+			return def, nil
+		}
+		v, err := t.values(tag, f)
+		if err != nil {
+			return 0, err
+		}
+		if len(v) != int(spp) {
+			return 0, fmt.Errorf("%s has %d values for %d samples", name, len(v), spp)
+		}
+		for _, x := range v[1:] {
+			if x != v[0] {
+				return 0, fmt.Errorf("%s %v: samples differ", name, v)
+			}
+		}
+		return v[0], nil
+	}
+	bits, err := perSample(tagBitsPerSample, "BitsPerSample", 1)
+	if err != nil {
+		return nil, "", err
+	}
+	format, err := perSample(tagSampleFormat, "SampleFormat", 1)
+	if err != nil {
+		return nil, "", err
+	}
+	var typ convolve.ElemType
+	switch {
+	case bits == 8 && format == 1:
+		typ = convolve.Uint8
+	case bits == 16 && format == 2:
+		typ = convolve.Int16
+	case bits == 32 && format == 3:
+		typ = convolve.Float32
+	default:
+		return nil, "", fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
+	}
+	g := convolve.Geometry{Width: int(width), Height: int(height), Channels: int(spp), Type: typ}
+	if err := g.Validate(); err != nil {
+		return nil, "", err
+	}
+	rowsPerStrip, err := one(tagRowsPerStrip, "RowsPerStrip", height, false)
+	if err != nil {
+		return nil, "", err
+	}
+	so, ok1 := fields[tagStripOffsets]
+	sc, ok2 := fields[tagStripByteCounts]
+	if !ok1 || !ok2 {
+		return nil, "", errors.New("missing StripOffsets or StripByteCounts")
+	}
+	offs, err := t.values(tagStripOffsets, so)
+	if err != nil {
+		return nil, "", err
+	}
+	counts, err := t.values(tagStripByteCounts, sc)
+	if err != nil {
+		return nil, "", err
+	}
+	if rowsPerStrip == 0 {
+		return nil, "", errors.New("RowsPerStrip 0")
+	}
+	strips := (uint64(height) + uint64(rowsPerStrip) - 1) / uint64(rowsPerStrip)
+	if uint64(len(offs)) != strips || uint64(len(counts)) != strips {
+		return nil, "", fmt.Errorf("%d strip offsets and %d byte counts for %d strips", len(offs), len(counts), strips)
+	}
+	need := uint64(g.Len()) * uint64(typ.Size())
+	var total uint64
+	for i := range offs {
+		if uint64(offs[i])+uint64(counts[i]) > uint64(len(b)) {
+			return nil, "", fmt.Errorf("strip %d (%d bytes at %d) runs past the end of the %d-byte file", i, counts[i], offs[i], len(b))
+		}
+		total += uint64(counts[i])
+	}
+	if total < need || need > uint64(len(b)) {
+		return nil, "", fmt.Errorf("strips hold %d bytes, the %v image needs %d", total, g, need)
+	}
+	raw := make([]byte, 0, need)
+	for i := range offs {
+		k := min(uint64(counts[i]), need-uint64(len(raw)))
+		raw = append(raw, b[offs[i]:uint64(offs[i])+k]...)
+	}
+	im, err := convolve.NewImage(g)
+	if err != nil {
+		return nil, "", err
+	}
+	switch typ {
+	case convolve.Uint8:
+		copy(im.U8, raw)
+	case convolve.Int16:
+		for i := range im.I16 {
+			im.I16[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
+		}
+	default:
+		for i := range im.F32 {
+			im.F32[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+	}
+	desc := ""
+	if f, ok := fields[tagImageDesc]; ok && f.typ == typeASCII && f.at+f.count <= uint64(len(b)) {
+		d := b[f.at : f.at+f.count]
+		for len(d) > 0 && d[len(d)-1] == 0 {
+			d = d[:len(d)-1]
+		}
+		desc = string(d)
+	}
+	return im, desc, nil
+}

@@ -1,0 +1,86 @@
+package testimage
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// ToUint8Clamp converts an image to a packed, interleaved u8 image of the
+// same size and channels, rounding each value to nearest and clamping it
+// to 0..255 (NaN becomes 0), as report 002 does before writing sharpened
+// and edge images. Values are taken as they are: a float image holding
+// 0..1 comes out nearly black; use ToUint8Normalize for those.
+func ToUint8Clamp(im *convolve.Image) (*convolve.Image, error) {
+	return toUint8(im, convolve.SaturateUint8)
+}
+
+// ToUint8Normalize maps the range of an image's values linearly onto
+// 0..255, over all channels together so colours keep their balance, as
+// report 001 does for signed outputs such as LoG and Sharpen. With abs the
+// magnitudes |v| are mapped from 0..max|v| instead, so that a zero
+// response stays black and strong edges of either sign are bright. NaN
+// and infinite values are left out of the range; NaN maps to 0, +Inf to
+// 255 and -Inf to 0 (abs: 255). A constant image maps to 0.
+func ToUint8Normalize(im *convolve.Image, abs bool) (*convolve.Image, error) {
+	if err := im.Check(); err != nil {
+		return nil, fmt.Errorf("testimage: %w", err)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	if abs {
+		lo = 0
+	}
+	for c := 0; c < im.Channels; c++ {
+		for y := 0; y < im.Height; y++ {
+			for x := 0; x < im.Width; x++ {
+				v := im.At(x, y, c)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					continue
+				}
+				if abs {
+					v = math.Abs(v)
+				}
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	scale := 0.0
+	if hi > lo {
+		scale = 255 / (hi - lo)
+	}
+	return toUint8(im, func(v float64) uint8 {
+		if abs {
+			v = math.Abs(v)
+		}
+		switch {
+		case math.IsNaN(v):
+			return 0
+		case math.IsInf(v, 1):
+			return 255
+		case math.IsInf(v, -1):
+			return 0
+		}
+		return convolve.SaturateUint8((v - lo) * scale)
+	})
+}
+
+func toUint8(im *convolve.Image, conv func(float64) uint8) (*convolve.Image, error) {
+	if err := im.Check(); err != nil {
+		return nil, fmt.Errorf("testimage: %w", err)
+	}
+	out, err := convolve.NewImage(convolve.Geometry{Width: im.Width, Height: im.Height, Channels: im.Channels, Type: convolve.Uint8})
+	if err != nil {
+		return nil, err
+	}
+	i := 0
+	for y := 0; y < im.Height; y++ {
+		for x := 0; x < im.Width; x++ {
+			for c := 0; c < im.Channels; c++ {
+				out.U8[i] = conv(im.At(x, y, c))
+				i++
+			}
+		}
+	}
+	return out, nil
+}
