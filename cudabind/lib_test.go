@@ -1,0 +1,116 @@
+package cudabind
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestNVRTCSearchList(t *testing.T) {
+	t.Setenv(EnvNVRTC, "")
+	want := []string{"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11"}
+	if got := NVRTCSearchList(); !reflect.DeepEqual(got, want) {
+		t.Errorf("NVRTCSearchList() = %q, want %q", got, want)
+	}
+	t.Setenv(EnvNVRTC, "/opt/cuda/lib64/libnvrtc.so.13.0")
+	got := NVRTCSearchList()
+	if got[0] != "/opt/cuda/lib64/libnvrtc.so.13.0" || !reflect.DeepEqual(got[1:], want) {
+		t.Errorf("with %s set, NVRTCSearchList() = %q, want the override first, then %q", EnvNVRTC, got, want)
+	}
+}
+
+func TestDriverSearchList(t *testing.T) {
+	t.Setenv(EnvLibCUDA, "")
+	if got := DriverSearchList(); !reflect.DeepEqual(got, []string{"libcuda.so.1"}) {
+		t.Errorf("DriverSearchList() = %q, want [libcuda.so.1]", got)
+	}
+	t.Setenv(EnvLibCUDA, "/tmp/libcuda-test.so")
+	if got := DriverSearchList(); !reflect.DeepEqual(got, []string{"/tmp/libcuda-test.so"}) {
+		t.Errorf("with override, DriverSearchList() = %q", got)
+	}
+}
+
+func TestUnavailableErrorMessage(t *testing.T) {
+	e := &UnavailableError{Lib: "libcuda.so.1", Reason: "cannot be opened (libcuda.so.1: not found)"}
+	want := "cudabind: libcuda.so.1 unavailable: cannot be opened (libcuda.so.1: not found)"
+	if e.Error() != want {
+		t.Errorf("Error() = %q, want %q", e.Error(), want)
+	}
+	if strings.Contains(e.Error(), "\n") {
+		t.Error("message spans several lines; skips need one line")
+	}
+}
+
+// TestNoDriverSubprocess runs the no-driver path in a child process whose
+// driver library name points nowhere, so that it is tested on GPU hosts
+// too (the loaders cache their first result per process).
+func TestNoDriverSubprocess(t *testing.T) {
+	if os.Getenv("CUDABIND_NO_DRIVER_CHILD") == "1" {
+		d, err := Default()
+		var ue *UnavailableError
+		if d != nil || !errors.As(err, &ue) {
+			t.Fatalf("Default() = %v, %v; want nil and an *UnavailableError", d, err)
+		}
+		if ue.Lib != "/nonexistent/libcuda.so.1" || !strings.Contains(ue.Reason, "/nonexistent/libcuda.so.1") {
+			t.Errorf("UnavailableError %+v does not name the library tried", ue)
+		}
+		if _, err2 := Default(); err2 != err {
+			t.Errorf("second Default() error %v is not the cached first error %v", err2, err)
+		}
+		if _, err := Devices(); !errors.As(err, &ue) {
+			t.Errorf("Devices() error %v, want *UnavailableError", err)
+		}
+		if _, err := Open(0); !errors.As(err, &ue) {
+			t.Errorf("Open(0) error %v, want *UnavailableError", err)
+		}
+		if _, err := DriverVersion(); !errors.As(err, &ue) {
+			t.Errorf("DriverVersion() error %v, want *UnavailableError", err)
+		}
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	cmd := exec.Command(exe, "-test.run=^TestNoDriverSubprocess$", "-test.v")
+	cmd.Env = append(os.Environ(), "CUDABIND_NO_DRIVER_CHILD=1", EnvLibCUDA+"=/nonexistent/libcuda.so.1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestNoDriverSubprocess") {
+		t.Fatalf("child failed: %v\n%s", err, out)
+	}
+}
+
+func TestNVRTCMissingSubprocess(t *testing.T) {
+	if os.Getenv("CUDABIND_NO_NVRTC_CHILD") == "1" {
+		// Only the override can fail here if a real NVRTC is installed;
+		// check the override is tried first and named in any error.
+		_, _, err := NVRTCVersion()
+		var ue *UnavailableError
+		if err != nil && (!errors.As(err, &ue) || !strings.Contains(ue.Reason, "/nonexistent/libnvrtc.so")) {
+			t.Fatalf("NVRTCVersion() error %v does not name the override", err)
+		}
+		if err == nil {
+			if name, _ := NVRTCLibrary(); name == "/nonexistent/libnvrtc.so" {
+				t.Fatalf("opened a library that does not exist")
+			}
+		}
+		_, err = CompileOnly(Source{Name: "a.cu", Code: "__global__ void k(){}"}, CompileOptions{Arch: "sm_90"})
+		if err != nil && !errors.As(err, &ue) {
+			t.Fatalf("CompileOnly error %v: want success or *UnavailableError", err)
+		}
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	cmd := exec.Command(exe, "-test.run=^TestNVRTCMissingSubprocess$", "-test.v")
+	cmd.Env = append(os.Environ(), "CUDABIND_NO_NVRTC_CHILD=1", EnvNVRTC+"=/nonexistent/libnvrtc.so", EnvCacheDir+"="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestNVRTCMissingSubprocess") {
+		t.Fatalf("child failed: %v\n%s", err, out)
+	}
+}
