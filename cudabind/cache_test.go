@@ -26,10 +26,18 @@ func TestCacheKeyChangesWithEveryInput(t *testing.T) {
 		t.Error("key depends on header map order")
 	}
 	variants := map[string]func() string{
-		"name":        func() string { s := src; s.Name = "j.cu"; return cacheKey(s, opts, 12, 4) },
-		"code":        func() string { s := src; s.Code = "code "; return cacheKey(s, opts, 12, 4) },
-		"header text": func() string { s := src; s.Headers = map[string]string{"a.cuh": "A2", "b.cuh": "B"}; return cacheKey(s, opts, 12, 4) },
-		"header name": func() string { s := src; s.Headers = map[string]string{"a2.cuh": "A", "b.cuh": "B"}; return cacheKey(s, opts, 12, 4) },
+		"name": func() string { s := src; s.Name = "j.cu"; return cacheKey(s, opts, 12, 4) },
+		"code": func() string { s := src; s.Code = "code "; return cacheKey(s, opts, 12, 4) },
+		"header text": func() string {
+			s := src
+			s.Headers = map[string]string{"a.cuh": "A2", "b.cuh": "B"}
+			return cacheKey(s, opts, 12, 4)
+		},
+		"header name": func() string {
+			s := src
+			s.Headers = map[string]string{"a2.cuh": "A", "b.cuh": "B"}
+			return cacheKey(s, opts, 12, 4)
+		},
 		"header added": func() string {
 			s := src
 			s.Headers = map[string]string{"a.cuh": "A", "b.cuh": "B", "c.cuh": ""}
@@ -38,13 +46,17 @@ func TestCacheKeyChangesWithEveryInput(t *testing.T) {
 		"name expression": func() string { s := src; s.NameExpressions = []string{"k<3>"}; return cacheKey(s, opts, 12, 4) },
 		"arch":            func() string { o := opts; o.Arch = "sm_89"; return cacheKey(src, o, 12, 4) },
 		"define value":    func() string { o := opts; o.Defines = map[string]string{"KW": "7"}; return cacheKey(src, o, 12, 4) },
-		"define added":    func() string { o := opts; o.Defines = map[string]string{"KW": "5", "KH": "5"}; return cacheKey(src, o, 12, 4) },
-		"fmad":            func() string { o := opts; o.FMAD = true; return cacheKey(src, o, 12, 4) },
-		"fast math":       func() string { o := opts; o.FastMath = true; return cacheKey(src, o, 12, 4) },
-		"line info":       func() string { o := opts; o.LineInfo = true; return cacheKey(src, o, 12, 4) },
-		"extra":           func() string { o := opts; o.Extra = []string{"-G"}; return cacheKey(src, o, 12, 4) },
-		"nvrtc major":     func() string { return cacheKey(src, opts, 13, 4) },
-		"nvrtc minor":     func() string { return cacheKey(src, opts, 12, 5) },
+		"define added": func() string {
+			o := opts
+			o.Defines = map[string]string{"KW": "5", "KH": "5"}
+			return cacheKey(src, o, 12, 4)
+		},
+		"fmad":        func() string { o := opts; o.FMAD = true; return cacheKey(src, o, 12, 4) },
+		"fast math":   func() string { o := opts; o.FastMath = true; return cacheKey(src, o, 12, 4) },
+		"line info":   func() string { o := opts; o.LineInfo = true; return cacheKey(src, o, 12, 4) },
+		"extra":       func() string { o := opts; o.Extra = []string{"-G"}; return cacheKey(src, o, 12, 4) },
+		"nvrtc major": func() string { return cacheKey(src, opts, 13, 4) },
+		"nvrtc minor": func() string { return cacheKey(src, opts, 12, 5) },
 	}
 	seen := map[string]string{base: "base"}
 	for name, f := range variants {
