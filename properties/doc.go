@@ -1,0 +1,46 @@
+// Package properties is the property-based test suite that every registered
+// convolution variant must pass before it is timed. It holds tests only.
+//
+// For each variant in the convolve registry it draws random problem
+// descriptors (image size, filter size, border, mode, element type,
+// channels, layout, row padding, block shape, compile options and a data
+// seed) within the variant's declared capabilities, and checks with
+// github.com/leanovate/gopter that:
+//
+//   - the output agrees with refimpl's float64 reference within the
+//     per-element tolerance of the correctness policy, and every output
+//     element is written (outputs are poisoned before each run);
+//   - metamorphic relations hold: the identity filter returns the input,
+//     an impulse returns the (flipped or unflipped) filter, filtering is
+//     linear in the filter, whole-pixel translation commutes with filtering
+//     away from the borders, a separable filter gives the same result
+//     through the separable and the 2-D paths, and convolve equals
+//     correlate with the flipped filter;
+//   - the same input run twice gives the same bits;
+//   - device allocations and open plans return to their starting counts;
+//   - invalid input is rejected with an error, without a panic and
+//     without allocating.
+//
+// Descriptors, not pixels, are generated, so a failing case shrinks to a
+// small one and prints in one line together with the seed and a go test
+// command that reproduces it. A fixed table of edge cases (1x1, 1xN, Nx1,
+// filters larger than the image, every border) runs beside the random
+// cases.
+//
+// Flags:
+//
+//	-props.seed=N     seed of every random draw (default fixed and logged; 0 picks one from the clock)
+//	-props.n=N        random cases per variant and property (-short runs fewer)
+//	-props.variant=RE run only the variants whose name matches the regular expression
+//
+// Without a GPU the CPU variants run and the GPU ones skip with the reason.
+// On a GPU host without a Go toolchain, build the test binary elsewhere with
+// `make gpu-bins`, copy the tree over and run, from the repository root:
+//
+//	cd properties && ../.gpu/properties.test -test.v -props.variant=gpu- -props.n=300
+//
+// GPU specializations (filter size, block shape, border, element type,
+// channels, layout, compile options) are drawn from a small pool chosen by
+// the seed, so compiled modules are reused across cases; different seeds
+// cover the whole filter-size range.
+package properties
