@@ -346,3 +346,13 @@ func TestGeneratorErrors(t *testing.T) {
 }
 
 func second(_ *convolve.Image, err error) error { return err }
+
+func TestSceneFontCoversText(t *testing.T) {
+	for _, line := range sceneLines {
+		for i := 0; i < len(line); i++ {
+			if _, ok := font[line[i]]; !ok {
+				t.Errorf("no glyph for %q in %q", line[i], line)
+			}
+		}
+	}
+}
