@@ -1,0 +1,71 @@
+package cudabind_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/convbench/convbench/cudabind"
+)
+
+func ExampleCompileOptions_Options() {
+	opts := cudabind.CompileOptions{Arch: "sm_90", Defines: map[string]string{"KW": "5", "KH": "3"}, LineInfo: true}
+	fmt.Println(opts.Options())
+	// Output: [--gpu-architecture=sm_90 --std=c++17 --fmad=false -lineinfo -DKH=3 -DKW=5]
+}
+
+func ExamplePackArgs() {
+	_, err := cudabind.PackArgs(cudabind.DevPtr(0), float32(1), 42)
+	fmt.Println(err)
+	// Output: cudabind: kernel argument 2 is a Go int, whose size is ambiguous: convert it to int32 or int64
+}
+
+// A saxpy kernel compiled for the device, launched and read back in one
+// task on the device's executor.
+func ExampleDevice_Do() {
+	d, err := cudabind.Default()
+	var ue *cudabind.UnavailableError
+	if errors.As(err, &ue) {
+		fmt.Println("no GPU:", ue)
+		return
+	}
+	m, err := d.Compile(cudabind.Source{Name: "saxpy.cu", Code: `
+extern "C" __global__ void saxpy(float* y, const float* x, float a, int n) {
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) y[i] = a * x[i] + y[i];
+}`}, cudabind.CompileOptions{FMAD: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	f, err := m.Function("saxpy")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x := []float32{1, 2, 3, 4}
+	y := []float32{10, 20, 30, 40}
+	err = d.Do(func(ex *cudabind.Exec) error {
+		dx, err := ex.Alloc(cudabind.SizeOf(x))
+		if err != nil {
+			return err
+		}
+		defer ex.Free(dx)
+		dy, err := ex.Alloc(cudabind.SizeOf(y))
+		if err != nil {
+			return err
+		}
+		defer ex.Free(dy)
+		if err := ex.CopyHtoD(dx, cudabind.Ptr(x), cudabind.SizeOf(x)); err != nil {
+			return err
+		}
+		if err := ex.CopyHtoD(dy, cudabind.Ptr(y), cudabind.SizeOf(y)); err != nil {
+			return err
+		}
+		if err := ex.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, dy, dx, float32(2), int32(len(x))); err != nil {
+			return err
+		}
+		return ex.CopyDtoH(cudabind.Ptr(y), dy, cudabind.SizeOf(y))
+	})
+	fmt.Println(y, err)
+}
