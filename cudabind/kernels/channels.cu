@@ -29,11 +29,28 @@
 // linearization. Loop and grid3d read the input in its own layout.
 //
 // Compile-time: KW, KH, BX, BY plus the parameters of border.cuh (CHANNELS
-// is 3; PLANAR is the layout the convolution kernels read); OUT_PLANAR is
-// the output layout of ch_conv_linear (default PLANAR); TRANSPOSED selects
+// is 3; PLANAR is the layout the convolution kernels read); STRATEGY picks
+// the one convolution kernel compiled (0 loop, 1 grid3d, 2 linear,
+// 3 arrays; linear and arrays need PLANAR=1); OUT_PLANAR is the output
+// layout of ch_conv_linear (default PLANAR); TRANSPOSED selects
 // ch_conv_grid3d's thread map.
+//
+// Unrolling: every tap maps its coordinates through the border, so a
+// complete unroll of a large filter buys little and costs minutes of
+// compile time; small filters (up to 7x7) unroll completely, larger ones
+// unroll the inner loop by up to 8.
 #include "border.cuh"
-#include "unroll.cuh"
+
+#ifndef STRATEGY
+#error "STRATEGY must be defined: 0 loop, 1 grid3d, 2 linear, 3 arrays"
+#endif
+#if KW * KH <= 49
+#define CH_UNROLL_ROWS KH
+#define CH_UNROLL_COLS KW
+#else
+#define CH_UNROLL_ROWS 1
+#define CH_UNROLL_COLS (KW < 8 ? KW : 8)
+#endif
 
 #if CHANNELS != 3
 #error "channels.cu is for 3-channel images: CHANNELS must be 3"
@@ -53,9 +70,9 @@ __constant__ float c_filter[KW * KH];
 __device__ __forceinline__ float tap_sum(const in_t* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
 {
     float s = 0.f;
-#pragma unroll UNROLL_ROWS
+#pragma unroll CH_UNROLL_ROWS
     for (int j = 0; j < KH; ++j) {
-#pragma unroll UNROLL_COLS
+#pragma unroll CH_UNROLL_COLS
         for (int i = 0; i < KW; ++i) {
             s += c_filter[j * KW + i] * read_px(in, x + i - KW / 2, y + j - KH / 2, c, W, H, S);
         }
@@ -63,6 +80,7 @@ __device__ __forceinline__ float tap_sum(const in_t* __restrict__ in, int x, int
     return s;
 }
 
+#if STRATEGY == 0
 extern "C" __global__ void __launch_bounds__(BX * BY)
 ch_conv_loop(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S, int c)
 {
@@ -74,6 +92,9 @@ ch_conv_loop(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     out[out_offset(x, y, c, W, H)] = tap_sum(in, x, y, c, W, H, S);
 }
 
+#endif
+
+#if STRATEGY == 1
 extern "C" __global__ void __launch_bounds__(BX * BY)
 ch_conv_grid3d(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
 {
@@ -92,6 +113,13 @@ ch_conv_grid3d(const in_t* __restrict__ in, float* __restrict__ out, int W, int 
     out[out_offset(x, y, c, W, H)] = tap_sum(in, x, y, c, W, H, S);
 }
 
+#endif
+
+#if (STRATEGY == 2 || STRATEGY == 3) && !PLANAR
+#error "ch_conv_linear and ch_conv_arrays read planes: compile them with PLANAR=1"
+#endif
+
+#if STRATEGY == 2
 // ch_conv_linear: thread t of the 1-D grid computes element t of the packed
 // planar C x H x W output (the input is read with row stride S, planar).
 extern "C" __global__ void __launch_bounds__(BX * BY)
@@ -114,18 +142,17 @@ ch_conv_linear(const in_t* __restrict__ in, float* __restrict__ out, int W, int 
 #endif
 }
 
+#endif
+
+#if STRATEGY == 3
 // ch_conv_arrays reads three single-plane inputs (row stride S) and writes
-// three packed float planes. border.cuh's planar addressing with c = 0
-// addresses one plane, so PLANAR must be 1 for this kernel.
+// three packed float planes; border.cuh's planar addressing with c = 0
+// addresses one plane.
 extern "C" __global__ void __launch_bounds__(BX * BY)
 ch_conv_arrays(const in_t* __restrict__ in0, const in_t* __restrict__ in1, const in_t* __restrict__ in2,
                float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2,
                int W, int H, idx_t S)
 {
-#if !PLANAR
-    // Unreachable by construction: the plan compiles arrays with PLANAR=1.
-    asm("trap;");
-#endif
     const int x = blockIdx.x * BX + threadIdx.x;
     const int y = blockIdx.y * BY + threadIdx.y;
     if (x >= W || y >= H) {
@@ -136,6 +163,7 @@ ch_conv_arrays(const in_t* __restrict__ in0, const in_t* __restrict__ in1, const
     out1[o] = tap_sum(in1, x, y, 0, W, H, S);
     out2[o] = tap_sum(in2, x, y, 0, W, H, S);
 }
+#endif
 
 // ch_deinterleave splits an interleaved 3-channel input (row stride S
 // elements) into three packed planes of the same element type.

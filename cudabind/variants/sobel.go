@@ -1,0 +1,59 @@
+package variants
+
+import (
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+)
+
+// sobelShared is gpu-sobel's tunable: 1 selects the shared-memory tiled
+// kernel, 0 (the default) the naive one. (The name is the one
+// gpu-separable uses for the same choice.)
+const sobelShared = "shared"
+
+func init() {
+	convolve.Register(&Variant{
+		Desc: convolve.Description{Name: "gpu-sobel", Report: "004",
+			Summary: "fused Sobel gx, gy and magnitude in one pass; naive, or shared-memory tile with shared=1",
+			Caps: convolve.Capabilities{
+				Ops:      []convolve.Operation{convolve.SobelMagnitude},
+				Types:    []convolve.ElemType{convolve.Float32, convolve.Uint8, convolve.Int16},
+				Channels: []int{1, 2, 3, 4},
+				Layouts:  []convolve.Layout{convolve.Interleaved, convolve.Planar},
+				Borders:  []convolve.Border{convolve.Zero, convolve.Replicate, convolve.Reflect, convolve.Mirror, convolve.Wrap},
+				GPU:      true,
+				Tunables: []string{sobelShared},
+			}},
+		Setup: setupSobel,
+	})
+}
+
+// sobelKernel is the kernel of sobel.cu the configuration selects.
+func sobelKernel(shared bool) string {
+	if shared {
+		return "sobel_shared"
+	}
+	return "sobel_naive"
+}
+
+func setupSobel(b *Base) error {
+	shared, err := tunable(b.Name, b.Config, sobelShared)
+	if err != nil {
+		return err
+	}
+	mod, err := b.Compile("sobel", nil)
+	if err != nil {
+		return err
+	}
+	b.OnClose(func(*cudabind.Exec) error { return mod.Close() })
+	fn, err := b.Function(mod, sobelKernel(shared), 0)
+	if err != nil {
+		return err
+	}
+	grid, block := b.Grid()
+	w, h := b.Dims()
+	stride := b.Stride()
+	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
+		return x.Launch(fn, grid, block, 0, s, b.In, b.Out, w, h, stride)
+	}
+	return nil
+}
