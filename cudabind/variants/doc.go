@@ -1,0 +1,18 @@
+// Package variants registers the GPU convolution variants with convolve:
+// the kernel designs of the five reports, each specialized by NVRTC for the
+// problem (filter size, block shape, border, element type, channels and
+// layout as compile-time constants, see cudabind/kernels).
+//
+// Every variant is a *Variant over the common plan Base: Plan checks the
+// capabilities, opens the default device (returning its
+// *cudabind.UnavailableError when there is none), allocates the input and
+// output buffers once, and runs the variant's Setup, which compiles its
+// kernels, uploads the filter (to constant memory, global memory or a
+// texture) and sets the launch sequence. The plan then implements
+// convolve.DevicePlan: Upload, TimeKernel (events around n launches in one
+// device task), Download, Run and Close (which frees everything it made).
+//
+// Filters past the device's constant memory (64 KB) or opt-in shared
+// memory, and grids past CUDA's limits, are refused at plan time with a
+// *convolve.CapabilityError naming the variant.
+package variants

@@ -1,0 +1,117 @@
+package variants
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/refimpl"
+)
+
+// gpuOrSkip returns the default device or skips the test with the reason
+// there is none.
+func gpuOrSkip(t testing.TB) *cudabind.Device {
+	t.Helper()
+	d, err := cudabind.Default()
+	if err != nil {
+		var ue *cudabind.UnavailableError
+		if errors.As(err, &ue) {
+			t.Skipf("no CUDA device: %v", err)
+		}
+		t.Fatalf("cudabind.Default: %v", err)
+	}
+	return d
+}
+
+// randomImage fills every element of an image of geometry g, padding
+// included, with random values: non-zero floats of mixed sign and
+// magnitude, the whole uint8 range, the whole int16 range.
+func randomImage(r *rand.Rand, g convolve.Geometry) *convolve.Image {
+	im, err := convolve.NewImage(g)
+	if err != nil {
+		panic(err)
+	}
+	for i := range im.F32 {
+		v := float32(1.0/64 + r.Float64()*(1-1.0/64))
+		if r.IntN(2) == 0 {
+			v = -v
+		}
+		im.F32[i] = v * float32(1+r.IntN(100))
+	}
+	for i := range im.U8 {
+		im.U8[i] = uint8(r.IntN(256))
+	}
+	for i := range im.I16 {
+		im.I16[i] = int16(r.IntN(1<<16) - 1<<15)
+	}
+	return im
+}
+
+// randomFilter is a kw x kh filter of random non-zero weights of both
+// signs (not separable in general).
+func randomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
+	w := make([]float32, kw*kh)
+	for i := range w {
+		w[i] = float32(r.Float64()*2-1) + 1.0/128
+	}
+	return &convolve.Filter{Name: "random", Width: kw, Height: kh, Weights: w}
+}
+
+// separableFilter is the outer product of two random positive vectors,
+// rounded to float32: rank one within float32 rounding.
+func separableFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
+	row := make([]float64, kw)
+	col := make([]float64, kh)
+	for i := range row {
+		row[i] = 0.25 + r.Float64()
+	}
+	for j := range col {
+		col[j] = 0.25 + r.Float64()
+	}
+	if kw > 1 {
+		row[r.IntN(kw)] *= -1
+	}
+	w := make([]float32, kw*kh)
+	for j := range col {
+		for i := range row {
+			w[j*kw+i] = float32(col[j] * row[i])
+		}
+	}
+	return &convolve.Filter{Name: "sep-random", Width: kw, Height: kh, Weights: w}
+}
+
+// poisoned returns an output image for p filled with NaN.
+func poisoned(t testing.TB, p convolve.Problem) *convolve.Image {
+	t.Helper()
+	out, err := p.NewOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Fill(math.NaN())
+	return out
+}
+
+// agree runs plan on in and checks the output against refimpl.Expect.
+func agree(t *testing.T, name string, plan convolve.Plan, p convolve.Problem, in *convolve.Image) (convolve.Metrics, bool) {
+	t.Helper()
+	out := poisoned(t, p)
+	if err := plan.Run(in, out); err != nil {
+		t.Errorf("%s %v: Run: %v", name, p, err)
+		return convolve.Metrics{}, false
+	}
+	ref, tol, err := refimpl.Expect(p, in)
+	if err != nil {
+		t.Fatalf("Expect(%v): %v", p, err)
+	}
+	m, err := convolve.Compare(out, ref, tol)
+	if err != nil {
+		t.Fatalf("%s %v: Compare: %v", name, p, err)
+	}
+	if !m.OK() {
+		t.Errorf("%s %v: %v", name, p, m)
+	}
+	return m, m.OK()
+}

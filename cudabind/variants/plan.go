@@ -1,0 +1,591 @@
+package variants
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/kernels"
+)
+
+// DefaultBlock is the block shape of a plan whose Config leaves it zero and
+// whose variant names none: report 000's 16x16.
+var DefaultBlock = convolve.Block{X: 16, Y: 16}
+
+// Variant is a GPU variant built on Base: its description, its default
+// block shape and the Setup that compiles its kernels and sets the plan's
+// Enqueue. It implements convolve.Variant.
+type Variant struct {
+	Desc convolve.Description
+	// Block is used when Config.Block is zero; the zero value means
+	// DefaultBlock.
+	Block convolve.Block
+	// Setup completes a plan whose buffers Base has allocated: compile,
+	// upload the filter, allocate what else the variant needs (through
+	// b.Alloc, so Close frees it) and set b.Enqueue.
+	Setup func(b *Base) error
+}
+
+// Describe returns the variant's description.
+func (v *Variant) Describe() convolve.Description { return v.Desc }
+
+// Plan checks p and cfg against the capabilities, opens the default
+// device (returning its *cudabind.UnavailableError when there is none),
+// allocates the buffers and runs Setup. The result is a
+// convolve.DevicePlan.
+func (v *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	b, err := NewBase(v.Desc, v.Block, p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if v.Setup == nil {
+		b.Close()
+		return nil, fmt.Errorf("variants: %s has no Setup", v.Desc.Name)
+	}
+	if err := v.Setup(b); err != nil {
+		b.Close()
+		return nil, err
+	}
+	if b.Enqueue == nil {
+		b.Close()
+		return nil, fmt.Errorf("variants: %s: Setup left Enqueue unset", v.Desc.Name)
+	}
+	return b, nil
+}
+
+// Base is the part every GPU plan shares: the checked problem and
+// configuration, the device, the device copy of the input (host layout,
+// row stride included) and the packed float32 (or, for RGB->YUV, uint8)
+// output, the timing events and the list of what Close releases. A variant's
+// Setup adds its kernels and sets Enqueue; Base then implements
+// convolve.DevicePlan.
+type Base struct {
+	Name    string
+	Problem convolve.Problem
+	Config  convolve.Config
+	Block   convolve.Block
+	Dev     *cudabind.Device
+	Info    cudabind.DeviceInfo
+	// Filter is the problem's filter oriented for correlation
+	// (Filter.Oriented(Problem.Mode)); nil for operations without one.
+	Filter *convolve.Filter
+	// In holds the input as the host lays it out: Problem.Input.Len()
+	// elements. Out holds the output geometry, packed.
+	In, Out           cudabind.DevPtr
+	InBytes, OutBytes int64
+	// Index64 is true when some buffer has 2^31 elements or more; the
+	// kernels are then compiled with INDEX64 and take 64-bit strides.
+	Index64 bool
+	// Enqueue enqueues the device work of one run on stream s, without
+	// synchronising. TimeKernel calls it n times between two events.
+	Enqueue func(x *cudabind.Exec, s cudabind.Stream) error
+	// CopyIn, when set, replaces the plain copy of the host input into In
+	// (texture variants copy into pitched arrays instead). It runs on the
+	// device goroutine and must finish before it returns.
+	CopyIn func(x *cudabind.Exec, in *convolve.Image) error
+
+	stream      cudabind.Stream
+	start, stop cudabind.Event
+	allocs      []cudabind.DevPtr
+	closers     []func(x *cudabind.Exec) error
+	closed      bool
+}
+
+// maxGridYZ is the largest gridDim.y and gridDim.z CUDA accepts.
+const maxGridYZ = 65535
+
+// NewBase checks p and cfg against desc.Caps (errors name the variant),
+// opens the default device and allocates the input and output buffers and
+// the timing events. block is the variant's default shape (zero:
+// DefaultBlock), used when cfg.Block is zero.
+func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {
+	if err := desc.Caps.Check(p); err != nil {
+		return nil, named(desc.Name, err)
+	}
+	if err := desc.Caps.CheckConfig(cfg); err != nil {
+		return nil, named(desc.Name, err)
+	}
+	if cfg.Block != (convolve.Block{}) {
+		block = cfg.Block
+	}
+	if block == (convolve.Block{}) {
+		block = DefaultBlock
+	}
+	b := &Base{Name: desc.Name, Problem: p, Config: cfg, Block: block}
+	if p.Op == convolve.Filter2D {
+		b.Filter = p.Filter.Oriented(p.Mode)
+	}
+	in, out := p.Input, p.OutputGeometry()
+	if in.Width >= 1<<30 || in.Height >= 1<<30 {
+		return nil, &convolve.CapabilityError{Variant: desc.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d (sides must be below 2^30)", in.Width, in.Height)}
+	}
+	if _, _, err := Grid(in.Width, in.Height, in.Channels, block); err != nil {
+		return nil, named(desc.Name, err)
+	}
+	b.InBytes = int64(in.Len()) * int64(in.Type.Size())
+	b.OutBytes = int64(out.Len()) * int64(out.Type.Size())
+	b.Index64 = int64(in.Len()) > math.MaxInt32 || int64(out.Len()) > math.MaxInt32
+
+	d, err := cudabind.Default()
+	if err != nil {
+		return nil, err
+	}
+	b.Dev = d
+	b.Info = d.Info()
+	err = d.Do(func(x *cudabind.Exec) error {
+		var err error
+		if b.In, err = b.alloc(x, b.InBytes); err != nil {
+			return fmt.Errorf("input buffer: %w", err)
+		}
+		if b.Out, err = b.alloc(x, b.OutBytes); err != nil {
+			return fmt.Errorf("output buffer: %w", err)
+		}
+		if b.stream, err = x.NewStream(); err != nil {
+			return err
+		}
+		b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyStream(b.stream) })
+		if b.start, err = x.NewEvent(); err != nil {
+			return err
+		}
+		b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyEvent(b.start) })
+		if b.stop, err = x.NewEvent(); err != nil {
+			return err
+		}
+		b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyEvent(b.stop) })
+		return nil
+	})
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("variants: %s: plan %v: %w", desc.Name, p, err)
+	}
+	return b, nil
+}
+
+func named(variant string, err error) error {
+	if ce, ok := err.(*convolve.CapabilityError); ok && ce.Variant == "" {
+		ce.Variant = variant
+	}
+	return err
+}
+
+// Grid is the grid of bx x by blocks covering a w x h image with one
+// block layer per channel (blockIdx.z is the channel). It fails when the
+// grid exceeds CUDA's limits.
+func Grid(w, h, channels int, b convolve.Block) (grid, block cudabind.Dim3, err error) {
+	gx := (w + b.X - 1) / b.X
+	gy := (h + b.Y - 1) / b.Y
+	if gy > maxGridYZ || channels > maxGridYZ || gx > math.MaxInt32 {
+		return grid, block, &convolve.CapabilityError{What: "grid",
+			Value: fmt.Sprintf("%dx%dx%d blocks of %v for a %dx%d image (gridDim.y and .z at most %d)", gx, gy, channels, b, w, h, maxGridYZ)}
+	}
+	return cudabind.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(channels)},
+		cudabind.Dim3{X: uint32(b.X), Y: uint32(b.Y), Z: 1}, nil
+}
+
+// Grid is Grid for the plan's image and block.
+func (b *Base) Grid() (grid, block cudabind.Dim3) {
+	in := b.Problem.Input
+	grid, block, _ = Grid(in.Width, in.Height, in.Channels, b.Block) // checked in NewBase
+	return grid, block
+}
+
+// InType is the CUDA element type of an input element type.
+func InType(t convolve.ElemType) string {
+	switch t {
+	case convolve.Uint8:
+		return "unsigned char"
+	case convolve.Int16:
+		return "short"
+	}
+	return "float"
+}
+
+// Defines returns the specialization macros border.cuh and the kernel
+// families read for problem p run with block shape b: KW, KH, BX, BY,
+// BORDER, IN_T, CHANNELS, PLANAR, and INDEX64 when index64 is set.
+func Defines(p convolve.Problem, b convolve.Block, index64 bool) map[string]string {
+	kw, kh := p.KernelSize()
+	planar := "0"
+	if p.Input.Layout == convolve.Planar {
+		planar = "1"
+	}
+	d := map[string]string{
+		"KW":       strconv.Itoa(kw),
+		"KH":       strconv.Itoa(kh),
+		"BX":       strconv.Itoa(b.X),
+		"BY":       strconv.Itoa(b.Y),
+		"BORDER":   strconv.Itoa(int(p.Border)),
+		"IN_T":     InType(p.Input.Type),
+		"CHANNELS": strconv.Itoa(p.Input.Channels),
+		"PLANAR":   planar,
+	}
+	if index64 {
+		d["INDEX64"] = ""
+	}
+	return d
+}
+
+// SourceOf returns the NVRTC source of a kernel family with its headers.
+func SourceOf(family string) (cudabind.Source, error) {
+	code, err := kernels.Source(family)
+	if err != nil {
+		return cudabind.Source{}, err
+	}
+	return cudabind.Source{Name: family + ".cu", Code: code, Headers: kernels.Headers()}, nil
+}
+
+// CompileOptions are the NVRTC options of a plan: Defines plus extra
+// macros, --fmad=false under Config.NoFMA, --use_fast_math under
+// Config.FastMath. Arch is left for the device to fill.
+func CompileOptions(p convolve.Problem, cfg convolve.Config, b convolve.Block, index64 bool, extra map[string]string) cudabind.CompileOptions {
+	defs := Defines(p, b, index64)
+	for k, v := range extra {
+		defs[k] = v
+	}
+	return cudabind.CompileOptions{Defines: defs, FMAD: !cfg.NoFMA, FastMath: cfg.FastMath}
+}
+
+// Compile compiles kernel family for the plan's specialization, with extra
+// macros added to (or overriding) Defines.
+func (b *Base) Compile(family string, extra map[string]string) (*cudabind.Module, error) {
+	src, err := SourceOf(family)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := b.Dev.Compile(src, CompileOptions(b.Problem, b.Config, b.Block, b.Index64, extra))
+	if err != nil {
+		return nil, fmt.Errorf("variants: %s: compile %s for %v: %w", b.Name, family, b.Problem, err)
+	}
+	// The module is the plan's own: its __constant__ arrays hold this
+	// plan's weights.
+	b.OnClose(func(*cudabind.Exec) error { return mod.Close() })
+	return mod, nil
+}
+
+// Function returns kernel name of mod, with its dynamic shared memory
+// limit raised to sharedBytes when that exceeds the default 48 KB. A
+// request past the device's opt-in limit is a *convolve.CapabilityError.
+func (b *Base) Function(mod *cudabind.Module, name string, sharedBytes int) (*cudabind.Function, error) {
+	if err := b.CheckShared(sharedBytes); err != nil {
+		return nil, err
+	}
+	fn, err := mod.Function(name)
+	if err != nil {
+		return nil, fmt.Errorf("variants: %s: %w", b.Name, err)
+	}
+	if sharedBytes > b.Info.SharedPerBlock {
+		if err := fn.SetMaxDynamicShared(sharedBytes); err != nil {
+			return nil, fmt.Errorf("variants: %s: raise the shared memory limit of %s to %d bytes: %w", b.Name, name, sharedBytes, err)
+		}
+	}
+	return fn, nil
+}
+
+// CheckShared reports a *convolve.CapabilityError when a block needs more
+// dynamic shared memory than the device allows per block even after
+// opting in.
+func (b *Base) CheckShared(bytes int) error {
+	limit := max(b.Info.SharedPerBlockOptin, b.Info.SharedPerBlock)
+	if bytes > limit {
+		kw, kh := b.Problem.KernelSize()
+		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
+			Value: fmt.Sprintf("%dx%d with block %v: the tile needs %d bytes of shared memory, the device allows %d per block", kw, kh, b.Block, bytes, limit)}
+	}
+	return nil
+}
+
+// CheckConstant reports a *convolve.CapabilityError when floats weights
+// do not fit in the device's constant memory.
+func (b *Base) CheckConstant(floats int) error {
+	limit := b.Info.ConstantBytes
+	if limit <= 0 {
+		limit = 64 << 10
+	}
+	if floats*4 > limit {
+		kw, kh := b.Problem.KernelSize()
+		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
+			Value: fmt.Sprintf("%dx%d: %d bytes of weights exceed the %d bytes of constant memory", kw, kh, floats*4, limit)}
+	}
+	return nil
+}
+
+// SetConstant uploads weights into the __constant__ array name of mod.
+func (b *Base) SetConstant(mod *cudabind.Module, name string, weights []float32) error {
+	if err := b.CheckConstant(len(weights)); err != nil {
+		return err
+	}
+	if len(weights) == 0 {
+		return fmt.Errorf("variants: %s: no weights for %s", b.Name, name)
+	}
+	return b.Dev.Do(func(x *cudabind.Exec) error {
+		return mod.SetConstant(x, name, unsafe.Pointer(&weights[0]), int64(len(weights))*4)
+	})
+}
+
+// UploadFloats allocates a device buffer (freed by Close) holding v.
+func (b *Base) UploadFloats(v []float32) (cudabind.DevPtr, error) {
+	var p cudabind.DevPtr
+	if len(v) == 0 {
+		return p, fmt.Errorf("variants: %s: upload of an empty array", b.Name)
+	}
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		var err error
+		if p, err = b.alloc(x, int64(len(v))*4); err != nil {
+			return err
+		}
+		return x.CopyHtoD(p, unsafe.Pointer(&v[0]), int64(len(v))*4)
+	})
+	return p, err
+}
+
+// Alloc allocates bytes of device memory that Close frees.
+func (b *Base) Alloc(bytes int64) (cudabind.DevPtr, error) {
+	var p cudabind.DevPtr
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		var err error
+		p, err = b.alloc(x, bytes)
+		return err
+	})
+	return p, err
+}
+
+func (b *Base) alloc(x *cudabind.Exec, bytes int64) (cudabind.DevPtr, error) {
+	p, err := x.Alloc(bytes)
+	if err != nil {
+		return p, fmt.Errorf("variants: %s: allocate %d bytes: %w", b.Name, bytes, err)
+	}
+	b.allocs = append(b.allocs, p)
+	return p, nil
+}
+
+// ReleaseInput frees In, for variants whose CopyIn keeps the input in
+// buffers of their own. In is zero afterwards.
+func (b *Base) ReleaseInput() error {
+	if b.In == 0 {
+		return nil
+	}
+	return b.Dev.Do(func(x *cudabind.Exec) error {
+		for i, p := range b.allocs {
+			if p == b.In {
+				if err := x.Free(p); err != nil {
+					return err
+				}
+				b.allocs = append(b.allocs[:i], b.allocs[i+1:]...)
+				b.In = 0
+				return nil
+			}
+		}
+		return fmt.Errorf("variants: %s: input buffer not found among the plan's allocations", b.Name)
+	})
+}
+
+// OnClose registers f to run on the device goroutine at Close, before the
+// buffers are freed (texture objects, for instance). Closers run in
+// reverse order of registration.
+func (b *Base) OnClose(f func(x *cudabind.Exec) error) { b.closers = append(b.closers, f) }
+
+// Stride is the input row stride as the kernels' idx_t argument: int32,
+// or int64 under Index64.
+func (b *Base) Stride() any {
+	s := b.Problem.Input.RowStride()
+	if b.Index64 {
+		return int64(s)
+	}
+	return int32(s)
+}
+
+// Dims returns the image width and height as kernel arguments.
+func (b *Base) Dims() (w, h int32) {
+	return int32(b.Problem.Input.Width), int32(b.Problem.Input.Height)
+}
+
+func (b *Base) checkInput(in *convolve.Image) error {
+	if err := in.Check(); err != nil {
+		return fmt.Errorf("variants: %s: input: %w", b.Name, err)
+	}
+	if in.Geometry.Packed() != b.Problem.Input.Packed() || in.RowStride() != b.Problem.Input.RowStride() {
+		return fmt.Errorf("variants: %s: input %v does not match the planned %v", b.Name, in.Geometry, b.Problem.Input)
+	}
+	return nil
+}
+
+func (b *Base) checkOutput(out *convolve.Image) error {
+	if err := out.Check(); err != nil {
+		return fmt.Errorf("variants: %s: output: %w", b.Name, err)
+	}
+	want := b.Problem.OutputGeometry()
+	if out.Width != want.Width || out.Height != want.Height || out.Channels != want.Channels ||
+		out.Type != want.Type || out.Layout != want.Layout {
+		return fmt.Errorf("variants: %s: output %v does not match the planned %v", b.Name, out.Geometry, want)
+	}
+	return nil
+}
+
+func hostData(im *convolve.Image) unsafe.Pointer {
+	switch im.Type {
+	case convolve.Uint8:
+		return unsafe.Pointer(unsafe.SliceData(im.U8))
+	case convolve.Int16:
+		return unsafe.Pointer(unsafe.SliceData(im.I16))
+	}
+	return unsafe.Pointer(unsafe.SliceData(im.F32))
+}
+
+func (b *Base) copyIn(x *cudabind.Exec, in *convolve.Image) error {
+	if b.CopyIn != nil {
+		return b.CopyIn(x, in)
+	}
+	return x.CopyHtoD(b.In, hostData(in), b.InBytes)
+}
+
+// copyOut copies the packed device output into out, through a packed
+// scratch image when out has padded rows.
+func (b *Base) copyOut(x *cudabind.Exec, out *convolve.Image) error {
+	want := b.Problem.OutputGeometry()
+	if out.RowStride() == want.RowStride() {
+		return x.CopyDtoH(hostData(out), b.Out, b.OutBytes)
+	}
+	tmp, err := convolve.NewImage(want)
+	if err != nil {
+		return err
+	}
+	if err := x.CopyDtoH(hostData(tmp), b.Out, b.OutBytes); err != nil {
+		return err
+	}
+	for c := 0; c < want.Channels; c++ {
+		for y := 0; y < want.Height; y++ {
+			for xx := 0; xx < want.Width; xx++ {
+				out.Set(xx, y, c, tmp.At(xx, y, c))
+			}
+		}
+	}
+	return nil
+}
+
+func (b *Base) usable() error {
+	if b.closed {
+		return fmt.Errorf("variants: %s: plan used after Close", b.Name)
+	}
+	return nil
+}
+
+// Upload copies in to the device.
+func (b *Base) Upload(in *convolve.Image) error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	if err := b.checkInput(in); err != nil {
+		return err
+	}
+	return b.Dev.Do(func(x *cudabind.Exec) error { return b.copyIn(x, in) })
+}
+
+// Download copies the device output into out.
+func (b *Base) Download(out *convolve.Image) error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	if err := b.checkOutput(out); err != nil {
+		return err
+	}
+	return b.Dev.Do(func(x *cudabind.Exec) error { return b.copyOut(x, out) })
+}
+
+// TimeKernel enqueues the device work n times between two events and
+// returns the elapsed device time, all in one device task.
+func (b *Base) TimeKernel(n int) (time.Duration, error) {
+	if err := b.usable(); err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("variants: %s: TimeKernel(%d): need at least one run", b.Name, n)
+	}
+	var d time.Duration
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		if err := x.Record(b.start, b.stream); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			if err := b.Enqueue(x, b.stream); err != nil {
+				return err
+			}
+		}
+		if err := x.Record(b.stop, b.stream); err != nil {
+			return err
+		}
+		if err := x.EventSync(b.stop); err != nil {
+			return err
+		}
+		var err error
+		d, err = x.Elapsed(b.start, b.stop)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("variants: %s: %w", b.Name, err)
+	}
+	return d, nil
+}
+
+// Run uploads in, runs the device work once and downloads out, in one
+// device task.
+func (b *Base) Run(in, out *convolve.Image) error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	if err := b.checkInput(in); err != nil {
+		return err
+	}
+	if err := b.checkOutput(out); err != nil {
+		return err
+	}
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		if err := b.copyIn(x, in); err != nil {
+			return err
+		}
+		if err := b.Enqueue(x, b.stream); err != nil {
+			return err
+		}
+		if err := x.Sync(); err != nil {
+			return err
+		}
+		return b.copyOut(x, out)
+	})
+	if err != nil {
+		return fmt.Errorf("variants: %s: %w", b.Name, err)
+	}
+	return nil
+}
+
+// Close releases everything the plan holds. It may be called more than
+// once; the first error is returned.
+func (b *Base) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	if b.Dev == nil {
+		return nil
+	}
+	return b.Dev.Do(func(x *cudabind.Exec) error {
+		var first error
+		for i := len(b.closers) - 1; i >= 0; i-- {
+			if err := b.closers[i](x); err != nil && first == nil {
+				first = err
+			}
+		}
+		for _, p := range b.allocs {
+			if err := x.Free(p); err != nil && first == nil {
+				first = err
+			}
+		}
+		b.closers, b.allocs = nil, nil
+		return first
+	})
+}
+
+var _ convolve.DevicePlan = (*Base)(nil)

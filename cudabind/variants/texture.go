@@ -1,0 +1,196 @@
+package variants
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+)
+
+func init() {
+	convolve.Register(&Variant{
+		Desc: convolve.Description{Name: "gpu-texture", Report: "002",
+			Summary: "image read through a texture object (hardware border where one matches), filter in constant memory",
+			Caps:    directCaps()},
+		Setup: func(b *Base) error { return setupTexture(b, "conv_texture") },
+	})
+	convolve.Register(&Variant{
+		Desc: convolve.Description{Name: "gpu-texture-filter", Report: "002",
+			Summary: "image and filter both read through texture objects",
+			Caps:    directCaps()},
+		Setup: func(b *Base) error { return setupTexture(b, "conv_texture_filter") },
+	})
+	convolve.Register(&Variant{
+		Desc: convolve.Description{Name: "gpu-texture-shared", Report: "002",
+			Summary: "tile plus halo fetched through a texture into shared memory, constant filter",
+			Caps:    directCaps()},
+		Setup: func(b *Base) error { return setupTexture(b, "conv_texture_shared") },
+	})
+}
+
+// texHW is the TEX_HW macro of texture.cu for p: "1" when the texture
+// address mode applies the border (zero: border mode, replicate: clamp)
+// and each texture holds one channel, else "0" (explicit index mapping).
+func texHW(p convolve.Problem) string {
+	if hwAddress(p) {
+		return "1"
+	}
+	return "0"
+}
+
+func hwAddress(p convolve.Problem) bool {
+	oneChannel := p.Input.Channels == 1 || p.Input.Layout == convolve.Planar
+	return oneChannel && (p.Border == convolve.Zero || p.Border == convolve.Replicate)
+}
+
+func texFormat(t convolve.ElemType) cudabind.ArrayFormat {
+	switch t {
+	case convolve.Uint8:
+		return cudabind.FormatUint8
+	case convolve.Int16:
+		return cudabind.FormatInt16
+	}
+	return cudabind.FormatFloat32
+}
+
+// texLayout is how the input lies in texture memory: planes textures of
+// width x height texels, each in its own pitched allocation.
+type texLayout struct {
+	planes        int
+	width, height int
+}
+
+func texLayoutOf(g convolve.Geometry) texLayout {
+	if g.Channels > 1 && g.Layout == convolve.Interleaved {
+		return texLayout{planes: 1, width: g.Width * g.Channels, height: g.Height}
+	}
+	return texLayout{planes: g.Channels, width: g.Width, height: g.Height}
+}
+
+func setupTexture(b *Base, kernel string) error {
+	p := b.Problem
+	in := p.Input
+	size := in.Type.Size()
+	lay := texLayoutOf(in)
+	info := b.Info
+	if info.MaxTex2DLinearWidth > 0 && (lay.width > info.MaxTex2DLinearWidth || lay.height > info.MaxTex2DLinearHeight) {
+		return &convolve.CapabilityError{Variant: b.Name, What: "image size",
+			Value: fmt.Sprintf("%v: a %dx%d-texel texture exceeds the device's pitched 2-D texture limit %dx%d",
+				in, lay.width, lay.height, info.MaxTex2DLinearWidth, info.MaxTex2DLinearHeight)}
+	}
+	withFilterTex := kernel == "conv_texture_filter"
+	shared := 0
+	if kernel == "conv_texture_shared" {
+		shared = TileBytes(b.Block, b.Filter.Width, b.Filter.Height)
+		if err := b.CheckShared(shared); err != nil {
+			return err
+		}
+	}
+	if !withFilterTex {
+		if err := b.CheckConstant(b.Filter.Taps()); err != nil {
+			return err
+		}
+	} else if info.MaxTex1DLinearWidth > 0 && b.Filter.Taps() > info.MaxTex1DLinearWidth {
+		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
+			Value: fmt.Sprintf("%v: %d taps exceed the device's 1-D texture limit %d", b.Filter, b.Filter.Taps(), info.MaxTex1DLinearWidth)}
+	}
+
+	// One pitched allocation and one texture per plane.
+	var texs [4]cudabind.TexObject
+	ptrs := make([]cudabind.DevPtr, lay.planes)
+	var pitch int64
+	address := cudabind.AddressClamp
+	if hwAddress(p) && p.Border == convolve.Zero {
+		address = cudabind.AddressBorder
+	}
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		for i := range ptrs {
+			ptr, pp, err := x.AllocPitch(int64(lay.width*size), int64(lay.height))
+			if err != nil {
+				return fmt.Errorf("variants: %s: texture plane %d: %w", b.Name, i, err)
+			}
+			b.allocs = append(b.allocs, ptr)
+			ptrs[i], pitch = ptr, pp
+			t, err := x.NewTexture2D(cudabind.TextureDesc{
+				Ptr: ptr, Width: lay.width, Height: lay.height, PitchBytes: int(pp),
+				Format: texFormat(in.Type), Channels: 1, Address: address, Filter: cudabind.FilterPoint,
+				ReadAsInteger: in.Type != convolve.Float32,
+			})
+			if err != nil {
+				return fmt.Errorf("variants: %s: texture plane %d: %w", b.Name, i, err)
+			}
+			texs[i] = t
+			b.OnClose(func(x *cudabind.Exec) error { return x.DestroyTexture(t) })
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := lay.planes; i < len(texs); i++ {
+		texs[i] = texs[0]
+	}
+	// The input goes straight from the host rows into the pitched planes.
+	rowBytes := int64(lay.width * size)
+	hostPitch := int64(in.RowStride() * size)
+	planeElems := in.RowStride() * in.Height
+	b.CopyIn = func(x *cudabind.Exec, im *convolve.Image) error {
+		for i, ptr := range ptrs {
+			src := hostData(im)
+			if i > 0 {
+				src = unsafe.Add(src, i*planeElems*size)
+			}
+			if err := x.CopyHtoD2D(ptr, pitch, src, hostPitch, rowBytes, int64(lay.height)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	if err := b.ReleaseInput(); err != nil {
+		return err
+	}
+
+	mod, err := b.Compile("texture", map[string]string{"TEX_HW": texHW(p)})
+	if err != nil {
+		return err
+	}
+	fn, err := b.Function(mod, kernel, shared)
+	if err != nil {
+		return err
+	}
+	grid, block := b.Grid()
+	w, h := b.Dims()
+	if withFilterTex {
+		fptr, err := b.UploadFloats(b.Filter.Weights)
+		if err != nil {
+			return err
+		}
+		var ftex cudabind.TexObject
+		err = b.Dev.Do(func(x *cudabind.Exec) error {
+			var err error
+			ftex, err = x.NewTexture1D(cudabind.LinearTextureDesc{Ptr: fptr, Elements: b.Filter.Taps(),
+				Format: cudabind.FormatFloat32, Channels: 1})
+			if err != nil {
+				return fmt.Errorf("variants: %s: filter texture: %w", b.Name, err)
+			}
+			b.OnClose(func(x *cudabind.Exec) error { return x.DestroyTexture(ftex) })
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
+			return x.Launch(fn, grid, block, 0, s, texs[0], texs[1], texs[2], texs[3], ftex, b.Out, w, h)
+		}
+		return nil
+	}
+	if err := b.SetConstant(mod, "c_filter", b.Filter.Weights); err != nil {
+		return err
+	}
+	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
+		return x.Launch(fn, grid, block, shared, s, texs[0], texs[1], texs[2], texs[3], b.Out, w, h)
+	}
+	return nil
+}
