@@ -238,9 +238,7 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		}
 		dst := wk.hrow[s][slot]
 		clear(dst)
-		for i, wt := range st.row {
-			axpy(dst, wt, pad[i:])
-		}
+		taps(dst, st.row, pad)
 	}
 }
 
@@ -257,14 +255,45 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
 			continue
 		}
 		if st.row != nil {
-			axpy(acc, st.col[j], wk.hrow[s][slot])
+			if st.col[j] != 0 {
+				axpy(acc, st.col[j], wk.hrow[s][slot])
+			}
 			continue
 		}
-		pad := wk.pad[slot]
-		wj := st.w[j*kw : (j+1)*kw]
-		for i, wt := range wj {
-			axpy(acc, wt, pad[i:])
+		taps(acc, st.w[j*kw:(j+1)*kw], wk.pad[slot])
+	}
+}
+
+// taps adds sum_i w[i]*pad[x+i] to dst[x] for every x of dst, two taps per
+// pass over the row so that dst is loaded and stored half as often. Zero
+// weights are skipped: they would add exact zeros.
+func taps(dst, w, pad []float32) {
+	var a [2]float32
+	var src [2][]float32
+	n := 0
+	for i, wt := range w {
+		if wt == 0 {
+			continue
 		}
+		a[n], src[n] = wt, pad[i:]
+		n++
+		if n == 2 {
+			axpy2(dst, a[0], src[0], a[1], src[1])
+			n = 0
+		}
+	}
+	if n == 1 {
+		axpy(dst, a[0], src[0])
+	}
+}
+
+// axpy2 adds a*s[x] + b*t[x] to dst[x] for every x of dst; s and t must be
+// at least as long as dst.
+func axpy2(dst []float32, a float32, s []float32, b float32, t []float32) {
+	s = s[:len(dst)]
+	t = t[:len(dst)]
+	for x, v := range s {
+		dst[x] += a*v + b*t[x]
 	}
 }
 
