@@ -1,6 +1,7 @@
 package refimpl
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,25 @@ func checkPlan(d convolve.Description, p convolve.Problem, cfg convolve.Config) 
 		ce.Variant = d.Name
 	}
 	return err
+}
+
+// checkNoAlias returns an error when out's data shares its backing array
+// with in's: the float32 variants read input rows after writing output rows,
+// so running in place would silently give wrong numbers. Slices of one
+// array are recognised when both reach the end of its capacity, which
+// every slice made by NewImage, Wrap* or plain reslicing does.
+func checkNoAlias(in, out *convolve.Image) error {
+	if in.Type == convolve.Float32 && out.Type == convolve.Float32 && sameArray(in.F32, out.F32) {
+		return fmt.Errorf("refimpl: output data shares memory with the input; running in place is not supported")
+	}
+	return nil
+}
+
+func sameArray(a, b []float32) bool {
+	if cap(a) == 0 || cap(b) == 0 {
+		return false
+	}
+	return &a[:cap(a)][cap(a)-1] == &b[:cap(b)][cap(b)-1]
 }
 
 // sobelWeights returns the SobelX and SobelY weights. SobelMagnitude always

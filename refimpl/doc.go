@@ -14,5 +14,6 @@
 // All three read pixels outside the image through convolve.Border.Index,
 // the one index-mapping function of the project, and apply the filter by
 // correlation with the oriented weights (Filter.Oriented), so correlate and
-// convolve share every loop.
+// convolve share every loop. The float32 variants refuse to run in place
+// (output data sharing the input's array).
 package refimpl

@@ -2,6 +2,7 @@ package refimpl
 
 import (
 	"math"
+	"slices"
 	"runtime"
 
 	"github.com/convbench/convbench/convolve"
@@ -81,7 +82,7 @@ type stage struct {
 }
 
 func newStage(f *convolve.Filter) stage {
-	st := stage{w: f.Weights}
+	st := stage{w: slices.Clone(f.Weights)}
 	if row, col, ok := f.Separable(); ok && factorsExact(f, row, col) {
 		st.row, st.col = row, col
 	}
@@ -150,6 +151,9 @@ func (fp *fastPlan) newWorker() *fastWorker {
 
 func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	if err := fp.p.CheckIO(in, out); err != nil {
+		return err
+	}
+	if err := checkNoAlias(in, out); err != nil {
 		return err
 	}
 	h := in.Height

@@ -2,6 +2,7 @@ package refimpl
 
 import (
 	"math"
+	"slices"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -43,7 +44,10 @@ func (n naive) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, err
 	np := &naivePlan{p: p}
 	switch p.Op {
 	case convolve.Filter2D:
-		np.w = p.Filter.Oriented(p.Mode)
+		f := p.Filter.Oriented(p.Mode)
+		// A private copy: later changes to the problem's filter do not
+		// reach the plan.
+		np.w = &convolve.Filter{Name: f.Name, Width: f.Width, Height: f.Height, Weights: slices.Clone(f.Weights)}
 	case convolve.SobelMagnitude:
 		np.w, np.w2 = sobelWeights()
 	}
@@ -61,6 +65,9 @@ type naivePlan struct {
 
 func (np *naivePlan) Run(in, out *convolve.Image) error {
 	if err := np.p.CheckIO(in, out); err != nil {
+		return err
+	}
+	if err := checkNoAlias(in, out); err != nil {
 		return err
 	}
 	if np.p.Op == convolve.RGBToYUV {

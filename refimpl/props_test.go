@@ -422,6 +422,25 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: Plan with a block shape: %v, want a CapabilityError naming the variant", vn, err)
 		}
 	}
+	// In place: the output over the input's data.
+	gf := convolve.Geometry{Width: 6, Height: 5, Channels: 1, Type: convolve.Float32}
+	pf := convolve.Problem{Op: convolve.Filter2D, Input: gf, Filter: box}
+	data := make([]float32, gf.Len()+4)
+	inF, _ := convolve.WrapFloat32(gf, data)
+	outF, _ := convolve.WrapFloat32(gf, data[2:])
+	for _, vn := range []string{"cpu-naive", "cpu-fast"} {
+		v, _ := convolve.Lookup(vn)
+		plan, err := v.Plan(pf, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Run(inF, outF); err == nil {
+			t.Errorf("%s: Run in place: no error", vn)
+		}
+		if err := plan.Run(inF, inF); err == nil {
+			t.Errorf("%s: Run with out == in: no error", vn)
+		}
+	}
 	if _, _, err := Expect(p, nil); err == nil {
 		t.Error("Expect with a nil image: no error")
 	}
