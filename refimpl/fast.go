@@ -2,8 +2,8 @@ package refimpl
 
 import (
 	"math"
-	"slices"
 	"runtime"
+	"slices"
 
 	"github.com/convbench/convbench/convolve"
 )
