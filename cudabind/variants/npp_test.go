@@ -1,0 +1,110 @@
+package variants
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+)
+
+// nppOrSkip returns the device, or skips when there is no device or no
+// libnppif.
+func nppOrSkip(t *testing.T) *cudabind.Device {
+	t.Helper()
+	d := gpuOrSkip(t)
+	if _, err := NPPLibrary(); err != nil {
+		var ue *cudabind.UnavailableError
+		if errors.As(err, &ue) {
+			t.Skipf("no NPP: %v", err)
+		}
+		t.Fatal(err)
+	}
+	return d
+}
+
+// nppCases: every border in both modes with square and rectangular
+// asymmetric filters (a wrong coefficient order or anchor shows), filter
+// sizes from 1x1 to 31x31, and block shapes of the padding pass.
+func nppCases() []kernelCase {
+	var cs []kernelCase
+	i := 0
+	for _, b := range convolve.Borders {
+		for _, k := range [][2]int{{1, 1}, {3, 3}, {5, 3}, {3, 7}} {
+			cs = append(cs, kernelCase{kw: k[0], kh: k[1], border: b, mode: convolve.Modes[i%2], typ: convolve.Float32, channels: 1})
+			i++
+		}
+	}
+	for _, k := range []int{9, 15, 31} {
+		cs = append(cs, kernelCase{kw: k, kh: k, border: convolve.Borders[i%5], mode: convolve.Modes[i%2], typ: convolve.Float32, channels: 1})
+		i++
+	}
+	for _, blk := range []convolve.Block{{X: 32, Y: 8}, {X: 7, Y: 5}} {
+		cs = append(cs, kernelCase{kw: 5, kh: 5, border: convolve.Reflect, typ: convolve.Float32, channels: 1, block: blk})
+	}
+	return cs
+}
+
+// TestNPPCapabilities checks the refusals that need no device.
+func TestNPPCapabilities(t *testing.T) {
+	v, err := convolve.Lookup("npp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &convolve.Filter{Name: "one", Width: 3, Height: 3, Weights: make([]float32, 9)}
+	for _, g := range []convolve.Geometry{
+		{Width: 8, Height: 8, Channels: 1, Type: convolve.Uint8},
+		{Width: 8, Height: 8, Channels: 3, Type: convolve.Float32},
+	} {
+		var ce *convolve.CapabilityError
+		if _, err := convolve.PlanFor(v, convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f}, convolve.Config{}); !errors.As(err, &ce) {
+			t.Errorf("%v: err = %v, want a *convolve.CapabilityError", g, err)
+		}
+	}
+}
+
+// TestNPPAgreement runs the npp variant over nppCases x agreementSizes
+// against refimpl.Expect on NaN-poisoned outputs, and checks that every
+// plan was released.
+func TestNPPAgreement(t *testing.T) {
+	d := nppOrSkip(t)
+	lib, _ := NPPLibrary()
+	t.Logf("NPP library: %s", lib)
+	live := d.LiveAllocations()
+	v, err := convolve.Lookup("npp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(23, 5))
+	failures := 0
+	for _, kc := range nppCases() {
+		f := randomFilter(r, kc.kw, kc.kh)
+		for _, g := range agreementSizes {
+			p := kc.problem(g, f)
+			plan, err := convolve.PlanFor(v, p, convolve.Config{Block: kc.block})
+			if err != nil {
+				t.Errorf("npp %v: Plan: %v", p, err)
+				failures++
+				continue
+			}
+			for range 2 {
+				if _, ok := agree(t, "npp", plan, p, randomImage(r, p.Input)); !ok {
+					failures++
+				}
+			}
+			if err := plan.Close(); err != nil {
+				t.Errorf("npp %v: Close: %v", p, err)
+			}
+			if failures > 10 {
+				t.Fatalf("too many failures")
+			}
+		}
+	}
+	p := kernelCase{kw: 7, kh: 5, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
+		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
+	devicePlanAgrees(t, v, p, convolve.Config{}, randomImage(r, p.Input))
+	if n := d.LiveAllocations(); n != live {
+		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
+	}
+}
