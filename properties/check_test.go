@@ -112,12 +112,20 @@ func (e *env) runOnce(v convolve.Variant, p convolve.Problem, cfg convolve.Confi
 	return runPoisoned(pl, p, in, poisons(p.OutputGeometry().Type)[0])
 }
 
-// safely runs fn and turns a panic into an error, so that a panicking case
-// shrinks like any other failure.
+// panicError is a recovered panic.
+type panicError struct {
+	value any
+	stack string
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v\n%s", e.value, e.stack) }
+
+// safely runs fn and turns a panic into a *panicError, so that a panicking
+// case shrinks like any other failure.
 func safely(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v\n%s", r, firstLines(string(debug.Stack()), 14))
+			err = &panicError{r, firstLines(string(debug.Stack()), 24)}
 		}
 	}()
 	return fn()
@@ -149,8 +157,11 @@ func agree(what string, out, ref, tol *convolve.Image) error {
 	return fmt.Errorf("%s\n%s", head, mismatchDiff(out, ref, tol, m.First))
 }
 
-// pixel names one element in a diff.
-type pixel struct{ X, Y, C int }
+// pixel names one element in a diff; the fixed-width numbers sort the
+// diff's keys row by row.
+type pixel string
+
+func pixelAt(x, y, c int) pixel { return pixel(fmt.Sprintf("y=%04d x=%04d c=%d", y, x, c)) }
 
 // value is one element's value with the tolerance it is compared under.
 type value struct {
@@ -180,7 +191,7 @@ func mismatchDiff(out, ref, tol *convolve.Image, first convolve.Mismatch) string
 			if tol != nil {
 				t = tol.At(x, y, first.C)
 			}
-			k := pixel{x, y, first.C}
+			k := pixelAt(x, y, first.C)
 			want[k] = value{ref.At(x, y, first.C), t}
 			got[k] = value{out.At(x, y, first.C), t}
 		}

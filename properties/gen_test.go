@@ -44,7 +44,7 @@ type domain struct {
 	pool []Case
 	// fix imposes the property's fixed fields on a drawn case; accept is
 	// its extra constraint on any case, shrunk ones included.
-	fix    func(Case) Case
+	fix    func(*domain, Case) Case
 	accept func(Case) bool
 }
 
@@ -182,6 +182,9 @@ func (d *domain) fitBudget(c Case) Case {
 
 // draw draws one valid case, or reports that none was found.
 func (d *domain) draw(rng *rand.Rand) (Case, bool) {
+	if len(d.ops) == 0 || len(d.kinds) == 0 {
+		return Case{}, false
+	}
 	for try := 0; try < 200; try++ {
 		var c Case
 		if d.pool != nil {
@@ -194,7 +197,7 @@ func (d *domain) draw(rng *rand.Rand) (Case, bool) {
 		}
 		d.drawFree(rng, &c)
 		if d.fix != nil {
-			c = d.fix(c)
+			c = d.fix(d, c)
 		}
 		c = d.fitBudget(c.normalize())
 		if d.valid(c) {
@@ -206,7 +209,10 @@ func (d *domain) draw(rng *rand.Rand) (Case, bool) {
 
 // specValid checks the capabilities alone.
 func (d *domain) specValid(c Case) bool {
-	if c.normalize() != c || !slices.Contains(d.ops, c.Op) || !slices.Contains(d.kinds, c.Weights) {
+	if c.normalize() != c || !slices.Contains(d.ops, c.Op) {
+		return false
+	}
+	if c.Op == convolve.Filter2D && !slices.Contains(d.kinds, c.Weights) {
 		return false
 	}
 	if c.KW < 1 || c.KH < 1 || c.KW%2 == 0 || c.KH%2 == 0 || c.KW > d.maxK || c.KH > d.maxK {

@@ -20,7 +20,7 @@ type property struct {
 	// the fields the property needs; accept rejects cases it cannot use.
 	ops    []convolve.Operation
 	kinds  []WeightKind
-	fix    func(Case) Case
+	fix    func(d *domain, c Case) Case
 	accept func(Case) bool
 	// acceptFor, when set, replaces accept with a constraint that depends
 	// on the variant.
@@ -47,18 +47,20 @@ var properties = []*property{
 		applies: separableApplies, acceptFor: partnerDomainAccept, check: checkSeparable},
 }
 
-func withWeights(k WeightKind) func(Case) Case {
-	return func(c Case) Case { c.Weights = k; return c }
+func withWeights(k WeightKind) func(*domain, Case) Case {
+	return func(_ *domain, c Case) Case { c.Weights = k; return c }
 }
 
-func withMode(m convolve.Mode) func(Case) Case {
-	return func(c Case) Case { c.Mode = m; return c }
+func withMode(m convolve.Mode) func(*domain, Case) Case {
+	return func(_ *domain, c Case) Case { c.Mode = m; return c }
 }
 
 // withZeroBorder asks for the Zero border; a variant without it keeps its
 // own (the interior does not depend on the border).
-func withZeroBorder(c Case) Case {
-	c.Border = convolve.Zero
+func withZeroBorder(d *domain, c Case) Case {
+	if len(d.caps.Borders) == 0 || slices.Contains(d.caps.Borders, convolve.Zero) {
+		c.Border = convolve.Zero
+	}
 	return c
 }
 

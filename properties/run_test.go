@@ -62,6 +62,15 @@ func specString(c Case) string {
 	return s
 }
 
+// propertyDomain is the domain property pr draws from for variant e.
+func propertyDomain(e *env, pr *property) *domain {
+	d := newDomain(e.desc.Caps, pr, e.pool)
+	if pr.acceptFor != nil {
+		d.accept = pr.acceptFor(e)
+	}
+	return d
+}
+
 // propertyRun is the outcome of one property on one variant.
 type propertyRun struct {
 	passed, refused int
@@ -73,10 +82,7 @@ type propertyRun struct {
 // checkProperty runs property pr on e with n random cases from seed and
 // returns gopter's result, the shrunk failing case included.
 func checkProperty(e *env, pr *property, seed int64, n int) *propertyRun {
-	d := newDomain(e.desc.Caps, pr, e.pool)
-	if pr.acceptFor != nil {
-		d.accept = pr.acceptFor(e)
-	}
+	d := propertyDomain(e, pr)
 	r := &propertyRun{seed: derivedSeed(seed, e.name, pr.name)}
 	params := gopter.DefaultTestParametersWithSeed(r.seed)
 	params.MinSuccessfulTests = n
@@ -160,6 +166,9 @@ func TestProperties(t *testing.T) {
 						if why := pr.applies(e); why != "" {
 							t.Skip(why)
 						}
+					}
+					if len(propertyDomain(e, pr).ops) == 0 {
+						t.Skipf("%s supports none of the operations %v", e.name, pr.ops)
 					}
 					r := checkProperty(e, pr, seed, n)
 					cases += r.passed

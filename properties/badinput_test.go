@@ -1,0 +1,353 @@
+package properties
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/refimpl"
+)
+
+// badPlan is one invalid problem or configuration.
+type badPlan struct {
+	name string
+	p    convolve.Problem
+	cfg  convolve.Config
+	// capability: the error must be a *convolve.CapabilityError.
+	capability bool
+}
+
+// badPlans lists the invalid problems and configurations for a variant,
+// built from a valid problem p of it.
+func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
+	var bs []badPlan
+	add := func(name string, capability bool, mod func(*convolve.Problem, *convolve.Config)) {
+		q, cfg := p, convolve.Config{}
+		mod(&q, &cfg)
+		bs = append(bs, badPlan{name, q, cfg, capability})
+	}
+	if p.Op == convolve.Filter2D {
+		add("even filter width", false, func(q *convolve.Problem, _ *convolve.Config) {
+			q.Filter = &convolve.Filter{Name: "even", Width: 4, Height: 3, Weights: make([]float32, 12)}
+		})
+		add("even filter height", false, func(q *convolve.Problem, _ *convolve.Config) {
+			q.Filter = &convolve.Filter{Name: "even", Width: 3, Height: 2, Weights: make([]float32, 6)}
+		})
+		add("nil filter", false, func(q *convolve.Problem, _ *convolve.Config) { q.Filter = nil })
+		add("too few weights", false, func(q *convolve.Problem, _ *convolve.Config) {
+			q.Filter = &convolve.Filter{Name: "short", Width: 3, Height: 3, Weights: make([]float32, 8)}
+		})
+		add("NaN weight", false, func(q *convolve.Problem, _ *convolve.Config) {
+			w := make([]float32, 9)
+			w[4] = float32(math.NaN())
+			q.Filter = &convolve.Filter{Name: "nan", Width: 3, Height: 3, Weights: w}
+		})
+	}
+	add("zero image width", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Width = 0 })
+	add("negative image height", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Height = -3 })
+	add("five channels", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Channels = 5 })
+	add("stride shorter than a row", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Stride = q.Input.RowElems() - 1 })
+	add("unknown element type", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Type = 7 })
+	add("unknown border", false, func(q *convolve.Problem, _ *convolve.Config) { q.Border = 99 })
+	add("unknown mode", false, func(q *convolve.Problem, _ *convolve.Config) { q.Mode = -1 })
+	add("unknown operation", false, func(q *convolve.Problem, _ *convolve.Config) { q.Op = 42 })
+	add("unknown tunable", false, func(_ *convolve.Problem, cfg *convolve.Config) {
+		cfg.Tunables = map[string]int{"no-such-tunable": 1}
+	})
+
+	// Capabilities the variant does not declare.
+	for _, t := range convolve.ElemTypes {
+		if len(caps.Types) > 0 && !slices.Contains(caps.Types, t) && p.Op != convolve.RGBToYUV {
+			add("unsupported element type "+t.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Type = t })
+			break
+		}
+	}
+	for ch := 1; ch <= convolve.MaxChannels; ch++ {
+		if len(caps.Channels) > 0 && !slices.Contains(caps.Channels, ch) && p.Op != convolve.RGBToYUV {
+			add(fmt.Sprintf("unsupported channel count %d", ch), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Channels = ch })
+			break
+		}
+	}
+	for _, l := range convolve.Layouts {
+		if len(caps.Layouts) > 0 && !slices.Contains(caps.Layouts, l) && p.Input.Channels > 1 {
+			add("unsupported layout "+l.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Layout = l })
+			break
+		}
+	}
+	for _, b := range convolve.Borders {
+		if len(caps.Borders) > 0 && !slices.Contains(caps.Borders, b) && p.Op != convolve.RGBToYUV {
+			add("unsupported border "+b.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Border = b })
+			break
+		}
+	}
+	for _, o := range []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude} {
+		if len(caps.Ops) > 0 && !slices.Contains(caps.Ops, o) {
+			add("unsupported operation "+o.String(), true, func(q *convolve.Problem, _ *convolve.Config) {
+				q.Op = o
+				if o == convolve.Filter2D {
+					q.Filter = convolve.GaussianInt3()
+				}
+			})
+			break
+		}
+	}
+	if p.Op == convolve.Filter2D && caps.MaxFilterSide > 0 && caps.MaxFilterSide < convolve.MaxFilterSide {
+		k := caps.MaxFilterSide + 1 + caps.MaxFilterSide%2 // the next odd size
+		add(fmt.Sprintf("filter side %d above the largest %d", k, caps.MaxFilterSide), true, func(q *convolve.Problem, _ *convolve.Config) {
+			f, _ := makeFilter(OuterWeights, k, 1, 1, "big")
+			q.Filter = f
+		})
+	}
+	if p.Op == convolve.Filter2D && caps.SeparableOnly {
+		add("non-separable filter", true, func(q *convolve.Problem, _ *convolve.Config) { q.Filter = convolve.Laplacian() })
+	}
+	if caps.GPU {
+		add("block of 2048 threads", false, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = convolve.Block{X: 64, Y: 32} })
+		if len(caps.FixedBlocks) > 0 {
+			for _, b := range []convolve.Block{{X: 7, Y: 3}, {X: 1, Y: 1}, {X: 32, Y: 8}, {X: 16, Y: 16}} {
+				if !slices.Contains(caps.FixedBlocks, b) {
+					add("block "+b.String()+" not among the fixed ones", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = b })
+					break
+				}
+			}
+		}
+	} else {
+		add("block shape for a CPU variant", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = convolve.Block{X: 32, Y: 8} })
+		add("fmad=false for a CPU variant", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.NoFMA = true })
+	}
+	return bs
+}
+
+// badRun is one invalid pair of images for a valid plan.
+type badRun struct {
+	name    string
+	in, out *convolve.Image
+}
+
+func badRuns(p convolve.Problem, in, out *convolve.Image) []badRun {
+	rs := []badRun{{"nil input", nil, out}, {"nil output", in, nil}, {"nil input and output", nil, nil}}
+	resized := func(g convolve.Geometry, dw, dh int) *convolve.Image {
+		g.Width += dw
+		g.Height += dh
+		im, _ := convolve.NewImage(g)
+		return im
+	}
+	rs = append(rs,
+		badRun{"input one column wider", resized(in.Geometry, 1, 0), out},
+		badRun{"input one row shorter", resized(in.Geometry, 0, -1), out},
+		badRun{"output one column narrower", in, resized(out.Geometry, -1, 0)},
+		badRun{"output one row taller", in, resized(out.Geometry, 0, 1)},
+	)
+	other := func(g convolve.Geometry, t convolve.ElemType) *convolve.Image {
+		g.Type = t
+		im, _ := convolve.NewImage(g)
+		return im
+	}
+	for _, t := range convolve.ElemTypes {
+		if t != in.Type {
+			rs = append(rs, badRun{"input of type " + t.String(), other(in.Geometry, t), out})
+			break
+		}
+	}
+	for _, t := range convolve.ElemTypes {
+		if t != out.Type {
+			rs = append(rs, badRun{"output of type " + t.String(), in, other(out.Geometry, t)})
+			break
+		}
+	}
+	if p.Op != convolve.RGBToYUV {
+		g := in.Geometry
+		g.Channels = g.Channels%convolve.MaxChannels + 1
+		wrongC, _ := convolve.NewImage(g)
+		rs = append(rs, badRun{fmt.Sprintf("input with %d channels", g.Channels), wrongC, out})
+	}
+	g := in.Geometry
+	g.Stride = g.RowStride() + 1
+	restrided, _ := convolve.NewImage(g)
+	rs = append(rs, badRun{"input with another row stride", restrided, out})
+	short := in.Clone()
+	short.F32, short.U8, short.I16 = trim(short.F32), trim(short.U8), trim(short.I16)
+	rs = append(rs, badRun{"input data one element short", short, out})
+	shortOut := out.Clone()
+	shortOut.F32, shortOut.U8, shortOut.I16 = trim(shortOut.F32), trim(shortOut.U8), trim(shortOut.I16)
+	rs = append(rs, badRun{"output data one element short", in, shortOut})
+	// An image the geometry change made invalid comes back nil; only the
+	// first three entries are meant to be nil.
+	return append(rs[:3:3], slices.DeleteFunc(rs[3:], func(r badRun) bool { return r.in == nil || r.out == nil })...)
+}
+
+func trim[T any](s []T) []T {
+	if len(s) == 0 {
+		return s
+	}
+	return s[:len(s)-1]
+}
+
+// TestBadInput checks that every validation error of a variant is an error:
+// no panic, no plan, no device allocation left behind, and that a plan
+// whose Run was refused still works.
+func TestBadInput(t *testing.T) {
+	for _, v := range convolve.Variants() {
+		name := v.Describe().Name
+		if !selectVariant(t, name) {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, v, suiteSeed())
+			d := newDomain(e.desc.Caps, nil, e.pool)
+			d.budget = 1 << 16
+			rng := rand.New(rand.NewSource(derivedSeed(suiteSeed(), name, "bad-input")))
+			for _, op := range d.ops {
+				var base Case
+				found := false
+				for try := 0; try < 500 && !found; try++ {
+					base, found = d.draw(rng)
+					found = found && base.Op == op && base.W > 1 && base.H > 1
+				}
+				if !found {
+					t.Errorf("no valid %v case to start from", op)
+					continue
+				}
+				t.Run(op.String(), func(t *testing.T) {
+					problems, summary := checkBadInput(e, base)
+					for _, p := range problems {
+						t.Error(p)
+					}
+					t.Log(summary)
+				})
+			}
+		})
+	}
+}
+
+// checkBadInput returns every way the variant mishandles invalid input
+// around the valid case base, and a summary line.
+func checkBadInput(e *env, base Case) (problems []string, summary string) {
+	errorf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	p, err := base.Problem()
+	if err != nil {
+		return []string{err.Error()}, ""
+	}
+	allocs0, haveAllocs := liveAllocations()
+	noAllocs := func(what string) {
+		if n := e.open.Load(); n != 0 {
+			errorf("%s: %d plans open", what, n)
+		}
+		if haveAllocs {
+			if n, _ := liveAllocations(); n != allocs0 {
+				errorf("%s: device allocations %d, %d before", what, n, allocs0)
+			}
+		}
+	}
+	for _, b := range badPlans(e.desc.Caps, p) {
+		for _, via := range []string{"Variant.Plan", "convolve.PlanFor"} {
+			var pl convolve.Plan
+			err := safely(func() (err error) {
+				if via == "Variant.Plan" {
+					pl, err = e.variant.Plan(b.p, b.cfg)
+				} else {
+					pl, err = convolve.PlanFor(e.variant, b.p, b.cfg)
+				}
+				return err
+			})
+			var ce *convolve.CapabilityError
+			switch {
+			case err == nil:
+				errorf("%s with %s: no error", via, b.name)
+				pl.Close()
+			case pl != nil:
+				errorf("%s with %s: returned a plan beside the error %v", via, b.name, err)
+				pl.Close()
+			case errors.As(err, new(*panicError)):
+				errorf("%s with %s: %v", via, b.name, err)
+			case b.capability && !errors.As(err, &ce):
+				errorf("%s with %s: error %q is not a *convolve.CapabilityError", via, b.name, err)
+			}
+			noAllocs(fmt.Sprintf("after %s with %s", via, b.name))
+		}
+	}
+
+	in, err := base.Input()
+	if err != nil {
+		return append(problems, err.Error()), ""
+	}
+	ref, tol, err := refimpl.Expect(p, in)
+	if err != nil {
+		return append(problems, err.Error()), ""
+	}
+	pl, err := e.plan(p, base.Config())
+	if err != nil {
+		return append(problems, fmt.Sprintf("plan of the valid base case %v: %v", base, err)), ""
+	}
+	defer pl.Close()
+	out, _ := p.NewOutput()
+	allocsPlanned, _ := liveAllocations()
+	for _, r := range badRuns(p, in, out) {
+		err := safely(func() error { return pl.Run(r.in, r.out) })
+		switch {
+		case err == nil:
+			errorf("Run with %s: no error", r.name)
+		case errors.As(err, new(*panicError)):
+			errorf("Run with %s: %v", r.name, err)
+		}
+		if haveAllocs {
+			if n, _ := liveAllocations(); n != allocsPlanned {
+				errorf("Run with %s: device allocations %d, %d before", r.name, n, allocsPlanned)
+			}
+		}
+	}
+	good, err := runPoisoned(pl, p, in, poisons(p.OutputGeometry().Type)[0])
+	if err != nil {
+		errorf("valid Run after the rejected ones: %v", err)
+	} else if err := agree("valid Run after the rejected ones", good, ref, tol); err != nil {
+		errorf("%v", err)
+	}
+	if err := pl.Close(); err != nil {
+		errorf("Close: %v", err)
+	}
+	noAllocs("after Close")
+	return problems, fmt.Sprintf("base case %v: %d invalid plans and %d invalid runs tried", base, 2*len(badPlans(e.desc.Caps, p)), len(badRuns(p, in, out)))
+}
+
+// laxVariant wraps a variant but validates nothing: its Plan accepts any
+// problem and its Run never fails, as a careless implementation might.
+type laxVariant struct{ inner convolve.Variant }
+
+func (l laxVariant) Describe() convolve.Description { return l.inner.Describe() }
+func (l laxVariant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	return laxPlan{}, nil
+}
+
+type laxPlan struct{}
+
+func (laxPlan) Run(in, out *convolve.Image) error { return nil }
+func (laxPlan) Close() error                      { return nil }
+
+// TestBadInputCatchesLaxVariant makes sure the bad-input check can fail: a
+// variant that validates nothing is reported for its plans and its runs.
+func TestBadInputCatchesLaxVariant(t *testing.T) {
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{name: "lax", variant: laxVariant{naive}, desc: naive.Describe()}
+	base := Case{Op: convolve.Filter2D, W: 6, H: 5, Channels: 1, KW: 3, KH: 3, Seed: 1}
+	problems, _ := checkBadInput(e, base)
+	var plans, runs int
+	for _, p := range problems {
+		switch {
+		case strings.HasPrefix(p, "Variant.Plan with"):
+			plans++
+		case strings.HasPrefix(p, "Run with"):
+			runs++
+		}
+	}
+	if plans == 0 || runs == 0 {
+		t.Errorf("lax variant: %d plan and %d run problems reported, want both > 0; all:\n%s", plans, runs, strings.Join(problems, "\n"))
+	}
+}

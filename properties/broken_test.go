@@ -1,0 +1,125 @@
+package properties
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/leanovate/gopter"
+)
+
+// brokenHalo wraps a correct CPU variant and reads one column too many on
+// the right: the pixel just past the right edge is taken from the image's
+// last column instead of from the border. It is the kind of off-by-one a
+// tiled kernel's halo load makes, and it only exists inside this test.
+type brokenHalo struct{ inner convolve.Variant }
+
+func (b brokenHalo) Describe() convolve.Description {
+	d := b.inner.Describe()
+	d.Name = "broken-halo"
+	d.Summary = "cpu-naive with an off-by-one right halo (test only)"
+	return d
+}
+
+func (b brokenHalo) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	wide := p
+	wide.Input.Width++
+	wide.Input.Stride = 0
+	inner, err := convolve.PlanFor(b.inner, wide, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &brokenHaloPlan{p: p, wide: wide, inner: inner}, nil
+}
+
+type brokenHaloPlan struct {
+	p, wide convolve.Problem
+	inner   convolve.Plan
+}
+
+// Run copies the input into an image one column wider whose extra column
+// repeats the last one, runs the correct variant on it and keeps the first
+// Width columns of the result.
+func (bp *brokenHaloPlan) Run(in, out *convolve.Image) error {
+	if err := bp.p.CheckIO(in, out); err != nil {
+		return err
+	}
+	win, err := convolve.NewImage(bp.wide.Input)
+	if err != nil {
+		return err
+	}
+	w := in.Width
+	for c := 0; c < in.Channels; c++ {
+		for y := 0; y < in.Height; y++ {
+			for x := 0; x <= w; x++ {
+				win.Set(x, y, c, in.At(min(x, w-1), y, c))
+			}
+		}
+	}
+	wout, err := bp.wide.NewOutput()
+	if err != nil {
+		return err
+	}
+	if err := bp.inner.Run(win, wout); err != nil {
+		return err
+	}
+	for c := 0; c < out.Channels; c++ {
+		for y := 0; y < out.Height; y++ {
+			for x := 0; x < out.Width; x++ {
+				out.Set(x, y, c, wout.At(x, y, c))
+			}
+		}
+	}
+	return nil
+}
+
+func (bp *brokenHaloPlan) Close() error { return bp.inner.Close() }
+
+// TestBrokenVariantIsCaughtAndShrunk runs the agreement property on the
+// broken variant and asserts that gopter finds the bug and shrinks the
+// failing case to a tiny one: a 3-wide filter on an image of one or two
+// pixels, one channel, nothing else that the bug does not need.
+func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{variant: brokenHalo{naive}}
+	e.desc = e.variant.Describe()
+	e.name = e.desc.Name
+	agreement := properties[0]
+	if agreement.name != "agreement" {
+		t.Fatalf("properties[0] is %q, want agreement", agreement.name)
+	}
+	seed := suiteSeed()
+	r := checkProperty(e, agreement, seed, 200)
+	res := r.result
+	if res.Status != gopter.TestFailed {
+		t.Fatalf("broken variant not caught: status %v after %d cases (seed %d)", res.Status, res.Succeeded, seed)
+	}
+	if len(res.Args) != 1 {
+		t.Fatalf("failed result has %d arguments, want 1", len(res.Args))
+	}
+	arg := res.Args[0]
+	shrunk, ok := arg.Arg.(Case)
+	orig := arg.OrigArg.(Case)
+	if !ok {
+		t.Fatalf("shrunk argument is a %T, want Case", arg.Arg)
+	}
+	t.Logf("caught after %d passing cases; %d shrinks\n  original: %v\n  shrunk:   %v\n  failure:  %s",
+		res.Succeeded, arg.Shrinks, orig, shrunk, firstLines(fmt.Sprint(res.Labels), 3))
+	small := shrunk.Op == convolve.Filter2D && shrunk.W <= 2 && shrunk.H <= 2 && shrunk.Channels == 1 &&
+		shrunk.KW >= 3 && shrunk.KW <= 5 && shrunk.KH <= 3 && shrunk.Pad == 0
+	if !small {
+		t.Errorf("failing case shrunk only to %v (from %v); want a 1- or 2-pixel one-channel image with a 3- or 5-wide filter", shrunk, orig)
+	}
+	// The shrunk case must itself fail, and for the reason planted.
+	if err := checkAgreement(e, shrunk); err == nil {
+		t.Errorf("shrunk case %v passes the agreement check", shrunk)
+	}
+	fixed := shrunk
+	fixed.Border = convolve.Replicate // the planted bug equals the Replicate border
+	if err := checkAgreement(e, fixed); err != nil {
+		t.Errorf("shrunk case with the Replicate border %v should pass (the bug reads what Replicate reads): %v", fixed, err)
+	}
+}

@@ -1,0 +1,100 @@
+package properties
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// edgeCases is the fixed table that runs beside the random cases: the
+// degenerate shapes random draws rarely hit, under every border and both
+// modes, each checked for agreement with the reference.
+func edgeCases() []Case {
+	shapes := []struct{ w, h, kw, kh int }{
+		{1, 1, 1, 1},   // a single pixel, a single tap
+		{1, 1, 3, 3},   // every tap but the centre outside
+		{1, 1, 7, 5},   // rectangular, all outside but one
+		{1, 17, 3, 5},  // one column
+		{23, 1, 5, 3},  // one row
+		{1, 9, 1, 7},   // column filter on a column
+		{9, 1, 7, 1},   // row filter on a row
+		{3, 2, 9, 11},  // filter larger than both sides
+		{2, 3, 31, 31}, // much larger: the periodic borders wrap many times
+		{5, 4, 5, 3},   // filter as wide as the image
+		{33, 17, 3, 3}, // just past a 32-wide tile
+	}
+	var cs []Case
+	seed := int64(1)
+	for _, s := range shapes {
+		for _, b := range convolve.Borders {
+			for _, m := range convolve.Modes {
+				cs = append(cs, Case{Op: convolve.Filter2D, W: s.w, H: s.h, Channels: 1, KW: s.kw, KH: s.kh,
+					Weights: RandomWeights, Border: b, Mode: m, Seed: seed})
+				seed++
+			}
+		}
+	}
+	// Types, channels, layouts and padding on one awkward shape.
+	for _, t := range convolve.ElemTypes {
+		for _, l := range convolve.Layouts {
+			cs = append(cs, Case{Op: convolve.Filter2D, W: 7, H: 2, Channels: 3, Type: t, Layout: l, Pad: 3,
+				KW: 9, KH: 3, Weights: IntegerWeights, Border: convolve.Mirror, Seed: seed})
+			seed++
+		}
+	}
+	for _, b := range convolve.Borders {
+		cs = append(cs,
+			Case{Op: convolve.SobelMagnitude, W: 1, H: 1, Channels: 1, KW: 3, KH: 3, Border: b, Seed: seed},
+			Case{Op: convolve.SobelMagnitude, W: 2, H: 7, Channels: 2, Type: convolve.Uint8, KW: 3, KH: 3, Border: b, Seed: seed + 1})
+		seed += 2
+	}
+	cs = append(cs,
+		Case{Op: convolve.RGBToYUV, W: 1, H: 1, Channels: 3, Type: convolve.Uint8, KW: 1, KH: 1, Seed: seed},
+		Case{Op: convolve.RGBToYUV, W: 5, H: 3, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Pad: 2, KW: 1, KH: 1, Seed: seed + 1})
+	return cs
+}
+
+// TestEdgeCases checks every variant on the fixed table; cases outside a
+// variant's capabilities are counted and skipped.
+func TestEdgeCases(t *testing.T) {
+	table := edgeCases()
+	for _, v := range convolve.Variants() {
+		name := v.Describe().Name
+		if !selectVariant(t, name) {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, v, suiteSeed())
+			d := newDomain(e.desc.Caps, nil, nil)
+			d.maxSide, d.budget = 1<<20, 1<<40
+			ran, outside, refused := 0, 0, 0
+			for _, c := range table {
+				c = c.normalize()
+				if c.Op == convolve.Filter2D && e.desc.Caps.SeparableOnly {
+					c.Weights = OuterWeights // a rank-one filter of the same size
+				}
+				if !d.specValid(c) {
+					outside++
+					continue
+				}
+				err := safely(func() error { return checkAgreement(e, c) })
+				var rf *refusedError
+				switch {
+				case errors.As(err, &rf):
+					refused++
+				case err != nil:
+					t.Errorf("edge case %v: %v", c, err)
+				default:
+					ran++
+				}
+			}
+			msg := fmt.Sprintf("variant=%s edge cases: %d passed, %d outside its capabilities, %d refused at plan time", name, ran, outside, refused)
+			if ran == 0 {
+				t.Errorf("%s: no edge case within the capabilities", msg)
+			}
+			t.Log(msg)
+		})
+	}
+}

@@ -1,0 +1,178 @@
+package properties
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// testCaps are capability sets the generator must respect.
+var testCaps = map[string]convolve.Capabilities{
+	"everything": {},
+	"gpu-narrow": {
+		Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Uint8},
+		Channels: []int{1, 3}, Layouts: []convolve.Layout{convolve.Planar},
+		Borders: []convolve.Border{convolve.Replicate, convolve.Wrap}, MaxFilterSide: 15, GPU: true,
+		FixedBlocks: []convolve.Block{{X: 16, Y: 16}, {X: 32, Y: 8}},
+	},
+	"separable-only": {Ops: []convolve.Operation{convolve.Filter2D}, SeparableOnly: true, GPU: true},
+	"sobel-only":     {Ops: []convolve.Operation{convolve.SobelMagnitude}, Borders: []convolve.Border{convolve.Mirror}},
+}
+
+// measure decreases with every shrink step.
+func measure(c Case) int {
+	m := c.W + c.H + c.KW + c.KH + c.Channels + c.Pad + int(c.Type) + int(c.Layout) + int(c.Border) + int(c.Mode) + int(c.Op)
+	if c.Block != (convolve.Block{}) {
+		m++
+	}
+	if c.NoFMA {
+		m++
+	}
+	if c.Fast {
+		m++
+	}
+	return m
+}
+
+func TestGeneratedCasesStayWithinCapabilities(t *testing.T) {
+	for name, caps := range testCaps {
+		t.Run(name, func(t *testing.T) {
+			for _, pr := range properties {
+				var pool []Case
+				if caps.GPU {
+					pool = specPool(caps, 7)
+				}
+				d := newDomain(caps, pr, pool)
+				rng := rand.New(rand.NewSource(1))
+				drawn := 0
+				for i := 0; i < 200; i++ {
+					c, ok := d.draw(rng)
+					if !ok {
+						continue
+					}
+					drawn++
+					p, err := c.Problem()
+					if err != nil {
+						t.Fatalf("%s: drawn case %v: %v", pr.name, c, err)
+					}
+					if err := caps.Check(p); err != nil {
+						t.Fatalf("%s: drawn case %v outside the capabilities: %v", pr.name, c, err)
+					}
+					if err := caps.CheckConfig(c.Config()); err != nil {
+						t.Fatalf("%s: drawn case %v has a configuration outside the capabilities: %v", pr.name, c, err)
+					}
+					if c.work() > d.budget {
+						t.Fatalf("%s: drawn case %v over the work budget", pr.name, c)
+					}
+					if pool != nil && !slices.ContainsFunc(pool, func(s Case) bool { return sameSpec(d, s, c, pr) }) {
+						t.Fatalf("%s: drawn case %v is not a pool specialization", pr.name, c)
+					}
+					// Shrinking proposes only smaller cases.
+					s := d.shrink(c)
+					for v, ok := s(); ok; v, ok = s() {
+						if m := measure(v.(Case)); m >= measure(c) {
+							t.Fatalf("%s: shrink of %v proposes %v, not smaller", pr.name, c, v)
+						}
+					}
+				}
+				applicable := slices.Contains(d.ops, convolve.Filter2D) || pr.ops == nil
+				if applicable && drawn == 0 && pr.name != "separable" {
+					t.Errorf("%s: no case drawn", pr.name)
+				}
+			}
+		})
+	}
+}
+
+// sameSpec reports whether c was drawn from pool entry s: the compiled
+// fields agree, except those the property fixes.
+func sameSpec(d *domain, s, c Case, pr *property) bool {
+	if pr.fix != nil {
+		s = pr.fix(d, s)
+	}
+	if s.Op != c.Op {
+		return false
+	}
+	return s.KW == c.KW && s.KH == c.KH && s.Border == c.Border && s.Type == c.Type && s.Channels == c.Channels &&
+		s.Layout == c.Layout && s.Block == c.Block && s.NoFMA == c.NoFMA && s.Fast == c.Fast
+}
+
+func TestSpecPoolsCoverTheFilterRange(t *testing.T) {
+	caps := convolve.Capabilities{Ops: []convolve.Operation{convolve.Filter2D}, MaxFilterSide: 63, GPU: true}
+	seen := map[int]bool{}
+	for seed := int64(1); seed <= 40; seed++ {
+		pool := specPool(caps, seed)
+		if len(pool) != gpuPoolSize {
+			t.Fatalf("seed %d: pool of %d, want %d", seed, len(pool), gpuPoolSize)
+		}
+		for _, c := range pool {
+			seen[c.KW] = true
+			seen[c.KH] = true
+		}
+	}
+	for _, k := range []int{1, 3, 5, 7} {
+		if !seen[k] {
+			t.Errorf("K=%d never drawn over 40 seeds", k)
+		}
+	}
+	large := 0
+	for k := range seen {
+		if k > 31 {
+			large++
+		}
+	}
+	if !seen[63] && large < 5 {
+		t.Errorf("only %d sizes above 31 drawn over 40 seeds (largest allowed 63)", large)
+	}
+}
+
+func TestShrinkReachesTheSmallestCase(t *testing.T) {
+	d := newDomain(convolve.Capabilities{}, nil, nil)
+	c := Case{Op: convolve.SobelMagnitude, W: 200, H: 90, Channels: 4, Type: convolve.Int16, Layout: convolve.Planar,
+		Pad: 5, KW: 3, KH: 3, Border: convolve.Wrap, Mode: convolve.Convolve, Seed: 9}
+	for steps := 0; ; steps++ {
+		s := d.shrink(c)
+		v, ok := s()
+		if !ok {
+			break
+		}
+		if steps > 1000 {
+			t.Fatal("shrinking does not end")
+		}
+		c = v.(Case)
+	}
+	want := Case{Op: convolve.Filter2D, W: 1, H: 1, Channels: 1, KW: 1, KH: 1, Seed: 9}
+	if c != want {
+		t.Errorf("always taking the first shrink ends at %v, want %v", c, want)
+	}
+}
+
+func TestCaseString(t *testing.T) {
+	c := Case{Op: convolve.Filter2D, W: 37, H: 5, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Pad: 2,
+		KW: 7, KH: 3, Weights: OuterWeights, Border: convolve.Wrap, Mode: convolve.Convolve,
+		Block: convolve.Block{X: 32, Y: 8}, NoFMA: true, Seed: 123}
+	want := "filter2d 37x5 c=3 u8 planar pad=2 K=7x3 outer convolve border=wrap block=32x8 fmad=false seed=123"
+	if got := c.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+func TestReproduceCommand(t *testing.T) {
+	got := reproduceCommand("TestProperties", "gpu-shared", "agreement", 42, 300)
+	for _, part := range []string{"-run 'TestProperties/^gpu-shared$/^agreement$'", "-props.seed=42", "-props.variant='^gpu-shared$'", "-props.n=300"} {
+		if !strings.Contains(got, part) {
+			t.Errorf("reproduce command %q lacks %q", got, part)
+		}
+	}
+}
+
+func TestDerivedSeedsDiffer(t *testing.T) {
+	a, b := derivedSeed(1, "cpu-fast", "agreement"), derivedSeed(1, "cpu-fast", "flip")
+	c := derivedSeed(2, "cpu-fast", "agreement")
+	if a == b || a == c || a != derivedSeed(1, "cpu-fast", "agreement") {
+		t.Errorf("derived seeds %d %d %d: want distinct per property and seed, equal for equal inputs", a, b, c)
+	}
+}
