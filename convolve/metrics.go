@@ -57,7 +57,7 @@ func (m Metrics) OK() bool { return m.Violations == 0 }
 
 // Compare compares out with ref element by element. tol, when not nil,
 // holds the per-element tolerance in ref's geometry (as
-// refimpl.Reference.Bound produces it); with a nil tol any difference is a
+// refimpl.Expect produces it); with a nil tol any difference is a
 // violation. NaN in out is always a violation (poisoned, unwritten output).
 func Compare(out, ref, tol *Image) (Metrics, error) {
 	if out.Width != ref.Width || out.Height != ref.Height || out.Channels != ref.Channels {
