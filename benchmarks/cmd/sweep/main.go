@@ -1,0 +1,167 @@
+// Command sweep runs one benchmark preset and stores its raw output.
+//
+// It builds the benchmarks test binary (or takes a prebuilt one with
+// -bin), runs it with -test.cpu 1 and the preset, streams progress to
+// stderr, writes the unedited output to
+// results/data/<gpu-slug>/<preset>.txt behind a header line with the exact
+// command and commit, and prints a summary table. Without a GPU the
+// binary runs the CPU variants and says so; the file then goes under a
+// cpu-... slug.
+//
+//	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -benchtime=200ms
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/results"
+)
+
+func main() {
+	sweep := flag.String("sweep", "default", "preset to run")
+	count := flag.Int("count", 5, "runs of every case (-test.count)")
+	benchtime := flag.String("benchtime", "200ms", "time per run (-test.benchtime)")
+	cpuCap := flag.Int64("cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
+	bin := flag.String("bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
+	dataDir := flag.String("data", "", "directory of stored runs (default <repo>/results/data)")
+	list := flag.Bool("list", false, "list the presets and exit")
+	flag.Parse()
+	if *list {
+		for _, p := range benchmarks.Presets() {
+			fmt.Printf("%-16s %s\n", p.Name, p.Summary)
+		}
+		return
+	}
+	if err := run(*sweep, *count, *benchtime, *cpuCap, *bin, *dataDir); err != nil {
+		fmt.Fprintln(os.Stderr, "sweep:", err)
+		os.Exit(1)
+	}
+}
+
+func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir string) error {
+	if _, err := benchmarks.LookupPreset(sweep); err != nil {
+		return err
+	}
+	if count < 1 {
+		return fmt.Errorf("-count %d: must be at least 1", count)
+	}
+	root, err := gitOutput("rev-parse", "--show-toplevel")
+	if err != nil {
+		return fmt.Errorf("finding the repository root: %w", err)
+	}
+	commit, err := gitOutput("rev-parse", "HEAD")
+	if err != nil {
+		return fmt.Errorf("reading the commit: %w", err)
+	}
+	if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
+		commit += " (with uncommitted changes)"
+	}
+	if dataDir == "" {
+		dataDir = filepath.Join(root, "results", "data")
+	}
+	var steps []string
+	if bin == "" {
+		tmp, err := os.MkdirTemp("", "convbench-sweep")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		bin = filepath.Join(tmp, "benchmarks.test")
+		build := exec.Command("go", "test", "-c", "-o", bin, "./benchmarks")
+		build.Dir = root
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		steps = append(steps, "CGO_ENABLED=0 go test -c -o benchmarks.test ./benchmarks")
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building the benchmarks: %w", err)
+		}
+	} else if bin, err = filepath.Abs(bin); err != nil {
+		return err
+	}
+	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
+		"-test.count", fmt.Sprint(count), "-test.benchtime", benchtime, "-test.timeout", "0",
+		"-sweep=" + sweep, fmt.Sprintf("-cpu-cap=%d", cpuCap)}
+	binName := "../" + filepath.Base(bin)
+	if len(steps) == 0 {
+		binName = bin
+	}
+	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
+
+	var out bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = filepath.Join(root, "benchmarks")
+	cmd.Stdout = &out
+	cmd.Stderr = os.Stderr
+	runErr := cmd.Run()
+
+	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
+	if gpu == "none" {
+		gpu = ""
+	}
+	dir := filepath.Join(dataDir, benchmarks.Slug(gpu, cpu))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, sweep+".txt")
+	header := fmt.Sprintf("# convbench sweep %s, commit %s, command: %s\n", sweep, commit, strings.Join(steps, " && "))
+	if err := os.WriteFile(path, append([]byte(header), out.Bytes()...), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "sweep: wrote %s\n", path)
+	if gpu == "" {
+		fmt.Fprintln(os.Stderr, "sweep: no GPU on this host: the file holds the CPU variants only")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := results.ReadRun(f, path)
+	if err != nil {
+		return err
+	}
+	if err := results.Summary(r).RenderTerminal(os.Stdout); err != nil {
+		return err
+	}
+	for _, fl := range r.Failures {
+		fmt.Println(fl)
+	}
+	if runErr != nil {
+		return fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
+	}
+	return nil
+}
+
+func gitOutput(args ...string) (string, error) {
+	out, err := exec.Command("git", args...).Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+// configValue returns the value of the first "key: value" line.
+func configValue(out []byte, key string) string {
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, key+": "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, "^$ *'\"") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}
+

@@ -1,0 +1,207 @@
+// Package results turns stored benchmark output into the reports'
+// tables and figures. Raw `go test -bench` output of every preset and GPU
+// lives, unedited, under results/data/<gpu-slug>/<preset>.txt with a
+// header line naming the command and commit; Load reads it with
+// benchfmt and benchproc, the table builders reshape it into each source
+// report's tables (our numbers beside the report's published ones), and
+// the SVG renderer draws the reports' figures. Report writes all of it,
+// plus a gallery of filter outputs, under results/report/.
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchproc"
+)
+
+// NameKeys are the sub-benchmark keys every case name carries (see
+// package benchmarks).
+var NameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem"}
+
+// Sample is every measurement of one benchmark case in one file.
+type Sample struct {
+	Keys   map[string]string    // the case name's key=value pairs
+	Config map[string]string    // file configuration (gpu, cpu, ...)
+	Values map[string][]float64 // unit -> one value per run
+}
+
+// Median returns the median of the unit's values and whether there were any.
+func (s *Sample) Median(unit string) (float64, bool) {
+	v := s.Values[unit]
+	if len(v) == 0 {
+		return 0, false
+	}
+	c := slices.Clone(v)
+	sort.Float64s(c)
+	n := len(c)
+	if n%2 == 1 {
+		return c[n/2], true
+	}
+	return (c[n/2-1] + c[n/2]) / 2, true
+}
+
+// Time returns the case's time per operation in nanoseconds: gpu-ns/op
+// for GPU kernel cases, total-ns/op for pipeline cases, ns/op for CPU
+// cases.
+func (s *Sample) Time() (float64, bool) {
+	for _, u := range []string{"gpu-ns/op", "total-ns/op"} {
+		if v, ok := s.Median(u); ok {
+			return v, true
+		}
+	}
+	return s.Median("ns/op")
+}
+
+// Run is one stored file: a preset run on one host.
+type Run struct {
+	Path    string
+	Host    string // the directory name: GPU slug, or cpu-... without GPU
+	Preset  string // the file name without .txt
+	Header  string // the first line: command and commit
+	Config  map[string]string
+	Samples []*Sample // in file order
+	// Failures are the "--- FAIL" lines: cases that failed their gate.
+	Failures []string
+}
+
+// Find returns the samples whose keys match every key=value of want.
+func (r *Run) Find(want map[string]string) []*Sample {
+	var out []*Sample
+	for _, s := range r.Samples {
+		ok := true
+		for k, v := range want {
+			if s.Keys[k] != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// One returns the time (ns) of the single sample matching want.
+func (r *Run) One(want map[string]string) (float64, bool) {
+	ss := r.Find(want)
+	if len(ss) != 1 {
+		return 0, false
+	}
+	return ss[0].Time()
+}
+
+var projectionKeys = func() string {
+	var parts []string
+	for _, k := range NameKeys {
+		parts = append(parts, "/"+k)
+	}
+	return strings.Join(parts, ",")
+}()
+
+// ReadRun parses one file of benchmark output.
+func ReadRun(r io.Reader, path string) (*Run, error) {
+	var pp benchproc.ProjectionParser
+	proj, err := pp.Parse(projectionKeys, nil)
+	if err != nil {
+		return nil, fmt.Errorf("results: projection: %w", err)
+	}
+	fields := proj.Fields()
+	var all strings.Builder
+	tee := io.TeeReader(r, &all)
+	run := &Run{Path: path, Host: filepath.Base(filepath.Dir(path)), Preset: strings.TrimSuffix(filepath.Base(path), ".txt")}
+	byName := map[string]*Sample{}
+	br := benchfmt.NewReader(tee, path)
+	for br.Scan() {
+		switch rec := br.Result(); rec := rec.(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("results: %w", rec)
+		case *benchfmt.Result:
+			if string(rec.Name.Base()) != "Conv" {
+				continue
+			}
+			key := proj.Project(rec)
+			name := string(rec.Name.Full())
+			s := byName[name]
+			if s == nil {
+				s = &Sample{Keys: map[string]string{}, Config: map[string]string{}, Values: map[string][]float64{}}
+				for i, f := range fields {
+					v := key.Get(f)
+					if v == "" {
+						return nil, fmt.Errorf("results: %s: benchmark %s lacks key %s", path, name, NameKeys[i])
+					}
+					s.Keys[NameKeys[i]] = v
+				}
+				for _, c := range rec.Config {
+					if c.File {
+						s.Config[c.Key] = string(c.Value)
+					}
+				}
+				byName[name] = s
+				run.Samples = append(run.Samples, s)
+			}
+			for _, v := range rec.Values {
+				// benchfmt tidies ns/op into sec/op; keep the units as
+				// the benchmark wrote them.
+				unit, x := v.Unit, v.Value
+				if v.OrigUnit != "" {
+					unit, x = v.OrigUnit, v.OrigValue
+				}
+				s.Values[unit] = append(s.Values[unit], x)
+			}
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(all.String()))
+	sc.Buffer(nil, 1<<20)
+	first := true
+	for sc.Scan() {
+		line := sc.Text()
+		if first {
+			run.Header = line
+			first = false
+		}
+		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
+			run.Failures = append(run.Failures, line)
+		}
+	}
+	if len(run.Samples) > 0 {
+		run.Config = run.Samples[0].Config
+	} else {
+		run.Config = map[string]string{}
+	}
+	return run, nil
+}
+
+// Load reads every dataDir/<host>/*.txt, sorted by host then preset.
+func Load(dataDir string) ([]*Run, error) {
+	paths, err := filepath.Glob(filepath.Join(dataDir, "*", "*.txt"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var runs []*Run
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		run, err := ReadRun(f, p)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}

@@ -1,0 +1,94 @@
+package results
+
+import (
+	"sort"
+)
+
+// Host is every stored run of one machine (one results/data directory).
+type Host struct {
+	Slug  string
+	Title string // the GPU name, or the CPU with "(no GPU)"
+	GPU   bool
+	Runs  []*Run
+}
+
+// GroupHosts groups runs by their directory, in slug order.
+func GroupHosts(runs []*Run) []*Host {
+	by := map[string]*Host{}
+	var order []string
+	for _, r := range runs {
+		h := by[r.Host]
+		if h == nil {
+			g := r.Config["gpu"]
+			h = &Host{Slug: r.Host, Title: hostTitle(r), GPU: g != "" && g != "none"}
+			by[r.Host] = h
+			order = append(order, r.Host)
+		}
+		h.Runs = append(h.Runs, r)
+	}
+	sort.Strings(order)
+	hosts := make([]*Host, len(order))
+	for i, s := range order {
+		hosts[i] = by[s]
+	}
+	return hosts
+}
+
+// Q is a query: key=value pairs every matching sample carries.
+type Q map[string]string
+
+// with returns q plus the pairs kv (key, value, key, value, ...).
+func (q Q) with(kv ...string) Q {
+	out := Q{}
+	for k, v := range q {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
+}
+
+// Time returns the median time (ns) of the first run of h holding exactly
+// one sample matching q.
+func (h *Host) Time(q Q) (float64, bool) {
+	s := h.Sample(q)
+	if s == nil {
+		return 0, false
+	}
+	return s.Time()
+}
+
+// Sample returns the first sample matching q in the first run holding
+// exactly one, or nil.
+func (h *Host) Sample(q Q) *Sample {
+	for _, r := range h.Runs {
+		if ss := r.Find(q); len(ss) == 1 {
+			return ss[0]
+		}
+	}
+	return nil
+}
+
+// Has reports whether any run of h holds a sample of the variant.
+func (h *Host) Has(q Q) bool {
+	for _, r := range h.Runs {
+		if len(r.Find(q)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases.
+func cpuQ(variant string) Q {
+	return Q{"variant": variant, "timing": "cpu", "border": "zero"}
+}
+
+func gpuQ(variant, block string) Q {
+	q := Q{"variant": variant, "timing": "kernel", "cache": "hot", "border": "zero"}
+	if block != "" {
+		q["block"] = block
+	}
+	return q
+}

@@ -1,0 +1,219 @@
+package results
+
+// The source reports' own measurements, as printed in their tables. They
+// are facts about other GPUs, shown beside ours; each value is named by
+// report, table and GPU. Times are milliseconds; speedups are CPU time
+// over GPU time as the report computed them.
+
+// Published000Sweep is one row of report 000's sweep tables: CPU and
+// kernel times of V1 (naive global), V1c (constant-memory filter) and V2
+// (shared-memory tiles).
+type Published000Sweep struct {
+	Axis             string // "256x256", "3", "8x8"
+	CPU, V1, V1c, V2 float64
+}
+
+// Published000 holds report 000's tables 5.5-5.10 per GPU.
+type Published000 struct {
+	GPU                      string
+	ImageSize, Kernel, Block []Published000Sweep // tables 5.5/5.6, 5.7/5.8, 5.9/5.10 (no CPU column for blocks)
+}
+
+// Report000 is report 000 ("CUDA-optimized 2D convolution"), tables 5.5
+// to 5.10: Gaussian 3x3 over 256..4096 with 16x16 blocks, Gaussian 3/5/7
+// at 1024x1024, and block shapes at 2048x2048 with Gaussian 5x5.
+var Report000 = []Published000{
+	{GPU: "GeForce GTX 1050 Ti",
+		ImageSize: []Published000Sweep{ // table 5.5
+			{"256x256", 1.00, 0.017, 0.020, 0.030},
+			{"512x512", 3.99, 0.073, 0.072, 0.103},
+			{"1024x1024", 16.11, 0.287, 0.270, 0.385},
+			{"2048x2048", 65.99, 1.132, 1.047, 1.519},
+			{"4096x4096", 265.23, 4.500, 4.176, 5.819},
+		},
+		Kernel: []Published000Sweep{ // table 5.7
+			{"3", 16.29, 0.274, 0.260, 0.356},
+			{"5", 35.73, 0.600, 0.556, 0.402},
+			{"7", 67.68, 0.968, 0.862, 0.510},
+		},
+		Block: []Published000Sweep{ // table 5.9
+			{"8x8", 0, 2.555, 2.292, 1.558},
+			{"16x16", 0, 2.407, 2.215, 1.588},
+			{"32x8", 0, 2.305, 2.047, 1.418},
+			{"32x16", 0, 2.265, 2.063, 1.870},
+			{"32x32", 0, 2.303, 2.100, 2.043},
+		}},
+	{GPU: "Tesla T4",
+		ImageSize: []Published000Sweep{ // table 5.6
+			{"256x256", 0.90, 0.014, 0.017, 0.020},
+			{"512x512", 3.58, 0.033, 0.033, 0.044},
+			{"1024x1024", 14.66, 0.102, 0.100, 0.123},
+			{"2048x2048", 60.01, 0.407, 0.383, 0.470},
+			{"4096x4096", 257.72, 1.853, 1.707, 2.158},
+		},
+		Kernel: []Published000Sweep{ // table 5.8
+			{"3", 16.97, 0.122, 0.116, 0.147},
+			{"5", 34.99, 0.249, 0.216, 0.222},
+			{"7", 66.66, 0.463, 0.338, 0.350},
+		},
+		Block: []Published000Sweep{ // table 5.10
+			{"8x8", 0, 1.545, 1.277, 0.866},
+			{"16x16", 0, 0.980, 0.849, 0.846},
+			{"32x8", 0, 0.855, 0.821, 0.688},
+			{"32x16", 0, 0.903, 0.861, 0.789},
+			{"32x32", 0, 0.973, 0.886, 0.898},
+		}},
+}
+
+// Report001GPU is the GPU of report 001 ("OpenCV + CUDA"), whose CPU
+// baseline ran on an AMD Ryzen 5 3600.
+const Report001GPU = "GeForce RTX 3060 Ti"
+
+// Report001Sizes are the image sides of report 001's tables 1 and 2.
+var Report001Sizes = []string{"512x512", "1024x1024", "1920x1920", "2560x2560", "3840x3840", "4096x4096"}
+
+// Report001Speedup maps filter -> speedups over Report001Sizes: table 1
+// (global-memory kernel, 16x16) and table 2 (shared-memory kernel, 16x16).
+var Report001Speedup = map[string]map[string][]float64{
+	"gpu-naive": { // table 1
+		"prewitt-x": {69.7, 79.4, 93.7, 100.0, 72.5, 74.0},
+		"gauss5":    {215.3, 269.1, 206.5, 211.4, 220.5, 221.7},
+		"gauss7":    {386.4, 459.1, 370.4, 376.6, 395.0, 396.0},
+		"log5":      {215.7, 262.5, 209.0, 208.6, 220.4, 222.0},
+		"sharpen":   {83.8, 103.1, 79.3, 80.1, 83.6, 84.0},
+	},
+	"gpu-shared": { // table 2
+		"prewitt-x": {79.3, 89.7, 89.4, 100.0, 72.8, 73.3},
+		"gauss5":    {279.0, 339.2, 268.0, 266.6, 276.2, 277.7},
+		"gauss7":    {469.9, 559.8, 444.7, 443.2, 458.1, 463.7},
+		"log5":      {260.7, 311.4, 241.8, 238.9, 254.9, 254.3},
+		"sharpen":   {108.9, 130.3, 102.4, 102.4, 106.7, 107.4},
+	},
+}
+
+// Report001KernelSize is report 001's tables 3 (global) and 4 (shared):
+// per K, the Gaussian and box speedups and GPU times (ms).
+type Report001KernelRow struct {
+	K                                        string
+	GaussSpeedup, GaussMS, BoxSpeedup, BoxMS float64
+}
+
+var Report001KernelSize = map[string][]Report001KernelRow{
+	"gpu-naive": { // table 3
+		{"3", 78.7, 9.1, 78.3, 9.1}, {"5", 207.5, 9.5, 207.3, 9.5}, {"7", 369.2, 10.1, 369.2, 10.1},
+		{"9", 563.4, 10.8, 565.5, 10.7}, {"11", 769.8, 11.6, 780.6, 11.5}, {"15", 1199.9, 13.7, 1203.7, 13.6},
+		{"21", 1724.5, 18.3, 1724.1, 18.3},
+	},
+	"gpu-shared": { // table 4
+		{"3", 80.3, 9.0, 81.6, 8.9}, {"5", 209.4, 9.5, 214.2, 9.3}, {"7", 396.8, 9.6, 377.5, 10.0},
+		{"9", 609.9, 10.1, 609.4, 10.0}, {"11", 845.5, 10.7, 843.0, 10.7}, {"15", 1315.4, 12.6, 1333.3, 12.4},
+		{"21", 1987.2, 16.1, 1990.3, 16.1},
+	},
+}
+
+// Report001Tuned is report 001's table 5 at 1920x1920: the best block per
+// filter and the speedups of global 16x16, shared 16x16 and tuned shared.
+type Report001TunedRow struct {
+	Filter, Block               string
+	Global, Shared, TunedShared float64
+}
+
+var Report001Tuned = []Report001TunedRow{
+	{"prewitt-x", "16x8", 95.0, 94.1, 94.3},
+	{"gauss5", "32x16", 212.6, 247.8, 258.1},
+	{"gauss7", "32x16", 380.9, 440.9, 442.3},
+	{"log5", "16x8", 213.0, 244.7, 266.7},
+	{"sharpen", "16x16", 80.5, 102.4, 103.5},
+}
+
+// Report002GPU is the GPU of report 002 (memory-type study).
+const Report002GPU = "GeForce GTX 1060 6GB"
+
+// Report002Row is one row of report 002's table 1: box 75x75 on a
+// 1024x1024 image, block 32: kernel time and copy time (ms).
+type Report002Row struct {
+	Method           string
+	Variant          string // our variant for the same design, "" if none
+	KernelMS, CopyMS float64
+}
+
+var Report002Table1 = []Report002Row{
+	{"Texture and Shared", "gpu-texture-shared", 21.77, 1.18},
+	{"Constant and Shared", "gpu-shared", 21.83, 1.15},
+	{"Constant and Shared Row Wise", "gpu-shared-rows", 22.07, 1.16},
+	{"Constant and Shared (Bad) V2", "", 22.83, 1.16},
+	{"Constant and Shared (Bad) V1", "", 24.21, 1.17},
+	{"Constant", "gpu-const", 37.85, 1.18},
+	{"Texture with Padding", "", 38.81, 1.17},
+	{"Texture without Padding", "gpu-texture", 38.82, 1.12},
+	{"Naive without padding", "gpu-naive", 48.58, 1.18},
+	{"Naive", "gpu-naive-padded", 49.89, 1.21},
+	{"Texture Image and Filter", "gpu-texture-filter", 79.59, 1.24},
+	{"Serial", "cpu-naive", 5694.88, 0},
+}
+
+// Report003GPU is the GPU of report 003 (RGB channel strategies); its CPU
+// was a dual Xeon Silver 4314.
+const Report003GPU = "RTX A2000 12GB"
+
+// Report003Methods are the columns of report 003's tables 1 and 3.
+var Report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel", "3channel-3", "1channel", "Seq"}
+
+// Report003Variants are our variants for Report003Methods, "" where we
+// have none (every channel variant keeps the filter in constant memory).
+var Report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
+
+// Report003KernelSize is table 1 (1000x1000 RGB, box K): average times in ms.
+var Report003KernelSize = []struct {
+	K     string
+	Times []float64 // in Report003Methods order
+}{
+	{"3", []float64{1.89, 8.73, 2.83, 2.48, 2.13, 28.88}},
+	{"9", []float64{2.48, 11.22, 4.27, 2.66, 2.38, 232.30}},
+	{"17", []float64{4.87, 8.27, 4.86, 3.65, 3.67, 1004.94}},
+	{"33", []float64{11.76, 23.23, 10.19, 9.42, 9.36, 3940.20}},
+	{"63", []float64{39.07, 90.89, 30.55, 30.00, 29.71, 15379.80}},
+	{"121", []float64{142.25, 467.18, 164.62, 104.56, 163.21, 60764.00}},
+}
+
+// Report003ImageSize is table 3 (box 11x11): average times in ms.
+var Report003ImageSize = []struct {
+	Size  string
+	Times []float64
+}{
+	{"100x100", []float64{0.21, 0.25, 0.21, 0.25, 0.20, 4.00}},
+	{"100x1000", []float64{0.47, 0.80, 0.60, 0.46, 0.45, 44.45}},
+	{"1000x1000", []float64{2.91, 11.10, 4.34, 2.88, 2.60, 462.52}},
+	{"1000x10000", []float64{26.88, 106.37, 90.43, 23.71, 23.56, 4317.20}},
+	{"10000x10000", []float64{521.08, 1225.91, 1027.72, 481.76, 489.77, 42243.00}},
+	{"10000x100000", []float64{5828.72, 7413.29, 5904.32, 5323.00, 5354.60, 438437.00}},
+}
+
+// Report004GPU is the GPU of report 004 (Sobel, Gaussian, RGB->YUV).
+const Report004GPU = "Tesla T4"
+
+// Report004Row is one row of report 004's table I (1024x1024).
+type Report004Row struct {
+	Implementation string
+	Op, Variant    string // our operation/filter key and variant for the same design
+	MS, MPixS, GBs float64
+}
+
+var Report004TableI = []Report004Row{
+	{"Sobel CPU Naive", "sobel-mag", "cpu-naive", 163.1003, 6.43, 0.01},
+	{"Sobel CPU Fast", "sobel-mag", "cpu-fast", 1.2636, 829.83, 1.66},
+	{"Sobel GPU Naive", "sobel-mag", "gpu-naive", 0.0637, 16461.16, 32.92},
+	{"Sobel GPU Opt.", "sobel-mag", "gpu-sobel", 0.0598, 17534.72, 35.07},
+	{"Gauss 2D CPU Naive", "gauss7", "cpu-naive", 434.7314, 2.41, 0.00},
+	{"Gauss 2D CPU Fast", "gauss7", "cpu-fast", 198.0247, 5.30, 0.01},
+	{"Gauss 2D GPU Naive", "gauss7", "gpu-naive", 0.2773, 3781.38, 7.56},
+	{"Gauss 2D GPU Opt.", "gauss7", "gpu-shared", 0.1179, 8893.77, 17.79},
+	{"Gauss Sep. CPU Naive", "gauss7", "", 111.0698, 9.44, 0.09},
+	{"Gauss Sep. CPU Fast", "gauss7", "", 76.0997, 13.78, 0.14},
+	{"Gauss Sep. GPU Naive", "gauss7", "", 0.1316, 7967.90, 79.68},
+	{"Gauss Sep. GPU Opt.", "gauss7", "gpu-separable", 0.1448, 7241.55, 72.42},
+	{"RGB2YUV CPU Naive", "rgb2yuv", "cpu-naive", 86.6562, 12.10, 0.07},
+	{"RGB2YUV CPU Fast", "rgb2yuv", "cpu-fast", 29.1893, 35.92, 0.22},
+	{"RGB2YUV GPU Naive", "rgb2yuv", "gpu-naive", 0.0336, 31207.62, 187.25},
+	{"RGB2YUV GPU Opt.", "rgb2yuv", "gpu-rgb2yuv", 0.0317, 33078.11, 198.47},
+}

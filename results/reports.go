@@ -1,0 +1,535 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Section is one source report's part of the report: our tables per
+// host, the report's published tables, and plots.
+type Section struct {
+	Report string // "000".."004", or "default"
+	Title  string
+	Tables []*Table
+	Plots  []*Plot
+}
+
+// Sections builds every report section from the hosts' runs.
+func Sections(hosts []*Host) []*Section {
+	return []*Section{
+		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts),
+	}
+}
+
+func nan() float64 { return math.NaN() }
+
+func val(v float64, ok bool) float64 {
+	if !ok {
+		return nan()
+	}
+	return v
+}
+
+func speedup(cpu, gpu float64) float64 {
+	if math.IsNaN(cpu) || math.IsNaN(gpu) || gpu <= 0 {
+		return nan()
+	}
+	return cpu / gpu
+}
+
+func msCell(ns float64) string { return ms(ns, !math.IsNaN(ns)) }
+func xCell(r float64) string {
+	if math.IsNaN(r) || r <= 0 {
+		return missing
+	}
+	return sig(r, 3) + "×"
+}
+func pubMS(v float64) string {
+	if v <= 0 {
+		return missing
+	}
+	return sig(v, 4)
+}
+
+// ---- report 000 ----
+
+var sizes000 = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
+
+func section000(hosts []*Host) *Section {
+	s := &Section{Report: "000", Title: "Report 000: naive (V1), constant-memory (V1c) and shared-memory (V2) kernels"}
+	f32 := Q{"type": "f32", "ch": "1"}
+	sizePlot := &Plot{ID: "000-image-size", Title: "Gaussian 3x3, 16x16 blocks: kernel time vs image size",
+		XLabel: "image size", YLabel: "time (ms)", X: sizes000, LogY: true}
+	kPlot := &Plot{ID: "000-filter-size", Title: "1024x1024, 16x16 blocks: V2/V1 vs filter size",
+		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}}
+	blocks := []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
+	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
+		XLabel: "block", YLabel: "time (ms)", X: blocks}
+	for _, h := range hosts {
+		t := &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
+			Caption: "Ours; tables 5.5 and 5.6 of the report in the same shape below.",
+			Header:  []string{"Image size", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1", "Speedup V2"}}
+		var v1s, v2s, v1cs []float64
+		for _, sz := range sizes000 {
+			q := f32.with("size", sz, "filter", "gauss3")
+			cpu := val(h.Time(q.with("variant", "cpu-naive", "timing", "cpu")))
+			v1 := val(h.Time(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
+			v1c := val(h.Time(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
+			v2 := val(h.Time(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
+			v1s, v1cs, v2s = append(v1s, v1/1e6), append(v1cs, v1c/1e6), append(v2s, v2/1e6)
+			t.Rows = append(t.Rows, []string{sz, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(cpu, v1)), xCell(speedup(cpu, v2))})
+		}
+		s.Tables = append(s.Tables, t)
+		if h.GPU {
+			sizePlot.Series = append(sizePlot.Series, Series{Name: h.Title + " V1", Y: v1s}, Series{Name: h.Title + " V1c", Y: v1cs}, Series{Name: h.Title + " V2", Y: v2s})
+		}
+
+		tk := &Table{ID: "000-filter-size-" + h.Slug, Title: "Filter size sweep, 1024x1024, 16x16 blocks — " + h.Title,
+			Header: []string{"Filter", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
+		var ratios []float64
+		for _, k := range []string{"3", "5", "7"} {
+			f := "gauss" + k
+			cpu := val(h.Time(cpuQ("cpu-naive").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1")))
+			g := func(v string) float64 {
+				return val(h.Time(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1")))
+			}
+			v1, v1c, v2 := g("gpu-naive"), g("gpu-const"), g("gpu-shared")
+			ratios = append(ratios, speedup(v1, v2))
+			tk.Rows = append(tk.Rows, []string{k + "x" + k, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(v1, v2))})
+		}
+		s.Tables = append(s.Tables, tk)
+		if h.GPU {
+			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Y: ratios})
+		}
+
+		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
+			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
+		var bv2 []float64
+		for _, b := range blocks {
+			g := func(v string) float64 {
+				return val(h.Time(gpuQ(v, b).with("size", "2048x2048", "filter", "gauss5", "type", "f32", "ch", "1")))
+			}
+			v1, v1c, v2 := g("gpu-naive"), g("gpu-const"), g("gpu-shared")
+			bv2 = append(bv2, v2/1e6)
+			var bx, by int
+			fmt.Sscanf(b, "%dx%d", &bx, &by)
+			tb.Rows = append(tb.Rows, []string{b, fmt.Sprint(bx * by), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(v1, v2))})
+		}
+		s.Tables = append(s.Tables, tb)
+		if h.GPU {
+			blockPlot.Series = append(blockPlot.Series, Series{Name: h.Title + " V2", Y: bv2})
+		}
+	}
+	for _, pub := range Report000 {
+		t := &Table{ID: "000-published-" + slugOf(pub.GPU), Title: "Published by report 000 — " + pub.GPU,
+			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
+			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}
+		var v1s, v2s, ratios, bv2 []float64
+		for _, r := range pub.ImageSize {
+			t.Rows = append(t.Rows, []string{"image size", r.Axis, pubMS(r.CPU), pubMS(r.V1), pubMS(r.V1c), pubMS(r.V2), xCell(r.CPU / r.V1)})
+			v1s, v2s = append(v1s, r.V1), append(v2s, r.V2)
+		}
+		for _, r := range pub.Kernel {
+			t.Rows = append(t.Rows, []string{"filter size", r.Axis + "x" + r.Axis, pubMS(r.CPU), pubMS(r.V1), pubMS(r.V1c), pubMS(r.V2), xCell(r.V1 / r.V2)})
+			ratios = append(ratios, r.V1/r.V2)
+		}
+		for _, r := range pub.Block {
+			t.Rows = append(t.Rows, []string{"block", r.Axis, missing, pubMS(r.V1), pubMS(r.V1c), pubMS(r.V2), xCell(r.V1 / r.V2)})
+			bv2 = append(bv2, r.V2)
+		}
+		s.Tables = append(s.Tables, t)
+		sizePlot.Series = append(sizePlot.Series, Series{Name: pub.GPU + " V1 (report)", Y: v1s, Dashed: true}, Series{Name: pub.GPU + " V2 (report)", Y: v2s, Dashed: true})
+		kPlot.Series = append(kPlot.Series, Series{Name: pub.GPU + " (report)", Y: ratios, Dashed: true})
+		blockPlot.Series = append(blockPlot.Series, Series{Name: pub.GPU + " V2 (report)", Y: bv2, Dashed: true})
+	}
+	s.Plots = []*Plot{sizePlot, kPlot, blockPlot}
+	return s
+}
+
+func slugOf(s string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			sb.WriteRune(r)
+		} else if sb.Len() > 0 && !strings.HasSuffix(sb.String(), "-") {
+			sb.WriteByte('-')
+		}
+	}
+	return strings.TrimSuffix(sb.String(), "-")
+}
+
+// ---- report 001 ----
+
+var filters001 = []string{"prewitt-x", "gauss5", "gauss7", "log5", "sharpen"}
+
+func section001(hosts []*Host) *Section {
+	s := &Section{Report: "001", Title: "Report 001: 8-bit RGB input, global vs shared memory"}
+	rgb := Q{"type": "u8", "ch": "3"}
+	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
+		XLabel: "image size", YLabel: "speedup", X: Report001Sizes, LogY: true}
+	for _, h := range hosts {
+		for _, v := range []string{"gpu-naive", "gpu-shared"} {
+			t := &Table{ID: "001-speedup-" + v + "-" + h.Slug, Title: fmt.Sprintf("Speedup over cpu-naive vs image size, %s, 16x16 — %s", v, h.Title),
+				Caption: "Ours; the report's tables 1 (global) and 2 (shared) follow.",
+				Header:  append([]string{"Filter"}, Report001Sizes...)}
+			for _, f := range filters001 {
+				row := []string{f}
+				var ys []float64
+				for _, sz := range Report001Sizes {
+					q := rgb.with("size", sz, "filter", f)
+					sp := speedup(val(h.Time(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))),
+						val(h.Time(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))))
+					row = append(row, xCell(sp))
+					ys = append(ys, sp)
+				}
+				t.Rows = append(t.Rows, row)
+				if f == "gauss7" && h.GPU {
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: ys})
+				}
+			}
+			s.Tables = append(s.Tables, t)
+		}
+		tk := &Table{ID: "001-filter-size-" + h.Slug, Title: "Filter size, 8-bit RGB 1024x1024, 16x16 — " + h.Title,
+			Header: []string{"K", "Gauss global (ms)", "Gauss shared (ms)", "Box global (ms)", "Box shared (ms)", "Gauss shared speedup", "Box shared speedup"}}
+		for _, k := range []string{"3", "5", "7", "9", "11", "15", "21"} {
+			g := func(v, f string) float64 {
+				if v == "cpu-naive" {
+					return val(h.Time(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3")))
+				}
+				return val(h.Time(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3")))
+			}
+			ga, bo := "gauss"+k, "box"+k
+			tk.Rows = append(tk.Rows, []string{k, msCell(g("gpu-naive", ga)), msCell(g("gpu-shared", ga)), msCell(g("gpu-naive", bo)), msCell(g("gpu-shared", bo)),
+				xCell(speedup(g("cpu-naive", ga), g("gpu-shared", ga))), xCell(speedup(g("cpu-naive", bo), g("gpu-shared", bo)))})
+		}
+		s.Tables = append(s.Tables, tk)
+		tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
+			Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",
+			Header:  []string{"Filter", "Best block (shared)", "Global 16x16 (ms)", "Shared 16x16 (ms)", "Tuned shared (ms)"}}
+		for _, f := range filters001 {
+			best, bestT := missing, nan()
+			for _, r := range h.Runs {
+				for _, smp := range r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3")) {
+					if t, ok := smp.Time(); ok && (math.IsNaN(bestT) || t < bestT) {
+						best, bestT = smp.Keys["block"], t
+					}
+				}
+			}
+			g := func(v string) float64 {
+				return val(h.Time(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3")))
+			}
+			tt.Rows = append(tt.Rows, []string{f, best, msCell(g("gpu-naive")), msCell(g("gpu-shared")), msCell(bestT)})
+		}
+		s.Tables = append(s.Tables, tt)
+	}
+	for _, v := range []string{"gpu-naive", "gpu-shared"} {
+		tbl := map[string]string{"gpu-naive": "table 1 (global memory)", "gpu-shared": "table 2 (shared memory)"}[v]
+		t := &Table{ID: "001-published-speedup-" + v, Title: "Published by report 001 — " + Report001GPU + ", " + tbl,
+			Caption: "Speedup over the report's sequential CPU (Ryzen 5 3600), 16x16 blocks.", Header: append([]string{"Filter"}, Report001Sizes...)}
+		for _, f := range filters001 {
+			row := []string{f}
+			for _, x := range Report001Speedup[v][f] {
+				row = append(row, sig(x, 4)+"×")
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		s.Tables = append(s.Tables, t)
+		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
+	}
+	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + Report001GPU + ", tables 3 and 4",
+		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
+	for i, g := range Report001KernelSize["gpu-naive"] {
+		sh := Report001KernelSize["gpu-shared"][i]
+		tk.Rows = append(tk.Rows, []string{g.K, sig(g.GaussSpeedup, 4) + "×", pubMS(g.GaussMS), sig(sh.GaussSpeedup, 4) + "×", pubMS(sh.GaussMS), sig(g.BoxSpeedup, 4) + "×", sig(sh.BoxSpeedup, 4) + "×"})
+	}
+	s.Tables = append(s.Tables, tk)
+	tt := &Table{ID: "001-published-tuned", Title: "Published by report 001 — " + Report001GPU + ", table 5 (1920x1920)",
+		Header: []string{"Filter", "Optimal block", "Global 16x16", "Shared 16x16", "Tuned shared"}}
+	for _, r := range Report001Tuned {
+		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, sig(r.Global, 4) + "×", sig(r.Shared, 4) + "×", sig(r.TunedShared, 4) + "×"})
+	}
+	s.Tables = append(s.Tables, tt)
+	s.Plots = []*Plot{plot}
+	return s
+}
+
+// ---- report 002 ----
+
+var variants002 = []string{"gpu-naive", "gpu-naive-padded", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-texture", "gpu-texture-shared", "gpu-texture-filter"}
+var ks002 = []string{"3", "7", "15", "23", "31", "45", "61", "75"}
+
+func section002(hosts []*Host) *Section {
+	s := &Section{Report: "002", Title: "Report 002: memory types, kernel vs total time"}
+	plot := &Plot{ID: "002-filter-size", Title: "1024x1024 box filter, block 32x32: kernel time vs filter size",
+		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, LogY: true}
+	for _, h := range hosts {
+		t := &Table{ID: "002-table1-" + h.Slug, Title: "Box 75x75, 1024x1024, block 32x32 — " + h.Title,
+			Caption: "Kernel time, and total (upload + kernel + download from pageable memory) minus kernel; the report's table 1 follows.",
+			Header:  []string{"Method (report)", "Variant", "Kernel (ms)", "Total (ms)", "Copy (ms)"}}
+		for _, r := range Report002Table1 {
+			if r.Variant == "" {
+				continue
+			}
+			q := Q{"size": "1024x1024", "filter": "box75", "type": "f32", "ch": "1"}
+			var kern, tot float64
+			if r.Variant == "cpu-naive" {
+				kern, tot = val(h.Time(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))), nan()
+			} else {
+				kern = val(h.Time(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1")))
+				tot = val(h.Time(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"}))
+			}
+			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCell(kern), msCell(tot), msCell(tot - kern)})
+		}
+		s.Tables = append(s.Tables, t)
+		tk := &Table{ID: "002-filter-size-" + h.Slug, Title: "Kernel time (ms) vs box filter size, 1024x1024, block 32x32 — " + h.Title,
+			Header: append([]string{"K"}, variants002...)}
+		series := make([][]float64, len(variants002))
+		for _, k := range ks002 {
+			row := []string{k}
+			for i, v := range variants002 {
+				tm := val(h.Time(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1")))
+				row = append(row, msCell(tm))
+				series[i] = append(series[i], tm/1e6)
+			}
+			tk.Rows = append(tk.Rows, row)
+		}
+		s.Tables = append(s.Tables, tk)
+		if h.GPU {
+			for i, v := range variants002 {
+				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: series[i]})
+			}
+		}
+		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
+			Header: append([]string{"Block"}, variants002...)}
+		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
+			row := []string{b}
+			for _, v := range variants002 {
+				row = append(row, msCell(val(h.Time(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1")))))
+			}
+			tb.Rows = append(tb.Rows, row)
+		}
+		s.Tables = append(s.Tables, tb)
+	}
+	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + Report002GPU + ", table 1",
+		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",
+		Header:  []string{"Method", "Our variant", "Time (ms)", "Copy (ms)"}}
+	for _, r := range Report002Table1 {
+		v := r.Variant
+		if v == "" {
+			v = missing
+		}
+		t.Rows = append(t.Rows, []string{r.Method, v, pubMS(r.KernelMS), pubMS(r.CopyMS)})
+	}
+	s.Tables = append(s.Tables, t)
+	s.Plots = []*Plot{plot}
+	return s
+}
+
+// ---- report 003 ----
+
+func section003(hosts []*Host) *Section {
+	s := &Section{Report: "003", Title: "Report 003: RGB channel strategies (int16 planar)"}
+	var ks []string
+	for _, r := range Report003KernelSize {
+		ks = append(ks, r.K)
+	}
+	var sizes []string
+	for _, r := range Report003ImageSize {
+		sizes = append(sizes, r.Size)
+	}
+	plot := &Plot{ID: "003-filter-size", Title: "1000x1000 RGB int16: total time vs box filter size",
+		XLabel: "filter size K", YLabel: "total time (ms)", X: ks, LogY: true}
+	hdr := []string{"", "Seq = cpu-naive (ms)"}
+	for i, m := range Report003Methods[:5] {
+		if v := Report003Variants[i]; v != "" {
+			hdr = append(hdr, m+" = "+v+" total (ms)", "kernel (ms)")
+		}
+	}
+	one := func(h *Host, v, timing string, q Q) float64 {
+		q = q.with("variant", v, "type", "i16", "ch", "3", "layout", "planar")
+		switch timing {
+		case "cpu":
+			q = q.with("timing", "cpu")
+		case "total":
+			q = q.with("timing", "total", "mem", "pageable")
+		default:
+			q = q.with("timing", "kernel", "cache", "hot")
+		}
+		return val(h.Time(q))
+	}
+	build := func(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
+		t := &Table{ID: id, Title: title, Header: append([]string{axisName}, hdr[1:]...)}
+		var series [][]float64
+		for _, a := range axis {
+			row := []string{a, msCell(one(h, "cpu-naive", "cpu", q(a)))}
+			si := 0
+			for i := range Report003Methods[:5] {
+				v := Report003Variants[i]
+				if v == "" {
+					continue
+				}
+				tot := one(h, v, "total", q(a))
+				row = append(row, msCell(tot), msCell(one(h, v, "kernel", q(a))))
+				if len(series) <= si {
+					series = append(series, nil)
+				}
+				series[si] = append(series[si], tot/1e6)
+				si++
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		return t, series
+	}
+	for _, h := range hosts {
+		t, series := build(h, "003-filter-size-"+h.Slug, "1000x1000 RGB int16 planar, box K — "+h.Title, "K", ks,
+			func(k string) Q { return Q{"size": "1000x1000", "filter": "box" + k} })
+		s.Tables = append(s.Tables, t)
+		if h.GPU {
+			si := 0
+			for i := range Report003Methods[:5] {
+				if Report003Variants[i] != "" {
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + Report003Variants[i], Y: series[si]})
+					si++
+				}
+			}
+		}
+		t2, _ := build(h, "003-image-size-"+h.Slug, "Box 11x11 RGB int16 planar vs image size — "+h.Title, "Size", sizes,
+			func(sz string) Q { return Q{"size": sz, "filter": "box11"} })
+		s.Tables = append(s.Tables, t2)
+	}
+	pub := func(id, title, axisName string, rows [][]string) *Table {
+		return &Table{ID: id, Title: title, Caption: "Average times in ms as printed by the report (" + Report003GPU + ").",
+			Header: append([]string{axisName}, Report003Methods...), Rows: rows}
+	}
+	var rows [][]string
+	for i, r := range Report003KernelSize {
+		row := []string{r.K}
+		for _, x := range r.Times {
+			row = append(row, pubMS(x))
+		}
+		rows = append(rows, row)
+		_ = i
+	}
+	s.Tables = append(s.Tables, pub("003-published-filter-size", "Published by report 003 — "+Report003GPU+", table 1 (1000x1000)", "K", rows))
+	rows = nil
+	for _, r := range Report003ImageSize {
+		row := []string{r.Size}
+		for _, x := range r.Times {
+			row = append(row, pubMS(x))
+		}
+		rows = append(rows, row)
+	}
+	s.Tables = append(s.Tables, pub("003-published-image-size", "Published by report 003 — "+Report003GPU+", table 3 (box 11x11)", "Size", rows))
+	for i, m := range Report003Methods[:5] {
+		var ys []float64
+		for _, r := range Report003KernelSize {
+			ys = append(ys, r.Times[i])
+		}
+		plot.Series = append(plot.Series, Series{Name: m + " (report)", Y: ys, Dashed: true})
+	}
+	s.Plots = []*Plot{plot}
+	return s
+}
+
+// ---- report 004 ----
+
+func section004(hosts []*Host) *Section {
+	s := &Section{Report: "004", Title: "Report 004: Sobel, Gaussian 2-D vs separable, RGB->YUV at 1024x1024"}
+	ks := []string{"3", "5", "7", "9", "11"}
+	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
+		XLabel: "filter size K", YLabel: "time (ms)", X: ks, LogY: true}
+	gvars := []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable", "npp"}
+	for _, h := range hosts {
+		t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
+			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians.",
+			Header:  []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
+		for _, r := range Report004TableI {
+			if r.Variant == "" {
+				continue
+			}
+			q := Q{"size": "1024x1024", "filter": r.Op}
+			switch r.Op {
+			case "rgb2yuv":
+				q = q.with("type", "u8", "ch", "3")
+			default:
+				q = q.with("type", "u8", "ch", "1")
+			}
+			var smp *Sample
+			if strings.HasPrefix(r.Variant, "cpu-") {
+				smp = h.Sample(cpuQ(r.Variant).with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"]))
+			} else {
+				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default"))
+			}
+			tm, mp, gb := nan(), nan(), nan()
+			if smp != nil {
+				tm = val(smp.Time())
+				mp = val(smp.Median("MPix/s"))
+				gb = val(smp.Median("GB/s"))
+			}
+			t.Rows = append(t.Rows, []string{r.Implementation, r.Variant, msCell(tm), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
+		}
+		s.Tables = append(s.Tables, t)
+		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
+			Header: append([]string{"K"}, gvars...)}
+		series := make([][]float64, len(gvars))
+		for _, k := range ks {
+			row := []string{k}
+			for i, v := range gvars {
+				q := Q{"size": "1024x1024", "filter": "gauss" + k, "type": "u8", "ch": "1"}
+				var tm float64
+				if strings.HasPrefix(v, "cpu-") {
+					tm = val(h.Time(cpuQ(v).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
+				} else {
+					tm = val(h.Time(gpuQ(v, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
+				}
+				row = append(row, msCell(tm))
+				series[i] = append(series[i], tm/1e6)
+			}
+			tg.Rows = append(tg.Rows, row)
+		}
+		s.Tables = append(s.Tables, tg)
+		for i, v := range gvars {
+			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: series[i]})
+		}
+		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
+			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
+		for _, v := range []string{"gpu-rgb2yuv", "gpu-naive", "npp"} {
+			base := Q{"variant": v, "size": "1024x1024", "filter": "rgb2yuv", "block": "default"}
+			ty.Rows = append(ty.Rows, []string{v,
+				msCell(val(h.Time(base.with("timing", "kernel", "cache", "hot")))),
+				msCell(val(h.Time(base.with("timing", "total", "mem", "pageable")))),
+				msCell(val(h.Time(base.with("timing", "total", "mem", "pinned"))))})
+		}
+		s.Tables = append(s.Tables, ty)
+	}
+	t := &Table{ID: "004-published-table1", Title: "Published by report 004 — " + Report004GPU + ", table I (1024x1024)",
+		Header: []string{"Implementation", "Our variant", "Avg. time (ms)", "MPix/s", "GB/s"}}
+	for _, r := range Report004TableI {
+		v := r.Variant
+		if v == "" {
+			v = missing
+		}
+		t.Rows = append(t.Rows, []string{r.Implementation, v, sig(r.MS, 4), sig(r.MPixS, 4), fmt.Sprintf("%.2f", r.GBs)})
+	}
+	s.Tables = append(s.Tables, t)
+	s.Plots = []*Plot{plot}
+	return s
+}
+
+// ---- default preset ----
+
+func sectionDefault(hosts []*Host) *Section {
+	s := &Section{Report: "default", Title: "Default sweep: every variant on this framework's short set"}
+	for _, h := range hosts {
+		for _, r := range h.Runs {
+			if r.Preset == "default" {
+				t := Summary(r)
+				t.ID = "default-" + h.Slug
+				t.Title = "Default sweep — " + h.Title
+				s.Tables = append(s.Tables, t)
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,231 @@
+package results
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadRunFixture(t *testing.T) {
+	runs, err := Load("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 {
+		t.Fatalf("Load(testdata): %d runs, want 1", len(runs))
+	}
+	r := runs[0]
+	if r.Host != "nvidia-h200" || r.Preset != "default" || !strings.HasPrefix(r.Header, "# ") {
+		t.Errorf("run host %q preset %q header %q", r.Host, r.Preset, r.Header)
+	}
+	if r.Config["gpu"] != "NVIDIA H200" || r.Config["gpu-cc"] != "9.0" {
+		t.Errorf("config %v", r.Config)
+	}
+	if len(r.Failures) != 1 || !strings.Contains(r.Failures[0], "variant=npp") {
+		t.Errorf("failures %q: want the one failed npp gate of the fixture", r.Failures)
+	}
+	var gpu, cpu int
+	for _, s := range r.Samples {
+		for _, k := range NameKeys {
+			if s.Keys[k] == "" {
+				t.Fatalf("sample %v lacks key %s", s.Keys, k)
+			}
+		}
+		tm, ok := s.Time()
+		if !ok || tm <= 0 {
+			t.Errorf("sample %v has no time", s.Keys)
+		}
+		if s.Keys["timing"] == "kernel" {
+			gpu++
+			if _, ok := s.Median("gpu-ns/op"); !ok {
+				t.Errorf("kernel sample %v lacks gpu-ns/op", s.Keys)
+			}
+		}
+		if s.Keys["timing"] == "cpu" {
+			cpu++
+		}
+	}
+	if gpu == 0 || cpu == 0 {
+		t.Errorf("fixture: %d GPU kernel and %d CPU samples, want both", gpu, cpu)
+	}
+}
+
+func TestReadRunErrors(t *testing.T) {
+	tests := []struct{ name, in string }{
+		{"missing keys", "BenchmarkConv/variant=x/size=1x1 1 100 ns/op\n"},
+		{"bad line", "BenchmarkConv/variant=x 1 100 ns/op 7\n"},
+	}
+	for _, tt := range tests {
+		if _, err := ReadRun(strings.NewReader(tt.in), "x/y.txt"); err == nil {
+			t.Errorf("%s: no error", tt.name)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	s := &Sample{Values: map[string][]float64{"a": {5, 1, 3}, "b": {4, 1, 3, 2}}}
+	for unit, want := range map[string]float64{"a": 3, "b": 2.5} {
+		if got, ok := s.Median(unit); !ok || got != want {
+			t.Errorf("Median(%s) = %v, %v; want %v", unit, got, ok, want)
+		}
+	}
+	if _, ok := s.Median("c"); ok {
+		t.Errorf("Median of a missing unit reported ok")
+	}
+}
+
+func TestSig(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{{0.012345, "0.0123"}, {1.5, "1.50"}, {123.4, "123"}, {98765, "98765"}, {0, "0"}}
+	for _, tt := range tests {
+		if got := sig(tt.v, 3); got != tt.want {
+			t.Errorf("sig(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+// Every section builds over the fixture and the committed data, every
+// table is rectangular and renders in both forms.
+func TestSectionsBuild(t *testing.T) {
+	for _, dir := range []string{"testdata", "data"} {
+		r, err := Build(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Hosts) == 0 {
+			t.Fatalf("%s: no hosts", dir)
+		}
+		ids := map[string]bool{}
+		for _, s := range r.Sections {
+			for _, tb := range s.Tables {
+				if ids[tb.ID] {
+					t.Errorf("%s: duplicate table id %s", dir, tb.ID)
+				}
+				ids[tb.ID] = true
+				for i, row := range tb.Rows {
+					if len(row) != len(tb.Header) {
+						t.Errorf("%s: table %s row %d has %d cells, header %d", dir, tb.ID, i, len(row), len(tb.Header))
+					}
+				}
+				var md, term bytes.Buffer
+				if err := tb.RenderMarkdown(&md); err != nil || !strings.Contains(md.String(), "| --- |") {
+					t.Errorf("%s: markdown of %s: %v", dir, tb.ID, err)
+				}
+				if err := tb.RenderTerminal(&term); err != nil || term.Len() == 0 {
+					t.Errorf("%s: terminal rendering of %s: %v", dir, tb.ID, err)
+				}
+			}
+		}
+		for _, want := range []string{"000-published-tesla-t4", "004-published-table1", "002-published-table1", "003-published-filter-size"} {
+			if !ids[want] {
+				t.Errorf("%s: no table %s", dir, want)
+			}
+		}
+	}
+}
+
+// Our GPU numbers reach the report's tables: the fixture's gpu-shared
+// Gaussian 5x5 at 1024 appears in the 004 Gaussian table.
+func TestFixtureInTables(t *testing.T) {
+	r, err := Build("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Hosts[0]
+	want, ok := h.Time(Q{"variant": "gpu-shared", "size": "1024x1024", "filter": "gauss5", "timing": "kernel", "cache": "hot"})
+	if !ok {
+		t.Fatal("fixture lacks gpu-shared gauss5 1024")
+	}
+	md := string(r.Markdown())
+	if !strings.Contains(md, ms(want, true)) {
+		t.Errorf("report lacks the gpu-shared time %s", ms(want, true))
+	}
+}
+
+func TestPlotSVG(t *testing.T) {
+	plots := []*Plot{
+		{ID: "a", Title: "log <y> & x", XLabel: "size", YLabel: "ms", X: []string{"256", "512", "1024"}, LogY: true,
+			Series: []Series{{Name: "one", Y: []float64{0.1, 0.4, 1.6}}, {Name: "gap", Y: []float64{1, nan(), 3}, Dashed: true}}},
+		{ID: "b", Title: "linear", X: []string{"3", "5"}, XValue: []float64{3, 5},
+			Series: []Series{{Name: "flat", Y: []float64{2, 2}}}},
+		{ID: "c", Title: "empty", X: []string{"1"}},
+	}
+	for _, p := range plots {
+		var b bytes.Buffer
+		if err := p.WriteSVG(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := validXML(b.Bytes()); err != nil {
+			t.Errorf("plot %s: invalid SVG: %v\n%s", p.ID, err, b.String())
+		}
+		n := strings.Count(b.String(), "<polyline")
+		want := map[string]int{"a": 1, "b": 1, "c": 0}[p.ID]
+		if n != want {
+			t.Errorf("plot %s: %d polylines, want %d", p.ID, n, want)
+		}
+	}
+	if plots[2].HasData() || !plots[0].HasData() {
+		t.Errorf("HasData wrong")
+	}
+}
+
+func validXML(b []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// The committed report is what the committed data produces.
+func TestCommittedReportUpToDate(t *testing.T) {
+	r, err := Build("data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := r.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		if strings.HasSuffix(name, ".svg") {
+			if err := validXML(want); err != nil {
+				t.Errorf("%s: invalid SVG: %v", name, err)
+			}
+		}
+		got, err := os.ReadFile(filepath.Join("report", name))
+		if err != nil {
+			t.Errorf("committed report lacks %s (run make report): %v", name, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("report/%s is out of date with results/data: run make report", name)
+		}
+	}
+	committed, _ := filepath.Glob(filepath.Join("report", "plots", "*.svg"))
+	for _, p := range committed {
+		rel, _ := filepath.Rel("report", p)
+		if _, ok := files[rel]; !ok {
+			t.Errorf("report/%s is not produced by the data any more: run make report", rel)
+		}
+	}
+}
+
+func TestGalleryCommitted(t *testing.T) {
+	for _, name := range []string{"input.png", "gauss5.png", "sobel-x.png", "sobel-mag.png", "README.md"} {
+		if _, err := os.Stat(filepath.Join("report", "gallery", name)); err != nil {
+			t.Errorf("gallery: %v", err)
+		}
+	}
+}
