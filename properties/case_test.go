@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
@@ -61,7 +63,10 @@ type Case struct {
 	Block   convolve.Block // zero: the variant's default
 	NoFMA   bool
 	Fast    bool // FastMath
-	Seed    int64
+	// Tune holds Config.Tunables as "name=value" pairs joined by commas in
+	// name order ("" for none), so that a Case stays comparable.
+	Tune string
+	Seed int64
 }
 
 func (c Case) String() string {
@@ -87,6 +92,9 @@ func (c Case) String() string {
 	}
 	if c.Fast {
 		b.WriteString(" fast-math")
+	}
+	if c.Tune != "" {
+		b.WriteString(" " + c.Tune)
 	}
 	fmt.Fprintf(&b, " seed=%d", c.Seed)
 	return b.String()
@@ -140,7 +148,36 @@ func (c Case) Problem() (convolve.Problem, error) {
 
 // Config is the plan configuration of the case.
 func (c Case) Config() convolve.Config {
-	return convolve.Config{Block: c.Block, NoFMA: c.NoFMA, FastMath: c.Fast}
+	cfg := convolve.Config{Block: c.Block, NoFMA: c.NoFMA, FastMath: c.Fast}
+	if c.Tune != "" {
+		cfg.Tunables = map[string]int{}
+		for _, kv := range strings.Split(c.Tune, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			n, _ := strconv.Atoi(v)
+			cfg.Tunables[k] = n
+		}
+	}
+	return cfg
+}
+
+// tunableValues lists the values drawn for the GPU variants' tunables
+// (gpu-tiled's "ry": outputs per thread); any other tunable is a 0/1 switch.
+var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}}
+
+// drawTune sets each of the named tunables with probability 1/2.
+func drawTune(rng *rand.Rand, names []string) string {
+	var parts []string
+	for _, name := range slices.Sorted(slices.Values(names)) {
+		if rng.Intn(2) == 0 {
+			continue
+		}
+		vals, ok := tunableValues[name]
+		if !ok {
+			vals = []int{0, 1}
+		}
+		parts = append(parts, fmt.Sprintf("%s=%d", name, vals[rng.Intn(len(vals))]))
+	}
+	return strings.Join(parts, ",")
 }
 
 // Filter builds the case's filter from its seed.

@@ -16,7 +16,7 @@ var testCaps = map[string]convolve.Capabilities{
 		Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Uint8},
 		Channels: []int{1, 3}, Layouts: []convolve.Layout{convolve.Planar},
 		Borders: []convolve.Border{convolve.Replicate, convolve.Wrap}, MaxFilterSide: 15, GPU: true,
-		FixedBlocks: []convolve.Block{{X: 16, Y: 16}, {X: 32, Y: 8}},
+		FixedBlocks: []convolve.Block{{X: 16, Y: 16}, {X: 32, Y: 8}}, Tunables: []string{"ry", "shared"},
 	},
 	"separable-only": {Ops: []convolve.Operation{convolve.Filter2D}, SeparableOnly: true, GPU: true},
 	"sobel-only":     {Ops: []convolve.Operation{convolve.SobelMagnitude}, Borders: []convolve.Border{convolve.Mirror}},
@@ -32,6 +32,9 @@ func measure(c Case) int {
 		m++
 	}
 	if c.Fast {
+		m++
+	}
+	if c.Tune != "" {
 		m++
 	}
 	return m
@@ -97,7 +100,7 @@ func sameSpec(d *domain, s, c Case, pr *property) bool {
 		return false
 	}
 	return s.KW == c.KW && s.KH == c.KH && s.Border == c.Border && s.Type == c.Type && s.Channels == c.Channels &&
-		s.Layout == c.Layout && s.Block == c.Block && s.NoFMA == c.NoFMA && s.Fast == c.Fast
+		s.Layout == c.Layout && s.Block == c.Block && s.NoFMA == c.NoFMA && s.Fast == c.Fast && s.Tune == c.Tune
 }
 
 func TestSpecPoolsCoverTheFilterRange(t *testing.T) {

@@ -15,7 +15,7 @@ const (
 	// cpuMaxK and gpuMaxK bound the filter sides drawn for variants that
 	// accept any size (a declared MaxFilterSide smaller than these wins).
 	cpuMaxK = 101
-	gpuMaxK = 129
+	gpuMaxK = 127
 	// defaultBudget bounds W*H*C*KW*KH of a case, which keeps the float64
 	// reference and the CPU variants to a few milliseconds per case.
 	defaultBudget = 1 << 21
@@ -152,6 +152,7 @@ func (d *domain) drawSpec(rng *rand.Rand) Case {
 		c.NoFMA = rng.Intn(4) == 0
 		c.Fast = rng.Intn(4) == 0
 	}
+	c.Tune = drawTune(rng, d.caps.Tunables)
 	return c.normalize()
 }
 
@@ -310,6 +311,9 @@ func (d *domain) shrink(v interface{}) gopter.Shrink {
 	}
 	if c.Fast {
 		add(func(n *Case) { n.Fast = false })
+	}
+	if c.Tune != "" {
+		add(func(n *Case) { n.Tune = "" })
 	}
 	i := 0
 	return func() (interface{}, bool) {

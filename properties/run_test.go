@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	_ "github.com/convbench/convbench/cudabind/variants"
 	_ "github.com/convbench/convbench/refimpl"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
@@ -58,6 +59,9 @@ func specString(c Case) string {
 	}
 	if c.Fast {
 		s += " fast-math"
+	}
+	if c.Tune != "" {
+		s += " " + c.Tune
 	}
 	return s
 }
