@@ -8,7 +8,7 @@ import (
 )
 
 func TestNamesAndSources(t *testing.T) {
-	want := []string{"const", "naive", "padded", "separable", "shared", "shared_rows", "texture"}
+	want := []string{"const", "naive", "padded", "separable", "shared", "shared_rows", "texture", "tiled"}
 	got := Names()
 	for _, w := range want {
 		found := false

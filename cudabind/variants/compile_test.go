@@ -79,8 +79,11 @@ func compileSpecs() []spec {
 // familyDefines lists, per kernel family, the extra macros each
 // specialization is compiled with (one compile per entry).
 func familyDefines(family string, p convolve.Problem) []map[string]string {
-	if family == "texture" {
+	switch family {
+	case "texture":
 		return []map[string]string{{"TEX_HW": texHW(p)}}
+	case "tiled":
+		return []map[string]string{{"RY": "1"}, {"RY": "4"}, {"RY": "8"}}
 	}
 	return []map[string]string{nil}
 }
@@ -95,7 +98,7 @@ func TestKernelsCompile(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	families := []string{"naive", "const", "shared", "shared_rows", "padded", "texture", "separable"}
+	families := []string{"naive", "const", "shared", "shared_rows", "padded", "texture", "separable", "tiled"}
 	specs := compileSpecs()
 	for _, fam := range families {
 		src, err := SourceOf(fam)

@@ -37,6 +37,9 @@ var gpuVariants = []gpuVariant{
 	{name: "gpu-texture", maxSide: 127},
 	{name: "gpu-texture-filter", maxSide: 1023},
 	{name: "gpu-texture-shared", maxSide: 127},
+	{name: "gpu-tiled", maxSide: 127},
+	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 1}}, maxSide: 127},
+	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 8}}, maxSide: 127},
 	{name: "gpu-separable", maxSide: 1023, sep: true},
 	{name: "gpu-separable", cfg: convolve.Config{Tunables: map[string]int{TunableShared: 0}}, maxSide: 1023, sep: true},
 }
@@ -179,7 +182,7 @@ func TestBitExactNoFMA(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-naive-padded",
-		"gpu-texture", "gpu-texture-filter", "gpu-texture-shared"}
+		"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
 	r := rand.New(rand.NewPCG(7, 7))
 	cases := []kernelCase{
 		{kw: 3, kh: 3, border: convolve.Zero, typ: convolve.Float32, channels: 1},
@@ -377,6 +380,7 @@ func TestLimitsOnDevice(t *testing.T) {
 		{"gpu-shared-rows", 15, 1023, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, "shared memory"},
 		{"gpu-texture-shared", 15, 1023, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, "shared memory"},
 		{"gpu-separable", 3, 1023, convolve.Config{Block: convolve.Block{X: 1024, Y: 1}}, "shared memory"},
+		{"gpu-tiled", 15, 1023, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, "shared memory"},
 	}
 	for _, c := range cases {
 		v, _ := convolve.Lookup(c.variant)
