@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -49,7 +50,7 @@ func pubMS(v float64) string {
 	if v <= 0 {
 		return missing
 	}
-	return sig(v, 4)
+	return strconv.FormatFloat(v, 'f', -1, 64) // as the report printed it
 }
 
 // ---- report 000 ----
