@@ -164,4 +164,3 @@ func shellJoin(args []string) string {
 	}
 	return strings.Join(q, " ")
 }
-
