@@ -5,7 +5,8 @@
 #                  raw output under results/data/<gpu>/, then the report
 #   make report    rebuild results/report/ from the committed raw data (offline)
 #   make gpu-bins  test binaries for a GPU host without Go, into .gpu/
-#   make gpu-test  run those binaries (on the GPU host, from the repo root)
+#   make gpu-test  run those binaries (on the GPU host, from the repo root);
+#                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
 
 GO      ?= go
 export CGO_ENABLED = 0
@@ -14,7 +15,7 @@ COUNT   ?= 5
 BENCHTIME ?= 200ms
 PKGS    := ./...
 # Packages that have tests, for gpu-bins: NAME=path.
-TESTPKGS := convolve:./convolve refimpl:./refimpl cudabind:./cudabind variants:./cudabind/variants properties:./properties benchmarks:./benchmarks results:./results
+TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind variants:./cudabind/variants properties:./properties benchmarks:./benchmarks results:./results
 
 .PHONY: test bench report compare vet fmt gpu-bins gpu-test clean
 
@@ -42,9 +43,10 @@ compare:
 
 gpu-bins:
 	@mkdir -p .gpu
+	@echo "$$(git rev-parse HEAD)$$(git diff --quiet HEAD -- . ':!results' || echo ' (with uncommitted changes)')" > .gpu/COMMIT
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \
 	  if ls $$dir/*_test.go >/dev/null 2>&1; then \
-	    echo "$(GO) test -c -o .gpu/$$name.test $$dir"; $(GO) test -c -o .gpu/$$name.test $$dir || exit 1; fi; done
+	    echo "$(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir"; $(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir || exit 1; fi; done
 
 gpu-test:
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# gpu-run.sh: run the prebuilt test binaries (make gpu-bins) on a GPU host
+# without Go, and collect raw logs. Usage, from the repository root:
+#
+#   scripts/gpu-run.sh OUTDIR STAGE...
+#
+# Stages:
+#   tests           every package's tests, -test.v
+#   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
+#   racecheck       variants and a short properties run under racecheck and synccheck
+#   props           the property suite over the GPU variants (-props.n=$PROPS_N, default 300)
+#   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5)
+#
+# Each stage writes OUTDIR/<stage>.log with the exact command on its first
+# line, and a summary line to OUTDIR/summary.txt.
+set -u
+out=${1:?usage: gpu-run.sh OUTDIR STAGE...}; shift
+mkdir -p "$out"
+root=$(pwd)
+bin=$root/.gpu
+commit=$(cat "$bin/COMMIT" 2>/dev/null || echo unknown)
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+summary=$out/summary.txt
+echo "# commit $commit gpu: $gpu date: $(date -u +%FT%TZ)" >>"$summary"
+
+run() { # name dir command...
+  local name=$1 dir=$2; shift 2
+  local log=$out/$name.log
+  local t0=$(date +%s)
+  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd $dir && $*)"; } >"$log"
+  (cd "$root/$dir" && "$@") >>"$log" 2>&1
+  local rc=$?
+  local t1=$(date +%s)
+  local pass=$(grep -c '^--- PASS' "$log"); local fail=$(grep -c '^--- FAIL' "$log"); local skip=$(grep -c '^--- SKIP' "$log")
+  local san=$(grep -E '^========= (ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY)' "$log" | tr '\n' ' ')
+  printf '%-28s rc=%d pass=%d fail=%d skip=%d %ds %s\n' "$name" "$rc" "$pass" "$fail" "$skip" $((t1-t0)) "$san" | tee -a "$summary"
+}
+
+san="compute-sanitizer --report-api-errors no --error-exitcode 3"
+for stage in "$@"; do
+  case $stage in
+  tests)
+    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind kernels:cudabind/kernels variants:cudabind/variants benchmarks:benchmarks results:results; do
+      n=${p%%:*}; d=${p#*:}
+      [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m
+    done ;;
+  memcheck)
+    run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
+    run memcheck-variants cudabind/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short
+    run memcheck-props properties $san --tool memcheck --leak-check full "$bin/properties.test" -test.v -test.short -props.variant=gpu- -props.n=${SAN_N:-20} ;;
+  racecheck)
+    run racecheck-variants cudabind/variants $san --tool racecheck "$bin/variants.test" -test.v -test.short
+    run racecheck-props properties $san --tool racecheck "$bin/properties.test" -test.v -test.short -props.variant=gpu- -props.n=${SAN_N:-20}
+    run synccheck-props properties $san --tool synccheck "$bin/properties.test" -test.v -test.short -props.variant=gpu- -props.n=${SAN_N:-20} ;;
+  props)
+    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant=gpu- -props.n=${PROPS_N:-300} ;;
+  bench:*)
+    preset=${stage#bench:}
+    run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime ${BENCHTIME:-200ms} -test.timeout 0 -sweep=$preset ;;
+  *) echo "unknown stage $stage" >&2; exit 2 ;;
+  esac
+done
