@@ -163,19 +163,19 @@ type pixel string
 
 func pixelAt(x, y, c int) pixel { return pixel(fmt.Sprintf("y=%04d x=%04d c=%d", y, x, c)) }
 
-// value is one element's value with the tolerance it is compared under.
-type value struct {
-	V   float64
-	Tol float64
-}
+// value is one element's value with the tolerance it is compared under;
+// diffs print it as "v ± tol".
+type value struct{ v, tol float64 }
+
+func (v value) String() string { return fmt.Sprintf("%.9g ± %.3g", v.v, v.tol) }
 
 // withinTolerance compares two values as the correctness policy does: the
 // difference must not exceed the larger tolerance, and NaN never matches.
 var withinTolerance = cmp.Comparer(func(a, b value) bool {
-	if math.IsNaN(a.V) || math.IsNaN(b.V) {
+	if math.IsNaN(a.v) || math.IsNaN(b.v) {
 		return false
 	}
-	return math.Abs(a.V-b.V) <= max(a.Tol, b.Tol)
+	return math.Abs(a.v-b.v) <= max(a.tol, b.tol)
 })
 
 // mismatchDiff is a go-cmp diff (-want +got) of a window of the output
