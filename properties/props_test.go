@@ -45,6 +45,63 @@ var properties = []*property{
 	{name: "flip", ops: filter2DOnly, fix: withMode(convolve.Convolve), check: checkFlip},
 	{name: "separable", ops: filter2DOnly, kinds: []WeightKind{OuterWeights, SmoothWeights},
 		applies: separableApplies, acceptFor: partnerDomainAccept, check: checkSeparable},
+	{name: "bit-exact", ops: filter2DOnly, fix: withoutFMA, applies: bitExactApplies, check: checkBitExact},
+}
+
+// bitExactNoFMA lists the variants whose kernels sum in cpu-naive's order
+// (filter rows, then columns, ascending) and so, compiled with
+// --fmad=false, must equal cpu-naive bit for bit (report 002's point).
+var bitExactNoFMA = []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-naive-padded",
+	"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
+
+func bitExactApplies(e *env) string {
+	if !slices.Contains(bitExactNoFMA, e.name) {
+		return fmt.Sprintf("%s does not promise cpu-naive's summation order", e.name)
+	}
+	return ""
+}
+
+func withoutFMA(_ *domain, c Case) Case {
+	c.NoFMA, c.Fast = true, false
+	return c
+}
+
+// checkBitExact: compiled with --fmad=false the variant equals cpu-naive
+// bit for bit.
+func checkBitExact(e *env, c Case) error {
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		return err
+	}
+	p, err := c.Problem()
+	if err != nil {
+		return err
+	}
+	in, err := c.Input()
+	if err != nil {
+		return err
+	}
+	got, err := e.runOnce(e.variant, p, c.Config(), in)
+	if err != nil {
+		return err
+	}
+	want, err := e.runOnce(naive, p, convolve.Config{}, in)
+	if err != nil {
+		return fmt.Errorf("cpu-naive: %w", err)
+	}
+	if err := sameBits(e.name+" (fmad=false) vs cpu-naive", want, got); err != nil {
+		return fmt.Errorf("%w\n%s", err, mismatchDiffExact(got, want))
+	}
+	return nil
+}
+
+// mismatchDiffExact is mismatchDiff for a bitwise comparison.
+func mismatchDiffExact(got, want *convolve.Image) string {
+	m, err := convolve.Compare(got, want, nil)
+	if err != nil || m.OK() {
+		return ""
+	}
+	return mismatchDiff(got, want, nil, m.First)
 }
 
 func withWeights(k WeightKind) func(*domain, Case) Case {
