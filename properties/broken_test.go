@@ -123,3 +123,28 @@ func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
 		t.Errorf("shrunk case with the Replicate border %v should pass (the bug reads what Replicate reads): %v", fixed, err)
 	}
 }
+
+// TestFailureReproducesFromSeed makes sure a failure printed with its seed
+// comes back the same: the same seed gives the same failing case and the
+// same shrunk case, whatever -props.n is (as long as the failure is
+// reached).
+func TestFailureReproducesFromSeed(t *testing.T) {
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{variant: brokenHalo{naive}}
+	e.desc = e.variant.Describe()
+	e.name = e.desc.Name
+	var got []string
+	for _, n := range []int{200, 50} {
+		res := checkProperty(e, properties[0], 99, n).result
+		if res.Status != gopter.TestFailed {
+			t.Fatalf("n=%d: broken variant not caught (%v)", n, res.Status)
+		}
+		got = append(got, res.Args[0].OrigArgFormatted+" -> "+res.Args[0].ArgFormatted)
+	}
+	if got[0] != got[1] {
+		t.Errorf("same seed, different failures:\n  %s\n  %s", got[0], got[1])
+	}
+}

@@ -16,6 +16,8 @@
 //     away from the borders, a separable filter gives the same result
 //     through the separable and the 2-D paths, and convolve equals
 //     correlate with the flipped filter;
+//   - kernels that sum in cpu-naive's order, compiled with --fmad=false,
+//     equal cpu-naive bit for bit;
 //   - the same input run twice gives the same bits;
 //   - device allocations and open plans return to their starting counts;
 //   - invalid input is rejected with an error, without a panic and
@@ -32,6 +34,11 @@
 //	-props.seed=N     seed of every random draw (default fixed and logged; 0 picks one from the clock)
 //	-props.n=N        random cases per variant and property (-short runs fewer)
 //	-props.variant=RE run only the variants whose name matches the regular expression
+//
+// Each variant's run ends with a line such as
+// "variant=cpu-fast cases=2250 pass elapsed=1.2s". A failure prints the
+// shrunk case, the original one, a go-cmp diff of the first mismatching
+// elements, the seed and the go test command that reproduces it.
 //
 // Without a GPU the CPU variants run and the GPU ones skip with the reason.
 // On a GPU host without a Go toolchain, build the test binary elsewhere with
