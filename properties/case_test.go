@@ -100,14 +100,17 @@ func (c Case) String() string {
 	return b.String()
 }
 
-// normalize makes the fields that the operation fixes consistent.
+// normalize makes the fields that the operation fixes consistent and
+// clears those it ignores (they are not printed either).
 func (c Case) normalize() Case {
 	switch c.Op {
 	case convolve.SobelMagnitude:
 		c.KW, c.KH = 3, 3
+		c.Weights, c.Mode = 0, 0
 	case convolve.RGBToYUV:
 		c.KW, c.KH = 1, 1
 		c.Channels, c.Type = 3, convolve.Uint8
+		c.Weights, c.Mode, c.Border = 0, 0, 0
 	}
 	if c.Channels == 1 {
 		c.Layout = convolve.Interleaved

@@ -34,6 +34,7 @@
 //	-props.seed=N     seed of every random draw (default fixed and logged; 0 picks one from the clock)
 //	-props.n=N        random cases per variant and property (-short runs fewer)
 //	-props.variant=RE run only the variants whose name matches the regular expression
+//	-props.case=CASE  check only this case, as a failure prints it (no random cases, no shrinking)
 //
 // Each variant's run ends with a line such as
 // "variant=cpu-fast cases=2250 pass elapsed=1.2s". A failure prints the

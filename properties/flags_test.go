@@ -19,6 +19,9 @@ var (
 	variantFlag = flag.String("props.variant", "", "regular expression (or substring) selecting the variants to test")
 )
 
+// flagString is flag.String; it keeps every flag of the suite in one list.
+func flagString(name, value, usage string) *string { return flag.String(name, value, usage) }
+
 var (
 	seedOnce sync.Once
 	theSeed  int64
@@ -80,4 +83,10 @@ func reproduceCommand(test, variant, property string, seed int64, n int) string 
 	}
 	return fmt.Sprintf("go test ./properties -run '%s' -props.seed=%d -props.variant='^%s$' -props.n=%d -v",
 		run, seed, regexp.QuoteMeta(variant), n)
+}
+
+// caseCommand reruns one printed case of one property, without shrinking.
+func caseCommand(test, variant, property string, c Case) string {
+	return fmt.Sprintf("go test ./properties -run '%s/^%s$/^%s$' -props.variant='^%s$' -props.case='%v' -v",
+		test, regexp.QuoteMeta(variant), regexp.QuoteMeta(property), regexp.QuoteMeta(variant), c)
 }

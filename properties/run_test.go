@@ -127,9 +127,10 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, seed int64, n i
 			"  original case:            %s\n"+
 			"  failure: %s\n"+
 			"  seed: -props.seed=%d (property stream %d)\n"+
-			"  reproduce: %s",
+			"  reproduce: %s\n"+
+			"  rerun the shrunk case alone: %s",
 			e.name, pr.name, res.Succeeded, a.Shrinks, a.ArgFormatted, a.OrigArgFormatted,
-			strings.Join(res.Labels, "; "), seed, r.seed, cmd)
+			strings.Join(res.Labels, "; "), seed, r.seed, cmd, caseCommand("TestProperties", e.name, pr.name, a.Arg.(Case)))
 	case res.Status == gopter.TestExhausted:
 		t.Errorf("variant=%s property=%s: only %d cases could be drawn within the capabilities (%d draws failed)\n  reproduce: %s",
 			e.name, pr.name, res.Succeeded, res.Discarded, cmd)
@@ -143,6 +144,32 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, seed int64, n i
 			t.Logf("%d of %d cases refused at plan time; first: %v", r.refused, r.passed, r.firstRefusal)
 		}
 	}
+}
+
+// checkOneCase checks the case -props.case names, without shrinking, and
+// returns 1 when it ran.
+func checkOneCase(t *testing.T, e *env, pr *property) int {
+	c, err := parseCase(*caseFlag)
+	if err != nil {
+		t.Fatalf("-props.case: %v", err)
+	}
+	d := propertyDomain(e, pr)
+	d.maxSide, d.budget = 1<<30, 1<<62
+	if d.fix != nil {
+		c = d.fix(d, c)
+	}
+	if !d.valid(c) {
+		t.Skipf("case %v is outside the domain of %s for %s", c, pr.name, e.name)
+	}
+	err = safely(func() error { return pr.check(e, c) })
+	var rf *refusedError
+	switch {
+	case errors.As(err, &rf):
+		t.Skipf("case %v: %v", c, err)
+	case err != nil:
+		t.Errorf("variant=%s property=%s case %v:\n%v", e.name, pr.name, c, err)
+	}
+	return 1
 }
 
 // TestProperties checks every selected variant against every property that
@@ -174,8 +201,12 @@ func TestProperties(t *testing.T) {
 					if len(propertyDomain(e, pr).ops) == 0 {
 						t.Skipf("%s supports none of the operations %v", e.name, pr.ops)
 					}
+					if *caseFlag != "" {
+						cases += checkOneCase(t, e, pr)
+						return
+					}
 					r := checkProperty(e, pr, seed, n)
-					cases += r.passed
+					cases += r.passed - r.refused
 					r.report(t, e, pr, seed, n)
 				})
 			}
