@@ -304,6 +304,23 @@ func (x *Exec) CopyDtoD2D(dst DevPtr, dstPitch int64, src DevPtr, srcPitch, widt
 	return check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
 }
 
+// CopyDtoD2DAsync is CopyDtoD2D ordered on stream s (cuMemcpy2DAsync).
+func (x *Exec) CopyDtoD2DAsync(dst DevPtr, dstPitch int64, src DevPtr, srcPitch, widthBytes, height int64, s Stream) error {
+	if err := x.copyArgs("CopyDtoD2DAsync", dst == 0 || src == 0, false, 1); err != nil {
+		return err
+	}
+	if err := check2D("CopyDtoD2DAsync", dstPitch, srcPitch, widthBytes, height); err != nil {
+		return err
+	}
+	c := &memcpy2D{srcMemoryType: memTypeDevice, srcDevice: uint64(src), srcPitch: uintptr(srcPitch),
+		dstMemoryType: memTypeDevice, dstDevice: uint64(dst), dstPitch: uintptr(dstPitch),
+		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
+	var p runtime.Pinner
+	p.Pin(c)
+	defer p.Unpin()
+	return check("cuMemcpy2DAsync", ccall(x.lib().cuMemcpy2DAsync, uintptr(unsafe.Pointer(c)), uintptr(s)))
+}
+
 // HostBuffer is page-locked (pinned) host memory from cuMemHostAlloc.
 type HostBuffer struct {
 	ptr   uintptr

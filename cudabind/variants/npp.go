@@ -15,8 +15,8 @@ import (
 // and NPP filters the interior of the padded image, reading every halo
 // pixel from the padding. NPP applies its coefficient array as a true
 // convolution (reversed), so the plan hands it the oriented filter
-// flipped; the anchor is the centre. The padding pass is part of the
-// timed work, as for gpu-naive-padded.
+// flipped; the anchor is the centre. The padding pass and the copy of the
+// result's centre are part of the timed work.
 func init() {
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "npp", Report: "",
@@ -49,27 +49,41 @@ func setupNPP(b *Base) error {
 	}
 	in := b.Problem.Input
 	kw, kh := b.Filter.Width, b.Filter.Height
-	pw, ph := in.Width+kw-1, in.Height+kh-1
-	if int64(pw)*4 > math.MaxInt32 || int64(in.Width)*4 > math.MaxInt32 {
+	// NPP is trusted only for output pixels whose whole window lies inside
+	// the ROI it is given: on an H200 with NPP 13, 3x3 filters treated the
+	// pixels beyond the ROI as copies of its edge instead of reading them
+	// (results/logs/nvidia-h200/2026-11-21-eb72296/test-variants.log, TestNPPAgreement). So the input is
+	// padded by a double halo, (W+2KW-2) x (H+2KH-2) with the border
+	// applied, NPP filters an ROI of (W+KW-1) x (H+KH-1) inside it whose
+	// windows never leave the buffer, and the W x H centre of that result,
+	// where every window lies inside the ROI, is copied to the output.
+	bw, bh := in.Width+2*kw-2, in.Height+2*kh-2 // double-halo buffer
+	rw, rh := in.Width+kw-1, in.Height+kh-1     // NPP's ROI
+	if int64(bw)*4 > math.MaxInt32 {
 		return &convolve.CapabilityError{Variant: b.Name, What: "image width",
 			Value: fmt.Sprintf("%d with a %dx%d filter: NPP's row step is a 32-bit byte count", in.Width, kw, kh)}
 	}
-	padGrid, block, err := Grid(pw, ph, 1, b.Block)
+	padGrid, block, err := Grid(bw, bh, 1, b.Block)
 	if err != nil {
 		return named(b.Name, err)
 	}
-	if int64(pw)*int64(ph) > math.MaxInt32 {
+	if int64(bw)*int64(bh) > math.MaxInt32 {
 		b.Index64 = true
 	}
-	pad, err := b.Alloc(int64(pw) * int64(ph) * 4)
+	pad, err := b.Alloc(int64(bw) * int64(bh) * 4)
 	if err != nil {
 		return fmt.Errorf("padded input: %w", err)
 	}
-	mod, err := b.Compile("padded", nil)
+	roiOut, err := b.Alloc(int64(rw) * int64(rh) * 4)
+	if err != nil {
+		return fmt.Errorf("NPP output: %w", err)
+	}
+	// The pad kernel compiled with a (2KW-1) x (2KH-1) footprint writes the
+	// double halo.
+	mod, err := b.Compile("padded", map[string]string{"KW": fmt.Sprint(2*kw - 1), "KH": fmt.Sprint(2*kh - 1)})
 	if err != nil {
 		return err
 	}
-	b.OnClose(func(*cudabind.Exec) error { return mod.Close() })
 	padFn, err := b.Function(mod, "pad_input", 0)
 	if err != nil {
 		return err
@@ -83,8 +97,10 @@ func setupNPP(b *Base) error {
 	}
 	w, h := b.Dims()
 	stride := b.Stride()
-	// The ROI starts at the image's first pixel inside the padding.
-	src := pad.Add((int64(kh/2)*int64(pw) + int64(kw/2)) * 4)
+	// ROI pixel (u, v) is centred on buffer pixel (u+KW/2, v+KH/2); image
+	// pixel (x, y) is ROI pixel (x+KW/2, y+KH/2).
+	src := pad.Add((int64(kh/2)*int64(bw) + int64(kw/2)) * 4)
+	centre := roiOut.Add((int64(kh/2)*int64(rw) + int64(kw/2)) * 4)
 	info := b.Info
 	ctx := nppStreamContext{
 		nCudaDeviceID:                      int32(info.Ordinal),
@@ -102,12 +118,12 @@ func setupNPP(b *Base) error {
 		}
 		c := ctx
 		c.hStream = uintptr(s)
-		st := lib.filter32f(uintptr(src), int32(pw*4), uintptr(b.Out), w*4,
-			nppSize{w, h}, uintptr(kernel), nppSize{int32(kw), int32(kh)}, nppSize{int32(kw / 2), int32(kh / 2)}, &c)
+		st := lib.filter32f(uintptr(src), int32(bw*4), uintptr(roiOut), int32(rw*4),
+			nppSize{int32(rw), int32(rh)}, uintptr(kernel), nppSize{int32(kw), int32(kh)}, nppSize{int32(kw / 2), int32(kh / 2)}, &c)
 		if st < 0 {
-			return fmt.Errorf("%s nppiFilter_32f_C1R_Ctx on %dx%d with a %dx%d filter: %s", lib.name, w, h, kw, kh, nppStatusName(st))
+			return fmt.Errorf("%s nppiFilter_32f_C1R_Ctx on %dx%d with a %dx%d filter: %s", lib.name, rw, rh, kw, kh, nppStatusName(st))
 		}
-		return nil
+		return x.CopyDtoD2DAsync(b.Out, int64(w)*4, centre, int64(rw)*4, int64(w)*4, int64(h), s)
 	}
 	return nil
 }
