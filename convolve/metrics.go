@@ -9,20 +9,20 @@ import (
 // unitRoundoff is float32's unit roundoff u = 2^-24.
 const unitRoundoff = 1.0 / (1 << 24)
 
-// Tolerance is the largest error a correct float32 computation of a dot
-// product of n terms may make, given absSum = sum |w_i * x_i| and the exact
-// value ref. It is Higham's bound gamma_n * absSum for a recursive sum of n
-// rounded products (gamma_n = n*u / (1 - n*u), u = 2^-24, which covers any
-// summation order and fused or separate multiply-add), plus one rounding of
-// the result (u*|ref|), plus the rounding of the float32 weights is not
-// included: both sides use the same float32 weights. A separable variant
-// computes a different but equally valid sum of 2n terms at most, so
-// n = KW*KH + KW + KH is used for every variant.
+// Tolerance is the largest error a correct float32 computation of one
+// output element may make, given absSum = sum |w_i * x_i| over its taps and
+// the exact value ref. It is Higham's bound gamma_n * absSum for a sum of n
+// rounded products in any order (gamma_n = n*u / (1 - n*u), u = 2^-24;
+// fused or separate multiply-add alike), plus one rounding of the result
+// (u*|ref|), plus the smallest normal float32 so that a zero sum does not
+// demand an exact zero when subnormal intermediates flush. The weights
+// themselves are not a source of error: the reference and the variants
+// use the same float32 weights. A separable variant computes a different
+// but equally valid sum through a rounded intermediate, so n is taken as
+// KW*KH + KW + KH for every variant.
 func Tolerance(kw, kh int, absSum, ref float64) float64 {
 	n := float64(kw*kh + kw + kh)
 	g := n * unitRoundoff / (1 - n*unitRoundoff)
-	// The smallest normal float32 keeps a zero-sum case from demanding an
-	// exact zero when subnormal intermediates flush.
 	return g*absSum + unitRoundoff*math.Abs(ref) + 0x1p-126
 }
 

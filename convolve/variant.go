@@ -78,8 +78,8 @@ type Capabilities struct {
 	SeparableOnly bool
 	// GPU variants need a CUDA device.
 	GPU bool
-	// Blocks lists the accepted block shapes; empty means any shape up to
-	// 1024 threads, or none for CPU variants.
+	// FixedBlocks lists the accepted block shapes; empty means any shape
+	// up to 1024 threads (GPU variants) or none at all (CPU variants).
 	FixedBlocks []Block
 	// Tunables names the Config.Tunables the variant reads.
 	Tunables []string
