@@ -47,13 +47,13 @@ for stage in "$@"; do
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
     run memcheck-variants cudabind/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short
-    run memcheck-props properties $san --tool memcheck --leak-check full "$bin/properties.test" -test.v -test.short -props.variant=gpu- -props.n=${SAN_N:-20} ;;
+    run memcheck-props properties $san --tool memcheck --leak-check full "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
   racecheck)
     run racecheck-variants cudabind/variants $san --tool racecheck "$bin/variants.test" -test.v -test.short
-    run racecheck-props properties $san --tool racecheck "$bin/properties.test" -test.v -test.short -props.variant=gpu- -props.n=${SAN_N:-20}
-    run synccheck-props properties $san --tool synccheck "$bin/properties.test" -test.v -test.short -props.variant=gpu- -props.n=${SAN_N:-20} ;;
+    run racecheck-props properties $san --tool racecheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
+    run synccheck-props properties $san --tool synccheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
   props)
-    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant=gpu- -props.n=${PROPS_N:-300} ;;
+    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant='^(gpu-|npp$)' -props.n=${PROPS_N:-300} ;;
   bench:*)
     preset=${stage#bench:}
     run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime ${BENCHTIME:-200ms} -test.timeout 0 -sweep=$preset ;;
