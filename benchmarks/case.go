@@ -38,6 +38,19 @@ const (
 	Cold Cache = "cold"
 )
 
+// Opts names the compile options of a GPU case's kernels. The zero value
+// is the variants' default (--fmad=true, no fast math).
+type Opts string
+
+const (
+	DefaultOpts Opts = ""
+	// NoFMA compiles with --fmad=false: every multiply and add rounds
+	// separately, as in cpu-naive (convolve.Config.NoFMA).
+	NoFMA Opts = "nofma"
+	// FastMath compiles with --use_fast_math (convolve.Config.FastMath).
+	FastMath Opts = "fast-math"
+)
+
 // Case is one benchmark: a variant, a problem and how it is timed. Its
 // Name carries every field, so that benchstat can group by any of them.
 type Case struct {
@@ -54,11 +67,13 @@ type Case struct {
 	Cache    Cache
 	Timing   Timing
 	Mem      Memory // TotalTiming only
+	Opts     Opts   // GPU variants only
 	GPU      bool   // the variant needs a CUDA device
 }
 
-// nameKeys is the order of the keys in every case name.
-var nameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem"}
+// nameKeys is the order of the keys in every case name. New keys go at
+// the end, so that names stored before them keep their prefix.
+var nameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts"}
 
 // NameKeys returns the keys every case name carries, in order.
 func NameKeys() []string { return append([]string(nil), nameKeys...) }
@@ -84,9 +99,21 @@ func (c Case) blockKey() string {
 	return c.Block.String()
 }
 
+// optsKey is "none" for CPU variants, "default" for the variants' own
+// compile options, else the Opts value.
+func (c Case) optsKey() string {
+	switch {
+	case !c.GPU:
+		return "none"
+	case c.Opts == DefaultOpts:
+		return "default"
+	}
+	return string(c.Opts)
+}
+
 // Name is the sub-benchmark name: every key of NameKeys as key=value,
 // separated by slashes, for example
-// variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none.
+// variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default.
 func (c Case) Name() string {
 	kw, kh := c.kernelSize()
 	k := strconv.Itoa(kw)
@@ -110,6 +137,7 @@ func (c Case) Name() string {
 		string(c.Cache),
 		string(c.Timing),
 		mem,
+		c.optsKey(),
 	}
 	var sb strings.Builder
 	for i, key := range nameKeys {
@@ -163,7 +191,7 @@ func (c Case) Problem() (convolve.Problem, error) {
 
 // Config is the plan configuration of the case.
 func (c Case) Config() convolve.Config {
-	return convolve.Config{Block: c.Block}
+	return convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath}
 }
 
 // Work is the number of multiply-adds of one run (pixels * channels *
@@ -175,7 +203,9 @@ func (c Case) Work() int64 {
 
 // ParseName parses a case name (with or without a leading
 // "BenchmarkConv/" and a trailing "-N" GOMAXPROCS suffix) into its
-// key=value pairs.
+// key=value pairs. Names written before the opts key existed lack it;
+// ParseName supplies what those runs used: "none" for CPU cases
+// (timing=cpu), "default" for GPU cases.
 func ParseName(name string) (map[string]string, error) {
 	name = strings.TrimPrefix(name, "BenchmarkConv/")
 	name = strings.TrimPrefix(name, "Conv/")
@@ -192,10 +222,22 @@ func ParseName(name string) (map[string]string, error) {
 		}
 		kv[k] = v
 	}
+	if _, ok := kv["opts"]; !ok {
+		kv["opts"] = ImpliedOpts(kv["timing"])
+	}
 	for _, k := range nameKeys {
 		if _, ok := kv[k]; !ok {
 			return nil, fmt.Errorf("benchmarks: name %q lacks key %q", name, k)
 		}
 	}
 	return kv, nil
+}
+
+// ImpliedOpts is the opts value of a case name that lacks the key: "none"
+// for a CPU case (timing=cpu), "default" otherwise.
+func ImpliedOpts(timing string) string {
+	if timing == string(CPUTiming) {
+		return "none"
+	}
+	return "default"
 }

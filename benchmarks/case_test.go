@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -13,16 +14,26 @@ func TestCaseName(t *testing.T) {
 	}{
 		{Case{Variant: "gpu-shared", Op: convolve.Filter2D, Width: 2048, Height: 2048, Filter: "gauss5",
 			Block: convolve.Block{X: 32, Y: 8}, Channels: 1, Cache: Hot, Timing: KernelTiming, GPU: true},
-			"variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"},
+			"variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"},
 		{Case{Variant: "cpu-naive", Op: convolve.Filter2D, Width: 1000, Height: 10000, Filter: "box11",
 			Type: convolve.Int16, Channels: 3, Layout: convolve.Planar, Cache: Hot, Timing: CPUTiming},
-			"variant=cpu-naive/size=1000x10000/filter=box11/k=11/block=none/border=zero/type=i16/ch=3/layout=planar/cache=hot/timing=cpu/mem=none"},
+			"variant=cpu-naive/size=1000x10000/filter=box11/k=11/block=none/border=zero/type=i16/ch=3/layout=planar/cache=hot/timing=cpu/mem=none/opts=none"},
 		{Case{Variant: "gpu-rgb2yuv", Op: convolve.RGBToYUV, Width: 1024, Height: 1024, Type: convolve.Uint8,
 			Channels: 3, Cache: Hot, Timing: TotalTiming, Mem: Pinned, GPU: true},
-			"variant=gpu-rgb2yuv/size=1024x1024/filter=rgb2yuv/k=1/block=default/border=zero/type=u8/ch=3/layout=interleaved/cache=hot/timing=total/mem=pinned"},
+			"variant=gpu-rgb2yuv/size=1024x1024/filter=rgb2yuv/k=1/block=default/border=zero/type=u8/ch=3/layout=interleaved/cache=hot/timing=total/mem=pinned/opts=default"},
 		{Case{Variant: "gpu-sobel", Op: convolve.SobelMagnitude, Width: 64, Height: 32, Type: convolve.Uint8,
 			Channels: 1, Cache: Cold, Timing: KernelTiming, GPU: true, Block: convolve.Block{X: 16, Y: 16}},
-			"variant=gpu-sobel/size=64x32/filter=sobel-mag/k=3/block=16x16/border=zero/type=u8/ch=1/layout=interleaved/cache=cold/timing=kernel/mem=none"},
+			"variant=gpu-sobel/size=64x32/filter=sobel-mag/k=3/block=16x16/border=zero/type=u8/ch=1/layout=interleaved/cache=cold/timing=kernel/mem=none/opts=default"},
+		{Case{Variant: "gpu-naive", Op: convolve.Filter2D, Width: 1024, Height: 1024, Filter: "box25",
+			Block: convolve.Block{X: 32, Y: 32}, Channels: 1, Cache: Hot, Timing: KernelTiming, Opts: NoFMA, GPU: true},
+			"variant=gpu-naive/size=1024x1024/filter=box25/k=25/block=32x32/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=nofma"},
+		{Case{Variant: "gpu-const", Op: convolve.Filter2D, Width: 1024, Height: 1024, Filter: "box3",
+			Channels: 1, Cache: Hot, Timing: KernelTiming, Opts: FastMath, GPU: true},
+			"variant=gpu-const/size=1024x1024/filter=box3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=fast-math"},
+		// A CPU case names no compile options whatever Opts holds.
+		{Case{Variant: "cpu-fast", Op: convolve.Filter2D, Width: 8, Height: 8, Filter: "box3",
+			Channels: 1, Cache: Hot, Timing: CPUTiming, Opts: NoFMA},
+			"variant=cpu-fast/size=8x8/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none/opts=none"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.Name(); got != tt.want {
@@ -32,24 +43,36 @@ func TestCaseName(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseName(%q): %v", tt.want, err)
 		}
-		if kv["variant"] != tt.c.Variant || kv["ch"] == "" || kv["mem"] == "" {
+		if kv["variant"] != tt.c.Variant || kv["ch"] == "" || kv["mem"] == "" || kv["opts"] != tt.c.optsKey() {
 			t.Errorf("ParseName(%q) = %v", tt.want, kv)
+		}
+		if len(kv) != len(NameKeys()) {
+			t.Errorf("ParseName(%q): %d keys, want %d", tt.want, len(kv), len(NameKeys()))
 		}
 	}
 }
 
 func TestParseName(t *testing.T) {
-	good := "variant=cpu-fast/size=8x8/filter=sobel-x/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	// Names stored before the opts key existed end at mem; ParseName
+	// fills in what those runs used.
+	cpuOld := "variant=cpu-fast/size=8x8/filter=sobel-x/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	gpuOld := "variant=gpu-naive/size=8x8/filter=sobel-x/k=3/block=16x16/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"
 	tests := []struct {
 		name    string
 		wantErr bool
-		mem     string
+		opts    string
 	}{
-		{good, false, "none"},
-		{"BenchmarkConv/" + good + "-8", false, "none"},
-		{"Conv/" + good, false, "none"},
+		{cpuOld + "/opts=none", false, "none"},
+		{"BenchmarkConv/" + cpuOld + "/opts=none-8", false, "none"},
+		{"Conv/" + gpuOld + "/opts=nofma", false, "nofma"},
+		{gpuOld + "/opts=fast-math-1", false, "fast-math"},
+		{cpuOld, false, "none"},
+		{"BenchmarkConv/" + cpuOld + "-8", false, "none"},
+		{gpuOld, false, "default"},
+		{gpuOld + "-4", false, "default"},
 		{"variant=cpu-fast/size=8x8", true, ""},
-		{good + "/oops", true, ""},
+		{cpuOld + "/oops", true, ""},
+		{strings.Replace(gpuOld, "/timing=kernel", "", 1), true, ""},
 	}
 	for _, tt := range tests {
 		kv, err := ParseName(tt.name)
@@ -57,8 +80,22 @@ func TestParseName(t *testing.T) {
 			t.Errorf("ParseName(%q) error %v, want error %v", tt.name, err, tt.wantErr)
 			continue
 		}
-		if err == nil && (kv["mem"] != tt.mem || kv["filter"] != "sobel-x") {
-			t.Errorf("ParseName(%q) = %v", tt.name, kv)
+		if err == nil && (kv["opts"] != tt.opts || kv["filter"] != "sobel-x" || kv["mem"] != "none") {
+			t.Errorf("ParseName(%q) = %v, want opts=%s", tt.name, kv, tt.opts)
+		}
+	}
+}
+
+func TestCaseConfig(t *testing.T) {
+	tests := []struct {
+		opts            Opts
+		noFMA, fastMath bool
+	}{{DefaultOpts, false, false}, {NoFMA, true, false}, {FastMath, false, true}}
+	for _, tt := range tests {
+		c := Case{Variant: "gpu-naive", Block: convolve.Block{X: 8, Y: 4}, Opts: tt.opts, GPU: true}
+		cfg := c.Config()
+		if cfg.NoFMA != tt.noFMA || cfg.FastMath != tt.fastMath || cfg.Block != c.Block {
+			t.Errorf("opts %q: Config() = %+v", tt.opts, cfg)
 		}
 	}
 }

@@ -2,12 +2,17 @@
 // experiments of the five source reports as presets of benchmark cases,
 // each case a sub-benchmark of BenchmarkConv whose name carries every
 // sweep key (variant, size, filter, k, block, border, type, ch, layout,
-// cache, timing, mem), so that benchstat can compare along any of them.
+// cache, timing, mem, opts), so that benchstat can compare along any of
+// them.
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of
-// being timed. GPU kernel time comes from CUDA events over b.N launches
-// (gpu-ns/op); pipeline cases time upload, kernel and download
+// being timed. The gate also records, as the max-ulp metric, the largest
+// distance in float32 ULPs between the output and cpu-naive's; kernels
+// that sum in cpu-naive's order and are compiled with --fmad=false
+// (opts=nofma) must bring it to 0. GPU kernel time comes from CUDA events
+// over b.N launches (gpu-ns/op); pipeline cases time upload, kernel and
+// download
 // (total-ns/op); every case reports MPix/s, GB/s and GFLOP/s, and GPU
 // cases their percentage of the device's measured copy bandwidth and FP32
 // peak.

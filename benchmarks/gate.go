@@ -31,10 +31,7 @@ const (
 // poisons out with NaN before the run, so unwritten float elements count
 // as violations. Metrics.OK() tells whether the variant passed.
 func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
-	kw, kh := p.KernelSize()
-	work := int64(p.Input.Width) * int64(p.Input.Height) * int64(p.Input.Channels) * int64(kw*kh)
-	windowed := work > FullGateWork && (p.Border == convolve.Zero || p.Border == convolve.Replicate)
-	if !windowed {
+	if gateModeOf(p) == GateFull {
 		ref, tol, err := refimpl.Expect(p, in)
 		if err != nil {
 			return convolve.Metrics{}, GateFull, fmt.Errorf("benchmarks: reference for %v: %w", p, err)
@@ -43,14 +40,12 @@ func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMo
 		return m, GateFull, err
 	}
 	var total convolve.Metrics
-	for _, y0 := range windowStarts(p.Input.Height) {
-		for _, x0 := range windowStarts(p.Input.Width) {
-			m, err := gateWindowAt(p, in, out, x0, y0, kw/2, kh/2)
-			if err != nil {
-				return total, GateWindows, err
-			}
-			total = mergeMetrics(total, m)
+	for _, w := range gateWindows(p) {
+		m, err := gateWindowAt(p, in, out, w)
+		if err != nil {
+			return total, GateWindows, err
 		}
+		total = mergeMetrics(total, m)
 	}
 	if n := countNaN(out); n > 0 {
 		if total.Violations == 0 {
@@ -59,6 +54,93 @@ func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMo
 		total.Violations += n
 	}
 	return total, GateWindows, nil
+}
+
+// gateModeOf says how much of p's output a gate compares: windows when
+// the problem is larger than FullGateWork and its border lets a crop
+// stand for the whole image, everything otherwise.
+func gateModeOf(p convolve.Problem) GateMode {
+	kw, kh := p.KernelSize()
+	work := int64(p.Input.Width) * int64(p.Input.Height) * int64(p.Input.Channels) * int64(kw*kh)
+	if work > FullGateWork && (p.Border == convolve.Zero || p.Border == convolve.Replicate) {
+		return GateWindows
+	}
+	return GateFull
+}
+
+// HasNaiveULP reports whether NaiveULP measures p: Filter2D and
+// SobelMagnitude, whose outputs are float32 (RGBToYUV writes bytes).
+func HasNaiveULP(p convolve.Problem) bool {
+	return p.Op == convolve.Filter2D || p.Op == convolve.SobelMagnitude
+}
+
+// NaiveULP returns the largest distance in float32 ULPs between out and
+// the output of cpu-naive for p from in, over the elements Gate compares
+// (every element, or the same nine windows, each computed by cpu-naive on
+// the crop that holds it and its halo: under zero and replicate borders
+// that crop sums the same values in the same order). A NaN in a compared
+// element of out counts as math.MaxInt64.
+func NaiveULP(p convolve.Problem, in, out *convolve.Image) (int64, GateMode, error) {
+	if !HasNaiveULP(p) {
+		return 0, GateFull, fmt.Errorf("benchmarks: no ULP distance from cpu-naive for operation %v: its output is not float32", p.Op)
+	}
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		return 0, GateFull, err
+	}
+	mode := gateModeOf(p)
+	if mode == GateFull {
+		want, err := runOnce(naive, p, in)
+		if err != nil {
+			return 0, mode, err
+		}
+		m, err := convolve.Compare(out, want, nil)
+		return m.MaxULP, mode, err
+	}
+	var worst int64
+	for _, w := range gateWindows(p) {
+		crop, err := w.crop(in)
+		if err != nil {
+			return 0, mode, err
+		}
+		cp := p
+		cp.Input = crop.Geometry
+		want, err := runOnce(naive, cp, crop)
+		if err != nil {
+			return 0, mode, err
+		}
+		gotW, wantW, err := w.cut(out, want)
+		if err != nil {
+			return 0, mode, err
+		}
+		m, err := convolve.Compare(gotW, wantW, nil)
+		if err != nil {
+			return 0, mode, err
+		}
+		worst = max(worst, m.MaxULP)
+	}
+	return worst, mode, nil
+}
+
+// runOnce plans p with v under the default configuration, runs it on in
+// and returns the output.
+func runOnce(v convolve.Variant, p convolve.Problem, in *convolve.Image) (*convolve.Image, error) {
+	name := v.Describe().Name
+	plan, err := convolve.PlanFor(v, p, convolve.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("benchmarks: %s for %v: %w", name, p, err)
+	}
+	out, err := p.NewOutput()
+	if err == nil {
+		err = plan.Run(in, out)
+	}
+	if cerr := plan.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("benchmarks: %s for %v: %w", name, p, err)
+	}
+	return out, nil
 }
 
 // windowStarts returns the window origins along a side of n pixels:
@@ -74,15 +156,54 @@ func windowStarts(n int) []int {
 	return starts
 }
 
-// gateWindowAt compares the window of out at (x0, y0) with the reference
-// computed on the crop of in that holds the window and its halo (rx, ry).
-// Under zero and replicate borders that crop's output equals the full
-// output inside the window.
-func gateWindowAt(p convolve.Problem, in, out *convolve.Image, x0, y0, rx, ry int) (convolve.Metrics, error) {
+// window is one compared window of a windowed gate: the w x h rectangle
+// at (x0, y0) of the output, and the crop of the input at (cx0, cy0),
+// cw x ch, that holds it and its filter halo.
+type window struct {
+	x0, y0, w, h     int
+	cx0, cy0, cw, ch int
+}
+
+// gateWindows lists the windows of a windowed gate of p: corners, edge
+// middles and centre, without duplicates.
+func gateWindows(p convolve.Problem) []window {
+	kw, kh := p.KernelSize()
+	rx, ry := kw/2, kh/2
 	w, h := min(gateWindow, p.Input.Width), min(gateWindow, p.Input.Height)
-	cx0, cy0 := max(0, x0-rx), max(0, y0-ry)
-	cx1, cy1 := min(p.Input.Width, x0+w+rx), min(p.Input.Height, y0+h+ry)
-	crop, err := subImage(in, cx0, cy0, cx1-cx0, cy1-cy0)
+	var ws []window
+	for _, y0 := range windowStarts(p.Input.Height) {
+		for _, x0 := range windowStarts(p.Input.Width) {
+			cx0, cy0 := max(0, x0-rx), max(0, y0-ry)
+			cx1, cy1 := min(p.Input.Width, x0+w+rx), min(p.Input.Height, y0+h+ry)
+			ws = append(ws, window{x0, y0, w, h, cx0, cy0, cx1 - cx0, cy1 - cy0})
+		}
+	}
+	return ws
+}
+
+// crop copies the window's crop of in.
+func (w window) crop(in *convolve.Image) (*convolve.Image, error) {
+	return subImage(in, w.cx0, w.cy0, w.cw, w.ch)
+}
+
+// cut returns the window of out (full-image coordinates) and of ref,
+// which is computed on the crop (crop coordinates).
+func (w window) cut(out, ref *convolve.Image) (gotW, refW *convolve.Image, err error) {
+	if gotW, err = subImage(out, w.x0, w.y0, w.w, w.h); err != nil {
+		return nil, nil, err
+	}
+	if refW, err = subImage(ref, w.x0-w.cx0, w.y0-w.cy0, w.w, w.h); err != nil {
+		return nil, nil, err
+	}
+	return gotW, refW, nil
+}
+
+// gateWindowAt compares the window w of out with the reference computed
+// on the crop of in that holds the window and its halo. Under zero and
+// replicate borders that crop's output equals the full output inside the
+// window.
+func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window) (convolve.Metrics, error) {
+	crop, err := w.crop(in)
 	if err != nil {
 		return convolve.Metrics{}, err
 	}
@@ -90,24 +211,20 @@ func gateWindowAt(p convolve.Problem, in, out *convolve.Image, x0, y0, rx, ry in
 	cp.Input = crop.Geometry
 	ref, tol, err := refimpl.Expect(cp, crop)
 	if err != nil {
-		return convolve.Metrics{}, fmt.Errorf("benchmarks: reference for window (%d,%d) of %v: %w", x0, y0, p, err)
+		return convolve.Metrics{}, fmt.Errorf("benchmarks: reference for window (%d,%d) of %v: %w", w.x0, w.y0, p, err)
 	}
-	gotW, err := subImage(out, x0, y0, w, h)
+	gotW, refW, err := w.cut(out, ref)
 	if err != nil {
 		return convolve.Metrics{}, err
 	}
-	refW, err := subImage(ref, x0-cx0, y0-cy0, w, h)
-	if err != nil {
-		return convolve.Metrics{}, err
-	}
-	tolW, err := subImage(tol, x0-cx0, y0-cy0, w, h)
+	tolW, err := subImage(tol, w.x0-w.cx0, w.y0-w.cy0, w.w, w.h)
 	if err != nil {
 		return convolve.Metrics{}, err
 	}
 	m, err := convolve.Compare(gotW, refW, tolW)
 	if err == nil && m.Violations > 0 {
-		m.First.X += x0
-		m.First.Y += y0
+		m.First.X += w.x0
+		m.First.Y += w.y0
 	}
 	return m, err
 }

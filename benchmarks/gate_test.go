@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -138,7 +139,131 @@ func TestRunnerCPU(t *testing.T) {
 	if _, ok := res.Extra["gpu-ns/op"]; ok {
 		t.Errorf("a CPU case reported gpu-ns/op")
 	}
+	if _, ok := res.Extra["max-ulp"]; !ok {
+		t.Errorf("a Filter2D case reported no max-ulp")
+	}
 	if !strings.Contains(progress.String(), c.Name()) {
 		t.Errorf("progress %q does not name the case", progress.String())
+	}
+}
+
+// bumpULP moves element (x, y, 0) of a float32 image n float32 steps up.
+func bumpULP(im *convolve.Image, x, y, n int) {
+	v := float32(im.At(x, y, 0))
+	for range n {
+		v = math.Nextafter32(v, float32(math.Inf(1)))
+	}
+	im.Set(x, y, 0, float64(v))
+}
+
+// NaiveULP measures the distance from cpu-naive's own output: 0 for that
+// output (on windows too, which cpu-naive computes on crops, so the crops
+// must sum the same values in the same order), and exactly the bump for
+// an element moved some ULPs inside a compared region.
+func TestNaiveULP(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Case
+		mode GateMode
+	}{
+		{"full", Case{Variant: "cpu-naive", Width: 61, Height: 37, Filter: "gauss7", Channels: 1}, GateFull},
+		{"full sobel", Case{Variant: "cpu-naive", Op: convolve.SobelMagnitude, Width: 40, Height: 30, Type: convolve.Uint8, Channels: 1}, GateFull},
+		// 800x400x441 multiply-adds is above FullGateWork: windows.
+		{"windows zero", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "box21", Channels: 1}, GateWindows},
+		{"windows replicate", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Replicate, Channels: 1}, GateWindows},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := tt.c.Problem()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := NewInput(p, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := runVariant(t, tt.c, in)
+			ulp, mode, err := NaiveULP(p, in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode != tt.mode || ulp != 0 {
+				t.Fatalf("cpu-naive's own output: %d ULPs, mode %s; want 0, %s", ulp, mode, tt.mode)
+			}
+			// The centre element lies in every gate's compared region;
+			// (1, 100) lies in no window of an 800x400 image.
+			bumpULP(out, 1, p.Input.Height/4, 9)
+			bumpULP(out, p.Input.Width/2, p.Input.Height/2, 3)
+			ulp, _, err = NaiveULP(p, in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := int64(9)
+			if mode == GateWindows {
+				want = 3
+			}
+			if ulp != want {
+				t.Errorf("after bumps: %d ULPs, want %d", ulp, want)
+			}
+		})
+	}
+	yuv := Case{Op: convolve.RGBToYUV, Width: 8, Height: 8, Type: convolve.Uint8, Channels: 3}
+	p, _ := yuv.Problem()
+	if HasNaiveULP(p) {
+		t.Errorf("HasNaiveULP(rgb2yuv) = true: its output is bytes")
+	}
+	if _, _, err := NaiveULP(p, nil, nil); err == nil || !strings.Contains(err.Error(), "rgb2yuv") {
+		t.Errorf("NaiveULP(rgb2yuv) error %v, want one naming the operation", err)
+	}
+}
+
+func TestCheckBitExact(t *testing.T) {
+	tests := []struct {
+		variant string
+		op      convolve.Operation
+		opts    Opts
+		ulp     int64
+		wantErr bool
+	}{
+		{"gpu-naive", convolve.Filter2D, NoFMA, 0, false},
+		{"gpu-naive", convolve.Filter2D, NoFMA, 1, true},
+		{"gpu-const", convolve.Filter2D, NoFMA, 7, true},
+		{"gpu-naive", convolve.Filter2D, DefaultOpts, 7, false},
+		{"gpu-naive", convolve.Filter2D, FastMath, 7, false},
+		{"gpu-separable", convolve.Filter2D, NoFMA, 7, false}, // sums in another order
+		{"gpu-naive", convolve.SobelMagnitude, NoFMA, 7, false},
+	}
+	for _, tt := range tests {
+		c := Case{Variant: tt.variant, Op: tt.op, Opts: tt.opts, GPU: true}
+		err := checkBitExact(c, tt.ulp)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("%s %v opts=%q %d ULPs: error %v, want error %v", tt.variant, tt.op, tt.opts, tt.ulp, err, tt.wantErr)
+		}
+	}
+}
+
+// The gate's max-ulp reaches the benchmark's metrics: cpu-naive is 0 ULPs
+// from itself; RGB->YUV writes bytes and reports none.
+func TestRunnerMaxULP(t *testing.T) {
+	tests := []struct {
+		c    Case
+		want bool
+	}{
+		{Case{Variant: "cpu-naive", Width: 40, Height: 24, Filter: "box9", Channels: 1, Cache: Hot, Timing: CPUTiming}, true},
+		{Case{Variant: "cpu-naive", Op: convolve.RGBToYUV, Width: 16, Height: 8, Type: convolve.Uint8, Channels: 3, Cache: Hot, Timing: CPUTiming}, false},
+	}
+	for _, tt := range tests {
+		r := &Runner{CPUThreads: 1, Seed: 2}
+		res := testing.Benchmark(func(b *testing.B) { r.Run(b, tt.c) })
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if res.N == 0 {
+			t.Fatalf("%s did not run", tt.c.Name())
+		}
+		ulp, ok := res.Extra["max-ulp"]
+		if ok != tt.want || ulp != 0 {
+			t.Errorf("%s: max-ulp %v reported %v, want reported %v and 0", tt.c.Name(), ulp, ok, tt.want)
+		}
 	}
 }

@@ -35,6 +35,7 @@ type sweep struct {
 	timings  []Timing // GPU variants; nil means kernel
 	mems     []Memory // for TotalTiming; nil means pageable
 	cache    Cache
+	opts     []Opts // GPU variants; nil means the default options
 }
 
 func squares(sides ...int) [][2]int {
@@ -91,6 +92,10 @@ func (s sweep) cases() []Case {
 	if ch == 0 {
 		ch = 1
 	}
+	opts := s.opts
+	if len(opts) == 0 {
+		opts = []Opts{DefaultOpts}
+	}
 	var out []Case
 	for _, v := range s.variants {
 		for _, sz := range s.sizes {
@@ -102,11 +107,13 @@ func (s sweep) cases() []Case {
 							ms = mems
 						}
 						for _, m := range ms {
-							out = append(out, Case{
-								Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
-								Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
-								Layout: s.layout, Cache: cache, Timing: t, Mem: m,
-							})
+							for _, o := range opts {
+								out = append(out, Case{
+									Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
+									Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
+									Layout: s.layout, Cache: cache, Timing: t, Mem: m, Opts: o,
+								})
+							}
 						}
 					}
 				}
@@ -158,6 +165,9 @@ var presets = []Preset{
 	{Name: "002-block-size", Report: "002", Summary: "1024x1024 box 3, 23, 61, square blocks 4..32, every memory-type variant (figs 10-12)",
 		sweeps: []sweep{{variants: report002Variants, sizes: squares(1024), filters: sized("box", 3, 23, 61),
 			blocks: blocks("4x4", "8x8", "16x16", "32x32")}}},
+	{Name: "002-exactness", Report: "002", Summary: "1024x1024 box 3, 9, 25, 75, block 32x32, gpu-naive and gpu-const compiled with default options, --fmad=false and --use_fast_math: kernel time and max ULP distance from cpu-naive",
+		sweeps: []sweep{{variants: []string{"gpu-naive", "gpu-const"}, sizes: squares(1024), filters: sized("box", 3, 9, 25, 75),
+			blocks: blocks("32x32"), opts: []Opts{DefaultOpts, NoFMA, FastMath}}}},
 
 	{Name: "003-filter-size", Report: "003", Summary: "1000x1000 RGB int16 planar, box K 3..121, channel strategies (table 1)",
 		sweeps: []sweep{{variants: report003Variants, sizes: squares(1000), filters: sized("box", 3, 9, 17, 33, 63, 121),
@@ -193,7 +203,7 @@ var presets = []Preset{
 		}},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
 	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},
-	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size"}},
+	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size", "002-exactness"}},
 	{Name: "003", Report: "003", Summary: "every experiment of report 003", parts: []string{"003-filter-size", "003-image-size"}},
 	{Name: "004", Report: "004", Summary: "every experiment of report 004", parts: []string{"004-sobel", "004-gaussian", "004-rgb2yuv"}},
 	{Name: "all", Summary: "every preset", parts: []string{"000", "001", "002", "003", "004", "default"}},
@@ -256,7 +266,8 @@ type Expansion struct {
 // keeps the cases each variant can run on this host: GPU variants only
 // with a GPU, CPU variants only up to the CPU cap, and only problems and
 // configurations inside the variant's capabilities. CPU cases lose their
-// block, cache and memory settings and duplicates collapse.
+// block, cache, memory and compile-option settings and duplicates
+// collapse.
 func (p Preset) Expand(env Env) Expansion {
 	byName := map[string]convolve.Description{}
 	var names []string
@@ -290,6 +301,7 @@ func (p Preset) Expand(env Env) Expansion {
 				c.Cache = Hot
 				c.Timing = CPUTiming
 				c.Mem = ""
+				c.Opts = DefaultOpts
 			}
 			if seen[c.Name()] {
 				continue

@@ -88,6 +88,12 @@ func TestPresetAxes(t *testing.T) {
 		{"003-image-size", "type", []string{"i16"}},
 		{"004-gaussian", "k", []string{"3", "5", "7", "9", "11"}},
 		{"004-rgb2yuv", "mem", []string{"none", "pageable", "pinned"}},
+		{"004-rgb2yuv", "opts", []string{"none", "default"}},
+		{"002-exactness", "opts", []string{"default", "nofma", "fast-math"}},
+		{"002-exactness", "variant", []string{"gpu-naive", "gpu-const"}},
+		{"002-exactness", "k", []string{"3", "9", "25", "75"}},
+		{"002-exactness", "size", []string{"1024x1024"}},
+		{"002-exactness", "timing", []string{"kernel"}},
 	}
 	for _, tt := range tests {
 		p, err := LookupPreset(tt.preset)
@@ -155,6 +161,44 @@ func TestExpand(t *testing.T) {
 	def, _ := LookupPreset("default")
 	if slices.Contains(axis(def.Expand(Env{Variants: fakes()}).Cases, "variant"), "reference") {
 		t.Errorf("default selects the reference variant")
+	}
+}
+
+// Presets 002 and all hold the exactness sweep: both direct kernels at
+// every K under each of the three compile options, and no CPU case
+// carries compile options.
+func TestExpandExactness(t *testing.T) {
+	vs := append(fakes(), fakeVariant{convolve.Description{Name: "gpu-const", Caps: convolve.Capabilities{GPU: true, Ops: []convolve.Operation{convolve.Filter2D}}}})
+	for _, preset := range []string{"002", "all"} {
+		p, err := LookupPreset(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := p.Expand(Env{GPU: true, Pinned: true, Variants: vs})
+		names := map[string]bool{}
+		for _, c := range ex.Cases {
+			names[c.Name()] = true
+			if !c.GPU && (c.Opts != DefaultOpts || !strings.HasSuffix(c.Name(), "/opts=none")) {
+				t.Errorf("%s: CPU case %s keeps compile options %q", preset, c.Name(), c.Opts)
+			}
+		}
+		for _, v := range []string{"gpu-naive", "gpu-const"} {
+			for _, k := range []string{"3", "9", "25", "75"} {
+				for _, o := range []string{"default", "nofma", "fast-math"} {
+					want := "variant=" + v + "/size=1024x1024/filter=box" + k + "/k=" + k +
+						"/block=32x32/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=" + o
+					if !names[want] {
+						t.Errorf("%s lacks %s", preset, want)
+					}
+				}
+			}
+		}
+	}
+	// Without a GPU the sweep has nothing to run and says why.
+	p, _ := LookupPreset("002-exactness")
+	ex := p.Expand(Env{Variants: vs})
+	if len(ex.Cases) != 0 || !containsLine(ex.Notes, "gpu-naive: no GPU") {
+		t.Errorf("no GPU: %d cases, notes %q", len(ex.Cases), ex.Notes)
 	}
 }
 

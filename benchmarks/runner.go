@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,7 +52,11 @@ type caseState struct {
 	free    []func() error
 	metrics convolve.Metrics
 	gate    GateMode
-	err     error
+	// maxULP is the largest ULP distance from cpu-naive (NaiveULP), when
+	// hasULP.
+	maxULP int64
+	hasULP bool
+	err    error
 }
 
 func (r *Runner) now() time.Time {
@@ -146,6 +151,15 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if !s.metrics.OK() {
 		return fmt.Errorf("output differs from the reference (%s gate): %v", s.gate, s.metrics)
 	}
+	if HasNaiveULP(p) {
+		if s.maxULP, _, err = NaiveULP(p, s.in, s.out); err != nil {
+			return fmt.Errorf("gate: %w", err)
+		}
+		s.hasULP = true
+		if err := checkBitExact(c, s.maxULP); err != nil {
+			return err
+		}
+	}
 	if c.GPU && c.Timing == KernelTiming {
 		dp, ok := s.plan.(convolve.DevicePlan)
 		if !ok {
@@ -158,6 +172,26 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		if _, err := dp.TimeKernel(1); err != nil { // warm-up
 			return fmt.Errorf("warm-up: %w", err)
 		}
+	}
+	return nil
+}
+
+// bitExactNoFMA lists the GPU variants whose kernels sum in cpu-naive's
+// order (filter rows, then columns, ascending), as the bit-exact
+// property of package properties lists them: compiled with
+// --fmad=false they must equal cpu-naive bit for bit, and the gate fails
+// a case with opts=nofma whose max-ulp is not 0.
+var bitExactNoFMA = []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-naive-padded",
+	"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
+
+// checkBitExact fails a Filter2D case compiled with --fmad=false whose
+// variant promises cpu-naive's summation order and yet differs from it.
+func checkBitExact(c Case, maxULP int64) error {
+	if c.Opts != NoFMA || c.Op != convolve.Filter2D || !slices.Contains(bitExactNoFMA, c.Variant) {
+		return nil
+	}
+	if maxULP != 0 {
+		return fmt.Errorf("compiled with --fmad=false, %s sums in cpu-naive's order and must match it bit for bit; it is %d ULPs away", c.Variant, maxULP)
 	}
 	return nil
 }
@@ -204,6 +238,9 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		b.Fatalf("%s: timing: %v", c.Variant, err)
 	}
 	r.report(b, c, s.prob, per)
+	if s.hasULP {
+		b.ReportMetric(float64(s.maxULP), "max-ulp")
+	}
 }
 
 func (r *Runner) timeCPU(b *testing.B, s *caseState) time.Duration {
@@ -299,5 +336,6 @@ func UnitLines() []string {
 		"Unit GFLOP/s better=higher",
 		"Unit %peak-bw better=higher",
 		"Unit %peak-fp32 better=higher",
+		"Unit max-ulp better=lower assume=exact",
 	}
 }

@@ -23,14 +23,31 @@ import (
 )
 
 // NameKeys are the sub-benchmark keys every case name carries (see
-// package benchmarks).
-var NameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem"}
+// package benchmarks). Names stored before the opts key existed lack it;
+// ReadRun fills it in (see ImpliedKeys).
+var NameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts"}
+
+// ImpliedKeys are the name keys a stored name may lack, with the value
+// the runs written before the key existed used, given the sample's other
+// keys: opts is "none" for CPU cases (timing=cpu) and "default" for GPU
+// cases.
+var ImpliedKeys = map[string]func(keys map[string]string) string{
+	"opts": func(keys map[string]string) string {
+		if keys["timing"] == "cpu" {
+			return "none"
+		}
+		return "default"
+	},
+}
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {
 	Keys   map[string]string    // the case name's key=value pairs
 	Config map[string]string    // file configuration (gpu, cpu, ...)
 	Values map[string][]float64 // unit -> one value per run
+	// Implied lists the keys of ImpliedKeys the stored name lacked; Keys
+	// holds their implied values.
+	Implied []string
 }
 
 // Median returns the median of the unit's values and whether there were any.
@@ -46,6 +63,15 @@ func (s *Sample) Median(unit string) (float64, bool) {
 		return c[n/2], true
 	}
 	return (c[n/2-1] + c[n/2]) / 2, true
+}
+
+// Max returns the largest of the unit's values and whether there were any.
+func (s *Sample) Max(unit string) (float64, bool) {
+	v := s.Values[unit]
+	if len(v) == 0 {
+		return 0, false
+	}
+	return slices.Max(v), true
 }
 
 // Time returns the case's time per operation in nanoseconds: gpu-ns/op
@@ -134,11 +160,20 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 			if s == nil {
 				s = &Sample{Keys: map[string]string{}, Config: map[string]string{}, Values: map[string][]float64{}}
 				for i, f := range fields {
-					v := key.Get(f)
-					if v == "" {
-						return nil, fmt.Errorf("results: %s: benchmark %s lacks key %s", path, name, NameKeys[i])
+					if v := key.Get(f); v != "" {
+						s.Keys[NameKeys[i]] = v
 					}
-					s.Keys[NameKeys[i]] = v
+				}
+				for _, k := range NameKeys {
+					if _, ok := s.Keys[k]; ok {
+						continue
+					}
+					implied, ok := ImpliedKeys[k]
+					if !ok {
+						return nil, fmt.Errorf("results: %s: benchmark %s lacks key %s", path, name, k)
+					}
+					s.Keys[k] = implied(s.Keys)
+					s.Implied = append(s.Implied, k)
 				}
 				for _, c := range rec.Config {
 					if c.File {

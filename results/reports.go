@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -311,6 +312,9 @@ func section002(hosts []*Host) *Section {
 			tb.Rows = append(tb.Rows, row)
 		}
 		s.Tables = append(s.Tables, tb)
+		if te := exactness002(h); te != nil {
+			s.Tables = append(s.Tables, te)
+		}
 	}
 	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + Report002GPU + ", table 1",
 		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",
@@ -325,6 +329,67 @@ func section002(hosts []*Host) *Section {
 	s.Tables = append(s.Tables, t)
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// Compile options of the exactness table, as the opts key names them, and
+// the column titles.
+var (
+	opts002      = []string{"default", "nofma", "fast-math"}
+	optsTitle002 = map[string]string{"default": "default", "nofma": "fmad=false", "fast-math": "fast-math"}
+	ks002Exact   = []string{"3", "9", "25", "75"}
+)
+
+// exactness002 is report 002's exactness-versus-speed point on h: kernel
+// time and max ULP distance from cpu-naive of gpu-naive and gpu-const at
+// 1024x1024, box K, block 32x32, under each compile option. It is nil
+// when no sample of those cases names its compile options, as runs
+// stored before the opts key do not.
+func exactness002(h *Host) *Table {
+	base := func(v string) Q {
+		return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1")
+	}
+	explicit := false
+	for _, r := range h.Runs {
+		for _, v := range []string{"gpu-naive", "gpu-const"} {
+			for _, smp := range r.Find(base(v)) {
+				if strings.HasPrefix(smp.Keys["filter"], "box") && !slices.Contains(smp.Implied, "opts") {
+					explicit = true
+				}
+			}
+		}
+	}
+	if !explicit {
+		return nil
+	}
+	t := &Table{ID: "002-exactness-" + h.Slug, Title: "Exactness and speed by compile option, box K, 1024x1024, block 32x32 — " + h.Title,
+		Caption: "Kernel time (ms, median) and max-ulp, the largest distance in float32 units in the last place from cpu-naive's output " +
+			"over the elements the correctness gate compares (largest over runs). Compiled with --fmad=false both kernels sum in " +
+			"cpu-naive's order and must be 0 ULPs away (the gate fails them otherwise); the last column is the price of that exactness.",
+		Header: []string{"Variant", "K"}}
+	for _, o := range opts002 {
+		t.Header = append(t.Header, optsTitle002[o]+" (ms)", optsTitle002[o]+" max-ulp")
+	}
+	t.Header = append(t.Header, "fmad=false / default")
+	for _, v := range []string{"gpu-naive", "gpu-const"} {
+		for _, k := range ks002Exact {
+			row := []string{v, k}
+			times := map[string]float64{}
+			for _, o := range opts002 {
+				smp := h.Sample(base(v).with("filter", "box"+k, "opts", o))
+				tm, ulp := nan(), missing
+				if smp != nil {
+					tm = val(smp.Time())
+					if u, ok := smp.Max("max-ulp"); ok {
+						ulp = strconv.FormatFloat(u, 'f', 0, 64)
+					}
+				}
+				times[o] = tm
+				row = append(row, msCell(tm), ulp)
+			}
+			t.Rows = append(t.Rows, append(row, xCell(speedup(times["nofma"], times["default"]))))
+		}
+	}
+	return t
 }
 
 // ---- report 003 ----

@@ -110,7 +110,10 @@ func sig(v float64, n int) string {
 	return fmt.Sprintf("%.*f", dec, v)
 }
 
-// Summary is a compact table of every case of a run: its time and rates.
+// Summary is a compact table of every case of a run: its time and rates,
+// one row per case. The timing column adds the host
+// memory of pipeline cases, "cold" for cold-cache cases and the compile
+// options when they are not the default.
 func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
@@ -129,6 +132,9 @@ func Summary(r *Run) *Table {
 		}
 		if s.Keys["cache"] == "cold" {
 			timing += " cold"
+		}
+		if o := s.Keys["opts"]; o != "default" && o != "none" {
+			timing += " " + o
 		}
 		t.Rows = append(t.Rows, []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
 			s.Keys["type"], s.Keys["ch"], timing, ms(tm, ok), num(mp, okm), num(gb, okg), num(pb, okp)})
