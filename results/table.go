@@ -1,9 +1,12 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -111,7 +114,7 @@ func sig(v float64, n int) string {
 }
 
 // Summary is a compact table of every case of a run: its time and rates,
-// one row per case. The timing column adds the host
+// one row per case in SortSamples order. The timing column adds the host
 // memory of pipeline cases, "cold" for cold-cache cases and the compile
 // options when they are not the default.
 func Summary(r *Run) *Table {
@@ -121,7 +124,9 @@ func Summary(r *Run) *Table {
 		Caption: "Medians over the runs of each case; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.",
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "MPix/s", "GB/s", "%peak-bw"},
 	}
-	for _, s := range r.Samples {
+	samples := slices.Clone(r.Samples)
+	SortSamples(samples)
+	for _, s := range samples {
 		tm, ok := s.Time()
 		mp, okm := s.Median("MPix/s")
 		gb, okg := s.Median("GB/s")
@@ -141,6 +146,102 @@ func Summary(r *Run) *Table {
 	}
 	return t
 }
+
+// SortSamples orders samples by variant, then image size (by pixels,
+// then width), then filter, then the other name keys in NameKeys order.
+// Text compares in natural order, numbers inside it by value: gauss3
+// before gauss11, block 8x8 before 16x16.
+func SortSamples(samples []*Sample) {
+	slices.SortStableFunc(samples, compareSamples)
+}
+
+func compareSamples(a, b *Sample) int {
+	if c := naturalCompare(a.Keys["variant"], b.Keys["variant"]); c != 0 {
+		return c
+	}
+	if c := compareSizes(a.Keys["size"], b.Keys["size"]); c != 0 {
+		return c
+	}
+	if c := naturalCompare(a.Keys["filter"], b.Keys["filter"]); c != 0 {
+		return c
+	}
+	for _, k := range NameKeys {
+		switch k {
+		case "variant", "size", "filter":
+			continue
+		}
+		if c := naturalCompare(a.Keys[k], b.Keys[k]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// compareSizes orders "WxH" sizes by pixels, then width; sizes that do
+// not parse come after those that do, in natural order.
+func compareSizes(a, b string) int {
+	wa, ha, oka := parseSize(a)
+	wb, hb, okb := parseSize(b)
+	switch {
+	case oka && okb:
+		if c := cmp.Compare(int64(wa)*int64(ha), int64(wb)*int64(hb)); c != 0 {
+			return c
+		}
+		return cmp.Compare(wa, wb)
+	case oka:
+		return -1
+	case okb:
+		return 1
+	}
+	return naturalCompare(a, b)
+}
+
+func parseSize(s string) (w, h int, ok bool) {
+	ws, hs, found := strings.Cut(s, "x")
+	if !found {
+		return 0, 0, false
+	}
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	return w, h, err1 == nil && err2 == nil
+}
+
+// naturalCompare compares a and b run by run: runs of digits by their
+// value, other runs as text.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		ra, restA := leadingRun(a)
+		rb, restB := leadingRun(b)
+		da, db := isDigit(ra[0]), isDigit(rb[0])
+		var c int
+		if da && db {
+			na, nb := strings.TrimLeft(ra, "0"), strings.TrimLeft(rb, "0")
+			if c = cmp.Compare(len(na), len(nb)); c == 0 {
+				c = strings.Compare(na, nb)
+			}
+		} else {
+			c = strings.Compare(ra, rb)
+		}
+		if c != 0 {
+			return c
+		}
+		a, b = restA, restB
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// leadingRun splits s (not empty) after its first run of digits or of
+// other bytes.
+func leadingRun(s string) (run, rest string) {
+	d := isDigit(s[0])
+	i := 1
+	for i < len(s) && isDigit(s[i]) == d {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func hostTitle(r *Run) string {
 	if g := r.Config["gpu"]; g != "" && g != "none" {

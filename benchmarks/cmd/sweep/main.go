@@ -4,9 +4,9 @@
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
 // stderr, writes the unedited output to
 // results/data/<gpu-slug>/<preset>.txt behind a header line with the exact
-// command and commit, and prints a summary table. Without a GPU the
-// binary runs the CPU variants and says so; the file then goes under a
-// cpu-... slug.
+// command and commit, and prints a summary table sorted by variant, size
+// and filter. Without a GPU the binary runs the CPU variants and says so;
+// the file then goes under a cpu-... slug.
 //
 //	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -benchtime=200ms
 package main
@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,6 +119,19 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 	if gpu == "" {
 		fmt.Fprintln(os.Stderr, "sweep: no GPU on this host: the file holds the CPU variants only")
 	}
+	if err := printSummary(os.Stdout, path); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
+	}
+	return nil
+}
+
+// printSummary writes the summary table of the stored run at path to w,
+// rows sorted by variant, size, filter and the other keys
+// (results.SortSamples), then the cases that failed their gate.
+func printSummary(w io.Writer, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -127,14 +141,13 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 	if err != nil {
 		return err
 	}
-	if err := results.Summary(r).RenderTerminal(os.Stdout); err != nil {
+	if err := results.Summary(r).RenderTerminal(w); err != nil {
 		return err
 	}
 	for _, fl := range r.Failures {
-		fmt.Println(fl)
-	}
-	if runErr != nil {
-		return fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
+		if _, err := fmt.Fprintln(w, fl); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1,0 +1,97 @@
+package results
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The summary lists cases by variant, then size by pixels, then filter,
+// then the other keys, whatever order the file holds them in.
+func TestSummaryOrder(t *testing.T) {
+	// name keys of each case in the wanted order: variant, size, filter,
+	// block, timing, opts.
+	want := [][6]string{
+		{"cpu-naive", "512x512", "gauss5", "none", "cpu", "none"},
+		{"cpu-naive", "1024x1024", "gauss3", "none", "cpu", "none"},
+		{"cpu-naive", "1024x1024", "gauss5", "none", "cpu", "none"},
+		{"cpu-naive", "1024x1024", "gauss11", "none", "cpu", "none"},
+		{"cpu-naive", "100x100000", "gauss5", "none", "cpu", "none"}, // 10 Mpix after 1 Mpix
+		{"gpu-naive", "1024x1024", "box3", "8x8", "kernel", "default"},
+		{"gpu-naive", "1024x1024", "box3", "8x8", "kernel", "fast-math"},
+		{"gpu-naive", "1024x1024", "box3", "8x8", "kernel", "nofma"},
+		{"gpu-naive", "1024x1024", "box3", "16x16", "kernel", "default"},
+		{"gpu-naive", "1024x1024", "box3", "32x8", "kernel", "default"},
+		{"gpu-naive", "1024x1024", "box3", "32x8", "total", "default"},
+		{"gpu-naive", "1024x1024", "box3", "default", "kernel", "default"},
+		{"gpu-naive", "1024x1024", "box9", "8x8", "kernel", "default"},
+		{"gpu-naive", "1024x1024", "box25", "8x8", "kernel", "default"},
+		{"gpu-naive", "2048x2048", "box3", "8x8", "kernel", "default"},
+		{"gpu-shared", "256x256", "box3", "8x8", "kernel", "default"},
+	}
+	for seed := range uint64(5) {
+		shuffled := slices.Clone(want)
+		rand.New(rand.NewPCG(seed, 1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		var sb strings.Builder
+		sb.WriteString("gpu: Test GPU\n")
+		for i, c := range shuffled {
+			mem := "none"
+			if c[4] == "total" {
+				mem = "pageable"
+			}
+			fmt.Fprintf(&sb, "BenchmarkConv/variant=%s/size=%s/filter=%s/k=3/block=%s/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=%s/mem=%s/opts=%s 1 %d ns/op\n",
+				c[0], c[1], c[2], c[3], c[4], mem, c[5], 1000+i)
+		}
+		r, err := ReadRun(strings.NewReader(sb.String()), "data/test-gpu/x.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := Summary(r)
+		if len(tb.Rows) != len(want) {
+			t.Fatalf("%d rows, want %d", len(tb.Rows), len(want))
+		}
+		for i, row := range tb.Rows {
+			w := want[i]
+			if row[0] != w[0] || row[1] != w[1] || row[2] != w[2] || row[3] != w[3] {
+				t.Errorf("seed %d: row %d = %q, want %q", seed, i, row[:7], w)
+			}
+		}
+		// Compile options other than the default show in the timing column.
+		if got := tb.Rows[7][6]; got != "kernel nofma" {
+			t.Errorf("seed %d: timing cell of the nofma case %q, want \"kernel nofma\"", seed, got)
+		}
+		if got := tb.Rows[10][6]; got != "total pageable" {
+			t.Errorf("seed %d: timing cell of the pipeline case %q, want \"total pageable\"", seed, got)
+		}
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"gauss3", "gauss11", -1},
+		{"gauss11", "gauss3", 1},
+		{"box7", "gauss3", -1},
+		{"8x8", "16x16", -1},
+		{"32x8", "32x16", -1},
+		{"16x16", "default", -1},
+		{"gpu-ch-grid", "gpu-ch-grid3d", -1},
+		{"prewitt-x", "prewitt-x", 0},
+		{"007", "7", 0},
+		{"", "a", -1},
+	}
+	for _, tt := range tests {
+		if got := naturalCompare(tt.a, tt.b); got != tt.want {
+			t.Errorf("naturalCompare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	sizes := []string{"10000x100000", "100x1000", "1000x100", "100x100", "odd", "2048x2048"}
+	slices.SortFunc(sizes, compareSizes)
+	if want := []string{"100x100", "100x1000", "1000x100", "2048x2048", "10000x100000", "odd"}; !slices.Equal(sizes, want) {
+		t.Errorf("sizes sorted %v, want %v", sizes, want)
+	}
+}
