@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"testing"
 	"time"
 
@@ -176,18 +175,18 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	return nil
 }
 
-// bitExactNoFMA lists the GPU variants whose kernels sum in cpu-naive's
-// order (filter rows, then columns, ascending), as the bit-exact
-// property of package properties lists them: compiled with
-// --fmad=false they must equal cpu-naive bit for bit, and the gate fails
-// a case with opts=nofma whose max-ulp is not 0.
-var bitExactNoFMA = []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-naive-padded",
-	"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
-
 // checkBitExact fails a Filter2D case compiled with --fmad=false whose
-// variant promises cpu-naive's summation order and yet differs from it.
+// variant declares convolve.Capabilities.ReferenceOrder (cpu-naive's
+// summation order) and yet differs from cpu-naive.
 func checkBitExact(c Case, maxULP int64) error {
-	if c.Opts != NoFMA || c.Op != convolve.Filter2D || !slices.Contains(bitExactNoFMA, c.Variant) {
+	if c.Opts != NoFMA || c.Op != convolve.Filter2D {
+		return nil
+	}
+	v, err := convolve.Lookup(c.Variant)
+	if err != nil {
+		return err
+	}
+	if !v.Describe().Caps.ReferenceOrder {
 		return nil
 	}
 	if maxULP != 0 {

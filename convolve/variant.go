@@ -76,6 +76,12 @@ type Capabilities struct {
 	MaxFilterSide int
 	// SeparableOnly variants accept only rank-1 filters.
 	SeparableOnly bool
+	// ReferenceOrder variants sum every Filter2D output in cpu-naive's
+	// order (filter rows, then columns, ascending, zero-border taps
+	// included), so with Config.NoFMA their output equals cpu-naive's bit
+	// for bit (report 002's exactness point). Tests and the benchmarks'
+	// correctness gate hold them to it.
+	ReferenceOrder bool
 	// GPU variants need a CUDA device.
 	GPU bool
 	// FixedBlocks lists the accepted block shapes; empty means any shape

@@ -48,14 +48,15 @@ var properties = []*property{
 	{name: "bit-exact", ops: filter2DOnly, fix: withoutFMA, applies: bitExactApplies, check: checkBitExact},
 }
 
-// bitExactNoFMA lists the variants whose kernels sum in cpu-naive's order
-// (filter rows, then columns, ascending) and so, compiled with
-// --fmad=false, must equal cpu-naive bit for bit (report 002's point).
-var bitExactNoFMA = []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-naive-padded",
-	"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
-
+// bitExactApplies: a GPU variant that declares ReferenceOrder sums in
+// cpu-naive's order and so, compiled with --fmad=false, must equal
+// cpu-naive bit for bit (report 002's point).
 func bitExactApplies(e *env) string {
-	if !slices.Contains(bitExactNoFMA, e.name) {
+	v, err := convolve.Lookup(e.name)
+	if err != nil {
+		return err.Error()
+	}
+	if c := v.Describe().Caps; !c.GPU || !c.ReferenceOrder {
 		return fmt.Sprintf("%s does not promise cpu-naive's summation order", e.name)
 	}
 	return ""

@@ -2,6 +2,7 @@ package variants
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +61,28 @@ func TestCapabilityErrors(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Variant != c.variant || !strings.Contains(ce.What, c.what) {
 			t.Errorf("%s %v %v: err = %v, want a *convolve.CapabilityError about %s", c.variant, c.p, c.cfg, err, c.what)
 		}
+	}
+}
+
+// referenceOrderGPU lists the registered GPU variants that declare
+// cpu-naive's summation order.
+func referenceOrderGPU() []string {
+	var names []string
+	for _, v := range convolve.Variants() {
+		if d := v.Describe(); d.Caps.GPU && d.Caps.ReferenceOrder {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// TestReferenceOrderDeclared pins which kernels promise cpu-naive's
+// summation order: losing the flag would silently drop a variant from
+// the bit-exactness checks.
+func TestReferenceOrderDeclared(t *testing.T) {
+	want := []string{"gpu-const", "gpu-naive", "gpu-naive-padded", "gpu-shared", "gpu-shared-rows",
+		"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
+	if got := referenceOrderGPU(); !slices.Equal(got, want) {
+		t.Errorf("GPU variants declaring ReferenceOrder = %v, want %v", got, want)
 	}
 }

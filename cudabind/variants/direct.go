@@ -11,7 +11,7 @@ import (
 // directCaps are the capabilities of the direct (non-separable) Filter2D
 // kernels: every element type, 1 to 4 channels, both layouts, every
 // border, any filter the device memory limits admit (checked at plan
-// time).
+// time). Every direct kernel sums in cpu-naive's order (ReferenceOrder).
 func directCaps() convolve.Capabilities {
 	return convolve.Capabilities{
 		Ops:      []convolve.Operation{convolve.Filter2D},
@@ -20,6 +20,8 @@ func directCaps() convolve.Capabilities {
 		Layouts:  []convolve.Layout{convolve.Interleaved, convolve.Planar},
 		Borders:  []convolve.Border{convolve.Zero, convolve.Replicate, convolve.Reflect, convolve.Mirror, convolve.Wrap},
 		GPU:      true,
+
+		ReferenceOrder: true,
 	}
 }
 

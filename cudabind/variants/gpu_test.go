@@ -181,8 +181,7 @@ func TestBitExactNoFMA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-naive-padded",
-		"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
+	names := referenceOrderGPU()
 	r := rand.New(rand.NewPCG(7, 7))
 	cases := []kernelCase{
 		{kw: 3, kh: 3, border: convolve.Zero, typ: convolve.Float32, channels: 1},

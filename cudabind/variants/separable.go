@@ -14,6 +14,7 @@ const TunableShared = "shared"
 func init() {
 	caps := directCaps()
 	caps.SeparableOnly = true
+	caps.ReferenceOrder = false // two 1-D passes: a different (equally valid) sum
 	caps.Tunables = []string{TunableShared}
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "gpu-separable", Report: "004",
