@@ -276,6 +276,17 @@ func (c Case) Input() (*convolve.Image, error) {
 	return im, nil
 }
 
+// problemAndInput is Problem and Input together, for the properties that
+// need both.
+func (c Case) problemAndInput() (convolve.Problem, *convolve.Image, error) {
+	p, err := c.Problem()
+	if err != nil {
+		return convolve.Problem{}, nil, err
+	}
+	in, err := c.Input()
+	return p, in, err
+}
+
 // poisonPadding writes a value no correct variant can let through (NaN for
 // float32, the most negative value for integers) into every element that
 // is not a pixel: the ends of padded rows.

@@ -74,11 +74,7 @@ func checkBitExact(e *env, c Case) error {
 	if err != nil {
 		return err
 	}
-	p, err := c.Problem()
-	if err != nil {
-		return err
-	}
-	in, err := c.Input()
+	p, in, err := c.problemAndInput()
 	if err != nil {
 		return err
 	}
@@ -130,11 +126,7 @@ func filterFits(c Case) bool { return c.W >= c.KW && c.H >= c.KH }
 // modified, and for device plans the Upload/TimeKernel/Download path the
 // benchmarks time gives the same answer.
 func checkAgreement(e *env, c Case) (err error) {
-	p, err := c.Problem()
-	if err != nil {
-		return err
-	}
-	in, err := c.Input()
+	p, in, err := c.problemAndInput()
 	if err != nil {
 		return err
 	}
@@ -187,11 +179,7 @@ func checkAgreement(e *env, c Case) (err error) {
 // checkDeterminism: two runs of one plan over different poisons, and a run
 // of a fresh plan, give the same bits.
 func checkDeterminism(e *env, c Case) (err error) {
-	p, err := c.Problem()
-	if err != nil {
-		return err
-	}
-	in, err := c.Input()
+	p, in, err := c.problemAndInput()
 	if err != nil {
 		return err
 	}
@@ -221,11 +209,7 @@ func checkDeterminism(e *env, c Case) (err error) {
 // checkNoLeak: planning, running, a rejected run and closing leave the
 // device's live allocations and the open plans where they were.
 func checkNoLeak(e *env, c Case) error {
-	p, err := c.Problem()
-	if err != nil {
-		return err
-	}
-	in, err := c.Input()
+	p, in, err := c.problemAndInput()
 	if err != nil {
 		return err
 	}
@@ -268,11 +252,7 @@ func checkNoLeak(e *env, c Case) error {
 // checkIdentity: the identity filter returns the input exactly, whatever
 // the border, mode, type or size (each term but one is an exact zero).
 func checkIdentity(e *env, c Case) error {
-	p, err := c.Problem()
-	if err != nil {
-		return err
-	}
-	in, err := c.Input()
+	p, in, err := c.problemAndInput()
 	if err != nil {
 		return err
 	}
