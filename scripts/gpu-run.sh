@@ -8,9 +8,15 @@
 #   tests           every package's tests, -test.v
 #   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
 #   racecheck       variants and a short properties run under racecheck and synccheck
+#   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
 #   props           the property suite over the GPU variants (-props.n=$PROPS_N, default 300)
-#   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5)
+#   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
+#                   -test.benchtime=$BENCHTIME, default 200ms; -cpu-cap=$CPU_CAP
+#                   when set, else the package default)
 #
+# Compiled kernels are cached in $CONVBENCH_CACHE_DIR, by default .gpu-cache/
+# beside .gpu/, so that later calls on the same host, or a host given a copy
+# of that folder, skip the NVRTC compiles already done.
 # Each stage writes OUTDIR/<stage>.log with the exact command on its first
 # line, and a summary line to OUTDIR/summary.txt.
 set -u
@@ -21,6 +27,8 @@ bin=$root/.gpu
 commit=$(cat "$bin/COMMIT" 2>/dev/null || echo unknown)
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 summary=$out/summary.txt
+export CONVBENCH_CACHE_DIR=${CONVBENCH_CACHE_DIR:-$root/.gpu-cache}
+cap=${CPU_CAP:+-cpu-cap=$CPU_CAP}
 echo "# commit $commit gpu: $gpu date: $(date -u +%FT%TZ)" >>"$summary"
 
 run() { # name dir command...
@@ -52,11 +60,16 @@ for stage in "$@"; do
     run racecheck-variants cudabind/variants $san --tool racecheck "$bin/variants.test" -test.v -test.short
     run racecheck-props properties $san --tool racecheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
     run synccheck-props properties $san --tool synccheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
+  props-sanitizers)
+    for tool in memcheck racecheck synccheck; do
+      extra=; [ $tool = memcheck ] && extra="--leak-check full"
+      run $tool-props properties $san --tool $tool $extra "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
+    done ;;
   props)
     run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant='^(gpu-|npp$)' -props.n=${PROPS_N:-300} ;;
   bench:*)
     preset=${stage#bench:}
-    run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime ${BENCHTIME:-200ms} -test.timeout 0 -sweep=$preset ;;
+    run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime ${BENCHTIME:-200ms} -test.timeout 0 -sweep=$preset $cap ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
 done
