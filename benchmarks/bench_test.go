@@ -68,6 +68,11 @@ func setupBench(stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "benchmarks: "+n)
 	}
 	bench.cases = ex.Cases
+	if host.GPU != nil {
+		if err := Precompile(ex.Cases, runtime.NumCPU(), stderr); err != nil {
+			fmt.Fprintln(stderr, err)
+		}
+	}
 	bench.runner = &Runner{
 		Device:     host.Device,
 		Peaks:      host.Peaks(),

@@ -101,7 +101,7 @@ func CacheDir() string {
 }
 
 // lookupCache returns a copy of the cached compilation for key, from memory
-// or disk, or nil and counts a miss.
+// or disk, or nil. The caller that then compiles counts the miss.
 func lookupCache(key string) *Compiled {
 	memCacheMu.Lock()
 	c := memCache[key]
@@ -123,7 +123,6 @@ func lookupCache(key string) *Compiled {
 			statCorrupt.Add(1)
 		}
 	}
-	statMisses.Add(1)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -242,17 +243,44 @@ func CompileOnly(src Source, opts CompileOptions) (*Compiled, error) {
 		return nil, err
 	}
 	key := cacheKey(src, opts, l.major, l.minor)
-	if c := lookupCache(key); c != nil {
+	// Plans made on several goroutines may ask for the same module at
+	// once: the first compiles, the others wait for its result.
+	for {
+		if c := lookupCache(key); c != nil {
+			return c, nil
+		}
+		compilingMu.Lock()
+		if done, busy := compiling[key]; busy {
+			compilingMu.Unlock()
+			<-done
+			continue
+		}
+		done := make(chan struct{})
+		compiling[key] = done
+		compilingMu.Unlock()
+		statMisses.Add(1)
+		c, err := l.compile(src, opts)
+		if err == nil {
+			c.Key = key
+			storeCache(c)
+		}
+		compilingMu.Lock()
+		delete(compiling, key)
+		compilingMu.Unlock()
+		close(done)
+		if err != nil {
+			return nil, err
+		}
 		return c, nil
 	}
-	c, err := l.compile(src, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.Key = key
-	storeCache(c)
-	return c, nil
 }
+
+// compiling holds, per cache key, a channel closed when the compile of
+// that key in progress ends.
+var (
+	compilingMu sync.Mutex
+	compiling   = map[string]chan struct{}{}
+)
 
 func checkSource(src Source) error {
 	if src.Name == "" {

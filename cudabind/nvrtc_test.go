@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -187,5 +188,53 @@ func TestCompileOnlyRejectsBadInput(t *testing.T) {
 		if _, err := CompileOnly(c.src, c.opts); err == nil {
 			t.Errorf("case %d: CompileOnly succeeded, want an error", i)
 		}
+	}
+}
+
+// TestCompileOnlyConcurrent asks for one module from several goroutines
+// at once: NVRTC runs once, every caller gets the same image, and other
+// modules compile alongside.
+func TestCompileOnlyConcurrent(t *testing.T) {
+	nvrtcOrSkip(t)
+	t.Setenv(EnvCacheDir, t.TempDir())
+	resetMemoryCache()
+	const callers = 8
+	before := ReadCacheStats()
+	images := make([][]byte, callers)
+	errs := make([]error, callers)
+	var wg sync.WaitGroup
+	for i := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			offset := "1.0f"
+			if i%2 == 1 {
+				offset = "2.0f"
+			}
+			c, err := CompileOnly(tinySource(), CompileOptions{Arch: "sm_90", Defines: map[string]string{"OFFSET": offset}})
+			errs[i] = err
+			if err == nil {
+				images[i] = c.Image
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("caller %d: %v", i, err)
+		}
+		if !bytes.Equal(images[i], images[i%2]) {
+			t.Errorf("caller %d got a different image from caller %d", i, i%2)
+		}
+	}
+	if bytes.Equal(images[0], images[1]) {
+		t.Error("OFFSET 1.0f and 2.0f compiled to the same image")
+	}
+	after := ReadCacheStats()
+	if got := after.Misses - before.Misses; got != 2 {
+		t.Errorf("%d NVRTC compiles for 2 distinct modules asked %d times", got, callers)
+	}
+	if got := after.Hits() - before.Hits(); got != callers-2 {
+		t.Errorf("%d cache hits, want %d", got, callers-2)
 	}
 }

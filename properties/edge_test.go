@@ -82,6 +82,7 @@ func adapt(c Case, caps convolve.Capabilities) Case {
 // variant's capabilities are counted and skipped.
 func TestEdgeCases(t *testing.T) {
 	table := edgeCases()
+	warmGPU(t)
 	for _, v := range convolve.Variants() {
 		name := v.Describe().Name
 		if !selectVariant(t, name) {

@@ -55,11 +55,20 @@ func selectVariant(t *testing.T, name string) bool {
 	if *variantFlag == "" {
 		return true
 	}
-	re, err := regexp.Compile(*variantFlag)
-	if err != nil {
+	if _, err := regexp.Compile(*variantFlag); err != nil {
 		t.Fatalf("-props.variant=%q: %v", *variantFlag, err)
 	}
-	return re.MatchString(name)
+	return variantSelected(name)
+}
+
+// variantSelected reports whether name passes -props.variant; a pattern
+// that does not compile selects nothing (selectVariant reports it).
+func variantSelected(name string) bool {
+	if *variantFlag == "" {
+		return true
+	}
+	re, err := regexp.Compile(*variantFlag)
+	return err == nil && re.MatchString(name)
 }
 
 // derivedSeed gives each (variant, property) pair its own random stream, so

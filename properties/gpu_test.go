@@ -2,8 +2,14 @@ package properties
 
 import (
 	"errors"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
 
+	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/variants"
 )
 
 // liveAllocations is the default device's count of live allocations, or
@@ -23,4 +29,47 @@ func unavailable(err error) (string, bool) {
 		return ua.Error(), true
 	}
 	return "", false
+}
+
+// warmOnce compiles, on every core, the GPU kernels the selected variants
+// will need: the specialization pool of each for the suite's seed and the
+// adapted edge-case table. Plans made later, one at a time, then find
+// their modules in the compile cache.
+var warmOnce sync.Once
+
+func warmGPU(t *testing.T) {
+	warmOnce.Do(func() {
+		seed := suiteSeed()
+		table := edgeCases()
+		var specs []variants.WarmSpec
+		add := func(v convolve.Variant, c Case) {
+			p, err := c.Problem()
+			if err == nil {
+				specs = append(specs, variants.WarmSpec{Variant: v, Problem: p, Config: c.Config()})
+			}
+		}
+		for _, v := range convolve.Variants() {
+			d := v.Describe()
+			if !d.Caps.GPU || !variantSelected(d.Name) {
+				continue
+			}
+			for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool")) {
+				add(v, c)
+			}
+			dom := newDomain(d.Caps, nil, nil)
+			dom.maxSide, dom.budget = 1<<20, 1<<40
+			for _, c := range table {
+				if c = adapt(c, d.Caps); dom.specValid(c) {
+					add(v, c)
+				}
+			}
+		}
+		start := time.Now()
+		stats, err := variants.Warm(specs, runtime.NumCPU(), nil)
+		if _, ok := unavailable(err); ok || len(specs) == 0 {
+			return
+		}
+		t.Logf("precompiled the kernels of %d specializations on %d workers in %v (%d refused at plan time)",
+			stats.Planned, runtime.NumCPU(), time.Since(start).Round(time.Millisecond), stats.Failed)
+	})
 }

@@ -177,6 +177,7 @@ func checkOneCase(t *testing.T, e *env, pr *property) int {
 func TestProperties(t *testing.T) {
 	seed, n := suiteSeed(), casesPerProperty()
 	t.Logf("props.seed=%d props.n=%d (rerun with -props.seed=%d)", seed, n, seed)
+	warmGPU(t)
 	ran := 0
 	for _, v := range convolve.Variants() {
 		name := v.Describe().Name
