@@ -69,6 +69,11 @@ type Case struct {
 	Mem      Memory // TotalTiming only
 	Opts     Opts   // GPU variants only
 	GPU      bool   // the variant needs a CUDA device
+	// ULP asks the gate for the max-ulp metric, the distance from
+	// cpu-naive's output. Sweeps over compile options set it; elsewhere it
+	// is left out, because cpu-naive costs more than the rest of a case.
+	// Cases compiled with --fmad=false measure it regardless.
+	ULP bool
 }
 
 // nameKeys is the order of the keys in every case name. New keys go at

@@ -7,10 +7,11 @@
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of
-// being timed. The gate also records, as the max-ulp metric, the largest
-// distance in float32 ULPs between the output and cpu-naive's; kernels
-// that sum in cpu-naive's order and are compiled with --fmad=false
-// (opts=nofma) must bring it to 0. GPU kernel time comes from CUDA events
+// being timed. In sweeps over compile options (002-exactness) the gate
+// also records, as the max-ulp metric, the largest distance in float32
+// ULPs between the output and cpu-naive's; kernels that sum in
+// cpu-naive's order and are compiled with --fmad=false (opts=nofma) must
+// bring it to 0. GPU kernel time comes from CUDA events
 // over b.N launches (gpu-ns/op); pipeline cases time upload, kernel and
 // download
 // (total-ns/op); every case reports MPix/s, GB/s and GFLOP/s, and GPU

@@ -139,8 +139,8 @@ func TestRunnerCPU(t *testing.T) {
 	if _, ok := res.Extra["gpu-ns/op"]; ok {
 		t.Errorf("a CPU case reported gpu-ns/op")
 	}
-	if _, ok := res.Extra["max-ulp"]; !ok {
-		t.Errorf("a Filter2D case reported no max-ulp")
+	if _, ok := res.Extra["max-ulp"]; ok {
+		t.Errorf("a case without ULP set reported max-ulp")
 	}
 	if !strings.Contains(progress.String(), c.Name()) {
 		t.Errorf("progress %q does not name the case", progress.String())
@@ -242,15 +242,17 @@ func TestCheckBitExact(t *testing.T) {
 	}
 }
 
-// The gate's max-ulp reaches the benchmark's metrics: cpu-naive is 0 ULPs
-// from itself; RGB->YUV writes bytes and reports none.
+// The gate's max-ulp reaches the benchmark's metrics when the case asks
+// for it: cpu-naive is 0 ULPs from itself; RGB->YUV writes bytes and
+// reports none.
 func TestRunnerMaxULP(t *testing.T) {
 	tests := []struct {
 		c    Case
 		want bool
 	}{
-		{Case{Variant: "cpu-naive", Width: 40, Height: 24, Filter: "box9", Channels: 1, Cache: Hot, Timing: CPUTiming}, true},
-		{Case{Variant: "cpu-naive", Op: convolve.RGBToYUV, Width: 16, Height: 8, Type: convolve.Uint8, Channels: 3, Cache: Hot, Timing: CPUTiming}, false},
+		{Case{Variant: "cpu-naive", Width: 40, Height: 24, Filter: "box9", Channels: 1, Cache: Hot, Timing: CPUTiming, ULP: true}, true},
+		{Case{Variant: "cpu-naive", Width: 40, Height: 24, Filter: "box9", Channels: 1, Cache: Hot, Timing: CPUTiming}, false},
+		{Case{Variant: "cpu-naive", Op: convolve.RGBToYUV, Width: 16, Height: 8, Type: convolve.Uint8, Channels: 3, Cache: Hot, Timing: CPUTiming, ULP: true}, false},
 	}
 	for _, tt := range tests {
 		r := &Runner{CPUThreads: 1, Seed: 2}

@@ -112,6 +112,7 @@ func (s sweep) cases() []Case {
 									Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
 									Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
 									Layout: s.layout, Cache: cache, Timing: t, Mem: m, Opts: o,
+									ULP: len(s.opts) > 0,
 								})
 							}
 						}

@@ -224,3 +224,21 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// Only sweeps over compile options ask the gate for max-ulp.
+func TestULPOnlyInOptionSweeps(t *testing.T) {
+	for _, tt := range []struct {
+		preset string
+		want   bool
+	}{{"002-exactness", true}, {"002-filter-size", false}, {"000-image-size", false}} {
+		p, err := LookupPreset(tt.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range p.Candidates() {
+			if c.ULP != tt.want {
+				t.Errorf("%s: %s has ULP %v, want %v", tt.preset, c.Name(), c.ULP, tt.want)
+			}
+		}
+	}
+}

@@ -150,7 +150,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if !s.metrics.OK() {
 		return fmt.Errorf("output differs from the reference (%s gate): %v", s.gate, s.metrics)
 	}
-	if HasNaiveULP(p) {
+	if (c.ULP || c.Opts == NoFMA) && HasNaiveULP(p) {
 		if s.maxULP, _, err = NaiveULP(p, s.in, s.out); err != nil {
 			return fmt.Errorf("gate: %w", err)
 		}
