@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
 )
 
 // FullGateWork is the largest Work for which the correctness gate
@@ -32,7 +31,7 @@ const (
 // as violations. Metrics.OK() tells whether the variant passed.
 func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
 	if gateModeOf(p) == GateFull {
-		ref, tol, err := refimpl.Expect(p, in)
+		ref, tol, err := expect(p, in)
 		if err != nil {
 			return convolve.Metrics{}, GateFull, fmt.Errorf("benchmarks: reference for %v: %w", p, err)
 		}
@@ -209,7 +208,7 @@ func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window) (convol
 	}
 	cp := p
 	cp.Input = crop.Geometry
-	ref, tol, err := refimpl.Expect(cp, crop)
+	ref, tol, err := expect(cp, crop)
 	if err != nil {
 		return convolve.Metrics{}, fmt.Errorf("benchmarks: reference for window (%d,%d) of %v: %w", w.x0, w.y0, p, err)
 	}
