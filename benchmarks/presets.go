@@ -279,7 +279,7 @@ func (p Preset) Expand(env Env) Expansion {
 	}
 	sort.Strings(names)
 	var ex Expansion
-	seen := map[string]bool{}
+	seen := map[string]int{} // case name -> index in ex.Cases, or -1 when left out
 	noted := map[string]bool{}
 	note := func(s string) {
 		if !noted[s] {
@@ -304,10 +304,15 @@ func (p Preset) Expand(env Env) Expansion {
 				c.Mem = ""
 				c.Opts = DefaultOpts
 			}
-			if seen[c.Name()] {
+			if i, dup := seen[c.Name()]; dup {
+				// The same case from another part of the preset: it
+				// measures max-ulp if either asks.
+				if i >= 0 && c.ULP {
+					ex.Cases[i].ULP = true
+				}
 				continue
 			}
-			seen[c.Name()] = true
+			seen[c.Name()] = -1
 			if c.GPU && !env.GPU {
 				note(fmt.Sprintf("variant %s: no GPU, its cases are left out", name))
 				continue
@@ -337,6 +342,7 @@ func (p Preset) Expand(env Env) Expansion {
 				note(fmt.Sprintf("variant %s: %v; left out", name, err))
 				continue
 			}
+			seen[c.Name()] = len(ex.Cases)
 			ex.Cases = append(ex.Cases, c)
 		}
 	}

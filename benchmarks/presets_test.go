@@ -242,3 +242,27 @@ func TestULPOnlyInOptionSweeps(t *testing.T) {
 		}
 	}
 }
+
+// A case that two parts of a preset share runs once and keeps the max-ulp
+// request of either: 002's filter-size and exactness sweeps both hold
+// gpu-naive box3 with the default options.
+func TestSharedCaseKeepsULP(t *testing.T) {
+	p, err := LookupPreset("002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := p.Expand(Env{GPU: true, Variants: convolve.Variants()})
+	want := "variant=gpu-naive/size=1024x1024/filter=box3/k=3/block=32x32/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
+	n := 0
+	for _, c := range ex.Cases {
+		if c.Name() == want {
+			n++
+			if !c.ULP {
+				t.Errorf("%s: ULP false, want true (002-exactness asks for it)", want)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%s appears %d times, want once", want, n)
+	}
+}

@@ -80,13 +80,15 @@ func (h *Host) Has(q Q) bool {
 	return false
 }
 
-// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases.
+// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases; GPU
+// cases are those compiled with the default options, so that a preset
+// that also sweeps compile options (002) still finds one sample.
 func cpuQ(variant string) Q {
 	return Q{"variant": variant, "timing": "cpu", "border": "zero"}
 }
 
 func gpuQ(variant, block string) Q {
-	q := Q{"variant": variant, "timing": "kernel", "cache": "hot", "border": "zero"}
+	q := Q{"variant": variant, "timing": "kernel", "cache": "hot", "border": "zero", "opts": "default"}
 	if block != "" {
 		q["block"] = block
 	}
