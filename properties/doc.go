@@ -50,5 +50,7 @@
 // GPU specializations (filter size, block shape, border, element type,
 // channels, layout, compile options) are drawn from a small pool chosen by
 // the seed, so compiled modules are reused across cases; different seeds
-// cover the whole filter-size range.
+// cover the whole filter-size range. Before the first GPU case, the kernels
+// of every pool and of the edge-case table are compiled on all cores
+// (variants.Warm), so NVRTC does not run one module at a time.
 package properties
