@@ -68,7 +68,7 @@ func section000(hosts []*Host) *Section {
 	blocks := []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
 	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
 		XLabel: "block", YLabel: "time (ms)", X: blocks}
-	for _, h := range hosts {
+	for _, h := range withReport(hosts, "000") {
 		t := &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 			Caption: "Ours; tables 5.5 and 5.6 of the report in the same shape below.",
 			Header:  []string{"Image size", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1", "Speedup V2"}}
@@ -170,7 +170,7 @@ func section001(hosts []*Host) *Section {
 	rgb := Q{"type": "u8", "ch": "3"}
 	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
 		XLabel: "image size", YLabel: "speedup", X: Report001Sizes, LogY: true}
-	for _, h := range hosts {
+	for _, h := range withReport(hosts, "001") {
 		for _, v := range []string{"gpu-naive", "gpu-shared"} {
 			t := &Table{ID: "001-speedup-" + v + "-" + h.Slug, Title: fmt.Sprintf("Speedup over cpu-naive vs image size, %s, 16x16 — %s", v, h.Title),
 				Caption: "Ours; the report's tables 1 (global) and 2 (shared) follow.",
@@ -265,7 +265,7 @@ func section002(hosts []*Host) *Section {
 	s := &Section{Report: "002", Title: "Report 002: memory types, kernel vs total time"}
 	plot := &Plot{ID: "002-filter-size", Title: "1024x1024 box filter, block 32x32: kernel time vs filter size",
 		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, LogY: true}
-	for _, h := range hosts {
+	for _, h := range withReport(hosts, "002") {
 		t := &Table{ID: "002-table1-" + h.Slug, Title: "Box 75x75, 1024x1024, block 32x32 — " + h.Title,
 			Caption: "Kernel time, and total (upload + kernel + download from pageable memory) minus kernel; the report's table 1 follows.",
 			Header:  []string{"Method (report)", "Variant", "Kernel (ms)", "Total (ms)", "Copy (ms)"}}
@@ -447,7 +447,7 @@ func section003(hosts []*Host) *Section {
 		}
 		return t, series
 	}
-	for _, h := range hosts {
+	for _, h := range withReport(hosts, "003") {
 		t, series := build(h, "003-filter-size-"+h.Slug, "1000x1000 RGB int16 planar, box K — "+h.Title, "K", ks,
 			func(k string) Q { return Q{"size": "1000x1000", "filter": "box" + k} })
 		s.Tables = append(s.Tables, t)
@@ -506,7 +506,7 @@ func section004(hosts []*Host) *Section {
 	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
 		XLabel: "filter size K", YLabel: "time (ms)", X: ks, LogY: true}
 	gvars := []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable", "npp"}
-	for _, h := range hosts {
+	for _, h := range withReport(hosts, "004") {
 		t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
 			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians.",
 			Header:  []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
@@ -581,6 +581,22 @@ func section004(hosts []*Host) *Section {
 	s.Tables = append(s.Tables, t)
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// withReport keeps the hosts that have a run of one of the report's
+// presets (a file named after the report or one of its experiments), so a
+// host without such a run adds no table of empty cells.
+func withReport(hosts []*Host, report string) []*Host {
+	var out []*Host
+	for _, h := range hosts {
+		for _, r := range h.Runs {
+			if r.Preset == report || strings.HasPrefix(r.Preset, report+"-") {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // ---- default preset ----
