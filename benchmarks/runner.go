@@ -126,7 +126,9 @@ func (r *Runner) setup(c Case, s *caseState) error {
 			return fmt.Errorf("pinned input: %w", err)
 		}
 		s.free = append(s.free, free)
-		copyImage(pin, in)
+		if err := pin.CopyFrom(in); err != nil {
+			return fmt.Errorf("pinned input: %w", err)
+		}
 		s.in = pin
 		pout, free, err := r.Device.NewPinnedImage(s.out.Geometry)
 		if err != nil {
@@ -193,17 +195,6 @@ func checkBitExact(c Case, maxULP int64) error {
 		return fmt.Errorf("compiled with --fmad=false, %s sums in cpu-naive's order and must match it bit for bit; it is %d ULPs away", c.Variant, maxULP)
 	}
 	return nil
-}
-
-func copyImage(dst, src *convolve.Image) {
-	switch src.Type {
-	case convolve.Float32:
-		copy(dst.F32, src.F32)
-	case convolve.Uint8:
-		copy(dst.U8, src.U8)
-	case convolve.Int16:
-		copy(dst.I16, src.I16)
-	}
 }
 
 // Run is the body of the sub-benchmark for c.

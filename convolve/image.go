@@ -337,6 +337,36 @@ func (im *Image) Clone() *Image {
 	return c
 }
 
+// CopyFrom copies the pixels of src into im. The two must have the same
+// width, height, channels, element type and layout; their row strides may
+// differ (whole data slices are copied when they match, element by element
+// otherwise).
+func (im *Image) CopyFrom(src *Image) error {
+	a, b := im.Geometry, src.Geometry
+	if a.Width != b.Width || a.Height != b.Height || a.Channels != b.Channels || a.Type != b.Type || a.Layout != b.Layout {
+		return fmt.Errorf("convolve: copy of a %v image into a %v one: shapes differ", b, a)
+	}
+	if im.RowStride() == src.RowStride() {
+		switch im.Type {
+		case Float32:
+			copy(im.F32, src.F32)
+		case Uint8:
+			copy(im.U8, src.U8)
+		case Int16:
+			copy(im.I16, src.I16)
+		}
+		return nil
+	}
+	for c := 0; c < src.Channels; c++ {
+		for y := 0; y < src.Height; y++ {
+			for x := 0; x < src.Width; x++ {
+				im.Set(x, y, c, src.At(x, y, c))
+			}
+		}
+	}
+	return nil
+}
+
 // Fill sets every element of the image's data, padding included, to v
 // (saturated for integer types). Tests poison outputs with Fill(NaN).
 func (im *Image) Fill(v float64) {

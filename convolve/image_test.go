@@ -267,3 +267,47 @@ func TestElemTypeAndLayoutNames(t *testing.T) {
 		t.Error("layout names or validity wrong")
 	}
 }
+
+func TestCopyFrom(t *testing.T) {
+	packed, err := NewImage(Geometry{Width: 5, Height: 3, Channels: 2, Type: Int16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range packed.I16 {
+		packed.I16[i] = int16(i*7 - 20)
+	}
+	for _, dstG := range []Geometry{
+		{Width: 5, Height: 3, Channels: 2, Type: Int16},             // same stride: slice copy
+		{Width: 5, Height: 3, Channels: 2, Type: Int16, Stride: 13}, // padded rows
+	} {
+		dst, err := NewImage(dstG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.CopyFrom(packed); err != nil {
+			t.Fatalf("%v: %v", dstG, err)
+		}
+		for c := 0; c < 2; c++ {
+			for y := 0; y < 3; y++ {
+				for x := 0; x < 5; x++ {
+					if got, want := dst.At(x, y, c), packed.At(x, y, c); got != want {
+						t.Errorf("%v: (%d,%d,%d) = %v, want %v", dstG, x, y, c, got, want)
+					}
+				}
+			}
+		}
+	}
+	for _, bad := range []Geometry{
+		{Width: 4, Height: 3, Channels: 2, Type: Int16},
+		{Width: 5, Height: 3, Channels: 2, Type: Float32},
+		{Width: 5, Height: 3, Channels: 2, Type: Int16, Layout: Planar},
+	} {
+		dst, err := NewImage(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.CopyFrom(packed); err == nil {
+			t.Errorf("copy of %v into %v: no error", packed.Geometry, bad)
+		}
+	}
+}

@@ -404,8 +404,7 @@ func (lp *loopPlan) fromHost(out *convolve.Image) error {
 	if err != nil {
 		return fmt.Errorf("variants: %s: %w", lp.Name, err)
 	}
-	copyImage(out, src)
-	return nil
+	return out.CopyFrom(src)
 }
 
 // Run uploads, runs and downloads once.
@@ -432,28 +431,4 @@ func (lp *loopPlan) Run(in, out *convolve.Image) error {
 		return fmt.Errorf("variants: %s: %w", lp.Name, err)
 	}
 	return lp.fromHost(out)
-}
-
-// copyImage copies src into dst of the same shape, type and layout; rows
-// are copied whole when both are packed alike, element by element
-// otherwise.
-func copyImage(dst, src *convolve.Image) {
-	if dst.RowStride() == src.RowStride() {
-		switch dst.Type {
-		case convolve.Float32:
-			copy(dst.F32, src.F32)
-		case convolve.Uint8:
-			copy(dst.U8, src.U8)
-		case convolve.Int16:
-			copy(dst.I16, src.I16)
-		}
-		return
-	}
-	for c := 0; c < src.Channels; c++ {
-		for y := 0; y < src.Height; y++ {
-			for x := 0; x < src.Width; x++ {
-				dst.Set(x, y, c, src.At(x, y, c))
-			}
-		}
-	}
 }

@@ -221,8 +221,7 @@ func (yp *YUVPlan) download(x *cudabind.Exec, out *convolve.Image) error {
 	if err := yp.copyOutPlanes(x, hostData(tmp), 0, out.Height, 0, false); err != nil {
 		return err
 	}
-	copyImage(out, tmp)
-	return nil
+	return out.CopyFrom(tmp)
 }
 
 // Run uploads in, converts it and downloads out, in one device task.
@@ -355,7 +354,9 @@ func (yp *YUVPlan) RunPipelined(in, out *convolve.Image, streams int, pinned boo
 		return 0, fmt.Errorf("variants: %s: pipelined run: %w", yp.Name, err)
 	}
 	if dst != out {
-		copyImage(out, dst)
+		if err := out.CopyFrom(dst); err != nil {
+			return 0, fmt.Errorf("variants: %s: %w", yp.Name, err)
+		}
 	}
 	return elapsed, nil
 }
