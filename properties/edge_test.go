@@ -78,10 +78,24 @@ func adapt(c Case, caps convolve.Capabilities) Case {
 	return c.normalize()
 }
 
+// edgeCasesFor is the edge-case table adapted to caps (adapt), and the
+// number of its cases that stay outside them.
+func edgeCasesFor(caps convolve.Capabilities) (cases []Case, outside int) {
+	d := newDomain(caps, nil, nil)
+	d.maxSide, d.budget = 1<<20, 1<<40
+	for _, c := range edgeCases() {
+		if c = adapt(c, caps); d.specValid(c) {
+			cases = append(cases, c)
+		} else {
+			outside++
+		}
+	}
+	return cases, outside
+}
+
 // TestEdgeCases checks every variant on the fixed table; cases outside a
 // variant's capabilities are counted and skipped.
 func TestEdgeCases(t *testing.T) {
-	table := edgeCases()
 	warmGPU(t)
 	for _, v := range convolve.Variants() {
 		name := v.Describe().Name
@@ -90,15 +104,9 @@ func TestEdgeCases(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, v, suiteSeed())
-			d := newDomain(e.desc.Caps, nil, nil)
-			d.maxSide, d.budget = 1<<20, 1<<40
-			ran, outside, refused := 0, 0, 0
-			for _, c := range table {
-				c = adapt(c, e.desc.Caps)
-				if !d.specValid(c) {
-					outside++
-					continue
-				}
+			cases, outside := edgeCasesFor(e.desc.Caps)
+			ran, refused := 0, 0
+			for _, c := range cases {
 				err := safely(func() error { return checkAgreement(e, c) })
 				var rf *refusedError
 				switch {

@@ -40,7 +40,6 @@ var warmOnce sync.Once
 func warmGPU(t *testing.T) {
 	warmOnce.Do(func() {
 		seed := suiteSeed()
-		table := edgeCases()
 		var specs []variants.WarmSpec
 		add := func(v convolve.Variant, c Case) {
 			p, err := c.Problem()
@@ -56,12 +55,9 @@ func warmGPU(t *testing.T) {
 			for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool")) {
 				add(v, c)
 			}
-			dom := newDomain(d.Caps, nil, nil)
-			dom.maxSide, dom.budget = 1<<20, 1<<40
-			for _, c := range table {
-				if c = adapt(c, d.Caps); dom.specValid(c) {
-					add(v, c)
-				}
+			cases, _ := edgeCasesFor(d.Caps)
+			for _, c := range cases {
+				add(v, c)
 			}
 		}
 		start := time.Now()
