@@ -3,7 +3,6 @@ package variants
 import (
 	"errors"
 	"sync"
-	"sync/atomic"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -49,53 +48,42 @@ func Warm(specs []WarmSpec, workers int, progress func(done, total int)) (WarmSt
 	if len(gpu) == 0 {
 		return stats, nil
 	}
-	// The first plan also opens the device: fail fast without one.
-	if err := warmOne(gpu[0]); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			return stats, err
+	var mu sync.Mutex // guards stats and the progress calls
+	record := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			stats.Failed++
+		} else {
+			stats.Planned++
 		}
-		stats.Failed++
-	} else {
-		stats.Planned++
+		if progress != nil {
+			progress(stats.Planned+stats.Failed, len(gpu))
+		}
 	}
-	if progress != nil {
-		progress(1, len(gpu))
+	// The first plan also opens the device: fail fast without one.
+	err := warmOne(gpu[0])
+	var ue *cudabind.UnavailableError
+	if errors.As(err, &ue) {
+		return stats, err
 	}
-	workers = max(1, min(workers, len(gpu)-1))
-	var (
-		next, done, planned, failed atomic.Int64
-		mu                          sync.Mutex
-		wg                          sync.WaitGroup
-	)
-	next.Store(1)
-	done.Store(1)
-	for range workers {
+	record(err)
+	next := make(chan WarmSpec)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(gpu)-1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(gpu) {
-					return
-				}
-				if warmOne(gpu[i]) != nil {
-					failed.Add(1)
-				} else {
-					planned.Add(1)
-				}
-				n := int(done.Add(1))
-				if progress != nil {
-					mu.Lock()
-					progress(n, len(gpu))
-					mu.Unlock()
-				}
+			for s := range next {
+				record(warmOne(s))
 			}
 		}()
 	}
+	for _, s := range gpu[1:] {
+		next <- s
+	}
+	close(next)
 	wg.Wait()
-	stats.Planned += int(planned.Load())
-	stats.Failed += int(failed.Load())
 	return stats, nil
 }
 
