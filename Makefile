@@ -47,6 +47,7 @@ gpu-bins:
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \
 	  if ls $$dir/*_test.go >/dev/null 2>&1; then \
 	    echo "$(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir"; $(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir || exit 1; fi; done
+	$(GO) build -ldflags=-s -o .gpu/report ./results/cmd/report
 
 gpu-test:
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \

@@ -1,6 +1,11 @@
 package results
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // A report's section lists only the hosts with a run of its presets.
 func TestWithReport(t *testing.T) {
@@ -21,5 +26,40 @@ func TestWithReport(t *testing.T) {
 		if len(got) != len(tt.want) || (len(got) > 0 && got[0] != tt.want[0]) {
 			t.Errorf("withReport(%s) = %v, want %v", tt.report, got, tt.want)
 		}
+	}
+}
+
+func TestRankGPU(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("sweep: default\ngpu: Test GPU\n")
+	const key = "size=1024x1024/filter=gauss5/k=5/block=%s/border=zero/type=f32/ch=1/layout=interleaved/cache=%s/timing=kernel/mem=none/opts=default"
+	for _, c := range []struct {
+		variant, block, cache string
+		ns                    [3]float64
+	}{
+		{"gpu-shared", "16x16", "hot", [3]float64{13000, 12000, 90000}}, // median 13000
+		{"gpu-shared", "32x8", "hot", [3]float64{11000, 11500, 11200}},  // best block: 11200
+		{"gpu-tiled", "default", "hot", [3]float64{7000, 6800, 6900}},
+		{"gpu-naive", "default", "hot", [3]float64{15000, 15000, 15000}},
+		{"gpu-naive", "default", "cold", [3]float64{1000, 1000, 1000}}, // not RankingQ
+	} {
+		for _, ns := range c.ns {
+			fmt.Fprintf(&sb, "BenchmarkConv/variant=%s/"+key+" 100 %g ns/op %g gpu-ns/op\n", c.variant, c.block, c.cache, ns, ns)
+		}
+	}
+	r, err := ReadRun(strings.NewReader(sb.String()), "data/test-gpu/default.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := GroupHosts([]*Run{r})[0]
+	variants, ns := h.RankGPU()
+	if want := []string{"gpu-tiled", "gpu-shared", "gpu-naive"}; !slices.Equal(variants, want) {
+		t.Errorf("RankGPU variants = %v, want %v", variants, want)
+	}
+	if want := []float64{6900, 11200, 15000}; !slices.Equal(ns, want) {
+		t.Errorf("RankGPU times = %v, want %v", ns, want)
+	}
+	if v, _ := (&Host{}).RankGPU(); len(v) != 0 {
+		t.Errorf("RankGPU of a host with no runs = %v", v)
 	}
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -16,9 +17,13 @@ import (
 type Options struct {
 	DataDir string // results/data
 	OutDir  string // results/report
-	// GalleryVariant names the variant that renders the gallery; empty
-	// skips the gallery.
-	GalleryVariant string
+	// GalleryVariants lists the variants that render the gallery, in
+	// order of preference: each image is made by the first that supports
+	// its problem. Empty skips the gallery.
+	GalleryVariants []string
+	// GalleryNote is a sentence for the gallery's README saying where and
+	// why these variants were chosen.
+	GalleryNote string
 }
 
 // Report is everything built from the data.
@@ -119,8 +124,8 @@ func Write(opt Options) (*Report, error) {
 	if err := writeFiles(opt.OutDir, files); err != nil {
 		return nil, err
 	}
-	if opt.GalleryVariant != "" {
-		g, err := Gallery(opt.GalleryVariant)
+	if len(opt.GalleryVariants) > 0 {
+		g, err := Gallery(opt.GalleryNote, opt.GalleryVariants...)
 		if err != nil {
 			return nil, err
 		}
@@ -150,17 +155,28 @@ func writeFiles(dir string, files map[string][]byte) error {
 // GallerySize is the size of the gallery's input scene.
 var GallerySize = convolve.Geometry{Width: 480, Height: 320, Channels: 3, Type: convolve.Uint8}
 
-// Gallery applies every library filter, and the Sobel magnitude, with the
-// named variant to testimage.Scene and returns the PNGs by file name,
-// input.png and a README.md among them. Outputs of filters whose weights
-// are all non-negative, or sum to one (blurs, sharpen, emboss), are
-// clamped to 0..255; signed responses (gradients, Laplacians, edges) are
-// shown as magnitudes normalised to 0..255, as reports 001 and 002 show
-// them.
-func Gallery(variant string) (map[string][]byte, error) {
-	v, err := convolve.Lookup(variant)
-	if err != nil {
-		return nil, err
+// Gallery applies every library filter, and the Sobel magnitude, to
+// testimage.Scene and returns the PNGs by file name, input.png and a
+// README.md among them. Each image is made by the first of variants
+// whose capabilities cover its problem; a variant that cannot run here
+// for another reason (no GPU, a failed compile) is an error, so the
+// gallery never silently falls back to a variant it did not name first.
+// note, when not empty, is added to the README. Outputs of filters whose
+// weights are all non-negative, or sum to one (blurs, sharpen, emboss),
+// are clamped to 0..255; signed responses (gradients, Laplacians, edges)
+// are shown as magnitudes normalised to 0..255, as reports 001 and 002
+// show them.
+func Gallery(note string, variants ...string) (map[string][]byte, error) {
+	if len(variants) == 0 {
+		return nil, fmt.Errorf("results: gallery: no variant named")
+	}
+	vs := make([]convolve.Variant, len(variants))
+	for i, name := range variants {
+		v, err := convolve.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("results: gallery: %w", err)
+		}
+		vs[i] = v
 	}
 	in, err := testimage.Scene(GallerySize)
 	if err != nil {
@@ -173,9 +189,16 @@ func Gallery(variant string) (map[string][]byte, error) {
 	}
 	files["input.png"] = b.Bytes()
 	var md strings.Builder
-	fmt.Fprintf(&md, "# Filter gallery\n\nEvery library filter applied by `%s` to the generated scene `input.png` (%dx%d RGB, replicate border). ", variant, GallerySize.Width, GallerySize.Height)
-	md.WriteString("Blurs, sharpen and emboss are clamped to 0..255; signed responses are shown as normalised magnitudes.\n\n")
-	md.WriteString("| filter | output | shown as |\n|---|---|---|\n| input | ![input](input.png) | as generated |\n")
+	by := "`" + variants[0] + "`"
+	if len(variants) > 1 {
+		by = "the first of " + codeList(variants) + " that supports it"
+	}
+	fmt.Fprintf(&md, "# Filter gallery\n\nEvery library filter applied to the generated scene `input.png` (%dx%d RGB, replicate border) by %s. ", GallerySize.Width, GallerySize.Height, by)
+	md.WriteString("Blurs, sharpen and emboss are clamped to 0..255; signed responses are shown as normalised magnitudes.")
+	if note != "" {
+		md.WriteString(" " + note)
+	}
+	md.WriteString("\n\n| filter | output | variant | shown as |\n|---|---|---|---|\n| input | ![input](input.png) | | as generated |\n")
 	type job struct {
 		name string
 		p    convolve.Problem
@@ -187,7 +210,7 @@ func Gallery(variant string) (map[string][]byte, error) {
 	}
 	jobs = append(jobs, job{"sobel-mag", convolve.Problem{Op: convolve.SobelMagnitude, Input: in.Geometry, Border: convolve.Replicate}, true})
 	for _, j := range jobs {
-		plan, err := convolve.PlanFor(v, j.p, convolve.Config{})
+		plan, by, err := planFirst(vs, j.p)
 		if err != nil {
 			return nil, fmt.Errorf("results: gallery %s: %w", j.name, err)
 		}
@@ -199,13 +222,13 @@ func Gallery(variant string) (map[string][]byte, error) {
 			err = cerr
 		}
 		if err != nil {
-			return nil, fmt.Errorf("results: gallery %s: %w", j.name, err)
+			return nil, fmt.Errorf("results: gallery %s by %s: %w", j.name, by, err)
 		}
 		var vis *convolve.Image
 		how := "clamped"
 		if j.abs {
 			vis, err = testimage.ToUint8Normalize(out, true)
-			how = "|response| normalised"
+			how = "magnitude, normalised"
 		} else {
 			vis, err = testimage.ToUint8Clamp(out)
 		}
@@ -217,10 +240,42 @@ func Gallery(variant string) (map[string][]byte, error) {
 			return nil, err
 		}
 		files[j.name+".png"] = bytes.Clone(b.Bytes())
-		fmt.Fprintf(&md, "| %s | ![%s](%s.png) | %s |\n", j.name, j.name, j.name, how)
+		fmt.Fprintf(&md, "| %s | ![%s](%s.png) | %s | %s |\n", j.name, j.name, j.name, by, how)
 	}
 	files["README.md"] = []byte(md.String())
 	return files, nil
+}
+
+// planFirst plans p with the first variant of vs whose capabilities
+// cover it, and returns the plan and that variant's name. Any error other
+// than a *convolve.CapabilityError ends the search.
+func planFirst(vs []convolve.Variant, p convolve.Problem) (convolve.Plan, string, error) {
+	var refused []string
+	for _, v := range vs {
+		name := v.Describe().Name
+		plan, err := convolve.PlanFor(v, p, convolve.Config{})
+		if err == nil {
+			return plan, name, nil
+		}
+		var ce *convolve.CapabilityError
+		if !errors.As(err, &ce) {
+			return nil, name, err
+		}
+		refused = append(refused, err.Error())
+	}
+	return nil, "", fmt.Errorf("no variant supports it: %s", strings.Join(refused, "; "))
+}
+
+// codeList formats names as "`a`", "`a` and `b`" or "`a`, `b` and `c`".
+func codeList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // signed reports whether a filter's response is signed: some weight is
@@ -232,4 +287,25 @@ func signed(f *convolve.Filter) bool {
 		neg = neg || w < 0
 	}
 	return neg && math.Abs(sum-1) > 1e-3
+}
+
+// GalleryByGPU reports whether the gallery README in dir names a GPU
+// variant in its variant column: a gallery a host without a GPU could not
+// make again.
+func GalleryByGPU(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 6 { // "", filter, output, variant, shown as, ""
+			continue
+		}
+		v, err := convolve.Lookup(strings.TrimSpace(cells[3]))
+		if err == nil && v.Describe().Caps.GPU {
+			return true
+		}
+	}
+	return false
 }

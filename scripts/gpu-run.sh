@@ -10,6 +10,9 @@
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
 #   props           the property suite over the GPU variants (-props.n=$PROPS_N, default 300)
+#   gallery         the report's filter gallery rendered by this GPU's fastest
+#                   variants (.gpu/report), as OUTDIR/gallery.tar of gallery/;
+#                   unpack it into results/report/ where the tree lives
 #   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
 #                   -test.benchtime=$BENCHTIME, default 200ms; -cpu-cap=$CPU_CAP
 #                   when set, else the package default)
@@ -67,6 +70,10 @@ for stage in "$@"; do
     done ;;
   props)
     run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant='^(gpu-|npp$)' -props.n=${PROPS_N:-300} ;;
+  gallery)
+    tmp=$(mktemp -d)
+    run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=
+    tar -C "$tmp" -cf "$out/gallery.tar" gallery && rm -rf "$tmp" ;;
   bench:*)
     preset=${stage#bench:}
     run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime ${BENCHTIME:-200ms} -test.timeout 0 -sweep=$preset $cap ;;

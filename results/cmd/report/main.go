@@ -1,9 +1,14 @@
 // Command report rebuilds results/report/ from the raw benchmark runs
 // under results/data/: each source report's tables (Markdown, and on the
 // terminal with -print), SVG plots of their figures, and the filter
-// gallery. It needs no GPU; the gallery uses the fastest variant this
-// host can run (gpu-shared with a GPU, else cpu-fast) unless -gallery
-// names one, and -gallery=none skips it.
+// gallery. It needs no GPU.
+//
+// The gallery is rendered by the fastest variants this host can run. With
+// a GPU, those are the GPU variants ranked by their kernel time on
+// results.RankingQ in this GPU's stored runs, then every other GPU
+// variant. Without a GPU, a gallery a GPU rendered is kept as it is, and
+// otherwise cpu-fast renders it. -gallery names the variants instead
+// (comma-separated, in order of preference); -gallery=none skips it.
 package main
 
 import (
@@ -12,8 +17,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/cudabind/variants"
 	_ "github.com/convbench/convbench/refimpl"
@@ -23,7 +31,7 @@ import (
 func main() {
 	data := flag.String("data", "", "directory of raw runs (default <repo>/results/data)")
 	out := flag.String("out", "", "output directory (default <repo>/results/report)")
-	gallery := flag.String("gallery", "", "variant that renders the gallery; empty picks the fastest available, none skips it")
+	gallery := flag.String("gallery", "", "comma-separated variants that render the gallery, in order of preference; empty picks the fastest this host can run, none skips it")
 	print := flag.Bool("print", false, "also print every table of our data on the terminal")
 	flag.Parse()
 	root := "."
@@ -36,16 +44,16 @@ func main() {
 	if *out == "" {
 		*out = filepath.Join(root, "results", "report")
 	}
+	var variants []string
+	var note, why string
 	switch *gallery {
 	case "":
-		*gallery = "cpu-fast"
-		if _, err := cudabind.Default(); err == nil {
-			*gallery = "gpu-shared"
-		}
+		variants, note, why = galleryVariants(*data, filepath.Join(*out, "gallery"))
 	case "none":
-		*gallery = ""
+	default:
+		variants = strings.Split(*gallery, ",")
 	}
-	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, GalleryVariant: *gallery})
+	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, GalleryVariants: variants, GalleryNote: note})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
@@ -61,8 +69,50 @@ func main() {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "report: %d hosts, wrote %s", len(r.Hosts), *out)
-	if *gallery != "" {
-		fmt.Fprintf(os.Stderr, " (gallery by %s)", *gallery)
+	switch {
+	case len(variants) == 1:
+		fmt.Fprintf(os.Stderr, " (gallery by %s)", variants[0])
+	case len(variants) > 1:
+		fmt.Fprintf(os.Stderr, " (gallery by the first of %s that supports each filter)", strings.Join(variants, ", "))
+	case why != "":
+		fmt.Fprintf(os.Stderr, " (%s)", why)
 	}
 	fmt.Fprintln(os.Stderr)
+}
+
+// galleryVariants picks the gallery's variants for this host, a note for
+// its README, and, when it picks none, why.
+func galleryVariants(dataDir, galleryDir string) (variants []string, note, why string) {
+	dev, err := cudabind.Default()
+	if err != nil {
+		if results.GalleryByGPU(galleryDir) {
+			return nil, "", "no GPU here: the gallery a GPU rendered is kept; -gallery=cpu-fast replaces it"
+		}
+		return []string{"cpu-fast"}, "", ""
+	}
+	name := dev.Info().Name
+	slug := benchmarks.Slug(name, "")
+	runs, err := results.Load(dataDir)
+	if err == nil {
+		for _, h := range results.GroupHosts(runs) {
+			if h.Slug != slug {
+				continue
+			}
+			var ns []float64
+			variants, ns = h.RankGPU()
+			if len(variants) > 0 {
+				note = fmt.Sprintf("Rendered on an %s; the GPU variants are ranked by their median kernel time on Gaussian 5x5 over 1024x1024 float in `results/data/%s/` (fastest: `%s`, %.2f us).", name, slug, variants[0], ns[0]/1e3)
+			}
+		}
+	}
+	if len(variants) == 0 {
+		note = fmt.Sprintf("Rendered on an %s, for which no run is stored: the GPU variants are in name order.", name)
+	}
+	for _, v := range convolve.Variants() {
+		d := v.Describe()
+		if d.Caps.GPU && !slices.Contains(variants, d.Name) {
+			variants = append(variants, d.Name)
+		}
+	}
+	return variants, note, ""
 }
