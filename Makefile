@@ -39,7 +39,7 @@ report:
 
 compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=file NEW=file"; exit 2; }
-	$(GO) tool benchstat -ignore gpu-copy-gbps $(OLD) $(NEW)
+	$(GO) tool benchstat -ignore gpu-copy-gbps,benchmarks $(OLD) $(NEW)
 
 gpu-bins:
 	@mkdir -p .gpu

@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if bench.runner != nil {
 		if err := bench.runner.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "benchmarks: releasing the last case:", err)
+			fmt.Fprintln(os.Stderr, "[benchmarks] releasing the last case:", err)
 		}
 	}
 	os.Exit(code)
@@ -45,7 +45,9 @@ func TestMain(m *testing.M) {
 
 // setupBench finds the host's devices, expands the preset and prints the
 // configuration lines (stdout) and what was left out (stdout as comments,
-// and stderr).
+// and stderr). Its stderr lines start with "[benchmarks]", or with words
+// and a space before any colon, so that output read with both streams
+// merged (go test -bench 2>&1) holds no stray configuration line.
 func setupBench(stdout, stderr io.Writer) error {
 	preset, err := LookupPreset(*sweepFlag)
 	if err != nil {
@@ -60,17 +62,17 @@ func setupBench(stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, l)
 	}
 	if host.GPU == nil {
-		fmt.Fprintf(stderr, "benchmarks: no GPU (%s): running the CPU variants only\n", host.NoGPUReason)
+		fmt.Fprintf(stderr, "[benchmarks] no GPU (%s): running the CPU variants only\n", host.NoGPUReason)
 		fmt.Fprintf(stdout, "# no GPU: %s; CPU variants only\n", host.NoGPUReason)
 	}
 	for _, n := range ex.Notes {
 		fmt.Fprintln(stdout, "# "+n)
-		fmt.Fprintln(stderr, "benchmarks: "+n)
+		fmt.Fprintln(stderr, "[benchmarks] "+n)
 	}
 	bench.cases = ex.Cases
 	if host.GPU != nil {
 		if err := Precompile(ex.Cases, runtime.NumCPU(), stderr); err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, "[benchmarks]", err)
 		}
 	}
 	bench.runner = &Runner{
