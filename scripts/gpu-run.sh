@@ -17,6 +17,9 @@
 #                   -test.benchtime=$BENCHTIME, default 200ms; -cpu-cap=$CPU_CAP
 #                   when set, else the package default)
 #
+# GPU_BIN names another folder of binaries than .gpu/; PROPS_VARIANT
+# replaces the props stage's variant pattern (default ^(gpu-|npp$)).
+#
 # Compiled kernels are cached in $CONVBENCH_CACHE_DIR, by default .gpu-cache/
 # beside .gpu/, so that later calls on the same host, or a host given a copy
 # of that folder, skip the NVRTC compiles already done.
@@ -26,7 +29,7 @@ set -u
 out=${1:?usage: gpu-run.sh OUTDIR STAGE...}; shift
 mkdir -p "$out"
 root=$(pwd)
-bin=$root/.gpu
+bin=${GPU_BIN:-$root/.gpu}
 commit=$(cat "$bin/COMMIT" 2>/dev/null || echo unknown)
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 summary=$out/summary.txt
@@ -69,7 +72,7 @@ for stage in "$@"; do
       run $tool-props properties $san --tool $tool $extra "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
     done ;;
   props)
-    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant='^(gpu-|npp$)' -props.n=${PROPS_N:-300} ;;
+    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp\$)}" -props.n=${PROPS_N:-300} ;;
   gallery)
     tmp=$(mktemp -d)
     run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=
