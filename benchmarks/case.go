@@ -68,7 +68,11 @@ type Case struct {
 	Timing   Timing
 	Mem      Memory // TotalTiming only
 	Opts     Opts   // GPU variants only
-	GPU      bool   // the variant needs a CUDA device
+	// Tune sets tunables of the variant (convolve.Config.Tunables) as
+	// "name:value" pairs joined by commas in name order, for example
+	// "shared:1"; empty leaves the variant's defaults. GPU variants only.
+	Tune string
+	GPU  bool // the variant needs a CUDA device
 	// ULP asks the gate for the max-ulp metric, the distance from
 	// cpu-naive's output. Sweeps over compile options set it; elsewhere it
 	// is left out, because cpu-naive costs more than the rest of a case.
@@ -77,8 +81,12 @@ type Case struct {
 }
 
 // nameKeys is the order of the keys in every case name. New keys go at
-// the end, so that names stored before them keep their prefix.
-var nameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts"}
+// the end, so that names stored before them keep their prefix. The last,
+// tune, is written only by cases that set a tunable, so that the names of
+// all other cases are those stored before the key existed and benchstat
+// still pairs them; ParseName supplies "default" (or "none" for a CPU
+// case) where it is absent.
+var nameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune"}
 
 // NameKeys returns the keys every case name carries, in order.
 func NameKeys() []string { return append([]string(nil), nameKeys...) }
@@ -143,9 +151,13 @@ func (c Case) Name() string {
 		string(c.Timing),
 		mem,
 		c.optsKey(),
+		c.Tune,
 	}
 	var sb strings.Builder
 	for i, key := range nameKeys {
+		if key == "tune" && c.Tune == "" {
+			continue
+		}
 		if i > 0 {
 			sb.WriteByte('/')
 		}
@@ -194,9 +206,39 @@ func (c Case) Problem() (convolve.Problem, error) {
 	return p, nil
 }
 
-// Config is the plan configuration of the case.
+// Config is the plan configuration of the case. A Tune that does not
+// parse gives no tunables; Preset.Expand leaves such a case out with a
+// note, so no benchmark runs with one.
 func (c Case) Config() convolve.Config {
-	return convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath}
+	cfg := convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath}
+	if t, err := ParseTune(c.Tune); err == nil && len(t) > 0 {
+		cfg.Tunables = t
+	}
+	return cfg
+}
+
+// ParseTune parses a Tune value: "" (no tunables) or "name:value" pairs
+// joined by commas, each value an integer, each name once.
+func ParseTune(s string) (map[string]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t := map[string]int{}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(part, ":")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("benchmarks: tune %q: part %q is not name:value", s, part)
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return nil, fmt.Errorf("benchmarks: tune %q: value of %s: %w", s, name, err)
+		}
+		if _, dup := t[name]; dup {
+			return nil, fmt.Errorf("benchmarks: tune %q: %s given twice", s, name)
+		}
+		t[name] = n
+	}
+	return t, nil
 }
 
 // Work is the number of multiply-adds of one run (pixels * channels *
@@ -208,9 +250,10 @@ func (c Case) Work() int64 {
 
 // ParseName parses a case name (with or without a leading
 // "BenchmarkConv/" and a trailing "-N" GOMAXPROCS suffix) into its
-// key=value pairs. Names written before the opts key existed lack it;
-// ParseName supplies what those runs used: "none" for CPU cases
-// (timing=cpu), "default" for GPU cases.
+// key=value pairs. Names written before the opts key existed lack it, and
+// names of cases that set no tunable lack tune; ParseName supplies what
+// those runs used: "none" for CPU cases (timing=cpu), "default" for GPU
+// cases.
 func ParseName(name string) (map[string]string, error) {
 	name = strings.TrimPrefix(name, "BenchmarkConv/")
 	name = strings.TrimPrefix(name, "Conv/")
@@ -230,6 +273,9 @@ func ParseName(name string) (map[string]string, error) {
 	if _, ok := kv["opts"]; !ok {
 		kv["opts"] = ImpliedOpts(kv["timing"])
 	}
+	if _, ok := kv["tune"]; !ok {
+		kv["tune"] = ImpliedOpts(kv["timing"])
+	}
 	for _, k := range nameKeys {
 		if _, ok := kv[k]; !ok {
 			return nil, fmt.Errorf("benchmarks: name %q lacks key %q", name, k)
@@ -238,8 +284,8 @@ func ParseName(name string) (map[string]string, error) {
 	return kv, nil
 }
 
-// ImpliedOpts is the opts value of a case name that lacks the key: "none"
-// for a CPU case (timing=cpu), "default" otherwise.
+// ImpliedOpts is the opts (and tune) value of a case name that lacks the
+// key: "none" for a CPU case (timing=cpu), "default" otherwise.
 func ImpliedOpts(timing string) string {
 	if timing == string(CPUTiming) {
 		return "none"

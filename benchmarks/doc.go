@@ -2,8 +2,8 @@
 // experiments of the five source reports as presets of benchmark cases,
 // each case a sub-benchmark of BenchmarkConv whose name carries every
 // sweep key (variant, size, filter, k, block, border, type, ch, layout,
-// cache, timing, mem, opts), so that benchstat can compare along any of
-// them.
+// cache, timing, mem, opts, and tune where a case sets a variant's
+// tunable), so that benchstat can compare along any of them.
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of

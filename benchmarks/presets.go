@@ -36,6 +36,9 @@ type sweep struct {
 	mems     []Memory // for TotalTiming; nil means pageable
 	cache    Cache
 	opts     []Opts // GPU variants; nil means the default options
+	// tunes lists, per variant of variants, the Tune values to sweep
+	// (Case.Tune); a variant without an entry runs with its defaults.
+	tunes map[string][]string
 }
 
 func squares(sides ...int) [][2]int {
@@ -98,6 +101,10 @@ func (s sweep) cases() []Case {
 	}
 	var out []Case
 	for _, v := range s.variants {
+		tunes := s.tunes[v]
+		if len(tunes) == 0 {
+			tunes = []string{""}
+		}
 		for _, sz := range s.sizes {
 			for _, f := range filters {
 				for _, b := range bl {
@@ -108,12 +115,14 @@ func (s sweep) cases() []Case {
 						}
 						for _, m := range ms {
 							for _, o := range opts {
-								out = append(out, Case{
-									Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
-									Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
-									Layout: s.layout, Cache: cache, Timing: t, Mem: m, Opts: o,
-									ULP: len(s.opts) > 0,
-								})
+								for _, tu := range tunes {
+									out = append(out, Case{
+										Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
+										Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
+										Layout: s.layout, Cache: cache, Timing: t, Mem: m, Opts: o, Tune: tu,
+										ULP: len(s.opts) > 0,
+									})
+								}
 							}
 						}
 					}
@@ -177,16 +186,18 @@ var presets = []Preset{
 		sweeps: []sweep{{variants: report003Variants, sizes: report003Sizes, filters: []string{"box11"},
 			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, TotalTiming}}}},
 
-	{Name: "004-sobel", Report: "004", Summary: "Sobel magnitude, 1024x1024 8-bit gray, CPU naive/fast vs GPU (table I)",
-		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-sobel", "npp"}, op: convolve.SobelMagnitude,
-			sizes: squares(1024), typ: convolve.Uint8}}},
-	{Name: "004-gaussian", Report: "004", Summary: "Gaussian 2-D vs separable K 3..11, 1024x1024 8-bit gray (table I, figs 4-6)",
-		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable", "npp"},
-			sizes: squares(1024), filters: sized("gauss", 3, 5, 7, 9, 11), typ: convolve.Uint8}}},
-	{Name: "004-rgb2yuv", Report: "004", Summary: "RGB->YUV 1024x1024, kernel and total time from pageable and pinned memory (table I)",
-		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-rgb2yuv", "npp"}, op: convolve.RGBToYUV,
+	{Name: "004-sobel", Report: "004", Summary: "Sobel magnitude, 1024x1024 8-bit gray, CPU naive/fast vs GPU naive (gpu-sobel) and optimised (shared:1) (table I)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-sobel"}, op: convolve.SobelMagnitude,
+			sizes: squares(1024), typ: convolve.Uint8, tunes: map[string][]string{"gpu-sobel": {"", "shared:1"}}}}},
+	{Name: "004-gaussian", Report: "004", Summary: "Gaussian 2-D vs separable K 3..11, 1024x1024 8-bit gray; separable with naive (shared:0) and shared-memory passes (table I, figs 4-6)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable"},
+			sizes: squares(1024), filters: sized("gauss", 3, 5, 7, 9, 11), typ: convolve.Uint8,
+			tunes: map[string][]string{"gpu-separable": {"", "shared:0"}}}}},
+	{Name: "004-rgb2yuv", Report: "004", Summary: "RGB->YUV 1024x1024, naive (gpu-rgb2yuv) and optimised (opt:1) kernels, kernel and total time from pageable and pinned memory (table I)",
+		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV,
 			sizes: squares(1024), typ: convolve.Uint8, ch: 3,
-			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned}}}},
+			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
+			tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt:1"}}}}},
 
 	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time",
 		sweeps: []sweep{
@@ -195,9 +206,11 @@ var presets = []Preset{
 				sizes: squares(512, 2048), filters: []string{"gauss5"}},
 			{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-const", "gpu-shared", "gpu-separable"},
 				sizes: squares(1024), filters: sized("gauss", 3, 7, 11)},
-			{variants: []string{"cpu-fast", "gpu-naive", "gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8},
+			{variants: []string{"cpu-fast", "gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8,
+				tunes: map[string][]string{"gpu-sobel": {"", "shared:1"}}},
 			{variants: []string{"cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
-				timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned}},
+				timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
+				tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt:1"}}},
 			{variants: []string{"gpu-shared"}, sizes: squares(1024), filters: []string{"gauss5"},
 				timings: []Timing{TotalTiming}, mems: []Memory{Pageable, Pinned}},
 			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
@@ -306,6 +319,7 @@ func (p Preset) Expand(env Env) Expansion {
 				c.Timing = CPUTiming
 				c.Mem = ""
 				c.Opts = DefaultOpts
+				c.Tune = ""
 			}
 			if i, dup := seen[c.Name()]; dup {
 				// The same case from another part of the preset: it
@@ -329,6 +343,9 @@ func (p Preset) Expand(env Env) Expansion {
 				continue
 			}
 			prob, err := c.Problem()
+			if err == nil {
+				_, err = ParseTune(c.Tune)
+			}
 			if err == nil {
 				err = d.Caps.Check(prob)
 			}

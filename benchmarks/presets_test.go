@@ -266,3 +266,51 @@ func TestSharedCaseKeepsULP(t *testing.T) {
 		t.Errorf("%s appears %d times, want once", want, n)
 	}
 }
+
+// Report 004's table I has a naive and an optimised GPU row for Sobel,
+// the separable Gaussian and RGB->YUV: the presets sweep the tunable that
+// picks between them, and CPU variants carry none.
+func TestPresets004Tunes(t *testing.T) {
+	env := Env{GPU: true, Pinned: true, Variants: convolve.Variants()}
+	for _, tt := range []struct {
+		preset, variant string
+		want            []string // Tune values
+	}{
+		{"004-sobel", "gpu-sobel", []string{"", "shared:1"}},
+		{"004-gaussian", "gpu-separable", []string{"", "shared:0"}},
+		{"004-rgb2yuv", "gpu-rgb2yuv", []string{"", "opt:1"}},
+	} {
+		p, err := LookupPreset(tt.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := p.Expand(env)
+		for _, n := range ex.Notes {
+			if strings.Contains(n, tt.variant) {
+				t.Errorf("%s: %s left out: %s", tt.preset, tt.variant, n)
+			}
+		}
+		var tunes []string
+		for _, c := range ex.Cases {
+			if !c.GPU && c.Tune != "" {
+				t.Errorf("%s: CPU case with tune: %s", tt.preset, c.Name())
+			}
+			if c.Variant == tt.variant && !slices.Contains(tunes, c.Tune) {
+				tunes = append(tunes, c.Tune)
+			}
+		}
+		if !slices.Equal(tunes, tt.want) {
+			t.Errorf("%s: %s tunes %q, want %q", tt.preset, tt.variant, tunes, tt.want)
+		}
+	}
+}
+
+// A preset tune that does not parse leaves its case out with a note.
+func TestExpandBadTune(t *testing.T) {
+	p := Preset{Name: "bad", sweeps: []sweep{{variants: []string{"gpu-sobel"}, op: convolve.SobelMagnitude,
+		sizes: squares(16), typ: convolve.Uint8, tunes: map[string][]string{"gpu-sobel": {"shared"}}}}}
+	ex := p.Expand(Env{GPU: true, Variants: convolve.Variants()})
+	if len(ex.Cases) != 0 || len(ex.Notes) != 1 || !strings.Contains(ex.Notes[0], "not name:value") {
+		t.Errorf("cases %d, notes %q: want none and a note on the tune", len(ex.Cases), ex.Notes)
+	}
+}

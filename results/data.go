@@ -25,19 +25,23 @@ import (
 // NameKeys are the sub-benchmark keys every case name carries (see
 // package benchmarks). Names stored before the opts key existed lack it;
 // ReadRun fills it in (see ImpliedKeys).
-var NameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts"}
+var NameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune"}
 
 // ImpliedKeys are the name keys a stored name may lack, with the value
-// the runs written before the key existed used, given the sample's other
-// keys: opts is "none" for CPU cases (timing=cpu) and "default" for GPU
-// cases.
+// that absence means, given the sample's other keys: "none" for CPU cases
+// (timing=cpu) and "default" for GPU cases. opts is absent from runs
+// written before the key existed; tune from every case that sets no
+// tunable (the variant's defaults).
 var ImpliedKeys = map[string]func(keys map[string]string) string{
-	"opts": func(keys map[string]string) string {
-		if keys["timing"] == "cpu" {
-			return "none"
-		}
-		return "default"
-	},
+	"opts": impliedDefault,
+	"tune": impliedDefault,
+}
+
+func impliedDefault(keys map[string]string) string {
+	if keys["timing"] == "cpu" {
+		return "none"
+	}
+	return "default"
 }
 
 // Sample is every measurement of one benchmark case in one file.

@@ -96,15 +96,22 @@ func TestReadRunImpliedOpts(t *testing.T) {
 }
 
 // results reads the names benchmarks writes: the same keys in the same
-// order, and the same implied value for a name without opts.
+// order, and the same implied values for a name without opts or tune.
 func TestNameKeysMatchBenchmarks(t *testing.T) {
 	if got := benchmarks.NameKeys(); !slices.Equal(NameKeys, got) {
 		t.Errorf("results.NameKeys %v, benchmarks.NameKeys() %v", NameKeys, got)
 	}
 	for _, timing := range []string{"cpu", "kernel", "total"} {
 		keys := map[string]string{"timing": timing}
-		if got, want := ImpliedKeys["opts"](keys), benchmarks.ImpliedOpts(timing); got != want {
-			t.Errorf("timing=%s: implied opts %q, benchmarks says %q", timing, got, want)
+		for _, k := range []string{"opts", "tune"} {
+			name := "variant=x/size=1x1/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=" + timing + "/mem=none"
+			kv, err := benchmarks.ParseName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := ImpliedKeys[k](keys), kv[k]; got != want {
+				t.Errorf("timing=%s: implied %s %q, benchmarks.ParseName says %q", timing, k, got, want)
+			}
 		}
 	}
 }

@@ -81,14 +81,14 @@ func (h *Host) Has(q Q) bool {
 }
 
 // cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases; GPU
-// cases are those compiled with the default options, so that a preset
-// that also sweeps compile options (002) still finds one sample.
+// cases are those compiled with the default options and tunables, so
+// that a preset that also sweeps them (002, 004) still finds one sample.
 func cpuQ(variant string) Q {
 	return Q{"variant": variant, "timing": "cpu", "border": "zero"}
 }
 
 func gpuQ(variant, block string) Q {
-	q := Q{"variant": variant, "timing": "kernel", "cache": "hot", "border": "zero", "opts": "default"}
+	q := Q{"variant": variant, "timing": "kernel", "cache": "hot", "border": "zero", "opts": "default", "tune": "default"}
 	if block != "" {
 		q["block"] = block
 	}
@@ -99,7 +99,7 @@ func gpuQ(variant, block string) Q {
 // Gaussian 5x5 filter over a 1024x1024 one-channel float image, hot L2,
 // zero border, default compile options, kernel time.
 var RankingQ = Q{"size": "1024x1024", "filter": "gauss5", "type": "f32", "ch": "1",
-	"timing": "kernel", "cache": "hot", "border": "zero", "opts": "default"}
+	"timing": "kernel", "cache": "hot", "border": "zero", "opts": "default", "tune": "default"}
 
 // RankGPU returns the variants h measured on RankingQ, fastest first by
 // median kernel time (the best block shape of each), with those times in

@@ -63,3 +63,40 @@ func TestRankGPU(t *testing.T) {
 		t.Errorf("RankGPU of a host with no runs = %v", v)
 	}
 }
+
+// Table I of report 004 takes the naive and optimised GPU rows of one
+// variant from the samples of its tunable.
+func TestTableITunes(t *testing.T) {
+	const key = "variant=gpu-sobel/size=1024x1024/filter=sobel-mag/k=3/block=default/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
+	in := "sweep: 004-sobel\ngpu: Test GPU\n" +
+		"BenchmarkConv/" + key + " 100 9000 ns/op 8000 gpu-ns/op\n" +
+		"BenchmarkConv/" + key + "/tune=shared:1 100 7000 ns/op 6000 gpu-ns/op\n"
+	r, err := ReadRun(strings.NewReader(in), "data/test-gpu/004-sobel.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table *Table
+	for _, tb := range section004(GroupHosts([]*Run{r})).Tables {
+		if tb.ID == "004-table1-test-gpu" {
+			table = tb
+		}
+	}
+	if table == nil {
+		t.Fatal("no table I for the test host")
+	}
+	want := map[string][2]string{
+		"Sobel GPU Naive": {"gpu-sobel", "0.00800"},
+		"Sobel GPU Opt.":  {"gpu-sobel (shared:1)", "0.00600"},
+	}
+	for _, row := range table.Rows {
+		if w, ok := want[row[0]]; ok {
+			if row[1] != w[0] || row[2] != w[1] {
+				t.Errorf("row %s = %q, %q; want %q, %q", row[0], row[1], row[2], w[0], w[1])
+			}
+			delete(want, row[0])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("rows missing: %v", want)
+	}
+}

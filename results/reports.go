@@ -507,11 +507,14 @@ func section004(hosts []*Host) *Section {
 	ks := []string{"3", "5", "7", "9", "11"}
 	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
 		XLabel: "filter size K", YLabel: "time (ms)", X: ks, LogY: true}
-	gvars := []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable", "npp"}
+	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
+		{"gpu-separable", "shared:0"}, {"gpu-separable", "default"}}
 	for _, h := range withReport(hosts, "004") {
 		t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
-			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians.",
-			Header:  []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
+			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians. " +
+				"Where the report's naive and optimised GPU versions are one variant, a tunable picks the kernel, shown in brackets; " +
+				"without one, the variant runs its default (gpu-sobel and gpu-rgb2yuv: naive; gpu-separable: shared-memory passes).",
+			Header: []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
 		for _, r := range Report004TableI {
 			if r.Variant == "" {
 				continue
@@ -523,11 +526,12 @@ func section004(hosts []*Host) *Section {
 			default:
 				q = q.with("type", "u8", "ch", "1")
 			}
+			vt := variantTune{r.Variant, r.Tune}
 			var smp *Sample
 			if strings.HasPrefix(r.Variant, "cpu-") {
 				smp = h.Sample(cpuQ(r.Variant).with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"]))
 			} else {
-				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default"))
+				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
 			}
 			tm, mp, gb := nan(), nan(), nan()
 			if smp != nil {
@@ -535,21 +539,24 @@ func section004(hosts []*Host) *Section {
 				mp = val(smp.Median("MPix/s"))
 				gb = val(smp.Median("GB/s"))
 			}
-			t.Rows = append(t.Rows, []string{r.Implementation, r.Variant, msCell(tm), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
+			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCell(tm), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
 		}
 		s.Tables = append(s.Tables, t)
 		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
-			Header: append([]string{"K"}, gvars...)}
+			Header: []string{"K"}}
+		for _, v := range gvars {
+			tg.Header = append(tg.Header, v.String())
+		}
 		series := make([][]float64, len(gvars))
 		for _, k := range ks {
 			row := []string{k}
 			for i, v := range gvars {
 				q := Q{"size": "1024x1024", "filter": "gauss" + k, "type": "u8", "ch": "1"}
 				var tm float64
-				if strings.HasPrefix(v, "cpu-") {
-					tm = val(h.Time(cpuQ(v).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
+				if strings.HasPrefix(v.variant, "cpu-") {
+					tm = val(h.Time(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
 				} else {
-					tm = val(h.Time(gpuQ(v, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
+					tm = val(h.Time(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune)))
 				}
 				row = append(row, msCell(tm))
 				series[i] = append(series[i], tm/1e6)
@@ -558,13 +565,13 @@ func section004(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, tg)
 		for i, v := range gvars {
-			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: series[i]})
+			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Y: series[i]})
 		}
 		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
 			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
-		for _, v := range []string{"gpu-rgb2yuv", "gpu-naive", "npp"} {
-			base := Q{"variant": v, "size": "1024x1024", "filter": "rgb2yuv", "block": "default"}
-			ty.Rows = append(ty.Rows, []string{v,
+		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt:1"}} {
+			base := Q{"variant": v.variant, "size": "1024x1024", "filter": "rgb2yuv", "block": "default", "tune": v.tune}
+			ty.Rows = append(ty.Rows, []string{v.String(),
 				msCell(val(h.Time(base.with("timing", "kernel", "cache", "hot")))),
 				msCell(val(h.Time(base.with("timing", "total", "mem", "pageable")))),
 				msCell(val(h.Time(base.with("timing", "total", "mem", "pinned"))))})
@@ -574,8 +581,8 @@ func section004(hosts []*Host) *Section {
 	t := &Table{ID: "004-published-table1", Title: "Published by report 004 — " + Report004GPU + ", table I (1024x1024)",
 		Header: []string{"Implementation", "Our variant", "Avg. time (ms)", "MPix/s", "GB/s"}}
 	for _, r := range Report004TableI {
-		v := r.Variant
-		if v == "" {
+		v := variantTune{r.Variant, r.Tune}.String()
+		if r.Variant == "" {
 			v = missing
 		}
 		t.Rows = append(t.Rows, []string{r.Implementation, v, sig(r.MS, 4), sig(r.MPixS, 4), fmt.Sprintf("%.2f", r.GBs)})
@@ -583,6 +590,18 @@ func section004(hosts []*Host) *Section {
 	s.Tables = append(s.Tables, t)
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// variantTune is a variant with the value of its tune key.
+type variantTune struct{ variant, tune string }
+
+// String is the variant's name, followed by its tunables when it sets
+// any: "gpu-sobel (shared:1)".
+func (v variantTune) String() string {
+	if v.tune == "" || v.tune == "default" || v.tune == "none" {
+		return v.variant
+	}
+	return v.variant + " (" + v.tune + ")"
 }
 
 // withReport keeps the hosts that have a run of one of the report's
