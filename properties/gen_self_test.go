@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"fmt"
 	"math/rand"
 	"slices"
 	"strings"
@@ -177,5 +178,59 @@ func TestDerivedSeedsDiffer(t *testing.T) {
 	c := derivedSeed(2, "cpu-fast", "agreement")
 	if a == b || a == c || a != derivedSeed(1, "cpu-fast", "agreement") {
 		t.Errorf("derived seeds %d %d %d: want distinct per property and seed, equal for equal inputs", a, b, c)
+	}
+}
+
+// Every seed's pool sets every value of every tunable of every registered
+// GPU variant, so one run of the suite proves each kernel a tunable picks.
+func TestSpecPoolsCoverEveryTunable(t *testing.T) {
+	caps := map[string]convolve.Capabilities{"test-ry-shared": testCaps["gpu-narrow"]}
+	for _, v := range convolve.Variants() {
+		if d := v.Describe(); d.Caps.GPU && len(d.Caps.Tunables) > 0 {
+			caps[d.Name] = d.Caps
+		}
+	}
+	if len(caps) < 2 {
+		t.Fatalf("no registered GPU variant has a tunable")
+	}
+	for name, c := range caps {
+		for _, seed := range []int64{1, 7, 20240601} {
+			seen := map[string]bool{}
+			for _, s := range specPool(c, seed) {
+				for _, part := range strings.Split(s.Tune, ",") {
+					seen[part] = true
+				}
+			}
+			for _, tun := range c.Tunables {
+				vals, ok := tunableValues[tun]
+				if !ok {
+					vals = []int{0, 1}
+				}
+				for _, v := range vals {
+					if want := fmt.Sprintf("%s=%d", tun, v); !seen[want] {
+						t.Errorf("%s seed %d: no specialization sets %s", name, seed, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestCoverTune(t *testing.T) {
+	names := []string{"shared", "ry"}
+	for _, tt := range []struct {
+		in   string
+		slot int
+		want string
+	}{
+		{"", 0, "ry=1,shared=0"},
+		{"", 1, "ry=2,shared=1"},
+		{"shared=1", 3, "ry=8,shared=1"},
+		{"ry=2", 4, "ry=2"},
+		{"", 5, ""},
+	} {
+		if got := coverTune(tt.in, names, tt.slot); got != tt.want {
+			t.Errorf("coverTune(%q, slot %d) = %q, want %q", tt.in, tt.slot, got, tt.want)
+		}
 	}
 }

@@ -1,9 +1,12 @@
 package properties
 
 import (
+	"maps"
 	"math/rand"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/leanovate/gopter"
@@ -87,20 +90,57 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []Case) *domain {
 
 // specPool draws the GPU specializations of one variant for one seed:
 // every property of the variant draws its cases from the same few, so
-// compiled kernels are reused.
+// compiled kernels are reused. Between them the first specializations
+// set every value of every tunable (coverTune), so that each seed proves
+// every kernel a tunable selects; a slot that finds no valid
+// specialization with its forced values in 20 draws takes a free one.
 func specPool(caps convolve.Capabilities, seed int64) []Case {
 	d := newDomain(caps, nil, nil)
 	rng := rand.New(rand.NewSource(seed))
 	var pool []Case
+	misses := 0
 	for try := 0; len(pool) < gpuPoolSize && try < 100*gpuPoolSize; try++ {
 		c := d.drawSpec(rng)
+		if misses < 20 {
+			c.Tune = coverTune(c.Tune, caps.Tunables, len(pool))
+		}
 		c.W, c.H, c.Seed = 1, 1, 1
 		c.Weights = d.kinds[0]
 		if d.specValid(c) && !slices.Contains(pool, c) {
 			pool = append(pool, c)
+			misses = 0
+		} else {
+			misses++
 		}
 	}
 	return pool
+}
+
+// coverTune returns the tune t (Case.Tune) with every tunable of names
+// that has more than slot values set to its slot-th value
+// (tunableValues, else 0 and 1).
+func coverTune(t string, names []string, slot int) string {
+	set := map[string]string{}
+	if t != "" {
+		for _, part := range strings.Split(t, ",") {
+			name, val, _ := strings.Cut(part, "=")
+			set[name] = val
+		}
+	}
+	for _, name := range names {
+		vals, ok := tunableValues[name]
+		if !ok {
+			vals = []int{0, 1}
+		}
+		if slot < len(vals) {
+			set[name] = strconv.Itoa(vals[slot])
+		}
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		parts = append(parts, name+"="+set[name])
+	}
+	return strings.Join(parts, ",")
 }
 
 func pick[T any](rng *rand.Rand, all []T, allowed []T) T {
