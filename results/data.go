@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -100,6 +101,25 @@ type Run struct {
 	Samples []*Sample // in file order
 	// Failures are the "--- FAIL" lines: cases that failed their gate.
 	Failures []string
+}
+
+// commitPattern finds the commit in a run's header line, which the sweep
+// command and scripts/gpu-run.sh both write as "commit <sha>".
+var commitPattern = regexp.MustCompile(`\bcommit ([0-9a-f]{7,40})\b`)
+
+// Commit returns the short commit the run's header names, with
+// " (with uncommitted changes)" when the header says so, or "" when it
+// names none.
+func (r *Run) Commit() string {
+	m := commitPattern.FindStringSubmatch(r.Header)
+	if m == nil {
+		return ""
+	}
+	c := m[1][:min(7, len(m[1]))]
+	if strings.Contains(r.Header, "with uncommitted changes") {
+		c += " (with uncommitted changes)"
+	}
+	return c
 }
 
 // Find returns the samples whose keys match every key=value of want.

@@ -100,3 +100,16 @@ func TestTableITunes(t *testing.T) {
 		t.Errorf("rows missing: %v", want)
 	}
 }
+
+func TestRunCommit(t *testing.T) {
+	for _, tt := range []struct{ header, want string }{
+		{"# commit 220aa7370aea46e5c618550f8096db25f87cc963, gpu: NVIDIA H100 80GB HBM3, 580.159.04", "220aa73"},
+		{"# convbench sweep 000, commit e5f665c5f0d4d82fd13deda6baaaf441534d0be2 (with uncommitted changes), command: go test", "e5f665c (with uncommitted changes)"},
+		{"# a header without one", ""},
+		{"", ""},
+	} {
+		if got := (&Run{Header: tt.header}).Commit(); got != tt.want {
+			t.Errorf("Commit of %q = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}
