@@ -427,7 +427,9 @@ func section003(hosts []*Host) *Section {
 		return val(h.Time(q))
 	}
 	build := func(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
-		t := &Table{ID: id, Title: title, Header: append([]string{axisName}, hdr[1:]...)}
+		t := &Table{ID: id, Title: title, Header: append([]string{axisName}, hdr[1:]...),
+			Caption: "Total is upload, kernel and download from pageable memory. gpu-ch-loop's kernel time includes its per-channel " +
+				"uploads and downloads from pinned memory, as report 003 timed that strategy, so it is not a kernel time like the others."}
 		var series [][]float64
 		for _, a := range axis {
 			row := []string{a, msCell(one(h, "cpu-naive", "cpu", q(a)))}
