@@ -5,6 +5,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -43,14 +44,19 @@ const (
 
 // HasData reports whether any series has a plottable point.
 func (p *Plot) HasData() bool {
+	return len(p.drawn()) > 0
+}
+
+// drawn returns the series with at least one plottable point: a series
+// with none (a variant a host did not run) gets no colour or legend entry.
+func (p *Plot) drawn() []Series {
+	var out []Series
 	for _, s := range p.Series {
-		for _, y := range s.Y {
-			if p.ok(y) {
-				return true
-			}
+		if slices.ContainsFunc(s.Y, p.ok) {
+			out = append(out, s)
 		}
 	}
-	return false
+	return out
 }
 
 func (p *Plot) ok(y float64) bool {
@@ -80,9 +86,10 @@ func (p *Plot) WriteSVG(w io.Writer) error {
 		x0, x1 = x0-1, x1+1
 	}
 	px := func(x float64) float64 { return marginL + (x-x0)/(x1-x0)*innerW }
+	series := p.drawn()
 	// Y range over the plottable points.
 	var ys []float64
-	for _, s := range p.Series {
+	for _, s := range series {
 		for _, y := range s.Y {
 			if p.ok(y) {
 				ys = append(ys, p.ty(y))
@@ -125,7 +132,7 @@ func (p *Plot) WriteSVG(w io.Writer) error {
 	fmt.Fprintf(&sb, `<text x="18" y="%d" text-anchor="middle" transform="rotate(-90 18 %d)">%s</text>`+"\n", marginT+innerH/2, marginT+innerH/2, esc(p.YLabel))
 	// Series.
 	colours := strings.Fields(defaultColours)
-	for si, s := range p.Series {
+	for si, s := range series {
 		c := colours[si%len(colours)]
 		dash := ""
 		if s.Dashed {

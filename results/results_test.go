@@ -153,7 +153,7 @@ func TestPlotSVG(t *testing.T) {
 		{ID: "a", Title: "log <y> & x", XLabel: "size", YLabel: "ms", X: []string{"256", "512", "1024"}, LogY: true,
 			Series: []Series{{Name: "one", Y: []float64{0.1, 0.4, 1.6}}, {Name: "gap", Y: []float64{1, nan(), 3}, Dashed: true}}},
 		{ID: "b", Title: "linear", X: []string{"3", "5"}, XValue: []float64{3, 5},
-			Series: []Series{{Name: "flat", Y: []float64{2, 2}}}},
+			Series: []Series{{Name: "flat", Y: []float64{2, 2}}, {Name: "not run", Y: []float64{nan(), nan()}}}},
 		{ID: "c", Title: "empty", X: []string{"1"}},
 	}
 	for _, p := range plots {
@@ -169,6 +169,13 @@ func TestPlotSVG(t *testing.T) {
 		if n != want {
 			t.Errorf("plot %s: %d polylines, want %d", p.ID, n, want)
 		}
+	}
+	var b bytes.Buffer
+	if err := plots[1].WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "not run") {
+		t.Errorf("plot b: a series with no point is in the legend")
 	}
 	if plots[2].HasData() || !plots[0].HasData() {
 		t.Errorf("HasData wrong")
