@@ -189,33 +189,7 @@ func TestChannelsAgreement(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(gv.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(vi), 3))
-			failures := 0
-			for _, kc := range channelCases() {
-				f := randomFilter(r, kc.kw, kc.kh)
-				cfg := gv.cfg
-				cfg.Block = kc.block
-				for _, g := range agreementSizes {
-					p := kc.problem(g, f)
-					plan, err := convolve.PlanFor(v, p, cfg)
-					if err != nil {
-						t.Errorf("%v %v: Plan: %v", gv, p, err)
-						failures++
-						continue
-					}
-					for range 2 {
-						if _, ok := agree(t, gv.String(), plan, p, randomImage(r, p.Input)); !ok {
-							failures++
-						}
-					}
-					if err := plan.Close(); err != nil {
-						t.Errorf("%v %v: Close: %v", gv, p, err)
-					}
-					if failures > 10 {
-						t.Fatalf("too many failures")
-					}
-				}
-			}
+			agreeAll(t, gv.String(), v, gv.cfg, channelCases(), rand.New(rand.NewPCG(uint64(vi), 3)), randomFilter)
 		})
 	}
 	if n := d.LiveAllocations(); n != live {

@@ -121,6 +121,41 @@ func (kc kernelCase) problem(g convolve.Geometry, f *convolve.Filter) convolve.P
 	return convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: kc.border, Mode: kc.mode}
 }
 
+// agreeAll plans v with cfg (and each case's block) for every case over
+// agreementSizes, with a filter drawn by filter per case, runs each plan
+// twice on fresh random inputs (the plan is reusable) against the
+// reference, and closes it. More than ten failures end the test.
+func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config, cases []kernelCase, r *rand.Rand,
+	filter func(r *rand.Rand, kw, kh int) *convolve.Filter) {
+	t.Helper()
+	failures := 0
+	for _, kc := range cases {
+		f := filter(r, kc.kw, kc.kh)
+		c := cfg
+		c.Block = kc.block
+		for _, g := range agreementSizes {
+			p := kc.problem(g, f)
+			plan, err := convolve.PlanFor(v, p, c)
+			if err != nil {
+				t.Errorf("%s %v: Plan: %v", name, p, err)
+				failures++
+				continue
+			}
+			for range 2 {
+				if _, ok := agree(t, name, plan, p, randomImage(r, p.Input)); !ok {
+					failures++
+				}
+			}
+			if err := plan.Close(); err != nil {
+				t.Errorf("%s %v: Close: %v", name, p, err)
+			}
+			if failures > 10 {
+				t.Fatalf("too many failures")
+			}
+		}
+	}
+}
+
 // TestAgreement runs every GPU variant over agreementCases x
 // agreementSizes with fresh random inputs and filters on NaN-poisoned
 // outputs, and checks every element against refimpl.Expect within its
@@ -134,37 +169,11 @@ func TestAgreement(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(gv.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(vi), 1))
-			failures := 0
-			for _, kc := range agreementCases(gv) {
-				f := randomFilter(r, kc.kw, kc.kh)
-				if gv.sep {
-					f = separableFilter(r, kc.kw, kc.kh)
-				}
-				cfg := gv.cfg
-				cfg.Block = kc.block
-				for _, g := range agreementSizes {
-					p := kc.problem(g, f)
-					plan, err := convolve.PlanFor(v, p, cfg)
-					if err != nil {
-						t.Errorf("%v %v: Plan: %v", gv, p, err)
-						failures++
-						continue
-					}
-					// Two runs on fresh inputs: the plan is reusable.
-					for range 2 {
-						if _, ok := agree(t, gv.String(), plan, p, randomImage(r, p.Input)); !ok {
-							failures++
-						}
-					}
-					if err := plan.Close(); err != nil {
-						t.Errorf("%v %v: Close: %v", gv, p, err)
-					}
-					if failures > 10 {
-						t.Fatalf("too many failures")
-					}
-				}
+			filter := randomFilter
+			if gv.sep {
+				filter = separableFilter
 			}
+			agreeAll(t, gv.String(), v, gv.cfg, agreementCases(gv), rand.New(rand.NewPCG(uint64(vi), 1)), filter)
 		})
 	}
 	if n := d.LiveAllocations(); n != live {
