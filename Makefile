@@ -4,7 +4,7 @@
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
 #                  raw output under results/data/<gpu>/, then the report
 #   make report    rebuild results/report/ from the committed raw data (offline)
-#   make gpu-bins  test binaries for a GPU host without Go, into .gpu/
+#   make gpu-bins  test binaries and the report command for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
 
