@@ -68,9 +68,9 @@ type Case struct {
 	Timing   Timing
 	Mem      Memory // TotalTiming only
 	Opts     Opts   // GPU variants only
-	// Tune sets tunables of the variant (convolve.Config.Tunables) as
-	// "name:value" pairs joined by commas in name order, for example
-	// "shared:1"; empty leaves the variant's defaults. GPU variants only.
+	// Tune sets tunables of the variant in convolve.FormatTunables's
+	// form, for example "shared=1"; empty leaves the variant's defaults.
+	// GPU variants only.
 	Tune string
 	GPU  bool // the variant needs a CUDA device
 	// ULP asks the gate for the max-ulp metric, the distance from
@@ -211,34 +211,10 @@ func (c Case) Problem() (convolve.Problem, error) {
 // note, so no benchmark runs with one.
 func (c Case) Config() convolve.Config {
 	cfg := convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath}
-	if t, err := ParseTune(c.Tune); err == nil && len(t) > 0 {
+	if t, err := convolve.ParseTunables(c.Tune); err == nil && len(t) > 0 {
 		cfg.Tunables = t
 	}
 	return cfg
-}
-
-// ParseTune parses a Tune value: "" (no tunables) or "name:value" pairs
-// joined by commas, each value an integer, each name once.
-func ParseTune(s string) (map[string]int, error) {
-	if s == "" {
-		return nil, nil
-	}
-	t := map[string]int{}
-	for _, part := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(part, ":")
-		if !ok || name == "" {
-			return nil, fmt.Errorf("benchmarks: tune %q: part %q is not name:value", s, part)
-		}
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return nil, fmt.Errorf("benchmarks: tune %q: value of %s: %w", s, name, err)
-		}
-		if _, dup := t[name]; dup {
-			return nil, fmt.Errorf("benchmarks: tune %q: %s given twice", s, name)
-		}
-		t[name] = n
-	}
-	return t, nil
 }
 
 // Work is the number of multiply-adds of one run (pixels * channels *

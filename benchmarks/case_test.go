@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"maps"
 	"strings"
 	"testing"
 
@@ -122,13 +121,13 @@ func TestCaseProblemAndWork(t *testing.T) {
 
 func TestTuneInName(t *testing.T) {
 	c := Case{Variant: "gpu-sobel", Op: convolve.SobelMagnitude, Width: 1024, Height: 1024, Type: convolve.Uint8, Channels: 1,
-		Cache: Hot, Timing: KernelTiming, GPU: true, Tune: "shared:1"}
-	const want = "variant=gpu-sobel/size=1024x1024/filter=sobel-mag/k=3/block=default/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/tune=shared:1"
+		Cache: Hot, Timing: KernelTiming, GPU: true, Tune: "shared=1"}
+	const want = "variant=gpu-sobel/size=1024x1024/filter=sobel-mag/k=3/block=default/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/tune=shared=1"
 	if got := c.Name(); got != want {
 		t.Errorf("Name() =\n %s\nwant\n %s", got, want)
 	}
 	kv, err := ParseName(want)
-	if err != nil || kv["tune"] != "shared:1" {
+	if err != nil || kv["tune"] != "shared=1" {
 		t.Errorf("ParseName: tune %q, err %v", kv["tune"], err)
 	}
 	if got := c.Config().Tunables; len(got) != 1 || got["shared"] != 1 {
@@ -145,30 +144,5 @@ func TestTuneInName(t *testing.T) {
 	}
 	if c.Config().Tunables != nil {
 		t.Errorf("Config().Tunables of a case with no tunable = %v", c.Config().Tunables)
-	}
-}
-
-func TestParseTune(t *testing.T) {
-	for _, tt := range []struct {
-		in      string
-		want    map[string]int
-		wantErr bool
-	}{
-		{"", nil, false},
-		{"shared:1", map[string]int{"shared": 1}, false},
-		{"ry:4,shared:0", map[string]int{"ry": 4, "shared": 0}, false},
-		{"shared", nil, true},
-		{":1", nil, true},
-		{"shared:x", nil, true},
-		{"shared:1,shared:0", nil, true},
-	} {
-		got, err := ParseTune(tt.in)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("ParseTune(%q) error %v, want error %v", tt.in, err, tt.wantErr)
-			continue
-		}
-		if !maps.Equal(got, tt.want) {
-			t.Errorf("ParseTune(%q) = %v, want %v", tt.in, got, tt.want)
-		}
 	}
 }

@@ -186,18 +186,18 @@ var presets = []Preset{
 		sweeps: []sweep{{variants: report003Variants, sizes: report003Sizes, filters: []string{"box11"},
 			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, TotalTiming}}}},
 
-	{Name: "004-sobel", Report: "004", Summary: "Sobel magnitude, 1024x1024 8-bit gray, CPU naive/fast vs GPU naive (gpu-sobel) and optimised (shared:1) (table I)",
+	{Name: "004-sobel", Report: "004", Summary: "Sobel magnitude, 1024x1024 8-bit gray, CPU naive/fast vs GPU naive (gpu-sobel) and optimised (shared=1) (table I)",
 		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-sobel"}, op: convolve.SobelMagnitude,
-			sizes: squares(1024), typ: convolve.Uint8, tunes: map[string][]string{"gpu-sobel": {"", "shared:1"}}}}},
-	{Name: "004-gaussian", Report: "004", Summary: "Gaussian 2-D vs separable K 3..11, 1024x1024 8-bit gray; separable with naive (shared:0) and shared-memory passes (table I, figs 4-6)",
+			sizes: squares(1024), typ: convolve.Uint8, tunes: map[string][]string{"gpu-sobel": {"", "shared=1"}}}}},
+	{Name: "004-gaussian", Report: "004", Summary: "Gaussian 2-D vs separable K 3..11, 1024x1024 8-bit gray; separable with naive (shared=0) and shared-memory passes (table I, figs 4-6)",
 		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-shared", "gpu-separable"},
 			sizes: squares(1024), filters: sized("gauss", 3, 5, 7, 9, 11), typ: convolve.Uint8,
-			tunes: map[string][]string{"gpu-separable": {"", "shared:0"}}}}},
-	{Name: "004-rgb2yuv", Report: "004", Summary: "RGB->YUV 1024x1024, naive (gpu-rgb2yuv) and optimised (opt:1) kernels, kernel and total time from pageable and pinned memory (table I)",
+			tunes: map[string][]string{"gpu-separable": {"", "shared=0"}}}}},
+	{Name: "004-rgb2yuv", Report: "004", Summary: "RGB->YUV 1024x1024, naive (gpu-rgb2yuv) and optimised (opt=1) kernels, kernel and total time from pageable and pinned memory (table I)",
 		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV,
 			sizes: squares(1024), typ: convolve.Uint8, ch: 3,
 			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
-			tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt:1"}}}}},
+			tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt=1"}}}}},
 
 	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time",
 		sweeps: []sweep{
@@ -207,10 +207,10 @@ var presets = []Preset{
 			{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-const", "gpu-shared", "gpu-separable"},
 				sizes: squares(1024), filters: sized("gauss", 3, 7, 11)},
 			{variants: []string{"cpu-fast", "gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8,
-				tunes: map[string][]string{"gpu-sobel": {"", "shared:1"}}},
+				tunes: map[string][]string{"gpu-sobel": {"", "shared=1"}}},
 			{variants: []string{"cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
 				timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
-				tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt:1"}}},
+				tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt=1"}}},
 			{variants: []string{"gpu-shared"}, sizes: squares(1024), filters: []string{"gauss5"},
 				timings: []Timing{TotalTiming}, mems: []Memory{Pageable, Pinned}},
 			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
@@ -344,7 +344,7 @@ func (p Preset) Expand(env Env) Expansion {
 			}
 			prob, err := c.Problem()
 			if err == nil {
-				_, err = ParseTune(c.Tune)
+				_, err = convolve.ParseTunables(c.Tune)
 			}
 			if err == nil {
 				err = d.Caps.Check(prob)

@@ -276,9 +276,9 @@ func TestPresets004Tunes(t *testing.T) {
 		preset, variant string
 		want            []string // Tune values
 	}{
-		{"004-sobel", "gpu-sobel", []string{"", "shared:1"}},
-		{"004-gaussian", "gpu-separable", []string{"", "shared:0"}},
-		{"004-rgb2yuv", "gpu-rgb2yuv", []string{"", "opt:1"}},
+		{"004-sobel", "gpu-sobel", []string{"", "shared=1"}},
+		{"004-gaussian", "gpu-separable", []string{"", "shared=0"}},
+		{"004-rgb2yuv", "gpu-rgb2yuv", []string{"", "opt=1"}},
 	} {
 		p, err := LookupPreset(tt.preset)
 		if err != nil {
@@ -310,7 +310,7 @@ func TestExpandBadTune(t *testing.T) {
 	p := Preset{Name: "bad", sweeps: []sweep{{variants: []string{"gpu-sobel"}, op: convolve.SobelMagnitude,
 		sizes: squares(16), typ: convolve.Uint8, tunes: map[string][]string{"gpu-sobel": {"shared"}}}}}
 	ex := p.Expand(Env{GPU: true, Variants: convolve.Variants()})
-	if len(ex.Cases) != 0 || len(ex.Notes) != 1 || !strings.Contains(ex.Notes[0], "not name:value") {
+	if len(ex.Cases) != 0 || len(ex.Notes) != 1 || !strings.Contains(ex.Notes[0], "not name=value") {
 		t.Errorf("cases %d, notes %q: want none and a note on the tune", len(ex.Cases), ex.Notes)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,15 +53,51 @@ func (c Config) String() string {
 	if c.FastMath {
 		parts = append(parts, "fast-math")
 	}
-	keys := make([]string, 0, len(c.Tunables))
-	for k := range c.Tunables {
+	if len(c.Tunables) > 0 {
+		parts = append(parts, strings.Split(FormatTunables(c.Tunables), ",")...)
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatTunables writes tunables as "name=value" pairs joined by commas
+// in name order ("ry=2,shared=1"); ParseTunables reads it back. Benchmark
+// names (tune=...) and property-test descriptors use this form.
+func FormatTunables(t map[string]int) string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, c.Tunables[k]))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, t[k])
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, ",")
+}
+
+// ParseTunables parses FormatTunables's form: "" (nil, no tunables) or
+// "name=value" pairs joined by commas, each value an integer, each name
+// once.
+func ParseTunables(s string) (map[string]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t := map[string]int{}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(part, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("convolve: tunables %q: %q is not name=value", s, part)
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return nil, fmt.Errorf("convolve: tunables %q: value of %s: %w", s, name, err)
+		}
+		if _, dup := t[name]; dup {
+			return nil, fmt.Errorf("convolve: tunables %q: %s given twice", s, name)
+		}
+		t[name] = n
+	}
+	return t, nil
 }
 
 // Capabilities is what a variant can compute. Empty lists mean "all".

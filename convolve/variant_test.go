@@ -2,6 +2,7 @@ package convolve
 
 import (
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -288,5 +289,38 @@ func TestProblemCheckIO(t *testing.T) {
 	}
 	if err := p.CheckIO(in, nil); err == nil || !strings.Contains(err.Error(), "output: convolve: nil image") {
 		t.Errorf("nil output: %v", err)
+	}
+}
+
+func TestTunablesRoundTrip(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		want    map[string]int
+		wantErr bool
+	}{
+		{"", nil, false},
+		{"shared=1", map[string]int{"shared": 1}, false},
+		{"ry=4,shared=0", map[string]int{"ry": 4, "shared": 0}, false},
+		{"shared", nil, true},
+		{"=1", nil, true},
+		{"shared=x", nil, true},
+		{"shared=1,shared=0", nil, true},
+	} {
+		got, err := ParseTunables(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseTunables(%q) error %v, want error %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if !maps.Equal(got, tt.want) {
+			t.Errorf("ParseTunables(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+		if err == nil {
+			if back := FormatTunables(got); back != tt.in {
+				t.Errorf("FormatTunables(ParseTunables(%q)) = %q", tt.in, back)
+			}
+		}
+	}
+	if got := (Config{Tunables: map[string]int{"shared": 1, "ry": 2}}).String(); got != "ry=2 shared=1" {
+		t.Errorf("Config.String() = %q", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
@@ -63,7 +62,8 @@ type Case struct {
 	Block   convolve.Block // zero: the variant's default
 	NoFMA   bool
 	Fast    bool // FastMath
-	// Tune holds Config.Tunables as "name=value" pairs joined by commas in
+	// Tune holds Config.Tunables in convolve.FormatTunables's form:
+	// "name=value" pairs joined by commas in
 	// name order ("" for none), so that a Case stays comparable.
 	Tune string
 	Seed int64
@@ -152,14 +152,8 @@ func (c Case) Problem() (convolve.Problem, error) {
 // Config is the plan configuration of the case.
 func (c Case) Config() convolve.Config {
 	cfg := convolve.Config{Block: c.Block, NoFMA: c.NoFMA, FastMath: c.Fast}
-	if c.Tune != "" {
-		cfg.Tunables = map[string]int{}
-		for _, kv := range strings.Split(c.Tune, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			n, _ := strconv.Atoi(v)
-			cfg.Tunables[k] = n
-		}
-	}
+	// Tune is only ever drawn or parsed in ParseTunables's form.
+	cfg.Tunables, _ = convolve.ParseTunables(c.Tune)
 	return cfg
 }
 
@@ -169,18 +163,23 @@ var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}}
 
 // drawTune sets each of the named tunables with probability 1/2.
 func drawTune(rng *rand.Rand, names []string) string {
-	var parts []string
+	t := map[string]int{}
 	for _, name := range slices.Sorted(slices.Values(names)) {
 		if rng.Intn(2) == 0 {
 			continue
 		}
-		vals, ok := tunableValues[name]
-		if !ok {
-			vals = []int{0, 1}
-		}
-		parts = append(parts, fmt.Sprintf("%s=%d", name, vals[rng.Intn(len(vals))]))
+		vals := valuesOf(name)
+		t[name] = vals[rng.Intn(len(vals))]
 	}
-	return strings.Join(parts, ",")
+	return convolve.FormatTunables(t)
+}
+
+// valuesOf is the values drawn for one tunable.
+func valuesOf(name string) []int {
+	if vals, ok := tunableValues[name]; ok {
+		return vals
+	}
+	return []int{0, 1}
 }
 
 // Filter builds the case's filter from its seed.

@@ -202,11 +202,7 @@ func TestSpecPoolsCoverEveryTunable(t *testing.T) {
 				}
 			}
 			for _, tun := range c.Tunables {
-				vals, ok := tunableValues[tun]
-				if !ok {
-					vals = []int{0, 1}
-				}
-				for _, v := range vals {
+				for _, v := range valuesOf(tun) {
 					if want := fmt.Sprintf("%s=%d", tun, v); !seen[want] {
 						t.Errorf("%s seed %d: no specialization sets %s", name, seed, want)
 					}

@@ -1,12 +1,9 @@
 package properties
 
 import (
-	"maps"
 	"math/rand"
 	"reflect"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/leanovate/gopter"
@@ -117,30 +114,18 @@ func specPool(caps convolve.Capabilities, seed int64) []Case {
 }
 
 // coverTune returns the tune t (Case.Tune) with every tunable of names
-// that has more than slot values set to its slot-th value
-// (tunableValues, else 0 and 1).
+// that has more than slot values set to its slot-th value (valuesOf).
 func coverTune(t string, names []string, slot int) string {
-	set := map[string]string{}
-	if t != "" {
-		for _, part := range strings.Split(t, ",") {
-			name, val, _ := strings.Cut(part, "=")
-			set[name] = val
-		}
+	set, _ := convolve.ParseTunables(t)
+	if set == nil {
+		set = map[string]int{}
 	}
 	for _, name := range names {
-		vals, ok := tunableValues[name]
-		if !ok {
-			vals = []int{0, 1}
-		}
-		if slot < len(vals) {
-			set[name] = strconv.Itoa(vals[slot])
+		if vals := valuesOf(name); slot < len(vals) {
+			set[name] = vals[slot]
 		}
 	}
-	var parts []string
-	for _, name := range slices.Sorted(maps.Keys(set)) {
-		parts = append(parts, name+"="+set[name])
-	}
-	return strings.Join(parts, ",")
+	return convolve.FormatTunables(set)
 }
 
 func pick[T any](rng *rand.Rand, all []T, allowed []T) T {

@@ -19,31 +19,25 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/convbench/convbench/benchmarks"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 )
 
-// NameKeys are the sub-benchmark keys every case name carries (see
-// package benchmarks). Names stored before the opts key existed lack it;
-// ReadRun fills it in (see ImpliedKeys).
-var NameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune"}
+// NameKeys are the sub-benchmark keys of a case name, benchmarks.NameKeys.
+// Names stored before the opts key existed lack it, and names of cases
+// that set no tunable lack tune; ReadRun fills them in (see ImpliedKeys).
+var NameKeys = benchmarks.NameKeys()
 
 // ImpliedKeys are the name keys a stored name may lack, with the value
-// that absence means, given the sample's other keys: "none" for CPU cases
-// (timing=cpu) and "default" for GPU cases. opts is absent from runs
-// written before the key existed; tune from every case that sets no
-// tunable (the variant's defaults).
+// that absence means given the sample's other keys, as benchmarks.ParseName
+// fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
 var ImpliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
 	"tune": impliedDefault,
 }
 
-func impliedDefault(keys map[string]string) string {
-	if keys["timing"] == "cpu" {
-		return "none"
-	}
-	return "default"
-}
+func impliedDefault(keys map[string]string) string { return benchmarks.ImpliedOpts(keys["timing"]) }
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/convbench/convbench/benchmarks"
 )
 
 // synthetic002 writes a small benchmark file of the exactness cases:
@@ -91,27 +89,6 @@ func TestReadRunImpliedOpts(t *testing.T) {
 		}
 		if !slices.Equal(gpuOpts, tt.gpuOpts) {
 			t.Errorf("withOpts %v: gpu-naive opts %v, want %v", tt.withOpts, gpuOpts, tt.gpuOpts)
-		}
-	}
-}
-
-// results reads the names benchmarks writes: the same keys in the same
-// order, and the same implied values for a name without opts or tune.
-func TestNameKeysMatchBenchmarks(t *testing.T) {
-	if got := benchmarks.NameKeys(); !slices.Equal(NameKeys, got) {
-		t.Errorf("results.NameKeys %v, benchmarks.NameKeys() %v", NameKeys, got)
-	}
-	for _, timing := range []string{"cpu", "kernel", "total"} {
-		keys := map[string]string{"timing": timing}
-		for _, k := range []string{"opts", "tune"} {
-			name := "variant=x/size=1x1/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=" + timing + "/mem=none"
-			kv, err := benchmarks.ParseName(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, want := ImpliedKeys[k](keys), kv[k]; got != want {
-				t.Errorf("timing=%s: implied %s %q, benchmarks.ParseName says %q", timing, k, got, want)
-			}
 		}
 	}
 }

@@ -70,7 +70,7 @@ func TestTableITunes(t *testing.T) {
 	const key = "variant=gpu-sobel/size=1024x1024/filter=sobel-mag/k=3/block=default/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
 	in := "sweep: 004-sobel\ngpu: Test GPU\n" +
 		"BenchmarkConv/" + key + " 100 9000 ns/op 8000 gpu-ns/op\n" +
-		"BenchmarkConv/" + key + "/tune=shared:1 100 7000 ns/op 6000 gpu-ns/op\n"
+		"BenchmarkConv/" + key + "/tune=shared=1 100 7000 ns/op 6000 gpu-ns/op\n"
 	r, err := ReadRun(strings.NewReader(in), "data/test-gpu/004-sobel.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestTableITunes(t *testing.T) {
 	}
 	want := map[string][2]string{
 		"Sobel GPU Naive": {"gpu-sobel", "0.00800"},
-		"Sobel GPU Opt.":  {"gpu-sobel (shared:1)", "0.00600"},
+		"Sobel GPU Opt.":  {"gpu-sobel (shared=1)", "0.00600"},
 	}
 	for _, row := range table.Rows {
 		if w, ok := want[row[0]]; ok {

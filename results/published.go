@@ -197,7 +197,7 @@ type Report004Row struct {
 	Implementation string
 	Op, Variant    string // our operation/filter key and variant for the same design
 	// Tune is the variant's tune key for that design: "default", or the
-	// tunable that selects it ("shared:1").
+	// tunable that selects it ("shared=1").
 	Tune           string
 	MS, MPixS, GBs float64
 }
@@ -206,17 +206,17 @@ var Report004TableI = []Report004Row{
 	{"Sobel CPU Naive", "sobel-mag", "cpu-naive", "none", 163.1003, 6.43, 0.01},
 	{"Sobel CPU Fast", "sobel-mag", "cpu-fast", "none", 1.2636, 829.83, 1.66},
 	{"Sobel GPU Naive", "sobel-mag", "gpu-sobel", "default", 0.0637, 16461.16, 32.92},
-	{"Sobel GPU Opt.", "sobel-mag", "gpu-sobel", "shared:1", 0.0598, 17534.72, 35.07},
+	{"Sobel GPU Opt.", "sobel-mag", "gpu-sobel", "shared=1", 0.0598, 17534.72, 35.07},
 	{"Gauss 2D CPU Naive", "gauss7", "cpu-naive", "none", 434.7314, 2.41, 0.00},
 	{"Gauss 2D CPU Fast", "gauss7", "cpu-fast", "none", 198.0247, 5.30, 0.01},
 	{"Gauss 2D GPU Naive", "gauss7", "gpu-naive", "default", 0.2773, 3781.38, 7.56},
 	{"Gauss 2D GPU Opt.", "gauss7", "gpu-shared", "default", 0.1179, 8893.77, 17.79},
 	{"Gauss Sep. CPU Naive", "gauss7", "", "", 111.0698, 9.44, 0.09},
 	{"Gauss Sep. CPU Fast", "gauss7", "", "", 76.0997, 13.78, 0.14},
-	{"Gauss Sep. GPU Naive", "gauss7", "gpu-separable", "shared:0", 0.1316, 7967.90, 79.68},
+	{"Gauss Sep. GPU Naive", "gauss7", "gpu-separable", "shared=0", 0.1316, 7967.90, 79.68},
 	{"Gauss Sep. GPU Opt.", "gauss7", "gpu-separable", "default", 0.1448, 7241.55, 72.42},
 	{"RGB2YUV CPU Naive", "rgb2yuv", "cpu-naive", "none", 86.6562, 12.10, 0.07},
 	{"RGB2YUV CPU Fast", "rgb2yuv", "cpu-fast", "none", 29.1893, 35.92, 0.22},
 	{"RGB2YUV GPU Naive", "rgb2yuv", "gpu-rgb2yuv", "default", 0.0336, 31207.62, 187.25},
-	{"RGB2YUV GPU Opt.", "rgb2yuv", "gpu-rgb2yuv", "opt:1", 0.0317, 33078.11, 198.47},
+	{"RGB2YUV GPU Opt.", "rgb2yuv", "gpu-rgb2yuv", "opt=1", 0.0317, 33078.11, 198.47},
 }

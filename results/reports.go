@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/benchmarks"
 )
 
 // Section is one source report's part of the report: our tables per
@@ -124,7 +126,7 @@ func section000(hosts []*Host) *Section {
 		}
 	}
 	for _, pub := range Report000 {
-		t := &Table{ID: "000-published-" + slugOf(pub.GPU), Title: "Published by report 000 — " + pub.GPU,
+		t := &Table{ID: "000-published-" + benchmarks.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
 			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
 			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}
 		var v1s, v2s, ratios, bv2 []float64
@@ -147,18 +149,6 @@ func section000(hosts []*Host) *Section {
 	}
 	s.Plots = []*Plot{sizePlot, kPlot, blockPlot}
 	return s
-}
-
-func slugOf(s string) string {
-	var sb strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			sb.WriteRune(r)
-		} else if sb.Len() > 0 && !strings.HasSuffix(sb.String(), "-") {
-			sb.WriteByte('-')
-		}
-	}
-	return strings.TrimSuffix(sb.String(), "-")
 }
 
 // ---- report 001 ----
@@ -510,7 +500,7 @@ func section004(hosts []*Host) *Section {
 	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
 		XLabel: "filter size K", YLabel: "time (ms)", X: ks, LogY: true}
 	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
-		{"gpu-separable", "shared:0"}, {"gpu-separable", "default"}}
+		{"gpu-separable", "shared=0"}, {"gpu-separable", "default"}}
 	for _, h := range withReport(hosts, "004") {
 		t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
 			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians. " +
@@ -571,7 +561,7 @@ func section004(hosts []*Host) *Section {
 		}
 		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
 			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
-		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt:1"}} {
+		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt=1"}} {
 			base := Q{"variant": v.variant, "size": "1024x1024", "filter": "rgb2yuv", "block": "default", "tune": v.tune}
 			ty.Rows = append(ty.Rows, []string{v.String(),
 				msCell(val(h.Time(base.with("timing", "kernel", "cache", "hot")))),
@@ -598,7 +588,7 @@ func section004(hosts []*Host) *Section {
 type variantTune struct{ variant, tune string }
 
 // String is the variant's name, followed by its tunables when it sets
-// any: "gpu-sobel (shared:1)".
+// any: "gpu-sobel (shared=1)".
 func (v variantTune) String() string {
 	if v.tune == "" || v.tune == "default" || v.tune == "none" {
 		return v.variant
