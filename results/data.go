@@ -73,16 +73,34 @@ func (s *Sample) Max(unit string) (float64, bool) {
 	return slices.Max(v), true
 }
 
-// Time returns the case's time per operation in nanoseconds: gpu-ns/op
-// for GPU kernel cases, total-ns/op for pipeline cases, ns/op for CPU
-// cases.
-func (s *Sample) Time() (float64, bool) {
+// TimeUnit returns the unit Time reads: gpu-ns/op for GPU kernel cases,
+// total-ns/op for pipeline cases, ns/op for CPU cases.
+func (s *Sample) TimeUnit() string {
 	for _, u := range []string{"gpu-ns/op", "total-ns/op"} {
-		if v, ok := s.Median(u); ok {
-			return v, true
+		if len(s.Values[u]) > 0 {
+			return u
 		}
 	}
-	return s.Median("ns/op")
+	return "ns/op"
+}
+
+// Time returns the median of the case's time per operation in
+// nanoseconds, in the unit TimeUnit names.
+func (s *Sample) Time() (float64, bool) {
+	return s.Median(s.TimeUnit())
+}
+
+// Spread returns how widely the case's times vary between runs: the
+// slowest minus the fastest, over the median. It needs two runs or more
+// and a positive median.
+func (s *Sample) Spread() (float64, bool) {
+	u := s.TimeUnit()
+	v := s.Values[u]
+	med, ok := s.Median(u)
+	if len(v) < 2 || !ok || med <= 0 {
+		return 0, false
+	}
+	return (slices.Max(v) - slices.Min(v)) / med, true
 }
 
 // Run is one stored file: a preset run on one host.

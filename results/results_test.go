@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,6 +77,48 @@ func TestMedian(t *testing.T) {
 	}
 	if _, ok := s.Median("c"); ok {
 		t.Errorf("Median of a missing unit reported ok")
+	}
+}
+
+func TestSpread(t *testing.T) {
+	tests := []struct {
+		name   string
+		values map[string][]float64
+		want   float64
+		ok     bool
+	}{
+		{"kernel time", map[string][]float64{"gpu-ns/op": {10, 12, 11}, "ns/op": {100, 900}}, 2.0 / 11, true},
+		{"pipeline time", map[string][]float64{"total-ns/op": {8, 10, 12, 10}}, 0.4, true},
+		{"cpu time", map[string][]float64{"ns/op": {5, 5}}, 0, true},
+		{"one run", map[string][]float64{"gpu-ns/op": {10}}, 0, false},
+		{"no time", map[string][]float64{"MPix/s": {1, 2}}, 0, false},
+		{"zero median", map[string][]float64{"ns/op": {0, 0, 1}}, 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := (&Sample{Values: tt.values}).Spread()
+		if ok != tt.ok || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: Spread() = %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// The spread section counts the cases above WideSpread and names the
+// widest, per run.
+func TestSpreadSection(t *testing.T) {
+	mk := func(variant string, v ...float64) *Sample {
+		return &Sample{Keys: map[string]string{"variant": variant, "size": "64x64", "filter": "gauss3", "block": "default",
+			"type": "f32", "ch": "1", "timing": "kernel", "mem": "none", "cache": "hot", "opts": "default", "tune": "default"},
+			Values: map[string][]float64{"gpu-ns/op": v}}
+	}
+	run := &Run{Preset: "p", Samples: []*Sample{mk("a", 100, 101, 102), mk("b", 100, 150, 100), mk("c", 100, 115, 100), mk("d", 7)}}
+	sec := sectionSpread([]*Host{{Slug: "h", Title: "H", Runs: []*Run{run}}})
+	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
+		t.Fatalf("want one table of one row, got %+v", sec.Tables)
+	}
+	got := sec.Tables[0].Rows[0]
+	want := []string{"p", "4", "3", "2", "1", "b 64x64 gauss3 f32 kernel", "50%"}
+	if !slices.Equal(got, want) {
+		t.Errorf("row = %q, want %q", got, want)
 	}
 }
 

@@ -99,6 +99,14 @@ func num(v float64, ok bool) string {
 	return sig(v, 3)
 }
 
+// percent formats a fraction as a percentage with 2 significant digits.
+func percent(f float64, ok bool) string {
+	if !ok || math.IsNaN(f) {
+		return missing
+	}
+	return sig(100*f, 2) + "%"
+}
+
 // sig formats v with n significant digits, without exponent for the
 // magnitudes benchmark tables hold.
 func sig(v float64, n int) string {
@@ -121,13 +129,14 @@ func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.",
-		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "MPix/s", "GB/s", "%peak-bw"},
+		Caption: "Medians over the runs of each case; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
+		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%peak-bw"},
 	}
 	samples := slices.Clone(r.Samples)
 	SortSamples(samples)
 	for _, s := range samples {
 		tm, ok := s.Time()
+		sp, oks := s.Spread()
 		mp, okm := s.Median("MPix/s")
 		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%peak-bw")
@@ -142,7 +151,7 @@ func Summary(r *Run) *Table {
 			timing += " " + o
 		}
 		t.Rows = append(t.Rows, []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
-			s.Keys["type"], s.Keys["ch"], timing, ms(tm, ok), num(mp, okm), num(gb, okg), num(pb, okp)})
+			s.Keys["type"], s.Keys["ch"], timing, ms(tm, ok), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)})
 	}
 	return t
 }
