@@ -13,8 +13,16 @@ type Timing string
 
 const (
 	// KernelTiming times only the device work, with CUDA events over b.N
-	// launches (GPU variants), reported as gpu-ns/op.
+	// launches from the host (GPU variants), reported as gpu-ns/op. Where
+	// one launch takes the host longer than the kernel takes the GPU, this
+	// is the host's launch rate; GraphTiming is not.
 	KernelTiming Timing = "kernel"
+	// GraphTiming times the device work like KernelTiming, with the b.N
+	// runs replayed from CUDA graphs of up to variants.GraphBatch runs
+	// (convolve.DevicePlan.TimeKernelGraph), so that the host's launch
+	// rate, slower than the smallest kernels, does not enter the time.
+	// Reported as gpu-ns/op.
+	GraphTiming Timing = "kernel-graph"
 	// TotalTiming times Plan.Run end to end: upload, kernel and download
 	// for GPU variants, reported as total-ns/op.
 	TotalTiming Timing = "total"

@@ -11,12 +11,14 @@
 // also records, as the max-ulp metric, the largest distance in float32
 // ULPs between the output and cpu-naive's; kernels that sum in
 // cpu-naive's order and are compiled with --fmad=false (opts=nofma) must
-// bring it to 0. GPU kernel time comes from CUDA events
-// over b.N launches (gpu-ns/op); pipeline cases time upload, kernel and
-// download
-// (total-ns/op); every case reports MPix/s, GB/s and GFLOP/s, and GPU
-// cases their percentage of the device's measured copy bandwidth and FP32
-// peak.
+// bring it to 0. GPU kernel time comes from CUDA events over b.N
+// launches from the host (timing=kernel, gpu-ns/op), or over b.N runs
+// replayed from CUDA graphs (timing=kernel-graph, gpu-ns/op), which keeps
+// the host's launch rate out of the time of kernels shorter than one
+// launch; preset launch-overhead measures both side by side. Pipeline
+// cases time upload, kernel and download (total-ns/op); every case
+// reports MPix/s, GB/s and GFLOP/s, and GPU cases their percentage of
+// the device's measured copy bandwidth and FP32 peak.
 //
 // Run a preset with
 //

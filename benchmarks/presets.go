@@ -215,6 +215,15 @@ var presets = []Preset{
 				timings: []Timing{TotalTiming}, mems: []Memory{Pageable, Pinned}},
 			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
 		}},
+	{Name: "launch-overhead", Summary: "kernel time from one host launch per run against CUDA-graph replays: report 000's variants on Gaussian 3x3, 16x16 blocks, images 64..4096, and the small 004 kernels at 1024",
+		sweeps: []sweep{
+			{variants: report000Variants[1:], sizes: squares(64, 128, 256, 512, 1024, 2048, 4096),
+				filters: []string{"gauss3"}, blocks: blocks("16x16"), timings: []Timing{KernelTiming, GraphTiming}},
+			{variants: []string{"gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8,
+				timings: []Timing{KernelTiming, GraphTiming}},
+			{variants: []string{"gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
+				timings: []Timing{KernelTiming, GraphTiming}},
+		}},
 	{Name: "tuning-unroll", Summary: "1024x1024 box 59..75 around unroll.cuh's 64-column limit, block 32x32: the three kernels that include it and gpu-naive-padded, which does not",
 		sweeps: []sweep{{variants: []string{"gpu-shared", "gpu-shared-rows", "gpu-texture-shared", "gpu-naive-padded"}, sizes: squares(1024),
 			filters: sized("box", 59, 61, 63, 65, 67, 69, 75), blocks: blocks("32x32")}}},
@@ -223,7 +232,7 @@ var presets = []Preset{
 	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size", "002-exactness"}},
 	{Name: "003", Report: "003", Summary: "every experiment of report 003", parts: []string{"003-filter-size", "003-image-size"}},
 	{Name: "004", Report: "004", Summary: "every experiment of report 004", parts: []string{"004-sobel", "004-gaussian", "004-rgb2yuv"}},
-	{Name: "all", Summary: "every preset", parts: []string{"000", "001", "002", "003", "004", "default"}},
+	{Name: "all", Summary: "every report's experiments and the default set", parts: []string{"000", "001", "002", "003", "004", "default"}},
 }
 
 // Presets returns every preset, single experiments first, then the

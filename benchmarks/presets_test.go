@@ -140,7 +140,8 @@ func TestExpand(t *testing.T) {
 	if !containsLine(ex2.Notes, "gpu-shared: convolve: gpu-shared does not support filter size") {
 		t.Errorf("002 notes %q: want gpu-shared's filter-size limit", ex2.Notes)
 	}
-	// "all" holds every case of every other preset exactly once.
+	// "all" holds every case of every report's presets and of default
+	// exactly once; the method and tuning experiments stay apart.
 	all, _ := LookupPreset("all")
 	exAll := all.Expand(Env{GPU: true, Pinned: true, Variants: fakes()})
 	names := map[string]bool{}
@@ -151,6 +152,9 @@ func TestExpand(t *testing.T) {
 		names[c.Name()] = true
 	}
 	for _, q := range Presets() {
+		if q.Report == "" && q.Name != "default" {
+			continue
+		}
 		for _, c := range q.Expand(Env{GPU: true, Pinned: true, Variants: fakes()}).Cases {
 			if !names[c.Name()] {
 				t.Errorf("all lacks %s of %s", c.Name(), q.Name)
@@ -312,5 +316,28 @@ func TestExpandBadTune(t *testing.T) {
 	ex := p.Expand(Env{GPU: true, Variants: convolve.Variants()})
 	if len(ex.Cases) != 0 || len(ex.Notes) != 1 || !strings.Contains(ex.Notes[0], "not name=value") {
 		t.Errorf("cases %d, notes %q: want none and a note on the tune", len(ex.Cases), ex.Notes)
+	}
+}
+
+// Preset launch-overhead times every GPU case both ways, so that the two
+// times of one kernel sit side by side in one run.
+func TestLaunchOverheadPairsTimings(t *testing.T) {
+	p, err := LookupPreset("launch-overhead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	timings := map[string][]Timing{}
+	for _, c := range p.Candidates() {
+		key := c.Variant + "/" + c.Filter + c.Op.String() + "/" + c.Name()[strings.Index(c.Name(), "size="):strings.Index(c.Name(), "/filter=")]
+		timings[key] = append(timings[key], c.Timing)
+	}
+	if len(timings) < 20 {
+		t.Errorf("only %d kernels", len(timings))
+	}
+	for k, ts := range timings {
+		slices.Sort(ts)
+		if !slices.Equal(ts, []Timing{KernelTiming, GraphTiming}) {
+			t.Errorf("%s: timings %v, want kernel and kernel-graph", k, ts)
+		}
 	}
 }

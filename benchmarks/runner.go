@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind/variants"
 )
 
 // Device is what the runner needs from a GPU besides the variants' plans.
@@ -51,6 +52,7 @@ type caseState struct {
 	free    []func() error
 	metrics convolve.Metrics
 	gate    GateMode
+	timing  Timing
 	// maxULP is the largest ULP distance from cpu-naive (NaiveULP), when
 	// hasULP.
 	maxULP int64
@@ -91,7 +93,7 @@ func (s *caseState) release() error {
 // checks the output against the reference. It returns the case state
 // whether the gate passed or not; state.err says what went wrong.
 func (r *Runner) prepare(c Case) *caseState {
-	s := &caseState{name: c.Name()}
+	s := &caseState{name: c.Name(), timing: c.Timing}
 	s.err = r.setup(c, s)
 	return s
 }
@@ -161,7 +163,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 			return err
 		}
 	}
-	if c.GPU && c.Timing == KernelTiming {
+	if c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming) {
 		dp, ok := s.plan.(convolve.DevicePlan)
 		if !ok {
 			return fmt.Errorf("plan of %s (%T) cannot time its kernel alone: not a convolve.DevicePlan", c.Variant, s.plan)
@@ -172,6 +174,13 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		}
 		if _, err := dp.TimeKernel(1); err != nil { // warm-up
 			return fmt.Errorf("warm-up: %w", err)
+		}
+		if c.Timing == GraphTiming {
+			// Captures both graphs and replays each once, so that no
+			// timed sample includes a capture.
+			if _, err := dp.TimeKernelGraph(variants.GraphBatch + 1); err != nil {
+				return fmt.Errorf("warm-up: %w", err)
+			}
 		}
 	}
 	return nil
@@ -263,9 +272,17 @@ func (r *Runner) timeTotal(b *testing.B, s *caseState) (time.Duration, error) {
 func (r *Runner) timeHot(b *testing.B, s *caseState) (time.Duration, error) {
 	b.ResetTimer()
 	b.StartTimer()
-	d, err := s.dev.TimeKernel(b.N)
+	d, err := s.timeKernel(b.N)
 	b.StopTimer()
 	return d / time.Duration(b.N), err
+}
+
+// timeKernel times n runs of the case's device work the way its timing says.
+func (s *caseState) timeKernel(n int) (time.Duration, error) {
+	if s.timing == GraphTiming {
+		return s.dev.TimeKernelGraph(n)
+	}
+	return s.dev.TimeKernel(n)
 }
 
 func (r *Runner) timeCold(b *testing.B, s *caseState) (time.Duration, error) {
@@ -277,7 +294,7 @@ func (r *Runner) timeCold(b *testing.B, s *caseState) (time.Duration, error) {
 			return 0, fmt.Errorf("flush L2: %w", err)
 		}
 		b.StartTimer()
-		d, err := s.dev.TimeKernel(1)
+		d, err := s.timeKernel(1)
 		b.StopTimer()
 		if err != nil {
 			return 0, err
@@ -294,7 +311,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, per time.Durat
 		b.Fatalf("%s: measured a non-positive time %v per operation", c.Variant, per)
 	}
 	switch {
-	case c.GPU && c.Timing == KernelTiming:
+	case c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming):
 		b.ReportMetric(float64(per.Nanoseconds()), "gpu-ns/op")
 	case c.GPU && c.Timing == TotalTiming:
 		b.ReportMetric(float64(per.Nanoseconds()), "total-ns/op")

@@ -236,9 +236,14 @@ type Plan interface {
 type DevicePlan interface {
 	Plan
 	Upload(in *Image) error
-	// TimeKernel runs the device work n times back to back and returns the
-	// elapsed device time measured with events, in one uninterrupted task.
+	// TimeKernel runs the device work n times back to back, one host
+	// launch per run, and returns the elapsed device time measured with
+	// events, in one uninterrupted task.
 	TimeKernel(n int) (time.Duration, error)
+	// TimeKernelGraph is TimeKernel with the n runs replayed from CUDA
+	// graphs captured once, so that the host's launch rate, which can be
+	// slower than a small kernel, does not enter the time.
+	TimeKernelGraph(n int) (time.Duration, error)
 	Download(out *Image) error
 }
 

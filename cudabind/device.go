@@ -214,10 +214,11 @@ const (
 	kindTexture
 	kindStream
 	kindEvent
+	kindGraph
 	numKinds
 )
 
-var kindNames = [numKinds]string{"device buffers", "pinned host buffers", "modules", "textures", "streams", "events"}
+var kindNames = [numKinds]string{"device buffers", "pinned host buffers", "modules", "textures", "streams", "events", "graphs"}
 
 var defaultDevice onceValue[*Device]
 
@@ -334,8 +335,8 @@ func (d *Device) Do(f func(x *Exec) error) error {
 }
 
 // LiveAllocations counts what was created through this device and not yet
-// released: device and pinned host buffers, modules, textures, streams and
-// events. The L2 flush buffer is not counted.
+// released: device and pinned host buffers, modules, textures, streams,
+// events and graphs. The L2 flush buffer is not counted.
 func (d *Device) LiveAllocations() int {
 	n := int64(0)
 	for i := range d.live {

@@ -28,6 +28,9 @@ type driverLib struct {
 	cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuModuleGetGlobal uintptr
 	cuFuncGetAttribute, cuFuncSetAttribute, cuLaunchKernel                   uintptr
 	cuTexObjectCreate, cuTexObjectDestroy                                    uintptr
+	// Stream capture and graphs; optional, Capture says when they are missing.
+	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiate     uintptr
+	cuGraphUpload, cuGraphLaunch, cuGraphExecDestroy, cuGraphDestroy uintptr
 }
 
 var (
@@ -49,6 +52,7 @@ func loadDriver() (*driverLib, error) {
 		}
 		l := &driverLib{name: name}
 		s := func(dst *uintptr, names ...string) symbol { return symbol{dst: dst, names: names} }
+		opt := func(dst *uintptr, names ...string) symbol { return symbol{dst: dst, names: names, optional: true} }
 		syms := []symbol{
 			s(&l.cuInit, "cuInit"),
 			s(&l.cuDriverGetVersion, "cuDriverGetVersion"),
@@ -98,6 +102,13 @@ func loadDriver() (*driverLib, error) {
 			s(&l.cuLaunchKernel, "cuLaunchKernel"),
 			s(&l.cuTexObjectCreate, "cuTexObjectCreate"),
 			s(&l.cuTexObjectDestroy, "cuTexObjectDestroy"),
+			opt(&l.cuStreamBeginCapture, "cuStreamBeginCapture_v2"),
+			opt(&l.cuStreamEndCapture, "cuStreamEndCapture"),
+			opt(&l.cuGraphInstantiate, "cuGraphInstantiateWithFlags"),
+			opt(&l.cuGraphUpload, "cuGraphUpload"),
+			opt(&l.cuGraphLaunch, "cuGraphLaunch"),
+			opt(&l.cuGraphExecDestroy, "cuGraphExecDestroy"),
+			opt(&l.cuGraphDestroy, "cuGraphDestroy"),
 		}
 		if err := resolve(h, syms); err != nil {
 			return nil, &UnavailableError{Lib: name, Reason: err.Error()}

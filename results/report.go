@@ -85,6 +85,9 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\n")
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "## %s\n\n", s.Title)
+		if len(s.Tables) == 0 && len(s.Plots) == 0 {
+			fmt.Fprintf(&b, "No stored run holds preset `%s` yet.\n\n", s.Report)
+		}
 		for _, p := range s.Plots {
 			if p.HasData() {
 				fmt.Fprintf(&b, "![%s](plots/%s.svg)\n\n", p.Title, p.ID)

@@ -22,7 +22,7 @@ type Section struct {
 // Sections builds every report section from the hosts' runs.
 func Sections(hosts []*Host) []*Section {
 	return []*Section{
-		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionSpread(hosts),
+		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionSpread(hosts),
 	}
 }
 
@@ -708,3 +708,79 @@ func caseLabel(s *Sample) string {
 	}
 	return strings.Join(append(parts, timing), " ")
 }
+
+// ---- launch overhead: host launches vs CUDA graphs ----
+
+// launchSizes are preset launch-overhead's image sizes.
+var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
+
+// sectionLaunch sets, per GPU, the kernel time from one host launch per
+// run (timing=kernel, as every report timed) beside the time of the same
+// runs replayed from CUDA graphs (timing=kernel-graph), both from the one
+// launch-overhead run, so that their ratio is taken within one run.
+func sectionLaunch(hosts []*Host) *Section {
+	s := &Section{Report: "launch-overhead", Title: "Launch overhead: one host launch per run vs CUDA-graph replay"}
+	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",
+		XLabel: "image size", YLabel: "time (ms)", X: launchSizes, LogY: true}
+	for _, h := range hosts {
+		var run *Run
+		for _, r := range h.Runs {
+			if r.Preset == "launch-overhead" {
+				run = r
+			}
+		}
+		if run == nil {
+			continue
+		}
+		t := &Table{ID: "launch-overhead-" + h.Slug, Title: "Host launches vs graph replay — " + h.Title,
+			Caption: "Kernel time per run (ms, median) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. Where the ratio is above 1, the host launch rate, not the kernel, set the first time.",
+			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Spread", "Graph replay (ms)", "Spread", "Launches / graph"}}
+		one := func(q Q) *Sample {
+			if ss := run.Find(q); len(ss) == 1 {
+				return ss[0]
+			}
+			return nil
+		}
+		cell := func(smp *Sample) (float64, string, string) {
+			if smp == nil {
+				return nan(), missing, missing
+			}
+			tm, ok := smp.Time()
+			sp, oks := smp.Spread()
+			return val(tm, ok), ms(tm, ok), percent(sp, oks)
+		}
+		type kernel struct{ variant, size, filter string }
+		var ks []kernel
+		for _, v := range report000Variants() {
+			for _, sz := range launchSizes {
+				ks = append(ks, kernel{v, sz, "gauss3"})
+			}
+		}
+		ks = append(ks, kernel{"gpu-sobel", "1024x1024", "sobel-mag"}, kernel{"gpu-rgb2yuv", "1024x1024", "rgb2yuv"})
+		var naiveStream, naiveGraph []float64
+		for _, k := range ks {
+			q := Q{"variant": k.variant, "size": k.size, "filter": k.filter, "cache": "hot", "opts": "default", "tune": "default"}
+			st, stCell, stSpread := cell(one(q.with("timing", "kernel")))
+			gr, grCell, grSpread := cell(one(q.with("timing", "kernel-graph")))
+			if math.IsNaN(st) && math.IsNaN(gr) {
+				continue
+			}
+			if k.variant == "gpu-naive" {
+				naiveStream, naiveGraph = append(naiveStream, st/1e6), append(naiveGraph, gr/1e6)
+			}
+			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, stCell, stSpread, grCell, grSpread, xCell(speedup(st, gr))})
+		}
+		s.Tables = append(s.Tables, t)
+		if h.GPU {
+			plot.Series = append(plot.Series, Series{Name: h.Title + " host launches", Y: naiveStream},
+				Series{Name: h.Title + " graph replay", Y: naiveGraph})
+		}
+	}
+	if len(s.Tables) > 0 {
+		s.Plots = []*Plot{plot}
+	}
+	return s
+}
+
+// report000Variants are the GPU variants of report 000: V1, V1c, V2.
+func report000Variants() []string { return []string{"gpu-naive", "gpu-const", "gpu-shared"} }

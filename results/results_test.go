@@ -280,3 +280,27 @@ func TestGalleryCommitted(t *testing.T) {
 		}
 	}
 }
+
+// The launch section pairs the two timings of one kernel from the
+// launch-overhead run, not from another preset's run of the same case.
+func TestLaunchSection(t *testing.T) {
+	mk := func(timing string, ns ...float64) *Sample {
+		return &Sample{Keys: map[string]string{"variant": "gpu-naive", "size": "256x256", "filter": "gauss3", "block": "16x16",
+			"type": "f32", "ch": "1", "timing": timing, "mem": "none", "cache": "hot", "opts": "default", "tune": "default"},
+			Values: map[string][]float64{"gpu-ns/op": ns}}
+	}
+	other := &Run{Preset: "000", Samples: []*Sample{mk("kernel", 1e6, 1e6)}}
+	launch := &Run{Preset: "launch-overhead", Samples: []*Sample{mk("kernel", 5000, 5000, 6000), mk("kernel-graph", 2000, 2000, 2000)}}
+	h := &Host{Slug: "h", Title: "H", GPU: true, Runs: []*Run{other, launch}}
+	sec := sectionLaunch([]*Host{h})
+	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
+		t.Fatalf("want one table of one row, got %+v", sec.Tables)
+	}
+	want := []string{"gpu-naive", "256x256", "gauss3", "0.00500", "20%", "0.00200", "0%", "2.50×"}
+	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
+		t.Errorf("row = %q, want %q", got, want)
+	}
+	if sec := sectionLaunch([]*Host{{Slug: "c", Runs: []*Run{other}}}); len(sec.Tables) != 0 || len(sec.Plots) != 0 {
+		t.Errorf("a host without the preset got %d tables, %d plots", len(sec.Tables), len(sec.Plots))
+	}
+}

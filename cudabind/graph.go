@@ -1,0 +1,105 @@
+package cudabind
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+)
+
+// Graph is an executable CUDA graph (CUgraphExec): stream work recorded
+// once by Capture and replayed by LaunchGraph with one host call.
+type Graph uintptr
+
+// captureModeThreadLocal is CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: while the
+// capture runs, calls from this thread that could synchronise with the
+// captured work (cuMemAlloc, synchronous copies, ...) fail instead of
+// running, so a work function that makes one is refused, not recorded
+// wrongly.
+const captureModeThreadLocal = 1
+
+// ErrNoGraphs is returned by Capture when the driver lacks the stream
+// capture and graph entry points (drivers before CUDA 11.4).
+var ErrNoGraphs = errors.New("cudabind: the driver has no stream capture and graph entry points")
+
+// Capture records the work that enqueue puts on stream s into a graph,
+// instantiates it and uploads it to the device, so that the first
+// LaunchGraph costs no more than the next. enqueue must only enqueue work
+// on s (kernel launches, asynchronous copies and memsets); a call that
+// cannot be captured makes Capture fail with that call's error, and the
+// stream is left out of capture mode either way. s must not be the legacy
+// default stream. DestroyGraph releases the result.
+func (x *Exec) Capture(s Stream, enqueue func() error) (Graph, error) {
+	if err := x.ok("Capture"); err != nil {
+		return 0, err
+	}
+	l := x.lib()
+	if l.cuStreamBeginCapture == 0 || l.cuStreamEndCapture == 0 || l.cuGraphInstantiate == 0 ||
+		l.cuGraphUpload == 0 || l.cuGraphLaunch == 0 || l.cuGraphExecDestroy == 0 || l.cuGraphDestroy == 0 {
+		return 0, ErrNoGraphs
+	}
+	if s == 0 {
+		return 0, fmt.Errorf("cudabind: Capture on the legacy default stream, which cannot be captured")
+	}
+	if err := check("cuStreamBeginCapture", ccall(l.cuStreamBeginCapture, uintptr(s), captureModeThreadLocal)); err != nil {
+		return 0, err
+	}
+	werr := enqueue()
+	var g uintptr
+	eerr := check("cuStreamEndCapture", ccall(l.cuStreamEndCapture, uintptr(s), uintptr(unsafe.Pointer(&g))))
+	if werr != nil || eerr != nil {
+		if g != 0 {
+			ccall(l.cuGraphDestroy, g)
+		}
+		if werr != nil {
+			return 0, fmt.Errorf("cudabind: capture: %w", werr)
+		}
+		return 0, eerr
+	}
+	if g == 0 {
+		return 0, fmt.Errorf("cudabind: cuStreamEndCapture returned no graph")
+	}
+	var exec uintptr
+	ierr := check("cuGraphInstantiateWithFlags", ccall(l.cuGraphInstantiate, uintptr(unsafe.Pointer(&exec)), g, 0))
+	if err := check("cuGraphDestroy", ccall(l.cuGraphDestroy, g)); err != nil && ierr == nil {
+		ierr = err
+	}
+	if ierr != nil {
+		if exec != 0 {
+			ccall(l.cuGraphExecDestroy, exec)
+		}
+		return 0, ierr
+	}
+	x.count(kindGraph, 1)
+	if err := check("cuGraphUpload", ccall(l.cuGraphUpload, exec, uintptr(s))); err != nil {
+		x.DestroyGraph(Graph(exec))
+		return 0, err
+	}
+	return Graph(exec), nil
+}
+
+// LaunchGraph enqueues one replay of g on stream s.
+func (x *Exec) LaunchGraph(g Graph, s Stream) error {
+	if err := x.ok("LaunchGraph"); err != nil {
+		return err
+	}
+	if g == 0 {
+		return fmt.Errorf("cudabind: LaunchGraph of a null graph")
+	}
+	return check("cuGraphLaunch", ccall(x.lib().cuGraphLaunch, uintptr(g), uintptr(s)))
+}
+
+// DestroyGraph releases a graph from Capture; replays already enqueued
+// still run.
+func (x *Exec) DestroyGraph(g Graph) error {
+	if err := x.ok("DestroyGraph"); err != nil {
+		return err
+	}
+	if g == 0 {
+		return fmt.Errorf("cudabind: DestroyGraph of a null graph")
+	}
+	if err := check("cuGraphExecDestroy", ccall(x.lib().cuGraphExecDestroy, uintptr(g))); err != nil {
+		return err
+	}
+	x.count(kindGraph, -1)
+	return nil
+}
