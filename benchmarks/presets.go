@@ -199,7 +199,7 @@ var presets = []Preset{
 			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
 			tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt=1"}}}}},
 
-	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time",
+	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time, host launches vs graph replay",
 		sweeps: []sweep{
 			{variants: []string{"*"}, sizes: squares(1024), filters: []string{"gauss5"}},
 			{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-const", "gpu-shared", "gpu-separable"},
@@ -214,6 +214,8 @@ var presets = []Preset{
 			{variants: []string{"gpu-shared"}, sizes: squares(1024), filters: []string{"gauss5"},
 				timings: []Timing{TotalTiming}, mems: []Memory{Pageable, Pinned}},
 			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
+			{variants: []string{"gpu-naive", "gpu-shared", "gpu-tiled"}, sizes: squares(256, 1024), filters: []string{"gauss5"},
+				timings: []Timing{KernelTiming, GraphTiming}},
 		}},
 	{Name: "launch-overhead", Summary: "kernel time from one host launch per run against CUDA-graph replays: report 000's variants on Gaussian 3x3, 16x16 blocks, images 64..4096, and the small 004 kernels at 1024",
 		sweeps: []sweep{

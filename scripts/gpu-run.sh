@@ -5,7 +5,8 @@
 #   scripts/gpu-run.sh OUTDIR STAGE...
 #
 # Stages:
-#   tests           every package's tests, -test.v
+#   tests           every package's tests, -test.v (only those -test.run=$TEST_RUN
+#                   matches when TEST_RUN is set)
 #   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
@@ -56,7 +57,7 @@ for stage in "$@"; do
   tests)
     for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind kernels:cudabind/kernels variants:cudabind/variants benchmarks:benchmarks results:results; do
       n=${p%%:*}; d=${p#*:}
-      [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m
+      [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m ${TEST_RUN:+-test.run="$TEST_RUN"}
     done ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
