@@ -22,7 +22,7 @@ type Section struct {
 // Sections builds every report section from the hosts' runs.
 func Sections(hosts []*Host) []*Section {
 	return []*Section{
-		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionSpread(hosts),
+		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionSpread(hosts),
 	}
 }
 
@@ -784,3 +784,77 @@ func sectionLaunch(hosts []*Host) *Section {
 
 // report000Variants are the GPU variants of report 000: V1, V1c, V2.
 func report000Variants() []string { return []string{"gpu-naive", "gpu-const", "gpu-shared"} }
+
+// ---- tuning gpu-tiled ----
+
+// sectionTuningTiled reads preset tuning-tiled: per GPU, image size and
+// filter, gpu-tiled's best time for each ry over the block shapes, the
+// best configuration against the default one (ry=4, 32x8), and gpu-shared
+// beside it, all replayed from CUDA graphs in one run.
+func sectionTuningTiled(hosts []*Host) *Section {
+	s := &Section{Report: "tuning-tiled", Title: "Tuning gpu-tiled: outputs per thread and block shape"}
+	rys := []string{"ry=1", "ry=2", "ry=4", "ry=8"}
+	for _, h := range hosts {
+		var run *Run
+		for _, r := range h.Runs {
+			if r.Preset == "tuning-tiled" {
+				run = r
+			}
+		}
+		if run == nil {
+			continue
+		}
+		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
+			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is gpu-tiled's own choice, ry=4 with 32x8 blocks.",
+			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
+		sizes, filters := []string{}, []string{}
+		for _, smp := range run.Samples {
+			if !slices.Contains(sizes, smp.Keys["size"]) {
+				sizes = append(sizes, smp.Keys["size"])
+			}
+			if !slices.Contains(filters, smp.Keys["filter"]) {
+				filters = append(filters, smp.Keys["filter"])
+			}
+		}
+		slices.SortFunc(sizes, compareSizes)
+		slices.SortFunc(filters, naturalCompare)
+		for _, sz := range sizes {
+			for _, f := range filters {
+				q := Q{"size": sz, "filter": f, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
+				row := []string{sz, f}
+				best, bestName := nan(), missing
+				for _, ry := range rys {
+					ryBest := nan()
+					for _, smp := range run.Find(q.with("variant", "gpu-tiled", "tune", ry)) {
+						tm, ok := smp.Time()
+						if !ok {
+							continue
+						}
+						if math.IsNaN(ryBest) || tm < ryBest {
+							ryBest = tm
+						}
+						if math.IsNaN(best) || tm < best {
+							best, bestName = tm, ry+" "+smp.Keys["block"]
+						}
+					}
+					row = append(row, msCell(ryBest))
+				}
+				def := nan()
+				if ss := run.Find(q.with("variant", "gpu-tiled", "tune", "ry=4", "block", "32x8")); len(ss) == 1 {
+					def = val(ss[0].Time())
+				}
+				shared := nan()
+				if ss := run.Find(q.with("variant", "gpu-shared", "tune", "default")); len(ss) == 1 {
+					shared = val(ss[0].Time())
+				}
+				if math.IsNaN(best) && math.IsNaN(shared) {
+					continue
+				}
+				row = append(row, bestName+" "+msCell(best), msCell(def), xCell(speedup(def, best)), msCell(shared), xCell(speedup(shared, best)))
+				t.Rows = append(t.Rows, row)
+			}
+		}
+		s.Tables = append(s.Tables, t)
+	}
+	return s
+}

@@ -304,3 +304,26 @@ func TestLaunchSection(t *testing.T) {
 		t.Errorf("a host without the preset got %d tables, %d plots", len(sec.Tables), len(sec.Plots))
 	}
 }
+
+// The tuning section takes each ry's best block, the overall best, the
+// default configuration and gpu-shared from the tuning-tiled run.
+func TestTuningTiledSection(t *testing.T) {
+	mk := func(variant, tune, block string, ns float64) *Sample {
+		return &Sample{Keys: map[string]string{"variant": variant, "size": "2048x2048", "filter": "gauss5", "block": block,
+			"type": "f32", "ch": "1", "timing": "kernel-graph", "mem": "none", "cache": "hot", "opts": "default", "tune": tune},
+			Values: map[string][]float64{"gpu-ns/op": {ns}}}
+	}
+	run := &Run{Preset: "tuning-tiled", Samples: []*Sample{
+		mk("gpu-tiled", "ry=1", "32x8", 9000), mk("gpu-tiled", "ry=1", "64x4", 8000),
+		mk("gpu-tiled", "ry=4", "32x8", 6000), mk("gpu-tiled", "ry=4", "16x16", 5000),
+		mk("gpu-shared", "default", "default", 15000),
+	}}
+	sec := sectionTuningTiled([]*Host{{Slug: "h", Title: "H", GPU: true, Runs: []*Run{run}}})
+	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
+		t.Fatalf("want one table of one row, got %+v", sec.Tables)
+	}
+	want := []string{"2048x2048", "gauss5", "0.00800", "—", "0.00500", "—", "ry=4 16x16 0.00500", "0.00600", "1.20×", "0.0150", "3.00×"}
+	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
+		t.Errorf("row = %q\nwant  %q", got, want)
+	}
+}
