@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind/variants"
 )
 
 // Section is one source report's part of the report: our tables per
@@ -805,7 +807,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
-			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is gpu-tiled's own choice, ry=4 with 32x8 blocks.",
+			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and variants.TiledDefaultRY's ry for the filter.",
 			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
 		sizes, filters := []string{}, []string{}
 		for _, smp := range run.Samples {
@@ -840,7 +842,8 @@ func sectionTuningTiled(hosts []*Host) *Section {
 					row = append(row, msCell(ryBest))
 				}
 				def := nan()
-				if ss := run.Find(q.with("variant", "gpu-tiled", "tune", "ry=4", "block", "32x8")); len(ss) == 1 {
+				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(f))
+				if ss := run.Find(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")); len(ss) == 1 {
 					def = val(ss[0].Time())
 				}
 				shared := nan()
@@ -857,4 +860,14 @@ func sectionTuningTiled(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, t)
 	}
 	return s
+}
+
+// tiledDefaultRY is gpu-tiled's default ry for a filter spec, or 0 when
+// the spec does not parse.
+func tiledDefaultRY(spec string) int {
+	f, err := convolve.ParseFilter(spec)
+	if err != nil {
+		return 0
+	}
+	return variants.TiledDefaultRY(f.Width, f.Height)
 }

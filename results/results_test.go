@@ -315,14 +315,14 @@ func TestTuningTiledSection(t *testing.T) {
 	}
 	run := &Run{Preset: "tuning-tiled", Samples: []*Sample{
 		mk("gpu-tiled", "ry=1", "32x8", 9000), mk("gpu-tiled", "ry=1", "64x4", 8000),
-		mk("gpu-tiled", "ry=4", "32x8", 6000), mk("gpu-tiled", "ry=4", "16x16", 5000),
+		mk("gpu-tiled", "ry=8", "32x8", 6000), mk("gpu-tiled", "ry=4", "16x16", 5000),
 		mk("gpu-shared", "default", "default", 15000),
 	}}
 	sec := sectionTuningTiled([]*Host{{Slug: "h", Title: "H", GPU: true, Runs: []*Run{run}}})
 	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
 		t.Fatalf("want one table of one row, got %+v", sec.Tables)
 	}
-	want := []string{"2048x2048", "gauss5", "0.00800", "—", "0.00500", "—", "ry=4 16x16 0.00500", "0.00600", "1.20×", "0.0150", "3.00×"}
+	want := []string{"2048x2048", "gauss5", "0.00800", "—", "0.00500", "0.00600", "ry=4 16x16 0.00500", "0.00600", "1.20×", "0.0150", "3.00×"}
 	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
 		t.Errorf("row = %q\nwant  %q", got, want)
 	}

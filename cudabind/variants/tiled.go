@@ -9,8 +9,31 @@ import (
 )
 
 // TunableRY is the gpu-tiled tunable for the outputs each thread computes
-// (stacked vertically): 1, 2, 4 (the default) or 8.
+// (stacked vertically): 1, 2, 4 or 8. Left unset, TiledDefaultRY picks it
+// from the filter size.
 const TunableRY = "ry"
+
+// tiledUnrollLimit mirrors tiled.cu's test for unrolling the row walk
+// completely: (RY+KH-1)*KW*RY multiply-adds at most.
+const tiledUnrollLimit = 4096
+
+// TiledDefaultRY is gpu-tiled's outputs per thread for a kw x kh filter
+// when the ry tunable is unset: 8 up to 7x7 and 4 above, halved until
+// tiled.cu unrolls the row walk completely (ry 1 where even that does
+// not). Preset tuning-tiled on the H100 found ry=8 the fastest up to 7x7
+// (4-12% ahead of ry=4) and ry=4 at 15x15, and the row walk that is not
+// unrolled 4x slower than ry=2 at 31x31
+// (results/logs/nvidia-h100-80gb-hbm3/2026-11-22-1268742-tuning-tiled).
+func TiledDefaultRY(kw, kh int) int {
+	ry := 4
+	if kw <= 7 && kh <= 7 {
+		ry = 8
+	}
+	for ry > 1 && (ry+kh-1)*kw*ry > tiledUnrollLimit {
+		ry /= 2
+	}
+	return ry
+}
 
 // tiledBlock is gpu-tiled's default block: a warp wide, 8 rows of threads,
 // each with RY outputs.
@@ -29,7 +52,7 @@ func init() {
 }
 
 func setupTiled(b *Base) error {
-	ry := 4
+	ry := TiledDefaultRY(b.Filter.Width, b.Filter.Height)
 	if v, ok := b.Config.Tunables[TunableRY]; ok {
 		ry = v
 	}
