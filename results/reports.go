@@ -807,7 +807,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
-			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and variants.TiledDefaultRY's ry for the filter.",
+			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of variants.TiledDefaultRY for the image, filter and this GPU's SMs.",
 			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
 		sizes, filters := []string{}, []string{}
 		for _, smp := range run.Samples {
@@ -842,7 +842,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 					row = append(row, msCell(ryBest))
 				}
 				def := nan()
-				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(f))
+				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config["gpu-sms"]))
 				if ss := run.Find(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")); len(ss) == 1 {
 					def = val(ss[0].Time())
 				}
@@ -862,12 +862,17 @@ func sectionTuningTiled(hosts []*Host) *Section {
 	return s
 }
 
-// tiledDefaultRY is gpu-tiled's default ry for a filter spec, or 0 when
-// the spec does not parse.
-func tiledDefaultRY(spec string) int {
+// tiledDefaultRY is gpu-tiled's default ry (variants.TiledDefaultRY) for
+// a one-channel float image of size over the filter spec, in 32x8 blocks
+// on a GPU of sms SMs, or 0 when one of them does not parse.
+func tiledDefaultRY(size, spec, sms string) int {
 	f, err := convolve.ParseFilter(spec)
-	if err != nil {
+	w, h, ok := parseSize(size)
+	n, serr := strconv.Atoi(sms)
+	if err != nil || !ok || serr != nil {
 		return 0
 	}
-	return variants.TiledDefaultRY(f.Width, f.Height)
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: f,
+		Input: convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}}
+	return variants.TiledDefaultRY(p, convolve.Block{X: 32, Y: 8}, n)
 }

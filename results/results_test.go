@@ -313,7 +313,7 @@ func TestTuningTiledSection(t *testing.T) {
 			"type": "f32", "ch": "1", "timing": "kernel-graph", "mem": "none", "cache": "hot", "opts": "default", "tune": tune},
 			Values: map[string][]float64{"gpu-ns/op": {ns}}}
 	}
-	run := &Run{Preset: "tuning-tiled", Samples: []*Sample{
+	run := &Run{Preset: "tuning-tiled", Config: map[string]string{"gpu-sms": "132"}, Samples: []*Sample{
 		mk("gpu-tiled", "ry=1", "32x8", 9000), mk("gpu-tiled", "ry=1", "64x4", 8000),
 		mk("gpu-tiled", "ry=8", "32x8", 6000), mk("gpu-tiled", "ry=4", "16x16", 5000),
 		mk("gpu-shared", "default", "default", 15000),

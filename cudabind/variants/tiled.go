@@ -17,17 +17,32 @@ const TunableRY = "ry"
 // completely: (RY+KH-1)*KW*RY multiply-adds at most.
 const tiledUnrollLimit = 4096
 
-// TiledDefaultRY is gpu-tiled's outputs per thread for a kw x kh filter
-// when the ry tunable is unset: 8 up to 7x7 and 4 above, halved until
-// tiled.cu unrolls the row walk completely (ry 1 where even that does
-// not). Preset tuning-tiled on the H100 found ry=8 the fastest up to 7x7
-// (4-12% ahead of ry=4) and ry=4 at 15x15, and the row walk that is not
-// unrolled 4x slower than ry=2 at 31x31
-// (results/logs/nvidia-h100-80gb-hbm3/2026-11-22-1268742-tuning-tiled).
-func TiledDefaultRY(kw, kh int) int {
+// tiledBlocksPerSM is how many blocks per SM the grid must still have at
+// ry=8 for TiledDefaultRY to choose it.
+const tiledBlocksPerSM = 8
+
+// TiledDefaultRY is gpu-tiled's outputs per thread when the ry tunable is
+// unset, for problem p run in blocks of block on a GPU with sms SMs: 8 for
+// filters up to 7x7 whose grid keeps at least 8 blocks per SM at ry=8, else
+// 4; then halved until tiled.cu unrolls the row walk completely (1 where
+// even that does not). Preset tuning-tiled on the H100 and the H200 found
+// ry=8 the fastest up to 7x7 at 2048x2048 and 4096x4096 (2-12% ahead of
+// ry=4), ry=4 at 15x15, and the row walk that is not unrolled 4x slower
+// than ry=2 at 31x31; the default preset found ry=8 slower than ry=4 at
+// 1024x1024 (512 blocks of 32x8 on 132 SMs) and 256x256
+// (results/logs/*/2026-11-22-1268742-tuning-tiled, */2026-11-22-64e1a91).
+func TiledDefaultRY(p convolve.Problem, block convolve.Block, sms int) int {
+	kw, kh := 1, 1
+	if p.Filter != nil {
+		kw, kh = p.Filter.Width, p.Filter.Height
+	}
 	ry := 4
-	if kw <= 7 && kh <= 7 {
-		ry = 8
+	if kw <= 7 && kh <= 7 && block.X > 0 && block.Y > 0 {
+		in := p.Input
+		blocks := int64((in.Width+block.X-1)/block.X) * int64((in.Height+8*block.Y-1)/(8*block.Y)) * int64(max(in.Channels, 1))
+		if blocks >= int64(tiledBlocksPerSM)*int64(sms) {
+			ry = 8
+		}
 	}
 	for ry > 1 && (ry+kh-1)*kw*ry > tiledUnrollLimit {
 		ry /= 2
@@ -52,7 +67,7 @@ func init() {
 }
 
 func setupTiled(b *Base) error {
-	ry := TiledDefaultRY(b.Filter.Width, b.Filter.Height)
+	ry := TiledDefaultRY(b.Problem, b.Block, b.Info.SMs)
 	if v, ok := b.Config.Tunables[TunableRY]; ok {
 		ry = v
 	}

@@ -1,20 +1,54 @@
 package variants
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
 
 func TestTiledDefaultRY(t *testing.T) {
-	tests := []struct{ kw, kh, want int }{
-		{1, 1, 8}, {3, 3, 8}, {7, 7, 8}, {7, 9, 4}, {9, 9, 4}, {15, 15, 4},
-		{23, 23, 4}, // (4+22)*23*4 = 2392
-		{31, 31, 2}, // ry=4 would be 4216 multiply-adds, past the limit
-		{61, 61, 1}, {63, 63, 1}, {101, 101, 1}, {125, 1, 4}, {1, 125, 4},
+	box := func(kw, kh int) *convolve.Filter {
+		f, err := convolve.NewFilter("box", kw, kh, make([]float32, kw*kh))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	prob := func(w, h, kw, kh int) convolve.Problem {
+		return convolve.Problem{Op: convolve.Filter2D, Filter: box(kw, kh),
+			Input: convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}}
+	}
+	b32x8 := convolve.Block{X: 32, Y: 8}
+	const h100 = 132
+	tests := []struct {
+		name  string
+		p     convolve.Problem
+		block convolve.Block
+		sms   int
+		want  int
+	}{
+		{"2048 3x3", prob(2048, 2048, 3, 3), b32x8, h100, 8}, // 64x32 = 2048 blocks at ry=8
+		{"4096 7x7", prob(4096, 4096, 7, 7), b32x8, h100, 8},
+		{"1024 5x5: 512 blocks at ry=8", prob(1024, 1024, 5, 5), b32x8, h100, 4},
+		{"1024 5x5 on 40 SMs", prob(1024, 1024, 5, 5), b32x8, 40, 8},
+		{"256 5x5", prob(256, 256, 5, 5), b32x8, h100, 4},
+		{"2048 9x9", prob(2048, 2048, 9, 9), b32x8, h100, 4},
+		{"2048 15x15", prob(2048, 2048, 15, 15), b32x8, h100, 4},
+		{"2048 23x23: 2392 multiply-adds", prob(2048, 2048, 23, 23), b32x8, h100, 4},
+		{"2048 31x31: ry=4 would be 4216", prob(2048, 2048, 31, 31), b32x8, h100, 2},
+		{"2048 63x63", prob(2048, 2048, 63, 63), b32x8, h100, 1},
+		{"2048 101x101", prob(2048, 2048, 101, 101), b32x8, h100, 1},
+		{"2048 125x1", prob(2048, 2048, 125, 1), b32x8, h100, 4},
+		{"2048 1x125", prob(2048, 2048, 1, 125), b32x8, h100, 4},
 	}
 	for _, tt := range tests {
-		if got := TiledDefaultRY(tt.kw, tt.kh); got != tt.want {
-			t.Errorf("TiledDefaultRY(%d, %d) = %d, want %d", tt.kw, tt.kh, got, tt.want)
+		got := TiledDefaultRY(tt.p, tt.block, tt.sms)
+		if got != tt.want {
+			t.Errorf("%s: TiledDefaultRY = %d, want %d", tt.name, got, tt.want)
 		}
-		if ry := TiledDefaultRY(tt.kw, tt.kh); ry > 1 && (ry+tt.kh-1)*tt.kw*ry > tiledUnrollLimit {
-			t.Errorf("TiledDefaultRY(%d, %d) = %d leaves the row walk rolled", tt.kw, tt.kh, ry)
+		kw, kh := tt.p.Filter.Width, tt.p.Filter.Height
+		if got > 1 && (got+kh-1)*kw*got > tiledUnrollLimit {
+			t.Errorf("%s: ry=%d leaves the row walk rolled", tt.name, got)
 		}
 	}
 }
