@@ -32,14 +32,20 @@
 #define TILE_W (BX + KW - 1)
 #define TILE_H (BY * RY + KH - 1)
 
-// Full unrolling of the row walk while the unrolled body stays small
-// (tiledUnrollLimit in tiled.go). Past it the filter-row tests of the
-// inner loop run at run time and the kernel is about 4x slower (31x31 on
-// an H100), which is why the default RY is chosen to stay under it.
-#if (RY + KH - 1) * KW * RY <= 4096
-#define TILED_UNROLL_ROWS (RY + KH - 1)
+// The row walk. Tile row t (0 <= t < RY+KH-1) feeds output r through
+// filter row j = t - r where 0 <= j < KH. The rows RY-1 <= t <= KH-1 (the
+// body) feed all RY outputs; the first RY-1 rows (the head) and the rows
+// after the body (the tail) feed only some. Head and tail are unrolled
+// completely, so their tests of j fold away; the body needs none, and is
+// unrolled completely while it holds at most 4096 multiply-adds
+// (tiledUnrollLimit in tiled.go), else walked in a loop. Rows are taken
+// in increasing t either way.
+#define TILED_ROWS (RY + KH - 1)
+#define TILED_BODY_END (KH > RY - 1 ? KH : RY - 1)
+#if KH >= RY && (KH - RY + 1) * KW * RY <= 4096
+#define TILED_UNROLL_BODY (KH - RY + 1)
 #else
-#define TILED_UNROLL_ROWS 1
+#define TILED_UNROLL_BODY 1
 #endif
 #if KW <= 64
 #define TILED_UNROLL_COLS KW
@@ -48,6 +54,24 @@
 #endif
 
 __constant__ float c_filter[KW * KH];
+
+// tiled_row adds tile row t (row points at its first tap column) to the
+// outputs it feeds; ALL says it feeds every one, so no test is needed.
+template <bool ALL>
+__device__ __forceinline__ void tiled_row(float (&s)[RY], const float* row, int t)
+{
+#pragma unroll TILED_UNROLL_COLS
+    for (int i = 0; i < KW; ++i) {
+        const float v = row[i];
+#pragma unroll
+        for (int r = 0; r < RY; ++r) {
+            const int j = t - r;
+            if (ALL || (j >= 0 && j < KH)) {
+                s[r] += c_filter[j * KW + i] * v;
+            }
+        }
+    }
+}
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
 conv_tiled(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
@@ -89,19 +113,17 @@ conv_tiled(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, i
         s[r] = 0.f;
     }
     const float* tp = tile + (threadIdx.y * RY) * TILE_W + threadIdx.x;
-#pragma unroll TILED_UNROLL_ROWS
-    for (int t = 0; t < RY + KH - 1; ++t) {
-#pragma unroll TILED_UNROLL_COLS
-        for (int i = 0; i < KW; ++i) {
-            const float v = tp[t * TILE_W + i];
 #pragma unroll
-            for (int r = 0; r < RY; ++r) {
-                const int j = t - r;
-                if (j >= 0 && j < KH) {
-                    s[r] += c_filter[j * KW + i] * v;
-                }
-            }
-        }
+    for (int t = 0; t < RY - 1; ++t) {
+        tiled_row<false>(s, tp + t * TILE_W, t);
+    }
+#pragma unroll TILED_UNROLL_BODY
+    for (int t = RY - 1; t < TILED_BODY_END; ++t) {
+        tiled_row<true>(s, tp + t * TILE_W, t);
+    }
+#pragma unroll
+    for (int t = TILED_BODY_END; t < TILED_ROWS; ++t) {
+        tiled_row<false>(s, tp + t * TILE_W, t);
     }
 #pragma unroll
     for (int r = 0; r < RY; ++r) {

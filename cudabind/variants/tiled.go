@@ -13,8 +13,9 @@ import (
 // from the filter size.
 const TunableRY = "ry"
 
-// tiledUnrollLimit mirrors tiled.cu's test for unrolling the row walk
-// completely: (RY+KH-1)*KW*RY multiply-adds at most.
+// tiledUnrollLimit mirrors tiled.cu's test for unrolling the body of the
+// row walk (the KH-RY+1 tile rows that feed all RY outputs) completely:
+// (KH-RY+1)*KW*RY multiply-adds at most.
 const tiledUnrollLimit = 4096
 
 // tiledBlocksPerSM is how many blocks per SM the grid must still have at
@@ -27,10 +28,11 @@ const tiledBlocksPerSM = 8
 // 4; then halved until tiled.cu unrolls the row walk completely (1 where
 // even that does not). Preset tuning-tiled on the H100 and the H200 found
 // ry=8 the fastest up to 7x7 at 2048x2048 and 4096x4096 (2-12% ahead of
-// ry=4), ry=4 at 15x15, and the row walk that is not unrolled 4x slower
-// than ry=2 at 31x31; the default preset found ry=8 slower than ry=4 at
-// 1024x1024 (512 blocks of 32x8 on 132 SMs) and 256x256
+// ry=4) and ry=4 at 15x15; the default preset found ry=8 slower than ry=4
+// at 1024x1024 (512 blocks of 32x8 on 132 SMs) and 256x256
 // (results/logs/*/2026-11-22-1268742-tuning-tiled, */2026-11-22-64e1a91).
+// Before the row walk was split into head, body and tail, a walk that was
+// not unrolled ran 4x slower (ry=4 and 8 at 31x31).
 func TiledDefaultRY(p convolve.Problem, block convolve.Block, sms int) int {
 	kw, kh := 1, 1
 	if p.Filter != nil {
@@ -44,10 +46,16 @@ func TiledDefaultRY(p convolve.Problem, block convolve.Block, sms int) int {
 			ry = 8
 		}
 	}
-	for ry > 1 && (ry+kh-1)*kw*ry > tiledUnrollLimit {
+	for ry > 1 && !tiledUnrolled(kw, kh, ry) {
 		ry /= 2
 	}
 	return ry
+}
+
+// tiledUnrolled reports whether tiled.cu unrolls the whole row walk of a
+// kw x kh filter at ry outputs per thread.
+func tiledUnrolled(kw, kh, ry int) bool {
+	return kh < ry || (kh-ry+1)*kw*ry <= tiledUnrollLimit
 }
 
 // tiledBlock is gpu-tiled's default block: a warp wide, 8 rows of threads,
