@@ -133,3 +133,13 @@ func (h *Host) RankGPU() (variants []string, ns []float64) {
 	}
 	return variants, ns
 }
+
+// run returns h's run of the preset, or nil.
+func (h *Host) run(preset string) *Run {
+	for _, r := range h.Runs {
+		if r.Preset == preset {
+			return r
+		}
+	}
+	return nil
+}

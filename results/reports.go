@@ -76,6 +76,11 @@ func section000(hosts []*Host) *Section {
 		t := &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 			Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",
 			Header:  []string{"Image size", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1", "Speedup V2"}}
+		launch := h.run("launch-overhead")
+		if launch != nil {
+			t.Header = append(t.Header, "V1 graph (ms)", "V2 graph (ms)")
+			t.Caption += " The graph columns come from the host's launch-overhead run."
+		}
 		var v1s, v2s, v1cs []float64
 		for _, sz := range sizes000 {
 			q := f32.with("size", sz, "filter", "gauss3")
@@ -84,7 +89,14 @@ func section000(hosts []*Host) *Section {
 			v1c := val(h.Time(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
 			v2 := val(h.Time(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
 			v1s, v1cs, v2s = append(v1s, v1/1e6), append(v1cs, v1c/1e6), append(v2s, v2/1e6)
-			t.Rows = append(t.Rows, []string{sz, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(cpu, v1)), xCell(speedup(cpu, v2))})
+			row := []string{sz, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(cpu, v1)), xCell(speedup(cpu, v2))}
+			if launch != nil {
+				g := func(v string) float64 {
+					return val(launch.One(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph")))
+				}
+				row = append(row, msCell(g("gpu-naive")), msCell(g("gpu-shared")))
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
 		if h.GPU {

@@ -327,3 +327,30 @@ func TestTuningTiledSection(t *testing.T) {
 		t.Errorf("row = %q\nwant  %q", got, want)
 	}
 }
+
+// Report 000's image-size table takes graph-replay columns from the
+// host's launch-overhead run when there is one.
+func TestImageSizeTableGraphColumns(t *testing.T) {
+	mk := func(variant, timing string, ns float64) *Sample {
+		return &Sample{Keys: map[string]string{"variant": variant, "size": "256x256", "filter": "gauss3", "block": "16x16",
+			"type": "f32", "ch": "1", "timing": timing, "mem": "none", "cache": "hot", "opts": "default", "tune": "default", "border": "zero"},
+			Values: map[string][]float64{"gpu-ns/op": {ns}}}
+	}
+	r000 := &Run{Preset: "000-image-size", Samples: []*Sample{mk("gpu-naive", "kernel", 5000)}}
+	launch := &Run{Preset: "launch-overhead", Samples: []*Sample{mk("gpu-naive", "kernel-graph", 1500), mk("gpu-shared", "kernel-graph", 2500)}}
+	for _, tt := range []struct {
+		runs []*Run
+		cols int
+	}{{[]*Run{r000}, 7}, {[]*Run{r000, launch}, 9}} {
+		sec := section000([]*Host{{Slug: "h", Title: "H", GPU: true, Runs: tt.runs}})
+		tb := sec.Tables[0]
+		if len(tb.Header) != tt.cols {
+			t.Fatalf("%d runs: header %q, want %d columns", len(tt.runs), tb.Header, tt.cols)
+		}
+		if tt.cols == 9 {
+			if got := tb.Rows[0][7:]; !slices.Equal(got, []string{"0.00150", "0.00250"}) {
+				t.Errorf("256x256 graph cells %q", got)
+			}
+		}
+	}
+}
