@@ -737,12 +737,7 @@ func sectionLaunch(hosts []*Host) *Section {
 	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",
 		XLabel: "image size", YLabel: "time (ms)", X: launchSizes, LogY: true}
 	for _, h := range hosts {
-		var run *Run
-		for _, r := range h.Runs {
-			if r.Preset == "launch-overhead" {
-				run = r
-			}
-		}
+		run := h.run("launch-overhead")
 		if run == nil {
 			continue
 		}
@@ -803,18 +798,14 @@ func report000Variants() []string { return []string{"gpu-naive", "gpu-const", "g
 
 // sectionTuningTiled reads preset tuning-tiled: per GPU, image size and
 // filter, gpu-tiled's best time for each ry over the block shapes, the
-// best configuration against the default one (ry=4, 32x8), and gpu-shared
-// beside it, all replayed from CUDA graphs in one run.
+// best configuration against the default one (TiledDefaultRY's ry, 32x8
+// blocks), and gpu-shared beside it, all replayed from CUDA graphs in one
+// run.
 func sectionTuningTiled(hosts []*Host) *Section {
 	s := &Section{Report: "tuning-tiled", Title: "Tuning gpu-tiled: outputs per thread and block shape"}
 	rys := []string{"ry=1", "ry=2", "ry=4", "ry=8"}
 	for _, h := range hosts {
-		var run *Run
-		for _, r := range h.Runs {
-			if r.Preset == "tuning-tiled" {
-				run = r
-			}
-		}
+		run := h.run("tuning-tiled")
 		if run == nil {
 			continue
 		}
