@@ -15,6 +15,9 @@ type Series struct {
 	Name   string
 	Y      []float64 // one per Plot.X
 	Dashed bool      // published figures of a report, beside ours
+	// Markers draws the points alone, unjoined: measurements at positions
+	// that another series (a roof) needs more of.
+	Markers bool
 }
 
 // Plot is a line plot over categorical or numeric X positions: the
@@ -140,7 +143,7 @@ func (p *Plot) WriteSVG(w io.Writer) error {
 		}
 		var seg []string
 		flush := func() {
-			if len(seg) > 1 {
+			if len(seg) > 1 && !s.Markers {
 				fmt.Fprintf(&sb, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", c, dash, strings.Join(seg, " "))
 			}
 			seg = seg[:0]
@@ -158,7 +161,11 @@ func (p *Plot) WriteSVG(w io.Writer) error {
 		if si < maxLegendEntriesOnPlot {
 			ly := marginT + 8 + si*legendRow
 			lx := marginL + innerW + 14
-			fmt.Fprintf(&sb, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>`+"\n", lx, ly, lx+22, ly, c, dash)
+			if s.Markers {
+				fmt.Fprintf(&sb, `<circle cx="%d" cy="%d" r="4" fill="%s"/>`+"\n", lx+11, ly, c)
+			} else {
+				fmt.Fprintf(&sb, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>`+"\n", lx, ly, lx+22, ly, c, dash)
+			}
 			fmt.Fprintf(&sb, `<text x="%d" y="%d">%s</text>`+"\n", lx+28, ly+4, esc(s.Name))
 		}
 	}

@@ -1,11 +1,13 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
@@ -24,7 +26,7 @@ type Section struct {
 // Sections builds every report section from the hosts' runs.
 func Sections(hosts []*Host) []*Section {
 	return []*Section{
-		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionSpread(hosts),
+		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionRoofline(hosts), sectionSpread(hosts),
 	}
 }
 
@@ -878,4 +880,133 @@ func tiledDefaultRY(size, spec, sms string) int {
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: f,
 		Input: convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}}
 	return variants.TiledDefaultRY(p, convolve.Block{X: 32, Y: 8}, n)
+}
+
+// ---- roofline ----
+
+// rooflineSize is the image of the roofline section: the largest of
+// preset tuning-tiled, where launch and tail effects matter least.
+const rooflineSize = "4096x4096"
+
+// sectionRoofline sets the Gaussian K x K kernels of each GPU's
+// tuning-tiled run (gpu-tiled at its best ry and block, gpu-shared)
+// against the roofline of that GPU: the FP32 peak and the measured copy
+// bandwidth times the arithmetic intensity (FLOP per byte read and
+// written once).
+func sectionRoofline(hosts []*Host) *Section {
+	s := &Section{Report: "roofline", Title: "Roofline: achieved GFLOP/s against the memory and FP32 roofs"}
+	type point struct {
+		spec string
+		ai   float64
+		tp   convolve.Throughput
+	}
+	type hostData struct {
+		h        *Host
+		run      *Run
+		bw, peak float64
+	}
+	var hs []hostData
+	var pts []point
+	for _, h := range hosts {
+		run := h.run("tuning-tiled")
+		if run == nil {
+			continue
+		}
+		bw, err1 := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
+		peak, err2 := strconv.ParseFloat(run.Config["gpu-peak-gflops"], 64)
+		if err1 != nil || err2 != nil || bw <= 0 || peak <= 0 {
+			continue
+		}
+		hs = append(hs, hostData{h, run, bw, peak})
+		for _, smp := range run.Samples {
+			spec := smp.Keys["filter"]
+			if smp.Keys["size"] != rooflineSize || slices.ContainsFunc(pts, func(p point) bool { return p.spec == spec }) {
+				continue
+			}
+			f, err := convolve.ParseFilter(spec)
+			w, ht, ok := parseSize(rooflineSize)
+			if err != nil || !ok {
+				continue
+			}
+			tp := convolve.ThroughputOf(convolve.Problem{Op: convolve.Filter2D, Filter: f,
+				Input: convolve.Geometry{Width: w, Height: ht, Channels: 1, Type: convolve.Float32}})
+			pts = append(pts, point{spec, tp.Flops() / float64(tp.BytesRead+tp.BytesWritten), tp})
+		}
+	}
+	if len(hs) == 0 {
+		return s
+	}
+	slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.ai, b.ai) })
+	// X positions: every point's intensity and every GPU's ridge, so that
+	// the roofs bend where they do.
+	type xpos struct {
+		ai    float64
+		label string
+		pt    int // index into pts, or -1 for a ridge
+	}
+	var xp []xpos
+	for i, p := range pts {
+		xp = append(xp, xpos{p.ai, p.spec, i})
+	}
+	for _, hd := range hs {
+		xp = append(xp, xpos{hd.peak / hd.bw, "", -1})
+	}
+	slices.SortFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
+	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
+		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s", LogX: true, LogY: true}
+	for _, x := range xp {
+		plot.X = append(plot.X, x.label)
+		plot.XValue = append(plot.XValue, x.ai)
+	}
+	for _, hd := range hs {
+		t := &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
+			Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. Times from the host's `tuning-tiled` run (graph replay): gpu-tiled at its best ry and block, gpu-shared with its defaults.",
+				sig(hd.peak, 3), sig(hd.bw, 3)),
+			Header: []string{"Filter", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "gpu-tiled (GFLOP/s)", "% of roof", "gpu-shared (GFLOP/s)", "% of roof"}}
+		roof := make([]float64, len(xp))
+		for i, x := range xp {
+			roof[i] = math.Min(hd.peak, x.ai*hd.bw)
+		}
+		tiled, shared := make([]float64, len(xp)), make([]float64, len(xp))
+		for i := range xp {
+			tiled[i], shared[i] = nan(), nan()
+		}
+		for i, x := range xp {
+			if x.pt < 0 {
+				continue
+			}
+			p := pts[x.pt]
+			q := Q{"size": rooflineSize, "filter": p.spec, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
+			best := nan()
+			for _, smp := range hd.run.Find(q.with("variant", "gpu-tiled")) {
+				if tm, ok := smp.Time(); ok && (math.IsNaN(best) || tm < best) {
+					best = tm
+				}
+			}
+			sh := val(hd.run.One(q.with("variant", "gpu-shared", "tune", "default")))
+			gf := func(ns float64) float64 {
+				if math.IsNaN(ns) || ns <= 0 {
+					return nan()
+				}
+				return p.tp.GFLOPPerSec(time.Duration(ns))
+			}
+			tiled[i], shared[i] = gf(best), gf(sh)
+			floor, bound := p.tp.Roofline(hd.bw, hd.peak)
+			r := p.tp.GFLOPPerSec(floor)
+			pct := func(g float64) string {
+				if math.IsNaN(g) {
+					return missing
+				}
+				return sig(100*g/r, 2) + "%"
+			}
+			t.Rows = append(t.Rows, []string{p.spec, sig(p.ai, 3), sig(r, 3), bound,
+				num(tiled[i], !math.IsNaN(tiled[i])), pct(tiled[i]), num(shared[i], !math.IsNaN(shared[i])), pct(shared[i])})
+		}
+		s.Tables = append(s.Tables, t)
+		plot.Series = append(plot.Series, Series{Name: hd.h.Title + " roof", Y: roof},
+			Series{Name: hd.h.Title + " gpu-tiled", Y: tiled, Markers: true},
+			Series{Name: hd.h.Title + " gpu-shared", Y: shared, Markers: true})
+	}
+	s.Plots = []*Plot{plot}
+	return s
 }

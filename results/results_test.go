@@ -354,3 +354,39 @@ func TestImageSizeTableGraphColumns(t *testing.T) {
 		}
 	}
 }
+
+// The roofline section sets each Gaussian of the tuning-tiled run against
+// min(peak, intensity x bandwidth) from the run's own configuration.
+func TestRooflineSection(t *testing.T) {
+	mk := func(variant, tune string, ns float64) *Sample {
+		return &Sample{Keys: map[string]string{"variant": variant, "size": "4096x4096", "filter": "gauss3", "block": "32x8",
+			"type": "f32", "ch": "1", "timing": "kernel-graph", "mem": "none", "cache": "hot", "opts": "default", "tune": tune},
+			Values: map[string][]float64{"gpu-ns/op": {ns}}}
+	}
+	// 2*9*4096*4096 FLOP: 1000 GFLOP/s at 301990 ns, 500 at twice that.
+	run := &Run{Preset: "tuning-tiled", Config: map[string]string{"gpu-copy-gbps": "1000", "gpu-peak-gflops": "10000"},
+		Samples: []*Sample{mk("gpu-tiled", "ry=1", 400000), mk("gpu-tiled", "ry=8", 301990), mk("gpu-shared", "default", 603980)}}
+	sec := sectionRoofline([]*Host{{Slug: "h", Title: "H", GPU: true, Runs: []*Run{run}}})
+	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 || len(sec.Plots) != 1 {
+		t.Fatalf("want one table of one row and a plot, got %+v", sec)
+	}
+	want := []string{"gauss3", "2.25", "2250", "memory", "1000", "44%", "500", "22%"}
+	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
+		t.Errorf("row = %q\nwant  %q", got, want)
+	}
+	// X holds the point and the ridge (10 FLOP/byte); the roof bends there.
+	p := sec.Plots[0]
+	if !slices.Equal(p.XValue, []float64{2.25, 10}) || !slices.Equal(p.Series[0].Y, []float64{2250, 10000}) {
+		t.Errorf("plot X %v, roof %v", p.XValue, p.Series[0].Y)
+	}
+	var b bytes.Buffer
+	if err := p.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "<polyline"); n != 1 {
+		t.Errorf("%d polylines: want the roof's alone, the measured series as markers", n)
+	}
+	if sec := sectionRoofline([]*Host{{Slug: "c", Runs: []*Run{{Preset: "default"}}}}); len(sec.Tables)+len(sec.Plots) != 0 {
+		t.Errorf("a host without tuning-tiled got a roofline")
+	}
+}
