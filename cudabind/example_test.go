@@ -69,3 +69,72 @@ extern "C" __global__ void saxpy(float* y, const float* x, float a, int n) {
 	})
 	fmt.Println(y, err)
 }
+
+// Work recorded once into a CUDA graph and replayed: three launches per
+// replay for one host call. Without a GPU the example prints why and
+// returns.
+func ExampleExec_Capture() {
+	d, err := cudabind.Default()
+	var ue *cudabind.UnavailableError
+	if errors.As(err, &ue) {
+		fmt.Println("no GPU:", ue)
+		return
+	}
+	m, err := d.Compile(cudabind.Source{Name: "inc.cu", Code: `
+extern "C" __global__ void inc(float* y, int n) {
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) y[i] += 1.0f;
+}`}, cudabind.CompileOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	f, err := m.Function("inc")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	y := make([]float32, 256)
+	err = d.Do(func(ex *cudabind.Exec) error {
+		s, err := ex.NewStream()
+		if err != nil {
+			return err
+		}
+		defer ex.DestroyStream(s)
+		dy, err := ex.Alloc(cudabind.SizeOf(y))
+		if err != nil {
+			return err
+		}
+		defer ex.Free(dy)
+		if err := ex.MemsetD32(dy, 0, int64(len(y))); err != nil {
+			return err
+		}
+		g, err := ex.Capture(s, func() error {
+			for i := 0; i < 3; i++ {
+				if err := ex.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 256}, 0, s, dy, int32(len(y))); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		defer ex.DestroyGraph(g)
+		for i := 0; i < 2; i++ {
+			if err := ex.LaunchGraph(g, s); err != nil {
+				return err
+			}
+		}
+		if err := ex.StreamSync(s); err != nil {
+			return err
+		}
+		return ex.CopyDtoH(cudabind.Ptr(y), dy, cudabind.SizeOf(y))
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(y[0], y[255])
+}
