@@ -20,9 +20,11 @@
 // runtime.LockOSThread, on which the device's retained primary context is
 // current. [Device.Do] hands it a function that receives an [*Exec]: the
 // raw operations (allocation, copies, memsets, streams, events, launches,
-// textures) with no further hand-off. A timed section (record, launch b.N
-// times, record, elapsed) belongs in one Do so that no goroutine switch
-// lands inside the measurement. Do is re-entrant: called from inside a Do
+// textures, stream capture into CUDA graphs and their replay) with no
+// further hand-off. A timed section (record, launch b.N times, record,
+// elapsed) belongs in one Do so that no goroutine switch lands inside the
+// measurement; where one host launch takes longer than the kernel, replay
+// launches captured once ([Exec.Capture], [Exec.LaunchGraph]) instead. Do is re-entrant: called from inside a Do
 // function (directly or through Module.Function, Function.Attributes and
 // the like) it runs inline. An Exec used after its Do returned refuses to
 // work. A panic inside a Do function becomes its error.
@@ -30,7 +32,7 @@
 // # Memory and leaks
 //
 // Every allocation made through an Exec (device and pinned host buffers,
-// modules, textures, streams, events) is counted until released;
+// modules, textures, streams, events, graphs) is counted until released;
 // [Device.LiveAllocations] lets tests prove that nothing leaks. Kernel
 // arguments are packed by exact size ([PackArgs]): DevPtr, TexObject,
 // int64, uint64 and float64 take 8 bytes, int32, uint32 and float32 4,

@@ -9,8 +9,10 @@
 // output buffers once, and runs the variant's Setup, which compiles its
 // kernels, uploads the filter (to constant memory, global memory or a
 // texture) and sets the launch sequence. The plan then implements
-// convolve.DevicePlan: Upload, TimeKernel (events around n launches in one
-// device task), Download, Run and Close (which frees everything it made).
+// convolve.DevicePlan: Upload, TimeKernel (events around n host launches
+// in one device task), TimeKernelGraph (the same n runs replayed from CUDA
+// graphs of GraphBatch runs, captured once from the launch sequence),
+// Download, Run and Close (which frees everything it made).
 //
 // Filters past the device's constant memory (64 KB) or opt-in shared
 // memory, and grids past CUDA's limits, are refused at plan time with a
