@@ -75,18 +75,24 @@ func (bp *brokenHaloPlan) Run(in, out *convolve.Image) error {
 
 func (bp *brokenHaloPlan) Close() error { return bp.inner.Close() }
 
+// brokenEnv is the property environment of cpu-naive with the broken halo.
+func brokenEnv(t *testing.T) *env {
+	t.Helper()
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := brokenHalo{naive}
+	d := v.Describe()
+	return &env{name: d.Name, variant: v, desc: d}
+}
+
 // TestBrokenVariantIsCaughtAndShrunk runs the agreement property on the
 // broken variant and asserts that gopter finds the bug and shrinks the
 // failing case to a tiny one: a 3-wide filter on an image of one or two
 // pixels, one channel, nothing else that the bug does not need.
 func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
-	naive, err := convolve.Lookup("cpu-naive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{variant: brokenHalo{naive}}
-	e.desc = e.variant.Describe()
-	e.name = e.desc.Name
+	e := brokenEnv(t)
 	agreement := properties[0]
 	if agreement.name != "agreement" {
 		t.Fatalf("properties[0] is %q, want agreement", agreement.name)
@@ -129,13 +135,7 @@ func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
 // same shrunk case, whatever -props.n is (as long as the failure is
 // reached).
 func TestFailureReproducesFromSeed(t *testing.T) {
-	naive, err := convolve.Lookup("cpu-naive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{variant: brokenHalo{naive}}
-	e.desc = e.variant.Describe()
-	e.name = e.desc.Name
+	e := brokenEnv(t)
 	var got []string
 	for _, n := range []int{200, 50} {
 		res := checkProperty(e, properties[0], 99, n).result
