@@ -510,28 +510,40 @@ func (b *Base) TimeKernel(n int) (time.Duration, error) {
 	}
 	var d time.Duration
 	err := b.Dev.Do(func(x *cudabind.Exec) error {
-		if err := x.Record(b.start, b.stream); err != nil {
-			return err
-		}
-		for i := 0; i < n; i++ {
-			if err := b.Enqueue(x, b.stream); err != nil {
-				return err
-			}
-		}
-		if err := x.Record(b.stop, b.stream); err != nil {
-			return err
-		}
-		if err := x.EventSync(b.stop); err != nil {
-			return err
-		}
 		var err error
-		d, err = x.Elapsed(b.start, b.stop)
+		d, err = b.timeEvents(x, func() error {
+			for i := 0; i < n; i++ {
+				if err := b.Enqueue(x, b.stream); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
 	return d, nil
+}
+
+// timeEvents records the start event on the plan's stream, lets enqueue
+// put the timed work there, records the stop event, waits for it and
+// returns the device time between the two.
+func (b *Base) timeEvents(x *cudabind.Exec, enqueue func() error) (time.Duration, error) {
+	if err := x.Record(b.start, b.stream); err != nil {
+		return 0, err
+	}
+	if err := enqueue(); err != nil {
+		return 0, err
+	}
+	if err := x.Record(b.stop, b.stream); err != nil {
+		return 0, err
+	}
+	if err := x.EventSync(b.stop); err != nil {
+		return 0, err
+	}
+	return x.Elapsed(b.start, b.stop)
 }
 
 // GraphBatch is how many runs of the device work one CUDA graph of
@@ -567,27 +579,20 @@ func (b *Base) TimeKernelGraph(n int) (time.Duration, error) {
 				return err
 			}
 		}
-		if err := x.Record(b.start, b.stream); err != nil {
-			return err
-		}
-		for i := 0; i < big; i++ {
-			if err := x.LaunchGraph(b.graphs[1], b.stream); err != nil {
-				return err
-			}
-		}
-		for i := 0; i < rest; i++ {
-			if err := x.LaunchGraph(b.graphs[0], b.stream); err != nil {
-				return err
-			}
-		}
-		if err := x.Record(b.stop, b.stream); err != nil {
-			return err
-		}
-		if err := x.EventSync(b.stop); err != nil {
-			return err
-		}
 		var err error
-		d, err = x.Elapsed(b.start, b.stop)
+		d, err = b.timeEvents(x, func() error {
+			for i := 0; i < big; i++ {
+				if err := x.LaunchGraph(b.graphs[1], b.stream); err != nil {
+					return err
+				}
+			}
+			for i := 0; i < rest; i++ {
+				if err := x.LaunchGraph(b.graphs[0], b.stream); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 		return err
 	})
 	if err != nil {
