@@ -27,7 +27,7 @@ const tiledBlocksPerSM = 8
 // filters up to 7x7 whose grid keeps at least 8 blocks per SM at ry=8, else
 // 4; then halved until tiled.cu unrolls the row walk completely (1 where
 // even that does not). Preset tuning-tiled on the H100 and the H200 found
-// ry=8 the fastest up to 7x7 at 2048x2048 and 4096x4096 (2-12% ahead of
+// ry=8 the fastest up to 7x7 at 2048x2048 and 4096x4096 (2-11% ahead of
 // ry=4) and ry=4 at 15x15; the default preset found ry=8 slower than ry=4
 // at 1024x1024 (512 blocks of 32x8 on 132 SMs) and 256x256
 // (results/logs/*/2026-11-22-1268742-tuning-tiled, */2026-11-22-64e1a91).
