@@ -152,13 +152,22 @@ func (r *Run) Find(want map[string]string) []*Sample {
 	return out
 }
 
+// Sample returns the single sample matching want, or nil when none or
+// several do.
+func (r *Run) Sample(want map[string]string) *Sample {
+	if ss := r.Find(want); len(ss) == 1 {
+		return ss[0]
+	}
+	return nil
+}
+
 // One returns the time (ns) of the single sample matching want.
 func (r *Run) One(want map[string]string) (float64, bool) {
-	ss := r.Find(want)
-	if len(ss) != 1 {
+	s := r.Sample(want)
+	if s == nil {
 		return 0, false
 	}
-	return ss[0].Time()
+	return s.Time()
 }
 
 var projectionKeys = func() string {

@@ -63,8 +63,8 @@ func (h *Host) Time(q Q) (float64, bool) {
 // exactly one, or nil.
 func (h *Host) Sample(q Q) *Sample {
 	for _, r := range h.Runs {
-		if ss := r.Find(q); len(ss) == 1 {
-			return ss[0]
+		if s := r.Sample(q); s != nil {
+			return s
 		}
 	}
 	return nil

@@ -746,12 +746,6 @@ func sectionLaunch(hosts []*Host) *Section {
 		t := &Table{ID: "launch-overhead-" + h.Slug, Title: "Host launches vs graph replay — " + h.Title,
 			Caption: "Kernel time per run (ms, median) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. The ratio is what the host launches add to each run: where the first column stays level across image sizes while the second grows, it is the host's launch interval, not the kernel, and its runs spread the way the host's scheduling does.",
 			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Spread", "Graph replay (ms)", "Spread", "Launches / graph"}}
-		one := func(q Q) *Sample {
-			if ss := run.Find(q); len(ss) == 1 {
-				return ss[0]
-			}
-			return nil
-		}
 		cell := func(smp *Sample) (float64, string, string) {
 			if smp == nil {
 				return nan(), missing, missing
@@ -762,7 +756,7 @@ func sectionLaunch(hosts []*Host) *Section {
 		}
 		type kernel struct{ variant, size, filter string }
 		var ks []kernel
-		for _, v := range report000Variants() {
+		for _, v := range []string{"gpu-naive", "gpu-const", "gpu-shared"} { // report 000's V1, V1c, V2
 			for _, sz := range launchSizes {
 				ks = append(ks, kernel{v, sz, "gauss3"})
 			}
@@ -771,8 +765,8 @@ func sectionLaunch(hosts []*Host) *Section {
 		var naiveStream, naiveGraph []float64
 		for _, k := range ks {
 			q := Q{"variant": k.variant, "size": k.size, "filter": k.filter, "cache": "hot", "opts": "default", "tune": "default"}
-			st, stCell, stSpread := cell(one(q.with("timing", "kernel")))
-			gr, grCell, grSpread := cell(one(q.with("timing", "kernel-graph")))
+			st, stCell, stSpread := cell(run.Sample(q.with("timing", "kernel")))
+			gr, grCell, grSpread := cell(run.Sample(q.with("timing", "kernel-graph")))
 			if math.IsNaN(st) && math.IsNaN(gr) {
 				continue
 			}
@@ -792,9 +786,6 @@ func sectionLaunch(hosts []*Host) *Section {
 	}
 	return s
 }
-
-// report000Variants are the GPU variants of report 000: V1, V1c, V2.
-func report000Variants() []string { return []string{"gpu-naive", "gpu-const", "gpu-shared"} }
 
 // ---- tuning gpu-tiled ----
 
@@ -846,15 +837,9 @@ func sectionTuningTiled(hosts []*Host) *Section {
 					}
 					row = append(row, msCell(ryBest))
 				}
-				def := nan()
 				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config["gpu-sms"]))
-				if ss := run.Find(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")); len(ss) == 1 {
-					def = val(ss[0].Time())
-				}
-				shared := nan()
-				if ss := run.Find(q.with("variant", "gpu-shared", "tune", "default")); len(ss) == 1 {
-					shared = val(ss[0].Time())
-				}
+				def := val(run.One(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")))
+				shared := val(run.One(q.with("variant", "gpu-shared", "tune", "default")))
 				if math.IsNaN(best) && math.IsNaN(shared) {
 					continue
 				}
@@ -993,12 +978,7 @@ func sectionRoofline(hosts []*Host) *Section {
 			tiled[i], shared[i] = gf(best), gf(sh)
 			floor, bound := p.tp.Roofline(hd.bw, hd.peak)
 			r := p.tp.GFLOPPerSec(floor)
-			pct := func(g float64) string {
-				if math.IsNaN(g) {
-					return missing
-				}
-				return sig(100*g/r, 2) + "%"
-			}
+			pct := func(g float64) string { return percent(g/r, !math.IsNaN(g)) }
 			t.Rows = append(t.Rows, []string{p.spec, sig(p.ai, 3), sig(r, 3), bound,
 				num(tiled[i], !math.IsNaN(tiled[i])), pct(tiled[i]), num(shared[i], !math.IsNaN(shared[i])), pct(shared[i])})
 		}
