@@ -1,9 +1,12 @@
 package variants
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind/kernels"
 )
 
 func TestTiledDefaultRY(t *testing.T) {
@@ -52,5 +55,18 @@ func TestTiledDefaultRY(t *testing.T) {
 		if got > 1 && !tiledUnrolled(kw, kh, got) {
 			t.Errorf("%s: ry=%d leaves the row walk rolled", tt.name, got)
 		}
+	}
+}
+
+// tiledUnrolled must agree with the test tiled.cu makes in the
+// preprocessor, which TiledDefaultRY relies on.
+func TestTiledUnrollLimitMatchesKernel(t *testing.T) {
+	src, err := kernels.Source("tiled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("#if KH >= RY && (KH - RY + 1) * KW * RY <= %d\n", tiledUnrollLimit)
+	if !strings.Contains(src, want) {
+		t.Errorf("tiled.cu lacks the line %q that tiledUnrolled mirrors", strings.TrimSpace(want))
 	}
 }
