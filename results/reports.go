@@ -712,17 +712,7 @@ func caseLabel(s *Sample) string {
 	if c := k["ch"]; c != "" && c != "1" {
 		parts = append(parts, "ch "+c)
 	}
-	timing := k["timing"]
-	if m := k["mem"]; m != "" && m != "none" {
-		timing += " " + m
-	}
-	if k["cache"] == "cold" {
-		timing += " cold"
-	}
-	if o := k["opts"]; o != "" && o != "default" && o != "none" {
-		timing += " " + o
-	}
-	return strings.Join(append(parts, timing), " ")
+	return strings.Join(append(parts, timingLabel(s)), " ")
 }
 
 // ---- launch overhead: host launches vs CUDA graphs ----

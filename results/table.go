@@ -140,20 +140,29 @@ func Summary(r *Run) *Table {
 		mp, okm := s.Median("MPix/s")
 		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%peak-bw")
-		timing := s.Keys["timing"]
-		if s.Keys["mem"] != "none" {
-			timing += " " + s.Keys["mem"]
-		}
-		if s.Keys["cache"] == "cold" {
-			timing += " cold"
-		}
-		if o := s.Keys["opts"]; o != "default" && o != "none" {
-			timing += " " + o
-		}
+		timing := timingLabel(s)
 		t.Rows = append(t.Rows, []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
 			s.Keys["type"], s.Keys["ch"], timing, ms(tm, ok), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)})
 	}
 	return t
+}
+
+// timingLabel is a case's timing key followed by what qualifies it: the
+// host memory of pipeline cases, "cold" for cold-cache cases and the
+// compile options when they are not the default.
+func timingLabel(s *Sample) string {
+	k := s.Keys
+	timing := k["timing"]
+	if m := k["mem"]; m != "" && m != "none" {
+		timing += " " + m
+	}
+	if k["cache"] == "cold" {
+		timing += " cold"
+	}
+	if o := k["opts"]; o != "" && o != "default" && o != "none" {
+		timing += " " + o
+	}
+	return timing
 }
 
 // SortSamples orders samples by variant, then image size (by pixels,
