@@ -810,22 +810,12 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			for _, f := range filters {
 				q := Q{"size": sz, "filter": f, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
 				row := []string{sz, f}
-				best, bestName := nan(), missing
 				for _, ry := range rys {
-					ryBest := nan()
-					for _, smp := range run.Find(q.with("variant", "gpu-tiled", "tune", ry)) {
-						tm, ok := smp.Time()
-						if !ok {
-							continue
-						}
-						if math.IsNaN(ryBest) || tm < ryBest {
-							ryBest = tm
-						}
-						if math.IsNaN(best) || tm < best {
-							best, bestName = tm, ry+" "+smp.Keys["block"]
-						}
-					}
-					row = append(row, msCell(ryBest))
+					row = append(row, msCell(fastest(run.Find(q.with("variant", "gpu-tiled", "tune", ry)))))
+				}
+				best, bestName := nan(), missing
+				if smp := fastestSample(run.Find(q.with("variant", "gpu-tiled"))); smp != nil {
+					best, bestName = val(smp.Time()), smp.Keys["tune"]+" "+smp.Keys["block"]
 				}
 				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config["gpu-sms"]))
 				def := val(run.One(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")))
@@ -952,12 +942,7 @@ func sectionRoofline(hosts []*Host) *Section {
 			}
 			p := pts[x.pt]
 			q := Q{"size": rooflineSize, "filter": p.spec, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
-			best := nan()
-			for _, smp := range hd.run.Find(q.with("variant", "gpu-tiled")) {
-				if tm, ok := smp.Time(); ok && (math.IsNaN(best) || tm < best) {
-					best = tm
-				}
-			}
+			best := fastest(hd.run.Find(q.with("variant", "gpu-tiled")))
 			sh := val(hd.run.One(q.with("variant", "gpu-shared", "tune", "default")))
 			gf := func(ns float64) float64 {
 				if math.IsNaN(ns) || ns <= 0 {
@@ -979,4 +964,25 @@ func sectionRoofline(hosts []*Host) *Section {
 	}
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// fastestSample returns the sample of ss with the smallest median time, or
+// nil when none has a time.
+func fastestSample(ss []*Sample) *Sample {
+	var best *Sample
+	bt := 0.0
+	for _, s := range ss {
+		if t, ok := s.Time(); ok && (best == nil || t < bt) {
+			best, bt = s, t
+		}
+	}
+	return best
+}
+
+// fastest is the median time (ns) of fastestSample, or NaN.
+func fastest(ss []*Sample) float64 {
+	if s := fastestSample(ss); s != nil {
+		return val(s.Time())
+	}
+	return nan()
 }
