@@ -1,6 +1,7 @@
 # convbench: prove CUDA convolution kernels correct and measure them, with go test.
 #
-#   make test      every test (GPU tests skip with a reason when there is no GPU)
+#   make test      every test (GPU tests skip with a reason when there is no GPU),
+#                  then counts of passed, failed and skipped tests and why they skipped
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
 #                  raw output under results/data/<gpu>/, then the report
 #   make report    rebuild results/report/ from the committed raw data (offline)
@@ -21,10 +22,13 @@ TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl
 
 test:
 	$(GO) vet $(PKGS)
-	$(GO) test $(PKGS)
+	$(GO) run ./cmd/testsummary $(PKGS)
+
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 fmt:

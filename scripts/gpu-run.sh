@@ -46,9 +46,10 @@ run() { # name dir command...
   (cd "$root/$dir" && "$@") >>"$log" 2>&1
   local rc=$?
   local t1=$(date +%s)
-  local pass=$(grep -c '^--- PASS' "$log"); local fail=$(grep -c '^--- FAIL' "$log"); local skip=$(grep -c '^--- SKIP' "$log")
+  # Subtests report indented: count every level.
+  local pass=$(grep -cE '^[[:space:]]*--- PASS' "$log"); local fail=$(grep -cE '^[[:space:]]*--- FAIL' "$log"); local skip=$(grep -cE '^[[:space:]]*--- SKIP' "$log")
   local san=$(grep -E '^========= (ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY)' "$log" | tr '\n' ' ')
-  printf '%-28s rc=%d pass=%d fail=%d skip=%d %ds %s\n' "$name" "$rc" "$pass" "$fail" "$skip" $((t1-t0)) "$san" | tee -a "$summary"
+  printf '%-28s rc=%d passed=%d failed=%d skipped=%d %ds %s\n' "$name" "$rc" "$pass" "$fail" "$skip" $((t1-t0)) "$san" | tee -a "$summary"
 }
 
 san="compute-sanitizer --report-api-errors no --error-exitcode 3"
