@@ -4,6 +4,7 @@
 #                  then counts of passed, failed and skipped tests and why they skipped
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
 #                  raw output under results/data/<gpu>/, then the report
+#   make vet       go vet, gofmt and staticcheck
 #   make report    rebuild results/report/ from the committed raw data (offline)
 #   make gpu-bins  test binaries and the report command for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);

@@ -25,7 +25,9 @@
 # beside .gpu/, so that later calls on the same host, or a host given a copy
 # of that folder, skip the NVRTC compiles already done.
 # Each stage writes OUTDIR/<stage>.log with the exact command on its first
-# line, and a summary line to OUTDIR/summary.txt.
+# line, and a summary line to OUTDIR/summary.txt (the command's exit status and
+# its tests passed, failed and skipped, subtests included). The script exits
+# 1 when any stage's command failed.
 set -u
 out=${1:?usage: gpu-run.sh OUTDIR STAGE...}; shift
 mkdir -p "$out"
@@ -45,6 +47,7 @@ run() { # name dir command...
   { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd $dir && $*)"; } >"$log"
   (cd "$root/$dir" && "$@") >>"$log" 2>&1
   local rc=$?
+  [ $rc = 0 ] || failed=$((failed+1))
   local t1=$(date +%s)
   # Subtests report indented: count every level.
   local pass=$(grep -cE '^[[:space:]]*--- PASS' "$log"); local fail=$(grep -cE '^[[:space:]]*--- FAIL' "$log"); local skip=$(grep -cE '^[[:space:]]*--- SKIP' "$log")
@@ -52,6 +55,7 @@ run() { # name dir command...
   printf '%-28s rc=%d passed=%d failed=%d skipped=%d %ds %s\n' "$name" "$rc" "$pass" "$fail" "$skip" $((t1-t0)) "$san" | tee -a "$summary"
 }
 
+failed=0
 san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
   case $stage in
@@ -85,3 +89,5 @@ for stage in "$@"; do
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
 done
+[ $failed = 0 ] || echo "$failed stage command(s) failed" | tee -a "$summary"
+exit $((failed > 0))
