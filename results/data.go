@@ -19,25 +19,25 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 )
 
-// NameKeys are the sub-benchmark keys of a case name, benchmarks.NameKeys.
+// NameKeys are the sub-benchmark keys of a case name, benchname.Keys.
 // Names stored before the opts key existed lack it, and names of cases
 // that set no tunable lack tune; ReadRun fills them in (see ImpliedKeys).
-var NameKeys = benchmarks.NameKeys()
+var NameKeys = benchname.Keys()
 
 // ImpliedKeys are the name keys a stored name may lack, with the value
-// that absence means given the sample's other keys, as benchmarks.ParseName
+// that absence means given the sample's other keys, as benchname.Parse
 // fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
 var ImpliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
 	"tune": impliedDefault,
 }
 
-func impliedDefault(keys map[string]string) string { return benchmarks.ImpliedOpts(keys["timing"]) }
+func impliedDefault(keys map[string]string) string { return benchname.Implied(keys["timing"]) }
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {

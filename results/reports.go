@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind/variants"
 )
@@ -142,7 +142,7 @@ func section000(hosts []*Host) *Section {
 		}
 	}
 	for _, pub := range Report000 {
-		t := &Table{ID: "000-published-" + benchmarks.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
+		t := &Table{ID: "000-published-" + benchname.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
 			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
 			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}
 		var v1s, v2s, ratios, bv2 []float64

@@ -20,7 +20,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/cudabind/variants"
@@ -91,7 +91,7 @@ func galleryVariants(dataDir, galleryDir string) (variants []string, note, why s
 		return []string{"cpu-fast"}, "", ""
 	}
 	name := dev.Info().Name
-	slug := benchmarks.Slug(name, "")
+	slug := benchname.Slug(name, "")
 	runs, err := results.Load(dataDir)
 	if err == nil {
 		for _, h := range results.GroupHosts(runs) {
