@@ -4,8 +4,10 @@
 // header line naming the command and commit; Load reads it with
 // benchfmt and benchproc, the table builders reshape it into each source
 // report's tables (our numbers beside the report's published ones), and
-// the SVG renderer draws the reports' figures. Report writes all of it,
-// plus a gallery of filter outputs, under results/report/.
+// the plots draw the reports' figures. Write puts all of it under
+// results/report/. The package reads stored files only and imports no GPU
+// package; the filter gallery beside the report is rendered by the
+// variants themselves, in results/cmd/report.
 package results
 
 import (

@@ -11,7 +11,7 @@ import (
 
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/convolve/tiling"
 )
 
 // Section is one source report's part of the report: our tables per
@@ -781,7 +781,7 @@ func sectionLaunch(hosts []*Host) *Section {
 
 // sectionTuningTiled reads preset tuning-tiled: per GPU, image size and
 // filter, gpu-tiled's best time for each ry over the block shapes, the
-// best configuration against the default one (TiledDefaultRY's ry, 32x8
+// best configuration against the default one (tiling.DefaultRY's ry, 32x8
 // blocks), and gpu-shared beside it, all replayed from CUDA graphs in one
 // run.
 func sectionTuningTiled(hosts []*Host) *Section {
@@ -793,7 +793,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
-			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of variants.TiledDefaultRY for the image, filter and this GPU's SMs.",
+			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of tiling.DefaultRY for the image, filter and this GPU's SMs.",
 			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
 		sizes, filters := []string{}, []string{}
 		for _, smp := range run.Samples {
@@ -832,7 +832,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 	return s
 }
 
-// tiledDefaultRY is gpu-tiled's default ry (variants.TiledDefaultRY) for
+// tiledDefaultRY is gpu-tiled's default ry (tiling.DefaultRY) for
 // a one-channel float image of size over the filter spec, in 32x8 blocks
 // on a GPU of sms SMs, or 0 when one of them does not parse.
 func tiledDefaultRY(size, spec, sms string) int {
@@ -844,7 +844,7 @@ func tiledDefaultRY(size, spec, sms string) int {
 	}
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: f,
 		Input: convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}}
-	return variants.TiledDefaultRY(p, convolve.Block{X: 32, Y: 8}, n)
+	return tiling.DefaultRY(p, convolve.Block{X: 32, Y: 8}, n)
 }
 
 // ---- roofline ----

@@ -1,7 +1,9 @@
-// Command report rebuilds results/report/ from the raw benchmark runs
-// under results/data/: each source report's tables (Markdown, and on the
-// terminal with -print), SVG plots of their figures, and the filter
-// gallery. It needs no GPU.
+// Command report rebuilds a report from the raw benchmark runs under
+// -data (default results/data) into -out (default results/report): each
+// source report's tables (Markdown, and on the terminal with -print) and
+// plots of their figures, built by package results from the stored files
+// alone, and the filter gallery, which this command renders with the
+// variants themselves. It needs no GPU.
 //
 // The gallery is rendered by the fastest variants this host can run. With
 // a GPU, those are the GPU variants ranked by their kernel time on
@@ -53,7 +55,10 @@ func main() {
 	default:
 		variants = strings.Split(*gallery, ",")
 	}
-	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, GalleryVariants: variants, GalleryNote: note})
+	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out})
+	if err == nil && len(variants) > 0 {
+		err = writeGallery(filepath.Join(*out, "gallery"), note, variants)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
@@ -85,7 +90,7 @@ func main() {
 func galleryVariants(dataDir, galleryDir string) (variants []string, note, why string) {
 	dev, err := cudabind.Default()
 	if err != nil {
-		if results.GalleryByGPU(galleryDir) {
+		if galleryByGPU(galleryDir) {
 			return nil, "", "no GPU here: the gallery a GPU rendered is kept; -gallery=cpu-fast replaces it"
 		}
 		return []string{"cpu-fast"}, "", ""
@@ -115,4 +120,16 @@ func galleryVariants(dataDir, galleryDir string) (variants []string, note, why s
 		}
 	}
 	return variants, note, ""
+}
+
+// writeGallery renders the gallery with variants and replaces dir with it.
+func writeGallery(dir, note string, variants []string) error {
+	g, err := renderGallery(note, variants...)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return results.WriteFiles(dir, g)
 }
