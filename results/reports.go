@@ -68,9 +68,9 @@ func section000(hosts []*Host) *Section {
 	s := &Section{Report: "000", Title: "Report 000: naive (V1), constant-memory (V1c) and shared-memory (V2) kernels"}
 	f32 := Q{"type": "f32", "ch": "1"}
 	sizePlot := &Plot{ID: "000-image-size", Title: "Gaussian 3x3, 16x16 blocks: kernel time vs image size",
-		XLabel: "image size", YLabel: "time (ms)", X: sizes000, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: sizes000, XValue: pixels(sizes000), LogX: true, LogY: true}
 	kPlot := &Plot{ID: "000-filter-size", Title: "1024x1024, 16x16 blocks: V2/V1 vs filter size",
-		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}}
+		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}, XValue: []float64{3, 5, 7}}
 	blocks := []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
 	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
 		XLabel: "block", YLabel: "time (ms)", X: blocks}
@@ -102,7 +102,7 @@ func section000(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
-			sizePlot.Series = append(sizePlot.Series, Series{Name: h.Title + " V1", Y: v1s}, Series{Name: h.Title + " V1c", Y: v1cs}, Series{Name: h.Title + " V2", Y: v2s})
+			sizePlot.Series = append(sizePlot.Series, Series{Name: h.Title + " V1", Variant: "V1", Source: h.Title, Y: v1s}, Series{Name: h.Title + " V1c", Variant: "V1c", Source: h.Title, Y: v1cs}, Series{Name: h.Title + " V2", Variant: "V2", Source: h.Title, Y: v2s})
 		}
 
 		tk := &Table{ID: "000-filter-size-" + h.Slug, Title: "Filter size sweep, 1024x1024, 16x16 blocks — " + h.Title,
@@ -120,7 +120,7 @@ func section000(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
-			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Y: ratios})
+			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Variant: "V1 / V2", Source: h.Title, Y: ratios})
 		}
 
 		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
@@ -138,7 +138,7 @@ func section000(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, tb)
 		if h.GPU {
-			blockPlot.Series = append(blockPlot.Series, Series{Name: h.Title + " V2", Y: bv2})
+			blockPlot.Series = append(blockPlot.Series, Series{Name: h.Title + " V2", Variant: "V2", Source: h.Title, Y: bv2})
 		}
 	}
 	for _, pub := range Report000 {
@@ -159,9 +159,9 @@ func section000(hosts []*Host) *Section {
 			bv2 = append(bv2, r.V2)
 		}
 		s.Tables = append(s.Tables, t)
-		sizePlot.Series = append(sizePlot.Series, Series{Name: pub.GPU + " V1 (report)", Y: v1s, Dashed: true}, Series{Name: pub.GPU + " V2 (report)", Y: v2s, Dashed: true})
-		kPlot.Series = append(kPlot.Series, Series{Name: pub.GPU + " (report)", Y: ratios, Dashed: true})
-		blockPlot.Series = append(blockPlot.Series, Series{Name: pub.GPU + " V2 (report)", Y: bv2, Dashed: true})
+		sizePlot.Series = append(sizePlot.Series, Series{Name: pub.GPU + " V1 (report)", Variant: "V1", Source: pub.GPU + " (report)", Y: v1s, Dashed: true}, Series{Name: pub.GPU + " V2 (report)", Variant: "V2", Source: pub.GPU + " (report)", Y: v2s, Dashed: true})
+		kPlot.Series = append(kPlot.Series, Series{Name: pub.GPU + " (report)", Variant: "V1 / V2", Source: pub.GPU + " (report)", Y: ratios, Dashed: true})
+		blockPlot.Series = append(blockPlot.Series, Series{Name: pub.GPU + " V2 (report)", Variant: "V2", Source: pub.GPU + " (report)", Y: bv2, Dashed: true})
 	}
 	s.Plots = []*Plot{sizePlot, kPlot, blockPlot}
 	return s
@@ -175,7 +175,7 @@ func section001(hosts []*Host) *Section {
 	s := &Section{Report: "001", Title: "Report 001: 8-bit RGB input, global vs shared memory"}
 	rgb := Q{"type": "u8", "ch": "3"}
 	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
-		XLabel: "image size", YLabel: "speedup", X: Report001Sizes, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "speedup", X: Report001Sizes, XValue: pixels(Report001Sizes), LogX: true, LogY: true}
 	for _, h := range withReport(hosts, "001") {
 		for _, v := range []string{"gpu-naive", "gpu-shared"} {
 			t := &Table{ID: "001-speedup-" + v + "-" + h.Slug, Title: fmt.Sprintf("Speedup over cpu-naive vs image size, %s, 16x16 — %s", v, h.Title),
@@ -193,7 +193,7 @@ func section001(hosts []*Host) *Section {
 				}
 				t.Rows = append(t.Rows, row)
 				if f == "gauss7" && h.GPU {
-					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: ys})
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: ys})
 				}
 			}
 			s.Tables = append(s.Tables, t)
@@ -243,7 +243,7 @@ func section001(hosts []*Host) *Section {
 			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
-		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
+		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Variant: v, Source: Report001GPU + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
 	}
 	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + Report001GPU + ", tables 3 and 4",
 		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
@@ -270,7 +270,7 @@ var ks002 = []string{"3", "7", "15", "23", "31", "45", "61", "75"}
 func section002(hosts []*Host) *Section {
 	s := &Section{Report: "002", Title: "Report 002: memory types, kernel vs total time"}
 	plot := &Plot{ID: "002-filter-size", Title: "1024x1024 box filter, block 32x32: kernel time vs filter size",
-		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, LogY: true}
+		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, XValue: numbers(ks002), LogY: true}
 	for _, h := range withReport(hosts, "002") {
 		t := &Table{ID: "002-table1-" + h.Slug, Title: "Box 75x75, 1024x1024, block 32x32 — " + h.Title,
 			Caption: "Kernel time, and total (upload + kernel + download from pageable memory) minus kernel; the report's table 1 follows.",
@@ -305,7 +305,7 @@ func section002(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
 			for i, v := range variants002 {
-				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: series[i]})
+				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: series[i]})
 			}
 		}
 		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
@@ -413,7 +413,7 @@ func section003(hosts []*Host) *Section {
 		sizes = append(sizes, r.Size)
 	}
 	plot := &Plot{ID: "003-filter-size", Title: "1000x1000 RGB int16: total time vs box filter size",
-		XLabel: "filter size K", YLabel: "total time (ms)", X: ks, LogY: true}
+		XLabel: "filter size K", YLabel: "total time (ms)", X: ks, XValue: numbers(ks), LogY: true}
 	hdr := []string{"", "Seq = cpu-naive (ms)"}
 	for i, m := range Report003Methods[:5] {
 		if v := Report003Variants[i]; v != "" {
@@ -465,7 +465,7 @@ func section003(hosts []*Host) *Section {
 			si := 0
 			for i := range Report003Methods[:5] {
 				if Report003Variants[i] != "" {
-					plot.Series = append(plot.Series, Series{Name: h.Title + " " + Report003Variants[i], Y: series[si]})
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + Report003Variants[i], Variant: Report003Variants[i], Source: h.Title, Y: series[si]})
 					si++
 				}
 			}
@@ -502,7 +502,11 @@ func section003(hosts []*Host) *Section {
 		for _, r := range Report003KernelSize {
 			ys = append(ys, r.Times[i])
 		}
-		plot.Series = append(plot.Series, Series{Name: m + " (report)", Y: ys, Dashed: true})
+		v := Report003Variants[i]
+		if v == "" {
+			v = m
+		}
+		plot.Series = append(plot.Series, Series{Name: m + " (report)", Variant: v, Source: Report003GPU + " (report)", Y: ys, Dashed: true})
 	}
 	s.Plots = []*Plot{plot}
 	return s
@@ -514,7 +518,7 @@ func section004(hosts []*Host) *Section {
 	s := &Section{Report: "004", Title: "Report 004: Sobel, Gaussian 2-D vs separable, RGB->YUV at 1024x1024"}
 	ks := []string{"3", "5", "7", "9", "11"}
 	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
-		XLabel: "filter size K", YLabel: "time (ms)", X: ks, LogY: true}
+		XLabel: "filter size K", YLabel: "time (ms)", X: ks, XValue: numbers(ks), LogY: true}
 	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
 		{"gpu-separable", "shared=0"}, {"gpu-separable", "default"}}
 	for _, h := range withReport(hosts, "004") {
@@ -573,7 +577,7 @@ func section004(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, tg)
 		for i, v := range gvars {
-			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Y: series[i]})
+			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Variant: v.String(), Source: h.Title, Y: series[i]})
 		}
 		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
 			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
@@ -727,7 +731,7 @@ var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024"
 func sectionLaunch(hosts []*Host) *Section {
 	s := &Section{Report: "launch-overhead", Title: "Launch overhead: one host launch per run vs CUDA-graph replay"}
 	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",
-		XLabel: "image size", YLabel: "time (ms)", X: launchSizes, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: launchSizes, XValue: pixels(launchSizes), LogX: true, LogY: true}
 	for _, h := range hosts {
 		run := h.run("launch-overhead")
 		if run == nil {
@@ -767,8 +771,8 @@ func sectionLaunch(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
-			plot.Series = append(plot.Series, Series{Name: h.Title + " host launches", Y: naiveStream},
-				Series{Name: h.Title + " graph replay", Y: naiveGraph})
+			plot.Series = append(plot.Series, Series{Name: h.Title + " host launches", Variant: "host launches", Source: h.Title, Y: naiveStream},
+				Series{Name: h.Title + " graph replay", Variant: "graph replay", Source: h.Title, Y: naiveGraph})
 		}
 	}
 	if len(s.Tables) > 0 {
@@ -919,9 +923,11 @@ func sectionRoofline(hosts []*Host) *Section {
 	slices.SortFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
 	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
 		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s", LogX: true, LogY: true}
+	var pointLabels []string
 	for _, x := range xp {
-		plot.X = append(plot.X, x.label)
+		plot.X = append(plot.X, "")
 		plot.XValue = append(plot.XValue, x.ai)
+		pointLabels = append(pointLabels, x.label)
 	}
 	for _, hd := range hs {
 		t := &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
@@ -958,9 +964,12 @@ func sectionRoofline(hosts []*Host) *Section {
 				num(tiled[i], !math.IsNaN(tiled[i])), pct(tiled[i]), num(shared[i], !math.IsNaN(shared[i])), pct(shared[i])})
 		}
 		s.Tables = append(s.Tables, t)
-		plot.Series = append(plot.Series, Series{Name: hd.h.Title + " roof", Y: roof},
-			Series{Name: hd.h.Title + " gpu-tiled", Y: tiled, Markers: true},
-			Series{Name: hd.h.Title + " gpu-shared", Y: shared, Markers: true})
+		if len(plot.Series) > 0 {
+			pointLabels = nil // the first GPU's points name the filters
+		}
+		plot.Series = append(plot.Series, Series{Name: hd.h.Title + " roof", Variant: "roof", Source: hd.h.Title, Y: roof, LineOnly: true},
+			Series{Name: hd.h.Title + " gpu-tiled", Variant: "gpu-tiled", Source: hd.h.Title, Y: tiled, Markers: true, Labels: pointLabels},
+			Series{Name: hd.h.Title + " gpu-shared", Variant: "gpu-shared", Source: hd.h.Title, Y: shared, Markers: true})
 	}
 	s.Plots = []*Plot{plot}
 	return s
@@ -985,4 +994,32 @@ func fastest(ss []*Sample) float64 {
 		return val(s.Time())
 	}
 	return nan()
+}
+
+// pixels is the number of pixels of each "WxH" size, NaN where one does
+// not parse: the true x of a plot against image size.
+func pixels(sizes []string) []float64 {
+	out := make([]float64, len(sizes))
+	for i, sz := range sizes {
+		w, h, ok := parseSize(sz)
+		out[i] = nan()
+		if ok {
+			out[i] = float64(w) * float64(h)
+		}
+	}
+	return out
+}
+
+// numbers parses each of vs as a number, NaN where one does not parse:
+// the true x of a plot against filter size.
+func numbers(vs []string) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			x = nan()
+		}
+		out[i] = x
+	}
+	return out
 }

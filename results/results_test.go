@@ -192,40 +192,6 @@ func TestFixtureInTables(t *testing.T) {
 	}
 }
 
-func TestPlotSVG(t *testing.T) {
-	plots := []*Plot{
-		{ID: "a", Title: "log <y> & x", XLabel: "size", YLabel: "ms", X: []string{"256", "512", "1024"}, LogY: true,
-			Series: []Series{{Name: "one", Y: []float64{0.1, 0.4, 1.6}}, {Name: "gap", Y: []float64{1, nan(), 3}, Dashed: true}}},
-		{ID: "b", Title: "linear", X: []string{"3", "5"}, XValue: []float64{3, 5},
-			Series: []Series{{Name: "flat", Y: []float64{2, 2}}, {Name: "not run", Y: []float64{nan(), nan()}}}},
-		{ID: "c", Title: "empty", X: []string{"1"}},
-	}
-	for _, p := range plots {
-		var b bytes.Buffer
-		if err := p.WriteSVG(&b); err != nil {
-			t.Fatal(err)
-		}
-		if err := validXML(b.Bytes()); err != nil {
-			t.Errorf("plot %s: invalid SVG: %v\n%s", p.ID, err, b.String())
-		}
-		n := strings.Count(b.String(), "<polyline")
-		want := map[string]int{"a": 1, "b": 1, "c": 0}[p.ID]
-		if n != want {
-			t.Errorf("plot %s: %d polylines, want %d", p.ID, n, want)
-		}
-	}
-	var b bytes.Buffer
-	if err := plots[1].WriteSVG(&b); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "not run") {
-		t.Errorf("plot b: a series with no point is in the legend")
-	}
-	if plots[2].HasData() || !plots[0].HasData() {
-		t.Errorf("HasData wrong")
-	}
-}
-
 func validXML(b []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(b))
 	for {
@@ -379,12 +345,13 @@ func TestRooflineSection(t *testing.T) {
 	if !slices.Equal(p.XValue, []float64{2.25, 10}) || !slices.Equal(p.Series[0].Y, []float64{2250, 10000}) {
 		t.Errorf("plot X %v, roof %v", p.XValue, p.Series[0].Y)
 	}
-	var b bytes.Buffer
-	if err := p.WriteSVG(&b); err != nil {
-		t.Fatal(err)
+	// The roof is a line; the measurements are markers at their own
+	// intensity, named by their filter.
+	if !p.Series[0].LineOnly || !p.Series[1].Markers || !p.Series[2].Markers {
+		t.Errorf("roof drawn as markers or measurements joined: %+v", p.Series)
 	}
-	if n := strings.Count(b.String(), "<polyline"); n != 1 {
-		t.Errorf("%d polylines: want the roof's alone, the measured series as markers", n)
+	if l := p.Series[1].Labels; len(l) != 2 || l[0] != "gauss3" || l[1] != "" {
+		t.Errorf("gpu-tiled point labels %q, want gauss3 at the point and none at the ridge", l)
 	}
 	if sec := sectionRoofline([]*Host{{Slug: "c", Runs: []*Run{{Preset: "default"}}}}); len(sec.Tables)+len(sec.Plots) != 0 {
 		t.Errorf("a host without tuning-tiled got a roofline")
