@@ -2,8 +2,8 @@ package results
 
 import (
 	"bytes"
-	"flag"
 	"encoding/xml"
+	"flag"
 	"fmt"
 	"image/color"
 	"image/png"
