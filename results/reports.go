@@ -23,11 +23,24 @@ type Section struct {
 	Plots  []*Plot
 }
 
-// Sections builds every report section from the hosts' runs.
+// Sections builds every report section from the hosts' runs. The tables
+// of a host without a GPU keep its CPU cases alone (Table.CPUOnly), and
+// a table with none is left out.
 func Sections(hosts []*Host) []*Section {
-	return []*Section{
+	secs := []*Section{
 		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionRoofline(hosts), sectionSpread(hosts),
 	}
+	for _, h := range hosts {
+		if h.GPU {
+			continue
+		}
+		for _, s := range secs {
+			s.Tables = slices.DeleteFunc(s.Tables, func(t *Table) bool {
+				return strings.HasSuffix(t.ID, "-"+h.Slug) && !t.CPUOnly()
+			})
+		}
+	}
+	return secs
 }
 
 func nan() float64 { return math.NaN() }
@@ -124,7 +137,7 @@ func section000(hosts []*Host) *Section {
 		}
 
 		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
-			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
+			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}, Keys: 2}
 		var bv2 []float64
 		for _, b := range blocks {
 			g := func(v string) float64 {

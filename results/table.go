@@ -20,6 +20,54 @@ type Table struct {
 	Caption string // where the numbers come from
 	Header  []string
 	Rows    [][]string
+	// Keys is how many leading columns name a row rather than hold a
+	// measurement; zero means one.
+	Keys int
+}
+
+// CPUOnly trims a table of a host without a GPU to its CPU cases: it
+// drops the measurement columns with no value in any row (the GPU
+// variants' columns), then the rows with no value left. It reports
+// whether any measurement remains.
+func (t *Table) CPUOnly() bool {
+	keys := max(t.Keys, 1)
+	var keep []int
+	for c := range t.Header {
+		if c < keys {
+			keep = append(keep, c)
+			continue
+		}
+		for _, r := range t.Rows {
+			if c < len(r) && r[c] != missing {
+				keep = append(keep, c)
+				break
+			}
+		}
+	}
+	pick := func(cells []string) []string {
+		out := make([]string, 0, len(keep))
+		for _, c := range keep {
+			if c < len(cells) {
+				out = append(out, cells[c])
+			} else {
+				out = append(out, missing)
+			}
+		}
+		return out
+	}
+	t.Header = pick(t.Header)
+	var rows [][]string
+	for _, r := range t.Rows {
+		r = pick(r)
+		for _, cell := range r[min(keys, len(r)):] {
+			if cell != missing {
+				rows = append(rows, r)
+				break
+			}
+		}
+	}
+	t.Rows = rows
+	return len(t.Header) > keys && len(rows) > 0
 }
 
 // RenderMarkdown writes the table as a GitHub Markdown table under a
@@ -131,6 +179,7 @@ func Summary(r *Run) *Table {
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
 		Caption: "Medians over the runs of each case; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%peak-bw"},
+		Keys:    7,
 	}
 	samples := slices.Clone(r.Samples)
 	SortSamples(samples)
