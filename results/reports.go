@@ -99,17 +99,17 @@ func section000(hosts []*Host) *Section {
 		var v1s, v2s, v1cs []float64
 		for _, sz := range sizes000 {
 			q := f32.with("size", sz, "filter", "gauss3")
-			cpu := val(h.Time(q.with("variant", "cpu-naive", "timing", "cpu")))
-			v1 := val(h.Time(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
-			v1c := val(h.Time(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
-			v2 := val(h.Time(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
-			v1s, v1cs, v2s = append(v1s, v1/1e6), append(v1cs, v1c/1e6), append(v2s, v2/1e6)
-			row := []string{sz, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(cpu, v1)), xCell(speedup(cpu, v2))}
+			cpu := h.Measure(q.with("variant", "cpu-naive", "timing", "cpu"))
+			v1 := h.Measure(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+			v1c := h.Measure(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+			v2 := h.Measure(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+			v1s, v1cs, v2s = append(v1s, v1.Center()/1e6), append(v1cs, v1c.Center()/1e6), append(v2s, v2.Center()/1e6)
+			row := []string{sz, msCI(cpu), msCI(v1), msCI(v1c), msCI(v2), ratioCell(cpu, v1), ratioCell(cpu, v2)}
 			if launch != nil {
-				g := func(v string) float64 {
-					return val(launch.One(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph")))
+				g := func(v string) Measure {
+					return launch.Measure(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph"))
 				}
-				row = append(row, msCell(g("gpu-naive")), msCell(g("gpu-shared")))
+				row = append(row, msCI(g("gpu-naive")), msCI(g("gpu-shared")))
 			}
 			t.Rows = append(t.Rows, row)
 		}
@@ -123,13 +123,13 @@ func section000(hosts []*Host) *Section {
 		var ratios []float64
 		for _, k := range []string{"3", "5", "7"} {
 			f := "gauss" + k
-			cpu := val(h.Time(cpuQ("cpu-naive").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1")))
-			g := func(v string) float64 {
-				return val(h.Time(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1")))
+			cpu := h.Measure(cpuQ("cpu-naive").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1"))
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1"))
 			}
 			v1, v1c, v2 := g("gpu-naive"), g("gpu-const"), g("gpu-shared")
-			ratios = append(ratios, speedup(v1, v2))
-			tk.Rows = append(tk.Rows, []string{k + "x" + k, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(v1, v2))})
+			ratios = append(ratios, speedup(v1.Center(), v2.Center()))
+			tk.Rows = append(tk.Rows, []string{k + "x" + k, msCI(cpu), msCI(v1), msCI(v1c), msCI(v2), ratioCell(v1, v2)})
 		}
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
@@ -140,14 +140,13 @@ func section000(hosts []*Host) *Section {
 			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}, Keys: 2}
 		var bv2 []float64
 		for _, b := range blocks {
-			g := func(v string) float64 {
-				return val(h.Time(gpuQ(v, b).with("size", "2048x2048", "filter", "gauss5", "type", "f32", "ch", "1")))
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, b).with("size", "2048x2048", "filter", "gauss5", "type", "f32", "ch", "1"))
 			}
 			v1, v1c, v2 := g("gpu-naive"), g("gpu-const"), g("gpu-shared")
-			bv2 = append(bv2, v2/1e6)
-			var bx, by int
-			fmt.Sscanf(b, "%dx%d", &bx, &by)
-			tb.Rows = append(tb.Rows, []string{b, fmt.Sprint(bx * by), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(v1, v2))})
+			bv2 = append(bv2, v2.Center()/1e6)
+			bx, by, _ := parseSize(b)
+			tb.Rows = append(tb.Rows, []string{b, strconv.Itoa(bx * by), msCI(v1), msCI(v1c), msCI(v2), ratioCell(v1, v2)})
 		}
 		s.Tables = append(s.Tables, tb)
 		if h.GPU {
@@ -199,10 +198,10 @@ func section001(hosts []*Host) *Section {
 				var ys []float64
 				for _, sz := range Report001Sizes {
 					q := rgb.with("size", sz, "filter", f)
-					sp := speedup(val(h.Time(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))),
-						val(h.Time(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))))
-					row = append(row, xCell(sp))
-					ys = append(ys, sp)
+					cpu := h.Measure(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))
+					gpu := h.Measure(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))
+					row = append(row, ratioCell(cpu, gpu))
+					ys = append(ys, speedup(cpu.Center(), gpu.Center()))
 				}
 				t.Rows = append(t.Rows, row)
 				if f == "gauss7" && h.GPU {
@@ -214,33 +213,34 @@ func section001(hosts []*Host) *Section {
 		tk := &Table{ID: "001-filter-size-" + h.Slug, Title: "Filter size, 8-bit RGB 1024x1024, 16x16 — " + h.Title,
 			Header: []string{"K", "Gauss global (ms)", "Gauss shared (ms)", "Box global (ms)", "Box shared (ms)", "Gauss shared speedup", "Box shared speedup"}}
 		for _, k := range []string{"3", "5", "7", "9", "11", "15", "21"} {
-			g := func(v, f string) float64 {
+			g := func(v, f string) Measure {
 				if v == "cpu-naive" {
-					return val(h.Time(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3")))
+					return h.Measure(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
 				}
-				return val(h.Time(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3")))
+				return h.Measure(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
 			}
 			ga, bo := "gauss"+k, "box"+k
-			tk.Rows = append(tk.Rows, []string{k, msCell(g("gpu-naive", ga)), msCell(g("gpu-shared", ga)), msCell(g("gpu-naive", bo)), msCell(g("gpu-shared", bo)),
-				xCell(speedup(g("cpu-naive", ga), g("gpu-shared", ga))), xCell(speedup(g("cpu-naive", bo), g("gpu-shared", bo)))})
+			tk.Rows = append(tk.Rows, []string{k, msCI(g("gpu-naive", ga)), msCI(g("gpu-shared", ga)), msCI(g("gpu-naive", bo)), msCI(g("gpu-shared", bo)),
+				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
 		}
 		s.Tables = append(s.Tables, tk)
 		tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
 			Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",
 			Header:  []string{"Filter", "Best block (shared)", "Global 16x16 (ms)", "Shared 16x16 (ms)", "Tuned shared (ms)"}}
 		for _, f := range filters001 {
-			best, bestT := missing, nan()
+			var all []*Sample
 			for _, r := range h.Runs {
-				for _, smp := range r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3")) {
-					if t, ok := smp.Time(); ok && (math.IsNaN(bestT) || t < bestT) {
-						best, bestT = smp.Keys["block"], t
-					}
-				}
+				all = append(all, r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))...)
 			}
-			g := func(v string) float64 {
-				return val(h.Time(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3")))
+			best := missing
+			bestSmp := fastestSample(all)
+			if bestSmp != nil {
+				best = bestSmp.Keys["block"]
 			}
-			tt.Rows = append(tt.Rows, []string{f, best, msCell(g("gpu-naive")), msCell(g("gpu-shared")), msCell(bestT)})
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))
+			}
+			tt.Rows = append(tt.Rows, []string{f, best, msCI(g("gpu-naive")), msCI(g("gpu-shared")), msCI(timeOf(bestSmp))})
 		}
 		s.Tables = append(s.Tables, tt)
 	}
@@ -293,14 +293,14 @@ func section002(hosts []*Host) *Section {
 				continue
 			}
 			q := Q{"size": "1024x1024", "filter": "box75", "type": "f32", "ch": "1"}
-			var kern, tot float64
+			var kern, tot Measure
 			if r.Variant == "cpu-naive" {
-				kern, tot = val(h.Time(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))), nan()
+				kern = h.Measure(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
 			} else {
-				kern = val(h.Time(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1")))
-				tot = val(h.Time(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"}))
+				kern = h.Measure(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
+				tot = h.Measure(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"})
 			}
-			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCell(kern), msCell(tot), msCell(tot - kern)})
+			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCI(kern), msCI(tot), msCell(tot.Center() - kern.Center())})
 		}
 		s.Tables = append(s.Tables, t)
 		tk := &Table{ID: "002-filter-size-" + h.Slug, Title: "Kernel time (ms) vs box filter size, 1024x1024, block 32x32 — " + h.Title,
@@ -309,9 +309,9 @@ func section002(hosts []*Host) *Section {
 		for _, k := range ks002 {
 			row := []string{k}
 			for i, v := range variants002 {
-				tm := val(h.Time(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1")))
-				row = append(row, msCell(tm))
-				series[i] = append(series[i], tm/1e6)
+				tm := h.Measure(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1"))
+				row = append(row, msCI(tm))
+				series[i] = append(series[i], tm.Center()/1e6)
 			}
 			tk.Rows = append(tk.Rows, row)
 		}
@@ -326,7 +326,7 @@ func section002(hosts []*Host) *Section {
 		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
 			row := []string{b}
 			for _, v := range variants002 {
-				row = append(row, msCell(val(h.Time(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1")))))
+				row = append(row, msCI(h.Measure(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1"))))
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
@@ -394,20 +394,19 @@ func exactness002(h *Host) *Table {
 	for _, v := range []string{"gpu-naive", "gpu-const"} {
 		for _, k := range ks002Exact {
 			row := []string{v, k}
-			times := map[string]float64{}
+			times := map[string]Measure{}
 			for _, o := range opts002 {
 				smp := h.Sample(base(v).with("filter", "box"+k, "opts", o))
-				tm, ulp := nan(), missing
+				ulp := missing
 				if smp != nil {
-					tm = val(smp.Time())
 					if u, ok := smp.Max("max-ulp"); ok {
 						ulp = strconv.FormatFloat(u, 'f', 0, 64)
 					}
 				}
-				times[o] = tm
-				row = append(row, msCell(tm), ulp)
+				times[o] = timeOf(smp)
+				row = append(row, msCI(times[o]), ulp)
 			}
-			t.Rows = append(t.Rows, append(row, xCell(speedup(times["nofma"], times["default"]))))
+			t.Rows = append(t.Rows, append(row, ratioCell(times["nofma"], times["default"])))
 		}
 	}
 	return t
@@ -433,7 +432,7 @@ func section003(hosts []*Host) *Section {
 			hdr = append(hdr, m+" = "+v+" total (ms)", "kernel (ms)")
 		}
 	}
-	one := func(h *Host, v, timing string, q Q) float64 {
+	one := func(h *Host, v, timing string, q Q) Measure {
 		q = q.with("variant", v, "type", "i16", "ch", "3", "layout", "planar")
 		switch timing {
 		case "cpu":
@@ -443,7 +442,7 @@ func section003(hosts []*Host) *Section {
 		default:
 			q = q.with("timing", "kernel", "cache", "hot")
 		}
-		return val(h.Time(q))
+		return h.Measure(q)
 	}
 	build := func(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
 		t := &Table{ID: id, Title: title, Header: append([]string{axisName}, hdr[1:]...),
@@ -451,7 +450,7 @@ func section003(hosts []*Host) *Section {
 				"uploads and downloads from pinned memory, as report 003 timed that strategy, so it is not a kernel time like the others."}
 		var series [][]float64
 		for _, a := range axis {
-			row := []string{a, msCell(one(h, "cpu-naive", "cpu", q(a)))}
+			row := []string{a, msCI(one(h, "cpu-naive", "cpu", q(a)))}
 			si := 0
 			for i := range Report003Methods[:5] {
 				v := Report003Variants[i]
@@ -459,11 +458,11 @@ func section003(hosts []*Host) *Section {
 					continue
 				}
 				tot := one(h, v, "total", q(a))
-				row = append(row, msCell(tot), msCell(one(h, v, "kernel", q(a))))
+				row = append(row, msCI(tot), msCI(one(h, v, "kernel", q(a))))
 				if len(series) <= si {
 					series = append(series, nil)
 				}
-				series[si] = append(series[si], tot/1e6)
+				series[si] = append(series[si], tot.Center()/1e6)
 				si++
 			}
 			t.Rows = append(t.Rows, row)
@@ -558,13 +557,12 @@ func section004(hosts []*Host) *Section {
 			} else {
 				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
 			}
-			tm, mp, gb := nan(), nan(), nan()
+			mp, gb := nan(), nan()
 			if smp != nil {
-				tm = val(smp.Time())
 				mp = val(smp.Median("MPix/s"))
 				gb = val(smp.Median("GB/s"))
 			}
-			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCell(tm), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
+			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCI(timeOf(smp)), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
 		}
 		s.Tables = append(s.Tables, t)
 		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
@@ -577,14 +575,14 @@ func section004(hosts []*Host) *Section {
 			row := []string{k}
 			for i, v := range gvars {
 				q := Q{"size": "1024x1024", "filter": "gauss" + k, "type": "u8", "ch": "1"}
-				var tm float64
+				var tm Measure
 				if strings.HasPrefix(v.variant, "cpu-") {
-					tm = val(h.Time(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
+					tm = h.Measure(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1"))
 				} else {
-					tm = val(h.Time(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune)))
+					tm = h.Measure(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune))
 				}
-				row = append(row, msCell(tm))
-				series[i] = append(series[i], tm/1e6)
+				row = append(row, msCI(tm))
+				series[i] = append(series[i], tm.Center()/1e6)
 			}
 			tg.Rows = append(tg.Rows, row)
 		}
@@ -597,9 +595,9 @@ func section004(hosts []*Host) *Section {
 		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt=1"}} {
 			base := Q{"variant": v.variant, "size": "1024x1024", "filter": "rgb2yuv", "block": "default", "tune": v.tune}
 			ty.Rows = append(ty.Rows, []string{v.String(),
-				msCell(val(h.Time(base.with("timing", "kernel", "cache", "hot")))),
-				msCell(val(h.Time(base.with("timing", "total", "mem", "pageable")))),
-				msCell(val(h.Time(base.with("timing", "total", "mem", "pinned"))))})
+				msCI(h.Measure(base.with("timing", "kernel", "cache", "hot"))),
+				msCI(h.Measure(base.with("timing", "total", "mem", "pageable"))),
+				msCI(h.Measure(base.with("timing", "total", "mem", "pinned")))})
 		}
 		s.Tables = append(s.Tables, ty)
 	}
@@ -751,16 +749,8 @@ func sectionLaunch(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "launch-overhead-" + h.Slug, Title: "Host launches vs graph replay — " + h.Title,
-			Caption: "Kernel time per run (ms, median) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. The ratio is what the host launches add to each run: where the first column stays level across image sizes while the second grows, it is the host's launch interval, not the kernel, and its runs spread the way the host's scheduling does.",
-			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Spread", "Graph replay (ms)", "Spread", "Launches / graph"}}
-		cell := func(smp *Sample) (float64, string, string) {
-			if smp == nil {
-				return nan(), missing, missing
-			}
-			tm, ok := smp.Time()
-			sp, oks := smp.Spread()
-			return val(tm, ok), ms(tm, ok), percent(sp, oks)
-		}
+			Caption: "Kernel time per run (ms, median ± the half-width of its confidence interval) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. The ratio is what the host launches add to each run: where the first column stays level across image sizes while the second grows, it is the host's launch interval, not the kernel, and its runs spread the way the host's scheduling does. The ratio is \"~\" where the runs of the two timings do not differ significantly (Mann-Whitney U, p > 0.05).",
+			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Graph replay (ms)", "Launches / graph"}}
 		type kernel struct{ variant, size, filter string }
 		var ks []kernel
 		for _, v := range []string{"gpu-naive", "gpu-const", "gpu-shared"} { // report 000's V1, V1c, V2
@@ -772,15 +762,15 @@ func sectionLaunch(hosts []*Host) *Section {
 		var naiveStream, naiveGraph []float64
 		for _, k := range ks {
 			q := Q{"variant": k.variant, "size": k.size, "filter": k.filter, "cache": "hot", "opts": "default", "tune": "default"}
-			st, stCell, stSpread := cell(run.Sample(q.with("timing", "kernel")))
-			gr, grCell, grSpread := cell(run.Sample(q.with("timing", "kernel-graph")))
-			if math.IsNaN(st) && math.IsNaN(gr) {
+			st := run.Measure(q.with("timing", "kernel"))
+			gr := run.Measure(q.with("timing", "kernel-graph"))
+			if !st.OK() && !gr.OK() {
 				continue
 			}
 			if k.variant == "gpu-naive" {
-				naiveStream, naiveGraph = append(naiveStream, st/1e6), append(naiveGraph, gr/1e6)
+				naiveStream, naiveGraph = append(naiveStream, st.Center()/1e6), append(naiveGraph, gr.Center()/1e6)
 			}
-			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, stCell, stSpread, grCell, grSpread, xCell(speedup(st, gr))})
+			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, msCI(st), msCI(gr), ratioCell(st, gr)})
 		}
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
@@ -810,7 +800,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
-			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of tiling.DefaultRY for the image, filter and this GPU's SMs.",
+			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuning-tiled`; a ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05). Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of tiling.DefaultRY for the image, filter and this GPU's SMs.",
 			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
 		sizes, filters := []string{}, []string{}
 		for _, smp := range run.Samples {
@@ -828,19 +818,20 @@ func sectionTuningTiled(hosts []*Host) *Section {
 				q := Q{"size": sz, "filter": f, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
 				row := []string{sz, f}
 				for _, ry := range rys {
-					row = append(row, msCell(fastest(run.Find(q.with("variant", "gpu-tiled", "tune", ry)))))
+					row = append(row, msCI(timeOf(fastestSample(run.Find(q.with("variant", "gpu-tiled", "tune", ry))))))
 				}
-				best, bestName := nan(), missing
-				if smp := fastestSample(run.Find(q.with("variant", "gpu-tiled"))); smp != nil {
-					best, bestName = val(smp.Time()), smp.Keys["tune"]+" "+smp.Keys["block"]
+				bestSmp := fastestSample(run.Find(q.with("variant", "gpu-tiled")))
+				best, bestName := timeOf(bestSmp), missing
+				if bestSmp != nil {
+					bestName = bestSmp.Keys["tune"] + " " + bestSmp.Keys["block"]
 				}
 				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config["gpu-sms"]))
-				def := val(run.One(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")))
-				shared := val(run.One(q.with("variant", "gpu-shared", "tune", "default")))
-				if math.IsNaN(best) && math.IsNaN(shared) {
+				def := run.Measure(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8"))
+				shared := run.Measure(q.with("variant", "gpu-shared", "tune", "default"))
+				if !best.OK() && !shared.OK() {
 					continue
 				}
-				row = append(row, bestName+" "+msCell(best), msCell(def), xCell(speedup(def, best)), msCell(shared), xCell(speedup(shared, best)))
+				row = append(row, bestName+" "+msCI(best), msCI(def), ratioCell(def, best), msCI(shared), ratioCell(shared, best))
 				t.Rows = append(t.Rows, row)
 			}
 		}

@@ -256,13 +256,15 @@ func TestLaunchSection(t *testing.T) {
 			Values: map[string][]float64{"gpu-ns/op": ns}}
 	}
 	other := &Run{Preset: "000", Samples: []*Sample{mk("kernel", 1e6, 1e6)}}
-	launch := &Run{Preset: "launch-overhead", Samples: []*Sample{mk("kernel", 5000, 5000, 6000), mk("kernel-graph", 2000, 2000, 2000)}}
+	launch := &Run{Preset: "launch-overhead", Samples: []*Sample{mk("kernel", 5000, 5000, 6000, 5000, 4900), mk("kernel-graph", 2000, 2000, 2000, 2000, 2000)}}
 	h := &Host{Slug: "h", Title: "H", GPU: true, Runs: []*Run{other, launch}}
 	sec := sectionLaunch([]*Host{h})
 	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
 		t.Fatalf("want one table of one row, got %+v", sec.Tables)
 	}
-	want := []string{"gpu-naive", "256x256", "gauss3", "0.00500", "20%", "0.00200", "0%", "2.50×"}
+	// Five runs each: the interval is their range, and runs this far
+	// apart differ (Mann-Whitney U, p = 0.008).
+	want := []string{"gpu-naive", "256x256", "gauss3", "0.00500 ±20%", "0.00200 ±0%", "2.50×"}
 	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
 		t.Errorf("row = %q, want %q", got, want)
 	}
@@ -277,7 +279,7 @@ func TestTuningTiledSection(t *testing.T) {
 	mk := func(variant, tune, block string, ns float64) *Sample {
 		return &Sample{Keys: map[string]string{"variant": variant, "size": "2048x2048", "filter": "gauss5", "block": block,
 			"type": "f32", "ch": "1", "timing": "kernel-graph", "mem": "none", "cache": "hot", "opts": "default", "tune": tune},
-			Values: map[string][]float64{"gpu-ns/op": {ns}}}
+			Values: map[string][]float64{"gpu-ns/op": {ns, ns * 1.01, ns * 0.99, ns * 1.02, ns}}}
 	}
 	run := &Run{Preset: "tuning-tiled", Config: map[string]string{"gpu-sms": "132"}, Samples: []*Sample{
 		mk("gpu-tiled", "ry=1", "32x8", 9000), mk("gpu-tiled", "ry=1", "64x4", 8000),
@@ -288,7 +290,7 @@ func TestTuningTiledSection(t *testing.T) {
 	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
 		t.Fatalf("want one table of one row, got %+v", sec.Tables)
 	}
-	want := []string{"2048x2048", "gauss5", "0.00800", "—", "0.00500", "0.00600", "ry=4 16x16 0.00500", "0.00600", "1.20×", "0.0150", "3.00×"}
+	want := []string{"2048x2048", "gauss5", "0.00800 ±2%", "—", "0.00500 ±2%", "0.00600 ±2%", "ry=4 16x16 0.00500 ±2%", "0.00600 ±2%", "1.20×", "0.0150 ±2%", "3.00×"}
 	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
 		t.Errorf("row = %q\nwant  %q", got, want)
 	}
@@ -314,7 +316,7 @@ func TestImageSizeTableGraphColumns(t *testing.T) {
 			t.Fatalf("%d runs: header %q, want %d columns", len(tt.runs), tb.Header, tt.cols)
 		}
 		if tt.cols == 9 {
-			if got := tb.Rows[0][7:]; !slices.Equal(got, []string{"0.00150", "0.00250"}) {
+			if got := tb.Rows[0][7:]; !slices.Equal(got, []string{"0.00150 ±∞", "0.00250 ±∞"}) {
 				t.Errorf("256x256 graph cells %q", got)
 			}
 		}

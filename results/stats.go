@@ -104,3 +104,9 @@ func ratioCell(a, b Measure) string {
 	}
 	return sig(r, 3) + "×"
 }
+
+// Measure is the time of the sample h.Sample finds for q.
+func (h *Host) Measure(q Q) Measure { return timeOf(h.Sample(q)) }
+
+// Measure is the time of the single sample of r matching q.
+func (r *Run) Measure(q Q) Measure { return timeOf(r.Sample(q)) }

@@ -177,21 +177,20 @@ func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
+		Caption: "Medians over the runs of each case, time with the half-width of its confidence interval; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%peak-bw"},
 		Keys:    7,
 	}
 	samples := slices.Clone(r.Samples)
 	SortSamples(samples)
 	for _, s := range samples {
-		tm, ok := s.Time()
 		sp, oks := s.Spread()
 		mp, okm := s.Median("MPix/s")
 		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%peak-bw")
 		timing := timingLabel(s)
 		t.Rows = append(t.Rows, []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
-			s.Keys["type"], s.Keys["ch"], timing, ms(tm, ok), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)})
+			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)})
 	}
 	return t
 }
