@@ -66,6 +66,12 @@ func (r *Report) Markdown() []byte {
 			if c := run.Config["cpu-cap"]; c != "" && c != h.Runs[0].Config["cpu-cap"] {
 				fmt.Fprintf(&b, " (cpu-cap %s)", c)
 			}
+			if d, k, ok := run.Throttled(); ok {
+				fmt.Fprintf(&b, ", %d throttled samples discarded and taken again", d)
+				if k > 0 {
+					fmt.Fprintf(&b, " (%d kept)", k)
+				}
+			}
 			if n := len(run.Failures); n > 0 {
 				fmt.Fprintf(&b, ", %d failed their correctness gate", n)
 			}

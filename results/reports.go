@@ -678,6 +678,11 @@ func sectionSpread(hosts []*Host) *Section {
 				percent(WideSpread, true)),
 			Header: []string{"Preset", "Cases", "Runs per case", fmt.Sprintf("> %s", percent(WideSpread, true)), "> 25%", "Widest case", "Its spread"},
 		}
+		throttled := slices.ContainsFunc(h.Runs, func(r *Run) bool { return r.Has(ThrottledUnit) })
+		if throttled {
+			t.Header = append(t.Header, "Throttled samples discarded", "Throttled kept")
+			t.Caption += " The throttled columns count the samples taken below the GPU's clock limit, over every case of the preset: discarded and taken again, or kept where the guard gave up; a dash marks a run that does not record them."
+		}
 		for _, r := range h.Runs {
 			var wide, wider, most int
 			var worst *Sample
@@ -703,8 +708,16 @@ func sectionSpread(hosts []*Host) *Section {
 				name = caseLabel(worst)
 				spread = percent(worstSpread, true)
 			}
-			t.Rows = append(t.Rows, []string{r.Preset, strconv.Itoa(len(r.Samples)), strconv.Itoa(most),
-				strconv.Itoa(wide), strconv.Itoa(wider), name, spread})
+			row := []string{r.Preset, strconv.Itoa(len(r.Samples)), strconv.Itoa(most),
+				strconv.Itoa(wide), strconv.Itoa(wider), name, spread}
+			if throttled {
+				if d, k, ok := r.Throttled(); ok {
+					row = append(row, strconv.Itoa(d), strconv.Itoa(k))
+				} else {
+					row = append(row, missing, missing)
+				}
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
 	}

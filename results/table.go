@@ -181,6 +181,15 @@ func Summary(r *Run) *Table {
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%peak-bw"},
 		Keys:    7,
 	}
+	throttled, noise := r.Has(ThrottledUnit), r.spreadUnit()
+	if noise != "" {
+		t.Header = append(t.Header, "median spread")
+		t.Caption += " Median spread is the benchmark's own measure of its median's spread (" + noise + ") where it stopped sampling."
+	}
+	if throttled {
+		t.Header = append(t.Header, "throttled samples")
+		t.Caption += " Throttled samples were taken below the GPU's clock limit, discarded and taken again (summed over the runs; \"kept\" ones the guard gave up retaking)."
+	}
 	samples := slices.Clone(r.Samples)
 	SortSamples(samples)
 	for _, s := range samples {
@@ -189,8 +198,16 @@ func Summary(r *Run) *Table {
 		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%peak-bw")
 		timing := timingLabel(s)
-		t.Rows = append(t.Rows, []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
-			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)})
+		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
+			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)}
+		if noise != "" {
+			v, ok := s.Median(noise)
+			row = append(row, percent(v/100, ok))
+		}
+		if throttled {
+			row = append(row, throttledCell(s))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
