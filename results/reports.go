@@ -491,13 +491,12 @@ func section003(hosts []*Host) *Section {
 			Header: append([]string{axisName}, Report003Methods...), Rows: rows}
 	}
 	var rows [][]string
-	for i, r := range Report003KernelSize {
+	for _, r := range Report003KernelSize {
 		row := []string{r.K}
 		for _, x := range r.Times {
 			row = append(row, pubMS(x))
 		}
 		rows = append(rows, row)
-		_ = i
 	}
 	s.Tables = append(s.Tables, pub("003-published-filter-size", "Published by report 003 — "+Report003GPU+", table 1 (1000x1000)", "K", rows))
 	rows = nil

@@ -132,14 +132,6 @@ func ms(ns float64, ok bool) string {
 	return sig(ns/1e6, 3)
 }
 
-// ratio formats a/b as "1.23×".
-func ratio(a, b float64, ok bool) string {
-	if !ok || a <= 0 || b <= 0 {
-		return missing
-	}
-	return sig(a/b, 3) + "×"
-}
-
 func num(v float64, ok bool) string {
 	if !ok || math.IsNaN(v) {
 		return missing
