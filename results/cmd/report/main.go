@@ -16,6 +16,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,11 +32,27 @@ import (
 )
 
 func main() {
-	data := flag.String("data", "", "directory of raw runs (default <repo>/results/data)")
-	out := flag.String("out", "", "output directory (default <repo>/results/report)")
-	gallery := flag.String("gallery", "", "comma-separated variants that render the gallery, in order of preference; empty picks the fastest this host can run, none skips it")
-	print := flag.Bool("print", false, "also print every table of our data on the terminal")
-	flag.Parse()
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the command with its arguments, printing tables to stdout and
+// what it did to stderr.
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "directory of stored runs, <host>/<preset>.txt (default <repo>/results/data)")
+	out := fs.String("out", "", "directory the report is written to (default <repo>/results/report)")
+	gallery := fs.String("gallery", "", "comma-separated variants that render the gallery, in order of preference; empty picks the fastest this host can run, none skips it")
+	print := fs.Bool("print", false, "also print every table of our data on the terminal")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
 	root := "."
 	if b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
 		root = strings.TrimSpace(string(b))
@@ -46,6 +63,14 @@ func main() {
 	if *out == "" {
 		*out = filepath.Join(root, "results", "report")
 	}
+	name := *data
+	if abs, err := filepath.Abs(*data); err == nil {
+		if absRoot, err := filepath.Abs(root); err == nil {
+			if rel, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(rel, "..") {
+				name = filepath.ToSlash(rel)
+			}
+		}
+	}
 	var variants []string
 	var note, why string
 	switch *gallery {
@@ -55,13 +80,14 @@ func main() {
 	default:
 		variants = strings.Split(*gallery, ",")
 	}
-	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out})
-	if err == nil && len(variants) > 0 {
-		err = writeGallery(filepath.Join(*out, "gallery"), note, variants)
-	}
+	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, DataName: name})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "report:", err)
-		os.Exit(1)
+		return err
+	}
+	if len(variants) > 0 {
+		if err := writeGallery(filepath.Join(*out, "gallery"), note, variants); err != nil {
+			return err
+		}
 	}
 	if *print {
 		for _, s := range r.Sections {
@@ -69,20 +95,21 @@ func main() {
 				if strings.HasPrefix(t.Title, "Published") {
 					continue
 				}
-				t.RenderTerminal(os.Stdout)
+				t.RenderTerminal(stdout)
 			}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "report: %d hosts, wrote %s", len(r.Hosts), *out)
+	fmt.Fprintf(stderr, "report: %d hosts, wrote %s", len(r.Hosts), *out)
 	switch {
 	case len(variants) == 1:
-		fmt.Fprintf(os.Stderr, " (gallery by %s)", variants[0])
+		fmt.Fprintf(stderr, " (gallery by %s)", variants[0])
 	case len(variants) > 1:
-		fmt.Fprintf(os.Stderr, " (gallery by the first of %s that supports each filter)", strings.Join(variants, ", "))
+		fmt.Fprintf(stderr, " (gallery by the first of %s that supports each filter)", strings.Join(variants, ", "))
 	case why != "":
-		fmt.Fprintf(os.Stderr, " (%s)", why)
+		fmt.Fprintf(stderr, " (%s)", why)
 	}
-	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(stderr)
+	return nil
 }
 
 // galleryVariants picks the gallery's variants for this host, a note for
