@@ -86,7 +86,7 @@ func section000(hosts []*Host) *Section {
 		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}, XValue: []float64{3, 5, 7}}
 	blocks := []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
 	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
-		XLabel: "block", YLabel: "time (ms)", X: blocks}
+		XLabel: "block", YLabel: "time (ms)", X: blocks, LogY: true}
 	for _, h := range withReport(hosts, "000") {
 		t := &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 			Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",
