@@ -9,10 +9,7 @@ import (
 // The tables of a host without a GPU show its CPU cases: no column and no
 // row of dashes alone, and the CPU times where the data has them.
 func TestCPUHostTables(t *testing.T) {
-	r, err := Build("data")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := committedReport(t)
 	var cpuHost *Host
 	for _, h := range r.Hosts {
 		if !h.GPU {

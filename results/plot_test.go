@@ -19,10 +19,7 @@ var plotDir = flag.String("plotdir", "", "write every plot of the committed repo
 // legend entry per drawn series, one colour per variant and one marker
 // per source, and a canvas that holds its whole legend.
 func TestPlotsRender(t *testing.T) {
-	r, err := Build("data")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := committedReport(t)
 	n := 0
 	for _, s := range r.Sections {
 		for _, p := range s.Plots {

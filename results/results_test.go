@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -207,11 +208,7 @@ func validXML(b []byte) error {
 
 // The committed report is what the committed data produces.
 func TestCommittedReportUpToDate(t *testing.T) {
-	r, err := Build("data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := r.Files()
+	files, err := committedReport(t).Files()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,4 +355,21 @@ func TestRooflineSection(t *testing.T) {
 	if sec := sectionRoofline([]*Host{{Slug: "c", Runs: []*Run{{Preset: "default"}}}}); len(sec.Tables)+len(sec.Plots) != 0 {
 		t.Errorf("a host without tuning-tiled got a roofline")
 	}
+}
+
+// committed is the report of the committed data, built once for the
+// tests that read it and do not change it.
+var committed struct {
+	once sync.Once
+	r    *Report
+	err  error
+}
+
+func committedReport(t *testing.T) *Report {
+	t.Helper()
+	committed.once.Do(func() { committed.r, committed.err = Build("data") })
+	if committed.err != nil {
+		t.Fatal(committed.err)
+	}
+	return committed.r
 }
