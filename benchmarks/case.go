@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 )
 
@@ -27,7 +28,7 @@ const (
 	// for GPU variants, reported as total-ns/op.
 	TotalTiming Timing = "total"
 	// CPUTiming times Plan.Run of a CPU variant with the host clock.
-	CPUTiming Timing = "cpu"
+	CPUTiming Timing = benchname.CPUTiming
 )
 
 // Memory names the host memory a total-time GPU case copies from and to.
@@ -88,17 +89,6 @@ type Case struct {
 	ULP bool
 }
 
-// nameKeys is the order of the keys in every case name. New keys go at
-// the end, so that names stored before them keep their prefix. The last,
-// tune, is written only by cases that set a tunable, so that the names of
-// all other cases are those stored before the key existed and benchstat
-// still pairs them; ParseName supplies "default" (or "none" for a CPU
-// case) where it is absent.
-var nameKeys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune"}
-
-// NameKeys returns the keys every case name carries, in order.
-func NameKeys() []string { return append([]string(nil), nameKeys...) }
-
 // filterKey is the value of the filter key: the filter's spec for
 // Filter2D, the operation's name otherwise.
 func (c Case) filterKey() string {
@@ -132,7 +122,7 @@ func (c Case) optsKey() string {
 	return string(c.Opts)
 }
 
-// Name is the sub-benchmark name: every key of NameKeys as key=value,
+// Name is the sub-benchmark name: every key of benchname.Keys as key=value,
 // separated by slashes, for example
 // variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default.
 func (c Case) Name() string {
@@ -162,7 +152,7 @@ func (c Case) Name() string {
 		c.Tune,
 	}
 	var sb strings.Builder
-	for i, key := range nameKeys {
+	for i, key := range benchname.Keys() {
 		if key == "tune" && c.Tune == "" {
 			continue
 		}
@@ -230,49 +220,4 @@ func (c Case) Config() convolve.Config {
 func (c Case) Work() int64 {
 	kw, kh := c.kernelSize()
 	return int64(c.Width) * int64(c.Height) * int64(c.Channels) * int64(kw*kh)
-}
-
-// ParseName parses a case name (with or without a leading
-// "BenchmarkConv/" and a trailing "-N" GOMAXPROCS suffix) into its
-// key=value pairs. Names written before the opts key existed lack it, and
-// names of cases that set no tunable lack tune; ParseName supplies what
-// those runs used: "none" for CPU cases (timing=cpu), "default" for GPU
-// cases.
-func ParseName(name string) (map[string]string, error) {
-	name = strings.TrimPrefix(name, "BenchmarkConv/")
-	name = strings.TrimPrefix(name, "Conv/")
-	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '=') {
-		if _, err := strconv.Atoi(name[i+1:]); err == nil {
-			name = name[:i]
-		}
-	}
-	kv := map[string]string{}
-	for _, part := range strings.Split(name, "/") {
-		k, v, ok := strings.Cut(part, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("benchmarks: name part %q of %q is not key=value", part, name)
-		}
-		kv[k] = v
-	}
-	if _, ok := kv["opts"]; !ok {
-		kv["opts"] = ImpliedOpts(kv["timing"])
-	}
-	if _, ok := kv["tune"]; !ok {
-		kv["tune"] = ImpliedOpts(kv["timing"])
-	}
-	for _, k := range nameKeys {
-		if _, ok := kv[k]; !ok {
-			return nil, fmt.Errorf("benchmarks: name %q lacks key %q", name, k)
-		}
-	}
-	return kv, nil
-}
-
-// ImpliedOpts is the opts (and tune) value of a case name that lacks the
-// key: "none" for a CPU case (timing=cpu), "default" otherwise.
-func ImpliedOpts(timing string) string {
-	if timing == string(CPUTiming) {
-		return "none"
-	}
-	return "default"
 }

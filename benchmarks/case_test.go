@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 )
 
@@ -39,49 +40,15 @@ func TestCaseName(t *testing.T) {
 		if got := tt.c.Name(); got != tt.want {
 			t.Errorf("Name() =\n %s\nwant\n %s", got, tt.want)
 		}
-		kv, err := ParseName("BenchmarkConv/" + tt.want)
+		kv, err := benchname.Parse("BenchmarkConv/" + tt.want)
 		if err != nil {
-			t.Fatalf("ParseName(%q): %v", tt.want, err)
+			t.Fatalf("benchname.Parse(%q): %v", tt.want, err)
 		}
 		if kv["variant"] != tt.c.Variant || kv["ch"] == "" || kv["mem"] == "" || kv["opts"] != tt.c.optsKey() {
-			t.Errorf("ParseName(%q) = %v", tt.want, kv)
+			t.Errorf("benchname.Parse(%q) = %v", tt.want, kv)
 		}
-		if len(kv) != len(NameKeys()) {
-			t.Errorf("ParseName(%q): %d keys, want %d", tt.want, len(kv), len(NameKeys()))
-		}
-	}
-}
-
-func TestParseName(t *testing.T) {
-	// Names stored before the opts key existed end at mem; ParseName
-	// fills in what those runs used.
-	cpuOld := "variant=cpu-fast/size=8x8/filter=sobel-x/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
-	gpuOld := "variant=gpu-naive/size=8x8/filter=sobel-x/k=3/block=16x16/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"
-	tests := []struct {
-		name    string
-		wantErr bool
-		opts    string
-	}{
-		{cpuOld + "/opts=none", false, "none"},
-		{"BenchmarkConv/" + cpuOld + "/opts=none-8", false, "none"},
-		{"Conv/" + gpuOld + "/opts=nofma", false, "nofma"},
-		{gpuOld + "/opts=fast-math-1", false, "fast-math"},
-		{cpuOld, false, "none"},
-		{"BenchmarkConv/" + cpuOld + "-8", false, "none"},
-		{gpuOld, false, "default"},
-		{gpuOld + "-4", false, "default"},
-		{"variant=cpu-fast/size=8x8", true, ""},
-		{cpuOld + "/oops", true, ""},
-		{strings.Replace(gpuOld, "/timing=kernel", "", 1), true, ""},
-	}
-	for _, tt := range tests {
-		kv, err := ParseName(tt.name)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("ParseName(%q) error %v, want error %v", tt.name, err, tt.wantErr)
-			continue
-		}
-		if err == nil && (kv["opts"] != tt.opts || kv["filter"] != "sobel-x" || kv["mem"] != "none") {
-			t.Errorf("ParseName(%q) = %v, want opts=%s", tt.name, kv, tt.opts)
+		if len(kv) != len(benchname.Keys()) {
+			t.Errorf("benchname.Parse(%q): %d keys, want %d", tt.want, len(kv), len(benchname.Keys()))
 		}
 	}
 }
@@ -126,9 +93,9 @@ func TestTuneInName(t *testing.T) {
 	if got := c.Name(); got != want {
 		t.Errorf("Name() =\n %s\nwant\n %s", got, want)
 	}
-	kv, err := ParseName(want)
+	kv, err := benchname.Parse(want)
 	if err != nil || kv["tune"] != "shared=1" {
-		t.Errorf("ParseName: tune %q, err %v", kv["tune"], err)
+		t.Errorf("Parse: tune %q, err %v", kv["tune"], err)
 	}
 	if got := c.Config().Tunables; len(got) != 1 || got["shared"] != 1 {
 		t.Errorf("Config().Tunables = %v, want shared=1", got)
@@ -139,8 +106,8 @@ func TestTuneInName(t *testing.T) {
 	if strings.Contains(name, "tune=") {
 		t.Errorf("Name() of a case with no tunable carries tune: %s", name)
 	}
-	if kv, _ := ParseName(name); kv["tune"] != "default" {
-		t.Errorf("ParseName(%s): tune %q, want default", name, kv["tune"])
+	if kv, _ := benchname.Parse(name); kv["tune"] != "default" {
+		t.Errorf("benchname.Parse(%s): tune %q, want default", name, kv["tune"])
 	}
 	if c.Config().Tunables != nil {
 		t.Errorf("Config().Tunables of a case with no tunable = %v", c.Config().Tunables)

@@ -3,7 +3,6 @@ package benchmarks
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // GPUInfo describes the device benchmarks run on, as configuration lines.
@@ -33,29 +32,6 @@ func (h Host) Peaks() Peaks {
 		return Peaks{}
 	}
 	return Peaks{CopyGBps: h.GPU.CopyGBps, FP32GFLOPs: h.GPU.PeakGFLOPs}
-}
-
-// Slug is a short directory name for the results of this host: the GPU
-// name in lower case with runs of other characters turned into '-'
-// ("NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3"), or "cpu-" and
-// the slug of cpuName without a GPU.
-func Slug(gpuName, cpuName string) string {
-	s := gpuName
-	if s == "" {
-		s = "cpu " + cpuName
-	}
-	var sb strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			sb.WriteRune(r)
-			dash = false
-		} else if !dash && sb.Len() > 0 {
-			sb.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(sb.String(), "-")
 }
 
 // ConfigLines are the key: value lines printed before the benchmarks, so

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 )
 
@@ -52,7 +53,7 @@ func axis(cases []Case, key string) []string {
 	var vals []string
 	for _, c := range cases {
 		c.GPU = !strings.HasPrefix(c.Variant, "cpu-")
-		kv, err := ParseName(c.Name())
+		kv, err := benchname.Parse(c.Name())
 		if err != nil {
 			panic(err)
 		}
@@ -213,20 +214,6 @@ func containsLine(lines []string, sub string) bool {
 		}
 	}
 	return false
-}
-
-func TestSlug(t *testing.T) {
-	tests := []struct{ gpu, cpu, want string }{
-		{"NVIDIA H100 80GB HBM3", "", "nvidia-h100-80gb-hbm3"},
-		{"NVIDIA H200", "AMD EPYC", "nvidia-h200"},
-		{"", "AMD EPYC 7B13 64-Core Processor", "cpu-amd-epyc-7b13-64-core-processor"},
-		{"", "", "cpu"},
-	}
-	for _, tt := range tests {
-		if got := Slug(tt.gpu, tt.cpu); got != tt.want {
-			t.Errorf("Slug(%q, %q) = %q, want %q", tt.gpu, tt.cpu, got, tt.want)
-		}
-	}
 }
 
 // Only sweeps over compile options ask the gate for max-ulp.

@@ -4,8 +4,10 @@
 // header line naming the command and commit; Load reads it with
 // benchfmt and benchproc, the table builders reshape it into each source
 // report's tables (our numbers beside the report's published ones), and
-// the SVG renderer draws the reports' figures. Report writes all of it,
-// plus a gallery of filter outputs, under results/report/.
+// the plots draw the reports' figures. Write puts all of it under
+// results/report/. The package reads stored files only and imports no GPU
+// package; the filter gallery beside the report is rendered by the
+// variants themselves, in results/cmd/report.
 package results
 
 import (
@@ -19,25 +21,25 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 )
 
-// NameKeys are the sub-benchmark keys of a case name, benchmarks.NameKeys.
+// NameKeys are the sub-benchmark keys of a case name, benchname.Keys.
 // Names stored before the opts key existed lack it, and names of cases
 // that set no tunable lack tune; ReadRun fills them in (see ImpliedKeys).
-var NameKeys = benchmarks.NameKeys()
+var NameKeys = benchname.Keys()
 
 // ImpliedKeys are the name keys a stored name may lack, with the value
-// that absence means given the sample's other keys, as benchmarks.ParseName
+// that absence means given the sample's other keys, as benchname.Parse
 // fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
 var ImpliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
 	"tune": impliedDefault,
 }
 
-func impliedDefault(keys map[string]string) string { return benchmarks.ImpliedOpts(keys["timing"]) }
+func impliedDefault(keys map[string]string) string { return benchname.Implied(keys["timing"]) }
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {
@@ -47,21 +49,19 @@ type Sample struct {
 	// Implied lists the keys of ImpliedKeys the stored name lacked; Keys
 	// holds their implied values.
 	Implied []string
+	// named is a result holding the case's name with every key of
+	// NameKeys, implied ones included, for benchproc filters to match.
+	named *benchfmt.Result
 }
 
-// Median returns the median of the unit's values and whether there were any.
+// Median returns the median of the unit's values (benchmath's summary of
+// them) and whether there were any.
 func (s *Sample) Median(unit string) (float64, bool) {
-	v := s.Values[unit]
-	if len(v) == 0 {
+	m := measureOf(s, unit)
+	if !m.OK() {
 		return 0, false
 	}
-	c := slices.Clone(v)
-	sort.Float64s(c)
-	n := len(c)
-	if n%2 == 1 {
-		return c[n/2], true
-	}
-	return (c[n/2-1] + c[n/2]) / 2, true
+	return m.Center(), true
 }
 
 // Max returns the largest of the unit's values and whether there were any.
@@ -134,18 +134,19 @@ func (r *Run) Commit() string {
 	return c
 }
 
-// Find returns the samples whose keys match every key=value of want.
-func (r *Run) Find(want map[string]string) []*Sample {
+// Find returns the samples whose keys match every key=value of want, by
+// the benchproc filter that query names (Q.Filter).
+func (r *Run) Find(want Q) []*Sample {
+	f, err := want.filter()
+	if err != nil {
+		return nil
+	}
 	var out []*Sample
 	for _, s := range r.Samples {
-		ok := true
-		for k, v := range want {
-			if s.Keys[k] != v {
-				ok = false
-				break
-			}
+		if s.named == nil {
+			s.named = &benchfmt.Result{Name: completeName(s.Keys)}
 		}
-		if ok {
+		if ok, err := f.Apply(s.named); err == nil && ok {
 			out = append(out, s)
 		}
 	}
@@ -154,7 +155,7 @@ func (r *Run) Find(want map[string]string) []*Sample {
 
 // Sample returns the single sample matching want, or nil when none or
 // several do.
-func (r *Run) Sample(want map[string]string) *Sample {
+func (r *Run) Sample(want Q) *Sample {
 	if ss := r.Find(want); len(ss) == 1 {
 		return ss[0]
 	}
@@ -162,7 +163,7 @@ func (r *Run) Sample(want map[string]string) *Sample {
 }
 
 // One returns the time (ns) of the single sample matching want.
-func (r *Run) One(want map[string]string) (float64, bool) {
+func (r *Run) One(want Q) (float64, bool) {
 	s := r.Sample(want)
 	if s == nil {
 		return 0, false
@@ -177,6 +178,17 @@ var projectionKeys = func() string {
 	}
 	return strings.Join(parts, ",")
 }()
+
+// completeName is the benchmark name of a case with every key of
+// NameKeys, implied ones included.
+func completeName(keys map[string]string) benchfmt.Name {
+	var b strings.Builder
+	b.WriteString("Conv")
+	for _, k := range NameKeys {
+		b.WriteString("/" + k + "=" + keys[k])
+	}
+	return benchfmt.Name(b.String())
+}
 
 // ReadRun parses one file of benchmark output.
 func ReadRun(r io.Reader, path string) (*Run, error) {
@@ -225,6 +237,7 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 						s.Config[c.Key] = string(c.Value)
 					}
 				}
+
 				byName[name] = s
 				run.Samples = append(run.Samples, s)
 			}

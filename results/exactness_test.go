@@ -102,8 +102,9 @@ func TestExactnessTable(t *testing.T) {
 		t.Fatalf("%d rows, want %d", len(tb.Rows), 2*len(ks002Exact))
 	}
 	// gpu-naive box 3: medians 2.1, 3.2 and 1.0 µs; max-ulp the largest
-	// over the runs; fmad=false costs 3.2/2.1 of the default time.
-	want := []string{"gpu-naive", "3", "0.00210", "3", "0.00320", "0", "0.00100", "6", "1.52×"}
+	// over the runs. Two runs give no finite interval and cannot show
+	// fmad=false slower than the default, however far apart.
+	want := []string{"gpu-naive", "3", "0.00210 ±∞", "3", "0.00320 ±∞", "0", "0.00100 ±∞", "6", "~"}
 	if !slices.Equal(tb.Rows[0], want) {
 		t.Errorf("gpu-naive box3 row %q, want %q", tb.Rows[0], want)
 	}

@@ -1,7 +1,15 @@
 package results
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/perf/benchproc"
 )
 
 // Host is every stored run of one machine (one results/data directory).
@@ -34,8 +42,39 @@ func GroupHosts(runs []*Run) []*Host {
 	return hosts
 }
 
-// Q is a query: key=value pairs every matching sample carries.
+// Q is a query: key=value pairs of the case name every matching sample
+// carries.
 type Q map[string]string
+
+// Filter is the benchproc filter of q: "/key:value" terms, all of which
+// a result's name must match.
+func (q Q) Filter() string {
+	keys := slices.Sorted(maps.Keys(q))
+	terms := make([]string, len(keys))
+	for i, k := range keys {
+		terms[i] = "/" + k + ":" + strconv.Quote(q[k])
+	}
+	if len(terms) == 0 {
+		return "*"
+	}
+	return strings.Join(terms, " ")
+}
+
+// filters caches the parsed filter of each query.
+var filters sync.Map // string -> *benchproc.Filter
+
+func (q Q) filter() (*benchproc.Filter, error) {
+	src := q.Filter()
+	if f, ok := filters.Load(src); ok {
+		return f.(*benchproc.Filter), nil
+	}
+	f, err := benchproc.NewFilter(src)
+	if err != nil {
+		return nil, fmt.Errorf("results: query %s: %w", src, err)
+	}
+	filters.Store(src, f)
+	return f, nil
+}
 
 // with returns q plus the pairs kv (key, value, key, value, ...).
 func (q Q) with(kv ...string) Q {

@@ -1,48 +1,70 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
-	"html"
+	"image/color"
 	"io"
 	"math"
 	"slices"
-	"strings"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is one line of a plot. Points with a non-positive Y on a log
 // axis, or NaN, are gaps.
 type Series struct {
-	Name   string
+	Name string // the legend entry
+	// Variant picks the colour: series of one variant (or one quantity,
+	// such as a roof) share it, and no two variants of a plot do.
+	Variant string
+	// Source picks the marker and the dash: one GPU, or the published
+	// figures of a report. Series of one source share them.
+	Source string
 	Y      []float64 // one per Plot.X
 	Dashed bool      // published figures of a report, beside ours
 	// Markers draws the points alone, unjoined: measurements at positions
 	// that another series (a roof) needs more of.
 	Markers bool
+	// LineOnly draws the line without markers: a bound (a roof) rather
+	// than measurements.
+	LineOnly bool
+	// Labels, when not nil, names each point beside it (one per Y).
+	Labels []string
 }
 
-// Plot is a line plot over categorical or numeric X positions: the
-// reports' figures of time or speedup against image size, filter size or
-// block shape.
+// Plot is a line plot of the reports' figures: time or speedup against
+// image size, filter size or block shape.
 type Plot struct {
 	ID     string
 	Title  string
 	XLabel string
 	YLabel string
-	X      []string  // tick labels, one per position
-	XValue []float64 // numeric positions; nil spaces the labels evenly
+	// X are the positions' tick labels. With XValue nil the positions
+	// are categories, evenly spaced; otherwise each position lies at its
+	// XValue, labelled X where that is not empty, and where every X is
+	// empty the axis has ticks of its own.
+	X      []string
+	XValue []float64
 	LogX   bool
 	LogY   bool
 	Series []Series
 }
 
+// Plot geometry: the data area and its axes, and the legend to their
+// right, which grows the canvas rather than lose or cut an entry.
 const (
-	plotW, plotH           = 720, 420
-	marginL, marginR       = 70, 210
-	marginT, marginB       = 40, 60
-	innerW, innerH         = plotW - marginL - marginR, plotH - marginT - marginB
-	legendRow              = 16
-	defaultColours         = "#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b #e377c2 #17becf #7f7f7f #bcbd22"
-	maxLegendEntriesOnPlot = (plotH - marginT) / legendRow
+	plotW, plotH = 6 * vg.Inch, 4 * vg.Inch
+	legendPad    = 10 * vg.Millimeter / 4
+	fontSize     = 10
 )
 
 // HasData reports whether any series has a plottable point.
@@ -51,170 +73,392 @@ func (p *Plot) HasData() bool {
 }
 
 // drawn returns the series with at least one plottable point: a series
-// with none (a variant a host did not run) gets no colour or legend entry.
+// with none (a variant a host did not run) gets no legend entry.
 func (p *Plot) drawn() []Series {
 	var out []Series
 	for _, s := range p.Series {
-		if slices.ContainsFunc(s.Y, p.ok) {
-			out = append(out, s)
+		for i, y := range s.Y {
+			if p.ok(i, y) {
+				out = append(out, s)
+				break
+			}
 		}
 	}
 	return out
 }
 
-func (p *Plot) ok(y float64) bool {
-	return !math.IsNaN(y) && !math.IsInf(y, 0) && (!p.LogY || y > 0)
+// ok reports whether point i of a series, of value y, can be drawn.
+func (p *Plot) ok(i int, y float64) bool {
+	if i >= len(p.X) || math.IsNaN(y) || math.IsInf(y, 0) || (p.LogY && y <= 0) {
+		return false
+	}
+	x := p.x(i)
+	return !math.IsNaN(x) && !math.IsInf(x, 0) && (!p.LogX || x > 0)
 }
 
-// WriteSVG renders the plot as a standalone SVG document.
-func (p *Plot) WriteSVG(w io.Writer) error {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", plotW, plotH, plotW, plotH)
-	fmt.Fprintf(&sb, `<rect width="%d" height="%d" fill="white"/>`+"\n", plotW, plotH)
-	fmt.Fprintf(&sb, `<text x="%d" y="22" font-size="15" text-anchor="middle">%s</text>`+"\n", marginL+innerW/2, esc(p.Title))
-	// X positions.
-	xs := make([]float64, len(p.X))
-	for i := range p.X {
-		switch {
-		case p.XValue != nil && p.LogX:
-			xs[i] = math.Log10(p.XValue[i])
-		case p.XValue != nil:
-			xs[i] = p.XValue[i]
-		default:
-			xs[i] = float64(i)
-		}
+// x is the position of point i.
+func (p *Plot) x(i int) float64 {
+	if p.XValue == nil {
+		return float64(i)
 	}
-	x0, x1 := span(xs)
-	if x0 == x1 {
-		x0, x1 = x0-1, x1+1
+	if i >= len(p.XValue) {
+		return math.NaN()
 	}
-	px := func(x float64) float64 { return marginL + (x-x0)/(x1-x0)*innerW }
+	return p.XValue[i]
+}
+
+// Style is how one series is drawn.
+type Style struct {
+	Colour color.Color
+	Shape  draw.GlyphDrawer
+	Dashes []vg.Length
+}
+
+// palette holds colours that stay apart from one another on white, for
+// up to len(palette) variants; more variants get evenly spaced hues.
+var palette = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xd6, 0x27, 0x28, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0x94, 0x67, 0xbd, 0xff},
+	{0xff, 0x7f, 0x0e, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x17, 0xbe, 0xcf, 0xff},
+	{0x7f, 0x7f, 0x7f, 0xff}, {0xbc, 0xbd, 0x22, 0xff}, {0x00, 0x00, 0x80, 0xff}, {0x80, 0x00, 0x00, 0xff},
+}
+
+// colour is the i-th colour of n variants.
+func colour(i, n int) color.Color {
+	if n <= len(palette) {
+		return palette[i]
+	}
+	// Evenly spaced hues at a saturation and value readable on white.
+	h := float64(i) / float64(n) * 6
+	f := h - math.Floor(h)
+	v, lo := 0.8, 0.8*0.25
+	q, t := v-(v-lo)*f, lo+(v-lo)*f
+	var r, g, b float64
+	switch int(h) % 6 {
+	case 0:
+		r, g, b = v, t, lo
+	case 1:
+		r, g, b = q, v, lo
+	case 2:
+		r, g, b = lo, v, t
+	case 3:
+		r, g, b = lo, q, v
+	case 4:
+		r, g, b = t, lo, v
+	default:
+		r, g, b = v, lo, q
+	}
+	return color.RGBA{uint8(255 * r), uint8(255 * g), uint8(255 * b), 0xff}
+}
+
+// Styles returns the style of every drawn series, in drawing order: one
+// colour per distinct Variant, one marker and dash per distinct Source
+// (solid for the first source, dashed for a Dashed series).
+func (p *Plot) Styles() []Style {
 	series := p.drawn()
-	// Y range over the plottable points.
-	var ys []float64
+	var variants, sources []string
 	for _, s := range series {
-		for _, y := range s.Y {
-			if p.ok(y) {
-				ys = append(ys, p.ty(y))
-			}
+		if !slices.Contains(variants, s.Variant) {
+			variants = append(variants, s.Variant)
+		}
+		if !slices.Contains(sources, s.Source) {
+			sources = append(sources, s.Source)
 		}
 	}
-	y0, y1 := span(ys)
-	if len(ys) == 0 {
-		y0, y1 = 0, 1
-	}
-	if !p.LogY {
-		y0 = math.Min(0, y0)
-	}
-	if y0 == y1 {
-		y0, y1 = y0-1, y1+1
-	}
-	pad := (y1 - y0) * 0.05
-	y0, y1 = y0-pad, y1+pad
-	if !p.LogY && y0 < 0 && math.Min(0, minOf(ys)) >= 0 {
-		y0 = 0
-	}
-	py := func(y float64) float64 { return marginT + innerH - (y-y0)/(y1-y0)*innerH }
-	// Axes, grid and ticks.
-	fmt.Fprintf(&sb, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#333"/>`+"\n", marginL, marginT, innerW, innerH)
-	for i, lbl := range p.X {
-		x := px(xs[i])
-		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>`+"\n", x, marginT, x, marginT+innerH)
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", x, marginT+innerH+16, esc(lbl))
-	}
-	for _, t := range yTicks(y0, y1, p.LogY) {
-		y := py(t)
-		fmt.Fprintf(&sb, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`+"\n", marginL, y, marginL+innerW, y)
-		v := t
-		if p.LogY {
-			v = math.Pow(10, t)
+	out := make([]Style, len(series))
+	for i, s := range series {
+		si := slices.Index(sources, s.Source)
+		dash := plotutil.Dashes(si)
+		if s.Dashed && len(dash) == 0 {
+			dash = plotutil.Dashes(1)
 		}
-		fmt.Fprintf(&sb, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", marginL-6, y+4, esc(tickLabel(v)))
-	}
-	fmt.Fprintf(&sb, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", marginL+innerW/2, plotH-18, esc(p.XLabel))
-	fmt.Fprintf(&sb, `<text x="18" y="%d" text-anchor="middle" transform="rotate(-90 18 %d)">%s</text>`+"\n", marginT+innerH/2, marginT+innerH/2, esc(p.YLabel))
-	// Series.
-	colours := strings.Fields(defaultColours)
-	for si, s := range series {
-		c := colours[si%len(colours)]
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
+		out[i] = Style{
+			Colour: colour(slices.Index(variants, s.Variant), len(variants)),
+			Shape:  plotutil.Shape(si),
+			Dashes: dash,
 		}
-		var seg []string
+	}
+	return out
+}
+
+// sans is the typeface of every text of a plot.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// build makes the gonum plot and its legend, and returns the legend's
+// entries.
+func (p *Plot) build() (*plot.Plot, *plot.Legend, []string, error) {
+	g := plot.New()
+	g.Title.Text = p.Title
+	g.Title.TextStyle.Font = font.From(sans, fontSize+2)
+	g.Title.Padding = vg.Points(6)
+	g.X.Label.Text, g.Y.Label.Text = p.XLabel, p.YLabel
+	for _, a := range []*plot.Axis{&g.X, &g.Y} {
+		a.Label.TextStyle.Font = font.From(sans, fontSize)
+		a.Tick.Label.Font = font.From(sans, fontSize-1)
+	}
+	legend := plot.NewLegend()
+	legend.TextStyle.Font = font.From(sans, fontSize)
+	legend.Top, legend.Left = true, true
+	legend.Padding = 2
+	legend.ThumbnailWidth = vg.Points(28)
+
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Gray{Y: 0xdd}
+	grid.Horizontal.Color = color.Gray{Y: 0xdd}
+	g.Add(grid)
+
+	var xs, ys []float64
+	var entries []string
+	styles := p.Styles()
+	for si, s := range p.drawn() {
+		st := styles[si]
+		line := draw.LineStyle{Color: st.Colour, Width: vg.Points(1.5), Dashes: st.Dashes}
+		glyph := draw.GlyphStyle{Color: st.Colour, Radius: vg.Points(3), Shape: st.Shape}
+		var pts, seg plotter.XYs
+		var labels []string
 		flush := func() {
 			if len(seg) > 1 && !s.Markers {
-				fmt.Fprintf(&sb, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", c, dash, strings.Join(seg, " "))
+				l, err := plotter.NewLine(seg)
+				if err == nil {
+					l.LineStyle = line
+					g.Add(l)
+				}
 			}
-			seg = seg[:0]
+			seg = nil
 		}
 		for i, y := range s.Y {
-			if i >= len(xs) || !p.ok(y) {
+			if !p.ok(i, y) {
 				flush()
 				continue
 			}
-			X, Y := px(xs[i]), py(p.ty(y))
-			seg = append(seg, fmt.Sprintf("%.1f,%.1f", X, Y))
-			fmt.Fprintf(&sb, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", X, Y, c)
+			pt := plotter.XY{X: p.x(i), Y: y}
+			seg = append(seg, pt)
+			pts = append(pts, pt)
+			xs, ys = append(xs, pt.X), append(ys, y)
+			if s.Labels != nil && i < len(s.Labels) {
+				labels = append(labels, s.Labels[i])
+			} else {
+				labels = append(labels, "")
+			}
 		}
 		flush()
-		if si < maxLegendEntriesOnPlot {
-			ly := marginT + 8 + si*legendRow
-			lx := marginL + innerW + 14
-			if s.Markers {
-				fmt.Fprintf(&sb, `<circle cx="%d" cy="%d" r="4" fill="%s"/>`+"\n", lx+11, ly, c)
-			} else {
-				fmt.Fprintf(&sb, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>`+"\n", lx, ly, lx+22, ly, c, dash)
+		if !s.LineOnly {
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("results: plot %s, series %s: %w", p.ID, s.Name, err)
 			}
-			fmt.Fprintf(&sb, `<text x="%d" y="%d">%s</text>`+"\n", lx+28, ly+4, esc(s.Name))
+			sc.GlyphStyle = glyph
+			g.Add(sc)
+		}
+		if s.Labels != nil {
+			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("results: plot %s, labels of %s: %w", p.ID, s.Name, err)
+			}
+			for i := range lb.TextStyle {
+				lb.TextStyle[i].Font = font.From(sans, fontSize-2)
+			}
+			lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(-10)}
+			g.Add(lb)
+		}
+		entries = append(entries, s.Name)
+		switch {
+		case s.Markers:
+			legend.Add(s.Name, glyphThumb{glyph})
+		case s.LineOnly:
+			legend.Add(s.Name, lineThumb{line})
+		default:
+			legend.Add(s.Name, lineThumb{line}, glyphThumb{glyph})
 		}
 	}
-	sb.WriteString("</svg>\n")
-	_, err := io.WriteString(w, sb.String())
+	p.axes(g, xs, ys)
+	return g, &legend, entries, nil
+}
+
+// axes sets the range, scale and ticks of both axes over the points.
+func (p *Plot) axes(g *plot.Plot, xs, ys []float64) {
+	if len(ys) == 0 {
+		return
+	}
+	ylo, yhi := slices.Min(ys), slices.Max(ys)
+	if p.LogY {
+		g.Y.Scale = plot.LogScale{}
+		g.Y.Min, g.Y.Max = ylo/1.25, yhi*1.25
+		g.Y.Tick.Marker = ticks125{}
+	} else {
+		pad := (yhi - ylo) * 0.05
+		if pad == 0 {
+			pad = math.Max(math.Abs(yhi)*0.1, 1)
+		}
+		g.Y.Min, g.Y.Max = math.Min(0, ylo-pad), yhi+pad
+		if ylo >= 0 {
+			g.Y.Min = 0
+		}
+		g.Y.Tick.Marker = linearTicks{}
+	}
+	xlo, xhi := slices.Min(xs), slices.Max(xs)
+	if p.XValue == nil {
+		xlo, xhi = 0, float64(len(p.X)-1)
+	}
+	switch {
+	case p.LogX:
+		g.X.Scale = plot.LogScale{}
+		g.X.Min, g.X.Max = xlo/1.15, xhi*1.15
+	default:
+		pad := (xhi - xlo) * 0.04
+		if pad == 0 {
+			pad = 0.5
+		}
+		g.X.Min, g.X.Max = xlo-pad, xhi+pad
+	}
+	var labelled plot.ConstantTicks
+	for i, l := range p.X {
+		if l != "" && !math.IsNaN(p.x(i)) {
+			labelled = append(labelled, plot.Tick{Value: p.x(i), Label: l})
+		}
+	}
+	thinLabels(labelled, g.X)
+	switch {
+	case len(labelled) > 0:
+		g.X.Tick.Marker = labelled
+	case p.LogX:
+		g.X.Tick.Marker = ticks125{}
+	default:
+		g.X.Tick.Marker = linearTicks{}
+	}
+}
+
+// thinLabels blanks the label of each tick that would overlap the
+// previous labelled one on axis a, keeping the tick itself; ticks must be
+// in increasing order of value.
+func thinLabels(ticks []plot.Tick, a plot.Axis) {
+	const (
+		axisWidth = float64(plotW) * 0.85 // the data area, about
+		charWidth = 0.6 * (fontSize - 1)  // an average glyph of the tick font
+		gap       = 6.0
+	)
+	last := -1
+	for i, t := range ticks {
+		if last >= 0 {
+			need := (float64(len(ticks[last].Label)+len(t.Label))*charWidth/2 + gap) / axisWidth
+			if a.Norm(t.Value)-a.Norm(ticks[last].Value) < need {
+				ticks[i].Label = ""
+				continue
+			}
+		}
+		last = i
+	}
+}
+
+// lineThumb and glyphThumb draw a series' line and marker in its legend
+// entry.
+type lineThumb struct{ draw.LineStyle }
+
+func (t lineThumb) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(t.LineStyle, c.Min.X, y, c.Max.X, y)
+}
+
+type glyphThumb struct{ draw.GlyphStyle }
+
+func (t glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(t.GlyphStyle, c.Center()) }
+
+// render draws the plot and its legend on a canvas sized to hold both.
+func (p *Plot) render(newCanvas func(w, h vg.Length) vg.CanvasWriterTo) (vg.CanvasWriterTo, error) {
+	g, legend, _, err := p.build()
+	if err != nil {
+		return nil, err
+	}
+	// The legend's size, measured on a scratch canvas.
+	scratch := draw.New(vgimg.New(1, 1))
+	lr := legend.Rectangle(scratch)
+	lw, lh := lr.Size().X+2*legendPad, lr.Size().Y+2*legendPad
+	w, h := plotW+lw, max(plotH, lh+2*legendPad)
+	c := newCanvas(w, h)
+	dc := draw.New(c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	g.Draw(draw.Crop(dc, 0, -lw, h-plotH, 0))
+	legend.Draw(draw.Crop(dc, plotW+legendPad, -legendPad, legendPad, -legendPad*2))
+	return c, nil
+}
+
+// WriteSVG renders the plot as a standalone SVG document. Its text is
+// set in Liberation Sans, which the layout measures, or in a font of the
+// same metrics (Arial, Helvetica) where the viewer lacks it.
+func (p *Plot) WriteSVG(w io.Writer) error {
+	c, err := p.render(func(w, h vg.Length) vg.CanvasWriterTo { return vgsvg.New(w, h) })
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return err
+	}
+	svg := bytes.ReplaceAll(b.Bytes(), []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+	_, err = w.Write(svg)
 	return err
 }
 
-func (p *Plot) ty(y float64) float64 {
-	if p.LogY {
-		return math.Log10(y)
+// WritePNG renders the plot as a PNG image at dpi dots per inch.
+func (p *Plot) WritePNG(w io.Writer, dpi int) error {
+	c, err := p.render(func(w, h vg.Length) vg.CanvasWriterTo {
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
+	})
+	if err != nil {
+		return err
 	}
-	return y
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err = w.Write(b.Bytes())
+	return err
 }
 
-func span(v []float64) (lo, hi float64) {
-	if len(v) == 0 {
-		return 0, 0
-	}
-	lo, hi = v[0], v[0]
-	for _, x := range v {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
-}
+// ticks125 marks a log axis at 1, 2 and 5 times each power of ten,
+// labelled in plain decimals; over more than four decades only the powers
+// of ten are labelled, the others left as minor ticks.
+type ticks125 struct{}
 
-func minOf(v []float64) float64 {
-	lo, _ := span(v)
-	return lo
-}
-
-// yTicks returns tick positions (in axis units: log10 for log axes).
-func yTicks(lo, hi float64, log bool) []float64 {
-	if log {
-		var t []float64
-		for e := math.Ceil(lo); e <= hi; e++ {
-			t = append(t, e)
+func (ticks125) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return nil
+	}
+	sparse := math.Log10(hi/lo) > 4
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if !sparse || m == 1 {
+				t.Label = tickLabel(v)
+			}
+			ts = append(ts, t)
 		}
-		if len(t) >= 2 {
-			return t
-		}
-		// Less than a decade: fall through to linear steps in log space.
+	}
+	return ts
+}
+
+// linearTicks marks a linear axis at 1, 2 or 5 times a power of ten,
+// about five labels over the range, labelled in plain decimals.
+type linearTicks struct{}
+
+func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return nil
 	}
 	step := niceStep((hi - lo) / 5)
-	var t []float64
+	var ts []plot.Tick
 	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		t = append(t, v)
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: tickLabel(v)})
 	}
-	return t
+	return ts
 }
 
 func niceStep(raw float64) float64 {
@@ -230,19 +474,17 @@ func niceStep(raw float64) float64 {
 	return 10 * mag
 }
 
+// tickLabel prints a tick value as a plain decimal with at most three
+// significant digits ("0.005", "20", "50000"), in exponent form only
+// outside 1e-6 to 1e9.
 func tickLabel(v float64) string {
 	a := math.Abs(v)
-	switch {
-	case a == 0:
+	if a == 0 {
 		return "0"
-	case a >= 1e4 || a < 1e-3:
-		return fmt.Sprintf("%.0e", v)
-	case a >= 10:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 1:
-		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
 	}
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+	if a < 1e-6 || a >= 1e9 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
-
-func esc(s string) string { return html.EscapeString(s) }

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/convolve/tiling"
 )
 
 // Section is one source report's part of the report: our tables per
@@ -23,11 +23,24 @@ type Section struct {
 	Plots  []*Plot
 }
 
-// Sections builds every report section from the hosts' runs.
+// Sections builds every report section from the hosts' runs. The tables
+// of a host without a GPU keep its CPU cases alone (Table.CPUOnly), and
+// a table with none is left out.
 func Sections(hosts []*Host) []*Section {
-	return []*Section{
+	secs := []*Section{
 		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionRoofline(hosts), sectionSpread(hosts),
 	}
+	for _, h := range hosts {
+		if h.GPU {
+			continue
+		}
+		for _, s := range secs {
+			s.Tables = slices.DeleteFunc(s.Tables, func(t *Table) bool {
+				return strings.HasSuffix(t.ID, "-"+h.Slug) && !t.CPUOnly()
+			})
+		}
+	}
+	return secs
 }
 
 func nan() float64 { return math.NaN() }
@@ -68,12 +81,12 @@ func section000(hosts []*Host) *Section {
 	s := &Section{Report: "000", Title: "Report 000: naive (V1), constant-memory (V1c) and shared-memory (V2) kernels"}
 	f32 := Q{"type": "f32", "ch": "1"}
 	sizePlot := &Plot{ID: "000-image-size", Title: "Gaussian 3x3, 16x16 blocks: kernel time vs image size",
-		XLabel: "image size", YLabel: "time (ms)", X: sizes000, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: sizes000, XValue: pixels(sizes000), LogX: true, LogY: true}
 	kPlot := &Plot{ID: "000-filter-size", Title: "1024x1024, 16x16 blocks: V2/V1 vs filter size",
-		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}}
+		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}, XValue: []float64{3, 5, 7}}
 	blocks := []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
 	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
-		XLabel: "block", YLabel: "time (ms)", X: blocks}
+		XLabel: "block", YLabel: "time (ms)", X: blocks, LogY: true}
 	for _, h := range withReport(hosts, "000") {
 		t := &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 			Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",
@@ -86,23 +99,23 @@ func section000(hosts []*Host) *Section {
 		var v1s, v2s, v1cs []float64
 		for _, sz := range sizes000 {
 			q := f32.with("size", sz, "filter", "gauss3")
-			cpu := val(h.Time(q.with("variant", "cpu-naive", "timing", "cpu")))
-			v1 := val(h.Time(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
-			v1c := val(h.Time(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
-			v2 := val(h.Time(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1")))
-			v1s, v1cs, v2s = append(v1s, v1/1e6), append(v1cs, v1c/1e6), append(v2s, v2/1e6)
-			row := []string{sz, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(cpu, v1)), xCell(speedup(cpu, v2))}
+			cpu := h.Measure(q.with("variant", "cpu-naive", "timing", "cpu"))
+			v1 := h.Measure(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+			v1c := h.Measure(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+			v2 := h.Measure(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+			v1s, v1cs, v2s = append(v1s, v1.Center()/1e6), append(v1cs, v1c.Center()/1e6), append(v2s, v2.Center()/1e6)
+			row := []string{sz, msCI(cpu), msCI(v1), msCI(v1c), msCI(v2), ratioCell(cpu, v1), ratioCell(cpu, v2)}
 			if launch != nil {
-				g := func(v string) float64 {
-					return val(launch.One(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph")))
+				g := func(v string) Measure {
+					return launch.Measure(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph"))
 				}
-				row = append(row, msCell(g("gpu-naive")), msCell(g("gpu-shared")))
+				row = append(row, msCI(g("gpu-naive")), msCI(g("gpu-shared")))
 			}
 			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
-			sizePlot.Series = append(sizePlot.Series, Series{Name: h.Title + " V1", Y: v1s}, Series{Name: h.Title + " V1c", Y: v1cs}, Series{Name: h.Title + " V2", Y: v2s})
+			sizePlot.Series = append(sizePlot.Series, Series{Name: h.Title + " V1", Variant: "V1", Source: h.Title, Y: v1s}, Series{Name: h.Title + " V1c", Variant: "V1c", Source: h.Title, Y: v1cs}, Series{Name: h.Title + " V2", Variant: "V2", Source: h.Title, Y: v2s})
 		}
 
 		tk := &Table{ID: "000-filter-size-" + h.Slug, Title: "Filter size sweep, 1024x1024, 16x16 blocks — " + h.Title,
@@ -110,39 +123,38 @@ func section000(hosts []*Host) *Section {
 		var ratios []float64
 		for _, k := range []string{"3", "5", "7"} {
 			f := "gauss" + k
-			cpu := val(h.Time(cpuQ("cpu-naive").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1")))
-			g := func(v string) float64 {
-				return val(h.Time(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1")))
+			cpu := h.Measure(cpuQ("cpu-naive").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1"))
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "f32", "ch", "1"))
 			}
 			v1, v1c, v2 := g("gpu-naive"), g("gpu-const"), g("gpu-shared")
-			ratios = append(ratios, speedup(v1, v2))
-			tk.Rows = append(tk.Rows, []string{k + "x" + k, msCell(cpu), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(v1, v2))})
+			ratios = append(ratios, speedup(v1.Center(), v2.Center()))
+			tk.Rows = append(tk.Rows, []string{k + "x" + k, msCI(cpu), msCI(v1), msCI(v1c), msCI(v2), ratioCell(v1, v2)})
 		}
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
-			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Y: ratios})
+			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Variant: "V1 / V2", Source: h.Title, Y: ratios})
 		}
 
 		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
-			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
+			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}, Keys: 2}
 		var bv2 []float64
 		for _, b := range blocks {
-			g := func(v string) float64 {
-				return val(h.Time(gpuQ(v, b).with("size", "2048x2048", "filter", "gauss5", "type", "f32", "ch", "1")))
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, b).with("size", "2048x2048", "filter", "gauss5", "type", "f32", "ch", "1"))
 			}
 			v1, v1c, v2 := g("gpu-naive"), g("gpu-const"), g("gpu-shared")
-			bv2 = append(bv2, v2/1e6)
-			var bx, by int
-			fmt.Sscanf(b, "%dx%d", &bx, &by)
-			tb.Rows = append(tb.Rows, []string{b, fmt.Sprint(bx * by), msCell(v1), msCell(v1c), msCell(v2), xCell(speedup(v1, v2))})
+			bv2 = append(bv2, v2.Center()/1e6)
+			bx, by, _ := parseSize(b)
+			tb.Rows = append(tb.Rows, []string{b, strconv.Itoa(bx * by), msCI(v1), msCI(v1c), msCI(v2), ratioCell(v1, v2)})
 		}
 		s.Tables = append(s.Tables, tb)
 		if h.GPU {
-			blockPlot.Series = append(blockPlot.Series, Series{Name: h.Title + " V2", Y: bv2})
+			blockPlot.Series = append(blockPlot.Series, Series{Name: h.Title + " V2", Variant: "V2", Source: h.Title, Y: bv2})
 		}
 	}
 	for _, pub := range Report000 {
-		t := &Table{ID: "000-published-" + benchmarks.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
+		t := &Table{ID: "000-published-" + benchname.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
 			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
 			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}
 		var v1s, v2s, ratios, bv2 []float64
@@ -159,9 +171,9 @@ func section000(hosts []*Host) *Section {
 			bv2 = append(bv2, r.V2)
 		}
 		s.Tables = append(s.Tables, t)
-		sizePlot.Series = append(sizePlot.Series, Series{Name: pub.GPU + " V1 (report)", Y: v1s, Dashed: true}, Series{Name: pub.GPU + " V2 (report)", Y: v2s, Dashed: true})
-		kPlot.Series = append(kPlot.Series, Series{Name: pub.GPU + " (report)", Y: ratios, Dashed: true})
-		blockPlot.Series = append(blockPlot.Series, Series{Name: pub.GPU + " V2 (report)", Y: bv2, Dashed: true})
+		sizePlot.Series = append(sizePlot.Series, Series{Name: pub.GPU + " V1 (report)", Variant: "V1", Source: pub.GPU + " (report)", Y: v1s, Dashed: true}, Series{Name: pub.GPU + " V2 (report)", Variant: "V2", Source: pub.GPU + " (report)", Y: v2s, Dashed: true})
+		kPlot.Series = append(kPlot.Series, Series{Name: pub.GPU + " (report)", Variant: "V1 / V2", Source: pub.GPU + " (report)", Y: ratios, Dashed: true})
+		blockPlot.Series = append(blockPlot.Series, Series{Name: pub.GPU + " V2 (report)", Variant: "V2", Source: pub.GPU + " (report)", Y: bv2, Dashed: true})
 	}
 	s.Plots = []*Plot{sizePlot, kPlot, blockPlot}
 	return s
@@ -175,7 +187,7 @@ func section001(hosts []*Host) *Section {
 	s := &Section{Report: "001", Title: "Report 001: 8-bit RGB input, global vs shared memory"}
 	rgb := Q{"type": "u8", "ch": "3"}
 	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
-		XLabel: "image size", YLabel: "speedup", X: Report001Sizes, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "speedup", X: Report001Sizes, XValue: pixels(Report001Sizes), LogX: true, LogY: true}
 	for _, h := range withReport(hosts, "001") {
 		for _, v := range []string{"gpu-naive", "gpu-shared"} {
 			t := &Table{ID: "001-speedup-" + v + "-" + h.Slug, Title: fmt.Sprintf("Speedup over cpu-naive vs image size, %s, 16x16 — %s", v, h.Title),
@@ -186,14 +198,14 @@ func section001(hosts []*Host) *Section {
 				var ys []float64
 				for _, sz := range Report001Sizes {
 					q := rgb.with("size", sz, "filter", f)
-					sp := speedup(val(h.Time(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))),
-						val(h.Time(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))))
-					row = append(row, xCell(sp))
-					ys = append(ys, sp)
+					cpu := h.Measure(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))
+					gpu := h.Measure(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))
+					row = append(row, ratioCell(cpu, gpu))
+					ys = append(ys, speedup(cpu.Center(), gpu.Center()))
 				}
 				t.Rows = append(t.Rows, row)
 				if f == "gauss7" && h.GPU {
-					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: ys})
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: ys})
 				}
 			}
 			s.Tables = append(s.Tables, t)
@@ -201,33 +213,34 @@ func section001(hosts []*Host) *Section {
 		tk := &Table{ID: "001-filter-size-" + h.Slug, Title: "Filter size, 8-bit RGB 1024x1024, 16x16 — " + h.Title,
 			Header: []string{"K", "Gauss global (ms)", "Gauss shared (ms)", "Box global (ms)", "Box shared (ms)", "Gauss shared speedup", "Box shared speedup"}}
 		for _, k := range []string{"3", "5", "7", "9", "11", "15", "21"} {
-			g := func(v, f string) float64 {
+			g := func(v, f string) Measure {
 				if v == "cpu-naive" {
-					return val(h.Time(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3")))
+					return h.Measure(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
 				}
-				return val(h.Time(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3")))
+				return h.Measure(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
 			}
 			ga, bo := "gauss"+k, "box"+k
-			tk.Rows = append(tk.Rows, []string{k, msCell(g("gpu-naive", ga)), msCell(g("gpu-shared", ga)), msCell(g("gpu-naive", bo)), msCell(g("gpu-shared", bo)),
-				xCell(speedup(g("cpu-naive", ga), g("gpu-shared", ga))), xCell(speedup(g("cpu-naive", bo), g("gpu-shared", bo)))})
+			tk.Rows = append(tk.Rows, []string{k, msCI(g("gpu-naive", ga)), msCI(g("gpu-shared", ga)), msCI(g("gpu-naive", bo)), msCI(g("gpu-shared", bo)),
+				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
 		}
 		s.Tables = append(s.Tables, tk)
 		tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
 			Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",
 			Header:  []string{"Filter", "Best block (shared)", "Global 16x16 (ms)", "Shared 16x16 (ms)", "Tuned shared (ms)"}}
 		for _, f := range filters001 {
-			best, bestT := missing, nan()
+			var all []*Sample
 			for _, r := range h.Runs {
-				for _, smp := range r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3")) {
-					if t, ok := smp.Time(); ok && (math.IsNaN(bestT) || t < bestT) {
-						best, bestT = smp.Keys["block"], t
-					}
-				}
+				all = append(all, r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))...)
 			}
-			g := func(v string) float64 {
-				return val(h.Time(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3")))
+			best := missing
+			bestSmp := fastestSample(all)
+			if bestSmp != nil {
+				best = bestSmp.Keys["block"]
 			}
-			tt.Rows = append(tt.Rows, []string{f, best, msCell(g("gpu-naive")), msCell(g("gpu-shared")), msCell(bestT)})
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))
+			}
+			tt.Rows = append(tt.Rows, []string{f, best, msCI(g("gpu-naive")), msCI(g("gpu-shared")), msCI(timeOf(bestSmp))})
 		}
 		s.Tables = append(s.Tables, tt)
 	}
@@ -243,7 +256,7 @@ func section001(hosts []*Host) *Section {
 			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
-		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
+		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Variant: v, Source: Report001GPU + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
 	}
 	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + Report001GPU + ", tables 3 and 4",
 		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
@@ -270,7 +283,7 @@ var ks002 = []string{"3", "7", "15", "23", "31", "45", "61", "75"}
 func section002(hosts []*Host) *Section {
 	s := &Section{Report: "002", Title: "Report 002: memory types, kernel vs total time"}
 	plot := &Plot{ID: "002-filter-size", Title: "1024x1024 box filter, block 32x32: kernel time vs filter size",
-		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, LogY: true}
+		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, XValue: numbers(ks002), LogY: true}
 	for _, h := range withReport(hosts, "002") {
 		t := &Table{ID: "002-table1-" + h.Slug, Title: "Box 75x75, 1024x1024, block 32x32 — " + h.Title,
 			Caption: "Kernel time, and total (upload + kernel + download from pageable memory) minus kernel; the report's table 1 follows.",
@@ -280,14 +293,14 @@ func section002(hosts []*Host) *Section {
 				continue
 			}
 			q := Q{"size": "1024x1024", "filter": "box75", "type": "f32", "ch": "1"}
-			var kern, tot float64
+			var kern, tot Measure
 			if r.Variant == "cpu-naive" {
-				kern, tot = val(h.Time(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))), nan()
+				kern = h.Measure(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
 			} else {
-				kern = val(h.Time(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1")))
-				tot = val(h.Time(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"}))
+				kern = h.Measure(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
+				tot = h.Measure(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"})
 			}
-			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCell(kern), msCell(tot), msCell(tot - kern)})
+			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCI(kern), msCI(tot), msCell(tot.Center() - kern.Center())})
 		}
 		s.Tables = append(s.Tables, t)
 		tk := &Table{ID: "002-filter-size-" + h.Slug, Title: "Kernel time (ms) vs box filter size, 1024x1024, block 32x32 — " + h.Title,
@@ -296,16 +309,16 @@ func section002(hosts []*Host) *Section {
 		for _, k := range ks002 {
 			row := []string{k}
 			for i, v := range variants002 {
-				tm := val(h.Time(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1")))
-				row = append(row, msCell(tm))
-				series[i] = append(series[i], tm/1e6)
+				tm := h.Measure(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1"))
+				row = append(row, msCI(tm))
+				series[i] = append(series[i], tm.Center()/1e6)
 			}
 			tk.Rows = append(tk.Rows, row)
 		}
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
 			for i, v := range variants002 {
-				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Y: series[i]})
+				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: series[i]})
 			}
 		}
 		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
@@ -313,7 +326,7 @@ func section002(hosts []*Host) *Section {
 		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
 			row := []string{b}
 			for _, v := range variants002 {
-				row = append(row, msCell(val(h.Time(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1")))))
+				row = append(row, msCI(h.Measure(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1"))))
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
@@ -381,20 +394,19 @@ func exactness002(h *Host) *Table {
 	for _, v := range []string{"gpu-naive", "gpu-const"} {
 		for _, k := range ks002Exact {
 			row := []string{v, k}
-			times := map[string]float64{}
+			times := map[string]Measure{}
 			for _, o := range opts002 {
 				smp := h.Sample(base(v).with("filter", "box"+k, "opts", o))
-				tm, ulp := nan(), missing
+				ulp := missing
 				if smp != nil {
-					tm = val(smp.Time())
 					if u, ok := smp.Max("max-ulp"); ok {
 						ulp = strconv.FormatFloat(u, 'f', 0, 64)
 					}
 				}
-				times[o] = tm
-				row = append(row, msCell(tm), ulp)
+				times[o] = timeOf(smp)
+				row = append(row, msCI(times[o]), ulp)
 			}
-			t.Rows = append(t.Rows, append(row, xCell(speedup(times["nofma"], times["default"]))))
+			t.Rows = append(t.Rows, append(row, ratioCell(times["nofma"], times["default"])))
 		}
 	}
 	return t
@@ -413,14 +425,14 @@ func section003(hosts []*Host) *Section {
 		sizes = append(sizes, r.Size)
 	}
 	plot := &Plot{ID: "003-filter-size", Title: "1000x1000 RGB int16: total time vs box filter size",
-		XLabel: "filter size K", YLabel: "total time (ms)", X: ks, LogY: true}
+		XLabel: "filter size K", YLabel: "total time (ms)", X: ks, XValue: numbers(ks), LogY: true}
 	hdr := []string{"", "Seq = cpu-naive (ms)"}
 	for i, m := range Report003Methods[:5] {
 		if v := Report003Variants[i]; v != "" {
 			hdr = append(hdr, m+" = "+v+" total (ms)", "kernel (ms)")
 		}
 	}
-	one := func(h *Host, v, timing string, q Q) float64 {
+	one := func(h *Host, v, timing string, q Q) Measure {
 		q = q.with("variant", v, "type", "i16", "ch", "3", "layout", "planar")
 		switch timing {
 		case "cpu":
@@ -430,7 +442,7 @@ func section003(hosts []*Host) *Section {
 		default:
 			q = q.with("timing", "kernel", "cache", "hot")
 		}
-		return val(h.Time(q))
+		return h.Measure(q)
 	}
 	build := func(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
 		t := &Table{ID: id, Title: title, Header: append([]string{axisName}, hdr[1:]...),
@@ -438,7 +450,7 @@ func section003(hosts []*Host) *Section {
 				"uploads and downloads from pinned memory, as report 003 timed that strategy, so it is not a kernel time like the others."}
 		var series [][]float64
 		for _, a := range axis {
-			row := []string{a, msCell(one(h, "cpu-naive", "cpu", q(a)))}
+			row := []string{a, msCI(one(h, "cpu-naive", "cpu", q(a)))}
 			si := 0
 			for i := range Report003Methods[:5] {
 				v := Report003Variants[i]
@@ -446,11 +458,11 @@ func section003(hosts []*Host) *Section {
 					continue
 				}
 				tot := one(h, v, "total", q(a))
-				row = append(row, msCell(tot), msCell(one(h, v, "kernel", q(a))))
+				row = append(row, msCI(tot), msCI(one(h, v, "kernel", q(a))))
 				if len(series) <= si {
 					series = append(series, nil)
 				}
-				series[si] = append(series[si], tot/1e6)
+				series[si] = append(series[si], tot.Center()/1e6)
 				si++
 			}
 			t.Rows = append(t.Rows, row)
@@ -465,7 +477,7 @@ func section003(hosts []*Host) *Section {
 			si := 0
 			for i := range Report003Methods[:5] {
 				if Report003Variants[i] != "" {
-					plot.Series = append(plot.Series, Series{Name: h.Title + " " + Report003Variants[i], Y: series[si]})
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + Report003Variants[i], Variant: Report003Variants[i], Source: h.Title, Y: series[si]})
 					si++
 				}
 			}
@@ -479,13 +491,12 @@ func section003(hosts []*Host) *Section {
 			Header: append([]string{axisName}, Report003Methods...), Rows: rows}
 	}
 	var rows [][]string
-	for i, r := range Report003KernelSize {
+	for _, r := range Report003KernelSize {
 		row := []string{r.K}
 		for _, x := range r.Times {
 			row = append(row, pubMS(x))
 		}
 		rows = append(rows, row)
-		_ = i
 	}
 	s.Tables = append(s.Tables, pub("003-published-filter-size", "Published by report 003 — "+Report003GPU+", table 1 (1000x1000)", "K", rows))
 	rows = nil
@@ -502,7 +513,11 @@ func section003(hosts []*Host) *Section {
 		for _, r := range Report003KernelSize {
 			ys = append(ys, r.Times[i])
 		}
-		plot.Series = append(plot.Series, Series{Name: m + " (report)", Y: ys, Dashed: true})
+		v := Report003Variants[i]
+		if v == "" {
+			v = m
+		}
+		plot.Series = append(plot.Series, Series{Name: m + " (report)", Variant: v, Source: Report003GPU + " (report)", Y: ys, Dashed: true})
 	}
 	s.Plots = []*Plot{plot}
 	return s
@@ -514,7 +529,7 @@ func section004(hosts []*Host) *Section {
 	s := &Section{Report: "004", Title: "Report 004: Sobel, Gaussian 2-D vs separable, RGB->YUV at 1024x1024"}
 	ks := []string{"3", "5", "7", "9", "11"}
 	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
-		XLabel: "filter size K", YLabel: "time (ms)", X: ks, LogY: true}
+		XLabel: "filter size K", YLabel: "time (ms)", X: ks, XValue: numbers(ks), LogY: true}
 	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
 		{"gpu-separable", "shared=0"}, {"gpu-separable", "default"}}
 	for _, h := range withReport(hosts, "004") {
@@ -541,13 +556,12 @@ func section004(hosts []*Host) *Section {
 			} else {
 				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
 			}
-			tm, mp, gb := nan(), nan(), nan()
+			mp, gb := nan(), nan()
 			if smp != nil {
-				tm = val(smp.Time())
 				mp = val(smp.Median("MPix/s"))
 				gb = val(smp.Median("GB/s"))
 			}
-			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCell(tm), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
+			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCI(timeOf(smp)), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
 		}
 		s.Tables = append(s.Tables, t)
 		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
@@ -560,29 +574,29 @@ func section004(hosts []*Host) *Section {
 			row := []string{k}
 			for i, v := range gvars {
 				q := Q{"size": "1024x1024", "filter": "gauss" + k, "type": "u8", "ch": "1"}
-				var tm float64
+				var tm Measure
 				if strings.HasPrefix(v.variant, "cpu-") {
-					tm = val(h.Time(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1")))
+					tm = h.Measure(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1"))
 				} else {
-					tm = val(h.Time(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune)))
+					tm = h.Measure(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune))
 				}
-				row = append(row, msCell(tm))
-				series[i] = append(series[i], tm/1e6)
+				row = append(row, msCI(tm))
+				series[i] = append(series[i], tm.Center()/1e6)
 			}
 			tg.Rows = append(tg.Rows, row)
 		}
 		s.Tables = append(s.Tables, tg)
 		for i, v := range gvars {
-			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Y: series[i]})
+			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Variant: v.String(), Source: h.Title, Y: series[i]})
 		}
 		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
 			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
 		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt=1"}} {
 			base := Q{"variant": v.variant, "size": "1024x1024", "filter": "rgb2yuv", "block": "default", "tune": v.tune}
 			ty.Rows = append(ty.Rows, []string{v.String(),
-				msCell(val(h.Time(base.with("timing", "kernel", "cache", "hot")))),
-				msCell(val(h.Time(base.with("timing", "total", "mem", "pageable")))),
-				msCell(val(h.Time(base.with("timing", "total", "mem", "pinned"))))})
+				msCI(h.Measure(base.with("timing", "kernel", "cache", "hot"))),
+				msCI(h.Measure(base.with("timing", "total", "mem", "pageable"))),
+				msCI(h.Measure(base.with("timing", "total", "mem", "pinned")))})
 		}
 		s.Tables = append(s.Tables, ty)
 	}
@@ -663,6 +677,11 @@ func sectionSpread(hosts []*Host) *Section {
 				percent(WideSpread, true)),
 			Header: []string{"Preset", "Cases", "Runs per case", fmt.Sprintf("> %s", percent(WideSpread, true)), "> 25%", "Widest case", "Its spread"},
 		}
+		throttled := slices.ContainsFunc(h.Runs, func(r *Run) bool { return r.Has(ThrottledUnit) })
+		if throttled {
+			t.Header = append(t.Header, "Throttled samples discarded", "Throttled kept")
+			t.Caption += " The throttled columns count the samples taken below the GPU's clock limit, over every case of the preset: discarded and taken again, or kept where the guard gave up; a dash marks a run that does not record them."
+		}
 		for _, r := range h.Runs {
 			var wide, wider, most int
 			var worst *Sample
@@ -688,8 +707,16 @@ func sectionSpread(hosts []*Host) *Section {
 				name = caseLabel(worst)
 				spread = percent(worstSpread, true)
 			}
-			t.Rows = append(t.Rows, []string{r.Preset, strconv.Itoa(len(r.Samples)), strconv.Itoa(most),
-				strconv.Itoa(wide), strconv.Itoa(wider), name, spread})
+			row := []string{r.Preset, strconv.Itoa(len(r.Samples)), strconv.Itoa(most),
+				strconv.Itoa(wide), strconv.Itoa(wider), name, spread}
+			if throttled {
+				if d, k, ok := r.Throttled(); ok {
+					row = append(row, strconv.Itoa(d), strconv.Itoa(k))
+				} else {
+					row = append(row, missing, missing)
+				}
+			}
+			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
 	}
@@ -727,23 +754,15 @@ var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024"
 func sectionLaunch(hosts []*Host) *Section {
 	s := &Section{Report: "launch-overhead", Title: "Launch overhead: one host launch per run vs CUDA-graph replay"}
 	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",
-		XLabel: "image size", YLabel: "time (ms)", X: launchSizes, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: launchSizes, XValue: pixels(launchSizes), LogX: true, LogY: true}
 	for _, h := range hosts {
 		run := h.run("launch-overhead")
 		if run == nil {
 			continue
 		}
 		t := &Table{ID: "launch-overhead-" + h.Slug, Title: "Host launches vs graph replay — " + h.Title,
-			Caption: "Kernel time per run (ms, median) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. The ratio is what the host launches add to each run: where the first column stays level across image sizes while the second grows, it is the host's launch interval, not the kernel, and its runs spread the way the host's scheduling does.",
-			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Spread", "Graph replay (ms)", "Spread", "Launches / graph"}}
-		cell := func(smp *Sample) (float64, string, string) {
-			if smp == nil {
-				return nan(), missing, missing
-			}
-			tm, ok := smp.Time()
-			sp, oks := smp.Spread()
-			return val(tm, ok), ms(tm, ok), percent(sp, oks)
-		}
+			Caption: "Kernel time per run (ms, median ± the half-width of its confidence interval) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. The ratio is what the host launches add to each run: where the first column stays level across image sizes while the second grows, it is the host's launch interval, not the kernel, and its runs spread the way the host's scheduling does. The ratio is \"~\" where the runs of the two timings do not differ significantly (Mann-Whitney U, p > 0.05).",
+			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Graph replay (ms)", "Launches / graph"}}
 		type kernel struct{ variant, size, filter string }
 		var ks []kernel
 		for _, v := range []string{"gpu-naive", "gpu-const", "gpu-shared"} { // report 000's V1, V1c, V2
@@ -755,20 +774,20 @@ func sectionLaunch(hosts []*Host) *Section {
 		var naiveStream, naiveGraph []float64
 		for _, k := range ks {
 			q := Q{"variant": k.variant, "size": k.size, "filter": k.filter, "cache": "hot", "opts": "default", "tune": "default"}
-			st, stCell, stSpread := cell(run.Sample(q.with("timing", "kernel")))
-			gr, grCell, grSpread := cell(run.Sample(q.with("timing", "kernel-graph")))
-			if math.IsNaN(st) && math.IsNaN(gr) {
+			st := run.Measure(q.with("timing", "kernel"))
+			gr := run.Measure(q.with("timing", "kernel-graph"))
+			if !st.OK() && !gr.OK() {
 				continue
 			}
 			if k.variant == "gpu-naive" {
-				naiveStream, naiveGraph = append(naiveStream, st/1e6), append(naiveGraph, gr/1e6)
+				naiveStream, naiveGraph = append(naiveStream, st.Center()/1e6), append(naiveGraph, gr.Center()/1e6)
 			}
-			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, stCell, stSpread, grCell, grSpread, xCell(speedup(st, gr))})
+			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, msCI(st), msCI(gr), ratioCell(st, gr)})
 		}
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
-			plot.Series = append(plot.Series, Series{Name: h.Title + " host launches", Y: naiveStream},
-				Series{Name: h.Title + " graph replay", Y: naiveGraph})
+			plot.Series = append(plot.Series, Series{Name: h.Title + " host launches", Variant: "host launches", Source: h.Title, Y: naiveStream},
+				Series{Name: h.Title + " graph replay", Variant: "graph replay", Source: h.Title, Y: naiveGraph})
 		}
 	}
 	if len(s.Tables) > 0 {
@@ -781,7 +800,7 @@ func sectionLaunch(hosts []*Host) *Section {
 
 // sectionTuningTiled reads preset tuning-tiled: per GPU, image size and
 // filter, gpu-tiled's best time for each ry over the block shapes, the
-// best configuration against the default one (TiledDefaultRY's ry, 32x8
+// best configuration against the default one (tiling.DefaultRY's ry, 32x8
 // blocks), and gpu-shared beside it, all replayed from CUDA graphs in one
 // run.
 func sectionTuningTiled(hosts []*Host) *Section {
@@ -793,7 +812,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
-			Caption: "Kernel time (ms, median, `timing=kernel-graph`) from one run of preset `tuning-tiled`. Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of variants.TiledDefaultRY for the image, filter and this GPU's SMs.",
+			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuning-tiled`; a ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05). Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of tiling.DefaultRY for the image, filter and this GPU's SMs.",
 			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
 		sizes, filters := []string{}, []string{}
 		for _, smp := range run.Samples {
@@ -811,19 +830,20 @@ func sectionTuningTiled(hosts []*Host) *Section {
 				q := Q{"size": sz, "filter": f, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
 				row := []string{sz, f}
 				for _, ry := range rys {
-					row = append(row, msCell(fastest(run.Find(q.with("variant", "gpu-tiled", "tune", ry)))))
+					row = append(row, msCI(timeOf(fastestSample(run.Find(q.with("variant", "gpu-tiled", "tune", ry))))))
 				}
-				best, bestName := nan(), missing
-				if smp := fastestSample(run.Find(q.with("variant", "gpu-tiled"))); smp != nil {
-					best, bestName = val(smp.Time()), smp.Keys["tune"]+" "+smp.Keys["block"]
+				bestSmp := fastestSample(run.Find(q.with("variant", "gpu-tiled")))
+				best, bestName := timeOf(bestSmp), missing
+				if bestSmp != nil {
+					bestName = bestSmp.Keys["tune"] + " " + bestSmp.Keys["block"]
 				}
 				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config["gpu-sms"]))
-				def := val(run.One(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8")))
-				shared := val(run.One(q.with("variant", "gpu-shared", "tune", "default")))
-				if math.IsNaN(best) && math.IsNaN(shared) {
+				def := run.Measure(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8"))
+				shared := run.Measure(q.with("variant", "gpu-shared", "tune", "default"))
+				if !best.OK() && !shared.OK() {
 					continue
 				}
-				row = append(row, bestName+" "+msCell(best), msCell(def), xCell(speedup(def, best)), msCell(shared), xCell(speedup(shared, best)))
+				row = append(row, bestName+" "+msCI(best), msCI(def), ratioCell(def, best), msCI(shared), ratioCell(shared, best))
 				t.Rows = append(t.Rows, row)
 			}
 		}
@@ -832,7 +852,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 	return s
 }
 
-// tiledDefaultRY is gpu-tiled's default ry (variants.TiledDefaultRY) for
+// tiledDefaultRY is gpu-tiled's default ry (tiling.DefaultRY) for
 // a one-channel float image of size over the filter spec, in 32x8 blocks
 // on a GPU of sms SMs, or 0 when one of them does not parse.
 func tiledDefaultRY(size, spec, sms string) int {
@@ -844,7 +864,7 @@ func tiledDefaultRY(size, spec, sms string) int {
 	}
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: f,
 		Input: convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}}
-	return variants.TiledDefaultRY(p, convolve.Block{X: 32, Y: 8}, n)
+	return tiling.DefaultRY(p, convolve.Block{X: 32, Y: 8}, n)
 }
 
 // ---- roofline ----
@@ -919,9 +939,11 @@ func sectionRoofline(hosts []*Host) *Section {
 	slices.SortFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
 	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
 		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s", LogX: true, LogY: true}
+	var pointLabels []string
 	for _, x := range xp {
-		plot.X = append(plot.X, x.label)
+		plot.X = append(plot.X, "")
 		plot.XValue = append(plot.XValue, x.ai)
+		pointLabels = append(pointLabels, x.label)
 	}
 	for _, hd := range hs {
 		t := &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
@@ -958,9 +980,12 @@ func sectionRoofline(hosts []*Host) *Section {
 				num(tiled[i], !math.IsNaN(tiled[i])), pct(tiled[i]), num(shared[i], !math.IsNaN(shared[i])), pct(shared[i])})
 		}
 		s.Tables = append(s.Tables, t)
-		plot.Series = append(plot.Series, Series{Name: hd.h.Title + " roof", Y: roof},
-			Series{Name: hd.h.Title + " gpu-tiled", Y: tiled, Markers: true},
-			Series{Name: hd.h.Title + " gpu-shared", Y: shared, Markers: true})
+		if len(plot.Series) > 0 {
+			pointLabels = nil // the first GPU's points name the filters
+		}
+		plot.Series = append(plot.Series, Series{Name: hd.h.Title + " roof", Variant: "roof", Source: hd.h.Title, Y: roof, LineOnly: true},
+			Series{Name: hd.h.Title + " gpu-tiled", Variant: "gpu-tiled", Source: hd.h.Title, Y: tiled, Markers: true, Labels: pointLabels},
+			Series{Name: hd.h.Title + " gpu-shared", Variant: "gpu-shared", Source: hd.h.Title, Y: shared, Markers: true})
 	}
 	s.Plots = []*Plot{plot}
 	return s
@@ -985,4 +1010,32 @@ func fastest(ss []*Sample) float64 {
 		return val(s.Time())
 	}
 	return nan()
+}
+
+// pixels is the number of pixels of each "WxH" size, NaN where one does
+// not parse: the true x of a plot against image size.
+func pixels(sizes []string) []float64 {
+	out := make([]float64, len(sizes))
+	for i, sz := range sizes {
+		w, h, ok := parseSize(sz)
+		out[i] = nan()
+		if ok {
+			out[i] = float64(w) * float64(h)
+		}
+	}
+	return out
+}
+
+// numbers parses each of vs as a number, NaN where one does not parse:
+// the true x of a plot against filter size.
+func numbers(vs []string) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			x = nan()
+		}
+		out[i] = x
+	}
+	return out
 }

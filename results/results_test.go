@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -192,40 +193,6 @@ func TestFixtureInTables(t *testing.T) {
 	}
 }
 
-func TestPlotSVG(t *testing.T) {
-	plots := []*Plot{
-		{ID: "a", Title: "log <y> & x", XLabel: "size", YLabel: "ms", X: []string{"256", "512", "1024"}, LogY: true,
-			Series: []Series{{Name: "one", Y: []float64{0.1, 0.4, 1.6}}, {Name: "gap", Y: []float64{1, nan(), 3}, Dashed: true}}},
-		{ID: "b", Title: "linear", X: []string{"3", "5"}, XValue: []float64{3, 5},
-			Series: []Series{{Name: "flat", Y: []float64{2, 2}}, {Name: "not run", Y: []float64{nan(), nan()}}}},
-		{ID: "c", Title: "empty", X: []string{"1"}},
-	}
-	for _, p := range plots {
-		var b bytes.Buffer
-		if err := p.WriteSVG(&b); err != nil {
-			t.Fatal(err)
-		}
-		if err := validXML(b.Bytes()); err != nil {
-			t.Errorf("plot %s: invalid SVG: %v\n%s", p.ID, err, b.String())
-		}
-		n := strings.Count(b.String(), "<polyline")
-		want := map[string]int{"a": 1, "b": 1, "c": 0}[p.ID]
-		if n != want {
-			t.Errorf("plot %s: %d polylines, want %d", p.ID, n, want)
-		}
-	}
-	var b bytes.Buffer
-	if err := plots[1].WriteSVG(&b); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "not run") {
-		t.Errorf("plot b: a series with no point is in the legend")
-	}
-	if plots[2].HasData() || !plots[0].HasData() {
-		t.Errorf("HasData wrong")
-	}
-}
-
 func validXML(b []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(b))
 	for {
@@ -241,11 +208,7 @@ func validXML(b []byte) error {
 
 // The committed report is what the committed data produces.
 func TestCommittedReportUpToDate(t *testing.T) {
-	r, err := Build("data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := r.Files()
+	files, err := committedReport(t).Files()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,13 +253,15 @@ func TestLaunchSection(t *testing.T) {
 			Values: map[string][]float64{"gpu-ns/op": ns}}
 	}
 	other := &Run{Preset: "000", Samples: []*Sample{mk("kernel", 1e6, 1e6)}}
-	launch := &Run{Preset: "launch-overhead", Samples: []*Sample{mk("kernel", 5000, 5000, 6000), mk("kernel-graph", 2000, 2000, 2000)}}
+	launch := &Run{Preset: "launch-overhead", Samples: []*Sample{mk("kernel", 5000, 5000, 6000, 5000, 4900), mk("kernel-graph", 2000, 2000, 2000, 2000, 2000)}}
 	h := &Host{Slug: "h", Title: "H", GPU: true, Runs: []*Run{other, launch}}
 	sec := sectionLaunch([]*Host{h})
 	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
 		t.Fatalf("want one table of one row, got %+v", sec.Tables)
 	}
-	want := []string{"gpu-naive", "256x256", "gauss3", "0.00500", "20%", "0.00200", "0%", "2.50×"}
+	// Five runs each: the interval is their range, and runs this far
+	// apart differ (Mann-Whitney U, p = 0.008).
+	want := []string{"gpu-naive", "256x256", "gauss3", "0.00500 ±20%", "0.00200 ±0%", "2.50×"}
 	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
 		t.Errorf("row = %q, want %q", got, want)
 	}
@@ -311,7 +276,7 @@ func TestTuningTiledSection(t *testing.T) {
 	mk := func(variant, tune, block string, ns float64) *Sample {
 		return &Sample{Keys: map[string]string{"variant": variant, "size": "2048x2048", "filter": "gauss5", "block": block,
 			"type": "f32", "ch": "1", "timing": "kernel-graph", "mem": "none", "cache": "hot", "opts": "default", "tune": tune},
-			Values: map[string][]float64{"gpu-ns/op": {ns}}}
+			Values: map[string][]float64{"gpu-ns/op": {ns, ns * 1.01, ns * 0.99, ns * 1.02, ns}}}
 	}
 	run := &Run{Preset: "tuning-tiled", Config: map[string]string{"gpu-sms": "132"}, Samples: []*Sample{
 		mk("gpu-tiled", "ry=1", "32x8", 9000), mk("gpu-tiled", "ry=1", "64x4", 8000),
@@ -322,7 +287,7 @@ func TestTuningTiledSection(t *testing.T) {
 	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 {
 		t.Fatalf("want one table of one row, got %+v", sec.Tables)
 	}
-	want := []string{"2048x2048", "gauss5", "0.00800", "—", "0.00500", "0.00600", "ry=4 16x16 0.00500", "0.00600", "1.20×", "0.0150", "3.00×"}
+	want := []string{"2048x2048", "gauss5", "0.00800 ±2%", "—", "0.00500 ±2%", "0.00600 ±2%", "ry=4 16x16 0.00500 ±2%", "0.00600 ±2%", "1.20×", "0.0150 ±2%", "3.00×"}
 	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
 		t.Errorf("row = %q\nwant  %q", got, want)
 	}
@@ -348,7 +313,7 @@ func TestImageSizeTableGraphColumns(t *testing.T) {
 			t.Fatalf("%d runs: header %q, want %d columns", len(tt.runs), tb.Header, tt.cols)
 		}
 		if tt.cols == 9 {
-			if got := tb.Rows[0][7:]; !slices.Equal(got, []string{"0.00150", "0.00250"}) {
+			if got := tb.Rows[0][7:]; !slices.Equal(got, []string{"0.00150 ±∞", "0.00250 ±∞"}) {
 				t.Errorf("256x256 graph cells %q", got)
 			}
 		}
@@ -379,14 +344,32 @@ func TestRooflineSection(t *testing.T) {
 	if !slices.Equal(p.XValue, []float64{2.25, 10}) || !slices.Equal(p.Series[0].Y, []float64{2250, 10000}) {
 		t.Errorf("plot X %v, roof %v", p.XValue, p.Series[0].Y)
 	}
-	var b bytes.Buffer
-	if err := p.WriteSVG(&b); err != nil {
-		t.Fatal(err)
+	// The roof is a line; the measurements are markers at their own
+	// intensity, named by their filter.
+	if !p.Series[0].LineOnly || !p.Series[1].Markers || !p.Series[2].Markers {
+		t.Errorf("roof drawn as markers or measurements joined: %+v", p.Series)
 	}
-	if n := strings.Count(b.String(), "<polyline"); n != 1 {
-		t.Errorf("%d polylines: want the roof's alone, the measured series as markers", n)
+	if l := p.Series[1].Labels; len(l) != 2 || l[0] != "gauss3" || l[1] != "" {
+		t.Errorf("gpu-tiled point labels %q, want gauss3 at the point and none at the ridge", l)
 	}
 	if sec := sectionRoofline([]*Host{{Slug: "c", Runs: []*Run{{Preset: "default"}}}}); len(sec.Tables)+len(sec.Plots) != 0 {
 		t.Errorf("a host without tuning-tiled got a roofline")
 	}
+}
+
+// committed is the report of the committed data, built once for the
+// tests that read it and do not change it.
+var committed struct {
+	once sync.Once
+	r    *Report
+	err  error
+}
+
+func committedReport(t *testing.T) *Report {
+	t.Helper()
+	committed.once.Do(func() { committed.r, committed.err = Build("data") })
+	if committed.err != nil {
+		t.Fatal(committed.err)
+	}
+	return committed.r
 }

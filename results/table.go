@@ -20,6 +20,54 @@ type Table struct {
 	Caption string // where the numbers come from
 	Header  []string
 	Rows    [][]string
+	// Keys is how many leading columns name a row rather than hold a
+	// measurement; zero means one.
+	Keys int
+}
+
+// CPUOnly trims a table of a host without a GPU to its CPU cases: it
+// drops the measurement columns with no value in any row (the GPU
+// variants' columns), then the rows with no value left. It reports
+// whether any measurement remains.
+func (t *Table) CPUOnly() bool {
+	keys := max(t.Keys, 1)
+	var keep []int
+	for c := range t.Header {
+		if c < keys {
+			keep = append(keep, c)
+			continue
+		}
+		for _, r := range t.Rows {
+			if c < len(r) && r[c] != missing {
+				keep = append(keep, c)
+				break
+			}
+		}
+	}
+	pick := func(cells []string) []string {
+		out := make([]string, 0, len(keep))
+		for _, c := range keep {
+			if c < len(cells) {
+				out = append(out, cells[c])
+			} else {
+				out = append(out, missing)
+			}
+		}
+		return out
+	}
+	t.Header = pick(t.Header)
+	var rows [][]string
+	for _, r := range t.Rows {
+		r = pick(r)
+		for _, cell := range r[min(keys, len(r)):] {
+			if cell != missing {
+				rows = append(rows, r)
+				break
+			}
+		}
+	}
+	t.Rows = rows
+	return len(t.Header) > keys && len(rows) > 0
 }
 
 // RenderMarkdown writes the table as a GitHub Markdown table under a
@@ -84,14 +132,6 @@ func ms(ns float64, ok bool) string {
 	return sig(ns/1e6, 3)
 }
 
-// ratio formats a/b as "1.23×".
-func ratio(a, b float64, ok bool) string {
-	if !ok || a <= 0 || b <= 0 {
-		return missing
-	}
-	return sig(a/b, 3) + "×"
-}
-
 func num(v float64, ok bool) string {
 	if !ok || math.IsNaN(v) {
 		return missing
@@ -129,20 +169,37 @@ func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
+		Caption: "Medians over the runs of each case, time with the half-width of its confidence interval; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%peak-bw"},
+		Keys:    7,
+	}
+	throttled, noise := r.Has(ThrottledUnit), r.spreadUnit()
+	if noise != "" {
+		t.Header = append(t.Header, "median spread")
+		t.Caption += " Median spread is the benchmark's own measure of its median's spread (" + noise + ") where it stopped sampling."
+	}
+	if throttled {
+		t.Header = append(t.Header, "throttled samples")
+		t.Caption += " Throttled samples were taken below the GPU's clock limit, discarded and taken again (summed over the runs; \"kept\" ones the guard gave up retaking)."
 	}
 	samples := slices.Clone(r.Samples)
 	SortSamples(samples)
 	for _, s := range samples {
-		tm, ok := s.Time()
 		sp, oks := s.Spread()
 		mp, okm := s.Median("MPix/s")
 		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%peak-bw")
 		timing := timingLabel(s)
-		t.Rows = append(t.Rows, []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
-			s.Keys["type"], s.Keys["ch"], timing, ms(tm, ok), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)})
+		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
+			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)}
+		if noise != "" {
+			v, ok := s.Median(noise)
+			row = append(row, percent(v/100, ok))
+		}
+		if throttled {
+			row = append(row, throttledCell(s))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

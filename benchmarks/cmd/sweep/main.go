@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/results"
 )
 
@@ -106,7 +107,7 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 	if gpu == "none" {
 		gpu = ""
 	}
-	dir := filepath.Join(dataDir, benchmarks.Slug(gpu, cpu))
+	dir := filepath.Join(dataDir, benchname.Slug(gpu, cpu))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

@@ -1,7 +1,9 @@
-// Command report rebuilds results/report/ from the raw benchmark runs
-// under results/data/: each source report's tables (Markdown, and on the
-// terminal with -print), SVG plots of their figures, and the filter
-// gallery. It needs no GPU.
+// Command report rebuilds a report from the raw benchmark runs under
+// -data (default results/data) into -out (default results/report): each
+// source report's tables (Markdown, and on the terminal with -print) and
+// plots of their figures, built by package results from the stored files
+// alone, and the filter gallery, which this command renders with the
+// variants themselves. It needs no GPU.
 //
 // The gallery is rendered by the fastest variants this host can run. With
 // a GPU, those are the GPU variants ranked by their kernel time on
@@ -14,13 +16,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/cudabind/variants"
@@ -29,11 +32,27 @@ import (
 )
 
 func main() {
-	data := flag.String("data", "", "directory of raw runs (default <repo>/results/data)")
-	out := flag.String("out", "", "output directory (default <repo>/results/report)")
-	gallery := flag.String("gallery", "", "comma-separated variants that render the gallery, in order of preference; empty picks the fastest this host can run, none skips it")
-	print := flag.Bool("print", false, "also print every table of our data on the terminal")
-	flag.Parse()
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the command with its arguments, printing tables to stdout and
+// what it did to stderr.
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "directory of stored runs, <host>/<preset>.txt (default <repo>/results/data)")
+	out := fs.String("out", "", "directory the report is written to (default <repo>/results/report)")
+	gallery := fs.String("gallery", "", "comma-separated variants that render the gallery, in order of preference; empty picks the fastest this host can run, none skips it")
+	print := fs.Bool("print", false, "also print every table of our data on the terminal")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
 	root := "."
 	if b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
 		root = strings.TrimSpace(string(b))
@@ -44,6 +63,14 @@ func main() {
 	if *out == "" {
 		*out = filepath.Join(root, "results", "report")
 	}
+	name := *data
+	if abs, err := filepath.Abs(*data); err == nil {
+		if absRoot, err := filepath.Abs(root); err == nil {
+			if rel, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(rel, "..") {
+				name = filepath.ToSlash(rel)
+			}
+		}
+	}
 	var variants []string
 	var note, why string
 	switch *gallery {
@@ -53,10 +80,14 @@ func main() {
 	default:
 		variants = strings.Split(*gallery, ",")
 	}
-	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, GalleryVariants: variants, GalleryNote: note})
+	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, DataName: name})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "report:", err)
-		os.Exit(1)
+		return err
+	}
+	if len(variants) > 0 {
+		if err := writeGallery(filepath.Join(*out, "gallery"), note, variants); err != nil {
+			return err
+		}
 	}
 	if *print {
 		for _, s := range r.Sections {
@@ -64,20 +95,21 @@ func main() {
 				if strings.HasPrefix(t.Title, "Published") {
 					continue
 				}
-				t.RenderTerminal(os.Stdout)
+				t.RenderTerminal(stdout)
 			}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "report: %d hosts, wrote %s", len(r.Hosts), *out)
+	fmt.Fprintf(stderr, "report: %d hosts, wrote %s", len(r.Hosts), *out)
 	switch {
 	case len(variants) == 1:
-		fmt.Fprintf(os.Stderr, " (gallery by %s)", variants[0])
+		fmt.Fprintf(stderr, " (gallery by %s)", variants[0])
 	case len(variants) > 1:
-		fmt.Fprintf(os.Stderr, " (gallery by the first of %s that supports each filter)", strings.Join(variants, ", "))
+		fmt.Fprintf(stderr, " (gallery by the first of %s that supports each filter)", strings.Join(variants, ", "))
 	case why != "":
-		fmt.Fprintf(os.Stderr, " (%s)", why)
+		fmt.Fprintf(stderr, " (%s)", why)
 	}
-	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(stderr)
+	return nil
 }
 
 // galleryVariants picks the gallery's variants for this host, a note for
@@ -85,13 +117,13 @@ func main() {
 func galleryVariants(dataDir, galleryDir string) (variants []string, note, why string) {
 	dev, err := cudabind.Default()
 	if err != nil {
-		if results.GalleryByGPU(galleryDir) {
+		if galleryByGPU(galleryDir) {
 			return nil, "", "no GPU here: the gallery a GPU rendered is kept; -gallery=cpu-fast replaces it"
 		}
 		return []string{"cpu-fast"}, "", ""
 	}
 	name := dev.Info().Name
-	slug := benchmarks.Slug(name, "")
+	slug := benchname.Slug(name, "")
 	runs, err := results.Load(dataDir)
 	if err == nil {
 		for _, h := range results.GroupHosts(runs) {
@@ -115,4 +147,16 @@ func galleryVariants(dataDir, galleryDir string) (variants []string, note, why s
 		}
 	}
 	return variants, note, ""
+}
+
+// writeGallery renders the gallery with variants and replaces dir with it.
+func writeGallery(dir, note string, variants []string) error {
+	g, err := renderGallery(note, variants...)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return results.WriteFiles(dir, g)
 }

@@ -1,4 +1,4 @@
-package results
+package main
 
 import (
 	"bytes"
@@ -33,10 +33,10 @@ func init() {
 }
 
 func TestGalleryFallsThrough(t *testing.T) {
-	old := GallerySize
-	GallerySize = convolve.Geometry{Width: 24, Height: 16, Channels: 3, Type: convolve.Uint8}
-	defer func() { GallerySize = old }()
-	files, err := Gallery("A note.", "test-filter2d-only", "cpu-naive")
+	old := gallerySize
+	gallerySize = convolve.Geometry{Width: 24, Height: 16, Channels: 3, Type: convolve.Uint8}
+	defer func() { gallerySize = old }()
+	files, err := renderGallery("A note.", "test-filter2d-only", "cpu-naive")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,18 +52,18 @@ func TestGalleryFallsThrough(t *testing.T) {
 		}
 	}
 	// Sobel magnitude is the only problem the first variant refuses.
-	if _, err := Gallery("", "test-filter2d-only"); err == nil || !strings.Contains(err.Error(), "sobel-mag") {
+	if _, err := renderGallery("", "test-filter2d-only"); err == nil || !strings.Contains(err.Error(), "sobel-mag") {
 		t.Errorf("Gallery with no variant for sobel-mag: err = %v, want one naming sobel-mag", err)
 	}
-	if _, err := Gallery(""); err == nil {
+	if _, err := renderGallery(""); err == nil {
 		t.Errorf("Gallery of no variant: no error")
 	}
 }
 
 func TestGalleryByGPU(t *testing.T) {
 	dir := t.TempDir()
-	if GalleryByGPU(dir) {
-		t.Errorf("GalleryByGPU of an empty directory = true")
+	if galleryByGPU(dir) {
+		t.Errorf("galleryByGPU of an empty directory = true")
 	}
 	for _, tt := range []struct {
 		row  string
@@ -78,17 +78,17 @@ func TestGalleryByGPU(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(md), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := GalleryByGPU(dir); got != tt.want {
-			t.Errorf("GalleryByGPU(%s) = %v, want %v", tt.row, got, tt.want)
+		if got := galleryByGPU(dir); got != tt.want {
+			t.Errorf("galleryByGPU(%s) = %v, want %v", tt.row, got, tt.want)
 		}
 	}
 }
 
 func TestGalleryCPU(t *testing.T) {
-	old := GallerySize
-	GallerySize = convolve.Geometry{Width: 64, Height: 48, Channels: 3, Type: convolve.Uint8}
-	defer func() { GallerySize = old }()
-	files, err := Gallery("", "cpu-fast")
+	old := gallerySize
+	gallerySize = convolve.Geometry{Width: 64, Height: 48, Channels: 3, Type: convolve.Uint8}
+	defer func() { gallerySize = old }()
+	files, err := renderGallery("", "cpu-fast")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestGalleryCPU(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := Gallery("", "no-such-variant"); err == nil {
+	if _, err := renderGallery("", "no-such-variant"); err == nil {
 		t.Errorf("Gallery of an unknown variant: no error")
 	}
 }

@@ -1,0 +1,96 @@
+// Package benchname reads and writes the parts of benchmark output that
+// name things: the keys of a benchmark case's name, their values when a
+// stored name lacks one, and the directory name of a host's results. It
+// imports nothing that needs a GPU, so that both the benchmarks, which
+// write these names, and package results, which reads them from stored
+// files, share one definition.
+package benchname
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// keys is the order of the keys in every case name. New keys go at the
+// end, so that names stored before them keep their prefix. The last,
+// tune, is written only by cases that set a tunable, so that the names of
+// all other cases are those stored before the key existed and benchstat
+// still pairs them; Parse supplies "default" (or "none" for a CPU case)
+// where it is absent.
+var keys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune"}
+
+// Keys returns the keys every case name carries, in order.
+func Keys() []string { return append([]string(nil), keys...) }
+
+// CPUTiming is the value of the timing key of a case that times a CPU
+// variant with the host clock.
+const CPUTiming = "cpu"
+
+// Parse parses a case name (with or without a leading "BenchmarkConv/" or
+// "Conv/" and a trailing "-N" GOMAXPROCS suffix) into its key=value
+// pairs. Names written before the opts key existed lack it, and names of
+// cases that set no tunable lack tune; Parse supplies what those runs
+// used (Implied). A name that lacks any other key of Keys, or has a part
+// that is not key=value, is an error.
+func Parse(name string) (map[string]string, error) {
+	name = strings.TrimPrefix(name, "BenchmarkConv/")
+	name = strings.TrimPrefix(name, "Conv/")
+	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '=') {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
+		}
+	}
+	kv := map[string]string{}
+	for _, part := range strings.Split(name, "/") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("benchname: name part %q of %q is not key=value", part, name)
+		}
+		kv[k] = v
+	}
+	for _, k := range []string{"opts", "tune"} {
+		if _, ok := kv[k]; !ok {
+			kv[k] = Implied(kv["timing"])
+		}
+	}
+	for _, k := range keys {
+		if _, ok := kv[k]; !ok {
+			return nil, fmt.Errorf("benchname: name %q lacks key %q", name, k)
+		}
+	}
+	return kv, nil
+}
+
+// Implied is the value of the opts or tune key of a case name that lacks
+// it, given the name's timing: "none" for a CPU case (CPUTiming),
+// "default" otherwise.
+func Implied(timing string) string {
+	if timing == CPUTiming {
+		return "none"
+	}
+	return "default"
+}
+
+// Slug is a short directory name for the results of a host: the GPU name
+// in lower case with runs of other characters turned into '-'
+// ("NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3"), or, with no GPU
+// name, "cpu-" and the slug of cpuName.
+func Slug(gpuName, cpuName string) string {
+	s := gpuName
+	if s == "" {
+		s = "cpu " + cpuName
+	}
+	var sb strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			sb.WriteRune(r)
+			dash = false
+		} else if !dash && sb.Len() > 0 {
+			sb.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(sb.String(), "-")
+}

@@ -1,0 +1,91 @@
+package benchname_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/benchmarks/benchname"
+)
+
+func TestParse(t *testing.T) {
+	// Names stored before the opts key existed end at mem; Parse fills in
+	// what those runs used.
+	cpuOld := "variant=cpu-fast/size=8x8/filter=sobel-x/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	gpuOld := "variant=gpu-naive/size=8x8/filter=sobel-x/k=3/block=16x16/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"
+	tests := []struct {
+		name    string
+		wantErr bool
+		opts    string
+		tune    string
+	}{
+		{cpuOld + "/opts=none", false, "none", "none"},
+		{"BenchmarkConv/" + cpuOld + "/opts=none-8", false, "none", "none"},
+		{"Conv/" + gpuOld + "/opts=nofma", false, "nofma", "default"},
+		{gpuOld + "/opts=fast-math-1", false, "fast-math", "default"},
+		{gpuOld + "/opts=default/tune=shared=1", false, "default", "shared=1"},
+		{cpuOld, false, "none", "none"},
+		{"BenchmarkConv/" + cpuOld + "-8", false, "none", "none"},
+		{gpuOld, false, "default", "default"},
+		{gpuOld + "-4", false, "default", "default"},
+		{"variant=cpu-fast/size=8x8", true, "", ""},
+		{cpuOld + "/oops", true, "", ""},
+		{strings.Replace(gpuOld, "/timing=kernel", "", 1), true, "", ""},
+	}
+	for _, tt := range tests {
+		kv, err := benchname.Parse(tt.name)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("Parse(%q) error %v, want error %v", tt.name, err, tt.wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if kv["opts"] != tt.opts || kv["tune"] != tt.tune || kv["filter"] != "sobel-x" || kv["mem"] != "none" {
+			t.Errorf("Parse(%q) = %v, want opts=%s tune=%s", tt.name, kv, tt.opts, tt.tune)
+		}
+		if len(kv) != len(benchname.Keys()) {
+			t.Errorf("Parse(%q): %d keys, want %d", tt.name, len(kv), len(benchname.Keys()))
+		}
+	}
+}
+
+func TestKeysIsACopy(t *testing.T) {
+	k := benchname.Keys()
+	k[0] = "changed"
+	if benchname.Keys()[0] != "variant" {
+		t.Errorf("Keys() shares its slice with the package")
+	}
+}
+
+func TestSlug(t *testing.T) {
+	tests := []struct{ gpu, cpu, want string }{
+		{"NVIDIA H100 80GB HBM3", "", "nvidia-h100-80gb-hbm3"},
+		{"NVIDIA H200", "AMD EPYC", "nvidia-h200"},
+		{"", "AMD EPYC 7B13 64-Core Processor", "cpu-amd-epyc-7b13-64-core-processor"},
+		{"", "", "cpu"},
+	}
+	for _, tt := range tests {
+		if got := benchname.Slug(tt.gpu, tt.cpu); got != tt.want {
+			t.Errorf("Slug(%q, %q) = %q, want %q", tt.gpu, tt.cpu, got, tt.want)
+		}
+	}
+}
+
+func ExampleParse() {
+	kv, err := benchname.Parse("BenchmarkConv/variant=cpu-fast/size=8x8/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none-4")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(kv["variant"], kv["size"], kv["opts"], kv["tune"])
+	// Output: cpu-fast 8x8 none none
+}
+
+func ExampleSlug() {
+	fmt.Println(benchname.Slug("NVIDIA H100 80GB HBM3", ""))
+	fmt.Println(benchname.Slug("", "AMD EPYC 7B13"))
+	// Output:
+	// nvidia-h100-80gb-hbm3
+	// cpu-amd-epyc-7b13
+}

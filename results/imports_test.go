@@ -1,0 +1,117 @@
+package results
+
+import (
+	"bufio"
+	"go/build"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gpuPackage reports whether the package at import path p, in module
+// mod, may need a GPU: anything under cudabind, and anything under
+// benchmarks except the GPU-free benchmarks/benchname.
+func gpuPackage(mod, p string) bool {
+	if p == mod+"/benchmarks/benchname" {
+		return false
+	}
+	for _, dir := range []string{"/cudabind", "/benchmarks"} {
+		if p == mod+dir || strings.HasPrefix(p, mod+dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleRoot returns the directory holding go.mod above the working
+// directory and the module path it declares.
+func moduleRoot(t *testing.T) (dir, mod string) {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		f, err := os.Open(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				if m, ok := strings.CutPrefix(sc.Text(), "module "); ok {
+					return dir, strings.TrimSpace(m)
+				}
+			}
+			t.Fatalf("%s/go.mod names no module", dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// moduleDeps returns every package of module mod (rooted at root) that
+// the package in dir imports, directly or not, leaving out tests, with
+// the import that brought each in.
+func moduleDeps(t *testing.T, root, mod, dir string) map[string]string {
+	t.Helper()
+	from := map[string]string{}
+	var walk func(dir, path string)
+	walk = func(dir, path string) {
+		pkg, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, imp := range pkg.Imports {
+			rest, ok := strings.CutPrefix(imp, mod+"/")
+			if !ok {
+				continue
+			}
+			if _, seen := from[imp]; seen {
+				continue
+			}
+			from[imp] = path
+			walk(filepath.Join(root, filepath.FromSlash(rest)), imp)
+		}
+	}
+	walk(dir, mod+"/results")
+	return from
+}
+
+// Package results reads stored files and imports no GPU package, so that
+// a report builds on any machine from the data alone.
+func TestImportsNoGPUPackage(t *testing.T) {
+	root, mod := moduleRoot(t)
+	deps := moduleDeps(t, root, mod, ".")
+	if len(deps) == 0 {
+		t.Fatalf("results imports no package of %s: the walk found nothing", mod)
+	}
+	for p, by := range deps {
+		if gpuPackage(mod, p) {
+			t.Errorf("results imports %s (through %s): a GPU package", p, by)
+		}
+	}
+}
+
+func TestGPUPackage(t *testing.T) {
+	const mod = "example.org/m"
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{mod + "/cudabind", true},
+		{mod + "/cudabind/variants", true},
+		{mod + "/benchmarks", true},
+		{mod + "/benchmarks/cmd/sweep", true},
+		{mod + "/benchmarks/benchname", false},
+		{mod + "/convolve", false},
+		{mod + "/convolve/tiling", false},
+		{mod + "/cudabindings", false},
+	} {
+		if got := gpuPackage(mod, tt.path); got != tt.want {
+			t.Errorf("gpuPackage(%s) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package results
+
+import (
+	"math"
+	"slices"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// Confidence is the level of the confidence intervals of medians the
+// tables print. benchmath's interval of a median is made of order
+// statistics, and at the 95% that benchstat uses by default it needs six
+// runs or more to be finite; the stored runs have five, which at 90% give
+// the range of the runs, an interval of 94% confidence.
+const Confidence = 0.90
+
+// thresholds are benchmath's defaults: a difference is called when the
+// Mann-Whitney U test gives p below 0.05, as benchstat calls it.
+var thresholds = benchmath.DefaultThresholds
+
+// Measure is every run's value of one quantity of one case (its time,
+// in nanoseconds, or a rate), or nothing when the data lacks the case.
+type Measure struct {
+	s *benchmath.Sample
+}
+
+// measureOf is the measure of smp's unit; nothing when smp is nil or has
+// no value of the unit.
+func measureOf(smp *Sample, unit string) Measure {
+	if smp == nil || len(smp.Values[unit]) == 0 {
+		return Measure{}
+	}
+	return Measure{benchmath.NewSample(slices.Clone(smp.Values[unit]), &thresholds)}
+}
+
+// timeOf is the measure of smp's time (Sample.TimeUnit).
+func timeOf(smp *Sample) Measure {
+	if smp == nil {
+		return Measure{}
+	}
+	return measureOf(smp, smp.TimeUnit())
+}
+
+// OK reports whether the measure holds any value.
+func (m Measure) OK() bool { return m.s != nil && len(m.s.Values) > 0 }
+
+// Summary is the median of the values with its confidence interval at
+// Confidence, by benchmath making no assumption about their distribution.
+func (m Measure) Summary() benchmath.Summary {
+	return benchmath.AssumeNothing.Summary(m.s, Confidence)
+}
+
+// Center is the median, or NaN when the measure holds nothing.
+func (m Measure) Center() float64 {
+	if !m.OK() {
+		return math.NaN()
+	}
+	return m.Summary().Center
+}
+
+// Compare tests whether a and b differ, by the Mann-Whitney U test.
+func Compare(a, b Measure) benchmath.Comparison {
+	return benchmath.AssumeNothing.Compare(a.s, b.s)
+}
+
+// Ratio is a's median over b's and whether the two differ significantly
+// (Compare's p at or below the threshold). ok is false when either holds
+// nothing or a median is not positive.
+func Ratio(a, b Measure) (r float64, significant, ok bool) {
+	if !a.OK() || !b.OK() {
+		return 0, false, false
+	}
+	ca, cb := a.Center(), b.Center()
+	if ca <= 0 || cb <= 0 {
+		return 0, false, false
+	}
+	c := Compare(a, b)
+	return ca / cb, c.P <= c.Alpha, true
+}
+
+// msCI formats a time measure (ns) as its median in milliseconds and the
+// half-width of its confidence interval in percent: "1.23 ±4%". "±∞"
+// says the runs are too few for an interval at Confidence.
+func msCI(m Measure) string {
+	if !m.OK() {
+		return missing
+	}
+	s := m.Summary()
+	if s.Center <= 0 || math.IsNaN(s.Center) {
+		return missing
+	}
+	return sig(s.Center/1e6, 3) + " ±" + s.PctRangeString()
+}
+
+// ratioCell formats a over b as "1.23×", or "~" when the runs of the two
+// do not differ significantly, as benchstat prints it.
+func ratioCell(a, b Measure) string {
+	r, significant, ok := Ratio(a, b)
+	switch {
+	case !ok:
+		return missing
+	case !significant:
+		return "~"
+	}
+	return sig(r, 3) + "×"
+}
+
+// Measure is the time of the sample h.Sample finds for q.
+func (h *Host) Measure(q Q) Measure { return timeOf(h.Sample(q)) }
+
+// Measure is the time of the single sample of r matching q.
+func (r *Run) Measure(q Q) Measure { return timeOf(r.Sample(q)) }

@@ -1,0 +1,83 @@
+package results
+
+import (
+	"slices"
+	"strconv"
+)
+
+// Units of the per-case metrics a benchmark binary with a clock guard and
+// a noise target adds to each result line. Runs stored before those
+// existed lack them, and every use below reads their absence as "not
+// recorded", never as zero.
+const (
+	// ThrottledUnit counts the samples of a case taken while the GPU ran
+	// below its clock limit, discarded and taken again.
+	ThrottledUnit = "throttled-samples"
+	// ThrottledKeptUnit counts throttled samples kept after the guard
+	// gave up retaking them.
+	ThrottledKeptUnit = "throttled-kept"
+)
+
+// SpreadUnits are the names the relative spread of a case's median is
+// stored under, in percent, by the binaries that stop sampling by noise.
+var SpreadUnits = []string{"median-ci95-%", "stdrel-%"}
+
+// Sum returns the sum of the unit's values over the case's lines and
+// whether there were any.
+func (s *Sample) Sum(unit string) (float64, bool) {
+	v := s.Values[unit]
+	if len(v) == 0 {
+		return 0, false
+	}
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	return sum, true
+}
+
+// Has reports whether any case of the run records the unit.
+func (r *Run) Has(unit string) bool {
+	return slices.ContainsFunc(r.Samples, func(s *Sample) bool { return len(s.Values[unit]) > 0 })
+}
+
+// Throttled returns how many samples of the run's cases were discarded
+// as throttled and how many throttled ones were kept, summed over every
+// case, and whether the run records them at all.
+func (r *Run) Throttled() (discarded, kept int, ok bool) {
+	if !r.Has(ThrottledUnit) {
+		return 0, 0, false
+	}
+	for _, s := range r.Samples {
+		d, _ := s.Sum(ThrottledUnit)
+		k, _ := s.Sum(ThrottledKeptUnit)
+		discarded += int(d)
+		kept += int(k)
+	}
+	return discarded, kept, true
+}
+
+// throttledCell formats a case's throttled samples: the discarded count,
+// with the kept ones after a plus ("3", "3+1 kept"), or a dash where the
+// case records none.
+func throttledCell(s *Sample) string {
+	d, ok := s.Sum(ThrottledUnit)
+	if !ok {
+		return missing
+	}
+	cell := strconv.Itoa(int(d))
+	if k, _ := s.Sum(ThrottledKeptUnit); k > 0 {
+		cell += "+" + strconv.Itoa(int(k)) + " kept"
+	}
+	return cell
+}
+
+// spreadUnit is the unit of SpreadUnits the run records, or "".
+func (r *Run) spreadUnit() string {
+	for _, u := range SpreadUnits {
+		if r.Has(u) {
+			return u
+		}
+	}
+	return ""
+}
