@@ -28,13 +28,12 @@ const (
 // summary counts test outcomes from go test -json events. Package result
 // lines and the output of failing tests are echoed as go test prints them.
 type summary struct {
-	w                   io.Writer
-	passed, failed      int
-	skipped             map[string]int // by reason
-	nvrtcRan, nvrtcSkip []string       // compile checks that ran or skipped
-	out                 map[string][]string
-	failedTests         []string
-	badLines            int
+	w              io.Writer
+	passed, failed int
+	skipped        map[string]int // by reason
+	out            map[string][]string
+	failedTests    []string
+	badLines       int
 }
 
 func newSummary(w io.Writer) *summary {
