@@ -44,7 +44,7 @@ report:
 
 compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=file NEW=file"; exit 2; }
-	$(GO) tool benchstat -ignore gpu-copy-gbps,benchmarks $(OLD) $(NEW)
+	$(GO) run ./benchmarks/cmd/compare $(OLD) $(NEW)
 
 gpu-bins:
 	@mkdir -p .gpu
