@@ -2,11 +2,18 @@
 //
 // It builds the benchmarks test binary (or takes a prebuilt one with
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
-// stderr, writes the unedited output to
-// results/data/<gpu-slug>/<preset>.txt behind a header line with the exact
-// command and commit, and prints a summary table sorted by variant, size
-// and filter. Without a GPU the binary runs the CPU variants and says so;
-// the file then goes under a cpu-... slug.
+// stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
+// behind a header line with the exact command and commit, and prints a
+// summary table sorted by variant, size and filter. Without a GPU the
+// binary runs the CPU variants and says so; the file then goes under a
+// cpu-... slug.
+//
+// <data> is results/local/data by default: a user's runs stay out of the
+// committed data, which git ignores there, so that the committed report
+// stays in step with results/data and git status stays clean. -publish
+// writes under results/data instead, the committed runs the report is
+// built from (make publish copies results/local/data there); -data names
+// any other directory.
 //
 //	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -benchtime=200ms
 package main
@@ -31,7 +38,8 @@ func main() {
 	benchtime := flag.String("benchtime", "200ms", "time per run (-test.benchtime)")
 	cpuCap := flag.Int64("cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
 	bin := flag.String("bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
-	dataDir := flag.String("data", "", "directory of stored runs (default <repo>/results/data)")
+	dataDir := flag.String("data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
+	publish := flag.Bool("publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
 	list := flag.Bool("list", false, "list the presets and exit")
 	flag.Parse()
 	if *list {
@@ -40,13 +48,33 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sweep, *count, *benchtime, *cpuCap, *bin, *dataDir); err != nil {
+	if err := run(*sweep, *count, *benchtime, *cpuCap, *bin, *dataDir, *publish); err != nil {
 		fmt.Fprintln(os.Stderr, "sweep:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir string) error {
+// Where runs go, relative to the repository root: a user's runs under
+// LocalDataDir, which git ignores, and published runs, committed, under
+// PublishedDataDir.
+const (
+	LocalDataDir     = "results/local/data"
+	PublishedDataDir = "results/data"
+)
+
+// outputDir is the directory a run is written under: dataDir when set,
+// else PublishedDataDir with publish, else LocalDataDir, under root.
+func outputDir(root, dataDir string, publish bool) string {
+	switch {
+	case dataDir != "":
+		return dataDir
+	case publish:
+		return filepath.Join(root, filepath.FromSlash(PublishedDataDir))
+	}
+	return filepath.Join(root, filepath.FromSlash(LocalDataDir))
+}
+
+func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir string, publish bool) error {
 	if _, err := benchmarks.LookupPreset(sweep); err != nil {
 		return err
 	}
@@ -64,9 +92,7 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 	if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
 		commit += " (with uncommitted changes)"
 	}
-	if dataDir == "" {
-		dataDir = filepath.Join(root, "results", "data")
-	}
+	dataDir = outputDir(root, dataDir, publish)
 	var steps []string
 	if bin == "" {
 		tmp, err := os.MkdirTemp("", "convbench-sweep")
