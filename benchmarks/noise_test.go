@@ -44,11 +44,11 @@ func TestNoiseTargetFor(t *testing.T) {
 	tests := []struct {
 		medianNs, want float64
 	}{
-		{1e6, 1},     // 1 ms
-		{50e3, 1},    // at the floor
-		{25e3, 2},    // half the floor: the same 0.5 us width is 2%
-		{5e3, 10},    // 5 us: 10%
-		{0, 1},       // no median yet
+		{1e6, 1},  // 1 ms
+		{50e3, 1}, // at the floor
+		{25e3, 2}, // half the floor: the same 0.5 us width is 2%
+		{5e3, 10}, // 5 us: 10%
+		{0, 1},    // no median yet
 		{math.NaN(), 1},
 	}
 	for _, tt := range tests {
