@@ -18,7 +18,10 @@ GO      ?= go
 export CGO_ENABLED = 0
 SWEEP   ?= default
 COUNT   ?= 5
-BENCHTIME ?= 200ms
+# Each result line samples its case until its median's 95% confidence interval is
+# within NOISE percent, or MAXTIME passes (see the benchmarks package).
+NOISE   ?= 1
+MAXTIME ?= 2s
 PKGS    := ./...
 # A user's runs and their report; git ignores this folder.
 LOCAL   := results/local
@@ -42,7 +45,7 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 bench:
-	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -benchtime=$(BENCHTIME) -data=$(LOCAL)/data
+	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data
 	$(GO) run ./results/cmd/report -data $(LOCAL)/data -out $(LOCAL)/report
 
 publish:

@@ -15,7 +15,11 @@
 // built from (make publish copies results/local/data there); -data names
 // any other directory.
 //
-//	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -benchtime=200ms
+// Each result line is one sample set of its case, sampled until the
+// spread of its median is under -noise percent or -max-time passes (see
+// benchmarks.Noise); -count sets the lines per case.
+//
+//	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
 package main
 
 import (
@@ -27,6 +31,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/results"
@@ -35,7 +40,8 @@ import (
 func main() {
 	sweep := flag.String("sweep", "default", "preset to run")
 	count := flag.Int("count", 5, "runs of every case (-test.count)")
-	benchtime := flag.String("benchtime", "200ms", "time per run (-test.benchtime)")
+	noise := flag.Float64("noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
+	maxTime := flag.Duration("max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
 	cpuCap := flag.Int64("cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
 	bin := flag.String("bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
 	dataDir := flag.String("data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
@@ -48,7 +54,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sweep, *count, *benchtime, *cpuCap, *bin, *dataDir, *publish); err != nil {
+	if err := run(*sweep, *count, *noise, *maxTime, *cpuCap, *bin, *dataDir, *publish); err != nil {
 		fmt.Fprintln(os.Stderr, "sweep:", err)
 		os.Exit(1)
 	}
@@ -74,7 +80,7 @@ func outputDir(root, dataDir string, publish bool) string {
 	return filepath.Join(root, filepath.FromSlash(LocalDataDir))
 }
 
-func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir string, publish bool) error {
+func run(sweep string, count int, noise float64, maxTime time.Duration, cpuCap int64, bin, dataDir string, publish bool) error {
 	if _, err := benchmarks.LookupPreset(sweep); err != nil {
 		return err
 	}
@@ -113,8 +119,9 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 		return err
 	}
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
-		"-test.count", fmt.Sprint(count), "-test.benchtime", benchtime, "-test.timeout", "0",
-		"-sweep=" + sweep, fmt.Sprintf("-cpu-cap=%d", cpuCap)}
+		"-test.count", fmt.Sprint(count), "-test.benchtime", "1x", "-test.timeout", "0",
+		"-sweep=" + sweep, fmt.Sprintf("-cpu-cap=%d", cpuCap),
+		fmt.Sprintf("-noise=%g", noise), "-max-time=" + maxTime.String()}
 	binName := "../" + filepath.Base(bin)
 	if len(steps) == 0 {
 		binName = bin
