@@ -9,7 +9,8 @@
 //
 // with one table for all files, so that runs on different hosts (whose
 // configuration lines differ) still meet in one row per case; the column
-// headers are the paths given. Flags before the files go to benchstat.
+// headers are the paths given. Flags before the files go to benchstat,
+// each in one argument (-row=.name).
 //
 //	go run ./benchmarks/cmd/compare results/data/cpu-amd-epyc/default.txt results/local/data/cpu-.../default.txt
 package main
@@ -38,9 +39,12 @@ func run(args []string) error {
 			flags, files = args[:i], args[i:]
 			break
 		}
+		if !strings.Contains(a, "=") {
+			return fmt.Errorf("benchstat flag %q: give it as one argument, %s=VALUE", a, a)
+		}
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("usage: compare [benchstat flags] OLD NEW...")
+		return fmt.Errorf("usage: compare [-benchstat-flag=value...] OLD NEW...")
 	}
 	tmp, err := os.MkdirTemp("", "convbench-compare")
 	if err != nil {
