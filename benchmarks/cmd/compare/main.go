@@ -44,7 +44,7 @@ func run(args []string) error {
 		}
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("usage: compare [-benchstat-flag=value...] OLD NEW...")
+		return fmt.Errorf("usage: compare [-benchstat-flag=value ...] OLD NEW [FILE ...]")
 	}
 	tmp, err := os.MkdirTemp("", "convbench-compare")
 	if err != nil {
