@@ -3,9 +3,13 @@
 #   make test      every test (GPU tests skip with a reason when there is no GPU),
 #                  then counts of passed, failed and skipped tests and why they skipped
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
-#                  raw output under results/data/<gpu>/, then the report
+#                  raw output under results/local/data/<gpu>/ and its report under
+#                  results/local/report/ (git ignores results/local/)
+#   make publish   copy the runs under results/local/data/ into the committed
+#                  results/data/ and rebuild results/report/
 #   make vet       go vet, gofmt and staticcheck
 #   make report    rebuild results/report/ from the committed raw data (offline)
+#   make compare OLD=a.txt NEW=b.txt  benchstat, with cases paired across runs and hosts
 #   make gpu-bins  test binaries and the report command for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
@@ -14,12 +18,17 @@ GO      ?= go
 export CGO_ENABLED = 0
 SWEEP   ?= default
 COUNT   ?= 5
-BENCHTIME ?= 200ms
+# Each result line samples its case until its median's 95% confidence interval is
+# within NOISE percent, or MAXTIME passes (see the benchmarks package).
+NOISE   ?= 1
+MAXTIME ?= 2s
 PKGS    := ./...
+# A user's runs and their report; git ignores this folder.
+LOCAL   := results/local
 # Packages that have tests, for gpu-bins: NAME=path.
 TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind variants:./cudabind/variants properties:./properties benchmarks:./benchmarks results:./results
 
-.PHONY: test bench report compare vet fmt gpu-bins gpu-test clean
+.PHONY: test bench publish report compare vet fmt gpu-bins gpu-test clean
 
 test:
 	$(GO) vet $(PKGS)
@@ -36,7 +45,12 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 bench:
-	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -benchtime=$(BENCHTIME)
+	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data
+	$(GO) run ./results/cmd/report -data $(LOCAL)/data -out $(LOCAL)/report
+
+publish:
+	@test -d $(LOCAL)/data || { echo "nothing to publish: no runs under $(LOCAL)/data (make bench writes them)"; exit 2; }
+	cp -R $(LOCAL)/data/. results/data/
 	$(MAKE) report
 
 report:
@@ -44,7 +58,7 @@ report:
 
 compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=file NEW=file"; exit 2; }
-	$(GO) tool benchstat -ignore gpu-copy-gbps,benchmarks $(OLD) $(NEW)
+	$(GO) run ./benchmarks/cmd/compare $(OLD) $(NEW)
 
 gpu-bins:
 	@mkdir -p .gpu

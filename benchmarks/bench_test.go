@@ -17,6 +17,13 @@ var (
 	cpuCapFlag     = flag.Int64("cpu-cap", DefaultCPUCap, "largest multiply-adds per run of a CPU case; 0 means no cap")
 	cpuThreadsFlag = flag.Int("cpu-threads", runtime.NumCPU(), "GOMAXPROCS while a CPU variant runs (testing's -cpu 1 would serialise cpu-fast)")
 	seedFlag       = flag.Uint64("seed", 42, "seed of the input noise")
+
+	noiseFlag      = flag.Float64("noise", DefaultNoise.Target, "target spread of a result line's median, percent: the half-width of its 95% confidence interval (see Noise)")
+	noiseFloorFlag = flag.Duration("noise-floor", DefaultNoise.Floor, "medians below this are held to the -noise width of this time instead of their own")
+	minSamplesFlag = flag.Int("min-samples", DefaultNoise.MinSamples, "samples of a result line before its spread is tested")
+	maxTimeFlag    = flag.Duration("max-time", DefaultNoise.MaxTime, "time limit of one result line's sampling (it still takes at least 6 samples)")
+	sampleTimeFlag = flag.Duration("sample-time", DefaultNoise.SampleTime, "least duration of one sample: shorter runs are timed in batches")
+	maxRetakesFlag = flag.Int("max-retakes", DefaultMaxRetakes, "samples of a result line taken below 90% of the max SM clock that are discarded and taken again; later ones are kept and counted")
 )
 
 // bench is the state of the benchmark run, set up by TestMain when
@@ -53,10 +60,32 @@ func setupBench(stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	host := OpenHost()
+	noise := Noise{Target: *noiseFlag, Floor: *noiseFloorFlag, MinSamples: *minSamplesFlag, MaxTime: *maxTimeFlag, SampleTime: *sampleTimeFlag}
+	if err := noise.Validate(); err != nil {
+		return err
+	}
+	if *maxRetakesFlag < 0 {
+		return fmt.Errorf("benchmarks: -max-retakes=%d: must not be negative", *maxRetakesFlag)
+	}
+	if err := oneCallPerLine(stderr); err != nil {
+		return err
+	}
+	host := OpenHost(*maxRetakesFlag)
 	ex := preset.Expand(Env{GPU: host.GPU != nil, Pinned: host.Pinned, CPUCap: *cpuCapFlag, Variants: convolve.Variants()})
 	for _, l := range ConfigLines(host, preset.Name, *cpuThreadsFlag, *cpuCapFlag) {
 		fmt.Fprintln(stdout, l)
+	}
+	fmt.Fprintln(stdout, "noise: "+noise.String())
+	for _, l := range host.Guard.ConfigLines() {
+		fmt.Fprintln(stdout, l)
+	}
+	if host.GPU != nil {
+		if host.Guard.On() {
+			fmt.Fprintf(stderr, "[benchmarks] clock guard on: GPU samples below %d MHz (90%% of %d MHz) are discarded and taken again, at most %d per line\n",
+				host.Guard.LimitMHz(), host.Guard.MaxMHz, host.Guard.MaxRetakes)
+		} else {
+			fmt.Fprintf(stderr, "[benchmarks] clock guard off (%s): GPU samples are kept whatever the SM clock\n", host.Guard.Off)
+		}
 	}
 	for _, l := range UnitLines() {
 		fmt.Fprintln(stdout, l)
@@ -81,6 +110,29 @@ func setupBench(stdout, stderr io.Writer) error {
 		CPUThreads: *cpuThreadsFlag,
 		Progress:   NewProgress(stderr, preset.Name, len(ex.Cases), time.Now()),
 		Seed:       *seedFlag,
+		Noise:      noise,
+		Guard:      host.Guard,
+	}
+	return nil
+}
+
+// oneCallPerLine sets -test.benchtime to 1x: Runner.Run samples each
+// result line until its noise target or time limit, so testing must call
+// it once per line rather than grow b.N to a benchtime. A benchtime given
+// on the command line is replaced, and stderr says so.
+func oneCallPerLine(stderr io.Writer) error {
+	f := flag.Lookup("test.benchtime")
+	if f == nil || f.Value.String() == "1x" {
+		return nil
+	}
+	given := false
+	flag.Visit(func(v *flag.Flag) { given = given || v.Name == "test.benchtime" })
+	old := f.Value.String()
+	if err := f.Value.Set("1x"); err != nil {
+		return fmt.Errorf("benchmarks: setting -test.benchtime=1x: %v", err)
+	}
+	if given {
+		fmt.Fprintf(stderr, "[benchmarks] -test.benchtime=%s replaced by 1x: each result line is one sample set, taken until -noise or -max-time\n", old)
 	}
 	return nil
 }
@@ -93,5 +145,5 @@ func BenchmarkConv(b *testing.B) {
 	for _, c := range bench.cases {
 		b.Run(c.Name(), func(b *testing.B) { bench.runner.Run(b, c) })
 	}
-	bench.runner.Progress.Finish(time.Now())
+	bench.runner.Finish(time.Now())
 }

@@ -122,9 +122,14 @@ func (c Case) optsKey() string {
 	return string(c.Opts)
 }
 
-// Name is the sub-benchmark name: every key of benchname.Keys as key=value,
+// Name is the sub-benchmark name: the keys of benchname.Keys as key=value,
 // separated by slashes, for example
 // variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default.
+// Two keys are written only where they carry a choice: opts not by CPU
+// cases (timing=cpu: no compile options; their names are those stored
+// before the key existed, so that benchstat pairs fresh CPU runs with
+// them), tune only by cases that set a tunable. benchname.Parse supplies the
+// implied value of either.
 func (c Case) Name() string {
 	kw, kh := c.kernelSize()
 	k := strconv.Itoa(kw)
@@ -153,7 +158,7 @@ func (c Case) Name() string {
 	}
 	var sb strings.Builder
 	for i, key := range benchname.Keys() {
-		if key == "tune" && c.Tune == "" {
+		if key == "tune" && c.Tune == "" || key == "opts" && !c.GPU && c.Timing == CPUTiming {
 			continue
 		}
 		if i > 0 {

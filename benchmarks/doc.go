@@ -20,10 +20,48 @@
 // reports MPix/s, GB/s and GFLOP/s, and GPU cases their percentage of
 // the device's measured copy bandwidth and FP32 peak.
 //
+// # Sampling: stop by noise
+//
+// Each result line is one sample set of its case, in standard Go
+// benchmark format (its iteration count is 1: the binary runs with
+// -test.benchtime=1x, and replaces any other benchtime given). A sample
+// times a batch of runs that lasts at least -sample-time (1ms; the batch
+// size is found once per case), or, for cold cases, one run after an L2
+// flush. Samples are taken until the spread of their median is at most
+// -noise percent (default 1) or -max-time (default 2s) has passed. The
+// spread is the relative half-width of the median's 95% confidence
+// interval, 100 * max(hi/m - 1, 1 - lo/m), with [lo, hi] from order
+// statistics (benchmath.AssumeNothing, the "± x%" of benchstat); it is
+// tested from -min-samples (10) samples on and exists from 6, and the
+// time limit never ends a line with fewer than 6. The 1% target holds for
+// medians of -noise-floor (50us) or more; below it the target is the same
+// absolute width, 1% of 50us = 0.5us, so a 5us kernel stops at 10%
+// (event timer resolution is about 0.5us). The line's values are medians
+// of its samples: ns/op the host's time per run, gpu-ns/op or
+// total-ns/op the case's; median-ci95-% is the spread reached and
+// samples the count. Progress on stderr has a note per line: samples,
+// median, spread and target, what stopped it.
+//
+// # Throttle guard
+//
+// On a GPU host the SM clock is read through NVML (cudabind.OpenNVML,
+// libnvidia-ml.so.1 loaded at run time) before and after every sample of a
+// GPU case. A sample whose lower reading is under 90% of the maximum
+// (boost) SM clock is discarded and taken again, at most -max-retakes
+// (100) times per line; later throttled samples are kept. Each GPU line
+// reports throttled-samples (discarded), throttled-kept, and the SM clock
+// (sm-mhz-start, sm-mhz-end), power (power-w-*) and temperature
+// (temp-c-*) before its first and after its last sample, where NVML
+// reports them; configuration lines give gpu-max-sm-mhz and the rule.
+// Without a GPU or NVML the guard is off, one clock-guard configuration
+// line says why, and no clock is reported.
+//
 // Run a preset with
 //
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
 //
 // or through benchmarks/cmd/sweep, which also stores the output under
-// results/data. Progress goes to stderr.
+// results/local/data (or results/data with -publish). Progress goes to
+// stderr. Runs pair across ages and hosts through PairingName
+// (benchmarks/cmd/compare, make compare).
 package benchmarks

@@ -1,9 +1,11 @@
 package benchmarks
 
 import (
+	"flag"
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -123,8 +125,8 @@ func TestNewInputDeterministic(t *testing.T) {
 func TestRunnerCPU(t *testing.T) {
 	var progress strings.Builder
 	c := Case{Variant: "cpu-fast", Width: 64, Height: 48, Filter: "gauss5", Channels: 1, Cache: Hot, Timing: CPUTiming}
-	r := &Runner{CPUThreads: 2, Seed: 1, Progress: NewProgress(&progress, "test", 1, nowForTest())}
-	res := testing.Benchmark(func(b *testing.B) { r.Run(b, c) })
+	r := &Runner{CPUThreads: 2, Seed: 1, Progress: NewProgress(&progress, "test", 1, nowForTest()), Noise: quickNoise}
+	res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +147,32 @@ func TestRunnerCPU(t *testing.T) {
 	if !strings.Contains(progress.String(), c.Name()) {
 		t.Errorf("progress %q does not name the case", progress.String())
 	}
+	if n := res.Extra["samples"]; n < MinCISamples {
+		t.Errorf("samples = %v, want at least %d", n, MinCISamples)
+	}
+	if sp, ok := res.Extra["median-ci95-%"]; !ok || sp < 0 || math.IsInf(sp, 0) {
+		t.Errorf("median-ci95-%% = %v (reported %v), want a finite spread", sp, ok)
+	}
+	if !strings.Contains(progress.String(), "  line 1: ") {
+		t.Errorf("progress %q has no note on the sample set", progress.String())
+	}
+}
+
+// quickNoise is a sampling rule for tests: loose and short.
+var quickNoise = Noise{Target: 20, MinSamples: MinCISamples, MaxTime: 100 * time.Millisecond, SampleTime: 100 * time.Microsecond}
+
+// benchOnce runs f as testing.Benchmark does with -test.benchtime=1x, the
+// way the benchmark binary runs (see oneCallPerLine): one call, one
+// result line.
+func benchOnce(t *testing.T, f func(b *testing.B)) testing.BenchmarkResult {
+	t.Helper()
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("1x"); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Value.Set(old)
+	return testing.Benchmark(f)
 }
 
 // bumpULP moves element (x, y, 0) of a float32 image n float32 steps up.
@@ -255,8 +283,8 @@ func TestRunnerMaxULP(t *testing.T) {
 		{Case{Variant: "cpu-naive", Op: convolve.RGBToYUV, Width: 16, Height: 8, Type: convolve.Uint8, Channels: 3, Cache: Hot, Timing: CPUTiming, ULP: true}, false},
 	}
 	for _, tt := range tests {
-		r := &Runner{CPUThreads: 1, Seed: 2}
-		res := testing.Benchmark(func(b *testing.B) { r.Run(b, tt.c) })
+		r := &Runner{CPUThreads: 1, Seed: 2, Noise: quickNoise}
+		res := benchOnce(t, func(b *testing.B) { r.Run(b, tt.c) })
 		if err := r.Close(); err != nil {
 			t.Fatal(err)
 		}

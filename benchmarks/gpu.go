@@ -13,16 +13,19 @@ import (
 // OpenHost looks for a usable CUDA device and describes it: name, compute
 // capability, SMs, driver and NVRTC versions, theoretical and measured
 // bandwidth, FP32 peak and the kernels' common compile options. Without a
-// driver or device it returns a Host with no GPU and the reason.
-func OpenHost() Host {
+// driver or device it returns a Host with no GPU and the reason. Its
+// clock guard (maxRetakes retakes per line) reads the device through
+// NVML; without NVML, or when NVML does not know the device or its
+// maximum clock, the guard is off and says why.
+func OpenHost(maxRetakes int) Host {
 	d, err := cudabind.Default()
 	if err != nil {
-		return Host{NoGPUReason: err.Error()}
+		return Host{NoGPUReason: err.Error(), Guard: &ClockGuard{Off: "no GPU"}}
 	}
 	info := d.Info()
 	bw, err := d.CopyBandwidth()
 	if err != nil {
-		return Host{NoGPUReason: fmt.Sprintf("measuring the copy bandwidth of %s: %v", info.Name, err)}
+		return Host{NoGPUReason: fmt.Sprintf("measuring the copy bandwidth of %s: %v", info.Name, err), Guard: &ClockGuard{Off: "no GPU"}}
 	}
 	opts := cudabind.CompileOptions{Arch: info.Arch(), FMAD: true}.Options()
 	return Host{
@@ -39,7 +42,49 @@ func OpenHost() Host {
 		},
 		Device: gpuDevice{d},
 		Pinned: true,
+		Guard:  openGuard(info.UUID, maxRetakes),
 	}
+}
+
+// openGuard opens the clock guard of the device with the given UUID.
+func openGuard(uuid string, maxRetakes int) *ClockGuard {
+	n, err := cudabind.OpenNVML(uuid)
+	if err != nil {
+		return &ClockGuard{Off: "NVML: " + err.Error()}
+	}
+	maxMHz, err := n.MaxSMClockMHz()
+	if err != nil {
+		return &ClockGuard{Off: "NVML has no maximum SM clock: " + err.Error()}
+	}
+	if maxMHz <= 0 {
+		return &ClockGuard{Off: fmt.Sprintf("NVML reports a maximum SM clock of %d MHz", maxMHz)}
+	}
+	if _, err := n.SMClockMHz(); err != nil {
+		return &ClockGuard{Off: "NVML cannot read the SM clock: " + err.Error()}
+	}
+	return &ClockGuard{Clocks: nvmlClocks{n}, MaxMHz: maxMHz, MaxRetakes: maxRetakes}
+}
+
+// nvmlClocks adapts a cudabind NVML device to Clocks.
+type nvmlClocks struct{ d *cudabind.NVMLDevice }
+
+func (c nvmlClocks) SMClockMHz() (int, error) { return c.d.SMClockMHz() }
+
+// State reads the SM clock, and power and temperature where NVML reports
+// them; a power or temperature it cannot read is left out.
+func (c nvmlClocks) State() (GPUState, error) {
+	mhz, err := c.d.SMClockMHz()
+	if err != nil {
+		return GPUState{}, err
+	}
+	st := GPUState{SMClockMHz: mhz}
+	if w, err := c.d.PowerW(); err == nil {
+		st.PowerW, st.HasPower = w, true
+	}
+	if t, err := c.d.TemperatureC(); err == nil {
+		st.TempC, st.HasTemp = t, true
+	}
+	return st, nil
 }
 
 // gpuDevice adapts a cudabind device to Device.

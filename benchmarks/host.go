@@ -24,6 +24,10 @@ type Host struct {
 	NoGPUReason string   // why GPU is nil
 	Device      Device   // nil without a usable GPU
 	Pinned      bool     // pinned host memory can be allocated
+	// Guard watches the GPU's SM clock while GPU cases are sampled; it
+	// is never nil from OpenHost, and off (with the reason) without a
+	// GPU or NVML.
+	Guard *ClockGuard
 }
 
 // Peaks returns the limits %peak metrics use (zero without a GPU).

@@ -52,6 +52,15 @@ func (p *Progress) Finish(now time.Time) {
 	}
 }
 
+// Note prints msg, indented under the line of the case it is about, for
+// what a case is doing: its sample sets and what the clock guard did.
+func (p *Progress) Note(msg string) {
+	if p == nil || p.W == nil {
+		return
+	}
+	fmt.Fprintf(p.W, "  %s\n", msg)
+}
+
 // Done is the number of finished cases.
 func (p *Progress) Done() int { return p.done }
 

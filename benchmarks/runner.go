@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,10 +38,17 @@ type Runner struct {
 	CPUThreads int // GOMAXPROCS while a CPU variant runs; 0 keeps testing's
 	Progress   *Progress
 	Seed       uint64
+	// Noise is the sampling rule of every result line; the zero value
+	// means DefaultNoise.
+	Noise Noise
+	// Guard watches the SM clock while GPU cases are sampled; nil or off
+	// keeps every sample.
+	Guard *ClockGuard
 	// Now is the clock of the progress lines; nil means time.Now.
 	Now func() time.Time
 
-	cur *caseState
+	cur     *caseState
+	pending []string // progress notes waiting for the end of the case
 }
 
 type caseState struct {
@@ -57,7 +65,11 @@ type caseState struct {
 	// hasULP.
 	maxULP int64
 	hasULP bool
-	err    error
+	// batch is the number of runs one sample times, found by the first
+	// sample set of the case.
+	batch int
+	lines int // result lines taken so far
+	err   error
 }
 
 func (r *Runner) now() time.Time {
@@ -206,11 +218,31 @@ func checkBitExact(c Case, maxULP int64) error {
 	return nil
 }
 
-// Run is the body of the sub-benchmark for c.
+// Run is the body of the sub-benchmark for c. Each call is one result
+// line: one sample set, taken as r.Noise says (Noise.Collect) whatever
+// b.N is, so the benchmark binary runs with -test.benchtime=1x. A
+// sample times a batch of runs lasting at least Noise.SampleTime (the
+// batch size is found once per case, Batch), or for cold cases one run
+// after an L2 flush. The line reports the median of the samples (ns/op
+// the host's time per run; gpu-ns/op or total-ns/op the case's), the
+// spread of that median (median-ci95-%), the number of samples, and for
+// GPU cases under a clock guard that is on the samples discarded below
+// its limit and the SM clock, power and temperature before and after.
+//
+// Progress notes (one per line, and one about every five seconds of a
+// long line) go to r.Progress at once during a case's first line, which
+// testing runs before it prints the case's name; the notes of later lines,
+// which run after testing printed the name on stdout, wait for the next
+// case or Finish, so that a merged stdout and stderr keeps every result
+// line whole.
 func (r *Runner) Run(b *testing.B, c Case) {
 	name := c.Name()
+	first := r.cur == nil || r.cur.name != name
+	if first {
+		r.flushNotes()
+	}
 	r.Progress.Start(name, r.now())
-	if r.cur == nil || r.cur.name != name {
+	if first {
 		if err := r.Close(); err != nil {
 			b.Logf("releasing the previous case: %v", err)
 		}
@@ -221,60 +253,117 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	if s.err != nil {
 		b.Fatalf("%s: %v", c.Variant, s.err)
 	}
-	var per time.Duration
-	var err error
-	switch {
-	case !c.GPU:
-		per = r.timeCPU(b, s)
-	case c.Timing == TotalTiming:
-		per, err = r.timeTotal(b, s)
-	case c.Cache == Cold:
-		per, err = r.timeCold(b, s)
-	default:
-		per, err = r.timeHot(b, s)
+	var heartbeat func(string)
+	if first {
+		heartbeat = r.Progress.Note
 	}
+	b.ResetTimer()
+	b.StartTimer()
+	set, err := r.sample(c, s, heartbeat)
+	b.StopTimer()
 	if err != nil {
 		b.Fatalf("%s: timing: %v", c.Variant, err)
 	}
-	r.report(b, c, s.prob, per)
+	r.report(b, c, s.prob, set)
 	if s.hasULP {
 		b.ReportMetric(float64(s.maxULP), "max-ulp")
 	}
+	s.lines++
+	note := fmt.Sprintf("line %d: %s", s.lines, r.lineNote(c, set))
+	if first {
+		r.Progress.Note(note)
+	} else {
+		r.pending = append(r.pending, note)
+	}
 }
 
-func (r *Runner) timeCPU(b *testing.B, s *caseState) time.Duration {
-	if r.CPUThreads > 0 {
+// flushNotes prints the progress notes that waited for the end of a case.
+func (r *Runner) flushNotes() {
+	for _, n := range r.pending {
+		r.Progress.Note(n)
+	}
+	r.pending = nil
+}
+
+// Finish prints the notes still waiting and the progress's final line.
+func (r *Runner) Finish(now time.Time) {
+	r.flushNotes()
+	r.Progress.Finish(now)
+}
+
+// maxBatch bounds the runs of one sample.
+const maxBatch = 1 << 20
+
+// noise is the runner's sampling rule: r.Noise, or DefaultNoise when unset.
+func (r *Runner) noise() Noise {
+	if r.Noise == (Noise{}) {
+		return DefaultNoise
+	}
+	return r.Noise
+}
+
+// sample takes the sample set of one result line of case c.
+func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, error) {
+	if !c.GPU && r.CPUThreads > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
 	}
-	b.ResetTimer()
-	b.StartTimer()
-	for i := 0; i < b.N; i++ {
-		if err := s.plan.Run(s.in, s.out); err != nil {
-			b.Fatalf("run: %v", err)
+	noise := r.noise()
+	// run times k runs: the case's time and the host's.
+	var run func(k int) (time.Duration, time.Duration, error)
+	cold := false
+	switch {
+	case !c.GPU || c.Timing == TotalTiming:
+		run = func(k int) (time.Duration, time.Duration, error) {
+			t0 := time.Now()
+			for range k {
+				if err := s.plan.Run(s.in, s.out); err != nil {
+					return 0, 0, err
+				}
+			}
+			d := time.Since(t0)
+			return d, d, nil
+		}
+	case c.Cache == Cold:
+		cold = true
+		run = func(int) (time.Duration, time.Duration, error) {
+			if err := r.Device.FlushL2(); err != nil {
+				return 0, 0, fmt.Errorf("flush L2: %w", err)
+			}
+			t0 := time.Now()
+			d, err := s.timeKernel(1)
+			return d, time.Since(t0), err
+		}
+	default:
+		run = func(k int) (time.Duration, time.Duration, error) {
+			t0 := time.Now()
+			d, err := s.timeKernel(k)
+			return d, time.Since(t0), err
 		}
 	}
-	b.StopTimer()
-	return b.Elapsed() / time.Duration(b.N)
-}
-
-func (r *Runner) timeTotal(b *testing.B, s *caseState) (time.Duration, error) {
-	b.ResetTimer()
-	b.StartTimer()
-	for i := 0; i < b.N; i++ {
-		if err := s.plan.Run(s.in, s.out); err != nil {
-			return 0, err
+	if s.batch == 0 {
+		if cold {
+			s.batch = 1
+		} else {
+			k, err := Batch(func(k int) (time.Duration, error) {
+				d, _, err := run(k)
+				return d, err
+			}, noise.SampleTime, maxBatch)
+			if err != nil {
+				return SampleSet{}, err
+			}
+			s.batch = k
 		}
 	}
-	b.StopTimer()
-	return b.Elapsed() / time.Duration(b.N), nil
-}
-
-func (r *Runner) timeHot(b *testing.B, s *caseState) (time.Duration, error) {
-	b.ResetTimer()
-	b.StartTimer()
-	d, err := s.timeKernel(b.N)
-	b.StopTimer()
-	return d / time.Duration(b.N), err
+	k := s.batch
+	take := func() (Sample, error) {
+		d, h, err := run(k)
+		return Sample{Per: float64(d.Nanoseconds()) / float64(k), Host: float64(h.Nanoseconds()) / float64(k)}, err
+	}
+	var guard *ClockGuard
+	if c.GPU {
+		guard = r.Guard
+	}
+	return noise.Collect(take, guard, r.now, note)
 }
 
 // timeKernel times n runs of the case's device work the way its timing says.
@@ -285,36 +374,36 @@ func (s *caseState) timeKernel(n int) (time.Duration, error) {
 	return s.dev.TimeKernel(n)
 }
 
-func (r *Runner) timeCold(b *testing.B, s *caseState) (time.Duration, error) {
-	b.ResetTimer()
-	b.StopTimer()
-	var total time.Duration
-	for i := 0; i < b.N; i++ {
-		if err := r.Device.FlushL2(); err != nil {
-			return 0, fmt.Errorf("flush L2: %w", err)
+// lineNote is the progress line of one sample set.
+func (r *Runner) lineNote(c Case, set SampleSet) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
+		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
+	if c.GPU && r.Guard.On() {
+		fmt.Fprintf(&sb, "; %d samples below %d MHz discarded and taken again", set.Discarded, r.Guard.LimitMHz())
+		if set.KeptThrottled > 0 {
+			fmt.Fprintf(&sb, ", %d more kept after %d retakes (the GPU stays throttled)", set.KeptThrottled, r.Guard.MaxRetakes)
 		}
-		b.StartTimer()
-		d, err := s.timeKernel(1)
-		b.StopTimer()
-		if err != nil {
-			return 0, err
-		}
-		total += d
+		fmt.Fprintf(&sb, "; GPU %v -> %v", set.Start, set.End)
 	}
-	return total / time.Duration(b.N), nil
+	return sb.String()
 }
 
-// report adds the case's metrics: the device or total time per operation
-// and the rates derived from it.
-func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, per time.Duration) {
+// report adds the case's metrics: the medians of the sample set, the
+// rates derived from the case's time, the set's spread and size, and the
+// clock guard's counts and readings.
+func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet) {
+	per := time.Duration(math.Round(set.Median))
 	if per <= 0 {
 		b.Fatalf("%s: measured a non-positive time %v per operation", c.Variant, per)
 	}
+	host, _ := Spread(set.Host)
+	b.ReportMetric(host, "ns/op")
 	switch {
 	case c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming):
-		b.ReportMetric(float64(per.Nanoseconds()), "gpu-ns/op")
+		b.ReportMetric(set.Median, "gpu-ns/op")
 	case c.GPU && c.Timing == TotalTiming:
-		b.ReportMetric(float64(per.Nanoseconds()), "total-ns/op")
+		b.ReportMetric(set.Median, "total-ns/op")
 	}
 	tp := convolve.ThroughputOf(p)
 	b.ReportMetric(tp.MPixPerSec(per), "MPix/s")
@@ -330,6 +419,22 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, per time.Durat
 	if c.GPU && r.Peaks.CopyGBps > 0 {
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
 	}
+	b.ReportMetric(set.Spread, "median-ci95-%")
+	b.ReportMetric(float64(len(set.Per)), "samples")
+	if c.GPU && r.Guard.On() {
+		b.ReportMetric(float64(set.Discarded), "throttled-samples")
+		b.ReportMetric(float64(set.KeptThrottled), "throttled-kept")
+		b.ReportMetric(float64(set.Start.SMClockMHz), "sm-mhz-start")
+		b.ReportMetric(float64(set.End.SMClockMHz), "sm-mhz-end")
+		if set.Start.HasPower && set.End.HasPower {
+			b.ReportMetric(set.Start.PowerW, "power-w-start")
+			b.ReportMetric(set.End.PowerW, "power-w-end")
+		}
+		if set.Start.HasTemp && set.End.HasTemp {
+			b.ReportMetric(float64(set.Start.TempC), "temp-c-start")
+			b.ReportMetric(float64(set.End.TempC), "temp-c-end")
+		}
+	}
 }
 
 // UnitLines are the benchfmt unit metadata lines of the metrics Run
@@ -344,5 +449,10 @@ func UnitLines() []string {
 		"Unit %peak-bw better=higher",
 		"Unit %peak-fp32 better=higher",
 		"Unit max-ulp better=lower assume=exact",
+		"Unit median-ci95-% better=lower",
+		"Unit throttled-samples better=lower",
+		"Unit throttled-kept better=lower",
+		"Unit sm-mhz-start better=higher",
+		"Unit sm-mhz-end better=higher",
 	}
 }

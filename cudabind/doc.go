@@ -12,6 +12,8 @@
 // .11.2 and .11 ([NVRTCSearchList]). A missing library, a missing symbol
 // or a driver without devices is an [*UnavailableError] whose one-line
 // message GPU tests use to skip. The first result is cached per process.
+// NVML (libnvidia-ml.so.1, or CONVBENCH_LIBNVML) is opened the same way by
+// [OpenNVML], for the SM clock, power and temperature of a device.
 //
 // # Threads
 //
@@ -91,4 +93,5 @@
 //	CONVBENCH_LIBCUDA    driver library to open instead of libcuda.so.1
 //	CONVBENCH_NVRTC      NVRTC library tried first
 //	CONVBENCH_CACHE_DIR  on-disk compile cache directory
+//	CONVBENCH_LIBNVML    NVML library to open instead of libnvidia-ml.so.1
 package cudabind

@@ -15,7 +15,9 @@
 #                   variants (.gpu/report), as OUTDIR/gallery.tar of gallery/;
 #                   unpack it into results/report/ where the tree lives
 #   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
-#                   -test.benchtime=$BENCHTIME, default 200ms; -cpu-cap=$CPU_CAP
+#                   each result line one sample set, -test.benchtime=1x, sampled until
+#                   -noise=$NOISE percent or -max-time=$MAX_TIME when set, else the
+#                   benchmarks' defaults, 1% and 2s; -cpu-cap=$CPU_CAP
 #                   when set, else the package default)
 #
 # GPU_BIN names another folder of binaries than .gpu/; PROPS_VARIANT
@@ -85,7 +87,7 @@ for stage in "$@"; do
     tar -C "$tmp" -cf "$out/gallery.tar" gallery && rm -rf "$tmp" ;;
   bench:*)
     preset=${stage#bench:}
-    run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime ${BENCHTIME:-200ms} -test.timeout 0 -sweep=$preset $cap ;;
+    run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime 1x -test.timeout 0 -sweep=$preset $cap ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
 done

@@ -2,13 +2,24 @@
 //
 // It builds the benchmarks test binary (or takes a prebuilt one with
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
-// stderr, writes the unedited output to
-// results/data/<gpu-slug>/<preset>.txt behind a header line with the exact
-// command and commit, and prints a summary table sorted by variant, size
-// and filter. Without a GPU the binary runs the CPU variants and says so;
-// the file then goes under a cpu-... slug.
+// stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
+// behind a header line with the exact command and commit, and prints a
+// summary table sorted by variant, size and filter. Without a GPU the
+// binary runs the CPU variants and says so; the file then goes under a
+// cpu-... slug.
 //
-//	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -benchtime=200ms
+// <data> is results/local/data by default: a user's runs stay out of the
+// committed data, which git ignores there, so that the committed report
+// stays in step with results/data and git status stays clean. -publish
+// writes under results/data instead, the committed runs the report is
+// built from (make publish copies results/local/data there); -data names
+// any other directory.
+//
+// Each result line is one sample set of its case, sampled until the
+// spread of its median is under -noise percent or -max-time passes (see
+// benchmarks.Noise); -count sets the lines per case.
+//
+//	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
 package main
 
 import (
@@ -20,6 +31,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/benchmarks/benchname"
@@ -29,10 +41,12 @@ import (
 func main() {
 	sweep := flag.String("sweep", "default", "preset to run")
 	count := flag.Int("count", 5, "runs of every case (-test.count)")
-	benchtime := flag.String("benchtime", "200ms", "time per run (-test.benchtime)")
+	noise := flag.Float64("noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
+	maxTime := flag.Duration("max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
 	cpuCap := flag.Int64("cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
 	bin := flag.String("bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
-	dataDir := flag.String("data", "", "directory of stored runs (default <repo>/results/data)")
+	dataDir := flag.String("data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
+	publish := flag.Bool("publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
 	list := flag.Bool("list", false, "list the presets and exit")
 	flag.Parse()
 	if *list {
@@ -41,13 +55,33 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sweep, *count, *benchtime, *cpuCap, *bin, *dataDir); err != nil {
+	if err := run(*sweep, *count, *noise, *maxTime, *cpuCap, *bin, *dataDir, *publish); err != nil {
 		fmt.Fprintln(os.Stderr, "sweep:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir string) error {
+// Where runs go, relative to the repository root: a user's runs under
+// LocalDataDir, which git ignores, and published runs, committed, under
+// PublishedDataDir.
+const (
+	LocalDataDir     = "results/local/data"
+	PublishedDataDir = "results/data"
+)
+
+// outputDir is the directory a run is written under: dataDir when set,
+// else PublishedDataDir with publish, else LocalDataDir, under root.
+func outputDir(root, dataDir string, publish bool) string {
+	switch {
+	case dataDir != "":
+		return dataDir
+	case publish:
+		return filepath.Join(root, filepath.FromSlash(PublishedDataDir))
+	}
+	return filepath.Join(root, filepath.FromSlash(LocalDataDir))
+}
+
+func run(sweep string, count int, noise float64, maxTime time.Duration, cpuCap int64, bin, dataDir string, publish bool) error {
 	if _, err := benchmarks.LookupPreset(sweep); err != nil {
 		return err
 	}
@@ -65,9 +99,7 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 	if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
 		commit += " (with uncommitted changes)"
 	}
-	if dataDir == "" {
-		dataDir = filepath.Join(root, "results", "data")
-	}
+	dataDir = outputDir(root, dataDir, publish)
 	var steps []string
 	if bin == "" {
 		tmp, err := os.MkdirTemp("", "convbench-sweep")
@@ -88,8 +120,9 @@ func run(sweep string, count int, benchtime string, cpuCap int64, bin, dataDir s
 		return err
 	}
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
-		"-test.count", fmt.Sprint(count), "-test.benchtime", benchtime, "-test.timeout", "0",
-		"-sweep=" + sweep, fmt.Sprintf("-cpu-cap=%d", cpuCap)}
+		"-test.count", fmt.Sprint(count), "-test.benchtime", "1x", "-test.timeout", "0",
+		"-sweep=" + sweep, fmt.Sprintf("-cpu-cap=%d", cpuCap),
+		fmt.Sprintf("-noise=%g", noise), "-max-time=" + maxTime.String()}
 	binName := "../" + filepath.Base(bin)
 	if len(steps) == 0 {
 		binName = bin

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +48,30 @@ func TestPrintSummaryOrder(t *testing.T) {
 			t.Errorf("%q comes before the row above it in the wanted order:\n%s", w, got)
 		}
 		last = i
+	}
+}
+
+// A user's run goes where git ignores it, so that make bench leaves git
+// status clean and the committed report in step with results/data; only
+// -publish writes the committed data.
+func TestOutputDir(t *testing.T) {
+	root, err := gitOutput("rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Skip("not in a git checkout: " + err.Error())
+	}
+	local := outputDir(root, "", false)
+	file := filepath.Join(local, "cpu-test-host", "default.txt")
+	if out, err := exec.Command("git", "-C", root, "check-ignore", "-q", "--no-index", file).CombinedOutput(); err != nil {
+		t.Errorf("a default run's file %s is not ignored by git (%v %s)", file, err, out)
+	}
+	published := outputDir(root, "", true)
+	if want := filepath.Join(root, "results", "data"); published != want {
+		t.Errorf("-publish writes under %s, want %s", published, want)
+	}
+	if out, err := exec.Command("git", "-C", root, "check-ignore", "-q", "--no-index", filepath.Join(published, "cpu-test-host", "default.txt")).CombinedOutput(); err == nil {
+		t.Errorf("a published run's file under %s is ignored by git (%s)", published, out)
+	}
+	if got := outputDir(root, "/tmp/elsewhere", true); got != "/tmp/elsewhere" {
+		t.Errorf("with -data, outputDir = %s, want /tmp/elsewhere", got)
 	}
 }

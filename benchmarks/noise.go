@@ -1,0 +1,246 @@
+package benchmarks
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// Noise is the rule that ends a case's sample set, in the manner of
+// nvbench: samples are taken until the spread of their median is under
+// a target or a time limit passes.
+//
+// The spread of a sample set is the relative half-width of the 95%
+// confidence interval of its median, in percent: with the interval
+// [lo, hi] around the median m that benchmath.AssumeNothing gives
+// (distribution-free, from order statistics),
+//
+//	spread = 100 * max(hi/m - 1, 1 - lo/m)
+//
+// which is the "± x%" benchstat prints for a row. It needs at least 6
+// samples (MinCISamples); with fewer it is infinite.
+//
+// A set stops at the first of:
+//   - noise: at least MinSamples samples and a spread at most the target
+//     (Target percent; for a median m below Floor, Target percent of Floor
+//     as an absolute width, that is a spread of Target * Floor / m);
+//   - time: MaxTime has passed since the set's first sample and it has at
+//     least MinCISamples samples.
+type Noise struct {
+	Target     float64       // largest spread, percent, for medians of Floor or more
+	Floor      time.Duration // medians below it are held to Target percent of Floor
+	MinSamples int           // samples before the spread is tested (at least MinCISamples count)
+	MaxTime    time.Duration // time limit of one sample set
+	// SampleTime is the least duration of one sample: runs shorter than
+	// it are timed in batches (Batch), so that a sample is not the timer's
+	// resolution.
+	SampleTime time.Duration
+}
+
+// MinCISamples is the fewest samples whose median has a 95% confidence
+// interval (benchmath.AssumeNothing).
+const MinCISamples = 6
+
+// DefaultNoise is the sampling rule of the benchmark flags' defaults.
+var DefaultNoise = Noise{Target: 1, Floor: 50 * time.Microsecond, MinSamples: 10, MaxTime: 2 * time.Second, SampleTime: time.Millisecond}
+
+// Validate reports a rule that cannot stop or cannot be met.
+func (n Noise) Validate() error {
+	switch {
+	case !(n.Target > 0) || math.IsInf(n.Target, 1):
+		return fmt.Errorf("benchmarks: noise target %v%%: must be a positive percentage", n.Target)
+	case n.Floor < 0:
+		return fmt.Errorf("benchmarks: noise floor %v: must not be negative", n.Floor)
+	case n.MinSamples < 1:
+		return fmt.Errorf("benchmarks: min samples %d: must be at least 1", n.MinSamples)
+	case n.MaxTime <= 0:
+		return fmt.Errorf("benchmarks: max time %v: must be positive", n.MaxTime)
+	case n.SampleTime < 0:
+		return fmt.Errorf("benchmarks: sample time %v: must not be negative", n.SampleTime)
+	}
+	return nil
+}
+
+// String describes the rule for the output's configuration line.
+func (n Noise) String() string {
+	return fmt.Sprintf("median-ci95 <= %g%% (of %v for medians below it), at least %d samples, at most %v per line unless under %d samples, samples of at least %v",
+		n.Target, n.Floor, max(n.MinSamples, MinCISamples), n.MaxTime, MinCISamples, n.SampleTime)
+}
+
+// TargetFor is the spread, in percent, that a sample set of median
+// medianNs nanoseconds must reach.
+func (n Noise) TargetFor(medianNs float64) float64 {
+	if f := float64(n.Floor.Nanoseconds()); medianNs > 0 && medianNs < f {
+		return n.Target * f / medianNs
+	}
+	return n.Target
+}
+
+// Spread returns the median of xs and the relative half-width of its 95%
+// confidence interval in percent (see Noise); the spread is +Inf with
+// fewer than MinCISamples values or a median that is not positive.
+func Spread(xs []float64) (median, spread float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.Inf(1)
+	}
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds), 0.95)
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) || !(s.Center > 0) {
+		return s.Center, math.Inf(1)
+	}
+	return s.Center, 100 * math.Max(s.Hi/s.Center-1, 1-s.Lo/s.Center)
+}
+
+// Stop says why a sample set ended.
+type Stop string
+
+const (
+	StopNoise Stop = "noise" // the spread reached its target
+	StopTime  Stop = "time"  // MaxTime passed first
+)
+
+// SampleSet is the samples of one result line and how they were taken.
+type SampleSet struct {
+	Per  []float64 // accepted samples: the case's time per run, ns
+	Host []float64 // host time per run of the same samples, ns
+	// Discarded counts samples taken while the SM clock was below the
+	// guard's limit, discarded and taken again.
+	Discarded int
+	// KeptThrottled counts samples taken below the limit but kept, after
+	// the guard's bound on retakes was spent.
+	KeptThrottled int
+	Median        float64 // of Per
+	Spread        float64 // of Per, percent
+	Target        float64 // the spread the set had to reach, percent
+	Stop          Stop
+	Elapsed       time.Duration
+	// Start and End are the GPU's state before the first and after the
+	// last sample, when a guard with clocks watched the set.
+	Start, End GPUState
+}
+
+// Sample is one timed batch: the case's time and the host's, per run.
+type Sample struct {
+	Per, Host float64 // ns per run
+}
+
+// Collect takes samples with take until the rule stops it. A guard that
+// is on reads the SM clock before and after each sample and discards
+// samples taken below its limit (ClockGuard); nil or off, every sample
+// counts. now is the clock of MaxTime; note, when not nil, receives a
+// line about every five seconds of a long set.
+func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() time.Time, note func(string)) (SampleSet, error) {
+	if err := n.Validate(); err != nil {
+		return SampleSet{}, err
+	}
+	var set SampleSet
+	guard := g.On()
+	if guard {
+		st, err := g.Clocks.State()
+		if err != nil {
+			return set, fmt.Errorf("reading the GPU state: %w", err)
+		}
+		set.Start = st
+	}
+	start := now()
+	lastNote := start
+	nextCheck := max(n.MinSamples, MinCISamples)
+	for {
+		var before int
+		if guard {
+			var err error
+			if before, err = g.Clocks.SMClockMHz(); err != nil {
+				return set, fmt.Errorf("reading the SM clock: %w", err)
+			}
+		}
+		s, err := take()
+		if err != nil {
+			return set, err
+		}
+		if !(s.Per > 0) || math.IsInf(s.Per, 0) {
+			return set, fmt.Errorf("measured a time of %v ns per run", s.Per)
+		}
+		if guard {
+			after, err := g.Clocks.SMClockMHz()
+			if err != nil {
+				return set, fmt.Errorf("reading the SM clock: %w", err)
+			}
+			if g.Throttled(min(before, after)) {
+				if set.Discarded < g.MaxRetakes {
+					set.Discarded++
+					continue
+				}
+				set.KeptThrottled++
+			}
+		}
+		set.Per = append(set.Per, s.Per)
+		set.Host = append(set.Host, s.Host)
+		t := now()
+		set.Elapsed = t.Sub(start)
+		k := len(set.Per)
+		if k >= nextCheck {
+			// Testing every sample costs a sort each; every twentieth of
+			// the set's size keeps the cost linear.
+			nextCheck = k + max(1, k/20)
+			set.Median, set.Spread = Spread(set.Per)
+			set.Target = n.TargetFor(set.Median)
+			if set.Spread <= set.Target {
+				set.Stop = StopNoise
+				break
+			}
+		}
+		if set.Elapsed >= n.MaxTime && k >= MinCISamples {
+			set.Stop = StopTime
+			break
+		}
+		if note != nil && t.Sub(lastNote) >= 5*time.Second {
+			lastNote = t
+			_, sp := Spread(set.Per)
+			note(fmt.Sprintf("sampling: %d samples, median-ci95 %s, %d discarded below the clock limit, %v elapsed",
+				k, percent(sp), set.Discarded, set.Elapsed.Round(time.Millisecond)))
+		}
+	}
+	set.Median, set.Spread = Spread(set.Per)
+	set.Target = n.TargetFor(set.Median)
+	if guard {
+		st, err := g.Clocks.State()
+		if err != nil {
+			return set, fmt.Errorf("reading the GPU state: %w", err)
+		}
+		set.End = st
+	}
+	return set, nil
+}
+
+// percent formats a spread: "0.82%", or "none (too few samples)".
+func percent(p float64) string {
+	if math.IsInf(p, 1) {
+		return "none (too few samples)"
+	}
+	return fmt.Sprintf("%.2f%%", p)
+}
+
+// Batch returns how many runs one sample times so that it lasts at least
+// sampleTime: it times growing batches with run (which times k runs and
+// returns their total) until one lasts long enough, and returns that
+// batch's size, at most maxBatch. The batches it times also warm the case
+// up; none of them is a sample.
+func Batch(run func(k int) (time.Duration, error), sampleTime time.Duration, maxBatch int) (int, error) {
+	k := 1
+	for {
+		d, err := run(k)
+		if err != nil {
+			return 0, err
+		}
+		if d >= sampleTime || k >= maxBatch {
+			return k, nil
+		}
+		grow := 100.0
+		if d > 0 {
+			grow = math.Min(100, math.Max(2, 1.2*float64(sampleTime)/float64(d)))
+		}
+		k = min(maxBatch, int(math.Ceil(float64(k)*grow)))
+	}
+}

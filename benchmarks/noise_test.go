@@ -1,0 +1,217 @@
+package benchmarks
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSpread(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		name         string
+		xs           []float64
+		median, want float64 // want: percent
+	}{
+		{"empty", nil, math.NaN(), inf},
+		{"five samples have no interval", []float64{100, 101, 102, 103, 104}, 102, inf},
+		// Six samples: the interval is [min, max] (order statistics 1 and 6).
+		{"six samples", []float64{105, 100, 104, 101, 103, 102}, 102.5, 100 * 2.5 / 102.5},
+		// Ten samples: the interval is [x(2), x(9)]: 95 and 105 around 100.
+		{"ten samples", []float64{110, 90, 95, 98, 99, 100, 100, 101, 102, 105}, 100, 5},
+		// The wider side counts: [x(2), x(9)] = [99, 110] around 100.
+		{"asymmetric", []float64{98, 99, 100, 100, 100, 100, 100, 100, 110, 120}, 100, 10},
+		// The median's interval ignores a lone outlier, unlike a standard deviation.
+		{"outlier", []float64{100, 100, 100, 100, 100, 100, 100, 100, 100, 1000}, 100, 0},
+		{"constant", []float64{7, 7, 7, 7, 7, 7}, 7, 0},
+		{"non-positive median", []float64{0, 0, 0, 0, 0, 0}, 0, inf},
+	}
+	for _, tt := range tests {
+		m, got := Spread(tt.xs)
+		if !(m == tt.median || math.IsNaN(m) && math.IsNaN(tt.median)) {
+			t.Errorf("%s: median %v, want %v", tt.name, m, tt.median)
+		}
+		if !(math.Abs(got-tt.want) < 1e-9 || math.IsInf(got, 1) && math.IsInf(tt.want, 1)) {
+			t.Errorf("%s: Spread(%v) = %v%%, want %v%%", tt.name, tt.xs, got, tt.want)
+		}
+	}
+}
+
+func TestNoiseTargetFor(t *testing.T) {
+	n := Noise{Target: 1, Floor: 50 * time.Microsecond}
+	tests := []struct {
+		medianNs, want float64
+	}{
+		{1e6, 1},  // 1 ms
+		{50e3, 1}, // at the floor
+		{25e3, 2}, // half the floor: the same 0.5 us width is 2%
+		{5e3, 10}, // 5 us: 10%
+		{0, 1},    // no median yet
+		{math.NaN(), 1},
+	}
+	for _, tt := range tests {
+		if got := n.TargetFor(tt.medianNs); got != tt.want {
+			t.Errorf("TargetFor(%v) = %v, want %v", tt.medianNs, got, tt.want)
+		}
+	}
+	if got := (Noise{Target: 1}).TargetFor(5e3); got != 1 {
+		t.Errorf("without a floor, TargetFor(5us) = %v, want 1", got)
+	}
+}
+
+func TestNoiseValidate(t *testing.T) {
+	good := DefaultNoise
+	if err := good.Validate(); err != nil {
+		t.Fatalf("DefaultNoise: %v", err)
+	}
+	bad := []struct {
+		mod  func(*Noise)
+		want string
+	}{
+		{func(n *Noise) { n.Target = 0 }, "noise target 0%"},
+		{func(n *Noise) { n.Target = math.NaN() }, "noise target NaN%"},
+		{func(n *Noise) { n.Floor = -1 }, "noise floor -1ns"},
+		{func(n *Noise) { n.MinSamples = 0 }, "min samples 0"},
+		{func(n *Noise) { n.MaxTime = 0 }, "max time 0s"},
+		{func(n *Noise) { n.SampleTime = -time.Second }, "sample time -1s"},
+	}
+	for _, tt := range bad {
+		n := good
+		tt.mod(&n)
+		if err := n.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Validate() = %v, want an error with %q", err, tt.want)
+		}
+	}
+}
+
+// fakeTime is a clock that each sample advances by a fixed step.
+type fakeTime struct {
+	t    time.Time
+	step time.Duration
+}
+
+func (f *fakeTime) now() time.Time { return f.t }
+
+// takes returns a sample taker that yields per in turn (cycling) and
+// advances the clock by one step per sample.
+func takes(clock *fakeTime, per ...float64) (func() (Sample, error), *int) {
+	n := 0
+	return func() (Sample, error) {
+		v := per[n%len(per)]
+		n++
+		clock.t = clock.t.Add(clock.step)
+		return Sample{Per: v, Host: v + 1}, nil
+	}, &n
+}
+
+func TestCollectStops(t *testing.T) {
+	base := Noise{Target: 1, Floor: 50 * time.Microsecond, MinSamples: 10, MaxTime: time.Second}
+	tests := []struct {
+		name      string
+		noise     Noise
+		per       []float64
+		step      time.Duration
+		wantStop  Stop
+		wantN     int
+		maxSpread float64 // the set's spread is at most this
+	}{
+		// Steady 1 ms samples: the spread is 0 at MinSamples.
+		{"steady", base, []float64{1e6}, time.Millisecond, StopNoise, 10, 0},
+		// +-3% alternation never reaches 1%: the time limit stops it, after
+		// 1 s of 10 ms samples.
+		{"noisy", base, []float64{0.97e6, 1.03e6}, 10 * time.Millisecond, StopTime, 100, math.Inf(1)},
+		// Short kernels (5 us) get the floor's width: +-3% is under 10%.
+		{"short kernel", base, []float64{4.85e3, 5.15e3}, time.Millisecond, StopNoise, 10, 10},
+		// Samples longer than MaxTime still number at least six.
+		{"slow case", base, []float64{0.9e9, 1.1e9}, 2 * time.Second, StopTime, MinCISamples, math.Inf(1)},
+		// MinSamples below six: the spread exists from six samples on.
+		{"few", Noise{Target: 1, MinSamples: 2, MaxTime: time.Second}, []float64{1e6}, time.Millisecond, StopNoise, MinCISamples, 0},
+	}
+	for _, tt := range tests {
+		clock := &fakeTime{t: time.Unix(0, 0), step: tt.step}
+		take, _ := takes(clock, tt.per...)
+		set, err := tt.noise.Collect(take, nil, clock.now, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if set.Stop != tt.wantStop || len(set.Per) != tt.wantN {
+			t.Errorf("%s: stopped by %s after %d samples, want %s after %d", tt.name, set.Stop, len(set.Per), tt.wantStop, tt.wantN)
+		}
+		if set.Spread > tt.maxSpread || set.Stop == StopNoise && set.Spread > set.Target {
+			t.Errorf("%s: spread %v%% (target %v%%), want at most %v%%", tt.name, set.Spread, set.Target, tt.maxSpread)
+		}
+		if len(set.Host) != len(set.Per) || set.Host[0] != set.Per[0]+1 {
+			t.Errorf("%s: host samples %v do not follow the samples %v", tt.name, set.Host, set.Per)
+		}
+	}
+}
+
+func TestCollectErrors(t *testing.T) {
+	clock := &fakeTime{t: time.Unix(0, 0), step: time.Millisecond}
+	boom := errors.New("launch failed")
+	_, err := DefaultNoise.Collect(func() (Sample, error) { return Sample{}, boom }, nil, clock.now, nil)
+	if !errors.Is(err, boom) {
+		t.Errorf("a failing sample: error %v, want %v", err, boom)
+	}
+	for _, v := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		_, err := DefaultNoise.Collect(func() (Sample, error) { return Sample{Per: v}, nil }, nil, clock.now, nil)
+		if err == nil {
+			t.Errorf("a sample of %v ns: no error", v)
+		}
+	}
+	if _, err := (Noise{}).Collect(nil, nil, clock.now, nil); err == nil {
+		t.Errorf("the zero Noise: no error")
+	}
+}
+
+// A long set says how far it is about every five seconds.
+func TestCollectNotes(t *testing.T) {
+	clock := &fakeTime{t: time.Unix(0, 0), step: time.Second}
+	take, _ := takes(clock, 0.9e6, 1.1e6)
+	var notes []string
+	n := Noise{Target: 1, MinSamples: 10, MaxTime: 12 * time.Second}
+	if _, err := n.Collect(take, nil, clock.now, func(s string) { notes = append(notes, s) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "sampling: 5 samples, median-ci95 none (too few samples)") ||
+		!strings.HasPrefix(notes[1], "sampling: 10 samples, median-ci95 10.00%") {
+		t.Errorf("notes %q", notes)
+	}
+}
+
+func TestBatch(t *testing.T) {
+	tests := []struct {
+		perRun     time.Duration
+		sampleTime time.Duration
+		maxBatch   int
+		want       int
+	}{
+		{2 * time.Millisecond, time.Millisecond, 1 << 20, 1},
+		{time.Millisecond, time.Millisecond, 1 << 20, 1},
+		{10 * time.Microsecond, time.Millisecond, 1 << 20, 100},
+		{3 * time.Microsecond, time.Millisecond, 1 << 20, 400},
+		{10 * time.Nanosecond, time.Millisecond, 1 << 20, 120000},
+		{time.Nanosecond, time.Second, 1000, 1000},
+		{0, time.Millisecond, 64, 64},
+		{time.Microsecond, 0, 64, 1},
+	}
+	for _, tt := range tests {
+		var sizes []int
+		got, err := Batch(func(k int) (time.Duration, error) {
+			sizes = append(sizes, k)
+			return time.Duration(k) * tt.perRun, nil
+		}, tt.sampleTime, tt.maxBatch)
+		if err != nil || got != tt.want {
+			t.Errorf("Batch(%v per run, sample %v, max %d) = %d, %v (batches %v), want %d", tt.perRun, tt.sampleTime, tt.maxBatch, got, err, sizes, tt.want)
+		}
+		if time.Duration(got)*tt.perRun < tt.sampleTime && got < tt.maxBatch {
+			t.Errorf("Batch(%v per run) = %d: a sample of %v is shorter than %v", tt.perRun, got, time.Duration(got)*tt.perRun, tt.sampleTime)
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := Batch(func(int) (time.Duration, error) { return 0, boom }, time.Millisecond, 10); !errors.Is(err, boom) {
+		t.Errorf("Batch with a failing run: %v", err)
+	}
+}

@@ -1,0 +1,197 @@
+package cudabind
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"unsafe"
+)
+
+// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
+const EnvLibNVML = "CONVBENCH_LIBNVML"
+
+// LibNVML names Errors from the NVIDIA Management Library.
+const LibNVML = "nvml"
+
+// NVMLSearchList returns the names tried for NVML: the value of
+// CONVBENCH_LIBNVML when set, otherwise libnvidia-ml.so.1.
+func NVMLSearchList() []string {
+	if p := strings.TrimSpace(os.Getenv(EnvLibNVML)); p != "" {
+		return []string{p}
+	}
+	return []string{"libnvidia-ml.so.1"}
+}
+
+// nvmlLib holds the NVML entry points the package uses.
+type nvmlLib struct {
+	name string
+
+	nvmlInit, nvmlErrorString, nvmlDeviceGetHandleByUUID uintptr
+	nvmlDeviceGetClockInfo, nvmlDeviceGetMaxClockInfo    uintptr
+	nvmlDeviceGetPowerUsage, nvmlDeviceGetTemperature    uintptr
+}
+
+// nvmlClockSM is NVML_CLOCK_SM of nvmlClockType_t; nvmlTemperatureGPU is
+// NVML_TEMPERATURE_GPU of nvmlTemperatureSensors_t.
+const (
+	nvmlClockSM        = 1
+	nvmlTemperatureGPU = 0
+)
+
+var nvmlOnce onceValue[*nvmlLib]
+
+// loadNVML opens NVML once, resolves its symbols and calls nvmlInit_v2.
+// Every failure is an *UnavailableError.
+func loadNVML() (*nvmlLib, error) {
+	return nvmlOnce.get(func() (*nvmlLib, error) {
+		names := NVMLSearchList()
+		h, name, err := openFirst(names)
+		if err != nil {
+			return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
+		}
+		l := &nvmlLib{name: name}
+		s := func(dst *uintptr, names ...string) symbol { return symbol{dst: dst, names: names} }
+		syms := []symbol{
+			s(&l.nvmlInit, "nvmlInit_v2"),
+			s(&l.nvmlErrorString, "nvmlErrorString"),
+			s(&l.nvmlDeviceGetHandleByUUID, "nvmlDeviceGetHandleByUUID"),
+			s(&l.nvmlDeviceGetClockInfo, "nvmlDeviceGetClockInfo"),
+			s(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
+			s(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
+			s(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
+		}
+		if err := resolve(h, syms); err != nil {
+			return nil, &UnavailableError{Lib: name, Reason: err.Error()}
+		}
+		if err := l.check("nvmlInit_v2", ccall(l.nvmlInit)); err != nil {
+			return nil, &UnavailableError{Lib: name, Reason: err.Error()}
+		}
+		return l, nil
+	})
+}
+
+// nvmlErrorNames are the names of nvmlReturn_t values (nvml.h).
+var nvmlErrorNames = map[int]string{
+	0: "NVML_SUCCESS", 1: "NVML_ERROR_UNINITIALIZED", 2: "NVML_ERROR_INVALID_ARGUMENT",
+	3: "NVML_ERROR_NOT_SUPPORTED", 4: "NVML_ERROR_NO_PERMISSION", 5: "NVML_ERROR_ALREADY_INITIALIZED",
+	6: "NVML_ERROR_NOT_FOUND", 7: "NVML_ERROR_INSUFFICIENT_SIZE", 8: "NVML_ERROR_INSUFFICIENT_POWER",
+	9: "NVML_ERROR_DRIVER_NOT_LOADED", 10: "NVML_ERROR_TIMEOUT", 11: "NVML_ERROR_IRQ_ISSUE",
+	12: "NVML_ERROR_LIBRARY_NOT_FOUND", 13: "NVML_ERROR_FUNCTION_NOT_FOUND", 14: "NVML_ERROR_CORRUPTED_INFOROM",
+	15: "NVML_ERROR_GPU_IS_LOST", 16: "NVML_ERROR_RESET_REQUIRED", 17: "NVML_ERROR_OPERATING_SYSTEM",
+	18: "NVML_ERROR_LIB_RM_VERSION_MISMATCH", 19: "NVML_ERROR_IN_USE", 20: "NVML_ERROR_MEMORY",
+	21: "NVML_ERROR_NO_DATA", 999: "NVML_ERROR_UNKNOWN",
+}
+
+// NVML result codes that callers test for with errors.Is(err, &Error{Library: LibNVML, Code: ...}).
+const (
+	NVMLCodeNotSupported = 3
+	NVMLCodeNotFound     = 6
+)
+
+// NVMLErrorName returns the symbolic name of an nvmlReturn_t value, or
+// "NVML_ERROR_<code>" for one the table lacks.
+func NVMLErrorName(code int) string {
+	if n, ok := nvmlErrorNames[code]; ok {
+		return n
+	}
+	return fmt.Sprintf("NVML_ERROR_%d", code)
+}
+
+// newNVMLError builds the *Error of a failed NVML call; text is the
+// library's description when it is loaded.
+func newNVMLError(l *nvmlLib, api string, code int) *Error {
+	e := &Error{API: api, Code: code, Name: NVMLErrorName(code), Library: LibNVML}
+	if l != nil && l.nvmlErrorString != 0 {
+		e.Text = goString(cRet(l.nvmlErrorString, uintptr(code)))
+	}
+	return e
+}
+
+func (l *nvmlLib) check(api string, r int) error {
+	if r == 0 {
+		return nil
+	}
+	return newNVMLError(l, api, r)
+}
+
+// NVMLDevice is a GPU as NVML sees it: clocks, power and temperature
+// readings for the device a benchmark runs on. Its methods are safe for
+// concurrent use and need no CUDA context.
+type NVMLDevice struct {
+	lib    *nvmlLib
+	handle uintptr
+	uuid   string
+}
+
+// OpenNVML loads NVML (libnvidia-ml.so.1, or the library in
+// CONVBENCH_LIBNVML) on first use and returns the device whose UUID is
+// uuid, as DeviceInfo.UUID gives it ("GPU-..."). Without the library it
+// returns an *UnavailableError; a UUID NVML does not know is an *Error
+// with NVML_ERROR_NOT_FOUND.
+func OpenNVML(uuid string) (*NVMLDevice, error) {
+	l, err := loadNVML()
+	if err != nil {
+		return nil, err
+	}
+	if uuid == "" {
+		return nil, fmt.Errorf("cudabind: OpenNVML with an empty UUID")
+	}
+	var h uintptr
+	c := cstr(uuid)
+	if err := l.check("nvmlDeviceGetHandleByUUID", ccall(l.nvmlDeviceGetHandleByUUID, uintptr(unsafe.Pointer(&c[0])), uintptr(unsafe.Pointer(&h)))); err != nil {
+		return nil, fmt.Errorf("cudabind: NVML device %s: %w", uuid, err)
+	}
+	return &NVMLDevice{lib: l, handle: h, uuid: uuid}, nil
+}
+
+// UUID is the device's UUID.
+func (d *NVMLDevice) UUID() string { return d.uuid }
+
+// usable reports a nil device.
+func (d *NVMLDevice) usable(method string) error {
+	if d == nil || d.lib == nil {
+		return fmt.Errorf("cudabind: %s on a nil *NVMLDevice", method)
+	}
+	return nil
+}
+
+// SMClockMHz returns the SM clock now, in MHz.
+func (d *NVMLDevice) SMClockMHz() (int, error) {
+	if err := d.usable("SMClockMHz"); err != nil {
+		return 0, err
+	}
+	var v uint32
+	err := d.lib.check("nvmlDeviceGetClockInfo", ccall(d.lib.nvmlDeviceGetClockInfo, d.handle, nvmlClockSM, uintptr(unsafe.Pointer(&v))))
+	return int(v), err
+}
+
+// MaxSMClockMHz returns the maximum (boost) SM clock, in MHz.
+func (d *NVMLDevice) MaxSMClockMHz() (int, error) {
+	if err := d.usable("MaxSMClockMHz"); err != nil {
+		return 0, err
+	}
+	var v uint32
+	err := d.lib.check("nvmlDeviceGetMaxClockInfo", ccall(d.lib.nvmlDeviceGetMaxClockInfo, d.handle, nvmlClockSM, uintptr(unsafe.Pointer(&v))))
+	return int(v), err
+}
+
+// PowerW returns the board's power draw in watts. Devices without a
+// power sensor return an *Error with NVML_ERROR_NOT_SUPPORTED.
+func (d *NVMLDevice) PowerW() (float64, error) {
+	if err := d.usable("PowerW"); err != nil {
+		return 0, err
+	}
+	var mw uint32
+	err := d.lib.check("nvmlDeviceGetPowerUsage", ccall(d.lib.nvmlDeviceGetPowerUsage, d.handle, uintptr(unsafe.Pointer(&mw))))
+	return float64(mw) / 1000, err
+}
+
+// TemperatureC returns the GPU die temperature in degrees Celsius.
+func (d *NVMLDevice) TemperatureC() (int, error) {
+	if err := d.usable("TemperatureC"); err != nil {
+		return 0, err
+	}
+	var v uint32
+	err := d.lib.check("nvmlDeviceGetTemperature", ccall(d.lib.nvmlDeviceGetTemperature, d.handle, nvmlTemperatureGPU, uintptr(unsafe.Pointer(&v))))
+	return int(v), err
+}
