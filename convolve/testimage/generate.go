@@ -9,7 +9,9 @@
 //
 // Files: PNG (8-bit gray, RGB, RGBA), binary PGM/PPM (P5/P6, maxval 255)
 // and uncompressed baseline TIFF (8-bit, 16-bit signed and 32-bit float
-// samples, 1 to 4 channels). A Cache keeps generated images on disk as
+// samples, 1 to 4 channels). Every reader reads the header first and
+// refuses an image of more than MaxPixels pixels with a *TooLargeError
+// before it allocates for the pixels. A Cache keeps generated images on disk as
 // uncompressed TIFF, keyed by generator, geometry and seed, as report 001
 // does with its fixed-seed images. ToUint8Clamp and ToUint8Normalize turn
 // float results into 8-bit images for viewing.

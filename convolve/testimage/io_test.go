@@ -182,7 +182,7 @@ func TestReadPNMErrors(t *testing.T) {
 		{"no space", "P5\n1 1\n255#\x00", "no whitespace", nil},
 		{"ends at maxval", "P5\n1 1\n255", "maxval: header ends early", nil},
 		{"truncated", "P5\n3 2\n255\n\x01\x02\x03", "truncated: 3 of 6", nil},
-		{"huge and short", "P5\n1000000 1000000\n255\n\x00", "1000000000000 bytes", nil},
+		{"huge and short", "P5\n1000000 1000000\n255\n\x00", "PGM image 1000000x1000000 has 1000000000000 pixels, more than the limit", nil},
 		{"long number", "P5\n12345678901 1\n255\n", "too long", nil},
 		{"comment to EOF", "P5\n# no end", "comment", nil},
 	}
@@ -252,7 +252,7 @@ func TestTIFFDescription(t *testing.T) {
 		if err := writeTIFF(&buf, im, d); err != nil {
 			t.Fatal(err)
 		}
-		_, got, err := decodeTIFF(buf.Bytes())
+		_, got, err := decodeTIFF(buf.Bytes(), MaxPixels)
 		if err != nil || got != d {
 			t.Errorf("description %q read back as %q, %v", d, got, err)
 		}
@@ -401,7 +401,7 @@ func FuzzReadTIFF(f *testing.F) {
 	writeTIFF(&buf, g, "desc")
 	f.Add(buf.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		im, _, err := decodeTIFF(data)
+		im, _, err := decodeTIFF(data, MaxPixels)
 		if err != nil {
 			return
 		}

@@ -123,8 +123,19 @@ func pngChunk(w io.Writer, typ string, data []byte) error {
 // gives 1 channel, opaque truecolour 3 and truecolour with alpha 4. Other
 // PNG kinds (palette, 16-bit, gray with alpha) are converted to 8-bit: 1
 // channel for gray ones, else 3 when every pixel is opaque and 4 when not.
+//
+// The header is read first: an image of more than MaxPixels pixels is
+// refused with a *TooLargeError before its pixels are decoded.
 func ReadPNG(r io.Reader) (*convolve.Image, error) {
-	m, err := png.Decode(r)
+	var head bytes.Buffer
+	cfg, err := png.DecodeConfig(io.TeeReader(r, &head))
+	if err != nil {
+		return nil, fmt.Errorf("testimage: PNG: %w", err)
+	}
+	if err := checkPixels("PNG", int64(cfg.Width), int64(cfg.Height), MaxPixels); err != nil {
+		return nil, err
+	}
+	m, err := png.Decode(io.MultiReader(&head, r))
 	if err != nil {
 		return nil, fmt.Errorf("testimage: PNG: %w", err)
 	}

@@ -207,13 +207,15 @@ func writeSamples(w *bufio.Writer, im *convolve.Image) error {
 // chunky TIFF with 8-bit unsigned, 16-bit signed or 32-bit float samples,
 // 1 to 4 per pixel, in one or more strips. The image is packed and
 // interleaved. Compressed, big-endian, tiled, planar, palette and other
-// files are refused with an error that says which.
+// files are refused with an error that says which. An image of more than
+// MaxPixels pixels is refused with a *TooLargeError after the header is
+// read, before the pixels are.
 func ReadTIFF(r io.Reader) (*convolve.Image, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
-	im, _, err := decodeTIFF(b)
+	im, _, err := decodeTIFF(b, MaxPixels)
 	return im, err
 }
 
@@ -265,16 +267,22 @@ func (t tiffReader) values(tag uint32, f tiffField) ([]uint32, error) {
 	return v, nil
 }
 
-// decodeTIFF parses a TIFF and returns the image and its ImageDescription.
-func decodeTIFF(b []byte) (*convolve.Image, string, error) {
-	im, desc, err := decodeTIFFInner(b)
+// decodeTIFF parses a TIFF and returns the image and its
+// ImageDescription. An image of more than maxPixels pixels is refused with
+// a *TooLargeError.
+func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, string, error) {
+	im, desc, err := decodeTIFFInner(b, maxPixels)
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		return nil, "", err
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
 	}
 	return im, desc, nil
 }
 
-func decodeTIFFInner(b []byte) (*convolve.Image, string, error) {
+func decodeTIFFInner(b []byte, maxPixels int64) (*convolve.Image, string, error) {
 	t := tiffReader{b}
 	if len(b) < 8 {
 		return nil, "", errTIFFShort
@@ -334,6 +342,9 @@ func decodeTIFFInner(b []byte) (*convolve.Image, string, error) {
 	}
 	height, err := one(tagImageLength, "ImageLength", 0, true)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := checkPixels("TIFF", int64(width), int64(height), maxPixels); err != nil {
 		return nil, "", err
 	}
 	if c, err := one(tagCompression, "Compression", 1, false); err != nil {
