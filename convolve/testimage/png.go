@@ -1,12 +1,8 @@
 package testimage
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -50,74 +46,42 @@ func interleavedBytes(im *convolve.Image) []byte {
 	return b
 }
 
-// WritePNG writes a u8 image as an 8-bit PNG: gray for 1 channel, RGB for
-// 3, RGBA (non-premultiplied) for 4. Other types and channel counts are
-// refused with an error naming them. The channel count is kept exactly:
-// an RGBA image with an opaque alpha stays RGBA.
+// WritePNG writes a u8 image as an 8-bit PNG with image/png: gray for 1
+// channel, RGB for 3, RGBA (non-premultiplied) for 4. Other types and
+// channel counts are refused with an error naming them. The channel count
+// is kept exactly: an RGBA image with an opaque alpha stays RGBA.
 func WritePNG(w io.Writer, im *convolve.Image) error {
 	if err := checkU8("PNG", im, 1, 3, 4); err != nil {
 		return err
 	}
-	colorType := map[int]byte{1: 0, 3: 2, 4: 6}[im.Channels]
-	bw := bufio.NewWriter(w)
-	if _, err := bw.Write([]byte("\x89PNG\r\n\x1a\n")); err != nil {
-		return err
-	}
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(im.Width))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(im.Height))
-	ihdr[8], ihdr[9] = 8, colorType // depth 8; compression, filter, interlace 0
-	if err := pngChunk(bw, "IHDR", ihdr[:]); err != nil {
-		return err
-	}
-	// Each row: filter type 1 (Sub), which suits smooth images.
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
+	r := image.Rect(0, 0, im.Width, im.Height)
 	px := interleavedBytes(im)
-	rowLen, bpp := im.Width*im.Channels, im.Channels
-	row := make([]byte, 1+rowLen)
-	row[0] = 1
-	for y := 0; y < im.Height; y++ {
-		src := px[y*rowLen : (y+1)*rowLen]
-		for i := range src {
-			if i < bpp {
-				row[1+i] = src[i]
-			} else {
-				row[1+i] = src[i] - src[i-bpp]
-			}
+	var m image.Image
+	switch im.Channels {
+	case 1:
+		m = &image.Gray{Pix: px, Stride: im.Width, Rect: r}
+	case 3:
+		// image/png writes an opaque RGBA image as 8-bit RGB.
+		rgba := image.NewRGBA(r)
+		for i, j := 0, 0; i < len(px); i, j = i+3, j+4 {
+			copy(rgba.Pix[j:j+3], px[i:i+3])
+			rgba.Pix[j+3] = 255
 		}
-		if _, err := zw.Write(row); err != nil {
-			return err
-		}
+		m = rgba
+	default:
+		m = withAlpha{&image.NRGBA{Pix: px, Stride: 4 * im.Width, Rect: r}}
 	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := pngChunk(bw, "IDAT", z.Bytes()); err != nil {
-		return err
-	}
-	if err := pngChunk(bw, "IEND", nil); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-func pngChunk(w io.Writer, typ string, data []byte) error {
-	var hdr [8]byte
-	binary.BigEndian.PutUint32(hdr[:4], uint32(len(data)))
-	copy(hdr[4:], typ)
-	crc := crc32.NewIEEE()
-	crc.Write(hdr[4:])
-	crc.Write(data)
-	var sum [4]byte
-	binary.BigEndian.PutUint32(sum[:], crc.Sum32())
-	for _, b := range [][]byte{hdr[:], data, sum[:]} {
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
+	if err := png.Encode(w, m); err != nil {
+		return fmt.Errorf("testimage: PNG: %w", err)
 	}
 	return nil
 }
+
+// withAlpha is an NRGBA image that reports itself not opaque, so that
+// image/png, which drops an alpha channel that is 255 everywhere, keeps it.
+type withAlpha struct{ *image.NRGBA }
+
+func (withAlpha) Opaque() bool { return false }
 
 // ReadPNG reads a PNG into a packed, interleaved u8 image: 8-bit gray
 // gives 1 channel, opaque truecolour 3 and truecolour with alpha 4. Other
