@@ -103,66 +103,70 @@ func ReadPNG(r io.Reader) (*convolve.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testimage: PNG: %w", err)
 	}
+	channels := 4
+	switch m := m.(type) {
+	case *image.Gray, *image.Gray16:
+		channels = 1
+	case *image.NRGBA:
+	case interface{ Opaque() bool }:
+		if m.Opaque() {
+			channels = 3
+		}
+	}
+	return fromImage(m, channels)
+}
+
+// fromImage copies m into a packed, interleaved u8 image of 1 channel
+// (gray) or 3 or 4 (RGB, RGBA). The samples of 8-bit gray, RGBA and NRGBA
+// images are copied as they are; other images are converted to 8-bit gray
+// or non-premultiplied RGBA through image/color.
+func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 	b := m.Bounds()
-	g := convolve.Geometry{Width: b.Dx(), Height: b.Dy(), Type: convolve.Uint8}
+	im, err := newImage(convolve.Geometry{Width: b.Dx(), Height: b.Dy(), Channels: channels, Type: convolve.Uint8})
+	if err != nil {
+		return nil, err
+	}
+	w, px := b.Dx(), im.U8
+	// Fast paths copy the samples of the common types row by row.
+	var rgba func(y int) []uint8 // row y of an RGBA or NRGBA image
 	switch m := m.(type) {
 	case *image.Gray:
-		g.Channels = 1
-		im, err := newImage(g)
-		if err != nil {
-			return nil, err
+		if channels == 1 {
+			for y := 0; y < b.Dy(); y++ {
+				o := m.PixOffset(b.Min.X, b.Min.Y+y)
+				copy(px[y*w:(y+1)*w], m.Pix[o:o+w])
+			}
+			return im, nil
 		}
-		for y := 0; y < g.Height; y++ {
-			copy(im.U8[y*g.Width:], m.Pix[y*m.Stride:y*m.Stride+g.Width])
-		}
-		return im, nil
-	case *image.RGBA: // the decoder's type for opaque truecolour
-		if m.Opaque() {
-			return fromRGBA(g, 3, func(x, y int) color.NRGBA {
-				i := m.PixOffset(x+b.Min.X, y+b.Min.Y)
-				return color.NRGBA{m.Pix[i], m.Pix[i+1], m.Pix[i+2], 255}
-			})
-		}
+	case *image.RGBA:
+		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
 	case *image.NRGBA:
-		return fromRGBA(g, 4, func(x, y int) color.NRGBA {
-			i := m.PixOffset(x+b.Min.X, y+b.Min.Y)
-			return color.NRGBA{m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3]}
-		})
+		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
 	}
-	if m.ColorModel() == color.GrayModel || m.ColorModel() == color.Gray16Model {
-		g.Channels = 1
-		im, err := newImage(g)
-		if err != nil {
-			return nil, err
-		}
-		for y := 0; y < g.Height; y++ {
-			for x := 0; x < g.Width; x++ {
-				im.U8[y*g.Width+x] = color.GrayModel.Convert(m.At(x+b.Min.X, y+b.Min.Y)).(color.Gray).Y
+	if rgba != nil && channels >= 3 {
+		i := 0
+		for y := 0; y < b.Dy(); y++ {
+			row := rgba(y)
+			for x := 0; x < w; x++ {
+				i += copy(px[i:i+channels], row[4*x:4*x+channels])
 			}
 		}
 		return im, nil
 	}
-	ch := 3
-	if o, ok := m.(interface{ Opaque() bool }); !ok || !o.Opaque() {
-		ch = 4
-	}
-	return fromRGBA(g, ch, func(x, y int) color.NRGBA {
-		return color.NRGBAModel.Convert(m.At(x+b.Min.X, y+b.Min.Y)).(color.NRGBA)
-	})
-}
-
-func fromRGBA(g convolve.Geometry, channels int, at func(x, y int) color.NRGBA) (*convolve.Image, error) {
-	g.Channels = channels
-	im, err := newImage(g)
-	if err != nil {
-		return nil, err
-	}
 	i := 0
-	for y := 0; y < g.Height; y++ {
-		for x := 0; x < g.Width; x++ {
-			c := at(x, y)
-			copy(im.U8[i:], []uint8{c.R, c.G, c.B, c.A}[:channels])
-			i += channels
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := m.At(x, y)
+			if c == nil { // a palette index past the palette
+				c = color.Transparent
+			}
+			if channels == 1 {
+				px[i] = color.GrayModel.Convert(c).(color.Gray).Y
+				i++
+				continue
+			}
+			n := color.NRGBAModel.Convert(c).(color.NRGBA)
+			i += copy(px[i:i+channels], []uint8{n.R, n.G, n.B, n.A})
 		}
 	}
 	return im, nil
