@@ -3,6 +3,8 @@ package convolve
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"math/bits"
 )
 
 // ElemType is the element type of an image.
@@ -87,10 +89,12 @@ func (l Layout) Valid() bool { return l == Interleaved || l == Planar }
 // MaxChannels is the largest channel count an image may have.
 const MaxChannels = 4
 
-// maxElements bounds the elements of one image so that every index fits
-// comfortably in an int on 64-bit hosts and in a 32-bit GPU index after
-// division by the channel count.
-const maxElements = 1 << 40
+// MaxImageBytes is the largest data size of one image, in bytes, padding
+// included: 16 GiB. Validate refuses a geometry whose data would be larger
+// (or larger than the largest int, on hosts where that is smaller), so
+// that every element count, offset and byte size of a valid geometry fits
+// in an int and no allocation of one can fail for its length.
+const MaxImageBytes int64 = 16 << 30
 
 // Geometry is the shape of an image without its data.
 type Geometry struct {
@@ -104,7 +108,9 @@ type Geometry struct {
 	Stride int
 }
 
-// Validate checks the geometry and names the first bad value.
+// Validate checks the geometry and names the first bad value. Sizes are
+// checked without overflow: an image whose data would exceed MaxImageBytes
+// is refused with an error that gives its size in bytes.
 func (g Geometry) Validate() error {
 	if g.Width <= 0 {
 		return fmt.Errorf("convolve: image width %d: must be positive", g.Width)
@@ -121,21 +127,68 @@ func (g Geometry) Validate() error {
 	if !g.Layout.Valid() {
 		return fmt.Errorf("convolve: image layout %d: unknown", int(g.Layout))
 	}
-	if g.Width > maxElements/g.Channels {
-		return fmt.Errorf("convolve: image width %d with %d channels: row too large", g.Width, g.Channels)
-	}
 	if g.Stride < 0 {
 		return fmt.Errorf("convolve: image stride %d: must not be negative", g.Stride)
 	}
+	if n, ok := g.dataBytes(); !ok || n > maxImageBytes() {
+		return g.tooLarge()
+	}
+	// Width*Channels is within the limit from here on.
 	if g.Stride != 0 && g.Stride < g.RowElems() {
 		return fmt.Errorf("convolve: image stride %d shorter than a row of %d elements", g.Stride, g.RowElems())
 	}
-	s := g.RowStride()
-	if g.Height > maxElements/s || g.Height*s > maxElements/g.planes() {
-		return fmt.Errorf("convolve: image %dx%d with stride %d and %d channels: size overflows the %d-element limit",
-			g.Width, g.Height, s, g.Channels, int64(maxElements))
-	}
 	return nil
+}
+
+// maxImageBytes is MaxImageBytes, or the largest int where that is
+// smaller.
+func maxImageBytes() uint64 { return min(uint64(MaxImageBytes), uint64(math.MaxInt)) }
+
+// dataBytes is Len()*Type.Size() of a geometry with positive sides, a
+// valid channel count and type and a non-negative stride, computed in
+// 64-bit unsigned arithmetic; ok is false when it does not fit.
+func (g Geometry) dataBytes() (n uint64, ok bool) {
+	w, h, c, s := uint64(g.Width), uint64(g.Height), uint64(g.Channels), uint64(g.Stride)
+	ok = true
+	mul := func(a, b uint64) uint64 {
+		hi, lo := bits.Mul64(a, b)
+		ok = ok && hi == 0
+		return lo
+	}
+	add := func(a, b uint64) uint64 {
+		sum, carry := bits.Add64(a, b, 0)
+		ok = ok && carry == 0
+		return sum
+	}
+	// Interleaved: (h-1)*s + w*c; planar: (c*h-1)*s + w (see Len).
+	row, rows := mul(w, c), h-1
+	if g.Layout == Planar {
+		row, rows = w, mul(c, h)-1
+	}
+	if s == 0 {
+		s = row
+	}
+	n = mul(add(mul(rows, s), row), uint64(g.Type.Size()))
+	return n, ok
+}
+
+// tooLarge is the error for a geometry over the size limit, with its exact
+// size in bytes.
+func (g Geometry) tooLarge() error {
+	w, h, c := big.NewInt(int64(g.Width)), big.NewInt(int64(g.Height)), big.NewInt(int64(g.Channels))
+	row, rows := new(big.Int).Mul(w, c), new(big.Int).Sub(h, big.NewInt(1))
+	if g.Layout == Planar {
+		row.Set(w)
+		rows.Mul(c, h).Sub(rows, big.NewInt(1))
+	}
+	s := big.NewInt(int64(g.Stride))
+	if g.Stride == 0 {
+		s.Set(row)
+	}
+	n := rows.Mul(rows, s).Add(rows, row)
+	n.Mul(n, big.NewInt(int64(g.Type.Size())))
+	return fmt.Errorf("convolve: image %dx%dx%d %v %v stride %v: %v bytes of data, more than the limit of %d bytes (MaxImageBytes)",
+		g.Width, g.Height, g.Channels, g.Type, g.Layout, s, n, maxImageBytes())
 }
 
 // RowElems is the number of elements that hold data in one row (of one
@@ -153,13 +206,6 @@ func (g Geometry) RowStride() int {
 		return g.RowElems()
 	}
 	return g.Stride
-}
-
-func (g Geometry) planes() int {
-	if g.Layout == Planar {
-		return g.Channels
-	}
-	return 1
 }
 
 // Len is the number of elements the image's data must hold.

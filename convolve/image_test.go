@@ -25,7 +25,7 @@ func TestGeometryValidateErrors(t *testing.T) {
 		{"negative stride", func(g *Geometry) { g.Stride = -12 }, "stride -12"},
 		{"interleaved stride short", func(g *Geometry) { g.Stride = 11 }, "stride 11 shorter than a row of 12"},
 		{"planar stride short", func(g *Geometry) { g.Layout = Planar; g.Stride = 3 }, "stride 3 shorter than a row of 4"},
-		{"row too large", func(g *Geometry) { g.Width = 1 << 40; g.Channels = 4 }, "width 1099511627776"},
+		{"row too large", func(g *Geometry) { g.Width = 1 << 40; g.Channels = 4 }, "1099511627776x3x4"},
 		{"size overflow", func(g *Geometry) { g.Width = 1 << 30; g.Height = 1 << 20 }, "1073741824x1048576"},
 		{"planar overflow", func(g *Geometry) {
 			g.Layout = Planar
@@ -33,6 +33,16 @@ func TestGeometryValidateErrors(t *testing.T) {
 			g.Height = 1 << 19
 		}, "1048576x524288"},
 		{"stride overflow", func(g *Geometry) { g.Height = 1 << 20; g.Stride = 1 << 21 }, "stride 2097152"},
+		{"2^20 square", func(g *Geometry) { g.Width, g.Height, g.Channels = 1<<20, 1<<20, 1 }, "1099511627776 bytes"},
+		{"2^20 square f32", func(g *Geometry) { g.Width, g.Height, g.Channels, g.Type = 1<<20, 1<<20, 1, Float32 }, "4398046511104 bytes"},
+		{"one row over", func(g *Geometry) { g.Width, g.Height, g.Channels = 1<<17, 1<<17+1, 1 }, "17180000256 bytes"},
+		{"widest int", func(g *Geometry) { g.Width = math.MaxInt; g.Channels = 4 }, "110680464442257309684 bytes"},
+		{"tallest int", func(g *Geometry) { g.Height = math.MaxInt; g.Type = Float32 }, "442721857769029238736 bytes"},
+		{"widest stride", func(g *Geometry) { g.Stride = math.MaxInt }, "18446744073709551626 bytes"},
+		{"planar int overflow", func(g *Geometry) {
+			g.Layout, g.Type = Planar, Int16
+			g.Width, g.Height, g.Channels = 1<<31, 1<<31, 4
+		}, "2147483648x2147483648x4"},
 	}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("base geometry: %v", err)
@@ -53,6 +63,37 @@ func TestGeometryValidateErrors(t *testing.T) {
 				t.Errorf("NewImage error %v, want %v", err2, err)
 			}
 		})
+	}
+}
+
+// TestGeometrySizeLimit checks that the largest image Validate accepts has
+// exactly MaxImageBytes of data and that one more row is refused, for
+// every element type and layout, without allocating either.
+func TestGeometrySizeLimit(t *testing.T) {
+	for _, typ := range ElemTypes {
+		for _, l := range Layouts {
+			// A 2^15-wide image with 4 channels and as many rows as fit.
+			g := Geometry{Width: 1 << 15, Channels: 4, Type: typ, Layout: l}
+			g.Height = int(MaxImageBytes / int64(g.Width*g.Channels*typ.Size()))
+			if err := g.Validate(); err != nil {
+				t.Errorf("%v: %v", g, err)
+			}
+			if got := int64(g.Len()) * int64(typ.Size()); got != MaxImageBytes {
+				t.Errorf("%v: %d bytes, want MaxImageBytes %d", g, got, MaxImageBytes)
+			}
+			g.Height++
+			err := g.Validate()
+			if err == nil || !strings.Contains(err.Error(), "MaxImageBytes") {
+				t.Errorf("%v: %v, want an error naming MaxImageBytes", g, err)
+			}
+			// Padding counts: a stride one element longer than the row
+			// takes the last row of the limit out of reach.
+			g.Height--
+			g.Stride = g.RowElems() + 1
+			if err := g.Validate(); err == nil {
+				t.Errorf("%v with padded rows validated", g)
+			}
+		}
 	}
 }
 

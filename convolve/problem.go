@@ -47,13 +47,19 @@ type Problem struct {
 	Mode   Mode
 }
 
-// Validate checks the problem and names the first bad value.
+// Validate checks the problem and names the first bad value. The input
+// and the output geometry must both be valid, so each is within
+// MaxImageBytes.
 func (p Problem) Validate() error {
 	if !p.Op.Valid() {
 		return fmt.Errorf("convolve: operation %d: unknown", int(p.Op))
 	}
 	if err := p.Input.Validate(); err != nil {
 		return err
+	}
+	// The output may be larger than the input (f32 from u8 or i16).
+	if err := p.OutputGeometry().Validate(); err != nil {
+		return fmt.Errorf("convolve: %v of a %v image: output: %w", p.Op, p.Input, err)
 	}
 	if !p.Border.Valid() {
 		return fmt.Errorf("convolve: border %d: unknown", int(p.Border))

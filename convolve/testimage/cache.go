@@ -120,7 +120,9 @@ func (c *Cache) load(path, key string, g convolve.Geometry) *convolve.Image {
 	if err != nil {
 		return nil
 	}
-	im, desc, err := decodeTIFF(b)
+	// The file is read under the size asked for, which g.Validate
+	// bounded, not under MaxPixels.
+	im, desc, err := decodeTIFF(b, int64(g.Pixels()))
 	if err != nil || desc != description(key, im) {
 		return nil
 	}

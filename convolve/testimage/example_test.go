@@ -2,8 +2,10 @@ package testimage_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/testimage"
@@ -70,4 +72,18 @@ func ExampleToUint8Normalize() {
 	mag, _ := testimage.ToUint8Normalize(edges, true)
 	fmt.Println(full.U8, mag.U8)
 	// Output: [0 128 255] [255 0 255]
+}
+
+// A reader refuses a file whose header claims more than MaxPixels pixels
+// before it reads or allocates any pixel.
+func ExampleTooLargeError() {
+	_, err := testimage.ReadPGM(strings.NewReader("P5\n65535 65535\n255\n"))
+	var tl *testimage.TooLargeError
+	if errors.As(err, &tl) {
+		fmt.Println(tl.Width, tl.Height, tl.Limit == testimage.MaxPixels)
+	}
+	fmt.Println(err)
+	// Output:
+	// 65535 65535 true
+	// testimage: PGM image 65535x65535 has 4294836225 pixels, more than the limit of 67108864 pixels (testimage.MaxPixels)
 }

@@ -7,12 +7,16 @@
 // and row stride. Float32 images hold values in [0, 1] (noise in [-1, 1)),
 // Uint8 images 0..255 and Int16 images 0..32767 (noise over all of int16).
 //
-// Files: PNG (8-bit gray, RGB, RGBA), binary PGM/PPM (P5/P6, maxval 255)
-// and uncompressed baseline TIFF (8-bit, 16-bit signed and 32-bit float
-// samples, 1 to 4 channels). A Cache keeps generated images on disk as
-// uncompressed TIFF, keyed by generator, geometry and seed, as report 001
-// does with its fixed-seed images. ToUint8Clamp and ToUint8Normalize turn
-// float results into 8-bit images for viewing.
+// Files: PNG (read by image/png: any kind, converted to 8-bit; written
+// 8-bit gray, RGB or RGBA), binary PGM/PPM (P5/P6, maxval 255) and TIFF
+// (read by golang.org/x/image/tiff where it can, else here: 8-bit, 16-bit
+// signed and 32-bit float samples, 1 to 4 channels; written uncompressed).
+// Every reader reads the header first and refuses an image of more than
+// MaxPixels pixels with a *TooLargeError before it allocates for the
+// pixels. A Cache keeps generated images on disk as uncompressed TIFF,
+// keyed by generator, geometry and seed, as report 001 does with its
+// fixed-seed images. ToUint8Clamp and ToUint8Normalize turn float results
+// into 8-bit images for viewing.
 package testimage
 
 import (

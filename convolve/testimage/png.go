@@ -1,12 +1,8 @@
 package testimage
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -50,144 +46,127 @@ func interleavedBytes(im *convolve.Image) []byte {
 	return b
 }
 
-// WritePNG writes a u8 image as an 8-bit PNG: gray for 1 channel, RGB for
-// 3, RGBA (non-premultiplied) for 4. Other types and channel counts are
-// refused with an error naming them. The channel count is kept exactly:
-// an RGBA image with an opaque alpha stays RGBA.
+// WritePNG writes a u8 image as an 8-bit PNG with image/png: gray for 1
+// channel, RGB for 3, RGBA (non-premultiplied) for 4. Other types and
+// channel counts are refused with an error naming them. The channel count
+// is kept exactly: an RGBA image with an opaque alpha stays RGBA.
 func WritePNG(w io.Writer, im *convolve.Image) error {
 	if err := checkU8("PNG", im, 1, 3, 4); err != nil {
 		return err
 	}
-	colorType := map[int]byte{1: 0, 3: 2, 4: 6}[im.Channels]
-	bw := bufio.NewWriter(w)
-	if _, err := bw.Write([]byte("\x89PNG\r\n\x1a\n")); err != nil {
-		return err
-	}
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(im.Width))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(im.Height))
-	ihdr[8], ihdr[9] = 8, colorType // depth 8; compression, filter, interlace 0
-	if err := pngChunk(bw, "IHDR", ihdr[:]); err != nil {
-		return err
-	}
-	// Each row: filter type 1 (Sub), which suits smooth images.
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
+	r := image.Rect(0, 0, im.Width, im.Height)
 	px := interleavedBytes(im)
-	rowLen, bpp := im.Width*im.Channels, im.Channels
-	row := make([]byte, 1+rowLen)
-	row[0] = 1
-	for y := 0; y < im.Height; y++ {
-		src := px[y*rowLen : (y+1)*rowLen]
-		for i := range src {
-			if i < bpp {
-				row[1+i] = src[i]
-			} else {
-				row[1+i] = src[i] - src[i-bpp]
-			}
+	var m image.Image
+	switch im.Channels {
+	case 1:
+		m = &image.Gray{Pix: px, Stride: im.Width, Rect: r}
+	case 3:
+		// image/png writes an opaque RGBA image as 8-bit RGB.
+		rgba := image.NewRGBA(r)
+		for i, j := 0, 0; i < len(px); i, j = i+3, j+4 {
+			copy(rgba.Pix[j:j+3], px[i:i+3])
+			rgba.Pix[j+3] = 255
 		}
-		if _, err := zw.Write(row); err != nil {
-			return err
-		}
+		m = rgba
+	default:
+		m = withAlpha{&image.NRGBA{Pix: px, Stride: 4 * im.Width, Rect: r}}
 	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := pngChunk(bw, "IDAT", z.Bytes()); err != nil {
-		return err
-	}
-	if err := pngChunk(bw, "IEND", nil); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-func pngChunk(w io.Writer, typ string, data []byte) error {
-	var hdr [8]byte
-	binary.BigEndian.PutUint32(hdr[:4], uint32(len(data)))
-	copy(hdr[4:], typ)
-	crc := crc32.NewIEEE()
-	crc.Write(hdr[4:])
-	crc.Write(data)
-	var sum [4]byte
-	binary.BigEndian.PutUint32(sum[:], crc.Sum32())
-	for _, b := range [][]byte{hdr[:], data, sum[:]} {
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
+	if err := png.Encode(w, m); err != nil {
+		return fmt.Errorf("testimage: PNG: %w", err)
 	}
 	return nil
 }
+
+// withAlpha is an NRGBA image that reports itself not opaque, so that
+// image/png, which drops an alpha channel that is 255 everywhere, keeps it.
+type withAlpha struct{ *image.NRGBA }
+
+func (withAlpha) Opaque() bool { return false }
 
 // ReadPNG reads a PNG into a packed, interleaved u8 image: 8-bit gray
 // gives 1 channel, opaque truecolour 3 and truecolour with alpha 4. Other
 // PNG kinds (palette, 16-bit, gray with alpha) are converted to 8-bit: 1
 // channel for gray ones, else 3 when every pixel is opaque and 4 when not.
+//
+// The header is read first: an image of more than MaxPixels pixels is
+// refused with a *TooLargeError before its pixels are decoded.
 func ReadPNG(r io.Reader) (*convolve.Image, error) {
-	m, err := png.Decode(r)
+	var head bytes.Buffer
+	cfg, err := png.DecodeConfig(io.TeeReader(r, &head))
 	if err != nil {
 		return nil, fmt.Errorf("testimage: PNG: %w", err)
 	}
+	if err := checkPixels("PNG", int64(cfg.Width), int64(cfg.Height), MaxPixels); err != nil {
+		return nil, err
+	}
+	m, err := png.Decode(io.MultiReader(&head, r))
+	if err != nil {
+		return nil, fmt.Errorf("testimage: PNG: %w", err)
+	}
+	channels := 4
+	switch m := m.(type) {
+	case *image.Gray, *image.Gray16:
+		channels = 1
+	case *image.NRGBA:
+	case interface{ Opaque() bool }:
+		if m.Opaque() {
+			channels = 3
+		}
+	}
+	return fromImage(m, channels)
+}
+
+// fromImage copies m into a packed, interleaved u8 image of 1 channel
+// (gray) or 3 or 4 (RGB, RGBA). The samples of 8-bit gray, RGBA and NRGBA
+// images are copied as they are; other images are converted to 8-bit gray
+// or non-premultiplied RGBA through image/color.
+func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 	b := m.Bounds()
-	g := convolve.Geometry{Width: b.Dx(), Height: b.Dy(), Type: convolve.Uint8}
+	im, err := newImage(convolve.Geometry{Width: b.Dx(), Height: b.Dy(), Channels: channels, Type: convolve.Uint8})
+	if err != nil {
+		return nil, err
+	}
+	w, px := b.Dx(), im.U8
+	// Fast paths copy the samples of the common types row by row.
+	var rgba func(y int) []uint8 // row y of an RGBA or NRGBA image
 	switch m := m.(type) {
 	case *image.Gray:
-		g.Channels = 1
-		im, err := newImage(g)
-		if err != nil {
-			return nil, err
+		if channels == 1 {
+			for y := 0; y < b.Dy(); y++ {
+				o := m.PixOffset(b.Min.X, b.Min.Y+y)
+				copy(px[y*w:(y+1)*w], m.Pix[o:o+w])
+			}
+			return im, nil
 		}
-		for y := 0; y < g.Height; y++ {
-			copy(im.U8[y*g.Width:], m.Pix[y*m.Stride:y*m.Stride+g.Width])
-		}
-		return im, nil
-	case *image.RGBA: // the decoder's type for opaque truecolour
-		if m.Opaque() {
-			return fromRGBA(g, 3, func(x, y int) color.NRGBA {
-				i := m.PixOffset(x+b.Min.X, y+b.Min.Y)
-				return color.NRGBA{m.Pix[i], m.Pix[i+1], m.Pix[i+2], 255}
-			})
-		}
+	case *image.RGBA:
+		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
 	case *image.NRGBA:
-		return fromRGBA(g, 4, func(x, y int) color.NRGBA {
-			i := m.PixOffset(x+b.Min.X, y+b.Min.Y)
-			return color.NRGBA{m.Pix[i], m.Pix[i+1], m.Pix[i+2], m.Pix[i+3]}
-		})
+		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
 	}
-	if m.ColorModel() == color.GrayModel || m.ColorModel() == color.Gray16Model {
-		g.Channels = 1
-		im, err := newImage(g)
-		if err != nil {
-			return nil, err
-		}
-		for y := 0; y < g.Height; y++ {
-			for x := 0; x < g.Width; x++ {
-				im.U8[y*g.Width+x] = color.GrayModel.Convert(m.At(x+b.Min.X, y+b.Min.Y)).(color.Gray).Y
+	if rgba != nil && channels >= 3 {
+		i := 0
+		for y := 0; y < b.Dy(); y++ {
+			row := rgba(y)
+			for x := 0; x < w; x++ {
+				i += copy(px[i:i+channels], row[4*x:4*x+channels])
 			}
 		}
 		return im, nil
 	}
-	ch := 3
-	if o, ok := m.(interface{ Opaque() bool }); !ok || !o.Opaque() {
-		ch = 4
-	}
-	return fromRGBA(g, ch, func(x, y int) color.NRGBA {
-		return color.NRGBAModel.Convert(m.At(x+b.Min.X, y+b.Min.Y)).(color.NRGBA)
-	})
-}
-
-func fromRGBA(g convolve.Geometry, channels int, at func(x, y int) color.NRGBA) (*convolve.Image, error) {
-	g.Channels = channels
-	im, err := newImage(g)
-	if err != nil {
-		return nil, err
-	}
 	i := 0
-	for y := 0; y < g.Height; y++ {
-		for x := 0; x < g.Width; x++ {
-			c := at(x, y)
-			copy(im.U8[i:], []uint8{c.R, c.G, c.B, c.A}[:channels])
-			i += channels
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := m.At(x, y)
+			if c == nil { // a palette index past the palette
+				c = color.Transparent
+			}
+			if channels == 1 {
+				px[i] = color.GrayModel.Convert(c).(color.Gray).Y
+				i++
+				continue
+			}
+			n := color.NRGBAModel.Convert(c).(color.NRGBA)
+			i += copy(px[i:i+channels], []uint8{n.R, n.G, n.B, n.A})
 		}
 	}
 	return im, nil

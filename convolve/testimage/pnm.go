@@ -35,14 +35,15 @@ func writePNM(w io.Writer, magic string, im *convolve.Image) error {
 }
 
 // ReadPGM reads a binary PGM (P5) with maxval 255 into a packed 1-channel
-// u8 image.
+// u8 image. An image of more than MaxPixels pixels is refused with a
+// *TooLargeError after the header is read, before the pixels are.
 func ReadPGM(r io.Reader) (*convolve.Image, error) { return readPNM(r, "P5") }
 
 // ReadPPM reads a binary PPM (P6) with maxval 255 into a packed,
-// interleaved 3-channel u8 image.
+// interleaved 3-channel u8 image, under MaxPixels as ReadPGM.
 func ReadPPM(r io.Reader) (*convolve.Image, error) { return readPNM(r, "P6") }
 
-// ReadPNM reads either a P5 or a P6 file.
+// ReadPNM reads either a P5 or a P6 file, under MaxPixels as ReadPGM.
 func ReadPNM(r io.Reader) (*convolve.Image, error) { return readPNM(r, "") }
 
 func readPNM(r io.Reader, want string) (*convolve.Image, error) {
@@ -51,12 +52,12 @@ func readPNM(r io.Reader, want string) (*convolve.Image, error) {
 	if _, err := io.ReadFull(br, magic); err != nil {
 		return nil, fmt.Errorf("testimage: PNM header: %w", err)
 	}
-	format, channels := string(magic), 0
+	format, channels, kind := string(magic), 0, ""
 	switch format {
 	case "P5":
-		channels = 1
+		channels, kind = 1, "PGM"
 	case "P6":
-		channels = 3
+		channels, kind = 3, "PPM"
 	default:
 		return nil, fmt.Errorf("testimage: PNM magic %q: want P5 (PGM) or P6 (PPM)", magic)
 	}
@@ -77,6 +78,9 @@ func readPNM(r io.Reader, want string) (*convolve.Image, error) {
 	// Exactly one whitespace byte separates the header from the data.
 	if b, err := br.ReadByte(); err != nil || !isSpace(b) {
 		return nil, fmt.Errorf("testimage: %s: no whitespace after maxval", format)
+	}
+	if err := checkPixels(kind, int64(vals[0]), int64(vals[1]), MaxPixels); err != nil {
+		return nil, err
 	}
 	g := convolve.Geometry{Width: vals[0], Height: vals[1], Channels: channels, Type: convolve.Uint8}
 	if err := g.Validate(); err != nil {

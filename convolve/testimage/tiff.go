@@ -2,11 +2,15 @@ package testimage
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"math"
+
+	"golang.org/x/image/tiff"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -54,6 +58,12 @@ func tiffSample(t convolve.ElemType) (bits, format uint32) {
 // 2 channels are gray (BlackIsZero), 3 and 4 RGB, a second or fourth
 // channel an unspecified extra sample. Any layout and stride is accepted;
 // the file holds the pixels only.
+//
+// The writer is this package's own because golang.org/x/image/tiff's
+// encoder writes unsigned samples only, no 2-channel images, no fourth
+// channel other than alpha and no ImageDescription, and the Cache stores
+// f32 and i16 images of 1 to 4 channels with their key and checksum in
+// that tag.
 func WriteTIFF(w io.Writer, im *convolve.Image) error {
 	return writeTIFF(w, im, "")
 }
@@ -203,36 +213,52 @@ func writeSamples(w *bufio.Writer, im *convolve.Image) error {
 	return nil
 }
 
-// ReadTIFF reads what WriteTIFF writes: a little-endian, uncompressed,
-// chunky TIFF with 8-bit unsigned, 16-bit signed or 32-bit float samples,
-// 1 to 4 per pixel, in one or more strips. The image is packed and
-// interleaved. Compressed, big-endian, tiled, planar, palette and other
-// files are refused with an error that says which.
+// ReadTIFF reads a TIFF into a packed, interleaved image.
+//
+// Files of unsigned integer samples, gray (1 sample per pixel), palette or
+// RGB (3 samples, or 4 with an alpha channel), are decoded by
+// golang.org/x/image/tiff, with every compression, byte order and strip or
+// tile layout it supports: 8-bit gray and RGB(A) give a u8 image of 1, 3
+// or 4 channels with the file's samples; other depths are converted to
+// 8-bit and palettes to 3-channel RGB, as ReadPNG does.
+//
+// The files x/image/tiff refuses but WriteTIFF writes are read here:
+// 16-bit signed (i16) and 32-bit float (f32) samples, 2 channels, and a
+// fourth channel that is not alpha, from uncompressed, chunky strips in
+// either byte order. Other files are refused with an error that says what
+// they hold.
+//
+// The header is read first: an image of more than MaxPixels pixels is
+// refused with a *TooLargeError before its pixels are decoded.
 func ReadTIFF(r io.Reader) (*convolve.Image, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
-	im, _, err := decodeTIFF(b)
+	im, _, err := decodeTIFF(b, MaxPixels)
 	return im, err
 }
 
 var errTIFFShort = errors.New("file too short")
 
-type tiffReader struct{ b []byte }
+// tiffReader reads the values of a TIFF file in its byte order.
+type tiffReader struct {
+	b     []byte
+	order binary.ByteOrder
+}
 
 func (t tiffReader) u16(off uint64) (uint32, error) {
 	if off+2 > uint64(len(t.b)) {
 		return 0, errTIFFShort
 	}
-	return uint32(binary.LittleEndian.Uint16(t.b[off:])), nil
+	return uint32(t.order.Uint16(t.b[off:])), nil
 }
 
 func (t tiffReader) u32(off uint64) (uint32, error) {
 	if off+4 > uint64(len(t.b)) {
 		return 0, errTIFFShort
 	}
-	return binary.LittleEndian.Uint32(t.b[off:]), nil
+	return t.order.Uint32(t.b[off:]), nil
 }
 
 type tiffField struct {
@@ -265,132 +291,234 @@ func (t tiffReader) values(tag uint32, f tiffField) ([]uint32, error) {
 	return v, nil
 }
 
-// decodeTIFF parses a TIFF and returns the image and its ImageDescription.
-func decodeTIFF(b []byte) (*convolve.Image, string, error) {
-	im, desc, err := decodeTIFFInner(b)
-	if err != nil {
-		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
-	}
-	return im, desc, nil
+// tiffHeader is the first IFD of a TIFF file, parsed.
+type tiffHeader struct {
+	tiffReader
+	fields        map[uint32]tiffField
+	width, height uint32
+	spp           uint32 // samples per pixel
+	desc          string // ImageDescription, trailing NULs removed
 }
 
-func decodeTIFFInner(b []byte) (*convolve.Image, string, error) {
-	t := tiffReader{b}
-	if len(b) < 8 {
-		return nil, "", errTIFFShort
+// one returns the single value of a SHORT or LONG field, def when the
+// field is absent and not required.
+func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (uint32, error) {
+	f, ok := h.fields[tag]
+	if !ok {
+		if required {
+			return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
+		}
+		return def, nil
 	}
+	v, err := h.values(tag, f)
+	if err != nil {
+		return 0, err
+	}
+	if len(v) != 1 {
+		return 0, fmt.Errorf("%s has %d values, want 1", name, len(v))
+	}
+	return v[0], nil
+}
+
+// perSample returns the value of a field that has one value per sample,
+// all equal, or def when the field is absent.
+func (h *tiffHeader) perSample(tag uint32, name string, def uint32) (uint32, error) {
+	f, ok := h.fields[tag]
+	if !ok {
+		return def, nil
+	}
+	v, err := h.values(tag, f)
+	if err != nil {
+		return 0, err
+	}
+	if len(v) != int(h.spp) {
+		return 0, fmt.Errorf("%s has %d values for %d samples", name, len(v), h.spp)
+	}
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return 0, fmt.Errorf("%s %v: samples differ", name, v)
+		}
+	}
+	return v[0], nil
+}
+
+// parseTIFFHeader reads the byte order, the first IFD, the image size,
+// the samples per pixel and the ImageDescription.
+func parseTIFFHeader(b []byte) (*tiffHeader, error) {
+	if len(b) < 8 {
+		return nil, errTIFFShort
+	}
+	h := &tiffHeader{tiffReader: tiffReader{b: b}, fields: map[uint32]tiffField{}}
 	switch string(b[:2]) {
 	case "II":
+		h.order = binary.LittleEndian
 	case "MM":
-		return nil, "", errors.New("big-endian (MM) files are not supported")
+		h.order = binary.BigEndian
 	default:
-		return nil, "", fmt.Errorf("byte order mark %q: not a TIFF file", b[:2])
+		return nil, fmt.Errorf("byte order mark %q: not a TIFF file", b[:2])
 	}
-	if m, _ := t.u16(2); m != 42 {
-		return nil, "", fmt.Errorf("magic number %d: want 42 (BigTIFF is not supported)", m)
+	if m, _ := h.u16(2); m != 42 {
+		return nil, fmt.Errorf("magic number %d: want 42 (BigTIFF is not supported)", m)
 	}
-	ifd, _ := t.u32(4)
-	n, err := t.u16(uint64(ifd))
+	ifd, _ := h.u32(4)
+	n, err := h.u16(uint64(ifd))
 	if err != nil {
-		return nil, "", fmt.Errorf("first IFD at %d: %w", ifd, err)
+		return nil, fmt.Errorf("first IFD at %d: %w", ifd, err)
 	}
-	fields := map[uint32]tiffField{}
 	for i := uint64(0); i < uint64(n); i++ {
 		e := uint64(ifd) + 2 + 12*i
-		tag, err1 := t.u16(e)
-		typ, _ := t.u16(e + 2)
-		count, _ := t.u32(e + 4)
-		val, err2 := t.u32(e + 8)
+		tag, err1 := h.u16(e)
+		typ, _ := h.u16(e + 2)
+		count, _ := h.u32(e + 4)
+		val, err2 := h.u32(e + 8)
 		if err1 != nil || err2 != nil {
-			return nil, "", fmt.Errorf("IFD entry %d of %d: %w", i, n, errTIFFShort)
+			return nil, fmt.Errorf("IFD entry %d of %d: %w", i, n, errTIFFShort)
 		}
 		f := tiffField{typ: typ, count: uint64(count), at: e + 8}
 		size := map[uint32]uint64{1: 1, typeASCII: 1, typeShort: 2, typeLong: 4, typeRational: 8}[typ]
 		if size*f.count > 4 {
 			f.at = uint64(val)
 		}
-		fields[tag] = f
+		h.fields[tag] = f
 	}
-	one := func(tag uint32, name string, def uint32, required bool) (uint32, error) {
-		f, ok := fields[tag]
-		if !ok {
-			if required {
-				return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
-			}
-			return def, nil
+	if h.width, err = h.one(tagImageWidth, "ImageWidth", 0, true); err != nil {
+		return nil, err
+	}
+	if h.height, err = h.one(tagImageLength, "ImageLength", 0, true); err != nil {
+		return nil, err
+	}
+	if h.spp, err = h.one(tagSamplesPerPixel, "SamplesPerPixel", 1, false); err != nil {
+		return nil, err
+	}
+	if h.spp < 1 || h.spp > convolve.MaxChannels {
+		return nil, fmt.Errorf("%d samples per pixel: want 1 to %d", h.spp, convolve.MaxChannels)
+	}
+	if f, ok := h.fields[tagImageDesc]; ok && f.typ == typeASCII && f.at+f.count <= uint64(len(b)) {
+		d := b[f.at : f.at+f.count]
+		for len(d) > 0 && d[len(d)-1] == 0 {
+			d = d[:len(d)-1]
 		}
-		v, err := t.values(tag, f)
+		h.desc = string(d)
+	}
+	return h, nil
+}
+
+// forXImage reports whether golang.org/x/image/tiff decodes the file: it
+// reads unsigned samples only (SampleFormat 1) and, beside gray and
+// palette pixels of one sample, RGB pixels of 3 samples or 4 with an alpha
+// (ExtraSamples 1 or 2).
+func (h *tiffHeader) forXImage() (bool, error) {
+	if f, ok := h.fields[tagSampleFormat]; ok {
+		v, err := h.values(tagSampleFormat, f)
 		if err != nil {
-			return 0, err
+			return false, err
 		}
-		if len(v) != 1 {
-			return 0, fmt.Errorf("%s has %d values, want 1", name, len(v))
+		for _, x := range v {
+			if x != 1 {
+				return false, nil
+			}
 		}
-		return v[0], nil
 	}
-	width, err := one(tagImageWidth, "ImageWidth", 0, true)
+	switch h.spp {
+	case 1, 3:
+		return true, nil
+	case 4:
+		f, ok := h.fields[tagExtraSamples]
+		if !ok {
+			return false, nil
+		}
+		v, err := h.values(tagExtraSamples, f)
+		return err == nil && len(v) == 1 && (v[0] == 1 || v[0] == 2), nil
+	}
+	return false, nil
+}
+
+// decodeTIFF parses a TIFF and returns the image and its
+// ImageDescription. An image of more than maxPixels pixels is refused with
+// a *TooLargeError.
+func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, string, error) {
+	h, err := parseTIFFHeader(b)
 	if err != nil {
+		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
+	}
+	if err := checkPixels("TIFF", int64(h.width), int64(h.height), maxPixels); err != nil {
 		return nil, "", err
 	}
-	height, err := one(tagImageLength, "ImageLength", 0, true)
+	x, err := h.forXImage()
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
 	}
-	if c, err := one(tagCompression, "Compression", 1, false); err != nil {
-		return nil, "", err
+	var im *convolve.Image
+	if x {
+		im, err = decodeXImage(b, h.spp, maxPixels)
+	} else {
+		im, err = h.decodeRaw()
+	}
+	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, "", err
+		}
+		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
+	}
+	return im, h.desc, nil
+}
+
+// decodeXImage decodes a file of spp samples per pixel with
+// golang.org/x/image/tiff, after checking the size it reads from the
+// header against maxPixels.
+func decodeXImage(b []byte, spp uint32, maxPixels int64) (*convolve.Image, error) {
+	cfg, err := tiff.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPixels("TIFF", int64(cfg.Width), int64(cfg.Height), maxPixels); err != nil {
+		return nil, err
+	}
+	m, err := tiff.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	channels := int(spp)
+	if _, ok := m.(*image.Paletted); ok {
+		channels = 3
+	}
+	return fromImage(m, channels)
+}
+
+// decodeRaw reads what x/image/tiff does not: an uncompressed, chunky,
+// stripped file with 8-bit unsigned, 16-bit signed or 32-bit float
+// samples, 1 to 4 per pixel.
+func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
+	if c, err := h.one(tagCompression, "Compression", 1, false); err != nil {
+		return nil, err
 	} else if c != 1 {
-		return nil, "", fmt.Errorf("compression %d: only uncompressed (1) files are supported", c)
+		return nil, fmt.Errorf("compression %d: only uncompressed (1) files of signed, float or 2-channel samples are supported", c)
 	}
-	if p, err := one(tagPlanarConfig, "PlanarConfiguration", 1, false); err != nil {
-		return nil, "", err
-	} else if p != 1 {
-		return nil, "", fmt.Errorf("planar configuration %d: only chunky (1) files are supported", p)
+	if p, err := h.one(tagPlanarConfig, "PlanarConfiguration", 1, false); err != nil {
+		return nil, err
+	} else if p != 1 && h.spp > 1 {
+		return nil, fmt.Errorf("planar configuration %d: only chunky (1) files of signed, float or 2-channel samples are supported", p)
 	}
-	if _, tiled := fields[322]; tiled {
-		return nil, "", errors.New("tiled files are not supported")
+	if _, tiled := h.fields[322]; tiled {
+		return nil, errors.New("tiled files of signed, float or 2-channel samples are not supported")
 	}
-	photometric, err := one(tagPhotometric, "PhotometricInterpretation", 0, true)
+	photometric, err := h.one(tagPhotometric, "PhotometricInterpretation", 0, true)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	spp, err := one(tagSamplesPerPixel, "SamplesPerPixel", 1, false)
-	if err != nil {
-		return nil, "", err
-	}
-	if spp < 1 || spp > convolve.MaxChannels {
-		return nil, "", fmt.Errorf("%d samples per pixel: want 1 to %d", spp, convolve.MaxChannels)
-	}
-	switch {
+	switch spp := h.spp; {
 	case photometric == 1 && spp <= 2, photometric == 2 && spp >= 3:
 	default:
-		return nil, "", fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, spp)
+		return nil, fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, spp)
 	}
-	perSample := func(tag uint32, name string, def uint32) (uint32, error) {
-		f, ok := fields[tag]
-		if !ok {
-			return def, nil
-		}
-		v, err := t.values(tag, f)
-		if err != nil {
-			return 0, err
-		}
-		if len(v) != int(spp) {
-			return 0, fmt.Errorf("%s has %d values for %d samples", name, len(v), spp)
-		}
-		for _, x := range v[1:] {
-			if x != v[0] {
-				return 0, fmt.Errorf("%s %v: samples differ", name, v)
-			}
-		}
-		return v[0], nil
-	}
-	bits, err := perSample(tagBitsPerSample, "BitsPerSample", 1)
+	bits, err := h.perSample(tagBitsPerSample, "BitsPerSample", 1)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	format, err := perSample(tagSampleFormat, "SampleFormat", 1)
+	format, err := h.perSample(tagSampleFormat, "SampleFormat", 1)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	var typ convolve.ElemType
 	switch {
@@ -401,46 +529,47 @@ func decodeTIFFInner(b []byte) (*convolve.Image, string, error) {
 	case bits == 32 && format == 3:
 		typ = convolve.Float32
 	default:
-		return nil, "", fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
+		return nil, fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
 	}
-	g := convolve.Geometry{Width: int(width), Height: int(height), Channels: int(spp), Type: typ}
+	g := convolve.Geometry{Width: int(h.width), Height: int(h.height), Channels: int(h.spp), Type: typ}
 	if err := g.Validate(); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	rowsPerStrip, err := one(tagRowsPerStrip, "RowsPerStrip", height, false)
+	rowsPerStrip, err := h.one(tagRowsPerStrip, "RowsPerStrip", h.height, false)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	so, ok1 := fields[tagStripOffsets]
-	sc, ok2 := fields[tagStripByteCounts]
+	so, ok1 := h.fields[tagStripOffsets]
+	sc, ok2 := h.fields[tagStripByteCounts]
 	if !ok1 || !ok2 {
-		return nil, "", errors.New("missing StripOffsets or StripByteCounts")
+		return nil, errors.New("missing StripOffsets or StripByteCounts")
 	}
-	offs, err := t.values(tagStripOffsets, so)
+	offs, err := h.values(tagStripOffsets, so)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	counts, err := t.values(tagStripByteCounts, sc)
+	counts, err := h.values(tagStripByteCounts, sc)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if rowsPerStrip == 0 {
-		return nil, "", errors.New("RowsPerStrip 0")
+		return nil, errors.New("RowsPerStrip 0")
 	}
-	strips := (uint64(height) + uint64(rowsPerStrip) - 1) / uint64(rowsPerStrip)
+	strips := (uint64(h.height) + uint64(rowsPerStrip) - 1) / uint64(rowsPerStrip)
 	if uint64(len(offs)) != strips || uint64(len(counts)) != strips {
-		return nil, "", fmt.Errorf("%d strip offsets and %d byte counts for %d strips", len(offs), len(counts), strips)
+		return nil, fmt.Errorf("%d strip offsets and %d byte counts for %d strips", len(offs), len(counts), strips)
 	}
+	b := h.b
 	need := uint64(g.Len()) * uint64(typ.Size())
 	var total uint64
 	for i := range offs {
 		if uint64(offs[i])+uint64(counts[i]) > uint64(len(b)) {
-			return nil, "", fmt.Errorf("strip %d (%d bytes at %d) runs past the end of the %d-byte file", i, counts[i], offs[i], len(b))
+			return nil, fmt.Errorf("strip %d (%d bytes at %d) runs past the end of the %d-byte file", i, counts[i], offs[i], len(b))
 		}
 		total += uint64(counts[i])
 	}
 	if total < need || need > uint64(len(b)) {
-		return nil, "", fmt.Errorf("strips hold %d bytes, the %v image needs %d", total, g, need)
+		return nil, fmt.Errorf("strips hold %d bytes, the %v image needs %d", total, g, need)
 	}
 	raw := make([]byte, 0, need)
 	for i := range offs {
@@ -449,27 +578,19 @@ func decodeTIFFInner(b []byte) (*convolve.Image, string, error) {
 	}
 	im, err := convolve.NewImage(g)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	switch typ {
 	case convolve.Uint8:
 		copy(im.U8, raw)
 	case convolve.Int16:
 		for i := range im.I16 {
-			im.I16[i] = int16(binary.LittleEndian.Uint16(raw[2*i:]))
+			im.I16[i] = int16(h.order.Uint16(raw[2*i:]))
 		}
 	default:
 		for i := range im.F32 {
-			im.F32[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+			im.F32[i] = math.Float32frombits(h.order.Uint32(raw[4*i:]))
 		}
 	}
-	desc := ""
-	if f, ok := fields[tagImageDesc]; ok && f.typ == typeASCII && f.at+f.count <= uint64(len(b)) {
-		d := b[f.at : f.at+f.count]
-		for len(d) > 0 && d[len(d)-1] == 0 {
-			d = d[:len(d)-1]
-		}
-		desc = string(d)
-	}
-	return im, desc, nil
+	return im, nil
 }

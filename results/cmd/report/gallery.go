@@ -48,7 +48,7 @@ func renderGallery(note string, variants ...string) (map[string][]byte, error) {
 	if err := testimage.WritePNG(&b, in); err != nil {
 		return nil, err
 	}
-	files["input.png"] = b.Bytes()
+	files["input.png"] = bytes.Clone(b.Bytes())
 	var md strings.Builder
 	by := "`" + variants[0] + "`"
 	if len(variants) > 1 {
