@@ -411,6 +411,15 @@ func TestCheckFiniteImage(t *testing.T) {
 			}
 		}
 	}
+	// A large image is scanned on every core; the last element counts.
+	big, _ := NewImage(Geometry{Width: 1024, Height: 1024, Channels: 1})
+	if err := CheckFiniteImage(big); err != nil {
+		t.Errorf("large zero image: %v", err)
+	}
+	big.F32[len(big.F32)-1] = float32(math.Inf(-1))
+	if err := CheckFiniteImage(big); err == nil || !strings.Contains(err.Error(), "(x=1023, y=1023, c=0)") {
+		t.Errorf("large image with -Inf in its last element: %v", err)
+	}
 	u8, _ := NewImage(Geometry{Width: 2, Height: 2, Channels: 1, Type: Uint8})
 	if err := CheckFiniteImage(u8); err != nil || CheckFiniteImage(nil) != nil {
 		t.Errorf("integer or nil image: %v", err)
