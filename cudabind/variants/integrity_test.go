@@ -216,3 +216,43 @@ func TestPlansOnGPU(t *testing.T) {
 		})
 	}
 }
+
+// TestDeviceMemoryRefused: a plan whose buffers exceed the device's free
+// memory (a 2^18 x 2^18 float32 image is 256 GiB) is refused with a
+// *convolve.MemoryError naming the bytes needed and available, before the
+// allocation is tried, and leaves nothing allocated.
+func TestDeviceMemoryRefused(t *testing.T) {
+	dev := gpuOrSkip(t)
+	g := convolve.Geometry{Width: 1 << 18, Height: 1 << 18, Channels: 1}
+	box, _ := convolve.Box(3)
+	p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: box}
+	if err := p.Validate(); err != nil {
+		t.Skipf("%dx%d is no longer a valid geometry (%v): pick another one the device cannot hold", g.Width, g.Height, err)
+	}
+	before := dev.LiveAllocations()
+	for _, name := range []string{"gpu-naive", "gpu-tiled", "gpu-texture", "npp"} {
+		v, err := convolve.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := convolve.PlanFor(v, p, convolve.Config{})
+		if pl != nil {
+			pl.Close()
+		}
+		var me *convolve.MemoryError
+		var ce *convolve.CapabilityError
+		switch {
+		case errors.As(err, &me):
+			if me.Memory != "device" || me.Needed <= me.Available || me.Variant != name {
+				t.Errorf("%s: %v: want device memory needed above available, naming the variant", name, err)
+			}
+		case errors.As(err, &ce):
+			t.Logf("%s: refused by its capabilities first: %v", name, err)
+		default:
+			t.Errorf("%s: plan of a 256 GiB image: %v, want a *convolve.MemoryError", name, err)
+		}
+		if n := dev.LiveAllocations(); n != before {
+			t.Errorf("%s: %d device allocations live after the refused plan, %d before", name, n, before)
+		}
+	}
+}
