@@ -2,6 +2,7 @@ package properties
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -110,6 +111,41 @@ func TestExtremePropertiesCatchBrokenVariants(t *testing.T) {
 		res := checkProperty(e, pr, 7, 60).result
 		if caught := res.Status == gopter.TestFailed; caught != tt.caught {
 			t.Errorf("%s, property %s: caught %v, want %v (status %v, %v)", tt.w.name, tt.property, caught, tt.caught, res.Status, res.Labels)
+		}
+	}
+}
+
+// TestExtremeDomainsDraw: every extreme property that applies to a
+// registered variant, CPU or GPU, can draw its cases from the variant's
+// capabilities (and, for GPU variants, the specialization pool of the
+// default seed), so that a GPU run does not end exhausted. It needs no
+// GPU: only descriptors are drawn.
+func TestExtremeDomainsDraw(t *testing.T) {
+	for _, v := range convolve.Variants() {
+		d := v.Describe()
+		e := &env{name: d.Name, variant: v, desc: d}
+		if d.Caps.GPU {
+			e.pool = specPool(d.Caps, derivedSeed(defaultSeed, d.Name, "pool"))
+		}
+		for _, pr := range extremeProperties {
+			if pr.applies != nil && pr.applies(e) != "" {
+				continue
+			}
+			dom := propertyDomain(e, pr)
+			if len(dom.ops) == 0 {
+				continue
+			}
+			rng := rand.New(rand.NewSource(derivedSeed(defaultSeed, d.Name, pr.name)))
+			for i := 0; i < 50; i++ {
+				c, ok := dom.draw(rng)
+				if !ok {
+					t.Errorf("%s, property %s: no case could be drawn (draw %d)", d.Name, pr.name, i)
+					break
+				}
+				if !dom.valid(c) {
+					t.Errorf("%s, property %s: drew %v outside its own domain", d.Name, pr.name, c)
+				}
+			}
 		}
 	}
 }
