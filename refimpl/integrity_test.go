@@ -215,9 +215,9 @@ func TestClosedPlan(t *testing.T) {
 
 // TestPlanHostMemory: a plan whose own buffers the host cannot hold is
 // refused with a *convolve.MemoryError naming the bytes needed and
-// available, before anything is allocated; a plan whose buffers fit is
-// made. 2^20 x 2^20 is a valid geometry whose float32 plane (cpu-naive)
-// and reference output with its tolerance (reference) take 4 and 8 TiB,
+// available, before anything is allocated. 2^20 x 2^20 is a valid
+// geometry whose float32 plane (cpu-naive) and reference output with its
+// tolerance (reference) take 4 and 8 TiB,
 // while cpu-fast keeps only a few rows per goroutine; a row of 2^38 pixels
 // makes every variant's rows 1 TiB. No image of that size is made:
 // planning needs only the problem.
@@ -226,10 +226,12 @@ func TestPlanHostMemory(t *testing.T) {
 	wide := convolve.Geometry{Width: 1 << 38, Height: 1, Channels: 1}
 	tests := []struct {
 		g      convolve.Geometry
-		refuse map[string]bool
+		refuse []string // the variants that must refuse it
 	}{
-		{huge, map[string]bool{"reference": true, "cpu-naive": true, "cpu-fast": false}},
-		{wide, map[string]bool{"reference": true, "cpu-naive": true, "cpu-fast": true}},
+		// cpu-fast would plan this one (a few rows per goroutine); the
+		// test does not, to allocate nothing large.
+		{huge, []string{"reference", "cpu-naive"}},
+		{wide, []string{"reference", "cpu-naive", "cpu-fast"}},
 	}
 	for _, tt := range tests {
 		for _, op := range []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude} {
@@ -237,17 +239,11 @@ func TestPlanHostMemory(t *testing.T) {
 			if err := p.Validate(); err != nil {
 				t.Skipf("%dx%d is no longer a valid geometry (%v): pick another one the host cannot hold", tt.g.Width, tt.g.Height, err)
 			}
-			for _, vn := range variantNames {
+			for _, vn := range tt.refuse {
 				v, _ := convolve.Lookup(vn)
 				pl, err := convolve.PlanFor(v, p, convolve.Config{})
 				if pl != nil {
 					pl.Close()
-				}
-				if !tt.refuse[vn] {
-					if err != nil {
-						t.Errorf("%s %v %dx%d: %v; want a plan", vn, op, tt.g.Width, tt.g.Height, err)
-					}
-					continue
 				}
 				var me *convolve.MemoryError
 				if !errors.As(err, &me) || me.Variant != vn || me.Needed <= me.Available || me.Memory != "host" {
