@@ -94,7 +94,7 @@ func NaiveULP(p convolve.Problem, in, out *convolve.Image) (int64, GateMode, err
 			return 0, mode, err
 		}
 		m, err := convolve.Compare(out, want, nil)
-		return m.MaxULP, mode, err
+		return naiveULPOf(m), mode, err
 	}
 	var worst int64
 	for _, w := range gateWindows(p) {
@@ -116,9 +116,18 @@ func NaiveULP(p convolve.Problem, in, out *convolve.Image) (int64, GateMode, err
 		if err != nil {
 			return 0, mode, err
 		}
-		worst = max(worst, m.MaxULP)
+		worst = max(worst, naiveULPOf(m))
 	}
 	return worst, mode, nil
+}
+
+// naiveULPOf is m's MaxULP, or math.MaxInt64 when some element differs
+// in class (Compare leaves those out of MaxULP).
+func naiveULPOf(m convolve.Metrics) int64 {
+	if m.ClassMismatches > 0 {
+		return math.MaxInt64
+	}
+	return m.MaxULP
 }
 
 // runOnce plans p with v under the default configuration, runs it on in
@@ -253,6 +262,8 @@ func mergeMetrics(a, b convolve.Metrics) convolve.Metrics {
 	}
 	a.N += b.N
 	a.Violations += b.Violations
+	a.NonFinite += b.NonFinite
+	a.ClassMismatches += b.ClassMismatches
 	a.MaxAbs = max(a.MaxAbs, b.MaxAbs)
 	if math.IsNaN(b.MaxAbs) {
 		a.MaxAbs = b.MaxAbs

@@ -60,9 +60,16 @@ func ParseBorder(s string) (Border, error) {
 
 // Index maps coordinate i of a row or column of n pixels (n >= 1) into
 // 0..n-1. For Zero and i outside the image it returns (-1, false): the
-// pixel reads as 0. Every CPU implementation uses this function, and the
-// CUDA kernels mirror it (cudabind/kernels/border.cuh).
+// pixel reads as 0, and the tap still counts as a term w*0 of the sum
+// (so a NaN or infinite weight there makes the output NaN, as IEEE
+// arithmetic over every tap does). Every CPU implementation uses this
+// function, and the CUDA kernels mirror it (cudabind/kernels/border.cuh).
+// A row of n < 1 pixels has nothing to map to: Index returns (-1, false)
+// for it under every border, and so does an unknown border mode.
 func (b Border) Index(i, n int) (int, bool) {
+	if n < 1 {
+		return -1, false
+	}
 	if i >= 0 && i < n {
 		return i, true
 	}

@@ -1,6 +1,7 @@
 package convolve
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,6 +85,20 @@ func TestBorderIndexInside(t *testing.T) {
 			for i := range n {
 				if j, ok := b.Index(i, n); j != i || !ok {
 					t.Errorf("%v.Index(%d, %d) = (%d, %v), want (%d, true)", b, i, n, j, ok, i)
+				}
+			}
+		}
+	}
+}
+
+// TestBorderIndexEmpty: a row of no pixels maps every coordinate outside,
+// under every border, without dividing by zero.
+func TestBorderIndexEmpty(t *testing.T) {
+	for _, b := range append(slices.Clone(Borders), Border(99)) {
+		for _, n := range []int{0, -1, -7} {
+			for _, i := range []int{-3, 0, 2} {
+				if j, ok := b.Index(i, n); j != -1 || ok {
+					t.Errorf("%v.Index(%d, %d) = (%d, %v), want (-1, false)", b, i, n, j, ok)
 				}
 			}
 		}

@@ -9,6 +9,18 @@
 // output with the reference yields [Metrics]; a [Throughput] turns a measured
 // time into MPix/s, GB/s, GFLOP/s and percent of device peaks.
 //
+// Non-finite values are part of the model: filters may hold NaN and
+// infinite weights and images NaN and infinite pixels. A variant computes
+// with them in IEEE arithmetic over every tap (0 x Inf = NaN; a Zero
+// border tap outside the image is a term w*0), as the reference does, or
+// declares [Capabilities].FiniteInput and is refused them with a
+// [NonFiniteError]. [Compare] matches non-finite elements by class.
+//
+// A plan keeps its own copy of the filter; its Run refuses an output
+// overlapping the input ([ErrOverlap]), and after Close every method and a
+// second Close return errors wrapping [ErrClosed]. Plans check the host
+// or device memory they need before allocating ([MemoryError]).
+//
 // The package imports nothing GPU-related. CPU implementations live in
 // refimpl, CUDA ones in cudabind; both register themselves here.
 package convolve

@@ -2,6 +2,7 @@ package convolve_test
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/convbench/convbench/convolve"
@@ -99,6 +100,20 @@ func ExampleCompare() {
 	// Output:
 	// n=3 max-abs=0.5 max-ulp=2097152 rel-l2=0.134 violations=1 first at (x=2,y=0,c=0): got 3.5 want 3 tol 1e-06
 	// ok: false
+}
+
+// Non-finite values match by class; the error measures cover the finite
+// elements only.
+func ExampleCompare_nonFinite() {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	g := convolve.Geometry{Width: 4, Height: 1, Channels: 1}
+	ref, _ := convolve.WrapFloat32(g, []float32{nan, inf, 2, nan})
+	out, _ := convolve.WrapFloat32(g, []float32{nan, inf, 2.5, 7})
+	tol, _ := convolve.WrapFloat32(g, []float32{inf, inf, 1, inf})
+	m, _ := convolve.Compare(out, ref, tol)
+	fmt.Println(m)
+	// Output:
+	// n=4 max-abs=0.5 max-ulp=2097152 rel-l2=0.25 (finite elements only) non-finite=3 class-mismatches=1 violations=1 first at (x=3,y=0,c=0): got 7 want NaN tol +Inf
 }
 
 func ExampleThroughput() {

@@ -26,7 +26,10 @@ func NewFilter(name string, width, height int, weights []float32) (*Filter, erro
 	return f, nil
 }
 
-// Validate checks sizes and weights and names the first bad value.
+// Validate checks the sizes and the number of weights and names the first
+// bad value. Weights may be NaN or infinite: a variant either follows IEEE
+// arithmetic over its taps (0 x Inf = NaN) or declares
+// Capabilities.FiniteInput and refuses such a filter (see CheckFinite).
 func (f *Filter) Validate() error {
 	if f == nil {
 		return fmt.Errorf("convolve: nil filter")
@@ -40,12 +43,29 @@ func (f *Filter) Validate() error {
 	if len(f.Weights) != f.Width*f.Height {
 		return fmt.Errorf("convolve: filter %q has %d weights, want %dx%d=%d", f.Name, len(f.Weights), f.Width, f.Height, f.Width*f.Height)
 	}
+	return nil
+}
+
+// CheckFinite returns a *NonFiniteError naming the first NaN or infinite
+// weight of f, or nil when every weight is finite.
+func (f *Filter) CheckFinite() error {
 	for i, w := range f.Weights {
 		if math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) {
-			return fmt.Errorf("convolve: filter %q weight %d (row %d, col %d) is %v", f.Name, i, i/f.Width, i%f.Width, w)
+			return &NonFiniteError{What: fmt.Sprintf("filter %q weight %d (row %d, col %d)", f.Name, i, i/f.Width, i%f.Width), Value: float64(w)}
 		}
 	}
 	return nil
+}
+
+// Clone returns a deep copy of f. Plans keep a clone of the problem's
+// filter, so that later changes to the caller's filter do not reach them.
+func (f *Filter) Clone() *Filter {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	c.Weights = append([]float32(nil), f.Weights...)
+	return &c
 }
 
 // At returns the weight in row j, column i.

@@ -1,6 +1,7 @@
 package convolve
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -19,8 +20,6 @@ func TestNewFilterErrors(t *testing.T) {
 		{"negative width", -1, 1, nil, "width -1"},
 		{"too wide", MaxFilterSide + 2, 1, make([]float32, MaxFilterSide+2), "width 1025"},
 		{"weight count", 3, 3, make([]float32, 8), "has 8 weights, want 3x3=9"},
-		{"NaN weight", 3, 1, []float32{0, float32(math.NaN()), 0}, "weight 1 (row 0, col 1) is NaN"},
-		{"Inf weight", 1, 3, []float32{0, 0, float32(math.Inf(-1))}, "weight 2 (row 2, col 0) is -Inf"},
 	}
 	for _, tc := range tests {
 		_, err := NewFilter("f", tc.w, tc.h, tc.ws)
@@ -43,6 +42,54 @@ func TestNewFilterErrors(t *testing.T) {
 	}
 	if f.Taps() != 3 || f.At(2, 0) != 3 || f.String() != "row 3x1" {
 		t.Errorf("Taps %d At %v String %q", f.Taps(), f.At(2, 0), f.String())
+	}
+}
+
+// TestFilterNonFinite: NaN and infinite weights make a valid filter (the
+// variants that cannot compute with them refuse it), which CheckFinite
+// names and Separable never factors.
+func TestFilterNonFinite(t *testing.T) {
+	tests := []struct {
+		name string
+		w, h int
+		ws   []float32
+		want string
+	}{
+		{"NaN weight", 3, 1, []float32{0, float32(math.NaN()), 0}, "weight 1 (row 0, col 1) is NaN"},
+		{"-Inf weight", 1, 3, []float32{1, 2, float32(math.Inf(-1))}, "weight 2 (row 2, col 0) is -Inf"},
+		{"+Inf weight of a rank-one pattern", 3, 1, []float32{1, float32(math.Inf(1)), 1}, "weight 1 (row 0, col 1) is +Inf"},
+	}
+	for _, tc := range tests {
+		f, err := NewFilter("f", tc.w, tc.h, tc.ws)
+		if err != nil {
+			t.Errorf("%s: NewFilter: %v", tc.name, err)
+			continue
+		}
+		err = f.CheckFinite()
+		var nf *NonFiniteError
+		if !errors.As(err, &nf) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: CheckFinite = %v, want a *NonFiniteError mentioning %q", tc.name, err, tc.want)
+		}
+		if _, _, ok := f.Separable(); ok {
+			t.Errorf("%s: Separable factors a filter with a non-finite weight", tc.name)
+		}
+	}
+	if err := SobelX().CheckFinite(); err != nil {
+		t.Errorf("CheckFinite(SobelX) = %v", err)
+	}
+}
+
+// TestFilterClone: a clone shares no weights with the original.
+func TestFilterClone(t *testing.T) {
+	f := SobelX()
+	c := f.Clone()
+	f.Weights[0] = 99
+	if c.Weights[0] != -1 || c.Name != f.Name || c.Width != 3 || c.Height != 3 {
+		t.Errorf("clone %+v changed with the original", c)
+	}
+	var nilFilter *Filter
+	if nilFilter.Clone() != nil {
+		t.Error("Clone of nil is not nil")
 	}
 }
 

@@ -27,13 +27,28 @@ func Tolerance(kw, kh int, absSum, ref float64) float64 {
 }
 
 // Metrics summarises how an output differs from the reference.
+//
+// Every element falls in one of four classes: finite, NaN, +Inf or -Inf.
+// Where the reference is finite and the output is too, the element is
+// compared within its tolerance and enters MaxAbs, MaxULP and RelL2.
+// Elsewhere the two must be of the same class (NaN meets NaN, +Inf meets
+// +Inf, -Inf meets -Inf); such elements are counted in NonFinite and, when
+// the classes differ, in ClassMismatches, and never enter the three error
+// measures, which therefore describe the finite elements alone.
 type Metrics struct {
 	N          int     // elements compared
-	MaxAbs     float64 // max |out - ref|
-	MaxULP     int64   // max distance in float32 units in the last place
-	RelL2      float64 // ||out - ref||_2 / ||ref||_2 (0 when both are 0)
-	Violations int     // elements outside their tolerance (or NaN)
-	// First is the first element outside tolerance, when Violations > 0.
+	MaxAbs     float64 // max |out - ref| over the elements finite in both
+	MaxULP     int64   // max distance in float32 units in the last place, same elements
+	RelL2      float64 // ||out - ref||_2 / ||ref||_2 over the same elements (0 when both are 0)
+	Violations int     // elements outside their tolerance or of another class than the reference
+	// NonFinite counts the elements where the reference or the output is
+	// NaN or infinite.
+	NonFinite int
+	// ClassMismatches counts the elements whose output is of another class
+	// than the reference (a NaN against a finite value, +Inf against -Inf,
+	// a finite value against NaN, ...). Each is also a violation.
+	ClassMismatches int
+	// First is the first violation, when Violations > 0.
 	First Mismatch
 }
 
@@ -45,6 +60,9 @@ type Mismatch struct {
 
 func (m Metrics) String() string {
 	s := fmt.Sprintf("n=%d max-abs=%.3g max-ulp=%d rel-l2=%.3g", m.N, m.MaxAbs, m.MaxULP, m.RelL2)
+	if m.NonFinite > 0 || m.ClassMismatches > 0 {
+		s += fmt.Sprintf(" (finite elements only) non-finite=%d class-mismatches=%d", m.NonFinite, m.ClassMismatches)
+	}
 	if m.Violations > 0 {
 		s += fmt.Sprintf(" violations=%d first at (x=%d,y=%d,c=%d): got %v want %v tol %.3g",
 			m.Violations, m.First.X, m.First.Y, m.First.C, m.First.Got, m.First.Want, m.First.Tol)
@@ -52,19 +70,76 @@ func (m Metrics) String() string {
 	return s
 }
 
-// OK reports whether every element was within its tolerance.
+// OK reports whether every element was within its tolerance and of the
+// reference's class.
 func (m Metrics) OK() bool { return m.Violations == 0 }
 
+// Class is the IEEE class of a value as Compare matches it: finite, NaN,
+// +Inf or -Inf.
+type Class int
+
+const (
+	ClassFinite Class = iota
+	ClassNaN
+	ClassPosInf
+	ClassNegInf
+)
+
+// ClassOf returns the class of v.
+func ClassOf(v float64) Class {
+	switch {
+	case math.IsNaN(v):
+		return ClassNaN
+	case math.IsInf(v, 1):
+		return ClassPosInf
+	case math.IsInf(v, -1):
+		return ClassNegInf
+	}
+	return ClassFinite
+}
+
+func (c Class) String() string {
+	switch c {
+	case ClassFinite:
+		return "finite"
+	case ClassNaN:
+		return "NaN"
+	case ClassPosInf:
+		return "+Inf"
+	case ClassNegInf:
+		return "-Inf"
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
+
 // Compare compares out with ref element by element. tol, when not nil,
-// holds the per-element tolerance in ref's geometry (as
-// refimpl.Expect produces it); with a nil tol any difference is a
-// violation. NaN in out is always a violation (poisoned, unwritten output).
+// holds the per-element tolerance in ref's geometry (as refimpl.Expect
+// produces it); with a nil tol any difference is a violation. A NaN
+// tolerance at a finite element is a violation too.
+//
+// Non-finite values compare by class (see Metrics): a NaN in out where ref
+// is finite is a violation (poisoned, unwritten output), and so is a
+// finite out where ref is NaN or infinite.
 func Compare(out, ref, tol *Image) (Metrics, error) {
+	if out == nil || ref == nil {
+		return Metrics{}, fmt.Errorf("convolve: compare: nil image (output %v, reference %v)", out != nil, ref != nil)
+	}
+	if err := out.Check(); err != nil {
+		return Metrics{}, fmt.Errorf("convolve: compare: output: %w", err)
+	}
+	if err := ref.Check(); err != nil {
+		return Metrics{}, fmt.Errorf("convolve: compare: reference: %w", err)
+	}
 	if out.Width != ref.Width || out.Height != ref.Height || out.Channels != ref.Channels {
 		return Metrics{}, fmt.Errorf("convolve: compare %v with %v: shapes differ", out.Geometry, ref.Geometry)
 	}
-	if tol != nil && (tol.Width != ref.Width || tol.Height != ref.Height || tol.Channels != ref.Channels) {
-		return Metrics{}, fmt.Errorf("convolve: tolerance %v does not match reference %v", tol.Geometry, ref.Geometry)
+	if tol != nil {
+		if err := tol.Check(); err != nil {
+			return Metrics{}, fmt.Errorf("convolve: compare: tolerance: %w", err)
+		}
+		if tol.Width != ref.Width || tol.Height != ref.Height || tol.Channels != ref.Channels {
+			return Metrics{}, fmt.Errorf("convolve: tolerance %v does not match reference %v", tol.Geometry, ref.Geometry)
+		}
 	}
 	var m Metrics
 	var num, den float64
@@ -72,25 +147,32 @@ func Compare(out, ref, tol *Image) (Metrics, error) {
 		for y := 0; y < ref.Height; y++ {
 			for x := 0; x < ref.Width; x++ {
 				got, want := out.At(x, y, c), ref.At(x, y, c)
-				d := math.Abs(got - want)
-				m.N++
-				num += d * d
-				den += want * want
 				t := 0.0
 				if tol != nil {
 					t = tol.At(x, y, c)
 				}
-				if math.IsNaN(got) || d > t {
+				m.N++
+				cg, cw := ClassOf(got), ClassOf(want)
+				violation := false
+				if cg != ClassFinite || cw != ClassFinite {
+					m.NonFinite++
+					if cg != cw {
+						m.ClassMismatches++
+						violation = true
+					}
+				} else {
+					d := math.Abs(got - want)
+					num += d * d
+					den += want * want
+					violation = !(d <= t)
+					m.MaxAbs = max(m.MaxAbs, d)
+					m.MaxULP = max(m.MaxULP, ULPDistance(float32(got), float32(want)))
+				}
+				if violation {
 					if m.Violations == 0 {
 						m.First = Mismatch{X: x, Y: y, C: c, Got: got, Want: want, Tol: t}
 					}
 					m.Violations++
-				}
-				if d > m.MaxAbs || math.IsNaN(d) {
-					m.MaxAbs = d
-				}
-				if u := ULPDistance(float32(got), float32(want)); u > m.MaxULP {
-					m.MaxULP = u
 				}
 			}
 		}

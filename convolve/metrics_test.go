@@ -52,12 +52,17 @@ func TestCompare(t *testing.T) {
 		t.Errorf("tolerance just below the difference: %+v", m)
 	}
 
-	// NaN output is a violation even with an infinite tolerance.
+	// NaN output is a violation even with an infinite tolerance, and the
+	// error measures describe the finite elements only.
 	nan := f32Image(t, 2, 2, 1, 2.5, float32(math.NaN()), 4)
 	inf := f32Image(t, 2, 2, float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(1)))
 	m, _ = Compare(nan, ref, inf)
-	if m.Violations != 1 || m.First.X != 0 || m.First.Y != 1 || !math.IsNaN(m.MaxAbs) || m.MaxULP != math.MaxInt64 {
+	if m.Violations != 1 || m.First.X != 0 || m.First.Y != 1 || m.MaxAbs != 0 || m.MaxULP != 0 ||
+		m.NonFinite != 1 || m.ClassMismatches != 1 {
 		t.Errorf("NaN output: %+v", m)
+	}
+	if !strings.Contains(m.String(), "non-finite=1 class-mismatches=1") {
+		t.Errorf("NaN output: String %q does not count the non-finite element", m.String())
 	}
 
 	// Exact match of zeros: RelL2 0; nonzero against zeros: +Inf.
@@ -80,6 +85,91 @@ func TestCompare(t *testing.T) {
 	}
 	if _, err := Compare(out, ref, z); err == nil || !strings.Contains(err.Error(), "tolerance") {
 		t.Errorf("tolerance shape mismatch: %v", err)
+	}
+}
+
+// TestCompareNonFinite: non-finite values match by class (NaN meets NaN,
+// +Inf meets +Inf, -Inf meets -Inf), whatever the tolerance; every other
+// pairing with a non-finite value is a violation, and the finite elements
+// keep their own error measures.
+func TestCompareNonFinite(t *testing.T) {
+	nan, pinf, ninf := float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))
+	tests := []struct {
+		name          string
+		out, ref      float32
+		tol           float32
+		wantViolation bool
+	}{
+		{"NaN meets NaN", nan, nan, 0, false},
+		{"+Inf meets +Inf", pinf, pinf, 0, false},
+		{"-Inf meets -Inf", ninf, ninf, 0, false},
+		{"finite out, NaN ref", 1, nan, pinf, true},
+		{"NaN out, finite ref", nan, 1, pinf, true},
+		{"+Inf out, -Inf ref", pinf, ninf, pinf, true},
+		{"-Inf out, +Inf ref", ninf, pinf, pinf, true},
+		{"NaN out, +Inf ref", nan, pinf, pinf, true},
+		{"+Inf out, NaN ref", pinf, nan, pinf, true},
+		{"+Inf out, finite ref", pinf, 3, pinf, true},
+		{"finite out, -Inf ref", -3, ninf, pinf, true},
+		{"NaN tolerance at a finite element", 1, 1, nan, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// One element under test beside two finite ones that differ by 0.25.
+			out := f32Image(t, 3, 1, tt.out, 2, 4.25)
+			ref := f32Image(t, 3, 1, tt.ref, 2, 4)
+			tol := f32Image(t, 3, 1, tt.tol, 0, 1)
+			m, err := Compare(out, ref, tol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Violations == 1; got != tt.wantViolation || (!tt.wantViolation && m.Violations != 0) {
+				t.Errorf("violations %d, want violation %v: %v", m.Violations, tt.wantViolation, m)
+			}
+			if tt.wantViolation && (m.First.X != 0 || !sameFloat(m.First.Got, float64(tt.out)) || !sameFloat(m.First.Want, float64(tt.ref))) {
+				t.Errorf("first mismatch %+v, want element 0 (%v against %v)", m.First, tt.out, tt.ref)
+			}
+			finitePair := ClassOf(float64(tt.out)) == ClassFinite && ClassOf(float64(tt.ref)) == ClassFinite
+			wantNonFinite := 1
+			if finitePair {
+				wantNonFinite = 0
+			}
+			wantMismatch := 0
+			if ClassOf(float64(tt.out)) != ClassOf(float64(tt.ref)) {
+				wantMismatch = 1
+			}
+			if m.NonFinite != wantNonFinite || m.ClassMismatches != wantMismatch {
+				t.Errorf("non-finite %d, class mismatches %d; want %d, %d", m.NonFinite, m.ClassMismatches, wantNonFinite, wantMismatch)
+			}
+			// The finite elements keep their measures: 0.25 at 4.
+			if m.MaxAbs != 0.25 || m.MaxULP != 1<<19 || math.IsNaN(m.RelL2) || m.RelL2 <= 0 || math.IsInf(m.RelL2, 0) {
+				t.Errorf("finite measures: max-abs %v max-ulp %d rel-l2 %v; want 0.25, %d and a finite positive rel-l2", m.MaxAbs, m.MaxULP, m.RelL2, 1<<19)
+			}
+			if s := m.String(); (wantNonFinite > 0) != strings.Contains(s, "non-finite=") {
+				t.Errorf("String %q: non-finite count shown %v, want %v", s, !(wantNonFinite > 0), wantNonFinite > 0)
+			}
+		})
+	}
+}
+
+func sameFloat(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+
+// TestCompareNil: a nil image is an error, not a panic.
+func TestCompareNil(t *testing.T) {
+	im := f32Image(t, 1, 1, 1)
+	for _, tt := range []struct {
+		name          string
+		out, ref, tol *Image
+	}{
+		{"nil output", nil, im, nil},
+		{"nil reference", im, nil, nil},
+		{"nil both", nil, nil, nil},
+		{"short data", &Image{Geometry: im.Geometry}, im, nil},
+		{"short tolerance", im, im, &Image{Geometry: im.Geometry}},
+	} {
+		if _, err := Compare(tt.out, tt.ref, tt.tol); err == nil {
+			t.Errorf("%s: no error", tt.name)
+		}
 	}
 }
 

@@ -6,9 +6,10 @@ import "math"
 // and returns the factors. The factorisation is exact up to float32
 // rounding: every weight is reproduced within 1e-6 of the largest |weight|.
 // Gaussian, Box, Sobel and Prewitt filters are separable; a 1xK or Kx1
-// filter trivially is.
+// filter trivially is. A filter with a NaN or infinite weight is not
+// separable: its factors would not reproduce the weights' zeros and signs.
 func (f *Filter) Separable() (row, col []float32, ok bool) {
-	if f == nil || len(f.Weights) != f.Width*f.Height || len(f.Weights) == 0 {
+	if f == nil || len(f.Weights) != f.Width*f.Height || len(f.Weights) == 0 || f.CheckFinite() != nil {
 		return nil, nil, false
 	}
 	// Pivot on the largest weight: its row and column carry the factors.

@@ -1,12 +1,15 @@
 package convolve
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -126,6 +129,16 @@ type Capabilities struct {
 	FixedBlocks []Block
 	// Tunables names the Config.Tunables the variant reads.
 	Tunables []string
+	// FiniteInput variants do not follow IEEE arithmetic over every tap
+	// (they leave out zero taps, factor the filter, or run code that
+	// cannot be inspected), so NaN and infinite values would give other
+	// results than the reference's. They are refused such input: Check
+	// (and so PlanFor) returns a *NonFiniteError for a filter with a
+	// non-finite weight, and their plans' Run returns one for a
+	// non-finite input element (CheckFiniteImage; the scan, on every
+	// core, is part of Run and so of a benchmark's total time). Variants
+	// without it compute with NaN and infinities as the reference does.
+	FiniteInput bool
 }
 
 // Check reports the first capability problem p needs and c lacks, or nil.
@@ -156,6 +169,11 @@ func (c Capabilities) Check(p Problem) error {
 	if kw > max || kh > max {
 		return &CapabilityError{What: "filter size", Value: fmt.Sprintf("%dx%d (largest %d)", kw, kh, max)}
 	}
+	if c.FiniteInput && p.Op == Filter2D {
+		if err := p.Filter.CheckFinite(); err != nil {
+			return err
+		}
+	}
 	if c.SeparableOnly && p.Op == Filter2D {
 		if _, _, ok := p.Filter.Separable(); !ok {
 			return &CapabilityError{What: "non-separable filter", Value: p.Filter.Name}
@@ -163,6 +181,90 @@ func (c Capabilities) Check(p Problem) error {
 	}
 	return nil
 }
+
+// NonFiniteError reports a NaN or infinite value given to a variant that
+// declares Capabilities.FiniteInput: a filter weight at plan time or an
+// input element at run time.
+type NonFiniteError struct {
+	Variant string
+	What    string // which value: a filter weight or an input element, with its position
+	Value   float64
+}
+
+func (e *NonFiniteError) Error() string {
+	v := e.Variant
+	if v == "" {
+		v = "variant"
+	}
+	return fmt.Sprintf("convolve: %s needs finite input: %s is %v", v, e.What, e.Value)
+}
+
+// CheckFiniteImage returns a *NonFiniteError naming the first NaN or
+// infinite element of a Float32 image (integer images have none), or nil.
+// Row padding is not looked at. Plans of FiniteInput variants call it on
+// every input; large images are scanned on every core, so that the scan
+// stays small beside the copy of the image to a device.
+func CheckFiniteImage(im *Image) error {
+	if im == nil || im.Type != Float32 {
+		return nil
+	}
+	rows, n, stride := im.Height, im.RowElems(), im.RowStride()
+	if im.Layout == Planar {
+		rows *= im.Channels
+	}
+	if len(im.F32) < (rows-1)*stride+n {
+		return nil // Image.Check reports short data
+	}
+	row := func(r int) []float32 { return im.F32[r*stride : r*stride+n] }
+	workers := min(runtime.GOMAXPROCS(0), rows, max(1, rows*n/(1<<18)))
+	var bad atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			for r := w * rows / workers; r < (w+1)*rows/workers && !bad.Load(); r++ {
+				if !finiteRow(row(r)) {
+					bad.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if !bad.Load() {
+		return nil
+	}
+	for c := 0; c < im.Channels; c++ {
+		for y := 0; y < im.Height; y++ {
+			for x := 0; x < im.Width; x++ {
+				if v := im.F32[im.Offset(x, y, c)]; v*0 != 0 {
+					return &NonFiniteError{What: fmt.Sprintf("input element (x=%d, y=%d, c=%d)", x, y, c), Value: float64(v)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// finiteRow reports whether every value of v is finite: v*0 is 0 for a
+// finite v and NaN otherwise, so the sums of v*0 tell (four of them, so
+// that the adds do not wait on each other).
+func finiteRow(v []float32) bool {
+	var z0, z1, z2, z3 float32
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		z0 += v[i] * 0
+		z1 += v[i+1] * 0
+		z2 += v[i+2] * 0
+		z3 += v[i+3] * 0
+	}
+	for ; i < len(v); i++ {
+		z0 += v[i] * 0
+	}
+	return z0+z1+z2+z3 == 0
+}
+
+// ErrClosed is the error (wrapped) of Run and the other methods of a plan,
+// and of a second Close, after the plan was closed.
+var ErrClosed = errors.New("convolve: plan used after Close")
 
 // CheckConfig reports a configuration the variant cannot honour.
 func (c Capabilities) CheckConfig(cfg Config) error {
@@ -273,7 +375,12 @@ func Lookup(name string) (Variant, error) {
 	defer registryMu.RUnlock()
 	v, ok := registry[name]
 	if !ok {
-		return nil, fmt.Errorf("convolve: no variant named %q (registered: %s)", name, strings.Join(namesLocked(), ", "))
+		registered := "none"
+		if names := namesLocked(); len(names) > 0 {
+			registered = strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("convolve: no variant named %q (registered: %s; importing %s registers the CPU variants, %s the GPU ones)",
+			name, registered, CPUVariantsPackage, GPUVariantsPackage)
 	}
 	return v, nil
 }
@@ -298,19 +405,46 @@ func namesLocked() []string {
 	return names
 }
 
+// The packages whose import registers variants (for a blank import).
+const (
+	CPUVariantsPackage = "github.com/convbench/convbench/refimpl"
+	GPUVariantsPackage = "github.com/convbench/convbench/cudabind/variants"
+)
+
 // PlanFor checks p and cfg against v's capabilities, naming the variant in
-// the error, and then plans. Callers should prefer it to v.Plan.
+// the error, and then plans. Callers should prefer it to v.Plan. A nil v
+// is an error.
 func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
+	if v == nil {
+		return nil, fmt.Errorf("convolve: PlanFor of a nil variant (look variants up with Lookup)")
+	}
 	d := v.Describe()
 	err := d.Caps.Check(p)
 	if err == nil {
 		err = d.Caps.CheckConfig(cfg)
 	}
 	if err != nil {
-		if ce, ok := err.(*CapabilityError); ok {
-			ce.Variant = d.Name
-		}
-		return nil, err
+		return nil, NameVariant(d.Name, err)
 	}
 	return v.Plan(p, cfg)
+}
+
+// NameVariant sets the variant name of a *CapabilityError, *NonFiniteError
+// or *MemoryError err that names none, and returns err.
+func NameVariant(name string, err error) error {
+	switch e := err.(type) {
+	case *CapabilityError:
+		if e.Variant == "" {
+			e.Variant = name
+		}
+	case *NonFiniteError:
+		if e.Variant == "" {
+			e.Variant = name
+		}
+	case *MemoryError:
+		if e.Variant == "" {
+			e.Variant = name
+		}
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package convolve
 import (
 	"errors"
 	"maps"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -177,8 +178,12 @@ func TestRegistry(t *testing.T) {
 	mustPanic(t, "Register with empty name", func() { Register(&fakeVariant{}) })
 
 	_, err = Lookup("no-such-variant")
-	if err == nil || !strings.Contains(err.Error(), `"no-such-variant"`) || !strings.Contains(err.Error(), name) {
-		t.Errorf("Lookup of an unknown name: %v", err)
+	if err == nil || !strings.Contains(err.Error(), `"no-such-variant"`) || !strings.Contains(err.Error(), name) ||
+		!strings.Contains(err.Error(), CPUVariantsPackage) || !strings.Contains(err.Error(), GPUVariantsPackage) {
+		t.Errorf("Lookup of an unknown name: %v; want the name, the registered ones and the packages that register variants", err)
+	}
+	if _, err := PlanFor(nil, grayProblem(Float32, SobelX(), Zero), Config{}); err == nil {
+		t.Error("PlanFor(nil, ...): no error")
 	}
 
 	// PlanFor refuses what the capabilities exclude, naming the variant,
@@ -322,5 +327,101 @@ func TestTunablesRoundTrip(t *testing.T) {
 	}
 	if got := (Config{Tunables: map[string]int{"shared": 1, "ry": 2}}).String(); got != "ry=2 shared=1" {
 		t.Errorf("Config.String() = %q", got)
+	}
+}
+
+// TestLookupEmptyRegistry: with no variant package imported, the error
+// says none is registered and which packages register them.
+func TestLookupEmptyRegistry(t *testing.T) {
+	registryMu.Lock()
+	saved := registry
+	registry = map[string]Variant{}
+	registryMu.Unlock()
+	defer func() {
+		registryMu.Lock()
+		registry = saved
+		registryMu.Unlock()
+	}()
+	_, err := Lookup("cpu-naive")
+	if err == nil {
+		t.Fatal("Lookup in an empty registry: no error")
+	}
+	for _, want := range []string{"registered: none", "refimpl", "cudabind/variants"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+// TestFiniteInputCheck: a FiniteInput variant's capabilities refuse a
+// filter with a NaN or infinite weight with a *NonFiniteError naming the
+// variant (through PlanFor) and the weight; other variants accept it.
+func TestFiniteInputCheck(t *testing.T) {
+	w := SobelX().Weights
+	w[4] = float32(math.Inf(1))
+	f := &Filter{Name: "inf", Width: 3, Height: 3, Weights: w}
+	p := grayProblem(Float32, f, Zero)
+	if err := (Capabilities{}).Check(p); err != nil {
+		t.Errorf("IEEE capabilities refuse a non-finite filter: %v", err)
+	}
+	err := (Capabilities{FiniteInput: true}).Check(p)
+	var nf *NonFiniteError
+	if !errors.As(err, &nf) || !math.IsInf(nf.Value, 1) || !strings.Contains(err.Error(), "row 1, col 1") {
+		t.Errorf("FiniteInput Check = %v, want a *NonFiniteError for weight (1, 1)", err)
+	}
+	name := "test-finite-only-" + time.Now().Format("150405.000000000")
+	v := &fakeVariant{name: name, caps: Capabilities{FiniteInput: true}}
+	_, err = PlanFor(v, p, Config{})
+	if !errors.As(err, &nf) || nf.Variant != name || len(v.planned) != 0 {
+		t.Errorf("PlanFor of a finite-only variant with an infinite weight: %v (planned %d)", err, len(v.planned))
+	}
+	// Sobel's own weights are finite whatever the problem's filter.
+	if err := (Capabilities{FiniteInput: true}).Check(Problem{Op: SobelMagnitude, Input: p.Input}); err != nil {
+		t.Errorf("FiniteInput Check of a Sobel problem: %v", err)
+	}
+}
+
+// TestCheckFiniteImage: the first NaN or infinite element of a float32
+// image is named; padding and integer images are not looked at.
+func TestCheckFiniteImage(t *testing.T) {
+	for _, l := range Layouts {
+		g := Geometry{Width: 5, Height: 3, Channels: 2, Layout: l, Stride: 12}
+		im, err := NewImage(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		im.Fill(math.NaN()) // padding included
+		for c := 0; c < 2; c++ {
+			for y := 0; y < 3; y++ {
+				for x := 0; x < 5; x++ {
+					im.Set(x, y, c, float64(x-y))
+				}
+			}
+		}
+		if err := CheckFiniteImage(im); err != nil {
+			t.Errorf("%v: finite pixels with NaN padding: %v", l, err)
+		}
+		for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			bad := im.Clone()
+			bad.Set(3, 2, 1, v)
+			err := CheckFiniteImage(bad)
+			var nf *NonFiniteError
+			if !errors.As(err, &nf) || !strings.Contains(err.Error(), "(x=3, y=2, c=1)") || ClassOf(nf.Value) != ClassOf(v) {
+				t.Errorf("%v: element %v at (3, 2, 1): %v", l, v, err)
+			}
+		}
+	}
+	// A large image is scanned on every core; the last element counts.
+	big, _ := NewImage(Geometry{Width: 1024, Height: 1024, Channels: 1})
+	if err := CheckFiniteImage(big); err != nil {
+		t.Errorf("large zero image: %v", err)
+	}
+	big.F32[len(big.F32)-1] = float32(math.Inf(-1))
+	if err := CheckFiniteImage(big); err == nil || !strings.Contains(err.Error(), "(x=1023, y=1023, c=0)") {
+		t.Errorf("large image with -Inf in its last element: %v", err)
+	}
+	u8, _ := NewImage(Geometry{Width: 2, Height: 2, Channels: 1, Type: Uint8})
+	if err := CheckFiniteImage(u8); err != nil || CheckFiniteImage(nil) != nil {
+		t.Errorf("integer or nil image: %v", err)
 	}
 }

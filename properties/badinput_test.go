@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/refimpl"
@@ -20,6 +21,8 @@ type badPlan struct {
 	cfg  convolve.Config
 	// capability: the error must be a *convolve.CapabilityError.
 	capability bool
+	// nonFinite: the error must be a *convolve.NonFiniteError.
+	nonFinite bool
 }
 
 // badPlans lists the invalid problems and configurations for a variant,
@@ -29,7 +32,7 @@ func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
 	add := func(name string, capability bool, mod func(*convolve.Problem, *convolve.Config)) {
 		q, cfg := p, convolve.Config{}
 		mod(&q, &cfg)
-		bs = append(bs, badPlan{name, q, cfg, capability})
+		bs = append(bs, badPlan{name: name, p: q, cfg: cfg, capability: capability})
 	}
 	if p.Op == convolve.Filter2D {
 		add("even filter width", false, func(q *convolve.Problem, _ *convolve.Config) {
@@ -42,11 +45,19 @@ func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
 		add("too few weights", false, func(q *convolve.Problem, _ *convolve.Config) {
 			q.Filter = &convolve.Filter{Name: "short", Width: 3, Height: 3, Weights: make([]float32, 8)}
 		})
-		add("NaN weight", false, func(q *convolve.Problem, _ *convolve.Config) {
-			w := make([]float32, 9)
-			w[4] = float32(math.NaN())
-			q.Filter = &convolve.Filter{Name: "nan", Width: 3, Height: 3, Weights: w}
-		})
+		if caps.FiniteInput {
+			// Only variants that declare FiniteInput refuse non-finite
+			// weights; the others compute with them (property
+			// nonfinite-weights).
+			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				add(fmt.Sprintf("%v weight for a finite-only variant", v), false, func(q *convolve.Problem, _ *convolve.Config) {
+					w := make([]float32, 9)
+					w[3], w[4] = 1, float32(v)
+					q.Filter = &convolve.Filter{Name: "non-finite", Width: 3, Height: 3, Weights: w}
+				})
+				bs[len(bs)-1].nonFinite = true
+			}
+		}
 	}
 	add("zero image width", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Width = 0 })
 	add("negative image height", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Height = -3 })
@@ -267,6 +278,8 @@ func checkBadInput(e *env, base Case) (problems []string, summary string) {
 				errorf("%s with %s: %v", via, b.name, err)
 			case b.capability && !errors.As(err, &ce):
 				errorf("%s with %s: error %q is not a *convolve.CapabilityError", via, b.name, err)
+			case b.nonFinite && !errors.As(err, new(*convolve.NonFiniteError)):
+				errorf("%s with %s: error %q is not a *convolve.NonFiniteError", via, b.name, err)
 			}
 			noAllocs(fmt.Sprintf("after %s with %s", via, b.name))
 		}
@@ -307,10 +320,23 @@ func checkBadInput(e *env, base Case) (problems []string, summary string) {
 	} else if err := agree("valid Run after the rejected ones", good, ref, tol); err != nil {
 		errorf("%v", err)
 	}
+	problems = append(problems, checkOverlapRefused(pl, p, in)...)
+	if e.desc.Caps.FiniteInput {
+		problems = append(problems, checkNonFiniteInputRefused(pl, p, in)...)
+	}
 	if err := pl.Close(); err != nil {
 		errorf("Close: %v", err)
 	}
 	noAllocs("after Close")
+	for what, err := range map[string]error{
+		"Run after Close": safely(func() error { return pl.Run(in, out) }),
+		"second Close":    safely(pl.Close),
+	} {
+		if !errors.Is(err, convolve.ErrClosed) {
+			errorf("%s: %v, want an error wrapping convolve.ErrClosed", what, err)
+		}
+	}
+	noAllocs("after the calls on the closed plan")
 	return problems, fmt.Sprintf("base case %v: %d invalid plans and %d invalid runs tried", base, 2*len(badPlans(e.desc.Caps, p)), len(badRuns(p, in, out)))
 }
 
@@ -350,4 +376,75 @@ func TestBadInputCatchesLaxVariant(t *testing.T) {
 	if plans == 0 || runs == 0 {
 		t.Errorf("lax variant: %d plan and %d run problems reported, want both > 0; all:\n%s", plans, runs, strings.Join(problems, "\n"))
 	}
+}
+
+// checkOverlapRefused runs pl on an input and an output whose data share
+// memory (capacity-capped views of one buffer, the output starting inside
+// the input's last element) and reports a run that is not refused with
+// convolve.ErrOverlap or that changed the buffer.
+func checkOverlapRefused(pl convolve.Plan, p convolve.Problem, in *convolve.Image) []string {
+	og := p.OutputGeometry()
+	inBytes := in.Len() * in.Type.Size()
+	outSize := og.Type.Size()
+	outStart := (inBytes - 1) / outSize * outSize // inside the input's last element, aligned for the output
+	buf := make([]uint64, (outStart+og.Len()*outSize)/8+1)
+	base := unsafe.Pointer(unsafe.SliceData(buf))
+	view := func(g convolve.Geometry, off int) *convolve.Image {
+		im := &convolve.Image{Geometry: g}
+		at := unsafe.Add(base, off)
+		switch g.Type {
+		case convolve.Float32:
+			im.F32 = unsafe.Slice((*float32)(at), g.Len())
+		case convolve.Uint8:
+			im.U8 = unsafe.Slice((*uint8)(at), g.Len())
+		case convolve.Int16:
+			im.I16 = unsafe.Slice((*int16)(at), g.Len())
+		}
+		return im
+	}
+	a, o := view(in.Geometry, 0), view(og, outStart)
+	if err := a.CopyFrom(in); err != nil {
+		return []string{err.Error()}
+	}
+	before := slices.Clone(buf)
+	err := safely(func() error { return pl.Run(a, o) })
+	var problems []string
+	if !errors.Is(err, convolve.ErrOverlap) {
+		problems = append(problems, fmt.Sprintf("Run with the output overlapping the input's last element (capacity-capped views): %v, want convolve.ErrOverlap", err))
+	}
+	if !slices.Equal(before, buf) {
+		problems = append(problems, "Run with overlapping images changed their data")
+	}
+	return problems
+}
+
+// checkNonFiniteInputRefused: a finite-only plan refuses an input with a
+// NaN or infinite element, in Run and, for device plans, in Upload, with a
+// *convolve.NonFiniteError.
+func checkNonFiniteInputRefused(pl convolve.Plan, p convolve.Problem, in *convolve.Image) []string {
+	if in.Type != convolve.Float32 {
+		return nil
+	}
+	var problems []string
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		bad := in.Clone()
+		bad.Set(bad.Width/2, bad.Height-1, bad.Channels-1, v)
+		out, err := p.NewOutput()
+		if err != nil {
+			return []string{err.Error()}
+		}
+		if err := safely(func() error { return pl.Run(bad, out) }); !errors.As(err, new(*convolve.NonFiniteError)) {
+			problems = append(problems, fmt.Sprintf("Run of an input holding %v on a finite-only plan: %v, want a *convolve.NonFiniteError", v, err))
+		}
+		inner := pl
+		if cp, ok := pl.(*countedPlan); ok {
+			inner = cp.Plan
+		}
+		if dp, ok := inner.(convolve.DevicePlan); ok {
+			if err := safely(func() error { return dp.Upload(bad) }); !errors.As(err, new(*convolve.NonFiniteError)) {
+				problems = append(problems, fmt.Sprintf("Upload of an input holding %v on a finite-only plan: %v, want a *convolve.NonFiniteError", v, err))
+			}
+		}
+	}
+	return problems
 }

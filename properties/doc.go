@@ -18,10 +18,22 @@
 //     correlate with the flipped filter;
 //   - kernels that sum in cpu-naive's order, compiled with --fmad=false,
 //     equal cpu-naive bit for bit;
+//   - extreme input gives the reference's result, non-finite values
+//     matched by class (NaN meets NaN, +Inf meets +Inf, -Inf meets -Inf):
+//     NaN and infinite pixels beside zero weights (0 x Inf is NaN), NaN
+//     and infinite weights, sums just below the float32 overflow, sums
+//     beyond it (every output an infinity), subnormal pixels and weights
+//     (within what flushing them to zero may change), and uint8 and int16
+//     pixels at the ends of their ranges. A variant that declares
+//     Capabilities.FiniteInput must instead refuse non-finite filters
+//     (at plan time, in PlanFor and in its own Plan) and pixels (in Run
+//     and Upload) with a *convolve.NonFiniteError;
 //   - the same input run twice gives the same bits;
 //   - device allocations and open plans return to their starting counts;
 //   - invalid input is rejected with an error, without a panic and
-//     without allocating.
+//     without allocating: invalid problems and images, an output whose
+//     data overlaps the input's (convolve.ErrOverlap), Run after Close
+//     and a second Close (convolve.ErrClosed).
 //
 // Descriptors, not pixels, are generated, so a failing case shrinks to a
 // small one and prints in one line together with the seed and a go test

@@ -80,6 +80,9 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []Case) *domain {
 			d.ops = slices.DeleteFunc(slices.Clone(pr.ops), func(o convolve.Operation) bool { return !slices.Contains(d.ops, o) })
 		}
 		d.fix, d.accept = pr.fix, pr.accept
+		if pr.budget > 0 {
+			d.budget = pr.budget
+		}
 	}
 	d.pool = pool
 	return d

@@ -54,6 +54,15 @@ func warmGPU(t *testing.T) {
 			}
 			for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool")) {
 				add(v, c)
+				// The specializations the properties' fixes make of it
+				// (another element type, border or compile option).
+				for _, pr := range properties {
+					if pr.fix != nil {
+						if f := pr.fix(newDomain(d.Caps, pr, nil), c).normalize(); f != c {
+							add(v, f)
+						}
+					}
+				}
 			}
 			cases, _ := edgeCasesFor(d.Caps)
 			for _, c := range cases {

@@ -28,6 +28,10 @@ type property struct {
 	// applies returns why the property does not apply to the variant, or "".
 	applies func(e *env) string
 	check   func(e *env, c Case) error
+	// budget, when not 0, replaces defaultBudget as the bound on a case's
+	// work (a property whose arithmetic is slow on the CPU draws smaller
+	// cases).
+	budget int
 }
 
 var filter2DOnly = []convolve.Operation{convolve.Filter2D}

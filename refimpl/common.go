@@ -25,36 +25,46 @@ func cpuCaps() convolve.Capabilities {
 // checkPlan repeats what convolve.PlanFor checks, so that a Plan called
 // directly is as safe: the problem must be valid and within the
 // capabilities, and the configuration must ask for nothing a CPU variant
-// can honour (no block shape, no compile options, no tunables).
-func checkPlan(d convolve.Description, p convolve.Problem, cfg convolve.Config) error {
+// can honour (no block shape, no compile options, no tunables). It then
+// checks that the host has scratch bytes of memory for the plan's own
+// buffers (convolve.CheckHostMemory).
+func checkPlan(d convolve.Description, p convolve.Problem, cfg convolve.Config, scratch func(convolve.Problem) int64) error {
 	err := d.Caps.Check(p)
 	if err == nil {
 		err = d.Caps.CheckConfig(cfg)
 	}
-	if ce, ok := err.(*convolve.CapabilityError); ok {
-		ce.Variant = d.Name
+	if err == nil {
+		err = convolve.CheckHostMemory("plan "+p.String(), scratch(p))
 	}
-	return err
+	return convolve.NameVariant(d.Name, err)
 }
 
-// checkNoAlias returns an error when out's data shares its backing array
-// with in's: the float32 variants read input rows after writing output rows,
-// so running in place would silently give wrong numbers. Slices of one
-// array are recognised when both reach the end of its capacity, which
-// every slice made by NewImage, Wrap* or plain reslicing does.
-func checkNoAlias(in, out *convolve.Image) error {
-	if in.Type == convolve.Float32 && out.Type == convolve.Float32 && sameArray(in.F32, out.F32) {
-		return fmt.Errorf("refimpl: output data shares memory with the input; running in place is not supported")
+// checkRun is what every Run checks before it touches the images: the
+// plan is open, in and out fit the problem, and out's data does not
+// overlap in's (the plans read input rows after writing output rows, so
+// running in place would silently give wrong numbers).
+func checkRun(name string, closed bool, p convolve.Problem, in, out *convolve.Image) error {
+	if closed {
+		return fmt.Errorf("refimpl: %s: %w", name, convolve.ErrClosed)
 	}
+	if err := p.CheckIO(in, out); err != nil {
+		return err
+	}
+	return convolve.CheckNoOverlap(in, out)
+}
+
+// closeOnce marks a plan closed; a second Close is an error wrapping
+// convolve.ErrClosed.
+func closeOnce(name string, closed *bool) error {
+	if *closed {
+		return fmt.Errorf("refimpl: %s: Close: %w", name, convolve.ErrClosed)
+	}
+	*closed = true
 	return nil
 }
 
-func sameArray(a, b []float32) bool {
-	if cap(a) == 0 || cap(b) == 0 {
-		return false
-	}
-	return &a[:cap(a)][cap(a)-1] == &b[:cap(b)][cap(b)-1]
-}
+// floatBytes is the size of n float32 values, saturated (convolve.MulBytes).
+func floatBytes(n ...int64) int64 { return convolve.MulBytes(append(n, 4)...) }
 
 // sobelWeights returns the SobelX and SobelY weights. SobelMagnitude always
 // correlates with them (the problem's Mode does not apply to it).

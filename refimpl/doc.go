@@ -14,6 +14,16 @@
 // All three read pixels outside the image through convolve.Border.Index,
 // the one index-mapping function of the project, and apply the filter by
 // correlation with the oriented weights (Filter.Oriented), so correlate and
-// convolve share every loop. The float32 variants refuse to run in place
-// (output data sharing the input's array).
+// convolve share every loop.
+//
+// All three follow IEEE arithmetic over every tap, zero weights and the
+// Zero border's outside taps (terms w*0) included, so NaN and infinite
+// pixels and weights give the same class of result in each (see Expect);
+// none declares convolve.Capabilities.FiniteInput.
+//
+// Every plan keeps its own copy of the filter, refuses an output whose
+// data overlaps the input's (convolve.CheckNoOverlap), returns an error
+// wrapping convolve.ErrClosed when used or closed again after Close, and
+// checks before allocating that the host has the memory its buffers need
+// (convolve.CheckHostMemory).
 package refimpl

@@ -36,8 +36,21 @@ const unitRoundoff = 0x1p-24
 // with coordinates outside the image mapped by p.Border.Index (Zero reads
 // them as 0). Expect reads the input with Image.At and is written for
 // clarity, not speed.
+//
+// Non-finite values follow IEEE arithmetic over every tap: each of the
+// KW*KH products w*x is a term of the sum, zero weights and the taps the
+// Zero border puts outside the image (x = 0) included. So 0 x Inf and
+// Inf x 0 are NaN, a NaN pixel or weight makes every output whose window
+// holds it NaN, and +Inf meeting -Inf is NaN. SobelMagnitude applies the
+// same rule to the nine taps of SobelX and SobelY (zero taps included).
+// An exact sum beyond the float32 range rounds to an infinity of its sign.
+// Where the reference is NaN or infinite its tolerance is NaN or infinite
+// too; convolve.Compare matches such elements by class alone.
 func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
 	if err := p.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if err := convolve.CheckHostMemory("refimpl.Expect", expectScratch(p)); err != nil {
 		return nil, nil, err
 	}
 	ref, err = p.NewOutput()
@@ -100,25 +113,30 @@ func forEach(g convolve.Geometry, fn func(x, y, c int)) {
 
 // dot64 correlates f with channel c of in at (x, y) in float64 and returns
 // the sum and the sum of the absolute values of its terms. Taps the Zero
-// border maps outside the image contribute nothing.
+// border maps outside the image are terms w*0 (see Expect).
 func dot64(in *convolve.Image, c, x, y int, f *convolve.Filter, b convolve.Border) (s, abs float64) {
 	ax, ay := f.Width/2, f.Height/2
 	for j := 0; j < f.Height; j++ {
 		iy, oky := b.Index(y+j-ay, in.Height)
-		if !oky {
-			continue
-		}
 		for i := 0; i < f.Width; i++ {
 			ix, okx := b.Index(x+i-ax, in.Width)
-			if !okx {
-				continue
+			pixel := 0.0
+			if oky && okx {
+				pixel = in.At(ix, iy, c)
 			}
-			v := float64(f.At(i, j)) * in.At(ix, iy, c)
+			v := float64(f.At(i, j)) * pixel
 			s += v
 			abs += math.Abs(v)
 		}
 	}
 	return s, abs
+}
+
+// expectScratch is the host memory Expect allocates: the reference output
+// and its float32 tolerance.
+func expectScratch(p convolve.Problem) int64 {
+	out := p.OutputGeometry()
+	return convolve.MulBytes(int64(out.Len()), int64(out.Type.Size())) + floatBytes(int64(out.Len()))
 }
 
 // roundUp returns the smallest float32 not below t (t >= 0).
@@ -142,16 +160,22 @@ func (reference) Describe() convolve.Description {
 }
 
 func (r reference) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	if err := checkPlan(r.Describe(), p, cfg); err != nil {
+	if err := checkPlan(r.Describe(), p, cfg, expectScratch); err != nil {
 		return nil, err
 	}
+	// A private copy of the filter: later changes to the caller's filter
+	// do not reach the plan.
+	p.Filter = p.Filter.Clone()
 	return &referencePlan{p: p}, nil
 }
 
-type referencePlan struct{ p convolve.Problem }
+type referencePlan struct {
+	p      convolve.Problem
+	closed bool
+}
 
 func (rp *referencePlan) Run(in, out *convolve.Image) error {
-	if err := rp.p.CheckIO(in, out); err != nil {
+	if err := checkRun("reference", rp.closed, rp.p, in, out); err != nil {
 		return err
 	}
 	ref, _, err := Expect(rp.p, in)
@@ -165,7 +189,7 @@ func (rp *referencePlan) Run(in, out *convolve.Image) error {
 	return nil
 }
 
-func (rp *referencePlan) Close() error { return nil }
+func (rp *referencePlan) Close() error { return closeOnce("reference", &rp.closed) }
 
 func init() {
 	convolve.Register(reference{})

@@ -34,6 +34,16 @@ import (
 // output would be all zeros) and within a row the horizontal zeros are
 // added as 0.
 //
+// Every tap is an IEEE multiply and add, as in the reference: a zero
+// weight (or zero factor) is skipped only on rows whose values are all
+// finite, where it would add an exact zero, and a Zero-border row outside
+// the image, whose taps are terms w*0, is skipped only when its filter row
+// is finite. So 0 x Inf is NaN here too. A filter with a NaN or infinite
+// weight is never separable (Filter.Separable) and takes the 2-D path. On
+// the separable path a factor is zero exactly where its weights are
+// (factorsExact) and has their sign, so an infinite pixel meets the same
+// zeros and signs as in the 2-D sum, and the classes of the outputs match.
+//
 // The separable sum is a different float32 sum than the direct one; it
 // stays within convolve.Tolerance (which allows KW*KH+KW+KH roundings)
 // because each term goes through at most KW+KH roundings, provided the
@@ -51,9 +61,12 @@ func (fast) Describe() convolve.Description {
 }
 
 func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	if err := checkPlan(f.Describe(), p, cfg); err != nil {
+	if err := checkPlan(f.Describe(), p, cfg, fastScratch); err != nil {
 		return nil, err
 	}
+	// A private copy of the filter: later changes to the caller's filter
+	// do not reach the plan.
+	p.Filter = p.Filter.Clone()
 	fp := &fastPlan{p: p}
 	switch p.Op {
 	case convolve.Filter2D:
@@ -75,18 +88,51 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	return fp, nil
 }
 
+// fastScratch bounds the host memory a cpu-fast plan allocates: per
+// goroutine, KH+1 padded rows (the ring and a row of zeros) and, per
+// stage, KH+1 rows of output width.
+func fastScratch(p convolve.Problem) int64 {
+	if p.Op == convolve.RGBToYUV {
+		return 0
+	}
+	kw, kh := p.KernelSize()
+	w := int64(p.Input.Width)
+	perWorker := floatBytes(int64(kh)+1, w+int64(kw)-1) + floatBytes(2, int64(kh)+1, w)
+	return convolve.MulBytes(int64(runtime.GOMAXPROCS(0)), perWorker)
+}
+
 // stage is one filter a plan applies; SobelMagnitude has two (gx, gy).
 type stage struct {
 	w        []float32 // oriented weights, KH rows of KW
 	row, col []float32 // rank-1 factors, nil for the 2-D path
+	// nonFinite[j] is true when filter row j holds a NaN or infinite
+	// weight (2-D path only; nil when every weight is finite).
+	nonFinite []bool
 }
 
 func newStage(f *convolve.Filter) stage {
 	st := stage{w: slices.Clone(f.Weights)}
 	if row, col, ok := f.Separable(); ok && factorsExact(f, row, col) {
 		st.row, st.col = row, col
+		return st
+	}
+	if f.CheckFinite() != nil {
+		st.nonFinite = make([]bool, f.Height)
+		for j := range st.nonFinite {
+			st.nonFinite[j] = !allFinite(st.w[j*f.Width : (j+1)*f.Width])
+		}
 	}
 	return st
+}
+
+// allFinite reports whether every value of v is finite: v*0 is 0 for a
+// finite v and NaN otherwise, so one sum tells.
+func allFinite(v []float32) bool {
+	var z float32
+	for _, x := range v {
+		z += x * 0
+	}
+	return z == 0
 }
 
 // factorsExact reports whether col[j]*row[i] reproduces every weight within
@@ -110,14 +156,17 @@ type fastPlan struct {
 	kw, kh  int
 	stages  []stage
 	workers []*fastWorker // one per goroutine; nil entries for RGBToYUV
+	closed  bool
 }
 
 // fastWorker is the scratch space of one goroutine.
 type fastWorker struct {
-	pad  [][]float32   // ring of padded input rows (KH slots, 1 if every stage is separable)
-	zero []bool        // [slot]: the row is outside the image under Zero (KH slots)
-	hrow [][][]float32 // [stage][slot]: row-pass output of a separable stage
-	acc  [][]float32   // [stage]: the output row being summed
+	pad    [][]float32   // ring of padded input rows (KH slots, 1 if every stage is separable)
+	zero   []bool        // [slot]: the row is outside the image under Zero (KH slots)
+	finite []bool        // [slot]: every value of the padded row is finite (KH slots)
+	zeros  []float32     // a padded row of zeros, for non-finite filter rows outside the image
+	hrow   [][][]float32 // [stage][slot]: row-pass output of a separable stage
+	acc    [][]float32   // [stage]: the output row being summed
 }
 
 func (fp *fastPlan) newWorker() *fastWorker {
@@ -129,15 +178,19 @@ func (fp *fastPlan) newWorker() *fastWorker {
 		}
 	}
 	wk := &fastWorker{
-		pad:  make([][]float32, padSlots),
-		zero: make([]bool, fp.kh),
-		hrow: make([][][]float32, len(fp.stages)),
-		acc:  make([][]float32, len(fp.stages)),
+		pad:    make([][]float32, padSlots),
+		zero:   make([]bool, fp.kh),
+		finite: make([]bool, fp.kh),
+		hrow:   make([][][]float32, len(fp.stages)),
+		acc:    make([][]float32, len(fp.stages)),
 	}
 	for i := range wk.pad {
 		wk.pad[i] = make([]float32, w+fp.kw-1)
 	}
 	for s, st := range fp.stages {
+		if st.nonFinite != nil && wk.zeros == nil {
+			wk.zeros = make([]float32, w+fp.kw-1)
+		}
 		wk.acc[s] = make([]float32, w)
 		if st.row != nil {
 			wk.hrow[s] = make([][]float32, fp.kh)
@@ -150,10 +203,7 @@ func (fp *fastPlan) newWorker() *fastWorker {
 }
 
 func (fp *fastPlan) Run(in, out *convolve.Image) error {
-	if err := fp.p.CheckIO(in, out); err != nil {
-		return err
-	}
-	if err := checkNoAlias(in, out); err != nil {
+	if err := checkRun("cpu-fast", fp.closed, fp.p, in, out); err != nil {
 		return err
 	}
 	h := in.Height
@@ -175,7 +225,10 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	return nil
 }
 
-func (fp *fastPlan) Close() error { return nil }
+func (fp *fastPlan) Close() error {
+	fp.workers = nil
+	return closeOnce("cpu-fast", &fp.closed)
+}
 
 // runChunk computes output rows y0..y1-1 of every channel.
 func (fp *fastPlan) runChunk(wk *fastWorker, in, out *convolve.Image, y0, y1 int) {
@@ -236,13 +289,14 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		pad[k] = edge(k - ax)
 		pad[ax+w+k] = edge(w + k)
 	}
+	wk.finite[slot] = allFinite(pad)
 	for s, st := range fp.stages {
 		if st.row == nil {
 			continue
 		}
 		dst := wk.hrow[s][slot]
 		clear(dst)
-		taps(dst, st.row, pad)
+		taps(dst, st.row, pad, wk.finite[slot])
 	}
 }
 
@@ -256,27 +310,35 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
 		v := y - kh/2 + j
 		slot := ring(v, kh)
 		if wk.zero[slot] {
+			// A row outside the image under Zero: its taps are w*0,
+			// exact zeros unless the filter row is not finite.
+			if st.nonFinite != nil && st.nonFinite[j] {
+				taps(acc, st.w[j*kw:(j+1)*kw], wk.zeros, true)
+			}
 			continue
 		}
 		if st.row != nil {
-			if st.col[j] != 0 {
+			// col[j] == 0 adds exact zeros only if the row pass did not
+			// meet a non-finite pixel.
+			if st.col[j] != 0 || !wk.finite[slot] {
 				axpy(acc, st.col[j], wk.hrow[s][slot])
 			}
 			continue
 		}
-		taps(acc, st.w[j*kw:(j+1)*kw], wk.pad[slot])
+		taps(acc, st.w[j*kw:(j+1)*kw], wk.pad[slot], wk.finite[slot])
 	}
 }
 
 // taps adds sum_i w[i]*pad[x+i] to dst[x] for every x of dst, two taps per
-// pass over the row so that dst is loaded and stored half as often. Zero
-// weights are skipped: they would add exact zeros.
-func taps(dst, w, pad []float32) {
+// pass over the row so that dst is loaded and stored half as often. With
+// skipZero (pad holds finite values only) zero weights are skipped: they
+// would add exact zeros; otherwise each is an IEEE term (0 x Inf = NaN).
+func taps(dst, w, pad []float32, skipZero bool) {
 	var a [2]float32
 	var src [2][]float32
 	n := 0
 	for i, wt := range w {
-		if wt == 0 {
+		if wt == 0 && skipZero {
 			continue
 		}
 		a[n], src[n] = wt, pad[i:]

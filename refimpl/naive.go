@@ -2,7 +2,6 @@ package refimpl
 
 import (
 	"math"
-	"slices"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -21,7 +20,10 @@ import (
 //	}
 //
 // with w the oriented filter and pixel read through Border.Index; a tap the
-// Zero border puts outside the image reads 0 and is still added. The
+// Zero border puts outside the image reads 0 and is still added (so a NaN
+// or infinite weight there gives NaN, as in the reference). Every tap is
+// an IEEE multiply and add, zero weights included, so NaN and infinite
+// pixels and weights give the reference's classes. The
 // explicit float32 conversion rounds every product before the add: the Go
 // specification lets a compiler fuse x*y+z into one FMA otherwise (it does
 // with GOAMD64=v3 and on arm64). GPU kernels compiled with --fmad=false
@@ -38,16 +40,16 @@ func (naive) Describe() convolve.Description {
 }
 
 func (n naive) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	if err := checkPlan(n.Describe(), p, cfg); err != nil {
+	if err := checkPlan(n.Describe(), p, cfg, naiveScratch); err != nil {
 		return nil, err
 	}
+	// A private copy of the filter: later changes to the caller's filter
+	// do not reach the plan.
+	p.Filter = p.Filter.Clone()
 	np := &naivePlan{p: p}
 	switch p.Op {
 	case convolve.Filter2D:
-		f := p.Filter.Oriented(p.Mode)
-		// A private copy: later changes to the problem's filter do not
-		// reach the plan.
-		np.w = &convolve.Filter{Name: f.Name, Width: f.Width, Height: f.Height, Weights: slices.Clone(f.Weights)}
+		np.w = p.Filter.Oriented(p.Mode)
 	case convolve.SobelMagnitude:
 		np.w, np.w2 = sobelWeights()
 	}
@@ -57,17 +59,24 @@ func (n naive) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, err
 	return np, nil
 }
 
+// naiveScratch is the host memory a cpu-naive plan allocates: one
+// float32 plane.
+func naiveScratch(p convolve.Problem) int64 {
+	if p.Op == convolve.RGBToYUV {
+		return 0
+	}
+	return floatBytes(int64(p.Input.Width), int64(p.Input.Height))
+}
+
 type naivePlan struct {
-	p     convolve.Problem
-	w, w2 *convolve.Filter // oriented filter; SobelX and SobelY for the magnitude
-	plane []float32        // one channel of the input, converted to float32
+	p      convolve.Problem
+	w, w2  *convolve.Filter // oriented filter; SobelX and SobelY for the magnitude
+	plane  []float32        // one channel of the input, converted to float32
+	closed bool
 }
 
 func (np *naivePlan) Run(in, out *convolve.Image) error {
-	if err := np.p.CheckIO(in, out); err != nil {
-		return err
-	}
-	if err := checkNoAlias(in, out); err != nil {
+	if err := checkRun("cpu-naive", np.closed, np.p, in, out); err != nil {
 		return err
 	}
 	if np.p.Op == convolve.RGBToYUV {
@@ -100,7 +109,10 @@ func (np *naivePlan) Run(in, out *convolve.Image) error {
 	return nil
 }
 
-func (np *naivePlan) Close() error { return nil }
+func (np *naivePlan) Close() error {
+	np.plane = nil
+	return closeOnce("cpu-naive", &np.closed)
+}
 
 // naiveDot is the float32 correlation of f with the w x h plane at (x, y),
 // in the order the type comment of naive documents.

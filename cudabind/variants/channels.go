@@ -46,6 +46,9 @@ const (
 // default, maps it to columns.
 const TunableTransposed = "transposed"
 
+// channelCaps are the capabilities of the channel strategies. Like the
+// direct kernels (directCaps), channels.cu's tap_sum multiplies every tap
+// in IEEE arithmetic, so none declares FiniteInput.
 func channelCaps(tunables ...string) convolve.Capabilities {
 	return convolve.Capabilities{
 		Ops:           []convolve.Operation{convolve.Filter2D},
@@ -329,6 +332,9 @@ func setupLoop(b *Base) (*loopPlan, error) {
 		return nil, err
 	}
 	lp := &loopPlan{Base: b}
+	if err := convolve.CheckHostMemory("pinned input and output", b.InBytes+b.OutBytes); err != nil {
+		return nil, named(b.Name, err)
+	}
 	err = b.Dev.Do(func(x *cudabind.Exec) error {
 		var err error
 		if lp.hostIn, err = x.HostAlloc(b.InBytes); err != nil {
@@ -409,13 +415,7 @@ func (lp *loopPlan) fromHost(out *convolve.Image) error {
 
 // Run uploads, runs and downloads once.
 func (lp *loopPlan) Run(in, out *convolve.Image) error {
-	if err := lp.usable(); err != nil {
-		return err
-	}
-	if err := lp.checkInput(in); err != nil {
-		return err
-	}
-	if err := lp.checkOutput(out); err != nil {
+	if err := lp.CheckRun(in, out); err != nil {
 		return err
 	}
 	err := lp.Dev.Do(func(x *cudabind.Exec) error {

@@ -12,6 +12,22 @@ import (
 // kernels: every element type, 1 to 4 channels, both layouts, every
 // border, any filter the device memory limits admit (checked at plan
 // time). Every direct kernel sums in cpu-naive's order (ReferenceOrder).
+//
+// None declares FiniteInput: naive.cu, const.cu, shared.cu,
+// shared_rows.cu, tiled.cu, padded.cu, texture.cu and channels.cu all add
+// filter[j*KW+i] * pixel for every one of the KW*KH taps, zero weights
+// included, with the weights read at run time (never folded by the
+// compiler) and a Zero-border tap outside the image read as 0.f (by
+// read_px, the padded buffer, or the texture's border address mode) and
+// still multiplied: the IEEE terms of refimpl.Expect. Texture reads use
+// point sampling, which returns the stored value (NaN and infinities
+// included). --use_fast_math only flushes subnormals and changes division
+// and square roots, which these sums do not use; Inf and NaN propagate as
+// in IEEE arithmetic. A fused multiply-add rounds once where the reference
+// rounds never, which the tolerance covers for finite values and which
+// cannot change the class of a sum whose terms are finite or infinite
+// (only a finite sum beyond the float32 range could, which the
+// reference rounds to an infinity too).
 func directCaps() convolve.Capabilities {
 	return convolve.Capabilities{
 		Ops:      []convolve.Operation{convolve.Filter2D},

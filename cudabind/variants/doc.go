@@ -16,5 +16,16 @@
 //
 // Filters past the device's constant memory (64 KB) or opt-in shared
 // memory, and grids past CUDA's limits, are refused at plan time with a
-// *convolve.CapabilityError naming the variant.
+// *convolve.CapabilityError naming the variant; buffers past the device's
+// free memory (cuMemGetInfo) with a *convolve.MemoryError, before the
+// allocation is tried.
+//
+// A plan keeps its own copy of the filter. Its Run refuses an output
+// whose data overlaps the input's (convolve.ErrOverlap), and after Close
+// every method, and a second Close, returns an error wrapping
+// convolve.ErrClosed. The direct and channel kernels follow IEEE
+// arithmetic over every tap (see directCaps); gpu-separable, gpu-sobel and
+// npp declare convolve.Capabilities.FiniteInput, each with its reason, and
+// are refused NaN and infinite weights at plan time and pixels in Run and
+// Upload with a *convolve.NonFiniteError.
 package variants

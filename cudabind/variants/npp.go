@@ -27,6 +27,11 @@ func init() {
 				Channels: []int{1},
 				Borders:  []convolve.Border{convolve.Zero, convolve.Replicate, convolve.Reflect, convolve.Mirror, convolve.Wrap},
 				GPU:      true,
+				// FiniteInput: nppiFilter_32f_C1R's code is not published,
+				// so nothing says it multiplies every tap (zero weights
+				// included) as IEEE arithmetic would; the vendor peer is
+				// held to finite input, which it is refused otherwise.
+				FiniteInput: true,
 			}},
 		Setup: setupNPP,
 	})

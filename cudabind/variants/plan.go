@@ -87,6 +87,9 @@ type Base struct {
 	// (texture variants copy into pitched arrays instead). It runs on the
 	// device goroutine and must finish before it returns.
 	CopyIn func(x *cudabind.Exec, in *convolve.Image) error
+	// FiniteInput is the variant's Capabilities.FiniteInput: Run and
+	// Upload then refuse an input with a NaN or infinite element.
+	FiniteInput bool
 
 	stream      cudabind.Stream
 	start, stop cudabind.Event
@@ -118,7 +121,10 @@ func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 	if block == (convolve.Block{}) {
 		block = DefaultBlock
 	}
-	b := &Base{Name: desc.Name, Problem: p, Config: cfg, Block: block}
+	// A private copy of the filter: the weights are uploaded in Setup, and
+	// later changes to the caller's filter must not reach the plan.
+	p.Filter = p.Filter.Clone()
+	b := &Base{Name: desc.Name, Problem: p, Config: cfg, Block: block, FiniteInput: desc.Caps.FiniteInput}
 	if p.Op == convolve.Filter2D {
 		b.Filter = p.Filter.Oriented(p.Mode)
 	}
@@ -169,12 +175,7 @@ func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 	return b, nil
 }
 
-func named(variant string, err error) error {
-	if ce, ok := err.(*convolve.CapabilityError); ok && ce.Variant == "" {
-		ce.Variant = variant
-	}
-	return err
-}
+func named(variant string, err error) error { return convolve.NameVariant(variant, err) }
 
 // Grid is the grid of bx x by blocks covering a w x h image with one
 // block layer per channel (blockIdx.z is the channel). It fails when the
@@ -358,12 +359,33 @@ func (b *Base) Alloc(bytes int64) (cudabind.DevPtr, error) {
 }
 
 func (b *Base) alloc(x *cudabind.Exec, bytes int64) (cudabind.DevPtr, error) {
+	if err := b.CheckDeviceMemory(x, "a device buffer", bytes); err != nil {
+		return 0, err
+	}
 	p, err := x.Alloc(bytes)
 	if err != nil {
 		return p, fmt.Errorf("variants: %s: allocate %d bytes: %w", b.Name, bytes, err)
 	}
 	b.allocs = append(b.allocs, p)
 	return p, nil
+}
+
+// CheckDeviceMemory returns a *convolve.MemoryError when bytes exceed the
+// device memory the driver reports free (cuMemGetInfo); what says what
+// the bytes are for. Plans call it before each allocation. Where the
+// driver cannot report its free memory the allocation itself decides.
+func (b *Base) CheckDeviceMemory(x *cudabind.Exec, what string, bytes int64) error {
+	free, _, err := x.MemInfo()
+	if err != nil {
+		return nil
+	}
+	if bytes > free {
+		kw, kh := b.Problem.KernelSize()
+		return &convolve.MemoryError{Variant: b.Name, Memory: "device",
+			What:   fmt.Sprintf("%s for %v with a %dx%d filter", what, b.Problem.Input, kw, kh),
+			Needed: bytes, Available: free}
+	}
+	return nil
 }
 
 // ReleaseInput frees In, for variants whose CopyIn keeps the input in
@@ -413,6 +435,32 @@ func (b *Base) checkInput(in *convolve.Image) error {
 	}
 	if in.Geometry.Packed() != b.Problem.Input.Packed() || in.RowStride() != b.Problem.Input.RowStride() {
 		return fmt.Errorf("variants: %s: input %v does not match the planned %v", b.Name, in.Geometry, b.Problem.Input)
+	}
+	if b.FiniteInput {
+		if err := convolve.CheckFiniteImage(in); err != nil {
+			return named(b.Name, err)
+		}
+	}
+	return nil
+}
+
+// CheckRun is what every Run of a GPU plan checks before it copies
+// anything: the plan is open, in and out fit the plan, in is finite where
+// the variant needs it (FiniteInput), and out's data does not overlap in's
+// (convolve.CheckNoOverlap: the host side of the copies may run in chunks
+// that interleave reads of in with writes of out).
+func (b *Base) CheckRun(in, out *convolve.Image) error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	if err := b.checkInput(in); err != nil {
+		return err
+	}
+	if err := b.checkOutput(out); err != nil {
+		return err
+	}
+	if err := convolve.CheckNoOverlap(in, out); err != nil {
+		return fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
 	return nil
 }
@@ -472,7 +520,7 @@ func (b *Base) copyOut(x *cudabind.Exec, out *convolve.Image) error {
 
 func (b *Base) usable() error {
 	if b.closed {
-		return fmt.Errorf("variants: %s: plan used after Close", b.Name)
+		return fmt.Errorf("variants: %s: %w", b.Name, convolve.ErrClosed)
 	}
 	return nil
 }
@@ -625,13 +673,7 @@ func (b *Base) captureGraph(x *cudabind.Exec, i, runs int) error {
 // Run uploads in, runs the device work once and downloads out, in one
 // device task.
 func (b *Base) Run(in, out *convolve.Image) error {
-	if err := b.usable(); err != nil {
-		return err
-	}
-	if err := b.checkInput(in); err != nil {
-		return err
-	}
-	if err := b.checkOutput(out); err != nil {
+	if err := b.CheckRun(in, out); err != nil {
 		return err
 	}
 	err := b.Dev.Do(func(x *cudabind.Exec) error {
@@ -652,11 +694,12 @@ func (b *Base) Run(in, out *convolve.Image) error {
 	return nil
 }
 
-// Close releases everything the plan holds. It may be called more than
-// once; the first error is returned.
+// Close releases everything the plan holds and returns the first error
+// of the release. A second Close releases nothing and returns an error
+// wrapping convolve.ErrClosed.
 func (b *Base) Close() error {
 	if b.closed {
-		return nil
+		return fmt.Errorf("variants: %s: Close: %w", b.Name, convolve.ErrClosed)
 	}
 	b.closed = true
 	if b.Dev == nil {

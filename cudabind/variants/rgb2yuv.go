@@ -226,13 +226,7 @@ func (yp *YUVPlan) download(x *cudabind.Exec, out *convolve.Image) error {
 
 // Run uploads in, converts it and downloads out, in one device task.
 func (yp *YUVPlan) Run(in, out *convolve.Image) error {
-	if err := yp.usable(); err != nil {
-		return err
-	}
-	if err := yp.checkInput(in); err != nil {
-		return err
-	}
-	if err := yp.checkOutput(out); err != nil {
+	if err := yp.CheckRun(in, out); err != nil {
 		return err
 	}
 	err := yp.Dev.Do(func(x *cudabind.Exec) error {
@@ -284,10 +278,7 @@ func (yp *YUVPlan) RunPipelined(in, out *convolve.Image, streams int, pinned boo
 	if streams < 1 || streams > MaxPipelineStreams {
 		return 0, fmt.Errorf("variants: %s: RunPipelined with %d streams: want 1 to %d", yp.Name, streams, MaxPipelineStreams)
 	}
-	if err := yp.checkInput(in); err != nil {
-		return 0, err
-	}
-	if err := yp.checkOutput(out); err != nil {
+	if err := yp.CheckRun(in, out); err != nil {
 		return 0, err
 	}
 	g := yp.Problem.Input
@@ -383,6 +374,9 @@ func (yp *YUVPlan) preparePipeline(x *cudabind.Exec, streams int, pinned bool, o
 		}
 	}
 	if pinned && yp.hostIn == nil {
+		if err := convolve.CheckHostMemory("pinned pipeline buffers", yp.InBytes+outBytes); err != nil {
+			return named(yp.Name, err)
+		}
 		if yp.hostIn, err = x.HostAlloc(yp.InBytes); err != nil {
 			return fmt.Errorf("pinned input: %w", err)
 		}

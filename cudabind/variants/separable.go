@@ -16,6 +16,16 @@ func init() {
 	caps.SeparableOnly = true
 	caps.ReferenceOrder = false // two 1-D passes: a different (equally valid) sum
 	caps.Tunables = []string{TunableShared}
+	// FiniteInput: the two passes multiply each pixel by a row factor and
+	// the row sum by a column factor, and Filter.Separable's factors
+	// reproduce each weight only within 1e-6 of the largest one. A tiny
+	// weight whose factor product is 0 (or the reverse), or whose product
+	// has another sign, meets an infinite pixel as 0 x Inf = NaN where the
+	// 2-D sum has +-Inf (or the reverse); and a row sum can overflow to
+	// Inf where the 2-D sum stays finite. So NaN and infinite input would
+	// not give the reference's classes: plans refuse them (non-finite
+	// weights are never separable anyway).
+	caps.FiniteInput = true
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "gpu-separable", Report: "004",
 			Summary: "rank-1 filters: row pass then column pass through a float32 intermediate (shared=0/1 picks naive or shared-memory passes)",

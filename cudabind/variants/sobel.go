@@ -22,6 +22,12 @@ func init() {
 				Borders:  []convolve.Border{convolve.Zero, convolve.Replicate, convolve.Reflect, convolve.Mirror, convolve.Wrap},
 				GPU:      true,
 				Tunables: []string{sobelShared},
+				// FiniteInput: sobel.cu writes gx and gy with the zero
+				// taps left out (the centre pixel is never read), so a NaN
+				// or infinite pixel there gives a finite magnitude where
+				// the reference's 0 x Inf terms give NaN. Plans refuse
+				// non-finite input.
+				FiniteInput: true,
 			}},
 		Setup: setupSobel,
 	})

@@ -106,6 +106,9 @@ func setupTexture(b *Base, kernel string) error {
 	}
 	err := b.Dev.Do(func(x *cudabind.Exec) error {
 		for i := range ptrs {
+			if err := b.CheckDeviceMemory(x, fmt.Sprintf("texture plane %d", i), int64(lay.width*size)*int64(lay.height)); err != nil {
+				return err
+			}
 			ptr, pp, err := x.AllocPitch(int64(lay.width*size), int64(lay.height))
 			if err != nil {
 				return fmt.Errorf("variants: %s: texture plane %d: %w", b.Name, i, err)
