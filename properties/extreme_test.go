@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"slices"
+	"testing"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/refimpl"
@@ -263,7 +264,10 @@ func scaledFilter(f *convolve.Filter, e int) *convolve.Filter {
 // nonFinitePixelsCase puts one to three NaN or infinite pixels into the
 // case's float32 input and zeroes one column of its filter, so that some
 // taps are 0 x Inf (NaN in IEEE arithmetic). A zeroed column keeps a
-// rank-one filter rank one.
+// rank-one filter rank one. Subnormal weights become zero: a variant may
+// flush them (fast math does, and so does the hardware on some paths), and
+// a subnormal weight times an infinity is then NaN instead of that
+// infinity. The subnormal property checks subnormal weights apart.
 func nonFinitePixelsCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
@@ -274,17 +278,29 @@ func nonFinitePixelsCase(_ *env, c Case) (convolve.Problem, *convolve.Image, non
 	for k := 1 + rng.Intn(3); k > 0; k-- {
 		in.F32[idx[rng.Intn(len(idx))]] = nonFiniteVals[rng.Intn(len(nonFiniteVals))]
 	}
-	if p.Op == convolve.Filter2D && p.Filter.Width > 1 {
+	if p.Op == convolve.Filter2D {
 		f := p.Filter.Clone()
-		col := rng.Intn(f.Width)
-		for j := 0; j < f.Height; j++ {
-			f.Weights[j*f.Width+col] = 0
+		flushSubnormals(f.Weights)
+		if f.Width > 1 {
+			col := rng.Intn(f.Width)
+			for j := 0; j < f.Height; j++ {
+				f.Weights[j*f.Width+col] = 0
+			}
 		}
 		if !allZero(f.Weights) {
 			p.Filter = f
 		}
 	}
 	return p, in, nonFinitePixels, nil
+}
+
+// flushSubnormals sets every subnormal value of v to zero of its sign.
+func flushSubnormals(v []float32) {
+	for i, x := range v {
+		if x != 0 && math.Abs(float64(x)) < 0x1p-126 {
+			v[i] = float32(math.Copysign(0, float64(x)))
+		}
+	}
 }
 
 // nonFiniteWeightsCase sets one or two weights of the case's filter to NaN
@@ -302,6 +318,10 @@ func nonFiniteWeightsCase(_ *env, c Case) (convolve.Problem, *convolve.Image, no
 	}
 	f.Name = "case-nonfinite"
 	p.Filter = f
+	// As in nonFinitePixelsCase: no subnormal operand meets an infinity.
+	if in.Type == convolve.Float32 {
+		flushSubnormals(in.F32)
+	}
 	return p, in, nonFiniteFilter, nil
 }
 
@@ -462,4 +482,29 @@ func saturationCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFinit
 		}
 	}
 	return p, in, allFinite, nil
+}
+
+// TestNonFiniteCasesHaveNoSubnormals: the non-finite properties must not
+// let a subnormal operand meet an infinity, whose product's class depends
+// on whether the variant flushes subnormals. The cases are those that
+// showed it on a GPU.
+func TestNonFiniteCasesHaveNoSubnormals(t *testing.T) {
+	for _, s := range []string{
+		"filter2d 1x16 c=3 f32 interleaved K=1x19 smooth correlate border=zero seed=2444255898121679454",
+		"filter2d 7x1 c=1 f32 K=5x25 smooth convolve border=replicate seed=6574806887232836898",
+	} {
+		c, err := parseCase(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _, _, err := nonFinitePixelsCase(nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range p.Filter.Weights {
+			if w != 0 && math.Abs(float64(w)) < 0x1p-126 {
+				t.Errorf("%s: weight %d is subnormal (%g)", s, i, w)
+			}
+		}
+	}
 }
