@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/xml"
+	"image/png"
 	"io"
 	"math"
 	"os"
@@ -240,6 +241,20 @@ func TestGalleryCommitted(t *testing.T) {
 	for _, name := range []string{"input.png", "gauss5.png", "sobel-x.png", "sobel-mag.png", "README.md"} {
 		if _, err := os.Stat(filepath.Join("report", "gallery", name)); err != nil {
 			t.Errorf("gallery: %v", err)
+		}
+	}
+	// Every image decodes whole.
+	pngs, err := filepath.Glob(filepath.Join("report", "gallery", "*.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range pngs {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
