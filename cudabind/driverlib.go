@@ -18,6 +18,7 @@ type driverLib struct {
 	cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease, cuCtxSetCurrent     uintptr
 	cuCtxSynchronize                                                         uintptr
 	cuMemAlloc, cuMemAllocPitch, cuMemFree, cuMemHostAlloc, cuMemFreeHost    uintptr
+	cuMemGetInfo                                                             uintptr
 	cuMemsetD8, cuMemsetD32, cuMemsetD8Async, cuMemsetD32Async               uintptr
 	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD                                 uintptr
 	cuMemcpyHtoDAsync, cuMemcpyDtoHAsync, cuMemcpyDtoDAsync                  uintptr
@@ -71,6 +72,7 @@ func loadDriver() (*driverLib, error) {
 			s(&l.cuMemAlloc, "cuMemAlloc_v2"),
 			s(&l.cuMemAllocPitch, "cuMemAllocPitch_v2"),
 			s(&l.cuMemFree, "cuMemFree_v2"),
+			s(&l.cuMemGetInfo, "cuMemGetInfo_v2"),
 			s(&l.cuMemHostAlloc, "cuMemHostAlloc"),
 			s(&l.cuMemFreeHost, "cuMemFreeHost"),
 			s(&l.cuMemsetD8, "cuMemsetD8_v2"),
