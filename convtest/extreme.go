@@ -147,7 +147,7 @@ func checkExtreme(build extremeBuild) func(e *env, c testCase) error {
 				return fmt.Errorf("%s declares FiniteInput but its Plan accepted a filter with a non-finite weight", e.name)
 			}
 			if !errors.As(err, new(*convolve.NonFiniteError)) {
-				return fmt.Errorf("Plan of a filter with a non-finite weight: %w; want a *convolve.NonFiniteError", err)
+				return fmt.Errorf("the variant's Plan of a filter with a non-finite weight: %w; want a *convolve.NonFiniteError", err)
 			}
 			return nil
 		}
@@ -162,11 +162,11 @@ func checkExtreme(build extremeBuild) func(e *env, c testCase) error {
 				return err
 			}
 			if err := pl.Run(in, out); !errors.As(err, new(*convolve.NonFiniteError)) {
-				return fmt.Errorf("Run of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
+				return fmt.Errorf("the plan's Run of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
 			}
 			if dp, ok := pl.Plan.(convolve.DevicePlan); ok {
 				if err := dp.Upload(in); !errors.As(err, new(*convolve.NonFiniteError)) {
-					return fmt.Errorf("Upload of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
+					return fmt.Errorf("the plan's Upload of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
 				}
 			}
 			return nil

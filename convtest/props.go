@@ -164,7 +164,7 @@ func checkAgreement(e *env, c testCase) (err error) {
 		return nil
 	}
 	if err := dp.Upload(in); err != nil {
-		return fmt.Errorf("Upload: %w", err)
+		return fmt.Errorf("upload: %w", err)
 	}
 	if _, err := dp.TimeKernel(2); err != nil {
 		return fmt.Errorf("TimeKernel(2): %w", err)
@@ -175,7 +175,7 @@ func checkAgreement(e *env, c testCase) (err error) {
 	}
 	out.Fill(poisons(out.Type)[0])
 	if err := dp.Download(out); err != nil {
-		return fmt.Errorf("Download: %w", err)
+		return fmt.Errorf("download: %w", err)
 	}
 	return agree("Upload+TimeKernel(2)+Download", out, ref, tol)
 }
@@ -235,7 +235,7 @@ func checkNoLeak(e *env, c testCase) error {
 			return err
 		}
 		if err := pl.Run(in, bad); err == nil {
-			return fmt.Errorf("Run into an output of %v succeeded; want an error", bad.Geometry)
+			return fmt.Errorf("a run into an output of %v succeeded; want an error", bad.Geometry)
 		}
 		return nil
 	}()
