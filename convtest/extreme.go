@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand"
 	"slices"
-	"testing"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/refimpl"
@@ -39,7 +38,7 @@ const (
 
 // extremeBuild turns case c into the problem and input of an extreme
 // property.
-type extremeBuild func(e *env, c Case) (p convolve.Problem, in *convolve.Image, nf nonFiniteIn, err error)
+type extremeBuild func(e *env, c testCase) (p convolve.Problem, in *convolve.Image, nf nonFiniteIn, err error)
 
 var (
 	filterAndSobel = []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude}
@@ -67,8 +66,8 @@ const extremeBudget = defaultBudget / 4
 
 func init() { properties = append(properties, extremeProperties...) }
 
-func withType(t convolve.ElemType) func(*domain, Case) Case {
-	return func(d *domain, c Case) Case {
+func withType(t convolve.ElemType) func(*domain, testCase) testCase {
+	return func(d *domain, c testCase) testCase {
 		if len(d.caps.Types) == 0 || slices.Contains(d.caps.Types, t) {
 			c.Type = t
 		}
@@ -76,8 +75,8 @@ func withType(t convolve.ElemType) func(*domain, Case) Case {
 	}
 }
 
-func isType(t convolve.ElemType) func(Case) bool {
-	return func(c Case) bool { return c.Type == t }
+func isType(t convolve.ElemType) func(testCase) bool {
+	return func(c testCase) bool { return c.Type == t }
 }
 
 func hasType(t convolve.ElemType) func(*env) string {
@@ -91,7 +90,7 @@ func hasType(t convolve.ElemType) func(*env) string {
 
 // withIntegerType keeps an integer type, or moves a float32 case to the
 // first integer type the variant takes.
-func withIntegerType(d *domain, c Case) Case {
+func withIntegerType(d *domain, c testCase) testCase {
 	if c.Type != convolve.Float32 {
 		return c
 	}
@@ -104,7 +103,7 @@ func withIntegerType(d *domain, c Case) Case {
 	return c
 }
 
-func isIntegerCase(c Case) bool { return c.Type != convolve.Float32 }
+func isIntegerCase(c testCase) bool { return c.Type != convolve.Float32 }
 
 func hasIntegerType(e *env) string {
 	t := e.desc.Caps.Types
@@ -125,8 +124,8 @@ func nonFiniteWeightsApply(e *env) string {
 }
 
 // checkExtreme is the check of an extreme property built by build.
-func checkExtreme(build extremeBuild) func(e *env, c Case) error {
-	return func(e *env, c Case) (err error) {
+func checkExtreme(build extremeBuild) func(e *env, c testCase) error {
+	return func(e *env, c testCase) (err error) {
 		p, in, nf, err := build(e, c)
 		if err != nil {
 			return err
@@ -148,7 +147,7 @@ func checkExtreme(build extremeBuild) func(e *env, c Case) error {
 				return fmt.Errorf("%s declares FiniteInput but its Plan accepted a filter with a non-finite weight", e.name)
 			}
 			if !errors.As(err, new(*convolve.NonFiniteError)) {
-				return fmt.Errorf("Plan of a filter with a non-finite weight: %w; want a *convolve.NonFiniteError", err)
+				return fmt.Errorf("the variant's Plan of a filter with a non-finite weight: %w; want a *convolve.NonFiniteError", err)
 			}
 			return nil
 		}
@@ -163,11 +162,11 @@ func checkExtreme(build extremeBuild) func(e *env, c Case) error {
 				return err
 			}
 			if err := pl.Run(in, out); !errors.As(err, new(*convolve.NonFiniteError)) {
-				return fmt.Errorf("Run of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
+				return fmt.Errorf("the plan's Run of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
 			}
 			if dp, ok := pl.Plan.(convolve.DevicePlan); ok {
 				if err := dp.Upload(in); !errors.As(err, new(*convolve.NonFiniteError)) {
-					return fmt.Errorf("Upload of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
+					return fmt.Errorf("the plan's Upload of an input with a non-finite pixel: %v; want a *convolve.NonFiniteError", err)
 				}
 			}
 			return nil
@@ -200,7 +199,7 @@ func extremePoisons(t convolve.ElemType) []float64 {
 }
 
 // extremeRand is the random source of an extreme case's values.
-func extremeRand(c Case, salt int64) *rand.Rand {
+func extremeRand(c testCase, salt int64) *rand.Rand {
 	return rand.New(rand.NewSource(c.Seed ^ salt))
 }
 
@@ -268,7 +267,7 @@ func scaledFilter(f *convolve.Filter, e int) *convolve.Filter {
 // flush them (fast math does, and so does the hardware on some paths), and
 // a subnormal weight times an infinity is then NaN instead of that
 // infinity. The subnormal property checks subnormal weights apart.
-func nonFinitePixelsCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
+func nonFinitePixelsCase(_ *env, c testCase) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
 		return p, nil, 0, err
@@ -306,7 +305,7 @@ func flushSubnormals(v []float32) {
 // nonFiniteWeightsCase sets one or two weights of the case's filter to NaN
 // or an infinity. Every output's window holds every tap (a Zero-border tap
 // outside the image is a term w*0), so every output is non-finite.
-func nonFiniteWeightsCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
+func nonFiniteWeightsCase(_ *env, c testCase) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
 		return p, nil, 0, err
@@ -327,7 +326,7 @@ func nonFiniteWeightsCase(_ *env, c Case) (convolve.Problem, *convolve.Image, no
 
 // nearOverflowFits: Sobel's magnitude squares its gradients, which can
 // only be made large through float32 pixels.
-func nearOverflowFits(c Case) bool {
+func nearOverflowFits(c testCase) bool {
 	return c.Op != convolve.SobelMagnitude || c.Type == convolve.Float32
 }
 
@@ -336,7 +335,7 @@ func nearOverflowFits(c Case) bool {
 // below 2^125: every float32 product, partial sum and row-pass
 // intermediate of any order stays finite. For Sobel the pixels reach
 // 2^60, so that gx^2 + gy^2 stays below 2^127.
-func nearOverflowCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
+func nearOverflowCase(_ *env, c testCase) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
 		return p, nil, 0, err
@@ -364,7 +363,7 @@ func nearOverflowCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFin
 // integer input), and float32 pixels in [2^127, 2^128) or integer pixels
 // of magnitude at least 2. Every float32 order of the sum is then that
 // infinity, as the reference's exact sum rounded to float32 is.
-func overflowCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
+func overflowCase(_ *env, c testCase) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
 		return p, nil, 0, err
@@ -412,9 +411,9 @@ func overflowCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteI
 // subnormalAccept: subnormal pixels need float32 input; variants that
 // accept only separable filters get subnormal pixels only (subnormal
 // weights lose the bits that make a filter rank one).
-func subnormalAccept(e *env) func(Case) bool {
+func subnormalAccept(e *env) func(testCase) bool {
 	sepOnly := e.desc.Caps.SeparableOnly
-	return func(c Case) bool {
+	return func(c testCase) bool {
 		pixels := subnormalPixels(c, sepOnly)
 		return !pixels || c.Type == convolve.Float32
 	}
@@ -422,7 +421,7 @@ func subnormalAccept(e *env) func(Case) bool {
 
 // subnormalPixels says whether case c scales its pixels (true) or its
 // weights (false) into the subnormal range; Sobel has fixed weights.
-func subnormalPixels(c Case, sepOnly bool) bool {
+func subnormalPixels(c testCase, sepOnly bool) bool {
 	return c.Op == convolve.SobelMagnitude || sepOnly || extremeRand(c, 0x5b0).Intn(2) == 0
 }
 
@@ -431,7 +430,7 @@ func subnormalPixels(c Case, sepOnly bool) bool {
 // 2^-129, so that |gx| + |gy| stays below 2^-126): most scaled values are
 // subnormal, and the whole output is below the smallest normal float32,
 // so flushing subnormals to zero (fast math) stays within the tolerance.
-func subnormalCase(e *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
+func subnormalCase(e *env, c testCase) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
 		return p, nil, 0, err
@@ -457,7 +456,7 @@ func subnormalCase(e *env, c Case) (convolve.Problem, *convolve.Image, nonFinite
 // at or next to an end of its type's range (0, 1, 254, 255 for uint8;
 // -32768, -32767, 32766, 32767 for int16), mostly the ends themselves;
 // RGB->YUV then meets its darkest, brightest and most saturated colours.
-func saturationCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
+func saturationCase(_ *env, c testCase) (convolve.Problem, *convolve.Image, nonFiniteIn, error) {
 	p, in, err := c.problemAndInput()
 	if err != nil {
 		return p, nil, 0, err
@@ -482,29 +481,4 @@ func saturationCase(_ *env, c Case) (convolve.Problem, *convolve.Image, nonFinit
 		}
 	}
 	return p, in, allFinite, nil
-}
-
-// TestNonFiniteCasesHaveNoSubnormals: the non-finite properties must not
-// let a subnormal operand meet an infinity, whose product's class depends
-// on whether the variant flushes subnormals. The cases are those that
-// showed it on a GPU.
-func TestNonFiniteCasesHaveNoSubnormals(t *testing.T) {
-	for _, s := range []string{
-		"filter2d 1x16 c=3 f32 interleaved K=1x19 smooth correlate border=zero seed=2444255898121679454",
-		"filter2d 7x1 c=1 f32 K=5x25 smooth convolve border=replicate seed=6574806887232836898",
-	} {
-		c, err := parseCase(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, _, _, err := nonFinitePixelsCase(nil, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, w := range p.Filter.Weights {
-			if w != 0 && math.Abs(float64(w)) < 0x1p-126 {
-				t.Errorf("%s: weight %d is subnormal (%g)", s, i, w)
-			}
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ var testCaps = map[string]convolve.Capabilities{
 }
 
 // measure decreases with every shrink step.
-func measure(c Case) int {
+func measure(c testCase) int {
 	m := c.W + c.H + c.KW + c.KH + c.Channels + c.Pad + int(c.Type) + int(c.Layout) + int(c.Border) + int(c.Mode) + int(c.Op)
 	if c.Block != (convolve.Block{}) {
 		m++
@@ -45,7 +45,7 @@ func TestGeneratedCasesStayWithinCapabilities(t *testing.T) {
 	for name, caps := range testCaps {
 		t.Run(name, func(t *testing.T) {
 			for _, pr := range properties {
-				var pool []Case
+				var pool []testCase
 				if caps.GPU {
 					pool = specPool(caps, 7)
 				}
@@ -71,13 +71,13 @@ func TestGeneratedCasesStayWithinCapabilities(t *testing.T) {
 					if c.work() > d.budget {
 						t.Fatalf("%s: drawn case %v over the work budget", pr.name, c)
 					}
-					if pool != nil && !slices.ContainsFunc(pool, func(s Case) bool { return sameSpec(d, s, c, pr) }) {
+					if pool != nil && !slices.ContainsFunc(pool, func(s testCase) bool { return sameSpec(d, s, c, pr) }) {
 						t.Fatalf("%s: drawn case %v is not a pool specialization", pr.name, c)
 					}
 					// Shrinking proposes only smaller cases.
 					s := d.shrink(c)
 					for v, ok := s(); ok; v, ok = s() {
-						if m := measure(v.(Case)); m >= measure(c) {
+						if m := measure(v.(testCase)); m >= measure(c) {
 							t.Fatalf("%s: shrink of %v proposes %v, not smaller", pr.name, c, v)
 						}
 					}
@@ -93,7 +93,7 @@ func TestGeneratedCasesStayWithinCapabilities(t *testing.T) {
 
 // sameSpec reports whether c was drawn from pool entry s: the compiled
 // fields agree, except those the property fixes.
-func sameSpec(d *domain, s, c Case, pr *property) bool {
+func sameSpec(d *domain, s, c testCase, pr *property) bool {
 	if pr.fix != nil {
 		s = pr.fix(d, s)
 	}
@@ -135,7 +135,7 @@ func TestSpecPoolsCoverTheFilterRange(t *testing.T) {
 
 func TestShrinkReachesTheSmallestCase(t *testing.T) {
 	d := newDomain(convolve.Capabilities{}, nil, nil)
-	c := Case{Op: convolve.SobelMagnitude, W: 200, H: 90, Channels: 4, Type: convolve.Int16, Layout: convolve.Planar,
+	c := testCase{Op: convolve.SobelMagnitude, W: 200, H: 90, Channels: 4, Type: convolve.Int16, Layout: convolve.Planar,
 		Pad: 5, KW: 3, KH: 3, Border: convolve.Wrap, Mode: convolve.Convolve, Seed: 9}
 	for steps := 0; ; steps++ {
 		s := d.shrink(c)
@@ -146,17 +146,17 @@ func TestShrinkReachesTheSmallestCase(t *testing.T) {
 		if steps > 1000 {
 			t.Fatal("shrinking does not end")
 		}
-		c = v.(Case)
+		c = v.(testCase)
 	}
-	want := Case{Op: convolve.Filter2D, W: 1, H: 1, Channels: 1, KW: 1, KH: 1, Seed: 9}
+	want := testCase{Op: convolve.Filter2D, W: 1, H: 1, Channels: 1, KW: 1, KH: 1, Seed: 9}
 	if c != want {
 		t.Errorf("always taking the first shrink ends at %v, want %v", c, want)
 	}
 }
 
 func TestCaseString(t *testing.T) {
-	c := Case{Op: convolve.Filter2D, W: 37, H: 5, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Pad: 2,
-		KW: 7, KH: 3, Weights: OuterWeights, Border: convolve.Wrap, Mode: convolve.Convolve,
+	c := testCase{Op: convolve.Filter2D, W: 37, H: 5, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Pad: 2,
+		KW: 7, KH: 3, Weights: outerWeights, Border: convolve.Wrap, Mode: convolve.Convolve,
 		Block: convolve.Block{X: 32, Y: 8}, NoFMA: true, Seed: 123}
 	want := "filter2d 37x5 c=3 u8 planar pad=2 K=7x3 outer convolve border=wrap block=32x8 fmad=false seed=123"
 	if got := c.String(); got != want {
@@ -165,8 +165,16 @@ func TestCaseString(t *testing.T) {
 }
 
 func TestReproduceCommand(t *testing.T) {
-	got := reproduceCommand("TestProperties", "gpu-shared", "agreement", 42, 300)
-	for _, part := range []string{"-run 'TestProperties/^gpu-shared$/^agreement$'", "-props.seed=42", "-props.variant='^gpu-shared$'", "-props.n=300"} {
+	o := Options{Seed: 42, N: 300, Rerun: "go test ./properties -props.variant='^gpu-shared$'", FlagPrefix: "props"}
+	got := o.reproduceCommand("TestProperties/gpu-shared/agreement")
+	for _, part := range []string{"go test ./properties -props.variant='^gpu-shared$'", "-run '^TestProperties$/^gpu-shared$/^agreement$'", "-props.seed=42", "-props.n=300"} {
+		if !strings.Contains(got, part) {
+			t.Errorf("reproduce command %q lacks %q", got, part)
+		}
+	}
+	o = Options{Seed: 7, N: 5}.resolve()
+	got = o.reproduceCommand("TestMine/a.b")
+	for _, part := range []string{"go test -run '^TestMine$/^a\\.b$'", "-convtest.seed=7", "-convtest.n=5"} {
 		if !strings.Contains(got, part) {
 			t.Errorf("reproduce command %q lacks %q", got, part)
 		}

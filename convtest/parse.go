@@ -1,24 +1,20 @@
-package properties
+package convtest
 
 import (
 	"fmt"
-	"math/rand"
 	"strconv"
 	"strings"
-	"testing"
 
 	"github.com/convbench/convbench/convolve"
 )
 
-var caseFlag = flagString("props.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
-
 // parseCase reads a case back from its String form.
-func parseCase(s string) (Case, error) {
+func parseCase(s string) (testCase, error) {
 	f := strings.Fields(s)
 	if len(f) < 4 {
-		return Case{}, fmt.Errorf("case %q: want at least operation, size, channels and type", s)
+		return testCase{}, fmt.Errorf("case %q: want at least operation, size, channels and type", s)
 	}
-	var c Case
+	var c testCase
 	found := false
 	for _, o := range convolve.Operations {
 		if o.String() == f[0] {
@@ -26,10 +22,10 @@ func parseCase(s string) (Case, error) {
 		}
 	}
 	if !found {
-		return Case{}, fmt.Errorf("case %q: unknown operation %q", s, f[0])
+		return testCase{}, fmt.Errorf("case %q: unknown operation %q", s, f[0])
 	}
 	if _, err := fmt.Sscanf(f[1], "%dx%d", &c.W, &c.H); err != nil {
-		return Case{}, fmt.Errorf("case %q: size %q: want WxH", s, f[1])
+		return testCase{}, fmt.Errorf("case %q: size %q: want WxH", s, f[1])
 	}
 	c.KW, c.KH = 1, 1
 	if c.Op == convolve.SobelMagnitude {
@@ -64,7 +60,7 @@ func parseCase(s string) (Case, error) {
 			err = c.setWord(tok)
 		}
 		if err != nil {
-			return Case{}, fmt.Errorf("case %q: %q: %v", s, tok, err)
+			return testCase{}, fmt.Errorf("case %q: %q: %v", s, tok, err)
 		}
 	}
 	return c.normalize(), nil
@@ -72,7 +68,7 @@ func parseCase(s string) (Case, error) {
 
 // setWord sets the field a bare word names: element type, layout, weight
 // kind or mode.
-func (c *Case) setWord(w string) error {
+func (c *testCase) setWord(w string) error {
 	if t, err := convolve.ParseElemType(w); err == nil {
 		c.Type = t
 		return nil
@@ -85,7 +81,7 @@ func (c *Case) setWord(w string) error {
 	}
 	for i, name := range weightKindNames {
 		if name == w {
-			c.Weights = WeightKind(i)
+			c.Weights = weightKind(i)
 			return nil
 		}
 	}
@@ -96,28 +92,4 @@ func (c *Case) setWord(w string) error {
 		}
 	}
 	return fmt.Errorf("unknown word")
-}
-
-func TestParseCaseRoundTrip(t *testing.T) {
-	caps := convolve.Capabilities{GPU: true, Tunables: []string{"ry", "shared"}}
-	d := newDomain(caps, nil, nil)
-	rng := rand.New(rand.NewSource(3))
-	for i := 0; i < 500; i++ {
-		c, ok := d.draw(rng)
-		if !ok {
-			continue
-		}
-		got, err := parseCase(c.String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != c {
-			t.Fatalf("parseCase(%q) = %v", c.String(), got)
-		}
-	}
-	for _, bad := range []string{"", "filter2d", "blur 3x3 c=1 f32", "filter2d 3by3 c=1 f32", "filter2d 3x3 c=1 f32 purple"} {
-		if _, err := parseCase(bad); err == nil {
-			t.Errorf("parseCase(%q) succeeded", bad)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ type env struct {
 	// open counts this variant's plans opened and not yet closed.
 	open atomic.Int64
 	// pool is the GPU specialization pool (nil for CPU variants).
-	pool []Case
+	pool []testCase
 }
 
 // countedPlan counts itself in env.open until closed.

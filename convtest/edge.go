@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // edgeCases is the fixed table that runs beside the random cases: the
 // degenerate shapes random draws rarely hit, under every border and both
 // modes, each checked for agreement with the reference.
-func edgeCases() []Case {
+func edgeCases() []testCase {
 	shapes := []struct{ w, h, kw, kh int }{
 		{1, 1, 1, 1},   // a single pixel, a single tap
 		{1, 1, 3, 3},   // every tap but the centre outside
@@ -26,13 +26,13 @@ func edgeCases() []Case {
 		{5, 4, 5, 3},   // filter as wide as the image
 		{33, 17, 3, 3}, // just past a 32-wide tile
 	}
-	var cs []Case
+	var cs []testCase
 	seed := int64(1)
 	for _, s := range shapes {
 		for _, b := range convolve.Borders {
 			for _, m := range convolve.Modes {
-				cs = append(cs, Case{Op: convolve.Filter2D, W: s.w, H: s.h, Channels: 1, KW: s.kw, KH: s.kh,
-					Weights: RandomWeights, Border: b, Mode: m, Seed: seed})
+				cs = append(cs, testCase{Op: convolve.Filter2D, W: s.w, H: s.h, Channels: 1, KW: s.kw, KH: s.kh,
+					Weights: randomWeights, Border: b, Mode: m, Seed: seed})
 				seed++
 			}
 		}
@@ -40,27 +40,27 @@ func edgeCases() []Case {
 	// Types, channels, layouts and padding on one awkward shape.
 	for _, t := range convolve.ElemTypes {
 		for _, l := range convolve.Layouts {
-			cs = append(cs, Case{Op: convolve.Filter2D, W: 7, H: 2, Channels: 3, Type: t, Layout: l, Pad: 3,
-				KW: 9, KH: 3, Weights: IntegerWeights, Border: convolve.Mirror, Seed: seed})
+			cs = append(cs, testCase{Op: convolve.Filter2D, W: 7, H: 2, Channels: 3, Type: t, Layout: l, Pad: 3,
+				KW: 9, KH: 3, Weights: integerWeights, Border: convolve.Mirror, Seed: seed})
 			seed++
 		}
 	}
 	for _, b := range convolve.Borders {
 		cs = append(cs,
-			Case{Op: convolve.SobelMagnitude, W: 1, H: 1, Channels: 1, KW: 3, KH: 3, Border: b, Seed: seed},
-			Case{Op: convolve.SobelMagnitude, W: 2, H: 7, Channels: 2, Type: convolve.Uint8, KW: 3, KH: 3, Border: b, Seed: seed + 1})
+			testCase{Op: convolve.SobelMagnitude, W: 1, H: 1, Channels: 1, KW: 3, KH: 3, Border: b, Seed: seed},
+			testCase{Op: convolve.SobelMagnitude, W: 2, H: 7, Channels: 2, Type: convolve.Uint8, KW: 3, KH: 3, Border: b, Seed: seed + 1})
 		seed += 2
 	}
 	cs = append(cs,
-		Case{Op: convolve.RGBToYUV, W: 1, H: 1, Channels: 3, Type: convolve.Uint8, KW: 1, KH: 1, Seed: seed},
-		Case{Op: convolve.RGBToYUV, W: 5, H: 3, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Pad: 2, KW: 1, KH: 1, Seed: seed + 1})
+		testCase{Op: convolve.RGBToYUV, W: 1, H: 1, Channels: 3, Type: convolve.Uint8, KW: 1, KH: 1, Seed: seed},
+		testCase{Op: convolve.RGBToYUV, W: 5, H: 3, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Pad: 2, KW: 1, KH: 1, Seed: seed + 1})
 	return cs
 }
 
 // adapt moves an edge case into the capabilities where only its element
 // type, channel count, layout or weights are outside them, so that every
 // variant runs every shape.
-func adapt(c Case, caps convolve.Capabilities) Case {
+func adapt(c testCase, caps convolve.Capabilities) testCase {
 	if c.Op != convolve.RGBToYUV {
 		if len(caps.Types) > 0 && !slices.Contains(caps.Types, c.Type) {
 			c.Type = caps.Types[0]
@@ -73,14 +73,14 @@ func adapt(c Case, caps convolve.Capabilities) Case {
 		}
 	}
 	if c.Op == convolve.Filter2D && caps.SeparableOnly {
-		c.Weights = OuterWeights // a rank-one filter of the same size
+		c.Weights = outerWeights // a rank-one filter of the same size
 	}
 	return c.normalize()
 }
 
 // edgeCasesFor is the edge-case table adapted to caps (adapt), and the
 // number of its cases that stay outside them.
-func edgeCasesFor(caps convolve.Capabilities) (cases []Case, outside int) {
+func edgeCasesFor(caps convolve.Capabilities) (cases []testCase, outside int) {
 	d := newDomain(caps, nil, nil)
 	d.maxSide, d.budget = 1<<20, 1<<40
 	for _, c := range edgeCases() {
@@ -93,36 +93,28 @@ func edgeCasesFor(caps convolve.Capabilities) (cases []Case, outside int) {
 	return cases, outside
 }
 
-// TestEdgeCases checks every variant on the fixed table; cases outside a
-// variant's capabilities are counted and skipped.
-func TestEdgeCases(t *testing.T) {
-	warmGPU(t)
-	for _, v := range convolve.Variants() {
-		name := v.Describe().Name
-		if !selectVariant(t, name) {
-			continue
+// testEdgeCases checks e's variant on the fixed table and returns the
+// number of cases that passed; cases outside its capabilities are counted
+// and skipped.
+func testEdgeCases(t *testing.T, e *env) int {
+	cases, outside := edgeCasesFor(e.desc.Caps)
+	ran, refused := 0, 0
+	for _, c := range cases {
+		err := safely(func() error { return checkAgreement(e, c) })
+		var rf *refusedError
+		switch {
+		case errors.As(err, &rf):
+			refused++
+		case err != nil:
+			t.Errorf("edge case %v: %v", c, err)
+		default:
+			ran++
 		}
-		t.Run(name, func(t *testing.T) {
-			e := newEnv(t, v, suiteSeed())
-			cases, outside := edgeCasesFor(e.desc.Caps)
-			ran, refused := 0, 0
-			for _, c := range cases {
-				err := safely(func() error { return checkAgreement(e, c) })
-				var rf *refusedError
-				switch {
-				case errors.As(err, &rf):
-					refused++
-				case err != nil:
-					t.Errorf("edge case %v: %v", c, err)
-				default:
-					ran++
-				}
-			}
-			msg := fmt.Sprintf("variant=%s edge cases: %d passed, %d outside its capabilities, %d refused at plan time", name, ran, outside, refused)
-			if ran == 0 {
-				t.Errorf("%s: no edge case within the capabilities", msg)
-			}
-			t.Log(msg)
-		})
 	}
+	msg := fmt.Sprintf("variant=%s edge cases: %d passed, %d outside its capabilities, %d refused at plan time", e.name, ran, outside, refused)
+	if ran == 0 {
+		t.Errorf("%s: no edge case within the capabilities", msg)
+	}
+	t.Log(msg)
+	return ran
 }

@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"math/rand"
@@ -37,21 +37,21 @@ type domain struct {
 	maxK    int
 	maxSide int
 	budget  int
-	kinds   []WeightKind
+	kinds   []weightKind
 	ops     []convolve.Operation
 	// pool, for GPU variants, holds the specializations (the fields a
 	// kernel is compiled for) that cases draw from.
-	pool []Case
+	pool []testCase
 	// fix imposes the property's fixed fields on a drawn case; accept is
 	// its extra constraint on any case, shrunk ones included.
-	fix    func(*domain, Case) Case
-	accept func(Case) bool
+	fix    func(*domain, testCase) testCase
+	accept func(testCase) bool
 }
 
 // newDomain builds the domain of a property (nil: no constraint beyond the
 // capabilities) for a variant. A non-nil pool restricts the specializations
 // to its entries (the property's fix may still change them).
-func newDomain(caps convolve.Capabilities, pr *property, pool []Case) *domain {
+func newDomain(caps convolve.Capabilities, pr *property, pool []testCase) *domain {
 	d := &domain{caps: caps, maxSide: maxImageSide, budget: defaultBudget}
 	limit := cpuMaxK
 	if caps.GPU {
@@ -64,12 +64,12 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []Case) *domain {
 	if d.maxK%2 == 0 {
 		d.maxK--
 	}
-	d.kinds = []WeightKind{RandomWeights, OuterWeights, SmoothWeights, IntegerWeights}
+	d.kinds = []weightKind{randomWeights, outerWeights, smoothWeights, integerWeights}
 	if pr != nil && pr.kinds != nil {
 		d.kinds = pr.kinds
 	}
 	if caps.SeparableOnly {
-		d.kinds = slices.DeleteFunc(slices.Clone(d.kinds), func(k WeightKind) bool { return !k.separable() })
+		d.kinds = slices.DeleteFunc(slices.Clone(d.kinds), func(k weightKind) bool { return !k.separable() })
 	}
 	d.ops = convolve.Operations
 	if len(caps.Ops) > 0 {
@@ -94,10 +94,10 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []Case) *domain {
 // set every value of every tunable (coverTune), so that each seed proves
 // every kernel a tunable selects; a slot that finds no valid
 // specialization with its forced values in 20 draws takes a free one.
-func specPool(caps convolve.Capabilities, seed int64) []Case {
+func specPool(caps convolve.Capabilities, seed int64) []testCase {
 	d := newDomain(caps, nil, nil)
 	rng := rand.New(rand.NewSource(seed))
-	var pool []Case
+	var pool []testCase
 	misses := 0
 	for try := 0; len(pool) < gpuPoolSize && try < 100*gpuPoolSize; try++ {
 		c := d.drawSpec(rng)
@@ -116,7 +116,7 @@ func specPool(caps convolve.Capabilities, seed int64) []Case {
 	return pool
 }
 
-// coverTune returns the tune t (Case.Tune) with every tunable of names
+// coverTune returns the tune t (testCase.Tune) with every tunable of names
 // that has more than slot values set to its slot-th value (valuesOf).
 func coverTune(t string, names []string, slot int) string {
 	set, _ := convolve.ParseTunables(t)
@@ -163,8 +163,8 @@ func drawSide(rng *rand.Rand, max int) int {
 }
 
 // drawSpec draws the fields a GPU kernel is specialized for.
-func (d *domain) drawSpec(rng *rand.Rand) Case {
-	var c Case
+func (d *domain) drawSpec(rng *rand.Rand) testCase {
+	var c testCase
 	c.Op = d.ops[rng.Intn(len(d.ops))]
 	c.Type = pick(rng, convolve.ElemTypes, d.caps.Types)
 	c.Channels = pick(rng, []int{1, 1, 2, 3, 3, 4}, d.caps.Channels)
@@ -185,7 +185,7 @@ func (d *domain) drawSpec(rng *rand.Rand) Case {
 }
 
 // drawFree draws the fields that need no new specialization.
-func (d *domain) drawFree(rng *rand.Rand, c *Case) {
+func (d *domain) drawFree(rng *rand.Rand, c *testCase) {
 	c.W = drawSide(rng, d.maxSide)
 	c.H = drawSide(rng, d.maxSide)
 	if rng.Intn(2) == 0 {
@@ -198,7 +198,7 @@ func (d *domain) drawFree(rng *rand.Rand, c *Case) {
 
 // fitBudget shrinks the larger image side until the case fits the work
 // budget.
-func (d *domain) fitBudget(c Case) Case {
+func (d *domain) fitBudget(c testCase) testCase {
 	for c.work() > d.budget && (c.W > 1 || c.H > 1) {
 		if c.W >= c.H {
 			c.W = max(1, c.W*3/4)
@@ -210,15 +210,15 @@ func (d *domain) fitBudget(c Case) Case {
 }
 
 // draw draws one valid case, or reports that none was found.
-func (d *domain) draw(rng *rand.Rand) (Case, bool) {
+func (d *domain) draw(rng *rand.Rand) (testCase, bool) {
 	if len(d.ops) == 0 || len(d.kinds) == 0 {
-		return Case{}, false
+		return testCase{}, false
 	}
 	for try := 0; try < 200; try++ {
-		var c Case
+		var c testCase
 		if d.pool != nil {
 			if len(d.pool) == 0 {
-				return Case{}, false
+				return testCase{}, false
 			}
 			c = d.pool[rng.Intn(len(d.pool))]
 		} else {
@@ -233,11 +233,11 @@ func (d *domain) draw(rng *rand.Rand) (Case, bool) {
 			return c, true
 		}
 	}
-	return Case{}, false
+	return testCase{}, false
 }
 
 // specValid checks the capabilities alone.
-func (d *domain) specValid(c Case) bool {
+func (d *domain) specValid(c testCase) bool {
 	if c.normalize() != c || !slices.Contains(d.ops, c.Op) {
 		return false
 	}
@@ -255,7 +255,7 @@ func (d *domain) specValid(c Case) bool {
 }
 
 // valid reports whether c belongs to the domain.
-func (d *domain) valid(c Case) bool {
+func (d *domain) valid(c testCase) bool {
 	if c.W < 1 || c.H < 1 || c.W > d.maxSide || c.H > d.maxSide || c.Pad < 0 || c.work() > d.budget {
 		return false
 	}
@@ -267,7 +267,7 @@ func (d *domain) valid(c Case) bool {
 
 // gen is the gopter generator of the domain's cases.
 func (d *domain) gen() gopter.Gen {
-	caseType := reflect.TypeOf(Case{})
+	caseType := reflect.TypeOf(testCase{})
 	return func(p *gopter.GenParameters) *gopter.GenResult {
 		c, ok := d.draw(p.Rng)
 		if !ok {
@@ -275,7 +275,7 @@ func (d *domain) gen() gopter.Gen {
 		}
 		r := gopter.NewGenResult(c, d.shrink)
 		r.Sieve = func(v interface{}) bool {
-			c, ok := v.(Case)
+			c, ok := v.(testCase)
 			return ok && d.valid(c)
 		}
 		return r
@@ -286,10 +286,10 @@ func (d *domain) gen() gopter.Gen {
 // drops those outside the domain. Every candidate lowers at least one
 // field and raises none, so shrinking ends.
 func (d *domain) shrink(v interface{}) gopter.Shrink {
-	c := v.(Case)
-	var out []Case
-	seen := map[Case]bool{c: true}
-	add := func(m func(*Case)) {
+	c := v.(testCase)
+	var out []testCase
+	seen := map[testCase]bool{c: true}
+	add := func(m func(*testCase)) {
 		n := c
 		m(&n)
 		n = n.normalize()
@@ -299,49 +299,49 @@ func (d *domain) shrink(v interface{}) gopter.Shrink {
 		}
 	}
 	if c.Op != convolve.Filter2D {
-		add(func(n *Case) { n.Op = convolve.Filter2D })
+		add(func(n *testCase) { n.Op = convolve.Filter2D })
 	}
 	for _, w := range smaller(c.W, 1) {
-		add(func(n *Case) { n.W = w })
+		add(func(n *testCase) { n.W = w })
 	}
 	for _, h := range smaller(c.H, 1) {
-		add(func(n *Case) { n.H = h })
+		add(func(n *testCase) { n.H = h })
 	}
 	for _, k := range smallerOdd(c.KW) {
-		add(func(n *Case) { n.KW = k })
+		add(func(n *testCase) { n.KW = k })
 	}
 	for _, k := range smallerOdd(c.KH) {
-		add(func(n *Case) { n.KH = k })
+		add(func(n *testCase) { n.KH = k })
 	}
 	for ch := 1; ch < c.Channels; ch++ {
-		add(func(n *Case) { n.Channels = ch })
+		add(func(n *testCase) { n.Channels = ch })
 	}
 	if c.Pad > 0 {
-		add(func(n *Case) { n.Pad = 0 })
+		add(func(n *testCase) { n.Pad = 0 })
 	}
 	if c.Type != convolve.Float32 {
-		add(func(n *Case) { n.Type = convolve.Float32 })
+		add(func(n *testCase) { n.Type = convolve.Float32 })
 	}
 	if c.Layout != convolve.Interleaved {
-		add(func(n *Case) { n.Layout = convolve.Interleaved })
+		add(func(n *testCase) { n.Layout = convolve.Interleaved })
 	}
 	for b := convolve.Zero; b < c.Border; b++ {
-		add(func(n *Case) { n.Border = b })
+		add(func(n *testCase) { n.Border = b })
 	}
 	if c.Mode != convolve.Correlate {
-		add(func(n *Case) { n.Mode = convolve.Correlate })
+		add(func(n *testCase) { n.Mode = convolve.Correlate })
 	}
 	if c.Block != (convolve.Block{}) {
-		add(func(n *Case) { n.Block = convolve.Block{} })
+		add(func(n *testCase) { n.Block = convolve.Block{} })
 	}
 	if c.NoFMA {
-		add(func(n *Case) { n.NoFMA = false })
+		add(func(n *testCase) { n.NoFMA = false })
 	}
 	if c.Fast {
-		add(func(n *Case) { n.Fast = false })
+		add(func(n *testCase) { n.Fast = false })
 	}
 	if c.Tune != "" {
-		add(func(n *Case) { n.Tune = "" })
+		add(func(n *testCase) { n.Tune = "" })
 	}
 	i := 0
 	return func() (interface{}, bool) {

@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"fmt"
@@ -97,7 +97,7 @@ func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
 	if agreement.name != "agreement" {
 		t.Fatalf("properties[0] is %q, want agreement", agreement.name)
 	}
-	seed := suiteSeed()
+	seed := Options{}.resolve().Seed
 	r := checkProperty(e, agreement, seed, 200)
 	res := r.result
 	if res.Status != gopter.TestFailed {
@@ -107,10 +107,10 @@ func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
 		t.Fatalf("failed result has %d arguments, want 1", len(res.Args))
 	}
 	arg := res.Args[0]
-	shrunk, ok := arg.Arg.(Case)
-	orig := arg.OrigArg.(Case)
+	shrunk, ok := arg.Arg.(testCase)
+	orig := arg.OrigArg.(testCase)
 	if !ok {
-		t.Fatalf("shrunk argument is a %T, want Case", arg.Arg)
+		t.Fatalf("shrunk argument is a %T, want testCase", arg.Arg)
 	}
 	t.Logf("caught after %d passing cases; %d shrinks\n  original: %v\n  shrunk:   %v\n  failure:  %s",
 		res.Succeeded, arg.Shrinks, orig, shrunk, firstLines(fmt.Sprint(res.Labels), 3))

@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ func newEnv(t *testing.T, v convolve.Variant, seed int64) *env {
 }
 
 // specString shows the fields of a case a GPU kernel is compiled for.
-func specString(c Case) string {
+func specString(c testCase) string {
 	s := fmt.Sprintf("%v c=%d %v %v K=%dx%d %v", c.Op, c.Channels, c.Type, c.Layout, c.KW, c.KH, c.Border)
 	if c.Block != (convolve.Block{}) {
 		s += " block=" + c.Block.String()
@@ -92,7 +92,7 @@ func checkProperty(e *env, pr *property, seed int64, n int) *propertyRun {
 	params.MinSuccessfulTests = n
 	params.MaxShrinkCount = 300
 	var refused atomic.Int64
-	condition := func(c Case) *gopter.PropResult {
+	condition := func(c testCase) *gopter.PropResult {
 		err := safely(func() error { return pr.check(e, c) })
 		var rf *refusedError
 		switch {
@@ -115,10 +115,10 @@ func checkProperty(e *env, pr *property, seed int64, n int) *propertyRun {
 }
 
 // report logs or fails according to the run of property pr on variant e.
-func (r *propertyRun) report(t *testing.T, e *env, pr *property, seed int64, n int) {
+func (r *propertyRun) report(t *testing.T, e *env, pr *property, o Options) {
 	t.Helper()
 	res := r.result
-	cmd := reproduceCommand("TestProperties", e.name, pr.name, seed, n)
+	cmd := o.reproduceCommand(t.Name())
 	switch {
 	case res.Status == gopter.TestFailed && len(res.Args) > 0:
 		a := res.Args[0]
@@ -126,11 +126,11 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, seed int64, n i
 			"  shrunk case (%d shrinks): %s\n"+
 			"  original case:            %s\n"+
 			"  failure: %s\n"+
-			"  seed: -props.seed=%d (property stream %d)\n"+
+			"  seed: -%s.seed=%d (property stream %d)\n"+
 			"  reproduce: %s\n"+
 			"  rerun the shrunk case alone: %s",
 			e.name, pr.name, res.Succeeded, a.Shrinks, a.ArgFormatted, a.OrigArgFormatted,
-			strings.Join(res.Labels, "; "), seed, r.seed, cmd, caseCommand("TestProperties", e.name, pr.name, a.Arg.(Case)))
+			strings.Join(res.Labels, "; "), o.FlagPrefix, o.Seed, r.seed, cmd, o.caseCommand(t.Name(), a.Arg.(testCase)))
 	case res.Status == gopter.TestExhausted:
 		t.Errorf("variant=%s property=%s: only %d cases could be drawn within the capabilities (%d draws failed)\n  reproduce: %s",
 			e.name, pr.name, res.Succeeded, res.Discarded, cmd)
@@ -146,12 +146,12 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, seed int64, n i
 	}
 }
 
-// checkOneCase checks the case -props.case names, without shrinking, and
+// checkOneCase checks the case o.Case names, without shrinking, and
 // returns 1 when it ran.
-func checkOneCase(t *testing.T, e *env, pr *property) int {
-	c, err := parseCase(*caseFlag)
+func checkOneCase(t *testing.T, e *env, pr *property, o Options) int {
+	c, err := parseCase(o.Case)
 	if err != nil {
-		t.Fatalf("-props.case: %v", err)
+		t.Fatalf("-%s.case: %v", o.FlagPrefix, err)
 	}
 	d := propertyDomain(e, pr)
 	d.maxSide, d.budget = 1<<30, 1<<62
@@ -172,53 +172,65 @@ func checkOneCase(t *testing.T, e *env, pr *property) int {
 	return 1
 }
 
-// TestProperties checks every selected variant against every property that
-// applies to it, then logs one summary line per variant.
-func TestProperties(t *testing.T) {
-	seed, n := suiteSeed(), casesPerProperty()
-	t.Logf("props.seed=%d props.n=%d (rerun with -props.seed=%d)", seed, n, seed)
-	warmGPU(t)
-	ran := 0
-	for _, v := range convolve.Variants() {
-		name := v.Describe().Name
-		if !selectVariant(t, name) {
-			continue
-		}
-		ran++
-		t.Run(name, func(t *testing.T) {
-			if !v.Describe().Caps.GPU {
-				t.Parallel() // GPU variants run one at a time: the allocation count is per device
+// TestVariant checks v against every property of the suite that applies
+// to it, within the capabilities v declares: random problems drawn from
+// the seed, each failure shrunk to a small case and printed with the
+// command that reproduces it; the fixed table of edge cases; and the
+// checks that invalid input is refused. Each property runs as a subtest
+// of t named after it, beside the subtests "edge-cases" and "bad-input";
+// a last log line sums the variant's run up. A variant that needs a GPU
+// this machine lacks skips t with the reason.
+//
+// The seed, the number of random cases and a single case to check come
+// from the flags -convtest.seed, -convtest.n and -convtest.case.
+func TestVariant(t *testing.T, v convolve.Variant) {
+	t.Helper()
+	TestVariantOptions(t, v, Options{})
+}
+
+// TestVariantOptions is TestVariant with the settings of o in place of
+// the command-line flags where o sets them.
+func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
+	t.Helper()
+	if v == nil {
+		t.Fatal("convtest: nil variant")
+	}
+	o = o.resolve()
+	name := v.Describe().Name
+	if name == "" {
+		t.Fatalf("convtest: variant %T describes itself with an empty name", v)
+	}
+	t.Logf("variant=%s seed=%d n=%d (rerun with -%s.seed=%d)", name, o.Seed, o.N, o.FlagPrefix, o.Seed)
+	warmGPU(t, v, o.Seed)
+	e := newEnv(t, v, o.Seed)
+	start := time.Now()
+	cases := 0
+	for _, pr := range properties {
+		t.Run(pr.name, func(t *testing.T) {
+			if pr.applies != nil {
+				if why := pr.applies(e); why != "" {
+					t.Skip(why)
+				}
 			}
-			e := newEnv(t, v, seed)
-			start := time.Now()
-			cases := 0
-			for _, pr := range properties {
-				t.Run(pr.name, func(t *testing.T) {
-					if pr.applies != nil {
-						if why := pr.applies(e); why != "" {
-							t.Skip(why)
-						}
-					}
-					if len(propertyDomain(e, pr).ops) == 0 {
-						t.Skipf("%s supports none of the operations %v", e.name, pr.ops)
-					}
-					if *caseFlag != "" {
-						cases += checkOneCase(t, e, pr)
-						return
-					}
-					r := checkProperty(e, pr, seed, n)
-					cases += r.passed - r.refused
-					r.report(t, e, pr, seed, n)
-				})
+			if len(propertyDomain(e, pr).ops) == 0 {
+				t.Skipf("%s supports none of the operations %v", e.name, pr.ops)
 			}
-			verdict := "pass"
-			if t.Failed() {
-				verdict = "FAIL"
+			if o.Case != "" {
+				cases += checkOneCase(t, e, pr, o)
+				return
 			}
-			t.Logf("variant=%s cases=%d %s elapsed=%v", name, cases, verdict, time.Since(start).Round(time.Millisecond))
+			r := checkProperty(e, pr, o.Seed, o.N)
+			cases += r.passed - r.refused
+			r.report(t, e, pr, o)
 		})
 	}
-	if ran == 0 {
-		t.Errorf("-props.variant=%q matches none of the registered variants", *variantFlag)
+	if o.Case == "" {
+		t.Run("edge-cases", func(t *testing.T) { cases += testEdgeCases(t, e) })
+		t.Run("bad-input", func(t *testing.T) { testBadInput(t, e, o.Seed) })
 	}
+	verdict := "pass"
+	if t.Failed() {
+		verdict = "FAIL"
+	}
+	t.Logf("variant=%s cases=%d %s elapsed=%v", name, cases, verdict, time.Since(start).Round(time.Millisecond))
 }

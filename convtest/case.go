@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"fmt"
@@ -11,42 +11,42 @@ import (
 	"github.com/convbench/convbench/convolve/testimage"
 )
 
-// WeightKind says how a case's filter weights are drawn from its seed.
-type WeightKind int
+// weightKind says how a case's filter weights are drawn from its seed.
+type weightKind int
 
 const (
-	// RandomWeights are uniform in [-1, 1): a full-rank filter.
-	RandomWeights WeightKind = iota
-	// OuterWeights are the float32 products of two random vectors: a
+	// randomWeights are uniform in [-1, 1): a full-rank filter.
+	randomWeights weightKind = iota
+	// outerWeights are the float32 products of two random vectors: a
 	// rank-one (separable) filter.
-	OuterWeights
-	// SmoothWeights are the outer product of two sampled Gaussians, all
+	outerWeights
+	// smoothWeights are the outer product of two sampled Gaussians, all
 	// positive and summing to about 1, like a blur.
-	SmoothWeights
-	// IntegerWeights are small integers in -4..4, as edge filters have.
-	IntegerWeights
-	// IdentityWeights are 0 except a 1 at the anchor.
-	IdentityWeights
+	smoothWeights
+	// integerWeights are small integers in -4..4, as edge filters have.
+	integerWeights
+	// identityWeights are 0 except a 1 at the anchor.
+	identityWeights
 )
 
 var weightKindNames = []string{"random", "outer", "smooth", "integer", "identity"}
 
-func (k WeightKind) String() string {
+func (k weightKind) String() string {
 	if k >= 0 && int(k) < len(weightKindNames) {
 		return weightKindNames[k]
 	}
-	return fmt.Sprintf("WeightKind(%d)", int(k))
+	return fmt.Sprintf("weightKind(%d)", int(k))
 }
 
 // separable reports whether every filter of this kind is rank one.
-func (k WeightKind) separable() bool {
-	return k == OuterWeights || k == SmoothWeights || k == IdentityWeights
+func (k weightKind) separable() bool {
+	return k == outerWeights || k == smoothWeights || k == identityWeights
 }
 
-// Case is one generated test problem. It holds no pixels: the input image
+// testCase is one generated test problem. It holds no pixels: the input image
 // and the filter weights are derived from Seed, so a case prints in one
 // line and shrinks field by field.
-type Case struct {
+type testCase struct {
 	Op       convolve.Operation
 	W, H     int
 	Channels int
@@ -56,7 +56,7 @@ type Case struct {
 	// (Stride = row elements + Pad); padding holds poison values.
 	Pad     int
 	KW, KH  int // filter sides (the operation's own for Sobel and RGB->YUV)
-	Weights WeightKind
+	Weights weightKind
 	Border  convolve.Border
 	Mode    convolve.Mode
 	Block   convolve.Block // zero: the variant's default
@@ -64,12 +64,12 @@ type Case struct {
 	Fast    bool // FastMath
 	// Tune holds Config.Tunables in convolve.FormatTunables's form:
 	// "name=value" pairs joined by commas in
-	// name order ("" for none), so that a Case stays comparable.
+	// name order ("" for none), so that a testCase stays comparable.
 	Tune string
 	Seed int64
 }
 
-func (c Case) String() string {
+func (c testCase) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v %dx%d c=%d %v", c.Op, c.W, c.H, c.Channels, c.Type)
 	if c.Channels > 1 {
@@ -102,7 +102,7 @@ func (c Case) String() string {
 
 // normalize makes the fields that the operation fixes consistent and
 // clears those it ignores (they are not printed either).
-func (c Case) normalize() Case {
+func (c testCase) normalize() testCase {
 	switch c.Op {
 	case convolve.SobelMagnitude:
 		c.KW, c.KH = 3, 3
@@ -119,7 +119,7 @@ func (c Case) normalize() Case {
 }
 
 // Geometry is the input geometry.
-func (c Case) Geometry() convolve.Geometry {
+func (c testCase) Geometry() convolve.Geometry {
 	g := convolve.Geometry{Width: c.W, Height: c.H, Channels: c.Channels, Type: c.Type, Layout: c.Layout}
 	if c.Pad > 0 {
 		g.Stride = g.RowElems() + c.Pad
@@ -129,7 +129,7 @@ func (c Case) Geometry() convolve.Geometry {
 
 // Problem is the problem the case describes, with filter f (nil for
 // operations without one).
-func (c Case) problem(f *convolve.Filter) convolve.Problem {
+func (c testCase) problem(f *convolve.Filter) convolve.Problem {
 	p := convolve.Problem{Op: c.Op, Input: c.Geometry(), Border: c.Border, Mode: c.Mode}
 	if c.Op == convolve.Filter2D {
 		p.Filter = f
@@ -138,7 +138,7 @@ func (c Case) problem(f *convolve.Filter) convolve.Problem {
 }
 
 // Problem builds the case's problem with its own filter.
-func (c Case) Problem() (convolve.Problem, error) {
+func (c testCase) Problem() (convolve.Problem, error) {
 	var f *convolve.Filter
 	if c.Op == convolve.Filter2D {
 		var err error
@@ -150,7 +150,7 @@ func (c Case) Problem() (convolve.Problem, error) {
 }
 
 // Config is the plan configuration of the case.
-func (c Case) Config() convolve.Config {
+func (c testCase) Config() convolve.Config {
 	cfg := convolve.Config{Block: c.Block, NoFMA: c.NoFMA, FastMath: c.Fast}
 	// Tune is only ever drawn or parsed in ParseTunables's form.
 	cfg.Tunables, _ = convolve.ParseTunables(c.Tune)
@@ -183,34 +183,34 @@ func valuesOf(name string) []int {
 }
 
 // Filter builds the case's filter from its seed.
-func (c Case) Filter() (*convolve.Filter, error) {
+func (c testCase) Filter() (*convolve.Filter, error) {
 	return makeFilter(c.Weights, c.KW, c.KH, c.Seed, "case")
 }
 
 // makeFilter draws a KW x KH filter of the given kind from seed.
-func makeFilter(kind WeightKind, kw, kh int, seed int64, name string) (*convolve.Filter, error) {
+func makeFilter(kind weightKind, kw, kh int, seed int64, name string) (*convolve.Filter, error) {
 	rng := rand.New(rand.NewSource(seed ^ 0x0f11_7e25))
 	w := make([]float32, kw*kh)
 	switch kind {
-	case RandomWeights:
+	case randomWeights:
 		for i := range w {
 			w[i] = 2*rng.Float32() - 1
 		}
-	case OuterWeights:
+	case outerWeights:
 		row, col := randomVector(rng, kw), randomVector(rng, kh)
 		outer(w, row, col)
-	case SmoothWeights:
+	case smoothWeights:
 		outer(w, gaussian(rng, kw), gaussian(rng, kh))
-	case IntegerWeights:
+	case integerWeights:
 		for i := range w {
 			w[i] = float32(rng.Intn(9) - 4)
 		}
-	case IdentityWeights:
+	case identityWeights:
 		// the centre below
 	default:
 		return nil, fmt.Errorf("properties: unknown weight kind %d", int(kind))
 	}
-	if kind == IdentityWeights || allZero(w) {
+	if kind == identityWeights || allZero(w) {
 		w[len(w)/2] = 1
 	}
 	return convolve.NewFilter(fmt.Sprintf("%s-%v", name, kind), kw, kh, w)
@@ -266,7 +266,7 @@ func outer(w, row, col []float32) {
 
 // Input builds the case's input image: fresh random data from the seed,
 // with row padding filled with poison that shows when a variant reads it.
-func (c Case) Input() (*convolve.Image, error) {
+func (c testCase) Input() (*convolve.Image, error) {
 	im, err := testimage.Noise(c.Geometry(), c.Seed)
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (c Case) Input() (*convolve.Image, error) {
 
 // problemAndInput is Problem and Input together, for the properties that
 // need both.
-func (c Case) problemAndInput() (convolve.Problem, *convolve.Image, error) {
+func (c testCase) problemAndInput() (convolve.Problem, *convolve.Image, error) {
 	p, err := c.Problem()
 	if err != nil {
 		return convolve.Problem{}, nil, err
@@ -314,6 +314,6 @@ func poisonPadding(im *convolve.Image) {
 }
 
 // work is the number of multiply-adds of one run of the case.
-func (c Case) work() int {
+func (c testCase) work() int {
 	return c.W * c.H * c.Channels * c.KW * c.KH
 }

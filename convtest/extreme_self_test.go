@@ -1,4 +1,4 @@
-package properties
+package convtest
 
 import (
 	"math"
@@ -125,7 +125,7 @@ func TestExtremeDomainsDraw(t *testing.T) {
 		d := v.Describe()
 		e := &env{name: d.Name, variant: v, desc: d}
 		if d.Caps.GPU {
-			e.pool = specPool(d.Caps, derivedSeed(defaultSeed, d.Name, "pool"))
+			e.pool = specPool(d.Caps, derivedSeed(DefaultSeed, d.Name, "pool"))
 		}
 		for _, pr := range extremeProperties {
 			if pr.applies != nil && pr.applies(e) != "" {
@@ -135,7 +135,7 @@ func TestExtremeDomainsDraw(t *testing.T) {
 			if len(dom.ops) == 0 {
 				continue
 			}
-			rng := rand.New(rand.NewSource(derivedSeed(defaultSeed, d.Name, pr.name)))
+			rng := rand.New(rand.NewSource(derivedSeed(DefaultSeed, d.Name, pr.name)))
 			for i := 0; i < 50; i++ {
 				c, ok := dom.draw(rng)
 				if !ok {

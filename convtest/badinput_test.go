@@ -1,0 +1,46 @@
+package convtest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// laxVariant wraps a variant but validates nothing: its Plan accepts any
+// problem and its Run never fails, as a careless implementation might.
+type laxVariant struct{ inner convolve.Variant }
+
+func (l laxVariant) Describe() convolve.Description { return l.inner.Describe() }
+func (l laxVariant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	return laxPlan{}, nil
+}
+
+type laxPlan struct{}
+
+func (laxPlan) Run(in, out *convolve.Image) error { return nil }
+func (laxPlan) Close() error                      { return nil }
+
+// TestBadInputCatchesLaxVariant makes sure the bad-input check can fail: a
+// variant that validates nothing is reported for its plans and its runs.
+func TestBadInputCatchesLaxVariant(t *testing.T) {
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{name: "lax", variant: laxVariant{naive}, desc: naive.Describe()}
+	base := testCase{Op: convolve.Filter2D, W: 6, H: 5, Channels: 1, KW: 3, KH: 3, Seed: 1}
+	problems, _ := checkBadInput(e, base)
+	var plans, runs int
+	for _, p := range problems {
+		switch {
+		case strings.HasPrefix(p, "Variant.Plan with"):
+			plans++
+		case strings.HasPrefix(p, "Run with"):
+			runs++
+		}
+	}
+	if plans == 0 || runs == 0 {
+		t.Errorf("lax variant: %d plan and %d run problems reported, want both > 0; all:\n%s", plans, runs, strings.Join(problems, "\n"))
+	}
+}

@@ -1,0 +1,161 @@
+package convtest
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/convolve"
+)
+
+// benchSizes, benchFilters and benchTypes span BenchmarkVariant's sweep:
+// a small and an HD image, a small and a large separable filter and a
+// dense one, bytes and floats.
+var (
+	benchSizes   = [][2]int{{512, 512}, {1920, 1080}}
+	benchFilters = []string{"gauss3", "gauss9", "sharpen"}
+	benchTypes   = []convolve.ElemType{convolve.Uint8, convolve.Float32}
+)
+
+// benchCases are the cases of BenchmarkVariant's sweep that lie within
+// the capabilities of d, in the benchmarks package's form. Cases of a
+// variant without Filter2D run its first operation instead.
+func benchCases(d convolve.Description) []benchmarks.Case {
+	caps := d.Caps
+	op := convolve.Filter2D
+	if len(caps.Ops) > 0 && !slices.Contains(caps.Ops, op) {
+		op = caps.Ops[0]
+	}
+	filters := benchFilters
+	types := benchTypes
+	channels := 1
+	if op != convolve.Filter2D {
+		filters = []string{""}
+	}
+	if op == convolve.RGBToYUV {
+		types, channels = []convolve.ElemType{convolve.Uint8}, 3
+	}
+	border := convolve.Zero
+	if len(caps.Borders) > 0 && !slices.Contains(caps.Borders, border) {
+		border = caps.Borders[0]
+	}
+	timing := benchmarks.CPUTiming
+	if caps.GPU {
+		timing = benchmarks.KernelTiming
+	}
+	var cases []benchmarks.Case
+	for _, size := range benchSizes {
+		for _, f := range filters {
+			for _, typ := range types {
+				c := benchmarks.Case{
+					Variant: d.Name, Op: op, Width: size[0], Height: size[1], Filter: f,
+					Border: border, Type: typ, Channels: channels, Layout: convolve.Interleaved,
+					Cache: benchmarks.Hot, Timing: timing, GPU: caps.GPU,
+				}
+				p, err := c.Problem()
+				if err != nil || caps.Check(p) != nil {
+					continue
+				}
+				cases = append(cases, c)
+			}
+		}
+	}
+	return cases
+}
+
+// BenchmarkVariant times v on a small representative sweep (two image
+// sizes, three filters, two element types, within the capabilities v
+// declares), one sub-benchmark per case named as the benchmarks package
+// names its cases, for example
+// variant=cpu-fast/size=512x512/filter=gauss3/k=3/block=none/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none,
+// so that benchstat compares its output with the project's sweeps. Each
+// case's output is first checked against the float64 reference, and a
+// wrong variant fails instead of being timed. A CPU variant reports
+// ns/op of Plan.Run; a GPU variant's input is uploaded once and gpu-ns/op
+// is the device time of b.N kernel runs measured with events. Every case
+// reports MPix/s and GB/s. A variant that needs a GPU this machine lacks
+// skips with the reason.
+func BenchmarkVariant(b *testing.B, v convolve.Variant) {
+	if v == nil {
+		b.Fatal("convtest: nil variant")
+	}
+	d := v.Describe()
+	cases := benchCases(d)
+	if len(cases) == 0 {
+		b.Skipf("%s: no case of the sweep lies within its capabilities %+v", d.Name, d.Caps)
+	}
+	for _, c := range cases {
+		b.Run(c.Name(), func(b *testing.B) { benchCase(b, v, c) })
+	}
+}
+
+// benchCase gates and times one case.
+func benchCase(b *testing.B, v convolve.Variant, c benchmarks.Case) {
+	p, err := c.Problem()
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := benchmarks.NewInput(p, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := p.NewOutput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pl, err := convolve.PlanFor(v, p, c.Config())
+	if reason, ok := unavailable(err); ok {
+		b.Skipf("%s needs a GPU: %s", c.Variant, reason)
+	}
+	if err != nil {
+		b.Fatalf("plan: %v", err)
+	}
+	defer func() {
+		if err := pl.Close(); err != nil {
+			b.Errorf("close: %v", err)
+		}
+	}()
+	out.Fill(math.NaN())
+	if err := pl.Run(in, out); err != nil {
+		b.Fatalf("run: %v", err)
+	}
+	m, _, err := benchmarks.Gate(p, in, out)
+	if err != nil {
+		b.Fatalf("gate: %v", err)
+	}
+	if !m.OK() {
+		b.Fatalf("wrong output, not timed: %v", m)
+	}
+	tp := convolve.ThroughputOf(p)
+	var per time.Duration
+	if dp, ok := pl.(convolve.DevicePlan); ok && c.GPU {
+		if err := dp.Upload(in); err != nil {
+			b.Fatalf("upload: %v", err)
+		}
+		b.ResetTimer()
+		dt, err := dp.TimeKernel(b.N)
+		b.StopTimer()
+		if err != nil {
+			b.Fatalf("kernel timing: %v", err)
+		}
+		per = dt / time.Duration(b.N)
+		b.ReportMetric(float64(dt.Nanoseconds())/float64(b.N), "gpu-ns/op")
+	} else {
+		b.ResetTimer()
+		start := time.Now()
+		for i := 0; i < b.N; i++ {
+			if err := pl.Run(in, out); err != nil {
+				b.Fatalf("run: %v", err)
+			}
+		}
+		b.StopTimer()
+		per = time.Since(start) / time.Duration(b.N)
+	}
+	if per <= 0 {
+		b.Fatalf("%s: measured a non-positive time %v per operation", c.Variant, per)
+	}
+	b.ReportMetric(tp.MPixPerSec(per), "MPix/s")
+	b.ReportMetric(tp.GBPerSec(per), "GB/s")
+}

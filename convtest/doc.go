@@ -1,0 +1,76 @@
+// Package convtest is a conformance suite for implementations of
+// convolve.Variant, in the spirit of testing/fstest: a test of any module
+// calls TestVariant on its variant, a benchmark calls BenchmarkVariant.
+//
+//	func TestMyVariant(t *testing.T)      { convtest.TestVariant(t, myVariant{}) }
+//	func BenchmarkMyVariant(b *testing.B) { convtest.BenchmarkVariant(b, myVariant{}) }
+//
+// TestVariant draws random problem
+// descriptors (image size, filter size, border, mode, element type,
+// channels, layout, row padding, block shape, compile options and a data
+// seed) within the capabilities the variant declares, and checks with
+// github.com/leanovate/gopter that:
+//
+//   - the output agrees with refimpl's float64 reference within the
+//     per-element tolerance of the correctness policy, and every output
+//     element is written (outputs are poisoned before each run);
+//   - metamorphic relations hold: the identity filter returns the input,
+//     an impulse returns the (flipped or unflipped) filter, filtering is
+//     linear in the filter, whole-pixel translation commutes with filtering
+//     away from the borders, a separable filter gives the same result
+//     through the separable and the 2-D paths, and convolve equals
+//     correlate with the flipped filter;
+//   - kernels that sum in cpu-naive's order, compiled with --fmad=false,
+//     equal cpu-naive bit for bit;
+//   - extreme input gives the reference's result, non-finite values
+//     matched by class (NaN meets NaN, +Inf meets +Inf, -Inf meets -Inf):
+//     NaN and infinite pixels beside zero weights (0 x Inf is NaN), NaN
+//     and infinite weights, sums just below the float32 overflow, sums
+//     beyond it (every output an infinity), subnormal pixels and weights
+//     (within what flushing them to zero may change), and uint8 and int16
+//     pixels at the ends of their ranges. A variant that declares
+//     Capabilities.FiniteInput must instead refuse non-finite filters
+//     (at plan time, in PlanFor and in its own Plan) and pixels (in Run
+//     and Upload) with a *convolve.NonFiniteError;
+//   - the same input run twice gives the same bits;
+//   - device allocations and open plans return to their starting counts;
+//   - invalid input is rejected with an error, without a panic and
+//     without allocating: invalid problems and images, an output whose
+//     data overlaps the input's (convolve.ErrOverlap), Run after Close
+//     and a second Close (convolve.ErrClosed).
+//
+// Descriptors, not pixels, are generated, so a failing case shrinks to a
+// small one and prints in one line together with the seed and a go test
+// command that reproduces it. A fixed table of edge cases (1x1, 1xN, Nx1,
+// filters larger than the image, every border) runs beside the random
+// cases.
+//
+// Flags (in the test binary of any package that imports convtest):
+//
+//	-convtest.seed=N    seed of every random draw (default DefaultSeed, logged; 0 picks one from the clock)
+//	-convtest.n=N       random cases per property (-short runs fewer)
+//	-convtest.case=CASE check only this case, as a failure prints it (no random cases, no shrinking)
+//
+// Options sets the same from code (the properties package maps its own
+// -props.* flags onto it). A variant's run ends with a line such as
+// "variant=cpu-fast cases=2250 pass elapsed=1.2s". A failure prints the
+// shrunk case, the original one, a go-cmp diff of the first mismatching
+// elements, the seed and the go test command that reproduces it.
+//
+// A variant that needs a GPU this machine lacks skips with the reason.
+// GPU specializations (filter size, block shape, border, element type,
+// channels, layout, compile options) are drawn from a small pool chosen by
+// the seed, so compiled modules are reused across cases; different seeds
+// cover the whole filter-size range. Before the first GPU case, the
+// kernels of the pool and of the edge-case table are compiled on all cores
+// (variants.Warm), so NVRTC does not run one module at a time.
+//
+// Some properties compare with other registered variants: bit-exact with
+// cpu-naive, separable with a 2-D partner (cpu-naive or gpu-naive).
+// Importing convtest registers the variants of refimpl and
+// cudabind/variants, so those partners are always there.
+//
+// BenchmarkVariant times the variant on a small representative sweep in
+// standard Go benchmark format, each case named as the benchmarks
+// package names its cases, gated against the reference before timing.
+package convtest

@@ -1,0 +1,82 @@
+package convtest
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/variants"
+)
+
+// liveAllocations is the default device's count of live allocations, or
+// false when there is no device.
+func liveAllocations() (int, bool) {
+	dev, err := cudabind.Default()
+	if err != nil {
+		return 0, false
+	}
+	return dev.LiveAllocations(), true
+}
+
+// unavailable returns the reason CUDA cannot run here, when err says so.
+func unavailable(err error) (string, bool) {
+	var ua *cudabind.UnavailableError
+	if errors.As(err, &ua) {
+		return ua.Error(), true
+	}
+	return "", false
+}
+
+// warmed records the GPU variants (by name and seed) whose kernels are
+// compiled already.
+var warmed sync.Map
+
+// warmGPU compiles, on every core, the kernels GPU variant v will need
+// for seed: its specialization pool, the specializations the properties'
+// fixes make of it, and the adapted edge-case table. Plans made later, one
+// at a time, then find their modules in the compile cache. It does nothing
+// for a CPU variant or without a GPU.
+func warmGPU(t *testing.T, v convolve.Variant, seed int64) {
+	d := v.Describe()
+	if !d.Caps.GPU {
+		return
+	}
+	if _, done := warmed.LoadOrStore(fmt.Sprintf("%s\x00%d", d.Name, seed), true); done {
+		return
+	}
+	var specs []variants.WarmSpec
+	add := func(c testCase) {
+		p, err := c.Problem()
+		if err == nil {
+			specs = append(specs, variants.WarmSpec{Variant: v, Problem: p, Config: c.Config()})
+		}
+	}
+	for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool")) {
+		add(c)
+		// The specializations the properties' fixes make of it
+		// (another element type, border or compile option).
+		for _, pr := range properties {
+			if pr.fix != nil {
+				if f := pr.fix(newDomain(d.Caps, pr, nil), c).normalize(); f != c {
+					add(f)
+				}
+			}
+		}
+	}
+	cases, _ := edgeCasesFor(d.Caps)
+	for _, c := range cases {
+		add(c)
+	}
+	start := time.Now()
+	stats, err := variants.Warm(specs, runtime.NumCPU(), nil)
+	if _, ok := unavailable(err); ok || len(specs) == 0 {
+		return
+	}
+	t.Logf("precompiled the kernels of %d specializations of %s on %d workers in %v (%d refused at plan time)",
+		stats.Planned, d.Name, runtime.NumCPU(), time.Since(start).Round(time.Millisecond), stats.Failed)
+}

@@ -1,0 +1,114 @@
+package convtest
+
+import (
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// DefaultSeed is the seed of a run that sets none: runs are repeatable
+// unless asked otherwise, and every run logs its seed.
+const DefaultSeed = 20240601
+
+var (
+	seedFlag = flag.Int64("convtest.seed", DefaultSeed, "seed of the random cases; 0 picks one from the clock")
+	nFlag    = flag.Int("convtest.n", 0, "random cases per property (0: 250, or 40 with -short)")
+	caseFlag = flag.String("convtest.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
+)
+
+// Options adjust a run of the suite. The zero value takes every setting
+// from the command line: -convtest.seed, -convtest.n and -convtest.case.
+type Options struct {
+	// Seed is the seed of every random draw; 0 takes -convtest.seed
+	// (whose 0 picks a seed from the clock, once per process).
+	Seed int64
+	// N is the number of random cases per property; 0 takes -convtest.n,
+	// and 0 there means 250, or 40 with -short.
+	N int
+	// Case, when not empty, checks only this case (as a failure prints
+	// it) under every property, without random cases or shrinking; ""
+	// takes -convtest.case.
+	Case string
+	// Rerun is the start of the command a failure prints to reproduce
+	// itself, before its -run pattern and flags: "go test" when empty.
+	// A caller whose own flags set the options names them here and in
+	// FlagPrefix.
+	Rerun string
+	// FlagPrefix is the prefix of the seed, count and case flags in that
+	// command: "convtest" when empty (-convtest.seed=...).
+	FlagPrefix string
+}
+
+var (
+	clockOnce sync.Once
+	clockSeed int64
+)
+
+// resolve fills the zero fields of o from the flags and defaults.
+func (o Options) resolve() Options {
+	if o.Seed == 0 {
+		o.Seed = *seedFlag
+	}
+	if o.Seed == 0 {
+		clockOnce.Do(func() { clockSeed = time.Now().UnixNano() & (1<<62 - 1) })
+		o.Seed = clockSeed
+	}
+	if o.N <= 0 {
+		o.N = *nFlag
+	}
+	if o.N <= 0 {
+		o.N = 250
+		if testing.Short() {
+			o.N = 40
+		}
+	}
+	if o.Case == "" {
+		o.Case = *caseFlag
+	}
+	if o.Rerun == "" {
+		o.Rerun = "go test"
+	}
+	if o.FlagPrefix == "" {
+		o.FlagPrefix = "convtest"
+	}
+	return o
+}
+
+// derivedSeed gives each (variant, property) pair its own random stream, so
+// a failure reproduces whatever other variants or properties run beside it.
+func derivedSeed(seed int64, parts ...string) int64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d", seed)
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return int64(h.Sum64() & (1<<63 - 1))
+}
+
+// runPattern is the -run pattern that selects exactly the test named
+// name (as testing.T.Name gives it) and nothing beside it.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// reproduceCommand is the one-line command that reruns exactly the test
+// named test with the seed and count of o.
+func (o Options) reproduceCommand(test string) string {
+	return fmt.Sprintf("%s -run '%s' -%s.seed=%d -%s.n=%d -v", o.Rerun, runPattern(test), o.FlagPrefix, o.Seed, o.FlagPrefix, o.N)
+}
+
+// caseCommand reruns one printed case of the test named test, without
+// shrinking.
+func (o Options) caseCommand(test string, c testCase) string {
+	return fmt.Sprintf("%s -run '%s' -%s.case='%v' -v", o.Rerun, runPattern(test), o.FlagPrefix, c)
+}
