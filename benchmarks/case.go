@@ -63,10 +63,10 @@ const (
 // Case is one benchmark: a variant, a problem and how it is timed. Its
 // Name carries every field, so that benchstat can group by any of them.
 type Case struct {
-	Variant  string
-	Op       convolve.Operation
-	Width    int
-	Height   int
+	Variant string
+	Op      convolve.Operation
+	Width   int
+	Height  int
 	// Filter is the filter's spec (ResolveFilter), or the name of
 	// Weights; empty unless Op is Filter2D.
 	Filter string
