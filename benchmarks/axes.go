@@ -181,6 +181,9 @@ func AxisFlags() []AxisFlag {
 	}
 }
 
+// Apply parses value and sets the flag's axis of a to it.
+func (f AxisFlag) Apply(a *Axes, value string) error { return f.set(a, value) }
+
 // RegisterAxisFlags defines the flags of AxisFlags on fs, each setting its
 // axis of a.
 func RegisterAxisFlags(fs *flag.FlagSet, a *Axes) {
