@@ -29,8 +29,8 @@ func WriteList(w io.Writer, vs []convolve.Variant) error {
 	for _, p := range Presets() {
 		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Summary)
 		sweeps, parts := p.Sweeps()
-		for _, a := range sweeps {
-			fmt.Fprintf(&b, "    %s\n", a.FlagString())
+		for i, a := range sweeps {
+			fmt.Fprintf(&b, "    %s%s\n", a.FlagString(), p.sweeps[i].extras())
 		}
 		if len(parts) > 0 {
 			fmt.Fprintf(&b, "    the cases of %s\n", strings.Join(parts, ", "))
@@ -124,4 +124,35 @@ func joinSet[T any](vs []T, name func(T) string) string {
 		return ""
 	}
 	return join(vs, name)
+}
+
+// extras describes what a sweep sets besides its axes: the compile
+// options and the tunables it sweeps.
+func (s sweep) extras() string {
+	var parts []string
+	if len(s.opts) > 0 {
+		parts = append(parts, "compile options "+join(s.opts, func(o Opts) string {
+			if o == DefaultOpts {
+				return "default"
+			}
+			return string(o)
+		}))
+	}
+	var vs []string
+	for v := range s.tunes {
+		vs = append(vs, v)
+	}
+	sort.Strings(vs)
+	for _, v := range vs {
+		parts = append(parts, v+" tunables "+join(s.tunes[v], func(t string) string {
+			if t == "" {
+				return "default"
+			}
+			return t
+		}))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
