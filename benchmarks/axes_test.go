@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -441,5 +442,35 @@ func TestWriteList(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q", want)
 		}
+	}
+}
+
+// go test -bench with -image runs the cases on the image and writes
+// standard benchmark lines named by it.
+func TestImageBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the benchmark binary")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	path := writePNG(t, t.TempDir())
+	cmd := exec.Command(exe, "-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
+		"-image", path, "-variants", "cpu-fast", "-filters", "gauss3", "-types", "u8", "-max-time=100ms")
+	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := regexp.MustCompile(`(?m)^BenchmarkConv/variant=cpu-fast/size=12x7@tiny\.png/filter=gauss3/k=3/block=none/border=zero/type=u8/ch=3/layout=interleaved/cache=hot/timing=cpu/mem=none\s+1\s+\d+ ns/op`)
+	if !want.Match(out) || !strings.Contains(string(out), "sweep-axes: -variants cpu-fast -filters gauss3 -types u8 -image tiny.png\n") {
+		t.Errorf("output lacks a line matching %s or the sweep-axes line:\n%s", want, out)
+	}
+	// A bad axis value stops the binary with the valid values.
+	cmd = exec.Command(exe, "-test.run", "^$", "-test.bench", ".", "-types", "u9")
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "-types u9: want one of f32, u8, i16") {
+		t.Errorf("-types u9: %v\n%s", err, out)
 	}
 }
