@@ -1,4 +1,15 @@
-// Command sweep runs one benchmark preset and stores its raw output.
+// Command sweep runs one benchmark preset, or a sweep set by axis flags,
+// and stores its raw output.
+//
+// The axis flags of the benchmarks (-variants, -sizes, -filters, -types,
+// -channels, -layouts, -borders, -modes, -blocks, -timing, -mem, -image;
+// benchmarks.AxisFlags) are checked here and passed on to the binary: beside
+// -sweep they replace the preset's axes, without it they make the sweep
+// alone. Such a run is stored as <preset>-custom-<digest>.txt, or
+// custom-<digest>.txt, the digest being of the axis flags. -list prints
+// every variant with its capabilities and every preset with its axes; -gpu
+// takes only 0 (the GPU variants run on device 0; pick another GPU with
+// CUDA_VISIBLE_DEVICES).
 //
 // It builds the benchmarks test binary (or takes a prebuilt one with
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
@@ -20,6 +31,7 @@
 // benchmarks.Noise); -count sets the lines per case.
 //
 //	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
+//	go run ./benchmarks/cmd/sweep -variants 'gpu-tiled|npp' -sizes 6000x4000 -filters gauss9,dense9 -types u8,f32
 package main
 
 import (
@@ -41,7 +53,7 @@ import (
 )
 
 func main() {
-	sweep := flag.String("sweep", "default", "preset to run")
+	sweep := flag.String("sweep", "default", "preset to run; axis flags beside it replace its axes, and axis flags without it make the sweep alone")
 	count := flag.Int("count", 5, "runs of every case (-test.count)")
 	noise := flag.Float64("noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
 	maxTime := flag.Duration("max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
