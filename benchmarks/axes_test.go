@@ -410,7 +410,9 @@ func TestImageAxis(t *testing.T) {
 		t.Errorf("-image with -sizes: %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "x.png")
-	os.WriteFile(bad, []byte("not an image"), 0o644)
+	if err := os.WriteFile(bad, []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := LoadImage(bad); err == nil || !strings.Contains(err.Error(), "not a PNG, TIFF, PGM (P5) or PPM (P6) file") {
 		t.Errorf("LoadImage of text: %v", err)
 	}

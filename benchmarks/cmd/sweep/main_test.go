@@ -157,7 +157,9 @@ func TestRunName(t *testing.T) {
 func TestAbsPaths(t *testing.T) {
 	dir := t.TempDir()
 	w := filepath.Join(dir, "w.txt")
-	os.WriteFile(w, []byte("1\n"), 0o644)
+	if err := os.WriteFile(w, []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(dir)
 	got := absPaths([]string{"-filters=gauss3,w.txt", "-image=w.txt", "-sizes=8x8"})
 	want := []string{"-filters=gauss3," + w, "-image=" + w, "-sizes=8x8"}
