@@ -29,8 +29,9 @@ type Axes struct {
 	Blocks  []convolve.Block
 	Timings []TimingChoice
 	Mems    []Memory // the host memory of total-time cases
-	// Image, when set, is every case's input: its size and channel count
-	// replace the Sizes and Channels axes.
+	// Image, when set, is every case's input: its size replaces the Sizes
+	// axis, and its channel count the Channels axis unless that is set
+	// (InputImage.As converts).
 	Image *InputImage
 }
 
@@ -42,7 +43,8 @@ func (a Axes) Set() bool {
 }
 
 // Override returns a with every axis that o sets replaced by o's.
-// An image replaces the sizes and channel counts.
+// An image replaces the sizes, and the channel counts with its own unless
+// o sets them.
 func (a Axes) Override(o Axes) Axes {
 	if o.Variants != nil {
 		a.Variants = o.Variants
@@ -80,7 +82,10 @@ func (a Axes) Override(o Axes) Axes {
 	if o.Image != nil {
 		a.Image = o.Image
 		a.Sizes = [][2]int{{o.Image.Image.Width, o.Image.Image.Height}}
-		a.Channels = []int{o.Image.Image.Channels}
+		a.Channels = o.Channels
+		if a.Channels == nil {
+			a.Channels = []int{o.Image.Image.Channels}
+		}
 	}
 	return a
 }
@@ -176,7 +181,7 @@ func AxisFlags() []AxisFlag {
 				a.Mems, err = parseEnum("mem", s, []Memory{Pageable, Pinned}, func(m Memory) string { return string(m) })
 				return
 			}},
-		{"image", "input image file (PNG, TIFF, PGM or PPM): every case runs on its pixels, at its size and channel count",
+		{"image", "input image file (PNG, TIFF, PGM or PPM): every case runs on its pixels at its size, and at its channel count unless -channels converts it (RGB to gray by BT.601 luma, gray to RGB by copies)",
 			func(a *Axes, s string) (err error) { a.Image, err = LoadImage(s); return }},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -408,6 +409,30 @@ func TestImageAxis(t *testing.T) {
 	a.Sizes = [][2]int{{8, 8}}
 	if _, err := BuildSweep("", a); err == nil || !strings.Contains(err.Error(), "without -sizes") {
 		t.Errorf("-image with -sizes: %v", err)
+	}
+	// -channels converts: RGB to gray by BT.601 luma.
+	gray, err := parseFlags("-image", path, "-variants", "cpu-naive", "-filters", "box3", "-types", "f32", "-channels", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp, err := BuildSweep("", gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc := gp.Expand(Env{Variants: convolve.Variants()}).Cases
+	if len(gc) != 1 || !strings.Contains(gc[0].Name(), "/size=12x7@tiny.png/") || !strings.Contains(gc[0].Name(), "/ch=1/") {
+		t.Fatalf("-channels 1: cases %v", gc)
+	}
+	gprob, _ := gc[0].Problem()
+	gin, err := gc[0].Image.As(gprob.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := gin.At(11, 6, 0), (0.299*11+0.587*6+0.114*17)/255; math.Abs(got-want) > 1e-6 {
+		t.Errorf("gray pixel (11,6) = %v, want %v", got, want)
+	}
+	if _, err := gc[0].Image.As(convolve.Geometry{Width: 12, Height: 7, Channels: 2, Type: convolve.Uint8}); err == nil {
+		t.Errorf("RGB to 2 channels: no error")
 	}
 	bad := filepath.Join(t.TempDir(), "x.png")
 	if err := os.WriteFile(bad, []byte("not an image"), 0o644); err != nil {

@@ -58,15 +58,30 @@ func fullScale(t convolve.ElemType) float64 {
 	return 1
 }
 
-// As returns the image in geometry g, which must have the image's width,
-// height and channels: elements are converted to g's type at the same
-// fraction of full scale (255 for u8, 32767 for i16, 1.0 for f32) and
-// stored in g's layout.
+// As returns the image in geometry g, which must have the image's width
+// and height: elements are converted to g's type at the same fraction of
+// full scale (255 for u8, 32767 for i16, 1.0 for f32) and stored in g's
+// layout. Channels are converted where g's count differs: colour (3 or 4
+// channels) to gray by BT.601 luma (0.299 R + 0.587 G + 0.114 B), gray to
+// more channels by copies, and 4 to 3 by dropping the fourth; other
+// counts are an error.
 func (in *InputImage) As(g convolve.Geometry) (*convolve.Image, error) {
 	src := in.Image
-	if g.Width != src.Width || g.Height != src.Height || g.Channels != src.Channels {
-		return nil, fmt.Errorf("image %s is %dx%d with %d channels, not %dx%d with %d", in.Name,
-			src.Width, src.Height, src.Channels, g.Width, g.Height, g.Channels)
+	if g.Width != src.Width || g.Height != src.Height {
+		return nil, fmt.Errorf("image %s is %dx%d, not %dx%d", in.Name, src.Width, src.Height, g.Width, g.Height)
+	}
+	var pixel func(x, y, c int) float64
+	switch {
+	case g.Channels == src.Channels, src.Channels == 4 && g.Channels == 3:
+		pixel = src.At
+	case src.Channels == 1:
+		pixel = func(x, y, _ int) float64 { return src.At(x, y, 0) }
+	case g.Channels == 1 && src.Channels >= 3:
+		pixel = func(x, y, _ int) float64 {
+			return 0.299*src.At(x, y, 0) + 0.587*src.At(x, y, 1) + 0.114*src.At(x, y, 2)
+		}
+	default:
+		return nil, fmt.Errorf("image %s has %d channels: it converts to 1 (gray) or from 1, or from 4 to 3, not to %d", in.Name, src.Channels, g.Channels)
 	}
 	dst, err := convolve.NewImage(g)
 	if err != nil {
@@ -76,7 +91,7 @@ func (in *InputImage) As(g convolve.Geometry) (*convolve.Image, error) {
 	for c := 0; c < g.Channels; c++ {
 		for y := 0; y < g.Height; y++ {
 			for x := 0; x < g.Width; x++ {
-				dst.Set(x, y, c, src.At(x, y, c)*scale)
+				dst.Set(x, y, c, pixel(x, y, c)*scale)
 			}
 		}
 	}

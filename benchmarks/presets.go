@@ -33,11 +33,11 @@ const CustomName = "custom"
 // axes flags sets in place of its own, or, with preset empty, a sweep
 // built from flags alone whose unset axes take their defaults (AxisFlags).
 // A preset with overrides is named "<preset>-custom", a sweep from flags
-// alone "custom". An image sets the sizes and channel counts, so giving
-// either beside it is an error.
+// alone "custom". An image sets the sizes, so giving them beside it is an
+// error.
 func BuildSweep(preset string, flags Axes) (Preset, error) {
-	if flags.Image != nil && (flags.Sizes != nil || flags.Channels != nil) {
-		return Preset{}, fmt.Errorf("benchmarks: -image %s sets the size and channels of every case: give it without -sizes and -channels", flags.Image.Name)
+	if flags.Image != nil && flags.Sizes != nil {
+		return Preset{}, fmt.Errorf("benchmarks: -image %s sets the size of every case: give it without -sizes", flags.Image.Name)
 	}
 	if preset == "" {
 		return Preset{Name: CustomName, Summary: "axes from the command line", sweeps: []sweep{{}}, override: flags}, nil
