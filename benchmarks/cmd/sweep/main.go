@@ -26,6 +26,9 @@
 // built from (make publish copies results/local/data there); -data names
 // any other directory.
 //
+// On a host with the tree but no git or Go, run it with -bin (a binary
+// from make gpu-bins); the header then names the commit as unknown.
+//
 // Each result line is one sample set of its case, sampled until the
 // spread of its median is under -noise percent or -max-time passes (see
 // benchmarks.Noise); -count sets the lines per case.
@@ -146,16 +149,9 @@ func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, nois
 	if count < 1 {
 		return fmt.Errorf("-count %d: must be at least 1", count)
 	}
-	root, err := gitOutput("rev-parse", "--show-toplevel")
+	root, commit, err := checkout()
 	if err != nil {
-		return fmt.Errorf("finding the repository root: %w", err)
-	}
-	commit, err := gitOutput("rev-parse", "HEAD")
-	if err != nil {
-		return fmt.Errorf("reading the commit: %w", err)
-	}
-	if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
-		commit += " (with uncommitted changes)"
+		return err
 	}
 	dataDir = outputDir(root, dataDir, publish)
 	var steps []string
@@ -288,6 +284,37 @@ func absIfFile(p string) string {
 		}
 	}
 	return p
+}
+
+// checkout returns the repository root and the commit the run is of. In a
+// git checkout they come from git; in a copy of the tree without git (a
+// GPU host given the tree and a prebuilt binary) the root is the nearest
+// directory up from the working directory that holds go.mod, and the
+// commit is unknown.
+func checkout() (root, commit string, err error) {
+	if root, err = gitOutput("rev-parse", "--show-toplevel"); err == nil {
+		if commit, err = gitOutput("rev-parse", "HEAD"); err != nil {
+			return "", "", fmt.Errorf("reading the commit: %w", err)
+		}
+		if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
+			commit += " (with uncommitted changes)"
+		}
+		return root, commit, nil
+	}
+	dir, werr := os.Getwd()
+	if werr != nil {
+		return "", "", fmt.Errorf("finding the repository root: %v, %w", err, werr)
+	}
+	for {
+		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
+			return dir, "unknown (not a git checkout)", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", "", fmt.Errorf("finding the repository root: not a git checkout (%v) and no go.mod above the working directory", err)
+		}
+		dir = parent
+	}
 }
 
 func gitOutput(args ...string) (string, error) {

@@ -167,3 +167,22 @@ func TestAbsPaths(t *testing.T) {
 		t.Errorf("absPaths = %q, want %q", got, want)
 	}
 }
+
+// Outside a git checkout the root is the directory of go.mod and the
+// commit is unknown.
+func TestCheckoutWithoutGit(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "benchmarks")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	t.Setenv("GIT_DIR", filepath.Join(dir, "no-git"))
+	root, commit, err := checkout()
+	if err != nil || root != dir || !strings.HasPrefix(commit, "unknown") {
+		t.Errorf("checkout() = %q, %q, %v; want %q and an unknown commit", root, commit, err, dir)
+	}
+}
