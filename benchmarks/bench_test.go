@@ -13,7 +13,10 @@ import (
 )
 
 var (
-	sweepFlag      = flag.String("sweep", "default", "the preset of cases BenchmarkConv runs (see Presets)")
+	sweepFlag      = flag.String("sweep", "default", "the preset of cases BenchmarkConv runs (see Presets); axis flags given beside it replace its axes, and axis flags without it build the sweep alone")
+	listFlag       = flag.Bool("list", false, "print every variant with its capabilities and every preset with its axes, and exit")
+	gpuFlag        = flag.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
+	axisFlags      = func() *Axes { a := new(Axes); RegisterAxisFlags(flag.CommandLine, a); return a }()
 	cpuCapFlag     = flag.Int64("cpu-cap", DefaultCPUCap, "largest multiply-adds per run of a CPU case; 0 means no cap")
 	cpuThreadsFlag = flag.Int("cpu-threads", runtime.NumCPU(), "GOMAXPROCS while a CPU variant runs (testing's -cpu 1 would serialise cpu-fast)")
 	seedFlag       = flag.Uint64("seed", 42, "seed of the input noise")
@@ -35,6 +38,28 @@ var bench struct {
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// TestDenseDeterministic runs this binary to see dense<K> built in
+	// another process.
+	if k := os.Getenv("CONVBENCH_PRINT_DENSE"); k != "" {
+		f, err := ResolveFilter("dense" + k)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		fmt.Println(f.Weights)
+		os.Exit(0)
+	}
+	if *listFlag {
+		if err := WriteList(os.Stdout, convolve.Variants()); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	if err := ValidateGPU(*gpuFlag); err != nil {
+		fmt.Fprintln(os.Stderr, "benchmarks:", err)
+		os.Exit(2)
+	}
 	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
 		if err := setupBench(os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -56,7 +81,13 @@ func TestMain(m *testing.M) {
 // and a space before any colon, so that output read with both streams
 // merged (go test -bench 2>&1) holds no stray configuration line.
 func setupBench(stdout, stderr io.Writer) error {
-	preset, err := LookupPreset(*sweepFlag)
+	name := *sweepFlag
+	sweepGiven := false
+	flag.Visit(func(f *flag.Flag) { sweepGiven = sweepGiven || f.Name == "sweep" })
+	if axisFlags.Set() && !sweepGiven {
+		name = ""
+	}
+	preset, err := BuildSweep(name, *axisFlags)
 	if err != nil {
 		return err
 	}
@@ -74,6 +105,9 @@ func setupBench(stdout, stderr io.Writer) error {
 	ex := preset.Expand(Env{GPU: host.GPU != nil, Pinned: host.Pinned, CPUCap: *cpuCapFlag, Variants: convolve.Variants()})
 	for _, l := range ConfigLines(host, preset.Name, *cpuThreadsFlag, *cpuCapFlag) {
 		fmt.Fprintln(stdout, l)
+	}
+	if axisFlags.Set() {
+		fmt.Fprintln(stdout, "sweep-axes: "+axisFlags.FlagString())
 	}
 	fmt.Fprintln(stdout, "noise: "+noise.String())
 	for _, l := range host.Guard.ConfigLines() {
@@ -137,7 +171,7 @@ func oneCallPerLine(stderr io.Writer) error {
 	return nil
 }
 
-// BenchmarkConv runs the cases of the -sweep preset.
+// BenchmarkConv runs the cases of the sweep the flags build (BuildSweep).
 func BenchmarkConv(b *testing.B) {
 	if bench.runner == nil {
 		b.Skip("no sweep set up")

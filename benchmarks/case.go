@@ -63,13 +63,20 @@ const (
 // Case is one benchmark: a variant, a problem and how it is timed. Its
 // Name carries every field, so that benchstat can group by any of them.
 type Case struct {
-	Variant  string
-	Op       convolve.Operation
-	Width    int
-	Height   int
-	Filter   string // a convolve.ParseFilter spec; empty unless Op is Filter2D
-	Block    convolve.Block
-	Border   convolve.Border
+	Variant string
+	Op      convolve.Operation
+	Width   int
+	Height  int
+	// Filter is the filter's spec (ResolveFilter), or the name of
+	// Weights; empty unless Op is Filter2D.
+	Filter string
+	// Weights is the filter of a user's weights file, nil otherwise.
+	Weights *convolve.Filter
+	Block   convolve.Block
+	Border  convolve.Border
+	// Mode is correlate (the zero value) or convolve; the name's filter
+	// key carries a convolve case's mode as <filter>@convolve.
+	Mode     convolve.Mode
 	Type     convolve.ElemType
 	Channels int
 	Layout   convolve.Layout
@@ -82,6 +89,10 @@ type Case struct {
 	// GPU variants only.
 	Tune string
 	GPU  bool // the variant needs a CUDA device
+	// Image, when set, is the case's input in place of noise: Width,
+	// Height and Channels are its own, and the name's size key carries
+	// its name as WxH@name.
+	Image *InputImage
 	// ULP asks the gate for the max-ulp metric, the distance from
 	// cpu-naive's output. Sweeps over compile options set it; elsewhere it
 	// is left out, because cpu-naive costs more than the rest of a case.
@@ -92,10 +103,23 @@ type Case struct {
 // filterKey is the value of the filter key: the filter's spec for
 // Filter2D, the operation's name otherwise.
 func (c Case) filterKey() string {
+	k := c.Op.String()
 	if c.Op == convolve.Filter2D {
-		return c.Filter
+		k = c.Filter
 	}
-	return c.Op.String()
+	if c.Mode == convolve.Convolve {
+		k += "@convolve"
+	}
+	return k
+}
+
+// sizeKey is WxH, and @ and the image's name for a case on a user's image.
+func (c Case) sizeKey() string {
+	k := fmt.Sprintf("%dx%d", c.Width, c.Height)
+	if c.Image != nil {
+		k += "@" + c.Image.Name
+	}
+	return k
 }
 
 // blockKey is "none" for CPU variants and "default" for the variant's own
@@ -129,7 +153,9 @@ func (c Case) optsKey() string {
 // cases (timing=cpu: no compile options; their names are those stored
 // before the key existed, so that benchstat pairs fresh CPU runs with
 // them), tune only by cases that set a tunable. benchname.Parse supplies the
-// implied value of either.
+// implied value of either. Two choices ride in other keys' values, so that
+// every other name stays as it was: a case on a user's image has size
+// WxH@<image name>, and a convolve-mode case filter <filter>@convolve.
 func (c Case) Name() string {
 	kw, kh := c.kernelSize()
 	k := strconv.Itoa(kw)
@@ -142,7 +168,7 @@ func (c Case) Name() string {
 	}
 	vals := []string{
 		c.Variant,
-		fmt.Sprintf("%dx%d", c.Width, c.Height),
+		c.sizeKey(),
 		c.filterKey(),
 		k,
 		c.blockKey(),
@@ -171,10 +197,19 @@ func (c Case) Name() string {
 	return sb.String()
 }
 
+// filter is the Filter2D filter of the case: Weights, or the filter its
+// spec names.
+func (c Case) filter() (*convolve.Filter, error) {
+	if c.Weights != nil {
+		return c.Weights, nil
+	}
+	return ResolveFilter(c.Filter)
+}
+
 func (c Case) kernelSize() (int, int) {
 	switch c.Op {
 	case convolve.Filter2D:
-		f, err := convolve.ParseFilter(c.Filter)
+		f, err := c.filter()
 		if err != nil {
 			return 0, 0
 		}
@@ -194,10 +229,10 @@ func (c Case) Problem() (convolve.Problem, error) {
 			Type: c.Type, Layout: c.Layout,
 		},
 		Border: c.Border,
-		Mode:   convolve.Correlate,
+		Mode:   c.Mode,
 	}
 	if c.Op == convolve.Filter2D {
-		f, err := convolve.ParseFilter(c.Filter)
+		f, err := c.filter()
 		if err != nil {
 			return convolve.Problem{}, fmt.Errorf("benchmarks: case %s: %w", c.Name(), err)
 		}

@@ -56,9 +56,26 @@
 // Without a GPU or NVML the guard is off, one clock-guard configuration
 // line says why, and no clock is reported.
 //
-// Run a preset with
+// # Presets and axis flags
+//
+// A preset is a named set of sweeps, each the cross product of its axes
+// (Axes): variants, sizes, filters, types, channels, layouts, borders,
+// modes, blocks, timing, mem, and an input image. The axis flags
+// (AxisFlags: -variants, -sizes, -filters, -types, -channels, -layouts,
+// -borders, -modes, -blocks, -timing, -mem, -image) replace the axes of
+// the -sweep preset given beside them, or, without -sweep, make the sweep
+// alone, with unset axes at their defaults (BuildSweep). Filters include
+// dense<K> (Dense) and weights files (ReadWeights); -image runs every case
+// on a user's image (LoadImage). A bad value is an error that lists the
+// valid ones. -list prints every variant with its capabilities and every
+// preset with its axes (WriteList). Case names keep their keys: a
+// convolve-mode case has filter=<filter>@convolve, a case on an image
+// size=WxH@<image name>.
+//
+// Run a preset, or a sweep of your own, with
 //
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
+//	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants cpu-fast -sizes 640x480 -filters gauss9,dense9
 //
 // or through benchmarks/cmd/sweep, which also stores the output under
 // results/local/data (or results/data with -publish). Progress goes to

@@ -20,6 +20,37 @@ type Preset struct {
 	sweeps []sweep
 	// parts names other presets whose cases this one includes.
 	parts []string
+	// override holds the axes set by flags given beside the preset; they
+	// replace the axes of every sweep of it and of its parts.
+	override Axes
+}
+
+// CustomName is the name of a sweep built from axis flags alone, and the
+// suffix of a preset's name when axis flags override its axes.
+const CustomName = "custom"
+
+// BuildSweep returns the sweep to run: the preset named preset with the
+// axes flags sets in place of its own, or, with preset empty, a sweep
+// built from flags alone whose unset axes take their defaults (AxisFlags).
+// A preset with overrides is named "<preset>-custom", a sweep from flags
+// alone "custom". An image sets the sizes, so giving them beside it is an
+// error.
+func BuildSweep(preset string, flags Axes) (Preset, error) {
+	if flags.Image != nil && flags.Sizes != nil {
+		return Preset{}, fmt.Errorf("benchmarks: -image %s sets the size of every case: give it without -sizes", flags.Image.Name)
+	}
+	if preset == "" {
+		return Preset{Name: CustomName, Summary: "axes from the command line", sweeps: []sweep{{}}, override: flags}, nil
+	}
+	p, err := LookupPreset(preset)
+	if err != nil {
+		return Preset{}, err
+	}
+	if flags.Set() {
+		p.Name += "-" + CustomName
+		p.override = flags
+	}
+	return p, nil
 }
 
 // sweep is the cross product of its axes, all other fields fixed.
@@ -69,59 +100,80 @@ func sized(family string, ks ...int) []string {
 	return s
 }
 
-// cases lists the sweep's candidate cases, variant patterns unresolved.
-func (s sweep) cases() []Case {
-	filters := s.filters
+// axes are the sweep's axes; those it leaves unset stay nil.
+func (s sweep) axes() Axes {
+	a := Axes{Variants: s.variants, Sizes: s.sizes, Blocks: s.blocks, Mems: s.mems,
+		Types: []convolve.ElemType{s.typ}, Layouts: []convolve.Layout{s.layout}}
 	if s.op != convolve.Filter2D {
-		filters = []string{""}
+		a.Filters = []FilterChoice{{Op: s.op}}
+	} else if s.filters != nil {
+		for _, f := range s.filters {
+			a.Filters = append(a.Filters, FilterChoice{Op: convolve.Filter2D, Spec: f})
+		}
 	}
-	bl := s.blocks
-	if len(bl) == 0 {
-		bl = []convolve.Block{{}}
-	}
-	timings := s.timings
-	if len(timings) == 0 {
-		timings = []Timing{KernelTiming}
-	}
-	mems := s.mems
-	if len(mems) == 0 {
-		mems = []Memory{Pageable}
+	if s.ch != 0 {
+		a.Channels = []int{s.ch}
 	}
 	cache := s.cache
 	if cache == "" {
 		cache = Hot
 	}
-	ch := s.ch
-	if ch == 0 {
-		ch = 1
+	timings := s.timings
+	if len(timings) == 0 && cache == Cold {
+		timings = []Timing{KernelTiming}
 	}
+	for _, t := range timings {
+		a.Timings = append(a.Timings, TimingChoice{Timing: t, Cache: cache})
+	}
+	return a
+}
+
+// withDefaults fills the unset axes of a from defaultAxes.
+func (a Axes) withDefaults() Axes {
+	return defaultAxes.Override(a)
+}
+
+// cases lists the sweep's candidate cases with o's axes in place of its
+// own, variant patterns unresolved.
+func (s sweep) cases(o Axes) []Case {
+	a := s.axes().Override(o).withDefaults()
 	opts := s.opts
 	if len(opts) == 0 {
 		opts = []Opts{DefaultOpts}
 	}
 	var out []Case
-	for _, v := range s.variants {
+	for _, v := range a.Variants {
 		tunes := s.tunes[v]
 		if len(tunes) == 0 {
 			tunes = []string{""}
 		}
-		for _, sz := range s.sizes {
-			for _, f := range filters {
-				for _, b := range bl {
-					for _, t := range timings {
-						ms := []Memory{""}
-						if t == TotalTiming {
-							ms = mems
-						}
-						for _, m := range ms {
-							for _, o := range opts {
-								for _, tu := range tunes {
-									out = append(out, Case{
-										Variant: v, Op: s.op, Width: sz[0], Height: sz[1], Filter: f,
-										Block: b, Border: convolve.Zero, Type: s.typ, Channels: ch,
-										Layout: s.layout, Cache: cache, Timing: t, Mem: m, Opts: o, Tune: tu,
-										ULP: len(s.opts) > 0,
-									})
+		for _, sz := range a.Sizes {
+			for _, f := range a.Filters {
+				for _, typ := range a.Types {
+					for _, ch := range a.Channels {
+						for _, lay := range a.Layouts {
+							for _, bo := range a.Borders {
+								for _, mode := range a.Modes {
+									for _, b := range a.Blocks {
+										for _, t := range a.Timings {
+											ms := []Memory{""}
+											if t.Timing == TotalTiming {
+												ms = a.Mems
+											}
+											for _, m := range ms {
+												for _, op := range opts {
+													for _, tu := range tunes {
+														out = append(out, Case{
+															Variant: v, Op: f.Op, Width: sz[0], Height: sz[1], Filter: f.Spec, Weights: f.Weights,
+															Block: b, Border: bo, Mode: mode, Type: typ, Channels: ch,
+															Layout: lay, Cache: t.Cache, Timing: t.Timing, Mem: m, Opts: op, Tune: tu,
+															Image: a.Image, ULP: len(s.opts) > 0,
+														})
+													}
+												}
+											}
+										}
+									}
 								}
 							}
 						}
@@ -265,19 +317,31 @@ func LookupPreset(name string) (Preset, error) {
 
 // Candidates lists the preset's cases before they are matched against
 // the registered variants: variant names may still be patterns.
-func (p Preset) Candidates() []Case {
+func (p Preset) Candidates() []Case { return p.candidates(p.override) }
+
+func (p Preset) candidates(o Axes) []Case {
 	var out []Case
 	for _, s := range p.sweeps {
-		out = append(out, s.cases()...)
+		out = append(out, s.cases(o)...)
 	}
 	for _, part := range p.parts {
 		sub, err := LookupPreset(part)
 		if err != nil {
 			panic(err) // the table above names only existing presets
 		}
-		out = append(out, sub.Candidates()...)
+		out = append(out, sub.candidates(o)...)
 	}
 	return out
+}
+
+// Sweeps returns the axes of each of the preset's own sweeps, defaults
+// filled in, and the names of the presets it includes.
+func (p Preset) Sweeps() ([]Axes, []string) {
+	var out []Axes
+	for _, s := range p.sweeps {
+		out = append(out, s.axes().Override(p.override).withDefaults())
+	}
+	return out, slices.Clone(p.parts)
 }
 
 // Env is what case expansion needs to know about the host.

@@ -123,7 +123,12 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if c.GPU && r.Device == nil {
 		return fmt.Errorf("variant %s needs a GPU and none is usable", c.Variant)
 	}
-	in, err := NewInput(p, r.Seed)
+	var in *convolve.Image
+	if c.Image != nil {
+		in, err = c.Image.As(p.Input)
+	} else {
+		in, err = NewInput(p, r.Seed)
+	}
 	if err != nil {
 		return err
 	}

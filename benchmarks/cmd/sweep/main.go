@@ -1,4 +1,15 @@
-// Command sweep runs one benchmark preset and stores its raw output.
+// Command sweep runs one benchmark preset, or a sweep set by axis flags,
+// and stores its raw output.
+//
+// The axis flags of the benchmarks (-variants, -sizes, -filters, -types,
+// -channels, -layouts, -borders, -modes, -blocks, -timing, -mem, -image;
+// benchmarks.AxisFlags) are checked here and passed on to the binary: beside
+// -sweep they replace the preset's axes, without it they make the sweep
+// alone. Such a run is stored as <preset>-custom-<digest>.txt, or
+// custom-<digest>.txt, the digest being of the axis flags. -list prints
+// every variant with its capabilities and every preset with its axes; -gpu
+// takes only 0 (the GPU variants run on device 0; pick another GPU with
+// CUDA_VISIBLE_DEVICES).
 //
 // It builds the benchmarks test binary (or takes a prebuilt one with
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
@@ -15,15 +26,20 @@
 // built from (make publish copies results/local/data there); -data names
 // any other directory.
 //
+// On a host with the tree but no git or Go, run it with -bin (a binary
+// from make gpu-bins); the header then names the commit as unknown.
+//
 // Each result line is one sample set of its case, sampled until the
 // spread of its median is under -noise percent or -max-time passes (see
 // benchmarks.Noise); -count sets the lines per case.
 //
 //	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
+//	go run ./benchmarks/cmd/sweep -variants 'gpu-tiled|npp' -sizes 6000x4000 -filters gauss9,dense9 -types u8,f32
 package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"io"
@@ -35,11 +51,12 @@ import (
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/results"
 )
 
 func main() {
-	sweep := flag.String("sweep", "default", "preset to run")
+	sweep := flag.String("sweep", "default", "preset to run; axis flags beside it replace its axes, and axis flags without it make the sweep alone")
 	count := flag.Int("count", 5, "runs of every case (-test.count)")
 	noise := flag.Float64("noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
 	maxTime := flag.Duration("max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
@@ -47,15 +64,33 @@ func main() {
 	bin := flag.String("bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
 	dataDir := flag.String("data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
 	publish := flag.Bool("publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
-	list := flag.Bool("list", false, "list the presets and exit")
+	list := flag.Bool("list", false, "print every variant with its capabilities and every preset with its axes, and exit")
+	gpu := flag.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
+	var axes benchmarks.Axes
+	raw := map[string]string{} // the values the axis flags were given
+	for _, f := range benchmarks.AxisFlags() {
+		flag.Func(f.Name, f.Usage, func(s string) error {
+			raw[f.Name] = s
+			return f.Apply(&axes, s)
+		})
+	}
 	flag.Parse()
 	if *list {
-		for _, p := range benchmarks.Presets() {
-			fmt.Printf("%-16s %s\n", p.Name, p.Summary)
+		if err := benchmarks.WriteList(os.Stdout, convolve.Variants()); err != nil {
+			fmt.Fprintln(os.Stderr, "sweep:", err)
+			os.Exit(1)
 		}
 		return
 	}
-	if err := run(*sweep, *count, *noise, *maxTime, *cpuCap, *bin, *dataDir, *publish); err != nil {
+	if err := benchmarks.ValidateGPU(*gpu); err != nil {
+		fmt.Fprintln(os.Stderr, "sweep:", err)
+		os.Exit(2)
+	}
+	preset, axisArgs := *sweep, axisArgs(raw)
+	if len(axisArgs) > 0 && !given(flag.CommandLine, "sweep") {
+		preset = ""
+	}
+	if err := run(preset, axes, axisArgs, *count, *noise, *maxTime, *cpuCap, *bin, *dataDir, *publish); err != nil {
 		fmt.Fprintln(os.Stderr, "sweep:", err)
 		os.Exit(1)
 	}
@@ -81,23 +116,42 @@ func outputDir(root, dataDir string, publish bool) string {
 	return filepath.Join(root, filepath.FromSlash(LocalDataDir))
 }
 
-func run(sweep string, count int, noise float64, maxTime time.Duration, cpuCap int64, bin, dataDir string, publish bool) error {
-	if _, err := benchmarks.LookupPreset(sweep); err != nil {
+// given reports whether the flag called name was set on fs.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// axisArgs returns the axis flags given, with the values in raw, as
+// arguments of the benchmark binary, "-name=value", in the order
+// AxisFlags lists them.
+func axisArgs(raw map[string]string) []string {
+	var args []string
+	for _, a := range benchmarks.AxisFlags() {
+		if v, ok := raw[a.Name]; ok {
+			args = append(args, "-"+a.Name+"="+v)
+		}
+	}
+	return args
+}
+
+// run builds the sweep (benchmarks.BuildSweep: preset, with the axes set
+// by axisArgs in place of its own; with preset empty, the axes alone),
+// runs it through the benchmark binary, which gets axisArgs, and stores
+// its output under the sweep's name.
+func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, noise float64, maxTime time.Duration, cpuCap int64, bin, dataDir string, publish bool) error {
+	built, err := benchmarks.BuildSweep(preset, axes)
+	if err != nil {
 		return err
 	}
+	sweep := runName(built.Name, axisArgs)
 	if count < 1 {
 		return fmt.Errorf("-count %d: must be at least 1", count)
 	}
-	root, err := gitOutput("rev-parse", "--show-toplevel")
+	root, commit, err := checkout()
 	if err != nil {
-		return fmt.Errorf("finding the repository root: %w", err)
-	}
-	commit, err := gitOutput("rev-parse", "HEAD")
-	if err != nil {
-		return fmt.Errorf("reading the commit: %w", err)
-	}
-	if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
-		commit += " (with uncommitted changes)"
+		return err
 	}
 	dataDir = outputDir(root, dataDir, publish)
 	var steps []string
@@ -121,8 +175,11 @@ func run(sweep string, count int, noise float64, maxTime time.Duration, cpuCap i
 	}
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
 		"-test.count", fmt.Sprint(count), "-test.benchtime", "1x", "-test.timeout", "0",
-		"-sweep=" + sweep, fmt.Sprintf("-cpu-cap=%d", cpuCap),
-		fmt.Sprintf("-noise=%g", noise), "-max-time=" + maxTime.String()}
+		fmt.Sprintf("-cpu-cap=%d", cpuCap), fmt.Sprintf("-noise=%g", noise), "-max-time=" + maxTime.String()}
+	if preset != "" {
+		args = append(args, "-sweep="+preset)
+	}
+	args = append(args, absPaths(axisArgs)...)
 	binName := "../" + filepath.Base(bin)
 	if len(steps) == 0 {
 		binName = bin
@@ -184,6 +241,80 @@ func printSummary(w io.Writer, path string) error {
 		}
 	}
 	return nil
+}
+
+// runName is the file name (without .txt) of a run of the sweep called
+// name: the preset's name, or for a sweep that axis flags set,
+// "<name>-<digest>" with the first 8 hex digits of the SHA-256 of the
+// axis arguments, so that runs of different axes keep different files and
+// a run of the same axes replaces its earlier one.
+func runName(name string, axisArgs []string) string {
+	if len(axisArgs) == 0 {
+		return name
+	}
+	sum := sha256.Sum256([]byte(strings.Join(axisArgs, "\x00")))
+	return fmt.Sprintf("%s-%x", name, sum[:4])
+}
+
+// absPaths makes the file paths of -image and -filters absolute, since
+// the benchmark binary runs in the benchmarks directory.
+func absPaths(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		switch name {
+		case "image":
+			value = absIfFile(value)
+		case "filters":
+			items := strings.Split(value, ",")
+			for j, it := range items {
+				items[j] = absIfFile(it)
+			}
+			value = strings.Join(items, ",")
+		}
+		out[i] = "-" + name + "=" + value
+	}
+	return out
+}
+
+func absIfFile(p string) string {
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	return p
+}
+
+// checkout returns the repository root and the commit the run is of. In a
+// git checkout they come from git; in a copy of the tree without git (a
+// GPU host given the tree and a prebuilt binary) the root is the nearest
+// directory up from the working directory that holds go.mod, and the
+// commit is unknown.
+func checkout() (root, commit string, err error) {
+	if root, err = gitOutput("rev-parse", "--show-toplevel"); err == nil {
+		if commit, err = gitOutput("rev-parse", "HEAD"); err != nil {
+			return "", "", fmt.Errorf("reading the commit: %w", err)
+		}
+		if st, _ := gitOutput("status", "--porcelain", "--untracked-files=no"); st != "" {
+			commit += " (with uncommitted changes)"
+		}
+		return root, commit, nil
+	}
+	dir, werr := os.Getwd()
+	if werr != nil {
+		return "", "", fmt.Errorf("finding the repository root: %v, %w", err, werr)
+	}
+	for {
+		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
+			return dir, "unknown (not a git checkout)", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", "", fmt.Errorf("finding the repository root: not a git checkout (%v) and no go.mod above the working directory", err)
+		}
+		dir = parent
+	}
 }
 
 func gitOutput(args ...string) (string, error) {

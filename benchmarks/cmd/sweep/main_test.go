@@ -4,8 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/convbench/convbench/benchmarks"
+	"golang.org/x/perf/benchfmt"
 )
 
 // The end-of-run summary lists the cases sorted by variant, then size by
@@ -73,5 +78,111 @@ func TestOutputDir(t *testing.T) {
 	}
 	if got := outputDir(root, "/tmp/elsewhere", true); got != "/tmp/elsewhere" {
 		t.Errorf("with -data, outputDir = %s, want /tmp/elsewhere", got)
+	}
+}
+
+// The sweep command builds a sweep from axis flags alone, passes them to
+// the benchmark binary and stores its output, one standard benchmark line
+// per case, under a name of its own.
+func TestRunAxisFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the benchmark binary (a few seconds)")
+	}
+	if _, err := gitOutput("rev-parse", "--show-toplevel"); err != nil {
+		t.Skip("not in a git checkout: " + err.Error())
+	}
+	t.Setenv("CONVBENCH_LIBCUDA", "/nonexistent/libcuda.so.1")
+	args := []string{"-variants=cpu-fast", "-sizes=64x48", "-filters=gauss3,dense5", "-types=u8,f32"}
+	var axes benchmarks.Axes
+	for _, a := range args {
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		for _, f := range benchmarks.AxisFlags() {
+			if f.Name == name {
+				if err := f.Apply(&axes, value); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	data := t.TempDir()
+	if err := run("", axes, args, 1, 1, 50*time.Millisecond, 0, "", data, false); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(data, "*", runName("custom", args)+".txt"))
+	if len(files) != 1 {
+		t.Fatalf("files %v, want one custom-<digest>.txt", files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var names []string
+	r := benchfmt.NewReader(f, files[0])
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Error(rec)
+		case *benchfmt.Result:
+			if _, ok := rec.Value("sec/op"); !ok {
+				t.Errorf("%s: no sec/op", rec.Name.Full())
+			}
+			names = append(names, string(rec.Name.Full()))
+		}
+	}
+	var want []string
+	for _, fk := range []string{"filter=gauss3/k=3", "filter=dense5/k=5"} {
+		for _, typ := range []string{"u8", "f32"} {
+			want = append(want, "Conv/variant=cpu-fast/size=64x48/"+fk+"/block=none/border=zero/type="+typ+"/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none")
+		}
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("benchmarks\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestRunName(t *testing.T) {
+	if got := runName("default", nil); got != "default" {
+		t.Errorf("runName(default) = %s", got)
+	}
+	a := runName("custom", []string{"-sizes=64x48"})
+	b := runName("custom", []string{"-sizes=64x64"})
+	if a == b || !strings.HasPrefix(a, "custom-") || len(a) != len("custom-")+8 || a != runName("custom", []string{"-sizes=64x48"}) {
+		t.Errorf("runName: %s and %s; want custom-<8 hex digits>, stable and different for other axes", a, b)
+	}
+}
+
+// File paths given to -image and -filters reach the binary, which runs in
+// the benchmarks directory, as absolute paths.
+func TestAbsPaths(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.txt")
+	if err := os.WriteFile(w, []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	got := absPaths([]string{"-filters=gauss3,w.txt", "-image=w.txt", "-sizes=8x8"})
+	want := []string{"-filters=gauss3," + w, "-image=" + w, "-sizes=8x8"}
+	if !slices.Equal(got, want) {
+		t.Errorf("absPaths = %q, want %q", got, want)
+	}
+}
+
+// Outside a git checkout the root is the directory of go.mod and the
+// commit is unknown.
+func TestCheckoutWithoutGit(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "benchmarks")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	t.Setenv("GIT_DIR", filepath.Join(dir, "no-git"))
+	root, commit, err := checkout()
+	if err != nil || root != dir || !strings.HasPrefix(commit, "unknown") {
+		t.Errorf("checkout() = %q, %q, %v; want %q and an unknown commit", root, commit, err, dir)
 	}
 }

@@ -1,0 +1,363 @@
+package benchmarks
+
+import (
+	"flag"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// Axes are the values a sweep crosses. A nil field is unset: in a
+// preset's sweep it takes the default AxisFlags documents, and in flags
+// given beside a preset it leaves the preset's own values.
+type Axes struct {
+	// Variants are variant names or patterns: "*" is every registered
+	// variant but the reference, "prefix*" every name with that prefix.
+	Variants []string
+	Sizes    [][2]int
+	Filters  []FilterChoice
+	Types    []convolve.ElemType
+	Channels []int
+	Layouts  []convolve.Layout
+	Borders  []convolve.Border
+	Modes    []convolve.Mode
+	// Blocks are thread-block shapes; the zero Block is the variant's own.
+	Blocks  []convolve.Block
+	Timings []TimingChoice
+	Mems    []Memory // the host memory of total-time cases
+	// Image, when set, is every case's input: its size replaces the Sizes
+	// axis, and its channel count the Channels axis unless that is set
+	// (InputImage.As converts).
+	Image *InputImage
+}
+
+// Set reports whether any axis is set.
+func (a Axes) Set() bool {
+	return a.Variants != nil || a.Sizes != nil || a.Filters != nil || a.Types != nil || a.Channels != nil ||
+		a.Layouts != nil || a.Borders != nil || a.Modes != nil || a.Blocks != nil || a.Timings != nil ||
+		a.Mems != nil || a.Image != nil
+}
+
+// Override returns a with every axis that o sets replaced by o's.
+// An image replaces the sizes, and the channel counts with its own unless
+// o sets them.
+func (a Axes) Override(o Axes) Axes {
+	if o.Variants != nil {
+		a.Variants = o.Variants
+	}
+	if o.Sizes != nil {
+		a.Sizes = o.Sizes
+	}
+	if o.Filters != nil {
+		a.Filters = o.Filters
+	}
+	if o.Types != nil {
+		a.Types = o.Types
+	}
+	if o.Channels != nil {
+		a.Channels = o.Channels
+	}
+	if o.Layouts != nil {
+		a.Layouts = o.Layouts
+	}
+	if o.Borders != nil {
+		a.Borders = o.Borders
+	}
+	if o.Modes != nil {
+		a.Modes = o.Modes
+	}
+	if o.Blocks != nil {
+		a.Blocks = o.Blocks
+	}
+	if o.Timings != nil {
+		a.Timings = o.Timings
+	}
+	if o.Mems != nil {
+		a.Mems = o.Mems
+	}
+	if o.Image != nil {
+		a.Image = o.Image
+		a.Sizes = [][2]int{{o.Image.Image.Width, o.Image.Image.Height}}
+		a.Channels = o.Channels
+		if a.Channels == nil {
+			a.Channels = []int{o.Image.Image.Channels}
+		}
+	}
+	return a
+}
+
+// Defaults of the axes a sweep built from flags alone leaves unset: the
+// default preset's first sweep, every variant on a 1024x1024 f32 image
+// with a Gaussian 5x5.
+var defaultAxes = Axes{
+	Variants: []string{"*"},
+	Sizes:    [][2]int{{1024, 1024}},
+	Filters:  []FilterChoice{{Op: convolve.Filter2D, Spec: "gauss5"}},
+	Types:    []convolve.ElemType{convolve.Float32},
+	Channels: []int{1},
+	Layouts:  []convolve.Layout{convolve.Interleaved},
+	Borders:  []convolve.Border{convolve.Zero},
+	Modes:    []convolve.Mode{convolve.Correlate},
+	Blocks:   []convolve.Block{{}},
+	Timings:  []TimingChoice{{Timing: KernelTiming, Cache: Hot}},
+	Mems:     []Memory{Pageable},
+}
+
+// TimingChoice is one value of the timing axis: what a GPU case times and
+// whether L2 is flushed before each sample.
+type TimingChoice struct {
+	Timing Timing
+	Cache  Cache
+}
+
+// String is the choice's flag value: the timing's name, or "cold" for
+// kernel timing after an L2 flush.
+func (t TimingChoice) String() string {
+	if t.Cache == Cold {
+		return "cold"
+	}
+	return string(t.Timing)
+}
+
+// timingChoices are the values of -timing, in the order listed.
+var timingChoices = []TimingChoice{
+	{KernelTiming, Hot}, {GraphTiming, Hot}, {TotalTiming, Hot}, {KernelTiming, Cold},
+}
+
+// AxisFlag is one flag that sets an axis of a sweep.
+type AxisFlag struct {
+	Name  string
+	Usage string
+	// set parses a flag value into a.
+	set func(a *Axes, value string) error
+}
+
+// AxisFlags lists the flags that set the axes of a sweep, with their
+// defaults where a sweep is built from flags alone. The benchmarks test
+// binary and benchmarks/cmd/sweep both take them (RegisterAxisFlags).
+func AxisFlags() []AxisFlag {
+	return []AxisFlag{
+		{"variants", "variants: a comma list of names, prefix* patterns or regular expressions matched against the whole name, such as 'gpu-tiled|npp' (default: every variant but the reference)",
+			func(a *Axes, s string) (err error) { a.Variants, err = ParseVariants(s, variantNames()); return }},
+		{"sizes", "image sizes WxH, comma-separated (default 1024x1024)",
+			func(a *Axes, s string) (err error) { a.Sizes, err = ParseSizes(s); return }},
+		{"filters", "filters, comma-separated: library filters (gauss7, box11, sobel-x, ...), sobel (the Sobel magnitude), rgb2yuv, dense<K> (a dense KxK filter of fixed random weights), or the path of a text file of weights, one row of numbers a line (default gauss5)",
+			func(a *Axes, s string) (err error) { a.Filters, err = ParseFilters(s); return }},
+		{"types", "element types: u8, i16, f32 (default f32)",
+			func(a *Axes, s string) (err error) {
+				a.Types, err = parseEnum("types", s, convolve.ElemTypes, convolve.ElemType.String)
+				return
+			}},
+		{"channels", fmt.Sprintf("channel counts 1..%d (default 1)", convolve.MaxChannels),
+			func(a *Axes, s string) (err error) { a.Channels, err = ParseChannels(s); return }},
+		{"layouts", "channel layouts: interleaved, planar (default interleaved)",
+			func(a *Axes, s string) (err error) {
+				a.Layouts, err = parseEnum("layouts", s, convolve.Layouts, convolve.Layout.String)
+				return
+			}},
+		{"borders", "border modes: zero, replicate, reflect, mirror, wrap (default zero)",
+			func(a *Axes, s string) (err error) {
+				a.Borders, err = parseEnum("borders", s, convolve.Borders, convolve.Border.String)
+				return
+			}},
+		{"modes", "correlate, convolve (default correlate)",
+			func(a *Axes, s string) (err error) {
+				a.Modes, err = parseEnum("modes", s, convolve.Modes, convolve.Mode.String)
+				return
+			}},
+		{"blocks", "GPU thread-block shapes WxH, or default for the variant's own (default: default)",
+			func(a *Axes, s string) (err error) { a.Blocks, err = ParseBlocks(s); return }},
+		{"timing", "what GPU cases time: kernel (events over host launches), kernel-graph (CUDA-graph replays), total (upload, kernel, download), cold (kernel after an L2 flush) (default kernel)",
+			func(a *Axes, s string) (err error) {
+				a.Timings, err = parseEnum("timing", s, timingChoices, TimingChoice.String)
+				return
+			}},
+		{"mem", "host memory of total-time cases: pageable, pinned (default pageable)",
+			func(a *Axes, s string) (err error) {
+				a.Mems, err = parseEnum("mem", s, []Memory{Pageable, Pinned}, func(m Memory) string { return string(m) })
+				return
+			}},
+		{"image", "input image file (PNG, TIFF, PGM or PPM): every case runs on its pixels at its size, and at its channel count unless -channels converts it (RGB to gray by BT.601 luma, gray to RGB by copies)",
+			func(a *Axes, s string) (err error) { a.Image, err = LoadImage(s); return }},
+	}
+}
+
+// Apply parses value and sets the flag's axis of a to it.
+func (f AxisFlag) Apply(a *Axes, value string) error { return f.set(a, value) }
+
+// RegisterAxisFlags defines the flags of AxisFlags on fs, each setting its
+// axis of a.
+func RegisterAxisFlags(fs *flag.FlagSet, a *Axes) {
+	for _, f := range AxisFlags() {
+		fs.Func(f.Name, f.Usage, func(s string) error { return f.set(a, s) })
+	}
+}
+
+// IsAxisFlag reports whether name is one of AxisFlags.
+func IsAxisFlag(name string) bool {
+	return slices.ContainsFunc(AxisFlags(), func(f AxisFlag) bool { return f.Name == name })
+}
+
+// splitList splits a comma list, refusing empty items.
+func splitList(flagName, s string) ([]string, error) {
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+		if parts[i] == "" {
+			return nil, fmt.Errorf("-%s %q: empty item", flagName, s)
+		}
+	}
+	return parts, nil
+}
+
+// parseEnum parses a comma list of the names of values.
+func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T, error) {
+	parts, err := splitList(flagName, s)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, v := range values {
+		names = append(names, name(v))
+	}
+	var out []T
+	for _, p := range parts {
+		i := slices.Index(names, p)
+		if i < 0 {
+			return nil, fmt.Errorf("-%s %s: want one of %s", flagName, p, strings.Join(names, ", "))
+		}
+		out = append(out, values[i])
+	}
+	return out, nil
+}
+
+// variantNames are the names of the registered variants, sorted.
+func variantNames() []string {
+	var names []string
+	for _, v := range convolve.Variants() {
+		names = append(names, v.Describe().Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ParseVariants parses the value of -variants against the registered
+// names: a comma list whose items are names, "*" (every variant but the
+// reference), "prefix*", or regular expressions that must match a whole
+// name ("gpu-tiled|npp", "gpu-ch-.*"). It returns the names selected, in
+// the order the items select them; an item that selects nothing is an
+// error listing the registered names.
+func ParseVariants(s string, names []string) ([]string, error) {
+	parts, err := splitList("variants", s)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	add := func(n string) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	for _, p := range parts {
+		matched := matchVariants(p, names)
+		if len(matched) == 0 && !slices.Contains(names, p) {
+			re, err := regexp.Compile("^(?:" + p + ")$")
+			if err != nil {
+				return nil, fmt.Errorf("-variants %s: neither a variant nor a regular expression (%v); want one of %s", p, err, strings.Join(names, ", "))
+			}
+			for _, n := range names {
+				if re.MatchString(n) {
+					matched = append(matched, n)
+				}
+			}
+		}
+		if len(matched) == 0 {
+			return nil, fmt.Errorf("-variants %s: matches no variant; want one of %s", p, strings.Join(names, ", "))
+		}
+		for _, n := range matched {
+			add(n)
+		}
+	}
+	return out, nil
+}
+
+// ParseSizes parses "WxH,WxH,...": positive widths and heights.
+func ParseSizes(s string) ([][2]int, error) {
+	parts, err := splitList("sizes", s)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]int
+	for _, p := range parts {
+		ws, hs, ok := strings.Cut(p, "x")
+		w, err1 := strconv.Atoi(ws)
+		h, err2 := strconv.Atoi(hs)
+		if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
+			return nil, fmt.Errorf("-sizes %s: want WxH with positive integers, such as 1024x768", p)
+		}
+		out = append(out, [2]int{w, h})
+	}
+	return out, nil
+}
+
+// ParseChannels parses a comma list of channel counts, 1 to
+// convolve.MaxChannels.
+func ParseChannels(s string) ([]int, error) {
+	parts, err := splitList("channels", s)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > convolve.MaxChannels {
+			var valid []string
+			for i := 1; i <= convolve.MaxChannels; i++ {
+				valid = append(valid, strconv.Itoa(i))
+			}
+			return nil, fmt.Errorf("-channels %s: want one of %s", p, strings.Join(valid, ", "))
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// ParseBlocks parses a comma list of block shapes WxH, or "default" for
+// the variant's own choice (the zero Block).
+func ParseBlocks(s string) ([]convolve.Block, error) {
+	parts, err := splitList("blocks", s)
+	if err != nil {
+		return nil, err
+	}
+	var out []convolve.Block
+	for _, p := range parts {
+		if p == "default" {
+			out = append(out, convolve.Block{})
+			continue
+		}
+		b, err := convolve.ParseBlock(p)
+		if err != nil {
+			return nil, fmt.Errorf("-blocks %s: want default or WxH with at most 1024 threads, such as 32x8", p)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// ValidateGPU checks the value of -gpu, the device ordinal. The GPU
+// variants run on the CUDA driver's default device (ordinal 0), so 0 is
+// the only value; another device is picked with CUDA_VISIBLE_DEVICES,
+// which makes it device 0.
+func ValidateGPU(n int) error {
+	if n < 0 {
+		return fmt.Errorf("-gpu %d: want 0, the device ordinal the GPU variants run on", n)
+	}
+	if n != 0 {
+		return fmt.Errorf("-gpu %d: want 0: the GPU variants run on device 0 only; run with CUDA_VISIBLE_DEVICES=%d to make that GPU device 0", n, n)
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package benchmarks
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// FilterChoice is one value of the filter axis: an operation, and for
+// Filter2D the filter. Spec is the value of the case name's filter key:
+// a convolve.ParseFilter spec, "dense<K>", or for a weights file its
+// stable name (NameValue of its base name).
+type FilterChoice struct {
+	Op   convolve.Operation
+	Spec string
+	// Weights is the filter of a weights file; nil for library and dense
+	// filters, which Spec names.
+	Weights *convolve.Filter
+}
+
+// String is the choice's flag value as -list shows it.
+func (f FilterChoice) String() string {
+	if f.Op != convolve.Filter2D {
+		return f.Op.String()
+	}
+	return f.Spec
+}
+
+// filter returns the Filter2D filter of the choice.
+func (f FilterChoice) filter() (*convolve.Filter, error) {
+	if f.Weights != nil {
+		return f.Weights, nil
+	}
+	return ResolveFilter(f.Spec)
+}
+
+// DenseSeed is the seed of the weights of every dense<K> filter.
+const DenseSeed = 14
+
+// Dense returns dense<K>: a KxK filter (K odd) of weights drawn uniformly
+// from [-1, 1) / K^2 by a PCG generator seeded with DenseSeed and K, so
+// that the same K always gives the same weights. Its weights have no
+// zeros and no rank-1 structure: every tap counts, and separable variants
+// refuse it.
+func Dense(k int) (*convolve.Filter, error) {
+	if k < 1 || k%2 == 0 || k > convolve.MaxFilterSide {
+		return nil, fmt.Errorf("dense%d: K must be odd, 1 to %d", k, convolve.MaxFilterSide)
+	}
+	r := rand.New(rand.NewPCG(DenseSeed, uint64(k)))
+	w := make([]float32, k*k)
+	for i := range w {
+		w[i] = float32((2*r.Float64() - 1) / float64(k*k))
+	}
+	return convolve.NewFilter(fmt.Sprintf("dense%d", k), k, k, w)
+}
+
+// ResolveFilter builds the filter a spec names: "dense<K>" (Dense) or a
+// convolve.ParseFilter spec.
+func ResolveFilter(spec string) (*convolve.Filter, error) {
+	if ks, ok := strings.CutPrefix(spec, "dense"); ok {
+		k, err := strconv.Atoi(ks)
+		if err != nil {
+			return nil, fmt.Errorf("filter %q: want dense<K> with an odd integer K, such as dense9", spec)
+		}
+		return Dense(k)
+	}
+	return convolve.ParseFilter(spec)
+}
+
+// ParseFilters parses the value of -filters: a comma list of library
+// filter specs (convolve.ParseFilter), "sobel" or "sobel-mag" (the Sobel
+// magnitude operation), "rgb2yuv" (the RGB->YUV operation), "dense<K>"
+// (Dense), or paths of weights files (ReadWeights): an item that names an
+// existing file, or holds a path separator, is read as one.
+func ParseFilters(s string) ([]FilterChoice, error) {
+	parts, err := splitList("filters", s)
+	if err != nil {
+		return nil, err
+	}
+	var out []FilterChoice
+	for _, p := range parts {
+		c, err := parseFilter(p)
+		if err != nil {
+			return nil, fmt.Errorf("-filters %s: %v", p, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func parseFilter(p string) (FilterChoice, error) {
+	switch p {
+	case "sobel", "sobel-mag":
+		return FilterChoice{Op: convolve.SobelMagnitude}, nil
+	case "rgb2yuv":
+		return FilterChoice{Op: convolve.RGBToYUV}, nil
+	}
+	if st, err := os.Stat(p); (err == nil && st.Mode().IsRegular()) || strings.ContainsRune(p, os.PathSeparator) {
+		f, err := ReadWeights(p)
+		if err != nil {
+			return FilterChoice{}, err
+		}
+		return FilterChoice{Op: convolve.Filter2D, Spec: f.Name, Weights: f}, nil
+	}
+	if _, err := ResolveFilter(p); err != nil {
+		var names []string
+		for _, f := range convolve.Library() {
+			names = append(names, f.Name)
+		}
+		return FilterChoice{}, fmt.Errorf("want a library filter (%s, or identity, box, gauss, log with an odd size such as gauss7), sobel, rgb2yuv, dense<K> with an odd K, or a weights file (%v)",
+			strings.Join(names, ", "), err)
+	}
+	return FilterChoice{Op: convolve.Filter2D, Spec: p}, nil
+}
+
+// ReadWeights reads a filter from a text file: one row of weights a line,
+// numbers separated by spaces, tabs or commas; blank lines and text after
+// '#' are ignored. Every row must have the same odd number of weights and
+// the rows must be odd in number; the filter's size is that shape. Its
+// Name is NameValue of the file's base name.
+func ReadWeights(path string) (*convolve.Filter, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights file: %w", err)
+	}
+	defer fh.Close()
+	var w []float32
+	width, rows := 0, 0
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 64<<10), 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '\r' })
+		if len(fields) == 0 {
+			continue
+		}
+		if rows == 0 {
+			width = len(fields)
+		} else if len(fields) != width {
+			return nil, fmt.Errorf("weights file %s line %d: %d weights, want %d as in the first row", path, line, len(fields), width)
+		}
+		for _, f := range fields {
+			v, err := strconv.ParseFloat(f, 32)
+			if err != nil {
+				return nil, fmt.Errorf("weights file %s line %d: %q is not a number", path, line, f)
+			}
+			w = append(w, float32(v))
+		}
+		rows++
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("weights file %s: %w", path, err)
+	}
+	if rows == 0 {
+		return nil, fmt.Errorf("weights file %s: no weights", path)
+	}
+	if width%2 == 0 || rows%2 == 0 || width > convolve.MaxFilterSide || rows > convolve.MaxFilterSide {
+		return nil, fmt.Errorf("weights file %s: %d rows of %d weights; want odd sides, at most %d", path, rows, width, convolve.MaxFilterSide)
+	}
+	return convolve.NewFilter(NameValue(filepath.Base(path)), width, rows, w)
+}
+
+// NameValue turns the base name of a user's file into a value of a case
+// name's key that stays the same from run to run: characters other than
+// letters, digits, '.', '_' and '-' become '_', and a trailing "-<digits>",
+// which a benchmark name's GOMAXPROCS suffix would be taken for, gets '_'
+// for its '-'.
+func NameValue(base string) string {
+	b := []byte(base)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, '-'); i >= 0 && i < len(s)-1 {
+		if _, err := strconv.Atoi(s[i+1:]); err == nil {
+			s = s[:i] + "_" + s[i+1:]
+		}
+	}
+	if s == "" {
+		s = "_"
+	}
+	return s
+}
