@@ -172,6 +172,8 @@ func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, nois
 		}
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return err
+	} else if c, ok := binaryCommit(bin); ok {
+		commit = c
 	}
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
 		"-test.count", fmt.Sprint(count), "-test.benchtime", "1x", "-test.timeout", "0",
@@ -315,6 +317,18 @@ func checkout() (root, commit string, err error) {
 		}
 		dir = parent
 	}
+}
+
+// binaryCommit reads the COMMIT file that make gpu-bins writes beside the
+// binaries it builds. A prebuilt binary holds that commit's code whatever
+// the checkout it runs in, so its commit is the one a run's header names.
+func binaryCommit(bin string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(bin), "COMMIT"))
+	c := strings.TrimSpace(string(b))
+	if err != nil || c == "" {
+		return "", false
+	}
+	return c + " (prebuilt " + filepath.Base(bin) + ")", true
 }
 
 func gitOutput(args ...string) (string, error) {

@@ -186,3 +186,18 @@ func TestCheckoutWithoutGit(t *testing.T) {
 		t.Errorf("checkout() = %q, %q, %v; want %q and an unknown commit", root, commit, err, dir)
 	}
 }
+
+func TestBinaryCommit(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "benchmarks.test")
+	if _, ok := binaryCommit(bin); ok {
+		t.Errorf("binaryCommit without a COMMIT file reported one")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "COMMIT"), []byte("702f740 (with uncommitted changes)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, ok := binaryCommit(bin)
+	if want := "702f740 (with uncommitted changes) (prebuilt benchmarks.test)"; !ok || c != want {
+		t.Errorf("binaryCommit = %q, %v; want %q", c, ok, want)
+	}
+}
