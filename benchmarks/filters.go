@@ -32,14 +32,6 @@ func (f FilterChoice) String() string {
 	return f.Spec
 }
 
-// filter returns the Filter2D filter of the choice.
-func (f FilterChoice) filter() (*convolve.Filter, error) {
-	if f.Weights != nil {
-		return f.Weights, nil
-	}
-	return ResolveFilter(f.Spec)
-}
-
 // DenseSeed is the seed of the weights of every dense<K> filter.
 const DenseSeed = 14
 
