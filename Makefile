@@ -7,7 +7,7 @@
 #                  results/local/report/ (git ignores results/local/)
 #   make publish   copy the runs under results/local/data/ into the committed
 #                  results/data/ and rebuild results/report/
-#   make vet       go vet, gofmt and staticcheck
+#   make vet       go vet, staticcheck and gofmt (make test runs it first)
 #   make report    rebuild results/report/ from the committed raw data (offline)
 #   make compare OLD=a.txt NEW=b.txt  benchstat, with cases paired across runs and hosts
 #   make gpu-bins  test binaries and the report command for a GPU host without Go, into .gpu/
@@ -30,8 +30,7 @@ TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl
 
 .PHONY: test bench publish report compare vet fmt gpu-bins gpu-test clean
 
-test:
-	$(GO) vet $(PKGS)
+test: vet
 	$(GO) run ./cmd/testsummary $(PKGS)
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
