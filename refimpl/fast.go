@@ -18,7 +18,11 @@ import (
 // KW/2 values either side filled through Border.Index. Only those padding
 // values go through the border logic; the interior loops run over the
 // padded rows with no Index calls and no bounds checks. A row the Zero
-// border puts outside the image is marked and skipped.
+// border puts outside the image is marked and skipped. An output row is
+// one weighted sum over its terms (weight, source row offset by the tap's
+// column), taken eight terms per pass over the row (weightedSum), so the
+// row is loaded and stored once per eight multiply-adds and the loops
+// keep the weights and source rows in registers.
 //
 // A rank-1 filter w[j][i] = col[j]*row[i] (Filter.Separable on the oriented
 // filter) takes two 1-D passes: each input row is filtered horizontally
@@ -108,12 +112,48 @@ type stage struct {
 	// nonFinite[j] is true when filter row j holds a NaN or infinite
 	// weight (2-D path only; nil when every weight is finite).
 	nonFinite []bool
+	// taps[j] are the taps of filter row j for the 2-D path: [everyTap] all
+	// KW of them, [nonZeroTaps] those with a non-zero weight.
+	taps [][2][]tap
+	// rowTaps are the taps of the row factor, colTaps[j] the one tap of
+	// col[j] (separable path only).
+	rowTaps [2][]tap
+	colTaps [][]tap
+}
+
+// The two tap lists of a filter row: every tap, and the non-zero ones
+// (for rows of finite values, where a zero weight adds an exact zero).
+const (
+	everyTap    = 0
+	nonZeroTaps = 1
+)
+
+// tapLists returns the taps of weights w at offsets 0..len(w)-1: every
+// one, and those with a non-zero weight.
+func tapLists(w []float32) [2][]tap {
+	var l [2][]tap
+	for i, v := range w {
+		l[everyTap] = append(l[everyTap], tap{off: i, w: v})
+		if v != 0 {
+			l[nonZeroTaps] = append(l[nonZeroTaps], tap{off: i, w: v})
+		}
+	}
+	return l
 }
 
 func newStage(f *convolve.Filter) stage {
 	st := stage{w: slices.Clone(f.Weights)}
+	st.taps = make([][2][]tap, f.Height)
+	for j := range st.taps {
+		st.taps[j] = tapLists(st.w[j*f.Width : (j+1)*f.Width])
+	}
 	if row, col, ok := f.Separable(); ok && factorsExact(f, row, col) {
 		st.row, st.col = row, col
+		st.rowTaps = tapLists(row)
+		st.colTaps = make([][]tap, len(col))
+		for j, c := range col {
+			st.colTaps[j] = []tap{{off: 0, w: c}}
+		}
 		return st
 	}
 	if f.CheckFinite() != nil {
@@ -167,6 +207,8 @@ type fastWorker struct {
 	zeros  []float32     // a padded row of zeros, for non-finite filter rows outside the image
 	hrow   [][][]float32 // [stage][slot]: row-pass output of a separable stage
 	acc    [][]float32   // [stage]: the output row being summed
+	rows   []tapRow      // the rows of the sum being built (KH capacity)
+	terms  []term        // the terms of that sum
 }
 
 func (fp *fastPlan) newWorker() *fastWorker {
@@ -183,6 +225,7 @@ func (fp *fastPlan) newWorker() *fastWorker {
 		finite: make([]bool, fp.kh),
 		hrow:   make([][][]float32, len(fp.stages)),
 		acc:    make([][]float32, len(fp.stages)),
+		rows:   make([]tapRow, 0, fp.kh),
 	}
 	for i := range wk.pad {
 		wk.pad[i] = make([]float32, w+fp.kw-1)
@@ -294,18 +337,20 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		if st.row == nil {
 			continue
 		}
-		dst := wk.hrow[s][slot]
-		clear(dst)
-		taps(dst, st.row, pad, wk.finite[slot])
+		list := st.rowTaps[everyTap]
+		if wk.finite[slot] {
+			list = st.rowTaps[nonZeroTaps]
+		}
+		one := [1]tapRow{{src: pad, taps: list}}
+		wk.terms = weightedSum(wk.hrow[s][slot], one[:], wk.terms)
 	}
 }
 
 // sumRow sums output row y of stage s into wk.acc[s] from the ring.
 func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
-	st := fp.stages[s]
-	acc := wk.acc[s]
-	clear(acc)
-	kw, kh := fp.kw, fp.kh
+	st := &fp.stages[s]
+	kh := fp.kh
+	rows := wk.rows[:0]
 	for j := 0; j < kh; j++ {
 		v := y - kh/2 + j
 		slot := ring(v, kh)
@@ -313,7 +358,7 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
 			// A row outside the image under Zero: its taps are w*0,
 			// exact zeros unless the filter row is not finite.
 			if st.nonFinite != nil && st.nonFinite[j] {
-				taps(acc, st.w[j*kw:(j+1)*kw], wk.zeros, true)
+				rows = append(rows, tapRow{src: wk.zeros, taps: st.taps[j][nonZeroTaps]})
 			}
 			continue
 		}
@@ -321,54 +366,141 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
 			// col[j] == 0 adds exact zeros only if the row pass did not
 			// meet a non-finite pixel.
 			if st.col[j] != 0 || !wk.finite[slot] {
-				axpy(acc, st.col[j], wk.hrow[s][slot])
+				rows = append(rows, tapRow{src: wk.hrow[s][slot], taps: st.colTaps[j]})
 			}
 			continue
 		}
-		taps(acc, st.w[j*kw:(j+1)*kw], wk.pad[slot], wk.finite[slot])
-	}
-}
-
-// taps adds sum_i w[i]*pad[x+i] to dst[x] for every x of dst, two taps per
-// pass over the row so that dst is loaded and stored half as often. With
-// skipZero (pad holds finite values only) zero weights are skipped: they
-// would add exact zeros; otherwise each is an IEEE term (0 x Inf = NaN).
-func taps(dst, w, pad []float32, skipZero bool) {
-	var a [2]float32
-	var src [2][]float32
-	n := 0
-	for i, wt := range w {
-		if wt == 0 && skipZero {
-			continue
+		list := st.taps[j][everyTap]
+		if wk.finite[slot] {
+			list = st.taps[j][nonZeroTaps]
 		}
-		a[n], src[n] = wt, pad[i:]
-		n++
-		if n == 2 {
-			axpy2(dst, a[0], src[0], a[1], src[1])
-			n = 0
+		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
+	}
+	wk.terms = weightedSum(wk.acc[s], rows, wk.terms)
+	wk.rows = rows[:0]
+}
+
+// tap is one term of a weighted sum: weight w times the value off places
+// to the right of the output's position in the source row.
+type tap struct {
+	off int
+	w   float32
+}
+
+// tapRow is a source row and the taps read from it.
+type tapRow struct {
+	src  []float32
+	taps []tap
+}
+
+// weightedSum sets dst[x] to the sum over rows r and taps t of
+// t.w*r.src[x+t.off], each term an IEEE multiply and add. Every src must
+// hold len(dst) plus its largest offset values. The terms go eight at a
+// time (then four, two, one) through one pass over dst each, so dst is
+// loaded and stored once per eight terms. terms is scratch space, grown
+// as needed and returned.
+func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
+	terms = terms[:0]
+	n := len(dst)
+	for _, r := range rows {
+		for _, t := range r.taps {
+			terms = append(terms, term{src: r.src[t.off:][:n], w: t.w})
 		}
 	}
-	if n == 1 {
-		axpy(dst, a[0], src[0])
+	first := true
+	for len(terms) > 0 {
+		var k int
+		switch {
+		case len(terms) >= 8:
+			k = 8
+			sum8(dst, terms[:8], first)
+		case len(terms) >= 4:
+			k = 4
+			sum4(dst, terms[:4], first)
+		case len(terms) >= 2:
+			k = 2
+			sum2(dst, terms[:2], first)
+		default:
+			k = 1
+			sum1(dst, terms[0], first)
+		}
+		terms = terms[k:]
+		first = false
+	}
+	if first {
+		clear(dst)
+	}
+	return terms[:0]
+}
+
+// term is one tap of a weighted sum as a pass over a row sees it: the
+// source values, already offset, and the weight.
+type term struct {
+	src []float32
+	w   float32
+}
+
+// sum8 adds the eight terms t to dst (sets dst to them with set).
+func sum8(dst []float32, t []term, set bool) {
+	t = t[:8]
+	s0, s1, s2, s3 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)]
+	s4, s5, s6, s7 := t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)]
+	w0, w1, w2, w3 := t[0].w, t[1].w, t[2].w, t[3].w
+	w4, w5, w6, w7 := t[4].w, t[5].w, t[6].w, t[7].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x] + w7*s7[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x] + w7*s7[x]
 	}
 }
 
-// axpy2 adds a*s[x] + b*t[x] to dst[x] for every x of dst; s and t must be
-// at least as long as dst.
-func axpy2(dst []float32, a float32, s []float32, b float32, t []float32) {
-	s = s[:len(dst)]
-	t = t[:len(dst)]
-	for x, v := range s {
-		dst[x] += a*v + b*t[x]
+// sum4 adds the four terms t to dst (sets dst to them with set).
+func sum4(dst []float32, t []term, set bool) {
+	t = t[:4]
+	s0, s1, s2, s3 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)]
+	w0, w1, w2, w3 := t[0].w, t[1].w, t[2].w, t[3].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x]
 	}
 }
 
-// axpy adds a*src[x] to dst[x] for every x of dst; src must be at least as
-// long as dst.
-func axpy(dst []float32, a float32, src []float32) {
-	src = src[:len(dst)]
-	for x, v := range src {
-		dst[x] += a * v
+// sum2 adds the two terms t to dst (sets dst to them with set).
+func sum2(dst []float32, t []term, set bool) {
+	t = t[:2]
+	s0, s1 := t[0].src[:len(dst)], t[1].src[:len(dst)]
+	w0, w1 := t[0].w, t[1].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x]
+	}
+}
+
+// sum1 adds the term t to dst (sets dst to it with set).
+func sum1(dst []float32, t term, set bool) {
+	s0, w0 := t.src[:len(dst)], t.w
+	if set {
+		for x := range dst {
+			dst[x] = w0 * s0[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0 * s0[x]
 	}
 }
 
