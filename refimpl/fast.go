@@ -40,7 +40,8 @@ import (
 //
 // Every tap is an IEEE multiply and add, as in the reference: a zero
 // weight (or zero factor) is skipped only on rows whose values are all
-// finite, where it would add an exact zero, and a Zero-border row outside
+// finite, where it would add an exact zero (rows are checked for that
+// only when some weight or factor is zero), and a Zero-border row outside
 // the image, whose taps are terms w*0, is skipped only when its filter row
 // is finite. So 0 x Inf is NaN here too. A filter with a NaN or infinite
 // weight is never separable (Filter.Separable) and takes the 2-D path. On
@@ -78,6 +79,9 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	case convolve.SobelMagnitude:
 		gx, gy := sobelWeights()
 		fp.stages = []stage{newStage(gx), newStage(gy)}
+	}
+	for i := range fp.stages {
+		fp.zeroTaps = fp.zeroTaps || fp.stages[i].hasZero()
 	}
 	n := runtime.GOMAXPROCS(0)
 	if p.Op == convolve.RGBToYUV {
@@ -166,13 +170,32 @@ func newStage(f *convolve.Filter) stage {
 }
 
 // allFinite reports whether every value of v is finite: v*0 is 0 for a
-// finite v and NaN otherwise, so one sum tells.
+// finite v and NaN otherwise, so one sum tells. Eight partial sums keep
+// the additions independent.
 func allFinite(v []float32) bool {
-	var z float32
-	for _, x := range v {
-		z += x * 0
+	var z0, z1, z2, z3, z4, z5, z6, z7 float32
+	for len(v) >= 8 {
+		b := v[:8]
+		z0 += b[0] * 0
+		z1 += b[1] * 0
+		z2 += b[2] * 0
+		z3 += b[3] * 0
+		z4 += b[4] * 0
+		z5 += b[5] * 0
+		z6 += b[6] * 0
+		z7 += b[7] * 0
+		v = v[8:]
 	}
-	return z == 0
+	for _, x := range v {
+		z0 += x * 0
+	}
+	return (z0+z1)+(z2+z3)+(z4+z5)+(z6+z7) == 0
+}
+
+// hasZero reports whether the stage has a zero weight or factor, the only
+// taps that depend on whether a row is finite.
+func (st *stage) hasZero() bool {
+	return slices.Contains(st.w, 0) || slices.Contains(st.row, 0) || slices.Contains(st.col, 0)
 }
 
 // factorsExact reports whether col[j]*row[i] reproduces every weight within
@@ -196,7 +219,10 @@ type fastPlan struct {
 	kw, kh  int
 	stages  []stage
 	workers []*fastWorker // one per goroutine; nil entries for RGBToYUV
-	closed  bool
+	// zeroTaps is true when a stage has a zero weight or factor: only then
+	// are rows checked for non-finite values (fastWorker.finite).
+	zeroTaps bool
+	closed   bool
 }
 
 // fastWorker is the scratch space of one goroutine.
@@ -332,7 +358,9 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		pad[k] = edge(k - ax)
 		pad[ax+w+k] = edge(w + k)
 	}
-	wk.finite[slot] = allFinite(pad)
+	// A row is marked finite only where that lets a zero weight be
+	// skipped; otherwise every tap is summed, which is right either way.
+	wk.finite[slot] = fp.zeroTaps && allFinite(pad)
 	for s, st := range fp.stages {
 		if st.row == nil {
 			continue
