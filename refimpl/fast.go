@@ -423,10 +423,10 @@ type tapRow struct {
 
 // weightedSum sets dst[x] to the sum over rows r and taps t of
 // t.w*r.src[x+t.off], each term an IEEE multiply and add. Every src must
-// hold len(dst) plus its largest offset values. The terms go eight at a
-// time (then four, two, one) through one pass over dst each, so dst is
-// loaded and stored once per eight terms. terms is scratch space, grown
-// as needed and returned.
+// hold len(dst) plus its largest offset values. The terms go through
+// passes over dst of eight terms each, the last taking those left, so dst
+// is loaded and stored once per eight terms. terms is scratch space,
+// grown as needed and returned.
 func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	terms = terms[:0]
 	n := len(dst)
@@ -437,21 +437,8 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	}
 	first := true
 	for len(terms) > 0 {
-		var k int
-		switch {
-		case len(terms) >= 8:
-			k = 8
-			sum8(dst, terms[:8], first)
-		case len(terms) >= 4:
-			k = 4
-			sum4(dst, terms[:4], first)
-		case len(terms) >= 2:
-			k = 2
-			sum2(dst, terms[:2], first)
-		default:
-			k = 1
-			sum1(dst, terms[0], first)
-		}
+		k := min(len(terms), 8)
+		passes[k](dst, terms[:k], first)
 		terms = terms[k:]
 		first = false
 	}
@@ -460,6 +447,9 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	}
 	return terms[:0]
 }
+
+// passes[k] adds k terms to a row in one pass.
+var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8}
 
 // term is one tap of a weighted sum as a pass over a row sees it: the
 // source values, already offset, and the weight.
@@ -471,10 +461,8 @@ type term struct {
 // sum8 adds the eight terms t to dst (sets dst to them with set).
 func sum8(dst []float32, t []term, set bool) {
 	t = t[:8]
-	s0, s1, s2, s3 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)]
-	s4, s5, s6, s7 := t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)]
-	w0, w1, w2, w3 := t[0].w, t[1].w, t[2].w, t[3].w
-	w4, w5, w6, w7 := t[4].w, t[5].w, t[6].w, t[7].w
+	s0, s1, s2, s3, s4, s5, s6, s7 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)]
+	w0, w1, w2, w3, w4, w5, w6, w7 := t[0].w, t[1].w, t[2].w, t[3].w, t[4].w, t[5].w, t[6].w, t[7].w
 	if set {
 		for x := range dst {
 			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x] + w7*s7[x]
@@ -483,6 +471,54 @@ func sum8(dst []float32, t []term, set bool) {
 	}
 	for x := range dst {
 		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x] + w7*s7[x]
+	}
+}
+
+// sum7 adds the seven terms t to dst (sets dst to them with set).
+func sum7(dst []float32, t []term, set bool) {
+	t = t[:7]
+	s0, s1, s2, s3, s4, s5, s6 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)]
+	w0, w1, w2, w3, w4, w5, w6 := t[0].w, t[1].w, t[2].w, t[3].w, t[4].w, t[5].w, t[6].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x]
+	}
+}
+
+// sum6 adds the six terms t to dst (sets dst to them with set).
+func sum6(dst []float32, t []term, set bool) {
+	t = t[:6]
+	s0, s1, s2, s3, s4, s5 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)]
+	w0, w1, w2, w3, w4, w5 := t[0].w, t[1].w, t[2].w, t[3].w, t[4].w, t[5].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x]
+	}
+}
+
+// sum5 adds the five terms t to dst (sets dst to them with set).
+func sum5(dst []float32, t []term, set bool) {
+	t = t[:5]
+	s0, s1, s2, s3, s4 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)]
+	w0, w1, w2, w3, w4 := t[0].w, t[1].w, t[2].w, t[3].w, t[4].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x]
 	}
 }
 
@@ -499,6 +535,22 @@ func sum4(dst []float32, t []term, set bool) {
 	}
 	for x := range dst {
 		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x]
+	}
+}
+
+// sum3 adds the three terms t to dst (sets dst to them with set).
+func sum3(dst []float32, t []term, set bool) {
+	t = t[:3]
+	s0, s1, s2 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)]
+	w0, w1, w2 := t[0].w, t[1].w, t[2].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x]
 	}
 }
 
@@ -519,8 +571,10 @@ func sum2(dst []float32, t []term, set bool) {
 }
 
 // sum1 adds the term t to dst (sets dst to it with set).
-func sum1(dst []float32, t term, set bool) {
-	s0, w0 := t.src[:len(dst)], t.w
+func sum1(dst []float32, t []term, set bool) {
+	t = t[:1]
+	s0 := t[0].src[:len(dst)]
+	w0 := t[0].w
 	if set {
 		for x := range dst {
 			dst[x] = w0 * s0[x]
