@@ -308,8 +308,13 @@ func (fp *fastPlan) runChunk(wk *fastWorker, in, out *convolve.Image, y0, y1 int
 		}
 		for y := y0; y < y1; y++ {
 			fp.load(wk, in, c, y+ay)
+			if fp.p.Op == convolve.Filter2D && elemStep(out.Geometry) == 1 {
+				// The row is summed in place in the output.
+				fp.sumRow(wk, 0, y, out.F32[out.Offset(0, y, c):][:out.Width])
+				continue
+			}
 			for s := range fp.stages {
-				fp.sumRow(wk, s, y)
+				fp.sumRow(wk, s, y, wk.acc[s])
 			}
 			res := wk.acc[0]
 			if fp.p.Op == convolve.SobelMagnitude {
@@ -374,8 +379,9 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 	}
 }
 
-// sumRow sums output row y of stage s into wk.acc[s] from the ring.
-func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
+// sumRow sums output row y of stage s into dst (the image's width) from
+// the ring.
+func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 	st := &fp.stages[s]
 	kh := fp.kh
 	rows := wk.rows[:0]
@@ -404,7 +410,7 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int) {
 		}
 		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
 	}
-	wk.terms = weightedSum(wk.acc[s], rows, wk.terms)
+	wk.terms = weightedSum(dst, rows, wk.terms)
 	wk.rows = rows[:0]
 }
 
