@@ -12,7 +12,9 @@ import (
 // every core.
 //
 // Rows are cut into chunks that runtime.GOMAXPROCS(0) goroutines (counted
-// at plan time) take in turn; each goroutine has its own scratch rows. For
+// at each Run) take in turn; each goroutine has its own scratch rows, made
+// at plan time for the GOMAXPROCS of then and at the first Run that has
+// more. For
 // each output row the input rows it needs are converted to float32 once
 // into a ring of KH padded rows of W+KW-1 values: the W image values, then
 // KW/2 values either side filled through Border.Index. Only those padding
@@ -83,30 +85,40 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	for i := range fp.stages {
 		fp.zeroTaps = fp.zeroTaps || fp.stages[i].hasZero()
 	}
-	n := runtime.GOMAXPROCS(0)
-	if p.Op == convolve.RGBToYUV {
-		fp.workers = make([]*fastWorker, n)
-		return fp, nil
+	if p.Op != convolve.RGBToYUV {
+		fp.kw, fp.kh = p.KernelSize()
 	}
-	fp.kw, fp.kh = p.KernelSize()
-	fp.workers = make([]*fastWorker, n)
-	for i := range fp.workers {
-		fp.workers[i] = fp.newWorker()
-	}
+	fp.addWorkers(runtime.GOMAXPROCS(0))
 	return fp, nil
+}
+
+// addWorkers gives the plan scratch space for n goroutines, keeping what
+// it has.
+func (fp *fastPlan) addWorkers(n int) {
+	for len(fp.workers) < n {
+		var wk *fastWorker
+		if fp.p.Op != convolve.RGBToYUV {
+			wk = fp.newWorker()
+		}
+		fp.workers = append(fp.workers, wk)
+	}
 }
 
 // fastScratch bounds the host memory a cpu-fast plan allocates: per
 // goroutine, KH+1 padded rows (the ring and a row of zeros) and, per
 // stage, KH+1 rows of output width.
 func fastScratch(p convolve.Problem) int64 {
+	return convolve.MulBytes(int64(runtime.GOMAXPROCS(0)), fastWorkerBytes(p))
+}
+
+// fastWorkerBytes bounds the scratch space of one goroutine.
+func fastWorkerBytes(p convolve.Problem) int64 {
 	if p.Op == convolve.RGBToYUV {
 		return 0
 	}
 	kw, kh := p.KernelSize()
 	w := int64(p.Input.Width)
-	perWorker := floatBytes(int64(kh)+1, w+int64(kw)-1) + floatBytes(2, int64(kh)+1, w)
-	return convolve.MulBytes(int64(runtime.GOMAXPROCS(0)), perWorker)
+	return floatBytes(int64(kh)+1, w+int64(kw)-1) + floatBytes(2, int64(kh)+1, w)
 }
 
 // stage is one filter a plan applies; SobelMagnitude has two (gx, gy).
@@ -275,13 +287,23 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	if err := checkRun("cpu-fast", fp.closed, fp.p, in, out); err != nil {
 		return err
 	}
+	// As many goroutines as GOMAXPROCS allows now, which may be more
+	// than at plan time: scratch space for the new ones is made here.
+	n := runtime.GOMAXPROCS(0)
+	if n > len(fp.workers) {
+		more := convolve.MulBytes(int64(n-len(fp.workers)), fastWorkerBytes(fp.p))
+		if err := convolve.CheckHostMemory("run "+fp.p.String(), more); err != nil {
+			return convolve.NameVariant("cpu-fast", err)
+		}
+		fp.addWorkers(n)
+	}
 	h := in.Height
 	// About four chunks per goroutine, each at least 2*KH rows so that the
 	// KH-1 rows a chunk loads before its first output stay a small part.
-	rows := (h + 4*len(fp.workers) - 1) / (4 * len(fp.workers))
+	rows := (h + 4*n - 1) / (4 * n)
 	rows = max(rows, 2*fp.kh, 8)
 	chunks := (h + rows - 1) / rows
-	parallel(chunks, len(fp.workers), func(w, i int) {
+	parallel(chunks, n, func(w, i int) {
 		y0, y1 := i*rows, min((i+1)*rows, h)
 		if fp.p.Op == convolve.RGBToYUV {
 			for y := y0; y < y1; y++ {
