@@ -22,9 +22,9 @@ import (
 // padded rows with no Index calls and no bounds checks. A row the Zero
 // border puts outside the image is marked and skipped. An output row is
 // one weighted sum over its terms (weight, source row offset by the tap's
-// column), taken eight terms per pass over the row (weightedSum), so the
-// row is loaded and stored once per eight multiply-adds and the loops
-// keep the weights and source rows in registers.
+// column), taken up to nine terms per pass over the row (weightedSum), so
+// the row is loaded and stored once per eight or nine multiply-adds and
+// the loops keep the weights and source rows in registers.
 //
 // A rank-1 filter w[j][i] = col[j]*row[i] (Filter.Separable on the oriented
 // filter) takes two 1-D passes: each input row is filtered horizontally
@@ -451,10 +451,10 @@ type tapRow struct {
 
 // weightedSum sets dst[x] to the sum over rows r and taps t of
 // t.w*r.src[x+t.off], each term an IEEE multiply and add. Every src must
-// hold len(dst) plus its largest offset values. The terms go through
-// passes over dst of eight terms each, the last taking those left, so dst
-// is loaded and stored once per eight terms. terms is scratch space,
-// grown as needed and returned.
+// hold len(dst) plus its largest offset values. The terms go through as
+// few passes over dst as take at most maxPass terms each, shared evenly,
+// so dst is loaded and stored once per eight or nine terms. terms is
+// scratch space, grown as needed and returned.
 func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	terms = terms[:0]
 	n := len(dst)
@@ -464,8 +464,8 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 		}
 	}
 	first := true
-	for len(terms) > 0 {
-		k := min(len(terms), 8)
+	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
+		k := (len(terms) + left - 1) / left
 		passes[k](dst, terms[:k], first)
 		terms = terms[k:]
 		first = false
@@ -476,14 +476,34 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	return terms[:0]
 }
 
+// maxPass is the most terms one pass sums: nine weights and source rows
+// still fit the registers.
+const maxPass = 9
+
 // passes[k] adds k terms to a row in one pass.
-var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8}
+var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8, 9: sum9}
 
 // term is one tap of a weighted sum as a pass over a row sees it: the
 // source values, already offset, and the weight.
 type term struct {
 	src []float32
 	w   float32
+}
+
+// sum9 adds the nine terms t to dst (sets dst to them with set).
+func sum9(dst []float32, t []term, set bool) {
+	t = t[:9]
+	s0, s1, s2, s3, s4, s5, s6, s7, s8 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)], t[8].src[:len(dst)]
+	w0, w1, w2, w3, w4, w5, w6, w7, w8 := t[0].w, t[1].w, t[2].w, t[3].w, t[4].w, t[5].w, t[6].w, t[7].w, t[8].w
+	if set {
+		for x := range dst {
+			dst[x] = w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x] + w7*s7[x] + w8*s8[x]
+		}
+		return
+	}
+	for x := range dst {
+		dst[x] += w0*s0[x] + w1*s1[x] + w2*s2[x] + w3*s3[x] + w4*s4[x] + w5*s5[x] + w6*s6[x] + w7*s7[x] + w8*s8[x]
+	}
 }
 
 // sum8 adds the eight terms t to dst (sets dst to them with set).
