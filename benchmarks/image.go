@@ -46,18 +46,6 @@ func LoadImage(path string) (*InputImage, error) {
 	return &InputImage{Name: NameValue(filepath.Base(path)), Image: im}, nil
 }
 
-// fullScale is the value of a full-intensity element of type t: images
-// convert between types at the same fraction of it.
-func fullScale(t convolve.ElemType) float64 {
-	switch t {
-	case convolve.Uint8:
-		return 255
-	case convolve.Int16:
-		return 32767
-	}
-	return 1
-}
-
 // As returns the image in geometry g, which must have the image's width
 // and height: elements are converted to g's type at the same fraction of
 // full scale (255 for u8, 32767 for i16, 1.0 for f32) and stored in g's
@@ -87,7 +75,7 @@ func (in *InputImage) As(g convolve.Geometry) (*convolve.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	scale := fullScale(g.Type) / fullScale(src.Type)
+	scale := testimage.FullScale(g.Type) / testimage.FullScale(src.Type)
 	for c := 0; c < g.Channels; c++ {
 		for y := 0; y < g.Height; y++ {
 			for x := 0; x < g.Width; x++ {

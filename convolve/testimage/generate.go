@@ -76,8 +76,11 @@ func Noise(g convolve.Geometry, seed int64) (*convolve.Image, error) {
 	return im, nil
 }
 
-// high is the largest value of the generators' 0..1 scale in g's type.
-func high(t convolve.ElemType) float64 {
+// FullScale is the value of a full-intensity element of type t (255 for
+// u8, 32767 for i16, 1 for f32): the generators' 0..1 scale maps onto
+// 0..FullScale, and images convert between types at the same fraction of
+// it.
+func FullScale(t convolve.ElemType) float64 {
 	switch t {
 	case convolve.Uint8:
 		return 255
@@ -94,7 +97,7 @@ func fill(g convolve.Geometry, f func(x, y, c int) float64) (*convolve.Image, er
 	if err != nil {
 		return nil, err
 	}
-	h := high(g.Type)
+	h := FullScale(g.Type)
 	for c := 0; c < g.Channels; c++ {
 		for y := 0; y < g.Height; y++ {
 			for x := 0; x < g.Width; x++ {
