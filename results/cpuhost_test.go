@@ -10,15 +10,15 @@ import (
 // row of dashes alone, and the CPU times where the data has them.
 func TestCPUHostTables(t *testing.T) {
 	r := committedReport(t)
-	// The host without a GPU whose default run feeds report 000's tables.
+	// The host without a GPU whose 000 run feeds report 000's tables.
 	var cpuHost *Host
 	for _, h := range r.Hosts {
-		if !h.GPU && slices.ContainsFunc(h.Runs, func(run *Run) bool { return run.Preset == "default" }) {
+		if !h.GPU && slices.ContainsFunc(h.Runs, func(run *Run) bool { return run.Preset == "000" }) {
 			cpuHost = h
 		}
 	}
 	if cpuHost == nil {
-		t.Fatal("the committed data has no host without a GPU with a default run")
+		t.Fatal("the committed data has no host without a GPU with a 000 run")
 	}
 	n := 0
 	for _, s := range r.Sections {
