@@ -25,6 +25,11 @@ import (
 // column), taken up to nine terms per pass over the row (weightedSum), so
 // the row is loaded and stored once per eight or nine multiply-adds and
 // the loops keep the weights and source rows in registers.
+// On amd64 with AVX (golang.org/x/sys/cpu, checked at start-up) a pass
+// runs eight values per instruction in assembly (sumVector, 64 values per
+// pass over the terms); elsewhere, and for the last len%8 values, it runs
+// in the portable Go loops. Both round each product and add in the same
+// order, so they give the same float32 values.
 //
 // A rank-1 filter w[j][i] = col[j]*row[i] (Filter.Separable on the oriented
 // filter) takes two 1-D passes: each input row is filtered horizontally
@@ -466,7 +471,11 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	first := true
 	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
 		k := (len(terms) + left - 1) / left
-		passes[k](dst, terms[:k], first)
+		if vectorPass {
+			sumVector(dst, terms[:k], first)
+		} else {
+			passes[k](dst, terms[:k], first)
+		}
 		terms = terms[k:]
 		first = false
 	}
@@ -480,7 +489,8 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 // still fit the registers.
 const maxPass = 9
 
-// passes[k] adds k terms to a row in one pass.
+// passes[k] adds k terms to a row in one pass: the portable loops, used
+// where vectorPass is false (sumVector has the vector loop).
 var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8, 9: sum9}
 
 // term is one tap of a weighted sum as a pass over a row sees it: the

@@ -1,0 +1,59 @@
+package refimpl
+
+import "golang.org/x/sys/cpu"
+
+// vectorPass is true when passes over a row use the AVX loop
+// (sumVector); otherwise they use the portable loops sum1..sum9. Tests
+// set it to false to prove the portable loops where AVX is present.
+var vectorPass = cpu.X86.HasAVX
+
+// mulAddRows sets dst[x] (set) or adds to it, for x in 0..n-1 with n a
+// multiple of 8 and k >= 1, the sum ws[0]*srcs[0][x] + ... +
+// ws[k-1]*srcs[k-1][x], eight values per instruction. Each product is
+// rounded and the sum is taken left to right, then added to dst[x], as in
+// sum1..sum9, so the result is the same float32 value. Every srcs[j] must
+// hold n values.
+//
+//go:noescape
+func mulAddRows(dst *float32, n int, srcs **float32, ws *float32, k int, set bool)
+
+// sumVector is one pass of the terms t (at most maxPass of them) over
+// dst, with the same result as passes[len(t)]: the first multiple of
+// eight values in mulAddRows, the rest in Go in the same order of
+// operations.
+func sumVector(dst []float32, t []term, set bool) {
+	var srcs [maxPass]*float32
+	var ws [maxPass]float32
+	if len(t) == 0 {
+		if set {
+			clear(dst)
+		}
+		return
+	}
+	n := len(dst)
+	m := n &^ 7
+	if m > 0 {
+		for j := range t {
+			srcs[j] = &t[j].src[:n][0]
+			ws[j] = t[j].w
+		}
+		mulAddRows(&dst[0], m, &srcs[0], &ws[0], len(t), set)
+	}
+	sumTail(dst, t, set, m)
+}
+
+// sumTail is sumVector's pass over dst[from:], one value at a time.
+func sumTail(dst []float32, t []term, set bool, from int) {
+	for x := from; x < len(dst); x++ {
+		s := t[0].w * t[0].src[x]
+		for _, tj := range t[1:] {
+			// The conversion keeps the product rounded (unfused).
+			s += float32(tj.w * tj.src[x])
+		}
+		if set {
+			dst[x] = s
+		} else {
+			dst[x] += s
+		}
+	}
+}

@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package refimpl
+
+// vectorPass is false: passes over a row use the portable loops
+// sum1..sum9 on this architecture.
+var vectorPass = false
+
+// sumVector is one pass of the terms t over dst; with no vector loop on
+// this architecture it is the portable one.
+func sumVector(dst []float32, t []term, set bool) {
+	passes[len(t)](dst, t, set)
+}
