@@ -9,7 +9,9 @@
 //     goroutine, four nested loops per channel in a fixed summation order
 //     that GPU kernels compiled with --fmad=false reproduce bit for bit.
 //   - "cpu-fast": report 004's "CPU fast": every core, a separable path for
-//     rank-1 filters, and borders handled apart from the interior.
+//     rank-1 filters, borders handled apart from the interior, and the
+//     row sums in AVX assembly on amd64 where the CPU has it (the portable
+//     Go loops elsewhere, with the same results).
 //
 // All three read pixels outside the image through convolve.Border.Index,
 // the one index-mapping function of the project, and apply the filter by
