@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -103,6 +104,10 @@ func setupBench(stdout, stderr io.Writer) error {
 	}
 	host := OpenHost(*maxRetakesFlag)
 	ex := preset.Expand(Env{GPU: host.GPU != nil, Pinned: host.Pinned, CPUCap: *cpuCapFlag, Variants: convolve.Variants()})
+	if slices.ContainsFunc(ex.Cases, func(c Case) bool { return !c.GPU }) {
+		c := MeasureCPU(*cpuThreadsFlag)
+		host.CPU = &c
+	}
 	for _, l := range ConfigLines(host, preset.Name, *cpuThreadsFlag, *cpuCapFlag) {
 		fmt.Fprintln(stdout, l)
 	}

@@ -28,6 +28,9 @@ type Host struct {
 	// is never nil from OpenHost, and off (with the reason) without a
 	// GPU or NVML.
 	Guard *ClockGuard
+	// CPU holds the CPU's measured ceilings, nil when not measured (a
+	// sweep without CPU cases).
+	CPU *CPUCeilings
 }
 
 // Peaks returns the limits %peak metrics use (zero without a GPU).
@@ -40,7 +43,9 @@ func (h Host) Peaks() Peaks {
 
 // ConfigLines are the key: value lines printed before the benchmarks, so
 // that benchstat can group and compare by them. Testing itself prints
-// goos, goarch, pkg and cpu.
+// goos, goarch, pkg and cpu. With h.CPU they include cpu-copy-gbps and
+// cpu-scalar-gflops, the CPU's measured copy bandwidth and scalar
+// multiply-add rate (CPUCeilings).
 func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
 		"sweep: " + sweep,
@@ -50,6 +55,12 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		lines = append(lines, fmt.Sprintf("cpu-cap: %d multiply-adds per CPU case", cpuCap))
 	} else {
 		lines = append(lines, "cpu-cap: none")
+	}
+	if c := h.CPU; c != nil {
+		lines = append(lines,
+			"cpu-copy-gbps: "+strconv.FormatFloat(c.CopyGBps, 'f', 1, 64),
+			"cpu-scalar-gflops: "+strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64),
+		)
 	}
 	if h.GPU == nil {
 		return append(lines, "gpu: none")

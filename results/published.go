@@ -220,3 +220,31 @@ var Report004TableI = []Report004Row{
 	{"RGB2YUV GPU Naive", "rgb2yuv", "gpu-rgb2yuv", "default", 0.0336, 31207.62, 187.25},
 	{"RGB2YUV GPU Opt.", "rgb2yuv", "gpu-rgb2yuv", "opt=1", 0.0317, 33078.11, 198.47},
 }
+
+// OpenCVPeersSource says where OpenCVPeers were measured. They are quoted
+// figures: OpenCV is not a dependency of this project.
+const OpenCVPeersSource = "issue 18 of this project: OpenCV 4.6 from the distribution, 2 threads, on the 2-core development host, median of 5"
+
+// OpenCVPeersSize is the image of OpenCVPeers: float32, one channel,
+// zero border.
+const OpenCVPeersSize = "2048x2048"
+
+// OpenCVPeer is one quoted OpenCV time beside the cpu-peers case of the
+// same filter.
+type OpenCVPeer struct {
+	Case     string  // "dense 3x3"
+	Filter   string  // our filter key: "dense3", "gauss7"
+	Function string  // the OpenCV call timed, with its path where named
+	MS       float64 // milliseconds
+}
+
+// OpenCVPeers are OpenCV's filter2D (dense) and sepFilter2D (Gaussian)
+// times at OpenCVPeersSize, as OpenCVPeersSource quotes them.
+var OpenCVPeers = []OpenCVPeer{
+	{"dense 3x3", "dense3", "filter2D", 2.78},
+	{"dense 7x7", "dense7", "filter2D", 8.35},
+	{"dense 21x21", "dense21", "filter2D (DFT path)", 72.7},
+	{"Gaussian 3", "gauss3", "sepFilter2D", 2.05},
+	{"Gaussian 7", "gauss7", "sepFilter2D", 3.79},
+	{"Gaussian 21", "gauss21", "sepFilter2D", 10.3},
+}
