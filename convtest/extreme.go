@@ -340,21 +340,31 @@ func nearOverflowCase(_ *env, c testCase) (convolve.Problem, *convolve.Image, no
 	if err != nil {
 		return p, nil, 0, err
 	}
+	pixels := c.Type == convolve.Float32 && extremeRand(c, 0x0f1).Intn(2) == 0
+	p = scaleToExponent(p, in, 125, 60, pixels)
+	return p, in, allFinite, nil
+}
+
+// scaleToExponent scales the pixels of in (pixels true, or always for
+// Sobel, whose weights are fixed) or the weights of p's filter by a power
+// of two so that sum |w| * max |x| falls just below 2^target, or for Sobel
+// max |x| just below 2^sobelTarget. An all-zero input is left as it is.
+func scaleToExponent(p convolve.Problem, in *convolve.Image, target, sobelTarget float64, pixels bool) convolve.Problem {
 	m := maxAbsPixel(in)
 	if m == 0 {
-		return p, in, allFinite, nil
+		return p
 	}
 	if p.Op == convolve.SobelMagnitude {
-		scalePixels(in, int(math.Floor(60-math.Log2(m))))
-		return p, in, allFinite, nil
+		scalePixels(in, int(math.Floor(sobelTarget-math.Log2(m))))
+		return p
 	}
-	e := int(math.Floor(125 - math.Log2(sumAbs(p)*m)))
-	if c.Type == convolve.Float32 && extremeRand(c, 0x0f1).Intn(2) == 0 {
+	e := int(math.Floor(target - math.Log2(sumAbs(p)*m)))
+	if pixels {
 		scalePixels(in, e)
 	} else {
 		p.Filter = scaledFilter(p.Filter, e)
 	}
-	return p, in, allFinite, nil
+	return p
 }
 
 // overflowCase makes every product w*x at least 2^128 in magnitude with
@@ -435,20 +445,7 @@ func subnormalCase(e *env, c testCase) (convolve.Problem, *convolve.Image, nonFi
 	if err != nil {
 		return p, nil, 0, err
 	}
-	m := maxAbsPixel(in)
-	if m == 0 {
-		return p, in, allFinite, nil
-	}
-	if p.Op == convolve.SobelMagnitude {
-		scalePixels(in, int(math.Floor(-129-math.Log2(m))))
-		return p, in, allFinite, nil
-	}
-	exp := int(math.Floor(-127 - math.Log2(sumAbs(p)*m)))
-	if subnormalPixels(c, e.desc.Caps.SeparableOnly) {
-		scalePixels(in, exp)
-	} else {
-		p.Filter = scaledFilter(p.Filter, exp)
-	}
+	p = scaleToExponent(p, in, -127, -129, subnormalPixels(c, e.desc.Caps.SeparableOnly))
 	return p, in, allFinite, nil
 }
 
