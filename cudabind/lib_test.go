@@ -71,16 +71,7 @@ func TestNoDriverSubprocess(t *testing.T) {
 		}
 		return
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
-	cmd := exec.Command(exe, "-test.run=^TestNoDriverSubprocess$", "-test.v")
-	cmd.Env = append(os.Environ(), "CUDABIND_NO_DRIVER_CHILD=1", EnvLibCUDA+"=/nonexistent/libcuda.so.1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestNoDriverSubprocess") {
-		t.Fatalf("child failed: %v\n%s", err, out)
-	}
+	runChild(t, "TestNoDriverSubprocess", "CUDABIND_NO_DRIVER_CHILD=1", EnvLibCUDA+"=/nonexistent/libcuda.so.1")
 }
 
 func TestNVRTCMissingSubprocess(t *testing.T) {
@@ -103,14 +94,23 @@ func TestNVRTCMissingSubprocess(t *testing.T) {
 		}
 		return
 	}
+	runChild(t, "TestNVRTCMissingSubprocess", "CUDABIND_NO_NVRTC_CHILD=1", EnvNVRTC+"=/nonexistent/libnvrtc.so", EnvCacheDir+"="+t.TempDir())
+}
+
+// runChild runs the test binary again with only the test named, env added
+// to its environment, and fails t unless that test passes there. A test
+// whose library must be missing runs its checks in such a child, since a
+// loader caches its first result for the life of the process.
+func runChild(t *testing.T, test string, env ...string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Skip("cannot find the test binary: " + err.Error())
 	}
-	cmd := exec.Command(exe, "-test.run=^TestNVRTCMissingSubprocess$", "-test.v")
-	cmd.Env = append(os.Environ(), "CUDABIND_NO_NVRTC_CHILD=1", EnvNVRTC+"=/nonexistent/libnvrtc.so", EnvCacheDir+"="+t.TempDir())
+	cmd := exec.Command(exe, "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestNVRTCMissingSubprocess") {
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+test) {
 		t.Fatalf("child failed: %v\n%s", err, out)
 	}
 }

@@ -3,7 +3,6 @@ package cudabind
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,16 +78,7 @@ func TestNoNVMLSubprocess(t *testing.T) {
 		}
 		return
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
-	cmd := exec.Command(exe, "-test.run=^TestNoNVMLSubprocess$", "-test.v")
-	cmd.Env = append(os.Environ(), "CUDABIND_NO_NVML_CHILD=1", EnvLibNVML+"=/nonexistent/libnvidia-ml.so.1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestNoNVMLSubprocess") {
-		t.Fatalf("child failed: %v\n%s", err, out)
-	}
+	runChild(t, "TestNoNVMLSubprocess", "CUDABIND_NO_NVML_CHILD=1", EnvLibNVML+"=/nonexistent/libnvidia-ml.so.1")
 }
 
 // On a GPU host, NVML finds the CUDA device by its UUID and reads a
