@@ -193,6 +193,10 @@ var (
 	report003Sizes    = [][2]int{{100, 100}, {100, 1000}, {1000, 1000}, {1000, 10000}, {10000, 10000}, {10000, 100000}}
 )
 
+// rooflineKs are the filter sides of preset roofline: the DRAM-bound
+// sizes (3, 5, 7) and the FP32-bound ones (9 to 31).
+var rooflineKs = []int{3, 5, 7, 9, 11, 15, 21, 31}
+
 // presets is every preset, in the order Presets lists them.
 var presets = []Preset{
 	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
@@ -295,6 +299,10 @@ var presets = []Preset{
 			{variants: []string{"cpu-fast"}, sizes: squares(2048), filters: append(sized("dense", 3, 7, 21), sized("gauss", 3, 7, 21)...), typ: convolve.Uint8},
 			{variants: []string{"cpu-fast"}, sizes: squares(2048), filters: append(sized("dense", 3, 7, 21), sized("gauss", 3, 7, 21)...), typ: convolve.Int16},
 		}},
+	{Name: "roofline", Summary: "every GPU variant against the DRAM and FP32 floors: 4096x4096 and 8192x8192, dense and Gaussian K 3..31, float32, one channel, zero border, hot cache, replayed from CUDA graphs",
+		sweeps: []sweep{{variants: []string{"gpu-*", "npp"}, sizes: squares(4096, 8192),
+			filters: append(sized("dense", rooflineKs...), sized("gauss", rooflineKs...)...),
+			timings: []Timing{GraphTiming}}}},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
 	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},
 	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size", "002-exactness"}},

@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -352,6 +353,53 @@ func TestCPUPeersPreset(t *testing.T) {
 		slices.Sort(got[typ])
 		if !slices.Equal(got[typ], want) {
 			t.Errorf("%v filters %v, want %v (notes %q)", typ, got[typ], want, ex.Notes)
+		}
+	}
+}
+
+// Preset roofline runs every GPU variant that can on the grid:
+// two sizes, dense and Gaussian K 3..31, f32, one channel, zero border,
+// hot cache, graph replay.
+func TestRooflinePreset(t *testing.T) {
+	p, err := LookupPreset("roofline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := append(fakes(), fakeVariant{convolve.Description{Name: "npp", Caps: convolve.Capabilities{GPU: true, Ops: []convolve.Operation{convolve.Filter2D}}}})
+	ex := p.Expand(Env{GPU: true, Variants: vs, CPUCap: DefaultCPUCap})
+	var ks []string
+	for _, k := range []int{3, 5, 7, 9, 11, 15, 21, 31} {
+		ks = append(ks, "dense"+strconv.Itoa(k))
+	}
+	for _, k := range []int{3, 5, 7, 9, 11, 15, 21, 31} {
+		ks = append(ks, "gauss"+strconv.Itoa(k))
+	}
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{"variant", []string{"gpu-naive", "gpu-shared", "npp"}},
+		{"size", []string{"4096x4096", "8192x8192"}},
+		{"filter", ks},
+		{"type", []string{"f32"}},
+		{"ch", []string{"1"}},
+		{"border", []string{"zero"}},
+		{"timing", []string{"kernel-graph"}},
+		{"cache", []string{"hot"}},
+	}
+	for _, tt := range tests {
+		if got := axis(ex.Cases, tt.key); !slices.Equal(got, tt.want) {
+			t.Errorf("roofline %s = %v, want %v (notes %q)", tt.key, got, tt.want, ex.Notes)
+		}
+	}
+	// gpu-shared stops at 31 (MaxFilterSide) and so still runs every K;
+	// every case is a GPU case.
+	if n, want := len(ex.Cases), 3*2*16; n != want {
+		t.Errorf("roofline has %d cases, want %d", n, want)
+	}
+	for _, c := range ex.Cases {
+		if !c.GPU {
+			t.Errorf("roofline case %s is not a GPU case", c.Name())
 		}
 	}
 }
