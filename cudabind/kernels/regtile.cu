@@ -5,13 +5,15 @@
 // Memory strategy: a BX x BY block computes a (BX*RX) x (BY*RY) output
 // tile; each thread owns an RX x RY patch of outputs, RX side by side
 // (columns tx*RX .. tx*RX+RX-1 of the tile) in each of RY rows (ty*RY ..
-// ty*RY+RY-1). The (BX*RX+KW-1) x (BY*RY+KH-1) input tile is loaded into
-// dynamic shared memory once, converted to float, its rows RT_PITCH
-// floats apart (a multiple of 4). Three fills:
-//   - VEC_IN interior blocks (float32, pixels contiguous in a row, 16-byte
-//     aligned input rows): 128-bit global loads from the 4-aligned column
-//     at or left of the tile, scattered into the tile with 32-bit shared
-//     stores;
+// ty*RY+RY-1). The (RT_SH+BX*RX+KW-1) x (BY*RY+KH-1) input tile is loaded
+// into dynamic shared memory once, converted to float, its rows RT_PITCH
+// floats apart (a multiple of 4). Tile column 0 is image column
+// x0 - RT_SH, where x0 is the first column the block's outputs read:
+// under VEC_IN (float32, pixels contiguous in a row, input rows 16-byte
+// aligned, BX*RX a multiple of 4) RT_SH (0 to 3) moves it to a 4-aligned
+// image column, elsewhere it is 0. Three fills:
+//   - VEC_IN interior blocks: 128-bit global loads stored as 128-bit
+//     shared stores, each row read once from its aligned start;
 //   - other interior blocks: coalesced scalar loads, no border mapping;
 //   - blocks that reach past an image edge: every element through
 //     read_px, the border mapping of border.cuh.
@@ -47,7 +49,16 @@
 // Outputs of one block in x and y, and the input tile it reads.
 #define RT_OW (BX * RX)
 #define RT_OH (BY * RY)
-#define RT_TW (RT_OW + KW - 1)
+#if VEC_IN
+#if RT_OW % 4 != 0
+#error "VEC_IN needs BX*RX to be a multiple of 4"
+#endif
+// x0 = blockIdx.x*RT_OW - KW/2 is -(KW/2) mod 4 for every block.
+#define RT_SH ((4 - (KW / 2) % 4) % 4)
+#else
+#define RT_SH 0
+#endif
+#define RT_TW (RT_SH + RT_OW + KW - 1)
 #define RT_TH (RT_OH + KH - 1)
 // Tile row pitch in floats: a multiple of 4, so that every RX-aligned
 // segment of a row starts on an RT_SEGV-float boundary.
@@ -61,14 +72,14 @@
 #else
 #define RT_SEGV 1
 #endif
-// Segment length: the RX+KW-1 values one row feeds, rounded up to whole
-// loads (the extra values come from the pitch padding and stay unused).
-#define RT_SEG ((RX + KW - 1 + RT_SEGV - 1) / RT_SEGV * RT_SEGV)
+// Segment length: from the thread's RT_SEGV-aligned tile column tx*RX,
+// the RT_SH columns before its first input column and the RX+KW-1 values
+// its row feeds, rounded up to whole loads (the extra values come from
+// the pitch padding and stay unused).
+#define RT_SEG ((RT_SH + RX + KW - 1 + RT_SEGV - 1) / RT_SEGV * RT_SEGV)
 
-// 128-bit loads per tile row of the VEC_IN fill: enough to cover the tile
-// from the 4-aligned column at or left of its first (at most 3 columns
-// left of it).
-#define RT_NV ((RT_TW + 3 + 3) / 4)
+// 128-bit loads per tile row of the VEC_IN fill.
+#define RT_NV (RT_PITCH / 4)
 
 // The row walk: tile row t feeds output row r through filter row
 // j = t - r where 0 <= j < KH. Rows RY-1 .. KH-1 (the body) feed all RY
@@ -129,7 +140,7 @@ __device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int
                 const float w = c_filter[j * KW + i];
 #pragma unroll
                 for (int k = 0; k < RX; ++k) {
-                    s[r][k] += w * v[k + i];
+                    s[r][k] += w * v[RT_SH + k + i];
                 }
             }
         }
@@ -142,36 +153,24 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     extern __shared__ float4 rt_smem[];
     float* tile = reinterpret_cast<float*>(rt_smem);
     const int c = blockIdx.z;
-    const int x0 = blockIdx.x * RT_OW - KW / 2;
+    // x0 is the image column of tile column 0.
+    const int x0 = blockIdx.x * RT_OW - KW / 2 - RT_SH;
     const int y0 = blockIdx.y * RT_OH - KH / 2;
     const bool interior = x0 >= 0 && y0 >= 0 && x0 + RT_TW <= W && y0 + RT_TH <= H;
 
 #if VEC_IN
     // 128-bit loads: input rows start on 16-byte boundaries (checked by
-    // the plan), so the loads start at the 4-aligned column xa <= x0.
-    const int sh = x0 & 3;
-    const int xa = x0 - sh;
-    const int tid = threadIdx.y * BX + threadIdx.x;
-    if (interior && xa + 4 * RT_NV <= W) {
+    // the plan) and tile column 0 is the 4-aligned image column x0, so
+    // each load fills 4 tile columns of one row, the last ones up to the
+    // pitch (inside the image, as the test says).
+    if (interior && x0 + RT_PITCH <= W) {
+        const int tid = threadIdx.y * BX + threadIdx.x;
 #pragma unroll 4
         for (int e = tid; e < RT_TH * RT_NV; e += BX * BY) {
             const int ty = e / RT_NV;
             const int m = e - ty * RT_NV;
-            const float4 q = *reinterpret_cast<const float4*>(in + in_offset(xa + 4 * m, y0 + ty, c, H, S));
-            float* dst = tile + ty * RT_PITCH;
-            const int tx = 4 * m - sh;
-            if (tx >= 0 && tx < RT_TW) {
-                dst[tx] = q.x;
-            }
-            if (tx + 1 >= 0 && tx + 1 < RT_TW) {
-                dst[tx + 1] = q.y;
-            }
-            if (tx + 2 >= 0 && tx + 2 < RT_TW) {
-                dst[tx + 2] = q.z;
-            }
-            if (tx + 3 < RT_TW) {
-                dst[tx + 3] = q.w;
-            }
+            reinterpret_cast<float4*>(tile + ty * RT_PITCH)[m] =
+                *reinterpret_cast<const float4*>(in + in_offset(x0 + 4 * m, y0 + ty, c, H, S));
         }
     } else
 #endif

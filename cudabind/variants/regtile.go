@@ -73,21 +73,30 @@ func RegtileDefaults(kw, kh int) (rx, ry int) {
 }
 
 // RegtileSharedBytes is the dynamic shared memory of gpu-regtile's input
-// tile for block b with rx x ry outputs per thread and a kw x kh filter:
-// rows of bx*rx+kw-1 floats padded to a multiple of 4 (regtile.cu's
-// RT_PITCH), by*ry+kh-1 of them.
-func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
-	pitch := (b.X*rx + kw - 1 + 3) / 4 * 4
+// tile for block b with rx x ry outputs per thread and a kw x kh filter,
+// filled with 128-bit loads (vec) or not: rows of sh+bx*rx+kw-1 floats
+// padded to a multiple of 4 (regtile.cu's RT_PITCH), by*ry+kh-1 of them,
+// where sh (RT_SH) is the shift to a 4-aligned first column under vec and
+// 0 otherwise.
+func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int, vec bool) int {
+	sh := 0
+	if vec {
+		sh = (4 - (kw/2)%4) % 4
+	}
+	pitch := (sh + b.X*rx + kw - 1 + 3) / 4 * 4
 	return pitch * (b.Y*ry + kh - 1) * 4
 }
 
 // regtileVecIn reports whether the input tile of p can be filled with
-// 128-bit loads: float32 pixels contiguous in a row (one channel or
-// planar) and every row starting on a 16-byte boundary (the buffer itself
-// is allocated so).
-func regtileVecIn(p convolve.Problem) bool {
+// 128-bit loads in blocks of bx threads with rx outputs each: float32
+// pixels contiguous in a row (one channel or planar), every row starting
+// on a 16-byte boundary (the buffer itself is allocated so), and bx*rx a
+// multiple of 4, so that every block's tile starts at the same column
+// modulo 4.
+func regtileVecIn(p convolve.Problem, bx, rx int) bool {
 	in := p.Input
-	return in.Type == convolve.Float32 && (in.Channels == 1 || in.Layout == convolve.Planar) && in.RowStride()%4 == 0
+	return in.Type == convolve.Float32 && (in.Channels == 1 || in.Layout == convolve.Planar) &&
+		in.RowStride()%4 == 0 && bx*rx%4 == 0
 }
 
 func regtileTunable(b *Base, name string, def int) (int, error) {
@@ -115,7 +124,8 @@ func setupRegtile(b *Base) error {
 	if err := b.CheckConstant(b.Filter.Taps()); err != nil {
 		return err
 	}
-	shared := RegtileSharedBytes(b.Block, rx, ry, kw, kh)
+	vecIn := regtileVecIn(b.Problem, b.Block.X, rx)
+	shared := RegtileSharedBytes(b.Block, rx, ry, kw, kh, vecIn)
 	if err := b.CheckShared(shared); err != nil {
 		return err
 	}
@@ -125,7 +135,7 @@ func setupRegtile(b *Base) error {
 		return named(b.Name, err)
 	}
 	vec := "0"
-	if regtileVecIn(b.Problem) {
+	if vecIn {
 		vec = "1"
 	}
 	mod, err := b.Compile("regtile", map[string]string{

@@ -55,18 +55,26 @@ func TestRegtileSharedBytes(t *testing.T) {
 	tests := []struct {
 		b              convolve.Block
 		rx, ry, kw, kh int
+		vec            bool
 		want           int
 	}{
 		// 32*4+3-1 = 130 floats, padded to 132; 8*8+2 = 66 rows.
-		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, 132 * 66 * 4},
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, false, 132 * 66 * 4},
+		// With 128-bit loads the tile starts 3 columns further left
+		// (-(3/2) mod 4): 133, padded to 136.
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, true, 136 * 66 * 4},
 		// 128+20 = 148 (a multiple of 4); 16+20 = 36 rows.
-		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, 148 * 36 * 4},
+		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, false, 148 * 36 * 4},
+		// Shift -(21/2) mod 4 = 2: 150, padded to 152.
+		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, true, 152 * 36 * 4},
+		// Shift -(9/2) mod 4 = 0.
+		{convolve.Block{X: 32, Y: 8}, 4, 4, 9, 9, true, 136 * 40 * 4},
 		// 7+5-1 = 11, padded to 12; 5+0 = 5 rows.
-		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, 12 * 5 * 4},
+		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, false, 12 * 5 * 4},
 	}
 	for _, tt := range tests {
-		if got := RegtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh); got != tt.want {
-			t.Errorf("RegtileSharedBytes(%v, rx=%d, ry=%d, %dx%d) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, got, tt.want)
+		if got := RegtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh, tt.vec); got != tt.want {
+			t.Errorf("RegtileSharedBytes(%v, rx=%d, ry=%d, %dx%d, vec %v) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, tt.vec, got, tt.want)
 		}
 	}
 }
@@ -77,21 +85,26 @@ func TestRegtileVecIn(t *testing.T) {
 		return convolve.Problem{Op: convolve.Filter2D, Filter: f,
 			Input: convolve.Geometry{Width: w, Height: 8, Channels: ch, Type: typ, Layout: l, Stride: stride}}
 	}
+	gray := prob(64, 0, 1, convolve.Float32, convolve.Interleaved)
 	tests := []struct {
-		name string
-		p    convolve.Problem
-		want bool
+		name   string
+		p      convolve.Problem
+		bx, rx int
+		want   bool
 	}{
-		{"f32 gray, width 64", prob(64, 0, 1, convolve.Float32, convolve.Interleaved), true},
-		{"f32 gray, width 65", prob(65, 0, 1, convolve.Float32, convolve.Interleaved), false},
-		{"f32 gray, width 65 stride 68", prob(65, 68, 1, convolve.Float32, convolve.Interleaved), true},
-		{"f32 planar RGB", prob(64, 0, 3, convolve.Float32, convolve.Planar), true},
-		{"f32 interleaved RGB", prob(64, 0, 3, convolve.Float32, convolve.Interleaved), false},
-		{"u8 gray", prob(64, 0, 1, convolve.Uint8, convolve.Interleaved), false},
-		{"i16 gray", prob(64, 0, 1, convolve.Int16, convolve.Interleaved), false},
+		{"f32 gray, width 64", gray, 32, 4, true},
+		{"f32 gray, 7 threads of 4 outputs", gray, 7, 4, true},
+		{"f32 gray, 7 threads of 2 outputs", gray, 7, 2, false},
+		{"f32 gray, 6 threads of 2 outputs", gray, 6, 2, true},
+		{"f32 gray, width 65", prob(65, 0, 1, convolve.Float32, convolve.Interleaved), 32, 4, false},
+		{"f32 gray, width 65 stride 68", prob(65, 68, 1, convolve.Float32, convolve.Interleaved), 32, 4, true},
+		{"f32 planar RGB", prob(64, 0, 3, convolve.Float32, convolve.Planar), 32, 4, true},
+		{"f32 interleaved RGB", prob(64, 0, 3, convolve.Float32, convolve.Interleaved), 32, 4, false},
+		{"u8 gray", prob(64, 0, 1, convolve.Uint8, convolve.Interleaved), 32, 4, false},
+		{"i16 gray", prob(64, 0, 1, convolve.Int16, convolve.Interleaved), 32, 4, false},
 	}
 	for _, tt := range tests {
-		if got := regtileVecIn(tt.p); got != tt.want {
+		if got := regtileVecIn(tt.p, tt.bx, tt.rx); got != tt.want {
 			t.Errorf("%s: regtileVecIn = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -170,7 +183,7 @@ func TestRegtileCompile(t *testing.T) {
 	for _, rs := range regtileSpecs() {
 		p := rs.s.problem()
 		for _, vec := range []string{"0", "1"} {
-			if vec == "1" && !regtileVecIn(p) {
+			if vec == "1" && !regtileVecIn(p, rs.s.block.X, rs.rx) {
 				continue
 			}
 			for _, cfg := range []convolve.Config{{}, {NoFMA: true}} {
