@@ -403,3 +403,35 @@ func TestRooflinePreset(t *testing.T) {
 		}
 	}
 }
+
+func TestTuningRegtilePreset(t *testing.T) {
+	p, err := LookupPreset("tuning-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := p.Candidates()
+	var tunes []string
+	for _, c := range cands {
+		if c.Variant == "gpu-regtile" && c.Tune != "" && !slices.Contains(tunes, c.Tune) {
+			tunes = append(tunes, c.Tune)
+		}
+		if c.Timing != GraphTiming || c.Width != 4096 || c.Height != 4096 {
+			t.Errorf("case %s: want graph timing at 4096x4096", c.Name())
+		}
+	}
+	want := []string{"rx=2,ry=1", "rx=2,ry=2", "rx=2,ry=4", "rx=2,ry=8", "rx=4,ry=1", "rx=4,ry=2", "rx=4,ry=4", "rx=4,ry=8",
+		"rx=8,ry=1", "rx=8,ry=2", "rx=8,ry=4", "rx=8,ry=8"}
+	if !slices.Equal(tunes, want) {
+		t.Errorf("tuning-regtile tunes %v, want %v", tunes, want)
+	}
+	for _, tu := range tunes {
+		if _, err := convolve.ParseTunables(tu); err != nil {
+			t.Errorf("tune %q: %v", tu, err)
+		}
+	}
+	// 5 filters x 2 blocks x 12 tunes, then 5 filters x 2 variants at
+	// their defaults.
+	if n, want := len(cands), 5*2*12+5*2; n != want {
+		t.Errorf("tuning-regtile has %d candidates, want %d", n, want)
+	}
+}
