@@ -219,9 +219,10 @@ var regtileSizes = []convolve.Geometry{
 	{Width: 1, Height: 1},
 }
 
-// TestRegtileAgreement runs gpu-regtile with its defaults and with other
-// outputs per thread and block shapes over filters 1..31, every border,
-// type and layout, on NaN-poisoned outputs, against refimpl.Expect.
+// TestRegtileAgreement runs gpu-regtile over filters 1..31 with its
+// defaults and with other outputs per thread, and over every border, type
+// and layout and odd block shapes with its defaults, on NaN-poisoned
+// outputs, against refimpl.Expect.
 func TestRegtileAgreement(t *testing.T) {
 	d := gpuOrSkip(t)
 	live := d.LiveAllocations()
@@ -230,52 +231,56 @@ func TestRegtileAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(15, 15))
-	var cases []kernelCase
-	for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
-		cases = append(cases, kernelCase{kw: k, kh: k, border: convolve.Borders[i%len(convolve.Borders)], mode: convolve.Modes[i%2], typ: convolve.Float32, channels: 1})
+	type run struct {
+		cfg convolve.Config
+		kc  kernelCase
+	}
+	var runs []run
+	tunes := []map[string]int{nil, {TunableRX: 1, TunableRY: 1}, {TunableRX: 2, TunableRY: 4}, {TunableRX: 8, TunableRY: 8}}
+	for ti, tu := range tunes {
+		for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
+			b := convolve.Borders[(i+ti)%len(convolve.Borders)]
+			runs = append(runs, run{convolve.Config{Tunables: tu},
+				kernelCase{kw: k, kh: k, border: b, mode: convolve.Modes[i%2], typ: convolve.Float32, channels: 1}})
+		}
 	}
 	for bi, bo := range convolve.Borders {
 		for ti, typ := range convolve.ElemTypes {
-			cases = append(cases, kernelCase{kw: 5, kh: 3, border: bo, typ: typ, channels: 1 + (bi+ti)%4, layout: convolve.Layouts[(bi+ti)%2]})
+			runs = append(runs, run{convolve.Config{},
+				kernelCase{kw: 5, kh: 3, border: bo, typ: typ, channels: 1 + (bi+ti)%4, layout: convolve.Layouts[(bi+ti)%2]}})
 		}
 	}
-	cases = append(cases,
-		kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1},
-		kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1},
-		kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}},
-		kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}},
+	runs = append(runs,
+		run{convolve.Config{}, kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}},
+		run{convolve.Config{}, kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1}},
+		run{convolve.Config{}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}}},
+		run{convolve.Config{Tunables: map[string]int{TunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
+		run{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
 	)
-	cfgs := []convolve.Config{{},
-		{Tunables: map[string]int{TunableRX: 1, TunableRY: 1}},
-		{Tunables: map[string]int{TunableRX: 2, TunableRY: 4}},
-		{Tunables: map[string]int{TunableRX: 8, TunableRY: 8}},
-	}
 	failures := 0
-	for _, cfg := range cfgs {
-		for _, kc := range cases {
-			f := randomFilter(r, kc.kw, kc.kh)
-			c := cfg
-			c.Block = kc.block
-			for _, g := range regtileSizes {
-				p := kc.problem(g, f)
-				if g.Stride != 0 {
-					p.Input.Stride = g.Stride * kc.channels
-				}
-				plan, err := convolve.PlanFor(v, p, c)
-				if err != nil {
-					t.Errorf("gpu-regtile %v %v: Plan: %v", c, p, err)
-					failures++
-					continue
-				}
-				if _, ok := agree(t, "gpu-regtile "+c.String(), plan, p, randomImage(r, p.Input)); !ok {
-					failures++
-				}
-				if err := plan.Close(); err != nil {
-					t.Errorf("gpu-regtile %v: Close: %v", p, err)
-				}
-				if failures > 10 {
-					t.Fatalf("too many failures")
-				}
+	for _, ru := range runs {
+		f := randomFilter(r, ru.kc.kw, ru.kc.kh)
+		c := ru.cfg
+		c.Block = ru.kc.block
+		for _, g := range regtileSizes {
+			p := ru.kc.problem(g, f)
+			if g.Stride != 0 {
+				p.Input.Stride = g.Stride * ru.kc.channels
+			}
+			plan, err := convolve.PlanFor(v, p, c)
+			if err != nil {
+				t.Errorf("gpu-regtile %v %v: Plan: %v", c, p, err)
+				failures++
+				continue
+			}
+			if _, ok := agree(t, "gpu-regtile "+c.String(), plan, p, randomImage(r, p.Input)); !ok {
+				failures++
+			}
+			if err := plan.Close(); err != nil {
+				t.Errorf("gpu-regtile %v: Close: %v", p, err)
+			}
+			if failures > 10 {
+				t.Fatalf("too many failures")
 			}
 		}
 	}
