@@ -86,7 +86,7 @@
 // output rows; the first RY-1 rows (the head) and the rows after the body
 // (the tail) feed only some, and are unrolled completely so that their
 // tests of j fold away. The body is unrolled completely while the whole
-// walk holds at most RT_UNROLL_LIMIT multiply-adds (regtileUnrollLimit in
+// walk holds at most RT_UNROLL_LIMIT multiply-adds (RegtileUnrollLimit in
 // regtile.go), else walked in a loop (its weights then come from the
 // constant cache by a run-time index). Rows are taken in increasing t
 // either way.
