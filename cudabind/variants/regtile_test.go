@@ -311,3 +311,63 @@ func TestRegtileBadTunable(t *testing.T) {
 		}
 	}
 }
+
+// TestRegtileBitExactNoFMA: compiled with --fmad=false, gpu-regtile equals
+// cpu-naive bit for bit on images large enough for every fill path
+// (TestBitExactNoFMA's small image reaches only the border path).
+func TestRegtileBitExactNoFMA(t *testing.T) {
+	gpuOrSkip(t)
+	cpu, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	cases := []kernelCase{
+		{kw: 3, kh: 3, border: convolve.Zero, typ: convolve.Float32, channels: 1},
+		{kw: 7, kh: 7, border: convolve.Replicate, typ: convolve.Float32, channels: 1},
+		{kw: 11, kh: 11, border: convolve.Wrap, typ: convolve.Float32, channels: 2, layout: convolve.Planar},
+		{kw: 21, kh: 21, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1},
+		{kw: 5, kh: 3, border: convolve.Reflect, typ: convolve.Uint8, channels: 3},
+	}
+	for _, kc := range cases {
+		for _, g := range regtileSizes[:3] {
+			p := kc.problem(g, randomFilter(r, kc.kw, kc.kh))
+			if g.Stride != 0 {
+				p.Input.Stride = g.Stride * kc.channels
+			}
+			in := randomImage(r, p.Input)
+			want := poisoned(t, p)
+			cp, err := convolve.PlanFor(cpu, p, convolve.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cp.Run(in, want); err != nil {
+				t.Fatal(err)
+			}
+			cp.Close()
+			plan, err := convolve.PlanFor(v, p, convolve.Config{NoFMA: true})
+			if err != nil {
+				t.Errorf("%v: %v", p, err)
+				continue
+			}
+			got := poisoned(t, p)
+			err = plan.Run(in, got)
+			plan.Close()
+			if err != nil {
+				t.Errorf("%v: %v", p, err)
+				continue
+			}
+			m, err := convolve.Compare(got, want, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.OK() {
+				t.Errorf("gpu-regtile --fmad=false %v: not bit-equal to cpu-naive: %v", p, m)
+			}
+		}
+	}
+}
