@@ -6,7 +6,7 @@
 // of the tile). The (BX+KW-1) x (BY*RY+KH-1) input tile is loaded into
 // dynamic shared memory once, converted to float, with the border applied
 // at load; blocks whose tile lies wholly inside the image take a load path
-// with no border mapping at all. In the compute each thread walks the
+// with no border mapping at all (tile.cuh's tile_load_global). In the compute each thread walks the
 // RY+KH-1 tile rows its outputs need; every value read from shared memory
 // (one per tap column) feeds all RY outputs whose filter row covers it, so
 // shared-memory traffic per output falls from KW*KH to about
@@ -23,14 +23,11 @@
 // Dynamic shared memory: (BX+KW-1)*(BY*RY+KH-1)*4 bytes.
 //
 // Compile-time: KW, KH, BX, BY, RY plus the parameters of border.cuh.
-#include "border.cuh"
-
 #ifndef RY
 #define RY 4
 #endif
 
-#define TILE_W (BX + KW - 1)
-#define TILE_H (BY * RY + KH - 1)
+#include "tile.cuh"
 
 // The row walk. Tile row t (0 <= t < RY+KH-1) feeds output r through
 // filter row j = t - r where 0 <= j < KH. The rows RY-1 <= t <= KH-1 (the
@@ -78,28 +75,7 @@ conv_tiled(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, i
 {
     extern __shared__ float tile[];
     const int c = blockIdx.z;
-    const int x0 = blockIdx.x * BX - KW / 2;
-    const int y0 = blockIdx.y * (BY * RY) - KH / 2;
-
-    if (x0 >= 0 && y0 >= 0 && x0 + TILE_W <= W && y0 + TILE_H <= H) {
-        // Interior tile: plain coalesced loads.
-        for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
-            const in_t* row = in + in_offset(x0, y0 + ty, c, H, S);
-            for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
-#if PLANAR
-                tile[ty * TILE_W + tx] = (float)row[tx];
-#else
-                tile[ty * TILE_W + tx] = (float)row[tx * CHANNELS];
-#endif
-            }
-        }
-    } else {
-        for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
-            for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
-                tile[ty * TILE_W + tx] = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
-            }
-        }
-    }
+    tile_load_global(tile, in, c, W, H, S);
     __syncthreads();
 
     const int x = blockIdx.x * BX + threadIdx.x;
