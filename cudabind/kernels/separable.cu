@@ -19,8 +19,13 @@
 // BX+KW-1 and TILE_H = BY+KH-1, tile.cuh's shape), border applied along the
 // pass's axis at load, then sums from it.
 //
+// Unrolling (unroll.cuh): the shared passes read their taps from the tile
+// and unroll them completely; the naive passes map every tap through the
+// border and unroll completely up to 49 taps, else by 8.
+//
 // Compile-time: KW, KH, BX, BY plus the parameters of border.cuh.
 #include "tile.cuh"
+#include "unroll.cuh"
 
 __constant__ float c_row[KW];
 __constant__ float c_col[KH];
@@ -35,7 +40,7 @@ sep_rows(const in_t* __restrict__ in, float* __restrict__ tmp, int W, int H, idx
         return;
     }
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_BORDER_LINE(KW)
     for (int i = 0; i < KW; ++i) {
         const int bx = border_index(x + i - KW / 2, W);
 #if BORDER == BORDER_ZERO
@@ -59,7 +64,7 @@ sep_cols(const float* __restrict__ tmp, float* __restrict__ out, int W, int H)
     }
     const float* plane = tmp + (idx_t)c * H * W;
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_BORDER_LINE(KH)
     for (int j = 0; j < KH; ++j) {
         const int by = border_index(y + j - KH / 2, H);
 #if BORDER == BORDER_ZERO
@@ -96,7 +101,7 @@ sep_rows_shared(const in_t* __restrict__ in, float* __restrict__ tmp, int W, int
     }
     const float* t = tile + threadIdx.y * TILE_W + threadIdx.x;
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_LINE(KW)
     for (int i = 0; i < KW; ++i) {
         s += c_row[i] * t[i];
     }
@@ -128,7 +133,7 @@ sep_cols_shared(const float* __restrict__ tmp, float* __restrict__ out, int W, i
     }
     const float* t = tile + threadIdx.y * BX + threadIdx.x;
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_LINE(KH)
     for (int j = 0; j < KH; ++j) {
         s += c_col[j] * t[j * BX];
     }

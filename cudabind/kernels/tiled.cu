@@ -28,27 +28,17 @@
 #endif
 
 #include "tile.cuh"
+#include "unroll.cuh"
 
 // The row walk. Tile row t (0 <= t < RY+KH-1) feeds output r through
 // filter row j = t - r where 0 <= j < KH. The rows RY-1 <= t <= KH-1 (the
 // body) feed all RY outputs; the first RY-1 rows (the head) and the rows
 // after the body (the tail) feed only some. Head and tail are unrolled
 // completely, so their tests of j fold away; the body needs none, and is
-// unrolled completely while it holds at most 4096 multiply-adds
-// (tiledUnrollLimit in tiled.go), else walked in a loop. Rows are taken
-// in increasing t either way.
+// unrolled as unroll.cuh's UNROLL_WALK says. Rows are taken in increasing
+// t either way, each row's columns as UNROLL_COLS says.
 #define TILED_ROWS (RY + KH - 1)
 #define TILED_BODY_END (KH > RY - 1 ? KH : RY - 1)
-#if KH >= RY && (KH - RY + 1) * KW * RY <= 4096
-#define TILED_UNROLL_BODY (KH - RY + 1)
-#else
-#define TILED_UNROLL_BODY 1
-#endif
-#if KW <= 64
-#define TILED_UNROLL_COLS KW
-#else
-#define TILED_UNROLL_COLS 8
-#endif
 
 __constant__ float c_filter[KW * KH];
 
@@ -57,7 +47,7 @@ __constant__ float c_filter[KW * KH];
 template <bool ALL>
 __device__ __forceinline__ void tiled_row(float (&s)[RY], const float* row, int t)
 {
-#pragma unroll TILED_UNROLL_COLS
+#pragma unroll UNROLL_COLS
     for (int i = 0; i < KW; ++i) {
         const float v = row[i];
 #pragma unroll
@@ -93,7 +83,7 @@ conv_tiled(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, i
     for (int t = 0; t < RY - 1; ++t) {
         tiled_row<false>(s, tp + t * TILE_W, t);
     }
-#pragma unroll TILED_UNROLL_BODY
+#pragma unroll UNROLL_WALK
     for (int t = RY - 1; t < TILED_BODY_END; ++t) {
         tiled_row<true>(s, tp + t * TILE_W, t);
     }
