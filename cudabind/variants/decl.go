@@ -34,6 +34,11 @@ type Decl struct {
 	// Family is the kernel family in cudabind/kernels ("shared" for
 	// shared.cu).
 	Family string
+	// Source, when set, is the family's source instead of the embedded
+	// one: a kernel written outside cudabind/kernels. Family then only
+	// names it in errors. Its headers may be kernels.Headers() (border.cuh,
+	// tile.cuh, unroll.cuh); nil Headers means those.
+	Source *cudabind.Source
 	// Defines, when set, returns the macros the family needs beyond
 	// Defines (RY, TEX_HW, ...). Each must be a name the family's source
 	// or its headers read.
@@ -240,6 +245,14 @@ type launch struct {
 	values      []any
 }
 
+// sourceName names the declaration's source in errors.
+func (d *Decl) sourceName() string {
+	if d.Source != nil && d.Source.Name != "" {
+		return d.Source.Name
+	}
+	return d.Family + ".cu"
+}
+
 func (d *Decl) declErr(what, value, reason string) error {
 	return &DeclError{Variant: d.Desc.Name, What: what, Value: value, Reason: reason}
 }
@@ -247,7 +260,7 @@ func (d *Decl) declErr(what, value, reason string) error {
 // resolve checks the declaration against the plan's problem and device
 // limits and works out everything setup needs, without device work.
 func (d *Decl) resolve(b *Base) (*resolved, error) {
-	src, err := scanFamily(d.Family)
+	src, err := d.scan()
 	if err != nil {
 		return nil, d.declErr("kernel family", d.Family, err.Error())
 	}
@@ -256,7 +269,7 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 	}
 	for _, c := range d.Constants {
 		if !src.constants[c.Name] {
-			return nil, d.declErr("constant", c.Name, fmt.Sprintf("%s.cu declares no __constant__ array of that name (has %s)", d.Family, keys(src.constants)))
+			return nil, d.declErr("constant", c.Name, fmt.Sprintf("%s declares no __constant__ array of that name (has %s)", d.sourceName(), keys(src.constants)))
 		}
 		if c.Values == nil {
 			return nil, d.declErr("constant", c.Name, "no Values")
@@ -275,7 +288,7 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 		}
 		for k, v := range defs {
 			if !src.idents[k] {
-				return nil, d.declErr("define", k, fmt.Sprintf("%s.cu and its headers never read it", d.Family))
+				return nil, d.declErr("define", k, fmt.Sprintf("%s and its headers never read it", d.sourceName()))
 			}
 			r.defines[k] = v
 		}
@@ -351,13 +364,13 @@ func (d *Decl) checkKernels(src *familyInfo) error {
 	}
 	for _, k := range d.Kernels {
 		if !src.entries[k.Name] {
-			return d.declErr("entry point", k.Name, fmt.Sprintf("%s.cu has no extern \"C\" __global__ function of that name (has %s)", d.Family, keys(src.entries)))
+			return d.declErr("entry point", k.Name, fmt.Sprintf("%s has no extern \"C\" __global__ function of that name (has %s)", d.sourceName(), keys(src.entries)))
 		}
 		if _, ok := gridRuleNames[k.Grid]; !ok {
 			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: want PerPixel, PerRows or PerPaddedPixel", k.Name))
 		}
 		if k.Grid == PerRows && !src.idents["RY"] {
-			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: %s.cu does not read RY", k.Name, d.Family))
+			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: %s does not read RY", k.Name, d.sourceName()))
 		}
 		for _, a := range k.Args {
 			switch {
@@ -433,7 +446,12 @@ func (d *Decl) setup(b *Base) error {
 			return err
 		}
 	}
-	mod, err := b.Compile(d.Family, r.defines)
+	var mod *cudabind.Module
+	if d.Source != nil {
+		mod, err = b.CompileSource(d.source(), r.defines)
+	} else {
+		mod, err = b.Compile(d.Family, r.defines)
+	}
 	if err != nil {
 		return err
 	}
@@ -507,20 +525,39 @@ var (
 	reComment     = regexp.MustCompile(`(?s)/\*.*?\*/`)
 )
 
-// scanFamily reads what family's source and the headers it includes
-// declare.
-func scanFamily(family string) (*familyInfo, error) {
-	if fi, ok := familyCache.Load(family); ok {
+// source is d.Source with kernels.Headers() for nil Headers.
+func (d *Decl) source() cudabind.Source {
+	src := *d.Source
+	if src.Headers == nil {
+		src.Headers = kernels.Headers()
+	}
+	return src
+}
+
+// scan reads what the declaration's source declares: Source, or the
+// embedded family (cached by name).
+func (d *Decl) scan() (*familyInfo, error) {
+	if d.Source != nil {
+		src := d.source()
+		return scanSource(src.Code, src.Headers), nil
+	}
+	if fi, ok := familyCache.Load(d.Family); ok {
 		return fi.(*familyInfo), nil
 	}
-	if family == "" {
+	if d.Family == "" {
 		return nil, fmt.Errorf("no family named")
 	}
-	src, err := kernels.Source(family)
+	code, err := kernels.Source(d.Family)
 	if err != nil {
 		return nil, err
 	}
-	headers := kernels.Headers()
+	fi := scanSource(code, kernels.Headers())
+	familyCache.Store(d.Family, fi)
+	return fi, nil
+}
+
+// scanSource reads what src and the headers it includes declare.
+func scanSource(src string, headers map[string]string) *familyInfo {
 	text := stripComments(src)
 	seen := map[string]bool{}
 	for queue := []string{text}; len(queue) > 0; queue = queue[1:] {
@@ -543,8 +580,7 @@ func scanFamily(family string) (*familyInfo, error) {
 	for _, id := range reIdent.FindAllString(text, -1) {
 		fi.idents[id] = true
 	}
-	familyCache.Store(family, fi)
-	return fi, nil
+	return fi
 }
 
 func stripComments(s string) string {

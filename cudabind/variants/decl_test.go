@@ -3,11 +3,13 @@ package variants
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/kernels"
 )
 
 // h100 is the device information the GPU-free checks plan against: an
@@ -198,5 +200,26 @@ func TestTile(t *testing.T) {
 	one := Tile{Block: convolve.Block{X: 16, Y: 8}, KW: 9, KH: 7, RY: 1}
 	if one.RowPassBytes() != 8*24*4 || one.ColPassBytes() != 14*16*4 {
 		t.Errorf("%+v: row pass %d, column pass %d bytes, want %d, %d", one, one.RowPassBytes(), one.ColPassBytes(), 8*24*4, 14*16*4)
+	}
+}
+
+// TestExampleFamilyCompiles compiles README's example family
+// (testdata/shared_interior.cu, ExampleDecl) for sm_90 with the local
+// NVRTC over the specializations of compileSpecs.
+func TestExampleFamilyCompiles(t *testing.T) {
+	if _, _, err := cudabind.NVRTCVersion(); err != nil {
+		t.Skipf("no NVRTC: %v", err)
+	}
+	code, err := os.ReadFile("testdata/shared_interior.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := cudabind.Source{Name: "shared_interior.cu", Code: string(code), Headers: kernels.Headers()}
+	for _, s := range compileSpecs() {
+		opts := CompileOptions(s.problem(), convolve.Config{}, s.block, s.index64, nil)
+		opts.Arch = compileArch
+		if _, err := cudabind.CompileOnly(src, opts); err != nil {
+			t.Errorf("%v: %v", s, err)
+		}
 	}
 }

@@ -274,9 +274,15 @@ func (b *Base) Compile(family string, extra map[string]string) (*cudabind.Module
 	if err != nil {
 		return nil, err
 	}
+	return b.CompileSource(src, extra)
+}
+
+// CompileSource is Compile for a source of any origin (a kernel written
+// outside cudabind/kernels, with kernels.Headers() as its headers).
+func (b *Base) CompileSource(src cudabind.Source, extra map[string]string) (*cudabind.Module, error) {
 	mod, err := b.Dev.Compile(src, CompileOptions(b.Problem, b.Config, b.Block, b.Index64, extra))
 	if err != nil {
-		return nil, fmt.Errorf("variants: %s: compile %s for %v: %w", b.Name, family, b.Problem, err)
+		return nil, fmt.Errorf("variants: %s: compile %s for %v: %w", b.Name, src.Name, b.Problem, err)
 	}
 	// The module is the plan's own: its __constant__ arrays hold this
 	// plan's weights.
