@@ -74,8 +74,13 @@ type Constant struct {
 }
 
 // FilterWeights is the Constant.Values of the plan's filter, oriented for
-// correlation (Base.Filter).
-func FilterWeights(b *Base) ([]float32, error) { return b.Filter.Weights, nil }
+// correlation (Base.Filter). An operation without a filter is an error.
+func FilterWeights(b *Base) ([]float32, error) {
+	if b.Filter == nil {
+		return nil, fmt.Errorf("variants: %s: operation %v has no filter to upload", b.Name, b.Problem.Op)
+	}
+	return b.Filter.Weights, nil
+}
 
 // Kernel is one entry point of a family and how it is launched.
 type Kernel struct {
@@ -484,7 +489,11 @@ func (d *Decl) setup(b *Base) error {
 				v = scratch
 			case a == ArgFilter:
 				if filter == 0 {
-					if filter, err = b.UploadFloats(b.Filter.Weights); err != nil {
+					weights, err := FilterWeights(b)
+					if err != nil {
+						return err
+					}
+					if filter, err = b.UploadFloats(weights); err != nil {
 						return err
 					}
 				}

@@ -223,3 +223,22 @@ func TestExampleFamilyCompiles(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclFilterlessOperation checks that a declaration uploading the
+// filter, planned for an operation without one, is an error, not a
+// panic.
+func TestDeclFilterlessOperation(t *testing.T) {
+	caps := directCaps()
+	caps.Ops = []convolve.Operation{convolve.SobelMagnitude}
+	d := Decl{
+		Desc:      convolve.Description{Name: "test-filterless", Caps: caps},
+		Family:    "const",
+		Constants: constFilter,
+		Kernels:   []Kernel{{Name: "conv_const", Grid: PerPixel, Args: directArgs}},
+	}
+	p := convolve.Problem{Op: convolve.SobelMagnitude, Input: convolve.Geometry{Width: 8, Height: 8, Channels: 1}}
+	err := d.Validate(p, convolve.Config{}, h100)
+	if err == nil || !strings.Contains(err.Error(), "test-filterless") {
+		t.Errorf("Validate = %v, want an error naming test-filterless", err)
+	}
+}
