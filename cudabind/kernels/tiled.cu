@@ -6,10 +6,11 @@
 // of the tile). The (BX+KW-1) x (BY*RY+KH-1) input tile is loaded into
 // dynamic shared memory once, converted to float, with the border applied
 // at load; blocks whose tile lies wholly inside the image take a load path
-// with no border mapping at all (tile.cuh's tile_load_global). In the compute each thread walks the
-// RY+KH-1 tile rows its outputs need; every value read from shared memory
-// (one per tap column) feeds all RY outputs whose filter row covers it, so
-// shared-memory traffic per output falls from KW*KH to about
+// with no border mapping at all (tile.cuh's tile_load_global). In the
+// compute each thread walks the RY+KH-1 tile rows its outputs need; every
+// value read from shared memory (one per tap column) feeds all RY outputs
+// whose filter row covers it, so shared-memory traffic per output falls
+// from KW*KH to about
 // KW*(RY+KH-1)/RY loads, and the weights are constant-bank operands of the
 // multiply-adds. For small filters the kernel is bound by DRAM (one read
 // of the input plus one write of the output, halo re-reads hit L2); for
