@@ -242,3 +242,48 @@ func TestDeclFilterlessOperation(t *testing.T) {
 		t.Errorf("Validate = %v, want an error naming test-filterless", err)
 	}
 }
+
+// TestGridRules checks the grid and block each rule gives a 96x48
+// 3-channel image with a 5x3 filter and 16x8 blocks.
+func TestGridRules(t *testing.T) {
+	box, err := convolve.NewFilter("box5x3", 5, 3, make([]float32, 15))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: box,
+		Input: convolve.Geometry{Width: 96, Height: 48, Channels: 3, Type: convolve.Float32}}
+	cases := []struct {
+		rule    GridRule
+		family  string
+		kernel  string
+		defines map[string]string
+		want    cudabind.Dim3
+	}{
+		{PerPixel, "const", "conv_const", nil, cudabind.Dim3{X: 6, Y: 6, Z: 3}},
+		{PerRows, "tiled", "conv_tiled", map[string]string{"RY": "4"}, cudabind.Dim3{X: 6, Y: 2, Z: 3}}, // 12 rows of threads
+		{PerRows, "tiled", "conv_tiled", map[string]string{"RY": "1"}, cudabind.Dim3{X: 6, Y: 6, Z: 3}}, // 48 rows
+		{PerPaddedPixel, "padded", "pad_input", nil, cudabind.Dim3{X: 7, Y: 7, Z: 3}},                   // 100x50 pixels
+		{PerRows, "tiled", "conv_tiled", map[string]string{"RY": "8"}, cudabind.Dim3{X: 6, Y: 1, Z: 3}}, // 6 rows
+	}
+	for _, c := range cases {
+		d := Decl{Desc: convolve.Description{Name: "test-grid", Caps: directCaps()}, Family: c.family,
+			Kernels: []Kernel{{Name: c.kernel, Grid: c.rule}}}
+		if c.defines != nil {
+			d.Defines = func(*Base) (map[string]string, error) { return c.defines, nil }
+		}
+		b, err := newBase(d.Desc, convolve.Block{X: 16, Y: 8}, p, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Info = h100
+		r, err := d.resolve(b)
+		if err != nil {
+			t.Errorf("%v %v: %v", c.rule, c.defines, err)
+			continue
+		}
+		l := r.kernels[0]
+		if l.grid != c.want || l.block != (cudabind.Dim3{X: 16, Y: 8, Z: 1}) {
+			t.Errorf("%v %v: grid %v block %v, want %v and 16x8x1", c.rule, c.defines, l.grid, l.block, c.want)
+		}
+	}
+}
