@@ -184,7 +184,8 @@ func TileBytes(blk convolve.Block, kw, kh int) int {
 
 // DeclError is a declaration that cannot work as written: a kernel family,
 // entry point, constant, define, grid rule or argument that does not
-// exist, or a value out of its range. Variant names the declaration; What
+// exist, arguments that do not match the entry point's parameters in
+// number or kind (pointer, int, idx_t), or a value out of its range. Variant names the declaration; What
 // says which part is wrong, Value the value.
 type DeclError struct {
 	Variant string
@@ -211,8 +212,9 @@ func (v *Variant) Declaration() *Decl { return v.decl }
 
 // Validate checks the declaration for problem p and configuration cfg on
 // a device described by info, without using a device: the problem against
-// the capabilities and Check, the family, its entry points, constants and
-// defines against its source, the grid rules, the arguments, and the
+// the capabilities and Check, the family, its entry points (and their
+// parameters against the arguments), constants and defines against its
+// source, the grid rules, and the
 // constant and shared memory against info's limits. It returns the error
 // Plan would return on such a device before any device work: a
 // *DeclError for a bad declaration, a *convolve.CapabilityError for a
@@ -368,7 +370,8 @@ func (d *Decl) checkKernels(src *familyInfo) error {
 		return d.declErr("kernels", "", "the declaration lists none")
 	}
 	for _, k := range d.Kernels {
-		if !src.entries[k.Name] {
+		params, ok := src.entries[k.Name]
+		if !ok {
 			return d.declErr("entry point", k.Name, fmt.Sprintf("%s has no extern \"C\" __global__ function of that name (has %s)", d.sourceName(), keys(src.entries)))
 		}
 		if _, ok := gridRuleNames[k.Grid]; !ok {
@@ -385,6 +388,14 @@ func (d *Decl) checkKernels(src *familyInfo) error {
 				return d.declErr("argument", a.String(), "kernel "+k.Name+": the declaration has no Scratch")
 			case a >= argPrepared && d.Prepare == nil:
 				return d.declErr("argument", a.String(), "kernel "+k.Name+": the declaration has no Prepare")
+			}
+		}
+		if len(k.Args) != len(params) {
+			return d.declErr("arguments", fmt.Sprint(k.Args), fmt.Sprintf("kernel %s takes %d parameters, the declaration gives %d", k.Name, len(params), len(k.Args)))
+		}
+		for i, a := range k.Args {
+			if want := a.kind(); want != paramOther && params[i] != paramOther && want != params[i] {
+				return d.declErr("argument", a.String(), fmt.Sprintf("kernel %s: parameter %d is of kind %v, %v fills one of kind %v", k.Name, i+1, params[i], a, want))
 			}
 		}
 	}
@@ -519,9 +530,9 @@ func (d *Decl) setup(b *Base) error {
 
 // familyInfo is what a kernel family's source declares.
 type familyInfo struct {
-	entries   map[string]bool // extern "C" __global__ functions
-	constants map[string]bool // __constant__ arrays
-	idents    map[string]bool // every identifier of the source and its headers, comments left out
+	entries   map[string][]paramKind // extern "C" __global__ functions and their parameters
+	constants map[string]bool        // __constant__ arrays
+	idents    map[string]bool        // every identifier of the source and its headers, comments left out
 }
 
 var (
@@ -579,9 +590,14 @@ func scanSource(src string, headers map[string]string) *familyInfo {
 			}
 		}
 	}
-	fi := &familyInfo{entries: map[string]bool{}, constants: map[string]bool{}, idents: map[string]bool{}}
-	for _, m := range reEntry.FindAllStringSubmatch(text, -1) {
-		fi.entries[m[1]] = true
+	fi := &familyInfo{entries: map[string][]paramKind{}, constants: map[string]bool{}, idents: map[string]bool{}}
+	for _, m := range reEntry.FindAllStringSubmatchIndex(text, -1) {
+		name := text[m[2]:m[3]]
+		params := text[m[1]:]
+		if end := strings.IndexByte(params, ')'); end >= 0 {
+			params = params[:end]
+		}
+		fi.entries[name] = paramKinds(params)
 	}
 	for _, m := range reConstant.FindAllStringSubmatch(text, -1) {
 		fi.constants[m[1]] = true
@@ -592,11 +608,61 @@ func scanSource(src string, headers map[string]string) *familyInfo {
 	return fi
 }
 
+// paramKind is what a kernel parameter holds, as far as an Arg can say.
+type paramKind int
+
+const (
+	paramOther   paramKind = iota // a texture object or any other type
+	paramPointer                  // a device pointer
+	paramInt                      // int: ArgWidth, ArgHeight
+	paramIndex                    // idx_t: ArgStride
+)
+
+func (k paramKind) String() string {
+	return [...]string{"other", "pointer", "int", "idx_t"}[k]
+}
+
+// paramKinds classifies the parameters of a parameter list.
+func paramKinds(list string) []paramKind {
+	if strings.TrimSpace(list) == "" {
+		return nil
+	}
+	var kinds []paramKind
+	for _, p := range strings.Split(list, ",") {
+		words := reIdent.FindAllString(p, -1)
+		switch {
+		case strings.Contains(p, "*"):
+			kinds = append(kinds, paramPointer)
+		case slices.Contains(words, "idx_t"):
+			kinds = append(kinds, paramIndex)
+		case slices.Contains(words, "int") && len(words) == 2:
+			kinds = append(kinds, paramInt)
+		default:
+			kinds = append(kinds, paramOther)
+		}
+	}
+	return kinds
+}
+
+// kind is the parameter kind a argument fills; paramOther for the
+// Prepared values, which may be of any type.
+func (a Arg) kind() paramKind {
+	switch a {
+	case ArgIn, ArgOut, ArgFilter, ArgScratch:
+		return paramPointer
+	case ArgWidth, ArgHeight:
+		return paramInt
+	case ArgStride:
+		return paramIndex
+	}
+	return paramOther
+}
+
 func stripComments(s string) string {
 	return reLineComment.ReplaceAllString(reComment.ReplaceAllString(s, " "), "")
 }
 
-func keys(m map[string]bool) string {
+func keys[V any](m map[string]V) string {
 	var k []string
 	for s := range m {
 		k = append(k, s)

@@ -160,6 +160,13 @@ func TestDeclValidateErrors(t *testing.T) {
 		{"scratch argument without Scratch", func(d *Decl) { d.Kernels[0].Args = []Arg{ArgIn, ArgScratch} }, h100, "argument", "ArgScratch"},
 		{"prepared argument without Prepare", func(d *Decl) { d.Kernels[0].Args = []Arg{Prepared(2)} }, h100, "argument", "Prepared(2)"},
 		{"no such argument", func(d *Decl) { d.Kernels[0].Args = []Arg{0} }, h100, "argument", "Arg(0)"},
+		{"too few arguments", func(d *Decl) { d.Kernels[0].Args = directArgs[:4] }, h100, "arguments", "[ArgIn ArgOut ArgWidth ArgHeight]"},
+		{"argument of the wrong kind", func(d *Decl) {
+			d.Kernels[0].Args = []Arg{ArgWidth, ArgOut, ArgIn, ArgHeight, ArgStride}
+		}, h100, "argument", "ArgWidth"},
+		{"stride for an int", func(d *Decl) {
+			d.Kernels[0].Args = []Arg{ArgIn, ArgOut, ArgStride, ArgHeight, ArgStride}
+		}, h100, "argument", "ArgStride"},
 		{"selected kernel not declared", func(d *Decl) {
 			d.Select = func(*Base) ([]string, error) { return []string{"conv_const"}, nil }
 		}, h100, "selected kernel", "conv_const"},
@@ -267,7 +274,11 @@ func TestGridRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		d := Decl{Desc: convolve.Description{Name: "test-grid", Caps: directCaps()}, Family: c.family,
-			Kernels: []Kernel{{Name: c.kernel, Grid: c.rule}}}
+			Kernels: []Kernel{{Name: c.kernel, Grid: c.rule, Args: directArgs}}}
+		if c.kernel == "pad_input" {
+			d.Kernels[0].Args = []Arg{ArgIn, ArgScratch, ArgWidth, ArgHeight, ArgStride}
+			d.Scratch = func(*Base) int64 { return 100 * 50 * 3 }
+		}
 		if c.defines != nil {
 			d.Defines = func(*Base) (map[string]string, error) { return c.defines, nil }
 		}
