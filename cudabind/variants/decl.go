@@ -214,11 +214,11 @@ func (v *Variant) Declaration() *Decl { return v.decl }
 // a device described by info, without using a device: the problem against
 // the capabilities and Check, the family, its entry points (and their
 // parameters against the arguments), constants and defines against its
-// source, the grid rules, and the
-// constant and shared memory against info's limits. It returns the error
-// Plan would return on such a device before any device work: a
-// *DeclError for a bad declaration, a *convolve.CapabilityError for a
-// problem the variant refuses.
+// source, the grid rules, and the constant and shared memory against
+// info's limits. It returns the error Plan would return on such a device
+// before any device work: a *DeclError for a bad declaration, a
+// *convolve.CapabilityError for a problem the variant refuses. Prepare is
+// not run.
 func (d *Decl) Validate(p convolve.Problem, cfg convolve.Config, info cudabind.DeviceInfo) error {
 	b, err := newBase(d.Desc, d.Block, p, cfg)
 	if err != nil {
