@@ -7,9 +7,9 @@ package tiling
 
 import "github.com/convbench/convbench/convolve"
 
-// UnrollLimit mirrors tiled.cu's test for unrolling the body of the row
-// walk (the KH-RY+1 tile rows that feed all RY outputs) completely:
-// (KH-RY+1)*KW*RY multiply-adds at most.
+// UnrollLimit mirrors unroll.cuh's test (UNROLL_WALK) for unrolling the
+// body of tiled.cu's row walk (the KH-RY+1 tile rows that feed all RY
+// outputs) completely: (KH-RY+1)*KW*RY multiply-adds at most.
 const UnrollLimit = 4096
 
 // BlocksPerSM is how many blocks per SM the grid must still have at ry=8

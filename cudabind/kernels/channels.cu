@@ -35,21 +35,15 @@
 // layout of ch_conv_linear (default PLANAR); TRANSPOSED selects
 // ch_conv_grid3d's thread map.
 //
-// Unrolling: every tap maps its coordinates through the border, so a
-// complete unroll of a large filter buys little and costs minutes of
-// compile time; small filters (up to 7x7) unroll completely, larger ones
-// unroll the inner loop by up to 8.
+// Unrolling: every tap maps its coordinates through the border, so the
+// taps follow unroll.cuh's UNROLL_BORDER_ROWS and UNROLL_BORDER_COLS: small
+// filters (up to 7x7) unroll completely, larger ones unroll the inner loop
+// by up to 8.
 #include "border.cuh"
+#include "unroll.cuh"
 
 #ifndef STRATEGY
 #error "STRATEGY must be defined: 0 loop, 1 grid3d, 2 linear, 3 arrays"
-#endif
-#if KW * KH <= 49
-#define CH_UNROLL_ROWS KH
-#define CH_UNROLL_COLS KW
-#else
-#define CH_UNROLL_ROWS 1
-#define CH_UNROLL_COLS (KW < 8 ? KW : 8)
 #endif
 
 #if CHANNELS != 3
@@ -70,9 +64,9 @@ __constant__ float c_filter[KW * KH];
 __device__ __forceinline__ float tap_sum(const in_t* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
 {
     float s = 0.f;
-#pragma unroll CH_UNROLL_ROWS
+#pragma unroll UNROLL_BORDER_ROWS
     for (int j = 0; j < KH; ++j) {
-#pragma unroll CH_UNROLL_COLS
+#pragma unroll UNROLL_BORDER_COLS
         for (int i = 0; i < KW; ++i) {
             s += c_filter[j * KW + i] * read_px(in, x + i - KW / 2, y + j - KH / 2, c, W, H, S);
         }

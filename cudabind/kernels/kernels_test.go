@@ -39,6 +39,25 @@ func TestNamesAndSources(t *testing.T) {
 	}
 }
 
+// TestHeadersIncludeHeaders checks that every header a header includes
+// (tile.cuh includes border.cuh) is itself handed to NVRTC.
+func TestHeadersIncludeHeaders(t *testing.T) {
+	headers := Headers()
+	include := regexp.MustCompile(`(?m)^#include "([^"]+)"`)
+	for name, text := range headers {
+		for _, m := range include.FindAllStringSubmatch(text, -1) {
+			if _, ok := headers[m[1]]; !ok {
+				t.Errorf("%s includes %q, which Headers() lacks", name, m[1])
+			}
+		}
+	}
+	for _, h := range []string{"border.cuh", "tile.cuh", "unroll.cuh"} {
+		if _, ok := headers[h]; !ok {
+			t.Errorf("Headers() lacks %s", h)
+		}
+	}
+}
+
 func TestSourceErrors(t *testing.T) {
 	for _, name := range []string{"nosuch", "border.cuh", "../kernels/naive", ""} {
 		if _, err := Source(name); err == nil {

@@ -15,14 +15,17 @@
 //
 // Naive passes (sep_rows, sep_cols): one thread per pixel reading global
 // memory. Shared passes (sep_rows_shared, sep_cols_shared): the block loads
-// a BY x (BX+KW-1) or (BY+KH-1) x BX tile into dynamic shared memory,
-// border applied at load, then sums from it.
+// a BY x TILE_W or TILE_H x BX tile into dynamic shared memory (TILE_W =
+// BX+KW-1 and TILE_H = BY+KH-1, tile.cuh's shape), border applied along the
+// pass's axis at load, then sums from it.
+//
+// Unrolling (unroll.cuh): the shared passes read their taps from the tile
+// and unroll them completely; the naive passes map every tap through the
+// border and unroll completely up to 49 taps, else by 8.
 //
 // Compile-time: KW, KH, BX, BY plus the parameters of border.cuh.
-#include "border.cuh"
-
-#define ROW_TILE_W (BX + KW - 1)
-#define COL_TILE_H (BY + KH - 1)
+#include "tile.cuh"
+#include "unroll.cuh"
 
 __constant__ float c_row[KW];
 __constant__ float c_col[KH];
@@ -37,7 +40,7 @@ sep_rows(const in_t* __restrict__ in, float* __restrict__ tmp, int W, int H, idx
         return;
     }
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_BORDER_LINE(KW)
     for (int i = 0; i < KW; ++i) {
         const int bx = border_index(x + i - KW / 2, W);
 #if BORDER == BORDER_ZERO
@@ -61,7 +64,7 @@ sep_cols(const float* __restrict__ tmp, float* __restrict__ out, int W, int H)
     }
     const float* plane = tmp + (idx_t)c * H * W;
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_BORDER_LINE(KH)
     for (int j = 0; j < KH; ++j) {
         const int by = border_index(y + j - KH / 2, H);
 #if BORDER == BORDER_ZERO
@@ -77,17 +80,17 @@ sep_cols(const float* __restrict__ tmp, float* __restrict__ out, int W, int H)
 extern "C" __global__ void __launch_bounds__(BX * BY)
 sep_rows_shared(const in_t* __restrict__ in, float* __restrict__ tmp, int W, int H, idx_t S)
 {
-    extern __shared__ float tile[]; // BY rows of ROW_TILE_W
+    extern __shared__ float tile[]; // BY rows of TILE_W
     const int c = blockIdx.z;
     const int x0 = blockIdx.x * BX - KW / 2;
     const int y = blockIdx.y * BY + threadIdx.y;
     if (y < H) {
-        for (int tx = threadIdx.x; tx < ROW_TILE_W; tx += BX) {
+        for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
             const int bx = border_index(x0 + tx, W);
 #if BORDER == BORDER_ZERO
-            tile[threadIdx.y * ROW_TILE_W + tx] = bx < 0 ? 0.f : (float)in[in_offset(bx, y, c, H, S)];
+            tile[threadIdx.y * TILE_W + tx] = bx < 0 ? 0.f : (float)in[in_offset(bx, y, c, H, S)];
 #else
-            tile[threadIdx.y * ROW_TILE_W + tx] = (float)in[in_offset(bx, y, c, H, S)];
+            tile[threadIdx.y * TILE_W + tx] = (float)in[in_offset(bx, y, c, H, S)];
 #endif
         }
     }
@@ -96,9 +99,9 @@ sep_rows_shared(const in_t* __restrict__ in, float* __restrict__ tmp, int W, int
     if (x >= W || y >= H) {
         return;
     }
-    const float* t = tile + threadIdx.y * ROW_TILE_W + threadIdx.x;
+    const float* t = tile + threadIdx.y * TILE_W + threadIdx.x;
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_LINE(KW)
     for (int i = 0; i < KW; ++i) {
         s += c_row[i] * t[i];
     }
@@ -108,13 +111,13 @@ sep_rows_shared(const in_t* __restrict__ in, float* __restrict__ tmp, int W, int
 extern "C" __global__ void __launch_bounds__(BX * BY)
 sep_cols_shared(const float* __restrict__ tmp, float* __restrict__ out, int W, int H)
 {
-    extern __shared__ float tile[]; // COL_TILE_H rows of BX
+    extern __shared__ float tile[]; // TILE_H rows of BX
     const int c = blockIdx.z;
     const float* plane = tmp + (idx_t)c * H * W;
     const int x = blockIdx.x * BX + threadIdx.x;
     const int y0 = blockIdx.y * BY - KH / 2;
     if (x < W) {
-        for (int ty = threadIdx.y; ty < COL_TILE_H; ty += BY) {
+        for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
             const int by = border_index(y0 + ty, H);
 #if BORDER == BORDER_ZERO
             tile[ty * BX + threadIdx.x] = by < 0 ? 0.f : plane[(idx_t)by * W + x];
@@ -130,7 +133,7 @@ sep_cols_shared(const float* __restrict__ tmp, float* __restrict__ out, int W, i
     }
     const float* t = tile + threadIdx.y * BX + threadIdx.x;
     float s = 0.f;
-#pragma unroll 16
+#pragma unroll UNROLL_LINE(KH)
     for (int j = 0; j < KH; ++j) {
         s += c_col[j] * t[j * BX];
     }

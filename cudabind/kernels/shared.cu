@@ -4,8 +4,9 @@
 // Memory strategy: the block's BX x BY output tile needs a
 // (BX+KW-1) x (BY+KH-1) input tile (the halo is KW/2 and KH/2 wide on each
 // side). The threads load it cooperatively into dynamic shared memory by
-// sliding the BX x BY block over it, converting to float and applying the
-// border at load time, so the compute loop has no bounds checks. After a
+// sliding the BX x BY block over it (tile.cuh's tile_load), converting to
+// float and applying the border at load time, so the compute loop has no
+// bounds checks. After a
 // barrier each thread sums its KW*KH taps from shared memory against the
 // constant-memory filter (c_filter), loops unrolled at compile time
 // (unroll.cuh). Each input pixel is read from global memory about
@@ -16,11 +17,8 @@
 // 48 KB, opted in at plan time.
 //
 // Compile-time: KW, KH, BX, BY plus the parameters of border.cuh.
-#include "border.cuh"
+#include "tile.cuh"
 #include "unroll.cuh"
-
-#define TILE_W (BX + KW - 1)
-#define TILE_H (BY + KH - 1)
 
 __constant__ float c_filter[KW * KH];
 
@@ -29,13 +27,7 @@ conv_shared(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, 
 {
     extern __shared__ float tile[];
     const int c = blockIdx.z;
-    const int x0 = blockIdx.x * BX - KW / 2;
-    const int y0 = blockIdx.y * BY - KH / 2;
-    for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
-        for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
-            tile[ty * TILE_W + tx] = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
-        }
-    }
+    tile_load<global_src>(tile, in, c, W, H, S);
     __syncthreads();
 
     const int x = blockIdx.x * BX + threadIdx.x;

@@ -6,20 +6,14 @@
 // groups of 32 (one warp each, or the whole block when it is smaller), and
 // each group copies whole tile rows, 32 consecutive elements per step, so
 // every global read of the copy is one coalesced row segment whatever the
-// block shape. The compute is as in shared.cu: constant-memory filter,
+// block shape (tile.cuh's tile_load_rows). The compute is as in shared.cu: constant-memory filter,
 // unrolled taps from shared memory, reference summation order.
 //
 // Dynamic shared memory: (BX+KW-1)*(BY+KH-1)*4 bytes.
 //
 // Compile-time: KW, KH, BX, BY plus the parameters of border.cuh.
-#include "border.cuh"
+#include "tile.cuh"
 #include "unroll.cuh"
-
-#define TILE_W (BX + KW - 1)
-#define TILE_H (BY + KH - 1)
-#define THREADS (BX * BY)
-#define GROUP (THREADS < 32 ? THREADS : 32)
-#define GROUPS (THREADS / GROUP)
 
 __constant__ float c_filter[KW * KH];
 
@@ -28,18 +22,7 @@ conv_shared_rows(const in_t* __restrict__ in, float* __restrict__ out, int W, in
 {
     extern __shared__ float tile[];
     const int c = blockIdx.z;
-    const int x0 = blockIdx.x * BX - KW / 2;
-    const int y0 = blockIdx.y * BY - KH / 2;
-    const int t = threadIdx.y * BX + threadIdx.x;
-    const int g = t / GROUP;
-    const int lane = t % GROUP;
-    if (g < GROUPS) {
-        for (int ty = g; ty < TILE_H; ty += GROUPS) {
-            for (int tx = lane; tx < TILE_W; tx += GROUP) {
-                tile[ty * TILE_W + tx] = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
-            }
-        }
-    }
+    tile_load_rows<global_src>(tile, in, c, W, H, S);
     __syncthreads();
 
     const int x = blockIdx.x * BX + threadIdx.x;

@@ -14,13 +14,18 @@
 //                 reuse, which is why the report's tiled version was no
 //                 faster on a T4).
 //   sobel_shared  the block first loads its (BX+2) x (BY+2) tile, halo and
-//                 border included, into static shared memory as float,
+//                 border included (tile.cuh's tile_load), into static
+//                 shared memory as float,
 //                 then after one barrier every thread reads its 9 values
 //                 from shared memory (report 004's cooperative halo load).
 //
-// Compile-time: BX, BY plus the parameters of border.cuh; blockIdx.z is
-// the channel.
-#include "border.cuh"
+// Compile-time: BX, BY, KW = KH = 3 plus the parameters of border.cuh;
+// blockIdx.z is the channel.
+#include "tile.cuh"
+
+#if KW != 3 || KH != 3
+#error "sobel.cu is a 3x3 operator: KW and KH must be 3"
+#endif
 
 __device__ __forceinline__ float sobel_mag(float p00, float p01, float p02,
                                            float p10, float p12,
@@ -51,21 +56,12 @@ sobel_naive(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, 
     out[out_offset(x, y, c, W, H)] = sobel_mag(p00, p01, p02, p10, p12, p20, p21, p22);
 }
 
-#define SOBEL_TW (BX + 2)
-#define SOBEL_TH (BY + 2)
-
 extern "C" __global__ void __launch_bounds__(BX * BY)
 sobel_shared(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
 {
-    __shared__ float tile[SOBEL_TH][SOBEL_TW];
+    __shared__ float tile[TILE_H * TILE_W];
     const int c = blockIdx.z;
-    const int x0 = blockIdx.x * BX - 1;
-    const int y0 = blockIdx.y * BY - 1;
-    for (int ty = threadIdx.y; ty < SOBEL_TH; ty += BY) {
-        for (int tx = threadIdx.x; tx < SOBEL_TW; tx += BX) {
-            tile[ty][tx] = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
-        }
-    }
+    tile_load<global_src>(tile, in, c, W, H, S);
     __syncthreads();
 
     const int x = blockIdx.x * BX + threadIdx.x;
@@ -73,9 +69,8 @@ sobel_shared(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     if (x >= W || y >= H) {
         return;
     }
-    const int tx = threadIdx.x;
-    const int ty = threadIdx.y;
-    out[out_offset(x, y, c, W, H)] = sobel_mag(tile[ty][tx], tile[ty][tx + 1], tile[ty][tx + 2],
-                                               tile[ty + 1][tx], tile[ty + 1][tx + 2],
-                                               tile[ty + 2][tx], tile[ty + 2][tx + 1], tile[ty + 2][tx + 2]);
+    const float* t = tile + threadIdx.y * TILE_W + threadIdx.x;
+    out[out_offset(x, y, c, W, H)] = sobel_mag(t[0], t[1], t[2],
+                                               t[TILE_W], t[TILE_W + 2],
+                                               t[2 * TILE_W], t[2 * TILE_W + 1], t[2 * TILE_W + 2]);
 }

@@ -24,20 +24,18 @@
 // texture instead of the constant cache: the report found this slowest,
 // because every thread of a warp fetches the same texel at each tap.
 // conv_texture_shared loads the (BX+KW-1) x (BY+KH-1) tile from the texture
-// into dynamic shared memory and computes as shared.cu does.
+// into dynamic shared memory (tile.cuh's tile_load with a texture source)
+// and computes as shared.cu does.
 //
 // All three sum in the reference order (zero-border taps add w*0).
 //
 // Compile-time: KW, KH, BX, BY, TEX_HW plus the parameters of border.cuh.
-#include "border.cuh"
+#include "tile.cuh"
 #include "unroll.cuh"
 
 #ifndef TEX_HW
 #define TEX_HW 0
 #endif
-
-#define TILE_W (BX + KW - 1)
-#define TILE_H (BY + KH - 1)
 
 __constant__ float c_filter[KW * KH];
 
@@ -71,6 +69,14 @@ __device__ __forceinline__ float tex_px(cudaTextureObject_t t, int x, int y, int
     return (float)tex2D<in_t>(t, (float)bx + 0.5f, (float)by + 0.5f);
 #endif
 }
+
+// tex_src is tex_px as a tile.cuh source; its arguments are (t, c, W, H).
+struct tex_src {
+    static __device__ __forceinline__ float px(int x, int y, cudaTextureObject_t t, int c, int W, int H)
+    {
+        return tex_px(t, x, y, c, W, H);
+    }
+};
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
 conv_texture(cudaTextureObject_t t0, cudaTextureObject_t t1, cudaTextureObject_t t2, cudaTextureObject_t t3,
@@ -119,13 +125,7 @@ conv_texture_shared(cudaTextureObject_t t0, cudaTextureObject_t t1, cudaTextureO
     extern __shared__ float tile[];
     const int c = blockIdx.z;
     const cudaTextureObject_t t = pick_texture(c, t0, t1, t2, t3);
-    const int x0 = blockIdx.x * BX - KW / 2;
-    const int y0 = blockIdx.y * BY - KH / 2;
-    for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
-        for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
-            tile[ty * TILE_W + tx] = tex_px(t, x0 + tx, y0 + ty, c, W, H);
-        }
-    }
+    tile_load<tex_src>(tile, t, c, W, H);
     __syncthreads();
 
     const int x = blockIdx.x * BX + threadIdx.x;

@@ -6,10 +6,11 @@
 // of the tile). The (BX+KW-1) x (BY*RY+KH-1) input tile is loaded into
 // dynamic shared memory once, converted to float, with the border applied
 // at load; blocks whose tile lies wholly inside the image take a load path
-// with no border mapping at all. In the compute each thread walks the
-// RY+KH-1 tile rows its outputs need; every value read from shared memory
-// (one per tap column) feeds all RY outputs whose filter row covers it, so
-// shared-memory traffic per output falls from KW*KH to about
+// with no border mapping at all (tile.cuh's tile_load_global). In the
+// compute each thread walks the RY+KH-1 tile rows its outputs need; every
+// value read from shared memory (one per tap column) feeds all RY outputs
+// whose filter row covers it, so shared-memory traffic per output falls
+// from KW*KH to about
 // KW*(RY+KH-1)/RY loads, and the weights are constant-bank operands of the
 // multiply-adds. For small filters the kernel is bound by DRAM (one read
 // of the input plus one write of the output, halo re-reads hit L2); for
@@ -23,35 +24,22 @@
 // Dynamic shared memory: (BX+KW-1)*(BY*RY+KH-1)*4 bytes.
 //
 // Compile-time: KW, KH, BX, BY, RY plus the parameters of border.cuh.
-#include "border.cuh"
-
 #ifndef RY
 #define RY 4
 #endif
 
-#define TILE_W (BX + KW - 1)
-#define TILE_H (BY * RY + KH - 1)
+#include "tile.cuh"
+#include "unroll.cuh"
 
 // The row walk. Tile row t (0 <= t < RY+KH-1) feeds output r through
 // filter row j = t - r where 0 <= j < KH. The rows RY-1 <= t <= KH-1 (the
 // body) feed all RY outputs; the first RY-1 rows (the head) and the rows
 // after the body (the tail) feed only some. Head and tail are unrolled
 // completely, so their tests of j fold away; the body needs none, and is
-// unrolled completely while it holds at most 4096 multiply-adds
-// (tiledUnrollLimit in tiled.go), else walked in a loop. Rows are taken
-// in increasing t either way.
+// unrolled as unroll.cuh's UNROLL_WALK says. Rows are taken in increasing
+// t either way, each row's columns as UNROLL_COLS says.
 #define TILED_ROWS (RY + KH - 1)
 #define TILED_BODY_END (KH > RY - 1 ? KH : RY - 1)
-#if KH >= RY && (KH - RY + 1) * KW * RY <= 4096
-#define TILED_UNROLL_BODY (KH - RY + 1)
-#else
-#define TILED_UNROLL_BODY 1
-#endif
-#if KW <= 64
-#define TILED_UNROLL_COLS KW
-#else
-#define TILED_UNROLL_COLS 8
-#endif
 
 __constant__ float c_filter[KW * KH];
 
@@ -60,7 +48,7 @@ __constant__ float c_filter[KW * KH];
 template <bool ALL>
 __device__ __forceinline__ void tiled_row(float (&s)[RY], const float* row, int t)
 {
-#pragma unroll TILED_UNROLL_COLS
+#pragma unroll UNROLL_COLS
     for (int i = 0; i < KW; ++i) {
         const float v = row[i];
 #pragma unroll
@@ -78,28 +66,7 @@ conv_tiled(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, i
 {
     extern __shared__ float tile[];
     const int c = blockIdx.z;
-    const int x0 = blockIdx.x * BX - KW / 2;
-    const int y0 = blockIdx.y * (BY * RY) - KH / 2;
-
-    if (x0 >= 0 && y0 >= 0 && x0 + TILE_W <= W && y0 + TILE_H <= H) {
-        // Interior tile: plain coalesced loads.
-        for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
-            const in_t* row = in + in_offset(x0, y0 + ty, c, H, S);
-            for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
-#if PLANAR
-                tile[ty * TILE_W + tx] = (float)row[tx];
-#else
-                tile[ty * TILE_W + tx] = (float)row[tx * CHANNELS];
-#endif
-            }
-        }
-    } else {
-        for (int ty = threadIdx.y; ty < TILE_H; ty += BY) {
-            for (int tx = threadIdx.x; tx < TILE_W; tx += BX) {
-                tile[ty * TILE_W + tx] = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
-            }
-        }
-    }
+    tile_load_global(tile, in, c, W, H, S);
     __syncthreads();
 
     const int x = blockIdx.x * BX + threadIdx.x;
@@ -117,7 +84,7 @@ conv_tiled(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, i
     for (int t = 0; t < RY - 1; ++t) {
         tiled_row<false>(s, tp + t * TILE_W, t);
     }
-#pragma unroll TILED_UNROLL_BODY
+#pragma unroll UNROLL_WALK
     for (int t = RY - 1; t < TILED_BODY_END; ++t) {
         tiled_row<true>(s, tp + t * TILE_W, t);
     }

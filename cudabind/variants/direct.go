@@ -1,11 +1,7 @@
 package variants
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
 )
 
 // directCaps are the capabilities of the direct (non-separable) Filter2D
@@ -41,155 +37,61 @@ func directCaps() convolve.Capabilities {
 	}
 }
 
+// directArgs are the arguments of the direct kernels that read the input
+// and write the output with the filter held elsewhere.
+var directArgs = []Arg{ArgIn, ArgOut, ArgWidth, ArgHeight, ArgStride}
+
+// constFilter is the constant-memory filter of const.cu, shared.cu,
+// shared_rows.cu, tiled.cu and texture.cu.
+var constFilter = []Constant{{Name: "c_filter", Values: FilterWeights}}
+
 func init() {
-	convolve.Register(&Variant{
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-naive", Report: "000",
 			Summary: "one thread per pixel, filter and image in global memory, border per tap (V1)",
 			Caps:    directCaps()},
-		Setup: setupNaive,
-	})
-	convolve.Register(&Variant{
+		Family: "naive",
+		Kernels: []Kernel{{Name: "conv_naive", Grid: PerPixel,
+			Args: []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}}},
+	}))
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-const", Report: "000",
 			Summary: "one thread per pixel, filter in constant memory (V1_const)",
 			Caps:    directCaps()},
-		Setup: setupConst,
-	})
-	convolve.Register(&Variant{
+		Family:    "const",
+		Constants: constFilter,
+		Kernels:   []Kernel{{Name: "conv_const", Grid: PerPixel, Args: directArgs}},
+	}))
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-shared", Report: "000",
 			Summary: "tile plus halo in dynamic shared memory, constant filter, unrolled taps (V2)",
 			Caps:    directCaps()},
-		Setup: func(b *Base) error { return setupShared(b, "shared", "conv_shared") },
-	})
-	convolve.Register(&Variant{
+		Family:    "shared",
+		Constants: constFilter,
+		Kernels:   []Kernel{{Name: "conv_shared", Grid: PerPixel, Shared: Tile.Bytes, Args: directArgs}},
+	}))
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-shared-rows", Report: "002",
 			Summary: "shared-memory tile copied row by row with coalesced warp reads, constant filter",
 			Caps:    directCaps()},
-		Setup: func(b *Base) error { return setupShared(b, "shared_rows", "conv_shared_rows") },
-	})
-	convolve.Register(&Variant{
+		Family:    "shared_rows",
+		Constants: constFilter,
+		Kernels:   []Kernel{{Name: "conv_shared_rows", Grid: PerPixel, Shared: Tile.Bytes, Args: directArgs}},
+	}))
+	// The padded planes are the scratch buffer: pad_input fills it with the
+	// border applied, conv_padded reads it.
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-naive-padded", Report: "002",
 			Summary: "input padded on the device with the border, then a naive kernel without bounds checks",
 			Caps:    directCaps()},
-		Setup: setupPadded,
-	})
-}
-
-func setupNaive(b *Base) error {
-	mod, err := b.Compile("naive", nil)
-	if err != nil {
-		return err
-	}
-	fn, err := b.Function(mod, "conv_naive", 0)
-	if err != nil {
-		return err
-	}
-	filter, err := b.UploadFloats(b.Filter.Weights)
-	if err != nil {
-		return err
-	}
-	grid, block := b.Grid()
-	w, h := b.Dims()
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		return x.Launch(fn, grid, block, 0, s, b.In, filter, b.Out, w, h, b.Stride())
-	}
-	return nil
-}
-
-func setupConst(b *Base) error {
-	if err := b.CheckConstant(b.Filter.Taps()); err != nil {
-		return err
-	}
-	mod, err := b.Compile("const", nil)
-	if err != nil {
-		return err
-	}
-	fn, err := b.Function(mod, "conv_const", 0)
-	if err != nil {
-		return err
-	}
-	if err := b.SetConstant(mod, "c_filter", b.Filter.Weights); err != nil {
-		return err
-	}
-	grid, block := b.Grid()
-	w, h := b.Dims()
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		return x.Launch(fn, grid, block, 0, s, b.In, b.Out, w, h, b.Stride())
-	}
-	return nil
-}
-
-// TileBytes is the dynamic shared memory of a (bx+kw-1) x (by+kh-1) float
-// tile.
-func TileBytes(blk convolve.Block, kw, kh int) int {
-	return (blk.X + kw - 1) * (blk.Y + kh - 1) * 4
-}
-
-func setupShared(b *Base, family, kernel string) error {
-	if err := b.CheckConstant(b.Filter.Taps()); err != nil {
-		return err
-	}
-	shared := TileBytes(b.Block, b.Filter.Width, b.Filter.Height)
-	if err := b.CheckShared(shared); err != nil {
-		return err
-	}
-	mod, err := b.Compile(family, nil)
-	if err != nil {
-		return err
-	}
-	fn, err := b.Function(mod, kernel, shared)
-	if err != nil {
-		return err
-	}
-	if err := b.SetConstant(mod, "c_filter", b.Filter.Weights); err != nil {
-		return err
-	}
-	grid, block := b.Grid()
-	w, h := b.Dims()
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		return x.Launch(fn, grid, block, shared, s, b.In, b.Out, w, h, b.Stride())
-	}
-	return nil
-}
-
-func setupPadded(b *Base) error {
-	in := b.Problem.Input
-	kw, kh := b.Filter.Width, b.Filter.Height
-	pw, ph := in.Width+kw-1, in.Height+kh-1
-	padGrid, block, err := Grid(pw, ph, in.Channels, b.Block)
-	if err != nil {
-		return named(b.Name, err)
-	}
-	elems := int64(pw) * int64(ph) * int64(in.Channels)
-	if elems > math.MaxInt32 {
-		b.Index64 = true
-	}
-	pad, err := b.Alloc(elems * 4)
-	if err != nil {
-		return fmt.Errorf("padded input: %w", err)
-	}
-	mod, err := b.Compile("padded", nil)
-	if err != nil {
-		return err
-	}
-	padFn, err := b.Function(mod, "pad_input", 0)
-	if err != nil {
-		return err
-	}
-	convFn, err := b.Function(mod, "conv_padded", 0)
-	if err != nil {
-		return err
-	}
-	filter, err := b.UploadFloats(b.Filter.Weights)
-	if err != nil {
-		return err
-	}
-	grid, _ := b.Grid()
-	w, h := b.Dims()
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		if err := x.Launch(padFn, padGrid, block, 0, s, b.In, pad, w, h, b.Stride()); err != nil {
-			return err
-		}
-		return x.Launch(convFn, grid, block, 0, s, pad, filter, b.Out, w, h)
-	}
-	return nil
+		Family: "padded",
+		Scratch: func(b *Base) int64 {
+			in := b.Problem.Input
+			return int64(in.Width+b.Filter.Width-1) * int64(in.Height+b.Filter.Height-1) * int64(in.Channels)
+		},
+		Kernels: []Kernel{
+			{Name: "pad_input", Grid: PerPaddedPixel, Args: []Arg{ArgIn, ArgScratch, ArgWidth, ArgHeight, ArgStride}},
+			{Name: "conv_padded", Grid: PerPixel, Args: []Arg{ArgScratch, ArgFilter, ArgOut, ArgWidth, ArgHeight}},
+		},
+	}))
 }

@@ -8,7 +8,17 @@
 // *cudabind.UnavailableError when there is none), allocates the input and
 // output buffers once, and runs the variant's Setup, which compiles its
 // kernels, uploads the filter (to constant memory, global memory or a
-// texture) and sets the launch sequence. The plan then implements
+// texture) and sets the launch sequence.
+//
+// The kernel-family variants are declarations (Decl, made a Variant by
+// Declare): the family's source, the macros it adds, its __constant__
+// arrays, a scratch buffer, and its kernels with their shared memory
+// (from the block's Tile, the shape of kernels/tile.cuh), grid rule
+// (PerPixel, PerRows, PerPaddedPixel) and arguments. One setup path
+// compiles, looks up, uploads and launches for all of them, and
+// Decl.Validate checks a declaration against its source and a device's
+// limits without a GPU. The channel strategies, RGB->YUV and NPP keep
+// hand-written plans over Base. The plan then implements
 // convolve.DevicePlan: Upload, TimeKernel (events around n host launches
 // in one device task), TimeKernelGraph (the same n runs replayed from CUDA
 // graphs of GraphBatch runs, captured once from the launch sequence),

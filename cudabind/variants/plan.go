@@ -26,8 +26,11 @@ type Variant struct {
 	Block convolve.Block
 	// Setup completes a plan whose buffers Base has allocated: compile,
 	// upload the filter, allocate what else the variant needs (through
-	// b.Alloc, so Close frees it) and set b.Enqueue.
+	// b.Alloc, so Close frees it) and set b.Enqueue. Declare writes it
+	// from a Decl.
 	Setup func(b *Base) error
+
+	decl *Decl // the declaration Setup comes from, if any
 }
 
 // Describe returns the variant's description.
@@ -109,37 +112,10 @@ const maxGridYZ = 65535
 // the timing events. block is the variant's default shape (zero:
 // DefaultBlock), used when cfg.Block is zero.
 func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {
-	if err := desc.Caps.Check(p); err != nil {
-		return nil, named(desc.Name, err)
+	b, err := newBase(desc, block, p, cfg)
+	if err != nil {
+		return nil, err
 	}
-	if err := desc.Caps.CheckConfig(cfg); err != nil {
-		return nil, named(desc.Name, err)
-	}
-	if cfg.Block != (convolve.Block{}) {
-		block = cfg.Block
-	}
-	if block == (convolve.Block{}) {
-		block = DefaultBlock
-	}
-	// A private copy of the filter: the weights are uploaded in Setup, and
-	// later changes to the caller's filter must not reach the plan.
-	p.Filter = p.Filter.Clone()
-	b := &Base{Name: desc.Name, Problem: p, Config: cfg, Block: block, FiniteInput: desc.Caps.FiniteInput}
-	if p.Op == convolve.Filter2D {
-		b.Filter = p.Filter.Oriented(p.Mode)
-	}
-	in, out := p.Input, p.OutputGeometry()
-	if in.Width >= 1<<30 || in.Height >= 1<<30 {
-		return nil, &convolve.CapabilityError{Variant: desc.Name, What: "image size",
-			Value: fmt.Sprintf("%dx%d (sides must be below 2^30)", in.Width, in.Height)}
-	}
-	if _, _, err := Grid(in.Width, in.Height, in.Channels, block); err != nil {
-		return nil, named(desc.Name, err)
-	}
-	b.InBytes = int64(in.Len()) * int64(in.Type.Size())
-	b.OutBytes = int64(out.Len()) * int64(out.Type.Size())
-	b.Index64 = int64(in.Len()) > math.MaxInt32 || int64(out.Len()) > math.MaxInt32
-
 	d, err := cudabind.Default()
 	if err != nil {
 		return nil, err
@@ -172,6 +148,43 @@ func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 		b.Close()
 		return nil, fmt.Errorf("variants: %s: plan %v: %w", desc.Name, p, err)
 	}
+	return b, nil
+}
+
+// newBase is the part of NewBase that needs no device: the checks of p
+// and cfg, the block shape, the private filter and the buffer sizes.
+func newBase(desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {
+	if err := desc.Caps.Check(p); err != nil {
+		return nil, named(desc.Name, err)
+	}
+	if err := desc.Caps.CheckConfig(cfg); err != nil {
+		return nil, named(desc.Name, err)
+	}
+	if cfg.Block != (convolve.Block{}) {
+		block = cfg.Block
+	}
+	if block == (convolve.Block{}) {
+		block = DefaultBlock
+	}
+	// A private copy of the filter: the weights are uploaded in Setup, and
+	// later changes to the caller's filter must not reach the plan.
+	p.Filter = p.Filter.Clone()
+	b := &Base{Name: desc.Name, Problem: p, Config: cfg, Block: block, FiniteInput: desc.Caps.FiniteInput}
+	if p.Op == convolve.Filter2D {
+		b.Filter = p.Filter.Oriented(p.Mode)
+	}
+	in, out := p.Input, p.OutputGeometry()
+	if in.Width >= 1<<30 || in.Height >= 1<<30 {
+		return nil, &convolve.CapabilityError{Variant: desc.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d (sides must be below 2^30)", in.Width, in.Height)}
+	}
+	if _, _, err := Grid(in.Width, in.Height, in.Channels, block); err != nil {
+		return nil, named(desc.Name, err)
+	}
+	b.InBytes = int64(in.Len()) * int64(in.Type.Size())
+	b.OutBytes = int64(out.Len()) * int64(out.Type.Size())
+	b.Index64 = int64(in.Len()) > math.MaxInt32 || int64(out.Len()) > math.MaxInt32
+
 	return b, nil
 }
 
@@ -261,9 +274,15 @@ func (b *Base) Compile(family string, extra map[string]string) (*cudabind.Module
 	if err != nil {
 		return nil, err
 	}
+	return b.CompileSource(src, extra)
+}
+
+// CompileSource is Compile for a source of any origin (a kernel written
+// outside cudabind/kernels, with kernels.Headers() as its headers).
+func (b *Base) CompileSource(src cudabind.Source, extra map[string]string) (*cudabind.Module, error) {
 	mod, err := b.Dev.Compile(src, CompileOptions(b.Problem, b.Config, b.Block, b.Index64, extra))
 	if err != nil {
-		return nil, fmt.Errorf("variants: %s: compile %s for %v: %w", b.Name, family, b.Problem, err)
+		return nil, fmt.Errorf("variants: %s: compile %s for %v: %w", b.Name, src.Name, b.Problem, err)
 	}
 	// The module is the plan's own: its __constant__ arrays hold this
 	// plan's weights.

@@ -2,7 +2,6 @@ package variants
 
 import (
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
 )
 
 // sobelShared is gpu-sobel's tunable: 1 selects the shared-memory tiled
@@ -11,7 +10,7 @@ import (
 const sobelShared = "shared"
 
 func init() {
-	convolve.Register(&Variant{
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-sobel", Report: "004",
 			Summary: "fused Sobel gx, gy and magnitude in one pass; naive, or shared-memory tile with shared=1",
 			Caps: convolve.Capabilities{
@@ -29,8 +28,20 @@ func init() {
 				// non-finite input.
 				FiniteInput: true,
 			}},
-		Setup: setupSobel,
-	})
+		Family: "sobel",
+		// sobel_shared's tile is static shared memory.
+		Kernels: []Kernel{
+			{Name: "sobel_naive", Grid: PerPixel, Args: directArgs},
+			{Name: "sobel_shared", Grid: PerPixel, Args: directArgs},
+		},
+		Select: func(b *Base) ([]string, error) {
+			shared, err := tunable(b.Name, b.Config, sobelShared)
+			if err != nil {
+				return nil, err
+			}
+			return []string{sobelKernel(shared)}, nil
+		},
+	}))
 }
 
 // sobelKernel is the kernel of sobel.cu the configuration selects.
@@ -39,27 +50,4 @@ func sobelKernel(shared bool) string {
 		return "sobel_shared"
 	}
 	return "sobel_naive"
-}
-
-func setupSobel(b *Base) error {
-	shared, err := tunable(b.Name, b.Config, sobelShared)
-	if err != nil {
-		return err
-	}
-	mod, err := b.Compile("sobel", nil)
-	if err != nil {
-		return err
-	}
-	b.OnClose(func(*cudabind.Exec) error { return mod.Close() })
-	fn, err := b.Function(mod, sobelKernel(shared), 0)
-	if err != nil {
-		return err
-	}
-	grid, block := b.Grid()
-	w, h := b.Dims()
-	stride := b.Stride()
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		return x.Launch(fn, grid, block, 0, s, b.In, b.Out, w, h, stride)
-	}
-	return nil
 }

@@ -9,24 +9,42 @@ import (
 )
 
 func init() {
-	convolve.Register(&Variant{
-		Desc: convolve.Description{Name: "gpu-texture", Report: "002",
-			Summary: "image read through a texture object (hardware border where one matches), filter in constant memory",
-			Caps:    directCaps()},
-		Setup: func(b *Base) error { return setupTexture(b, "conv_texture") },
-	})
-	convolve.Register(&Variant{
-		Desc: convolve.Description{Name: "gpu-texture-filter", Report: "002",
-			Summary: "image and filter both read through texture objects",
-			Caps:    directCaps()},
-		Setup: func(b *Base) error { return setupTexture(b, "conv_texture_filter") },
-	})
-	convolve.Register(&Variant{
-		Desc: convolve.Description{Name: "gpu-texture-shared", Report: "002",
-			Summary: "tile plus halo fetched through a texture into shared memory, constant filter",
-			Caps:    directCaps()},
-		Setup: func(b *Base) error { return setupTexture(b, "conv_texture_shared") },
-	})
+	convolve.Register(Declare(textureDecl("gpu-texture",
+		"image read through a texture object (hardware border where one matches), filter in constant memory",
+		Kernel{Name: "conv_texture", Grid: PerPixel, Args: textureArgs})))
+	convolve.Register(Declare(textureDecl("gpu-texture-filter", "image and filter both read through texture objects",
+		Kernel{Name: "conv_texture_filter", Grid: PerPixel,
+			Args: []Arg{Prepared(0), Prepared(1), Prepared(2), Prepared(3), Prepared(texFilterArg), ArgOut, ArgWidth, ArgHeight}})))
+	convolve.Register(Declare(textureDecl("gpu-texture-shared", "tile plus halo fetched through a texture into shared memory, constant filter",
+		Kernel{Name: "conv_texture_shared", Grid: PerPixel, Shared: Tile.Bytes, Args: textureArgs})))
+}
+
+// textureArgs are the arguments of the texture kernels that read the
+// filter from constant memory: the four plane textures (texturePrepare's
+// values), the output and the image size.
+var textureArgs = []Arg{Prepared(0), Prepared(1), Prepared(2), Prepared(3), ArgOut, ArgWidth, ArgHeight}
+
+// texFilterArg is the index of the filter texture among texturePrepare's
+// values.
+const texFilterArg = 4
+
+// textureDecl declares a variant of texture.cu launching k. The kernel
+// that reads its weights through a texture (conv_texture_filter) gets the
+// filter texture; the others the constant-memory filter.
+func textureDecl(name, summary string, k Kernel) Decl {
+	withFilterTex := k.Name == "conv_texture_filter"
+	d := Decl{
+		Desc:    convolve.Description{Name: name, Report: "002", Summary: summary, Caps: directCaps()},
+		Family:  "texture",
+		Defines: func(b *Base) (map[string]string, error) { return map[string]string{"TEX_HW": texHW(b.Problem)}, nil },
+		Check:   func(b *Base) error { return checkTexture(b, withFilterTex) },
+		Prepare: func(b *Base) ([]any, error) { return texturePrepare(b, withFilterTex) },
+		Kernels: []Kernel{k},
+	}
+	if !withFilterTex {
+		d.Constants = constFilter
+	}
+	return d
 }
 
 // texHW is the TEX_HW macro of texture.cu for p: "1" when the texture
@@ -68,10 +86,10 @@ func texLayoutOf(g convolve.Geometry) texLayout {
 	return texLayout{planes: g.Channels, width: g.Width, height: g.Height}
 }
 
-func setupTexture(b *Base, kernel string) error {
-	p := b.Problem
-	in := p.Input
-	size := in.Type.Size()
+// checkTexture refuses an image past the device's pitched 2-D texture
+// limits and, with withFilterTex, a filter past its 1-D texture limit.
+func checkTexture(b *Base, withFilterTex bool) error {
+	in := b.Problem.Input
 	lay := texLayoutOf(in)
 	info := b.Info
 	if info.MaxTex2DLinearWidth > 0 && (lay.width > info.MaxTex2DLinearWidth || lay.height > info.MaxTex2DLinearHeight) {
@@ -79,24 +97,24 @@ func setupTexture(b *Base, kernel string) error {
 			Value: fmt.Sprintf("%v: a %dx%d-texel texture exceeds the device's pitched 2-D texture limit %dx%d",
 				in, lay.width, lay.height, info.MaxTex2DLinearWidth, info.MaxTex2DLinearHeight)}
 	}
-	withFilterTex := kernel == "conv_texture_filter"
-	shared := 0
-	if kernel == "conv_texture_shared" {
-		shared = TileBytes(b.Block, b.Filter.Width, b.Filter.Height)
-		if err := b.CheckShared(shared); err != nil {
-			return err
-		}
-	}
-	if !withFilterTex {
-		if err := b.CheckConstant(b.Filter.Taps()); err != nil {
-			return err
-		}
-	} else if info.MaxTex1DLinearWidth > 0 && b.Filter.Taps() > info.MaxTex1DLinearWidth {
+	if withFilterTex && info.MaxTex1DLinearWidth > 0 && b.Filter.Taps() > info.MaxTex1DLinearWidth {
 		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
 			Value: fmt.Sprintf("%v: %d taps exceed the device's 1-D texture limit %d", b.Filter, b.Filter.Taps(), info.MaxTex1DLinearWidth)}
 	}
+	return nil
+}
 
-	// One pitched allocation and one texture per plane.
+// texturePrepare puts the input in one pitched allocation and texture per
+// plane, copied straight from the host rows by CopyIn, and frees In. Its
+// values are the four plane textures (planes past the image's repeat the
+// first) and, with withFilterTex, a 1-D texture over the filter's weights
+// in global memory.
+func texturePrepare(b *Base, withFilterTex bool) ([]any, error) {
+	p := b.Problem
+	in := p.Input
+	size := in.Type.Size()
+	lay := texLayoutOf(in)
+
 	var texs [4]cudabind.TexObject
 	ptrs := make([]cudabind.DevPtr, lay.planes)
 	var pitch int64
@@ -129,7 +147,7 @@ func setupTexture(b *Base, kernel string) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := lay.planes; i < len(texs); i++ {
 		texs[i] = texs[0]
@@ -150,50 +168,30 @@ func setupTexture(b *Base, kernel string) error {
 		}
 		return nil
 	}
-
 	if err := b.ReleaseInput(); err != nil {
-		return err
+		return nil, err
 	}
-
-	mod, err := b.Compile("texture", map[string]string{"TEX_HW": texHW(p)})
+	values := []any{texs[0], texs[1], texs[2], texs[3]}
+	if !withFilterTex {
+		return values, nil
+	}
+	fptr, err := b.UploadFloats(b.Filter.Weights)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fn, err := b.Function(mod, kernel, shared)
-	if err != nil {
-		return err
-	}
-	grid, block := b.Grid()
-	w, h := b.Dims()
-	if withFilterTex {
-		fptr, err := b.UploadFloats(b.Filter.Weights)
+	var ftex cudabind.TexObject
+	err = b.Dev.Do(func(x *cudabind.Exec) error {
+		var err error
+		ftex, err = x.NewTexture1D(cudabind.LinearTextureDesc{Ptr: fptr, Elements: b.Filter.Taps(),
+			Format: cudabind.FormatFloat32, Channels: 1})
 		if err != nil {
-			return err
+			return fmt.Errorf("variants: %s: filter texture: %w", b.Name, err)
 		}
-		var ftex cudabind.TexObject
-		err = b.Dev.Do(func(x *cudabind.Exec) error {
-			var err error
-			ftex, err = x.NewTexture1D(cudabind.LinearTextureDesc{Ptr: fptr, Elements: b.Filter.Taps(),
-				Format: cudabind.FormatFloat32, Channels: 1})
-			if err != nil {
-				return fmt.Errorf("variants: %s: filter texture: %w", b.Name, err)
-			}
-			b.OnClose(func(x *cudabind.Exec) error { return x.DestroyTexture(ftex) })
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-			return x.Launch(fn, grid, block, 0, s, texs[0], texs[1], texs[2], texs[3], ftex, b.Out, w, h)
-		}
+		b.OnClose(func(x *cudabind.Exec) error { return x.DestroyTexture(ftex) })
 		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if err := b.SetConstant(mod, "c_filter", b.Filter.Weights); err != nil {
-		return err
-	}
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		return x.Launch(fn, grid, block, shared, s, texs[0], texs[1], texs[2], texs[3], b.Out, w, h)
-	}
-	return nil
+	return append(values, ftex), nil
 }

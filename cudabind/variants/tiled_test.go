@@ -9,15 +9,15 @@ import (
 	"github.com/convbench/convbench/cudabind/kernels"
 )
 
-// tiling.Unrolled must agree with the test tiled.cu makes in the
-// preprocessor, which tiling.DefaultRY relies on.
+// tiling.Unrolled must agree with the test unroll.cuh makes in the
+// preprocessor for tiled.cu's row walk, which tiling.DefaultRY relies on.
 func TestTiledUnrollLimitMatchesKernel(t *testing.T) {
-	src, err := kernels.Source("tiled")
-	if err != nil {
-		t.Fatal(err)
+	src, ok := kernels.Headers()["unroll.cuh"]
+	if !ok {
+		t.Fatal("no unroll.cuh among the kernel headers")
 	}
 	want := fmt.Sprintf("#if KH >= RY && (KH - RY + 1) * KW * RY <= %d\n", tiling.UnrollLimit)
 	if !strings.Contains(src, want) {
-		t.Errorf("tiled.cu lacks the line %q that tiling.Unrolled mirrors", strings.TrimSpace(want))
+		t.Errorf("unroll.cuh lacks the line %q that tiling.Unrolled mirrors", strings.TrimSpace(want))
 	}
 }

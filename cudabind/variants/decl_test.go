@@ -1,0 +1,300 @@
+package variants
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/kernels"
+)
+
+// h100 is the device information the GPU-free checks plan against: an
+// H100's limits as the driver reports them.
+var h100 = cudabind.DeviceInfo{
+	Name: "NVIDIA H100 80GB HBM3", Major: 9, Minor: 0, SMs: 132,
+	SharedPerBlock: 48 << 10, SharedPerBlockOptin: 227 << 10, SharedPerSM: 228 << 10,
+	ConstantBytes: 64 << 10, MaxThreadsPerBlock: 1024, MaxGridDimX: 1<<31 - 1, WarpSize: 32,
+	MaxTex1DLinearWidth: 1 << 28, MaxTex2DLinearWidth: 1 << 17, MaxTex2DLinearHeight: 1 << 16,
+}
+
+// declOf returns the declaration of the registered variant name.
+func declOf(t *testing.T, name string) *Decl {
+	t.Helper()
+	v, err := convolve.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gv, ok := v.(*Variant)
+	if !ok || gv.Declaration() == nil {
+		t.Fatalf("%s is not a declared variant", name)
+	}
+	return gv.Declaration()
+}
+
+// TestDeclaredVariantsValidate resolves every declared kernel variant
+// for every case the GPU agreement test plans, against an H100's limits:
+// each entry point, constant, define and grid rule must exist, and every
+// case within the capabilities must fit the device.
+func TestDeclaredVariantsValidate(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, gv := range append(gpuVariants, gpuVariant{name: "gpu-sobel"},
+		gpuVariant{name: "gpu-sobel", cfg: convolve.Config{Tunables: map[string]int{sobelShared: 1}}}) {
+		d := declOf(t, gv.name)
+		if gv.name == "gpu-sobel" {
+			for _, g := range agreementSizes {
+				p := kernelCase{typ: convolve.Uint8, channels: 3, border: convolve.Reflect}.problem(g, nil)
+				p.Op = convolve.SobelMagnitude
+				if err := d.Validate(p, gv.cfg, h100); err != nil {
+					t.Errorf("%v %v: %v", gv, p, err)
+				}
+			}
+			continue
+		}
+		filter := randomFilter
+		if gv.sep {
+			filter = separableFilter
+		}
+		for _, kc := range agreementCases(gv) {
+			f := filter(r, kc.kw, kc.kh)
+			cfg := gv.cfg
+			cfg.Block = kc.block
+			for _, g := range agreementSizes {
+				p := kc.problem(g, f)
+				if err := d.Validate(p, cfg, h100); err != nil {
+					t.Errorf("%v %v: %v", gv, p, err)
+				}
+			}
+		}
+	}
+}
+
+// TestDeclaredVariantsRefuse checks refusals the declarations decide
+// before any device work: shared memory and constant memory past the
+// device's limits, and tunables out of range.
+func TestDeclaredVariantsRefuse(t *testing.T) {
+	small := h100
+	small.SharedPerBlock, small.SharedPerBlockOptin = 16<<10, 16<<10
+	r := rand.New(rand.NewPCG(7, 8))
+	g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
+	p31 := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, 31, 31)}
+	p129 := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, 129, 129)}
+	cases := []struct {
+		variant string
+		p       convolve.Problem
+		cfg     convolve.Config
+		info    cudabind.DeviceInfo
+		what    string // CapabilityError.What, or "" for a plain error
+		value   string // in the error's text
+	}{
+		// A 31x31 tile of 16x16 blocks takes (16+30)*(16+30)*4 = 8464
+		// bytes, which fit; of 64x16 blocks (64+30)*(16+30)*4 = 17296,
+		// which do not; gpu-tiled's 32x8 block with RY=8,
+		// (32+30)*(8*8+30)*4 = 23312.
+		{"gpu-shared", p31, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, small, "filter size", "17296 bytes"},
+		{"gpu-shared-rows", p31, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, small, "filter size", "17296 bytes"},
+		{"gpu-texture-shared", p31, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, small, "filter size", "17296 bytes"},
+		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{TunableRY: 8}}, small, "filter size", "23312 bytes"},
+		{"gpu-const", p129, convolve.Config{}, h100, "filter size", "66564 bytes"},
+		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{TunableRY: 3}}, h100, "", "ry=3"},
+		{"gpu-separable", convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: separableFilter(r, 5, 5)},
+			convolve.Config{Tunables: map[string]int{TunableShared: 2}}, h100, "", "shared=2"},
+	}
+	for _, c := range cases {
+		err := declOf(t, c.variant).Validate(c.p, c.cfg, c.info)
+		if err == nil || !strings.Contains(err.Error(), c.variant) || !strings.Contains(err.Error(), c.value) {
+			t.Errorf("%s %v %v: err = %v, want one naming the variant and %q", c.variant, c.p, c.cfg, err, c.value)
+			continue
+		}
+		var ce *convolve.CapabilityError
+		if c.what != "" && (!errors.As(err, &ce) || ce.Variant != c.variant || ce.What != c.what) {
+			t.Errorf("%s: err = %v, want a *convolve.CapabilityError about %s", c.variant, err, c.what)
+		}
+	}
+}
+
+// TestDeclValidateErrors checks that a declaration that cannot work is
+// an error naming the variant and the wrong value, found without a GPU.
+func TestDeclValidateErrors(t *testing.T) {
+	good := func() Decl {
+		return Decl{
+			Desc:      convolve.Description{Name: "test-shared", Caps: directCaps()},
+			Family:    "shared",
+			Constants: constFilter,
+			Kernels:   []Kernel{{Name: "conv_shared", Grid: PerPixel, Shared: Tile.Bytes, Args: directArgs}},
+		}
+	}
+	box, _ := convolve.Box(5)
+	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 40, Height: 30, Channels: 1}, Filter: box}
+	if err := func() *Decl { d := good(); return &d }().Validate(p, convolve.Config{}, h100); err != nil {
+		t.Fatalf("the valid declaration: %v", err)
+	}
+	small := h100
+	small.SharedPerBlock, small.SharedPerBlockOptin = 1<<10, 1<<10
+	cases := []struct {
+		name  string
+		edit  func(d *Decl)
+		info  cudabind.DeviceInfo
+		what  string // DeclError.What, or "capability" for a *convolve.CapabilityError
+		value string
+	}{
+		{"missing entry point", func(d *Decl) { d.Kernels[0].Name = "conv_sharde" }, h100, "entry point", "conv_sharde"},
+		{"bad grid rule", func(d *Decl) { d.Kernels[0].Grid = 0 }, h100, "grid rule", "GridRule(0)"},
+		{"grid rule past the last", func(d *Decl) { d.Kernels[0].Grid = 9 }, h100, "grid rule", "GridRule(9)"},
+		{"rows without RY", func(d *Decl) { d.Kernels[0].Grid = PerRows }, h100, "grid rule", "PerRows"},
+		{"shared memory over the limit", func(d *Decl) {}, small, "capability", "1600 bytes"},
+		{"unknown define", func(d *Decl) {
+			d.Defines = func(*Base) (map[string]string, error) { return map[string]string{"TEXHW": "1"}, nil }
+		}, h100, "define", "TEXHW"},
+		{"bad RY", func(d *Decl) {
+			d.Family = "tiled"
+			d.Kernels[0].Name = "conv_tiled"
+			d.Defines = func(*Base) (map[string]string, error) { return map[string]string{"RY": "0"}, nil }
+		}, h100, "define", "RY=0"},
+		{"unknown constant", func(d *Decl) { d.Constants = []Constant{{Name: "c_weights", Values: FilterWeights}} }, h100, "constant", "c_weights"},
+		{"unknown family", func(d *Decl) { d.Family = "shraed" }, h100, "kernel family", "shraed"},
+		{"no kernels", func(d *Decl) { d.Kernels = nil }, h100, "kernels", ""},
+		{"scratch argument without Scratch", func(d *Decl) { d.Kernels[0].Args = []Arg{ArgIn, ArgScratch} }, h100, "argument", "ArgScratch"},
+		{"prepared argument without Prepare", func(d *Decl) { d.Kernels[0].Args = []Arg{Prepared(2)} }, h100, "argument", "Prepared(2)"},
+		{"no such argument", func(d *Decl) { d.Kernels[0].Args = []Arg{0} }, h100, "argument", "Arg(0)"},
+		{"too few arguments", func(d *Decl) { d.Kernels[0].Args = directArgs[:4] }, h100, "arguments", "[ArgIn ArgOut ArgWidth ArgHeight]"},
+		{"argument of the wrong kind", func(d *Decl) {
+			d.Kernels[0].Args = []Arg{ArgWidth, ArgOut, ArgIn, ArgHeight, ArgStride}
+		}, h100, "argument", "ArgWidth"},
+		{"stride for an int", func(d *Decl) {
+			d.Kernels[0].Args = []Arg{ArgIn, ArgOut, ArgStride, ArgHeight, ArgStride}
+		}, h100, "argument", "ArgStride"},
+		{"selected kernel not declared", func(d *Decl) {
+			d.Select = func(*Base) ([]string, error) { return []string{"conv_const"}, nil }
+		}, h100, "selected kernel", "conv_const"},
+	}
+	for _, c := range cases {
+		d := good()
+		c.edit(&d)
+		err := d.Validate(p, convolve.Config{}, c.info)
+		if err == nil {
+			t.Errorf("%s: Validate = nil, want an error", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), "test-shared") || !strings.Contains(err.Error(), c.value) {
+			t.Errorf("%s: err = %v, want it to name test-shared and %q", c.name, err, c.value)
+		}
+		if c.what == "capability" {
+			var ce *convolve.CapabilityError
+			if !errors.As(err, &ce) || ce.Variant != "test-shared" {
+				t.Errorf("%s: err = %v, want a *convolve.CapabilityError", c.name, err)
+			}
+			continue
+		}
+		var de *DeclError
+		if !errors.As(err, &de) || de.Variant != "test-shared" || de.What != c.what || de.Value != c.value {
+			t.Errorf("%s: err = %#v, want a *DeclError about the %s %q", c.name, err, c.what, c.value)
+		}
+	}
+}
+
+func TestTile(t *testing.T) {
+	tl := Tile{Block: convolve.Block{X: 32, Y: 8}, KW: 5, KH: 3, RY: 4}
+	if tl.Width() != 36 || tl.Height() != 34 || tl.Bytes() != 36*34*4 {
+		t.Errorf("%+v: %dx%d, %d bytes, want 36x34, %d", tl, tl.Width(), tl.Height(), tl.Bytes(), 36*34*4)
+	}
+	if got := TileBytes(convolve.Block{X: 16, Y: 16}, 7, 5); got != 22*20*4 {
+		t.Errorf("TileBytes = %d, want %d", got, 22*20*4)
+	}
+	one := Tile{Block: convolve.Block{X: 16, Y: 8}, KW: 9, KH: 7, RY: 1}
+	if one.RowPassBytes() != 8*24*4 || one.ColPassBytes() != 14*16*4 {
+		t.Errorf("%+v: row pass %d, column pass %d bytes, want %d, %d", one, one.RowPassBytes(), one.ColPassBytes(), 8*24*4, 14*16*4)
+	}
+}
+
+// TestExampleFamilyCompiles compiles README's example family
+// (testdata/shared_interior.cu, ExampleDecl) for sm_90 with the local
+// NVRTC over the specializations of compileSpecs.
+func TestExampleFamilyCompiles(t *testing.T) {
+	if _, _, err := cudabind.NVRTCVersion(); err != nil {
+		t.Skipf("no NVRTC: %v", err)
+	}
+	code, err := os.ReadFile("testdata/shared_interior.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := cudabind.Source{Name: "shared_interior.cu", Code: string(code), Headers: kernels.Headers()}
+	for _, s := range compileSpecs() {
+		opts := CompileOptions(s.problem(), convolve.Config{}, s.block, s.index64, nil)
+		opts.Arch = compileArch
+		if _, err := cudabind.CompileOnly(src, opts); err != nil {
+			t.Errorf("%v: %v", s, err)
+		}
+	}
+}
+
+// TestDeclFilterlessOperation checks that a declaration uploading the
+// filter, planned for an operation without one, is an error, not a
+// panic.
+func TestDeclFilterlessOperation(t *testing.T) {
+	caps := directCaps()
+	caps.Ops = []convolve.Operation{convolve.SobelMagnitude}
+	d := Decl{
+		Desc:      convolve.Description{Name: "test-filterless", Caps: caps},
+		Family:    "const",
+		Constants: constFilter,
+		Kernels:   []Kernel{{Name: "conv_const", Grid: PerPixel, Args: directArgs}},
+	}
+	p := convolve.Problem{Op: convolve.SobelMagnitude, Input: convolve.Geometry{Width: 8, Height: 8, Channels: 1}}
+	err := d.Validate(p, convolve.Config{}, h100)
+	if err == nil || !strings.Contains(err.Error(), "test-filterless") {
+		t.Errorf("Validate = %v, want an error naming test-filterless", err)
+	}
+}
+
+// TestGridRules checks the grid and block each rule gives a 96x48
+// 3-channel image with a 5x3 filter and 16x8 blocks.
+func TestGridRules(t *testing.T) {
+	box, err := convolve.NewFilter("box5x3", 5, 3, make([]float32, 15))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: box,
+		Input: convolve.Geometry{Width: 96, Height: 48, Channels: 3, Type: convolve.Float32}}
+	cases := []struct {
+		rule    GridRule
+		family  string
+		kernel  string
+		defines map[string]string
+		want    cudabind.Dim3
+	}{
+		{PerPixel, "const", "conv_const", nil, cudabind.Dim3{X: 6, Y: 6, Z: 3}},
+		{PerRows, "tiled", "conv_tiled", map[string]string{"RY": "4"}, cudabind.Dim3{X: 6, Y: 2, Z: 3}}, // 12 rows of threads
+		{PerRows, "tiled", "conv_tiled", map[string]string{"RY": "1"}, cudabind.Dim3{X: 6, Y: 6, Z: 3}}, // 48 rows
+		{PerPaddedPixel, "padded", "pad_input", nil, cudabind.Dim3{X: 7, Y: 7, Z: 3}},                   // 100x50 pixels
+		{PerRows, "tiled", "conv_tiled", map[string]string{"RY": "8"}, cudabind.Dim3{X: 6, Y: 1, Z: 3}}, // 6 rows
+	}
+	for _, c := range cases {
+		d := Decl{Desc: convolve.Description{Name: "test-grid", Caps: directCaps()}, Family: c.family,
+			Kernels: []Kernel{{Name: c.kernel, Grid: c.rule, Args: directArgs}}}
+		if c.kernel == "pad_input" {
+			d.Kernels[0].Args = []Arg{ArgIn, ArgScratch, ArgWidth, ArgHeight, ArgStride}
+			d.Scratch = func(*Base) int64 { return 100 * 50 * 3 }
+		}
+		if c.defines != nil {
+			d.Defines = func(*Base) (map[string]string, error) { return c.defines, nil }
+		}
+		b, err := newBase(d.Desc, convolve.Block{X: 16, Y: 8}, p, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Info = h100
+		r, err := d.resolve(b)
+		if err != nil {
+			t.Errorf("%v %v: %v", c.rule, c.defines, err)
+			continue
+		}
+		l := r.kernels[0]
+		if l.grid != c.want || l.block != (cudabind.Dim3{X: 16, Y: 8, Z: 1}) {
+			t.Errorf("%v %v: grid %v block %v, want %v and 16x8x1", c.rule, c.defines, l.grid, l.block, c.want)
+		}
+	}
+}
