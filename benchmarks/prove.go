@@ -89,7 +89,7 @@ func ProveKernels(bin string, names []string, extra []string, log io.Writer) []P
 
 var (
 	resultLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): ` + ProveTest + `/([^/\s]+)(?:/([^/\s]+))?\S* \(`)
-	runLine    = regexp.MustCompile(`^=== (?:RUN|CONT)\s+` + ProveTest + `/([^/\s]+)(?:/([^/\s]+))?`)
+	runLine    = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + ProveTest + `/([^/\s]+)(?:/([^/\s]+))?`)
 	logPrefix  = regexp.MustCompile(`^\s+\S+\.go:\d+: `)
 )
 
