@@ -156,7 +156,7 @@ func setupBench(stdout, stderr io.Writer) error {
 	for _, l := range kernelFlag.Lines() {
 		fmt.Fprintln(stdout, "# "+l)
 	}
-	bench.refused = proveUserKernels(ex.Cases, stdout, stderr)
+	bench.refused = proveUserKernels(kernelFlag, ex.Cases, stdout, stderr)
 	bench.cases = ex.Cases
 	if host.GPU != nil {
 		timed := slices.DeleteFunc(slices.Clone(ex.Cases), func(c Case) bool { return bench.refused[c.Variant] != "" })
@@ -214,13 +214,13 @@ func BenchmarkConv(b *testing.B) {
 }
 
 // proveUserKernels runs the property suite (ProveKernels, in a child run
-// of this binary) on the user kernels that have cases, and returns, by
+// of this binary) on the user kernels of kf that have cases, and returns, by
 // variant, why those it did not prove are refused. Each verdict is a
 // comment line on stdout and a line on stderr.
-func proveUserKernels(cases []Case, stdout, stderr io.Writer) map[string]string {
+func proveUserKernels(kf *KernelFlag, cases []Case, stdout, stderr io.Writer) map[string]string {
 	count := map[string]int{}
 	var names []string
-	for _, k := range kernelFlag.Kernels() {
+	for _, k := range kf.Kernels() {
 		for _, c := range cases {
 			if c.Variant == k.Spec.Name {
 				count[k.Spec.Name]++
@@ -241,7 +241,7 @@ func proveUserKernels(cases []Case, stdout, stderr io.Writer) map[string]string 
 		}
 		return refused
 	}
-	extra := kernelFlag.Args()
+	extra := kf.Args()
 	flag.Visit(func(f *flag.Flag) {
 		if strings.HasPrefix(f.Name, "convtest.") || f.Name == "test.short" {
 			extra = append(extra, "-"+f.Name+"="+f.Value.String())

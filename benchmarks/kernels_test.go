@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/userkernel"
 )
 
@@ -223,5 +224,37 @@ func TestParseProofs(t *testing.T) {
 	}
 	if got[0].Refusal() != "" || !got[0].Proven() {
 		t.Errorf("the passing kernel is refused: %q", got[0].Refusal())
+	}
+}
+
+// Before timing, the user kernels that have cases are proved in a child
+// run of the binary; one the suite does not pass is refused, and the
+// output says so with the count of its cases. Without a GPU the suite
+// skips the kernel, so it is refused as not proven; on a GPU it passes.
+func TestProveUserKernels(t *testing.T) {
+	kf := new(KernelFlag)
+	if err := kf.Set(exampleKernel); err != nil {
+		t.Fatal(err)
+	}
+	_, noGPU := cudabind.Default()
+	if noGPU == nil && testing.Short() {
+		t.Skip("on a GPU this runs the whole property suite on the example kernel")
+	}
+	cases := []Case{{Variant: "user-direct"}, {Variant: "user-direct", Width: 64, Height: 64}, {Variant: "cpu-fast"}}
+	var stdout, stderr bytes.Buffer
+	refused := proveUserKernels(kf, cases, &stdout, &stderr)
+	if noGPU != nil {
+		why := refused["user-direct"]
+		if len(refused) != 1 || !strings.HasPrefix(why, "not proven: the property suite skipped it: user-direct needs a GPU") {
+			t.Errorf("refused %q", refused)
+		}
+		if want := "# user kernel user-direct: refused: " + why + "; its 2 cases are not timed\n"; stdout.String() != want {
+			t.Errorf("stdout %q, want %q", stdout.String(), want)
+		}
+	} else if len(refused) != 0 || stdout.String() != "# user kernel user-direct: passed the property suite; its 2 cases are timed\n" {
+		t.Errorf("on a GPU: refused %q, stdout %q; stderr:\n%s", refused, stdout.String(), stderr.String())
+	}
+	if refused := proveUserKernels(kf, cases[2:], &stdout, &stderr); refused != nil {
+		t.Errorf("without user-kernel cases: refused %q", refused)
 	}
 }
