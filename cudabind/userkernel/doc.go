@@ -11,10 +11,10 @@
 // The description names one extern "C" __global__ function, the entry,
 // which every launch calls with six arguments, in this order:
 //
-//		extern "C" __global__ void my_conv(const in_t* __restrict__ in,
-//		                                   const float* __restrict__ filter,
-//		                                   float* __restrict__ out,
-//		                                   int W, int H, idx_t S)
+//	extern "C" __global__ void my_conv(const in_t* __restrict__ in,
+//	                                   const float* __restrict__ filter,
+//	                                   float* __restrict__ out,
+//	                                   int W, int H, idx_t S)
 //
 //	  - in: the input image as the host lays it out, in_t elements (IN_T:
 //	    float, unsigned char or short). Channel c of pixel (x, y) is at
