@@ -10,7 +10,7 @@
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
 #   make report    rebuild results/report/ from the committed raw data (offline)
 #   make compare OLD=a.txt NEW=b.txt  benchstat, with cases paired across runs and hosts
-#   make gpu-bins  test binaries and the report and sweep commands for a GPU host without Go, into .gpu/
+#   make gpu-bins  test binaries, the report and sweep commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
 

@@ -193,6 +193,22 @@ var (
 	report003Sizes    = [][2]int{{100, 100}, {100, 1000}, {1000, 1000}, {1000, 10000}, {10000, 10000}, {10000, 100000}}
 )
 
+// rooflineKs are the filter sides of preset roofline: the DRAM-bound
+// sizes (3, 5, 7) and the FP32-bound ones (9 to 31).
+var rooflineKs = []int{3, 5, 7, 9, 11, 15, 21, 31}
+
+// regtileTunes are the outputs per thread preset tuning-regtile sweeps:
+// rx 2, 4, 8 by ry 1, 2, 4, 8.
+func regtileTunes() []string {
+	var t []string
+	for _, rx := range []int{2, 4, 8} {
+		for _, ry := range []int{1, 2, 4, 8} {
+			t = append(t, fmt.Sprintf("rx=%d,ry=%d", rx, ry))
+		}
+	}
+	return t
+}
+
 // presets is every preset, in the order Presets lists them.
 var presets = []Preset{
 	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
@@ -294,6 +310,18 @@ var presets = []Preset{
 			{variants: []string{"cpu-fast"}, sizes: squares(2048), filters: append(sized("dense", 3, 7, 21), sized("gauss", 3, 7, 21)...)},
 			{variants: []string{"cpu-fast"}, sizes: squares(2048), filters: append(sized("dense", 3, 7, 21), sized("gauss", 3, 7, 21)...), typ: convolve.Uint8},
 			{variants: []string{"cpu-fast"}, sizes: squares(2048), filters: append(sized("dense", 3, 7, 21), sized("gauss", 3, 7, 21)...), typ: convolve.Int16},
+		}},
+	{Name: "roofline", Summary: "every GPU variant against the DRAM and FP32 floors: 4096x4096 and 8192x8192, dense and Gaussian K 3..31, float32, one channel, zero border, hot cache, replayed from CUDA graphs",
+		sweeps: []sweep{{variants: []string{"gpu-*", "npp"}, sizes: squares(4096, 8192),
+			filters: append(sized("dense", rooflineKs...), sized("gauss", rooflineKs...)...),
+			timings: []Timing{GraphTiming}}}},
+	{Name: "tuning-regtile", Summary: "gpu-regtile's outputs per thread (rx 2, 4, 8 by ry 1, 2, 4, 8) and block shape at 4096x4096, dense K 3, 7, 11, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-tiled's",
+		sweeps: []sweep{
+			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),
+				blocks: blocks("32x4", "32x8"), timings: []Timing{GraphTiming},
+				tunes: map[string][]string{"gpu-regtile": regtileTunes()}},
+			{variants: []string{"gpu-regtile", "gpu-tiled"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),
+				timings: []Timing{GraphTiming}},
 		}},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
 	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},

@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -353,5 +354,84 @@ func TestCPUPeersPreset(t *testing.T) {
 		if !slices.Equal(got[typ], want) {
 			t.Errorf("%v filters %v, want %v (notes %q)", typ, got[typ], want, ex.Notes)
 		}
+	}
+}
+
+// Preset roofline runs every GPU variant that can on the grid:
+// two sizes, dense and Gaussian K 3..31, f32, one channel, zero border,
+// hot cache, graph replay.
+func TestRooflinePreset(t *testing.T) {
+	p, err := LookupPreset("roofline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := append(fakes(), fakeVariant{convolve.Description{Name: "npp", Caps: convolve.Capabilities{GPU: true, Ops: []convolve.Operation{convolve.Filter2D}}}})
+	ex := p.Expand(Env{GPU: true, Variants: vs, CPUCap: DefaultCPUCap})
+	var ks []string
+	for _, k := range []int{3, 5, 7, 9, 11, 15, 21, 31} {
+		ks = append(ks, "dense"+strconv.Itoa(k))
+	}
+	for _, k := range []int{3, 5, 7, 9, 11, 15, 21, 31} {
+		ks = append(ks, "gauss"+strconv.Itoa(k))
+	}
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{"variant", []string{"gpu-naive", "gpu-shared", "npp"}},
+		{"size", []string{"4096x4096", "8192x8192"}},
+		{"filter", ks},
+		{"type", []string{"f32"}},
+		{"ch", []string{"1"}},
+		{"border", []string{"zero"}},
+		{"timing", []string{"kernel-graph"}},
+		{"cache", []string{"hot"}},
+	}
+	for _, tt := range tests {
+		if got := axis(ex.Cases, tt.key); !slices.Equal(got, tt.want) {
+			t.Errorf("roofline %s = %v, want %v (notes %q)", tt.key, got, tt.want, ex.Notes)
+		}
+	}
+	// gpu-shared stops at 31 (MaxFilterSide) and so still runs every K;
+	// every case is a GPU case.
+	if n, want := len(ex.Cases), 3*2*16; n != want {
+		t.Errorf("roofline has %d cases, want %d", n, want)
+	}
+	for _, c := range ex.Cases {
+		if !c.GPU {
+			t.Errorf("roofline case %s is not a GPU case", c.Name())
+		}
+	}
+}
+
+func TestTuningRegtilePreset(t *testing.T) {
+	p, err := LookupPreset("tuning-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := p.Candidates()
+	var tunes []string
+	for _, c := range cands {
+		if c.Variant == "gpu-regtile" && c.Tune != "" && !slices.Contains(tunes, c.Tune) {
+			tunes = append(tunes, c.Tune)
+		}
+		if c.Timing != GraphTiming || c.Width != 4096 || c.Height != 4096 {
+			t.Errorf("case %s: want graph timing at 4096x4096", c.Name())
+		}
+	}
+	want := []string{"rx=2,ry=1", "rx=2,ry=2", "rx=2,ry=4", "rx=2,ry=8", "rx=4,ry=1", "rx=4,ry=2", "rx=4,ry=4", "rx=4,ry=8",
+		"rx=8,ry=1", "rx=8,ry=2", "rx=8,ry=4", "rx=8,ry=8"}
+	if !slices.Equal(tunes, want) {
+		t.Errorf("tuning-regtile tunes %v, want %v", tunes, want)
+	}
+	for _, tu := range tunes {
+		if _, err := convolve.ParseTunables(tu); err != nil {
+			t.Errorf("tune %q: %v", tu, err)
+		}
+	}
+	// 5 filters x 2 blocks x 12 tunes, then 5 filters x 2 variants at
+	// their defaults.
+	if n, want := len(cands), 5*2*12+5*2; n != want {
+		t.Errorf("tuning-regtile has %d candidates, want %d", n, want)
 	}
 }

@@ -371,6 +371,20 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 	return noise.Collect(take, guard, r.now, note)
 }
 
+// CopyBWPercent is the share of the device's measured copy bandwidth
+// (copyGBps, bytes read plus written per second, as gpu-copy-gbps) that
+// one run of p taking per achieves when it moves the fewest bytes it can:
+// each input element read once and each float32 output element written
+// once, W*H*C*(input element size + 4) bytes (8*W*H for one float32
+// channel), the bytes the DRAM floor counts. 100 means the run is at that
+// floor. It is 0 when copyGBps or per is not positive.
+func CopyBWPercent(p convolve.Problem, per time.Duration, copyGBps float64) float64 {
+	if per <= 0 {
+		return 0
+	}
+	return convolve.PercentOf(convolve.ThroughputOf(p).GBPerSec(per), copyGBps)
+}
+
 // timeKernel times n runs of the case's device work the way its timing says.
 func (s *caseState) timeKernel(n int) (time.Duration, error) {
 	if s.timing == GraphTiming {
@@ -423,6 +437,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 	}
 	if c.GPU && r.Peaks.CopyGBps > 0 {
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
+		b.ReportMetric(CopyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
 	b.ReportMetric(set.Spread, "median-ci95-%")
 	b.ReportMetric(float64(len(set.Per)), "samples")
@@ -453,6 +468,7 @@ func UnitLines() []string {
 		"Unit GFLOP/s better=higher",
 		"Unit %peak-bw better=higher",
 		"Unit %peak-fp32 better=higher",
+		"Unit %copy-bw better=higher",
 		"Unit max-ulp better=lower assume=exact",
 		"Unit median-ci95-% better=lower",
 		"Unit throttled-samples better=lower",

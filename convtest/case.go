@@ -158,8 +158,9 @@ func (c testCase) Config() convolve.Config {
 }
 
 // tunableValues lists the values drawn for the GPU variants' tunables
-// (gpu-tiled's "ry": outputs per thread); any other tunable is a 0/1 switch.
-var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}}
+// (gpu-tiled's and gpu-regtile's "ry", gpu-regtile's "rx": outputs per
+// thread); any other tunable is a 0/1 switch.
+var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8}}
 
 // drawTune sets each of the named tunables with probability 1/2.
 func drawTune(rng *rand.Rand, names []string) string {

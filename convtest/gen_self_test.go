@@ -238,3 +238,27 @@ func TestCoverTune(t *testing.T) {
 		}
 	}
 }
+
+// gpu-regtile's rx, like ry, counts outputs per thread: every drawn value
+// must be one the variant accepts.
+func TestDrawTuneOutputsPerThread(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	seen := map[int]bool{}
+	for range 200 {
+		set, err := convolve.ParseTunables(drawTune(rng, []string{"rx", "ry"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range set {
+			if v != 1 && v != 2 && v != 4 && v != 8 {
+				t.Fatalf("drawTune set %s=%d, want 1, 2, 4 or 8", name, v)
+			}
+			if name == "rx" {
+				seen[v] = true
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("rx values drawn %v, want all of 1, 2, 4, 8", seen)
+	}
+}

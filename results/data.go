@@ -211,6 +211,11 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 			if string(rec.Name.Base()) != "Conv" {
 				continue
 			}
+			if _, parts := rec.Name.Parts(); len(parts) == 0 {
+				// BenchmarkConv alone: the parent line Go prints
+				// when none of its cases ran.
+				continue
+			}
 			key := proj.Project(rec)
 			name := string(rec.Name.Full())
 			s := byName[name]

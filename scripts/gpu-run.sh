@@ -20,6 +20,9 @@
 #                   $KERNEL_AXES (default -sizes 2048x2048 -filters gauss5,dense9
 #                   -types u8,f32), through .gpu/sweep; the run's file goes under
 #                   OUTDIR/data/<gpu>/ (-test.count=$COUNT, default 3)
+#   sweep:NAME      the sweep command (.gpu/sweep with -bin .gpu/benchmarks.test)
+#                   with the arguments in $SWEEP_ARGS (split at spaces), writing
+#                   its run under OUTDIR/data/ and its summary table to the log
 #   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
 #                   each result line one sample set, -test.benchtime=1x, sampled until
 #                   -noise=$NOISE percent or -max-time=$MAX_TIME when set, else the
@@ -91,6 +94,8 @@ for stage in "$@"; do
     tmp=$(mktemp -d)
     run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=
     tar -C "$tmp" -cf "$out/gallery.tar" gallery && rm -rf "$tmp" ;;
+  sweep:*)
+    run "sweep-${stage#sweep:}" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ${SWEEP_ARGS:-} ;;
   bench:*)
     preset=${stage#bench:}
     run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime 1x -test.timeout 0 -sweep=$preset $cap ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ;;

@@ -66,3 +66,55 @@ exit 1
 		t.Errorf("summary.txt lacks %q:\n%s", want, sum)
 	}
 }
+
+// TestGPURunSweepStage runs the sweep stage over a stand-in sweep command
+// and checks that it receives the prebuilt benchmark binary, a data folder
+// under OUTDIR and the arguments of SWEEP_ARGS one by one, and that the
+// stage's log names the command.
+func TestGPURunSweepStage(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\nfor a in \"$@\"; do echo \"arg[$a]\"; done\n"
+	if err := os.WriteFile(filepath.Join(bin, "sweep"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(script); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	cmd := exec.Command("bash", script, out, "sweep:a")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin", "COUNT=2",
+		"SWEEP_ARGS=-variants gpu-tiled|npp -sizes 6000x4000")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gpu-run.sh sweep:a: %v\n%s", err, b)
+	}
+	log, err := os.ReadFile(filepath.Join(out, "sweep-a.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(log), "\n")
+	if !strings.Contains(lines[1], "command:") {
+		t.Errorf("log's second line = %q, want the command", lines[1])
+	}
+	for _, want := range []string{
+		"arg[-bin]", "arg[" + filepath.Join(bin, "benchmarks.test") + "]",
+		"arg[-data]", "arg[" + filepath.Join(out, "data") + "]",
+		"arg[-count]", "arg[2]",
+		"arg[-variants]", "arg[gpu-tiled|npp]", "arg[-sizes]", "arg[6000x4000]",
+	} {
+		if !strings.Contains(string(log), want+"\n") {
+			t.Errorf("sweep stage's log lacks %s:\n%s", want, log)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func referenceOrderGPU() []string {
 // summation order: losing the flag would silently drop a variant from
 // the bit-exactness checks.
 func TestReferenceOrderDeclared(t *testing.T) {
-	want := []string{"gpu-const", "gpu-naive", "gpu-naive-padded", "gpu-shared", "gpu-shared-rows",
+	want := []string{"gpu-const", "gpu-naive", "gpu-naive-padded", "gpu-regtile", "gpu-shared", "gpu-shared-rows",
 		"gpu-texture", "gpu-texture-filter", "gpu-texture-shared", "gpu-tiled"}
 	if got := referenceOrderGPU(); !slices.Equal(got, want) {
 		t.Errorf("GPU variants declaring ReferenceOrder = %v, want %v", got, want)

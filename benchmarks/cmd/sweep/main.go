@@ -279,6 +279,9 @@ func printSummary(w io.Writer, path string) error {
 	if err != nil {
 		return err
 	}
+	if len(r.Samples) == 0 && len(r.Failures) == 0 {
+		return fmt.Errorf("no case ran: none of the selected variants can run here (the reasons are in the lines above and in %s)", path)
+	}
 	if err := results.Summary(r).RenderTerminal(w); err != nil {
 		return err
 	}

@@ -58,6 +58,32 @@ func TestPrintSummaryOrder(t *testing.T) {
 	}
 }
 
+// A run in which no case ran (every selected variant needs a GPU and the
+// host has none) ends with an error that says so, not with a parse error
+// over the bare BenchmarkConv line Go prints for a benchmark without cases.
+func TestPrintSummaryNoCases(t *testing.T) {
+	out := strings.Join([]string{
+		"# convbench sweep test",
+		"gpu: none",
+		"# variant gpu-tiled: no GPU, its cases are left out",
+		"BenchmarkConv \t       1\t     23975 ns/op",
+		"PASS",
+		"",
+	}, "\n")
+	path := filepath.Join(t.TempDir(), "cpu-test", "x.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	err := printSummary(&sb, path)
+	if err == nil || !strings.Contains(err.Error(), "no case ran") {
+		t.Fatalf("printSummary = %v, want an error saying no case ran", err)
+	}
+}
+
 // A user's run goes where git ignores it, so that make bench leaves git
 // status clean and the committed report in step with results/data; only
 // -publish writes the committed data.

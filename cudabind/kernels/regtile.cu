@@ -1,0 +1,262 @@
+// regtile.cu: the framework's register-blocked direct kernel (no report),
+// aimed at the roofline: DRAM-bound for small filters, FP32-bound for
+// large ones.
+//
+// Memory strategy: a BX x BY block computes a (BX*RX) x (BY*RY) output
+// tile; each thread owns an RX x RY patch of outputs, RX side by side
+// (columns tx*RX .. tx*RX+RX-1 of the tile) in each of RY rows (ty*RY ..
+// ty*RY+RY-1). The (RT_SH+BX*RX+KW-1) x (BY*RY+KH-1) input tile is loaded
+// into dynamic shared memory once, converted to float, its rows RT_PITCH
+// floats apart (a multiple of 4). Tile column 0 is image column
+// x0 - RT_SH, where x0 is the first column the block's outputs read:
+// under VEC_IN (float32, pixels contiguous in a row, input rows 16-byte
+// aligned, BX*RX a multiple of 4) RT_SH (0 to 3) moves it to a 4-aligned
+// image column, elsewhere it is 0. Three fills:
+//   - VEC_IN interior blocks: 128-bit global loads stored as 128-bit
+//     shared stores, each row read once from its aligned start;
+//   - other interior blocks: coalesced scalar loads, no border mapping;
+//   - blocks that reach past an image edge: every element through
+//     read_px, the border mapping of border.cuh.
+// In the compute each thread walks the RY+KH-1 tile rows its outputs need.
+// Of each row it loads the RX+KW-1 values its outputs read into registers
+// once (RT_SEGV-wide shared loads: 128-bit when RX is a multiple of 4),
+// and every value feeds up to RX*RY multiply-adds whose weights are
+// constant-bank operands (the whole walk is unrolled while it holds at
+// most RT_UNROLL_LIMIT multiply-adds; see below). Outputs are stored as
+// RT_SEGV-wide vectors where the layout and the width allow.
+//
+// Summation order: output (r, k) accumulates tile row t = r + j for
+// increasing t, that is filter rows j in increasing order, columns i in
+// increasing order within a row: the reference order. With --fmad=false
+// the output equals the CPU naive baseline bit for bit.
+//
+// Dynamic shared memory: RT_PITCH*(BY*RY+KH-1)*4 bytes.
+//
+// Compile-time: KW, KH, BX, BY, RX, RY, VEC_IN plus the parameters of
+// border.cuh.
+#include "border.cuh"
+
+#ifndef RX
+#define RX 4
+#endif
+#ifndef RY
+#define RY 4
+#endif
+#ifndef VEC_IN
+#define VEC_IN 0
+#endif
+
+// Outputs of one block in x and y, and the input tile it reads.
+#define RT_OW (BX * RX)
+#define RT_OH (BY * RY)
+#if VEC_IN
+#if RT_OW % 4 != 0
+#error "VEC_IN needs BX*RX to be a multiple of 4"
+#endif
+// x0 = blockIdx.x*RT_OW - KW/2 is -(KW/2) mod 4 for every block.
+#define RT_SH ((4 - (KW / 2) % 4) % 4)
+#else
+#define RT_SH 0
+#endif
+#define RT_TW (RT_SH + RT_OW + KW - 1)
+#define RT_TH (RT_OH + KH - 1)
+// Tile row pitch in floats: a multiple of 4, so that every RX-aligned
+// segment of a row starts on an RT_SEGV-float boundary.
+#define RT_PITCH ((RT_TW + 3) / 4 * 4)
+
+// Width of the shared loads of a segment and of the output stores.
+#if RX % 4 == 0
+#define RT_SEGV 4
+#elif RX % 2 == 0
+#define RT_SEGV 2
+#else
+#define RT_SEGV 1
+#endif
+// Segment length: from the thread's RT_SEGV-aligned tile column tx*RX,
+// the RT_SH columns before its first input column and the RX+KW-1 values
+// its row feeds, rounded up to whole loads (the extra values come from
+// the pitch padding and stay unused).
+#define RT_SEG ((RT_SH + RX + KW - 1 + RT_SEGV - 1) / RT_SEGV * RT_SEGV)
+
+// 128-bit loads per tile row of the VEC_IN fill.
+#define RT_NV (RT_PITCH / 4)
+
+// The row walk: tile row t feeds output row r through filter row
+// j = t - r where 0 <= j < KH. Rows RY-1 .. KH-1 (the body) feed all RY
+// output rows; the first RY-1 rows (the head) and the rows after the body
+// (the tail) feed only some, and are unrolled completely so that their
+// tests of j fold away. The body is unrolled completely while the whole
+// walk holds at most RT_UNROLL_LIMIT multiply-adds (RegtileUnrollLimit in
+// regtile.go), else walked in a loop (its weights then come from the
+// constant cache by a run-time index). Rows are taken in increasing t
+// either way.
+#define RT_UNROLL_LIMIT 8192
+#define RT_ROWS (RY + KH - 1)
+#define RT_BODY_END (KH > RY - 1 ? KH : RY - 1)
+#if KH >= RY && RX * RY * KW * KH <= RT_UNROLL_LIMIT
+#define RT_UNROLL_BODY (KH - RY + 1)
+#else
+#define RT_UNROLL_BODY 1
+#endif
+
+__constant__ float c_filter[KW * KH];
+
+// rt_load_segment copies RT_SEG floats of a tile row, starting at p (an
+// RT_SEGV-float boundary), into v.
+__device__ __forceinline__ void rt_load_segment(float (&v)[RT_SEG], const float* p)
+{
+#pragma unroll
+    for (int m = 0; m < RT_SEG / RT_SEGV; ++m) {
+#if RT_SEGV == 4
+        const float4 q = reinterpret_cast<const float4*>(p)[m];
+        v[4 * m] = q.x;
+        v[4 * m + 1] = q.y;
+        v[4 * m + 2] = q.z;
+        v[4 * m + 3] = q.w;
+#elif RT_SEGV == 2
+        const float2 q = reinterpret_cast<const float2*>(p)[m];
+        v[2 * m] = q.x;
+        v[2 * m + 1] = q.y;
+#else
+        v[m] = p[m];
+#endif
+    }
+}
+
+// rt_row adds tile row t (row points at the thread's segment) to the
+// outputs it feeds; ALL says it feeds every output row, so no test is
+// needed.
+template <bool ALL>
+__device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int t)
+{
+    float v[RT_SEG];
+    rt_load_segment(v, row);
+#pragma unroll
+    for (int i = 0; i < KW; ++i) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r) {
+            const int j = t - r;
+            if (ALL || (j >= 0 && j < KH)) {
+                const float w = c_filter[j * KW + i];
+#pragma unroll
+                for (int k = 0; k < RX; ++k) {
+                    s[r][k] += w * v[RT_SH + k + i];
+                }
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BX * BY)
+conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
+{
+    extern __shared__ float4 rt_smem[];
+    float* tile = reinterpret_cast<float*>(rt_smem);
+    const int c = blockIdx.z;
+    // x0 is the image column of tile column 0.
+    const int x0 = blockIdx.x * RT_OW - KW / 2 - RT_SH;
+    const int y0 = blockIdx.y * RT_OH - KH / 2;
+    const bool interior = x0 >= 0 && y0 >= 0 && x0 + RT_TW <= W && y0 + RT_TH <= H;
+
+#if VEC_IN
+    // 128-bit loads: input rows start on 16-byte boundaries (checked by
+    // the plan) and tile column 0 is the 4-aligned image column x0, so
+    // each load fills 4 tile columns of one row, the last ones up to the
+    // pitch (inside the image, as the test says).
+    if (interior && x0 + RT_PITCH <= W) {
+        const int tid = threadIdx.y * BX + threadIdx.x;
+#pragma unroll 4
+        for (int e = tid; e < RT_TH * RT_NV; e += BX * BY) {
+            const int ty = e / RT_NV;
+            const int m = e - ty * RT_NV;
+            reinterpret_cast<float4*>(tile + ty * RT_PITCH)[m] =
+                *reinterpret_cast<const float4*>(in + in_offset(x0 + 4 * m, y0 + ty, c, H, S));
+        }
+    } else
+#endif
+    if (interior) {
+        for (int ty = threadIdx.y; ty < RT_TH; ty += BY) {
+            const in_t* row = in + in_offset(x0, y0 + ty, c, H, S);
+            for (int tx = threadIdx.x; tx < RT_TW; tx += BX) {
+#if PLANAR
+                tile[ty * RT_PITCH + tx] = (float)row[tx];
+#else
+                tile[ty * RT_PITCH + tx] = (float)row[tx * CHANNELS];
+#endif
+            }
+        }
+    } else {
+        for (int ty = threadIdx.y; ty < RT_TH; ty += BY) {
+            for (int tx = threadIdx.x; tx < RT_TW; tx += BX) {
+                tile[ty * RT_PITCH + tx] = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
+            }
+        }
+    }
+    __syncthreads();
+
+    const int xbase = blockIdx.x * RT_OW + threadIdx.x * RX;
+    const int ybase = blockIdx.y * RT_OH + threadIdx.y * RY;
+    if (xbase >= W || ybase >= H) {
+        return;
+    }
+    float s[RY][RX];
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+#pragma unroll
+        for (int k = 0; k < RX; ++k) {
+            s[r][k] = 0.f;
+        }
+    }
+    const float* tp = tile + (threadIdx.y * RY) * RT_PITCH + threadIdx.x * RX;
+#pragma unroll
+    for (int t = 0; t < RY - 1; ++t) {
+        rt_row<false>(s, tp + t * RT_PITCH, t);
+    }
+#pragma unroll RT_UNROLL_BODY
+    for (int t = RY - 1; t < RT_BODY_END; ++t) {
+        rt_row<true>(s, tp + t * RT_PITCH, t);
+    }
+#pragma unroll
+    for (int t = RT_BODY_END; t < RT_ROWS; ++t) {
+        rt_row<false>(s, tp + t * RT_PITCH, t);
+    }
+
+#if RT_SEGV > 1 && (CHANNELS == 1 || PLANAR)
+    // Whole vectors: the thread's RX columns lie inside the row and every
+    // output row starts on an RT_SEGV-float boundary.
+    if (xbase + RX <= W && W % RT_SEGV == 0) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r) {
+            if (ybase + r < H) {
+                float* o = out + out_offset(xbase, ybase + r, c, W, H);
+#pragma unroll
+                for (int m = 0; m < RX / RT_SEGV; ++m) {
+#if RT_SEGV == 4
+                    float4 q;
+                    q.x = s[r][4 * m];
+                    q.y = s[r][4 * m + 1];
+                    q.z = s[r][4 * m + 2];
+                    q.w = s[r][4 * m + 3];
+                    reinterpret_cast<float4*>(o)[m] = q;
+#else
+                    float2 q;
+                    q.x = s[r][2 * m];
+                    q.y = s[r][2 * m + 1];
+                    reinterpret_cast<float2*>(o)[m] = q;
+#endif
+                }
+            }
+        }
+        return;
+    }
+#endif
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+#pragma unroll
+        for (int k = 0; k < RX; ++k) {
+            if (ybase + r < H && xbase + k < W) {
+                out[out_offset(xbase + k, ybase + r, c, W, H)] = s[r][k];
+            }
+        }
+    }
+}

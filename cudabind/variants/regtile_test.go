@@ -1,0 +1,373 @@
+package variants
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/kernels"
+)
+
+func TestRegtileDefaults(t *testing.T) {
+	tests := []struct {
+		kw, kh, rx, ry int
+	}{
+		{1, 1, 4, 8},
+		{3, 3, 4, 8},
+		{7, 7, 4, 8},
+		{9, 9, 4, 4},
+		{15, 15, 4, 4}, // 4*4*225 = 3600 multiply-adds
+		{21, 21, 4, 2}, // 4*2*441 = 3528
+		{31, 31, 4, 2}, // 4*2*961 = 7688
+		{31, 1, 4, 2},
+		{1, 31, 4, 2},
+		{7, 21, 4, 2},
+	}
+	for _, tt := range tests {
+		rx, ry := RegtileDefaults(tt.kw, tt.kh)
+		if rx != tt.rx || ry != tt.ry {
+			t.Errorf("RegtileDefaults(%d, %d) = %d, %d; want %d, %d", tt.kw, tt.kh, rx, ry, tt.rx, tt.ry)
+		}
+		if rx*ry*tt.kw*tt.kh > RegtileUnrollLimit {
+			t.Errorf("%dx%d: rx=%d ry=%d leaves the row walk rolled", tt.kw, tt.kh, rx, ry)
+		}
+	}
+}
+
+// RegtileUnrollLimit must agree with the test regtile.cu makes in the
+// preprocessor.
+func TestRegtileUnrollLimitMatchesKernel(t *testing.T) {
+	src, err := kernels.Source("regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("#define RT_UNROLL_LIMIT %d\n", RegtileUnrollLimit)
+	if !strings.Contains(src, want) {
+		t.Errorf("regtile.cu lacks the line %q that RegtileUnrollLimit mirrors", strings.TrimSpace(want))
+	}
+}
+
+func TestRegtileSharedBytes(t *testing.T) {
+	tests := []struct {
+		b              convolve.Block
+		rx, ry, kw, kh int
+		vec            bool
+		want           int
+	}{
+		// 32*4+3-1 = 130 floats, padded to 132; 8*8+2 = 66 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, false, 132 * 66 * 4},
+		// With 128-bit loads the tile starts 3 columns further left
+		// (-(3/2) mod 4): 133, padded to 136.
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, true, 136 * 66 * 4},
+		// 128+20 = 148 (a multiple of 4); 16+20 = 36 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, false, 148 * 36 * 4},
+		// Shift -(21/2) mod 4 = 2: 150, padded to 152.
+		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, true, 152 * 36 * 4},
+		// Shift -(9/2) mod 4 = 0.
+		{convolve.Block{X: 32, Y: 8}, 4, 4, 9, 9, true, 136 * 40 * 4},
+		// 7+5-1 = 11, padded to 12; 5+0 = 5 rows.
+		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, false, 12 * 5 * 4},
+	}
+	for _, tt := range tests {
+		if got := RegtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh, tt.vec); got != tt.want {
+			t.Errorf("RegtileSharedBytes(%v, rx=%d, ry=%d, %dx%d, vec %v) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, tt.vec, got, tt.want)
+		}
+	}
+}
+
+func TestRegtileVecIn(t *testing.T) {
+	f := &convolve.Filter{Name: "one", Width: 3, Height: 3, Weights: make([]float32, 9)}
+	prob := func(w, stride, ch int, typ convolve.ElemType, l convolve.Layout) convolve.Problem {
+		return convolve.Problem{Op: convolve.Filter2D, Filter: f,
+			Input: convolve.Geometry{Width: w, Height: 8, Channels: ch, Type: typ, Layout: l, Stride: stride}}
+	}
+	gray := prob(64, 0, 1, convolve.Float32, convolve.Interleaved)
+	tests := []struct {
+		name   string
+		p      convolve.Problem
+		bx, rx int
+		want   bool
+	}{
+		{"f32 gray, width 64", gray, 32, 4, true},
+		{"f32 gray, 7 threads of 4 outputs", gray, 7, 4, true},
+		{"f32 gray, 7 threads of 2 outputs", gray, 7, 2, false},
+		{"f32 gray, 6 threads of 2 outputs", gray, 6, 2, true},
+		{"f32 gray, width 65", prob(65, 0, 1, convolve.Float32, convolve.Interleaved), 32, 4, false},
+		{"f32 gray, width 65 stride 68", prob(65, 68, 1, convolve.Float32, convolve.Interleaved), 32, 4, true},
+		{"f32 planar RGB", prob(64, 0, 3, convolve.Float32, convolve.Planar), 32, 4, true},
+		{"f32 interleaved RGB", prob(64, 0, 3, convolve.Float32, convolve.Interleaved), 32, 4, false},
+		{"u8 gray", prob(64, 0, 1, convolve.Uint8, convolve.Interleaved), 32, 4, false},
+		{"i16 gray", prob(64, 0, 1, convolve.Int16, convolve.Interleaved), 32, 4, false},
+	}
+	for _, tt := range tests {
+		if got := regtileVecIn(tt.p, tt.bx, tt.rx); got != tt.want {
+			t.Errorf("%s: regtileVecIn = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestRegtileCaps(t *testing.T) {
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := v.Describe().Caps
+	if !c.GPU || !c.ReferenceOrder || c.MaxFilterSide != RegtileMaxSide {
+		t.Errorf("gpu-regtile caps: GPU %v, ReferenceOrder %v, MaxFilterSide %d; want true, true, %d", c.GPU, c.ReferenceOrder, c.MaxFilterSide, RegtileMaxSide)
+	}
+	for _, name := range []string{TunableRX, TunableRY} {
+		if err := c.CheckConfig(convolve.Config{Tunables: map[string]int{name: 2}}); err != nil {
+			t.Errorf("tunable %s: %v", name, err)
+		}
+	}
+	big := &convolve.Filter{Name: "big", Width: 33, Height: 3, Weights: make([]float32, 99)}
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: big, Input: convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}}
+	var ce *convolve.CapabilityError
+	if err := c.Check(p); !errors.As(err, &ce) {
+		t.Errorf("33x3 filter: Check = %v, want a *convolve.CapabilityError", err)
+	}
+}
+
+// regtileSpecs are the specializations TestRegtileCompile builds: every
+// filter size class, every border, type, channel layout, outputs per
+// thread and a few block shapes, with and without 128-bit loads.
+func regtileSpecs() []struct {
+	s      spec
+	rx, ry int
+} {
+	type rs = struct {
+		s      spec
+		rx, ry int
+	}
+	b := convolve.Block{X: 32, Y: 8}
+	var out []rs
+	for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
+		rx, ry := RegtileDefaults(k, k)
+		out = append(out, rs{spec{kw: k, kh: k, border: convolve.Borders[i%len(convolve.Borders)], typ: convolve.Float32, channels: 1, block: b}, rx, ry})
+	}
+	for _, r := range [][2]int{{1, 1}, {2, 8}, {8, 4}, {8, 8}} {
+		out = append(out, rs{spec{kw: 31, kh: 31, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: b}, r[0], r[1]})
+	}
+	for bi, bo := range convolve.Borders {
+		for ti, typ := range convolve.ElemTypes {
+			out = append(out, rs{spec{kw: 5, kh: 3, border: bo, typ: typ, channels: 1 + (bi+ti)%4,
+				layout: convolve.Layouts[(bi+ti)%2], block: b}, 4, 8})
+		}
+	}
+	for _, blk := range []convolve.Block{{X: 7, Y: 5}, {X: 1, Y: 64}, {X: 64, Y: 4}, {X: 16, Y: 16}} {
+		out = append(out, rs{spec{kw: 7, kh: 1, border: convolve.Replicate, typ: convolve.Float32, channels: 1, block: blk}, 2, 4})
+	}
+	out = append(out, rs{spec{kw: 3, kh: 3, border: convolve.Wrap, typ: convolve.Int16, channels: 3, layout: convolve.Planar, block: b, index64: true}, 4, 8})
+	return out
+}
+
+// TestRegtileCompile compiles regtile.cu for sm_90 over regtileSpecs with
+// the local NVRTC (no driver needed), with and without 128-bit loads and
+// --fmad=false.
+func TestRegtileCompile(t *testing.T) {
+	if _, _, err := cudabind.NVRTCVersion(); err != nil {
+		var ue *cudabind.UnavailableError
+		if errors.As(err, &ue) {
+			t.Skipf("no NVRTC: %v", err)
+		}
+		t.Fatal(err)
+	}
+	src, err := SourceOf("regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rs := range regtileSpecs() {
+		p := rs.s.problem()
+		for _, vec := range []string{"0", "1"} {
+			if vec == "1" && !regtileVecIn(p, rs.s.block.X, rs.rx) {
+				continue
+			}
+			for _, cfg := range []convolve.Config{{}, {NoFMA: true}} {
+				if cfg.NoFMA && rs.s.kw > 5 {
+					continue
+				}
+				extra := map[string]string{"RX": fmt.Sprint(rs.rx), "RY": fmt.Sprint(rs.ry), "VEC_IN": vec}
+				opts := CompileOptions(p, cfg, rs.s.block, rs.s.index64, extra)
+				opts.Arch = compileArch
+				c, err := cudabind.CompileOnly(src, opts)
+				if err != nil {
+					t.Errorf("regtile %v rx=%d ry=%d vec=%s %v: %v", rs.s, rs.rx, rs.ry, vec, cfg, err)
+					continue
+				}
+				if len(c.CUBIN()) == 0 {
+					t.Errorf("regtile %v: no cubin", rs.s)
+				}
+			}
+		}
+	}
+}
+
+// regtileSizes reach every fill path of regtile.cu: images with interior
+// blocks whose rows are 16-byte aligned (128-bit loads), padded rows that
+// realign them, widths that leave them unaligned, and images smaller than
+// one block (border mapping only).
+var regtileSizes = []convolve.Geometry{
+	{Width: 300, Height: 200},
+	{Width: 301, Height: 197, Stride: 304},
+	{Width: 301, Height: 197},
+	{Width: 261, Height: 130},
+	{Width: 37, Height: 23},
+	{Width: 1, Height: 1},
+}
+
+// TestRegtileAgreement runs gpu-regtile over filters 1..31 with its
+// defaults and with other outputs per thread, and over every border, type
+// and layout and odd block shapes with its defaults, on NaN-poisoned
+// outputs, against refimpl.Expect.
+func TestRegtileAgreement(t *testing.T) {
+	d := gpuOrSkip(t)
+	live := d.LiveAllocations()
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(15, 15))
+	type run struct {
+		cfg convolve.Config
+		kc  kernelCase
+	}
+	var runs []run
+	tunes := []map[string]int{nil, {TunableRX: 1, TunableRY: 1}, {TunableRX: 2, TunableRY: 4}, {TunableRX: 8, TunableRY: 8}}
+	for ti, tu := range tunes {
+		for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
+			b := convolve.Borders[(i+ti)%len(convolve.Borders)]
+			runs = append(runs, run{convolve.Config{Tunables: tu},
+				kernelCase{kw: k, kh: k, border: b, mode: convolve.Modes[i%2], typ: convolve.Float32, channels: 1}})
+		}
+	}
+	for bi, bo := range convolve.Borders {
+		for ti, typ := range convolve.ElemTypes {
+			runs = append(runs, run{convolve.Config{},
+				kernelCase{kw: 5, kh: 3, border: bo, typ: typ, channels: 1 + (bi+ti)%4, layout: convolve.Layouts[(bi+ti)%2]}})
+		}
+	}
+	runs = append(runs,
+		run{convolve.Config{}, kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}},
+		run{convolve.Config{}, kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1}},
+		run{convolve.Config{}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}}},
+		run{convolve.Config{Tunables: map[string]int{TunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
+		run{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
+	)
+	failures := 0
+	for _, ru := range runs {
+		f := randomFilter(r, ru.kc.kw, ru.kc.kh)
+		c := ru.cfg
+		c.Block = ru.kc.block
+		for _, g := range regtileSizes {
+			p := ru.kc.problem(g, f)
+			if g.Stride != 0 {
+				p.Input.Stride = g.Stride * ru.kc.channels
+			}
+			plan, err := convolve.PlanFor(v, p, c)
+			if err != nil {
+				t.Errorf("gpu-regtile %v %v: Plan: %v", c, p, err)
+				failures++
+				continue
+			}
+			if _, ok := agree(t, "gpu-regtile "+c.String(), plan, p, randomImage(r, p.Input)); !ok {
+				failures++
+			}
+			if err := plan.Close(); err != nil {
+				t.Errorf("gpu-regtile %v: Close: %v", p, err)
+			}
+			if failures > 10 {
+				t.Fatalf("too many failures")
+			}
+		}
+	}
+	if n := d.LiveAllocations(); n != live {
+		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
+	}
+}
+
+// TestRegtileBadTunable: a value other than 1, 2, 4 or 8 is an error that
+// names the tunable and the value.
+func TestRegtileBadTunable(t *testing.T) {
+	gpuOrSkip(t)
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &convolve.Filter{Name: "one", Width: 3, Height: 3, Weights: make([]float32, 9)}
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}}
+	for _, name := range []string{TunableRX, TunableRY} {
+		pl, err := convolve.PlanFor(v, p, convolve.Config{Tunables: map[string]int{name: 3}})
+		if err == nil {
+			pl.Close()
+			t.Errorf("%s=3: planned, want an error", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), name+"=3") {
+			t.Errorf("%s=3: error %q does not name the tunable and value", name, err)
+		}
+	}
+}
+
+// TestRegtileBitExactNoFMA: compiled with --fmad=false, gpu-regtile equals
+// cpu-naive bit for bit on images large enough for every fill path
+// (TestBitExactNoFMA's small image reaches only the border path).
+func TestRegtileBitExactNoFMA(t *testing.T) {
+	gpuOrSkip(t)
+	cpu, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	cases := []kernelCase{
+		{kw: 3, kh: 3, border: convolve.Zero, typ: convolve.Float32, channels: 1},
+		{kw: 7, kh: 7, border: convolve.Replicate, typ: convolve.Float32, channels: 1},
+		{kw: 11, kh: 11, border: convolve.Wrap, typ: convolve.Float32, channels: 2, layout: convolve.Planar},
+		{kw: 21, kh: 21, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1},
+		{kw: 5, kh: 3, border: convolve.Reflect, typ: convolve.Uint8, channels: 3},
+	}
+	for _, kc := range cases {
+		for _, g := range regtileSizes[:3] {
+			p := kc.problem(g, randomFilter(r, kc.kw, kc.kh))
+			if g.Stride != 0 {
+				p.Input.Stride = g.Stride * kc.channels
+			}
+			in := randomImage(r, p.Input)
+			want := poisoned(t, p)
+			cp, err := convolve.PlanFor(cpu, p, convolve.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cp.Run(in, want); err != nil {
+				t.Fatal(err)
+			}
+			cp.Close()
+			plan, err := convolve.PlanFor(v, p, convolve.Config{NoFMA: true})
+			if err != nil {
+				t.Errorf("%v: %v", p, err)
+				continue
+			}
+			got := poisoned(t, p)
+			err = plan.Run(in, got)
+			plan.Close()
+			if err != nil {
+				t.Errorf("%v: %v", p, err)
+				continue
+			}
+			m, err := convolve.Compare(got, want, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.OK() {
+				t.Errorf("gpu-regtile --fmad=false %v: not bit-equal to cpu-naive: %v", p, m)
+			}
+		}
+	}
+}
