@@ -209,7 +209,7 @@ func TestParseProofs(t *testing.T) {
 	want := []Proof{
 		{Variant: "user-good", Verdict: "pass"},
 		{Variant: "user-bad", Verdict: "fail", Failed: []string{"agreement", "edge-cases"},
-			Detail: "variant=user-bad property=agreement FAILED after 0 passing cases; failure: 1 of 1 elements differ; first at (0,0,0): got 0 want 0.25"},
+			Detail: "variant=user-bad property=agreement FAILED after 0 passing cases; shrunk case (12 shrinks): filter2d 1x1 c=1 f32 K=3x1 zero; failure: 1 of 1 elements differ; first at (0,0,0): got 0 want 0.25"},
 		{Variant: "user-skip", Verdict: "skip", Detail: "user-skip needs a GPU: cudabind: libcuda.so.1 unavailable"},
 		{Variant: "user-absent"},
 	}

@@ -97,8 +97,8 @@ var (
 // format) and returns the verdict on each of names: the variant's
 // subtest's result, the properties whose subtests failed, and, as the
 // detail, the first line the suite logged under the first failing
-// property (with the "failure:" line below it, where the suite prints
-// one), or the reason of a skip.
+// property (with the shrunk case and the "failure:" line below it, where
+// the suite prints them), or the reason of a skip.
 func ParseProofs(out string, names []string) []Proof {
 	proofs := make([]Proof, len(names))
 	for i, n := range names {
@@ -120,8 +120,12 @@ func ParseProofs(out string, names []string) []Proof {
 			lastLog[last.variant] = msg
 			if _, seen := first[last]; !seen {
 				for _, next := range lines[i+1 : min(len(lines), i+8)] {
-					if f, ok := strings.CutPrefix(strings.TrimSpace(next), "failure: "); ok {
-						msg += "; failure: " + f
+					next = strings.TrimSpace(next)
+					if strings.HasPrefix(next, "shrunk case") {
+						msg += "; " + strings.Join(strings.Fields(next), " ")
+					}
+					if strings.HasPrefix(next, "failure: ") {
+						msg += "; " + next
 						break
 					}
 				}
