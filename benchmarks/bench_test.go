@@ -7,10 +7,12 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind/userkernel"
 )
 
 var (
@@ -30,14 +32,28 @@ var (
 	maxRetakesFlag = flag.Int("max-retakes", DefaultMaxRetakes, "samples of a result line taken below 90% of the max SM clock that are discarded and taken again; later ones are kept and counted")
 )
 
+// kernelFlag holds the user kernels -kernel added.
+var kernelFlag = RegisterKernelFlag(flag.CommandLine)
+
+// FlagKernels are the user kernels the -kernel flags of this test binary
+// added (for TestUserKernels).
+func FlagKernels() []*userkernel.Kernel { return kernelFlag.Kernels() }
+
 // bench is the state of the benchmark run, set up by TestMain when
 // -test.bench is given.
 var bench struct {
 	runner *Runner
 	cases  []Case
+	// refused holds, by variant, why a user kernel's cases are not timed.
+	refused map[string]string
 }
 
 func TestMain(m *testing.M) {
+	// -kernel adds variants that -variants may name, wherever it stands.
+	if err := ParseKernelFlags(flag.CommandLine, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "benchmarks:", err)
+		os.Exit(2)
+	}
 	flag.Parse()
 	// TestDenseDeterministic runs this binary to see dense<K> built in
 	// another process.
@@ -137,9 +153,14 @@ func setupBench(stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "# "+n)
 		fmt.Fprintln(stderr, "[benchmarks] "+n)
 	}
+	for _, l := range kernelFlag.Lines() {
+		fmt.Fprintln(stdout, "# "+l)
+	}
+	bench.refused = proveUserKernels(kernelFlag, ex.Cases, stdout, stderr)
 	bench.cases = ex.Cases
 	if host.GPU != nil {
-		if err := Precompile(ex.Cases, runtime.NumCPU(), stderr); err != nil {
+		timed := slices.DeleteFunc(slices.Clone(ex.Cases), func(c Case) bool { return bench.refused[c.Variant] != "" })
+		if err := Precompile(timed, runtime.NumCPU(), stderr); err != nil {
 			fmt.Fprintln(stderr, "[benchmarks]", err)
 		}
 	}
@@ -182,7 +203,61 @@ func BenchmarkConv(b *testing.B) {
 		b.Skip("no sweep set up")
 	}
 	for _, c := range bench.cases {
-		b.Run(c.Name(), func(b *testing.B) { bench.runner.Run(b, c) })
+		b.Run(c.Name(), func(b *testing.B) {
+			if why := bench.refused[c.Variant]; why != "" {
+				b.Fatalf("%s: not timed: %s", c.Variant, why)
+			}
+			bench.runner.Run(b, c)
+		})
 	}
 	bench.runner.Finish(time.Now())
+}
+
+// proveUserKernels runs the property suite (ProveKernels, in a child run
+// of this binary) on the user kernels of kf that have cases, and returns, by
+// variant, why those it did not prove are refused. Each verdict is a
+// comment line on stdout and a line on stderr.
+func proveUserKernels(kf *KernelFlag, cases []Case, stdout, stderr io.Writer) map[string]string {
+	count := map[string]int{}
+	var names []string
+	for _, k := range kf.Kernels() {
+		for _, c := range cases {
+			if c.Variant == k.Spec.Name {
+				count[k.Spec.Name]++
+			}
+		}
+		if count[k.Spec.Name] > 0 {
+			names = append(names, k.Spec.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	refused := map[string]string{}
+	exe, err := os.Executable()
+	if err != nil {
+		for _, n := range names {
+			refused[n] = "not proven: finding this test binary to run the property suite: " + err.Error()
+		}
+		return refused
+	}
+	extra := kf.Args()
+	flag.Visit(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Name, "convtest.") || f.Name == "test.short" {
+			extra = append(extra, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	fmt.Fprintf(stderr, "[benchmarks] proving the user kernels %s with the property suite before timing them\n", strings.Join(names, ", "))
+	for _, p := range ProveKernels(exe, names, extra, stderr) {
+		var line string
+		if p.Proven() {
+			line = fmt.Sprintf("user kernel %s: passed the property suite; its %d cases are timed", p.Variant, count[p.Variant])
+		} else {
+			refused[p.Variant] = p.Refusal()
+			line = fmt.Sprintf("user kernel %s: refused: %s; its %d cases are not timed", p.Variant, p.Refusal(), count[p.Variant])
+		}
+		fmt.Fprintln(stdout, "# "+line)
+		fmt.Fprintln(stderr, "[benchmarks] "+line)
+	}
+	return refused
 }

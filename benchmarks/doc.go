@@ -72,10 +72,24 @@
 // convolve-mode case has filter=<filter>@convolve, a case on an image
 // size=WxH@<image name>.
 //
+// # User kernels
+//
+// -kernel FILE (repeatable; RegisterKernelFlag, LoadKernel) adds a user's
+// CUDA source with its description (package cudabind/userkernel) as a GPU
+// variant, applied before the other flags (ParseKernelFlags) so that
+// -variants can name it. Before any case is timed, the binary runs the
+// property suite on every user kernel that has cases, in a child run of
+// itself (ProveKernels: the test TestUserKernels, which calls
+// convtest.TestVariant); a kernel the suite does not pass is refused: a
+// comment line says why, with the failed properties, and each of its
+// cases fails with that reason instead of being timed. The output names
+// each kernel's file and the SHA-256 of its source.
+//
 // Run a preset, or a sweep of your own, with
 //
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants cpu-fast -sizes 640x480 -filters gauss9,dense9
+//	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -kernel $PWD/my.cu -variants 'user-.*|gpu-tiled'
 //
 // or through benchmarks/cmd/sweep, which also stores the output under
 // results/local/data (or results/data with -publish). Progress goes to

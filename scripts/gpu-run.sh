@@ -14,6 +14,12 @@
 #   gallery         the report's filter gallery rendered by this GPU's fastest
 #                   variants (.gpu/report), as OUTDIR/gallery.tar of gallery/;
 #                   unpack it into results/report/ where the tree lives
+#   kernel:FILE     a user kernel (a .cu file with its description, path from the
+#                   repository root) proved by the property suite and then timed
+#                   beside $KERNEL_VARIANTS (default user-.*|gpu-naive|gpu-tiled) on
+#                   $KERNEL_AXES (default -sizes 2048x2048 -filters gauss5,dense9
+#                   -types u8,f32), through .gpu/sweep; the run's file goes under
+#                   OUTDIR/data/<gpu>/ (-test.count=$COUNT, default 3)
 #   sweep:NAME      the sweep command (.gpu/sweep with -bin .gpu/benchmarks.test)
 #                   with the arguments in $SWEEP_ARGS (split at spaces), writing
 #                   its run under OUTDIR/data/ and its summary table to the log
@@ -65,7 +71,7 @@ san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
   case $stage in
   tests)
-    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind kernels:cudabind/kernels variants:cudabind/variants benchmarks:benchmarks results:results; do
+    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind kernels:cudabind/kernels variants:cudabind/variants userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results; do
       n=${p%%:*}; d=${p#*:}
       [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m ${TEST_RUN:+-test.run="$TEST_RUN"}
     done ;;
@@ -93,6 +99,9 @@ for stage in "$@"; do
   bench:*)
     preset=${stage#bench:}
     run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime 1x -test.timeout 0 -sweep=$preset $cap ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ;;
+  kernel:*)
+    file=${stage#kernel:}
+    run "kernel-$(basename "$file" .cu)" . "$bin/sweep" -bin "$bin/benchmarks.test" -kernel "$root/$file" -variants "${KERNEL_VARIANTS:-user-.*|gpu-naive|gpu-tiled}" ${KERNEL_AXES:--sizes 2048x2048 -filters gauss5,dense9 -types u8,f32} -count ${COUNT:-3} -data "$out/data" ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
 done

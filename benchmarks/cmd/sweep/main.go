@@ -26,6 +26,15 @@
 // built from (make publish copies results/local/data there); -data names
 // any other directory.
 //
+// -kernel FILE (repeatable) adds a user's CUDA source, described by a
+// comment header or a sidecar file (package cudabind/userkernel), as the
+// variant user-<file name>, which -variants may name. The benchmark binary
+// proves it with the whole property suite (package convtest) before it
+// times it, and refuses to time it, failing its cases with the failed
+// property, when the suite fails it:
+//
+//	go run ./benchmarks/cmd/sweep -kernel my.cu -variants 'user-.*|gpu-tiled' -sizes 4096x4096 -filters gauss9
+//
 // On a host with the tree but no git or Go, run it with -bin (a binary
 // from make gpu-bins); the header then names the commit as unknown.
 //
@@ -56,44 +65,79 @@ import (
 )
 
 func main() {
-	sweep := flag.String("sweep", "default", "preset to run; axis flags beside it replace its axes, and axis flags without it make the sweep alone")
-	count := flag.Int("count", 5, "runs of every case (-test.count)")
-	noise := flag.Float64("noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
-	maxTime := flag.Duration("max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
-	cpuCap := flag.Int64("cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
-	bin := flag.String("bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
-	dataDir := flag.String("data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
-	publish := flag.Bool("publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
-	list := flag.Bool("list", false, "print every variant with its capabilities and every preset with its axes, and exit")
-	gpu := flag.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
-	var axes benchmarks.Axes
-	raw := map[string]string{} // the values the axis flags were given
-	for _, f := range benchmarks.AxisFlags() {
-		flag.Func(f.Name, f.Usage, func(s string) error {
-			raw[f.Name] = s
-			return f.Apply(&axes, s)
-		})
+	o, err := parseFlags(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sweep:", err)
+		os.Exit(2)
 	}
-	flag.Parse()
-	if *list {
+	if o.list {
 		if err := benchmarks.WriteList(os.Stdout, convolve.Variants()); err != nil {
 			fmt.Fprintln(os.Stderr, "sweep:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := benchmarks.ValidateGPU(*gpu); err != nil {
-		fmt.Fprintln(os.Stderr, "sweep:", err)
-		os.Exit(2)
-	}
-	preset, axisArgs := *sweep, axisArgs(raw)
-	if len(axisArgs) > 0 && !given(flag.CommandLine, "sweep") {
-		preset = ""
-	}
-	if err := run(preset, axes, axisArgs, *count, *noise, *maxTime, *cpuCap, *bin, *dataDir, *publish); err != nil {
+	if err := run(o.preset, o.axes, o.args, o.count, o.noise, o.maxTime, o.cpuCap, o.bin, o.dataDir, o.publish); err != nil {
 		fmt.Fprintln(os.Stderr, "sweep:", err)
 		os.Exit(1)
 	}
+}
+
+// options are the command's flags, parsed.
+type options struct {
+	preset        string // "" for a sweep of the axis flags alone
+	axes          benchmarks.Axes
+	args          []string // the axis and -kernel flags, for the benchmark binary
+	count         int
+	noise         float64
+	maxTime       time.Duration
+	cpuCap        int64
+	bin, dataDir  string
+	publish, list bool
+}
+
+// parseFlags defines the command's flags on fs and parses args. The
+// -kernel flags are applied first (benchmarks.ParseKernelFlags), so that
+// -variants may name the variants they add; a bad kernel description, like
+// any bad flag value, is an error.
+func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
+	o := new(options)
+	sweep := fs.String("sweep", "default", "preset to run; axis flags beside it replace its axes, and axis flags without it make the sweep alone")
+	fs.IntVar(&o.count, "count", 5, "runs of every case (-test.count)")
+	fs.Float64Var(&o.noise, "noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
+	fs.DurationVar(&o.maxTime, "max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
+	fs.Int64Var(&o.cpuCap, "cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
+	fs.StringVar(&o.bin, "bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
+	fs.StringVar(&o.dataDir, "data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
+	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
+	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
+	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
+	raw := map[string]string{} // the values the axis flags were given
+	for _, f := range benchmarks.AxisFlags() {
+		fs.Func(f.Name, f.Usage, func(s string) error {
+			raw[f.Name] = s
+			return f.Apply(&o.axes, s)
+		})
+	}
+	kernels := benchmarks.RegisterKernelFlag(fs)
+	if err := benchmarks.ParseKernelFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if o.list {
+		return o, nil
+	}
+	if err := benchmarks.ValidateGPU(*gpu); err != nil {
+		return nil, err
+	}
+	o.preset, o.args = *sweep, axisArgs(raw)
+	if len(o.args) > 0 && !given(fs, "sweep") {
+		o.preset = ""
+	}
+	o.args = append(o.args, kernels.Args()...)
+	return o, nil
 }
 
 // Where runs go, relative to the repository root: a user's runs under
@@ -138,8 +182,9 @@ func axisArgs(raw map[string]string) []string {
 
 // run builds the sweep (benchmarks.BuildSweep: preset, with the axes set
 // by axisArgs in place of its own; with preset empty, the axes alone),
-// runs it through the benchmark binary, which gets axisArgs, and stores
-// its output under the sweep's name.
+// runs it through the benchmark binary, which gets axisArgs (the axis
+// flags and the -kernel flags), and stores its output under the sweep's
+// name.
 func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, noise float64, maxTime time.Duration, cpuCap int64, bin, dataDir string, publish bool) error {
 	built, err := benchmarks.BuildSweep(preset, axes)
 	if err != nil {
@@ -249,9 +294,9 @@ func printSummary(w io.Writer, path string) error {
 }
 
 // runName is the file name (without .txt) of a run of the sweep called
-// name: the preset's name, or for a sweep that axis flags set,
-// "<name>-<digest>" with the first 8 hex digits of the SHA-256 of the
-// axis arguments, so that runs of different axes keep different files and
+// name: the preset's name, or for a sweep that axis or -kernel flags set,
+// "<name>-<digest>" with the first 8 hex digits of the SHA-256 of those
+// arguments, so that runs of different axes keep different files and
 // a run of the same axes replaces its earlier one.
 func runName(name string, axisArgs []string) string {
 	if len(axisArgs) == 0 {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,5 +227,65 @@ func TestBinaryCommit(t *testing.T) {
 	c, ok := binaryCommit(bin)
 	if want := "702f740 (with uncommitted changes) (prebuilt benchmarks.test)"; !ok || c != want {
 		t.Errorf("binaryCommit = %q, %v; want %q", c, ok, want)
+	}
+}
+
+// kernelFile writes a copy of the example kernel with the given
+// description header and returns its path.
+func kernelFile(t *testing.T, name, header string) string {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "kernels", "direct.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, code, _ := strings.Cut(string(body), "#include")
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(header+"\n#include"+code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// -kernel adds a variant that -variants names wherever it stands; the
+// binary gets the kernel's absolute path, and the run's name differs from
+// the preset's.
+func TestParseFlagsKernel(t *testing.T) {
+	p := kernelFile(t, "sweepk.cu", "// convbench:kernel\n// entry: direct_conv")
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	o, err := parseFlags(fs, []string{"-variants", "user-sweepk|cpu-fast", "-sizes", "64x48", "-kernel", p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.preset != "" || len(o.axes.Variants) != 2 || !slices.Contains(o.axes.Variants, "user-sweepk") {
+		t.Errorf("preset %q variants %v: want the axes alone with user-sweepk", o.preset, o.axes.Variants)
+	}
+	if !slices.Contains(o.args, "-kernel="+p) {
+		t.Errorf("binary args %v: want -kernel=%s", o.args, p)
+	}
+	fs = flag.NewFlagSet("sweep", flag.ContinueOnError)
+	o, err = parseFlags(fs, []string{"-kernel", p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.preset != "default" || runName("default", o.args) == "default" {
+		t.Errorf("-kernel alone: preset %q, run name %q: want the default preset under a name of its own", o.preset, runName("default", o.args))
+	}
+}
+
+// A bad kernel description is an error naming the file, line, field and
+// valid values, not a panic; so is a description-less file.
+func TestParseFlagsBadKernel(t *testing.T) {
+	bad := kernelFile(t, "badtypes.cu", "// convbench:kernel\n// entry: direct_conv\n// types: f32, f16")
+	none := kernelFile(t, "nodesc.cu", "// a kernel without a description")
+	for file, want := range map[string]string{
+		bad:  bad + ":3: types: \"f32, f16\": \"f16\" is not a valid value (valid: f32, u8, i16)",
+		none: none + ": no kernel description",
+	} {
+		fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		_, err := parseFlags(fs, []string{"-variants", "cpu-fast", "-kernel", file})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
 	}
 }

@@ -1,0 +1,107 @@
+package benchmarks_test
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/convtest"
+)
+
+// envStandIns makes TestUserKernels prove two CPU stand-ins for user
+// kernels, a correct one and a broken one, instead of the -kernel files:
+// TestProveKernelsVerdicts runs it so in a child process, to check the
+// proof before timing on real output of the suite without a GPU.
+const envStandIns = "CONVBENCH_PROVE_CPU_STAND_INS"
+
+// TestUserKernels proves every kernel the -kernel flags added with the
+// whole property suite, one subtest per variant. The benchmarks run it in
+// a child process (benchmarks.ProveKernels) before they time a user
+// kernel; on its own it is the way to prove a kernel without timing it:
+//
+//	go test ./benchmarks -run TestUserKernels -args -kernel $PWD/my.cu
+func TestUserKernels(t *testing.T) {
+	if os.Getenv(envStandIns) != "" {
+		naive, err := convolve.Lookup("cpu-naive")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run("user-cpu", func(t *testing.T) { convtest.TestVariant(t, renamed{naive, "user-cpu"}) })
+		t.Run("user-broken", func(t *testing.T) { convtest.TestVariant(t, broken{renamed{naive, "user-broken"}}) })
+		return
+	}
+	ks := benchmarks.FlagKernels()
+	if len(ks) == 0 {
+		t.Skip("no -kernel flag given: go test ./benchmarks -run TestUserKernels -args -kernel $PWD/my.cu proves my.cu")
+	}
+	for _, k := range ks {
+		t.Run(k.Spec.Name, func(t *testing.T) {
+			v, err := convolve.Lookup(k.Spec.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			convtest.TestVariantOptions(t, v, convtest.Options{Rerun: "go test ./benchmarks -" + benchmarks.KernelFlagName + "=" + k.Path})
+		})
+	}
+}
+
+// ProveKernels reads the suite's verdicts from a real run: a correct
+// variant passes and is timed; a broken one is refused, with the
+// properties it failed and the suite's shrunk case.
+func TestProveKernelsVerdicts(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	t.Setenv(envStandIns, "1")
+	var log bytes.Buffer
+	proofs := benchmarks.ProveKernels(exe, []string{"user-cpu", "user-broken"}, []string{"-convtest.n=10"}, &log)
+	good, bad := proofs[0], proofs[1]
+	if !good.Proven() || good.Refusal() != "" {
+		t.Errorf("the correct stand-in: %+v; log:\n%s", good, log.String())
+	}
+	if bad.Proven() || bad.Verdict != "fail" || len(bad.Failed) == 0 || bad.Failed[0] != "agreement" ||
+		!strings.HasPrefix(bad.Refusal(), "failed the property suite (property agreement") ||
+		!strings.Contains(bad.Detail, "variant=user-broken property=agreement FAILED") || !strings.Contains(bad.Detail, "shrunk case") {
+		t.Errorf("the broken stand-in: %+v; log:\n%s", bad, log.String())
+	}
+	t.Logf("refusal of the broken stand-in: %s", bad.Refusal())
+}
+
+// renamed is a variant under another name.
+type renamed struct {
+	convolve.Variant
+	name string
+}
+
+func (r renamed) Describe() convolve.Description {
+	d := r.Variant.Describe()
+	d.Name = r.name
+	return d
+}
+
+// broken is a variant whose output is off by one at pixel (0, 0).
+type broken struct{ renamed }
+
+func (b broken) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	pl, err := b.renamed.Plan(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return brokenPlan{pl}, nil
+}
+
+type brokenPlan struct{ convolve.Plan }
+
+func (bp brokenPlan) Run(in, out *convolve.Image) error {
+	if err := bp.Plan.Run(in, out); err != nil {
+		return err
+	}
+	if out != nil && out.Width > 0 && out.Height > 0 && out.Channels > 0 {
+		out.Set(0, 0, 0, out.At(0, 0, 0)+1)
+	}
+	return nil
+}
