@@ -8,10 +8,12 @@
 // ty*RY+RY-1). The (RT_SH+BX*RX+KW-1) x (BY*RY+KH-1) input tile is loaded
 // into dynamic shared memory once, converted to float, its rows RT_PITCH
 // floats apart (a multiple of 4). Tile column 0 is image column
-// x0 - RT_SH, where x0 is the first column the block's outputs read:
-// under VEC_IN (float32, pixels contiguous in a row, input rows 16-byte
-// aligned, BX*RX a multiple of 4) RT_SH (0 to 3) moves it to a 4-aligned
-// image column, elsewhere it is 0. Three fills:
+// x0 - RT_SH, where x0 is the first column the block's outputs read and
+// RT_SH = -(KW/2) mod 4 (0 to 3): when BX*RX is a multiple of 4 this is a
+// 4-aligned image column in every block, which VEC_IN (float32, pixels
+// contiguous in a row, input rows 16-byte aligned) uses. The shift is the
+// same with or without VEC_IN, so the tile's shape (and the plan's shared
+// memory) depends only on the block, RX, RY and the filter. Three fills:
 //   - VEC_IN interior blocks: 128-bit global loads stored as 128-bit
 //     shared stores, each row read once from its aligned start;
 //   - other interior blocks: coalesced scalar loads, no border mapping;
@@ -49,15 +51,12 @@
 // Outputs of one block in x and y, and the input tile it reads.
 #define RT_OW (BX * RX)
 #define RT_OH (BY * RY)
-#if VEC_IN
-#if RT_OW % 4 != 0
+#if VEC_IN && RT_OW % 4 != 0
 #error "VEC_IN needs BX*RX to be a multiple of 4"
 #endif
-// x0 = blockIdx.x*RT_OW - KW/2 is -(KW/2) mod 4 for every block.
+// x0 = blockIdx.x*RT_OW - KW/2 is -(KW/2) mod 4 for every block when
+// RT_OW is a multiple of 4; the tile starts RT_SH columns before it.
 #define RT_SH ((4 - (KW / 2) % 4) % 4)
-#else
-#define RT_SH 0
-#endif
 #define RT_TW (RT_SH + RT_OW + KW - 1)
 #define RT_TH (RT_OH + KH - 1)
 // Tile row pitch in floats: a multiple of 4, so that every RX-aligned

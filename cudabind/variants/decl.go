@@ -110,9 +110,12 @@ const (
 	// PerPaddedPixel: one thread per pixel of the image grown by the
 	// filter's halo, (W+KW-1) x (H+KH-1).
 	PerPaddedPixel
+	// PerTile: one thread per RX x RY outputs, RX side by side in each of
+	// RY rows (the family's RX and RY macros, which Defines must return).
+	PerTile
 )
 
-var gridRuleNames = map[GridRule]string{PerPixel: "PerPixel", PerRows: "PerRows", PerPaddedPixel: "PerPaddedPixel"}
+var gridRuleNames = map[GridRule]string{PerPixel: "PerPixel", PerRows: "PerRows", PerPaddedPixel: "PerPaddedPixel", PerTile: "PerTile"}
 
 func (g GridRule) String() string {
 	if s, ok := gridRuleNames[g]; ok {
@@ -157,6 +160,10 @@ func (a Arg) String() string {
 type Tile struct {
 	Block      convolve.Block
 	KW, KH, RY int
+	// RX is the outputs each thread computes side by side: the family's
+	// RX macro where Defines sets one, else 1. Width and Height ignore it
+	// (tile.cuh's families compute one column per thread).
+	RX int
 }
 
 // Width is TILE_W, Block.X + KW - 1.
@@ -301,13 +308,19 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 		}
 	}
 	kw, kh := b.Problem.KernelSize()
-	tile := Tile{Block: b.Block, KW: kw, KH: kh, RY: 1}
-	if s, ok := r.defines["RY"]; ok {
-		ry, err := strconv.Atoi(s)
-		if err != nil || ry < 1 {
-			return nil, d.declErr("define", "RY="+s, "want a positive integer")
+	tile := Tile{Block: b.Block, KW: kw, KH: kh, RY: 1, RX: 1}
+	for _, m := range []struct {
+		name string
+		dst  *int
+	}{{"RY", &tile.RY}, {"RX", &tile.RX}} {
+		name, dst := m.name, m.dst
+		if s, ok := r.defines[name]; ok {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 {
+				return nil, d.declErr("define", name+"="+s, "want a positive integer")
+			}
+			*dst = n
 		}
-		tile.RY = ry
 	}
 
 	floats := 0
@@ -375,10 +388,13 @@ func (d *Decl) checkKernels(src *familyInfo) error {
 			return d.declErr("entry point", k.Name, fmt.Sprintf("%s has no extern \"C\" __global__ function of that name (has %s)", d.sourceName(), keys(src.entries)))
 		}
 		if _, ok := gridRuleNames[k.Grid]; !ok {
-			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: want PerPixel, PerRows or PerPaddedPixel", k.Name))
+			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: want PerPixel, PerRows, PerPaddedPixel or PerTile", k.Name))
 		}
-		if k.Grid == PerRows && !src.idents["RY"] {
+		if (k.Grid == PerRows || k.Grid == PerTile) && !src.idents["RY"] {
 			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: %s does not read RY", k.Name, d.sourceName()))
+		}
+		if k.Grid == PerTile && !src.idents["RX"] {
+			return d.declErr("grid rule", k.Grid.String(), fmt.Sprintf("kernel %s: %s does not read RX", k.Name, d.sourceName()))
 		}
 		for _, a := range k.Args {
 			switch {
@@ -434,8 +450,15 @@ func (d *Decl) grid(b *Base, rule GridRule, t Tile, defines map[string]string) (
 		h = (h + t.RY - 1) / t.RY
 	case PerPaddedPixel:
 		w, h = w+t.KW-1, h+t.KH-1
+	case PerTile:
+		for _, name := range []string{"RX", "RY"} {
+			if _, ok := defines[name]; !ok {
+				return grid, block, d.declErr("grid rule", rule.String(), "Defines sets no "+name)
+			}
+		}
+		w, h = (w+t.RX-1)/t.RX, (h+t.RY-1)/t.RY
 	default:
-		return grid, block, d.declErr("grid rule", rule.String(), "want PerPixel, PerRows or PerPaddedPixel")
+		return grid, block, d.declErr("grid rule", rule.String(), "want PerPixel, PerRows, PerPaddedPixel or PerTile")
 	}
 	grid, block, err = Grid(w, h, in.Channels, b.Block)
 	if err != nil {

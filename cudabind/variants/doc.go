@@ -14,7 +14,7 @@
 // Declare): the family's source, the macros it adds, its __constant__
 // arrays, a scratch buffer, and its kernels with their shared memory
 // (from the block's Tile, the shape of kernels/tile.cuh), grid rule
-// (PerPixel, PerRows, PerPaddedPixel) and arguments. One setup path
+// (PerPixel, PerRows, PerPaddedPixel, PerTile) and arguments. One setup path
 // compiles, looks up, uploads and launches for all of them, and
 // Decl.Validate checks a declaration against its source and a device's
 // limits without a GPU. The channel strategies, RGB->YUV and NPP keep

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
 )
 
 // TunableRX is the gpu-regtile tunable for the outputs each thread
@@ -36,13 +35,17 @@ func init() {
 	caps := directCaps()
 	caps.Tunables = []string{TunableRX, TunableRY}
 	caps.MaxFilterSide = RegtileMaxSide
-	convolve.Register(&Variant{
+	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-regtile",
 			Summary: "register-blocked rx x ry outputs per thread from register row segments, shared tile filled with 128-bit loads, constant filter",
 			Caps:    caps},
-		Block: regtileBlock,
-		Setup: setupRegtile,
-	})
+		Block:     regtileBlock,
+		Family:    "regtile",
+		Defines:   regtileDefines,
+		Constants: constFilter,
+		Kernels: []Kernel{{Name: "conv_regtile", Grid: PerTile, Args: directArgs,
+			Shared: func(t Tile) int { return RegtileSharedBytes(t.Block, t.RX, t.RY, t.KW, t.KH) }}},
+	}))
 }
 
 // RegtileDefaults is gpu-regtile's outputs per thread when its tunables are
@@ -73,16 +76,12 @@ func RegtileDefaults(kw, kh int) (rx, ry int) {
 }
 
 // RegtileSharedBytes is the dynamic shared memory of gpu-regtile's input
-// tile for block b with rx x ry outputs per thread and a kw x kh filter,
-// filled with 128-bit loads (vec) or not: rows of sh+bx*rx+kw-1 floats
-// padded to a multiple of 4 (regtile.cu's RT_PITCH), by*ry+kh-1 of them,
-// where sh (RT_SH) is the shift to a 4-aligned first column under vec and
-// 0 otherwise.
-func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int, vec bool) int {
-	sh := 0
-	if vec {
-		sh = (4 - (kw/2)%4) % 4
-	}
+// tile for block b with rx x ry outputs per thread and a kw x kh filter:
+// rows of sh+bx*rx+kw-1 floats padded to a multiple of 4 (regtile.cu's
+// RT_PITCH), by*ry+kh-1 of them, where sh = -(kw/2) mod 4 (RT_SH) shifts
+// the tile to a 4-aligned first column for its 128-bit loads.
+func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
+	sh := (4 - (kw/2)%4) % 4
 	pitch := (sh + b.X*rx + kw - 1 + 3) / 4 * 4
 	return pitch * (b.Y*ry + kh - 1) * 4
 }
@@ -110,49 +109,22 @@ func regtileTunable(b *Base, name string, def int) (int, error) {
 	return v, nil
 }
 
-func setupRegtile(b *Base) error {
-	kw, kh := b.Filter.Width, b.Filter.Height
+// regtileDefines sets RX and RY from the tunables or RegtileDefaults, and
+// VEC_IN where the input tile can be filled with 128-bit loads.
+func regtileDefines(b *Base) (map[string]string, error) {
+	kw, kh := b.Problem.KernelSize()
 	rx, ry := RegtileDefaults(kw, kh)
 	rx, err := regtileTunable(b, TunableRX, rx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ry, err = regtileTunable(b, TunableRY, ry)
 	if err != nil {
-		return err
-	}
-	if err := b.CheckConstant(b.Filter.Taps()); err != nil {
-		return err
-	}
-	vecIn := regtileVecIn(b.Problem, b.Block.X, rx)
-	shared := RegtileSharedBytes(b.Block, rx, ry, kw, kh, vecIn)
-	if err := b.CheckShared(shared); err != nil {
-		return err
-	}
-	in := b.Problem.Input
-	grid, block, err := Grid((in.Width+rx-1)/rx, (in.Height+ry-1)/ry, in.Channels, b.Block)
-	if err != nil {
-		return named(b.Name, err)
+		return nil, err
 	}
 	vec := "0"
-	if vecIn {
+	if regtileVecIn(b.Problem, b.Block.X, rx) {
 		vec = "1"
 	}
-	mod, err := b.Compile("regtile", map[string]string{
-		"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry), "VEC_IN": vec})
-	if err != nil {
-		return err
-	}
-	fn, err := b.Function(mod, "conv_regtile", shared)
-	if err != nil {
-		return err
-	}
-	if err := b.SetConstant(mod, "c_filter", b.Filter.Weights); err != nil {
-		return err
-	}
-	w, h := b.Dims()
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		return x.Launch(fn, grid, block, shared, s, b.In, b.Out, w, h, b.Stride())
-	}
-	return nil
+	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry), "VEC_IN": vec}, nil
 }

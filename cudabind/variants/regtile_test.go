@@ -55,27 +55,80 @@ func TestRegtileSharedBytes(t *testing.T) {
 	tests := []struct {
 		b              convolve.Block
 		rx, ry, kw, kh int
-		vec            bool
 		want           int
 	}{
-		// 32*4+3-1 = 130 floats, padded to 132; 8*8+2 = 66 rows.
-		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, false, 132 * 66 * 4},
-		// With 128-bit loads the tile starts 3 columns further left
-		// (-(3/2) mod 4): 133, padded to 136.
-		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, true, 136 * 66 * 4},
-		// 128+20 = 148 (a multiple of 4); 16+20 = 36 rows.
-		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, false, 148 * 36 * 4},
-		// Shift -(21/2) mod 4 = 2: 150, padded to 152.
-		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, true, 152 * 36 * 4},
+		// The tile starts 3 columns left of the first input column
+		// (-(3/2) mod 4): 3+32*4+3-1 = 133, padded to 136; 8*8+2 = 66 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, 136 * 66 * 4},
+		// Shift -(21/2) mod 4 = 2: 2+128+20 = 150, padded to 152; 16+20 = 36 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, 152 * 36 * 4},
 		// Shift -(9/2) mod 4 = 0.
-		{convolve.Block{X: 32, Y: 8}, 4, 4, 9, 9, true, 136 * 40 * 4},
-		// 7+5-1 = 11, padded to 12; 5+0 = 5 rows.
-		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, false, 12 * 5 * 4},
+		{convolve.Block{X: 32, Y: 8}, 4, 4, 9, 9, 136 * 40 * 4},
+		// Shift 2: 2+7+5-1 = 13, padded to 16; 5+0 = 5 rows.
+		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, 16 * 5 * 4},
 	}
 	for _, tt := range tests {
-		if got := RegtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh, tt.vec); got != tt.want {
-			t.Errorf("RegtileSharedBytes(%v, rx=%d, ry=%d, %dx%d, vec %v) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, tt.vec, got, tt.want)
+		if got := RegtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh); got != tt.want {
+			t.Errorf("RegtileSharedBytes(%v, rx=%d, ry=%d, %dx%d) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, got, tt.want)
 		}
+	}
+}
+
+// TestRegtileDeclared checks gpu-regtile's declaration without a device:
+// its grid covers the image with rx x ry outputs per thread, its shared
+// memory is RegtileSharedBytes of the tunables, and a block whose tile
+// does not fit is refused before any device work.
+func TestRegtileDeclared(t *testing.T) {
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.(*Variant).Declaration()
+	if d == nil {
+		t.Fatal("gpu-regtile is not a declaration")
+	}
+	dense := func(k int) *convolve.Filter {
+		return &convolve.Filter{Name: "dense", Width: k, Height: k, Weights: make([]float32, k*k)}
+	}
+	tests := []struct {
+		w, h, k int
+		cfg     convolve.Config
+		grid    cudabind.Dim3
+		shared  int
+	}{
+		{4096, 4096, 3, convolve.Config{Tunables: map[string]int{TunableRX: 4, TunableRY: 2}},
+			cudabind.Dim3{X: 32, Y: 256, Z: 1}, RegtileSharedBytes(regtileBlock, 4, 2, 3, 3)},
+		{4099, 4097, 21, convolve.Config{Tunables: map[string]int{TunableRX: 8, TunableRY: 2}},
+			cudabind.Dim3{X: 17, Y: 257, Z: 1}, RegtileSharedBytes(regtileBlock, 8, 2, 21, 21)},
+		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRX: 1, TunableRY: 8}},
+			cudabind.Dim3{X: 7, Y: 2, Z: 1}, RegtileSharedBytes(convolve.Block{X: 16, Y: 4}, 1, 8, 5, 5)},
+	}
+	for _, tt := range tests {
+		p := convolve.Problem{Op: convolve.Filter2D, Filter: dense(tt.k),
+			Input: convolve.Geometry{Width: tt.w, Height: tt.h, Channels: 1, Type: convolve.Float32}}
+		if err := d.Validate(p, tt.cfg, h100); err != nil {
+			t.Errorf("%dx%d K=%d %v: Validate: %v", tt.w, tt.h, tt.k, tt.cfg.Tunables, err)
+			continue
+		}
+		b, err := newBase(d.Desc, d.Block, p, tt.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Info = h100
+		r, err := d.resolve(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := r.kernels[0]; l.grid != tt.grid || l.shared != tt.shared {
+			t.Errorf("%dx%d K=%d %v: grid %v shared %d, want %v and %d", tt.w, tt.h, tt.k, tt.cfg.Tunables, l.grid, l.shared, tt.grid, tt.shared)
+		}
+	}
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: dense(31),
+		Input: convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32}}
+	blk := convolve.Block{X: 64, Y: 16}
+	big := convolve.Config{Block: blk, Tunables: map[string]int{TunableRX: 8, TunableRY: 8}}
+	if err := d.Validate(p, big, h100); err == nil || !strings.Contains(err.Error(), "shared") {
+		t.Errorf("31x31, 64x16 block, rx=8 ry=8 (a %d-byte tile): Validate = %v, want a shared memory error", RegtileSharedBytes(blk, 8, 8, 31, 31), err)
 	}
 }
 
