@@ -209,6 +209,12 @@ func regtileTunes() []string {
 	return t
 }
 
+// regtileCandidates are the outputs per thread preset tuning-regtile
+// also times on 64x4 and 32x16 blocks: RegtileDefaults' choices for
+// DRAM-bound (rx=4, ry=2), mid-sized (rx=4, ry=4) and large (rx=8, ry=2)
+// filters.
+var regtileCandidates = []string{"rx=4,ry=2", "rx=4,ry=4", "rx=8,ry=2"}
+
 // presets is every preset, in the order Presets lists them.
 var presets = []Preset{
 	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
@@ -315,13 +321,18 @@ var presets = []Preset{
 		sweeps: []sweep{{variants: []string{"gpu-*", "npp"}, sizes: squares(4096, 8192),
 			filters: append(sized("dense", rooflineKs...), sized("gauss", rooflineKs...)...),
 			timings: []Timing{GraphTiming}}}},
-	{Name: "tuning-regtile", Summary: "gpu-regtile's outputs per thread (rx 2, 4, 8 by ry 1, 2, 4, 8) and block shape at 4096x4096, dense K 3, 7, 11, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-tiled's",
+	{Name: "tuning-regtile", Summary: "gpu-regtile's outputs per thread (rx 2, 4, 8 by ry 1, 2, 4, 8) and block shape at 4096x4096, dense K 3, 7, 11, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-tiled's, and its default choices on 64x4 and 32x16 blocks at K 3, 5, 7, 15, 21",
 		sweeps: []sweep{
 			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),
 				blocks: blocks("32x4", "32x8"), timings: []Timing{GraphTiming},
 				tunes: map[string][]string{"gpu-regtile": regtileTunes()}},
 			{variants: []string{"gpu-regtile", "gpu-tiled"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),
 				timings: []Timing{GraphTiming}},
+			// The defaults' neighbours on wider and taller blocks: fewer
+			// halo columns per output (64x4) or rows (32x16).
+			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 5, 7, 15, 21),
+				blocks: blocks("64x4", "32x16"), timings: []Timing{GraphTiming},
+				tunes: map[string][]string{"gpu-regtile": regtileCandidates}},
 		}},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
 	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},

@@ -15,7 +15,8 @@
 // same with or without VEC_IN, so the tile's shape (and the plan's shared
 // memory) depends only on the block, RX, RY and the filter. Three fills:
 //   - VEC_IN interior blocks: 128-bit global loads stored as 128-bit
-//     shared stores, each row read once from its aligned start;
+//     shared stores, each row read once from its aligned start, each
+//     thread issuing up to RT_BATCH loads before it stores them;
 //   - other interior blocks: coalesced scalar loads, no border mapping;
 //   - blocks that reach past an image edge: every element through
 //     read_px, the border mapping of border.cuh.
@@ -77,8 +78,25 @@
 // the pitch padding and stay unused).
 #define RT_SEG ((RT_SH + RX + KW - 1 + RT_SEGV - 1) / RT_SEGV * RT_SEGV)
 
-// 128-bit loads per tile row of the VEC_IN fill.
+// 128-bit loads per tile row of the VEC_IN fill, in the whole tile, and
+// per thread (RT_FILL_N, rounded up). The fill issues up to RT_BATCH
+// loads into registers before it stores any of them, so that each
+// thread has that many independent 16-byte loads in flight.
 #define RT_NV (RT_PITCH / 4)
+#define RT_NVEC (RT_TH * RT_NV)
+#define RT_FILL_N ((RT_NVEC + BX * BY - 1) / (BX * BY))
+#define RT_BATCH 4
+
+// Blocks per SM the compiler must fit (__launch_bounds__'s second
+// argument): with at most 8 outputs per thread, every block of a full SM
+// (2048 threads), that is at most 65536/2048 = 32 registers per thread,
+// which 8 accumulators and a row segment need no more than; more outputs
+// per thread leave the register count to the compiler.
+#if RX * RY <= 8 && BX * BY <= 1024
+#define RT_MINB (2048 / (BX * BY))
+#else
+#define RT_MINB 1
+#endif
 
 // The row walk: tile row t feeds output row r through filter row
 // j = t - r where 0 <= j < KH. Rows RY-1 .. KH-1 (the body) feed all RY
@@ -146,7 +164,7 @@ __device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int
     }
 }
 
-extern "C" __global__ void __launch_bounds__(BX * BY)
+extern "C" __global__ void __launch_bounds__(BX * BY, RT_MINB)
 conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
 {
     extern __shared__ float4 rt_smem[];
@@ -164,12 +182,25 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     // pitch (inside the image, as the test says).
     if (interior && x0 + RT_PITCH <= W) {
         const int tid = threadIdx.y * BX + threadIdx.x;
-#pragma unroll 4
-        for (int e = tid; e < RT_TH * RT_NV; e += BX * BY) {
-            const int ty = e / RT_NV;
-            const int m = e - ty * RT_NV;
-            reinterpret_cast<float4*>(tile + ty * RT_PITCH)[m] =
-                *reinterpret_cast<const float4*>(in + in_offset(x0 + 4 * m, y0 + ty, c, H, S));
+        const float* base = in + in_offset(x0, y0, c, H, S);
+#pragma unroll
+        for (int n0 = 0; n0 < RT_FILL_N; n0 += RT_BATCH) {
+            float4 q[RT_BATCH];
+#pragma unroll
+            for (int n = 0; n < RT_BATCH; ++n) {
+                const int e = tid + (n0 + n) * (BX * BY);
+                if (n0 + n < RT_FILL_N && e < RT_NVEC) {
+                    const int ty = e / RT_NV;
+                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * (e - ty * RT_NV));
+                }
+            }
+#pragma unroll
+            for (int n = 0; n < RT_BATCH; ++n) {
+                const int e = tid + (n0 + n) * (BX * BY);
+                if (n0 + n < RT_FILL_N && e < RT_NVEC) {
+                    reinterpret_cast<float4*>(tile)[e] = q[n];
+                }
+            }
         }
     } else
 #endif

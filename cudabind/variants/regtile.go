@@ -49,25 +49,37 @@ func init() {
 }
 
 // RegtileDefaults is gpu-regtile's outputs per thread when its tunables are
-// unset, for a kw x kh filter: 4 side by side (one 128-bit shared load
-// feeds four outputs' columns, one 128-bit store writes them), and rows by
-// the filter's larger side: 8 up to 7 (DRAM-bound filters: a tall block
-// tile reads fewer halo rows per output), 4 up to 15, 2 up to 31, else 1
-// (FP32-bound filters: each row segment feeds rx*ry multiply-adds per
-// tap while the unrolled walk stays small); then halved while the walk
-// would exceed RegtileUnrollLimit multiply-adds.
+// unset, for a kw x kh filter whose larger side is k:
+//
+//   - k <= 7 (DRAM-bound): rx=4, ry=2. Eight outputs per thread let the
+//     kernel's launch bounds hold a thread to 32 registers, so 8 blocks of
+//     256 threads fill an SM (a tall 8-row tile needed 48 registers: 5
+//     blocks, 53% achieved occupancy), and a 128x16 output tile makes a
+//     4096x4096 image 8192 blocks, 7.8 waves on 132 SMs instead of 3.1
+//     (whose last, mostly empty wave cost up to a fifth of the time). The
+//     price is a taller halo share (18 to 22 input rows per 16 output rows),
+//     read from L2, not DRAM.
+//   - k <= 15: rx=4, ry=4: 16 outputs per thread, each 128-bit shared load
+//     feeding 4*4 multiply-adds per filter column.
+//   - k <= 21: rx=8, ry=2: twice as many multiply-adds per shared load as
+//     rx=4 (a row segment of 8+k-1 values feeds 8*2*k of them), halving
+//     the shared-memory traffic that kept the L1 60% busy at K=21.
+//   - larger: rx=4, ry=2, the largest tile whose walk stays unrolled at
+//     31x31 (4*2*961 = 7688 multiply-adds).
+//
+// Then ry is halved while the walk would exceed RegtileUnrollLimit
+// multiply-adds, so every default walk is unrolled (constant-bank weights,
+// no run-time constant indexing).
 func RegtileDefaults(kw, kh int) (rx, ry int) {
-	rx = 4
-	k := max(kw, kh)
-	switch {
+	switch k := max(kw, kh); {
 	case k <= 7:
-		ry = 8
+		rx, ry = 4, 2
 	case k <= 15:
-		ry = 4
-	case k <= 31:
-		ry = 2
+		rx, ry = 4, 4
+	case k <= 21:
+		rx, ry = 8, 2
 	default:
-		ry = 1
+		rx, ry = 4, 2
 	}
 	for ry > 1 && rx*ry*kw*kh > RegtileUnrollLimit {
 		ry /= 2
