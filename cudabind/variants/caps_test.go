@@ -17,7 +17,7 @@ func TestDescriptions(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := v.Describe()
-		if !d.Caps.GPU || d.Summary == "" || (d.Report != "000" && d.Report != "002" && d.Report != "004" && d.Name != "gpu-tiled") {
+		if !d.Caps.GPU || d.Summary == "" || (d.Report != "000" && d.Report != "002" && d.Report != "004" && d.Name != "gpu-tiled" && d.Name != "gpu-sepfused") {
 			t.Errorf("%s: description %+v: want GPU, a summary and its report", gv.name, d)
 		}
 		if d.Caps.SeparableOnly != gv.sep {

@@ -84,6 +84,8 @@ func familyDefines(family string, p convolve.Problem) []map[string]string {
 		return []map[string]string{{"TEX_HW": texHW(p)}}
 	case "tiled":
 		return []map[string]string{{"RY": "1"}, {"RY": "4"}, {"RY": "8"}}
+	case "sepfused":
+		return []map[string]string{{"RY": "1"}, {"RY": "8"}}
 	}
 	return []map[string]string{nil}
 }

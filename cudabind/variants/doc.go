@@ -34,8 +34,9 @@
 // whose data overlaps the input's (convolve.ErrOverlap), and after Close
 // every method, and a second Close, returns an error wrapping
 // convolve.ErrClosed. The direct and channel kernels follow IEEE
-// arithmetic over every tap (see directCaps); gpu-separable, gpu-sobel and
-// npp declare convolve.Capabilities.FiniteInput, each with its reason, and
-// are refused NaN and infinite weights at plan time and pixels in Run and
+// arithmetic over every tap (see directCaps); gpu-separable,
+// gpu-sepfused, gpu-sobel and npp declare
+// convolve.Capabilities.FiniteInput, each with its reason, and are
+// refused NaN and infinite weights at plan time and pixels in Run and
 // Upload with a *convolve.NonFiniteError.
 package variants

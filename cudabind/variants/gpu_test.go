@@ -42,6 +42,9 @@ var gpuVariants = []gpuVariant{
 	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 8}}, maxSide: 127},
 	{name: "gpu-separable", maxSide: 1023, sep: true},
 	{name: "gpu-separable", cfg: convolve.Config{Tunables: map[string]int{TunableShared: 0}}, maxSide: 1023, sep: true},
+	{name: "gpu-sepfused", maxSide: SepfusedMaxSide, sep: true},
+	{name: "gpu-sepfused", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 1}}, maxSide: SepfusedMaxSide, sep: true},
+	{name: "gpu-sepfused", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 2}}, maxSide: SepfusedMaxSide, sep: true},
 }
 
 // kernelCase is one specialization (everything but the image size).
@@ -389,11 +392,12 @@ func TestLimitsOnDevice(t *testing.T) {
 		{"gpu-texture-shared", 15, 1023, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, "shared memory"},
 		{"gpu-separable", 3, 1023, convolve.Config{Block: convolve.Block{X: 1024, Y: 1}}, "shared memory"},
 		{"gpu-tiled", 15, 1023, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, "shared memory"},
+		{"gpu-sepfused", 3, 63, convolve.Config{Block: convolve.Block{X: 1024, Y: 1}}, "shared memory"},
 	}
 	for _, c := range cases {
 		v, _ := convolve.Lookup(c.variant)
 		f := randomFilter(r, c.kw, c.kh)
-		if c.variant == "gpu-separable" {
+		if c.variant == "gpu-separable" || c.variant == "gpu-sepfused" {
 			f = separableFilter(r, c.kw, c.kh)
 		}
 		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f}

@@ -1,0 +1,134 @@
+package variants
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+)
+
+func TestSepfusedSharedBytes(t *testing.T) {
+	tests := []struct {
+		b          convolve.Block
+		ry, kw, kh int
+		want       int
+	}{
+		// Shift -(21/2) mod 4 = 2: 2+128+20 = 150, padded to 152; 64+20 = 84 rows.
+		{convolve.Block{X: 32, Y: 8}, 8, 21, 21, 152 * 84 * 4},
+		// Shift 3: 3+128+2 = 133, padded to 136; 32+2 = 34 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 3, 3, 136 * 34 * 4},
+		// Shift 1: 1+28+6 = 35, padded to 36; 5+0 = 5 rows.
+		{convolve.Block{X: 7, Y: 5}, 1, 7, 1, 36 * 5 * 4},
+	}
+	for _, tt := range tests {
+		if got := SepfusedSharedBytes(tt.b, tt.ry, tt.kw, tt.kh); got != tt.want {
+			t.Errorf("SepfusedSharedBytes(%v, ry=%d, %dx%d) = %d, want %d", tt.b, tt.ry, tt.kw, tt.kh, got, tt.want)
+		}
+	}
+}
+
+func TestSepfusedDefaultRY(t *testing.T) {
+	b := convolve.Block{X: 32, Y: 8}
+	tests := []struct {
+		b          convolve.Block
+		kw, kh, ry int
+	}{
+		{b, 3, 3, 4},
+		{b, 7, 7, 4},
+		{b, 9, 9, 8},
+		{b, 21, 21, 8},
+		{b, 31, 31, 8}, // 164*94*4 = 61664 bytes
+		{b, 63, 63, 2}, // ry=8: 192*126*4 = 96768 bytes, ry=4: 72192, both over 64 KB
+		{convolve.Block{X: 32, Y: 32}, 5, 5, 2},
+	}
+	for _, tt := range tests {
+		ry := SepfusedDefaultRY(tt.b, tt.kw, tt.kh)
+		if ry != tt.ry {
+			t.Errorf("SepfusedDefaultRY(%v, %d, %d) = %d, want %d", tt.b, tt.kw, tt.kh, ry, tt.ry)
+		}
+		if n := SepfusedSharedBytes(tt.b, ry, tt.kw, tt.kh); n > sepfusedMaxTile {
+			t.Errorf("%v %dx%d: ry=%d needs %d bytes, over %d", tt.b, tt.kw, tt.kh, ry, n, sepfusedMaxTile)
+		}
+	}
+}
+
+// TestSepfusedDeclared checks gpu-sepfused's declaration without a
+// device: its capabilities, the grid of 4 x ry outputs per thread, the
+// shared memory of its tile, and its refusals of a filter that is not
+// rank one, a filter past its side limit and a bad tunable.
+func TestSepfusedDeclared(t *testing.T) {
+	v, err := convolve.Lookup("gpu-sepfused")
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := v.Describe().Caps
+	if !caps.GPU || !caps.SeparableOnly || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != SepfusedMaxSide {
+		t.Errorf("caps: GPU %v SeparableOnly %v FiniteInput %v ReferenceOrder %v MaxFilterSide %d; want true, true, true, false, %d",
+			caps.GPU, caps.SeparableOnly, caps.FiniteInput, caps.ReferenceOrder, caps.MaxFilterSide, SepfusedMaxSide)
+	}
+	d := v.(*Variant).Declaration()
+	if d == nil {
+		t.Fatal("gpu-sepfused is not a declaration")
+	}
+	r := rand.New(rand.NewPCG(15, 3))
+	tests := []struct {
+		w, h, k int
+		cfg     convolve.Config
+		grid    cudabind.Dim3
+		shared  int
+	}{
+		{4096, 4096, 21, convolve.Config{}, cudabind.Dim3{X: 32, Y: 64, Z: 1}, SepfusedSharedBytes(sepfusedBlock, 8, 21, 21)},
+		{4099, 4097, 3, convolve.Config{}, cudabind.Dim3{X: 33, Y: 129, Z: 1}, SepfusedSharedBytes(sepfusedBlock, 4, 3, 3)},
+		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRY: 16}},
+			cudabind.Dim3{X: 2, Y: 1, Z: 3}, SepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
+	}
+	for _, tt := range tests {
+		ch := 1
+		if tt.grid.Z == 3 {
+			ch = 3
+		}
+		p := convolve.Problem{Op: convolve.Filter2D, Filter: separableFilter(r, tt.k, tt.k),
+			Input: convolve.Geometry{Width: tt.w, Height: tt.h, Channels: ch, Type: convolve.Uint8}}
+		if err := d.Validate(p, tt.cfg, h100); err != nil {
+			t.Errorf("%dx%d K=%d %v: Validate: %v", tt.w, tt.h, tt.k, tt.cfg, err)
+			continue
+		}
+		b, err := newBase(d.Desc, d.Block, p, tt.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Info = h100
+		res, err := d.resolve(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := res.kernels[0]; l.grid != tt.grid || l.shared != tt.shared {
+			t.Errorf("%dx%d K=%d %v: grid %v shared %d, want %v and %d", tt.w, tt.h, tt.k, tt.cfg, l.grid, l.shared, tt.grid, tt.shared)
+		}
+	}
+
+	g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
+	refusals := []struct {
+		name string
+		f    *convolve.Filter
+		cfg  convolve.Config
+		want string
+	}{
+		{"dense 5x5", randomFilter(r, 5, 5), convolve.Config{}, "non-separable"},
+		{"65x1", separableFilter(r, 65, 1), convolve.Config{}, "65"},
+		{"ry=3", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{TunableRY: 3}}, "ry=3"},
+	}
+	for _, tt := range refusals {
+		err := d.Validate(convolve.Problem{Op: convolve.Filter2D, Filter: tt.f, Input: g}, tt.cfg, h100)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Validate = %v, want an error about %q", tt.name, err, tt.want)
+		}
+		var ce *convolve.CapabilityError
+		if tt.name != "ry=3" && !errors.As(err, &ce) {
+			t.Errorf("%s: Validate = %v, want a *convolve.CapabilityError", tt.name, err)
+		}
+	}
+}
