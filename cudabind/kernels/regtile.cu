@@ -14,9 +14,11 @@
 // contiguous in a row, input rows 16-byte aligned) uses. The shift is the
 // same with or without VEC_IN, so the tile's shape (and the plan's shared
 // memory) depends only on the block, RX, RY and the filter. Three fills:
-//   - VEC_IN interior blocks: 128-bit global loads stored as 128-bit
-//     shared stores, each row read once from its aligned start, each
-//     thread issuing up to RT_BATCH loads before it stores them;
+//   - VEC_IN blocks whose columns lie inside the image: 128-bit global
+//     loads stored as 128-bit shared stores, each row read once from its
+//     aligned start, each thread issuing up to RT_BATCH loads before it
+//     stores them; rows outside the image (top and bottom blocks) are
+//     mapped through the border row by row, interior blocks map nothing;
 //   - other interior blocks: coalesced scalar loads, no border mapping;
 //   - blocks that reach past an image edge: every element through
 //     read_px, the border mapping of border.cuh.
@@ -164,6 +166,52 @@ __device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int
     }
 }
 
+#if VEC_IN
+// rt_fill_vec fills the tile with 128-bit loads of the float32 input from
+// the 4-aligned image column x0 (every column up to x0+RT_PITCH inside the
+// image), up to RT_BATCH loads per thread in flight before their stores.
+// MAP_ROWS maps each tile row through the border (a zero-border row
+// outside the image is stored as zeros); without it every row y0+ty lies
+// inside the image.
+template <bool MAP_ROWS>
+__device__ __forceinline__ void rt_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int H, idx_t S)
+{
+    const int tid = threadIdx.y * BX + threadIdx.x;
+    const float* base = in + in_offset(x0, y0, c, H, S);
+#pragma unroll
+    for (int n0 = 0; n0 < RT_FILL_N; n0 += RT_BATCH) {
+        float4 q[RT_BATCH];
+#pragma unroll
+        for (int n = 0; n < RT_BATCH; ++n) {
+            const int e = tid + (n0 + n) * (BX * BY);
+            if (n0 + n < RT_FILL_N && e < RT_NVEC) {
+                const int ty = e / RT_NV;
+                const int m = e - ty * RT_NV;
+                if (MAP_ROWS) {
+                    const int by = border_index(y0 + ty, H);
+#if BORDER == BORDER_ZERO
+                    if (by < 0) {
+                        q[n] = make_float4(0.f, 0.f, 0.f, 0.f);
+                        continue;
+                    }
+#endif
+                    q[n] = *reinterpret_cast<const float4*>(in + in_offset(x0, by, c, H, S) + 4 * m);
+                } else {
+                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * m);
+                }
+            }
+        }
+#pragma unroll
+        for (int n = 0; n < RT_BATCH; ++n) {
+            const int e = tid + (n0 + n) * (BX * BY);
+            if (n0 + n < RT_FILL_N && e < RT_NVEC) {
+                dst[e] = q[n];
+            }
+        }
+    }
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(BX * BY, RT_MINB)
 conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
 {
@@ -179,28 +227,15 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     // 128-bit loads: input rows start on 16-byte boundaries (checked by
     // the plan) and tile column 0 is the 4-aligned image column x0, so
     // each load fills 4 tile columns of one row, the last ones up to the
-    // pitch (inside the image, as the test says).
-    if (interior && x0 + RT_PITCH <= W) {
-        const int tid = threadIdx.y * BX + threadIdx.x;
-        const float* base = in + in_offset(x0, y0, c, H, S);
-#pragma unroll
-        for (int n0 = 0; n0 < RT_FILL_N; n0 += RT_BATCH) {
-            float4 q[RT_BATCH];
-#pragma unroll
-            for (int n = 0; n < RT_BATCH; ++n) {
-                const int e = tid + (n0 + n) * (BX * BY);
-                if (n0 + n < RT_FILL_N && e < RT_NVEC) {
-                    const int ty = e / RT_NV;
-                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * (e - ty * RT_NV));
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < RT_BATCH; ++n) {
-                const int e = tid + (n0 + n) * (BX * BY);
-                if (n0 + n < RT_FILL_N && e < RT_NVEC) {
-                    reinterpret_cast<float4*>(tile)[e] = q[n];
-                }
-            }
+    // pitch (inside the image, as the test says). A block whose columns
+    // lie inside the image but whose rows do not (the top and bottom
+    // edges) maps each tile row through the border and loads it the same
+    // way.
+    if (x0 >= 0 && x0 + RT_PITCH <= W) {
+        if (y0 >= 0 && y0 + RT_TH <= H) {
+            rt_fill_vec<false>(rt_smem, in, x0, y0, c, H, S);
+        } else {
+            rt_fill_vec<true>(rt_smem, in, x0, y0, c, H, S);
         }
     } else
 #endif

@@ -8,11 +8,13 @@
 // tile. It loads the input tile with its halo, FS_TW = FS_SH+BX*4+KW-1
 // columns by FS_TH = BY*RY+KH-1 rows, into dynamic shared memory as float
 // (rows FS_PITCH floats apart, a multiple of 4), by one of three fills:
-//   - interior blocks under VEC_IN (float32, pixels contiguous in a row,
-//     input rows 16-byte aligned, BX*4 columns per block so that every
-//     tile starts on a 4-aligned image column x0 - FS_SH): 128-bit global
-//     loads, up to FS_BATCH per thread in flight before their 128-bit
-//     shared stores;
+//   - under VEC_IN (float32, pixels contiguous in a row, input rows
+//     16-byte aligned, BX*4 columns per block so that every tile starts
+//     on a 4-aligned image column x0 - FS_SH), blocks whose columns lie
+//     inside the image: 128-bit global loads, up to FS_BATCH per thread
+//     in flight before their 128-bit shared stores; rows outside the
+//     image (top and bottom blocks) are mapped through the border row by
+//     row, interior blocks map nothing;
 //   - other interior blocks: coalesced scalar loads, no border mapping;
 //   - blocks that reach past an image edge: every element through
 //     read_px, the border mapping of both coordinates (border.cuh).
@@ -81,6 +83,52 @@
 __constant__ float c_row[KW];
 __constant__ float c_col[KH];
 
+#if VEC_IN
+// fs_fill_vec fills the tile with 128-bit loads of the float32 input from
+// the 4-aligned image column x0 (every column up to x0+FS_PITCH inside the
+// image), up to FS_BATCH loads per thread in flight before their stores.
+// MAP_ROWS maps each tile row through the border (a zero-border row
+// outside the image is stored as zeros); without it every row y0+ty lies
+// inside the image.
+template <bool MAP_ROWS>
+__device__ __forceinline__ void fs_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int H, idx_t S)
+{
+    const int tid = threadIdx.y * BX + threadIdx.x;
+    const float* base = in + in_offset(x0, y0, c, H, S);
+#pragma unroll
+    for (int n0 = 0; n0 < FS_FILL_N; n0 += FS_BATCH) {
+        float4 q[FS_BATCH];
+#pragma unroll
+        for (int n = 0; n < FS_BATCH; ++n) {
+            const int e = tid + (n0 + n) * (BX * BY);
+            if (n0 + n < FS_FILL_N && e < FS_NVEC) {
+                const int ty = e / FS_NV;
+                const int m = e - ty * FS_NV;
+                if (MAP_ROWS) {
+                    const int by = border_index(y0 + ty, H);
+#if BORDER == BORDER_ZERO
+                    if (by < 0) {
+                        q[n] = make_float4(0.f, 0.f, 0.f, 0.f);
+                        continue;
+                    }
+#endif
+                    q[n] = *reinterpret_cast<const float4*>(in + in_offset(x0, by, c, H, S) + 4 * m);
+                } else {
+                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * m);
+                }
+            }
+        }
+#pragma unroll
+        for (int n = 0; n < FS_BATCH; ++n) {
+            const int e = tid + (n0 + n) * (BX * BY);
+            if (n0 + n < FS_FILL_N && e < FS_NVEC) {
+                dst[e] = q[n];
+            }
+        }
+    }
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(BX * BY)
 sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
 {
@@ -93,26 +141,11 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     const int tid = threadIdx.y * BX + threadIdx.x;
 
 #if VEC_IN
-    if (interior && x0 + FS_PITCH <= W) {
-        const float* base = in + in_offset(x0, y0, c, H, S);
-#pragma unroll
-        for (int n0 = 0; n0 < FS_FILL_N; n0 += FS_BATCH) {
-            float4 q[FS_BATCH];
-#pragma unroll
-            for (int n = 0; n < FS_BATCH; ++n) {
-                const int e = tid + (n0 + n) * (BX * BY);
-                if (n0 + n < FS_FILL_N && e < FS_NVEC) {
-                    const int ty = e / FS_NV;
-                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * (e - ty * FS_NV));
-                }
-            }
-#pragma unroll
-            for (int n = 0; n < FS_BATCH; ++n) {
-                const int e = tid + (n0 + n) * (BX * BY);
-                if (n0 + n < FS_FILL_N && e < FS_NVEC) {
-                    fs_smem[e] = q[n];
-                }
-            }
+    if (x0 >= 0 && x0 + FS_PITCH <= W) {
+        if (y0 >= 0 && y0 + FS_TH <= H) {
+            fs_fill_vec<false>(fs_smem, in, x0, y0, c, H, S);
+        } else {
+            fs_fill_vec<true>(fs_smem, in, x0, y0, c, H, S);
         }
     } else
 #endif
