@@ -13,15 +13,17 @@
 // 4-aligned image column in every block, which VEC_IN (float32, pixels
 // contiguous in a row, input rows 16-byte aligned) uses. The shift is the
 // same with or without VEC_IN, so the tile's shape (and the plan's shared
-// memory) depends only on the block, RX, RY and the filter. Three fills:
-//   - VEC_IN blocks whose columns lie inside the image: 128-bit global
-//     loads stored as 128-bit shared stores, each row read once from its
-//     aligned start, each thread issuing up to RT_BATCH loads before it
-//     stores them; rows outside the image (top and bottom blocks) are
-//     mapped through the border row by row, interior blocks map nothing;
-//   - other interior blocks: coalesced scalar loads, no border mapping;
-//   - blocks that reach past an image edge: every element through
-//     read_px, the border mapping of border.cuh.
+// memory) depends only on the block, RX, RY and the filter. The fill:
+//   - under VEC_IN: 128-bit global loads stored as 128-bit shared stores,
+//     each row read once from its aligned start, each thread issuing up
+//     to RT_BATCH loads before it stores them. Interior blocks map
+//     nothing; a block at an edge maps each load's row through the
+//     border and loads the 4 pixels as one vector where they lie inside
+//     the image, else one by one through read_px;
+//   - otherwise interior blocks: coalesced scalar loads, no border
+//     mapping;
+//   - otherwise blocks that reach past an image edge: every element
+//     through read_px, the border mapping of border.cuh.
 // In the compute each thread walks the RY+KH-1 tile rows its outputs need.
 // Of each row it loads the RX+KW-1 values its outputs read into registers
 // once (RT_SEGV-wide shared loads: 128-bit when RX is a multiple of 4),
@@ -167,14 +169,32 @@ __device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int
 }
 
 #if VEC_IN
+// rt_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
+// after the border mapping of both coordinates: one 128-bit load from the
+// mapped row where all 4 columns lie inside the image, else one read_px
+// per pixel.
+__device__ __forceinline__ float4 rt_load4_mapped(const float* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
+{
+    if (x >= 0 && x + 4 <= W) {
+        const int by = border_index(y, H);
+#if BORDER == BORDER_ZERO
+        if (by < 0) {
+            return make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+#endif
+        return *reinterpret_cast<const float4*>(in + in_offset(x, by, c, H, S));
+    }
+    return make_float4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
+                       read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
+}
+
 // rt_fill_vec fills the tile with 128-bit loads of the float32 input from
-// the 4-aligned image column x0 (every column up to x0+RT_PITCH inside the
-// image), up to RT_BATCH loads per thread in flight before their stores.
-// MAP_ROWS maps each tile row through the border (a zero-border row
-// outside the image is stored as zeros); without it every row y0+ty lies
-// inside the image.
-template <bool MAP_ROWS>
-__device__ __forceinline__ void rt_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int H, idx_t S)
+// the 4-aligned image column x0, the whole pitch (RT_PITCH columns), up
+// to RT_BATCH loads per thread in flight before their 128-bit shared
+// stores. Without MAP every pixel read lies inside the image and nothing
+// is mapped; with MAP each load goes through rt_load4_mapped.
+template <bool MAP>
+__device__ __forceinline__ void rt_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
 {
     const int tid = threadIdx.y * BX + threadIdx.x;
     const float* base = in + in_offset(x0, y0, c, H, S);
@@ -187,15 +207,8 @@ __device__ __forceinline__ void rt_fill_vec(float4* dst, const float* __restrict
             if (n0 + n < RT_FILL_N && e < RT_NVEC) {
                 const int ty = e / RT_NV;
                 const int m = e - ty * RT_NV;
-                if (MAP_ROWS) {
-                    const int by = border_index(y0 + ty, H);
-#if BORDER == BORDER_ZERO
-                    if (by < 0) {
-                        q[n] = make_float4(0.f, 0.f, 0.f, 0.f);
-                        continue;
-                    }
-#endif
-                    q[n] = *reinterpret_cast<const float4*>(in + in_offset(x0, by, c, H, S) + 4 * m);
+                if (MAP) {
+                    q[n] = rt_load4_mapped(in, x0 + 4 * m, y0 + ty, c, W, H, S);
                 } else {
                     q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * m);
                 }
@@ -221,24 +234,19 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     // x0 is the image column of tile column 0.
     const int x0 = blockIdx.x * RT_OW - KW / 2 - RT_SH;
     const int y0 = blockIdx.y * RT_OH - KH / 2;
-    const bool interior = x0 >= 0 && y0 >= 0 && x0 + RT_TW <= W && y0 + RT_TH <= H;
 
 #if VEC_IN
     // 128-bit loads: input rows start on 16-byte boundaries (checked by
     // the plan) and tile column 0 is the 4-aligned image column x0, so
     // each load fills 4 tile columns of one row, the last ones up to the
-    // pitch (inside the image, as the test says). A block whose columns
-    // lie inside the image but whose rows do not (the top and bottom
-    // edges) maps each tile row through the border and loads it the same
-    // way.
-    if (x0 >= 0 && x0 + RT_PITCH <= W) {
-        if (y0 >= 0 && y0 + RT_TH <= H) {
-            rt_fill_vec<false>(rt_smem, in, x0, y0, c, H, S);
-        } else {
-            rt_fill_vec<true>(rt_smem, in, x0, y0, c, H, S);
-        }
-    } else
-#endif
+    // pitch. Blocks at an edge map each load through the border.
+    if (x0 >= 0 && y0 >= 0 && x0 + RT_PITCH <= W && y0 + RT_TH <= H) {
+        rt_fill_vec<false>(rt_smem, in, x0, y0, c, W, H, S);
+    } else {
+        rt_fill_vec<true>(rt_smem, in, x0, y0, c, W, H, S);
+    }
+#else
+    const bool interior = x0 >= 0 && y0 >= 0 && x0 + RT_TW <= W && y0 + RT_TH <= H;
     if (interior) {
         for (int ty = threadIdx.y; ty < RT_TH; ty += BY) {
             const in_t* row = in + in_offset(x0, y0 + ty, c, H, S);
@@ -257,6 +265,7 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
             }
         }
     }
+#endif
     __syncthreads();
 
     const int xbase = blockIdx.x * RT_OW + threadIdx.x * RX;

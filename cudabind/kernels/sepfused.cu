@@ -7,17 +7,19 @@
 // Memory strategy: a BX x BY block computes a (BX*4) x (BY*RY) output
 // tile. It loads the input tile with its halo, FS_TW = FS_SH+BX*4+KW-1
 // columns by FS_TH = BY*RY+KH-1 rows, into dynamic shared memory as float
-// (rows FS_PITCH floats apart, a multiple of 4), by one of three fills:
+// (rows FS_PITCH floats apart, a multiple of 4):
 //   - under VEC_IN (float32, pixels contiguous in a row, input rows
-//     16-byte aligned, BX*4 columns per block so that every tile starts
-//     on a 4-aligned image column x0 - FS_SH), blocks whose columns lie
-//     inside the image: 128-bit global loads, up to FS_BATCH per thread
-//     in flight before their 128-bit shared stores; rows outside the
-//     image (top and bottom blocks) are mapped through the border row by
-//     row, interior blocks map nothing;
-//   - other interior blocks: coalesced scalar loads, no border mapping;
-//   - blocks that reach past an image edge: every element through
-//     read_px, the border mapping of both coordinates (border.cuh).
+//     16-byte aligned; BX*4 columns per block, so that every tile starts
+//     on a 4-aligned image column x0 - FS_SH): 128-bit global loads, up to
+//     FS_BATCH per thread in flight before their 128-bit shared stores.
+//     Interior blocks map nothing; a block at an edge maps each load's
+//     row through the border and loads the 4 pixels as one vector where
+//     they lie inside the image, else one by one through read_px;
+//   - otherwise interior blocks: coalesced scalar loads, no border
+//     mapping;
+//   - otherwise blocks that reach past an image edge: every element
+//     through read_px, the border mapping of both coordinates
+//     (border.cuh).
 // Row pass, in place: each thread takes 4 adjacent columns of one tile
 // row, loads the FS_SH+4+KW-1 values they read into registers (128-bit
 // shared loads), sums row[i]*pixel for each, and after a __syncthreads()
@@ -84,14 +86,32 @@ __constant__ float c_row[KW];
 __constant__ float c_col[KH];
 
 #if VEC_IN
+// fs_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
+// after the border mapping of both coordinates: one 128-bit load from the
+// mapped row where all 4 columns lie inside the image, else one read_px
+// per pixel.
+__device__ __forceinline__ float4 fs_load4_mapped(const float* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
+{
+    if (x >= 0 && x + 4 <= W) {
+        const int by = border_index(y, H);
+#if BORDER == BORDER_ZERO
+        if (by < 0) {
+            return make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+#endif
+        return *reinterpret_cast<const float4*>(in + in_offset(x, by, c, H, S));
+    }
+    return make_float4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
+                       read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
+}
+
 // fs_fill_vec fills the tile with 128-bit loads of the float32 input from
-// the 4-aligned image column x0 (every column up to x0+FS_PITCH inside the
-// image), up to FS_BATCH loads per thread in flight before their stores.
-// MAP_ROWS maps each tile row through the border (a zero-border row
-// outside the image is stored as zeros); without it every row y0+ty lies
-// inside the image.
-template <bool MAP_ROWS>
-__device__ __forceinline__ void fs_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int H, idx_t S)
+// the 4-aligned image column x0, the whole pitch (FS_PITCH columns), up
+// to FS_BATCH loads per thread in flight before their 128-bit shared
+// stores. Without MAP every pixel read lies inside the image and nothing
+// is mapped; with MAP each load goes through fs_load4_mapped.
+template <bool MAP>
+__device__ __forceinline__ void fs_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
 {
     const int tid = threadIdx.y * BX + threadIdx.x;
     const float* base = in + in_offset(x0, y0, c, H, S);
@@ -104,15 +124,8 @@ __device__ __forceinline__ void fs_fill_vec(float4* dst, const float* __restrict
             if (n0 + n < FS_FILL_N && e < FS_NVEC) {
                 const int ty = e / FS_NV;
                 const int m = e - ty * FS_NV;
-                if (MAP_ROWS) {
-                    const int by = border_index(y0 + ty, H);
-#if BORDER == BORDER_ZERO
-                    if (by < 0) {
-                        q[n] = make_float4(0.f, 0.f, 0.f, 0.f);
-                        continue;
-                    }
-#endif
-                    q[n] = *reinterpret_cast<const float4*>(in + in_offset(x0, by, c, H, S) + 4 * m);
+                if (MAP) {
+                    q[n] = fs_load4_mapped(in, x0 + 4 * m, y0 + ty, c, W, H, S);
                 } else {
                     q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * m);
                 }
@@ -137,18 +150,18 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     const int c = blockIdx.z;
     const int x0 = blockIdx.x * FS_OW - KW / 2 - FS_SH;
     const int y0 = blockIdx.y * FS_OH - KH / 2;
-    const bool interior = x0 >= 0 && y0 >= 0 && x0 + FS_TW <= W && y0 + FS_TH <= H;
     const int tid = threadIdx.y * BX + threadIdx.x;
 
 #if VEC_IN
-    if (x0 >= 0 && x0 + FS_PITCH <= W) {
-        if (y0 >= 0 && y0 + FS_TH <= H) {
-            fs_fill_vec<false>(fs_smem, in, x0, y0, c, H, S);
-        } else {
-            fs_fill_vec<true>(fs_smem, in, x0, y0, c, H, S);
-        }
-    } else
-#endif
+    // 128-bit loads of whole pitch rows from the 4-aligned column x0;
+    // blocks at an edge map each load through the border.
+    if (x0 >= 0 && y0 >= 0 && x0 + FS_PITCH <= W && y0 + FS_TH <= H) {
+        fs_fill_vec<false>(fs_smem, in, x0, y0, c, W, H, S);
+    } else {
+        fs_fill_vec<true>(fs_smem, in, x0, y0, c, W, H, S);
+    }
+#else
+    const bool interior = x0 >= 0 && y0 >= 0 && x0 + FS_TW <= W && y0 + FS_TH <= H;
     if (interior) {
         for (int ty = threadIdx.y; ty < FS_TH; ty += BY) {
             const in_t* row = in + in_offset(x0, y0 + ty, c, H, S);
@@ -167,6 +180,7 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
             }
         }
     }
+#endif
     __syncthreads();
 
     // Row pass, in place. Every thread runs every step (the barrier is
