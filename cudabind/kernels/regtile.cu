@@ -10,13 +10,14 @@
 // floats apart (a multiple of 4). Tile column 0 is image column
 // x0 - RT_SH, where x0 is the first column the block's outputs read and
 // RT_SH = -(KW/2) mod 4 (0 to 3): when BX*RX is a multiple of 4 this is a
-// 4-aligned image column in every block, which VEC_IN (float32, pixels
-// contiguous in a row, input rows 16-byte aligned) uses. The shift is the
+// 4-aligned image column in every block, which VEC_IN (pixels contiguous
+// in a row, every input row starting on a 4-element boundary) uses. The shift is the
 // same with or without VEC_IN, so the tile's shape (and the plan's shared
 // memory) depends only on the block, RX, RY and the filter. The fill:
-//   - under VEC_IN: 128-bit global loads stored as 128-bit shared stores,
-//     each row read once from its aligned start, each thread issuing up
-//     to RT_BATCH loads before it stores them. Interior blocks map
+//   - under VEC_IN: vector loads of 4 input elements (16, 8 or 4 bytes
+//     for float, short, unsigned char) converted to float and stored as
+//     128-bit shared stores, each row read once from its aligned start,
+//     each thread issuing up to RT_BATCH loads before it stores them. Interior blocks map
 //     nothing; a block at an edge maps each load's row through the
 //     border and loads the 4 pixels as one vector where they lie inside
 //     the image, else one by one through read_px;
@@ -82,7 +83,7 @@
 // the pitch padding and stay unused).
 #define RT_SEG ((RT_SH + RX + KW - 1 + RT_SEGV - 1) / RT_SEGV * RT_SEGV)
 
-// 128-bit loads per tile row of the VEC_IN fill, in the whole tile, and
+// 4-element loads per tile row of the VEC_IN fill, in the whole tile, and
 // per thread (RT_FILL_N, rounded up). The fill issues up to RT_BATCH
 // loads into registers before it stores any of them, so that each
 // thread has that many independent 16-byte loads in flight.
@@ -169,11 +170,28 @@ __device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int
 }
 
 #if VEC_IN
+// rt_ld4 loads the 4 input elements at p (4-element aligned) with one
+// vector load, 16, 8 or 4 bytes by element type, as float (exact).
+__device__ __forceinline__ float4 rt_ld4(const float* p)
+{
+    return *reinterpret_cast<const float4*>(p);
+}
+__device__ __forceinline__ float4 rt_ld4(const short* p)
+{
+    const short4 q = *reinterpret_cast<const short4*>(p);
+    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+}
+__device__ __forceinline__ float4 rt_ld4(const unsigned char* p)
+{
+    const uchar4 q = *reinterpret_cast<const uchar4*>(p);
+    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+}
+
 // rt_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
-// after the border mapping of both coordinates: one 128-bit load from the
+// after the border mapping of both coordinates: one vector load from the
 // mapped row where all 4 columns lie inside the image, else one read_px
 // per pixel.
-__device__ __forceinline__ float4 rt_load4_mapped(const float* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
+__device__ __forceinline__ float4 rt_load4_mapped(const in_t* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
 {
     if (x >= 0 && x + 4 <= W) {
         const int by = border_index(y, H);
@@ -182,22 +200,22 @@ __device__ __forceinline__ float4 rt_load4_mapped(const float* __restrict__ in, 
             return make_float4(0.f, 0.f, 0.f, 0.f);
         }
 #endif
-        return *reinterpret_cast<const float4*>(in + in_offset(x, by, c, H, S));
+        return rt_ld4(in + in_offset(x, by, c, H, S));
     }
     return make_float4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
                        read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
 }
 
-// rt_fill_vec fills the tile with 128-bit loads of the float32 input from
+// rt_fill_vec fills the tile with 4-element vector loads of the input from
 // the 4-aligned image column x0, the whole pitch (RT_PITCH columns), up
 // to RT_BATCH loads per thread in flight before their 128-bit shared
 // stores. Without MAP every pixel read lies inside the image and nothing
 // is mapped; with MAP each load goes through rt_load4_mapped.
 template <bool MAP>
-__device__ __forceinline__ void rt_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
+__device__ __forceinline__ void rt_fill_vec(float4* dst, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
 {
     const int tid = threadIdx.y * BX + threadIdx.x;
-    const float* base = in + in_offset(x0, y0, c, H, S);
+    const in_t* base = in + in_offset(x0, y0, c, H, S);
 #pragma unroll
     for (int n0 = 0; n0 < RT_FILL_N; n0 += RT_BATCH) {
         float4 q[RT_BATCH];
@@ -210,7 +228,7 @@ __device__ __forceinline__ void rt_fill_vec(float4* dst, const float* __restrict
                 if (MAP) {
                     q[n] = rt_load4_mapped(in, x0 + 4 * m, y0 + ty, c, W, H, S);
                 } else {
-                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * m);
+                    q[n] = rt_ld4(base + (idx_t)ty * S + 4 * m);
                 }
             }
         }
@@ -236,7 +254,7 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     const int y0 = blockIdx.y * RT_OH - KH / 2;
 
 #if VEC_IN
-    // 128-bit loads: input rows start on 16-byte boundaries (checked by
+    // Vector loads: input rows start on 4-element boundaries (checked by
     // the plan) and tile column 0 is the 4-aligned image column x0, so
     // each load fills 4 tile columns of one row, the last ones up to the
     // pitch. Blocks at an edge map each load through the border.

@@ -8,10 +8,12 @@
 // tile. It loads the input tile with its halo, FS_TW = FS_SH+BX*4+KW-1
 // columns by FS_TH = BY*RY+KH-1 rows, into dynamic shared memory as float
 // (rows FS_PITCH floats apart, a multiple of 4):
-//   - under VEC_IN (float32, pixels contiguous in a row, input rows
-//     16-byte aligned; BX*4 columns per block, so that every tile starts
-//     on a 4-aligned image column x0 - FS_SH): 128-bit global loads, up to
-//     FS_BATCH per thread in flight before their 128-bit shared stores.
+//   - under VEC_IN (pixels contiguous in a row, every input row starting
+//     on a 4-element boundary; BX*4 columns per block, so that every tile
+//     starts on a 4-aligned image column x0 - FS_SH): vector loads of 4
+//     elements (16, 8 or 4 bytes for float, short, unsigned char),
+//     converted to float, up to FS_BATCH per thread in flight before
+//     their 128-bit shared stores.
 //     Interior blocks map nothing; a block at an edge maps each load's
 //     row through the border and loads the 4 pixels as one vector where
 //     they lie inside the image, else one by one through read_px;
@@ -86,11 +88,28 @@ __constant__ float c_row[KW];
 __constant__ float c_col[KH];
 
 #if VEC_IN
+// fs_ld4 loads the 4 input elements at p (4-element aligned) with one
+// vector load, 16, 8 or 4 bytes by element type, as float (exact).
+__device__ __forceinline__ float4 fs_ld4(const float* p)
+{
+    return *reinterpret_cast<const float4*>(p);
+}
+__device__ __forceinline__ float4 fs_ld4(const short* p)
+{
+    const short4 q = *reinterpret_cast<const short4*>(p);
+    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+}
+__device__ __forceinline__ float4 fs_ld4(const unsigned char* p)
+{
+    const uchar4 q = *reinterpret_cast<const uchar4*>(p);
+    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+}
+
 // fs_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
-// after the border mapping of both coordinates: one 128-bit load from the
+// after the border mapping of both coordinates: one vector load from the
 // mapped row where all 4 columns lie inside the image, else one read_px
 // per pixel.
-__device__ __forceinline__ float4 fs_load4_mapped(const float* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
+__device__ __forceinline__ float4 fs_load4_mapped(const in_t* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
 {
     if (x >= 0 && x + 4 <= W) {
         const int by = border_index(y, H);
@@ -99,22 +118,22 @@ __device__ __forceinline__ float4 fs_load4_mapped(const float* __restrict__ in, 
             return make_float4(0.f, 0.f, 0.f, 0.f);
         }
 #endif
-        return *reinterpret_cast<const float4*>(in + in_offset(x, by, c, H, S));
+        return fs_ld4(in + in_offset(x, by, c, H, S));
     }
     return make_float4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
                        read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
 }
 
-// fs_fill_vec fills the tile with 128-bit loads of the float32 input from
+// fs_fill_vec fills the tile with 4-element vector loads of the input from
 // the 4-aligned image column x0, the whole pitch (FS_PITCH columns), up
 // to FS_BATCH loads per thread in flight before their 128-bit shared
 // stores. Without MAP every pixel read lies inside the image and nothing
 // is mapped; with MAP each load goes through fs_load4_mapped.
 template <bool MAP>
-__device__ __forceinline__ void fs_fill_vec(float4* dst, const float* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
+__device__ __forceinline__ void fs_fill_vec(float4* dst, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
 {
     const int tid = threadIdx.y * BX + threadIdx.x;
-    const float* base = in + in_offset(x0, y0, c, H, S);
+    const in_t* base = in + in_offset(x0, y0, c, H, S);
 #pragma unroll
     for (int n0 = 0; n0 < FS_FILL_N; n0 += FS_BATCH) {
         float4 q[FS_BATCH];
@@ -127,7 +146,7 @@ __device__ __forceinline__ void fs_fill_vec(float4* dst, const float* __restrict
                 if (MAP) {
                     q[n] = fs_load4_mapped(in, x0 + 4 * m, y0 + ty, c, W, H, S);
                 } else {
-                    q[n] = *reinterpret_cast<const float4*>(base + (idx_t)ty * S + 4 * m);
+                    q[n] = fs_ld4(base + (idx_t)ty * S + 4 * m);
                 }
             }
         }
@@ -153,7 +172,8 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     const int tid = threadIdx.y * BX + threadIdx.x;
 
 #if VEC_IN
-    // 128-bit loads of whole pitch rows from the 4-aligned column x0;
+    // 4-element vector loads of whole pitch rows from the 4-aligned
+    // column x0;
     // blocks at an edge map each load through the border.
     if (x0 >= 0 && y0 >= 0 && x0 + FS_PITCH <= W && y0 + FS_TH <= H) {
         fs_fill_vec<false>(fs_smem, in, x0, y0, c, W, H, S);

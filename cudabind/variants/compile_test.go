@@ -85,7 +85,7 @@ func familyDefines(family string, p convolve.Problem) []map[string]string {
 	case "tiled":
 		return []map[string]string{{"RY": "1"}, {"RY": "4"}, {"RY": "8"}}
 	case "sepfused":
-		return []map[string]string{{"RY": "1"}, {"RY": "8"}}
+		return []map[string]string{{"RY": "1"}, {"RY": "8", "VEC_IN": "1"}}
 	}
 	return []map[string]string{nil}
 }

@@ -37,7 +37,7 @@ func init() {
 	caps.MaxFilterSide = RegtileMaxSide
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-regtile",
-			Summary: "register-blocked rx x ry outputs per thread from register row segments, shared tile filled with 128-bit loads, constant filter",
+			Summary: "register-blocked rx x ry outputs per thread from register row segments, shared tile filled with vector loads, constant filter",
 			Caps:    caps},
 		Block:     regtileBlock,
 		Family:    "regtile",
@@ -91,7 +91,7 @@ func RegtileDefaults(kw, kh int) (rx, ry int) {
 // tile for block b with rx x ry outputs per thread and a kw x kh filter:
 // rows of sh+bx*rx+kw-1 floats padded to a multiple of 4 (regtile.cu's
 // RT_PITCH), by*ry+kh-1 of them, where sh = -(kw/2) mod 4 (RT_SH) shifts
-// the tile to a 4-aligned first column for its 128-bit loads.
+// the tile to a 4-aligned first column for its vector loads.
 func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
 	sh := (4 - (kw/2)%4) % 4
 	pitch := (sh + b.X*rx + kw - 1 + 3) / 4 * 4
@@ -99,15 +99,15 @@ func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
 }
 
 // regtileVecIn reports whether the input tile of p can be filled with
-// 128-bit loads in blocks of bx threads with rx outputs each: float32
-// pixels contiguous in a row (one channel or planar), every row starting
-// on a 16-byte boundary (the buffer itself is allocated so), and bx*rx a
-// multiple of 4, so that every block's tile starts at the same column
-// modulo 4.
+// vector loads of 4 elements (16, 8 or 4 bytes for f32, i16, u8) in blocks
+// of bx threads with rx outputs each: pixels contiguous in a row (one
+// channel or planar), every row starting on a 4-element boundary (the
+// buffer itself is allocated on a wider one), and bx*rx a multiple of 4,
+// so that every block's tile starts at the same column modulo 4.
+// gpu-sepfused uses it with rx=4.
 func regtileVecIn(p convolve.Problem, bx, rx int) bool {
 	in := p.Input
-	return in.Type == convolve.Float32 && (in.Channels == 1 || in.Layout == convolve.Planar) &&
-		in.RowStride()%4 == 0 && bx*rx%4 == 0
+	return (in.Channels == 1 || in.Layout == convolve.Planar) && in.RowStride()%4 == 0 && bx*rx%4 == 0
 }
 
 func regtileTunable(b *Base, name string, def int) (int, error) {
@@ -122,7 +122,7 @@ func regtileTunable(b *Base, name string, def int) (int, error) {
 }
 
 // regtileDefines sets RX and RY from the tunables or RegtileDefaults, and
-// VEC_IN where the input tile can be filled with 128-bit loads.
+// VEC_IN where the input tile can be filled with vector loads.
 func regtileDefines(b *Base) (map[string]string, error) {
 	kw, kh := b.Problem.KernelSize()
 	rx, ry := RegtileDefaults(kw, kh)

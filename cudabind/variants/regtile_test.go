@@ -155,8 +155,11 @@ func TestRegtileVecIn(t *testing.T) {
 		{"f32 gray, width 65 stride 68", prob(65, 68, 1, convolve.Float32, convolve.Interleaved), 32, 4, true},
 		{"f32 planar RGB", prob(64, 0, 3, convolve.Float32, convolve.Planar), 32, 4, true},
 		{"f32 interleaved RGB", prob(64, 0, 3, convolve.Float32, convolve.Interleaved), 32, 4, false},
-		{"u8 gray", prob(64, 0, 1, convolve.Uint8, convolve.Interleaved), 32, 4, false},
-		{"i16 gray", prob(64, 0, 1, convolve.Int16, convolve.Interleaved), 32, 4, false},
+		{"u8 gray", prob(64, 0, 1, convolve.Uint8, convolve.Interleaved), 32, 4, true},
+		{"i16 gray", prob(64, 0, 1, convolve.Int16, convolve.Interleaved), 32, 4, true},
+		{"u8 gray, width 66", prob(66, 0, 1, convolve.Uint8, convolve.Interleaved), 32, 4, false},
+		{"i16 planar RGB, width 66 stride 68", prob(66, 68, 3, convolve.Int16, convolve.Planar), 32, 4, true},
+		{"u8 interleaved RGB", prob(64, 0, 3, convolve.Uint8, convolve.Interleaved), 32, 4, false},
 	}
 	for _, tt := range tests {
 		if got := regtileVecIn(tt.p, tt.bx, tt.rx); got != tt.want {
@@ -189,7 +192,7 @@ func TestRegtileCaps(t *testing.T) {
 
 // regtileSpecs are the specializations TestRegtileCompile builds: every
 // filter size class, every border, type, channel layout, outputs per
-// thread and a few block shapes, with and without 128-bit loads.
+// thread and a few block shapes, with and without vector loads.
 func regtileSpecs() []struct {
 	s      spec
 	rx, ry int

@@ -89,7 +89,7 @@ func SepfusedDefaultRY(b convolve.Block, kw, kh int) int {
 
 // sepfusedDefines sets RY from the tunable or SepfusedDefaultRY, RX to
 // the kernel's 4 columns per thread, and VEC_IN where the input tile can
-// be filled with 128-bit loads.
+// be filled with vector loads.
 func sepfusedDefines(b *Base) (map[string]string, error) {
 	kw, kh := b.Problem.KernelSize()
 	ry := SepfusedDefaultRY(b.Block, kw, kh)
