@@ -93,12 +93,13 @@
 #define RT_BATCH 4
 
 // Blocks per SM the compiler must fit (__launch_bounds__'s second
-// argument): with at most 8 outputs per thread, every block of a full SM
-// (2048 threads), that is at most 65536/2048 = 32 registers per thread,
-// which 8 accumulators and a row segment need no more than; more outputs
-// per thread leave the register count to the compiler.
-#if RX * RY <= 8 && BX * BY <= 1024
-#define RT_MINB (2048 / (BX * BY))
+// argument): with at most 8 outputs per thread, as many blocks as fill an
+// SM's 64 warps (at most 32 blocks), that is at most 32 registers per
+// thread, which 8 accumulators and a row segment need no more than; more
+// outputs per thread leave the register count to the compiler.
+#define RT_WARPS ((BX * BY + 31) / 32)
+#if RX * RY <= 8
+#define RT_MINB (64 / RT_WARPS < 32 ? 64 / RT_WARPS : 32)
 #else
 #define RT_MINB 1
 #endif
@@ -170,6 +171,17 @@ __device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int
 }
 
 #if VEC_IN
+// rt_f4 is the float4 (a, b, c, d).
+__device__ __forceinline__ float4 rt_f4(float a, float b, float c, float d)
+{
+    float4 q;
+    q.x = a;
+    q.y = b;
+    q.z = c;
+    q.w = d;
+    return q;
+}
+
 // rt_ld4 loads the 4 input elements at p (4-element aligned) with one
 // vector load, 16, 8 or 4 bytes by element type, as float (exact).
 __device__ __forceinline__ float4 rt_ld4(const float* p)
@@ -179,12 +191,12 @@ __device__ __forceinline__ float4 rt_ld4(const float* p)
 __device__ __forceinline__ float4 rt_ld4(const short* p)
 {
     const short4 q = *reinterpret_cast<const short4*>(p);
-    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+    return rt_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
 }
 __device__ __forceinline__ float4 rt_ld4(const unsigned char* p)
 {
     const uchar4 q = *reinterpret_cast<const uchar4*>(p);
-    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+    return rt_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
 }
 
 // rt_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
@@ -197,12 +209,12 @@ __device__ __forceinline__ float4 rt_load4_mapped(const in_t* __restrict__ in, i
         const int by = border_index(y, H);
 #if BORDER == BORDER_ZERO
         if (by < 0) {
-            return make_float4(0.f, 0.f, 0.f, 0.f);
+            return rt_f4(0.f, 0.f, 0.f, 0.f);
         }
 #endif
         return rt_ld4(in + in_offset(x, by, c, H, S));
     }
-    return make_float4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
+    return rt_f4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
                        read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
 }
 

@@ -88,6 +88,17 @@ __constant__ float c_row[KW];
 __constant__ float c_col[KH];
 
 #if VEC_IN
+// fs_f4 is the float4 (a, b, c, d).
+__device__ __forceinline__ float4 fs_f4(float a, float b, float c, float d)
+{
+    float4 q;
+    q.x = a;
+    q.y = b;
+    q.z = c;
+    q.w = d;
+    return q;
+}
+
 // fs_ld4 loads the 4 input elements at p (4-element aligned) with one
 // vector load, 16, 8 or 4 bytes by element type, as float (exact).
 __device__ __forceinline__ float4 fs_ld4(const float* p)
@@ -97,12 +108,12 @@ __device__ __forceinline__ float4 fs_ld4(const float* p)
 __device__ __forceinline__ float4 fs_ld4(const short* p)
 {
     const short4 q = *reinterpret_cast<const short4*>(p);
-    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+    return fs_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
 }
 __device__ __forceinline__ float4 fs_ld4(const unsigned char* p)
 {
     const uchar4 q = *reinterpret_cast<const uchar4*>(p);
-    return make_float4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
+    return fs_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
 }
 
 // fs_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
@@ -115,12 +126,12 @@ __device__ __forceinline__ float4 fs_load4_mapped(const in_t* __restrict__ in, i
         const int by = border_index(y, H);
 #if BORDER == BORDER_ZERO
         if (by < 0) {
-            return make_float4(0.f, 0.f, 0.f, 0.f);
+            return fs_f4(0.f, 0.f, 0.f, 0.f);
         }
 #endif
         return fs_ld4(in + in_offset(x, by, c, H, S));
     }
-    return make_float4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
+    return fs_f4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
                        read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
 }
 
