@@ -3,44 +3,57 @@
 // large ones.
 //
 // Memory strategy: a BX x BY block computes a (BX*RX) x (BY*RY) output
-// tile; each thread owns an RX x RY patch of outputs, RX side by side
-// (columns tx*RX .. tx*RX+RX-1 of the tile) in each of RY rows (ty*RY ..
-// ty*RY+RY-1). The (RT_SH+BX*RX+KW-1) x (BY*RY+KH-1) input tile is loaded
-// into dynamic shared memory once, converted to float, its rows RT_PITCH
-// floats apart (a multiple of 4). Tile column 0 is image column
-// x0 - RT_SH, where x0 is the first column the block's outputs read and
+// tile; each thread owns RX adjacent columns (tx*RX .. tx*RX+RX-1 of the
+// tile) in each of RY rows, taken in RY/RYC chunks of RYC rows (RYC = RY:
+// one chunk). Chunk q of the block covers its output rows q*BY*RYC ..
+// (q+1)*BY*RYC-1, thread row ty the RYC rows from q*BY*RYC + ty*RYC. A
+// chunk's (RT_SH+BX*RX+KW-1) x (BY*RYC+KH-1) input tile is loaded into
+// dynamic shared memory, converted to float, its rows RT_PITCH floats
+// apart (a multiple of 4). Tile column 0 is image column x0 - RT_SH,
+// where x0 is the first column the block's outputs read and
 // RT_SH = -(KW/2) mod 4 (0 to 3): when BX*RX is a multiple of 4 this is a
 // 4-aligned image column in every block, which VEC_IN (pixels contiguous
-// in a row, every input row starting on a 4-element boundary) uses. The shift is the
-// same with or without VEC_IN, so the tile's shape (and the plan's shared
-// memory) depends only on the block, RX, RY and the filter. The fill:
+// in a row, every input row starting on a 4-element boundary) uses. The
+// shift is the same with or without VEC_IN, so the tile's shape (and the
+// plan's shared memory) depends only on the block, RX, RY, RYC and the
+// filter. The fill:
 //   - under VEC_IN: vector loads of 4 input elements (16, 8 or 4 bytes
 //     for float, short, unsigned char) converted to float and stored as
 //     128-bit shared stores, each row read once from its aligned start,
-//     each thread issuing up to RT_BATCH loads before it stores them. Interior blocks map
-//     nothing; a block at an edge maps each load's row through the
-//     border and loads the 4 pixels as one vector where they lie inside
-//     the image, else one by one through read_px;
-//   - otherwise interior blocks: coalesced scalar loads, no border
+//     each thread issuing up to RT_BATCH loads before it stores them.
+//     Interior tiles map nothing; a tile at an edge maps each load's row
+//     through the border and loads the 4 pixels as one vector where they
+//     lie inside the image, else one by one through read_px;
+//   - otherwise interior tiles: coalesced scalar loads, no border
 //     mapping;
-//   - otherwise blocks that reach past an image edge: every element
+//   - otherwise tiles that reach past an image edge: every element
 //     through read_px, the border mapping of border.cuh.
-// In the compute each thread walks the RY+KH-1 tile rows its outputs need.
-// Of each row it loads the RX+KW-1 values its outputs read into registers
-// once (RT_SEGV-wide shared loads: 128-bit when RX is a multiple of 4),
-// and every value feeds up to RX*RY multiply-adds whose weights are
-// constant-bank operands (the whole walk is unrolled while it holds at
-// most RT_UNROLL_LIMIT multiply-adds; see below). Outputs are stored as
-// RT_SEGV-wide vectors where the layout and the width allow.
+// With more than one chunk the block keeps two tile buffers: while it
+// computes chunk q from one, the input of chunk q+1 is in flight
+// (interior tiles under VEC_IN: loaded into registers before the compute
+// and stored into the other buffer after it; other tiles filled after
+// the compute), and one barrier per chunk separates them. So only the
+// first chunk's load leaves the multiply-adds idle, where with one tile
+// per block every block loaded, waited at its barrier, then computed.
+// In the compute each thread walks the RYC+KH-1 tile rows its chunk's
+// outputs need. Of each row it loads the RX+KW-1 values its outputs read
+// into registers once (RT_SEGV-wide shared loads: 128-bit when RX is a
+// multiple of 4), and every value feeds up to RX*RYC multiply-adds whose
+// weights are constant-bank operands (the whole walk of a chunk is
+// unrolled while it holds at most RT_UNROLL_LIMIT multiply-adds; see
+// below). Outputs are stored as RT_SEGV-wide vectors where the layout and
+// the width allow.
 //
 // Summation order: output (r, k) accumulates tile row t = r + j for
 // increasing t, that is filter rows j in increasing order, columns i in
-// increasing order within a row: the reference order. With --fmad=false
-// the output equals the CPU naive baseline bit for bit.
+// increasing order within a row: the reference order, whatever the
+// chunks. With --fmad=false the output equals the CPU naive baseline bit
+// for bit.
 //
-// Dynamic shared memory: RT_PITCH*(BY*RY+KH-1)*4 bytes.
+// Dynamic shared memory: RT_PITCH*(BY*RYC+KH-1)*4 bytes, twice that with
+// more than one chunk.
 //
-// Compile-time: KW, KH, BX, BY, RX, RY, VEC_IN plus the parameters of
+// Compile-time: KW, KH, BX, BY, RX, RY, RYC, VEC_IN plus the parameters of
 // border.cuh.
 #include "border.cuh"
 
@@ -53,10 +66,21 @@
 #ifndef VEC_IN
 #define VEC_IN 0
 #endif
+// RYC: the rows of outputs per thread of one chunk (see the header
+// comment); RY by default, one chunk.
+#ifndef RYC
+#define RYC RY
+#endif
+#if RYC < 1 || RY % RYC != 0
+#error "RYC must divide RY"
+#endif
+#define RT_NCH (RY / RYC)
 
-// Outputs of one block in x and y, and the input tile it reads.
+// Outputs of one block in x and y, of one chunk in y, and the input tile
+// of a chunk.
 #define RT_OW (BX * RX)
 #define RT_OH (BY * RY)
+#define RT_CH_OH (BY * RYC)
 #if VEC_IN && RT_OW % 4 != 0
 #error "VEC_IN needs BX*RX to be a multiple of 4"
 #endif
@@ -64,7 +88,9 @@
 // RT_OW is a multiple of 4; the tile starts RT_SH columns before it.
 #define RT_SH ((4 - (KW / 2) % 4) % 4)
 #define RT_TW (RT_SH + RT_OW + KW - 1)
-#define RT_TH (RT_OH + KH - 1)
+#define RT_TH (RT_CH_OH + KH - 1)
+// Floats of one tile buffer; chunked blocks keep two.
+#define RT_BUF (RT_PITCH * RT_TH)
 // Tile row pitch in floats: a multiple of 4, so that every RX-aligned
 // segment of a row starts on an RT_SEGV-float boundary.
 #define RT_PITCH ((RT_TW + 3) / 4 * 4)
@@ -98,15 +124,16 @@
 // thread, which 8 accumulators and a row segment need no more than; more
 // outputs per thread leave the register count to the compiler.
 #define RT_WARPS ((BX * BY + 31) / 32)
-#if RX * RY <= 8
+#if RX * RYC <= 8 && RT_NCH == 1
 #define RT_MINB (64 / RT_WARPS < 32 ? 64 / RT_WARPS : 32)
 #else
 #define RT_MINB 1
 #endif
 
-// The row walk: tile row t feeds output row r through filter row
-// j = t - r where 0 <= j < KH. Rows RY-1 .. KH-1 (the body) feed all RY
-// output rows; the first RY-1 rows (the head) and the rows after the body
+// The row walk of a chunk: tile row t feeds output row r (of the RYC
+// rows of a thread's chunk) through filter row j = t - r where
+// 0 <= j < KH. Rows RYC-1 .. KH-1 (the body) feed all RYC output rows;
+// the first RYC-1 rows (the head) and the rows after the body
 // (the tail) feed only some, and are unrolled completely so that their
 // tests of j fold away. The body is unrolled completely while the whole
 // walk holds at most RT_UNROLL_LIMIT multiply-adds (RegtileUnrollLimit in
@@ -114,10 +141,10 @@
 // constant cache by a run-time index). Rows are taken in increasing t
 // either way.
 #define RT_UNROLL_LIMIT 8192
-#define RT_ROWS (RY + KH - 1)
-#define RT_BODY_END (KH > RY - 1 ? KH : RY - 1)
-#if KH >= RY && RX * RY * KW * KH <= RT_UNROLL_LIMIT
-#define RT_UNROLL_BODY (KH - RY + 1)
+#define RT_ROWS (RYC + KH - 1)
+#define RT_BODY_END (KH > RYC - 1 ? KH : RYC - 1)
+#if KH >= RYC && RX * RYC * KW * KH <= RT_UNROLL_LIMIT
+#define RT_UNROLL_BODY (KH - RYC + 1)
 #else
 #define RT_UNROLL_BODY 1
 #endif
@@ -150,14 +177,14 @@ __device__ __forceinline__ void rt_load_segment(float (&v)[RT_SEG], const float*
 // outputs it feeds; ALL says it feeds every output row, so no test is
 // needed.
 template <bool ALL>
-__device__ __forceinline__ void rt_row(float (&s)[RY][RX], const float* row, int t)
+__device__ __forceinline__ void rt_row(float (&s)[RYC][RX], const float* row, int t)
 {
     float v[RT_SEG];
     rt_load_segment(v, row);
 #pragma unroll
     for (int i = 0; i < KW; ++i) {
 #pragma unroll
-        for (int r = 0; r < RY; ++r) {
+        for (int r = 0; r < RYC; ++r) {
             const int j = t - r;
             if (ALL || (j >= 0 && j < KH)) {
                 const float w = c_filter[j * KW + i];
@@ -253,29 +280,53 @@ __device__ __forceinline__ void rt_fill_vec(float4* dst, const in_t* __restrict_
         }
     }
 }
+
+// rt_prefetch loads the interior tile at (x0, y0) into registers, every
+// pixel inside the image (as for rt_fill_vec<false>); rt_commit stores
+// them into a tile buffer.
+__device__ __forceinline__ void rt_prefetch(float4 (&q)[RT_FILL_N], const in_t* __restrict__ in, int x0, int y0, int c, int H, idx_t S)
+{
+    const int tid = threadIdx.y * BX + threadIdx.x;
+    const in_t* base = in + in_offset(x0, y0, c, H, S);
+#pragma unroll
+    for (int n = 0; n < RT_FILL_N; ++n) {
+        const int e = tid + n * (BX * BY);
+        if (e < RT_NVEC) {
+            const int ty = e / RT_NV;
+            q[n] = rt_ld4(base + (idx_t)ty * S + 4 * (e - ty * RT_NV));
+        }
+    }
+}
+
+__device__ __forceinline__ void rt_commit(float4* dst, const float4 (&q)[RT_FILL_N])
+{
+    const int tid = threadIdx.y * BX + threadIdx.x;
+#pragma unroll
+    for (int n = 0; n < RT_FILL_N; ++n) {
+        const int e = tid + n * (BX * BY);
+        if (e < RT_NVEC) {
+            dst[e] = q[n];
+        }
+    }
+}
 #endif
 
-extern "C" __global__ void __launch_bounds__(BX * BY, RT_MINB)
-conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
+// rt_fill fills one tile buffer with the input tile whose top-left pixel
+// is (x0, y0), by the fills of the header comment. It has no barrier.
+__device__ __forceinline__ void rt_fill(float4* dst, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
 {
-    extern __shared__ float4 rt_smem[];
-    float* tile = reinterpret_cast<float*>(rt_smem);
-    const int c = blockIdx.z;
-    // x0 is the image column of tile column 0.
-    const int x0 = blockIdx.x * RT_OW - KW / 2 - RT_SH;
-    const int y0 = blockIdx.y * RT_OH - KH / 2;
-
 #if VEC_IN
     // Vector loads: input rows start on 4-element boundaries (checked by
     // the plan) and tile column 0 is the 4-aligned image column x0, so
     // each load fills 4 tile columns of one row, the last ones up to the
     // pitch. Blocks at an edge map each load through the border.
     if (x0 >= 0 && y0 >= 0 && x0 + RT_PITCH <= W && y0 + RT_TH <= H) {
-        rt_fill_vec<false>(rt_smem, in, x0, y0, c, W, H, S);
+        rt_fill_vec<false>(dst, in, x0, y0, c, W, H, S);
     } else {
-        rt_fill_vec<true>(rt_smem, in, x0, y0, c, W, H, S);
+        rt_fill_vec<true>(dst, in, x0, y0, c, W, H, S);
     }
 #else
+    float* tile = reinterpret_cast<float*>(dst);
     const bool interior = x0 >= 0 && y0 >= 0 && x0 + RT_TW <= W && y0 + RT_TH <= H;
     if (interior) {
         for (int ty = threadIdx.y; ty < RT_TH; ty += BY) {
@@ -296,28 +347,27 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
         }
     }
 #endif
-    __syncthreads();
+}
 
-    const int xbase = blockIdx.x * RT_OW + threadIdx.x * RX;
-    const int ybase = blockIdx.y * RT_OH + threadIdx.y * RY;
-    if (xbase >= W || ybase >= H) {
-        return;
-    }
-    float s[RY][RX];
+// rt_chunk computes the thread's RYC x RX outputs of the chunk whose tile
+// is in tile (their first row ybase, first column xbase) and stores them.
+__device__ __forceinline__ void rt_chunk(const float* tile, float* __restrict__ out, int xbase, int ybase, int c, int W, int H)
+{
+    float s[RYC][RX];
 #pragma unroll
-    for (int r = 0; r < RY; ++r) {
+    for (int r = 0; r < RYC; ++r) {
 #pragma unroll
         for (int k = 0; k < RX; ++k) {
             s[r][k] = 0.f;
         }
     }
-    const float* tp = tile + (threadIdx.y * RY) * RT_PITCH + threadIdx.x * RX;
+    const float* tp = tile + (threadIdx.y * RYC) * RT_PITCH + threadIdx.x * RX;
 #pragma unroll
-    for (int t = 0; t < RY - 1; ++t) {
+    for (int t = 0; t < RYC - 1; ++t) {
         rt_row<false>(s, tp + t * RT_PITCH, t);
     }
 #pragma unroll RT_UNROLL_BODY
-    for (int t = RY - 1; t < RT_BODY_END; ++t) {
+    for (int t = RYC - 1; t < RT_BODY_END; ++t) {
         rt_row<true>(s, tp + t * RT_PITCH, t);
     }
 #pragma unroll
@@ -330,7 +380,7 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     // output row starts on an RT_SEGV-float boundary.
     if (xbase + RX <= W && W % RT_SEGV == 0) {
 #pragma unroll
-        for (int r = 0; r < RY; ++r) {
+        for (int r = 0; r < RYC; ++r) {
             if (ybase + r < H) {
                 float* o = out + out_offset(xbase, ybase + r, c, W, H);
 #pragma unroll
@@ -355,7 +405,7 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
     }
 #endif
 #pragma unroll
-    for (int r = 0; r < RY; ++r) {
+    for (int r = 0; r < RYC; ++r) {
 #pragma unroll
         for (int k = 0; k < RX; ++k) {
             if (ybase + r < H && xbase + k < W) {
@@ -363,4 +413,59 @@ conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H,
             }
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(BX * BY, RT_MINB)
+conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
+{
+    extern __shared__ float4 rt_smem[];
+    const int c = blockIdx.z;
+    // x0 is the image column of tile column 0; yb the block's first
+    // output row.
+    const int x0 = blockIdx.x * RT_OW - KW / 2 - RT_SH;
+    const int yb = blockIdx.y * RT_OH;
+    const int xbase = blockIdx.x * RT_OW + threadIdx.x * RX;
+
+    rt_fill(rt_smem, in, x0, yb - KH / 2, c, W, H, S);
+    __syncthreads();
+#if RT_NCH == 1
+    if (xbase < W && yb + threadIdx.y * RYC < H) {
+        rt_chunk(reinterpret_cast<const float*>(rt_smem), out, xbase, yb + threadIdx.y * RYC, c, W, H);
+    }
+#else
+    // Chunks, each with its own tile buffer of two: while a chunk is
+    // computed the next chunk's input is in flight (interior tiles under
+    // VEC_IN: loaded into registers before the compute, stored after it;
+    // others filled after the compute). Every thread runs every chunk, so
+    // each barrier is reached by all.
+    for (int q = 0; q < RT_NCH; ++q) {
+        const float4* cur = rt_smem + (q & 1) * (RT_BUF / 4);
+        float4* nxt = rt_smem + ((q + 1) & 1) * (RT_BUF / 4);
+        const int yn = yb + (q + 1) * RT_CH_OH - KH / 2;
+        const bool more = q + 1 < RT_NCH;
+#if VEC_IN
+        const bool pre = more && x0 >= 0 && yn >= 0 && x0 + RT_PITCH <= W && yn + RT_TH <= H;
+        float4 pf[RT_FILL_N];
+        if (pre) {
+            rt_prefetch(pf, in, x0, yn, c, H, S);
+        }
+#endif
+        const int ybase = yb + q * RT_CH_OH + threadIdx.y * RYC;
+        if (xbase < W && ybase < H) {
+            rt_chunk(reinterpret_cast<const float*>(cur), out, xbase, ybase, c, W, H);
+        }
+#if VEC_IN
+        if (pre) {
+            rt_commit(nxt, pf);
+        } else if (more) {
+            rt_fill(nxt, in, x0, yn, c, W, H, S);
+        }
+#else
+        if (more) {
+            rt_fill(nxt, in, x0, yn, c, W, H, S);
+        }
+#endif
+        __syncthreads();
+    }
+#endif
 }

@@ -59,43 +59,58 @@ func init() {
 //     (whose last, mostly empty wave cost up to a fifth of the time). The
 //     price is a taller halo share (18 to 22 input rows per 16 output rows),
 //     read from L2, not DRAM.
-//   - k <= 15: rx=4, ry=4: 16 outputs per thread, each 128-bit shared load
-//     feeding 4*4 multiply-adds per filter column.
-//   - k <= 21: rx=8, ry=2: twice as many multiply-adds per shared load as
-//     rx=4 (a row segment of 8+k-1 values feeds 8*2*k of them), halving
-//     the shared-memory traffic that kept the L1 60% busy at K=21.
-//   - larger: rx=4, ry=2, the largest tile whose walk stays unrolled at
-//     31x31 (4*2*961 = 7688 multiply-adds).
+//   - larger (FP32-bound): rx=4, ry=8, walked in chunks of 2 rows
+//     (RegtileChunk), the next chunk's input in flight while the current
+//     one is computed. With one tile per block every block loaded its
+//     tile, waited at the barrier, then computed, and the blocks of an SM,
+//     started together, stayed in step: no multiply-adds while they all
+//     loaded (at K=11 about 4 of each 14 us per wave of blocks, which
+//     with the partial last wave accounts for 107 us against a 60 us
+//     FP32 floor). Now only a block's first chunk waits for its load.
 //
-// Then ry is halved while the walk would exceed RegtileUnrollLimit
+// Then ry is halved while a chunk's walk would exceed RegtileUnrollLimit
 // multiply-adds, so every default walk is unrolled (constant-bank weights,
 // no run-time constant indexing).
 func RegtileDefaults(kw, kh int) (rx, ry int) {
-	switch k := max(kw, kh); {
-	case k <= 7:
-		rx, ry = 4, 2
-	case k <= 15:
-		rx, ry = 4, 4
-	case k <= 21:
-		rx, ry = 8, 2
-	default:
-		rx, ry = 4, 2
+	rx, ry = 4, 8
+	if max(kw, kh) <= 7 {
+		ry = 2
 	}
-	for ry > 1 && rx*ry*kw*kh > RegtileUnrollLimit {
+	for ry > 1 && rx*RegtileChunk(ry, kw, kh)*kw*kh > RegtileUnrollLimit {
 		ry /= 2
 	}
 	return rx, ry
 }
 
+// RegtileChunk is the rows of outputs per thread of one chunk of
+// gpu-regtile's walk (regtile.cu's RYC) for ry rows per thread and a kw x
+// kh filter: 2 for filters of 9 or more (FP32-bound: each chunk's input
+// loads behind the previous chunk's multiply-adds) with ry of 4 or more,
+// else ry (one chunk: DRAM-bound filters keep their registers for
+// occupancy).
+func RegtileChunk(ry, kw, kh int) int {
+	if max(kw, kh) >= 9 && ry >= 4 {
+		return 2
+	}
+	return ry
+}
+
 // RegtileSharedBytes is the dynamic shared memory of gpu-regtile's input
-// tile for block b with rx x ry outputs per thread and a kw x kh filter:
-// rows of sh+bx*rx+kw-1 floats padded to a multiple of 4 (regtile.cu's
-// RT_PITCH), by*ry+kh-1 of them, where sh = -(kw/2) mod 4 (RT_SH) shifts
-// the tile to a 4-aligned first column for its vector loads.
+// tiles for block b with rx x ry outputs per thread and a kw x kh filter:
+// one tile per chunk buffer (two when ry is walked in more than one chunk
+// of RegtileChunk rows, else one), each of by*chunk+kh-1 rows of
+// sh+bx*rx+kw-1 floats padded to a multiple of 4 (regtile.cu's RT_PITCH),
+// where sh = -(kw/2) mod 4 (RT_SH) shifts the tile to a 4-aligned first
+// column for its vector loads.
 func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
+	chunk := RegtileChunk(ry, kw, kh)
+	bufs := 1
+	if chunk < ry {
+		bufs = 2
+	}
 	sh := (4 - (kw/2)%4) % 4
 	pitch := (sh + b.X*rx + kw - 1 + 3) / 4 * 4
-	return pitch * (b.Y*ry + kh - 1) * 4
+	return bufs * pitch * (b.Y*chunk + kh - 1) * 4
 }
 
 // regtileVecIn reports whether the input tile of p can be filled with
@@ -121,8 +136,9 @@ func regtileTunable(b *Base, name string, def int) (int, error) {
 	return v, nil
 }
 
-// regtileDefines sets RX and RY from the tunables or RegtileDefaults, and
-// VEC_IN where the input tile can be filled with vector loads.
+// regtileDefines sets RX and RY from the tunables or RegtileDefaults, RYC
+// (RegtileChunk), and VEC_IN where the input tile can be filled with
+// vector loads.
 func regtileDefines(b *Base) (map[string]string, error) {
 	kw, kh := b.Problem.KernelSize()
 	rx, ry := RegtileDefaults(kw, kh)
@@ -138,5 +154,6 @@ func regtileDefines(b *Base) (map[string]string, error) {
 	if regtileVecIn(b.Problem, b.Block.X, rx) {
 		vec = "1"
 	}
-	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry), "VEC_IN": vec}, nil
+	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry),
+		"RYC": strconv.Itoa(RegtileChunk(ry, kw, kh)), "VEC_IN": vec}, nil
 }

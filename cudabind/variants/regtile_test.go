@@ -19,22 +19,20 @@ func TestRegtileDefaults(t *testing.T) {
 		{1, 1, 4, 2},
 		{3, 3, 4, 2},
 		{7, 7, 4, 2},
-		{9, 9, 4, 4},
-		{15, 15, 4, 4}, // 4*4*225 = 3600 multiply-adds
-		{17, 17, 8, 2}, // 8*2*289 = 4624
-		{21, 21, 8, 2}, // 8*2*441 = 7056
-		{23, 23, 4, 2}, // 4*2*529 = 4232
-		{31, 31, 4, 2}, // 4*2*961 = 7688
-		{31, 1, 4, 2},
-		{1, 31, 4, 2},
-		{7, 21, 8, 2},
+		{9, 9, 4, 8},   // chunks of 2 rows: 4*2*81 multiply-adds each
+		{15, 15, 4, 8}, // 4*2*225 = 1800
+		{21, 21, 4, 8}, // 4*2*441 = 3528
+		{31, 31, 4, 8}, // 4*2*961 = 7688
+		{31, 1, 4, 8},
+		{1, 31, 4, 8},
+		{7, 21, 4, 8},
 	}
 	for _, tt := range tests {
 		rx, ry := RegtileDefaults(tt.kw, tt.kh)
 		if rx != tt.rx || ry != tt.ry {
 			t.Errorf("RegtileDefaults(%d, %d) = %d, %d; want %d, %d", tt.kw, tt.kh, rx, ry, tt.rx, tt.ry)
 		}
-		if rx*ry*tt.kw*tt.kh > RegtileUnrollLimit {
+		if rx*RegtileChunk(ry, tt.kw, tt.kh)*tt.kw*tt.kh > RegtileUnrollLimit {
 			t.Errorf("%dx%d: rx=%d ry=%d leaves the row walk rolled", tt.kw, tt.kh, rx, ry)
 		}
 	}
@@ -53,6 +51,22 @@ func TestRegtileUnrollLimitMatchesKernel(t *testing.T) {
 	}
 }
 
+func TestRegtileChunk(t *testing.T) {
+	tests := []struct{ ry, kw, kh, want int }{
+		{2, 3, 3, 2},
+		{8, 7, 7, 8},  // DRAM-bound: one chunk
+		{8, 9, 9, 2},  // FP32-bound: chunks of 2
+		{4, 1, 21, 2}, // the larger side decides
+		{2, 21, 21, 2},
+		{1, 31, 31, 1},
+	}
+	for _, tt := range tests {
+		if got := RegtileChunk(tt.ry, tt.kw, tt.kh); got != tt.want {
+			t.Errorf("RegtileChunk(ry=%d, %dx%d) = %d, want %d", tt.ry, tt.kw, tt.kh, got, tt.want)
+		}
+	}
+}
+
 func TestRegtileSharedBytes(t *testing.T) {
 	tests := []struct {
 		b              convolve.Block
@@ -64,8 +78,10 @@ func TestRegtileSharedBytes(t *testing.T) {
 		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, 136 * 66 * 4},
 		// Shift -(21/2) mod 4 = 2: 2+128+20 = 150, padded to 152; 16+20 = 36 rows.
 		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, 152 * 36 * 4},
-		// Shift -(9/2) mod 4 = 0.
-		{convolve.Block{X: 32, Y: 8}, 4, 4, 9, 9, 136 * 40 * 4},
+		// ry=8 in chunks of 2: two buffers of 16+20 = 36 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 21, 21, 2 * 152 * 36 * 4},
+		// Shift -(9/2) mod 4 = 0; ry=4 in chunks of 2: two of 16+8 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 4, 9, 9, 2 * 136 * 24 * 4},
 		// Shift 2: 2+7+5-1 = 13, padded to 16; 5+0 = 5 rows.
 		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, 16 * 5 * 4},
 	}
@@ -248,7 +264,8 @@ func TestRegtileCompile(t *testing.T) {
 				if cfg.NoFMA && rs.s.kw > 5 {
 					continue
 				}
-				extra := map[string]string{"RX": fmt.Sprint(rs.rx), "RY": fmt.Sprint(rs.ry), "VEC_IN": vec}
+				extra := map[string]string{"RX": fmt.Sprint(rs.rx), "RY": fmt.Sprint(rs.ry),
+					"RYC": fmt.Sprint(RegtileChunk(rs.ry, rs.s.kw, rs.s.kh)), "VEC_IN": vec}
 				opts := CompileOptions(p, cfg, rs.s.block, rs.s.index64, extra)
 				opts.Arch = compileArch
 				c, err := cudabind.CompileOnly(src, opts)
