@@ -211,9 +211,9 @@ func regtileTunes() []string {
 
 // regtileCandidates are the outputs per thread preset tuning-regtile
 // also times on 64x4 and 32x16 blocks: RegtileDefaults' choices for
-// DRAM-bound (rx=4, ry=2), mid-sized (rx=4, ry=4) and large (rx=8, ry=2)
-// filters.
-var regtileCandidates = []string{"rx=4,ry=2", "rx=4,ry=4", "rx=8,ry=2"}
+// DRAM-bound (rx=4, ry=2) and FP32-bound filters (rx=4, ry=8, walked in
+// chunks of 2 rows), and two neighbours (rx=4, ry=4; rx=8, ry=2).
+var regtileCandidates = []string{"rx=4,ry=2", "rx=4,ry=4", "rx=4,ry=8", "rx=8,ry=2"}
 
 // presets is every preset, in the order Presets lists them.
 var presets = []Preset{

@@ -430,8 +430,8 @@ func TestTuningRegtilePreset(t *testing.T) {
 		}
 	}
 	// 5 filters x 2 blocks x 12 tunes, then 5 filters x 2 variants at
-	// their defaults, then 5 filters x 2 blocks x 3 candidates.
-	if n, want := len(cands), 5*2*12+5*2+5*2*3; n != want {
+	// their defaults, then 5 filters x 2 blocks x 4 candidates.
+	if n, want := len(cands), 5*2*12+5*2+5*2*4; n != want {
 		t.Errorf("tuning-regtile has %d candidates, want %d", n, want)
 	}
 }
