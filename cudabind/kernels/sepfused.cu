@@ -180,12 +180,10 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     const int c = blockIdx.z;
     const int x0 = blockIdx.x * FS_OW - KW / 2 - FS_SH;
     const int y0 = blockIdx.y * FS_OH - KH / 2;
-    const int tid = threadIdx.y * BX + threadIdx.x;
 
 #if VEC_IN
     // 4-element vector loads of whole pitch rows from the 4-aligned
-    // column x0;
-    // blocks at an edge map each load through the border.
+    // column x0; blocks at an edge map each load through the border.
     if (x0 >= 0 && y0 >= 0 && x0 + FS_PITCH <= W && y0 + FS_TH <= H) {
         fs_fill_vec<false>(fs_smem, in, x0, y0, c, W, H, S);
     } else {
