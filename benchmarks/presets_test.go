@@ -435,3 +435,27 @@ func TestTuningRegtilePreset(t *testing.T) {
 		t.Errorf("tuning-regtile has %d candidates, want %d", n, want)
 	}
 }
+
+func TestTuningSepfusedPreset(t *testing.T) {
+	p, err := LookupPreset("tuning-sepfused")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := p.Candidates()
+	var tunes []string
+	for _, c := range cands {
+		if c.Variant == "gpu-sepfused" && c.Tune != "" && !slices.Contains(tunes, c.Tune) {
+			tunes = append(tunes, c.Tune)
+		}
+		if c.Timing != GraphTiming || c.Width != 4096 || c.Height != 4096 {
+			t.Errorf("case %s: want graph timing at 4096x4096", c.Name())
+		}
+	}
+	if want := []string{"ry=1", "ry=2", "ry=4", "ry=8", "ry=16"}; !slices.Equal(tunes, want) {
+		t.Errorf("tuning-sepfused tunes %v, want %v", tunes, want)
+	}
+	// 5 filters x 5 tunes, then 5 filters x 2 variants at their defaults.
+	if n, want := len(cands), 5*5+5*2; n != want {
+		t.Errorf("tuning-sepfused has %d candidates, want %d", n, want)
+	}
+}
