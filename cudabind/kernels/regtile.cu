@@ -119,10 +119,11 @@
 #define RT_BATCH 4
 
 // Blocks per SM the compiler must fit (__launch_bounds__'s second
-// argument): with at most 8 outputs per thread, as many blocks as fill an
-// SM's 64 warps (at most 32 blocks), that is at most 32 registers per
-// thread, which 8 accumulators and a row segment need no more than; more
-// outputs per thread leave the register count to the compiler.
+// argument): with one chunk of at most 8 outputs per thread, as many
+// blocks as fill an SM's 64 warps (at most 32 blocks), that is at most 32
+// registers per thread, which 8 accumulators and a row segment need no
+// more than; more outputs, or the registers that hold a chunk's prefetched
+// input, leave the register count to the compiler.
 #define RT_WARPS ((BX * BY + 31) / 32)
 #if RX * RYC <= 8 && RT_NCH == 1
 #define RT_MINB (64 / RT_WARPS < 32 ? 64 / RT_WARPS : 32)

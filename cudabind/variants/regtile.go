@@ -76,20 +76,19 @@ func RegtileDefaults(kw, kh int) (rx, ry int) {
 	if max(kw, kh) <= 7 {
 		ry = 2
 	}
-	for ry > 1 && rx*RegtileChunk(ry, kw, kh)*kw*kh > RegtileUnrollLimit {
+	for ry > 1 && rx*RegtileChunk(ry)*kw*kh > RegtileUnrollLimit {
 		ry /= 2
 	}
 	return rx, ry
 }
 
 // RegtileChunk is the rows of outputs per thread of one chunk of
-// gpu-regtile's walk (regtile.cu's RYC) for ry rows per thread and a kw x
-// kh filter: 2 for filters of 9 or more (FP32-bound: each chunk's input
-// loads behind the previous chunk's multiply-adds) with ry of 4 or more,
-// else ry (one chunk: DRAM-bound filters keep their registers for
-// occupancy).
-func RegtileChunk(ry, kw, kh int) int {
-	if max(kw, kh) >= 9 && ry >= 4 {
+// gpu-regtile's walk (regtile.cu's RYC) for ry rows per thread: 2 when ry
+// is 4 or more (each chunk's input loads behind the previous chunk's
+// multiply-adds), else ry (one chunk: with rx=4, 8 or fewer outputs per
+// thread keep their registers for occupancy).
+func RegtileChunk(ry int) int {
+	if ry >= 4 {
 		return 2
 	}
 	return ry
@@ -103,7 +102,7 @@ func RegtileChunk(ry, kw, kh int) int {
 // where sh = -(kw/2) mod 4 (RT_SH) shifts the tile to a 4-aligned first
 // column for its vector loads.
 func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
-	chunk := RegtileChunk(ry, kw, kh)
+	chunk := RegtileChunk(ry)
 	bufs := 1
 	if chunk < ry {
 		bufs = 2
@@ -155,5 +154,5 @@ func regtileDefines(b *Base) (map[string]string, error) {
 		vec = "1"
 	}
 	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry),
-		"RYC": strconv.Itoa(RegtileChunk(ry, kw, kh)), "VEC_IN": vec}, nil
+		"RYC": strconv.Itoa(RegtileChunk(ry)), "VEC_IN": vec}, nil
 }

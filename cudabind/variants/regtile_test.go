@@ -32,7 +32,7 @@ func TestRegtileDefaults(t *testing.T) {
 		if rx != tt.rx || ry != tt.ry {
 			t.Errorf("RegtileDefaults(%d, %d) = %d, %d; want %d, %d", tt.kw, tt.kh, rx, ry, tt.rx, tt.ry)
 		}
-		if rx*RegtileChunk(ry, tt.kw, tt.kh)*tt.kw*tt.kh > RegtileUnrollLimit {
+		if rx*RegtileChunk(ry)*tt.kw*tt.kh > RegtileUnrollLimit {
 			t.Errorf("%dx%d: rx=%d ry=%d leaves the row walk rolled", tt.kw, tt.kh, rx, ry)
 		}
 	}
@@ -52,17 +52,9 @@ func TestRegtileUnrollLimitMatchesKernel(t *testing.T) {
 }
 
 func TestRegtileChunk(t *testing.T) {
-	tests := []struct{ ry, kw, kh, want int }{
-		{2, 3, 3, 2},
-		{8, 7, 7, 8},  // DRAM-bound: one chunk
-		{8, 9, 9, 2},  // FP32-bound: chunks of 2
-		{4, 1, 21, 2}, // the larger side decides
-		{2, 21, 21, 2},
-		{1, 31, 31, 1},
-	}
-	for _, tt := range tests {
-		if got := RegtileChunk(tt.ry, tt.kw, tt.kh); got != tt.want {
-			t.Errorf("RegtileChunk(ry=%d, %dx%d) = %d, want %d", tt.ry, tt.kw, tt.kh, got, tt.want)
+	for _, tt := range []struct{ ry, want int }{{1, 1}, {2, 2}, {4, 2}, {8, 2}} {
+		if got := RegtileChunk(tt.ry); got != tt.want {
+			t.Errorf("RegtileChunk(%d) = %d, want %d", tt.ry, got, tt.want)
 		}
 	}
 }
@@ -74,8 +66,11 @@ func TestRegtileSharedBytes(t *testing.T) {
 		want           int
 	}{
 		// The tile starts 3 columns left of the first input column
-		// (-(3/2) mod 4): 3+32*4+3-1 = 133, padded to 136; 8*8+2 = 66 rows.
-		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, 136 * 66 * 4},
+		// (-(3/2) mod 4): 3+32*4+3-1 = 133, padded to 136; ry=8 in chunks
+		// of 2: two buffers of 8*2+2 = 18 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 8, 3, 3, 2 * 136 * 18 * 4},
+		// One chunk: 8*2+2 = 18 rows.
+		{convolve.Block{X: 32, Y: 8}, 4, 2, 3, 3, 136 * 18 * 4},
 		// Shift -(21/2) mod 4 = 2: 2+128+20 = 150, padded to 152; 16+20 = 36 rows.
 		{convolve.Block{X: 32, Y: 8}, 4, 2, 21, 21, 152 * 36 * 4},
 		// ry=8 in chunks of 2: two buffers of 16+20 = 36 rows.
@@ -265,7 +260,7 @@ func TestRegtileCompile(t *testing.T) {
 					continue
 				}
 				extra := map[string]string{"RX": fmt.Sprint(rs.rx), "RY": fmt.Sprint(rs.ry),
-					"RYC": fmt.Sprint(RegtileChunk(rs.ry, rs.s.kw, rs.s.kh)), "VEC_IN": vec}
+					"RYC": fmt.Sprint(RegtileChunk(rs.ry)), "VEC_IN": vec}
 				opts := CompileOptions(p, cfg, rs.s.block, rs.s.index64, extra)
 				opts.Arch = compileArch
 				c, err := cudabind.CompileOnly(src, opts)
