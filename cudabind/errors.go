@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // Library names an Error's origin.
@@ -237,16 +239,11 @@ func NVRTCErrorName(code int) string {
 // newDriverError builds the error for a failed driver call, asking the
 // loaded driver for the name and text when it can.
 func newDriverError(api string, code int) *Error {
-	name, text := DriverErrorName(code)
-	if lib := loadedDriver(); lib != nil {
-		if n := lib.errorName(code); n != "" {
-			name = n
-		}
-		if t := lib.errorString(code); t != "" {
-			text = t
-		}
+	var drv driver.Driver
+	if l := loadedDriver(); l != nil {
+		drv = l
 	}
-	return &Error{API: api, Code: code, Name: name, Text: text, Library: LibDriver}
+	return driverError(drv, api, driver.Result(code))
 }
 
 // newNVRTCError builds the error for a failed NVRTC call.

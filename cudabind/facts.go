@@ -5,6 +5,8 @@ import (
 	"sort"
 	"time"
 	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // FlushL2 evicts the L2 cache before a cold measurement by writing a
@@ -23,17 +25,17 @@ func (d *Device) FlushL2(x *Exec) error {
 		if n < 1<<20 {
 			n = 1 << 20
 		}
-		var p uint64
-		if err := check("cuMemAlloc", ccall(d.lib.cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(n))); err != nil {
+		p, r := d.drv.MemAlloc(uint64(n))
+		if err := x.check("cuMemAlloc", r); err != nil {
 			return fmt.Errorf("%w (L2 flush buffer of %d bytes)", err, n)
 		}
 		d.flushBuf, d.flushBytes = DevPtr(p), n
 	}
 	d.flushSeq++
-	if err := check("cuMemsetD32Async", ccall(d.lib.cuMemsetD32Async, uintptr(d.flushBuf), uintptr(d.flushSeq), uintptr(d.flushBytes/4), 0)); err != nil {
+	if err := x.check("cuMemsetD32Async", d.drv.MemsetD32Async(driver.DevPtr(d.flushBuf), d.flushSeq, uint64(d.flushBytes/4), 0)); err != nil {
 		return err
 	}
-	return check("cuStreamSynchronize", ccall(d.lib.cuStreamSynchronize, 0))
+	return x.check("cuStreamSynchronize", d.drv.StreamSynchronize(0))
 }
 
 // copyBandwidthBytes is the size of each buffer of the bandwidth probe.
