@@ -50,18 +50,6 @@ func DriverSearchList() []string {
 	return []string{"libcuda.so.1"}
 }
 
-// UnavailableError reports that CUDA cannot be used here: a library is
-// missing or incomplete, or the driver found no device. GPU tests skip
-// with its message.
-type UnavailableError struct {
-	Lib    string // the library or facility: "libcuda.so.1", "nvrtc", "device"
-	Reason string // what went wrong, with the names tried
-}
-
-func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("cudabind: %s unavailable: %s", e.Lib, e.Reason)
-}
-
 // symbol is one entry of a library's symbol table: the address is written
 // to *dst; names are tried in order (versioned names first).
 type symbol struct {

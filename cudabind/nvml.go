@@ -10,9 +10,6 @@ import (
 // EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
 const EnvLibNVML = "CONVBENCH_LIBNVML"
 
-// LibNVML names Errors from the NVIDIA Management Library.
-const LibNVML = "nvml"
-
 // NVMLSearchList returns the names tried for NVML: the value of
 // CONVBENCH_LIBNVML when set, otherwise libnvidia-ml.so.1.
 func NVMLSearchList() []string {
