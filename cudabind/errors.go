@@ -1,9 +1,6 @@
 package cudabind
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/driver"
 )
@@ -77,45 +74,4 @@ func newDriverError(api string, code int) *Error {
 		drv = l
 	}
 	return driverError(drv, api, driver.Result(code))
-}
-
-// newNVRTCError builds the error for a failed NVRTC call.
-func newNVRTCError(api string, code int) *Error {
-	name := NVRTCErrorName(code)
-	if lib := loadedNVRTC(); lib != nil {
-		if n := lib.errorString(code); n != "" {
-			name = n
-		}
-	}
-	return &Error{API: api, Code: code, Name: name, Library: LibNVRTC}
-}
-
-// CompileError is a failed NVRTC compilation. It carries the full compiler
-// log, the NVRTC result name and the options used.
-type CompileError struct {
-	Source  string   // Source.Name
-	Result  string   // "NVRTC_ERROR_COMPILATION"
-	Log     string   // the full program log
-	Options []string // the rendered options
-	Err     *Error   // the failing call
-}
-
-func (e *CompileError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "cudabind: compiling %s failed: %s", e.Source, e.Result)
-	if len(e.Options) > 0 {
-		fmt.Fprintf(&b, " (options: %s)", strings.Join(e.Options, " "))
-	}
-	if log := strings.TrimSpace(e.Log); log != "" {
-		b.WriteString("\n")
-		b.WriteString(log)
-	}
-	return b.String()
-}
-
-func (e *CompileError) Unwrap() error {
-	if e.Err == nil {
-		return nil
-	}
-	return e.Err
 }

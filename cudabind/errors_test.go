@@ -1,7 +1,6 @@
 package cudabind
 
 import (
-	"errors"
 	"testing"
 )
 
@@ -24,18 +23,5 @@ func TestDriverErrorWithoutDriver(t *testing.T) {
 	}
 	if n := NVRTCErrorName(99); n != "NVRTC_ERROR_99" {
 		t.Errorf("NVRTCErrorName(99) = %q", n)
-	}
-}
-
-func TestCompileErrorMessage(t *testing.T) {
-	e := &CompileError{Source: "k.cu", Result: "NVRTC_ERROR_COMPILATION", Log: "k.cu(3): error: identifier \"q\" is undefined\n",
-		Options: []string{"--gpu-architecture=sm_90"}, Err: &Error{API: "nvrtcCompileProgram", Code: 6, Name: "NVRTC_ERROR_COMPILATION", Library: LibNVRTC}}
-	want := "cudabind: compiling k.cu failed: NVRTC_ERROR_COMPILATION (options: --gpu-architecture=sm_90)\nk.cu(3): error: identifier \"q\" is undefined"
-	if e.Error() != want {
-		t.Errorf("Error() = %q, want %q", e.Error(), want)
-	}
-	var inner *Error
-	if !errors.As(e, &inner) || inner.Code != 6 {
-		t.Error("CompileError does not unwrap to its *Error")
 	}
 }

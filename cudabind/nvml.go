@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
@@ -19,13 +20,18 @@ func NVMLSearchList() []string {
 	return []string{"libnvidia-ml.so.1"}
 }
 
-// nvmlLib holds the NVML entry points the package uses.
+// nvmlLib holds the NVML entry points the package uses, bound as typed
+// Go function values.
 type nvmlLib struct {
 	name string
 
-	nvmlInit, nvmlErrorString, nvmlDeviceGetHandleByUUID uintptr
-	nvmlDeviceGetClockInfo, nvmlDeviceGetMaxClockInfo    uintptr
-	nvmlDeviceGetPowerUsage, nvmlDeviceGetTemperature    uintptr
+	nvmlInit                  func() int32
+	nvmlErrorString           func(r int32) string
+	nvmlDeviceGetHandleByUUID func(uuid string, h *uintptr) int32
+	nvmlDeviceGetClockInfo    func(h uintptr, clock uint32, v *uint32) int32
+	nvmlDeviceGetMaxClockInfo func(h uintptr, clock uint32, v *uint32) int32
+	nvmlDeviceGetPowerUsage   func(h uintptr, mw *uint32) int32
+	nvmlDeviceGetTemperature  func(h uintptr, sensor uint32, v *uint32) int32
 }
 
 // nvmlClockSM is NVML_CLOCK_SM of nvmlClockType_t; nvmlTemperatureGPU is
@@ -37,31 +43,30 @@ const (
 
 var nvmlOnce onceValue[*nvmlLib]
 
-// loadNVML opens NVML once, resolves its symbols and calls nvmlInit_v2.
+// loadNVML opens NVML once, binds its symbols and calls nvmlInit_v2.
 // Every failure is an *UnavailableError.
 func loadNVML() (*nvmlLib, error) {
 	return nvmlOnce.get(func() (*nvmlLib, error) {
 		names := NVMLSearchList()
-		h, name, err := openFirst(names)
+		lib, err := dl.Open(names)
 		if err != nil {
 			return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
 		}
-		l := &nvmlLib{name: name}
-		s := func(dst *uintptr, names ...string) symbol { return symbol{dst: dst, names: names} }
-		syms := []symbol{
-			s(&l.nvmlInit, "nvmlInit_v2"),
-			s(&l.nvmlErrorString, "nvmlErrorString"),
-			s(&l.nvmlDeviceGetHandleByUUID, "nvmlDeviceGetHandleByUUID"),
-			s(&l.nvmlDeviceGetClockInfo, "nvmlDeviceGetClockInfo"),
-			s(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
-			s(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
-			s(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
+		l := &nvmlLib{name: lib.Name}
+		f := dl.Func
+		if err := lib.Bind([]dl.Symbol{
+			f(&l.nvmlInit, "nvmlInit_v2"),
+			f(&l.nvmlErrorString, "nvmlErrorString"),
+			f(&l.nvmlDeviceGetHandleByUUID, "nvmlDeviceGetHandleByUUID"),
+			f(&l.nvmlDeviceGetClockInfo, "nvmlDeviceGetClockInfo"),
+			f(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
+			f(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
+			f(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
+		}); err != nil {
+			return nil, &UnavailableError{Lib: lib.Name, Reason: err.Error()}
 		}
-		if err := resolve(h, syms); err != nil {
-			return nil, &UnavailableError{Lib: name, Reason: err.Error()}
-		}
-		if err := l.check("nvmlInit_v2", ccall(l.nvmlInit)); err != nil {
-			return nil, &UnavailableError{Lib: name, Reason: err.Error()}
+		if err := l.check("nvmlInit_v2", l.nvmlInit()); err != nil {
+			return nil, &UnavailableError{Lib: lib.Name, Reason: err.Error()}
 		}
 		return l, nil
 	})
@@ -98,17 +103,17 @@ func NVMLErrorName(code int) string {
 // library's description when it is loaded.
 func newNVMLError(l *nvmlLib, api string, code int) *Error {
 	e := &Error{API: api, Code: code, Name: NVMLErrorName(code), Library: LibNVML}
-	if l != nil && l.nvmlErrorString != 0 {
-		e.Text = goString(cRet(l.nvmlErrorString, uintptr(code)))
+	if l != nil && l.nvmlErrorString != nil {
+		e.Text = l.nvmlErrorString(int32(code))
 	}
 	return e
 }
 
-func (l *nvmlLib) check(api string, r int) error {
+func (l *nvmlLib) check(api string, r int32) error {
 	if r == 0 {
 		return nil
 	}
-	return newNVMLError(l, api, r)
+	return newNVMLError(l, api, int(r))
 }
 
 // NVMLDevice is a GPU as NVML sees it: clocks, power and temperature
@@ -134,8 +139,7 @@ func OpenNVML(uuid string) (*NVMLDevice, error) {
 		return nil, fmt.Errorf("cudabind: OpenNVML with an empty UUID")
 	}
 	var h uintptr
-	c := cstr(uuid)
-	if err := l.check("nvmlDeviceGetHandleByUUID", ccall(l.nvmlDeviceGetHandleByUUID, uintptr(unsafe.Pointer(&c[0])), uintptr(unsafe.Pointer(&h)))); err != nil {
+	if err := l.check("nvmlDeviceGetHandleByUUID", l.nvmlDeviceGetHandleByUUID(uuid, &h)); err != nil {
 		return nil, fmt.Errorf("cudabind: NVML device %s: %w", uuid, err)
 	}
 	return &NVMLDevice{lib: l, handle: h, uuid: uuid}, nil
@@ -158,7 +162,7 @@ func (d *NVMLDevice) SMClockMHz() (int, error) {
 		return 0, err
 	}
 	var v uint32
-	err := d.lib.check("nvmlDeviceGetClockInfo", ccall(d.lib.nvmlDeviceGetClockInfo, d.handle, nvmlClockSM, uintptr(unsafe.Pointer(&v))))
+	err := d.lib.check("nvmlDeviceGetClockInfo", d.lib.nvmlDeviceGetClockInfo(d.handle, nvmlClockSM, &v))
 	return int(v), err
 }
 
@@ -168,7 +172,7 @@ func (d *NVMLDevice) MaxSMClockMHz() (int, error) {
 		return 0, err
 	}
 	var v uint32
-	err := d.lib.check("nvmlDeviceGetMaxClockInfo", ccall(d.lib.nvmlDeviceGetMaxClockInfo, d.handle, nvmlClockSM, uintptr(unsafe.Pointer(&v))))
+	err := d.lib.check("nvmlDeviceGetMaxClockInfo", d.lib.nvmlDeviceGetMaxClockInfo(d.handle, nvmlClockSM, &v))
 	return int(v), err
 }
 
@@ -179,7 +183,7 @@ func (d *NVMLDevice) PowerW() (float64, error) {
 		return 0, err
 	}
 	var mw uint32
-	err := d.lib.check("nvmlDeviceGetPowerUsage", ccall(d.lib.nvmlDeviceGetPowerUsage, d.handle, uintptr(unsafe.Pointer(&mw))))
+	err := d.lib.check("nvmlDeviceGetPowerUsage", d.lib.nvmlDeviceGetPowerUsage(d.handle, &mw))
 	return float64(mw) / 1000, err
 }
 
@@ -189,6 +193,6 @@ func (d *NVMLDevice) TemperatureC() (int, error) {
 		return 0, err
 	}
 	var v uint32
-	err := d.lib.check("nvmlDeviceGetTemperature", ccall(d.lib.nvmlDeviceGetTemperature, d.handle, nvmlTemperatureGPU, uintptr(unsafe.Pointer(&v))))
+	err := d.lib.check("nvmlDeviceGetTemperature", d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, &v))
 	return int(v), err
 }
