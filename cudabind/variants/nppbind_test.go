@@ -67,8 +67,8 @@ type fakeCall struct {
 // and checks that filter32f delivers every argument, the 48-byte
 // NppStreamContext passed by value included, and returns the status.
 func TestNPPCallABI(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skipf("the NPP call is implemented for amd64 only, not %s", runtime.GOARCH)
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skipf("the NPP call is implemented for amd64 and arm64 only, not %s", runtime.GOARCH)
 	}
 	cc, err := exec.LookPath("cc")
 	if err != nil {
@@ -87,9 +87,9 @@ func TestNPPCallABI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("openNPP: %v", err)
 	}
-	ctx := nppStreamContext{hStream: 0x1122334455667788, nCudaDeviceID: 3, nMultiProcessorCount: 132,
-		nMaxThreadsPerMultiProcessor: 2048, nMaxThreadsPerBlock: 1024, nSharedMemPerBlock: 49152,
-		nCudaDevAttrComputeCapabilityMajor: 9, nCudaDevAttrComputeCapabilityMinor: 0, nStreamFlags: 1, nReserved0: -7}
+	ctx := nppStreamContext{HStream: 0x1122334455667788, NCudaDeviceID: 3, NMultiProcessorCount: 132,
+		NMaxThreadsPerMultiProcessor: 2048, NMaxThreadsPerBlock: 1024, NSharedMemPerBlock: 49152,
+		NCudaDevAttrComputeCapabilityMajor: 9, NCudaDevAttrComputeCapabilityMinor: 0, NStreamFlags: 1, NReserved0: -7}
 	st := l.filter32f(0xdead0000, 4*1031, 0xbeef0000, -4*1000, nppSize{1000, 777}, 0xf11e0000,
 		nppSize{31, 5}, nppSize{15, 2}, &ctx)
 	if st != -33 {
