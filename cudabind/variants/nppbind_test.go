@@ -7,11 +7,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-	"unsafe"
-
-	"github.com/ebitengine/purego"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // fakeNPPIF is a stand-in for libnppif with the real prototype of
@@ -95,16 +93,16 @@ func TestNPPCallABI(t *testing.T) {
 	if st != -33 {
 		t.Errorf("status = %d, want -33", st)
 	}
-	h, err := purego.Dlopen(lib, purego.RTLD_NOW)
+	fake, err := dl.Open([]string{lib})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sym, err := purego.Dlsym(h, "fake_last")
-	if err != nil {
+	var last func(out *fakeCall)
+	if err := fake.Bind([]dl.Symbol{dl.Func(&last, "fake_last")}); err != nil {
 		t.Fatal(err)
 	}
 	var got fakeCall
-	purego.SyscallN(sym, uintptr(unsafe.Pointer(&got)))
+	last(&got)
 	want := fakeCall{src: 0xdead0000, srcStep: 4 * 1031, dst: 0xbeef0000, dstStep: -4 * 1000, roiW: 1000, roiH: 777,
 		kernel: 0xf11e0000, kw: 31, kh: 5, ax: 15, ay: 2, ctx: ctx}
 	if got != want {
