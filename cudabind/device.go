@@ -193,12 +193,6 @@ type Device struct {
 	stop   chan struct{}
 
 	live [numKinds]atomic.Int64
-
-	flushBuf   DevPtr
-	flushBytes int64
-	flushSeq   uint32
-
-	bwOnce onceValue[float64]
 }
 
 type task struct {
@@ -352,7 +346,7 @@ func (d *Device) Do(f func(x *Exec) error) error {
 
 // LiveAllocations counts what was created through this device and not yet
 // released: device and pinned host buffers, modules, textures, streams,
-// events and graphs. The L2 flush buffer is not counted.
+// events and graphs.
 func (d *Device) LiveAllocations() int {
 	n := int64(0)
 	for i := range d.live {
@@ -372,8 +366,7 @@ func (d *Device) LiveByKind() map[string]int {
 	return m
 }
 
-// Close frees the L2 flush buffer, stops the executor and releases the
-// primary context. Allocations still live stay owned by the context, which
+// Close stops the executor and releases the primary context. Allocations still live stay owned by the context, which
 // the driver destroys when its last retain is released. Do not close the
 // device returned by Default.
 func (d *Device) Close() error {
@@ -381,13 +374,6 @@ func (d *Device) Close() error {
 		return nil
 	}
 	var err error
-	if d.flushBuf != 0 {
-		err = d.Do(func(x *Exec) error {
-			e := checkWith(d.drv, "cuMemFree", d.drv.MemFree(driver.DevPtr(d.flushBuf)))
-			d.flushBuf = 0
-			return e
-		})
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {

@@ -200,21 +200,8 @@ func TestNilDeviceAndModule(t *testing.T) {
 	}
 }
 
-func TestPeakFP32(t *testing.T) {
-	cases := []struct {
-		major, minor, lanes int
-	}{{6, 0, 64}, {6, 1, 128}, {7, 0, 64}, {7, 5, 64}, {8, 0, 64}, {8, 6, 128}, {8, 9, 128}, {9, 0, 128}, {10, 0, 128}, {12, 0, 128}, {2, 0, 0}}
-	for _, c := range cases {
-		if got := FP32LanesPerSM(c.major, c.minor); got != c.lanes {
-			t.Errorf("FP32LanesPerSM(%d.%d) = %d, want %d", c.major, c.minor, got, c.lanes)
-		}
-	}
-	// H100 SXM: 132 SMs, 1980 MHz boost: 132*128*2*1.98 GHz = 66908 GFLOP/s.
-	h100 := DeviceInfo{Major: 9, SMs: 132, ClockKHz: 1980000}
-	if got := PeakFP32GFLOPsOf(h100); math.Abs(got-66908.16) > 0.01 {
-		t.Errorf("PeakFP32GFLOPsOf(H100) = %v", got)
-	}
-	if a := h100.Arch(); a != "sm_90" {
+func TestDeviceInfoNames(t *testing.T) {
+	if a := (DeviceInfo{Major: 9}).Arch(); a != "sm_90" {
 		t.Errorf("Arch() = %q", a)
 	}
 	if v := (DeviceInfo{DriverVersion: 13020}).Driver(); v != "13.2" {

@@ -248,11 +248,11 @@ func (d *Driver) DeviceGetUuid(dev driver.Device) ([16]byte, driver.Result) {
 	return [16]byte{0xfa, 0xce, 15: byte(dev)}, driver.Success
 }
 
-// Attributes of the fake device: compute capability 9.0, 132 SMs, 50 MiB
+// Attributes of the fake device: compute capability 9.0, 132 SMs, 4 MiB
 // of L2, the common limits; others are 0.
 var attributes = map[driver.DeviceAttribute]int32{
 	1: 1024, 2: 1024, 5: 2147483647, 8: 48 << 10, 9: 64 << 10, 10: 32, 12: 65536,
-	13: 1980000, 14: 512, 16: 132, 36: 2619000, 37: 5120, 38: 50 << 20, 39: 2048,
+	13: 1980000, 14: 512, 16: 132, 36: 2619000, 37: 5120, 38: 4 << 20, 39: 2048,
 	51: 32, 69: 1 << 27, 70: 1 << 17, 71: 1 << 16, 72: 1 << 21, 75: 9, 76: 0,
 	81: 228 << 10, 97: 227 << 10,
 }
