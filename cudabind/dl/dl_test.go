@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // libc opens the C library, which every Linux host has; elsewhere the
@@ -89,6 +90,37 @@ func TestBindRefusesBadFunctionTypes(t *testing.T) {
 		if err := l.Bind([]Symbol{s}); err == nil || !strings.Contains(err.Error(), "strlen") {
 			t.Errorf("Bind(%T) = %v, want an error naming strlen", s.Fn, err)
 		}
+	}
+}
+
+func TestAddressAndCall(t *testing.T) {
+	l := libc(t)
+	var labs uintptr
+	var registered func(v int64) int64
+	if err := l.Bind([]Symbol{Address(&labs, "labs_v2", "labs"), Func(&registered, "labs")}); err != nil {
+		t.Fatal(err)
+	}
+	if labs == 0 {
+		t.Fatal("Address entry left the address 0")
+	}
+	for _, v := range []int64{-7, 0, 1 << 20, -(1 << 30)} {
+		if got, want := Call(labs, uintptr(v)), int32(registered(v)); got != want {
+			t.Errorf("Call(labs, %d) = %d, the registered function gives %d", v, got, want)
+		}
+	}
+	// Pointer arguments: memset through Call writes Go memory.
+	var memset uintptr
+	if err := l.Bind([]Symbol{Address(&memset, "memset")}); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	Call(memset, uintptr(unsafe.Pointer(&buf[0])), 0xab, 8)
+	if buf[0] != 0xab || buf[7] != 0xab || buf[8] != 0 {
+		t.Errorf("memset through Call wrote %x", buf)
+	}
+	var nilAddr *uintptr
+	if err := l.Bind([]Symbol{Address(nilAddr, "labs")}); err == nil {
+		t.Error("Bind into a nil *uintptr succeeded")
 	}
 }
 

@@ -25,35 +25,28 @@ type Lib struct {
 	cuDevicePrimaryCtxRetain  func(c *Context, d Device) Result
 	cuDevicePrimaryCtxRelease func(d Device) Result
 	cuCtxSetCurrent           func(c Context) Result
-	cuCtxSynchronize          func() Result
+	cuCtxSynchronize          uintptr // hot: called with dl.Call
 
-	cuMemAlloc        func(p *DevPtr, bytes uint64) Result
-	cuMemAllocPitch   func(p *DevPtr, pitch *uint64, widthBytes, height uint64, elemSize uint32) Result
-	cuMemFree         func(p DevPtr) Result
-	cuMemGetInfo      func(free, total *uint64) Result
-	cuMemHostAlloc    func(p *unsafe.Pointer, bytes uint64, flags uint32) Result
-	cuMemFreeHost     func(p unsafe.Pointer) Result
-	cuMemsetD8        func(p DevPtr, v uint8, n uint64) Result
-	cuMemsetD32       func(p DevPtr, v uint32, n uint64) Result
-	cuMemsetD8Async   func(p DevPtr, v uint8, n uint64, s Stream) Result
-	cuMemsetD32Async  func(p DevPtr, v uint32, n uint64, s Stream) Result
-	cuMemcpyHtoD      func(dst DevPtr, src unsafe.Pointer, n uint64) Result
-	cuMemcpyDtoH      func(dst unsafe.Pointer, src DevPtr, n uint64) Result
-	cuMemcpyDtoD      func(dst, src DevPtr, n uint64) Result
-	cuMemcpyHtoDAsync func(dst DevPtr, src unsafe.Pointer, n uint64, s Stream) Result
-	cuMemcpyDtoHAsync func(dst unsafe.Pointer, src DevPtr, n uint64, s Stream) Result
-	cuMemcpyDtoDAsync func(dst, src DevPtr, n uint64, s Stream) Result
-	cuMemcpy2D        func(c *Memcpy2D) Result
-	cuMemcpy2DAsync   func(c *Memcpy2D, s Stream) Result
+	cuMemAlloc      func(p *DevPtr, bytes uint64) Result
+	cuMemAllocPitch func(p *DevPtr, pitch *uint64, widthBytes, height uint64, elemSize uint32) Result
+	cuMemFree       func(p DevPtr) Result
+	cuMemGetInfo    func(free, total *uint64) Result
+	cuMemHostAlloc  func(p *unsafe.Pointer, bytes uint64, flags uint32) Result
+	cuMemFreeHost   func(p unsafe.Pointer) Result
+	// The data path, called in timed loops, is bound by address and
+	// called with dl.Call (see package dl): no reflection per call.
+	cuMemsetD8, cuMemsetD32, cuMemsetD8Async, cuMemsetD32Async             uintptr
+	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD                               uintptr
+	cuMemcpyHtoDAsync, cuMemcpyDtoHAsync, cuMemcpyDtoDAsync                uintptr
+	cuMemcpy2D, cuMemcpy2DAsync                                            uintptr
+	cuStreamSynchronize, cuEventRecord, cuEventSynchronize, cuLaunchKernel uintptr
+	cuGraphLaunch                                                          uintptr // optional
 
-	cuStreamCreate      func(s *Stream, flags uint32) Result
-	cuStreamDestroy     func(s Stream) Result
-	cuStreamSynchronize func(s Stream) Result
-	cuEventCreate       func(e *Event, flags uint32) Result
-	cuEventDestroy      func(e Event) Result
-	cuEventRecord       func(e Event, s Stream) Result
-	cuEventSynchronize  func(e Event) Result
-	cuEventElapsedTime  func(ms *float32, start, stop Event) Result
+	cuStreamCreate     func(s *Stream, flags uint32) Result
+	cuStreamDestroy    func(s Stream) Result
+	cuEventCreate      func(e *Event, flags uint32) Result
+	cuEventDestroy     func(e Event) Result
+	cuEventElapsedTime func(ms *float32, start, stop Event) Result
 
 	cuModuleLoadData    func(m *Module, image unsafe.Pointer) Result
 	cuModuleUnload      func(m Module) Result
@@ -62,7 +55,6 @@ type Lib struct {
 	cuFuncGetAttribute  func(v *int32, a FuncAttribute, f Function) Result
 	cuFuncSetAttribute  func(f Function, a FuncAttribute, v int32) Result
 	cuFuncGetParamInfo  func(f Function, index uint64, offset, size *uint64) Result
-	cuLaunchKernel      func(f Function, gx, gy, gz, bx, by, bz, shared uint32, s Stream, params *unsafe.Pointer, extra unsafe.Pointer) Result
 
 	cuTexObjectCreate  func(t *TexObject, res *ResourceDesc, tex *TextureDesc, view unsafe.Pointer) Result
 	cuTexObjectDestroy func(t TexObject) Result
@@ -71,7 +63,6 @@ type Lib struct {
 	cuStreamEndCapture   func(s Stream, g *Graph) Result
 	cuGraphInstantiate   func(e *GraphExec, g Graph, flags uint64) Result
 	cuGraphUpload        func(e GraphExec, s Stream) Result
-	cuGraphLaunch        func(e GraphExec, s Stream) Result
 	cuGraphExecDestroy   func(e GraphExec) Result
 	cuGraphDestroy       func(g Graph) Result
 }
@@ -79,7 +70,7 @@ type Lib struct {
 // table lists every entry point with the C names to try, versioned names
 // (the ones cuda.h maps the plain names to) first.
 func (l *Lib) table() []dl.Symbol {
-	f, opt := dl.Func, dl.OptionalFunc
+	f, opt, a, opta := dl.Func, dl.OptionalFunc, dl.Address, dl.OptionalAddress
 	return []dl.Symbol{
 		f(&l.cuInit, "cuInit"),
 		f(&l.cuDriverGetVersion, "cuDriverGetVersion"),
@@ -94,32 +85,32 @@ func (l *Lib) table() []dl.Symbol {
 		f(&l.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
 		f(&l.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"),
 		f(&l.cuCtxSetCurrent, "cuCtxSetCurrent"),
-		f(&l.cuCtxSynchronize, "cuCtxSynchronize"),
+		a(&l.cuCtxSynchronize, "cuCtxSynchronize"),
 		f(&l.cuMemAlloc, "cuMemAlloc_v2"),
 		f(&l.cuMemAllocPitch, "cuMemAllocPitch_v2"),
 		f(&l.cuMemFree, "cuMemFree_v2"),
 		f(&l.cuMemGetInfo, "cuMemGetInfo_v2"),
 		f(&l.cuMemHostAlloc, "cuMemHostAlloc"),
 		f(&l.cuMemFreeHost, "cuMemFreeHost"),
-		f(&l.cuMemsetD8, "cuMemsetD8_v2"),
-		f(&l.cuMemsetD32, "cuMemsetD32_v2"),
-		f(&l.cuMemsetD8Async, "cuMemsetD8Async"),
-		f(&l.cuMemsetD32Async, "cuMemsetD32Async"),
-		f(&l.cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
-		f(&l.cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
-		f(&l.cuMemcpyDtoD, "cuMemcpyDtoD_v2"),
-		f(&l.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
-		f(&l.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
-		f(&l.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
-		f(&l.cuMemcpy2D, "cuMemcpy2D_v2"),
-		f(&l.cuMemcpy2DAsync, "cuMemcpy2DAsync_v2"),
+		a(&l.cuMemsetD8, "cuMemsetD8_v2"),
+		a(&l.cuMemsetD32, "cuMemsetD32_v2"),
+		a(&l.cuMemsetD8Async, "cuMemsetD8Async"),
+		a(&l.cuMemsetD32Async, "cuMemsetD32Async"),
+		a(&l.cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+		a(&l.cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+		a(&l.cuMemcpyDtoD, "cuMemcpyDtoD_v2"),
+		a(&l.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
+		a(&l.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+		a(&l.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"),
+		a(&l.cuMemcpy2D, "cuMemcpy2D_v2"),
+		a(&l.cuMemcpy2DAsync, "cuMemcpy2DAsync_v2"),
 		f(&l.cuStreamCreate, "cuStreamCreate"),
 		f(&l.cuStreamDestroy, "cuStreamDestroy_v2"),
-		f(&l.cuStreamSynchronize, "cuStreamSynchronize"),
+		a(&l.cuStreamSynchronize, "cuStreamSynchronize"),
 		f(&l.cuEventCreate, "cuEventCreate"),
 		f(&l.cuEventDestroy, "cuEventDestroy_v2"),
-		f(&l.cuEventRecord, "cuEventRecord"),
-		f(&l.cuEventSynchronize, "cuEventSynchronize"),
+		a(&l.cuEventRecord, "cuEventRecord"),
+		a(&l.cuEventSynchronize, "cuEventSynchronize"),
 		f(&l.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
 		f(&l.cuModuleLoadData, "cuModuleLoadData"),
 		f(&l.cuModuleUnload, "cuModuleUnload"),
@@ -127,7 +118,7 @@ func (l *Lib) table() []dl.Symbol {
 		f(&l.cuModuleGetGlobal, "cuModuleGetGlobal_v2"),
 		f(&l.cuFuncGetAttribute, "cuFuncGetAttribute"),
 		f(&l.cuFuncSetAttribute, "cuFuncSetAttribute"),
-		f(&l.cuLaunchKernel, "cuLaunchKernel"),
+		a(&l.cuLaunchKernel, "cuLaunchKernel"),
 		f(&l.cuTexObjectCreate, "cuTexObjectCreate"),
 		f(&l.cuTexObjectDestroy, "cuTexObjectDestroy"),
 		opt(&l.cuFuncGetParamInfo, "cuFuncGetParamInfo"),
@@ -135,7 +126,7 @@ func (l *Lib) table() []dl.Symbol {
 		opt(&l.cuStreamEndCapture, "cuStreamEndCapture"),
 		opt(&l.cuGraphInstantiate, "cuGraphInstantiateWithFlags"),
 		opt(&l.cuGraphUpload, "cuGraphUpload"),
-		opt(&l.cuGraphLaunch, "cuGraphLaunch"),
+		opta(&l.cuGraphLaunch, "cuGraphLaunch"),
 		opt(&l.cuGraphExecDestroy, "cuGraphExecDestroy"),
 		opt(&l.cuGraphDestroy, "cuGraphDestroy"),
 	}
@@ -162,7 +153,7 @@ func (l *Lib) Has(f Feature) bool {
 	switch f {
 	case Graphs:
 		return l.cuStreamBeginCapture != nil && l.cuStreamEndCapture != nil && l.cuGraphInstantiate != nil &&
-			l.cuGraphUpload != nil && l.cuGraphLaunch != nil && l.cuGraphExecDestroy != nil && l.cuGraphDestroy != nil
+			l.cuGraphUpload != nil && l.cuGraphLaunch != 0 && l.cuGraphExecDestroy != nil && l.cuGraphDestroy != nil
 	case ParamInfo:
 		return l.cuFuncGetParamInfo != nil
 	}
@@ -234,7 +225,7 @@ func (l *Lib) DevicePrimaryCtxRetain(d Device) (Context, Result) {
 
 func (l *Lib) DevicePrimaryCtxRelease(d Device) Result { return l.cuDevicePrimaryCtxRelease(d) }
 func (l *Lib) CtxSetCurrent(c Context) Result          { return l.cuCtxSetCurrent(c) }
-func (l *Lib) CtxSynchronize() Result                  { return l.cuCtxSynchronize() }
+func (l *Lib) CtxSynchronize() Result                  { return Result(dl.Call(l.cuCtxSynchronize)) }
 
 func (l *Lib) MemAlloc(bytes uint64) (DevPtr, Result) {
 	var p DevPtr
@@ -262,38 +253,53 @@ func (l *Lib) MemHostAlloc(bytes uint64, flags uint32) (unsafe.Pointer, Result) 
 	return p, r
 }
 
-func (l *Lib) MemFreeHost(p unsafe.Pointer) Result           { return l.cuMemFreeHost(p) }
-func (l *Lib) MemsetD8(p DevPtr, v uint8, n uint64) Result   { return l.cuMemsetD8(p, v, n) }
-func (l *Lib) MemsetD32(p DevPtr, v uint32, n uint64) Result { return l.cuMemsetD32(p, v, n) }
-func (l *Lib) MemcpyDtoD(dst, src DevPtr, n uint64) Result   { return l.cuMemcpyDtoD(dst, src, n) }
-func (l *Lib) Memcpy2D(c *Memcpy2D) Result                   { return l.cuMemcpy2D(c) }
-func (l *Lib) Memcpy2DAsync(c *Memcpy2D, s Stream) Result    { return l.cuMemcpy2DAsync(c, s) }
-func (l *Lib) MemcpyDtoDAsync(dst, src DevPtr, n uint64, s Stream) Result {
-	return l.cuMemcpyDtoDAsync(dst, src, n, s)
+func (l *Lib) MemFreeHost(p unsafe.Pointer) Result { return l.cuMemFreeHost(p) }
+func (l *Lib) MemsetD8(p DevPtr, v uint8, n uint64) Result {
+	return Result(dl.Call(l.cuMemsetD8, uintptr(p), uintptr(v), uintptr(n)))
+}
+
+func (l *Lib) MemsetD32(p DevPtr, v uint32, n uint64) Result {
+	return Result(dl.Call(l.cuMemsetD32, uintptr(p), uintptr(v), uintptr(n)))
 }
 
 func (l *Lib) MemsetD8Async(p DevPtr, v uint8, n uint64, s Stream) Result {
-	return l.cuMemsetD8Async(p, v, n, s)
+	return Result(dl.Call(l.cuMemsetD8Async, uintptr(p), uintptr(v), uintptr(n), uintptr(s)))
 }
 
 func (l *Lib) MemsetD32Async(p DevPtr, v uint32, n uint64, s Stream) Result {
-	return l.cuMemsetD32Async(p, v, n, s)
+	return Result(dl.Call(l.cuMemsetD32Async, uintptr(p), uintptr(v), uintptr(n), uintptr(s)))
 }
 
 func (l *Lib) MemcpyHtoD(dst DevPtr, src unsafe.Pointer, n uint64) Result {
-	return l.cuMemcpyHtoD(dst, src, n)
+	return Result(dl.Call(l.cuMemcpyHtoD, uintptr(dst), uintptr(src), uintptr(n)))
 }
 
 func (l *Lib) MemcpyDtoH(dst unsafe.Pointer, src DevPtr, n uint64) Result {
-	return l.cuMemcpyDtoH(dst, src, n)
+	return Result(dl.Call(l.cuMemcpyDtoH, uintptr(dst), uintptr(src), uintptr(n)))
+}
+
+func (l *Lib) MemcpyDtoD(dst, src DevPtr, n uint64) Result {
+	return Result(dl.Call(l.cuMemcpyDtoD, uintptr(dst), uintptr(src), uintptr(n)))
 }
 
 func (l *Lib) MemcpyHtoDAsync(dst DevPtr, src unsafe.Pointer, n uint64, s Stream) Result {
-	return l.cuMemcpyHtoDAsync(dst, src, n, s)
+	return Result(dl.Call(l.cuMemcpyHtoDAsync, uintptr(dst), uintptr(src), uintptr(n), uintptr(s)))
 }
 
 func (l *Lib) MemcpyDtoHAsync(dst unsafe.Pointer, src DevPtr, n uint64, s Stream) Result {
-	return l.cuMemcpyDtoHAsync(dst, src, n, s)
+	return Result(dl.Call(l.cuMemcpyDtoHAsync, uintptr(dst), uintptr(src), uintptr(n), uintptr(s)))
+}
+
+func (l *Lib) MemcpyDtoDAsync(dst, src DevPtr, n uint64, s Stream) Result {
+	return Result(dl.Call(l.cuMemcpyDtoDAsync, uintptr(dst), uintptr(src), uintptr(n), uintptr(s)))
+}
+
+func (l *Lib) Memcpy2D(c *Memcpy2D) Result {
+	return Result(dl.Call(l.cuMemcpy2D, uintptr(unsafe.Pointer(c))))
+}
+
+func (l *Lib) Memcpy2DAsync(c *Memcpy2D, s Stream) Result {
+	return Result(dl.Call(l.cuMemcpy2DAsync, uintptr(unsafe.Pointer(c)), uintptr(s)))
 }
 
 func (l *Lib) StreamCreate(flags uint32) (Stream, Result) {
@@ -302,8 +308,10 @@ func (l *Lib) StreamCreate(flags uint32) (Stream, Result) {
 	return s, r
 }
 
-func (l *Lib) StreamDestroy(s Stream) Result     { return l.cuStreamDestroy(s) }
-func (l *Lib) StreamSynchronize(s Stream) Result { return l.cuStreamSynchronize(s) }
+func (l *Lib) StreamDestroy(s Stream) Result { return l.cuStreamDestroy(s) }
+func (l *Lib) StreamSynchronize(s Stream) Result {
+	return Result(dl.Call(l.cuStreamSynchronize, uintptr(s)))
+}
 
 func (l *Lib) EventCreate(flags uint32) (Event, Result) {
 	var e Event
@@ -311,9 +319,16 @@ func (l *Lib) EventCreate(flags uint32) (Event, Result) {
 	return e, r
 }
 
-func (l *Lib) EventDestroy(e Event) Result          { return l.cuEventDestroy(e) }
-func (l *Lib) EventRecord(e Event, s Stream) Result { return l.cuEventRecord(e, s) }
-func (l *Lib) EventSynchronize(e Event) Result      { return l.cuEventSynchronize(e) }
+func (l *Lib) EventDestroy(e Event) Result { return l.cuEventDestroy(e) }
+
+func (l *Lib) EventRecord(e Event, s Stream) Result {
+	return Result(dl.Call(l.cuEventRecord, uintptr(e), uintptr(s)))
+}
+
+func (l *Lib) EventSynchronize(e Event) Result {
+	return Result(dl.Call(l.cuEventSynchronize, uintptr(e)))
+}
+
 func (l *Lib) EventElapsedTime(start, stop Event) (float32, Result) {
 	var ms float32
 	r := l.cuEventElapsedTime(&ms, start, stop)
@@ -360,7 +375,8 @@ func (l *Lib) FuncGetParamInfo(f Function, index uint64) (offset, size uint64, r
 }
 
 func (l *Lib) LaunchKernel(f Function, gx, gy, gz, bx, by, bz, shared uint32, s Stream, params *unsafe.Pointer) Result {
-	return l.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, nil)
+	return Result(dl.Call(l.cuLaunchKernel, uintptr(f), uintptr(gx), uintptr(gy), uintptr(gz),
+		uintptr(bx), uintptr(by), uintptr(bz), uintptr(shared), uintptr(s), uintptr(unsafe.Pointer(params)), 0))
 }
 
 func (l *Lib) TexObjectCreate(res *ResourceDesc, tex *TextureDesc) (TexObject, Result) {
@@ -404,10 +420,10 @@ func (l *Lib) GraphUpload(e GraphExec, s Stream) Result {
 }
 
 func (l *Lib) GraphLaunch(e GraphExec, s Stream) Result {
-	if l.cuGraphLaunch == nil {
+	if l.cuGraphLaunch == 0 {
 		return ErrorNotFound
 	}
-	return l.cuGraphLaunch(e, s)
+	return Result(dl.Call(l.cuGraphLaunch, uintptr(e), uintptr(s)))
 }
 
 func (l *Lib) GraphExecDestroy(e GraphExec) Result {
