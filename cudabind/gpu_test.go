@@ -652,3 +652,44 @@ func TestGPUOpenClose(t *testing.T) {
 		t.Error("Open(-1) succeeded")
 	}
 }
+
+// TestGPULaunchChecksArguments: where the driver has cuFuncGetParamInfo
+// (CUDA 12.4 and later), a kernel's parameters are known and a launch
+// with a wrong argument is refused before it runs; with an older driver
+// the check is skipped, and the test says so.
+func TestGPULaunchChecksArguments(t *testing.T) {
+	d := gpu(t)
+	m := testModule(t, d)
+	saxpy := function(t, m, "saxpy")
+	params, ok := saxpy.Params()
+	if !ok {
+		if d.Info().DriverVersion >= 12040 {
+			t.Fatalf("driver %s has no parameter info for saxpy", d.Info().Driver())
+		}
+		t.Skipf("driver %s lacks cuFuncGetParamInfo (CUDA 12.4): launches are not checked", d.Info().Driver())
+	}
+	want := []ParamInfo{{0, 8}, {8, 8}, {16, 4}, {20, 4}}
+	if fmt.Sprint(params) != fmt.Sprint(want) {
+		t.Errorf("saxpy parameters %v, want %v", params, want)
+	}
+	echo := function(t, m, "echo")
+	if p, _ := echo.Params(); len(p) != 9 {
+		t.Errorf("echo has %d parameters by the driver, want 9: %v", len(p), p)
+	}
+	err := d.Do(func(x *Exec) error {
+		return x.Launch(saxpy, Dim3{X: 1}, Dim3{X: 32}, 0, 0, DevPtr(0), DevPtr(0), float32(1), int64(0))
+	})
+	var ae *ArgumentError
+	if !errors.As(err, &ae) || ae.Index != 3 || ae.Want != 4 || ae.Got != 8 {
+		t.Errorf("launch of saxpy with an int64 n = %v, want an *ArgumentError for argument 3", err)
+	}
+	err = d.Do(func(x *Exec) error {
+		return x.Launch(saxpy, Dim3{X: 1}, Dim3{X: 32}, 0, 0, DevPtr(0), DevPtr(0), float32(1))
+	})
+	if !errors.As(err, &ae) || ae.Index != -1 || ae.Want != 4 || ae.Got != 3 {
+		t.Errorf("launch of saxpy with 3 arguments = %v, want an *ArgumentError on the count", err)
+	}
+	if err := d.Sync(); err != nil {
+		t.Fatalf("the refused launches left an error: %v", err)
+	}
+}
