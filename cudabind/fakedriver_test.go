@@ -393,3 +393,20 @@ func TestFakeDriverPitchedCopies(t *testing.T) {
 	}
 	noLeaks(t, d, fd)
 }
+
+// TestFakeDeviceCompileWithoutNVRTC: on a host without NVRTC, compiling
+// for a device is the *UnavailableError of the missing compiler, and
+// nothing is loaded.
+func TestFakeDeviceCompileWithoutNVRTC(t *testing.T) {
+	if _, _, err := cudabind.NVRTCVersion(); err == nil {
+		t.Skip("NVRTC is installed here; nvrtc.TestLoadMissing covers a missing NVRTC")
+	}
+	fd := &fakedriver.Driver{}
+	d := openFake(t, fd)
+	m, err := d.Compile(cudabind.Source{Name: "k.cu", Code: `extern "C" __global__ void k() {}`}, cudabind.CompileOptions{})
+	var ue *cudabind.UnavailableError
+	if m != nil || !errors.As(err, &ue) || ue.Lib != "nvrtc" {
+		t.Fatalf("Compile without NVRTC = %v, %v; want an *UnavailableError for nvrtc", m, err)
+	}
+	noLeaks(t, d, fd)
+}
