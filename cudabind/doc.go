@@ -21,6 +21,8 @@
 //   - cudabind/nvrtc compiles CUDA C++ with NVRTC and caches the results
 //     in memory and on disk; this package re-exports its API ([Source],
 //     [CompileOptions], [CompileOnly], [Compiled], [CompileError], ...).
+//   - cudabind/nvml reads SM clocks, power and temperature through NVML;
+//     re-exported here ([OpenNVML], [NVMLDevice]).
 //   - cudabind/cudaerr holds [Error] and [UnavailableError], re-exported
 //     here.
 //   - cudabind/devfacts measures what only benchmarks need: copy

@@ -1,19 +1,25 @@
-package cudabind
+// Package nvml reads the SM clock, power and temperature of a GPU through
+// the NVIDIA Management Library (libnvidia-ml.so.1, or the library in
+// CONVBENCH_LIBNVML), opened at run time and bound with package dl. The
+// benchmarks' clock guard uses it; package cudabind re-exports it.
+package nvml
 
 import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
 const EnvLibNVML = "CONVBENCH_LIBNVML"
 
-// NVMLSearchList returns the names tried for NVML: the value of
+// SearchList returns the names tried for NVML: the value of
 // CONVBENCH_LIBNVML when set, otherwise libnvidia-ml.so.1.
-func NVMLSearchList() []string {
+func SearchList() []string {
 	if p := strings.TrimSpace(os.Getenv(EnvLibNVML)); p != "" {
 		return []string{p}
 	}
@@ -41,35 +47,43 @@ const (
 	nvmlTemperatureGPU = 0
 )
 
-var nvmlOnce onceValue[*nvmlLib]
+var nvmlOnce struct {
+	once sync.Once
+	l    *nvmlLib
+	err  error
+}
 
 // loadNVML opens NVML once, binds its symbols and calls nvmlInit_v2.
 // Every failure is an *UnavailableError.
 func loadNVML() (*nvmlLib, error) {
-	return nvmlOnce.get(func() (*nvmlLib, error) {
-		names := NVMLSearchList()
-		lib, err := dl.Open(names)
-		if err != nil {
-			return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
-		}
-		l := &nvmlLib{name: lib.Name}
-		f := dl.Func
-		if err := lib.Bind([]dl.Symbol{
-			f(&l.nvmlInit, "nvmlInit_v2"),
-			f(&l.nvmlErrorString, "nvmlErrorString"),
-			f(&l.nvmlDeviceGetHandleByUUID, "nvmlDeviceGetHandleByUUID"),
-			f(&l.nvmlDeviceGetClockInfo, "nvmlDeviceGetClockInfo"),
-			f(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
-			f(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
-			f(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
-		}); err != nil {
-			return nil, &UnavailableError{Lib: lib.Name, Reason: err.Error()}
-		}
-		if err := l.check("nvmlInit_v2", l.nvmlInit()); err != nil {
-			return nil, &UnavailableError{Lib: lib.Name, Reason: err.Error()}
-		}
-		return l, nil
-	})
+	nvmlOnce.once.Do(func() { nvmlOnce.l, nvmlOnce.err = openNVML() })
+	return nvmlOnce.l, nvmlOnce.err
+}
+
+// openNVML opens NVML from SearchList, binds it and calls nvmlInit_v2.
+func openNVML() (*nvmlLib, error) {
+	names := SearchList()
+	lib, err := dl.Open(names)
+	if err != nil {
+		return nil, &cudaerr.UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
+	}
+	l := &nvmlLib{name: lib.Name}
+	f := dl.Func
+	if err := lib.Bind([]dl.Symbol{
+		f(&l.nvmlInit, "nvmlInit_v2"),
+		f(&l.nvmlErrorString, "nvmlErrorString"),
+		f(&l.nvmlDeviceGetHandleByUUID, "nvmlDeviceGetHandleByUUID"),
+		f(&l.nvmlDeviceGetClockInfo, "nvmlDeviceGetClockInfo"),
+		f(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
+		f(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
+		f(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
+	}); err != nil {
+		return nil, &cudaerr.UnavailableError{Lib: lib.Name, Reason: err.Error()}
+	}
+	if err := l.check("nvmlInit_v2", l.nvmlInit()); err != nil {
+		return nil, &cudaerr.UnavailableError{Lib: lib.Name, Reason: err.Error()}
+	}
+	return l, nil
 }
 
 // nvmlErrorNames are the names of nvmlReturn_t values (nvml.h).
@@ -84,15 +98,15 @@ var nvmlErrorNames = map[int]string{
 	21: "NVML_ERROR_NO_DATA", 999: "NVML_ERROR_UNKNOWN",
 }
 
-// NVML result codes that callers test for with errors.Is(err, &Error{Library: LibNVML, Code: ...}).
+// NVML result codes that callers test for with errors.Is(err, &cudaerr.Error{Library: cudaerr.LibNVML, Code: ...}).
 const (
-	NVMLCodeNotSupported = 3
-	NVMLCodeNotFound     = 6
+	CodeNotSupported = 3
+	CodeNotFound     = 6
 )
 
-// NVMLErrorName returns the symbolic name of an nvmlReturn_t value, or
+// ErrorName returns the symbolic name of an nvmlReturn_t value, or
 // "NVML_ERROR_<code>" for one the table lacks.
-func NVMLErrorName(code int) string {
+func ErrorName(code int) string {
 	if n, ok := nvmlErrorNames[code]; ok {
 		return n
 	}
@@ -101,8 +115,8 @@ func NVMLErrorName(code int) string {
 
 // newNVMLError builds the *Error of a failed NVML call; text is the
 // library's description when it is loaded.
-func newNVMLError(l *nvmlLib, api string, code int) *Error {
-	e := &Error{API: api, Code: code, Name: NVMLErrorName(code), Library: LibNVML}
+func newNVMLError(l *nvmlLib, api string, code int) *cudaerr.Error {
+	e := &cudaerr.Error{API: api, Code: code, Name: ErrorName(code), Library: cudaerr.LibNVML}
 	if l != nil && l.nvmlErrorString != nil {
 		e.Text = l.nvmlErrorString(int32(code))
 	}
@@ -116,48 +130,48 @@ func (l *nvmlLib) check(api string, r int32) error {
 	return newNVMLError(l, api, int(r))
 }
 
-// NVMLDevice is a GPU as NVML sees it: clocks, power and temperature
+// Device is a GPU as NVML sees it: clocks, power and temperature
 // readings for the device a benchmark runs on. Its methods are safe for
 // concurrent use and need no CUDA context.
-type NVMLDevice struct {
+type Device struct {
 	lib    *nvmlLib
 	handle uintptr
 	uuid   string
 }
 
-// OpenNVML loads NVML (libnvidia-ml.so.1, or the library in
+// Open loads NVML (libnvidia-ml.so.1, or the library in
 // CONVBENCH_LIBNVML) on first use and returns the device whose UUID is
 // uuid, as DeviceInfo.UUID gives it ("GPU-..."). Without the library it
 // returns an *UnavailableError; a UUID NVML does not know is an *Error
 // with NVML_ERROR_NOT_FOUND.
-func OpenNVML(uuid string) (*NVMLDevice, error) {
+func Open(uuid string) (*Device, error) {
 	l, err := loadNVML()
 	if err != nil {
 		return nil, err
 	}
 	if uuid == "" {
-		return nil, fmt.Errorf("cudabind: OpenNVML with an empty UUID")
+		return nil, fmt.Errorf("nvml: Open with an empty UUID")
 	}
 	var h uintptr
 	if err := l.check("nvmlDeviceGetHandleByUUID", l.nvmlDeviceGetHandleByUUID(uuid, &h)); err != nil {
-		return nil, fmt.Errorf("cudabind: NVML device %s: %w", uuid, err)
+		return nil, fmt.Errorf("nvml: device %s: %w", uuid, err)
 	}
-	return &NVMLDevice{lib: l, handle: h, uuid: uuid}, nil
+	return &Device{lib: l, handle: h, uuid: uuid}, nil
 }
 
 // UUID is the device's UUID.
-func (d *NVMLDevice) UUID() string { return d.uuid }
+func (d *Device) UUID() string { return d.uuid }
 
 // usable reports a nil device.
-func (d *NVMLDevice) usable(method string) error {
+func (d *Device) usable(method string) error {
 	if d == nil || d.lib == nil {
-		return fmt.Errorf("cudabind: %s on a nil *NVMLDevice", method)
+		return fmt.Errorf("nvml: %s on a nil *Device", method)
 	}
 	return nil
 }
 
 // SMClockMHz returns the SM clock now, in MHz.
-func (d *NVMLDevice) SMClockMHz() (int, error) {
+func (d *Device) SMClockMHz() (int, error) {
 	if err := d.usable("SMClockMHz"); err != nil {
 		return 0, err
 	}
@@ -167,7 +181,7 @@ func (d *NVMLDevice) SMClockMHz() (int, error) {
 }
 
 // MaxSMClockMHz returns the maximum (boost) SM clock, in MHz.
-func (d *NVMLDevice) MaxSMClockMHz() (int, error) {
+func (d *Device) MaxSMClockMHz() (int, error) {
 	if err := d.usable("MaxSMClockMHz"); err != nil {
 		return 0, err
 	}
@@ -178,7 +192,7 @@ func (d *NVMLDevice) MaxSMClockMHz() (int, error) {
 
 // PowerW returns the board's power draw in watts. Devices without a
 // power sensor return an *Error with NVML_ERROR_NOT_SUPPORTED.
-func (d *NVMLDevice) PowerW() (float64, error) {
+func (d *Device) PowerW() (float64, error) {
 	if err := d.usable("PowerW"); err != nil {
 		return 0, err
 	}
@@ -188,7 +202,7 @@ func (d *NVMLDevice) PowerW() (float64, error) {
 }
 
 // TemperatureC returns the GPU die temperature in degrees Celsius.
-func (d *NVMLDevice) TemperatureC() (int, error) {
+func (d *Device) TemperatureC() (int, error) {
 	if err := d.usable("TemperatureC"); err != nil {
 		return 0, err
 	}
