@@ -6,7 +6,12 @@
 // Every method returns the call's [Result] (a CUresult; 0 is success)
 // with the values C writes through out-parameters returned as Go
 // results. Methods take no Go pointers that C keeps after the call,
-// except LaunchKernel's parameter array, which the caller pins.
+// except LaunchKernel's parameter array, which the caller pins. The
+// entry points of the data path, called inside timed loops (launches,
+// graph replays, copies, memsets, event records and synchronizations),
+// are bound by address and called with dl.Call, without the reflection
+// of a registered function value; the others are registered function
+// values.
 //
 // Optional entry points (stream capture and graphs from CUDA 11.4,
 // cuFuncGetParamInfo from CUDA 12.4) may be missing: [Driver.Has] says
