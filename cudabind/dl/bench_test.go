@@ -12,7 +12,7 @@ import (
 // function of the shape of most driver calls (an out-pointer and two
 // integers, an int result).
 func BenchmarkBoundCall(b *testing.B) {
-	l := libc(&testing.T{})
+	l := libc(b)
 	var memset func(p *uint64, c int32, n uintptr) unsafe.Pointer
 	if err := l.Bind([]Symbol{Func(&memset, "memset")}); err != nil {
 		b.Fatal(err)
@@ -24,7 +24,7 @@ func BenchmarkBoundCall(b *testing.B) {
 }
 
 func BenchmarkSyscallN(b *testing.B) {
-	l := libc(&testing.T{})
+	l := libc(b)
 	addr, _, ok := l.Lookup("memset")
 	if !ok {
 		b.Fatal("no memset")

@@ -10,8 +10,8 @@
 // optional one leaves its variable nil, so callers test it before use.
 //
 // A function value registered by purego is called through reflection,
-// which costs about ten times a direct call (about 1.5 µs against 0.15 µs
-// here, BenchmarkBoundCall and BenchmarkSyscallN). For the few entry
+// which costs five to ten times a direct call (BenchmarkBoundCall against
+// BenchmarkSyscallN: a few hundred nanoseconds more per call). For the few entry
 // points called inside timed loops a table entry can instead hold the
 // address alone ([Address]), which a typed Go method then calls with
 // [Call]: integer and pointer arguments, an int result, no reflection.

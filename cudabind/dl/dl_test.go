@@ -10,7 +10,7 @@ import (
 
 // libc opens the C library, which every Linux host has; elsewhere the
 // tests that call into C skip.
-func libc(t *testing.T) *Library {
+func libc(t testing.TB) *Library {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skipf("no libc.so.6 to bind against on %s", runtime.GOOS)
