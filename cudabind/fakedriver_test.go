@@ -270,6 +270,11 @@ func TestLaunchChecksArguments(t *testing.T) {
 			t.Fatalf("Params() = %v, %v with param info %v", params, ok, checked)
 		}
 		for _, c := range cases {
+			if !checked && len(c.args) < len(kernels["saxpy"]) {
+				// Unchecked, the driver would read parameter pointers
+				// past the end of the array: the harm the check prevents.
+				continue
+			}
 			before := len(fd.Launches())
 			err := d.Do(func(x *cudabind.Exec) error {
 				return x.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, c.args...)
