@@ -45,7 +45,8 @@ func (h Host) Peaks() Peaks {
 // that benchstat can group and compare by them. Testing itself prints
 // goos, goarch, pkg and cpu. With h.CPU they include cpu-copy-gbps and
 // cpu-scalar-gflops, the CPU's measured copy bandwidth and scalar
-// multiply-add rate (CPUCeilings).
+// multiply-add rate, and where it was measured cpu-fma-gflops, its vector
+// FMA peak (CPUCeilings).
 func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
 		"sweep: " + sweep,
@@ -61,6 +62,9 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 			"cpu-copy-gbps: "+strconv.FormatFloat(c.CopyGBps, 'f', 1, 64),
 			"cpu-scalar-gflops: "+strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64),
 		)
+		if c.FMAGFLOPs > 0 {
+			lines = append(lines, "cpu-fma-gflops: "+strconv.FormatFloat(c.FMAGFLOPs, 'f', 1, 64))
+		}
 	}
 	if h.GPU == nil {
 		return append(lines, "gpu: none")
