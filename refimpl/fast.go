@@ -248,6 +248,7 @@ type fastPlan struct {
 	// are rows checked for non-finite values (fastWorker.finite).
 	zeroTaps bool
 	closed   bool
+	madds    int64 // multiply-adds the last Run summed (RunFLOPs)
 }
 
 // fastWorker is the scratch space of one goroutine.
@@ -260,6 +261,7 @@ type fastWorker struct {
 	acc    [][]float32   // [stage]: the output row being summed
 	rows   []tapRow      // the rows of the sum being built (KH capacity)
 	terms  []term        // the terms of that sum
+	madds  int64         // multiply-adds summed in this Run
 }
 
 func (fp *fastPlan) newWorker() *fastWorker {
@@ -316,6 +318,11 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	rows := (h + 4*n - 1) / (4 * n)
 	rows = max(rows, 2*fp.kh, 8)
 	chunks := (h + rows - 1) / rows
+	for _, wk := range fp.workers {
+		if wk != nil {
+			wk.madds = 0
+		}
+	}
 	parallel(chunks, n, func(w, i int) {
 		y0, y1 := i*rows, min((i+1)*rows, h)
 		if fp.p.Op == convolve.RGBToYUV {
@@ -326,7 +333,26 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 		}
 		fp.runChunk(fp.workers[w], in, out, y0, y1)
 	})
+	fp.madds = 0
+	for _, wk := range fp.workers {
+		if wk != nil {
+			fp.madds += wk.madds
+		}
+	}
 	return nil
+}
+
+// RunFLOPs is the number of floating-point operations of the filter's
+// taps that the last Run summed, two per multiply-add: what the loops
+// executed, not the 2*KW*KH per output of the problem's nominal count.
+// It counts the separable path's two passes (KW and KH terms an output,
+// with the row pass repeated on the KH-1 rows before each chunk) and
+// leaves out the taps the plan skips (zero weights on finite rows, and
+// rows the Zero border puts outside the image). Sobel magnitude's squares
+// and roots, and RGBToYUV, are not counted. It is 0 before the first
+// Run.
+func (fp *fastPlan) RunFLOPs() int64 {
+	return 2 * fp.madds
 }
 
 func (fp *fastPlan) Close() error {
@@ -410,7 +436,9 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 			list = st.rowTaps[nonZeroTaps]
 		}
 		one := [1]tapRow{{src: pad, taps: list}}
-		wk.terms = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.vector)
+		var k int
+		wk.terms, k = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.vector)
+		wk.madds += int64(k) * int64(w)
 	}
 }
 
@@ -445,7 +473,9 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 		}
 		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
 	}
-	wk.terms = weightedSum(dst, rows, wk.terms, fp.vector)
+	var k int
+	wk.terms, k = weightedSum(dst, rows, wk.terms, fp.vector)
+	wk.madds += int64(k) * int64(len(dst))
 	wk.rows = rows[:0]
 }
 
@@ -468,8 +498,9 @@ type tapRow struct {
 // few passes over dst as take at most maxPass terms each, shared evenly,
 // so dst is loaded and stored once per eight or nine terms, each pass in
 // the vector loop (vectorSum) with vector, else in the portable ones
-// (passes). terms is scratch space, grown as needed and returned.
-func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) []term {
+// (passes). terms is scratch space, grown as needed and returned with
+// the number of terms summed.
+func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) ([]term, int) {
 	terms = terms[:0]
 	n := len(dst)
 	for _, r := range rows {
@@ -477,7 +508,7 @@ func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) []term
 			terms = append(terms, term{src: r.src[t.off:][:n], w: t.w})
 		}
 	}
-	first := true
+	first, count := true, len(terms)
 	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
 		k := (len(terms) + left - 1) / left
 		if vector {
@@ -491,7 +522,7 @@ func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) []term
 	if first {
 		clear(dst)
 	}
-	return terms[:0]
+	return terms[:0], count
 }
 
 // maxPass is the most terms one pass sums: nine weights and source rows
