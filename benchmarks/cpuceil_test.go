@@ -1,9 +1,13 @@
 package benchmarks
 
 import (
+	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 func TestCPUCeilingsConfigLines(t *testing.T) {
@@ -92,6 +96,82 @@ func TestFMALoop(t *testing.T) {
 				if want := tt.want(i); got != want {
 					t.Fatalf("lane %d: %v, want %v", i, got, want)
 				}
+			}
+		})
+	}
+}
+
+// The runner reports a CPU case against the CPU's ceilings: %copy-bw for
+// every CPU variant, exec-GFLOP/s and %peak-fma for a plan that counts
+// its operations (cpu-fast), at the rate of the operations it executed:
+// for the separable gauss5, fewer than the nominal 2*KW*KH.
+func TestRunnerCPUCeilingMetrics(t *testing.T) {
+	ceilings := Peaks{CPUCopyGBps: 10, CPUFMAGFLOPs: 100}
+	tests := []struct {
+		name    string
+		variant string
+		peaks   Peaks
+		want    []string // metrics reported
+		none    []string // metrics left out
+	}{
+		{"cpu-fast", "cpu-fast", ceilings, []string{"%copy-bw", "exec-GFLOP/s", "%peak-fma"}, nil},
+		{"cpu-fast without FMA ceiling", "cpu-fast", Peaks{CPUCopyGBps: 10}, []string{"%copy-bw", "exec-GFLOP/s"}, []string{"%peak-fma"}},
+		{"cpu-naive counts nothing", "cpu-naive", ceilings, []string{"%copy-bw"}, []string{"exec-GFLOP/s", "%peak-fma"}},
+		{"no ceilings", "cpu-fast", Peaks{}, []string{"exec-GFLOP/s"}, []string{"%copy-bw", "%peak-fma"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Case{Variant: tt.variant, Width: 64, Height: 48, Filter: "gauss5", Channels: 1, Cache: Hot, Timing: CPUTiming}
+			r := &Runner{CPUThreads: 2, Seed: 1, Peaks: tt.peaks, Noise: quickNoise}
+			res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
+			if err := r.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range tt.want {
+				if !(res.Extra[u] > 0) {
+					t.Errorf("%s = %v, want > 0", u, res.Extra[u])
+				}
+			}
+			for _, u := range tt.none {
+				if v, ok := res.Extra[u]; ok {
+					t.Errorf("%s = %v reported, want it left out", u, v)
+				}
+			}
+			near := func(what string, got, want float64) {
+				if math.Abs(got-want) > 1e-9*math.Abs(want) {
+					t.Errorf("%s = %v, want %v", what, got, want)
+				}
+			}
+			if _, ok := res.Extra["%copy-bw"]; ok {
+				near("%copy-bw", res.Extra["%copy-bw"], 100*res.Extra["GB/s"]/tt.peaks.CPUCopyGBps)
+			}
+			if _, ok := res.Extra["%peak-fma"]; ok {
+				near("%peak-fma", res.Extra["%peak-fma"], 100*res.Extra["exec-GFLOP/s"]/tt.peaks.CPUFMAGFLOPs)
+			}
+			if ex, ok := res.Extra["exec-GFLOP/s"]; ok {
+				// The executed share of the nominal count is what a plan
+				// of the same problem counts on the same goroutines.
+				p, err := c.Problem()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+				v, _ := convolve.Lookup(tt.variant)
+				pl, err := v.Plan(p, convolve.Config{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer pl.Close()
+				in, _ := NewInput(p, 1)
+				out, _ := p.NewOutput()
+				if err := pl.Run(in, out); err != nil {
+					t.Fatal(err)
+				}
+				share := float64(pl.(FLOPCounter).RunFLOPs()) / convolve.ThroughputOf(p).Flops()
+				if !(share < 0.6) {
+					t.Errorf("cpu-fast executed %.2f of gauss5's nominal operations, want the separable path's fewer", share)
+				}
+				near("exec-GFLOP/s / GFLOP/s", ex/res.Extra["GFLOP/s"], share)
 			}
 		})
 	}

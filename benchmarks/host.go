@@ -33,12 +33,17 @@ type Host struct {
 	CPU *CPUCeilings
 }
 
-// Peaks returns the limits %peak metrics use (zero without a GPU).
+// Peaks returns the limits the %peak metrics use: the GPU's (zero
+// without a GPU) and the CPU's measured ceilings (zero when not measured).
 func (h Host) Peaks() Peaks {
-	if h.GPU == nil {
-		return Peaks{}
+	var p Peaks
+	if h.GPU != nil {
+		p.CopyGBps, p.FP32GFLOPs = h.GPU.CopyGBps, h.GPU.PeakGFLOPs
 	}
-	return Peaks{CopyGBps: h.GPU.CopyGBps, FP32GFLOPs: h.GPU.PeakGFLOPs}
+	if h.CPU != nil {
+		p.CPUCopyGBps, p.CPUFMAGFLOPs = h.CPU.CopyGBps, h.CPU.FMAGFLOPs
+	}
+	return p
 }
 
 // ConfigLines are the key: value lines printed before the benchmarks, so
