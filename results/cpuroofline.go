@@ -78,7 +78,8 @@ func sectionCPURoofline(hosts []*Host) *Section {
 		t := &Table{ID: "cpu-roofline-" + hd.h.Slug + "-cpu-fast", Title: "Against the CPU roofline, " + OpenCVPeersSize + " cpu-peers cases — " + hd.h.Title,
 			Caption: fmt.Sprintf("Roof: the smaller of the measured vector FMA peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity, both measured in the same `cpu-peers` run. "+
 				"Intensity and GFLOP/s count the operations cpu-fast executed (a separable Gaussian's two passes, not 2·K² an output). "+
-				"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach.",
+				"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach. "+
+				"The copy roof is that of a 64 MiB buffer; a case whose input and output partly stay in the caches between runs can pass it.",
 				sig(c.fmaGFLOPs, 3), sig(c.copyGBps, 3), sig(c.fmaGFLOPs/2, 3)),
 			Header: []string{"Case", "Type", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "cpu-fast (GFLOP/s)", "% of roof"},
 			Keys:   2}
