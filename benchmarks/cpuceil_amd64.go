@@ -5,10 +5,6 @@ import "golang.org/x/sys/cpu"
 // hasFMALoop is true when this CPU runs fmaLoop: AVX with FMA3.
 var hasFMALoop = cpu.X86.HasAVX && cpu.X86.HasFMA
 
-// fmaLoopName says what fmaLoop runs, for the documentation of the
-// ceiling it measures.
-const fmaLoopName = "AVX2 FMA3, 8 float32 lanes, 12 independent chains"
-
 // fmaLoop sets, n times, a = m*a + c (one rounding, a fused
 // multiply-add) on each of the fmaLanes values of acc: twelve independent
 // chains of eight lanes.

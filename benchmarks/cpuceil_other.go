@@ -8,8 +8,6 @@ import "math"
 // architecture, and the FMA ceiling is not measured.
 var hasFMALoop = false
 
-const fmaLoopName = "none on this architecture"
-
 // fmaLoop is the amd64 loop's arithmetic in Go, one value at a time (each
 // step a float64 fused multiply-add rounded to float32); no ceiling is
 // measured with it.
