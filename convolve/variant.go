@@ -129,6 +129,9 @@ type Capabilities struct {
 	FixedBlocks []Block
 	// Tunables names the Config.Tunables the variant reads.
 	Tunables []string
+	// Space, when set, is what a tuner searches over: blocks, tunables
+	// and their restrictions (see TuningSpace).
+	Space *TuningSpace
 	// FiniteInput variants do not follow IEEE arithmetic over every tap
 	// (they leave out zero taps, factor the filter, or run code that
 	// cannot be inspected), so NaN and infinite values would give other
