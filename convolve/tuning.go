@@ -84,10 +84,12 @@ type TuningSpace struct {
 	// Allow, when set, returns why setting s cannot run problem p on a
 	// device with limits lim (its shared memory, say), or nil.
 	Allow func(p Problem, s Setting, lim DeviceLimits) error
-	// Default is the family's heuristic setting for p on a device with
-	// limits lim: what a plan runs with when nothing is set and no tuning
-	// entry applies.
-	Default func(p Problem, lim DeviceLimits) Setting
+	// Default is the family's heuristic setting for p in blocks of block
+	// (zero: the family's default shape) on a device with limits lim:
+	// what a plan runs with when its configuration sets no tunable and no
+	// tuning entry applies. Its Block is block, or the family's default
+	// shape.
+	Default func(p Problem, block Block, lim DeviceLimits) Setting
 }
 
 // Check reports a space that cannot work with capabilities caps: a

@@ -15,7 +15,7 @@ func testSpace() *TuningSpace {
 			}
 			return nil
 		},
-		Default: func(Problem, DeviceLimits) Setting {
+		Default: func(Problem, Block, DeviceLimits) Setting {
 			return Setting{Block: Block{32, 8}, Tunables: map[string]int{"rx": 1, "ry": 1}}
 		},
 	}
