@@ -25,8 +25,8 @@ type standIn struct {
 func (s standIn) Describe() convolve.Description {
 	return convolve.Description{Name: "stand-in", Caps: convolve.Capabilities{
 		Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32},
-		Channels: []int{1}, Borders: []convolve.Border{convolve.Zero, convolve.Replicate},
-		GPU: true, Tunables: []string{"a", "b"},
+		Borders: []convolve.Border{convolve.Zero, convolve.Replicate},
+		GPU:     true, Tunables: []string{"a", "b"},
 		Space: &convolve.TuningSpace{
 			Blocks:   s.blocks,
 			Tunables: []convolve.Tunable{{Name: "a", Values: s.as}, {Name: "b", Values: s.bs}},
@@ -63,13 +63,18 @@ func (s standIn) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, e
 	if wrong {
 		ns = 1
 	}
-	return &standInPlan{Plan: inner, wrong: wrong, ns: ns}, nil
+	return &standInPlan{Plan: inner, prob: p, wrong: wrong, ns: ns}, nil
 }
 
+// standInPlan is a DevicePlan: Upload keeps a copy of the input, the
+// timing methods compute into a result that Download copies out, and
+// report the made-up time.
 type standInPlan struct {
 	convolve.Plan
-	wrong bool
-	ns    float64
+	prob    convolve.Problem
+	in, res *convolve.Image
+	wrong   bool
+	ns      float64
 }
 
 func (p *standInPlan) Run(in, out *convolve.Image) error {
@@ -82,9 +87,38 @@ func (p *standInPlan) Run(in, out *convolve.Image) error {
 	return nil
 }
 
-func (p *standInPlan) Upload(*convolve.Image) error   { return nil }
-func (p *standInPlan) Download(*convolve.Image) error { return nil }
+func (p *standInPlan) Upload(in *convolve.Image) error {
+	if err := in.Check(); err != nil {
+		return err
+	}
+	if in.Geometry.Packed() != p.prob.Input.Packed() || in.RowStride() != p.prob.Input.RowStride() {
+		return fmt.Errorf("stand-in: input %v does not match the problem's %v", in.Geometry, p.prob.Input)
+	}
+	p.in = in.Clone()
+	return nil
+}
+
+func (p *standInPlan) Download(out *convolve.Image) error {
+	if p.res == nil {
+		return errors.New("stand-in: Download before a run")
+	}
+	return out.CopyFrom(p.res)
+}
+
 func (p *standInPlan) TimeKernel(n int) (time.Duration, error) {
+	if p.in == nil {
+		return 0, errors.New("stand-in: TimeKernel before Upload")
+	}
+	if p.res == nil {
+		res, err := p.prob.NewOutput()
+		if err != nil {
+			return 0, err
+		}
+		p.res = res
+	}
+	if err := p.Run(p.in, p.res); err != nil {
+		return 0, err
+	}
 	return time.Duration(float64(n) * p.ns), nil
 }
 func (p *standInPlan) TimeKernelGraph(n int) (time.Duration, error) { return p.TimeKernel(n) }
@@ -138,7 +172,7 @@ func TestTuneExhaustive(t *testing.T) {
 func TestTuneSearchesLargeSpaces(t *testing.T) {
 	v := standIn{as: []int{1, 2, 3, 4, 5, 6, 7, 8}, bs: []int{1, 2, 3, 4, 5, 6, 7, 8},
 		blocks: []convolve.Block{{X: 8, Y: 8}, {X: 16, Y: 8}, {X: 16, Y: 16}, {X: 32, Y: 8}}}
-	for seed := uint64(1); seed <= 5; seed++ {
+	for seed := uint64(1); seed <= 3; seed++ {
 		e, err := Tune(v, smallClass, Options{Budget: 48, Verify: 1, Samples: 1, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
