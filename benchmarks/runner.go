@@ -70,6 +70,9 @@ type caseState struct {
 	batch int
 	lines int // result lines taken so far
 	err   error
+	// setting is the plan's block and tunables and where they came from
+	// (convolve.TunedPlan), printed with the case's first line.
+	setting string
 }
 
 func (r *Runner) now() time.Time {
@@ -158,6 +161,9 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	}
 	if s.plan, err = convolve.PlanFor(v, p, c.Config()); err != nil {
 		return fmt.Errorf("plan: %w", err)
+	}
+	if tp, ok := s.plan.(convolve.TunedPlan); ok {
+		s.setting = fmt.Sprintf("config: %v, %s", tp.Setting(), tp.SettingSource())
 	}
 	// Correctness gate: poison, run once end to end, compare.
 	s.out.Fill(math.NaN())
@@ -253,6 +259,9 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		}
 		b.StopTimer()
 		r.cur = r.prepare(c)
+		if r.cur.setting != "" {
+			r.Progress.Note(r.cur.setting)
+		}
 	}
 	s := r.cur
 	if s.err != nil {

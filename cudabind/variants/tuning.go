@@ -100,7 +100,8 @@ const (
 // leaves unset, for a variant with a tuning space: from the entry of
 // set's table for b's GPU with the nearest K and size class, where there
 // is one that the space allows for this problem and device, else from
-// the space's Default (the family computes it again in Setup). It records
+// the space's Default (the family computes it again in Setup); always
+// from Default under Config.Untuned. It records
 // the setting and where it came from (Setting, SettingSource).
 func applyTuning(b *Base, sp *convolve.TuningSpace, set *tuning.Set) error {
 	if sp == nil {
@@ -127,7 +128,7 @@ func applyTuning(b *Base, sp *convolve.TuningSpace, set *tuning.Set) error {
 		eff.Tunables[n] = def.Tunables[n]
 	}
 	b.setting, b.settingSource = eff, SettingDefault
-	if set == nil {
+	if set == nil || b.Config.Untuned {
 		return nil
 	}
 	m, ok := set.Lookup(b.Info.Name, b.Name, b.Problem)

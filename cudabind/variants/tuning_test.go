@@ -128,6 +128,7 @@ func TestApplyTuning(t *testing.T) {
 	}{
 		{"entry", "gpu-regtile", "Test GPU", 3, convolve.Config{}, "block=64x4 rx=2,ry=4", "tuned (test.json: gpu-regtile f32 k=3 large)"},
 		{"nearest K", "gpu-tiled", "Test GPU", 7, convolve.Config{}, "block=128x2 ry=2", "tuned (test.json: gpu-tiled f32 k=5 large)"},
+		{"untuned", "gpu-regtile", "Test GPU", 3, convolve.Config{Untuned: true}, "block=32x8 rx=4,ry=8", "default"},
 		{"no table", "gpu-regtile", "Other GPU", 3, convolve.Config{}, "block=32x8 rx=4,ry=8", "default"},
 		{"no entry", "gpu-tiled", "Other GPU", 3, convolve.Config{}, "block=32x8 ry=8", "default"},
 		{"entry not allowed", "gpu-regtile", "Test GPU", 31, convolve.Config{}, "block=32x8 rx=4,ry=2", "default"},
