@@ -85,6 +85,11 @@ type Options struct {
 	SampleTime time.Duration
 	// Limits are the device's limits that the space's restrictions read.
 	Limits convolve.DeviceLimits
+	// Warm, when set, is called with the problems and configurations a
+	// batch of candidates is about to plan, before they are tried one by
+	// one: a GPU host compiles their kernels on all cores there
+	// (variants.Warm).
+	Warm func(v convolve.Variant, problems []convolve.Problem, configs []convolve.Config)
 	// Log, when set, receives a line per candidate.
 	Log func(format string, args ...any)
 	// Now is the clock of the time budget; nil means time.Now.
@@ -149,22 +154,26 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 		Space:   len(ok), Excluded: len(excluded),
 		Timing: fmt.Sprintf("kernel-graph, median of %d samples of at least %v", o.Samples, o.SampleTime)}
 	s := &search{v: v, class: c, prob: p, o: o, start: o.Now(), tried: map[string]int{}}
-	s.try(def)
+	if s.verifyProbs, err = VerifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
+		return tuning.Entry{}, err
+	}
 	if len(ok)+1 <= o.Budget {
 		e.Search = "exhaustive"
-		for _, pt := range ok {
-			s.try(pt)
-		}
+		s.tryAll(append([]convolve.Setting{def}, ok...))
 	} else {
 		n := o.Budget / 2
 		e.Search = fmt.Sprintf("sampled %d of %d, then local search", n, len(ok))
 		rng := rand.New(rand.NewPCG(o.Seed, 0x7475))
+		batch := []convolve.Setting{def}
 		for _, i := range rng.Perm(len(ok)) {
-			if len(s.cands) > n || s.spent() {
+			if len(batch) > n {
 				break
 			}
-			s.try(ok[i])
+			if !ok[i].Equal(def) {
+				batch = append(batch, ok[i])
+			}
 		}
+		s.tryAll(batch)
 		s.local(sp)
 	}
 	e.Candidates = s.cands
@@ -200,6 +209,39 @@ type search struct {
 	tried map[string]int // setting -> index in cands
 	cands []tuning.Candidate
 	sets  []convolve.Setting
+	// verifyProbs are the problems every candidate must pass.
+	verifyProbs []convolve.Problem
+}
+
+// tryAll tries the points of pts in order while the budget lasts,
+// warming their kernels first when Options.Warm is set.
+func (s *search) tryAll(pts []convolve.Setting) {
+	var todo []convolve.Setting
+	for _, pt := range pts {
+		if _, done := s.tried[pt.String()]; !done {
+			todo = append(todo, pt)
+		}
+	}
+	if n := s.o.Budget - len(s.cands); len(todo) > n {
+		todo = todo[:max(n, 0)]
+	}
+	if s.o.Warm != nil && len(todo) > 0 {
+		var probs []convolve.Problem
+		var cfgs []convolve.Config
+		for _, pt := range todo {
+			for _, p := range append([]convolve.Problem{s.prob}, s.verifyProbs...) {
+				probs, cfgs = append(probs, p), append(cfgs, pt.Apply(convolve.Config{}))
+			}
+		}
+		s.o.Warm(s.v, probs, cfgs)
+	}
+	for i, pt := range todo {
+		// The default, first, is tried whatever the time.
+		if i > 0 && s.spent() {
+			return
+		}
+		s.try(pt)
+	}
 }
 
 func (s *search) spent() bool {
@@ -252,14 +294,13 @@ func (s *search) local(sp *convolve.TuningSpace) {
 			return
 		}
 		expanded[s.sets[best].String()] = true
+		var next []convolve.Setting
 		for _, n := range sp.Neighbours(s.sets[best]) {
-			if s.spent() {
-				return
-			}
 			if sp.Allowed(s.prob, n, s.o.Limits) == nil {
-				s.try(n)
+				next = append(next, n)
 			}
 		}
+		s.tryAll(next)
 	}
 }
 
@@ -355,11 +396,7 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 }
 
 func (s *search) verify(pt convolve.Setting) error {
-	ps, err := VerifyProblems(s.class, s.v.Describe().Caps, s.o.Verify, s.o.Seed)
-	if err != nil {
-		return err
-	}
-	return Verify(s.v, pt, ps, s.o.Seed)
+	return Verify(s.v, pt, s.verifyProbs, s.o.Seed)
 }
 
 // time is the median kernel time of one run of pt on the class's

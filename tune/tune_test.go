@@ -127,9 +127,20 @@ var smallClass = Class{Type: convolve.Float32, K: 3, Size: convolve.SizeSmall}
 
 func TestTuneExhaustive(t *testing.T) {
 	v := standIn{as: []int{5, 6, 8}, bs: []int{3, 7, 8}, blocks: []convolve.Block{{X: 16, Y: 8}}}
-	e, err := Tune(v, smallClass, Options{Budget: 24, Verify: 2, Samples: 3})
+	warmed := 0
+	warm := func(_ convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
+		if len(ps) != len(cfgs) {
+			t.Errorf("Warm got %d problems and %d configurations", len(ps), len(cfgs))
+		}
+		warmed += len(ps)
+	}
+	e, err := Tune(v, smallClass, Options{Budget: 24, Verify: 2, Samples: 3, Warm: warm})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Each candidate's timed problem and its two verification problems.
+	if warmed < 3*len(e.Candidates) {
+		t.Errorf("Warm saw %d plans for %d candidates, want 3 each", warmed, len(e.Candidates))
 	}
 	if e.Search != "exhaustive" || e.Space != 6 || e.Excluded != 3 {
 		t.Errorf("search %q, space %d, excluded %d; want exhaustive, 6, 3", e.Search, e.Space, e.Excluded)

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,6 +162,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	opts := tune.Options{Budget: o.budget, Seed: o.seed, Verify: o.verify, Samples: o.samples, Limits: variants.Limits(info)}
 	if o.total > 0 {
 		opts.Time = o.total / time.Duration(len(jobs))
+	}
+	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
+		specs := make([]variants.WarmSpec, len(ps))
+		for i := range ps {
+			specs[i] = variants.WarmSpec{Variant: v, Problem: ps[i], Config: cfgs[i]}
+		}
+		variants.Warm(specs, runtime.NumCPU(), nil)
 	}
 	if o.verbose {
 		opts.Log = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
