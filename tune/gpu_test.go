@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -9,6 +10,11 @@ import (
 	"github.com/convbench/convbench/cudabind/variants"
 	"github.com/convbench/convbench/results/tuning"
 )
+
+// tunedCases is TestTunedProperties's random cases per property and
+// setting when -convtest.n is not given: a table holds ten settings or
+// more, and each is checked across every problem kind the suite draws.
+const tunedCases = 40
 
 func gpuLimits(t *testing.T) (cudabind.DeviceInfo, convolve.DeviceLimits) {
 	t.Helper()
@@ -45,7 +51,8 @@ func TestTuneGPU(t *testing.T) {
 // TestTunedProperties runs the property suite on every setting of this
 // GPU's tuning table (the embedded one, or CONVBENCH_TUNING's): each
 // variant fixed at its entry's block and tunables (Fixed). It skips when
-// there is no GPU or no table for it.
+// there is no GPU or no table for it. Each setting gets tunedCases random
+// cases per property unless -convtest.n sets another count.
 func TestTunedProperties(t *testing.T) {
 	info, lim := gpuLimits(t)
 	set, err := tuning.Default()
@@ -55,6 +62,10 @@ func TestTunedProperties(t *testing.T) {
 	tab := set.Table(info.Name)
 	if tab == nil {
 		t.Skipf("no tuning table for %s (tables: %v)", info.Name, set.GPUs())
+	}
+	opts := convtest.Options{}
+	if f := flag.Lookup("convtest.n"); f != nil && f.Value.String() == "0" {
+		opts.N = tunedCases
 	}
 	for _, e := range tab.Entries {
 		t.Run(e.Key(), func(t *testing.T) {
@@ -67,7 +78,7 @@ func TestTunedProperties(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s fixed at %v", e.Variant, s)
-			convtest.TestVariantOptions(t, Fixed(v, s, lim), convtest.Options{})
+			convtest.TestVariantOptions(t, Fixed(v, s, lim), opts)
 		})
 	}
 }
