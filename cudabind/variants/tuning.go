@@ -186,3 +186,24 @@ func (b *Base) SettingSource() string {
 	}
 	return SettingDefault
 }
+
+// SettledConfig is cfg with the block and tunables that v's plan of p
+// on a device described by info would take from its tuning table or its
+// defaults (applyTuning) written in, without using the device; cfg itself
+// when v has no tuning space or p or cfg is refused.
+func SettledConfig(v *Variant, p convolve.Problem, cfg convolve.Config, info cudabind.DeviceInfo) convolve.Config {
+	sp := v.Desc.Caps.Space
+	if sp == nil {
+		return cfg
+	}
+	b, err := newBase(v.Desc, v.Block, p, cfg)
+	if err != nil {
+		return cfg
+	}
+	b.Info = info
+	set, err := tuning.Default()
+	if err != nil || applyTuning(b, sp, set) != nil {
+		return cfg
+	}
+	return b.setting.Apply(cfg)
+}

@@ -174,3 +174,24 @@ func TestApplyTuning(t *testing.T) {
 		})
 	}
 }
+
+// SettledConfig writes in what the plan of the real problem takes: at
+// 4096x4096 gpu-tiled's default ry is 8 for a 3x3 filter, which the small
+// image Warm compiles on would not give (too few blocks).
+func TestSettledConfig(t *testing.T) {
+	v := lookupVariant(t, "gpu-tiled")
+	info := testInfo()
+	info.Name = "GPU without a table"
+	got := SettledConfig(v, tuneProblem(t, 4096, 3), convolve.Config{NoFMA: true}, info)
+	if got.Block != (convolve.Block{X: 32, Y: 8}) || got.Tunables[TunableRY] != 8 || !got.NoFMA {
+		t.Errorf("SettledConfig = %+v, want block 32x8, ry=8, NoFMA kept", got)
+	}
+	small := SettledConfig(v, tuneProblem(t, 16, 3), convolve.Config{}, info)
+	if small.Tunables[TunableRY] == 8 {
+		t.Errorf("SettledConfig of a 16x16 image = %+v: the test no longer shows a difference", small)
+	}
+	plain := lookupVariant(t, "gpu-naive")
+	if got := SettledConfig(plain, tuneProblem(t, 4096, 3), convolve.Config{}, info); got.Block != (convolve.Block{}) || got.Tunables != nil {
+		t.Errorf("SettledConfig of a variant without a space = %+v", got)
+	}
+}
