@@ -162,9 +162,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if s.plan, err = convolve.PlanFor(v, p, c.Config()); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	if tp, ok := s.plan.(convolve.TunedPlan); ok {
-		s.setting = fmt.Sprintf("config: %v, %s", tp.Setting(), tp.SettingSource())
-	}
+	s.setting = settingNote(s.plan)
 	// Correctness gate: poison, run once end to end, compare.
 	s.out.Fill(math.NaN())
 	if err := s.plan.Run(s.in, s.out); err != nil {
@@ -207,6 +205,18 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		}
 	}
 	return nil
+}
+
+// settingNote is the progress note naming the block and tunables a plan
+// runs with and where they came from (its tuning table, its family's
+// defaults, or the case), for plans that say (convolve.TunedPlan); ""
+// for others.
+func settingNote(p convolve.Plan) string {
+	tp, ok := p.(convolve.TunedPlan)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("config: %v, %s", tp.Setting(), tp.SettingSource())
 }
 
 // checkBitExact fails a Filter2D case compiled with --fmad=false whose
