@@ -211,6 +211,8 @@ type search struct {
 	sets  []convolve.Setting
 	// verifyProbs are the problems every candidate must pass.
 	verifyProbs []convolve.Problem
+	// in is the input of the timed problem, made once.
+	in *convolve.Image
 }
 
 // tryAll tries the points of pts in order while the budget lasts,
@@ -402,9 +404,12 @@ func (s *search) verify(pt convolve.Setting) error {
 // time is the median kernel time of one run of pt on the class's
 // problem, in nanoseconds.
 func (s *search) time(pt convolve.Setting) (float64, error) {
-	in, err := benchmarks.NewInput(s.prob, s.o.Seed)
-	if err != nil {
-		return 0, err
+	if s.in == nil {
+		in, err := benchmarks.NewInput(s.prob, s.o.Seed)
+		if err != nil {
+			return 0, err
+		}
+		s.in = in
 	}
 	plan, err := convolve.PlanFor(s.v, s.prob, pt.Apply(convolve.Config{}))
 	if err != nil {
@@ -415,7 +420,7 @@ func (s *search) time(pt convolve.Setting) (float64, error) {
 	if !ok {
 		return 0, fmt.Errorf("plan of %s (%T) cannot time its kernel alone: not a convolve.DevicePlan", s.v.Describe().Name, plan)
 	}
-	if err := dp.Upload(in); err != nil {
+	if err := dp.Upload(s.in); err != nil {
 		return 0, fmt.Errorf("upload: %w", err)
 	}
 	// Warm-up: captures the graphs and measures one run.

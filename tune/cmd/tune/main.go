@@ -7,7 +7,8 @@
 // For each variant and class (element type, K, size class) it runs
 // tune.Tune: the family's default setting first, then the space
 // exhaustively or by random sampling and local search, within -budget
-// candidates per class and -time in all (split evenly over the classes);
+// candidates per class and -time in all (what is left shared evenly by
+// the classes left);
 // every candidate is verified against the reference before it is timed.
 // A line per class says what was chosen, how it compares with the
 // default, and how many candidates were wrong or refused. On a GPU host
@@ -63,7 +64,7 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	fs.StringVar(&o.sizes, "sizes", "large", "comma-separated size classes: small, medium, large, huge")
 	fs.StringVar(&o.types, "types", "f32", "comma-separated element types: f32, u8, i16")
 	fs.IntVar(&o.budget, "budget", tune.DefaultBudget, "most candidates tried per variant and class")
-	fs.DurationVar(&o.total, "time", 0, "time budget of the whole run, split evenly over the variants and classes (0: none)")
+	fs.DurationVar(&o.total, "time", 0, "time budget of the whole run, what is left shared evenly by the classes left (0: none)")
 	fs.IntVar(&o.verify, "verify", tune.DefaultVerify, "random problems each candidate must pass before it is timed")
 	fs.IntVar(&o.samples, "samples", tune.DefaultSamples, "timed samples per candidate (the median is kept)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random sample and the verification problems")
@@ -160,9 +161,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		commit = findCommit()
 	}
 	opts := tune.Options{Budget: o.budget, Seed: o.seed, Verify: o.verify, Samples: o.samples, Limits: variants.Limits(info)}
-	if o.total > 0 {
-		opts.Time = o.total / time.Duration(len(jobs))
-	}
+	start := time.Now()
 	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
 		specs := make([]variants.WarmSpec, len(ps))
 		for i := range ps {
@@ -174,14 +173,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		opts.Log = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	}
 	fmt.Fprintf(stdout, "# tune on %s (driver %s, NVRTC %s), commit %s: %d classes, budget %d candidates each", info.Name, info.Driver(), info.NVRTC(), commit, len(jobs), o.budget)
-	if opts.Time > 0 {
-		fmt.Fprintf(stdout, " and %v", opts.Time)
+	if o.total > 0 {
+		fmt.Fprintf(stdout, " and %v in all", o.total)
 	}
 	fmt.Fprintln(stdout)
 	var entries []tuning.Entry
 	failed := 0
-	for _, j := range jobs {
+	for i, j := range jobs {
 		t0 := time.Now()
+		if o.total > 0 {
+			// What is left, shared by the classes left: time a class
+			// did not use goes to the next.
+			opts.Time = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
+		}
 		e, err := tune.Tune(j.v, j.class, opts)
 		name := j.v.Describe().Name
 		if err != nil {
