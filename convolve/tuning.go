@@ -132,6 +132,27 @@ func (sp *TuningSpace) Check(caps Capabilities) error {
 	return nil
 }
 
+// String lists the space's axes: "blocks=32x4,32x8 rx=1,2,4 ry=1,2"
+// (blocks=default when it has none).
+func (sp *TuningSpace) String() string {
+	bs := make([]string, len(sp.Blocks))
+	for i, b := range sp.Blocks {
+		bs[i] = b.String()
+	}
+	if len(bs) == 0 {
+		bs = []string{"default"}
+	}
+	parts := []string{"blocks=" + strings.Join(bs, ",")}
+	for _, t := range sp.Tunables {
+		vs := make([]string, len(t.Values))
+		for i, v := range t.Values {
+			vs[i] = fmt.Sprint(v)
+		}
+		parts = append(parts, t.Name+"="+strings.Join(vs, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
 // Size is the number of points before Allow: the product of the number
 // of blocks (at least 1) and of every tunable's values.
 func (sp *TuningSpace) Size() int {

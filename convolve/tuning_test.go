@@ -55,6 +55,15 @@ func TestTuningSpaceSettings(t *testing.T) {
 	}
 }
 
+func TestTuningSpaceString(t *testing.T) {
+	if got, want := testSpace().String(), "blocks=32x4,32x8,64x8,16x16 rx=1,2,4 ry=1,2"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	if got := (&TuningSpace{}).String(); got != "blocks=default" {
+		t.Errorf("empty space: %q", got)
+	}
+}
+
 func TestTuningSpaceNeighbours(t *testing.T) {
 	sp := testSpace()
 	s := Setting{Block: Block{32, 8}, Tunables: map[string]int{"rx": 2, "ry": 1}}
