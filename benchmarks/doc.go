@@ -23,7 +23,11 @@
 // launch; preset launch-overhead measures both side by side. Pipeline
 // cases time upload, kernel and download (total-ns/op); every case
 // reports MPix/s, GB/s and GFLOP/s, and GPU cases their percentage of
-// the device's measured copy bandwidth and FP32 peak.
+// the device's measured copy bandwidth and FP32 peak. CPU cases report
+// their percentage of the CPU's measured copy bandwidth (%copy-bw) and,
+// for plans that count the operations they execute (FLOPCounter, as
+// cpu-fast does), that rate (exec-GFLOP/s) and its percentage of the
+// cores' measured FMA peak (%peak-fma; MeasureCPU).
 //
 // # Sampling: stop by noise
 //

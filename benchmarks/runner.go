@@ -23,10 +23,15 @@ type Device interface {
 	NewPinnedImage(g convolve.Geometry) (*convolve.Image, func() error, error)
 }
 
-// Peaks are the device limits the %peak metrics divide by.
+// Peaks are the device limits the %peak metrics divide by, and the CPU's
+// measured ceilings the %copy-bw and %peak-fma metrics of CPU cases
+// divide by (reportCPU).
 type Peaks struct {
 	CopyGBps   float64 // measured device copy bandwidth, bytes read + written
 	FP32GFLOPs float64 // FP32 peak
+	// CPUCopyGBps and CPUFMAGFLOPs are CPUCeilings.CopyGBps and
+	// FMAGFLOPs; 0 when not measured.
+	CPUCopyGBps, CPUFMAGFLOPs float64
 }
 
 // Runner runs cases as sub-benchmarks. It keeps the plan, images and gate
@@ -458,6 +463,9 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
 		b.ReportMetric(CopyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
+	if !c.GPU {
+		r.reportCPU(b, r.cur.plan, gbs, per)
+	}
 	b.ReportMetric(set.Spread, "median-ci95-%")
 	b.ReportMetric(float64(len(set.Per)), "samples")
 	if c.GPU && r.Guard.On() {
@@ -487,7 +495,9 @@ func UnitLines() []string {
 		"Unit GFLOP/s better=higher",
 		"Unit %peak-bw better=higher",
 		"Unit %peak-fp32 better=higher",
+		"Unit exec-GFLOP/s better=higher",
 		"Unit %copy-bw better=higher",
+		"Unit %peak-fma better=higher",
 		"Unit max-ulp better=lower assume=exact",
 		"Unit median-ci95-% better=lower",
 		"Unit throttled-samples better=lower",
