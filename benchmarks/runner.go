@@ -75,6 +75,9 @@ type caseState struct {
 	batch int
 	lines int // result lines taken so far
 	err   error
+	// setting is the plan's block and tunables and where they came from
+	// (convolve.TunedPlan), printed with the case's first line.
+	setting string
 }
 
 func (r *Runner) now() time.Time {
@@ -164,6 +167,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if s.plan, err = convolve.PlanFor(v, p, c.Config()); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
+	s.setting = settingNote(s.plan)
 	// Correctness gate: poison, run once end to end, compare.
 	s.out.Fill(math.NaN())
 	if err := s.plan.Run(s.in, s.out); err != nil {
@@ -206,6 +210,18 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		}
 	}
 	return nil
+}
+
+// settingNote is the progress note naming the block and tunables a plan
+// runs with and where they came from (its tuning table, its family's
+// defaults, or the case), for plans that say (convolve.TunedPlan); ""
+// for others.
+func settingNote(p convolve.Plan) string {
+	tp, ok := p.(convolve.TunedPlan)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("config: %v, %s", tp.Setting(), tp.SettingSource())
 }
 
 // checkBitExact fails a Filter2D case compiled with --fmad=false whose
@@ -258,6 +274,9 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		}
 		b.StopTimer()
 		r.cur = r.prepare(c)
+		if r.cur.setting != "" {
+			r.Progress.Note(r.cur.setting)
+		}
 	}
 	s := r.cur
 	if s.err != nil {
