@@ -10,7 +10,7 @@
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
 #   make report    rebuild results/report/ from the committed raw data (offline)
 #   make compare OLD=a.txt NEW=b.txt  benchstat, with cases paired across runs and hosts
-#   make gpu-bins  test binaries, the report and sweep commands for a GPU host without Go, into .gpu/
+#   make gpu-bins  test binaries, the report, sweep and tune commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
 
@@ -26,7 +26,7 @@ PKGS    := ./...
 # A user's runs and their report; git ignores this folder.
 LOCAL   := results/local
 # Packages that have tests, for gpu-bins: NAME=path.
-TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind variants:./cudabind/variants userkernel:./cudabind/userkernel examplekernels:./examples/kernels properties:./properties benchmarks:./benchmarks results:./results
+TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind nvrtc:./cudabind/nvrtc devfacts:./cudabind/devfacts variants:./cudabind/variants userkernel:./cudabind/userkernel examplekernels:./examples/kernels properties:./properties benchmarks:./benchmarks results:./results tune:./tune
 
 .PHONY: test bench publish report compare vet fmt gpu-bins gpu-test clean
 
@@ -67,6 +67,7 @@ gpu-bins:
 	    echo "$(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir"; $(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir || exit 1; fi; done
 	$(GO) build -ldflags=-s -o .gpu/report ./results/cmd/report
 	$(GO) build -ldflags=-s -o .gpu/sweep ./benchmarks/cmd/sweep
+	$(GO) build -ldflags=-s -o .gpu/tune ./tune/cmd/tune
 
 gpu-test:
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \

@@ -85,8 +85,10 @@ type Case struct {
 	Mem      Memory // TotalTiming only
 	Opts     Opts   // GPU variants only
 	// Tune sets tunables of the variant in convolve.FormatTunables's
-	// form, for example "shared=1"; empty leaves the variant's defaults.
-	// GPU variants only.
+	// form, for example "shared=1"; empty leaves them to the plan (its
+	// GPU's tuning table, else the family's defaults), and TuneUntuned
+	// asks for the family's defaults (convolve.Config.Untuned). GPU
+	// variants only.
 	Tune string
 	GPU  bool // the variant needs a CUDA device
 	// Image, when set, is the case's input in place of noise: Width,
@@ -244,11 +246,16 @@ func (c Case) Problem() (convolve.Problem, error) {
 	return p, nil
 }
 
+// TuneUntuned is the Tune of a case that runs with its family's
+// heuristic defaults rather than its GPU's tuning table ("default" is the
+// older names' value of a case without Tune).
+const TuneUntuned = "untuned"
+
 // Config is the plan configuration of the case. A Tune that does not
 // parse gives no tunables; Preset.Expand leaves such a case out with a
 // note, so no benchmark runs with one.
 func (c Case) Config() convolve.Config {
-	cfg := convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath}
+	cfg := convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath, Untuned: c.Tune == TuneUntuned}
 	if t, err := convolve.ParseTunables(c.Tune); err == nil && len(t) > 0 {
 		cfg.Tunables = t
 	}

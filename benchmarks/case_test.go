@@ -114,3 +114,40 @@ func TestTuneInName(t *testing.T) {
 		t.Errorf("Config().Tunables of a case with no tunable = %v", c.Config().Tunables)
 	}
 }
+
+// TestTunedVsDefaultPreset: preset tuned-vs-default pairs every case
+// planned from the tuning table (no tune key) with one on the family's
+// defaults (tune=untuned, convolve.Config.Untuned).
+func TestTunedVsDefaultPreset(t *testing.T) {
+	p, err := LookupPreset("tuned-vs-default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := p.Expand(Env{GPU: true, Variants: convolve.Variants()})
+	tuned, untuned := map[string]bool{}, map[string]bool{}
+	for _, c := range ex.Cases {
+		key := c.Variant + " " + c.Filter
+		switch c.Tune {
+		case "":
+			tuned[key] = true
+			if c.Config().Untuned {
+				t.Errorf("%s: Untuned without tune=untuned", c.Name())
+			}
+		case TuneUntuned:
+			untuned[key] = true
+			if !c.Config().Untuned || !strings.HasSuffix(c.Name(), "/tune=untuned") {
+				t.Errorf("%s: config %v", c.Name(), c.Config())
+			}
+		default:
+			t.Errorf("%s: tune %q", c.Name(), c.Tune)
+		}
+	}
+	if len(tuned) != 10 || len(untuned) != 10 {
+		t.Errorf("%d tuned and %d untuned cases, want 10 of each (2 variants x 5 K)", len(tuned), len(untuned))
+	}
+	for k := range tuned {
+		if !untuned[k] {
+			t.Errorf("%s has no untuned twin", k)
+		}
+	}
+}

@@ -3,7 +3,10 @@ package benchmarks
 import (
 	"runtime"
 	"sync"
+	"testing"
 	"time"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 // CPUCeilings are this host's CPU limits, measured before the CPU cases
@@ -18,26 +21,36 @@ type CPUCeilings struct {
 	// counting a multiply-add as two operations. It is the cores' scalar
 	// rate: cpu-fast's vector passes can exceed it.
 	ScalarGFLOPs float64
+	// FMAGFLOPs is the best rate of a vector fused multiply-add loop in
+	// assembly (fmaLoop: eight float32 lanes, twelve independent chains)
+	// on every goroutine, counting a fused multiply-add as two
+	// operations: the cores' 256-bit float32 peak, the roof of a CPU
+	// roofline (a CPU with 512-bit FMA units may reach more, with code
+	// this project does not have). It is 0 where the CPU lacks AVX and FMA3 or is not amd64 (not
+	// measured).
+	FMAGFLOPs float64
 }
 
 // The defaults of MeasureCPU: a 64 MiB buffer copied, 2^22 multiply-adds
-// per accumulator per goroutine, best of cpuReps; under 0.4 s in all on
-// a 2-core host, most of it filling the buffer.
+// per accumulator per goroutine in each loop, best of cpuReps; under
+// 0.5 s in all on a 2-core host, most of it filling the buffer.
 const (
 	cpuCopyBytes = 64 << 20
 	cpuMadds     = 1 << 22
 	cpuReps      = 3
 )
 
-// MeasureCPU measures the copy bandwidth and the scalar multiply-add rate
-// with threads goroutines under GOMAXPROCS=threads (at least 1).
+// MeasureCPU measures the copy bandwidth, the scalar multiply-add rate
+// and the vector FMA peak with threads goroutines under
+// GOMAXPROCS=threads (at least 1).
 func MeasureCPU(threads int) CPUCeilings {
 	return measureCPU(threads, cpuCopyBytes, cpuMadds, cpuReps)
 }
 
 // measureCPU is MeasureCPU over a buffer of copyBytes (rounded down to
 // float32s, at least one per goroutine) and madds multiply-adds per
-// accumulator per goroutine, keeping the best of reps repetitions.
+// accumulator per goroutine in the scalar and the vector loop, keeping
+// the best of reps repetitions.
 func measureCPU(threads, copyBytes, madds, reps int) CPUCeilings {
 	threads, reps, madds = max(threads, 1), max(reps, 1), max(madds, 1)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
@@ -62,7 +75,27 @@ func measureCPU(threads, copyBytes, madds, reps int) CPUCeilings {
 		best.ScalarGFLOPs = max(best.ScalarGFLOPs, rate(float64(threads)*maddAccumulators*2*float64(madds), d))
 	}
 	runtime.KeepAlive(sums)
+	if hasFMALoop {
+		accs := make([][fmaLanes]float32, threads)
+		for range reps {
+			d := parallel(threads, func(w int) { fmaRun(&accs[w], madds) })
+			best.FMAGFLOPs = max(best.FMAGFLOPs, rate(float64(threads)*fmaLanes*2*float64(madds), d))
+		}
+	}
 	return best
+}
+
+// fmaLanes is the number of float32 values fmaLoop updates per step: 12
+// chains of 8 lanes.
+const fmaLanes = 96
+
+// fmaRun runs fmaLoop n steps on acc from values that converge to 1, as
+// maddLoop's do.
+func fmaRun(acc *[fmaLanes]float32, n int) {
+	for i := range acc {
+		acc[i] = float32(i+1) / fmaLanes
+	}
+	fmaLoop(acc, 0.999, 0.001, n)
 }
 
 // maddAccumulators is the number of independent chains of maddLoop:
@@ -107,4 +140,32 @@ func rate(units float64, d time.Duration) float64 {
 		return 0
 	}
 	return units / float64(d.Nanoseconds())
+}
+
+// FLOPCounter is a plan that counts the floating-point operations its
+// last Run executed, as refimpl's cpu-fast does: a separable filter's two
+// passes rather than the problem's nominal 2*KW*KH an output.
+type FLOPCounter interface {
+	RunFLOPs() int64
+}
+
+// reportCPU adds a CPU case's metrics against the CPU's measured
+// ceilings: %copy-bw, its GB/s (input read and output written once) as a
+// percentage of cpu-copy-gbps; and for a plan that is a FLOPCounter,
+// exec-GFLOP/s, the operations it executed per second, and %peak-fma,
+// that rate as a percentage of cpu-fma-gflops. A ceiling not measured,
+// or a plan that does not count, leaves its metrics out.
+func (r *Runner) reportCPU(b *testing.B, plan convolve.Plan, gbs float64, per time.Duration) {
+	if r.Peaks.CPUCopyGBps > 0 {
+		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CPUCopyGBps), "%copy-bw")
+	}
+	fc, ok := plan.(FLOPCounter)
+	if !ok || fc.RunFLOPs() <= 0 {
+		return
+	}
+	gf := float64(fc.RunFLOPs()) / per.Seconds() / 1e9
+	b.ReportMetric(gf, "exec-GFLOP/s")
+	if r.Peaks.CPUFMAGFLOPs > 0 {
+		b.ReportMetric(convolve.PercentOf(gf, r.Peaks.CPUFMAGFLOPs), "%peak-fma")
+	}
 }

@@ -3,7 +3,12 @@
 // each case a sub-benchmark of BenchmarkConv whose name carries every
 // sweep key (variant, size, filter, k, block, border, type, ch, layout,
 // cache, timing, mem, opts, and tune where a case sets a variant's
-// tunable), so that benchstat can compare along any of them.
+// tunable), so that benchstat can compare along any of them. A GPU case
+// that sets no tunable runs with its GPU's tuning table (results/tuning),
+// or its family's defaults where the table has no entry; tune=untuned
+// asks for the defaults (preset tuned-vs-default times both). The first
+// progress note of such a case names the block and tunables and where
+// they came from ("config: block=64x4 rx=4,ry=8, tuned (...)").
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of
@@ -18,7 +23,11 @@
 // launch; preset launch-overhead measures both side by side. Pipeline
 // cases time upload, kernel and download (total-ns/op); every case
 // reports MPix/s, GB/s and GFLOP/s, and GPU cases their percentage of
-// the device's measured copy bandwidth and FP32 peak.
+// the device's measured copy bandwidth and FP32 peak. CPU cases report
+// their percentage of the CPU's measured copy bandwidth (%copy-bw) and,
+// for plans that count the operations they execute (FLOPCounter, as
+// cpu-fast does), that rate (exec-GFLOP/s) and its percentage of the
+// cores' measured FMA peak (%peak-fma; MeasureCPU).
 //
 // # Sampling: stop by noise
 //

@@ -6,6 +6,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/devfacts"
 	// The GPU variants register themselves with convolve.
 	_ "github.com/convbench/convbench/cudabind/variants"
 )
@@ -23,7 +24,7 @@ func OpenHost(maxRetakes int) Host {
 		return Host{NoGPUReason: err.Error(), Guard: &ClockGuard{Off: "no GPU"}}
 	}
 	info := d.Info()
-	bw, err := d.CopyBandwidth()
+	bw, err := devfacts.CopyBandwidth(d)
 	if err != nil {
 		return Host{NoGPUReason: fmt.Sprintf("measuring the copy bandwidth of %s: %v", info.Name, err), Guard: &ClockGuard{Off: "no GPU"}}
 	}
@@ -37,10 +38,10 @@ func OpenHost(maxRetakes int) Host {
 			NVRTC:      info.NVRTC(),
 			PeakGBps:   info.PeakBandwidthGBps,
 			CopyGBps:   bw,
-			PeakGFLOPs: d.PeakFP32GFLOPs(),
+			PeakGFLOPs: devfacts.PeakFP32GFLOPs(info),
 			KernelOpts: strings.Join(opts, " "),
 		},
-		Device: gpuDevice{d},
+		Device: gpuDevice{d: d, l2: devfacts.NewL2Flusher(d)},
 		Pinned: true,
 		Guard:  openGuard(info.UUID, maxRetakes),
 	}
@@ -87,11 +88,15 @@ func (c nvmlClocks) State() (GPUState, error) {
 	return st, nil
 }
 
-// gpuDevice adapts a cudabind device to Device.
-type gpuDevice struct{ d *cudabind.Device }
+// gpuDevice adapts a cudabind device to Device; its L2 flush buffer
+// lives as long as the process.
+type gpuDevice struct {
+	d  *cudabind.Device
+	l2 *devfacts.L2Flusher
+}
 
 func (g gpuDevice) FlushL2() error {
-	return g.d.Do(func(x *cudabind.Exec) error { return g.d.FlushL2(x) })
+	return g.d.Do(func(x *cudabind.Exec) error { return g.l2.Flush(x) })
 }
 
 // NewPinnedImage allocates page-locked host memory for an image of

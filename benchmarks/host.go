@@ -33,19 +33,25 @@ type Host struct {
 	CPU *CPUCeilings
 }
 
-// Peaks returns the limits %peak metrics use (zero without a GPU).
+// Peaks returns the limits the %peak metrics use: the GPU's (zero
+// without a GPU) and the CPU's measured ceilings (zero when not measured).
 func (h Host) Peaks() Peaks {
-	if h.GPU == nil {
-		return Peaks{}
+	var p Peaks
+	if h.GPU != nil {
+		p.CopyGBps, p.FP32GFLOPs = h.GPU.CopyGBps, h.GPU.PeakGFLOPs
 	}
-	return Peaks{CopyGBps: h.GPU.CopyGBps, FP32GFLOPs: h.GPU.PeakGFLOPs}
+	if h.CPU != nil {
+		p.CPUCopyGBps, p.CPUFMAGFLOPs = h.CPU.CopyGBps, h.CPU.FMAGFLOPs
+	}
+	return p
 }
 
 // ConfigLines are the key: value lines printed before the benchmarks, so
 // that benchstat can group and compare by them. Testing itself prints
 // goos, goarch, pkg and cpu. With h.CPU they include cpu-copy-gbps and
 // cpu-scalar-gflops, the CPU's measured copy bandwidth and scalar
-// multiply-add rate (CPUCeilings).
+// multiply-add rate, and where it was measured cpu-fma-gflops, its vector
+// FMA peak (CPUCeilings).
 func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
 		"sweep: " + sweep,
@@ -61,6 +67,9 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 			"cpu-copy-gbps: "+strconv.FormatFloat(c.CopyGBps, 'f', 1, 64),
 			"cpu-scalar-gflops: "+strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64),
 		)
+		if c.FMAGFLOPs > 0 {
+			lines = append(lines, "cpu-fma-gflops: "+strconv.FormatFloat(c.FMAGFLOPs, 'f', 1, 64))
+		}
 	}
 	if h.GPU == nil {
 		return append(lines, "gpu: none")

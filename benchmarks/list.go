@@ -73,6 +73,9 @@ func capsLine(c convolve.Capabilities) string {
 	if len(c.Tunables) == 0 {
 		parts[len(parts)-1] = "tunables=none"
 	}
+	if c.Space != nil {
+		parts = append(parts, "tuning-space("+c.Space.String()+")")
+	}
 	return strings.Join(parts, " ")
 }
 

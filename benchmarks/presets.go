@@ -342,6 +342,10 @@ var presets = []Preset{
 			{variants: []string{"gpu-sepfused", "gpu-separable"}, sizes: squares(4096), filters: sized("gauss", 3, 7, 15, 21, 31),
 				timings: []Timing{GraphTiming}},
 		}},
+	{Name: "tuned-vs-default", Summary: "gpu-regtile and gpu-tiled at 4096x4096, dense K 3, 5, 7, 11, 21, replayed from CUDA graphs, each with its GPU's tuning table (tune key absent) and with its family's defaults (tune=untuned)",
+		sweeps: []sweep{{variants: []string{"gpu-regtile", "gpu-tiled"}, sizes: squares(4096), filters: sized("dense", 3, 5, 7, 11, 21),
+			timings: []Timing{GraphTiming},
+			tunes:   map[string][]string{"gpu-regtile": {"", TuneUntuned}, "gpu-tiled": {"", TuneUntuned}}}}},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
 	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},
 	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size", "002-exactness"}},
@@ -479,7 +483,7 @@ func (p Preset) Expand(env Env) Expansion {
 				continue
 			}
 			prob, err := c.Problem()
-			if err == nil {
+			if err == nil && c.Tune != TuneUntuned {
 				_, err = convolve.ParseTunables(c.Tune)
 			}
 			if err == nil {

@@ -23,10 +23,15 @@ type Device interface {
 	NewPinnedImage(g convolve.Geometry) (*convolve.Image, func() error, error)
 }
 
-// Peaks are the device limits the %peak metrics divide by.
+// Peaks are the device limits the %peak metrics divide by, and the CPU's
+// measured ceilings the %copy-bw and %peak-fma metrics of CPU cases
+// divide by (reportCPU).
 type Peaks struct {
 	CopyGBps   float64 // measured device copy bandwidth, bytes read + written
 	FP32GFLOPs float64 // FP32 peak
+	// CPUCopyGBps and CPUFMAGFLOPs are CPUCeilings.CopyGBps and
+	// FMAGFLOPs; 0 when not measured.
+	CPUCopyGBps, CPUFMAGFLOPs float64
 }
 
 // Runner runs cases as sub-benchmarks. It keeps the plan, images and gate
@@ -70,6 +75,9 @@ type caseState struct {
 	batch int
 	lines int // result lines taken so far
 	err   error
+	// setting is the plan's block and tunables and where they came from
+	// (convolve.TunedPlan), printed with the case's first line.
+	setting string
 }
 
 func (r *Runner) now() time.Time {
@@ -159,6 +167,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if s.plan, err = convolve.PlanFor(v, p, c.Config()); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
+	s.setting = settingNote(s.plan)
 	// Correctness gate: poison, run once end to end, compare.
 	s.out.Fill(math.NaN())
 	if err := s.plan.Run(s.in, s.out); err != nil {
@@ -201,6 +210,18 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		}
 	}
 	return nil
+}
+
+// settingNote is the progress note naming the block and tunables a plan
+// runs with and where they came from (its tuning table, its family's
+// defaults, or the case), for plans that say (convolve.TunedPlan); ""
+// for others.
+func settingNote(p convolve.Plan) string {
+	tp, ok := p.(convolve.TunedPlan)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("config: %v, %s", tp.Setting(), tp.SettingSource())
 }
 
 // checkBitExact fails a Filter2D case compiled with --fmad=false whose
@@ -253,6 +274,9 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		}
 		b.StopTimer()
 		r.cur = r.prepare(c)
+		if r.cur.setting != "" {
+			r.Progress.Note(r.cur.setting)
+		}
 	}
 	s := r.cur
 	if s.err != nil {
@@ -439,6 +463,9 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
 		b.ReportMetric(CopyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
+	if !c.GPU {
+		r.reportCPU(b, r.cur.plan, gbs, per)
+	}
 	b.ReportMetric(set.Spread, "median-ci95-%")
 	b.ReportMetric(float64(len(set.Per)), "samples")
 	if c.GPU && r.Guard.On() {
@@ -468,7 +495,9 @@ func UnitLines() []string {
 		"Unit GFLOP/s better=higher",
 		"Unit %peak-bw better=higher",
 		"Unit %peak-fp32 better=higher",
+		"Unit exec-GFLOP/s better=higher",
 		"Unit %copy-bw better=higher",
+		"Unit %peak-fma better=higher",
 		"Unit max-ulp better=lower assume=exact",
 		"Unit median-ci95-% better=lower",
 		"Unit throttled-samples better=lower",

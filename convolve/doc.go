@@ -21,6 +21,12 @@
 // second Close return errors wrapping [ErrClosed]. Plans check the host
 // or device memory they need before allocating ([MemoryError]).
 //
+// A tunable kernel family declares its [TuningSpace] in
+// [Capabilities].Space: block shapes, tunables with their values, the
+// restriction of a point by the problem and the [DeviceLimits], and the
+// heuristic [Setting] a plan falls back to. Package tune searches it;
+// plans that report their setting implement [TunedPlan].
+//
 // The package imports nothing GPU-related. CPU implementations live in
 // refimpl, CUDA ones in cudabind; both register themselves here.
 package convolve

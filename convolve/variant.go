@@ -41,8 +41,13 @@ type Config struct {
 	// FastMath compiles GPU kernels with --use_fast_math.
 	FastMath bool
 	// Tunables are variant-specific named integer settings; a variant
-	// rejects names it does not know.
+	// rejects names it does not know. A GPU variant with a tuning space
+	// (Capabilities.Space) fills those left unset, and the block when it
+	// is zero, from its GPU's tuning table, or its heuristic defaults.
 	Tunables map[string]int
+	// Untuned leaves the tuning tables aside: the block and tunables left
+	// unset take the family's heuristic defaults.
+	Untuned bool
 }
 
 func (c Config) String() string {
@@ -58,6 +63,9 @@ func (c Config) String() string {
 	}
 	if len(c.Tunables) > 0 {
 		parts = append(parts, strings.Split(FormatTunables(c.Tunables), ",")...)
+	}
+	if c.Untuned {
+		parts = append(parts, "untuned")
 	}
 	return strings.Join(parts, " ")
 }
@@ -129,6 +137,9 @@ type Capabilities struct {
 	FixedBlocks []Block
 	// Tunables names the Config.Tunables the variant reads.
 	Tunables []string
+	// Space, when set, is what a tuner searches over: blocks, tunables
+	// and their restrictions (see TuningSpace).
+	Space *TuningSpace
 	// FiniteInput variants do not follow IEEE arithmetic over every tap
 	// (they leave out zero taps, factor the filter, or run code that
 	// cannot be inspected), so NaN and infinite values would give other

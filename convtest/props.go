@@ -56,11 +56,7 @@ var properties = []*property{
 // cpu-naive's order and so, compiled with --fmad=false, must equal
 // cpu-naive bit for bit (report 002's point).
 func bitExactApplies(e *env) string {
-	v, err := convolve.Lookup(e.name)
-	if err != nil {
-		return err.Error()
-	}
-	if c := v.Describe().Caps; !c.GPU || !c.ReferenceOrder {
+	if c := e.desc.Caps; !c.GPU || !c.ReferenceOrder {
 		return fmt.Sprintf("%s does not promise cpu-naive's summation order", e.name)
 	}
 	return ""

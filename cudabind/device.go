@@ -6,7 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // CUdevice_attribute values used here (cuda.h).
@@ -96,8 +97,8 @@ func Devices() ([]DeviceInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var n int32
-	if err := check("cuDeviceGetCount", ccall(l.cuDeviceGetCount, uintptr(unsafe.Pointer(&n)))); err != nil {
+	n, r := l.DeviceGetCount()
+	if err := checkWith(l, "cuDeviceGetCount", r); err != nil {
 		return nil, err
 	}
 	infos := make([]DeviceInfo, 0, n)
@@ -112,24 +113,24 @@ func Devices() ([]DeviceInfo, error) {
 }
 
 // deviceInfo queries the attributes of device ordinal.
-func (l *driverLib) deviceInfo(ordinal int) (DeviceInfo, int32, error) {
-	var dev int32
-	if err := check("cuDeviceGet", ccall(l.cuDeviceGet, uintptr(unsafe.Pointer(&dev)), uintptr(ordinal))); err != nil {
+func (l *cudaDriver) deviceInfo(ordinal int) (DeviceInfo, driver.Device, error) {
+	dev, r := l.DeviceGet(int32(ordinal))
+	if err := checkWith(l, "cuDeviceGet", r); err != nil {
 		return DeviceInfo{}, 0, err
 	}
 	info := DeviceInfo{Ordinal: ordinal, DriverVersion: l.version}
-	name := make([]byte, 256)
-	if err := check("cuDeviceGetName", ccall(l.cuDeviceGetName, uintptr(unsafe.Pointer(&name[0])), uintptr(len(name)), uintptr(dev))); err != nil {
+	name, r := l.DeviceGetName(dev)
+	if err := checkWith(l, "cuDeviceGetName", r); err != nil {
 		return info, dev, err
 	}
-	info.Name = goString(uintptr(unsafe.Pointer(&name[0])))
-	var uuid [16]byte
-	if err := check("cuDeviceGetUuid", ccall(l.cuDeviceGetUuid, uintptr(unsafe.Pointer(&uuid)), uintptr(dev))); err != nil {
+	info.Name = name
+	uuid, r := l.DeviceGetUuid(dev)
+	if err := checkWith(l, "cuDeviceGetUuid", r); err != nil {
 		return info, dev, err
 	}
 	info.UUID = fmt.Sprintf("GPU-%x-%x-%x-%x-%x", uuid[0:4], uuid[4:6], uuid[6:8], uuid[8:10], uuid[10:16])
-	var total uintptr
-	if err := check("cuDeviceTotalMem", ccall(l.cuDeviceTotalMem, uintptr(unsafe.Pointer(&total)), uintptr(dev))); err != nil {
+	total, r := l.DeviceTotalMem(dev)
+	if err := checkWith(l, "cuDeviceTotalMem", r); err != nil {
 		return info, dev, err
 	}
 	info.TotalMemBytes = int64(total)
@@ -162,9 +163,8 @@ func (l *driverLib) deviceInfo(ordinal int) (DeviceInfo, int32, error) {
 		{attrMaxTexture2DLinearPitch, &info.MaxTex2DLinearPitch},
 	}
 	for _, a := range attrs {
-		var v int32
-		if err := check(fmt.Sprintf("cuDeviceGetAttribute(%d)", a.attr),
-			ccall(l.cuDeviceGetAttribute, uintptr(unsafe.Pointer(&v)), uintptr(a.attr), uintptr(dev))); err != nil {
+		v, r := l.DeviceGetAttribute(driver.DeviceAttribute(a.attr), dev)
+		if err := checkWith(l, fmt.Sprintf("cuDeviceGetAttribute(%d)", a.attr), r); err != nil {
 			return info, dev, err
 		}
 		*a.dst = int(v)
@@ -181,9 +181,9 @@ func (l *driverLib) deviceInfo(ordinal int) (DeviceInfo, int32, error) {
 // for the device runs.
 type Device struct {
 	info DeviceInfo
-	lib  *driverLib
-	dev  int32
-	ctx  uintptr
+	drv  *cudaDriver
+	dev  driver.Device
+	ctx  driver.Context
 
 	work   chan task
 	tid    atomic.Int64 // OS thread id of the executor
@@ -193,12 +193,6 @@ type Device struct {
 	stop   chan struct{}
 
 	live [numKinds]atomic.Int64
-
-	flushBuf   DevPtr
-	flushBytes int64
-	flushSeq   uint32
-
-	bwOnce onceValue[float64]
 }
 
 type task struct {
@@ -236,8 +230,24 @@ func Open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	var n int32
-	if err := check("cuDeviceGetCount", ccall(l.cuDeviceGetCount, uintptr(unsafe.Pointer(&n)))); err != nil {
+	return open(l, ordinal)
+}
+
+// OpenDriver initializes drv (cuInit) and opens device ordinal through it,
+// as Open does through the driver library. It lets tests run the runtime
+// on a fake driver (package driver/fakedriver). A driver that fails to
+// initialize or has no device gives an *UnavailableError.
+func OpenDriver(drv driver.Driver, ordinal int) (*Device, error) {
+	l, err := initDriver(drv)
+	if err != nil {
+		return nil, err
+	}
+	return open(l, ordinal)
+}
+
+func open(l *cudaDriver, ordinal int) (*Device, error) {
+	n, r := l.DeviceGetCount()
+	if err := checkWith(l, "cuDeviceGetCount", r); err != nil {
 		return nil, err
 	}
 	if ordinal < 0 || ordinal >= int(n) {
@@ -247,7 +257,7 @@ func Open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{info: info, lib: l, dev: dev, work: make(chan task), stop: make(chan struct{})}
+	d := &Device{info: info, drv: l, dev: dev, work: make(chan task), stop: make(chan struct{})}
 	d.exec.d = d
 	started := make(chan error)
 	go d.run(started)
@@ -263,13 +273,13 @@ func (d *Device) run(started chan<- error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	d.tid.Store(int64(gettid()))
-	var ctx uintptr
-	if err := check("cuDevicePrimaryCtxRetain", ccall(d.lib.cuDevicePrimaryCtxRetain, uintptr(unsafe.Pointer(&ctx)), uintptr(d.dev))); err != nil {
+	ctx, r := d.drv.DevicePrimaryCtxRetain(d.dev)
+	if err := checkWith(d.drv, "cuDevicePrimaryCtxRetain", r); err != nil {
 		started <- err
 		return
 	}
-	if err := check("cuCtxSetCurrent", ccall(d.lib.cuCtxSetCurrent, ctx)); err != nil {
-		ccall(d.lib.cuDevicePrimaryCtxRelease, uintptr(d.dev))
+	if err := checkWith(d.drv, "cuCtxSetCurrent", d.drv.CtxSetCurrent(ctx)); err != nil {
+		d.drv.DevicePrimaryCtxRelease(d.dev)
 		started <- err
 		return
 	}
@@ -336,7 +346,7 @@ func (d *Device) Do(f func(x *Exec) error) error {
 
 // LiveAllocations counts what was created through this device and not yet
 // released: device and pinned host buffers, modules, textures, streams,
-// events and graphs. The L2 flush buffer is not counted.
+// events and graphs.
 func (d *Device) LiveAllocations() int {
 	n := int64(0)
 	for i := range d.live {
@@ -356,8 +366,7 @@ func (d *Device) LiveByKind() map[string]int {
 	return m
 }
 
-// Close frees the L2 flush buffer, stops the executor and releases the
-// primary context. Allocations still live stay owned by the context, which
+// Close stops the executor and releases the primary context. Allocations still live stay owned by the context, which
 // the driver destroys when its last retain is released. Do not close the
 // device returned by Default.
 func (d *Device) Close() error {
@@ -365,13 +374,6 @@ func (d *Device) Close() error {
 		return nil
 	}
 	var err error
-	if d.flushBuf != 0 {
-		err = d.Do(func(x *Exec) error {
-			e := check("cuMemFree", ccall(d.lib.cuMemFree, uintptr(d.flushBuf)))
-			d.flushBuf = 0
-			return e
-		})
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -381,7 +383,7 @@ func (d *Device) Close() error {
 	// Release the context on the executor, then stop it.
 	done := make(chan error, 1)
 	d.work <- task{f: func(x *Exec) error {
-		return check("cuDevicePrimaryCtxRelease", ccall(d.lib.cuDevicePrimaryCtxRelease, uintptr(d.dev)))
+		return checkWith(d.drv, "cuDevicePrimaryCtxRelease", d.drv.DevicePrimaryCtxRelease(d.dev))
 	}, done: done}
 	if e := <-done; err == nil {
 		err = e

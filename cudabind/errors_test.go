@@ -1,27 +1,8 @@
 package cudabind
 
 import (
-	"errors"
-	"fmt"
 	"testing"
 )
-
-func TestErrorFormatting(t *testing.T) {
-	cases := []struct {
-		err  *Error
-		want string
-	}{
-		{&Error{API: "cuMemAlloc", Code: 2, Name: "CUDA_ERROR_OUT_OF_MEMORY", Text: "out of memory", Library: LibDriver},
-			"cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"},
-		{&Error{API: "nvrtcCompileProgram", Code: 6, Name: "NVRTC_ERROR_COMPILATION", Library: LibNVRTC},
-			"nvrtcCompileProgram: NVRTC_ERROR_COMPILATION"},
-	}
-	for _, c := range cases {
-		if got := c.err.Error(); got != c.want {
-			t.Errorf("Error() = %q, want %q", got, c.want)
-		}
-	}
-}
 
 func TestDriverErrorWithoutDriver(t *testing.T) {
 	// Names come from the built-in table when no driver is loaded, and
@@ -42,70 +23,5 @@ func TestDriverErrorWithoutDriver(t *testing.T) {
 	}
 	if n := NVRTCErrorName(99); n != "NVRTC_ERROR_99" {
 		t.Errorf("NVRTCErrorName(99) = %q", n)
-	}
-}
-
-func TestDriverErrorTableNames(t *testing.T) {
-	for code, nt := range driverErrorNames {
-		if nt[0] == "" || nt[1] == "" {
-			t.Errorf("code %d has an empty name or text", code)
-		}
-		if code != 0 && nt[0][:11] != "CUDA_ERROR_" {
-			t.Errorf("code %d named %q", code, nt[0])
-		}
-	}
-	for code, want := range map[int]string{1: "CUDA_ERROR_INVALID_VALUE", 700: "CUDA_ERROR_ILLEGAL_ADDRESS",
-		701: "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", 719: "CUDA_ERROR_LAUNCH_FAILED", 999: "CUDA_ERROR_UNKNOWN",
-		209: "CUDA_ERROR_NO_BINARY_FOR_GPU", 100: "CUDA_ERROR_NO_DEVICE"} {
-		if got, _ := DriverErrorName(code); got != want {
-			t.Errorf("DriverErrorName(%d) = %q, want %q", code, got, want)
-		}
-	}
-}
-
-func TestSticky(t *testing.T) {
-	sticky := map[int]bool{700: true, 702: true, 710: true, 714: true, 715: true, 716: true, 717: true, 718: true, 719: true}
-	for code := range driverErrorNames {
-		e := newDriverError("cuCtxSynchronize", code)
-		if e.Sticky() != sticky[code] {
-			t.Errorf("code %d (%s): Sticky() = %v, want %v", code, e.Name, e.Sticky(), sticky[code])
-		}
-		wrapped := fmt.Errorf("running kernel: %w", e)
-		if IsSticky(wrapped) != sticky[code] {
-			t.Errorf("IsSticky(wrapped %d) = %v", code, IsSticky(wrapped))
-		}
-	}
-	// The same numbers from NVRTC are never sticky.
-	if (&Error{Code: 700, Library: LibNVRTC}).Sticky() {
-		t.Error("an NVRTC error reported sticky")
-	}
-	if IsSticky(errors.New("plain")) || IsSticky(nil) {
-		t.Error("IsSticky of a non-CUDA error")
-	}
-}
-
-func TestErrorIs(t *testing.T) {
-	err := fmt.Errorf("alloc: %w", newDriverError("cuMemAlloc", CodeOutOfMemory))
-	if !errors.Is(err, &Error{Code: CodeOutOfMemory}) {
-		t.Error("errors.Is by code failed")
-	}
-	if !errors.Is(err, &Error{Code: CodeOutOfMemory, API: "cuMemAlloc", Library: LibDriver}) {
-		t.Error("errors.Is by code, API and library failed")
-	}
-	if errors.Is(err, &Error{Code: CodeInvalidValue}) || errors.Is(err, &Error{Code: CodeOutOfMemory, Library: LibNVRTC}) {
-		t.Error("errors.Is matched a different code or library")
-	}
-}
-
-func TestCompileErrorMessage(t *testing.T) {
-	e := &CompileError{Source: "k.cu", Result: "NVRTC_ERROR_COMPILATION", Log: "k.cu(3): error: identifier \"q\" is undefined\n",
-		Options: []string{"--gpu-architecture=sm_90"}, Err: &Error{API: "nvrtcCompileProgram", Code: 6, Name: "NVRTC_ERROR_COMPILATION", Library: LibNVRTC}}
-	want := "cudabind: compiling k.cu failed: NVRTC_ERROR_COMPILATION (options: --gpu-architecture=sm_90)\nk.cu(3): error: identifier \"q\" is undefined"
-	if e.Error() != want {
-		t.Errorf("Error() = %q, want %q", e.Error(), want)
-	}
-	var inner *Error
-	if !errors.As(e, &inner) || inner.Code != 6 {
-		t.Error("CompileError does not unwrap to its *Error")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"log"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/driver/fakedriver"
 )
 
 func ExampleCompileOptions_Options() {
@@ -134,4 +135,36 @@ extern "C" __global__ void inc(float* y, int n) {
 		log.Fatal(err)
 	}
 	// Every element of y is now 6: two replays of three increments.
+}
+
+// A launch whose arguments do not match the kernel's parameters is refused
+// before it reaches the driver. The fake driver stands in for a GPU here:
+// its kernel "saxpy" takes two pointers, a float and an int.
+func ExampleOpenDriver() {
+	fd := &fakedriver.Driver{Kernels: map[string][]int{"saxpy": {8, 8, 4, 4}}}
+	d, err := cudabind.OpenDriver(fd, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer d.Close()
+	err = d.Do(func(x *cudabind.Exec) error {
+		m, err := x.LoadModule(&cudabind.Compiled{Name: "saxpy.cu", Kind: cudabind.ImageCUBIN, Image: []byte{1}})
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		f, err := m.Function("saxpy")
+		if err != nil {
+			return err
+		}
+		// n passed as an int64 where the kernel takes an int.
+		return x.Launch(f, cudabind.Dim3{X: 4}, cudabind.Dim3{X: 256}, 0, 0,
+			cudabind.DevPtr(0x1000), cudabind.DevPtr(0x2000), float32(2), int64(1024))
+	})
+	fmt.Println(err)
+	fmt.Println("launches reaching the driver:", len(fd.Launches()))
+	// Output:
+	// cudabind: launch of saxpy: argument 3 is 8 bytes, the kernel's parameter 3 is 4 bytes
+	// launches reaching the driver: 0
 }

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // DevPtr is a device memory address (CUdeviceptr).
@@ -42,7 +44,10 @@ func (x *Exec) ok(op string) error {
 	return nil
 }
 
-func (x *Exec) lib() *driverLib { return x.d.lib }
+func (x *Exec) lib() driver.Driver { return x.d.drv }
+
+// check turns a CUresult into nil or an *Error naming api.
+func (x *Exec) check(api string, r driver.Result) error { return checkWith(x.d.drv, api, r) }
 
 func (x *Exec) count(kind int, delta int64) { x.d.live[kind].Add(delta) }
 
@@ -61,8 +66,8 @@ func (x *Exec) Alloc(bytes int64) (DevPtr, error) {
 	if err := checkBytes("Alloc", bytes); err != nil {
 		return 0, err
 	}
-	var p uint64
-	if err := check("cuMemAlloc", ccall(x.lib().cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(bytes))); err != nil {
+	p, r := x.lib().MemAlloc(uint64(bytes))
+	if err := x.check("cuMemAlloc", r); err != nil {
 		return 0, fmt.Errorf("%w (requested %d bytes)", err, bytes)
 	}
 	x.count(kindDevice, 1)
@@ -79,18 +84,16 @@ func (x *Exec) AllocPitch(widthBytes, height int64) (DevPtr, int64, error) {
 	if widthBytes <= 0 || height <= 0 {
 		return 0, 0, fmt.Errorf("cudabind: AllocPitch of %d x %d bytes: sizes must be positive", widthBytes, height)
 	}
-	var p uint64
-	var pitch uintptr
 	// Element size 4 is the access granularity the driver optimizes for.
-	if err := check("cuMemAllocPitch", ccall(x.lib().cuMemAllocPitch, uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&pitch)),
-		uintptr(widthBytes), uintptr(height), 4)); err != nil {
+	p, pitch, r := x.lib().MemAllocPitch(uint64(widthBytes), uint64(height), 4)
+	if err := x.check("cuMemAllocPitch", r); err != nil {
 		return 0, 0, fmt.Errorf("%w (requested %d x %d bytes)", err, widthBytes, height)
 	}
 	x.count(kindDevice, 1)
 	if a := int64(x.d.info.TexturePitchAlignment); a > 0 && int64(pitch)%a != 0 {
 		// Not expected from the driver; fall back to an explicit layout.
 		x.Free(DevPtr(p))
-		pitch = uintptr((widthBytes + a - 1) / a * a)
+		pitch = uint64((widthBytes + a - 1) / a * a)
 		q, err := x.Alloc(int64(pitch) * height)
 		return q, int64(pitch), err
 	}
@@ -105,7 +108,7 @@ func (x *Exec) Free(p DevPtr) error {
 	if p == 0 {
 		return fmt.Errorf("cudabind: Free of a null device pointer")
 	}
-	if err := check("cuMemFree", ccall(x.lib().cuMemFree, uintptr(p))); err != nil {
+	if err := x.check("cuMemFree", x.lib().MemFree(driver.DevPtr(p))); err != nil {
 		return err
 	}
 	x.count(kindDevice, -1)
@@ -117,7 +120,7 @@ func (x *Exec) MemsetD8(p DevPtr, v uint8, count int64) error {
 	if err := x.memsetArgs("MemsetD8", p, count); err != nil {
 		return err
 	}
-	return check("cuMemsetD8", ccall(x.lib().cuMemsetD8, uintptr(p), uintptr(v), uintptr(count)))
+	return x.check("cuMemsetD8", x.lib().MemsetD8(driver.DevPtr(p), v, uint64(count)))
 }
 
 // MemsetD32 sets count 32-bit words at p (4-byte aligned) to v.
@@ -125,7 +128,7 @@ func (x *Exec) MemsetD32(p DevPtr, v uint32, count int64) error {
 	if err := x.memsetArgs("MemsetD32", p, count); err != nil {
 		return err
 	}
-	return check("cuMemsetD32", ccall(x.lib().cuMemsetD32, uintptr(p), uintptr(v), uintptr(count)))
+	return x.check("cuMemsetD32", x.lib().MemsetD32(driver.DevPtr(p), v, uint64(count)))
 }
 
 // MemsetD8Async is MemsetD8 ordered on stream s.
@@ -133,7 +136,7 @@ func (x *Exec) MemsetD8Async(p DevPtr, v uint8, count int64, s Stream) error {
 	if err := x.memsetArgs("MemsetD8Async", p, count); err != nil {
 		return err
 	}
-	return check("cuMemsetD8Async", ccall(x.lib().cuMemsetD8Async, uintptr(p), uintptr(v), uintptr(count), uintptr(s)))
+	return x.check("cuMemsetD8Async", x.lib().MemsetD8Async(driver.DevPtr(p), v, uint64(count), driver.Stream(s)))
 }
 
 // MemsetD32Async is MemsetD32 ordered on stream s.
@@ -141,7 +144,7 @@ func (x *Exec) MemsetD32Async(p DevPtr, v uint32, count int64, s Stream) error {
 	if err := x.memsetArgs("MemsetD32Async", p, count); err != nil {
 		return err
 	}
-	return check("cuMemsetD32Async", ccall(x.lib().cuMemsetD32Async, uintptr(p), uintptr(v), uintptr(count), uintptr(s)))
+	return x.check("cuMemsetD32Async", x.lib().MemsetD32Async(driver.DevPtr(p), v, uint64(count), driver.Stream(s)))
 }
 
 func (x *Exec) memsetArgs(op string, p DevPtr, count int64) error {
@@ -175,7 +178,7 @@ func (x *Exec) CopyHtoD(dst DevPtr, src unsafe.Pointer, bytes int64) error {
 	if err := x.copyArgs("CopyHtoD", dst == 0, src == nil, bytes); err != nil {
 		return err
 	}
-	return check("cuMemcpyHtoD", ccall(x.lib().cuMemcpyHtoD, uintptr(dst), uintptr(src), uintptr(bytes)))
+	return x.check("cuMemcpyHtoD", x.lib().MemcpyHtoD(driver.DevPtr(dst), src, uint64(bytes)))
 }
 
 // CopyDtoH copies bytes from device memory src to host memory dst.
@@ -183,7 +186,7 @@ func (x *Exec) CopyDtoH(dst unsafe.Pointer, src DevPtr, bytes int64) error {
 	if err := x.copyArgs("CopyDtoH", src == 0, dst == nil, bytes); err != nil {
 		return err
 	}
-	return check("cuMemcpyDtoH", ccall(x.lib().cuMemcpyDtoH, uintptr(dst), uintptr(src), uintptr(bytes)))
+	return x.check("cuMemcpyDtoH", x.lib().MemcpyDtoH(dst, driver.DevPtr(src), uint64(bytes)))
 }
 
 // CopyDtoD copies bytes between device buffers.
@@ -191,7 +194,7 @@ func (x *Exec) CopyDtoD(dst, src DevPtr, bytes int64) error {
 	if err := x.copyArgs("CopyDtoD", dst == 0 || src == 0, false, bytes); err != nil {
 		return err
 	}
-	return check("cuMemcpyDtoD", ccall(x.lib().cuMemcpyDtoD, uintptr(dst), uintptr(src), uintptr(bytes)))
+	return x.check("cuMemcpyDtoD", x.lib().MemcpyDtoD(driver.DevPtr(dst), driver.DevPtr(src), uint64(bytes)))
 }
 
 // CopyHtoDAsync copies on stream s. src should be pinned (HostAlloc) for
@@ -200,7 +203,7 @@ func (x *Exec) CopyHtoDAsync(dst DevPtr, src unsafe.Pointer, bytes int64, s Stre
 	if err := x.copyArgs("CopyHtoDAsync", dst == 0, src == nil, bytes); err != nil {
 		return err
 	}
-	return check("cuMemcpyHtoDAsync", ccall(x.lib().cuMemcpyHtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s)))
+	return x.check("cuMemcpyHtoDAsync", x.lib().MemcpyHtoDAsync(driver.DevPtr(dst), src, uint64(bytes), driver.Stream(s)))
 }
 
 // CopyDtoHAsync copies on stream s into (preferably pinned) host memory.
@@ -208,7 +211,7 @@ func (x *Exec) CopyDtoHAsync(dst unsafe.Pointer, src DevPtr, bytes int64, s Stre
 	if err := x.copyArgs("CopyDtoHAsync", src == 0, dst == nil, bytes); err != nil {
 		return err
 	}
-	return check("cuMemcpyDtoHAsync", ccall(x.lib().cuMemcpyDtoHAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s)))
+	return x.check("cuMemcpyDtoHAsync", x.lib().MemcpyDtoHAsync(dst, driver.DevPtr(src), uint64(bytes), driver.Stream(s)))
 }
 
 // CopyDtoDAsync copies between device buffers on stream s.
@@ -216,34 +219,7 @@ func (x *Exec) CopyDtoDAsync(dst, src DevPtr, bytes int64, s Stream) error {
 	if err := x.copyArgs("CopyDtoDAsync", dst == 0 || src == 0, false, bytes); err != nil {
 		return err
 	}
-	return check("cuMemcpyDtoDAsync", ccall(x.lib().cuMemcpyDtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s)))
-}
-
-// Memory types of CUDA_MEMCPY2D.
-const (
-	memTypeHost   = 1
-	memTypeDevice = 2
-)
-
-// memcpy2D mirrors CUDA_MEMCPY2D (128 bytes on 64-bit platforms).
-type memcpy2D struct {
-	srcXInBytes, srcY uintptr
-	srcMemoryType     uint32
-	_                 uint32
-	srcHost           uintptr
-	srcDevice         uint64
-	srcArray          uintptr
-	srcPitch          uintptr
-
-	dstXInBytes, dstY uintptr
-	dstMemoryType     uint32
-	_                 uint32
-	dstHost           uintptr
-	dstDevice         uint64
-	dstArray          uintptr
-	dstPitch          uintptr
-
-	widthInBytes, height uintptr
+	return x.check("cuMemcpyDtoDAsync", x.lib().MemcpyDtoDAsync(driver.DevPtr(dst), driver.DevPtr(src), uint64(bytes), driver.Stream(s)))
 }
 
 func check2D(op string, dstPitch, srcPitch, widthBytes, height int64) error {
@@ -265,12 +241,10 @@ func (x *Exec) CopyHtoD2D(dst DevPtr, dstPitch int64, src unsafe.Pointer, srcPit
 	if err := check2D("CopyHtoD2D", dstPitch, srcPitch, widthBytes, height); err != nil {
 		return err
 	}
-	c := &memcpy2D{srcMemoryType: memTypeHost, srcHost: uintptr(src), srcPitch: uintptr(srcPitch),
-		dstMemoryType: memTypeDevice, dstDevice: uint64(dst), dstPitch: uintptr(dstPitch),
-		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
-	err := check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
-	runtime.KeepAlive(src)
-	return err
+	c := &driver.Memcpy2D{SrcMemoryType: driver.MemoryTypeHost, SrcHost: src, SrcPitch: uintptr(srcPitch),
+		DstMemoryType: driver.MemoryTypeDevice, DstDevice: driver.DevPtr(dst), DstPitch: uintptr(dstPitch),
+		WidthInBytes: uintptr(widthBytes), Height: uintptr(height)}
+	return x.check("cuMemcpy2D", x.lib().Memcpy2D(c))
 }
 
 // CopyDtoH2D copies height rows of widthBytes from device rows srcPitch
@@ -282,12 +256,10 @@ func (x *Exec) CopyDtoH2D(dst unsafe.Pointer, dstPitch int64, src DevPtr, srcPit
 	if err := check2D("CopyDtoH2D", dstPitch, srcPitch, widthBytes, height); err != nil {
 		return err
 	}
-	c := &memcpy2D{srcMemoryType: memTypeDevice, srcDevice: uint64(src), srcPitch: uintptr(srcPitch),
-		dstMemoryType: memTypeHost, dstHost: uintptr(dst), dstPitch: uintptr(dstPitch),
-		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
-	err := check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
-	runtime.KeepAlive(dst)
-	return err
+	c := &driver.Memcpy2D{SrcMemoryType: driver.MemoryTypeDevice, SrcDevice: driver.DevPtr(src), SrcPitch: uintptr(srcPitch),
+		DstMemoryType: driver.MemoryTypeHost, DstHost: dst, DstPitch: uintptr(dstPitch),
+		WidthInBytes: uintptr(widthBytes), Height: uintptr(height)}
+	return x.check("cuMemcpy2D", x.lib().Memcpy2D(c))
 }
 
 // CopyDtoD2D copies height rows of widthBytes between pitched device buffers.
@@ -298,10 +270,10 @@ func (x *Exec) CopyDtoD2D(dst DevPtr, dstPitch int64, src DevPtr, srcPitch, widt
 	if err := check2D("CopyDtoD2D", dstPitch, srcPitch, widthBytes, height); err != nil {
 		return err
 	}
-	c := &memcpy2D{srcMemoryType: memTypeDevice, srcDevice: uint64(src), srcPitch: uintptr(srcPitch),
-		dstMemoryType: memTypeDevice, dstDevice: uint64(dst), dstPitch: uintptr(dstPitch),
-		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
-	return check("cuMemcpy2D", ccall(x.lib().cuMemcpy2D, uintptr(unsafe.Pointer(c))))
+	c := &driver.Memcpy2D{SrcMemoryType: driver.MemoryTypeDevice, SrcDevice: driver.DevPtr(src), SrcPitch: uintptr(srcPitch),
+		DstMemoryType: driver.MemoryTypeDevice, DstDevice: driver.DevPtr(dst), DstPitch: uintptr(dstPitch),
+		WidthInBytes: uintptr(widthBytes), Height: uintptr(height)}
+	return x.check("cuMemcpy2D", x.lib().Memcpy2D(c))
 }
 
 // CopyDtoD2DAsync is CopyDtoD2D ordered on stream s (cuMemcpy2DAsync).
@@ -312,27 +284,27 @@ func (x *Exec) CopyDtoD2DAsync(dst DevPtr, dstPitch int64, src DevPtr, srcPitch,
 	if err := check2D("CopyDtoD2DAsync", dstPitch, srcPitch, widthBytes, height); err != nil {
 		return err
 	}
-	c := &memcpy2D{srcMemoryType: memTypeDevice, srcDevice: uint64(src), srcPitch: uintptr(srcPitch),
-		dstMemoryType: memTypeDevice, dstDevice: uint64(dst), dstPitch: uintptr(dstPitch),
-		widthInBytes: uintptr(widthBytes), height: uintptr(height)}
+	c := &driver.Memcpy2D{SrcMemoryType: driver.MemoryTypeDevice, SrcDevice: driver.DevPtr(src), SrcPitch: uintptr(srcPitch),
+		DstMemoryType: driver.MemoryTypeDevice, DstDevice: driver.DevPtr(dst), DstPitch: uintptr(dstPitch),
+		WidthInBytes: uintptr(widthBytes), Height: uintptr(height)}
 	var p runtime.Pinner
 	p.Pin(c)
 	defer p.Unpin()
-	return check("cuMemcpy2DAsync", ccall(x.lib().cuMemcpy2DAsync, uintptr(unsafe.Pointer(c)), uintptr(s)))
+	return x.check("cuMemcpy2DAsync", x.lib().Memcpy2DAsync(c, driver.Stream(s)))
 }
 
 // HostBuffer is page-locked (pinned) host memory from cuMemHostAlloc.
 type HostBuffer struct {
-	ptr   uintptr
+	ptr   unsafe.Pointer
 	bytes int64
 }
 
 // Ptr returns the buffer's address (nil after FreeHost).
 func (h *HostBuffer) Ptr() unsafe.Pointer {
-	if h == nil || h.ptr == 0 {
+	if h == nil || h.ptr == nil {
 		return nil
 	}
-	return ptrOf(h.ptr)
+	return h.ptr
 }
 
 // Len returns the buffer's size in bytes.
@@ -346,7 +318,7 @@ func (h *HostBuffer) Len() int64 {
 // Bytes returns the buffer as a byte slice (nil after FreeHost). The slice
 // must not be used after FreeHost.
 func (h *HostBuffer) Bytes() []byte {
-	if h == nil || h.ptr == 0 {
+	if h == nil || h.ptr == nil {
 		return nil
 	}
 	return unsafe.Slice((*byte)(h.Ptr()), h.bytes)
@@ -356,7 +328,7 @@ func (h *HostBuffer) Bytes() []byte {
 func HostSlice[T any](h *HostBuffer) []T {
 	var zero T
 	size := int64(unsafe.Sizeof(zero))
-	if h == nil || h.ptr == 0 || size == 0 {
+	if h == nil || h.ptr == nil || size == 0 {
 		return nil
 	}
 	return unsafe.Slice((*T)(h.Ptr()), h.bytes/size)
@@ -370,8 +342,8 @@ func (x *Exec) HostAlloc(bytes int64) (*HostBuffer, error) {
 	if err := checkBytes("HostAlloc", bytes); err != nil {
 		return nil, err
 	}
-	var p uintptr
-	if err := check("cuMemHostAlloc", ccall(x.lib().cuMemHostAlloc, uintptr(unsafe.Pointer(&p)), uintptr(bytes), 0)); err != nil {
+	p, r := x.lib().MemHostAlloc(uint64(bytes), 0)
+	if err := x.check("cuMemHostAlloc", r); err != nil {
 		return nil, fmt.Errorf("%w (requested %d bytes)", err, bytes)
 	}
 	x.count(kindHost, 1)
@@ -383,13 +355,13 @@ func (x *Exec) FreeHost(h *HostBuffer) error {
 	if err := x.ok("FreeHost"); err != nil {
 		return err
 	}
-	if h == nil || h.ptr == 0 {
+	if h == nil || h.ptr == nil {
 		return fmt.Errorf("cudabind: FreeHost of a nil or already freed buffer")
 	}
-	if err := check("cuMemFreeHost", ccall(x.lib().cuMemFreeHost, h.ptr)); err != nil {
+	if err := x.check("cuMemFreeHost", x.lib().MemFreeHost(h.ptr)); err != nil {
 		return err
 	}
-	h.ptr = 0
+	h.ptr = nil
 	x.count(kindHost, -1)
 	return nil
 }
@@ -400,8 +372,8 @@ func (x *Exec) NewStream() (Stream, error) {
 	if err := x.ok("NewStream"); err != nil {
 		return 0, err
 	}
-	var s uintptr
-	if err := check("cuStreamCreate", ccall(x.lib().cuStreamCreate, uintptr(unsafe.Pointer(&s)), 0)); err != nil {
+	s, r := x.lib().StreamCreate(0)
+	if err := x.check("cuStreamCreate", r); err != nil {
 		return 0, err
 	}
 	x.count(kindStream, 1)
@@ -416,7 +388,7 @@ func (x *Exec) DestroyStream(s Stream) error {
 	if s == 0 {
 		return fmt.Errorf("cudabind: DestroyStream of the default stream")
 	}
-	if err := check("cuStreamDestroy", ccall(x.lib().cuStreamDestroy, uintptr(s))); err != nil {
+	if err := x.check("cuStreamDestroy", x.lib().StreamDestroy(driver.Stream(s))); err != nil {
 		return err
 	}
 	x.count(kindStream, -1)
@@ -428,7 +400,7 @@ func (x *Exec) StreamSync(s Stream) error {
 	if err := x.ok("StreamSync"); err != nil {
 		return err
 	}
-	return check("cuStreamSynchronize", ccall(x.lib().cuStreamSynchronize, uintptr(s)))
+	return x.check("cuStreamSynchronize", x.lib().StreamSynchronize(driver.Stream(s)))
 }
 
 // Sync waits for all work in the context (cuCtxSynchronize); it reports
@@ -437,7 +409,7 @@ func (x *Exec) Sync() error {
 	if err := x.ok("Sync"); err != nil {
 		return err
 	}
-	return check("cuCtxSynchronize", ccall(x.lib().cuCtxSynchronize))
+	return x.check("cuCtxSynchronize", x.lib().CtxSynchronize())
 }
 
 // NewEvent creates a timing event.
@@ -445,8 +417,8 @@ func (x *Exec) NewEvent() (Event, error) {
 	if err := x.ok("NewEvent"); err != nil {
 		return 0, err
 	}
-	var e uintptr
-	if err := check("cuEventCreate", ccall(x.lib().cuEventCreate, uintptr(unsafe.Pointer(&e)), 0)); err != nil {
+	e, r := x.lib().EventCreate(0)
+	if err := x.check("cuEventCreate", r); err != nil {
 		return 0, err
 	}
 	x.count(kindEvent, 1)
@@ -461,7 +433,7 @@ func (x *Exec) DestroyEvent(e Event) error {
 	if e == 0 {
 		return fmt.Errorf("cudabind: DestroyEvent of a null event")
 	}
-	if err := check("cuEventDestroy", ccall(x.lib().cuEventDestroy, uintptr(e))); err != nil {
+	if err := x.check("cuEventDestroy", x.lib().EventDestroy(driver.Event(e))); err != nil {
 		return err
 	}
 	x.count(kindEvent, -1)
@@ -476,7 +448,7 @@ func (x *Exec) Record(e Event, s Stream) error {
 	if e == 0 {
 		return fmt.Errorf("cudabind: Record of a null event")
 	}
-	return check("cuEventRecord", ccall(x.lib().cuEventRecord, uintptr(e), uintptr(s)))
+	return x.check("cuEventRecord", x.lib().EventRecord(driver.Event(e), driver.Stream(s)))
 }
 
 // EventSync waits until e has completed.
@@ -487,7 +459,7 @@ func (x *Exec) EventSync(e Event) error {
 	if e == 0 {
 		return fmt.Errorf("cudabind: EventSync of a null event")
 	}
-	return check("cuEventSynchronize", ccall(x.lib().cuEventSynchronize, uintptr(e)))
+	return x.check("cuEventSynchronize", x.lib().EventSynchronize(driver.Event(e)))
 }
 
 // Elapsed returns the device time between two completed events
@@ -499,8 +471,8 @@ func (x *Exec) Elapsed(start, stop Event) (time.Duration, error) {
 	if start == 0 || stop == 0 {
 		return 0, fmt.Errorf("cudabind: Elapsed with a null event")
 	}
-	var ms float32
-	if err := check("cuEventElapsedTime", ccall(x.lib().cuEventElapsedTime, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(stop))); err != nil {
+	ms, r := x.lib().EventElapsedTime(driver.Event(start), driver.Event(stop))
+	if err := x.check("cuEventElapsedTime", r); err != nil {
 		return 0, err
 	}
 	if math.IsNaN(float64(ms)) || ms < 0 {

@@ -3,7 +3,8 @@ package cudabind
 import (
 	"errors"
 	"fmt"
-	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // Graph is an executable CUDA graph (CUgraphExec): stream work recorded
@@ -33,22 +34,21 @@ func (x *Exec) Capture(s Stream, enqueue func() error) (Graph, error) {
 		return 0, err
 	}
 	l := x.lib()
-	if l.cuStreamBeginCapture == 0 || l.cuStreamEndCapture == 0 || l.cuGraphInstantiate == 0 ||
-		l.cuGraphUpload == 0 || l.cuGraphLaunch == 0 || l.cuGraphExecDestroy == 0 || l.cuGraphDestroy == 0 {
+	if !l.Has(driver.Graphs) {
 		return 0, ErrNoGraphs
 	}
 	if s == 0 {
 		return 0, fmt.Errorf("cudabind: Capture on the legacy default stream, which cannot be captured")
 	}
-	if err := check("cuStreamBeginCapture", ccall(l.cuStreamBeginCapture, uintptr(s), captureModeThreadLocal)); err != nil {
+	if err := x.check("cuStreamBeginCapture", l.StreamBeginCapture(driver.Stream(s), captureModeThreadLocal)); err != nil {
 		return 0, err
 	}
 	werr := enqueue()
-	var g uintptr
-	eerr := check("cuStreamEndCapture", ccall(l.cuStreamEndCapture, uintptr(s), uintptr(unsafe.Pointer(&g))))
+	g, r := l.StreamEndCapture(driver.Stream(s))
+	eerr := x.check("cuStreamEndCapture", r)
 	if werr != nil || eerr != nil {
 		if g != 0 {
-			ccall(l.cuGraphDestroy, g)
+			l.GraphDestroy(g)
 		}
 		if werr != nil {
 			return 0, fmt.Errorf("cudabind: capture: %w", werr)
@@ -58,19 +58,19 @@ func (x *Exec) Capture(s Stream, enqueue func() error) (Graph, error) {
 	if g == 0 {
 		return 0, fmt.Errorf("cudabind: cuStreamEndCapture returned no graph")
 	}
-	var exec uintptr
-	ierr := check("cuGraphInstantiateWithFlags", ccall(l.cuGraphInstantiate, uintptr(unsafe.Pointer(&exec)), g, 0))
-	if err := check("cuGraphDestroy", ccall(l.cuGraphDestroy, g)); err != nil && ierr == nil {
+	exec, r := l.GraphInstantiate(g, 0)
+	ierr := x.check("cuGraphInstantiateWithFlags", r)
+	if err := x.check("cuGraphDestroy", l.GraphDestroy(g)); err != nil && ierr == nil {
 		ierr = err
 	}
 	if ierr != nil {
 		if exec != 0 {
-			ccall(l.cuGraphExecDestroy, exec)
+			l.GraphExecDestroy(exec)
 		}
 		return 0, ierr
 	}
 	x.count(kindGraph, 1)
-	if err := check("cuGraphUpload", ccall(l.cuGraphUpload, exec, uintptr(s))); err != nil {
+	if err := x.check("cuGraphUpload", l.GraphUpload(exec, driver.Stream(s))); err != nil {
 		x.DestroyGraph(Graph(exec))
 		return 0, err
 	}
@@ -85,7 +85,7 @@ func (x *Exec) LaunchGraph(g Graph, s Stream) error {
 	if g == 0 {
 		return fmt.Errorf("cudabind: LaunchGraph of a null graph")
 	}
-	return check("cuGraphLaunch", ccall(x.lib().cuGraphLaunch, uintptr(g), uintptr(s)))
+	return x.check("cuGraphLaunch", x.lib().GraphLaunch(driver.GraphExec(g), driver.Stream(s)))
 }
 
 // DestroyGraph releases a graph from Capture; replays already enqueued
@@ -97,7 +97,7 @@ func (x *Exec) DestroyGraph(g Graph) error {
 	if g == 0 {
 		return fmt.Errorf("cudabind: DestroyGraph of a null graph")
 	}
-	if err := check("cuGraphExecDestroy", ccall(x.lib().cuGraphExecDestroy, uintptr(g))); err != nil {
+	if err := x.check("cuGraphExecDestroy", x.lib().GraphExecDestroy(driver.GraphExec(g))); err != nil {
 		return err
 	}
 	x.count(kindGraph, -1)

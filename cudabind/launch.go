@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime"
 	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // Dim3 is a grid or block shape. Zero Y or Z mean 1; X must be positive.
@@ -148,6 +150,9 @@ func (x *Exec) LaunchArgs(fn *Function, grid, block Dim3, sharedBytes int, s Str
 	if sharedBytes < 0 || sharedBytes > math.MaxUint32 {
 		return fmt.Errorf("cudabind: Launch of %s with %d bytes of dynamic shared memory", fn.name, sharedBytes)
 	}
+	if err := fn.checkArgs(p); err != nil {
+		return err
+	}
 	var pinner runtime.Pinner
 	defer pinner.Unpin()
 	var params []unsafe.Pointer
@@ -160,18 +165,96 @@ func (x *Exec) LaunchArgs(fn *Function, grid, block Dim3, sharedBytes int, s Str
 		}
 		pinner.Pin(&params[0])
 	}
-	var pp unsafe.Pointer
+	var pp *unsafe.Pointer
 	if len(params) > 0 {
-		pp = unsafe.Pointer(&params[0])
+		pp = &params[0]
 	}
-	r := ccall(x.lib().cuLaunchKernel, fn.h,
-		uintptr(g.X), uintptr(g.Y), uintptr(g.Z),
-		uintptr(b.X), uintptr(b.Y), uintptr(b.Z),
-		uintptr(sharedBytes), uintptr(s), uintptr(pp), 0)
+	r := x.lib().LaunchKernel(fn.h, g.X, g.Y, g.Z, b.X, b.Y, b.Z, uint32(sharedBytes), driver.Stream(s), pp)
 	runtime.KeepAlive(p)
-	if r != 0 {
+	if r != driver.Success {
 		return fmt.Errorf("%w (kernel %s, grid %dx%dx%d, block %dx%dx%d, %d shared bytes)",
-			newDriverError("cuLaunchKernel", r), fn.name, g.X, g.Y, g.Z, b.X, b.Y, b.Z, sharedBytes)
+			x.check("cuLaunchKernel", r), fn.name, g.X, g.Y, g.Z, b.X, b.Y, b.Z, sharedBytes)
+	}
+	return nil
+}
+
+// ParamInfo is one kernel parameter as the driver lays it out in the
+// parameter buffer.
+type ParamInfo struct {
+	Offset int // bytes from the start of the parameter buffer
+	Size   int // bytes
+}
+
+// maxKernelParams bounds the parameter query: a kernel's parameters fit
+// in 32 764 bytes, so no kernel has more than this many.
+const maxKernelParams = 32764
+
+// paramInfo asks the driver for the parameters of h (cuFuncGetParamInfo,
+// CUDA 12.4 and later). ok is false when the driver lacks the call or
+// fails on it for another reason than an index past the last parameter;
+// launches of such a function are not checked.
+func (x *Exec) paramInfo(h driver.Function) (params []ParamInfo, ok bool) {
+	l := x.lib()
+	if !l.Has(driver.ParamInfo) {
+		return nil, false
+	}
+	for i := uint64(0); i < maxKernelParams; i++ {
+		off, size, r := l.FuncGetParamInfo(h, i)
+		switch r {
+		case driver.Success:
+			params = append(params, ParamInfo{Offset: int(off), Size: int(size)})
+		case driver.ErrorInvalidValue:
+			return params, true
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// Params returns the kernel's parameters as the driver reports them, and
+// false when the driver cannot report them (drivers before CUDA 12.4 lack
+// cuFuncGetParamInfo), in which case launches of f are not checked.
+func (f *Function) Params() ([]ParamInfo, bool) {
+	if f == nil || !f.paramsKnown {
+		return nil, false
+	}
+	return append([]ParamInfo(nil), f.params...), true
+}
+
+// ArgumentError is a launch refused because its arguments do not match
+// the kernel's parameters: their number, or the size of one of them.
+type ArgumentError struct {
+	Kernel string // the kernel's symbol
+	// Index is the first argument whose size differs from its
+	// parameter's, or -1 when the counts differ.
+	Index int
+	// Want and Got are the parameter's and the argument's sizes in bytes,
+	// or, when Index is -1, the numbers of parameters and arguments.
+	Want, Got int
+}
+
+func (e *ArgumentError) Error() string {
+	if e.Index < 0 {
+		return fmt.Sprintf("cudabind: launch of %s with %d arguments: the kernel takes %d parameters", e.Kernel, e.Got, e.Want)
+	}
+	return fmt.Sprintf("cudabind: launch of %s: argument %d is %d bytes, the kernel's parameter %d is %d bytes",
+		e.Kernel, e.Index, e.Got, e.Index, e.Want)
+}
+
+// checkArgs compares packed arguments with the kernel's parameters when
+// the driver reported them.
+func (f *Function) checkArgs(p *Args) error {
+	if !f.paramsKnown {
+		return nil
+	}
+	if len(p.sizes) != len(f.params) {
+		return &ArgumentError{Kernel: f.name, Index: -1, Want: len(f.params), Got: len(p.sizes)}
+	}
+	for i, q := range f.params {
+		if p.sizes[i] != q.Size {
+			return &ArgumentError{Kernel: f.name, Index: i, Want: q.Size, Got: p.sizes[i]}
+		}
 	}
 	return nil
 }

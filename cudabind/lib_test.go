@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -113,4 +114,22 @@ func runChild(t *testing.T, test string, env ...string) {
 	if err != nil || !strings.Contains(string(out), "--- PASS: "+test) {
 		t.Fatalf("child failed: %v\n%s", err, out)
 	}
+}
+
+// TestIncompleteDriverSubprocess points the driver library at a library
+// that is not libcuda (the C library): loading fails with an
+// *UnavailableError naming the first entry point missing.
+func TestIncompleteDriverSubprocess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skipf("no libc.so.6 on %s", runtime.GOOS)
+	}
+	if os.Getenv("CUDABIND_INCOMPLETE_DRIVER_CHILD") == "1" {
+		_, err := Default()
+		var ue *UnavailableError
+		if !errors.As(err, &ue) || ue.Lib != "libc.so.6" || !strings.Contains(ue.Reason, "missing symbol cuInit") {
+			t.Fatalf("Default() error %v, want an *UnavailableError for libc.so.6 naming cuInit", err)
+		}
+		return
+	}
+	runChild(t, "TestIncompleteDriverSubprocess", "CUDABIND_INCOMPLETE_DRIVER_CHILD=1", EnvLibCUDA+"=libc.so.6")
 }

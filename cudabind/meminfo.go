@@ -1,9 +1,6 @@
 package cudabind
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // MemInfo returns the free and total device memory in bytes of the
 // current context's device, as the driver reports them (cuMemGetInfo).
@@ -13,8 +10,8 @@ func (x *Exec) MemInfo() (free, total int64, err error) {
 	if err := x.ok("MemInfo"); err != nil {
 		return 0, 0, err
 	}
-	var f, t uint64 // size_t
-	if err := check("cuMemGetInfo", ccall(x.lib().cuMemGetInfo, uintptr(unsafe.Pointer(&f)), uintptr(unsafe.Pointer(&t)))); err != nil {
+	f, t, r := x.lib().MemGetInfo()
+	if err := x.check("cuMemGetInfo", r); err != nil {
 		return 0, 0, err
 	}
 	if f > 1<<62 || t > 1<<62 {

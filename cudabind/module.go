@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // CUfunction_attribute values (cuda.h).
@@ -21,7 +23,7 @@ const (
 // Module is a loaded CUDA module (cuModuleLoadData).
 type Module struct {
 	d        *Device
-	h        uintptr
+	h        driver.Module
 	compiled *Compiled
 
 	mu     sync.Mutex
@@ -32,8 +34,13 @@ type Module struct {
 // Function is a kernel of a module.
 type Function struct {
 	m    *Module
-	h    uintptr
+	h    driver.Function
 	name string // the name looked up (mangled when it came from a name expression)
+	// params are the kernel's parameters as cuFuncGetParamInfo reports
+	// them, read once when the function is looked up; nil with
+	// paramsKnown false when the driver cannot report them.
+	params      []ParamInfo
+	paramsKnown bool
 }
 
 // Name returns the symbol the function was found by.
@@ -76,8 +83,8 @@ func (x *Exec) LoadModule(c *Compiled) (*Module, error) {
 	if c.Kind == ImagePTX && img[len(img)-1] != 0 {
 		img = append(append([]byte(nil), img...), 0)
 	}
-	var h uintptr
-	if err := check("cuModuleLoadData", ccall(x.lib().cuModuleLoadData, uintptr(unsafe.Pointer(&h)), uintptr(unsafe.Pointer(&img[0])))); err != nil {
+	h, r := x.lib().ModuleLoadData(unsafe.Pointer(&img[0]))
+	if err := x.check("cuModuleLoadData", r); err != nil {
 		return nil, fmt.Errorf("%w (loading %s for %s)", err, c.Name, c.Arch)
 	}
 	x.count(kindModule, 1)
@@ -107,15 +114,19 @@ func (m *Module) Function(name string) (*Function, error) {
 			sym = low
 		}
 	}
-	var h uintptr
+	f := &Function{m: m, name: sym}
 	err := m.d.Do(func(x *Exec) error {
-		b := cstr(sym)
-		return check("cuModuleGetFunction", ccall(x.lib().cuModuleGetFunction, uintptr(unsafe.Pointer(&h)), m.h, uintptr(unsafe.Pointer(&b[0]))))
+		h, r := x.lib().ModuleGetFunction(m.h, sym)
+		if err := x.check("cuModuleGetFunction", r); err != nil {
+			return err
+		}
+		f.h = h
+		f.params, f.paramsKnown = x.paramInfo(h)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w (kernel %q)", err, name)
 	}
-	f := &Function{m: m, h: h, name: sym}
 	m.funcs[name] = f
 	return f, nil
 }
@@ -132,11 +143,8 @@ func (m *Module) Global(x *Exec, name string) (DevPtr, int64, error) {
 	if name == "" {
 		return 0, 0, fmt.Errorf("cudabind: Global with an empty name")
 	}
-	var p uint64
-	var size uintptr
-	b := cstr(name)
-	if err := check("cuModuleGetGlobal", ccall(x.lib().cuModuleGetGlobal, uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&size)),
-		m.h, uintptr(unsafe.Pointer(&b[0])))); err != nil {
+	p, size, r := x.lib().ModuleGetGlobal(m.h, name)
+	if err := x.check("cuModuleGetGlobal", r); err != nil {
 		return 0, 0, fmt.Errorf("%w (symbol %q)", err, name)
 	}
 	return DevPtr(p), int64(size), nil
@@ -173,7 +181,7 @@ func (m *Module) Close() error {
 		return nil
 	}
 	err := m.d.Do(func(x *Exec) error {
-		if err := check("cuModuleUnload", ccall(x.lib().cuModuleUnload, m.h)); err != nil {
+		if err := x.check("cuModuleUnload", x.lib().ModuleUnload(m.h)); err != nil {
 			return err
 		}
 		x.count(kindModule, -1)
@@ -219,8 +227,8 @@ func (f *Function) Attributes() (FuncAttributes, error) {
 			{funcAttrPTXVersion, &a.PTXVersion},
 			{funcAttrBinaryVersion, &a.BinaryVersion},
 		} {
-			var v int32
-			if err := check("cuFuncGetAttribute", ccall(x.lib().cuFuncGetAttribute, uintptr(unsafe.Pointer(&v)), uintptr(q.attr), f.h)); err != nil {
+			v, r := x.lib().FuncGetAttribute(driver.FuncAttribute(q.attr), f.h)
+			if err := x.check("cuFuncGetAttribute", r); err != nil {
 				return fmt.Errorf("%w (attribute %d of %s)", err, q.attr, f.name)
 			}
 			*q.dst = int(v)
@@ -244,6 +252,6 @@ func (f *Function) SetMaxDynamicShared(bytes int) error {
 		return fmt.Errorf("cudabind: SetMaxDynamicShared(%d) exceeds the device's opt-in maximum of %d bytes", bytes, max)
 	}
 	return f.m.d.Do(func(x *Exec) error {
-		return check("cuFuncSetAttribute", ccall(x.lib().cuFuncSetAttribute, f.h, funcAttrMaxDynamicSharedBytes, uintptr(bytes)))
+		return x.check("cuFuncSetAttribute", x.lib().FuncSetAttribute(f.h, funcAttrMaxDynamicSharedBytes, int32(bytes)))
 	})
 }

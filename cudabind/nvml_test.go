@@ -19,47 +19,6 @@ func TestNVMLSearchList(t *testing.T) {
 	}
 }
 
-func TestNVMLErrors(t *testing.T) {
-	tests := []struct {
-		code int
-		want string
-	}{
-		{3, "nvmlDeviceGetPowerUsage: NVML_ERROR_NOT_SUPPORTED"},
-		{6, "nvmlDeviceGetPowerUsage: NVML_ERROR_NOT_FOUND"},
-		{15, "nvmlDeviceGetPowerUsage: NVML_ERROR_GPU_IS_LOST"},
-		{999, "nvmlDeviceGetPowerUsage: NVML_ERROR_UNKNOWN"},
-		{77, "nvmlDeviceGetPowerUsage: NVML_ERROR_77"},
-	}
-	for _, tt := range tests {
-		err := newNVMLError(nil, "nvmlDeviceGetPowerUsage", tt.code)
-		if err.Error() != tt.want {
-			t.Errorf("code %d: %q, want %q", tt.code, err.Error(), tt.want)
-		}
-		if !errors.Is(err, &Error{Library: LibNVML, Code: tt.code}) || errors.Is(err, &Error{Library: LibDriver, Code: tt.code}) {
-			t.Errorf("code %d: errors.Is does not match by library and code", tt.code)
-		}
-		if err.Sticky() {
-			t.Errorf("code %d: an NVML error reads as a sticky CUDA error", tt.code)
-		}
-	}
-}
-
-func TestNVMLNilDevice(t *testing.T) {
-	var d *NVMLDevice
-	if _, err := d.SMClockMHz(); err == nil || !strings.Contains(err.Error(), "nil *NVMLDevice") {
-		t.Errorf("SMClockMHz on nil: %v", err)
-	}
-	if _, err := d.MaxSMClockMHz(); err == nil {
-		t.Error("MaxSMClockMHz on nil: no error")
-	}
-	if _, err := d.PowerW(); err == nil {
-		t.Error("PowerW on nil: no error")
-	}
-	if _, err := d.TemperatureC(); err == nil {
-		t.Error("TemperatureC on nil: no error")
-	}
-}
-
 // TestNoNVMLSubprocess opens NVML in a child process whose library name
 // points nowhere, so that the missing-library path is tested on GPU hosts
 // too (the loader caches its first result per process).

@@ -72,3 +72,11 @@ func TestTestKernelsCompile(t *testing.T) {
 		}
 	}
 }
+
+// nvrtcOrSkip loads NVRTC or skips the test with the reason.
+func nvrtcOrSkip(t *testing.T) {
+	t.Helper()
+	if _, _, err := NVRTCVersion(); err != nil {
+		t.Skip(err.Error())
+	}
+}

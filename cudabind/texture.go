@@ -2,7 +2,8 @@ package cudabind
 
 import (
 	"fmt"
-	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // TexObject is a texture object handle (CUtexObject), passed to kernels as
@@ -105,54 +106,6 @@ const (
 	trsfNormalizedCoordinates = 0x02
 )
 
-// Resource types (CUresourcetype).
-const (
-	resourceLinear  = 2
-	resourcePitch2D = 3
-)
-
-// resourceDesc mirrors CUDA_RESOURCE_DESC (144 bytes): a 4-byte type, a
-// 128-byte union at offset 8, 4-byte flags, padding.
-type resourceDesc struct {
-	resType uint32
-	_       uint32
-	res     [16]uint64 // union: linear or pitch2D, laid out below
-	flags   uint32
-	_       uint32
-}
-
-// pitch2DRes is the pitch2D member of the union (40 bytes).
-type pitch2DRes struct {
-	devPtr       uint64
-	format       uint32
-	numChannels  uint32
-	width        uintptr
-	height       uintptr
-	pitchInBytes uintptr
-}
-
-// linearRes is the linear member of the union (24 bytes).
-type linearRes struct {
-	devPtr      uint64
-	format      uint32
-	numChannels uint32
-	sizeInBytes uintptr
-}
-
-// textureDesc mirrors CUDA_TEXTURE_DESC (104 bytes).
-type textureDesc struct {
-	addressMode         [3]uint32
-	filterMode          uint32
-	flags               uint32
-	maxAnisotropy       uint32
-	mipmapFilterMode    uint32
-	mipmapLevelBias     float32
-	minMipmapLevelClamp float32
-	maxMipmapLevelClamp float32
-	borderColor         [4]float32
-	reserved            [12]int32
-}
-
 // TextureDesc describes a 2-D texture over pitched linear device memory.
 type TextureDesc struct {
 	Ptr        DevPtr // aligned to DeviceInfo.TextureAlignment
@@ -221,14 +174,14 @@ func checkTexFormat(f ArrayFormat, channels int, filter FilterMode, readAsInt bo
 	return nil
 }
 
-func (d TextureDesc) texDesc() textureDesc {
-	t := textureDesc{addressMode: [3]uint32{uint32(d.Address), uint32(d.Address), uint32(d.Address)},
-		filterMode: uint32(d.Filter), borderColor: d.BorderColor}
+func (d TextureDesc) texDesc() driver.TextureDesc {
+	t := driver.TextureDesc{AddressMode: [3]uint32{uint32(d.Address), uint32(d.Address), uint32(d.Address)},
+		FilterMode: uint32(d.Filter), BorderColor: d.BorderColor}
 	if d.NormalizedCoords {
-		t.flags |= trsfNormalizedCoordinates
+		t.Flags |= trsfNormalizedCoordinates
 	}
 	if d.ReadAsInteger {
-		t.flags |= trsfReadAsInteger
+		t.Flags |= trsfReadAsInteger
 	}
 	return t
 }
@@ -242,10 +195,9 @@ func (x *Exec) NewTexture2D(desc TextureDesc) (TexObject, error) {
 	if err := desc.validate(x.d.info); err != nil {
 		return 0, err
 	}
-	var rd resourceDesc
-	rd.resType = resourcePitch2D
-	*(*pitch2DRes)(unsafe.Pointer(&rd.res)) = pitch2DRes{devPtr: uint64(desc.Ptr), format: uint32(desc.Format),
-		numChannels: uint32(desc.Channels), width: uintptr(desc.Width), height: uintptr(desc.Height), pitchInBytes: uintptr(desc.PitchBytes)}
+	var rd driver.ResourceDesc
+	rd.SetPitch2D(driver.Pitch2D{DevPtr: driver.DevPtr(desc.Ptr), Format: uint32(desc.Format),
+		NumChannels: uint32(desc.Channels), Width: uintptr(desc.Width), Height: uintptr(desc.Height), PitchInBytes: uintptr(desc.PitchBytes)})
 	return x.createTexture(&rd, desc.texDesc())
 }
 
@@ -282,21 +234,19 @@ func (x *Exec) NewTexture1D(desc LinearTextureDesc) (TexObject, error) {
 	if a := info.TextureAlignment; a > 0 && uint64(desc.Ptr)%uint64(a) != 0 {
 		return 0, fmt.Errorf("cudabind: texture base address %#x is not aligned to %d bytes", uint64(desc.Ptr), a)
 	}
-	var rd resourceDesc
-	rd.resType = resourceLinear
-	*(*linearRes)(unsafe.Pointer(&rd.res)) = linearRes{devPtr: uint64(desc.Ptr), format: uint32(desc.Format),
-		numChannels: uint32(desc.Channels), sizeInBytes: uintptr(desc.Elements * desc.Format.Size() * desc.Channels)}
-	td := textureDesc{addressMode: [3]uint32{uint32(AddressBorder), uint32(AddressBorder), uint32(AddressBorder)}}
+	var rd driver.ResourceDesc
+	rd.SetLinear(driver.Linear{DevPtr: driver.DevPtr(desc.Ptr), Format: uint32(desc.Format),
+		NumChannels: uint32(desc.Channels), SizeInBytes: uintptr(desc.Elements * desc.Format.Size() * desc.Channels)})
+	td := driver.TextureDesc{AddressMode: [3]uint32{uint32(AddressBorder), uint32(AddressBorder), uint32(AddressBorder)}}
 	if desc.ReadAsInteger {
-		td.flags |= trsfReadAsInteger
+		td.Flags |= trsfReadAsInteger
 	}
 	return x.createTexture(&rd, td)
 }
 
-func (x *Exec) createTexture(rd *resourceDesc, td textureDesc) (TexObject, error) {
-	var t uint64
-	if err := check("cuTexObjectCreate", ccall(x.lib().cuTexObjectCreate, uintptr(unsafe.Pointer(&t)),
-		uintptr(unsafe.Pointer(rd)), uintptr(unsafe.Pointer(&td)), 0)); err != nil {
+func (x *Exec) createTexture(rd *driver.ResourceDesc, td driver.TextureDesc) (TexObject, error) {
+	t, r := x.lib().TexObjectCreate(rd, &td)
+	if err := x.check("cuTexObjectCreate", r); err != nil {
 		return 0, err
 	}
 	x.count(kindTexture, 1)
@@ -308,7 +258,7 @@ func (x *Exec) DestroyTexture(t TexObject) error {
 	if err := x.ok("DestroyTexture"); err != nil {
 		return err
 	}
-	if err := check("cuTexObjectDestroy", ccall(x.lib().cuTexObjectDestroy, uintptr(t))); err != nil {
+	if err := x.check("cuTexObjectDestroy", x.lib().TexObjectDestroy(driver.TexObject(t))); err != nil {
 		return err
 	}
 	x.count(kindTexture, -1)

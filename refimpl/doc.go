@@ -11,7 +11,12 @@
 //   - "cpu-fast": report 004's "CPU fast": every core, a separable path for
 //     rank-1 filters, borders handled apart from the interior, and the
 //     row sums in AVX assembly on amd64 where the CPU has it (the portable
-//     Go loops elsewhere, with the same results).
+//     Go loops elsewhere, with the same results). [NewFast] makes cpu-fast
+//     on one [FastPath], portable or vector, whatever the CPU prefers: the
+//     package's tests run convtest's property suite on each. Its plans
+//     count the floating-point operations each Run executed (RunFLOPs: a
+//     separable filter's two passes, not 2*KW*KH an output), which the
+//     benchmarks report as exec-GFLOP/s.
 //
 // All three read pixels outside the image through convolve.Border.Index,
 // the one index-mapping function of the project, and apply the filter by

@@ -61,12 +61,19 @@ import (
 // because each term goes through at most KW+KH roundings, provided the
 // factors reproduce each weight within (KW*KH-1)*2^-24 relative error. The
 // plan checks that bound per weight and uses the 2-D path otherwise.
-type fast struct{}
+//
+// path chooses the loops of the passes (FastPath); the registered
+// cpu-fast has FastAuto.
+type fast struct{ path FastPath }
 
-func (fast) Describe() convolve.Description {
+func (f fast) Describe() convolve.Description {
+	sum := "float32 on every core: rows split across goroutines, separable path for rank-1 filters, borders apart from the interior"
+	if f.path != FastAuto {
+		sum += "; row sums in the " + f.path.String() + " loops only"
+	}
 	return convolve.Description{
 		Name:    "cpu-fast",
-		Summary: "float32 on every core: rows split across goroutines, separable path for rank-1 filters, borders apart from the interior",
+		Summary: sum,
 		Report:  "004",
 		Caps:    cpuCaps(),
 	}
@@ -79,7 +86,7 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	// A private copy of the filter: later changes to the caller's filter
 	// do not reach the plan.
 	p.Filter = p.Filter.Clone()
-	fp := &fastPlan{p: p}
+	fp := &fastPlan{p: p, vector: f.path.vector()}
 	switch p.Op {
 	case convolve.Filter2D:
 		fp.stages = []stage{newStage(p.Filter.Oriented(p.Mode))}
@@ -233,6 +240,7 @@ func factorsExact(f *convolve.Filter, row, col []float32) bool {
 
 type fastPlan struct {
 	p       convolve.Problem
+	vector  bool // passes run in the vector loop (sumVector), else the portable ones
 	kw, kh  int
 	stages  []stage
 	workers []*fastWorker // one per goroutine; nil entries for RGBToYUV
@@ -240,6 +248,7 @@ type fastPlan struct {
 	// are rows checked for non-finite values (fastWorker.finite).
 	zeroTaps bool
 	closed   bool
+	madds    int64 // multiply-adds the last Run summed (RunFLOPs)
 }
 
 // fastWorker is the scratch space of one goroutine.
@@ -252,6 +261,7 @@ type fastWorker struct {
 	acc    [][]float32   // [stage]: the output row being summed
 	rows   []tapRow      // the rows of the sum being built (KH capacity)
 	terms  []term        // the terms of that sum
+	madds  int64         // multiply-adds summed in this Run
 }
 
 func (fp *fastPlan) newWorker() *fastWorker {
@@ -308,6 +318,11 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	rows := (h + 4*n - 1) / (4 * n)
 	rows = max(rows, 2*fp.kh, 8)
 	chunks := (h + rows - 1) / rows
+	for _, wk := range fp.workers {
+		if wk != nil {
+			wk.madds = 0
+		}
+	}
 	parallel(chunks, n, func(w, i int) {
 		y0, y1 := i*rows, min((i+1)*rows, h)
 		if fp.p.Op == convolve.RGBToYUV {
@@ -318,7 +333,26 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 		}
 		fp.runChunk(fp.workers[w], in, out, y0, y1)
 	})
+	fp.madds = 0
+	for _, wk := range fp.workers {
+		if wk != nil {
+			fp.madds += wk.madds
+		}
+	}
 	return nil
+}
+
+// RunFLOPs is the number of floating-point operations of the filter's
+// taps that the last Run summed, two per multiply-add: what the loops
+// executed, not the 2*KW*KH per output of the problem's nominal count.
+// It counts the separable path's two passes (KW and KH terms an output,
+// with the row pass repeated on the KH-1 rows before each chunk) and
+// leaves out the taps the plan skips (zero weights on finite rows, and
+// rows the Zero border puts outside the image). Sobel magnitude's squares
+// and roots, and RGBToYUV, are not counted. It is 0 before the first
+// Run.
+func (fp *fastPlan) RunFLOPs() int64 {
+	return 2 * fp.madds
 }
 
 func (fp *fastPlan) Close() error {
@@ -402,7 +436,9 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 			list = st.rowTaps[nonZeroTaps]
 		}
 		one := [1]tapRow{{src: pad, taps: list}}
-		wk.terms = weightedSum(wk.hrow[s][slot], one[:], wk.terms)
+		var k int
+		wk.terms, k = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.vector)
+		wk.madds += int64(k) * int64(w)
 	}
 }
 
@@ -437,7 +473,9 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 		}
 		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
 	}
-	wk.terms = weightedSum(dst, rows, wk.terms)
+	var k int
+	wk.terms, k = weightedSum(dst, rows, wk.terms, fp.vector)
+	wk.madds += int64(k) * int64(len(dst))
 	wk.rows = rows[:0]
 }
 
@@ -458,9 +496,11 @@ type tapRow struct {
 // t.w*r.src[x+t.off], each term an IEEE multiply and add. Every src must
 // hold len(dst) plus its largest offset values. The terms go through as
 // few passes over dst as take at most maxPass terms each, shared evenly,
-// so dst is loaded and stored once per eight or nine terms. terms is
-// scratch space, grown as needed and returned.
-func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
+// so dst is loaded and stored once per eight or nine terms, each pass in
+// the vector loop (vectorSum) with vector, else in the portable ones
+// (passes). terms is scratch space, grown as needed and returned with
+// the number of terms summed.
+func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) ([]term, int) {
 	terms = terms[:0]
 	n := len(dst)
 	for _, r := range rows {
@@ -468,11 +508,11 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 			terms = append(terms, term{src: r.src[t.off:][:n], w: t.w})
 		}
 	}
-	first := true
+	first, count := true, len(terms)
 	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
 		k := (len(terms) + left - 1) / left
-		if vectorPass {
-			sumVector(dst, terms[:k], first)
+		if vector {
+			vectorSum(dst, terms[:k], first)
 		} else {
 			passes[k](dst, terms[:k], first)
 		}
@@ -482,15 +522,16 @@ func weightedSum(dst []float32, rows []tapRow, terms []term) []term {
 	if first {
 		clear(dst)
 	}
-	return terms[:0]
+	return terms[:0], count
 }
 
 // maxPass is the most terms one pass sums: nine weights and source rows
 // still fit the registers.
 const maxPass = 9
 
-// passes[k] adds k terms to a row in one pass: the portable loops, used
-// where vectorPass is false (sumVector has the vector loop).
+// passes[k] adds k terms to a row in one pass: the portable loops (the
+// vector one is vectorSum). Tests put broken loops in their place to
+// show that the property suite catches them.
 var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8, 9: sum9}
 
 // term is one tap of a weighted sum as a pass over a row sees it: the

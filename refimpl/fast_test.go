@@ -79,3 +79,50 @@ func TestFastWorkersAtRun(t *testing.T) {
 		t.Errorf("%v: %v", p, m)
 	}
 }
+
+// TestFastRunFLOPs checks cpu-fast's count of the operations it executed
+// on images of one chunk (10 rows: KH-1 extra row-pass rows, once): all
+// KW*KH taps of a dense filter, KW+KH of a separable one plus the row
+// pass over the KH-1 rows beyond the image, no zero weights on finite
+// data, no rows the Zero border puts outside.
+func TestFastRunFLOPs(t *testing.T) {
+	const w, h = 37, 10
+	dense := newFilter("dense5x3", 5, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, -15)
+	tests := []struct {
+		name   string
+		f      *convolve.Filter
+		border convolve.Border
+		madds  int // multiply-adds of the whole image
+	}{
+		{"dense replicate", dense, convolve.Replicate, 15 * w * h},
+		{"dense zero", dense, convolve.Zero, 15*w*h - 5*w*2}, // one filter row outside at the top and at the bottom
+		{"laplacian, zero weights skipped", convolve.Laplacian(), convolve.Replicate, 5 * w * h},
+		{"gaussian7 separable", mustFilter(convolve.Gaussian(7, 0)), convolve.Replicate, 7*w*(h+6) + 7*w*h},
+		{"gaussian7 separable zero", mustFilter(convolve.Gaussian(7, 0)), convolve.Zero, 7*w*h + (7*w*h - w*(3+2+1)*2)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}
+			in := randomImage(rand.New(rand.NewPCG(7, 7)), g)
+			p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: tt.f, Border: tt.border}
+			plan, err := fast{}.Plan(p, convolve.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer plan.Close()
+			fp := plan.(*fastPlan)
+			if got := fp.RunFLOPs(); got != 0 {
+				t.Errorf("before Run: %d FLOPs, want 0", got)
+			}
+			out, _ := p.NewOutput()
+			for range 2 { // the count is the last Run's, not a total
+				if err := plan.Run(in, out); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, want := fp.RunFLOPs(), int64(2*tt.madds); got != want {
+				t.Errorf("RunFLOPs = %d, want %d (nominal 2*KW*KH count %v)", got, want, convolve.ThroughputOf(p).Flops())
+			}
+		})
+	}
+}

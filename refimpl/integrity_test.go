@@ -3,6 +3,8 @@ package refimpl
 import (
 	"errors"
 	"math"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"unsafe"
@@ -215,48 +217,53 @@ func TestClosedPlan(t *testing.T) {
 
 // TestPlanHostMemory: a plan whose own buffers the host cannot hold is
 // refused with a *convolve.MemoryError naming the bytes needed and
-// available, before anything is allocated. 2^20 x 2^20 is a valid
-// geometry whose float32 plane (cpu-naive) and reference output with its
-// tolerance (reference) take 4 and 8 TiB,
-// while cpu-fast keeps only a few rows per goroutine; a row of 2^38 pixels
-// makes every variant's rows 1 TiB. No image of that size is made:
-// planning needs only the problem.
+// available, before anything is allocated. The test lowers the Go memory
+// limit (as GOMEMLIMIT would) to 64 MiB over what the runtime already
+// holds, so that the 16384 x 16384 float32 plane of cpu-naive (1 GiB) and
+// the float64 output and tolerance of the reference (4 GiB) cannot fit on
+// any host, while cpu-fast, which keeps a few rows per goroutine, still
+// plans. No image of that size is made: planning needs only the problem.
 func TestPlanHostMemory(t *testing.T) {
-	huge := convolve.Geometry{Width: 1 << 20, Height: 1 << 20, Channels: 1}
-	wide := convolve.Geometry{Width: 1 << 38, Height: 1, Channels: 1}
-	tests := []struct {
-		g      convolve.Geometry
-		refuse []string // the variants that must refuse it
-	}{
-		// cpu-fast would plan this one (a few rows per goroutine); the
-		// test does not, to allocate nothing large.
-		{huge, []string{"reference", "cpu-naive"}},
-		{wide, []string{"reference", "cpu-naive", "cpu-fast"}},
-	}
-	for _, tt := range tests {
-		for _, op := range []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude} {
-			p := convolve.Problem{Op: op, Input: tt.g, Filter: mustFilter(convolve.Box(3))}
-			if err := p.Validate(); err != nil {
-				t.Skipf("%dx%d is no longer a valid geometry (%v): pick another one the host cannot hold", tt.g.Width, tt.g.Height, err)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	old := debug.SetMemoryLimit(int64(ms.Sys) + 64<<20)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+
+	big := convolve.Geometry{Width: 1 << 14, Height: 1 << 14, Channels: 1}
+	for _, op := range []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude} {
+		p := convolve.Problem{Op: op, Input: big, Filter: mustFilter(convolve.Box(3))}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("%v %dx%d: %v", op, big.Width, big.Height, err)
+		}
+		for _, tc := range []struct {
+			variant string
+			refused bool
+		}{{"reference", true}, {"cpu-naive", true}, {"cpu-fast", false}} {
+			v, err := convolve.Lookup(tc.variant)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, vn := range tt.refuse {
-				v, _ := convolve.Lookup(vn)
-				pl, err := convolve.PlanFor(v, p, convolve.Config{})
-				if pl != nil {
-					pl.Close()
+			pl, err := convolve.PlanFor(v, p, convolve.Config{})
+			if pl != nil {
+				pl.Close()
+			}
+			if !tc.refused {
+				if err != nil {
+					t.Errorf("%s %v: plan: %v, want a plan (its buffers are a few rows)", tc.variant, op, err)
 				}
-				var me *convolve.MemoryError
-				if !errors.As(err, &me) || me.Variant != vn || me.Needed <= me.Available || me.Memory != "host" {
-					t.Errorf("%s %v %dx%d: plan %v, error %v; want a *convolve.MemoryError", vn, op, tt.g.Width, tt.g.Height, pl != nil, err)
-					continue
-				}
-				if s := err.Error(); !strings.Contains(s, "bytes of host memory") || !strings.Contains(s, "available") {
-					t.Errorf("%s: message %q does not name the bytes needed and available", vn, s)
-				}
+				continue
+			}
+			var me *convolve.MemoryError
+			if !errors.As(err, &me) || me.Variant != tc.variant || me.Needed <= me.Available || me.Memory != "host" {
+				t.Errorf("%s %v: plan %v, error %v; want a *convolve.MemoryError", tc.variant, op, pl != nil, err)
+				continue
+			}
+			if s := err.Error(); !strings.Contains(s, "bytes of host memory") || !strings.Contains(s, "available") {
+				t.Errorf("%s: message %q does not name the bytes needed and available", tc.variant, s)
 			}
 		}
 	}
-	if _, _, err := Expect(convolve.Problem{Op: convolve.Filter2D, Input: huge, Filter: mustFilter(convolve.Box(3))}, nil); !errors.As(err, new(*convolve.MemoryError)) {
-		t.Errorf("Expect of a 2^20 x 2^20 problem: %v, want a *convolve.MemoryError", err)
+	if _, _, err := Expect(convolve.Problem{Op: convolve.Filter2D, Input: big, Filter: mustFilter(convolve.Box(3))}, nil); !errors.As(err, new(*convolve.MemoryError)) {
+		t.Errorf("Expect of a %dx%d problem under a 64 MiB limit: %v, want a *convolve.MemoryError", big.Width, big.Height, err)
 	}
 }

@@ -2,10 +2,9 @@ package refimpl
 
 import "golang.org/x/sys/cpu"
 
-// vectorPass is true when passes over a row use the AVX loop
-// (sumVector); otherwise they use the portable loops sum1..sum9. Tests
-// set it to false to prove the portable loops where AVX is present.
-var vectorPass = cpu.X86.HasAVX
+// hasVector is true when this CPU runs the vector loop (sumVector, AVX);
+// otherwise passes over a row use the portable loops sum1..sum9.
+var hasVector = cpu.X86.HasAVX
 
 // mulAddRows sets dst[x] (set) or adds to it, for x in 0..n-1 with n a
 // multiple of 8 and k >= 1, the sum ws[0]*srcs[0][x] + ... +

@@ -2,9 +2,9 @@
 
 package refimpl
 
-// vectorPass is false: passes over a row use the portable loops
+// hasVector is false: passes over a row use the portable loops
 // sum1..sum9 on this architecture.
-var vectorPass = false
+var hasVector = false
 
 // sumVector is one pass of the terms t over dst; with no vector loop on
 // this architecture it is the portable one.

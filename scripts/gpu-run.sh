@@ -11,6 +11,15 @@
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
 #   props           the property suite over the GPU variants (-props.n=$PROPS_N, default 300)
+#   tune            the tuner (.gpu/tune) on $TUNE_VARIANTS (default gpu-regtile,gpu-tiled),
+#                   K in $TUNE_K (default 3,5,7,11,21), size classes $TUNE_SIZES (default
+#                   large), -time $TUNE_TIME (default 110s) in all, -budget $TUNE_BUDGET
+#                   (default 24) candidates per class; its table goes to
+#                   OUTDIR/tuning/<gpu slug>.json, merged with the committed one
+#                   (copy it into results/tuning/ to commit it)
+#   tune-props      the property suite on every setting of this GPU's tuning table
+#                   (OUTDIR/tuning/ when the tune stage wrote it, else the embedded
+#                   table; -convtest.n=$PROPS_N, default 60), and a short real tuning
 #   gallery         the report's filter gallery rendered by this GPU's fastest
 #                   variants (.gpu/report), as OUTDIR/gallery.tar of gallery/;
 #                   unpack it into results/report/ where the tree lives
@@ -71,7 +80,7 @@ san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
   case $stage in
   tests)
-    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind kernels:cudabind/kernels variants:cudabind/variants userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results; do
+    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results tune:tune; do
       n=${p%%:*}; d=${p#*:}
       [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m ${TEST_RUN:+-test.run="$TEST_RUN"}
     done ;;
@@ -90,6 +99,13 @@ for stage in "$@"; do
     done ;;
   props)
     run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp\$)}" -props.n=${PROPS_N:-300} ;;
+  tune)
+    mkdir -p "$out/tuning"
+    cp "$root"/results/tuning/*.json "$out/tuning/" 2>/dev/null
+    run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-110s}" -budget "${TUNE_BUDGET:-24}" -commit "$commit" -out "$out/tuning" ;;
+  tune-props)
+    tables=; [ -d "$out/tuning" ] && tables=$(cd "$out/tuning" && pwd)
+    run tune-props tune env ${tables:+CONVBENCH_TUNING=$tables} "$bin/tune.test" -test.v -test.timeout 9m -test.run 'TestTunedProperties|TestTuneGPU' -convtest.n=${PROPS_N:-60} ;;
   gallery)
     tmp=$(mktemp -d)
     run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=

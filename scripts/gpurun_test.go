@@ -118,3 +118,61 @@ func TestGPURunSweepStage(t *testing.T) {
 		}
 	}
 }
+
+// TestGPURunTuneStages runs the tune and tune-props stages over stand-in
+// binaries: tune gets the committed tables copied into OUTDIR/tuning,
+// writes there, and receives the TUNE_* settings; tune-props runs the
+// tune package's test binary from its directory with CONVBENCH_TUNING at
+// those tables.
+func TestGPURunTuneStages(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	for _, d := range []string{bin, filepath.Join(root, "results", "tuning"), filepath.Join(root, "tune")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "results", "tuning", "test-gpu.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\necho \"pwd[$(pwd)]\"; echo \"env[$CONVBENCH_TUNING]\"; for a in \"$@\"; do echo \"arg[$a]\"; done\n"
+	for _, name := range []string{"tune", "tune.test"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := filepath.Abs("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	cmd := exec.Command("bash", script, out, "tune", "tune-props")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin", "TUNE_K=3,21", "TUNE_TIME=100s", "PROPS_N=7")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gpu-run.sh tune tune-props: %v\n%s", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(out, "tuning", "test-gpu.json")); err != nil {
+		t.Errorf("the committed table was not copied into OUTDIR/tuning: %v", err)
+	}
+	tables := filepath.Join(out, "tuning")
+	for log, wants := range map[string][]string{
+		"tune.log": {"arg[-variants]", "arg[gpu-regtile,gpu-tiled]", "arg[-k]", "arg[3,21]", "arg[-sizes]", "arg[large]",
+			"arg[-time]", "arg[100s]", "arg[-out]", "arg[" + tables + "]"},
+		"tune-props.log": {"pwd[" + filepath.Join(root, "tune") + "]", "env[" + tables + "]",
+			"arg[-test.run]", "arg[TestTunedProperties|TestTuneGPU]", "arg[-convtest.n=7]"},
+	} {
+		b, err := os.ReadFile(filepath.Join(out, log))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(b), want+"\n") {
+				t.Errorf("%s lacks %s:\n%s", log, want, b)
+			}
+		}
+	}
+}

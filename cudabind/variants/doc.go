@@ -24,6 +24,13 @@
 // graphs of GraphBatch runs, captured once from the launch sequence),
 // Download, Run and Close (which frees everything it made).
 //
+// gpu-tiled and gpu-regtile declare tuning spaces (convolve.TuningSpace:
+// block shapes, ry, rx, and what shared memory and the unrolled walk
+// allow). Their plans take the block and tunables a configuration leaves
+// unset from the GPU's tuning table (package results/tuning), for the
+// nearest K and size class, else from the family's defaults, unless
+// Config.Untuned; Base reports the result (Setting, SettingSource).
+//
 // Filters past the device's constant memory (64 KB) or opt-in shared
 // memory, and grids past CUDA's limits, are refused at plan time with a
 // *convolve.CapabilityError naming the variant; buffers past the device's

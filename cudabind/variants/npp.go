@@ -108,21 +108,21 @@ func setupNPP(b *Base) error {
 	centre := roiOut.Add((int64(kh/2)*int64(rw) + int64(kw/2)) * 4)
 	info := b.Info
 	ctx := nppStreamContext{
-		nCudaDeviceID:                      int32(info.Ordinal),
-		nMultiProcessorCount:               int32(info.SMs),
-		nMaxThreadsPerMultiProcessor:       int32(info.MaxThreadsPerSM),
-		nMaxThreadsPerBlock:                int32(info.MaxThreadsPerBlock),
-		nSharedMemPerBlock:                 uint64(info.SharedPerBlock),
-		nCudaDevAttrComputeCapabilityMajor: int32(info.Major),
-		nCudaDevAttrComputeCapabilityMinor: int32(info.Minor),
-		nStreamFlags:                       0, // NewStream's flags; 0 is also the default stream's
+		NCudaDeviceID:                      int32(info.Ordinal),
+		NMultiProcessorCount:               int32(info.SMs),
+		NMaxThreadsPerMultiProcessor:       int32(info.MaxThreadsPerSM),
+		NMaxThreadsPerBlock:                int32(info.MaxThreadsPerBlock),
+		NSharedMemPerBlock:                 uint64(info.SharedPerBlock),
+		NCudaDevAttrComputeCapabilityMajor: int32(info.Major),
+		NCudaDevAttrComputeCapabilityMinor: int32(info.Minor),
+		NStreamFlags:                       0, // NewStream's flags; 0 is also the default stream's
 	}
 	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
 		if err := x.Launch(padFn, padGrid, block, 0, s, b.In, pad, w, h, stride); err != nil {
 			return err
 		}
 		c := ctx
-		c.hStream = uintptr(s)
+		c.HStream = uintptr(s)
 		st := lib.filter32f(uintptr(src), int32(bw*4), uintptr(roiOut), int32(rw*4),
 			nppSize{int32(rw), int32(rh)}, uintptr(kernel), nppSize{int32(kw), int32(kh)}, nppSize{int32(kw / 2), int32(kh / 2)}, &c)
 		if st < 0 {

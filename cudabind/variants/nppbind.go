@@ -8,9 +8,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/ebitengine/purego"
-
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // EnvLibNPPIF names an NPP image-filtering library (a path or a soname)
@@ -31,41 +30,37 @@ func NPPIFSearchList() []string {
 
 // nppStreamContext is NPP's NppStreamContext (nppdefs.h, NPP 10.1 and
 // later), laid out as the C compiler lays it out on 64-bit Linux: 48
-// bytes, 8-byte aligned.
+// bytes, 8-byte aligned. It is passed by value.
 type nppStreamContext struct {
-	hStream                            uintptr // cudaStream_t
-	nCudaDeviceID                      int32
-	nMultiProcessorCount               int32
-	nMaxThreadsPerMultiProcessor       int32
-	nMaxThreadsPerBlock                int32
-	nSharedMemPerBlock                 uint64 // size_t
-	nCudaDevAttrComputeCapabilityMajor int32
-	nCudaDevAttrComputeCapabilityMinor int32
-	nStreamFlags                       uint32
-	nReserved0                         int32
+	HStream                            uintptr // cudaStream_t
+	NCudaDeviceID                      int32
+	NMultiProcessorCount               int32
+	NMaxThreadsPerMultiProcessor       int32
+	NMaxThreadsPerBlock                int32
+	NSharedMemPerBlock                 uint64 // size_t
+	NCudaDevAttrComputeCapabilityMajor int32
+	NCudaDevAttrComputeCapabilityMinor int32
+	NStreamFlags                       uint32
+	NReserved0                         int32
 }
 
-// The layout the call spills onto the stack must be the C one.
+// The layout passed by value must be the C one.
 var _ = [1]struct{}{}[unsafe.Sizeof(nppStreamContext{})-48]
 
-// nppSize is NppiSize and NppiPoint: two ints, 8 bytes.
-type nppSize struct{ a, b int32 }
-
-// word packs the 8-byte struct into one integer register (the System V
-// classification of a struct of two ints: INTEGER, first field low).
-func (s nppSize) word() uintptr { return uintptr(uint32(s.a)) | uintptr(uint32(s.b))<<32 }
-
-// words returns the context as the six eightbytes the System V AMD64 ABI
-// copies onto the stack for a struct argument larger than 16 bytes.
-func (c *nppStreamContext) words() [6]uintptr {
-	return *(*[6]uintptr)(unsafe.Pointer(c))
-}
+// nppSize is NppiSize and NppiPoint: two ints, 8 bytes, passed by value.
+type nppSize struct{ A, B int32 }
 
 // nppLib is the loaded libnppif with the one entry point the npp variant
-// calls.
+// calls, bound as a typed Go function value (package dl); purego passes
+// the structs by value as the platform's C calling convention does.
 type nppLib struct {
-	name   string  // the name that loaded
-	filter uintptr // nppiFilter_32f_C1R_Ctx
+	name string // the name that loaded
+	// nppiFilter_32f_C1R_Ctx(pSrc, nSrcStep, pDst, nDstStep, oSizeROI,
+	// pKernel, oKernelSize, oAnchor, nppStreamCtx): steps are in bytes,
+	// pKernel is a device pointer; it returns an NppStatus (0 success,
+	// negative error, positive warning).
+	filter func(src uintptr, srcStep int32, dst uintptr, dstStep int32, roi nppSize,
+		kernel uintptr, ksize, anchor nppSize, ctx nppStreamContext) int32
 }
 
 var (
@@ -74,54 +69,43 @@ var (
 	nppErr  error
 )
 
-// loadNPP opens libnppif once. A missing library, a missing symbol or an
-// ABI this binding cannot call is a *cudabind.UnavailableError.
+// loadNPP opens libnppif once. A missing library, a missing symbol or a
+// platform this binding cannot call is a *cudabind.UnavailableError.
 func loadNPP() (*nppLib, error) {
 	nppOnce.Do(func() { nppLoad, nppErr = openNPP(NPPIFSearchList()) })
 	return nppLoad, nppErr
 }
 
-// openNPP tries names in order and resolves nppiFilter_32f_C1R_Ctx.
+// openNPP tries names in order and binds nppiFilter_32f_C1R_Ctx from the
+// first library that has it.
 func openNPP(names []string) (*nppLib, error) {
-	if runtime.GOARCH != "amd64" {
-		// NppStreamContext (48 bytes) is passed by value; the call below
-		// spills it as the System V AMD64 ABI does and is not written for
-		// any other calling convention.
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		// NppStreamContext (48 bytes) is passed by value, which purego
+		// implements for amd64 and arm64 only.
 		return nil, &cudabind.UnavailableError{Lib: "libnppif",
-			Reason: fmt.Sprintf("nppiFilter_32f_C1R_Ctx takes NppStreamContext by value; the binding implements that call for amd64 only, not %s", runtime.GOARCH)}
+			Reason: fmt.Sprintf("nppiFilter_32f_C1R_Ctx takes NppStreamContext by value, which the binding can pass on amd64 and arm64 only, not %s", runtime.GOARCH)}
 	}
 	var reasons []string
 	for _, n := range names {
-		h, err := purego.Dlopen(n, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		lib, err := dl.Open([]string{n})
 		if err != nil {
-			reasons = append(reasons, fmt.Sprintf("%s: %v", n, err))
+			reasons = append(reasons, err.Error())
 			continue
 		}
-		sym, err := purego.Dlsym(h, "nppiFilter_32f_C1R_Ctx")
-		if err != nil || sym == 0 {
-			reasons = append(reasons, fmt.Sprintf("%s: no nppiFilter_32f_C1R_Ctx: %v", n, err))
+		l := &nppLib{name: n}
+		if err := lib.Bind([]dl.Symbol{dl.Func(&l.filter, "nppiFilter_32f_C1R_Ctx")}); err != nil {
+			reasons = append(reasons, err.Error())
 			continue
 		}
-		return &nppLib{name: n, filter: sym}, nil
+		return l, nil
 	}
 	return nil, &cudabind.UnavailableError{Lib: "libnppif", Reason: "tried " + strings.Join(reasons, "; ")}
 }
 
-// filter32f calls nppiFilter_32f_C1R_Ctx(pSrc, nSrcStep, pDst, nDstStep,
-// oSizeROI, pKernel, oKernelSize, oAnchor, nppStreamCtx) and returns its
-// NppStatus (0 success, negative error, positive warning). Steps are in
-// bytes; pKernel is a device pointer. By the System V AMD64 ABI the six
-// first arguments (pointers, ints and the 8-byte NppiSize ROI) travel in
-// registers, and the rest on the stack in order: oKernelSize and oAnchor
-// one eightbyte each, then the 48-byte context as six eightbytes.
+// filter32f calls nppiFilter_32f_C1R_Ctx and returns its NppStatus.
 func (l *nppLib) filter32f(src uintptr, srcStep int32, dst uintptr, dstStep int32, roi nppSize,
 	kernel uintptr, ksize, anchor nppSize, ctx *nppStreamContext) int32 {
-	w := ctx.words()
-	r, _, _ := purego.SyscallN(l.filter,
-		src, uintptr(uint32(srcStep)), dst, uintptr(uint32(dstStep)), roi.word(), kernel,
-		ksize.word(), anchor.word(),
-		w[0], w[1], w[2], w[3], w[4], w[5])
-	return int32(uint32(r))
+	return l.filter(src, srcStep, dst, dstStep, roi, kernel, ksize, anchor, *ctx)
 }
 
 // nppStatusNames are the NppStatus codes (nppdefs.h) the filter call can

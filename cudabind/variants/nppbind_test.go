@@ -7,11 +7,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-	"unsafe"
-
-	"github.com/ebitengine/purego"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // fakeNPPIF is a stand-in for libnppif with the real prototype of
@@ -67,8 +65,8 @@ type fakeCall struct {
 // and checks that filter32f delivers every argument, the 48-byte
 // NppStreamContext passed by value included, and returns the status.
 func TestNPPCallABI(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skipf("the NPP call is implemented for amd64 only, not %s", runtime.GOARCH)
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skipf("the NPP call is implemented for amd64 and arm64 only, not %s", runtime.GOARCH)
 	}
 	cc, err := exec.LookPath("cc")
 	if err != nil {
@@ -87,24 +85,24 @@ func TestNPPCallABI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("openNPP: %v", err)
 	}
-	ctx := nppStreamContext{hStream: 0x1122334455667788, nCudaDeviceID: 3, nMultiProcessorCount: 132,
-		nMaxThreadsPerMultiProcessor: 2048, nMaxThreadsPerBlock: 1024, nSharedMemPerBlock: 49152,
-		nCudaDevAttrComputeCapabilityMajor: 9, nCudaDevAttrComputeCapabilityMinor: 0, nStreamFlags: 1, nReserved0: -7}
+	ctx := nppStreamContext{HStream: 0x1122334455667788, NCudaDeviceID: 3, NMultiProcessorCount: 132,
+		NMaxThreadsPerMultiProcessor: 2048, NMaxThreadsPerBlock: 1024, NSharedMemPerBlock: 49152,
+		NCudaDevAttrComputeCapabilityMajor: 9, NCudaDevAttrComputeCapabilityMinor: 0, NStreamFlags: 1, NReserved0: -7}
 	st := l.filter32f(0xdead0000, 4*1031, 0xbeef0000, -4*1000, nppSize{1000, 777}, 0xf11e0000,
 		nppSize{31, 5}, nppSize{15, 2}, &ctx)
 	if st != -33 {
 		t.Errorf("status = %d, want -33", st)
 	}
-	h, err := purego.Dlopen(lib, purego.RTLD_NOW)
+	fake, err := dl.Open([]string{lib})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sym, err := purego.Dlsym(h, "fake_last")
-	if err != nil {
+	var last func(out *fakeCall)
+	if err := fake.Bind([]dl.Symbol{dl.Func(&last, "fake_last")}); err != nil {
 		t.Fatal(err)
 	}
 	var got fakeCall
-	purego.SyscallN(sym, uintptr(unsafe.Pointer(&got)))
+	last(&got)
 	want := fakeCall{src: 0xdead0000, srcStep: 4 * 1031, dst: 0xbeef0000, dstStep: -4 * 1000, roiW: 1000, roiH: 777,
 		kernel: 0xf11e0000, kw: 31, kh: 5, ax: 15, ay: 2, ctx: ctx}
 	if got != want {

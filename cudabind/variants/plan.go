@@ -10,6 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/kernels"
+	"github.com/convbench/convbench/results/tuning"
 )
 
 // DefaultBlock is the block shape of a plan whose Config leaves it zero and
@@ -38,7 +39,10 @@ func (v *Variant) Describe() convolve.Description { return v.Desc }
 
 // Plan checks p and cfg against the capabilities, opens the default
 // device (returning its *cudabind.UnavailableError when there is none),
-// allocates the buffers and runs Setup. The result is a
+// allocates the buffers, completes the block and tunables cfg leaves
+// unset from the device's tuning table where the variant declares a
+// tuning space (Capabilities.Space; see package results/tuning), and runs
+// Setup. The result is a
 // convolve.DevicePlan.
 func (v *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
 	b, err := NewBase(v.Desc, v.Block, p, cfg)
@@ -48,6 +52,16 @@ func (v *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, 
 	if v.Setup == nil {
 		b.Close()
 		return nil, fmt.Errorf("variants: %s has no Setup", v.Desc.Name)
+	}
+	if sp := v.Desc.Caps.Space; sp != nil {
+		set, err := tuning.Default()
+		if err == nil {
+			err = applyTuning(b, sp, set)
+		}
+		if err != nil {
+			b.Close()
+			return nil, fmt.Errorf("variants: %s: %w", v.Desc.Name, err)
+		}
 	}
 	if err := v.Setup(b); err != nil {
 		b.Close()
@@ -102,6 +116,9 @@ type Base struct {
 	allocs  []cudabind.DevPtr
 	closers []func(x *cudabind.Exec) error
 	closed  bool
+	// setting and settingSource are what applyTuning chose.
+	setting       convolve.Setting
+	settingSource string
 }
 
 // maxGridYZ is the largest gridDim.y and gridDim.z CUDA accepts.

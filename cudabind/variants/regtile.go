@@ -34,6 +34,7 @@ var regtileBlock = convolve.Block{X: 32, Y: 8}
 func init() {
 	caps := directCaps()
 	caps.Tunables = []string{TunableRX, TunableRY}
+	caps.Space = regtileSpace
 	caps.MaxFilterSide = RegtileMaxSide
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-regtile",

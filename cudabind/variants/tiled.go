@@ -20,6 +20,7 @@ var tiledBlock = convolve.Block{X: 32, Y: 8}
 func init() {
 	caps := directCaps()
 	caps.Tunables = []string{TunableRY}
+	caps.Space = tiledSpace
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-tiled",
 			Summary: "shared tile with register blocking (ry outputs per thread), constant filter, interior tiles without border mapping",

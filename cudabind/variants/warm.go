@@ -87,13 +87,21 @@ func Warm(specs []WarmSpec, workers int, progress func(done, total int)) (WarmSt
 	return stats, nil
 }
 
-// warmOne plans s on a small image and closes the plan.
+// warmOne plans s on a small image and closes the plan. A variant with a
+// tuning space gets the block and tunables its plan of the real problem
+// would take (SettledConfig), which the small image alone could change.
 func warmOne(s WarmSpec) error {
+	cfg := s.Config
+	if v, ok := s.Variant.(*Variant); ok && v.Desc.Caps.Space != nil {
+		if d, err := cudabind.Default(); err == nil {
+			cfg = SettledConfig(v, s.Problem, cfg, d.Info())
+		}
+	}
 	p := s.Problem
 	p.Input.Width = min(p.Input.Width, WarmSide)
 	p.Input.Height = min(p.Input.Height, WarmSide)
 	p.Input.Stride = 0
-	pl, err := convolve.PlanFor(s.Variant, p, s.Config)
+	pl, err := convolve.PlanFor(s.Variant, p, cfg)
 	if err != nil {
 		return err
 	}

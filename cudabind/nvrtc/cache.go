@@ -1,4 +1,4 @@
-package cudabind
+package nvrtc
 
 import (
 	"bytes"
@@ -163,7 +163,7 @@ func (c *Compiled) cachedCopy() *Compiled {
 // diskCache stores one file per key: <dir>/<key>.bin.
 type diskCache struct{ dir string }
 
-var errCorrupt = errors.New("cudabind: corrupt cache payload")
+var errCorrupt = errors.New("nvrtc: corrupt cache payload")
 
 // payloadMeta is the JSON part of a payload.
 type payloadMeta struct {
@@ -248,7 +248,7 @@ func (d diskCache) load(key string) (*Compiled, error) {
 // renamed over the final name.
 func (d diskCache) store(c *Compiled) error {
 	if c.Key == "" {
-		return fmt.Errorf("cudabind: cache store without a key")
+		return fmt.Errorf("nvrtc: cache store without a key")
 	}
 	b, err := encodePayload(c)
 	if err != nil {

@@ -1,4 +1,4 @@
-package cudabind
+package nvrtc
 
 import (
 	"bytes"
@@ -159,7 +159,7 @@ func TestCacheCorruptFileIsMissAndRewritten(t *testing.T) {
 	if after.Corrupt != before.Corrupt+1 || after.Hits() != before.Hits() {
 		t.Errorf("stats %+v -> %+v: want one corrupt payload and no hit", before, after)
 	}
-	storeCache(c) // what CompileOnly does after the recompilation
+	storeCache(c) // what Compile does after the recompilation
 	resetMemoryCache()
 	got := lookupCache(c.Key)
 	if got == nil || !bytes.Equal(got.Image, c.Image) || !got.Cached {

@@ -1,18 +1,21 @@
-package cudabind
+package nvrtc
 
 import (
 	"bytes"
 	"errors"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/convbench/convbench/cudabind/cudaerr"
 )
 
 // nvrtcOrSkip loads NVRTC or skips the test with the reason.
 func nvrtcOrSkip(t *testing.T) {
 	t.Helper()
-	if _, _, err := NVRTCVersion(); err != nil {
+	if _, _, err := Version(); err != nil {
 		t.Skip(err.Error())
 	}
 }
@@ -89,13 +92,13 @@ func TestOptionsValidate(t *testing.T) {
 	}
 }
 
-func TestCompileOnlyCUBIN(t *testing.T) {
+func TestCompileCUBIN(t *testing.T) {
 	nvrtcOrSkip(t)
 	t.Setenv(EnvCacheDir, t.TempDir())
 	resetMemoryCache()
 	opts := CompileOptions{Arch: "sm_90", Defines: map[string]string{"OFFSET": "1.0f"}}
 	before := ReadCacheStats()
-	c, err := CompileOnly(tinySource(), opts)
+	c, err := Compile(tinySource(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +116,7 @@ func TestCompileOnlyCUBIN(t *testing.T) {
 	if mid.Misses != before.Misses+1 || mid.DiskWrites != before.DiskWrites+1 {
 		t.Errorf("first compile: stats went %+v -> %+v, want one miss and one disk write", before, mid)
 	}
-	c2, err := CompileOnly(tinySource(), opts)
+	c2, err := Compile(tinySource(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +126,7 @@ func TestCompileOnlyCUBIN(t *testing.T) {
 	}
 	// From disk after the memory cache is gone.
 	resetMemoryCache()
-	c3, err := CompileOnly(tinySource(), opts)
+	c3, err := Compile(tinySource(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,14 +135,14 @@ func TestCompileOnlyCUBIN(t *testing.T) {
 	}
 }
 
-func TestCompileOnlyPTXAndNameExpressions(t *testing.T) {
+func TestCompilePTXAndNameExpressions(t *testing.T) {
 	nvrtcOrSkip(t)
 	t.Setenv(EnvCacheDir, t.TempDir())
 	src := Source{Name: "tmpl.cu", Code: `
 template <int K> __global__ void box(float* p) { p[threadIdx.x] *= K; }
 template __global__ void box<3>(float*);
 `, NameExpressions: []string{"box<3>"}}
-	c, err := CompileOnly(src, CompileOptions{Arch: "compute_90"})
+	c, err := Compile(src, CompileOptions{Arch: "compute_90"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +159,7 @@ func TestCompileErrorCarriesLog(t *testing.T) {
 	nvrtcOrSkip(t)
 	t.Setenv(EnvCacheDir, t.TempDir())
 	src := Source{Name: "broken.cu", Code: "extern \"C\" __global__ void k(float* p) { p[0] = undefined_symbol_xyz; }\n"}
-	_, err := CompileOnly(src, CompileOptions{Arch: "sm_90"})
+	_, err := Compile(src, CompileOptions{Arch: "sm_90"})
 	var ce *CompileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("error %v (%T), want *CompileError", err, err)
@@ -167,13 +170,13 @@ func TestCompileErrorCarriesLog(t *testing.T) {
 	if !strings.Contains(err.Error(), "undefined_symbol_xyz") {
 		t.Errorf("message %q lacks the log", err)
 	}
-	var e *Error
-	if !errors.As(err, &e) || e.Code != NVRTCCodeCompilation || e.Sticky() {
-		t.Errorf("wrapped *Error = %+v, want code %d, not sticky", e, NVRTCCodeCompilation)
+	var e *cudaerr.Error
+	if !errors.As(err, &e) || e.Code != cudaerr.NVRTCCodeCompilation || e.Sticky() {
+		t.Errorf("wrapped *Error = %+v, want code %d, not sticky", e, cudaerr.NVRTCCodeCompilation)
 	}
 }
 
-func TestCompileOnlyRejectsBadInput(t *testing.T) {
+func TestCompileRejectsBadInput(t *testing.T) {
 	cases := []struct {
 		src  Source
 		opts CompileOptions
@@ -185,16 +188,16 @@ func TestCompileOnlyRejectsBadInput(t *testing.T) {
 		{Source{Name: "a.cu", Code: "x"}, CompileOptions{}},
 	}
 	for i, c := range cases {
-		if _, err := CompileOnly(c.src, c.opts); err == nil {
-			t.Errorf("case %d: CompileOnly succeeded, want an error", i)
+		if _, err := Compile(c.src, c.opts); err == nil {
+			t.Errorf("case %d: Compile succeeded, want an error", i)
 		}
 	}
 }
 
-// TestCompileOnlyConcurrent asks for one module from several goroutines
+// TestCompileConcurrent asks for one module from several goroutines
 // at once: NVRTC runs once, every caller gets the same image, and other
 // modules compile alongside.
-func TestCompileOnlyConcurrent(t *testing.T) {
+func TestCompileConcurrent(t *testing.T) {
 	nvrtcOrSkip(t)
 	t.Setenv(EnvCacheDir, t.TempDir())
 	resetMemoryCache()
@@ -211,7 +214,7 @@ func TestCompileOnlyConcurrent(t *testing.T) {
 			if i%2 == 1 {
 				offset = "2.0f"
 			}
-			c, err := CompileOnly(tinySource(), CompileOptions{Arch: "sm_90", Defines: map[string]string{"OFFSET": offset}})
+			c, err := Compile(tinySource(), CompileOptions{Arch: "sm_90", Defines: map[string]string{"OFFSET": offset}})
 			errs[i] = err
 			if err == nil {
 				images[i] = c.Image
@@ -236,5 +239,50 @@ func TestCompileOnlyConcurrent(t *testing.T) {
 	}
 	if got := after.Hits() - before.Hits(); got != callers-2 {
 		t.Errorf("%d cache hits, want %d", got, callers-2)
+	}
+}
+
+// TestLoadMissing: a missing or incomplete NVRTC is an
+// *cudaerr.UnavailableError naming what was tried, whatever the host has
+// installed.
+func TestLoadMissing(t *testing.T) {
+	cases := []struct {
+		name    string
+		names   []string
+		contain []string
+	}{
+		{"no library", []string{"/nonexistent/libnvrtc.so.13", "/nonexistent/libnvrtc.so.12"},
+			[]string{"/nonexistent/libnvrtc.so.13", "/nonexistent/libnvrtc.so.12"}},
+		{"library without NVRTC", []string{"libc.so.6"}, []string{"libc.so.6", "nvrtcVersion"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.names[0] == "libc.so.6" && runtime.GOOS != "linux" {
+				t.Skipf("no libc.so.6 on %s", runtime.GOOS)
+			}
+			l, err := Load(c.names)
+			var ue *cudaerr.UnavailableError
+			if l != nil || !errors.As(err, &ue) || ue.Lib != "nvrtc" {
+				t.Fatalf("Load(%q) = %v, %v; want an *UnavailableError for nvrtc", c.names, l, err)
+			}
+			for _, s := range c.contain {
+				if !strings.Contains(ue.Reason, s) {
+					t.Errorf("reason %q does not name %s", ue.Reason, s)
+				}
+			}
+		})
+	}
+}
+
+func TestCompileErrorMessage(t *testing.T) {
+	e := &CompileError{Source: "k.cu", Result: "NVRTC_ERROR_COMPILATION", Log: "k.cu(3): error: identifier \"q\" is undefined\n",
+		Options: []string{"--gpu-architecture=sm_90"}, Err: &cudaerr.Error{API: "nvrtcCompileProgram", Code: 6, Name: "NVRTC_ERROR_COMPILATION", Library: cudaerr.LibNVRTC}}
+	want := "cudabind: compiling k.cu failed: NVRTC_ERROR_COMPILATION (options: --gpu-architecture=sm_90)\nk.cu(3): error: identifier \"q\" is undefined"
+	if e.Error() != want {
+		t.Errorf("Error() = %q, want %q", e.Error(), want)
+	}
+	var inner *cudaerr.Error
+	if !errors.As(e, &inner) || inner.Code != 6 {
+		t.Error("CompileError does not unwrap to its *Error")
 	}
 }

@@ -1,0 +1,321 @@
+package convolve
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// DeviceLimits are the limits of a device that a tuning space's
+// restrictions read, as plain numbers so that this package needs no GPU.
+type DeviceLimits struct {
+	Name string // the device's name ("NVIDIA H100 80GB HBM3")
+	SMs  int
+	// SharedPerBlock is the most dynamic shared memory one block may use,
+	// after opting in, in bytes.
+	SharedPerBlock     int
+	MaxThreadsPerBlock int
+	ConstantBytes      int
+}
+
+// Tunable is one tunable parameter of a kernel family: a Config.Tunables
+// name and the values a tuner tries, in order; values next to each other
+// in the list are neighbours in a local search.
+type Tunable struct {
+	Name   string
+	Values []int
+}
+
+// Setting is one point of a tuning space: a block shape and a value per
+// tunable. The zero Block means the variant's default shape.
+type Setting struct {
+	Block    Block
+	Tunables map[string]int
+}
+
+// String writes the setting as "block=32x8 rx=4,ry=8".
+func (s Setting) String() string {
+	var parts []string
+	if s.Block != (Block{}) {
+		parts = append(parts, "block="+s.Block.String())
+	}
+	if len(s.Tunables) > 0 {
+		parts = append(parts, FormatTunables(s.Tunables))
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Equal reports whether s and t are the same point.
+func (s Setting) Equal(t Setting) bool {
+	return s.Block == t.Block && maps.Equal(s.Tunables, t.Tunables)
+}
+
+// Apply returns cfg with the block and tunables of s set, replacing the
+// ones cfg had.
+func (s Setting) Apply(cfg Config) Config {
+	if s.Block != (Block{}) {
+		cfg.Block = s.Block
+	}
+	if len(s.Tunables) > 0 {
+		t := maps.Clone(cfg.Tunables)
+		if t == nil {
+			t = map[string]int{}
+		}
+		maps.Copy(t, s.Tunables)
+		cfg.Tunables = t
+	}
+	return cfg
+}
+
+// TuningSpace is what a kernel family can be tuned over: block shapes,
+// tunable parameters and the restriction that keeps out the points a
+// problem or a device cannot run. Its points are the cross product of
+// Blocks and every Tunable's Values that Allow accepts.
+type TuningSpace struct {
+	// Blocks are the block shapes to try; empty means the variant's
+	// default shape only.
+	Blocks []Block
+	// Tunables are the parameters, each a name of Capabilities.Tunables.
+	Tunables []Tunable
+	// Allow, when set, returns why setting s cannot run problem p on a
+	// device with limits lim (its shared memory, say), or nil.
+	Allow func(p Problem, s Setting, lim DeviceLimits) error
+	// Default is the family's heuristic setting for p in blocks of block
+	// (zero: the family's default shape) on a device with limits lim:
+	// what a plan runs with when its configuration sets no tunable and no
+	// tuning entry applies. Its Block is block, or the family's default
+	// shape.
+	Default func(p Problem, block Block, lim DeviceLimits) Setting
+}
+
+// Check reports a space that cannot work with capabilities caps: a
+// tunable the variant does not read, a tunable given twice or without
+// values, a value given twice, a block outside CUDA's 1024 threads or
+// outside caps.FixedBlocks, or no Default.
+func (sp *TuningSpace) Check(caps Capabilities) error {
+	if sp.Default == nil {
+		return fmt.Errorf("convolve: tuning space has no Default")
+	}
+	seen := map[string]bool{}
+	for _, t := range sp.Tunables {
+		if !slices.Contains(caps.Tunables, t.Name) {
+			return fmt.Errorf("convolve: tuning space: tunable %q is not one of the variant's (%s)", t.Name, strings.Join(caps.Tunables, ", "))
+		}
+		if seen[t.Name] {
+			return fmt.Errorf("convolve: tuning space: tunable %q given twice", t.Name)
+		}
+		seen[t.Name] = true
+		if len(t.Values) == 0 {
+			return fmt.Errorf("convolve: tuning space: tunable %q has no values", t.Name)
+		}
+		for i, v := range t.Values {
+			if slices.Contains(t.Values[:i], v) {
+				return fmt.Errorf("convolve: tuning space: tunable %q: value %d given twice", t.Name, v)
+			}
+		}
+	}
+	for i, b := range sp.Blocks {
+		if b.X < 1 || b.Y < 1 || b.X*b.Y > 1024 {
+			return fmt.Errorf("convolve: tuning space: block %v: sides must be positive with at most 1024 threads", b)
+		}
+		if slices.Contains(sp.Blocks[:i], b) {
+			return fmt.Errorf("convolve: tuning space: block %v given twice", b)
+		}
+		if len(caps.FixedBlocks) > 0 && !slices.Contains(caps.FixedBlocks, b) {
+			return fmt.Errorf("convolve: tuning space: block %v is not one of the variant's fixed blocks", b)
+		}
+	}
+	return nil
+}
+
+// String lists the space's axes: "blocks=32x4,32x8 rx=1,2,4 ry=1,2"
+// (blocks=default when it has none).
+func (sp *TuningSpace) String() string {
+	bs := make([]string, len(sp.Blocks))
+	for i, b := range sp.Blocks {
+		bs[i] = b.String()
+	}
+	if len(bs) == 0 {
+		bs = []string{"default"}
+	}
+	parts := []string{"blocks=" + strings.Join(bs, ",")}
+	for _, t := range sp.Tunables {
+		vs := make([]string, len(t.Values))
+		for i, v := range t.Values {
+			vs[i] = fmt.Sprint(v)
+		}
+		parts = append(parts, t.Name+"="+strings.Join(vs, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Size is the number of points before Allow: the product of the number
+// of blocks (at least 1) and of every tunable's values.
+func (sp *TuningSpace) Size() int {
+	n := max(len(sp.Blocks), 1)
+	for _, t := range sp.Tunables {
+		n *= len(t.Values)
+	}
+	return n
+}
+
+// Excluded is a point of a space that its restriction keeps out, and why.
+type Excluded struct {
+	Setting Setting
+	Reason  string
+}
+
+// Settings enumerates the points of the space for problem p on a device
+// with limits lim, in a fixed order (blocks outermost, then tunables in
+// their order): those Allow accepts, and those it keeps out with the
+// reason. Blocks over lim.MaxThreadsPerBlock threads are kept out too
+// when that limit is known.
+func (sp *TuningSpace) Settings(p Problem, lim DeviceLimits) (ok []Setting, out []Excluded) {
+	blocks := sp.Blocks
+	if len(blocks) == 0 {
+		blocks = []Block{{}}
+	}
+	for _, b := range blocks {
+		idx := make([]int, len(sp.Tunables))
+		for {
+			s := Setting{Block: b, Tunables: map[string]int{}}
+			for i, t := range sp.Tunables {
+				s.Tunables[t.Name] = t.Values[idx[i]]
+			}
+			if err := sp.allow(p, s, lim); err != nil {
+				out = append(out, Excluded{s, err.Error()})
+			} else {
+				ok = append(ok, s)
+			}
+			// Next index, last tunable fastest.
+			i := len(idx) - 1
+			for ; i >= 0; i-- {
+				idx[i]++
+				if idx[i] < len(sp.Tunables[i].Values) {
+					break
+				}
+				idx[i] = 0
+			}
+			if i < 0 {
+				break
+			}
+		}
+	}
+	return ok, out
+}
+
+// Allowed returns why s cannot run p on a device with limits lim, or nil:
+// a block over the device's threads per block, or Allow's reason.
+func (sp *TuningSpace) Allowed(p Problem, s Setting, lim DeviceLimits) error {
+	return sp.allow(p, s, lim)
+}
+
+func (sp *TuningSpace) allow(p Problem, s Setting, lim DeviceLimits) error {
+	if lim.MaxThreadsPerBlock > 0 && s.Block.X*s.Block.Y > lim.MaxThreadsPerBlock {
+		return fmt.Errorf("block %v has more than the device's %d threads", s.Block, lim.MaxThreadsPerBlock)
+	}
+	if sp.Allow != nil {
+		return sp.Allow(p, s, lim)
+	}
+	return nil
+}
+
+// Neighbours returns the points of the space one step from s: one
+// tunable moved to the value next to its own in the tunable's list, or
+// the block changed to one of Blocks with one side halved or doubled.
+// Allow is not applied.
+func (sp *TuningSpace) Neighbours(s Setting) []Setting {
+	var ns []Setting
+	for _, b := range sp.Blocks {
+		if b == s.Block {
+			continue
+		}
+		if (b.X == s.Block.X && (b.Y == 2*s.Block.Y || 2*b.Y == s.Block.Y)) ||
+			(b.Y == s.Block.Y && (b.X == 2*s.Block.X || 2*b.X == s.Block.X)) {
+			ns = append(ns, Setting{Block: b, Tunables: maps.Clone(s.Tunables)})
+		}
+	}
+	for _, t := range sp.Tunables {
+		i := slices.Index(t.Values, s.Tunables[t.Name])
+		if i < 0 {
+			continue
+		}
+		for _, j := range []int{i - 1, i + 1} {
+			if j >= 0 && j < len(t.Values) {
+				n := Setting{Block: s.Block, Tunables: maps.Clone(s.Tunables)}
+				n.Tunables[t.Name] = t.Values[j]
+				ns = append(ns, n)
+			}
+		}
+	}
+	return ns
+}
+
+// SizeClass is a class of image sizes that tuning tells apart: a kernel's
+// best setting changes with how many blocks fill the GPU and how much of
+// the image the caches hold.
+type SizeClass string
+
+// The size classes, by pixels per channel.
+const (
+	SizeSmall  SizeClass = "small"  // up to 512x512
+	SizeMedium SizeClass = "medium" // up to 2048x2048
+	SizeLarge  SizeClass = "large"  // up to 4096x4096
+	SizeHuge   SizeClass = "huge"   // beyond
+)
+
+// SizeClasses lists the classes from the smallest.
+var SizeClasses = []SizeClass{SizeSmall, SizeMedium, SizeLarge, SizeHuge}
+
+// SizeClassOf is the class of a w x h image.
+func SizeClassOf(w, h int) SizeClass {
+	switch px := int64(w) * int64(h); {
+	case px <= 512*512:
+		return SizeSmall
+	case px <= 2048*2048:
+		return SizeMedium
+	case px <= 4096*4096:
+		return SizeLarge
+	}
+	return SizeHuge
+}
+
+// Side is the square side a tuner times the class at: the largest image
+// of the class (8192 for SizeHuge), or 0 for an unknown class.
+func (c SizeClass) Side() int {
+	switch c {
+	case SizeSmall:
+		return 512
+	case SizeMedium:
+		return 2048
+	case SizeLarge:
+		return 4096
+	case SizeHuge:
+		return 8192
+	}
+	return 0
+}
+
+// ParseSizeClass parses a class name.
+func ParseSizeClass(s string) (SizeClass, error) {
+	for _, c := range SizeClasses {
+		if string(c) == s {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("convolve: size class %q: want one of small, medium, large, huge", s)
+}
+
+// TunedPlan is a plan that says with which block and tunables it runs and
+// where they came from: "tuned" (a tuning table's entry, named in
+// Source), "default" (the family's heuristic) or "given" (the caller's
+// Config set every one).
+type TunedPlan interface {
+	Plan
+	Setting() Setting
+	SettingSource() string
+}

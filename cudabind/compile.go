@@ -1,0 +1,56 @@
+package cudabind
+
+import "github.com/convbench/convbench/cudabind/nvrtc"
+
+// The compiler lives in package nvrtc; these names keep its API reachable
+// from package cudabind.
+
+// Environment variables of the compiler.
+const (
+	// EnvNVRTC names an NVRTC shared library (a path or a soname) tried
+	// before the built-in names.
+	EnvNVRTC = nvrtc.EnvNVRTC
+	// EnvCacheDir overrides the on-disk compile cache directory.
+	EnvCacheDir = nvrtc.EnvCacheDir
+)
+
+type (
+	// Source is a CUDA C++ translation unit to compile.
+	Source = nvrtc.Source
+	// CompileOptions are the NVRTC options of a compilation.
+	CompileOptions = nvrtc.CompileOptions
+	// Compiled is the output of an NVRTC compilation.
+	Compiled = nvrtc.Compiled
+	// ImageKind says what a compiled image holds.
+	ImageKind = nvrtc.ImageKind
+	// CompileError is a failed NVRTC compilation with its log.
+	CompileError = nvrtc.CompileError
+	// CacheStats counts compile-cache events since the process started.
+	CacheStats = nvrtc.CacheStats
+)
+
+// Image kinds.
+const (
+	ImageCUBIN = nvrtc.ImageCUBIN // machine code for one architecture
+	ImagePTX   = nvrtc.ImagePTX   // PTX text, JIT-compiled at load
+)
+
+// CompileOnly compiles src with NVRTC through the compile caches, without
+// the driver (nvrtc.Compile).
+func CompileOnly(src Source, opts CompileOptions) (*Compiled, error) { return nvrtc.Compile(src, opts) }
+
+// NVRTCVersion loads NVRTC if needed and returns its version.
+func NVRTCVersion() (major, minor int, err error) { return nvrtc.Version() }
+
+// NVRTCLibrary returns the name of the NVRTC library that was opened.
+func NVRTCLibrary() (string, error) { return nvrtc.Library() }
+
+// NVRTCSearchList returns the names tried, in order, when NVRTC is first
+// needed: the value of CONVBENCH_NVRTC when set, then the built-in names.
+func NVRTCSearchList() []string { return nvrtc.SearchList() }
+
+// ReadCacheStats returns the compile-cache counters.
+func ReadCacheStats() CacheStats { return nvrtc.ReadCacheStats() }
+
+// CacheDir returns the on-disk compile cache directory (nvrtc.CacheDir).
+func CacheDir() string { return nvrtc.CacheDir() }

@@ -1,0 +1,215 @@
+// Package devfacts measures and computes the facts about a CUDA device
+// that only benchmarks need: the device-to-device copy bandwidth
+// ([CopyBandwidth]), the FP32 FMA peak ([PeakFP32GFLOPs]) and an L2 cache
+// flush before cold runs ([L2Flusher]). It uses the public API of package
+// cudabind and nothing else.
+package devfacts
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/convbench/convbench/cudabind"
+)
+
+// copyBandwidthBytes is the size of each buffer of the bandwidth probe.
+const copyBandwidthBytes = 256 << 20
+
+// bandwidth caches one measurement per device.
+var bandwidth sync.Map // *cudabind.Device -> *bwOnce
+
+type bwOnce struct {
+	once sync.Once
+	gbps float64
+	err  error
+}
+
+// CopyBandwidth measures, once per device, the device-to-device copy
+// bandwidth in GB/s (1e9 bytes/s), counting bytes read plus bytes written:
+// 2 * 256 MiB (at most an eighth of the device memory) per
+// cuMemcpyDtoDAsync, timed with events over four copies per batch, the
+// median of five batches. Its buffers and events are freed before it
+// returns, on every path.
+func CopyBandwidth(d *cudabind.Device) (float64, error) {
+	if d == nil {
+		return 0, fmt.Errorf("devfacts: CopyBandwidth on a nil *cudabind.Device")
+	}
+	v, _ := bandwidth.LoadOrStore(d, &bwOnce{})
+	b := v.(*bwOnce)
+	b.once.Do(func() {
+		b.err = d.Do(func(x *cudabind.Exec) error {
+			n := int64(copyBandwidthBytes)
+			if lim := d.Info().TotalMemBytes / 8; lim > 0 && n > lim {
+				n = lim
+			}
+			const reps = 4
+			elapsed, err := timeCopies(x, n, reps, 5)
+			if err != nil {
+				return err
+			}
+			b.gbps = float64(2*n*reps) / elapsed.Seconds() / 1e9
+			return nil
+		})
+	})
+	return b.gbps, b.err
+}
+
+// timeCopies allocates two buffers of n bytes, warms up, then times
+// batches of reps DtoD copies and returns the median batch time.
+func timeCopies(x *cudabind.Exec, n int64, reps, batches int) (time.Duration, error) {
+	src, err := x.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer x.Free(src)
+	dst, err := x.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer x.Free(dst)
+	if err := x.MemsetD32(src, 0x3f800000, n/4); err != nil {
+		return 0, err
+	}
+	start, err := x.NewEvent()
+	if err != nil {
+		return 0, err
+	}
+	defer x.DestroyEvent(start)
+	stop, err := x.NewEvent()
+	if err != nil {
+		return 0, err
+	}
+	defer x.DestroyEvent(stop)
+	if err := x.CopyDtoDAsync(dst, src, n, 0); err != nil { // warm-up
+		return 0, err
+	}
+	times := make([]time.Duration, 0, batches)
+	for b := 0; b < batches; b++ {
+		if err := x.Record(start, 0); err != nil {
+			return 0, err
+		}
+		for r := 0; r < reps; r++ {
+			if err := x.CopyDtoDAsync(dst, src, n, 0); err != nil {
+				return 0, err
+			}
+		}
+		if err := x.Record(stop, 0); err != nil {
+			return 0, err
+		}
+		if err := x.EventSync(stop); err != nil {
+			return 0, err
+		}
+		t, err := x.Elapsed(start, stop)
+		if err != nil {
+			return 0, err
+		}
+		times = append(times, t)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	if times[len(times)/2] <= 0 {
+		return 0, fmt.Errorf("devfacts: copy timing returned %v", times[len(times)/2])
+	}
+	return times[len(times)/2], nil
+}
+
+// FP32LanesPerSM returns the FP32 FMA units per SM for a compute
+// capability, or 0 when it is not known.
+func FP32LanesPerSM(major, minor int) int {
+	switch {
+	case major == 3:
+		return 192
+	case major == 5:
+		return 128
+	case major == 6 && minor == 0:
+		return 64
+	case major == 6:
+		return 128
+	case major == 7:
+		return 64
+	case major == 8 && minor == 0:
+		return 64
+	case major == 8:
+		return 128
+	case major >= 9:
+		return 128
+	}
+	return 0
+}
+
+// PeakFP32GFLOPs is the FP32 FMA peak of a device: SMs * lanes * 2 flops
+// * SM clock, in GFLOP/s; 0 when the compute capability is not in the
+// table.
+func PeakFP32GFLOPs(i cudabind.DeviceInfo) float64 {
+	return float64(i.SMs*FP32LanesPerSM(i.Major, i.Minor)) * 2 * float64(i.ClockKHz) / 1e6
+}
+
+// L2Flusher evicts a device's L2 cache before a cold measurement by
+// writing a buffer twice the L2 size (at least 1 MiB) with
+// cuMemsetD32Async on the legacy default stream, then waiting for it. No
+// kernel is involved. The buffer is allocated on the first Flush, counts
+// as a live device buffer, and is freed by Close.
+type L2Flusher struct {
+	d     *cudabind.Device
+	mu    sync.Mutex
+	buf   cudabind.DevPtr
+	bytes int64
+	seq   uint32
+}
+
+// NewL2Flusher returns a flusher for d; it allocates nothing yet.
+func NewL2Flusher(d *cudabind.Device) *L2Flusher { return &L2Flusher{d: d} }
+
+// Bytes is the size of the flush buffer, 0 before the first Flush.
+func (f *L2Flusher) Bytes() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.bytes
+}
+
+// Flush overwrites the buffer with a new value on x, which must belong to
+// the flusher's device.
+func (f *L2Flusher) Flush(x *cudabind.Exec) error {
+	if f == nil || f.d == nil {
+		return fmt.Errorf("devfacts: Flush on a nil *L2Flusher")
+	}
+	if x == nil || x.Device() != f.d {
+		return fmt.Errorf("devfacts: Flush with an Exec of another device")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.buf == 0 {
+		n := int64(2 * f.d.Info().L2Bytes)
+		if n < 1<<20 {
+			n = 1 << 20
+		}
+		p, err := x.Alloc(n)
+		if err != nil {
+			return fmt.Errorf("devfacts: L2 flush buffer: %w", err)
+		}
+		f.buf, f.bytes = p, n
+	}
+	f.seq++
+	if err := x.MemsetD32Async(f.buf, f.seq, f.bytes/4, 0); err != nil {
+		return err
+	}
+	return x.StreamSync(0)
+}
+
+// Close frees the flush buffer; the flusher can be used again.
+func (f *L2Flusher) Close() error {
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.buf == 0 {
+		return nil
+	}
+	err := f.d.Free(f.buf)
+	if err == nil {
+		f.buf, f.bytes = 0, 0
+	}
+	return err
+}

@@ -1,0 +1,197 @@
+// Package dl opens shared libraries at run time and binds their C
+// functions to typed Go function values, with purego and without cgo.
+//
+// A binding is a table of [Symbol] entries, each a pointer to a Go
+// function variable whose signature mirrors the C prototype, and the C
+// names to try for it, versioned names first (cuMemAlloc_v2 before
+// cuMemAlloc). [Library.Bind] resolves each with dlsym and registers the
+// first name found with purego.RegisterFunc. A required symbol that no
+// name resolves fails the whole table with a [*MissingSymbolError]; an
+// optional one leaves its variable nil, so callers test it before use.
+//
+// A function value registered by purego is called through reflection,
+// which costs five to ten times a direct call (BenchmarkBoundCall against
+// BenchmarkSyscallN: a few hundred nanoseconds more per call). For the few entry
+// points called inside timed loops a table entry can instead hold the
+// address alone ([Address]), which a typed Go method then calls with
+// [Call]: integer and pointer arguments, an int result, no reflection.
+//
+// The CUDA driver, NVRTC, NVML and NPP bindings of this module are all
+// tables of this kind.
+package dl
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// Library is an opened shared library.
+type Library struct {
+	// Name is the name that opened, one of those given to Open.
+	Name   string
+	handle uintptr
+}
+
+// OpenError reports that none of the names given to Open could be opened.
+type OpenError struct {
+	Tried   []string // the names tried, in order
+	Reasons []string // the loader's message for each
+}
+
+func (e *OpenError) Error() string {
+	if len(e.Tried) == 0 {
+		return "dl: no library names to try"
+	}
+	parts := make([]string, len(e.Tried))
+	for i, n := range e.Tried {
+		parts[i] = n + ": " + e.Reasons[i]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Open dlopens the first of names that loads (RTLD_NOW | RTLD_GLOBAL). When
+// none does it returns an *OpenError naming each and why it failed.
+func Open(names []string) (*Library, error) {
+	e := &OpenError{}
+	for _, n := range names {
+		h, err := purego.Dlopen(n, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		if err == nil {
+			return &Library{Name: n, handle: h}, nil
+		}
+		e.Tried = append(e.Tried, n)
+		e.Reasons = append(e.Reasons, err.Error())
+	}
+	return nil, e
+}
+
+// Symbol is one entry of a binding table.
+type Symbol struct {
+	// Fn points to a Go function variable (for example
+	// *func(*uint64, uintptr) int32) that Bind sets, or to a uintptr that
+	// Bind sets to the symbol's address (see Address).
+	Fn any
+	// Names are the C names tried in order; the first one found is bound.
+	Names []string
+	// Optional symbols may be missing: Fn is then left nil.
+	Optional bool
+}
+
+// Func is a required table entry.
+func Func(fn any, names ...string) Symbol { return Symbol{Fn: fn, Names: names} }
+
+// OptionalFunc is a table entry that may be missing from the library.
+func OptionalFunc(fn any, names ...string) Symbol {
+	return Symbol{Fn: fn, Names: names, Optional: true}
+}
+
+// Address is a required table entry whose address Bind stores in *addr,
+// for a typed method that calls it with Call.
+func Address(addr *uintptr, names ...string) Symbol { return Symbol{Fn: addr, Names: names} }
+
+// OptionalAddress is an Address entry that may be missing: *addr stays 0.
+func OptionalAddress(addr *uintptr, names ...string) Symbol {
+	return Symbol{Fn: addr, Names: names, Optional: true}
+}
+
+// Call calls the C function at addr with integer or pointer arguments and
+// returns the low 32 bits of its result as a signed integer (C int and
+// enum results). Pointers converted to uintptr in the call's argument list
+// stay alive and in place for the call.
+//
+//go:uintptrescapes
+func Call(addr uintptr, args ...uintptr) int32 {
+	r, _, _ := purego.SyscallN(addr, args...)
+	return int32(uint32(r))
+}
+
+// MissingSymbolError reports a required symbol that the library lacks.
+type MissingSymbolError struct {
+	Library string
+	Names   []string // every name tried
+}
+
+func (e *MissingSymbolError) Error() string {
+	return fmt.Sprintf("%s: missing symbol %s", e.Library, strings.Join(e.Names, " or "))
+}
+
+// Lookup returns the address of the first of names the library exports,
+// and that name; ok is false when it has none of them.
+func (l *Library) Lookup(names ...string) (addr uintptr, name string, ok bool) {
+	if l == nil {
+		return 0, "", false
+	}
+	for _, n := range names {
+		if p, err := purego.Dlsym(l.handle, n); err == nil && p != 0 {
+			return p, n, true
+		}
+	}
+	return 0, "", false
+}
+
+// Bind resolves every symbol of the table and registers it. It returns a
+// *MissingSymbolError for the first required symbol not found, or an
+// error naming the symbol whose Go function type purego cannot call.
+func (l *Library) Bind(table []Symbol) error {
+	if l == nil {
+		return fmt.Errorf("dl: Bind on a nil *Library")
+	}
+	for _, s := range table {
+		addr, name, ok := l.Lookup(s.Names...)
+		if !ok {
+			if s.Optional {
+				continue
+			}
+			return &MissingSymbolError{Library: l.Name, Names: s.Names}
+		}
+		if err := register(s.Fn, addr); err != nil {
+			return fmt.Errorf("dl: %s: binding %s: %v", l.Name, name, err)
+		}
+	}
+	return nil
+}
+
+// register stores addr in a *uintptr, or registers a function value with
+// purego.RegisterFunc, its panics (a bad function type) returned as
+// errors.
+func register(fn any, addr uintptr) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	if fn == nil {
+		return fmt.Errorf("nil function pointer")
+	}
+	if p, ok := fn.(*uintptr); ok {
+		if p == nil {
+			return fmt.Errorf("nil address pointer")
+		}
+		*p = addr
+		return nil
+	}
+	purego.RegisterFunc(fn, addr)
+	return nil
+}
+
+// GoString copies the NUL-terminated C string at p; nil gives "".
+func GoString(p *byte) string {
+	if p == nil {
+		return ""
+	}
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice(p, n))
+}
+
+// CString returns s as a NUL-terminated byte slice for C; the caller keeps
+// it alive for as long as C reads it.
+func CString(s string) []byte {
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	return b
+}

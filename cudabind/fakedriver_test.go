@@ -1,0 +1,417 @@
+package cudabind_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/driver"
+	"github.com/convbench/convbench/cudabind/driver/fakedriver"
+)
+
+// openFake opens device 0 of fd and closes it when the test ends.
+func openFake(t *testing.T, fd *fakedriver.Driver) *cudabind.Device {
+	t.Helper()
+	d, err := cudabind.OpenDriver(fd, 0)
+	if err != nil {
+		t.Fatalf("OpenDriver: %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// fakeKernel loads a module on the fake (whose modules hold every kernel
+// of its Kernels) and returns the module and its kernel name; the module
+// is closed when the test ends, if the test has not closed it.
+func fakeKernel(t *testing.T, d *cudabind.Device, name string) (*cudabind.Module, *cudabind.Function) {
+	t.Helper()
+	var m *cudabind.Module
+	err := d.Do(func(x *cudabind.Exec) (err error) {
+		m, err = x.LoadModule(&cudabind.Compiled{Name: "fake.cu", Arch: "sm_90", Kind: cudabind.ImageCUBIN, Image: []byte{0x7f, 'E', 'L', 'F'}})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("LoadModule: %v", err)
+	}
+	t.Cleanup(func() { m.Close() })
+	f, err := m.Function(name)
+	if err != nil {
+		t.Fatalf("Function(%q): %v", name, err)
+	}
+	return m, f
+}
+
+// wantCode checks that err is an *cudabind.Error with the given code.
+func wantCode(t *testing.T, what string, err error, code int, sticky bool) {
+	t.Helper()
+	var e *cudabind.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%s: error %v (%T), want a *cudabind.Error with code %d", what, err, err, code)
+	}
+	if e.Code != code || e.Sticky() != sticky || cudabind.IsSticky(err) != sticky {
+		t.Errorf("%s: %v has code %d sticky %v, want code %d sticky %v", what, err, e.Code, e.Sticky(), code, sticky)
+	}
+	if name, _ := cudabind.DriverErrorName(code); e.Name != name {
+		t.Errorf("%s: error named %q, want %q", what, e.Name, name)
+	}
+}
+
+// noLeaks checks that the runtime and the fake agree nothing is live but
+// the context.
+func noLeaks(t *testing.T, d *cudabind.Device, fd *fakedriver.Driver) {
+	t.Helper()
+	if n := d.LiveAllocations(); n != 0 {
+		t.Errorf("LiveAllocations() = %d (%v), want 0", n, d.LiveByKind())
+	}
+	live := fd.Live()
+	delete(live, "contexts")
+	if len(live) != 0 {
+		t.Errorf("the driver still holds %v", live)
+	}
+}
+
+// TestFakeDriverErrorPaths runs the runtime's error paths on the fake
+// driver: what each returns, and that nothing is left allocated.
+func TestFakeDriverErrorPaths(t *testing.T) {
+	kernels := map[string][]int{"saxpy": {8, 8, 4, 4}, "boom": {8}}
+	cases := []struct {
+		name string
+		fd   *fakedriver.Driver
+		run  func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error
+		code int
+		// sticky: the error poisons the context: later calls fail alike.
+		sticky bool
+	}{
+		{
+			name: "allocation beyond device memory",
+			fd:   &fakedriver.Driver{MemBytes: 1 << 20},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				_, err := x.Alloc(2 << 20)
+				if err != nil && !strings.Contains(err.Error(), "requested 2097152 bytes") {
+					t.Errorf("error %q does not give the size requested", err)
+				}
+				return err
+			},
+			code: cudabind.CodeOutOfMemory,
+		},
+		{
+			name: "pinned allocation failure",
+			fd:   &fakedriver.Driver{Fail: map[string]driver.Result{"cuMemHostAlloc": driver.ErrorOutOfMemory}},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				h, err := x.HostAlloc(4096)
+				if h != nil {
+					t.Errorf("HostAlloc returned a buffer with its error")
+				}
+				return err
+			},
+			code: cudabind.CodeOutOfMemory,
+		},
+		{
+			name: "pitched allocation failure",
+			fd:   &fakedriver.Driver{MemBytes: 1 << 16},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				_, _, err := x.AllocPitch(1000, 1000)
+				return err
+			},
+			code: cudabind.CodeOutOfMemory,
+		},
+		{
+			name: "module load failure",
+			fd:   &fakedriver.Driver{Fail: map[string]driver.Result{"cuModuleLoadData": cudabind.CodeInvalidImage}},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				_, err := x.LoadModule(&cudabind.Compiled{Name: "bad.cu", Kind: cudabind.ImageCUBIN, Image: []byte{1}})
+				return err
+			},
+			code: cudabind.CodeInvalidImage,
+		},
+		{
+			name: "graph instantiation failure after capture",
+			fd:   &fakedriver.Driver{Kernels: kernels, Fail: map[string]driver.Result{"cuGraphInstantiateWithFlags": driver.ErrorOutOfMemory}},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				s, err := x.NewStream()
+				if err != nil {
+					return err
+				}
+				defer x.DestroyStream(s)
+				_, err = x.Capture(s, func() error { return nil })
+				return err
+			},
+			code: cudabind.CodeOutOfMemory,
+		},
+		{
+			name: "graph upload failure",
+			fd:   &fakedriver.Driver{Fail: map[string]driver.Result{"cuGraphUpload": driver.ErrorOutOfMemory}},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				s, err := x.NewStream()
+				if err != nil {
+					return err
+				}
+				defer x.DestroyStream(s)
+				_, err = x.Capture(s, func() error { return nil })
+				return err
+			},
+			code: cudabind.CodeOutOfMemory,
+		},
+		{
+			name: "launch failure",
+			fd:   &fakedriver.Driver{Kernels: kernels, Fail: map[string]driver.Result{"cuLaunchKernel": cudabind.CodeLaunchOutOfResources}},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				m, f := fakeKernel(t, d, "saxpy")
+				defer m.Close()
+				err := x.Launch(f, cudabind.Dim3{X: 4}, cudabind.Dim3{X: 256}, 0, 0,
+					cudabind.DevPtr(0), cudabind.DevPtr(0), float32(2), int32(1024))
+				if err != nil && !strings.Contains(err.Error(), "kernel saxpy, grid 4x1x1, block 256x1x1") {
+					t.Errorf("launch error %q does not name the kernel and its geometry", err)
+				}
+				// Not sticky: the context still works.
+				if p, err := x.Alloc(64); err != nil {
+					t.Errorf("Alloc after a non-sticky launch failure: %v", err)
+				} else {
+					x.Free(p)
+				}
+				return err
+			},
+			code: cudabind.CodeLaunchOutOfResources,
+		},
+		{
+			name: "sticky fault poisons later calls",
+			fd:   &fakedriver.Driver{Kernels: kernels, Faults: map[string]driver.Result{"boom": driver.ErrorIllegalAddress}},
+			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+				_, f := fakeKernel(t, d, "boom")
+				if err := x.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, cudabind.DevPtr(0)); err != nil {
+					t.Fatalf("the faulting launch itself returned %v; faults surface later", err)
+				}
+				err := x.Sync()
+				// Every later call returns the same sticky error.
+				_, aerr := x.Alloc(64)
+				wantCode(t, "Alloc after the fault", aerr, cudabind.CodeIllegalAddress, true)
+				_, _, merr := x.MemInfo()
+				wantCode(t, "MemInfo after the fault", merr, cudabind.CodeIllegalAddress, true)
+				return err
+			},
+			code:   cudabind.CodeIllegalAddress,
+			sticky: true,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := openFake(t, c.fd)
+			var err error
+			if derr := d.Do(func(x *cudabind.Exec) error { err = c.run(t, d, x); return nil }); derr != nil {
+				t.Fatal(derr)
+			}
+			wantCode(t, c.name, err, c.code, c.sticky)
+			if !c.sticky {
+				noLeaks(t, d, c.fd)
+			}
+		})
+	}
+}
+
+// TestFakeDriverUnavailable: a driver that cannot initialize or has no
+// device is an *UnavailableError, the error GPU tests skip with.
+func TestFakeDriverUnavailable(t *testing.T) {
+	cases := []struct {
+		name    string
+		drv     driver.Driver
+		lib     string
+		contain string
+	}{
+		{"no device at init", &fakedriver.Driver{InitResult: driver.ErrorNoDevice}, "device", "CUDA_ERROR_NO_DEVICE"},
+		{"no device counted", &fakedriver.Driver{NoDevices: true}, "device", "no CUDA device"},
+		{"init failure", &fakedriver.Driver{InitResult: 999}, "fakedriver", "CUDA_ERROR_UNKNOWN"},
+		{"nil driver", nil, "driver", "nil"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := cudabind.OpenDriver(c.drv, 0)
+			var ue *cudabind.UnavailableError
+			if d != nil || !errors.As(err, &ue) {
+				t.Fatalf("OpenDriver = %v, %v; want an *UnavailableError", d, err)
+			}
+			if ue.Lib != c.lib || !strings.Contains(ue.Reason, c.contain) {
+				t.Errorf("UnavailableError %+v, want Lib %q and a reason with %q", ue, c.lib, c.contain)
+			}
+		})
+	}
+	if _, err := cudabind.OpenDriver(&fakedriver.Driver{}, 1); err == nil || !strings.Contains(err.Error(), "ordinal 1 out of range") {
+		t.Errorf("OpenDriver(ordinal 1 of 1) = %v, want an out-of-range error", err)
+	}
+}
+
+// TestLaunchChecksArguments: with cuFuncGetParamInfo, a launch whose
+// arguments differ in number or size from the kernel's parameters is
+// refused before it reaches the driver; without it, it goes through.
+func TestLaunchChecksArguments(t *testing.T) {
+	kernels := map[string][]int{"saxpy": {8, 8, 4, 4}}
+	cases := []struct {
+		name string
+		args []any
+		want *cudabind.ArgumentError // nil: the launch runs
+	}{
+		{"matching", []any{cudabind.DevPtr(0x100), cudabind.DevPtr(0x200), float32(2), int32(1024)}, nil},
+		{"one argument short", []any{cudabind.DevPtr(0x100), cudabind.DevPtr(0x200), float32(2)},
+			&cudabind.ArgumentError{Kernel: "saxpy", Index: -1, Want: 4, Got: 3}},
+		{"one argument too many", []any{cudabind.DevPtr(0x100), cudabind.DevPtr(0x200), float32(2), int32(1024), int32(0)},
+			&cudabind.ArgumentError{Kernel: "saxpy", Index: -1, Want: 4, Got: 5}},
+		{"int64 for an int", []any{cudabind.DevPtr(0x100), cudabind.DevPtr(0x200), float32(2), int64(1024)},
+			&cudabind.ArgumentError{Kernel: "saxpy", Index: 3, Want: 4, Got: 8}},
+		{"float64 for a float", []any{cudabind.DevPtr(0x100), cudabind.DevPtr(0x200), float64(2), int32(1024)},
+			&cudabind.ArgumentError{Kernel: "saxpy", Index: 2, Want: 4, Got: 8}},
+		{"int32 for a pointer", []any{int32(0), cudabind.DevPtr(0x200), float32(2), int32(1024)},
+			&cudabind.ArgumentError{Kernel: "saxpy", Index: 0, Want: 8, Got: 4}},
+	}
+	for _, checked := range []bool{true, false} {
+		fd := &fakedriver.Driver{Kernels: kernels, NoParamInfo: !checked}
+		d := openFake(t, fd)
+		_, f := fakeKernel(t, d, "saxpy")
+		if params, ok := f.Params(); ok != checked || (checked && len(params) != 4) {
+			t.Fatalf("Params() = %v, %v with param info %v", params, ok, checked)
+		}
+		for _, c := range cases {
+			if !checked && len(c.args) < len(kernels["saxpy"]) {
+				// Unchecked, the driver would read parameter pointers
+				// past the end of the array: the harm the check prevents.
+				continue
+			}
+			before := len(fd.Launches())
+			err := d.Do(func(x *cudabind.Exec) error {
+				return x.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, c.args...)
+			})
+			launched := len(fd.Launches()) - before
+			if c.want == nil || !checked {
+				if err != nil || launched != 1 {
+					t.Errorf("checked=%v %s: Launch = %v with %d launches, want it to run", checked, c.name, err, launched)
+				}
+				continue
+			}
+			var ae *cudabind.ArgumentError
+			if !errors.As(err, &ae) || *ae != *c.want {
+				t.Errorf("%s: Launch = %v, want %+v", c.name, err, c.want)
+				continue
+			}
+			if launched != 0 {
+				t.Errorf("%s: a refused launch reached the driver", c.name)
+			}
+			part := "bytes"
+			if c.want.Index < 0 {
+				part = "parameters"
+			}
+			for _, part := range []string{"saxpy", part} {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("%s: message %q lacks %q", c.name, err, part)
+				}
+			}
+		}
+	}
+}
+
+// TestFakeDriverRoundTrip checks the runtime's data path on the fake:
+// what is copied in comes back, and a launch passes the packed bytes.
+func TestFakeDriverRoundTrip(t *testing.T) {
+	fd := &fakedriver.Driver{Kernels: map[string][]int{"k": {8, 4, 2, 1}}}
+	d := openFake(t, fd)
+	m, f := fakeKernel(t, d, "k")
+	in := []float32{1, 2, 3, 4, 5, 6}
+	out := make([]float32, len(in))
+	err := d.Do(func(x *cudabind.Exec) error {
+		p, err := x.Alloc(cudabind.SizeOf(in))
+		if err != nil {
+			return err
+		}
+		defer x.Free(p)
+		if err := x.CopyHtoD(p, cudabind.Ptr(in), cudabind.SizeOf(in)); err != nil {
+			return err
+		}
+		if err := x.CopyDtoH(cudabind.Ptr(out), p, cudabind.SizeOf(out)); err != nil {
+			return err
+		}
+		return x.Launch(f, cudabind.Dim3{X: 2}, cudabind.Dim3{X: 64}, 0, 0, p, int32(-2), uint16(7), uint8(9))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		if out[i] != in[i] {
+			t.Fatalf("round trip gave %v, want %v", out, in)
+		}
+	}
+	ls := fd.Launches()
+	if len(ls) != 1 || ls[0].Kernel != "k" || ls[0].Grid != [3]uint32{2, 1, 1} || ls[0].Block != [3]uint32{64, 1, 1} {
+		t.Fatalf("launches %+v", ls)
+	}
+	if a := ls[0].Args; len(a) != 4 || a[1][0] != 0xfe || a[1][3] != 0xff || a[2][0] != 7 || a[3][0] != 9 {
+		t.Errorf("the driver received arguments %v", a)
+	}
+	noLeaks(t, d, fd)
+}
+
+// TestFakeDriverPitchedCopies runs the 2-D copies through the fake: rows
+// land at their pitch and come back.
+func TestFakeDriverPitchedCopies(t *testing.T) {
+	fd := &fakedriver.Driver{}
+	d := openFake(t, fd)
+	const w, h = 5, 3 // float32 texels
+	in := make([]float32, w*h)
+	for i := range in {
+		in[i] = float32(i)
+	}
+	out := make([]float32, w*h)
+	err := d.Do(func(x *cudabind.Exec) error {
+		p, pitch, err := x.AllocPitch(w*4, h)
+		if err != nil {
+			return err
+		}
+		defer x.Free(p)
+		if pitch < w*4 {
+			t.Errorf("pitch %d is less than a row", pitch)
+		}
+		if err := x.CopyHtoD2D(p, pitch, cudabind.Ptr(in), w*4, w*4, h); err != nil {
+			return err
+		}
+		q, err := x.Alloc(pitch * h)
+		if err != nil {
+			return err
+		}
+		defer x.Free(q)
+		s, err := x.NewStream()
+		if err != nil {
+			return err
+		}
+		defer x.DestroyStream(s)
+		if err := x.CopyDtoD2DAsync(q, pitch, p, pitch, w*4, h, s); err != nil {
+			return err
+		}
+		return x.CopyDtoH2D(cudabind.Ptr(out), w*4, q, pitch, w*4, h)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		if out[i] != in[i] {
+			t.Fatalf("2-D round trip gave %v, want %v", out, in)
+		}
+	}
+	noLeaks(t, d, fd)
+}
+
+// TestFakeDeviceCompileWithoutNVRTC: on a host without NVRTC, compiling
+// for a device is the *UnavailableError of the missing compiler, and
+// nothing is loaded.
+func TestFakeDeviceCompileWithoutNVRTC(t *testing.T) {
+	if _, _, err := cudabind.NVRTCVersion(); err == nil {
+		t.Skip("NVRTC is installed here; nvrtc.TestLoadMissing covers a missing NVRTC")
+	}
+	fd := &fakedriver.Driver{}
+	d := openFake(t, fd)
+	m, err := d.Compile(cudabind.Source{Name: "k.cu", Code: `extern "C" __global__ void k() {}`}, cudabind.CompileOptions{})
+	var ue *cudabind.UnavailableError
+	if m != nil || !errors.As(err, &ue) || ue.Lib != "nvrtc" {
+		t.Fatalf("Compile without NVRTC = %v, %v; want an *UnavailableError for nvrtc", m, err)
+	}
+	noLeaks(t, d, fd)
+}

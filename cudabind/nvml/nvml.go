@@ -1,0 +1,212 @@
+// Package nvml reads the SM clock, power and temperature of a GPU through
+// the NVIDIA Management Library (libnvidia-ml.so.1, or the library in
+// CONVBENCH_LIBNVML), opened at run time and bound with package dl. The
+// benchmarks' clock guard uses it; package cudabind re-exports it.
+package nvml
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/convbench/convbench/cudabind/cudaerr"
+	"github.com/convbench/convbench/cudabind/dl"
+)
+
+// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
+const EnvLibNVML = "CONVBENCH_LIBNVML"
+
+// SearchList returns the names tried for NVML: the value of
+// CONVBENCH_LIBNVML when set, otherwise libnvidia-ml.so.1.
+func SearchList() []string {
+	if p := strings.TrimSpace(os.Getenv(EnvLibNVML)); p != "" {
+		return []string{p}
+	}
+	return []string{"libnvidia-ml.so.1"}
+}
+
+// nvmlLib holds the NVML entry points the package uses, bound as typed
+// Go function values.
+type nvmlLib struct {
+	name string
+
+	nvmlInit                  func() int32
+	nvmlErrorString           func(r int32) string
+	nvmlDeviceGetHandleByUUID func(uuid string, h *uintptr) int32
+	nvmlDeviceGetClockInfo    func(h uintptr, clock uint32, v *uint32) int32
+	nvmlDeviceGetMaxClockInfo func(h uintptr, clock uint32, v *uint32) int32
+	nvmlDeviceGetPowerUsage   func(h uintptr, mw *uint32) int32
+	nvmlDeviceGetTemperature  func(h uintptr, sensor uint32, v *uint32) int32
+}
+
+// nvmlClockSM is NVML_CLOCK_SM of nvmlClockType_t; nvmlTemperatureGPU is
+// NVML_TEMPERATURE_GPU of nvmlTemperatureSensors_t.
+const (
+	nvmlClockSM        = 1
+	nvmlTemperatureGPU = 0
+)
+
+var nvmlOnce struct {
+	once sync.Once
+	l    *nvmlLib
+	err  error
+}
+
+// loadNVML opens NVML once, binds its symbols and calls nvmlInit_v2.
+// Every failure is an *UnavailableError.
+func loadNVML() (*nvmlLib, error) {
+	nvmlOnce.once.Do(func() { nvmlOnce.l, nvmlOnce.err = openNVML() })
+	return nvmlOnce.l, nvmlOnce.err
+}
+
+// openNVML opens NVML from SearchList, binds it and calls nvmlInit_v2.
+func openNVML() (*nvmlLib, error) {
+	names := SearchList()
+	lib, err := dl.Open(names)
+	if err != nil {
+		return nil, &cudaerr.UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
+	}
+	l := &nvmlLib{name: lib.Name}
+	f := dl.Func
+	if err := lib.Bind([]dl.Symbol{
+		f(&l.nvmlInit, "nvmlInit_v2"),
+		f(&l.nvmlErrorString, "nvmlErrorString"),
+		f(&l.nvmlDeviceGetHandleByUUID, "nvmlDeviceGetHandleByUUID"),
+		f(&l.nvmlDeviceGetClockInfo, "nvmlDeviceGetClockInfo"),
+		f(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
+		f(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
+		f(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
+	}); err != nil {
+		return nil, &cudaerr.UnavailableError{Lib: lib.Name, Reason: err.Error()}
+	}
+	if err := l.check("nvmlInit_v2", l.nvmlInit()); err != nil {
+		return nil, &cudaerr.UnavailableError{Lib: lib.Name, Reason: err.Error()}
+	}
+	return l, nil
+}
+
+// nvmlErrorNames are the names of nvmlReturn_t values (nvml.h).
+var nvmlErrorNames = map[int]string{
+	0: "NVML_SUCCESS", 1: "NVML_ERROR_UNINITIALIZED", 2: "NVML_ERROR_INVALID_ARGUMENT",
+	3: "NVML_ERROR_NOT_SUPPORTED", 4: "NVML_ERROR_NO_PERMISSION", 5: "NVML_ERROR_ALREADY_INITIALIZED",
+	6: "NVML_ERROR_NOT_FOUND", 7: "NVML_ERROR_INSUFFICIENT_SIZE", 8: "NVML_ERROR_INSUFFICIENT_POWER",
+	9: "NVML_ERROR_DRIVER_NOT_LOADED", 10: "NVML_ERROR_TIMEOUT", 11: "NVML_ERROR_IRQ_ISSUE",
+	12: "NVML_ERROR_LIBRARY_NOT_FOUND", 13: "NVML_ERROR_FUNCTION_NOT_FOUND", 14: "NVML_ERROR_CORRUPTED_INFOROM",
+	15: "NVML_ERROR_GPU_IS_LOST", 16: "NVML_ERROR_RESET_REQUIRED", 17: "NVML_ERROR_OPERATING_SYSTEM",
+	18: "NVML_ERROR_LIB_RM_VERSION_MISMATCH", 19: "NVML_ERROR_IN_USE", 20: "NVML_ERROR_MEMORY",
+	21: "NVML_ERROR_NO_DATA", 999: "NVML_ERROR_UNKNOWN",
+}
+
+// NVML result codes that callers test for with errors.Is(err, &cudaerr.Error{Library: cudaerr.LibNVML, Code: ...}).
+const (
+	CodeNotSupported = 3
+	CodeNotFound     = 6
+)
+
+// ErrorName returns the symbolic name of an nvmlReturn_t value, or
+// "NVML_ERROR_<code>" for one the table lacks.
+func ErrorName(code int) string {
+	if n, ok := nvmlErrorNames[code]; ok {
+		return n
+	}
+	return fmt.Sprintf("NVML_ERROR_%d", code)
+}
+
+// newNVMLError builds the *Error of a failed NVML call; text is the
+// library's description when it is loaded.
+func newNVMLError(l *nvmlLib, api string, code int) *cudaerr.Error {
+	e := &cudaerr.Error{API: api, Code: code, Name: ErrorName(code), Library: cudaerr.LibNVML}
+	if l != nil && l.nvmlErrorString != nil {
+		e.Text = l.nvmlErrorString(int32(code))
+	}
+	return e
+}
+
+func (l *nvmlLib) check(api string, r int32) error {
+	if r == 0 {
+		return nil
+	}
+	return newNVMLError(l, api, int(r))
+}
+
+// Device is a GPU as NVML sees it: clocks, power and temperature
+// readings for the device a benchmark runs on. Its methods are safe for
+// concurrent use and need no CUDA context.
+type Device struct {
+	lib    *nvmlLib
+	handle uintptr
+	uuid   string
+}
+
+// Open loads NVML (libnvidia-ml.so.1, or the library in
+// CONVBENCH_LIBNVML) on first use and returns the device whose UUID is
+// uuid, as DeviceInfo.UUID gives it ("GPU-..."). Without the library it
+// returns an *UnavailableError; a UUID NVML does not know is an *Error
+// with NVML_ERROR_NOT_FOUND.
+func Open(uuid string) (*Device, error) {
+	l, err := loadNVML()
+	if err != nil {
+		return nil, err
+	}
+	if uuid == "" {
+		return nil, fmt.Errorf("nvml: Open with an empty UUID")
+	}
+	var h uintptr
+	if err := l.check("nvmlDeviceGetHandleByUUID", l.nvmlDeviceGetHandleByUUID(uuid, &h)); err != nil {
+		return nil, fmt.Errorf("nvml: device %s: %w", uuid, err)
+	}
+	return &Device{lib: l, handle: h, uuid: uuid}, nil
+}
+
+// UUID is the device's UUID.
+func (d *Device) UUID() string { return d.uuid }
+
+// usable reports a nil device.
+func (d *Device) usable(method string) error {
+	if d == nil || d.lib == nil {
+		return fmt.Errorf("nvml: %s on a nil *Device", method)
+	}
+	return nil
+}
+
+// SMClockMHz returns the SM clock now, in MHz.
+func (d *Device) SMClockMHz() (int, error) {
+	if err := d.usable("SMClockMHz"); err != nil {
+		return 0, err
+	}
+	var v uint32
+	err := d.lib.check("nvmlDeviceGetClockInfo", d.lib.nvmlDeviceGetClockInfo(d.handle, nvmlClockSM, &v))
+	return int(v), err
+}
+
+// MaxSMClockMHz returns the maximum (boost) SM clock, in MHz.
+func (d *Device) MaxSMClockMHz() (int, error) {
+	if err := d.usable("MaxSMClockMHz"); err != nil {
+		return 0, err
+	}
+	var v uint32
+	err := d.lib.check("nvmlDeviceGetMaxClockInfo", d.lib.nvmlDeviceGetMaxClockInfo(d.handle, nvmlClockSM, &v))
+	return int(v), err
+}
+
+// PowerW returns the board's power draw in watts. Devices without a
+// power sensor return an *Error with NVML_ERROR_NOT_SUPPORTED.
+func (d *Device) PowerW() (float64, error) {
+	if err := d.usable("PowerW"); err != nil {
+		return 0, err
+	}
+	var mw uint32
+	err := d.lib.check("nvmlDeviceGetPowerUsage", d.lib.nvmlDeviceGetPowerUsage(d.handle, &mw))
+	return float64(mw) / 1000, err
+}
+
+// TemperatureC returns the GPU die temperature in degrees Celsius.
+func (d *Device) TemperatureC() (int, error) {
+	if err := d.usable("TemperatureC"); err != nil {
+		return 0, err
+	}
+	var v uint32
+	err := d.lib.check("nvmlDeviceGetTemperature", d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, &v))
+	return int(v), err
+}

@@ -1,0 +1,30 @@
+package cudabind
+
+import "github.com/convbench/convbench/cudabind/nvml"
+
+// NVML lives in package nvml; these names keep it reachable from package
+// cudabind.
+
+// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
+const EnvLibNVML = nvml.EnvLibNVML
+
+// NVML result codes that callers test for with
+// errors.Is(err, &Error{Library: LibNVML, Code: ...}).
+const (
+	NVMLCodeNotSupported = nvml.CodeNotSupported
+	NVMLCodeNotFound     = nvml.CodeNotFound
+)
+
+// NVMLDevice is a GPU as NVML sees it: clocks, power and temperature.
+type NVMLDevice = nvml.Device
+
+// OpenNVML loads NVML on first use and returns the device whose UUID is
+// uuid, as DeviceInfo.UUID gives it (nvml.Open).
+func OpenNVML(uuid string) (*NVMLDevice, error) { return nvml.Open(uuid) }
+
+// NVMLSearchList returns the names tried for NVML (nvml.SearchList).
+func NVMLSearchList() []string { return nvml.SearchList() }
+
+// NVMLErrorName returns the symbolic name of an nvmlReturn_t value
+// (nvml.ErrorName).
+func NVMLErrorName(code int) string { return nvml.ErrorName(code) }

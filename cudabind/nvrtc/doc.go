@@ -1,0 +1,32 @@
+// Package nvrtc compiles CUDA C++ at run time with NVRTC, loaded with
+// purego (package dl), and caches the results in memory and on disk.
+//
+// # Loading
+//
+// NVRTC is opened on the first compilation: the path in CONVBENCH_NVRTC,
+// then libnvrtc.so, libnvrtc.so.13, .12, .11.2 and .11 ([SearchList]).
+// A missing library or symbol is a *cudaerr.UnavailableError; the first
+// result is cached per process ([Default]). [Load] opens a given list of
+// names without caching.
+//
+// # Compilation
+//
+// [Compile] compiles a [Source] (with in-memory headers for #include)
+// under [CompileOptions]: --gpu-architecture, --std=c++17, an explicit
+// --fmad, optional --use_fast_math and -lineinfo, sorted -D defines;
+// never an -ftz of its own. sm_XY targets produce a cubin, compute_XY
+// targets PTX. Failures return a [*CompileError] with the full log; a
+// failed NVRTC call is a *cudaerr.Error with Library "nvrtc".
+//
+// # Caches
+//
+// Results are cached in memory and on disk, under CONVBENCH_CACHE_DIR or
+// <user cache dir>/convbench/cubin, keyed by the SHA-256 of a format
+// version, the source and headers, the rendered options, the NVRTC
+// version and the architecture. Files are written to a temporary name and
+// renamed; each payload carries a magic header and a SHA-256 checksum,
+// and a damaged file is a miss that gets rewritten. An unwritable
+// directory leaves the memory cache alone in service. Several goroutines
+// asking for one key at once wait for a single compilation.
+// [ReadCacheStats] counts hits, misses, writes and rejected files.
+package nvrtc

@@ -1,0 +1,132 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// sectionCPURoofline sets cpu-fast's cases of each host's cpu-peers run
+// against that CPU's roofline, as section roofline does for the GPUs:
+// the roof is the smaller of the measured vector FMA peak
+// (cpu-fma-gflops) and the measured copy bandwidth (cpu-copy-gbps) times
+// the arithmetic intensity. Both rates of a case come from its result
+// lines: exec-GFLOP/s, the operations cpu-fast executed, and GB/s, the
+// input read and the output written once; their ratio is the intensity.
+// A run without those ceilings or metrics has no roofline.
+func sectionCPURoofline(hosts []*Host) *Section {
+	s := &Section{Report: "cpu-peers", Title: "CPU roofline: cpu-fast against the copy and FMA roofs"}
+	type point struct {
+		label, typ string
+		ai, gf     float64
+	}
+	type hostData struct {
+		h   *Host
+		c   cpuCeilings
+		pts []point
+	}
+	var hs []hostData
+	for _, h := range hosts {
+		run := h.run("cpu-peers")
+		if run == nil {
+			continue
+		}
+		hd := hostData{h: h, c: ceilingsOf(run)}
+		if math.IsNaN(hd.c.copyGBps) || math.IsNaN(hd.c.fmaGFLOPs) {
+			continue
+		}
+		for _, typ := range cpuPeersTypes {
+			for _, p := range OpenCVPeers {
+				smp := cpuPeerSample(run, p, typ)
+				gf, gb := median(smp, "exec-GFLOP/s"), median(smp, "GB/s")
+				if !(gf > 0) || !(gb > 0) {
+					continue
+				}
+				hd.pts = append(hd.pts, point{p.Case, typ, gf / gb, gf})
+			}
+		}
+		if len(hd.pts) > 0 {
+			hs = append(hs, hd)
+		}
+	}
+	if len(hs) == 0 {
+		return s
+	}
+	// X positions: every point's intensity and every CPU's ridge, so that
+	// the roofs bend where they do.
+	type xpos struct {
+		ai       float64
+		host, pt int // the point's host and index, pt -1 for a ridge
+	}
+	var xp []xpos
+	for hi, hd := range hs {
+		for i, p := range hd.pts {
+			xp = append(xp, xpos{ai: p.ai, host: hi, pt: i})
+		}
+		xp = append(xp, xpos{ai: hd.c.fmaGFLOPs / hd.c.copyGBps, host: hi, pt: -1})
+	}
+	slices.SortStableFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
+	plot := &Plot{ID: "cpu-roofline", Title: OpenCVPeersSize + " cpu-peers cases, cpu-fast: CPU roofline",
+		XLabel: "arithmetic intensity (executed FLOP per byte read and written), log", YLabel: "GFLOP/s (executed)", LogX: true, LogY: true}
+	for _, x := range xp {
+		plot.X = append(plot.X, "")
+		plot.XValue = append(plot.XValue, x.ai)
+	}
+	for hi, hd := range hs {
+		c := hd.c
+		t := &Table{ID: "cpu-roofline-" + hd.h.Slug + "-cpu-fast", Title: "Against the CPU roofline, " + OpenCVPeersSize + " cpu-peers cases — " + hd.h.Title,
+			Caption: fmt.Sprintf("Roof: the smaller of the measured vector FMA peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity, both measured in the same `cpu-peers` run. "+
+				"Intensity and GFLOP/s count the operations cpu-fast executed (a separable Gaussian's two passes, not 2·K² an output). "+
+				"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach. "+
+				"The copy roof is that of a 64 MiB buffer; a case whose input and output partly stay in the caches between runs can pass it.",
+				sig(c.fmaGFLOPs, 3), sig(c.copyGBps, 3), sig(c.fmaGFLOPs/2, 3)),
+			Header: []string{"Case", "Type", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "cpu-fast (GFLOP/s)", "% of roof"},
+			Keys:   2}
+		roof := func(ai float64) (float64, string) {
+			if ai*c.copyGBps < c.fmaGFLOPs {
+				return ai * c.copyGBps, "copy"
+			}
+			return c.fmaGFLOPs, "FMA"
+		}
+		for _, p := range hd.pts {
+			r, bound := roof(p.ai)
+			t.Rows = append(t.Rows, []string{p.label, p.typ, sig(p.ai, 3), sig(r, 3), bound, sig(p.gf, 3), percent(p.gf/r, true)})
+		}
+		s.Tables = append(s.Tables, t)
+		full, half := make([]float64, len(xp)), make([]float64, len(xp))
+		byType := map[string][]float64{}
+		var labels []string
+		for _, typ := range cpuPeersTypes {
+			byType[typ] = make([]float64, len(xp))
+		}
+		for i, x := range xp {
+			full[i], _ = roof(x.ai)
+			half[i] = math.Min(full[i], c.fmaGFLOPs/2)
+			for _, typ := range cpuPeersTypes {
+				byType[typ][i] = nan()
+			}
+			label := ""
+			if x.host == hi && x.pt >= 0 {
+				p := hd.pts[x.pt]
+				byType[p.typ][i] = p.gf
+				if p.typ == "f32" {
+					label = p.label
+				}
+			}
+			labels = append(labels, label)
+		}
+		plot.Series = append(plot.Series,
+			Series{Name: hd.h.Title + " roof", Variant: "roof", Source: hd.h.Title, Y: full, LineOnly: true},
+			Series{Name: hd.h.Title + " ½ FMA peak (unfused multiply-add)", Variant: "half roof", Source: hd.h.Title, Y: half, LineOnly: true, Dashed: true})
+		for _, typ := range cpuPeersTypes {
+			sr := Series{Name: hd.h.Title + " cpu-fast " + typ, Variant: "cpu-fast " + typ, Source: hd.h.Title, Y: byType[typ], Markers: true}
+			if typ == "f32" {
+				sr.Labels = labels
+			}
+			plot.Series = append(plot.Series, sr)
+		}
+	}
+	s.Plots = []*Plot{plot}
+	return s
+}

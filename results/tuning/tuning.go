@@ -1,0 +1,363 @@
+// Package tuning holds the tuning tables: per GPU, the block shape and
+// tunables a tuner chose for each GPU variant, element type, filter size
+// and image size class, with the times of every candidate it tried. The
+// tables are the committed files results/tuning/<gpu slug>.json, embedded
+// in the binary; GPU plans look their GPU's entry up when a
+// configuration leaves a tunable unset (Lookup), so a user gets tuned
+// kernels without asking for them.
+//
+// The environment variable CONVBENCH_TUNING changes where tables come
+// from: a path to a table file or to a directory of them replaces the
+// embedded tables of the GPUs it covers, and "off" turns every lookup
+// off, so that plans use their families' heuristic defaults.
+package tuning
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// EnvVar names the environment variable that overrides the embedded
+// tables.
+const EnvVar = "CONVBENCH_TUNING"
+
+// The statuses of a candidate.
+const (
+	OK      = "ok"      // verified and timed
+	Wrong   = "wrong"   // its output differed from the reference: never chosen
+	Refused = "refused" // it failed to plan or to run
+)
+
+// Table is the tuning of one GPU.
+type Table struct {
+	GPU     string  `json:"gpu"` // the device's name, as CUDA reports it
+	Entries []Entry `json:"entries"`
+}
+
+// Entry is the tuning of one variant for one problem class: element
+// type, filter size K (the larger side) and image size class.
+type Entry struct {
+	Variant string             `json:"variant"`
+	Type    string             `json:"type"` // convolve.ElemType's name: f32, u8, i16
+	K       int                `json:"k"`
+	Size    convolve.SizeClass `json:"size"`
+	// Problem is the problem the candidates were timed on.
+	Problem string `json:"problem"`
+	// Chosen is the fastest candidate that passed verification.
+	Chosen Candidate `json:"chosen"`
+	// Default is the family's heuristic setting, timed in the same run.
+	Default Candidate `json:"default"`
+	// Space is the number of points the restrictions allow; Excluded
+	// the number they keep out; Search how they were searched
+	// ("exhaustive", or "sampled N then local search").
+	Space    int    `json:"space"`
+	Excluded int    `json:"excluded"`
+	Search   string `json:"search"`
+	// Candidates is every point tried, in the order tried.
+	Candidates []Candidate `json:"candidates"`
+	// Where and when: the commit of the tuner, the CUDA driver and NVRTC
+	// versions, the UTC date and the timing ("kernel-graph, median of 7").
+	Commit string `json:"commit"`
+	Driver string `json:"driver"`
+	NVRTC  string `json:"nvrtc"`
+	Date   string `json:"date"`
+	Timing string `json:"timing"`
+}
+
+// Candidate is one point tried and what became of it.
+type Candidate struct {
+	Block    string         `json:"block,omitempty"` // "32x8"; empty: the variant's default
+	Tunables map[string]int `json:"tunables,omitempty"`
+	Status   string         `json:"status"`
+	// MedianNS is the median kernel time of one run, in nanoseconds;
+	// VsDefault is it over the default setting's median in the same run.
+	MedianNS  float64 `json:"median_ns,omitempty"`
+	VsDefault float64 `json:"vs_default,omitempty"`
+	// Error says why a wrong or refused candidate was.
+	Error string `json:"error,omitempty"`
+}
+
+// Key is what an entry tunes: variant, type, K and size class.
+func (e Entry) Key() string {
+	return fmt.Sprintf("%s %s k=%d %s", e.Variant, e.Type, e.K, e.Size)
+}
+
+// CandidateOf is the candidate record of setting s.
+func CandidateOf(s convolve.Setting) Candidate {
+	c := Candidate{Tunables: s.Tunables}
+	if s.Block != (convolve.Block{}) {
+		c.Block = s.Block.String()
+	}
+	return c
+}
+
+// Setting is the candidate's block and tunables.
+func (c Candidate) Setting() (convolve.Setting, error) {
+	s := convolve.Setting{Tunables: c.Tunables}
+	if c.Block != "" {
+		b, err := convolve.ParseBlock(c.Block)
+		if err != nil {
+			return s, err
+		}
+		s.Block = b
+	}
+	return s, nil
+}
+
+// Check reports an entry that cannot be used: a status other than ok for
+// Chosen, a bad block, a missing key field.
+func (e Entry) Check() error {
+	if e.Variant == "" || e.Type == "" || e.K < 1 || e.Size == "" {
+		return fmt.Errorf("tuning: entry %q: variant, type, k and size must be set", e.Key())
+	}
+	if _, err := convolve.ParseElemType(e.Type); err != nil {
+		return fmt.Errorf("tuning: entry %q: %w", e.Key(), err)
+	}
+	if _, err := convolve.ParseSizeClass(string(e.Size)); err != nil {
+		return fmt.Errorf("tuning: entry %q: %w", e.Key(), err)
+	}
+	if e.Chosen.Status != OK {
+		return fmt.Errorf("tuning: entry %q: chosen candidate has status %q, want %q", e.Key(), e.Chosen.Status, OK)
+	}
+	if _, err := e.Chosen.Setting(); err != nil {
+		return fmt.Errorf("tuning: entry %q: %w", e.Key(), err)
+	}
+	return nil
+}
+
+// Parse reads a table and checks every entry.
+func Parse(data []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("tuning: %w", err)
+	}
+	if t.GPU == "" {
+		return nil, fmt.Errorf("tuning: table names no gpu")
+	}
+	for _, e := range t.Entries {
+		if err := e.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return &t, nil
+}
+
+// Marshal writes the table as indented JSON, entries sorted by key.
+func (t *Table) Marshal() ([]byte, error) {
+	sort.SliceStable(t.Entries, func(i, j int) bool { return entryLess(t.Entries[i], t.Entries[j]) })
+	b, err := json.MarshalIndent(t, "", "  ")
+	return append(b, '\n'), err
+}
+
+func entryLess(a, b Entry) bool {
+	if a.Variant != b.Variant {
+		return a.Variant < b.Variant
+	}
+	if a.Type != b.Type {
+		return a.Type < b.Type
+	}
+	if a.K != b.K {
+		return a.K < b.K
+	}
+	return sizeIndex(a.Size) < sizeIndex(b.Size)
+}
+
+// Put adds e to the table, replacing an entry with the same key.
+func (t *Table) Put(e Entry) {
+	for i := range t.Entries {
+		if t.Entries[i].Key() == e.Key() {
+			t.Entries[i] = e
+			return
+		}
+	}
+	t.Entries = append(t.Entries, e)
+}
+
+// Slug is the file name (without .json) of gpu's table: its name in
+// lower case with runs of other characters turned into '-', as the
+// results' host directories are named ("nvidia-h100-80gb-hbm3").
+func Slug(gpu string) string {
+	var sb strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(gpu) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			sb.WriteRune(r)
+			dash = false
+		} else if !dash && sb.Len() > 0 {
+			sb.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(sb.String(), "-")
+}
+
+// Set is a collection of tables by GPU name, each with where it came
+// from.
+type Set struct {
+	tables map[string]*Table
+	from   map[string]string
+}
+
+// Add adds t, read from source, replacing a table for the same GPU.
+func (s *Set) Add(t *Table, source string) {
+	if s.tables == nil {
+		s.tables, s.from = map[string]*Table{}, map[string]string{}
+	}
+	s.tables[t.GPU] = t
+	s.from[t.GPU] = source
+}
+
+// Match is the entry a lookup found: the entry, the table's source and
+// whether K and size class are the problem's own (Exact) or the nearest.
+type Match struct {
+	Entry  Entry
+	Source string
+	Exact  bool
+}
+
+// Lookup finds the entry of gpu's table for variant on problem p: the
+// entry of p's element type with the nearest K (the filter's larger
+// side), then the nearest size class; of two as near, the larger K and
+// then the smaller size class. It reports false when the table has
+// no entry of that variant and type, or there is no table of gpu.
+func (s *Set) Lookup(gpu, variant string, p convolve.Problem) (Match, bool) {
+	t := s.tables[gpu]
+	if t == nil {
+		return Match{}, false
+	}
+	kw, kh := p.KernelSize()
+	k := max(kw, kh)
+	size := sizeIndex(convolve.SizeClassOf(p.Input.Width, p.Input.Height))
+	typ := p.Input.Type.String()
+	best, found := Entry{}, false
+	dist := func(e Entry) (int, int) { return abs(e.K - k), abs(sizeIndex(e.Size) - size) }
+	for _, e := range t.Entries {
+		if e.Variant != variant || e.Type != typ {
+			continue
+		}
+		if !found {
+			best, found = e, true
+			continue
+		}
+		dk, ds := dist(e)
+		bk, bs := dist(best)
+		if dk < bk || dk == bk && (ds < bs || ds == bs && (e.K > best.K || e.K == best.K && sizeIndex(e.Size) < sizeIndex(best.Size))) {
+			best = e
+		}
+	}
+	if !found {
+		return Match{}, false
+	}
+	dk, ds := dist(best)
+	return Match{Entry: best, Source: s.from[gpu], Exact: dk == 0 && ds == 0}, true
+}
+
+// GPUs lists the GPUs with a table, sorted.
+func (s *Set) GPUs() []string {
+	var g []string
+	for n := range s.tables {
+		g = append(g, n)
+	}
+	slices.Sort(g)
+	return g
+}
+
+// Table returns gpu's table, or nil.
+func (s *Set) Table(gpu string) *Table { return s.tables[gpu] }
+
+func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+//go:embed *
+var embedded embed.FS
+
+// LoadFS reads every *.json file at the top of fsys as a table, naming
+// each source prefix + its file name.
+func LoadFS(fsys fs.FS, prefix string) (*Set, error) {
+	s := &Set{}
+	names, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, err
+		}
+		t, err := Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s%s: %w", prefix, n, err)
+		}
+		s.Add(t, prefix+n)
+	}
+	return s, nil
+}
+
+// Load reads the tables a plan uses: the embedded ones, with those under
+// the path in CONVBENCH_TUNING (a file or a directory of *.json) in place
+// of the embedded tables of the same GPUs. With CONVBENCH_TUNING=off the
+// set is empty.
+func Load() (*Set, error) {
+	env := os.Getenv(EnvVar)
+	if env == "off" {
+		return &Set{}, nil
+	}
+	s, err := LoadFS(embedded, "results/tuning/")
+	if err != nil {
+		return nil, err
+	}
+	if env == "" {
+		return s, nil
+	}
+	fi, err := os.Stat(env)
+	if err != nil {
+		return nil, fmt.Errorf("tuning: %s=%s: %w", EnvVar, env, err)
+	}
+	more := &Set{}
+	if fi.IsDir() {
+		more, err = LoadFS(os.DirFS(env), filepath.Clean(env)+string(filepath.Separator))
+	} else {
+		var data []byte
+		if data, err = os.ReadFile(env); err == nil {
+			var t *Table
+			if t, err = Parse(data); err == nil {
+				more.Add(t, env)
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tuning: %s=%s: %w", EnvVar, env, err)
+	}
+	for _, g := range more.GPUs() {
+		s.Add(more.tables[g], more.from[g])
+	}
+	return s, nil
+}
+
+var (
+	defaultOnce sync.Once
+	defaultSet  *Set
+	defaultErr  error
+)
+
+// Default is Load's set, read once per process.
+func Default() (*Set, error) {
+	defaultOnce.Do(func() { defaultSet, defaultErr = Load() })
+	return defaultSet, defaultErr
+}

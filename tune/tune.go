@@ -1,0 +1,453 @@
+// Package tune searches a variant's tuning space (convolve.TuningSpace)
+// for the fastest correct setting of one problem class: element type,
+// filter size K and image size class, on the device the variant plans on.
+//
+// Every candidate is first verified: it runs on a few random problems of
+// the class's type and K (odd, unaligned sizes, random weights) and its
+// output is compared with refimpl's float64 reference within the
+// correctness policy's per-element tolerance (convolve.Compare, as the
+// property suite does). A candidate whose output differs is recorded as
+// wrong, with the mismatch, and is never chosen; one that fails to plan
+// or run is recorded as refused. A verified candidate is then timed on
+// the class's problem (a dense<K> filter on a square image of the class's
+// side, zero border): the median over samples of its kernel time, each
+// sample a batch of runs replayed from CUDA graphs
+// (convolve.DevicePlan.TimeKernelGraph), as the benchmarks time kernels.
+// Times are compared only within one run.
+//
+// The family's default setting is tried first, so the result is never
+// slower than it. A space no larger than the budget is searched
+// exhaustively; a larger one by random sampling (half the budget) and
+// then best-first local search: the best candidate not yet expanded has
+// its allowed neighbours (convolve.TuningSpace.Neighbours) tried, until
+// the budget of candidates or of time is spent or no candidate is left
+// to expand.
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/results/tuning"
+)
+
+// Class is a problem class a variant is tuned for.
+type Class struct {
+	Type convolve.ElemType
+	K    int // the filter's side
+	Size convolve.SizeClass
+}
+
+func (c Class) String() string { return fmt.Sprintf("%v k=%d %s", c.Type, c.K, c.Size) }
+
+// Problem is the problem the class is timed on: a dense<K> filter
+// (benchmarks.Dense) on a one-channel square image of the class's side,
+// zero border.
+func (c Class) Problem() (convolve.Problem, error) {
+	f, err := benchmarks.Dense(c.K)
+	if err != nil {
+		return convolve.Problem{}, fmt.Errorf("tune: class %v: %w", c, err)
+	}
+	side := c.Size.Side()
+	if side == 0 {
+		return convolve.Problem{}, fmt.Errorf("tune: class %v: unknown size class %q", c, c.Size)
+	}
+	p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Border: convolve.Zero,
+		Input: convolve.Geometry{Width: side, Height: side, Channels: 1, Type: c.Type}}
+	return p, p.Validate()
+}
+
+// Options bound a search and set how candidates are verified and timed.
+type Options struct {
+	// Budget is the most candidates tried (verified, then timed when
+	// correct); 0 means DefaultBudget.
+	Budget int
+	// Time, when positive, stops the search once it has run this long
+	// (the candidate under way finishes).
+	Time time.Duration
+	// Seed seeds the random sample and the verification problems.
+	Seed uint64
+	// Verify is the number of random problems each candidate must pass;
+	// 0 means DefaultVerify.
+	Verify int
+	// Samples is the number of timed samples per candidate, SampleTime
+	// the least time of one (runs are batched to reach it); zero means
+	// DefaultSamples and DefaultSampleTime.
+	Samples    int
+	SampleTime time.Duration
+	// Limits are the device's limits that the space's restrictions read.
+	Limits convolve.DeviceLimits
+	// Warm, when set, is called with the problems and configurations a
+	// batch of candidates is about to plan, before they are tried one by
+	// one: a GPU host compiles their kernels on all cores there
+	// (variants.Warm).
+	Warm func(v convolve.Variant, problems []convolve.Problem, configs []convolve.Config)
+	// Log, when set, receives a line per candidate.
+	Log func(format string, args ...any)
+	// Now is the clock of the time budget; nil means time.Now.
+	Now func() time.Time
+}
+
+// Defaults of Options.
+const (
+	DefaultBudget     = 24
+	DefaultVerify     = 3
+	DefaultSamples    = 7
+	DefaultSampleTime = time.Millisecond
+)
+
+func (o Options) withDefaults() Options {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Verify <= 0 {
+		o.Verify = DefaultVerify
+	}
+	if o.Samples <= 0 {
+		o.Samples = DefaultSamples
+	}
+	if o.SampleTime <= 0 {
+		o.SampleTime = DefaultSampleTime
+	}
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// ErrNoneCorrect is the error of a search in which no candidate passed
+// verification (wrapped, with the class).
+var ErrNoneCorrect = errors.New("no candidate passed verification")
+
+// Tune searches v's tuning space for class c. The entry it returns has
+// every field but the commit, driver, NVRTC version and date, which
+// describe the host. Its Chosen is the fastest verified candidate.
+func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
+	o = o.withDefaults()
+	d := v.Describe()
+	sp := d.Caps.Space
+	if sp == nil {
+		return tuning.Entry{}, fmt.Errorf("tune: %s declares no tuning space", d.Name)
+	}
+	if err := sp.Check(d.Caps); err != nil {
+		return tuning.Entry{}, fmt.Errorf("tune: %s: %w", d.Name, err)
+	}
+	p, err := c.Problem()
+	if err != nil {
+		return tuning.Entry{}, err
+	}
+	ok, excluded := sp.Settings(p, o.Limits)
+	def := sp.Default(p, convolve.Block{}, o.Limits)
+	e := tuning.Entry{Variant: d.Name, Type: c.Type.String(), K: c.K, Size: c.Size,
+		Problem: fmt.Sprintf("%dx%d %s %s border=%v", p.Input.Width, p.Input.Height, p.Input.Type, p.Filter.Name, p.Border),
+		Space:   len(ok), Excluded: len(excluded),
+		Timing: fmt.Sprintf("kernel-graph, median of %d samples of at least %v", o.Samples, o.SampleTime)}
+	s := &search{v: v, class: c, prob: p, o: o, start: o.Now(), tried: map[string]int{}}
+	if s.verifyProbs, err = VerifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
+		return tuning.Entry{}, err
+	}
+	if len(ok)+1 <= o.Budget {
+		e.Search = "exhaustive"
+		s.tryAll(append([]convolve.Setting{def}, ok...))
+	} else {
+		n := o.Budget / 2
+		e.Search = fmt.Sprintf("sampled %d of %d, then local search", n, len(ok))
+		rng := rand.New(rand.NewPCG(o.Seed, 0x7475))
+		batch := []convolve.Setting{def}
+		for _, i := range rng.Perm(len(ok)) {
+			if len(batch) > n {
+				break
+			}
+			if !ok[i].Equal(def) {
+				batch = append(batch, ok[i])
+			}
+		}
+		s.tryAll(batch)
+		s.local(sp)
+	}
+	e.Candidates = s.cands
+	best := -1
+	for i, cd := range s.cands {
+		if cd.Status == tuning.OK && (best < 0 || cd.MedianNS < s.cands[best].MedianNS) {
+			best = i
+		}
+	}
+	defc := s.cands[0]
+	if defc.Status == tuning.OK {
+		for i := range e.Candidates {
+			if e.Candidates[i].Status == tuning.OK {
+				e.Candidates[i].VsDefault = e.Candidates[i].MedianNS / defc.MedianNS
+			}
+		}
+	}
+	e.Default = e.Candidates[0]
+	if best < 0 {
+		return e, fmt.Errorf("tune: %s %v: %w (%d tried)", d.Name, c, ErrNoneCorrect, len(s.cands))
+	}
+	e.Chosen = e.Candidates[best]
+	return e, nil
+}
+
+// search is the state of one Tune.
+type search struct {
+	v     convolve.Variant
+	class Class
+	prob  convolve.Problem
+	o     Options
+	start time.Time
+	tried map[string]int // setting -> index in cands
+	cands []tuning.Candidate
+	sets  []convolve.Setting
+	// verifyProbs are the problems every candidate must pass.
+	verifyProbs []convolve.Problem
+	// in is the input of the timed problem, made once.
+	in *convolve.Image
+}
+
+// tryAll tries the points of pts in order while the budget lasts,
+// warming their kernels first when Options.Warm is set.
+func (s *search) tryAll(pts []convolve.Setting) {
+	var todo []convolve.Setting
+	for _, pt := range pts {
+		if _, done := s.tried[pt.String()]; !done {
+			todo = append(todo, pt)
+		}
+	}
+	if n := s.o.Budget - len(s.cands); len(todo) > n {
+		todo = todo[:max(n, 0)]
+	}
+	if s.o.Warm != nil && len(todo) > 0 {
+		var probs []convolve.Problem
+		var cfgs []convolve.Config
+		for _, pt := range todo {
+			for _, p := range append([]convolve.Problem{s.prob}, s.verifyProbs...) {
+				probs, cfgs = append(probs, p), append(cfgs, pt.Apply(convolve.Config{}))
+			}
+		}
+		s.o.Warm(s.v, probs, cfgs)
+	}
+	for i, pt := range todo {
+		// The default, first, is tried whatever the time.
+		if i > 0 && s.spent() {
+			return
+		}
+		s.try(pt)
+	}
+}
+
+func (s *search) spent() bool {
+	return len(s.cands) >= s.o.Budget || s.o.Time > 0 && s.o.Now().Sub(s.start) >= s.o.Time
+}
+
+// try verifies and times pt once; a second try of the same point does
+// nothing.
+func (s *search) try(pt convolve.Setting) {
+	key := pt.String()
+	if _, done := s.tried[key]; done {
+		return
+	}
+	c := tuning.CandidateOf(pt)
+	if err := s.verify(pt); err != nil {
+		var w *wrongError
+		if errors.As(err, &w) {
+			c.Status = tuning.Wrong
+		} else {
+			c.Status = tuning.Refused
+		}
+		c.Error = err.Error()
+	} else if med, err := s.time(pt); err != nil {
+		c.Status, c.Error = tuning.Refused, err.Error()
+	} else {
+		c.Status, c.MedianNS = tuning.OK, med
+	}
+	s.tried[key] = len(s.cands)
+	s.cands = append(s.cands, c)
+	s.sets = append(s.sets, pt)
+	if c.Status == tuning.OK {
+		s.o.Log("%s %v: %v: %.0f ns", s.v.Describe().Name, s.class, pt, c.MedianNS)
+	} else {
+		s.o.Log("%s %v: %v: %s: %s", s.v.Describe().Name, s.class, pt, c.Status, c.Error)
+	}
+}
+
+// local expands the best verified candidate not yet expanded, trying its
+// allowed neighbours, until the budget is spent or none is left.
+func (s *search) local(sp *convolve.TuningSpace) {
+	expanded := map[string]bool{}
+	for !s.spent() {
+		best := -1
+		for i, c := range s.cands {
+			if c.Status == tuning.OK && !expanded[s.sets[i].String()] && (best < 0 || c.MedianNS < s.cands[best].MedianNS) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return
+		}
+		expanded[s.sets[best].String()] = true
+		var next []convolve.Setting
+		for _, n := range sp.Neighbours(s.sets[best]) {
+			if sp.Allowed(s.prob, n, s.o.Limits) == nil {
+				next = append(next, n)
+			}
+		}
+		s.tryAll(next)
+	}
+}
+
+// wrongError is a candidate's output that differs from the reference.
+type wrongError struct{ msg string }
+
+func (e *wrongError) Error() string { return e.msg }
+
+// VerifyProblems are the n random problems a candidate of class c must
+// pass: one channel of c's type, sizes from K to about 300 by 200 (odd
+// and unaligned ones among them), random weights in [-1, 1), zero border
+// for the first and a random border of caps for the others.
+func VerifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]convolve.Problem, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(c.K)))
+	borders := caps.Borders
+	if len(borders) == 0 {
+		borders = []convolve.Border{convolve.Zero}
+	}
+	var ps []convolve.Problem
+	for i := range n {
+		w := make([]float32, c.K*c.K)
+		for j := range w {
+			w[j] = float32(2*rng.Float64() - 1)
+		}
+		f, err := convolve.NewFilter(fmt.Sprintf("random%d", i), c.K, c.K, w)
+		if err != nil {
+			return nil, err
+		}
+		b := convolve.Zero
+		if i > 0 {
+			b = borders[rng.IntN(len(borders))]
+		}
+		p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Border: b,
+			Input: convolve.Geometry{Width: c.K + rng.IntN(300), Height: c.K + rng.IntN(200), Channels: 1, Type: c.Type}}
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// Verify runs setting pt of v on each problem and compares its output
+// with the reference. It returns nil when every output is within the
+// tolerance, an error that IsWrong reports for a differing output, and
+// any other error for a candidate that cannot plan or run.
+func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
+	for i, p := range ps {
+		if err := verifyOne(v, pt, p, seed+uint64(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IsWrong reports whether err is Verify's error for an output that
+// differs from the reference.
+func IsWrong(err error) bool {
+	var w *wrongError
+	return errors.As(err, &w)
+}
+
+func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed uint64) error {
+	in, err := benchmarks.NewInput(p, seed)
+	if err != nil {
+		return err
+	}
+	out, err := p.NewOutput()
+	if err != nil {
+		return err
+	}
+	plan, err := convolve.PlanFor(v, p, pt.Apply(convolve.Config{}))
+	if err != nil {
+		return fmt.Errorf("plan %v: %w", p, err)
+	}
+	defer plan.Close()
+	out.Fill(math.NaN())
+	if err := plan.Run(in, out); err != nil {
+		return fmt.Errorf("run %v: %w", p, err)
+	}
+	ref, tol, err := refimpl.Expect(p, in)
+	if err != nil {
+		return err
+	}
+	m, err := convolve.Compare(out, ref, tol)
+	if err != nil {
+		return err
+	}
+	if !m.OK() {
+		return &wrongError{fmt.Sprintf("%v: output differs from the reference: %v", p, m)}
+	}
+	return nil
+}
+
+func (s *search) verify(pt convolve.Setting) error {
+	return Verify(s.v, pt, s.verifyProbs, s.o.Seed)
+}
+
+// time is the median kernel time of one run of pt on the class's
+// problem, in nanoseconds.
+func (s *search) time(pt convolve.Setting) (float64, error) {
+	if s.in == nil {
+		in, err := benchmarks.NewInput(s.prob, s.o.Seed)
+		if err != nil {
+			return 0, err
+		}
+		s.in = in
+	}
+	plan, err := convolve.PlanFor(s.v, s.prob, pt.Apply(convolve.Config{}))
+	if err != nil {
+		return 0, fmt.Errorf("plan %v: %w", s.prob, err)
+	}
+	defer plan.Close()
+	dp, ok := plan.(convolve.DevicePlan)
+	if !ok {
+		return 0, fmt.Errorf("plan of %s (%T) cannot time its kernel alone: not a convolve.DevicePlan", s.v.Describe().Name, plan)
+	}
+	if err := dp.Upload(s.in); err != nil {
+		return 0, fmt.Errorf("upload: %w", err)
+	}
+	// Warm-up: captures the graphs and measures one run.
+	one, err := dp.TimeKernelGraph(1)
+	if err != nil {
+		return 0, err
+	}
+	n := 1
+	if one > 0 {
+		n = int(min(max(s.o.SampleTime/one, 1), 1<<14))
+	}
+	per := make([]float64, s.o.Samples)
+	for i := range per {
+		d, err := dp.TimeKernelGraph(n)
+		if err != nil {
+			return 0, err
+		}
+		per[i] = float64(d.Nanoseconds()) / float64(n)
+	}
+	return median(per), nil
+}
+
+func median(x []float64) float64 {
+	y := slices.Clone(x)
+	sort.Float64s(y)
+	if len(y)%2 == 1 {
+		return y[len(y)/2]
+	}
+	return (y[len(y)/2-1] + y[len(y)/2]) / 2
+}
