@@ -56,12 +56,11 @@ func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMo
 }
 
 // gateModeOf says how much of p's output a gate compares: windows when
-// the problem is larger than FullGateWork and its border lets a crop
-// stand for the whole image, everything otherwise.
+// the problem is larger than FullGateWork, everything otherwise.
 func gateModeOf(p convolve.Problem) GateMode {
 	kw, kh := p.KernelSize()
 	work := int64(p.Input.Width) * int64(p.Input.Height) * int64(p.Input.Channels) * int64(kw*kh)
-	if work > FullGateWork && (p.Border == convolve.Zero || p.Border == convolve.Replicate) {
+	if work > FullGateWork {
 		return GateWindows
 	}
 	return GateFull
@@ -76,7 +75,7 @@ func HasNaiveULP(p convolve.Problem) bool {
 // NaiveULP returns the largest distance in float32 ULPs between out and
 // the output of cpu-naive for p from in, over the elements Gate compares
 // (every element, or the same nine windows, each computed by cpu-naive on
-// the crop that holds it and its halo: under zero and replicate borders
+// the crop that holds it and its halo, clipped or padded as window says:
 // that crop sums the same values in the same order). A NaN in a compared
 // element of out counts as math.MaxInt64.
 func NaiveULP(p convolve.Problem, in, out *convolve.Image) (int64, GateMode, error) {
@@ -167,9 +166,17 @@ func windowStarts(n int) []int {
 // window is one compared window of a windowed gate: the w x h rectangle
 // at (x0, y0) of the output, and the crop of the input at (cx0, cy0),
 // cw x ch, that holds it and its filter halo.
+//
+// Under zero and replicate borders the crop is the window and its halo
+// clipped to the image: the crop's own border then gives the image's.
+// Under the other borders the crop is the window with its whole halo,
+// each pixel outside the image read through the border mapping
+// (padded), so that no tap of a window pixel leaves the crop.
 type window struct {
 	x0, y0, w, h     int
 	cx0, cy0, cw, ch int
+	padded           bool
+	border           convolve.Border // the mapping of a padded crop
 }
 
 // gateWindows lists the windows of a windowed gate of p: corners, edge
@@ -178,20 +185,50 @@ func gateWindows(p convolve.Problem) []window {
 	kw, kh := p.KernelSize()
 	rx, ry := kw/2, kh/2
 	w, h := min(gateWindow, p.Input.Width), min(gateWindow, p.Input.Height)
+	clip := p.Border == convolve.Zero || p.Border == convolve.Replicate
 	var ws []window
 	for _, y0 := range windowStarts(p.Input.Height) {
 		for _, x0 := range windowStarts(p.Input.Width) {
+			if !clip {
+				ws = append(ws, window{x0, y0, w, h, x0 - rx, y0 - ry, w + 2*rx, h + 2*ry, true, p.Border})
+				continue
+			}
 			cx0, cy0 := max(0, x0-rx), max(0, y0-ry)
 			cx1, cy1 := min(p.Input.Width, x0+w+rx), min(p.Input.Height, y0+h+ry)
-			ws = append(ws, window{x0, y0, w, h, cx0, cy0, cx1 - cx0, cy1 - cy0})
+			ws = append(ws, window{x0, y0, w, h, cx0, cy0, cx1 - cx0, cy1 - cy0, false, p.Border})
 		}
 	}
 	return ws
 }
 
-// crop copies the window's crop of in.
+// crop copies the window's crop of in, padded through the border mapping
+// where the window says so.
 func (w window) crop(in *convolve.Image) (*convolve.Image, error) {
-	return subImage(in, w.cx0, w.cy0, w.cw, w.ch)
+	if !w.padded {
+		return subImage(in, w.cx0, w.cy0, w.cw, w.ch)
+	}
+	g := in.Geometry
+	g.Width, g.Height, g.Stride = w.cw, w.ch, 0
+	sub, err := convolve.NewImage(g)
+	if err != nil {
+		return nil, fmt.Errorf("benchmarks: padded crop %dx%d at (%d,%d) of %v: %w", w.cw, w.ch, w.cx0, w.cy0, in.Geometry, err)
+	}
+	for y := 0; y < w.ch; y++ {
+		sy, ok := w.border.Index(w.cy0+y, in.Height)
+		if !ok {
+			return nil, fmt.Errorf("benchmarks: border %v maps row %d of %d outside the image", w.border, w.cy0+y, in.Height)
+		}
+		for x := 0; x < w.cw; x++ {
+			sx, ok := w.border.Index(w.cx0+x, in.Width)
+			if !ok {
+				return nil, fmt.Errorf("benchmarks: border %v maps column %d of %d outside the image", w.border, w.cx0+x, in.Width)
+			}
+			for c := 0; c < g.Channels; c++ {
+				sub.Set(x, y, c, in.At(sx, sy, c))
+			}
+		}
+	}
+	return sub, nil
 }
 
 // cut returns the window of out (full-image coordinates) and of ref,
@@ -207,9 +244,8 @@ func (w window) cut(out, ref *convolve.Image) (gotW, refW *convolve.Image, err e
 }
 
 // gateWindowAt compares the window w of out with the reference computed
-// on the crop of in that holds the window and its halo. Under zero and
-// replicate borders that crop's output equals the full output inside the
-// window.
+// on the crop of in that holds the window and its halo (clipped or padded,
+// as window says), whose output equals the full output inside the window.
 func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window) (convolve.Metrics, error) {
 	crop, err := w.crop(in)
 	if err != nil {

@@ -48,6 +48,11 @@ func TestGateCPU(t *testing.T) {
 		{"yuv", Case{Variant: "cpu-fast", Op: convolve.RGBToYUV, Width: 21, Height: 9, Type: convolve.Uint8, Channels: 3}, GateFull},
 		// 1200x400x3x225 multiply-adds is above FullGateWork: windows.
 		{"windows i16 planar", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Int16, Channels: 3, Layout: convolve.Planar}, GateWindows},
+		// Under reflect, mirror and wrap borders the windows' crops are
+		// padded through the border mapping instead of clipped.
+		{"windows reflect", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "gauss15", Channels: 3, Border: convolve.Reflect}, GateWindows},
+		{"windows mirror u8", Case{Variant: "cpu-naive", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Uint8, Channels: 3, Border: convolve.Mirror}, GateWindows},
+		{"windows wrap rgb", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "dense15", Channels: 3, Border: convolve.Wrap}, GateWindows},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +82,16 @@ func TestGateCPU(t *testing.T) {
 			}
 			if m.OK() || m.First.X != x || m.First.Y != y {
 				t.Errorf("corrupted (%d,%d): metrics %v, want a violation there", x, y, m)
+			}
+			// A corner, where a padded crop reads through the border.
+			out.Set(x, y, 0, out.At(x, y, 0)-7)
+			out.Set(0, 0, 0, out.At(0, 0, 0)+7)
+			m, _, err = Gate(p, in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.OK() || m.First.X != 0 || m.First.Y != 0 {
+				t.Errorf("corrupted (0,0): metrics %v, want a violation there", m)
 			}
 		})
 	}
@@ -199,6 +214,8 @@ func TestNaiveULP(t *testing.T) {
 		// 800x400x441 multiply-adds is above FullGateWork: windows.
 		{"windows zero", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "box21", Channels: 1}, GateWindows},
 		{"windows replicate", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Replicate, Channels: 1}, GateWindows},
+		{"windows wrap", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "dense21", Border: convolve.Wrap, Channels: 1}, GateWindows},
+		{"windows mirror", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Mirror, Channels: 1}, GateWindows},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
