@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 )
 
@@ -81,6 +82,9 @@ func sectionCPUPeers(hosts []*Host) *Section {
 			}
 		}
 		s.Tables = append(s.Tables, t)
+		if here := openCVHereTable(h, run); here != nil {
+			s.Tables = append(s.Tables, here)
+		}
 	}
 	pub := &Table{ID: "cpu-peers-published", Title: "Quoted: OpenCV, " + OpenCVPeersSize + " f32, zero border",
 		Caption: "Source: " + OpenCVPeersSource + ". No figure is quoted for u8 or i16 input.",
@@ -109,4 +113,46 @@ func positiveConfig(run *Run, key string) (v float64, ok bool) {
 		return nan(), false
 	}
 	return v, true
+}
+
+// openCVHereTable sets cpu-fast beside OpenCV measured on the same host
+// (OpenCVHereFile, written by scripts/opencv-peers.py), for every case and
+// element type of the cpu-peers run; nil when the host has no such file.
+// A file that cannot be read is a table saying why, not a silent gap.
+func openCVHereTable(h *Host, run *Run) *Table {
+	o, err := readOpenCVHere(run)
+	if o == nil && err == nil {
+		return nil
+	}
+	t := &Table{ID: "cpu-peers-" + h.Slug + "-opencv-here", Title: "cpu-fast vs OpenCV measured on this host, " + OpenCVPeersSize + ", one channel, zero border — " + h.Title,
+		Header: []string{"Case", "Type", "OpenCV call", "cpu-fast (ms)", "OpenCV here (ms)", "cpu-fast / OpenCV here"},
+		Keys:   2}
+	if err != nil {
+		t.Caption = "The OpenCV times of this host could not be read: " + err.Error()
+		return t
+	}
+	t.Caption = fmt.Sprintf("OpenCV %s with %s threads, measured by scripts/opencv-peers.py on this host (%s, %s); its median over the timed calls. "+
+		"cpu-fast: the host's cpu-peers run, median ± its 95%% interval. Below 1× cpu-fast is faster. Both write float32 output with a zero border; "+
+		"OpenCV's filter2D takes its own DFT path for large kernels.",
+		or(o.config["opencv-version"], "?"), or(o.config["opencv-threads"], "?"), filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(o.path))), OpenCVHereFile)), or(o.config["date"], "undated"))
+	for _, typ := range cpuPeersTypes {
+		for _, p := range OpenCVPeers {
+			tm := timeOf(cpuPeerSample(run, p, typ))
+			ms := o.ms(p.Filter, typ)
+			here, ratio := missing, missing
+			if !math.IsNaN(ms) {
+				here, ratio = sig(ms, 3), xCell(speedup(tm.Center(), ms*1e6))
+			}
+			t.Rows = append(t.Rows, []string{p.Case, typ, p.Function, msCI(tm), here, ratio})
+		}
+	}
+	return t
+}
+
+// or is s, or def when s is empty.
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -161,5 +163,58 @@ func TestCPURooflineSection(t *testing.T) {
 	delete(ceilings, "cpu-fma-gflops")
 	if sec := sectionOf(t, []*Host{cpuPeersHost(ceilings, true)}, "CPU roofline"); len(sec.Tables)+len(sec.Plots) != 0 {
 		t.Errorf("a run without cpu-fma-gflops: %d tables, %d plots, want none", len(sec.Tables), len(sec.Plots))
+	}
+}
+
+// With OpenCV's times measured on the host (scripts/opencv-peers.py's
+// file beside the run), the section adds a table setting cpu-fast beside
+// them in every element type; a damaged file is a table that says so.
+func TestCPUPeersOpenCVHere(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cpu-h")
+	if err := os.MkdirAll(filepath.Join(dir, "peers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	host := cpuPeersHost(map[string]string{"cpu-copy-gbps": "40"}, true)
+	host.Runs[0].Path = filepath.Join(dir, "cpu-peers.txt")
+	file := filepath.Join(dir, filepath.FromSlash(OpenCVHereFile))
+
+	lines := []string{"opencv-version: 4.6.0", "opencv-threads: 2", "date: 2026-11-23T00:00:00Z"}
+	for _, ns := range []string{"2700000", "2780000", "2800000"} {
+		lines = append(lines, "BenchmarkOpenCV/call=filter2D/size=2048x2048/filter=dense3/type=f32 \t1\t"+ns+" ns/op")
+	}
+	lines = append(lines, "BenchmarkOpenCV/call=filter2D/size=2048x2048/filter=dense3/type=u8 \t1\t1000000 ns/op")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sec := sectionOf(t, []*Host{host}, "CPU peers")
+	if len(sec.Tables) != 3 || sec.Tables[1].ID != "cpu-peers-cpu-h-opencv-here" {
+		t.Fatalf("want the host's table, the measured one and the quoted one, got %d tables", len(sec.Tables))
+	}
+	tb := sec.Tables[1]
+	rows := map[string][]string{}
+	for _, r := range tb.Rows {
+		rows[r[0]+" "+r[1]] = r
+	}
+	for key, want := range map[string][]string{
+		"dense 3x3 f32":   {"dense 3x3", "f32", "filter2D", "1.39 ±1%", "2.78", "0.500×"},
+		"dense 3x3 u8":    {"dense 3x3", "u8", "filter2D", "2.00 ±0%", "1.00", "2.00×"},
+		"Gaussian 21 f32": {"Gaussian 21", "f32", "sepFilter2D", "20.6 ±0%", "—", "—"},
+	} {
+		if got := rows[key]; !slices.Equal(got, want) {
+			t.Errorf("%s row %q, want %q", key, got, want)
+		}
+	}
+	for _, s := range []string{"OpenCV 4.6.0 with 2 threads", "scripts/opencv-peers.py"} {
+		if !strings.Contains(tb.Caption, s) {
+			t.Errorf("caption %q lacks %q", tb.Caption, s)
+		}
+	}
+
+	if err := os.WriteFile(file, []byte("BenchmarkOpenCV/call=filter2D/size=2048x2048/type=f32 \t1\t5 ns/op\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sec = sectionOf(t, []*Host{host}, "CPU peers")
+	if len(sec.Tables) != 3 || !strings.Contains(sec.Tables[1].Caption, "could not be read") || !strings.Contains(sec.Tables[1].Caption, "lacks a filter") {
+		t.Errorf("damaged file: tables %d, caption %q; want a table saying why", len(sec.Tables), sec.Tables[1].Caption)
 	}
 }

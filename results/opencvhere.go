@@ -1,0 +1,91 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+)
+
+// OpenCVHereFile is the path, under a host's data directory, of OpenCV's
+// times on the cpu-peers cases measured on that host by
+// scripts/opencv-peers.py: Go benchmark format, one line
+// BenchmarkOpenCV/call=.../size=.../filter=.../type=... per timed call.
+const OpenCVHereFile = "peers/opencv.txt"
+
+// openCVHere is OpenCV measured on a host: the times of each
+// (filter, type) case and the file's configuration.
+type openCVHere struct {
+	path   string
+	times  map[[2]string]Measure // by filter and element type
+	config map[string]string
+}
+
+// readOpenCVHere reads OpenCVHereFile beside run's file. It returns nil
+// and no error when the host has none.
+func readOpenCVHere(run *Run) (*openCVHere, error) {
+	path := filepath.Join(filepath.Dir(run.Path), OpenCVHereFile)
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	o := &openCVHere{path: path, times: map[[2]string]Measure{}, config: map[string]string{}}
+	values := map[[2]string][]float64{}
+	r := benchfmt.NewReader(f, path)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("results: %w", rec)
+		case *benchfmt.Result:
+			if string(rec.Name.Base()) != "OpenCV" {
+				continue
+			}
+			for _, c := range rec.Config {
+				if c.File {
+					o.config[c.Key] = string(c.Value)
+				}
+			}
+			keys := map[string]string{}
+			_, parts := rec.Name.Parts()
+			for _, p := range parts {
+				if k, v, ok := strings.Cut(strings.TrimPrefix(string(p), "/"), "="); ok {
+					keys[k] = v
+				}
+			}
+			filter, typ := keys["filter"], keys["type"]
+			ns, ok := rec.Value("sec/op")
+			if filter == "" || typ == "" || !ok || !(ns > 0) {
+				return nil, fmt.Errorf("results: %s: line %q lacks a filter, a type or a positive time", path, rec.Name.Full())
+			}
+			k := [2]string{filter, typ}
+			values[k] = append(values[k], ns*1e9)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("results: %s: %w", path, err)
+	}
+	for k, v := range values {
+		o.times[k] = Measure{benchmath.NewSample(slices.Clone(v), &thresholds)}
+	}
+	return o, nil
+}
+
+// median of the times of a case in milliseconds, NaN when absent.
+func (o *openCVHere) ms(filter, typ string) float64 {
+	if o == nil {
+		return nan()
+	}
+	m, ok := o.times[[2]string{filter, typ}]
+	if !ok || !m.OK() {
+		return nan()
+	}
+	return m.Summary().Center / 1e6
+}
