@@ -5,8 +5,9 @@
 // strategy and the report it reproduces; the .cuh headers they include
 // (border.cuh: the border modes mirroring convolve.Border.Index and the
 // pixel addressing; tile.cuh: the shape of a block's input tile with its
-// halo and the loads that fill it; unroll.cuh: the unrolling policy) are
-// handed to NVRTC by name. The sources take their specialization (filter size, block
+// halo and the loads that fill it; vecfill.cuh: the 128-bit tile fill of
+// the kernels whose tile rows start on 4-aligned columns; unroll.cuh: the
+// unrolling policy) are handed to NVRTC by name. The sources take their specialization (filter size, block
 // shape, border, element type, channels, layout) as -D macros; see
 // border.cuh for the list.
 package kernels

@@ -199,91 +199,18 @@ __device__ __forceinline__ void rt_row(float (&s)[RYC][RX], const float* row, in
 }
 
 #if VEC_IN
-// rt_f4 is the float4 (a, b, c, d).
-__device__ __forceinline__ float4 rt_f4(float a, float b, float c, float d)
-{
-    float4 q;
-    q.x = a;
-    q.y = b;
-    q.z = c;
-    q.w = d;
-    return q;
-}
-
-// rt_ld4 loads the 4 input elements at p (4-element aligned) with one
-// vector load, 16, 8 or 4 bytes by element type, as float (exact).
-__device__ __forceinline__ float4 rt_ld4(const float* p)
-{
-    return *reinterpret_cast<const float4*>(p);
-}
-__device__ __forceinline__ float4 rt_ld4(const short* p)
-{
-    const short4 q = *reinterpret_cast<const short4*>(p);
-    return rt_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
-}
-__device__ __forceinline__ float4 rt_ld4(const unsigned char* p)
-{
-    const uchar4 q = *reinterpret_cast<const uchar4*>(p);
-    return rt_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
-}
-
-// rt_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
-// after the border mapping of both coordinates: one vector load from the
-// mapped row where all 4 columns lie inside the image, else one read_px
-// per pixel.
-__device__ __forceinline__ float4 rt_load4_mapped(const in_t* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
-{
-    if (x >= 0 && x + 4 <= W) {
-        const int by = border_index(y, H);
-#if BORDER == BORDER_ZERO
-        if (by < 0) {
-            return rt_f4(0.f, 0.f, 0.f, 0.f);
-        }
-#endif
-        return rt_ld4(in + in_offset(x, by, c, H, S));
-    }
-    return rt_f4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
-                       read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
-}
-
-// rt_fill_vec fills the tile with 4-element vector loads of the input from
-// the 4-aligned image column x0, the whole pitch (RT_PITCH columns), up
-// to RT_BATCH loads per thread in flight before their 128-bit shared
-// stores. Without MAP every pixel read lies inside the image and nothing
-// is mapped; with MAP each load goes through rt_load4_mapped.
-template <bool MAP>
-__device__ __forceinline__ void rt_fill_vec(float4* dst, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
-{
-    const int tid = threadIdx.y * BX + threadIdx.x;
-    const in_t* base = in + in_offset(x0, y0, c, H, S);
-#pragma unroll
-    for (int n0 = 0; n0 < RT_FILL_N; n0 += RT_BATCH) {
-        float4 q[RT_BATCH];
-#pragma unroll
-        for (int n = 0; n < RT_BATCH; ++n) {
-            const int e = tid + (n0 + n) * (BX * BY);
-            if (n0 + n < RT_FILL_N && e < RT_NVEC) {
-                const int ty = e / RT_NV;
-                const int m = e - ty * RT_NV;
-                if (MAP) {
-                    q[n] = rt_load4_mapped(in, x0 + 4 * m, y0 + ty, c, W, H, S);
-                } else {
-                    q[n] = rt_ld4(base + (idx_t)ty * S + 4 * m);
-                }
-            }
-        }
-#pragma unroll
-        for (int n = 0; n < RT_BATCH; ++n) {
-            const int e = tid + (n0 + n) * (BX * BY);
-            if (n0 + n < RT_FILL_N && e < RT_NVEC) {
-                dst[e] = q[n];
+#define VF_NV RT_NV
+#define VF_NVEC RT_NVEC
+#define VF_FILL_N RT_FILL_N
+#define VF_BATCH RT_BATCH
+#include "vecfill.cuh"
             }
         }
     }
 }
 
 // rt_prefetch loads the interior tile at (x0, y0) into registers, every
-// pixel inside the image (as for rt_fill_vec<false>); rt_commit stores
+// pixel inside the image (as for vf_fill_vec<false>); rt_commit stores
 // them into a tile buffer.
 __device__ __forceinline__ void rt_prefetch(float4 (&q)[RT_FILL_N], const in_t* __restrict__ in, int x0, int y0, int c, int H, idx_t S)
 {
@@ -294,7 +221,7 @@ __device__ __forceinline__ void rt_prefetch(float4 (&q)[RT_FILL_N], const in_t* 
         const int e = tid + n * (BX * BY);
         if (e < RT_NVEC) {
             const int ty = e / RT_NV;
-            q[n] = rt_ld4(base + (idx_t)ty * S + 4 * (e - ty * RT_NV));
+            q[n] = vf_ld4(base + (idx_t)ty * S + 4 * (e - ty * RT_NV));
         }
     }
 }
@@ -322,9 +249,9 @@ __device__ __forceinline__ void rt_fill(float4* dst, const in_t* __restrict__ in
     // each load fills 4 tile columns of one row, the last ones up to the
     // pitch. Blocks at an edge map each load through the border.
     if (x0 >= 0 && y0 >= 0 && x0 + RT_PITCH <= W && y0 + RT_TH <= H) {
-        rt_fill_vec<false>(dst, in, x0, y0, c, W, H, S);
+        vf_fill_vec<false>(dst, in, x0, y0, c, W, H, S);
     } else {
-        rt_fill_vec<true>(dst, in, x0, y0, c, W, H, S);
+        vf_fill_vec<true>(dst, in, x0, y0, c, W, H, S);
     }
 #else
     float* tile = reinterpret_cast<float*>(dst);

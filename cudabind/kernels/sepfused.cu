@@ -88,84 +88,11 @@ __constant__ float c_row[KW];
 __constant__ float c_col[KH];
 
 #if VEC_IN
-// fs_f4 is the float4 (a, b, c, d).
-__device__ __forceinline__ float4 fs_f4(float a, float b, float c, float d)
-{
-    float4 q;
-    q.x = a;
-    q.y = b;
-    q.z = c;
-    q.w = d;
-    return q;
-}
-
-// fs_ld4 loads the 4 input elements at p (4-element aligned) with one
-// vector load, 16, 8 or 4 bytes by element type, as float (exact).
-__device__ __forceinline__ float4 fs_ld4(const float* p)
-{
-    return *reinterpret_cast<const float4*>(p);
-}
-__device__ __forceinline__ float4 fs_ld4(const short* p)
-{
-    const short4 q = *reinterpret_cast<const short4*>(p);
-    return fs_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
-}
-__device__ __forceinline__ float4 fs_ld4(const unsigned char* p)
-{
-    const uchar4 q = *reinterpret_cast<const uchar4*>(p);
-    return fs_f4((float)q.x, (float)q.y, (float)q.z, (float)q.w);
-}
-
-// fs_load4_mapped is the 4 pixels from the 4-aligned column x of row y,
-// after the border mapping of both coordinates: one vector load from the
-// mapped row where all 4 columns lie inside the image, else one read_px
-// per pixel.
-__device__ __forceinline__ float4 fs_load4_mapped(const in_t* __restrict__ in, int x, int y, int c, int W, int H, idx_t S)
-{
-    if (x >= 0 && x + 4 <= W) {
-        const int by = border_index(y, H);
-#if BORDER == BORDER_ZERO
-        if (by < 0) {
-            return fs_f4(0.f, 0.f, 0.f, 0.f);
-        }
-#endif
-        return fs_ld4(in + in_offset(x, by, c, H, S));
-    }
-    return fs_f4(read_px(in, x, y, c, W, H, S), read_px(in, x + 1, y, c, W, H, S),
-                       read_px(in, x + 2, y, c, W, H, S), read_px(in, x + 3, y, c, W, H, S));
-}
-
-// fs_fill_vec fills the tile with 4-element vector loads of the input from
-// the 4-aligned image column x0, the whole pitch (FS_PITCH columns), up
-// to FS_BATCH loads per thread in flight before their 128-bit shared
-// stores. Without MAP every pixel read lies inside the image and nothing
-// is mapped; with MAP each load goes through fs_load4_mapped.
-template <bool MAP>
-__device__ __forceinline__ void fs_fill_vec(float4* dst, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
-{
-    const int tid = threadIdx.y * BX + threadIdx.x;
-    const in_t* base = in + in_offset(x0, y0, c, H, S);
-#pragma unroll
-    for (int n0 = 0; n0 < FS_FILL_N; n0 += FS_BATCH) {
-        float4 q[FS_BATCH];
-#pragma unroll
-        for (int n = 0; n < FS_BATCH; ++n) {
-            const int e = tid + (n0 + n) * (BX * BY);
-            if (n0 + n < FS_FILL_N && e < FS_NVEC) {
-                const int ty = e / FS_NV;
-                const int m = e - ty * FS_NV;
-                if (MAP) {
-                    q[n] = fs_load4_mapped(in, x0 + 4 * m, y0 + ty, c, W, H, S);
-                } else {
-                    q[n] = fs_ld4(base + (idx_t)ty * S + 4 * m);
-                }
-            }
-        }
-#pragma unroll
-        for (int n = 0; n < FS_BATCH; ++n) {
-            const int e = tid + (n0 + n) * (BX * BY);
-            if (n0 + n < FS_FILL_N && e < FS_NVEC) {
-                dst[e] = q[n];
+#define VF_NV FS_NV
+#define VF_NVEC FS_NVEC
+#define VF_FILL_N FS_FILL_N
+#define VF_BATCH FS_BATCH
+#include "vecfill.cuh"
             }
         }
     }
@@ -185,9 +112,9 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     // 4-element vector loads of whole pitch rows from the 4-aligned
     // column x0; blocks at an edge map each load through the border.
     if (x0 >= 0 && y0 >= 0 && x0 + FS_PITCH <= W && y0 + FS_TH <= H) {
-        fs_fill_vec<false>(fs_smem, in, x0, y0, c, W, H, S);
+        vf_fill_vec<false>(fs_smem, in, x0, y0, c, W, H, S);
     } else {
-        fs_fill_vec<true>(fs_smem, in, x0, y0, c, W, H, S);
+        vf_fill_vec<true>(fs_smem, in, x0, y0, c, W, H, S);
     }
 #else
     const bool interior = x0 >= 0 && y0 >= 0 && x0 + FS_TW <= W && y0 + FS_TH <= H;
