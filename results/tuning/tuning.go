@@ -16,12 +16,12 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/convbench/convbench/convolve"
@@ -186,20 +186,7 @@ func (t *Table) Put(e Entry) {
 // Slug is the file name (without .json) of gpu's table: its name in
 // lower case with runs of other characters turned into '-', as the
 // results' host directories are named ("nvidia-h100-80gb-hbm3").
-func Slug(gpu string) string {
-	var sb strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(gpu) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			sb.WriteRune(r)
-			dash = false
-		} else if !dash && sb.Len() > 0 {
-			sb.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(sb.String(), "-")
-}
+func Slug(gpu string) string { return benchname.Slug(gpu, "") }
 
 // Set is a collection of tables by GPU name, each with where it came
 // from.
