@@ -1,0 +1,2 @@
+// Package slab runs a variant on horizontal slabs of the image.
+package slab
