@@ -145,3 +145,36 @@ func (pt *Partition) Problem(p convolve.Problem, s Slab) convolve.Problem {
 	p.Input.Stride = 0
 	return p
 }
+
+// Copy is a run of rows that fills part of a slab's input: Rows image
+// rows from Src on, in ascending order, into the slab's input rows from
+// Dst on, all of them output rows of slab From.
+type Copy struct {
+	From     int // index of the slab whose output rows they are
+	Src, Dst int // first image row, first input row of the receiving slab
+	Rows     int
+}
+
+// Copies returns the runs that fill the input of slab i, top to bottom:
+// the longest runs of ascending consecutive image rows with one owner.
+// In one-shot mode each is one host-to-device copy of contiguous rows;
+// in resident mode a run with From == i is the slab's own rows and the
+// others are the halo rows its neighbours send (Owner), from the far
+// side of the image under Wrap and, for short images, Reflect and Mirror.
+func (pt *Partition) Copies(i int) []Copy {
+	s := pt.Slabs[i]
+	var cs []Copy
+	for r := range s.InputRows() {
+		y := pt.Source(s, r)
+		from := pt.Owner(y)
+		if n := len(cs); n > 0 {
+			c := &cs[n-1]
+			if c.From == from && c.Src+c.Rows == y {
+				c.Rows++
+				continue
+			}
+		}
+		cs = append(cs, Copy{From: from, Src: y, Dst: r, Rows: 1})
+	}
+	return cs
+}

@@ -298,3 +298,78 @@ func TestLookupAndRegister(t *testing.T) {
 		t.Error("Register of a name written otherwise than the variant's: no error")
 	}
 }
+
+// TestCopies rebuilds every slab's input from its copies alone, each run
+// read from the output rows of the slab it names (as resident mode
+// exchanges halos between devices), and checks it against Source; it
+// also checks the runs of a Wrap partition by hand.
+func TestCopies(t *testing.T) {
+	for _, b := range convolve.Borders {
+		for _, h := range []int{1, 2, 5, 9, 16} {
+			for _, kh := range []int{1, 3, 5, 11} {
+				for n := 1; n <= 5; n++ {
+					pt, err := Divide(filterProblem(2, h, kh, b), n)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, s := range pt.Slabs {
+						got := make([]int, s.InputRows())
+						for k := range got {
+							got[k] = -1
+						}
+						for _, c := range pt.Copies(i) {
+							owner := pt.Slabs[c.From]
+							if c.Rows < 1 || c.Src < owner.Y0 || c.Src+c.Rows > owner.Y1 {
+								t.Fatalf("%v h=%d kh=%d n=%d slab %d: copy %+v outside the output rows %d-%d of slab %d", b, h, kh, n, i, c, owner.Y0, owner.Y1, c.From)
+							}
+							for k := range c.Rows {
+								got[c.Dst+k] = c.Src + k
+							}
+						}
+						if want := sources(pt, s); !slices.Equal(got, want) {
+							t.Errorf("%v h=%d kh=%d n=%d slab %d: copies give rows %v, want %v", b, h, kh, n, i, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	pt, _ := Divide(filterProblem(2, 9, 5, convolve.Wrap), 3)
+	want := []Copy{{From: 2, Src: 7, Dst: 0, Rows: 2}, {From: 0, Src: 0, Dst: 2, Rows: 3}, {From: 1, Src: 3, Dst: 5, Rows: 2}}
+	if got := pt.Copies(0); !slices.Equal(got, want) {
+		t.Errorf("Wrap, 9 rows, 3 slabs, slab 0: copies %+v, want %+v", got, want)
+	}
+}
+
+// TestPlanPartition: a Wrap plan runs its slab count (fewer for fewer
+// rows), a Stream plan as many slabs as its limit makes.
+func TestPlanPartition(t *testing.T) {
+	fast := lookup(t, "cpu-fast")
+	p := filterProblem(8, 13, 5, convolve.Wrap)
+	for _, tt := range []struct {
+		v     func() (convolve.Variant, error)
+		h     int
+		slabs int
+	}{
+		{func() (convolve.Variant, error) { return Wrap(fast, 3) }, 13, 3},
+		{func() (convolve.Variant, error) { return Wrap(fast, 5) }, 2, 2},
+		{func() (convolve.Variant, error) { return Stream(fast, slabBytes(p, 2)) }, 13, 7},
+		{func() (convolve.Variant, error) { return Stream(fast, slabBytes(p, 1)) }, 13, 13},
+		{func() (convolve.Variant, error) { return Stream(fast, 1<<20) }, 13, 1},
+	} {
+		v, err := tt.v()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := p
+		q.Input.Height = tt.h
+		pl, err := convolve.PlanFor(v, q, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(pl.(Partitioned).Partition().Slabs); got != tt.slabs {
+			t.Errorf("%s on %d rows: %d slabs, want %d", v.Describe().Name, tt.h, got, tt.slabs)
+		}
+		pl.Close()
+	}
+}

@@ -210,8 +210,13 @@ func (sp *slabPlan) prepare(inner convolve.Variant, cfg convolve.Config) error {
 	return nil
 }
 
-// Partition returns the slabs the plan runs. The caller must not change
-// it.
+// Partitioned is implemented by the plans of the family: the partition
+// of the image a plan runs. The caller must not change it.
+type Partitioned interface {
+	Partition() *Partition
+}
+
+// Partition returns the slabs the plan runs.
 func (sp *slabPlan) Partition() *Partition { return sp.pt }
 
 // Run fills every slab's input from in, runs the wrapped plans and copies
