@@ -148,7 +148,7 @@ func contains(err error, s string) bool {
 // limit too small for one row and its halo.
 func TestStreamRows(t *testing.T) {
 	p := filterProblem(10, 50, 5, convolve.Reflect)
-	perRow := int64(10*4 + 10*4) // one f32 input row and one f32 output row
+	perRow := int64(2 * (10*4 + 10*4)) // one f32 input row and one f32 output row, for two slabs
 	tests := []struct {
 		limit int64
 		rows  int
@@ -353,8 +353,8 @@ func TestPlanPartition(t *testing.T) {
 	}{
 		{func() (convolve.Variant, error) { return Wrap(fast, 3) }, 13, 3},
 		{func() (convolve.Variant, error) { return Wrap(fast, 5) }, 2, 2},
-		{func() (convolve.Variant, error) { return Stream(fast, slabBytes(p, 2)) }, 13, 7},
-		{func() (convolve.Variant, error) { return Stream(fast, slabBytes(p, 1)) }, 13, 13},
+		{func() (convolve.Variant, error) { return Stream(fast, streamLimit(p, 2)) }, 13, 7},
+		{func() (convolve.Variant, error) { return Stream(fast, streamLimit(p, 1)) }, 13, 13},
 		{func() (convolve.Variant, error) { return Stream(fast, 1<<20) }, 13, 1},
 	} {
 		v, err := tt.v()
@@ -371,5 +371,66 @@ func TestPlanPartition(t *testing.T) {
 			t.Errorf("%s on %d rows: %d slabs, want %d", v.Describe().Name, tt.h, got, tt.slabs)
 		}
 		pl.Close()
+	}
+}
+
+// errInjected is the error of failingPlan's runs.
+var errInjected = errors.New("injected failure")
+
+// failing is cpu-naive whose plans fail every Run after their first ok
+// runs.
+type failing struct {
+	convolve.Variant
+	ok int
+}
+
+func (f failing) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	pl, err := f.Variant.Plan(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &failingPlan{Plan: pl, ok: f.ok}, nil
+}
+
+type failingPlan struct {
+	convolve.Plan
+	ok int
+}
+
+func (fp *failingPlan) Run(in, out *convolve.Image) error {
+	if fp.ok == 0 {
+		return errInjected
+	}
+	fp.ok--
+	return fp.Plan.Run(in, out)
+}
+
+// TestRunErrors: a wrapped plan's failure comes back from Run, wrapped
+// with the slab it hit, in memory and streaming (where the goroutine
+// filling the next slab stops), and the plan still closes.
+func TestRunErrors(t *testing.T) {
+	p := filterProblem(4, 20, 3, convolve.Reflect)
+	inner := failing{lookup(t, "cpu-naive"), 3}
+	wrap, _ := Wrap(inner, 4)
+	stream, _ := Stream(inner, streamLimit(p, 2))
+	for _, v := range []convolve.Variant{wrap, stream} {
+		pl, err := convolve.PlanFor(v, p, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := convolve.NewImage(p.Input)
+		out, _ := p.NewOutput()
+		for run := 0; run < 5; run++ {
+			err = pl.Run(in, out)
+			if err != nil {
+				break
+			}
+		}
+		if !errors.Is(err, errInjected) || !contains(err, "slab ") {
+			t.Errorf("%s: Run with a failing slab plan: %v, want the injected failure with its slab", v.Describe().Name, err)
+		}
+		if err := pl.Close(); err != nil {
+			t.Errorf("%s: Close after a failed Run: %v", v.Describe().Name, err)
+		}
 	}
 }

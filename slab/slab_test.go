@@ -236,7 +236,7 @@ func TestStreamEqualsInner(t *testing.T) {
 		r := rand.New(rand.NewSource(11))
 		for _, p := range problems(r) {
 			for rows := 1; rows <= 4; rows++ {
-				limit := slabBytes(p, rows)
+				limit := streamLimit(p, rows)
 				v, err := Stream(inner, limit)
 				if err != nil {
 					t.Fatal(err)
@@ -252,11 +252,12 @@ func TestStreamEqualsInner(t *testing.T) {
 	}
 }
 
-// slabBytes is the size of the input and output buffers of a slab of
-// rows output rows of p and all its halo rows.
-func slabBytes(p convolve.Problem, rows int) int64 {
+// streamLimit is the limit under which a streaming slab of p holds rows
+// output rows: two slabs' input and output buffers with all their halo
+// rows.
+func streamLimit(p convolve.Problem, rows int) int64 {
 	_, kh := p.KernelSize()
 	in, out := p.Input.Packed(), p.OutputGeometry()
 	in.Height, out.Height = rows+kh-1, rows+kh-1
-	return imageBytes(in) + imageBytes(out)
+	return 2 * (imageBytes(in) + imageBytes(out))
 }

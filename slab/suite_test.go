@@ -46,7 +46,7 @@ func (ts tightStream) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pl
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	v, err := Stream(ts.inner, slabBytes(p, ts.rows))
+	v, err := Stream(ts.inner, streamLimit(p, ts.rows))
 	if err != nil {
 		return nil, err
 	}

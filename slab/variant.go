@@ -39,9 +39,10 @@ func Wrap(inner convolve.Variant, n int) (convolve.Variant, error) {
 }
 
 // Stream returns the variant "stream<limit>-<inner>": inner run on the
-// slabs of the image one after the other, each slab as tall as fits in
-// limit bytes (StreamRows), through one pair of input and output buffers
-// that every slab reuses. It is the mode for images larger than the
+// slabs of the image one after the other, each slab as tall as lets two
+// slabs' buffers fit in limit bytes (StreamRows), through two pairs of
+// input and output buffers that the slabs take in turn: the next slab's
+// input is filled while the current slab runs (double buffering). It is the mode for images larger than the
 // memory at hand; its output equals inner's, and so Wrap's, bit for bit.
 func Stream(inner convolve.Variant, limit int64) (convolve.Variant, error) {
 	if inner == nil {
@@ -92,10 +93,11 @@ func (v *variant) Describe() convolve.Description {
 	}
 }
 
-// StreamRows returns the most output rows a slab of p may have so that
-// its input and output buffers, halo rows included, fit in limit bytes:
-// at most the image's height, and a *convolve.MemoryError when not even
-// one row fits.
+// StreamRows returns the most output rows a slab of p may have in
+// streaming mode under limit bytes: two slabs' input and output buffers,
+// halo rows included, fit in it (one slab is filled while the other
+// runs). It is at most the image's height, and a *convolve.MemoryError
+// when not even one row fits.
 func StreamRows(p convolve.Problem, limit int64) (int, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
@@ -104,12 +106,12 @@ func StreamRows(p convolve.Problem, limit int64) (int, error) {
 	in, out := p.Input.Packed(), p.OutputGeometry()
 	in.Height, out.Height = 1, 1
 	perRow := imageBytes(in) + imageBytes(out)
-	rows := limit/perRow - int64(above+below)
+	rows := limit/2/perRow - int64(above+below)
 	if rows < 1 {
 		return 0, &convolve.MemoryError{
 			Memory:    "host",
-			What:      fmt.Sprintf("a slab of 1 row and %d halo rows of %v", above+below, p),
-			Needed:    convolve.MulBytes(perRow, int64(1+above+below)),
+			What:      fmt.Sprintf("two slab buffers of 1 row and %d halo rows of %v", above+below, p),
+			Needed:    convolve.MulBytes(2, perRow, int64(1+above+below)),
 			Available: limit,
 		}
 	}
@@ -161,8 +163,9 @@ type slabPlan struct {
 	finite bool // the wrapped variant refuses non-finite input
 	stream bool
 	// In memory: plans[i], ins[i] and outs[i] serve slab i. Streaming:
-	// plans[i] serves the slabs of heights[i] input rows, and every slab
-	// uses ins[0] and outs[0].
+	// plans[i] serves the slabs of heights[i] input rows, and the slabs
+	// take turns with the two buffer pairs ins[0], outs[0] and ins[1],
+	// outs[1].
 	plans     []convolve.Plan
 	heights   []int
 	ins, outs []buffer
@@ -181,7 +184,7 @@ func (sp *slabPlan) prepare(inner convolve.Variant, cfg convolve.Config) error {
 	}
 	if sp.stream {
 		sub := sp.pt.Problem(sp.p, Slab{In1: tallest})
-		need = imageBytes(sub.Input) + imageBytes(sub.OutputGeometry())
+		need = 2 * (imageBytes(sub.Input) + imageBytes(sub.OutputGeometry()))
 	}
 	if err := convolve.CheckHostMemory("slab buffers of "+sp.p.String(), need); err != nil {
 		return err
@@ -204,8 +207,10 @@ func (sp *slabPlan) prepare(inner convolve.Variant, cfg convolve.Config) error {
 	}
 	if sp.stream {
 		sub := sp.pt.Problem(sp.p, Slab{In1: tallest})
-		sp.ins = []buffer{newBuffer(sub.Input)}
-		sp.outs = []buffer{newBuffer(sub.OutputGeometry())}
+		for range 2 {
+			sp.ins = append(sp.ins, newBuffer(sub.Input))
+			sp.outs = append(sp.outs, newBuffer(sub.OutputGeometry()))
+		}
 	}
 	return nil
 }
@@ -238,13 +243,7 @@ func (sp *slabPlan) Run(in, out *convolve.Image) error {
 		}
 	}
 	if sp.stream {
-		for i, s := range sp.pt.Slabs {
-			j := slices.Index(sp.heights, s.InputRows())
-			if err := sp.runSlab(i, s, sp.plans[j], sp.ins[0], sp.outs[0], in, out); err != nil {
-				return err
-			}
-		}
-		return nil
+		return sp.runStream(in, out)
 	}
 	errs := make([]error, len(sp.pt.Slabs))
 	var wg sync.WaitGroup
@@ -258,16 +257,71 @@ func (sp *slabPlan) Run(in, out *convolve.Image) error {
 // runSlab computes the output rows of slab i with plan ip through the
 // buffers bin and bout.
 func (sp *slabPlan) runSlab(i int, s Slab, ip convolve.Plan, bin, bout buffer, in, out *convolve.Image) error {
-	sub := sp.pt.Problem(sp.p, s)
-	sin, sout := bin.image(sub.Input), bout.image(sub.OutputGeometry())
+	sp.fill(s, bin, in)
+	return sp.compute(i, s, ip, bin, bout, out)
+}
+
+// fill copies slab s's input rows from in into bin.
+func (sp *slabPlan) fill(s Slab, bin buffer, in *convolve.Image) {
+	sin := bin.image(sp.pt.Problem(sp.p, s).Input)
 	for r := range s.InputRows() {
 		copyRow(sin, r, in, sp.pt.Source(s, r))
 	}
+}
+
+// compute runs plan ip on slab i's input in bin into bout and copies the
+// slab's output rows into out.
+func (sp *slabPlan) compute(i int, s Slab, ip convolve.Plan, bin, bout buffer, out *convolve.Image) error {
+	sub := sp.pt.Problem(sp.p, s)
+	sin, sout := bin.image(sub.Input), bout.image(sub.OutputGeometry())
 	if err := ip.Run(sin, sout); err != nil {
 		return fmt.Errorf("slab: %s: slab %d (rows %d to %d): %w", sp.name, i, s.Y0, s.Y1-1, err)
 	}
 	for y := s.Y0; y < s.Y1; y++ {
 		copyRow(out, y, sout, y-s.In0)
+	}
+	return nil
+}
+
+// runStream runs the slabs one after the other with double buffering: a
+// goroutine fills the input buffer of the next slab while the current
+// slab's plan runs on the other buffer pair. The plans run on the calling
+// goroutine only.
+func (sp *slabPlan) runStream(in, out *convolve.Image) error {
+	free := make(chan int, 2) // buffer pairs ready to be filled
+	free <- 0
+	free <- 1
+	type filled struct{ slab, pair int }
+	ready := make(chan filled)
+	stop := make(chan struct{})
+	go func() {
+		defer close(ready)
+		for i, s := range sp.pt.Slabs {
+			var k int
+			select {
+			case k = <-free:
+			case <-stop:
+				return
+			}
+			sp.fill(s, sp.ins[k], in)
+			select {
+			case ready <- filled{i, k}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	var err error
+	for f := range ready {
+		s := sp.pt.Slabs[f.slab]
+		ip := sp.plans[slices.Index(sp.heights, s.InputRows())]
+		if err = sp.compute(f.slab, s, ip, sp.ins[f.pair], sp.outs[f.pair], out); err != nil {
+			close(stop)
+			for range ready {
+			}
+			return err
+		}
+		free <- f.pair
 	}
 	return nil
 }
