@@ -62,6 +62,7 @@ func Divide(p convolve.Problem, n int) (*Partition, error) {
 		return nil, fmt.Errorf("slab: %d slabs: need at least 1", n)
 	}
 	h := p.Input.Height
+	n = min(n, h) // more slabs than rows: one row each
 	var bounds []int
 	for i := 0; i <= n; i++ {
 		y := int(int64(i) * int64(h) / int64(n))

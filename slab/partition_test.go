@@ -132,6 +132,9 @@ func TestDivideErrors(t *testing.T) {
 	if _, err := DivideRows(p, -2); err == nil || !contains(err, "-2 rows") {
 		t.Errorf("DivideRows(-2) = %v, want an error naming -2 rows", err)
 	}
+	if pt, err := Divide(p, 1<<62); err != nil || len(pt.Slabs) != 4 {
+		t.Errorf("Divide(2^62 slabs) of 4 rows: %v, want 4 slabs", err)
+	}
 	bad := p
 	bad.Input.Height = 0
 	if _, err := Divide(bad, 2); err == nil {
