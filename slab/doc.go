@@ -55,7 +55,14 @@
 // buffering). Its output equals the in-memory one. [Lookup] resolves
 // these names for any registered variant, [Register] adds them to the
 // convolve registry for benchmarks and presets. The plans implement
-// [Partitioned]. A variant that declares FiniteInput has the whole image
+// [Partitioned].
+//
+// [Resident] keeps an image in slabs between repeated passes of a filter
+// over a Float32 image: after each pass every slab's new output rows go
+// to its own input and to the halos of the slabs that read them
+// ([Partition.Copies]), and k passes equal k runs of the wrapped variant
+// on the whole image, bit for bit. It is resident mode's halo exchange
+// with host memory standing in for the devices. A variant that declares FiniteInput has the whole image
 // checked first, so that an error names the pixel's row in the image.
 //
 // The wrapped plan computes every row of its slab's input, the halo rows
@@ -81,13 +88,15 @@
 //     chunk with its own upload, kernel and download, ordered by events.
 //     A kernel that takes a row offset would compute only the output
 //     rows, not the halo rows the CPU path computes and drops.
-//   - Resident mode. The slabs stay on their devices; after a pass the
-//     halo rows of slab i are the rows of Copies(i) whose From is another
-//     slab ([Partition.Owner] names it): peer copies (cuMemcpyPeerAsync)
-//     where peer access exists, staged through pinned host memory where
-//     not; under Wrap the top and bottom slabs are neighbours. Runs with
-//     From == i are copies within the device (Reflect and Mirror at the
-//     image's edges).
+//   - Resident mode. The slabs stay on their devices and Resident's
+//     exchange becomes device copies: the runs of Copies(i) whose From is
+//     another slab ([Partition.Owner] names it) are peer copies
+//     (cuMemcpyPeerAsync) where peer access exists, staged through pinned
+//     host memory where not; under Wrap the top and bottom slabs are
+//     neighbours. Runs with From == i are copies within the device (the
+//     slab's own rows, and Reflect and Mirror halos at the image's
+//     edges); a kernel writing its output rows straight into the next
+//     input buffer would save those.
 //   - Streaming. Stream's two buffer pairs become two device buffer
 //     pairs, the fill an upload on a copy stream overlapping the kernel of
 //     the other pair; the limit becomes the device-memory cap flag, and
@@ -95,7 +104,7 @@
 //
 // Left to do for the multi-GPU issue: device-bound plans of the GPU
 // variants and -gpus; the pinned, chunked, multi-stream one-shot
-// pipeline; resident mode with peer or staged halo exchange; the slab
+// pipeline; Resident on devices with peer or staged halo exchange; the slab
 // family in the property suite on a GPU (1 to 4 logical devices on one
 // GPU, then every GPU present); the 004-multigpu preset with scaling
 // efficiency and host-copy bound, its timeline and scaling table; and the
