@@ -55,18 +55,18 @@
 // buffering). Its output equals the in-memory one. [Lookup] resolves
 // these names for any registered variant, [Register] adds them to the
 // convolve registry for benchmarks and presets. The plans implement
-// [Partitioned].
+// [Partitioned]. A variant that declares FiniteInput has the whole image
+// checked first, so that an error names the pixel's row in the image.
 //
 // [Resident] keeps an image in slabs between repeated passes of a filter
 // over a Float32 image: after each pass every slab's new output rows go
 // to its own input and to the halos of the slabs that read them
 // ([Partition.Copies]), and k passes equal k runs of the wrapped variant
 // on the whole image, bit for bit. It is resident mode's halo exchange
-// with host memory standing in for the devices. A variant that declares FiniteInput has the whole image
-// checked first, so that an error names the pixel's row in the image.
+// with host memory standing in for the devices.
 //
 // The wrapped plan computes every row of its slab's input, the halo rows
-// included, and their outputs are dropped: KH-1 rows of extra work per
+// included, and their outputs are dropped: at most KH-1 rows of extra work per
 // slab, small beside the slab for the slab heights that matter.
 //
 // # The GPU part: how devices, streams and peer copies use this
