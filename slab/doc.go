@@ -66,8 +66,8 @@
 // with host memory standing in for the devices.
 //
 // The wrapped plan computes every row of its slab's input, the halo rows
-// included, and their outputs are dropped: at most KH-1 rows of extra work per
-// slab, small beside the slab for the slab heights that matter.
+// included, and their outputs are dropped: at most KH-1 rows of extra
+// work per slab, small beside the slab for the slab heights that matter.
 //
 // # The GPU part: how devices, streams and peer copies use this
 //
