@@ -1,0 +1,263 @@
+package slab
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	_ "github.com/convbench/convbench/refimpl"
+)
+
+// lookup returns a registered variant or fails the test.
+func lookup(t testing.TB, name string) convolve.Variant {
+	t.Helper()
+	v, err := convolve.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// shape is the element type, channels, layout and row padding of a case.
+type shape struct {
+	typ      convolve.ElemType
+	channels int
+	layout   convolve.Layout
+	pad      int
+}
+
+var shapes = []shape{
+	{convolve.Uint8, 1, convolve.Interleaved, 0},
+	{convolve.Int16, 3, convolve.Interleaved, 2},
+	{convolve.Float32, 2, convolve.Planar, 1},
+	{convolve.Float32, 1, convolve.Interleaved, 3},
+	{convolve.Uint8, 4, convolve.Planar, 0},
+	{convolve.Int16, 1, convolve.Planar, 0},
+}
+
+// randomFilter returns a kw x kh filter of random weights; rank1 makes it
+// separable (an outer product), so that cpu-fast takes its two-pass path.
+func randomFilter(r *rand.Rand, kw, kh int, rank1 bool) *convolve.Filter {
+	w := make([]float32, kw*kh)
+	col, row := make([]float32, kh), make([]float32, kw)
+	for j := range col {
+		col[j] = float32(r.Intn(7) - 3)
+	}
+	for i := range row {
+		row[i] = float32(r.Intn(7)-3) / 4
+	}
+	for j := 0; j < kh; j++ {
+		for i := 0; i < kw; i++ {
+			if rank1 {
+				w[j*kw+i] = col[j] * row[i]
+			} else {
+				w[j*kw+i] = float32(r.NormFloat64())
+			}
+		}
+	}
+	return &convolve.Filter{Name: fmt.Sprintf("random%dx%d", kw, kh), Width: kw, Height: kh, Weights: w}
+}
+
+// randomImage fills an image of geometry g with random values; a Float32
+// image gets a few NaN and infinite pixels too.
+func randomImage(t testing.TB, r *rand.Rand, g convolve.Geometry) *convolve.Image {
+	t.Helper()
+	im, err := convolve.NewImage(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range im.F32 {
+		switch r.Intn(50) {
+		case 0:
+			im.F32[i] = float32(math.NaN())
+		case 1:
+			im.F32[i] = float32(math.Inf(1 - 2*r.Intn(2)))
+		default:
+			im.F32[i] = float32(r.NormFloat64() * 100)
+		}
+	}
+	for i := range im.U8 {
+		im.U8[i] = uint8(r.Intn(256))
+	}
+	for i := range im.I16 {
+		im.I16[i] = int16(r.Intn(65536) - 32768)
+	}
+	return im
+}
+
+// poison fills an output with a value no plan computes, so that an
+// element left unwritten shows.
+func poison(im *convolve.Image) {
+	for i := range im.F32 {
+		im.F32[i] = math.Float32frombits(0x7fc0dead)
+	}
+	for i := range im.U8 {
+		im.U8[i] = 0xa5
+	}
+}
+
+// sameBits reports the first element where got and want differ in their
+// bits, or nil.
+func sameBits(got, want *convolve.Image) error {
+	for i := range want.F32 {
+		if math.Float32bits(got.F32[i]) != math.Float32bits(want.F32[i]) {
+			return fmt.Errorf("element %d: got %v (%#08x), want %v (%#08x)", i, got.F32[i], math.Float32bits(got.F32[i]), want.F32[i], math.Float32bits(want.F32[i]))
+		}
+	}
+	for i := range want.U8 {
+		if got.U8[i] != want.U8[i] {
+			return fmt.Errorf("element %d: got %d, want %d", i, got.U8[i], want.U8[i])
+		}
+	}
+	return nil
+}
+
+// run plans v for p, runs it on in into a poisoned output and returns the
+// output.
+func run(v convolve.Variant, p convolve.Problem, in *convolve.Image) (*convolve.Image, error) {
+	pl, err := convolve.PlanFor(v, p, convolve.Config{})
+	if err != nil {
+		return nil, err
+	}
+	defer pl.Close()
+	out, err := p.NewOutput()
+	if err != nil {
+		return nil, err
+	}
+	poison(out)
+	if err := pl.Run(in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// equalsInner checks that wrapped gives inner's output bit for bit on p
+// with random input drawn from r.
+func equalsInner(t *testing.T, r *rand.Rand, inner, wrapped convolve.Variant, p convolve.Problem) error {
+	t.Helper()
+	in := randomImage(t, r, p.Input)
+	want, err := run(inner, p, in)
+	if err != nil {
+		return fmt.Errorf("%s: %v", inner.Describe().Name, err)
+	}
+	got, err := run(wrapped, p, in)
+	if err != nil {
+		return fmt.Errorf("%s: %v", wrapped.Describe().Name, err)
+	}
+	if err := sameBits(got, want); err != nil {
+		return fmt.Errorf("%s vs %s: %v", wrapped.Describe().Name, inner.Describe().Name, err)
+	}
+	return nil
+}
+
+// problems returns the Filter2D problems of the table: every border,
+// heights from 1 to 13 rows and filter heights from 1 to 11, so that slab
+// edges fall on halo rows, slabs are shorter than the filter and images
+// have fewer rows than slabs; element types, channels, layouts and row
+// padding cycle through shapes.
+func problems(r *rand.Rand) []convolve.Problem {
+	var ps []convolve.Problem
+	i := 0
+	for _, b := range convolve.Borders {
+		for _, h := range []int{1, 2, 3, 7, 13} {
+			for _, kh := range []int{1, 3, 5, 9, 11} {
+				s := shapes[i%len(shapes)]
+				kw := []int{3, 1, 5}[i%3]
+				w := 5 + i%4
+				g := convolve.Geometry{Width: w, Height: h, Channels: s.channels, Type: s.typ, Layout: s.layout}
+				if s.pad > 0 {
+					g.Stride = g.RowElems() + s.pad
+				}
+				ps = append(ps, convolve.Problem{
+					Op: convolve.Filter2D, Input: g, Border: b, Mode: convolve.Modes[i%2],
+					Filter: randomFilter(r, kw, kh, i%4 == 0),
+				})
+				i++
+			}
+		}
+	}
+	return ps
+}
+
+// TestWrapEqualsInner: for cpu-naive and cpu-fast, 1 to 5 slabs give the
+// wrapped variant's output bit for bit on every problem of the table.
+func TestWrapEqualsInner(t *testing.T) {
+	for _, name := range []string{"cpu-naive", "cpu-fast"} {
+		inner := lookup(t, name)
+		for n := 1; n <= 5; n++ {
+			wrapped, err := Wrap(inner, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(wrapped.Describe().Name, func(t *testing.T) {
+				r := rand.New(rand.NewSource(int64(n)))
+				for _, p := range problems(r) {
+					if err := equalsInner(t, r, inner, wrapped, p); err != nil {
+						t.Errorf("%v: %v", p, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestWrapOtherOperations: the Sobel magnitude and RGB to YUV operations
+// through slabs equal the wrapped variant's.
+func TestWrapOtherOperations(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for _, name := range []string{"cpu-naive", "cpu-fast"} {
+		inner := lookup(t, name)
+		for n := 1; n <= 5; n++ {
+			wrapped, _ := Wrap(inner, n)
+			for _, b := range convolve.Borders {
+				for _, h := range []int{1, 2, 4, 9} {
+					sobel := convolve.Problem{Op: convolve.SobelMagnitude, Border: b,
+						Input: convolve.Geometry{Width: 6, Height: h, Channels: 2, Type: convolve.Float32, Layout: convolve.Planar}}
+					yuv := convolve.Problem{Op: convolve.RGBToYUV, Border: b,
+						Input: convolve.Geometry{Width: 5, Height: h, Channels: 3, Type: convolve.Uint8}}
+					for _, p := range []convolve.Problem{sobel, yuv} {
+						if err := equalsInner(t, r, inner, wrapped, p); err != nil {
+							t.Errorf("%v: %v", p, err)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestStreamEqualsInner: streaming under limits that leave room for 1 to
+// 4 output rows a slab gives the wrapped variant's output bit for bit.
+func TestStreamEqualsInner(t *testing.T) {
+	for _, name := range []string{"cpu-naive", "cpu-fast"} {
+		inner := lookup(t, name)
+		r := rand.New(rand.NewSource(11))
+		for _, p := range problems(r) {
+			for rows := 1; rows <= 4; rows++ {
+				limit := streamLimit(p, rows)
+				v, err := Stream(inner, limit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := StreamRows(p, limit); err != nil || got != min(rows, p.Input.Height) {
+					t.Fatalf("%v: StreamRows(%d) = %d, %v; want %d", p, limit, got, err, min(rows, p.Input.Height))
+				}
+				if err := equalsInner(t, r, inner, v, p); err != nil {
+					t.Errorf("%v: %v", p, err)
+				}
+			}
+		}
+	}
+}
+
+// streamLimit is the limit under which a streaming slab of p holds rows
+// output rows: two slabs' input and output buffers with all their halo
+// rows.
+func streamLimit(p convolve.Problem, rows int) int64 {
+	_, kh := p.KernelSize()
+	in, out := p.Input.Packed(), p.OutputGeometry()
+	in.Height, out.Height = rows+kh-1, rows+kh-1
+	return 2 * (imageBytes(in) + imageBytes(out))
+}
