@@ -10,8 +10,9 @@
 //     that GPU kernels compiled with --fmad=false reproduce bit for bit.
 //   - "cpu-fast": report 004's "CPU fast": every core, a separable path for
 //     rank-1 filters, borders handled apart from the interior, and the
-//     row sums in AVX assembly on amd64 where the CPU has it (the portable
-//     Go loops elsewhere, with the same results). [NewFast] makes cpu-fast
+//     row sums and the conversion of uint8 and int16 rows to float32 in
+//     AVX assembly on amd64 where the CPU has it (the portable Go loops
+//     elsewhere, with the same results). [NewFast] makes cpu-fast
 //     on one [FastPath], portable or vector, whatever the CPU prefers: the
 //     package's tests run convtest's property suite on each. Its plans
 //     count the floating-point operations each Run executed (RunFLOPs: a

@@ -29,7 +29,10 @@ import (
 // runs eight values per instruction in assembly (sumVector, 64 values per
 // pass over the terms); elsewhere, and for the last len%8 values, it runs
 // in the portable Go loops. Both round each product and add in the same
-// order, so they give the same float32 values.
+// order, so they give the same float32 values. The conversion of a
+// contiguous uint8 or int16 row to float32 takes the same path
+// (rowConverter: eight values per instruction in assembly, or one at a
+// time in Go); it is exact either way.
 //
 // A rank-1 filter w[j][i] = col[j]*row[i] (Filter.Separable on the oriented
 // filter) takes two 1-D passes: each input row is filtered horizontally
@@ -410,7 +413,7 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		return
 	}
 	pad := wk.pad[ring(v, len(wk.pad))]
-	loadRow(in, c, sy, pad[ax:ax+w])
+	fp.loadRow(in, c, sy, pad[ax:ax+w])
 	// The horizontal border: KW/2 values either side, read from the
 	// converted interior.
 	edge := func(x int) float32 {

@@ -9,13 +9,12 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// BenchmarkFast times cpu-fast on 2048x2048 float32 images with the Zero
-// border: dense filters of random weights (the 2-D path) and Gaussians
-// (the separable path).
+// BenchmarkFast times cpu-fast on 2048x2048 images of each element type
+// (float32, uint8, int16) with the Zero border: dense filters of random
+// weights (the 2-D path) and Gaussians (the separable path). Its names
+// are type/filter, so -bench 'Fast/u8/gauss' picks a few.
 func BenchmarkFast(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	g := convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: convolve.Float32}
-	in := randomImage(r, g)
 	var filters []*convolve.Filter
 	for _, k := range []int{3, 7, 21} {
 		w := make([]float32, k*k)
@@ -27,24 +26,32 @@ func BenchmarkFast(b *testing.B) {
 	for _, k := range []int{3, 7, 21} {
 		filters = append(filters, mustFilter(convolve.Gaussian(k, 0)))
 	}
-	for _, f := range filters {
-		b.Run(f.Name, func(b *testing.B) {
-			p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: convolve.Zero}
-			plan, err := fast{}.Plan(p, convolve.Config{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer plan.Close()
-			out, err := p.NewOutput()
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if err := plan.Run(in, out); err != nil {
+	types := []struct {
+		name string
+		t    convolve.ElemType
+	}{{"f32", convolve.Float32}, {"u8", convolve.Uint8}, {"i16", convolve.Int16}}
+	for _, typ := range types {
+		g := convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: typ.t}
+		in := randomImage(r, g)
+		for _, f := range filters {
+			b.Run(typ.name+"/"+f.Name, func(b *testing.B) {
+				p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: convolve.Zero}
+				plan, err := fast{}.Plan(p, convolve.Config{})
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				defer plan.Close()
+				out, err := p.NewOutput()
+				if err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					if err := plan.Run(in, out); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

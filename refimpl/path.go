@@ -17,8 +17,9 @@ const (
 	FastAuto FastPath = iota
 	// FastPortable is the portable Go loops, on every CPU.
 	FastPortable
-	// FastVector is the AVX assembly loop (amd64 with AVX only), with the
-	// portable Go loop for a row's last len%8 values.
+	// FastVector is the AVX assembly loops (amd64 with AVX only) for the
+	// row sums and the conversion of uint8 and int16 rows, with the
+	// portable Go loops for a row's last len%8 values.
 	FastVector
 )
 

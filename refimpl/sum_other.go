@@ -11,3 +11,11 @@ var hasVector = false
 func sumVector(dst []float32, t []term, set bool) {
 	passes[len(t)](dst, t, set)
 }
+
+// convertU8Vector is the vector path's uint8 conversion; with no vector
+// loop on this architecture it is the portable one.
+func convertU8Vector(dst []float32, src []uint8) { convertU8(dst, src) }
+
+// convertI16Vector is the vector path's int16 conversion; with no vector
+// loop on this architecture it is the portable one.
+func convertI16Vector(dst []float32, src []int16) { convertI16(dst, src) }
