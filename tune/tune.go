@@ -17,8 +17,10 @@
 //
 // The family's default setting is tried first, so the result is never
 // slower than it. A space no larger than the budget is searched
-// exhaustively; a larger one by random sampling (half the budget) and
-// then best-first local search: the best candidate not yet expanded has
+// exhaustively; a larger one from the seeds (Options.Seeds: the command
+// passes the winners of the classes it tuned before and the defaults of
+// the other K classes) and a random sample (half the budget together),
+// then by best-first local search: the best candidate not yet expanded has
 // its allowed neighbours (convolve.TuningSpace.Neighbours) tried, until
 // the budget of candidates or of time is spent or no candidate is left
 // to expand.
@@ -90,6 +92,11 @@ type Options struct {
 	// one: a GPU host compiles their kernels on all cores there
 	// (variants.Warm).
 	Warm func(v convolve.Variant, problems []convolve.Problem, configs []convolve.Config)
+	// Seeds are settings tried right after the default, before the
+	// random sample of a large space: the winners of neighbouring classes
+	// and their defaults, for instance. Seeds the space does not hold or
+	// the problem does not allow are left out.
+	Seeds []convolve.Setting
 	// Log, when set, receives a line per candidate.
 	Log func(format string, args ...any)
 	// Now is the clock of the time budget; nil means time.Now.
@@ -162,14 +169,26 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 		s.tryAll(append([]convolve.Setting{def}, ok...))
 	} else {
 		n := o.Budget / 2
-		e.Search = fmt.Sprintf("sampled %d of %d, then local search", n, len(ok))
 		rng := rand.New(rand.NewPCG(o.Seed, 0x7475))
 		batch := []convolve.Setting{def}
+		for _, sd := range o.Seeds {
+			if len(batch) > n {
+				break
+			}
+			if inSpace(ok, sd) && !inSpace(batch, sd) {
+				batch = append(batch, sd)
+			}
+		}
+		if seeds := len(batch) - 1; seeds > 0 {
+			e.Search = fmt.Sprintf("seeded with %d, sampled %d of %d, then local search", seeds, n-seeds, len(ok))
+		} else {
+			e.Search = fmt.Sprintf("sampled %d of %d, then local search", n, len(ok))
+		}
 		for _, i := range rng.Perm(len(ok)) {
 			if len(batch) > n {
 				break
 			}
-			if !ok[i].Equal(def) {
+			if !inSpace(batch, ok[i]) {
 				batch = append(batch, ok[i])
 			}
 		}
@@ -197,6 +216,16 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	}
 	e.Chosen = e.Candidates[best]
 	return e, nil
+}
+
+// inSpace reports whether pts holds a setting equal to pt.
+func inSpace(pts []convolve.Setting, pt convolve.Setting) bool {
+	for _, q := range pts {
+		if q.Equal(pt) {
+			return true
+		}
+	}
+	return false
 }
 
 // search is the state of one Tune.

@@ -265,3 +265,40 @@ func TestVerifyProblems(t *testing.T) {
 		}
 	}
 }
+
+// Seeds are tried right after the default: with a budget too small for
+// the random sample and the local search to reach the best point, a seed
+// holding it makes it the choice; a seed outside the space is left out.
+func TestTuneSeeds(t *testing.T) {
+	v := standIn{as: []int{1, 2, 3, 4, 5, 6, 7, 8}, bs: []int{1, 2, 3, 4, 5, 6, 7, 8},
+		blocks: []convolve.Block{{X: 8, Y: 8}, {X: 16, Y: 8}, {X: 16, Y: 16}, {X: 32, Y: 8}}}
+	best := convolve.Setting{Block: convolve.Block{X: 16, Y: 8}, Tunables: map[string]int{"a": 5, "b": 3}}
+	outside := convolve.Setting{Block: convolve.Block{X: 64, Y: 2}, Tunables: map[string]int{"a": 5, "b": 3}}
+	opts := Options{Budget: 4, Verify: 1, Samples: 1, Seed: 1}
+	without, err := Tune(v, smallClass, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := without.Chosen.Setting(); got.Equal(best) {
+		t.Fatalf("without seeds the search already finds %v: the test needs a smaller budget", got)
+	}
+	opts.Seeds = []convolve.Setting{outside, best}
+	with, err := Tune(v, smallClass, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := with.Chosen.Setting(); !got.Equal(best) {
+		t.Errorf("with the best point as a seed the search chose %v", got)
+	}
+	if second, _ := with.Candidates[1].Setting(); !second.Equal(best) {
+		t.Errorf("second candidate %v, want the seed %v right after the default", second, best)
+	}
+	for _, c := range with.Candidates {
+		if st, _ := c.Setting(); st.Equal(outside) {
+			t.Errorf("the seed outside the space was tried: %+v", c)
+		}
+	}
+	if !strings.HasPrefix(with.Search, "seeded with 1, sampled 1 of") {
+		t.Errorf("search %q, want it to count the one seed used", with.Search)
+	}
+}

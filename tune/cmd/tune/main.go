@@ -179,6 +179,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout)
 	var entries []tuning.Entry
 	failed := 0
+	// winners holds, per variant, type and size class, the settings
+	// chosen so far, the latest first: with the defaults of the other K
+	// classes they seed each search.
+	winners := map[string][]convolve.Setting{}
 	for i, j := range jobs {
 		t0 := time.Now()
 		if o.total > 0 {
@@ -186,8 +190,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// did not use goes to the next.
 			opts.Time = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
 		}
-		e, err := tune.Tune(j.v, j.class, opts)
 		name := j.v.Describe().Name
+		key := fmt.Sprintf("%s/%v/%s", name, j.class.Type, j.class.Size)
+		opts.Seeds = append(slices.Clone(winners[key]), otherDefaults(j, jobs, opts.Limits)...)
+		e, err := tune.Tune(j.v, j.class, opts)
+		if err == nil {
+			if st, err := e.Chosen.Setting(); err == nil {
+				winners[key] = append([]convolve.Setting{st}, winners[key]...)
+			}
+		}
 		if err != nil {
 			fmt.Fprintf(stdout, "%s %v: %v\n", name, j.class, err)
 			failed++
@@ -250,4 +261,24 @@ func findCommit() string {
 		}
 	}
 	return "unknown"
+}
+
+// otherDefaults are the family's default settings for the jobs of j's
+// variant, type and size class with another K, in job order: a search
+// seeded with them tries the setting its neighbours would take untuned.
+func otherDefaults(j job, jobs []job, lim convolve.DeviceLimits) []convolve.Setting {
+	sp := j.v.Describe().Caps.Space
+	if sp == nil || sp.Default == nil {
+		return nil
+	}
+	var out []convolve.Setting
+	for _, o := range jobs {
+		if o.v.Describe().Name != j.v.Describe().Name || o.class.Type != j.class.Type || o.class.Size != j.class.Size || o.class.K == j.class.K {
+			continue
+		}
+		if p, err := o.class.Problem(); err == nil {
+			out = append(out, sp.Default(p, convolve.Block{}, lim))
+		}
+	}
+	return out
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/tune"
 )
 
 func TestParse(t *testing.T) {
@@ -41,5 +44,39 @@ func TestRunWithoutGPU(t *testing.T) {
 	var out, errb bytes.Buffer
 	if rc := run([]string{"-k", "3", "-out", t.TempDir()}, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "needs a GPU") {
 		t.Errorf("run without a GPU: rc %d, stderr %q", rc, errb.String())
+	}
+}
+
+// kVariant declares a tuning space whose default block width is the
+// filter size, so that each K class has its own default.
+type kVariant struct{ name string }
+
+func (v kVariant) Describe() convolve.Description {
+	return convolve.Description{Name: v.name, Caps: convolve.Capabilities{Space: &convolve.TuningSpace{
+		Default: func(p convolve.Problem, _ convolve.Block, _ convolve.DeviceLimits) convolve.Setting {
+			return convolve.Setting{Block: convolve.Block{X: p.Filter.Width, Y: 1}}
+		},
+	}}}
+}
+
+func (kVariant) Plan(convolve.Problem, convolve.Config) (convolve.Plan, error) { return nil, nil }
+
+// A class's search is seeded with the defaults of the same variant's
+// other K classes of its type and size, and of no other job.
+func TestOtherDefaults(t *testing.T) {
+	a, b := kVariant{"a"}, kVariant{"b"}
+	class := func(k int, size convolve.SizeClass) tune.Class {
+		return tune.Class{Type: convolve.Float32, K: k, Size: size}
+	}
+	jobs := []job{
+		{a, class(3, convolve.SizeLarge)}, {a, class(7, convolve.SizeLarge)}, {a, class(11, convolve.SizeLarge)},
+		{a, class(5, convolve.SizeSmall)}, {b, class(9, convolve.SizeLarge)},
+	}
+	var got []int
+	for _, st := range otherDefaults(jobs[1], jobs, convolve.DeviceLimits{}) {
+		got = append(got, st.Block.X)
+	}
+	if want := []int{3, 11}; !slices.Equal(got, want) {
+		t.Errorf("seeds of a k=7 large: block widths %v, want %v", got, want)
 	}
 }
