@@ -95,3 +95,26 @@ func TestNaturalCompare(t *testing.T) {
 		t.Errorf("sizes sorted %v, want %v", sizes, want)
 	}
 }
+
+// The summary's %copy-bw column shows a line's %copy-bw (CPU and GPU
+// lines carry it), or %peak-bw for a line that predates it.
+func TestSummaryCopyBW(t *testing.T) {
+	const keys = "/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none/opts=none"
+	in := "cpu: Test CPU\n" +
+		"BenchmarkConv/variant=cpu-fast/size=64x64/filter=gauss3" + keys + " 1 1000 ns/op 42.5 %copy-bw\n" +
+		"BenchmarkConv/variant=cpu-naive/size=64x64/filter=gauss3" + keys + " 1 2000 ns/op 17.5 %peak-bw\n"
+	r, err := ReadRun(strings.NewReader(in), "data/test-cpu/x.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := Summary(r)
+	col := slices.Index(tb.Header, "%copy-bw")
+	if col < 0 {
+		t.Fatalf("header %q has no %%copy-bw column", tb.Header)
+	}
+	for i, want := range []string{"42.5", "17.5"} {
+		if got := tb.Rows[i][col]; got != want {
+			t.Errorf("row %d (%s): %%copy-bw %q, want %q", i, tb.Rows[i][0], got, want)
+		}
+	}
+}

@@ -169,8 +169,8 @@ func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case, time with the half-width of its confidence interval; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median.",
-		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%peak-bw"},
+		Caption: "Medians over the runs of each case, time with the half-width of its confidence interval; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median; %copy-bw is GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU), %peak-bw in runs that predate it.",
+		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"},
 		Keys:    7,
 	}
 	throttled, noise := r.Has(ThrottledUnit), r.spreadUnit()
@@ -188,7 +188,10 @@ func Summary(r *Run) *Table {
 		sp, oks := s.Spread()
 		mp, okm := s.Median("MPix/s")
 		gb, okg := s.Median("GB/s")
-		pb, okp := s.Median("%peak-bw")
+		pb, okp := s.Median("%copy-bw")
+		if !okp {
+			pb, okp = s.Median("%peak-bw")
+		}
 		timing := timingLabel(s)
 		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
 			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)}
