@@ -169,7 +169,7 @@ func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case, time with the half-width of its confidence interval; time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median; %copy-bw is GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU), %peak-bw in runs that predate it.",
+		Caption: "Medians over the runs of each case, time with the half-width of its 90% confidence interval (±∞: too few runs for one, as benchstat shows it; -count 5 or more gives one); time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median; %copy-bw is GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU), %peak-bw in runs that predate it.",
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"},
 		Keys:    7,
 	}

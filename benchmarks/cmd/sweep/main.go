@@ -55,6 +55,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -282,8 +283,17 @@ func printSummary(w io.Writer, path string) error {
 	if len(r.Samples) == 0 && len(r.Failures) == 0 {
 		return fmt.Errorf("no case ran: none of the selected variants can run here (the reasons are in the lines above and in %s)", path)
 	}
-	if err := results.Summary(r).RenderTerminal(w); err != nil {
+	sum := results.Summary(r)
+	if err := sum.RenderTerminal(w); err != nil {
 		return err
+	}
+	for _, row := range sum.Rows {
+		if slices.ContainsFunc(row, func(c string) bool { return strings.Contains(c, "±∞") }) {
+			if _, err := fmt.Fprintf(w, "±∞: too few runs for a %.0f%% confidence interval of the median; -count 5 or more gives one\n", 100*results.Confidence); err != nil {
+				return err
+			}
+			break
+		}
 	}
 	for _, fl := range r.Failures {
 		if _, err := fmt.Fprintln(w, fl); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -286,6 +287,35 @@ func TestParseFlagsBadKernel(t *testing.T) {
 		_, err := parseFlags(fs, []string{"-variants", "cpu-fast", "-kernel", file})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+}
+
+// Under the table a note says why a time reads ±∞ (too few runs for an
+// interval), only when one does.
+func TestPrintSummaryInfiniteNote(t *testing.T) {
+	const keys = "/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none/opts=none"
+	for _, tc := range []struct {
+		runs int
+		note bool
+	}{{1, true}, {3, true}, {5, false}} {
+		lines := []string{"cpu: Test CPU"}
+		for i := range tc.runs {
+			lines = append(lines, fmt.Sprintf("BenchmarkConv/variant=cpu-fast/size=64x64/filter=gauss3%s 1 %d ns/op", keys, 1000+i))
+		}
+		path := filepath.Join(t.TempDir(), "cpu-test", "x.txt")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if err := printSummary(&sb, path); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(sb.String(), "too few runs"); got != tc.note {
+			t.Errorf("%d runs: note printed %v, want %v:\n%s", tc.runs, got, tc.note, sb.String())
 		}
 	}
 }
