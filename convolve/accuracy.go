@@ -1,0 +1,217 @@
+package convolve
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// ErrorModel is the accuracy a variant declares for Filter2D
+// (Capabilities.Accuracy): which arithmetic and algorithm its error bound
+// is derived from. The reference (refimpl.ExpectModel) turns the model
+// into a tolerance for every output element, and the property suite and
+// the benchmarks' correctness gate hold each variant to the tolerance of
+// its own model. Every bound below is derived from the number formats and
+// the algorithm, not fitted to measured errors.
+type ErrorModel int
+
+const (
+	// Direct is a sum of rounded float32 products in any order, separable
+	// or not: the bound of Tolerance. It is the zero value, and what every
+	// variant that declares no model is held to.
+	Direct ErrorModel = iota
+	// FFT64 is convolution through power-of-two fast Fourier transforms
+	// in float64 arithmetic, the result rounded once to float32: the
+	// bound of FFTTolerance with u = 2^-53.
+	FFT64
+	// FFT32 is the same algorithm in float32 arithmetic (a GPU FFT
+	// library's single-precision transforms): FFTTolerance with u = 2^-24.
+	FFT32
+	// TF32 is a direct sum with every image value and weight rounded to
+	// nearest TF32 (10 stored mantissa bits, u = 2^-11) before a product
+	// accumulated in float32: OperandTolerance with u = 2^-11. A kernel
+	// that lets the hardware drop the low bits instead of rounding has
+	// twice that error and does not meet the model.
+	TF32
+	// BF16 is TF32's bound for operands rounded to nearest bfloat16 (7
+	// stored mantissa bits, u = 2^-8), accumulated in float32.
+	BF16
+)
+
+// ErrorModels lists every model.
+var ErrorModels = []ErrorModel{Direct, FFT64, FFT32, TF32, BF16}
+
+var errorModelNames = map[ErrorModel]string{
+	Direct: "direct", FFT64: "fft64", FFT32: "fft32", TF32: "tf32", BF16: "bf16",
+}
+
+func (m ErrorModel) String() string {
+	if s, ok := errorModelNames[m]; ok {
+		return s
+	}
+	return fmt.Sprintf("ErrorModel(%d)", int(m))
+}
+
+// Valid reports whether m is one of ErrorModels.
+func (m ErrorModel) Valid() bool {
+	_, ok := errorModelNames[m]
+	return ok
+}
+
+// IsFFT reports whether m is an FFT model, whose bound depends on norms of
+// the whole bordered input rather than on each output's own taps.
+func (m ErrorModel) IsFFT() bool { return m == FFT64 || m == FFT32 }
+
+// OperandRoundoff is the unit roundoff of the operand format of a direct
+// model: 0 for Direct (the operands are used as given), 2^-11 for TF32,
+// 2^-8 for BF16; 0 for the FFT models.
+func (m ErrorModel) OperandRoundoff() float64 {
+	switch m {
+	case TF32:
+		return 0x1p-11
+	case BF16:
+		return 0x1p-8
+	}
+	return 0
+}
+
+// FFTRoundoff is the unit roundoff of an FFT model's arithmetic: 2^-53
+// for FFT64, 2^-24 for FFT32, 0 for the direct models.
+func (m ErrorModel) FFTRoundoff() float64 {
+	switch m {
+	case FFT64:
+		return 0x1p-53
+	case FFT32:
+		return unitRoundoff
+	}
+	return 0
+}
+
+// OperandTolerance is the bound of a direct sum whose operands are first
+// rounded to a format of unit roundoff uop (TF32, BF16) and whose products
+// are then summed in float32. Each rounded product is
+// x(1+a) * w(1+b) = x*w*(1+d) with |a|, |b| <= uop, so |d| <= 2uop + uop^2.
+// The exact sum of the rounded products therefore differs from the exact
+// result ref by at most (2uop + uop^2) * absSum, and its own sum of
+// |terms| is at most (1+uop)^2 * absSum, to which Tolerance's float32
+// summation bound applies. The total is that sum of the two; uop = 0
+// gives Tolerance itself.
+func OperandTolerance(kw, kh int, absSum, ref, uop float64) float64 {
+	d := 2*uop + uop*uop
+	return Tolerance(kw, kh, (1+d)*absSum, ref) + d*absSum
+}
+
+// FFTTerms are the quantities FFTTolerance bounds one output channel by:
+// norms of the bordered input channel and of the filter, and the lengths
+// of the transforms.
+type FFTTerms struct {
+	// InL1 and InL2 are the 1- and 2-norms of one channel of the bordered
+	// input: the image extended by KW/2 (left), KW-1-KW/2 (right), KH/2
+	// (top) and KH-1-KH/2 (bottom) pixels, filled through the border
+	// mapping (zeros for Zero).
+	InL1, InL2 float64
+	// FilterL1 and FilterL2 are the filter's 1- and 2-norms.
+	FilterL1, FilterL2 float64
+	// LogN is log2 of the number of points of the 2-D transform: the sum
+	// of log2 of its lengths. FFTLogPoints gives the largest a conforming
+	// variant may use.
+	LogN int
+}
+
+// FFTLogPoints is the LogN of the largest transform an FFT-model variant
+// may use for a w x h image and a kw x kh filter: the next power of two
+// of w+kw-1 times that of h+kh-1, the smallest transforms whose circular
+// convolution of the bordered image equals the linear one. A variant
+// that uses smaller transforms (tiles of the image) has a smaller LogN
+// and smaller norms, so the bound of the whole image holds for it too.
+func FFTLogPoints(w, h, kw, kh int) int {
+	return ceilLog2(w+kw-1) + ceilLog2(h+kh-1)
+}
+
+func ceilLog2(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return bits.Len(uint(n - 1))
+}
+
+// twiddleError is the bound mu on the error of a computed twiddle factor
+// exp(-2 pi i k/n), in units of u: the angle 2*pi*k/n is formed with two
+// roundings (an error of at most 2u times an angle below 2*pi, so under
+// 4*pi*u, and sine and cosine have slope at most 1), and each of cos and
+// sin is rounded once more, so mu <= (4*pi + 2)u < 16u.
+const twiddleError = 16
+
+// FFTTolerance is the largest error of one output of a convolution
+// computed through FFTs in arithmetic of unit roundoff u, rounded to
+// float32 and compared with ref, the exact result rounded to float32.
+//
+// The derivation follows the standard analysis of the Cooley-Tukey FFT
+// (Higham, Accuracy and Stability of Numerical Algorithms, chapter 24):
+// for a power-of-two transform of L = log2 n levels of radix-2
+// butterflies (radix-4 passes count as two levels: their extra twiddles
+// are +-i, exact), the computed unnormalised transform of a vector v has
+// an error of 2-norm at most gF * ||F v||_2, with
+// gF = L*eta / (1 - L*eta), eta = mu + gamma_4*(sqrt2 + mu), gamma_k =
+// k*u/(1-k*u) and mu the error of the twiddle factors (twiddleError). A
+// 2-D transform is the 1-D ones over rows, then columns; its factors
+// (1+gF(L1))(1+gF(L2)) are at most 1+gF(L1+L2), so the 2-D transform
+// obeys the same bound with L the sum.
+//
+// With x the bordered input channel zero-padded to n points, w the
+// filter likewise, X = Fx and W = Fw (unnormalised, so ||X||_2 =
+// sqrt(n)||x||_2 and ||X||_inf <= ||x||_1), the steps are:
+//
+//  1. forward transforms: X' = X + Ex, W' = W + Ew with
+//     ||Ex||_2 <= gF sqrt(n)||x||_2, ||Ew||_2 <= gF sqrt(n)||w||_2;
+//  2. pointwise product P' = fl(X' .* W'): a complex product rounds with
+//     a relative error of at most sqrt2*gamma_2, so
+//     P' - X.*W = X.*Ew + Ex.*W + Ex.*Ew + Em with
+//     ||Em||_2 <= sqrt2*gamma_2 ||X'||_inf ||W'||_2;
+//  3. inverse transform, then a scaling by 1/n (exact for a power of
+//     two): the exact inverse has 2-norm 1/sqrt(n), so the error carried
+//     over from step 2 is D = ||P' - X.*W||_2/sqrt(n), and the inverse's
+//     own rounding adds gF times the 2-norm of its result, at most
+//     gF (||x||_1||w||_2 + D).
+//
+// Bounding each term by the norms above (and an element by the 2-norm of
+// the error vector) gives, with A = 1-norms and B = 2-norms,
+//
+//	D = gF (Ax Bw + Aw Bx) + gF^2 sqrt(n) Bx Bw
+//	    + sqrt2 gamma_2 (1+gF) (Ax + gF sqrt(n) Bx) Bw
+//	E = (1+gF) D + gF Ax Bw
+//
+// for the output before its rounding to float32. That rounding and the
+// rounding of ref add u32 (2|ref| + E) (u32 = 2^-24), and the smallest
+// normal float32 is added as in Tolerance. The bound grows as u log2(n)
+// times the norms of the whole bordered image, not of each output's own
+// taps: an FFT spreads every input's rounding over every output.
+func FFTTolerance(t FFTTerms, ref, u float64) float64 {
+	L := float64(t.LogN)
+	g2, g4 := gamma(2, u), gamma(4, u)
+	mu := twiddleError * u
+	eta := mu + g4*(math.Sqrt2+mu)
+	gF := L * eta / (1 - L*eta)
+	sn := math.Sqrt(math.Ldexp(1, t.LogN))
+	ax, bx, aw, bw := t.InL1, t.InL2, t.FilterL1, t.FilterL2
+	d := gF*(ax*bw+aw*bx) + gF*gF*sn*bx*bw + math.Sqrt2*g2*(1+gF)*(ax+gF*sn*bx)*bw
+	e := (1+gF)*d + gF*ax*bw
+	return e + unitRoundoff*(2*math.Abs(ref)+e) + 0x1p-126
+}
+
+// gamma is Higham's gamma_k = k*u / (1 - k*u).
+func gamma(k, u float64) float64 { return k * u / (1 - k*u) }
+
+// ModelTolerance is the tolerance of one Filter2D output under a direct
+// model (Direct, TF32, BF16): OperandTolerance with the model's operand
+// roundoff. It returns an error for an FFT model, whose bound needs the
+// norms of FFTTerms (FFTTolerance), and for an unknown model.
+func ModelTolerance(m ErrorModel, kw, kh int, absSum, ref float64) (float64, error) {
+	if !m.Valid() {
+		return 0, fmt.Errorf("convolve: unknown error model %d", int(m))
+	}
+	if m.IsFFT() {
+		return 0, fmt.Errorf("convolve: error model %v bounds an output by norms of the whole input (FFTTolerance), not by its taps", m)
+	}
+	return OperandTolerance(kw, kh, absSum, ref, m.OperandRoundoff()), nil
+}
