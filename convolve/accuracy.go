@@ -136,11 +136,14 @@ func ceilLog2(n int) int {
 }
 
 // twiddleError is the bound mu on the error of a computed twiddle factor
-// exp(-2 pi i k/n), in units of u: the angle 2*pi*k/n is formed with two
-// roundings (an error of at most 2u times an angle below 2*pi, so under
-// 4*pi*u, and sine and cosine have slope at most 1), and each of cos and
-// sin is rounded once more, so mu <= (4*pi + 2)u < 16u.
-const twiddleError = 16
+// exp(-2 pi i k/n), in units of u: the angle 2*pi*k/n is formed from a
+// rounded 2*pi with at most two more roundings (a relative error of 3u on
+// an angle below 2*pi, so under 6*pi*u < 19u absolute, and sine and
+// cosine have slope at most 1), and the library sine and cosine are each
+// within two units in the last place. So mu < 23u; 32u leaves room for a
+// library that forms the angle with one more rounding. A transform whose
+// twiddles are computed by repeated multiplication does not meet it.
+const twiddleError = 32
 
 // FFTTolerance is the largest error of one output of a convolution
 // computed through FFTs in arithmetic of unit roundoff u, rounded to

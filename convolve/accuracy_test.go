@@ -87,11 +87,11 @@ func TestFFTToleranceByHand(t *testing.T) {
 		// a 1x3 filter of ones: Ax = 6, Bx = sqrt10, Aw = 3, Bw = sqrt3,
 		// LogN 2, ref 4. The values were worked out with the formula of
 		// FFTTolerance's comment in double precision:
-		// mu = 16u, eta = mu + gamma_4(sqrt2+mu), gF = 2eta/(1-2eta).
+		// mu = 32u, eta = mu + gamma_4(sqrt2+mu), gF = 2eta/(1-2eta).
 		{"four points fft32", convolve.FFTTerms{InL1: 6, InL2: math.Sqrt(10), FilterL1: 3, FilterL2: math.Sqrt(3), LogN: 2}, 4, u,
-			8.038102277393083e-05},
+			0.0001381200690730918},
 		{"four points fft64", convolve.FFTTerms{InL1: 6, InL2: math.Sqrt(10), FilterL1: 3, FilterL2: math.Sqrt(3), LogN: 2}, 4, 0x1p-53,
-			4.768373070354493e-07},
+			4.768374145812242e-07},
 	}
 	for _, tt := range tests {
 		got := convolve.FFTTolerance(tt.terms, tt.ref, tt.u)
