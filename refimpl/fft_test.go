@@ -2,11 +2,13 @@ package refimpl_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
+	"github.com/convbench/convbench/refimpl"
 )
 
 // fftSuiteCases is the number of random cases per property of cpu-fft's
@@ -73,6 +75,72 @@ func BenchmarkFFTCrossover(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestFFTTiles checks cpu-fft against ExpectModel(FFT64) on images wider
+// and taller than one tile (tiles are at most 64 points for filters up to
+// 16 wide), so that outputs come from several tiles and the tiles at the
+// right and bottom edges are partly past the bordered image, for every
+// border, element type and layout.
+func TestFFTTiles(t *testing.T) {
+	v, err := convolve.Lookup("cpu-fft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	sizes := []struct{ w, h, kw, kh int }{{150, 90, 5, 3}, {97, 131, 9, 9}, {200, 7, 15, 1}}
+	for _, sz := range sizes {
+		for _, b := range convolve.Borders {
+			for _, typ := range convolve.ElemTypes {
+				for _, layout := range convolve.Layouts {
+					g := convolve.Geometry{Width: sz.w, Height: sz.h, Channels: 3, Type: typ, Layout: layout}
+					in, err := convolve.NewImage(g)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for c := 0; c < 3; c++ {
+						for y := 0; y < sz.h; y++ {
+							for x := 0; x < sz.w; x++ {
+								in.Set(x, y, c, float64(r.IntN(200))-50)
+							}
+						}
+					}
+					w := make([]float32, sz.kw*sz.kh)
+					for i := range w {
+						w[i] = r.Float32()*2 - 1
+					}
+					f, err := convolve.NewFilter("random", sz.kw, sz.kh, w)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: b, Mode: convolve.Convolve}
+					if typ == convolve.Uint8 {
+						for i := range in.U8 {
+							in.U8[i] = uint8(r.IntN(256))
+						}
+					}
+					ref, tol, err := refimpl.ExpectModel(p, in, convolve.FFT64)
+					if err != nil {
+						t.Fatal(err)
+					}
+					pl, err := convolve.PlanFor(v, p, convolve.Config{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					out, _ := p.NewOutput()
+					out.Fill(math.NaN())
+					if err := pl.Run(in, out); err != nil {
+						t.Fatal(err)
+					}
+					pl.Close()
+					m, err := convolve.Compare(out, ref, tol)
+					if err != nil || !m.OK() {
+						t.Errorf("%v: %v %v", p, m, err)
+					}
+				}
+			}
 		}
 	}
 }
