@@ -58,8 +58,8 @@ func (m ErrorModel) Valid() bool {
 	return ok
 }
 
-// IsFFT reports whether m is an FFT model, whose bound depends on norms of
-// the whole bordered input rather than on each output's own taps.
+// IsFFT reports whether m is an FFT model, whose bound depends on the
+// norm of the whole bordered input rather than on each output's own taps.
 func (m ErrorModel) IsFFT() bool { return m == FFT64 || m == FFT32 }
 
 // OperandRoundoff is the unit roundoff of the operand format of a direct
@@ -102,16 +102,16 @@ func OperandTolerance(kw, kh int, absSum, ref, uop float64) float64 {
 }
 
 // FFTTerms are the quantities FFTTolerance bounds one output channel by:
-// norms of the bordered input channel and of the filter, and the lengths
+// 2-norms of the bordered input channel and of the filter, and the size
 // of the transforms.
 type FFTTerms struct {
-	// InL1 and InL2 are the 1- and 2-norms of one channel of the bordered
-	// input: the image extended by KW/2 (left), KW-1-KW/2 (right), KH/2
-	// (top) and KH-1-KH/2 (bottom) pixels, filled through the border
-	// mapping (zeros for Zero).
-	InL1, InL2 float64
-	// FilterL1 and FilterL2 are the filter's 1- and 2-norms.
-	FilterL1, FilterL2 float64
+	// InL2 is the 2-norm of one channel of the bordered input: the image
+	// extended by KW/2 (left), KW-1-KW/2 (right), KH/2 (top) and
+	// KH-1-KH/2 (bottom) pixels, filled through the border mapping (zeros
+	// for Zero).
+	InL2 float64
+	// FilterL2 is the filter's 2-norm.
+	FilterL2 float64
 	// LogN is log2 of the number of points of the 2-D transform: the sum
 	// of log2 of its lengths. FFTLogPoints gives the largest a conforming
 	// variant may use.
@@ -123,7 +123,7 @@ type FFTTerms struct {
 // of w+kw-1 times that of h+kh-1, the smallest transforms whose circular
 // convolution of the bordered image equals the linear one. A variant
 // that uses smaller transforms (tiles of the image) has a smaller LogN
-// and smaller norms, so the bound of the whole image holds for it too.
+// and a smaller norm, so the bound of the whole image holds for it too.
 func FFTLogPoints(w, h, kw, kh int) int {
 	return ceilLog2(w+kw-1) + ceilLog2(h+kh-1)
 }
@@ -149,56 +149,60 @@ const twiddleError = 32
 // computed through FFTs in arithmetic of unit roundoff u, rounded to
 // float32 and compared with ref, the exact result rounded to float32.
 //
-// The derivation follows the standard analysis of the Cooley-Tukey FFT
-// (Higham, Accuracy and Stability of Numerical Algorithms, chapter 24):
-// for a power-of-two transform of L = log2 n levels of radix-2
-// butterflies (radix-4 passes count as two levels: their extra twiddles
-// are +-i, exact), the computed unnormalised transform of a vector v has
-// an error of 2-norm at most gF * ||F v||_2, with
-// gF = L*eta / (1 - L*eta), eta = mu + gamma_4*(sqrt2 + mu), gamma_k =
-// k*u/(1-k*u) and mu the error of the twiddle factors (twiddleError). A
-// 2-D transform is the 1-D ones over rows, then columns; its factors
-// (1+gF(L1))(1+gF(L2)) are at most 1+gF(L1+L2), so the 2-D transform
-// obeys the same bound with L the sum.
+// The derivation follows the standard error analysis of the Cooley-Tukey
+// FFT (Higham, Accuracy and Stability of Numerical Algorithms, chapter
+// 24). A power-of-two transform is L = log2 n levels of radix-2
+// butterflies (a radix-4 pass counts as two levels: its extra twiddles
+// are +-i, exact). Each butterfly a + w*b, with w a twiddle factor known
+// to within mu (twiddleError), errs by at most eta times |a| + |b| plus
+// the errors of a and b, with eta = mu + gamma_4*(sqrt2 + mu) and
+// gamma_k = k*u/(1-k*u). Two bounds follow by induction over the levels,
+// with gF = L*eta / (1 - L*eta):
 //
-// With x the bordered input channel zero-padded to n points, w the
-// filter likewise, X = Fx and W = Fw (unnormalised, so ||X||_2 =
-// sqrt(n)||x||_2 and ||X||_inf <= ||x||_1), the steps are:
+//   - normwise (Higham's theorem): the computed unnormalised transform of
+//     v errs by at most gF * ||F v||_2 = gF sqrt(n) ||v||_2 in 2-norm;
+//   - componentwise: each output is reached from each input along one
+//     path of L butterflies, so each computed output errs by at most
+//     ((1+eta)^L - 1) sum|v_j| <= gF ||v||_1.
+//
+// A 2-D transform is the 1-D ones over rows, then columns: one path of
+// L = log2 of the whole number of points, so both bounds hold with that L.
+//
+// With x the bordered input channel zero-padded to n points, w the filter
+// likewise, X = Fx and W = Fw unnormalised (||X||_2 = sqrt(n)||x||_2), and
+// Bx, Bw the 2-norms of x and w:
 //
 //  1. forward transforms: X' = X + Ex, W' = W + Ew with
-//     ||Ex||_2 <= gF sqrt(n)||x||_2, ||Ew||_2 <= gF sqrt(n)||w||_2;
-//  2. pointwise product P' = fl(X' .* W'): a complex product rounds with
-//     a relative error of at most sqrt2*gamma_2, so
-//     P' - X.*W = X.*Ew + Ex.*W + Ex.*Ew + Em with
-//     ||Em||_2 <= sqrt2*gamma_2 ||X'||_inf ||W'||_2;
-//  3. inverse transform, then a scaling by 1/n (exact for a power of
-//     two): the exact inverse has 2-norm 1/sqrt(n), so the error carried
-//     over from step 2 is D = ||P' - X.*W||_2/sqrt(n), and the inverse's
-//     own rounding adds gF times the 2-norm of its result, at most
-//     gF (||x||_1||w||_2 + D).
+//     ||Ex||_2 <= gF sqrt(n) Bx and ||Ew||_2 <= gF sqrt(n) Bw (normwise);
+//  2. pointwise product P' = fl(X' .* W'): a complex product rounds with a
+//     relative error of at most sqrt2*gamma_2, so P' - X.*W = X.*Ew +
+//     Ex.*W + Ex.*Ew + Em with |Em_j| <= sqrt2*gamma_2 |X'_j||W'_j|; by
+//     Cauchy-Schwarz each term's 1-norm is at most the product of two
+//     2-norms, so ||P' - X.*W||_1 <= n Bx Bw d with
+//     d = 2gF + gF^2 + sqrt2*gamma_2 (1+gF)^2, and
+//     ||P'||_1 <= n Bx Bw (1 + d);
+//  3. inverse transform and scaling by 1/n (exact for a power of two):
+//     the error carried over from step 2 is at most ||P' - X.*W||_1 / n
+//     <= Bx Bw d at every output, and the inverse's own rounding at most
+//     gF ||P'||_1 / n <= gF Bx Bw (1 + d) (componentwise).
 //
-// Bounding each term by the norms above (and an element by the 2-norm of
-// the error vector) gives, with A = 1-norms and B = 2-norms,
-//
-//	D = gF (Ax Bw + Aw Bx) + gF^2 sqrt(n) Bx Bw
-//	    + sqrt2 gamma_2 (1+gF) (Ax + gF sqrt(n) Bx) Bw
-//	E = (1+gF) D + gF Ax Bw
-//
-// for the output before its rounding to float32. That rounding and the
-// rounding of ref add u32 (2|ref| + E) (u32 = 2^-24), and the smallest
-// normal float32 is added as in Tolerance. The bound grows as u log2(n)
-// times the norms of the whole bordered image, not of each output's own
-// taps: an FFT spreads every input's rounding over every output.
+// So before its rounding to float32 the output errs by at most
+// E = Bx Bw (d + gF (1 + d)). That rounding and the rounding of ref add
+// u32 (2|ref| + E) (u32 = 2^-24), and the smallest normal float32 is added
+// as in Tolerance. The bound grows as u log2(n) times the 2-norms of the
+// whole bordered image and of the filter, not with each output's own
+// taps: an FFT spreads every input's rounding over every output. A
+// variant that transforms tiles of the image has a smaller L and tile
+// norms no larger than the image's, so the bound of the whole image holds
+// for it.
 func FFTTolerance(t FFTTerms, ref, u float64) float64 {
 	L := float64(t.LogN)
 	g2, g4 := gamma(2, u), gamma(4, u)
 	mu := twiddleError * u
 	eta := mu + g4*(math.Sqrt2+mu)
 	gF := L * eta / (1 - L*eta)
-	sn := math.Sqrt(math.Ldexp(1, t.LogN))
-	ax, bx, aw, bw := t.InL1, t.InL2, t.FilterL1, t.FilterL2
-	d := gF*(ax*bw+aw*bx) + gF*gF*sn*bx*bw + math.Sqrt2*g2*(1+gF)*(ax+gF*sn*bx)*bw
-	e := (1+gF)*d + gF*ax*bw
+	d := 2*gF + gF*gF + math.Sqrt2*g2*(1+gF)*(1+gF)
+	e := t.InL2 * t.FilterL2 * (d + gF*(1+d))
 	return e + unitRoundoff*(2*math.Abs(ref)+e) + 0x1p-126
 }
 
@@ -214,7 +218,7 @@ func ModelTolerance(m ErrorModel, kw, kh int, absSum, ref float64) (float64, err
 		return 0, fmt.Errorf("convolve: unknown error model %d", int(m))
 	}
 	if m.IsFFT() {
-		return 0, fmt.Errorf("convolve: error model %v bounds an output by norms of the whole input (FFTTolerance), not by its taps", m)
+		return 0, fmt.Errorf("convolve: error model %v bounds an output by the norm of the whole input (FFTTolerance), not by its taps", m)
 	}
 	return OperandTolerance(kw, kh, absSum, ref, m.OperandRoundoff()), nil
 }

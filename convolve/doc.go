@@ -26,7 +26,7 @@
 // [Tolerance]; the zero value), [TF32] and [BF16] (the same sums over
 // operands rounded to those formats, [OperandTolerance]), and [FFT64] and
 // [FFT32] (convolution through power-of-two FFTs, [FFTTolerance], whose
-// bound grows with log2 of the transform's points and the norms of the
+// bound grows with log2 of the transform's points and the 2-norms of the
 // whole bordered image). Each bound is derived from the formats and the
 // algorithm beside its code. The reference computes the tolerance of a
 // model for every output, and the property suite and the benchmarks'

@@ -55,10 +55,10 @@ func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, e
 //
 //   - Direct, TF32, BF16: convolve.ModelTolerance(m, KW, KH, sum|w*x|, ref)
 //     per element, the direct bound with the model's operand rounding.
-//   - FFT64, FFT32: convolve.FFTTolerance per element, with the 1- and
-//     2-norms of the element's channel of the bordered input (the image
+//   - FFT64, FFT32: convolve.FFTTolerance per element, with the 2-norm
+//     of the element's channel of the bordered input (the image
 //     extended by the filter's reach on each side, filled through the
-//     border mapping, zeros for Zero), the filter's norms, and the LogN of
+//     border mapping, zeros for Zero), the filter's 2-norm, and the LogN of
 //     convolve.FFTLogPoints.
 //
 // ref is the same under every model. SobelMagnitude and RGBToYUV have
@@ -184,32 +184,29 @@ func FFTTerms(p convolve.Problem, in *convolve.Image) ([]convolve.FFTTerms, erro
 }
 
 // fftTerms returns convolve.FFTTerms for each channel of in under the
-// filter f and border b: the norms of the channel extended by the
+// filter f and border b: the 2-norm of the channel extended by the
 // filter's reach through b (see ExpectModel).
 func fftTerms(in *convolve.Image, f *convolve.Filter, b convolve.Border) []convolve.FFTTerms {
-	var fl1, fl2 float64
+	var fl2 float64
 	for _, w := range f.Weights {
-		fl1 += math.Abs(float64(w))
 		fl2 += float64(w) * float64(w)
 	}
 	ax, ay := f.Width/2, f.Height/2
 	terms := make([]convolve.FFTTerms, in.Channels)
 	for c := range terms {
-		var l1, l2 float64
+		var l2 float64
 		for y := -ay; y < in.Height+f.Height-1-ay; y++ {
 			iy, oky := b.Index(y, in.Height)
 			for x := -ax; x < in.Width+f.Width-1-ax; x++ {
 				ix, okx := b.Index(x, in.Width)
 				if oky && okx {
 					v := in.At(ix, iy, c)
-					l1 += math.Abs(v)
 					l2 += v * v
 				}
 			}
 		}
 		terms[c] = convolve.FFTTerms{
-			InL1: l1, InL2: math.Sqrt(l2),
-			FilterL1: fl1, FilterL2: math.Sqrt(fl2),
+			InL2: math.Sqrt(l2), FilterL2: math.Sqrt(fl2),
 			LogN: convolve.FFTLogPoints(in.Width, in.Height, f.Width, f.Height),
 		}
 	}

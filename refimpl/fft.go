@@ -32,7 +32,7 @@ import (
 //
 // Its error is bounded by convolve.FFTTolerance with u = 2^-53 (the
 // FFT64 model, which it declares): a tile's transform has no more points
-// than the whole image's and its bordered pixels' norms are at most the
+// than the whole image's and its bordered pixels' 2-norm is at most the
 // whole channel's, so the bound of the whole bordered channel holds. An
 // FFT spreads every value's rounding over every output of its tile, so
 // the variant needs finite input (FiniteInput) and gives outputs near
