@@ -188,8 +188,9 @@ const twiddleError = 32
 //
 // So before its rounding to float32 the output errs by at most
 // E = Bx Bw (d + gF (1 + d)). That rounding and the rounding of ref add
-// u32 (2|ref| + E) (u32 = 2^-24), and the smallest normal float32 is added
-// as in Tolerance. The bound grows as u log2(n) times the 2-norms of the
+// u32 (2|y| + E) (u32 = 2^-24) for the exact result y, with
+// |y| <= |ref| / (1 - u32), and the smallest normal float32 is added as in
+// Tolerance. The bound grows as u log2(n) times the 2-norms of the
 // whole bordered image and of the filter, not with each output's own
 // taps: an FFT spreads every input's rounding over every output. A
 // variant that transforms tiles of the image has a smaller L and tile
@@ -203,7 +204,7 @@ func FFTTolerance(t FFTTerms, ref, u float64) float64 {
 	gF := L * eta / (1 - L*eta)
 	d := 2*gF + gF*gF + math.Sqrt2*g2*(1+gF)*(1+gF)
 	e := t.InL2 * t.FilterL2 * (d + gF*(1+d))
-	return e + unitRoundoff*(2*math.Abs(ref)+e) + 0x1p-126
+	return e + unitRoundoff*(2*math.Abs(ref)/(1-unitRoundoff)+e) + 0x1p-126
 }
 
 // gamma is Higham's gamma_k = k*u / (1 - k*u).
