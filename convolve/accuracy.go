@@ -95,7 +95,11 @@ func (m ErrorModel) FFTRoundoff() float64 {
 // result ref by at most (2uop + uop^2) * absSum, and its own sum of
 // |terms| is at most (1+uop)^2 * absSum, to which Tolerance's float32
 // summation bound applies. The total is that sum of the two; uop = 0
-// gives Tolerance itself.
+// gives Tolerance itself. The relative rounding bound holds for operands
+// in the normal range: TF32 and BF16 keep float32's exponent range, but a
+// subnormal operand keeps fewer significant bits (and tensor cores may
+// flush it), which this bound does not cover; the property suite's
+// subnormal cases show whether a variant stays within it there.
 func OperandTolerance(kw, kh int, absSum, ref, uop float64) float64 {
 	d := 2*uop + uop*uop
 	return Tolerance(kw, kh, (1+d)*absSum, ref) + d*absSum
