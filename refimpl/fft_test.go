@@ -44,7 +44,7 @@ func BenchmarkFFTCrossover(b *testing.B) {
 	for i := range in.F32 {
 		in.F32[i] = r.Float32()
 	}
-	for _, k := range []int{7, 15, 21, 31, 45, 63} {
+	for _, k := range []int{7, 15, 21, 31, 45, 55, 63, 75} {
 		w := make([]float32, k*k)
 		for i := range w {
 			w[i] = r.Float32()*2 - 1
