@@ -23,8 +23,8 @@ type expectEntry struct {
 }
 
 // expectCache remembers reference outputs by the content they depend on:
-// the problem's operation, mode, border, geometry and filter weights, and
-// every input element. Entries leave oldest first past expectCacheBytes.
+// the error model, the problem's operation, mode, border, geometry and
+// filter weights, and every input element. Entries leave oldest first past expectCacheBytes.
 var expectCache = struct {
 	sync.Mutex
 	m     map[uint64]expectEntry
@@ -32,9 +32,9 @@ var expectCache = struct {
 	bytes int64
 }{m: map[uint64]expectEntry{}}
 
-// expect is refimpl.Expect(p, in) through expectCache.
-func expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
-	key := expectKey(p, in)
+// expect is refimpl.ExpectModel(p, in, m) through expectCache.
+func expect(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) (ref, tol *convolve.Image, err error) {
+	key := expectKey(p, in, m)
 	c := &expectCache
 	c.Lock()
 	e, ok := c.m[key]
@@ -42,7 +42,7 @@ func expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, e
 	if ok {
 		return e.ref, e.tol, nil
 	}
-	ref, tol, err = refimpl.Expect(p, in)
+	ref, tol, err = refimpl.ExpectModel(p, in, m)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,9 +70,9 @@ func expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, e
 // the variant's output with the cached reference, so a collision could
 // only pass a wrong output if two different problems hashed alike; the
 // key is 64 bits of FNV-1a over the full content, not a sample.
-func expectKey(p convolve.Problem, in *convolve.Image) uint64 {
+func expectKey(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|%d|%+v|", p.Op, p.Mode, p.Border, in.Geometry)
+	fmt.Fprintf(h, "%d|%d|%d|%d|%+v|", m, p.Op, p.Mode, p.Border, in.Geometry)
 	var b [8]byte
 	if p.Filter != nil {
 		fmt.Fprintf(h, "%dx%d|", p.Filter.Width, p.Filter.Height)

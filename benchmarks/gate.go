@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/refimpl"
 )
 
 // FullGateWork is the largest Work for which the correctness gate
@@ -30,8 +31,20 @@ const (
 // poisons out with NaN before the run, so unwritten float elements count
 // as violations. Metrics.OK() tells whether the variant passed.
 func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
+	return GateModel(p, in, out, convolve.Direct)
+}
+
+// GateModel is Gate with the tolerance of the error model m, the one the
+// variant declares (convolve.Capabilities.Accuracy; see
+// refimpl.ExpectModel). Under an FFT model a window's tolerance is
+// computed from the norms of the whole bordered image
+// (refimpl.FFTTerms), since each output's bound depends on all of it.
+func GateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorModel) (convolve.Metrics, GateMode, error) {
+	if p.Op != convolve.Filter2D {
+		m = convolve.Direct
+	}
 	if gateModeOf(p) == GateFull {
-		ref, tol, err := expect(p, in)
+		ref, tol, err := expect(p, in, m)
 		if err != nil {
 			return convolve.Metrics{}, GateFull, fmt.Errorf("benchmarks: reference for %v: %w", p, err)
 		}
@@ -39,8 +52,15 @@ func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMo
 		return m, GateFull, err
 	}
 	var total convolve.Metrics
+	var terms []convolve.FFTTerms
+	if m.IsFFT() {
+		var err error
+		if terms, err = refimpl.FFTTerms(p, in); err != nil {
+			return convolve.Metrics{}, GateWindows, fmt.Errorf("benchmarks: norms for %v: %w", p, err)
+		}
+	}
 	for _, w := range gateWindows(p) {
-		m, err := gateWindowAt(p, in, out, w)
+		m, err := gateWindowAt(p, in, out, w, m, terms)
 		if err != nil {
 			return total, GateWindows, err
 		}
@@ -246,16 +266,25 @@ func (w window) cut(out, ref *convolve.Image) (gotW, refW *convolve.Image, err e
 // gateWindowAt compares the window w of out with the reference computed
 // on the crop of in that holds the window and its halo (clipped or padded,
 // as window says), whose output equals the full output inside the window.
-func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window) (convolve.Metrics, error) {
+// Under an FFT model the tolerance of each element is FFTTolerance with
+// the whole image's terms (one per channel) and the element's reference.
+func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window, model convolve.ErrorModel, terms []convolve.FFTTerms) (convolve.Metrics, error) {
 	crop, err := w.crop(in)
 	if err != nil {
 		return convolve.Metrics{}, err
 	}
 	cp := p
 	cp.Input = crop.Geometry
-	ref, tol, err := expect(cp, crop)
+	local := model
+	if model.IsFFT() {
+		local = convolve.Direct
+	}
+	ref, tol, err := expect(cp, crop, local)
 	if err != nil {
 		return convolve.Metrics{}, fmt.Errorf("benchmarks: reference for window (%d,%d) of %v: %w", w.x0, w.y0, p, err)
+	}
+	if model.IsFFT() {
+		tol = fftTolerance(ref, terms, model)
 	}
 	gotW, refW, err := w.cut(out, ref)
 	if err != nil {
@@ -317,4 +346,26 @@ func countNaN(im *convolve.Image) int {
 		}
 	}
 	return n
+}
+
+// fftTolerance is the tolerance under the FFT model m of every element
+// of ref, a reference output rounded to float32, with terms[c] the norms
+// of the whole image's channel c. The exact value is within u32*|ref| of
+// the rounded one, so |ref| is enlarged by that much before the bound.
+func fftTolerance(ref *convolve.Image, terms []convolve.FFTTerms, m convolve.ErrorModel) *convolve.Image {
+	tol := ref.Clone()
+	for c := 0; c < ref.Channels; c++ {
+		for y := 0; y < ref.Height; y++ {
+			for x := 0; x < ref.Width; x++ {
+				r := math.Abs(ref.At(x, y, c)) * (1 + 0x1p-23)
+				t := convolve.FFTTolerance(terms[c], r, m.FFTRoundoff())
+				f := float32(t)
+				if float64(f) < t {
+					f = math.Nextafter32(f, float32(math.Inf(1)))
+				}
+				tol.F32[tol.Offset(x, y, c)] = f
+			}
+		}
+	}
+	return tol
 }

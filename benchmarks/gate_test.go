@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/refimpl"
 )
 
 // runVariant plans c with the registered variant and returns its output.
@@ -312,5 +313,42 @@ func TestRunnerMaxULP(t *testing.T) {
 		if ok != tt.want || ulp != 0 {
 			t.Errorf("%s: max-ulp %v reported %v, want reported %v and 0", tt.c.Name(), ulp, ok, tt.want)
 		}
+	}
+}
+
+// TestGateModelFFTWindows: a windowed gate under an FFT model bounds each
+// element by the whole image's norms, not its window's crop: an element
+// moved by 0.9 of the FFT32 bound of the whole image passes under FFT32
+// and fails under Direct; cpu-fft's own output passes under its FFT64.
+func TestGateModelFFTWindows(t *testing.T) {
+	c := Case{Variant: "cpu-fft", Width: 1200, Height: 400, Filter: "dense15", Channels: 3, Border: convolve.Reflect}
+	p, err := c.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := NewInput(p, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := runVariant(t, c, in)
+	m, mode, err := GateModel(p, in, out, convolve.FFT64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode != GateWindows || !m.OK() || m.N == 0 {
+		t.Fatalf("cpu-fft under fft64: mode %s, metrics %v; want a windowed gate that passes", mode, m)
+	}
+	terms, err := refimpl.FFTTerms(p, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := p.Input.Width/2, p.Input.Height/2
+	v := out.At(x, y, 0)
+	out.Set(x, y, 0, v+0.9*convolve.FFTTolerance(terms[0], v, convolve.FFT32.FFTRoundoff()))
+	if m, _, _ := GateModel(p, in, out, convolve.FFT32); !m.OK() {
+		t.Errorf("moved by 0.9 of the whole image's fft32 bound: %v; want a pass under fft32", m)
+	}
+	if m, _, _ := GateModel(p, in, out, convolve.Direct); m.OK() || m.First.X != x || m.First.Y != y {
+		t.Errorf("moved by 0.9 of the whole image's fft32 bound: %v; want a violation at (%d,%d) under direct", m, x, y)
 	}
 }

@@ -173,7 +173,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if err := s.plan.Run(s.in, s.out); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	s.metrics, s.gate, err = Gate(p, s.in, s.out)
+	s.metrics, s.gate, err = GateModel(p, s.in, s.out, v.Describe().Caps.Accuracy)
 	if err != nil {
 		return fmt.Errorf("gate: %w", err)
 	}

@@ -21,6 +21,17 @@
 // second Close return errors wrapping [ErrClosed]. Plans check the host
 // or device memory they need before allocating ([MemoryError]).
 //
+// Every variant declares the accuracy its Filter2D outputs obey as an
+// [ErrorModel] in [Capabilities].Accuracy: [Direct] (float32 direct sums,
+// [Tolerance]; the zero value), [TF32] and [BF16] (the same sums over
+// operands rounded to those formats, [OperandTolerance]), and [FFT64] and
+// [FFT32] (convolution through power-of-two FFTs, [FFTTolerance], whose
+// bound grows with log2 of the transform's points and the 2-norms of the
+// whole bordered image). Each bound is derived from the formats and the
+// algorithm beside its code. The reference computes the tolerance of a
+// model for every output, and the property suite and the benchmarks'
+// gate hold each variant to its own model.
+//
 // A tunable kernel family declares its [TuningSpace] in
 // [Capabilities].Space: block shapes, tunables with their values, the
 // restriction of a point by the problem and the [DeviceLimits], and the

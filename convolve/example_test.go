@@ -132,3 +132,20 @@ func ExampleThroughput() {
 	// 33554 MPix/s, 268.4 GB/s, 3288 GFLOP/s
 	// floor: 44.739µs memory
 }
+
+// The tolerance of one output of a 3x3 box over pixels of 1 under each
+// direct error model, and under FFT32 for a 64x64 image of ones (its
+// bordered 66x66 image has 2-norm 66, the transforms 128x128 points).
+func ExampleModelTolerance() {
+	for _, m := range []convolve.ErrorModel{convolve.Direct, convolve.TF32, convolve.BF16} {
+		t, _ := convolve.ModelTolerance(m, 3, 3, 9, 9)
+		fmt.Printf("%-6v %.3g\n", m, t)
+	}
+	terms := convolve.FFTTerms{InL2: 66, FilterL2: 3, LogN: convolve.FFTLogPoints(64, 64, 3, 3)}
+	fmt.Printf("%-6v %.3g\n", convolve.FFT32, convolve.FFTTolerance(terms, 9, convolve.FFT32.FFTRoundoff()))
+	// Output:
+	// direct 8.58e-06
+	// tf32   0.0088
+	// bf16   0.0705
+	// fft32  0.0187
+}

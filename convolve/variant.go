@@ -150,6 +150,12 @@ type Capabilities struct {
 	// core, is part of Run and so of a benchmark's total time). Variants
 	// without it compute with NaN and infinities as the reference does.
 	FiniteInput bool
+	// Accuracy is the error model the variant's Filter2D outputs obey
+	// (see ErrorModel); the zero value, Direct, is float32 direct
+	// summation. The property suite and the benchmarks' correctness gate
+	// compare outputs with the reference within the tolerance of this
+	// model (refimpl.ExpectModel).
+	Accuracy ErrorModel
 }
 
 // Check reports the first capability problem p needs and c lacks, or nil.

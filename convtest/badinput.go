@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
 )
 
 // badPlan is one invalid problem or configuration.
@@ -280,7 +279,7 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 	if err != nil {
 		return append(problems, err.Error()), ""
 	}
-	ref, tol, err := refimpl.Expect(p, in)
+	ref, tol, err := e.expect(p, in)
 	if err != nil {
 		return append(problems, err.Error()), ""
 	}

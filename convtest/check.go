@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/refimpl"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,6 +30,16 @@ type env struct {
 	open atomic.Int64
 	// pool is the GPU specialization pool (nil for CPU variants).
 	pool []testCase
+}
+
+// expect is the reference of p on in with the tolerance of the variant's
+// declared error model (refimpl.ExpectModel with Caps.Accuracy).
+func (e *env) expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
+	m := e.desc.Caps.Accuracy
+	if p.Op != convolve.Filter2D {
+		m = convolve.Direct
+	}
+	return refimpl.ExpectModel(p, in, m)
 }
 
 // countedPlan counts itself in env.open until closed.

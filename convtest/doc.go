@@ -12,8 +12,12 @@
 // github.com/leanovate/gopter that:
 //
 //   - the output agrees with refimpl's float64 reference within the
-//     per-element tolerance of the correctness policy, and every output
-//     element is written (outputs are poisoned before each run);
+//     per-element tolerance of the error model the variant declares
+//     (Capabilities.Accuracy, refimpl.ExpectModel; Direct when it declares
+//     none), and every output element is written (outputs are poisoned
+//     before each run); the metamorphic relations below use the same
+//     model's tolerances, and a variant of another model than Direct meets
+//     the identity filter within its bound rather than exactly;
 //   - metamorphic relations hold: the identity filter returns the input,
 //     an impulse returns the (flipped or unflipped) filter, filtering is
 //     linear in the filter, whole-pixel translation commutes with filtering

@@ -1,10 +1,12 @@
 // Package refimpl holds the pure-Go CPU implementations of the convolve
 // operations (Filter2D, SobelMagnitude, RGBToYUV). Importing it registers
-// three variants with convolve:
+// four variants with convolve:
 //
 //   - "reference": the ground truth. [Expect] accumulates every output in
 //     float64 and returns, beside the reference output, a per-element
-//     tolerance that a correct float32 implementation must meet.
+//     tolerance that a correct float32 implementation must meet;
+//     [ExpectModel] returns the tolerance of any convolve.ErrorModel, the
+//     one a variant declares in Capabilities.Accuracy.
 //   - "cpu-naive": the reports' CPU baseline (report 000): float32, one
 //     goroutine, four nested loops per channel in a fixed summation order
 //     that GPU kernels compiled with --fmad=false reproduce bit for bit.
@@ -18,16 +20,33 @@
 //     count the floating-point operations each Run executed (RunFLOPs: a
 //     separable filter's two passes, not 2*KW*KH an output), which the
 //     benchmarks report as exec-GFLOP/s.
+//   - "cpu-fft": Filter2D through float64 FFTs on every core, by
+//     overlap-save over power-of-two tiles of about four filter sides: the
+//     bordered image (the image extended by the filter's reach, each
+//     outside pixel read through the border mapping, zeros for Zero) is
+//     cut into tiles, each transformed, multiplied by the filter's
+//     spectrum (computed once per plan) and transformed back, so its time
+//     barely grows with K. It declares the FFT64 error model
+//     (convolve.FFTTolerance) and FiniteInput. BenchmarkFFTCrossover times
+//     it beside cpu-fast on dense filters.
 //
-// All three read pixels outside the image through convolve.Border.Index,
+// A GPU FFT variant (cuFFT, loaded at run time through cudabind/dl like
+// the driver) reuses both halves of cpu-fft's design: it fills the padding
+// of each transform from the border mapping exactly as cpu-fft builds its
+// bordered image, so every border mode is one fill rule, and it declares
+// FFT32 (the same bound with float32's u = 2^-24), so that ExpectModel,
+// the property suite and the benchmarks' gate check it without new code.
+//
+// All four read pixels outside the image through convolve.Border.Index,
 // the one index-mapping function of the project, and apply the filter by
 // correlation with the oriented weights (Filter.Oriented), so correlate and
 // convolve share every loop.
 //
-// All three follow IEEE arithmetic over every tap, zero weights and the
+// The first three follow IEEE arithmetic over every tap, zero weights and the
 // Zero border's outside taps (terms w*0) included, so NaN and infinite
 // pixels and weights give the same class of result in each (see Expect);
-// none declares convolve.Capabilities.FiniteInput.
+// none of them declares convolve.Capabilities.FiniteInput. cpu-fft does: a
+// transform spreads a NaN or infinity over its whole tile.
 //
 // Every plan keeps its own copy of the filter, refuses an output whose
 // data overlaps the input's (convolve.CheckNoOverlap), returns an error

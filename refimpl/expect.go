@@ -47,6 +47,29 @@ const unitRoundoff = 0x1p-24
 // Where the reference is NaN or infinite its tolerance is NaN or infinite
 // too; convolve.Compare matches such elements by class alone.
 func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
+	return ExpectModel(p, in, convolve.Direct)
+}
+
+// ExpectModel is Expect with the tolerance of Filter2D taken from the
+// error model m (convolve.ErrorModel) instead of Direct's:
+//
+//   - Direct, TF32, BF16: convolve.ModelTolerance(m, KW, KH, sum|w*x|, ref)
+//     per element, the direct bound with the model's operand rounding.
+//   - FFT64, FFT32: convolve.FFTTolerance per element, with the 2-norm
+//     of the element's channel of the bordered input (the image
+//     extended by the filter's reach on each side, filled through the
+//     border mapping, zeros for Zero), the filter's 2-norm, and the LogN of
+//     convolve.FFTLogPoints.
+//
+// ref is the same under every model. SobelMagnitude and RGBToYUV have
+// only the Direct model; another is an error.
+func ExpectModel(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) (ref, tol *convolve.Image, err error) {
+	if !m.Valid() {
+		return nil, nil, fmt.Errorf("refimpl: unknown error model %d", int(m))
+	}
+	if m != convolve.Direct && p.Op != convolve.Filter2D {
+		return nil, nil, fmt.Errorf("refimpl: error model %v: defined for Filter2D only, not %v", m, p.Op)
+	}
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -69,10 +92,20 @@ func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, e
 	switch p.Op {
 	case convolve.Filter2D:
 		f := p.Filter.Oriented(p.Mode)
+		var terms []convolve.FFTTerms
+		if m.IsFFT() {
+			terms = fftTerms(in, f, p.Border)
+		}
 		forEach(in.Geometry, func(x, y, c int) {
 			s, abs := dot64(in, c, x, y, f, p.Border)
 			ref.Set(x, y, c, s)
-			tol.F32[tol.Offset(x, y, c)] = roundUp(convolve.Tolerance(f.Width, f.Height, abs, s))
+			var t float64
+			if m.IsFFT() {
+				t = convolve.FFTTolerance(terms[c], s, m.FFTRoundoff())
+			} else {
+				t = convolve.OperandTolerance(f.Width, f.Height, abs, s, m.OperandRoundoff())
+			}
+			tol.F32[tol.Offset(x, y, c)] = roundUp(t)
 		})
 	case convolve.SobelMagnitude:
 		fx, fy := sobelWeights()
@@ -130,6 +163,54 @@ func dot64(in *convolve.Image, c, x, y int, f *convolve.Filter, b convolve.Borde
 		}
 	}
 	return s, abs
+}
+
+// FFTTerms returns the convolve.FFTTerms of each channel of in for the
+// Filter2D problem p, as ExpectModel uses them under an FFT model.
+func FFTTerms(p convolve.Problem, in *convolve.Image) ([]convolve.FFTTerms, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Op != convolve.Filter2D {
+		return nil, fmt.Errorf("refimpl: FFTTerms: defined for Filter2D only, not %v", p.Op)
+	}
+	if err := in.Check(); err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
+	if in.Geometry.Packed() != p.Input.Packed() {
+		return nil, fmt.Errorf("refimpl: FFTTerms: input %v does not match the problem's %v", in.Geometry, p.Input)
+	}
+	return fftTerms(in, p.Filter.Oriented(p.Mode), p.Border), nil
+}
+
+// fftTerms returns convolve.FFTTerms for each channel of in under the
+// filter f and border b: the 2-norm of the channel extended by the
+// filter's reach through b (see ExpectModel).
+func fftTerms(in *convolve.Image, f *convolve.Filter, b convolve.Border) []convolve.FFTTerms {
+	var fl2 float64
+	for _, w := range f.Weights {
+		fl2 += float64(w) * float64(w)
+	}
+	ax, ay := f.Width/2, f.Height/2
+	terms := make([]convolve.FFTTerms, in.Channels)
+	for c := range terms {
+		var l2 float64
+		for y := -ay; y < in.Height+f.Height-1-ay; y++ {
+			iy, oky := b.Index(y, in.Height)
+			for x := -ax; x < in.Width+f.Width-1-ax; x++ {
+				ix, okx := b.Index(x, in.Width)
+				if oky && okx {
+					v := in.At(ix, iy, c)
+					l2 += v * v
+				}
+			}
+		}
+		terms[c] = convolve.FFTTerms{
+			InL2: math.Sqrt(l2), FilterL2: math.Sqrt(fl2),
+			LogN: convolve.FFTLogPoints(in.Width, in.Height, f.Width, f.Height),
+		}
+	}
+	return terms
 }
 
 // expectScratch is the host memory Expect allocates: the reference output

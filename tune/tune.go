@@ -376,7 +376,7 @@ func VerifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 
 // Verify runs setting pt of v on each problem and compares its output
 // with the reference. It returns nil when every output is within the
-// tolerance, an error that IsWrong reports for a differing output, and
+// tolerance of the error model v declares (refimpl.ExpectModel), an error that IsWrong reports for a differing output, and
 // any other error for a candidate that cannot plan or run.
 func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
 	for i, p := range ps {
@@ -412,7 +412,11 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 	if err := plan.Run(in, out); err != nil {
 		return fmt.Errorf("run %v: %w", p, err)
 	}
-	ref, tol, err := refimpl.Expect(p, in)
+	model := v.Describe().Caps.Accuracy
+	if p.Op != convolve.Filter2D {
+		model = convolve.Direct
+	}
+	ref, tol, err := refimpl.ExpectModel(p, in, model)
 	if err != nil {
 		return err
 	}
