@@ -1,0 +1,397 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// ---- against the floors: preset roofline ----
+
+// floorSizes are the images of preset roofline.
+var floorSizes = []string{"4096x4096", "8192x8192"}
+
+// floorFamilies are the filter families of preset roofline: dense<K>
+// (random, not separable) and gauss<K>.
+var floorFamilies = []string{"dense", "gauss"}
+
+// floorsRun returns h's run of preset roofline: the run of the preset's
+// own axes (roofline.txt) when there is one, else of the runs with
+// narrowed axes (roofline-custom-<digest>.txt) the one with the most
+// cases, the last by name among equals. A rerun with the same axes
+// replaces its file, so each custom run is the newest of its axes. It
+// returns nil when h has none.
+func floorsRun(h *Host) *Run {
+	if r := h.run("roofline"); r != nil {
+		return r
+	}
+	var best *Run
+	for _, r := range h.Runs {
+		if !strings.HasPrefix(r.Preset, "roofline-custom-") {
+			continue
+		}
+		if best == nil || len(r.Samples) > len(best.Samples) ||
+			(len(r.Samples) == len(best.Samples) && r.Preset > best.Preset) {
+			best = r
+		}
+	}
+	return best
+}
+
+// Floors are the two time floors of one problem on one GPU, in
+// nanoseconds: DRAM, its bytes (each input element read once, each output
+// element written once) over the run's measured copy bandwidth; FP32, its
+// 2·K² FLOP an output over the run's FP32 peak.
+type Floors struct {
+	DRAM, FP32 float64
+}
+
+// FloorsOf returns the floors of a one-channel float32 K x K filter over
+// a size image ("WxH"), on a GPU of copy bandwidth copyGBps (GB/s) and FP32
+// peak peakGFLOPs (GFLOP/s).
+func FloorsOf(k int, size string, copyGBps, peakGFLOPs float64) (Floors, error) {
+	w, h, ok := parseSize(size)
+	if !ok || w <= 0 || h <= 0 {
+		return Floors{}, fmt.Errorf("results: image size %q is not WxH", size)
+	}
+	if k <= 0 {
+		return Floors{}, fmt.Errorf("results: filter size %d is not positive", k)
+	}
+	if !(copyGBps > 0) || !(peakGFLOPs > 0) {
+		return Floors{}, fmt.Errorf("results: copy bandwidth %v GB/s and FP32 peak %v GFLOP/s must be positive", copyGBps, peakGFLOPs)
+	}
+	px := int64(w) * int64(h)
+	tp := convolve.Throughput{Pixels: px, Channels: 1, KW: k, KH: k, BytesRead: 4 * px, BytesWritten: 4 * px}
+	return Floors{DRAM: float64(tp.BytesRead+tp.BytesWritten) / copyGBps, FP32: tp.Flops() / peakGFLOPs}, nil
+}
+
+// Binding is the larger floor, the one no kernel can beat, and its name:
+// "DRAM" or "FP32".
+func (f Floors) Binding() (ns float64, name string) {
+	if f.FP32 > f.DRAM {
+		return f.FP32, "FP32"
+	}
+	return f.DRAM, "DRAM"
+}
+
+// floorCase is one problem of a roofline run: its floors and the median
+// kernel time of each variant that ran it (NaN where none did).
+type floorCase struct {
+	family, size string
+	k            int
+	floors       Floors
+	times        map[string]Measure
+}
+
+// share is the binding floor over variant v's time, NaN without a time.
+func (c floorCase) share(v string) float64 {
+	m, ok := c.times[v]
+	if !ok || !m.OK() || !(m.Center() > 0) {
+		return nan()
+	}
+	b, _ := c.floors.Binding()
+	return b / m.Center()
+}
+
+// best is the fastest variant of vs on the case, "" when none ran it.
+func (c floorCase) best(vs []string) string {
+	best, bt := "", math.Inf(1)
+	for _, v := range vs {
+		if m, ok := c.times[v]; ok && m.OK() && m.Center() < bt {
+			best, bt = v, m.Center()
+		}
+	}
+	return best
+}
+
+// floorData is what the section reads of one GPU's roofline run.
+type floorData struct {
+	run      *Run
+	bw, peak float64
+	variants map[string][]string // family -> variants in run order
+	ks       map[string][]int    // family -> K ascending
+	cases    map[string]floorCase
+}
+
+func floorKey(family, size string, k int) string {
+	return family + "/" + size + "/" + strconv.Itoa(k)
+}
+
+// readFloors collects the cases of run: float32, one channel, zero
+// border, hot cache, replayed from CUDA graphs, default compile options,
+// at each size of floorSizes and each filter of floorFamilies, every
+// variant's fastest sample. It is nil when the run lacks its copy
+// bandwidth or FP32 peak.
+func readFloors(run *Run) *floorData {
+	bw, err1 := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
+	peak, err2 := strconv.ParseFloat(run.Config["gpu-peak-gflops"], 64)
+	if err1 != nil || err2 != nil || !(bw > 0) || !(peak > 0) {
+		return nil
+	}
+	d := &floorData{run: run, bw: bw, peak: peak, variants: map[string][]string{}, ks: map[string][]int{}, cases: map[string]floorCase{}}
+	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default"}
+	for _, smp := range run.Find(base) {
+		family, k, ok := familyK(smp.Keys["filter"])
+		if !ok || !slices.Contains(floorSizes, smp.Keys["size"]) {
+			continue
+		}
+		if v := smp.Keys["variant"]; !slices.Contains(d.variants[family], v) {
+			d.variants[family] = append(d.variants[family], v)
+		}
+		if !slices.Contains(d.ks[family], k) {
+			d.ks[family] = append(d.ks[family], k)
+		}
+	}
+	for _, family := range floorFamilies {
+		slices.Sort(d.ks[family])
+		for _, size := range floorSizes {
+			for _, k := range d.ks[family] {
+				spec := family + strconv.Itoa(k)
+				fl, err := FloorsOf(k, size, bw, peak)
+				if err != nil {
+					continue
+				}
+				c := floorCase{family: family, size: size, k: k, floors: fl, times: map[string]Measure{}}
+				for _, v := range d.variants[family] {
+					if smp := fastestSample(run.Find(base.with("variant", v, "size", size, "filter", spec))); smp != nil {
+						c.times[v] = timeOf(smp)
+					}
+				}
+				d.cases[floorKey(family, size, k)] = c
+			}
+		}
+	}
+	return d
+}
+
+// familyK splits a filter spec of floorFamilies into family and K.
+func familyK(spec string) (family string, k int, ok bool) {
+	for _, f := range floorFamilies {
+		if rest, found := strings.CutPrefix(spec, f); found {
+			n, err := strconv.Atoi(rest)
+			if err == nil && n > 0 {
+				return f, n, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// floorTime is a time cell: the median in ms with its interval where the
+// case has two values or more, the median alone where it has one (one
+// sample set, whose own spread its median-ci95-% line reports).
+func floorTime(m Measure) string {
+	if !m.OK() {
+		return missing
+	}
+	if len(m.s.Values) < 2 {
+		return ms(m.Center(), true)
+	}
+	return msCI(m)
+}
+
+// FloorGoal is one of the goals the floors section checks: on every case
+// it names, Variant (or, where empty, the fastest variant) reaches Target
+// of the Floor ("DRAM" or "FP32").
+type FloorGoal struct {
+	Name    string
+	Family  string
+	Ks      []int // the Ks it covers; each that the run holds
+	Variant string
+	Floor   string
+	Target  float64
+}
+
+// FloorGoals are the goals of the direct and fused separable kernels, at
+// 4096x4096 and 8192x8192.
+var FloorGoals = []FloorGoal{
+	{Name: "dense K ≤ 7, fastest variant", Family: "dense", Ks: []int{3, 5, 7}, Floor: "DRAM", Target: 0.85},
+	{Name: "dense K 9..31, fastest variant", Family: "dense", Ks: []int{9, 11, 15, 21, 31}, Floor: "FP32", Target: 0.75},
+	{Name: "Gaussian K ≤ 31, fused separable (gpu-sepfused)", Family: "gauss", Ks: []int{3, 5, 7, 9, 11, 15, 21, 31}, Variant: "gpu-sepfused", Floor: "DRAM", Target: 0.80},
+}
+
+// GoalResult is how one GPU's run stands against a FloorGoal: the cases
+// it covers, how many of them reach the target, and the lowest share with
+// its case.
+type GoalResult struct {
+	Cases, Met int
+	Lowest     float64 // NaN without cases
+	LowestCase string
+}
+
+// Verdict is "met" when every case reaches the target, "not met" when
+// one does not, "no data" without cases.
+func (g GoalResult) Verdict() string {
+	switch {
+	case g.Cases == 0:
+		return "no data"
+	case g.Met == g.Cases:
+		return "met"
+	}
+	return "not met"
+}
+
+// check measures d against goal over floorSizes.
+func (d *floorData) check(goal FloorGoal) GoalResult {
+	res := GoalResult{Lowest: nan()}
+	for _, size := range floorSizes {
+		for _, k := range goal.Ks {
+			c, ok := d.cases[floorKey(goal.Family, size, k)]
+			if !ok {
+				continue
+			}
+			v := goal.Variant
+			if v == "" {
+				v = c.best(d.variants[goal.Family])
+			}
+			m, ok := c.times[v]
+			if v == "" || !ok || !m.OK() || !(m.Center() > 0) {
+				continue
+			}
+			fl := c.floors.DRAM
+			if goal.Floor == "FP32" {
+				fl = c.floors.FP32
+			}
+			share := fl / m.Center()
+			res.Cases++
+			if share >= goal.Target {
+				res.Met++
+			}
+			if math.IsNaN(res.Lowest) || share < res.Lowest {
+				res.Lowest = share
+				res.LowestCase = fmt.Sprintf("%s %s%d %s", size, goal.Family, k, v)
+			}
+		}
+	}
+	return res
+}
+
+// sectionFloors sets each GPU's run of preset roofline against the two
+// floors of every case, the DRAM floor and the FP32 floor from the same
+// run's gpu-copy-gbps and gpu-peak-gflops: per filter family a table of
+// each variant's kernel time and share of the binding floor, with the
+// fastest variant per case, a plot of those shares against K, and the
+// goals of FloorGoals, met or not.
+func sectionFloors(hosts []*Host) *Section {
+	s := &Section{Report: "roofline", Title: "Against the floors: every variant of preset roofline against the DRAM and FP32 floors"}
+	plots := map[string]*Plot{}
+	for _, family := range floorFamilies {
+		plots[family] = &Plot{ID: "floors-" + family, Title: family + "<K>, f32, graph replay: share of the binding floor vs K",
+			XLabel: "filter size K", YLabel: "binding floor / kernel time (%)"}
+	}
+	// Separable paths pass the direct kernels' FP32 floor many times over.
+	plots["gauss"].LogY = true
+	goals := &Table{ID: "floors-goals", Title: "Goals against the floors",
+		Caption: "Each goal over the 4096x4096 and 8192x8192 cases of each GPU's roofline run (the run the tables below name): the share is the named floor over the kernel time of the named variant, or of the fastest variant of each case; \"met\" when every case reaches the target. Lowest is the lowest share over the cases, and the case it is.",
+		Header:  []string{"GPU", "Goal", "Target", "Cases at target", "Lowest share", "Lowest case", "Verdict"}, Keys: 2}
+	for _, h := range hosts {
+		if !h.GPU {
+			continue
+		}
+		run := floorsRun(h)
+		if run == nil {
+			continue
+		}
+		d := readFloors(run)
+		if d == nil {
+			continue
+		}
+		which := "run `" + run.Preset + "` (the preset's own axes)"
+		if run.Preset != "roofline" {
+			which = "run `" + run.Preset + "`, the preset with narrowed axes (" + strings.TrimSpace(run.Config["sweep-axes"]) + "), there being no run of its own axes"
+		}
+		if c := run.Commit(); c != "" {
+			which += " at " + c
+		}
+		for _, family := range floorFamilies {
+			vs := d.variants[family]
+			if len(vs) == 0 {
+				continue
+			}
+			t := &Table{ID: "floors-" + family + "-" + h.Slug, Title: fmt.Sprintf("%s<K> against the floors — %s", family, h.Title),
+				Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
+					"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s GB/s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
+					"A time without ± is one sample set (`-count 1`); its median's own spread is the `median-ci95-%%` of its line.",
+					which, sig(d.bw, 5), sig(d.peak, 5)),
+				Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
+			for _, v := range vs {
+				t.Header = append(t.Header, v+" (ms, share)")
+			}
+			t.Header = append(t.Header, "Best", "Best share")
+			for _, size := range floorSizes {
+				ys := map[string][]float64{}
+				for _, k := range d.ks[family] {
+					c, ok := d.cases[floorKey(family, size, k)]
+					if !ok {
+						continue
+					}
+					_, binds := c.floors.Binding()
+					row := []string{size, strconv.Itoa(k), ms(c.floors.DRAM, true), ms(c.floors.FP32, true), binds}
+					for _, v := range vs {
+						sh := c.share(v)
+						cell := floorTime(c.times[v])
+						if !math.IsNaN(sh) {
+							cell += " (" + percent(sh, true) + ")"
+						}
+						row = append(row, cell)
+						ys[v] = append(ys[v], 100*sh)
+					}
+					best := c.best(vs)
+					if best == "" {
+						row = append(row, missing, missing)
+					} else {
+						row = append(row, best, percent(c.share(best), true))
+					}
+					t.Rows = append(t.Rows, row)
+				}
+				p := plots[family]
+				if p.X == nil {
+					for _, k := range d.ks[family] {
+						p.X = append(p.X, strconv.Itoa(k))
+						p.XValue = append(p.XValue, float64(k))
+					}
+				}
+				if !slices.Equal(p.X, intStrings(d.ks[family])) {
+					continue // another GPU's Ks: a plot has one axis
+				}
+				for _, v := range vs {
+					p.Series = append(p.Series, Series{Name: h.Title + " " + size + " " + v, Variant: v, Source: h.Title + " " + size, Y: ys[v]})
+				}
+			}
+			if family == "gauss" {
+				t.Caption += " The FP32 floor counts the 2·K² FLOP an output of a direct kernel; a separable path executes two passes of K taps, so only the DRAM floor binds it, and its share of the binding floor passes 100% where the FP32 floor binds."
+			}
+			s.Tables = append(s.Tables, t)
+		}
+		for _, g := range FloorGoals {
+			r := d.check(g)
+			lowest, lcase := missing, missing
+			if r.Cases > 0 {
+				lowest, lcase = percent(r.Lowest, true), r.LowestCase
+			}
+			goals.Rows = append(goals.Rows, []string{h.Title, g.Name, percent(g.Target, true) + " of the " + g.Floor + " floor",
+				fmt.Sprintf("%d of %d", r.Met, r.Cases), lowest, lcase, r.Verdict()})
+		}
+	}
+	if len(goals.Rows) > 0 {
+		s.Tables = append([]*Table{goals}, s.Tables...)
+	}
+	for _, family := range floorFamilies {
+		if p := plots[family]; len(p.Series) > 0 {
+			s.Plots = append(s.Plots, p)
+		}
+	}
+	return s
+}
+
+func intStrings(ks []int) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = strconv.Itoa(k)
+	}
+	return out
+}
