@@ -8,7 +8,9 @@
 // or its family's defaults where the table has no entry; tune=untuned
 // asks for the defaults (preset tuned-vs-default times both). The first
 // progress note of such a case names the block and tunables and where
-// they came from ("config: block=64x4 rx=4,ry=8, tuned (...)").
+// they came from ("config: block=64x4 rx=4,ry=8, tuned (...)"), and the
+// run's configuration line "tuning:" names the table (and the
+// CONVBENCH_TUNING that chose it) or says the defaults were used.
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of

@@ -2,7 +2,10 @@ package benchmarks
 
 import (
 	"fmt"
+	"os"
 	"strconv"
+
+	"github.com/convbench/convbench/results/tuning"
 )
 
 // GPUInfo describes the device benchmarks run on, as configuration lines.
@@ -85,5 +88,28 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		"gpu-copy-gbps: "+strconv.FormatFloat(g.CopyGBps, 'f', 1, 64),
 		"gpu-peak-gflops: "+strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64),
 		"kernel-opts: "+g.KernelOpts,
+		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Default),
 	)
+}
+
+// tuningLine is the configuration line that says where the run's GPU
+// plans take the tunables their case leaves unset: gpu's tuning table
+// from the set load returns (with env, the value of CONVBENCH_TUNING), or
+// the families' defaults.
+func tuningLine(gpu, env string, load func() (*tuning.Set, error)) string {
+	if env == "off" {
+		return "tuning: off (" + tuning.EnvVar + "=off): family defaults"
+	}
+	set, err := load()
+	if err != nil {
+		return "tuning: unreadable (" + err.Error() + "): family defaults"
+	}
+	src := set.Source(gpu)
+	if src == "" {
+		return "tuning: no table for " + gpu + ": family defaults"
+	}
+	if env != "" {
+		src += " (" + tuning.EnvVar + "=" + env + ")"
+	}
+	return "tuning: " + src + " for unset tunables, family defaults where it has no entry"
 }

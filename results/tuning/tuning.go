@@ -259,6 +259,9 @@ func (s *Set) GPUs() []string {
 	return g
 }
 
+// Source is where gpu's table was read from, or "" when there is none.
+func (s *Set) Source(gpu string) string { return s.from[gpu] }
+
 // Table returns gpu's table, or nil.
 func (s *Set) Table(gpu string) *Table { return s.tables[gpu] }
 
