@@ -115,3 +115,44 @@ func agree(t *testing.T, name string, plan convolve.Plan, p convolve.Problem, in
 	}
 	return m, m.OK()
 }
+
+// agreeRun is one configuration and kernel case of an agreement sweep.
+type agreeRun struct {
+	cfg convolve.Config
+	kc  kernelCase
+}
+
+// agreeOverSizes plans v for every run on every geometry of
+// regtileSizes (odd widths, padded strides, sizes that reach each tile
+// fill), with a filter from filter, and checks each plan's output
+// against the reference; it stops after ten failures.
+func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeRun, r *rand.Rand, filter func(*rand.Rand, int, int) *convolve.Filter) {
+	t.Helper()
+	failures := 0
+	for _, ru := range runs {
+		f := filter(r, ru.kc.kw, ru.kc.kh)
+		c := ru.cfg
+		c.Block = ru.kc.block
+		for _, g := range regtileSizes {
+			p := ru.kc.problem(g, f)
+			if g.Stride != 0 {
+				p.Input.Stride = g.Stride * ru.kc.channels
+			}
+			plan, err := convolve.PlanFor(v, p, c)
+			if err != nil {
+				t.Errorf("%s %v %v: Plan: %v", name, c, p, err)
+				failures++
+				continue
+			}
+			if _, ok := agree(t, name+" "+c.String(), plan, p, randomImage(r, p.Input)); !ok {
+				failures++
+			}
+			if err := plan.Close(); err != nil {
+				t.Errorf("%s %v: Close: %v", name, p, err)
+			}
+			if failures > 10 {
+				t.Fatalf("too many failures")
+			}
+		}
+	}
+}

@@ -301,59 +301,29 @@ func TestRegtileAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(15, 15))
-	type run struct {
-		cfg convolve.Config
-		kc  kernelCase
-	}
-	var runs []run
+	var runs []agreeRun
 	tunes := []map[string]int{nil, {TunableRX: 1, TunableRY: 1}, {TunableRX: 2, TunableRY: 4}, {TunableRX: 8, TunableRY: 8}}
 	for ti, tu := range tunes {
 		for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
 			b := convolve.Borders[(i+ti)%len(convolve.Borders)]
-			runs = append(runs, run{convolve.Config{Tunables: tu},
+			runs = append(runs, agreeRun{convolve.Config{Tunables: tu},
 				kernelCase{kw: k, kh: k, border: b, mode: convolve.Modes[i%2], typ: convolve.Float32, channels: 1}})
 		}
 	}
 	for bi, bo := range convolve.Borders {
 		for ti, typ := range convolve.ElemTypes {
-			runs = append(runs, run{convolve.Config{},
+			runs = append(runs, agreeRun{convolve.Config{},
 				kernelCase{kw: 5, kh: 3, border: bo, typ: typ, channels: 1 + (bi+ti)%4, layout: convolve.Layouts[(bi+ti)%2]}})
 		}
 	}
 	runs = append(runs,
-		run{convolve.Config{}, kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}},
-		run{convolve.Config{}, kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1}},
-		run{convolve.Config{}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}}},
-		run{convolve.Config{Tunables: map[string]int{TunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
-		run{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
+		agreeRun{convolve.Config{}, kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}},
+		agreeRun{convolve.Config{}, kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1}},
+		agreeRun{convolve.Config{}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}}},
+		agreeRun{convolve.Config{Tunables: map[string]int{TunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
+		agreeRun{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
 	)
-	failures := 0
-	for _, ru := range runs {
-		f := randomFilter(r, ru.kc.kw, ru.kc.kh)
-		c := ru.cfg
-		c.Block = ru.kc.block
-		for _, g := range regtileSizes {
-			p := ru.kc.problem(g, f)
-			if g.Stride != 0 {
-				p.Input.Stride = g.Stride * ru.kc.channels
-			}
-			plan, err := convolve.PlanFor(v, p, c)
-			if err != nil {
-				t.Errorf("gpu-regtile %v %v: Plan: %v", c, p, err)
-				failures++
-				continue
-			}
-			if _, ok := agree(t, "gpu-regtile "+c.String(), plan, p, randomImage(r, p.Input)); !ok {
-				failures++
-			}
-			if err := plan.Close(); err != nil {
-				t.Errorf("gpu-regtile %v: Close: %v", p, err)
-			}
-			if failures > 10 {
-				t.Fatalf("too many failures")
-			}
-		}
-	}
+	agreeOverSizes(t, v, "gpu-regtile", runs, r, randomFilter)
 	if n := d.LiveAllocations(); n != live {
 		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
 	}
