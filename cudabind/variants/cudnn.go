@@ -56,7 +56,9 @@ import (
 // them, so NaN and infinities would not propagate as in the reference.
 // Config.NoFMA and FastMath are compile options of this module's NVRTC
 // kernels; cuDNN's kernels are built in, so the plans accept them and
-// compute the same. The block shape is likewise accepted and unused. The
+// compute the same. The block shape means nothing to cuDNN: the peers
+// accept DefaultBlock alone (and the zero Block), so that one case is not
+// timed again under other names. The
 // forward call enqueues on the plan's stream, so TimeKernel and
 // TimeKernelGraph (CUDA graphs captured from it) time cuDNN's kernels
 // alone.
@@ -89,6 +91,7 @@ func cudnnCaps(m convolve.ErrorModel) convolve.Capabilities {
 		Layouts:     []convolve.Layout{convolve.Planar},
 		Borders:     []convolve.Border{convolve.Zero},
 		GPU:         true,
+		FixedBlocks: []convolve.Block{DefaultBlock},
 		Tunables:    []string{TunableAlgo},
 		FiniteInput: true,
 		Accuracy:    m,

@@ -52,6 +52,7 @@ func TestCUDNNCapabilities(t *testing.T) {
 			{"tunable", ok, convolve.Zero, convolve.Config{Tunables: map[string]int{"algo": int(cudnn.AlgoWinograd)}}},
 			{"tunable", ok, convolve.Zero, convolve.Config{Tunables: map[string]int{"algo": 8}}},
 			{"tunable", ok, convolve.Zero, convolve.Config{Tunables: map[string]int{"rx": 2}}},
+			{"block shape", ok, convolve.Zero, convolve.Config{Block: convolve.Block{X: 32, Y: 8}}},
 		} {
 			p := convolve.Problem{Op: convolve.Filter2D, Input: tc.g, Filter: f, Border: tc.b}
 			for via, plan := range map[string]func() (convolve.Plan, error){

@@ -185,6 +185,9 @@ func nppStages(b *Base) (*nppPipeline, error) {
 // therefore leave out the padding pass and the copy that npp's include;
 // the ROI is the one npp filters, (KW-1) columns and (KH-1) rows larger
 // than the image, which the NPP behaviour described in nppStages needs.
+// A cold-cache timing flushes L2 before TimeKernel, so the padding pass
+// that follows the flush may leave part of the padded image in L2 for the
+// timed filter call.
 type nppInterior struct{ desc convolve.Description }
 
 func (v nppInterior) Describe() convolve.Description { return v.desc }
