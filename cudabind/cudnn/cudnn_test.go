@@ -72,6 +72,26 @@ func TestErrorNamesStatus(t *testing.T) {
 	}
 }
 
+func TestUnusable(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("plan: %w", &Error{API: "cudnnCreate", Status: StatusSublibraryLoadingFailed}), true},
+		{&Error{API: "cudnnCreate", Status: StatusNotSupportedArchMismatch}, true},
+		{&Error{API: "cudnnCreate", Status: StatusNotInitialized}, true},
+		{&Error{API: "cudnnConvolutionForward", Status: StatusBadParam}, false},
+		{&Error{API: "cudnnFindConvolutionForwardAlgorithm", Status: StatusNotSupportedShape}, false},
+		{&Error{API: "cudnnCreate", Status: StatusInternalDeviceAllocation}, false},
+		{errors.New("cudnn: something else"), false},
+		{nil, false},
+	} {
+		if got := Unusable(tc.err); got != tc.want {
+			t.Errorf("Unusable(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}
+
 func TestAlgo(t *testing.T) {
 	direct := map[Algo]bool{AlgoImplicitGEMM: true, AlgoImplicitPrecompGEMM: true, AlgoGEMM: true, AlgoDirect: true}
 	for a := Algo(0); a < AlgoCount; a++ {

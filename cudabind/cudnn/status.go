@@ -1,6 +1,7 @@
 package cudnn
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -150,4 +151,24 @@ func (e *Error) Error() string {
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Status == e.Status && (t.API == "" || t.API == e.API)
+}
+
+// Unusable reports whether err holds an *Error whose status says that
+// cuDNN cannot run on this host at all, rather than that one call went
+// wrong: a sub-library that did not load or does not match, a licence
+// error, or a driver, runtime, GPU architecture or prerequisite cuDNN does
+// not support. Callers treat such a failure of cudnnCreate like a missing
+// library.
+func Unusable(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Status {
+	case StatusNotInitialized, StatusSublibraryVersionMismatch, StatusLicenseError, StatusSublibraryLoadingFailed,
+		StatusNotSupportedCUDADriver, StatusNotSupportedCUDART, StatusNotSupportedArchMismatch,
+		StatusNotSupportedPrerequisite, StatusNotSupportedSublibrary:
+		return true
+	}
+	return false
 }

@@ -186,6 +186,11 @@ func (s *cudnnState) handle(lib *cudnn.Library, d *cudabind.Device) (cudnn.Handl
 		return h, nil
 	}
 	h, err := lib.NewHandle()
+	if cudnn.Unusable(err) {
+		// A sub-library cuDNN could not load, or a GPU, driver or
+		// runtime it does not support: cuDNN cannot run here.
+		return 0, &cudabind.UnavailableError{Lib: "libcudnn", Reason: lib.Name + ": " + err.Error()}
+	}
 	if err != nil {
 		return 0, err
 	}

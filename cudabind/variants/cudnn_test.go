@@ -180,6 +180,19 @@ func cudnnOrSkip(t *testing.T) *cudabind.Device {
 		}
 		t.Fatal(err)
 	}
+	// cuDNN can load and yet not run here (a sub-library missing, a GPU
+	// it does not support): the first plan says so.
+	f, _ := convolve.Box(3)
+	pl, err := convolve.PlanFor(lookupPeer(t, "cudnn"), convolve.Problem{Op: convolve.Filter2D,
+		Input: convolve.Geometry{Width: 8, Height: 8, Channels: 1, Type: convolve.Float32}, Filter: f}, convolve.Config{})
+	var ue *cudabind.UnavailableError
+	if errors.As(err, &ue) {
+		t.Skipf("cuDNN %s (version %d) cannot run here: %v", name, version, err)
+	}
+	if err != nil {
+		t.Fatalf("cudnn: a plan of 8x8 with a 3x3 box: %v", err)
+	}
+	pl.Close()
 	t.Logf("cuDNN: %s, version %d", name, version)
 	return d
 }
