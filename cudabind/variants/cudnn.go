@@ -32,8 +32,11 @@ import (
 // derived for power-of-two transforms of the whole bordered image, which
 // cuDNN does not promise; Winograd's error grows with its tile and is
 // not derived here). The tunable algo (a cudnnConvolutionFwdAlgo_t value
-// of a direct-sum algorithm) asks for one algorithm instead; a problem
-// for which the search finds it unusable is refused. The search's results
+// of a direct-sum algorithm) asks for one algorithm instead (the property
+// suite draws 0 and 1, so both implicit GEMM algorithms are proved besides
+// the search's choice). A problem for which the search finds no usable
+// algorithm, or not the one asked for, is refused with a
+// *convolve.CapabilityError that lists the results. The search's results
 // are kept per device and problem shape for the life of the process, so
 // every plan of one shape runs the same algorithm and gives the same
 // bits. The workspace of the chosen algorithm is allocated once per plan.
@@ -313,8 +316,9 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 }
 
 // noAlgorithm is the error of a search that found nothing the peer may
-// run: a *convolve.CapabilityError when an algorithm was asked for (the
-// problem is outside what it can do), else an error listing the results.
+// run: a *convolve.CapabilityError (cuDNN cannot compute the problem
+// under the peer's constraints) naming the algorithm asked for, if any,
+// and listing the search's results.
 func (v *cudnnPeer) noAlgorithm(conv cudnn.Conv2D, found []cudnn.AlgoPerf, forced cudnn.Algo) error {
 	var rs []string
 	for _, r := range found {
@@ -328,7 +332,8 @@ func (v *cudnnPeer) noAlgorithm(conv cudnn.Conv2D, found []cudnn.AlgoPerf, force
 		return &convolve.CapabilityError{Variant: v.desc.Name, What: "tunable",
 			Value: fmt.Sprintf("algo=%d (%v) for %v: the search found it unusable (%s)", int(forced), forced, conv, list)}
 	}
-	return fmt.Errorf("cuDNN's search for %v found no deterministic direct-sum algorithm under %v: %s", conv, v.maths, list)
+	return &convolve.CapabilityError{Variant: v.desc.Name, What: "problem",
+		Value: fmt.Sprintf("%v: the search found no deterministic direct-sum algorithm under %v (%s)", conv, v.maths, list)}
 }
 
 // cudnnPlan is a cuDNN peer's plan: Base with the forward call as its
