@@ -54,17 +54,16 @@ import (
 // the operands to nearest, as the model assumes, or drop their low bits;
 // TestCUDNNTF32Rounding measures it on a GPU.
 //
-// Both declare FiniteInput: cuDNN's kernels are not published, and the
-// implicit GEMM algorithms skip the padding taps rather than multiply
-// them, so NaN and infinities would not propagate as in the reference.
+// Both declare FiniteInput: cuDNN's kernels are not published, so nothing
+// says they multiply every padding zero by its weight as the reference
+// does, and NaN and infinities might not propagate as in the reference.
 // Config.NoFMA and FastMath are compile options of this module's NVRTC
 // kernels; cuDNN's kernels are built in, so the plans accept them and
 // compute the same. The block shape means nothing to cuDNN: the peers
 // accept DefaultBlock alone (and the zero Block), so that one case is not
-// timed again under other names. The
-// forward call enqueues on the plan's stream, so TimeKernel and
-// TimeKernelGraph (CUDA graphs captured from it) time cuDNN's kernels
-// alone.
+// timed again under other names. The forward call enqueues on the plan's
+// stream, so TimeKernel and TimeKernelGraph (CUDA graphs captured from
+// it) time cuDNN's kernels alone.
 func init() {
 	convolve.Register(&cudnnPeer{
 		desc: convolve.Description{Name: "cudnn",
