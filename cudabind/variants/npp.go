@@ -17,7 +17,8 @@ import (
 // pixel from the padding. NPP applies its coefficient array as a true
 // convolution (reversed), so the plan hands it the oriented filter
 // flipped; the anchor is the centre. The padding pass and the copy of the
-// result's centre are part of the timed work.
+// result's centre are part of npp's timed work; npp-interior (nppInterior)
+// runs the same pipeline and times NPP's filter call alone.
 func init() {
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "npp", Report: "",
