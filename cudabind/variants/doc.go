@@ -17,12 +17,22 @@
 // (PerPixel, PerRows, PerPaddedPixel, PerTile) and arguments. One setup path
 // compiles, looks up, uploads and launches for all of them, and
 // Decl.Validate checks a declaration against its source and a device's
-// limits without a GPU. The channel strategies, RGB->YUV and NPP keep
-// hand-written plans over Base. The plan then implements
+// limits without a GPU. The channel strategies, RGB->YUV and the peers
+// keep hand-written plans over Base. The plan then implements
 // convolve.DevicePlan: Upload, TimeKernel (events around n host launches
 // in one device task), TimeKernelGraph (the same n runs replayed from CUDA
 // graphs of GraphBatch runs, captured once from the launch sequence),
 // Download, Run and Close (which frees everything it made).
+//
+// The peers are vendor libraries in the same harness, loaded at run time
+// and refused (a *cudabind.UnavailableError, on which tests skip) where
+// the library is missing: npp, NPP's filter after a padding pass through
+// the border, timed with the padding and the copy of the result; npp-interior,
+// the same pipeline with only NPP's filter call timed; cudnn and
+// cudnn-tf32, cuDNN's forward convolution with its own algorithm search
+// among the direct-sum algorithms, FP32 alone (Direct error model) or
+// with TF32 tensor cores allowed (TF32 model), the algorithm reported
+// through the plan's Setting and SettingSource.
 //
 // gpu-tiled and gpu-regtile declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk
@@ -42,7 +52,7 @@
 // every method, and a second Close, returns an error wrapping
 // convolve.ErrClosed. The direct and channel kernels follow IEEE
 // arithmetic over every tap (see directCaps); gpu-separable,
-// gpu-sepfused, gpu-sobel and npp declare
+// gpu-sepfused, gpu-sobel and the peers declare
 // convolve.Capabilities.FiniteInput, each with its reason, and are
 // refused NaN and infinite weights at plan time and pixels in Run and
 // Upload with a *convolve.NonFiniteError.
