@@ -1,0 +1,297 @@
+package variants
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/cufft"
+)
+
+// The gpu-fft variant convolves through cuFFT (package cudabind/cufft,
+// loaded at run time): the image, bordered and zero-padded to NX x NY
+// points, powers of two (fftLayout), goes through a real-to-complex
+// transform, a pointwise product with the filter's spectrum and a
+// complex-to-real transform, and the W x H outputs are cropped from the
+// result; kernels/fft.cu has the passes and the exact power-of-two
+// scaling that keeps every intermediate in range. All channels go through
+// one batched plan of each direction. The filter's spectrum, scaled by
+// 1/(NX*NY), is computed once per plan by the same forward plan.
+//
+// NX and NY are the next powers of two of W+KW-1 and H+KH-1, the smallest
+// transforms whose circular convolution of the bordered image equals the
+// linear one, and the lengths convolve.FFTLogPoints counts: the variant
+// declares the FFT32 error model, whose bound is derived for power-of-two
+// transforms in float32 arithmetic (convolve.FFTTolerance). An FFT
+// spreads each value's rounding over every output, and a NaN or infinity
+// over the whole image, so it also declares FiniteInput.
+func init() {
+	convolve.Register(&Variant{
+		Desc: convolve.Description{Name: "gpu-fft",
+			Summary: "FFT convolution through cuFFT: bordered image padded to power-of-two lengths, R2C, product with the filter's spectrum (once per plan), C2R, crop",
+			Caps:    fftCaps()},
+		Setup: setupFFT,
+	})
+}
+
+// fftCaps are gpu-fft's capabilities: every type, channel count, layout
+// and border of the direct kernels, held to the FFT32 bound. FiniteInput:
+// a NaN or infinite value enters every point of the spectrum and so
+// every output, where the reference's direct sum keeps it to the outputs
+// whose window holds it.
+func fftCaps() convolve.Capabilities {
+	c := directCaps()
+	c.ReferenceOrder = false
+	c.FiniteInput = true
+	c.Accuracy = convolve.FFT32
+	return c
+}
+
+// fftLayout is the geometry of a gpu-fft plan's transforms and buffers.
+type fftLayout struct {
+	NX, NY   int // transform lengths (powers of two): columns, rows
+	Channels int // planes, one batch of the transforms each
+}
+
+// newFFTLayout returns the layout of problem p.
+func newFFTLayout(p convolve.Problem) fftLayout {
+	kw, kh := p.KernelSize()
+	return fftLayout{NX: nextPow2(p.Input.Width + kw - 1), NY: nextPow2(p.Input.Height + kh - 1), Channels: p.Input.Channels}
+}
+
+func nextPow2(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << bits.Len(uint(n-1))
+}
+
+// LogPoints is log2 of the points of one 2-D transform.
+func (l fftLayout) LogPoints() int {
+	return bits.TrailingZeros(uint(l.NX)) + bits.TrailingZeros(uint(l.NY))
+}
+
+// SpecPoints is the number of complex values of one plane's spectrum.
+func (l fftLayout) SpecPoints() int64 { return int64(l.NY) * int64(l.NX/2+1) }
+
+// RealBytes is the size of the real buffer: every plane's NX x NY floats.
+func (l fftLayout) RealBytes() int64 {
+	return convolve.MulBytes(int64(l.NX)*int64(l.NY), int64(l.Channels)*4)
+}
+
+// SpecBytes is the size of the spectra of every plane (complex64).
+func (l fftLayout) SpecBytes() int64 { return convolve.MulBytes(l.SpecPoints(), int64(l.Channels)*8) }
+
+// FilterBytes is the size of the filter's spectrum.
+func (l fftLayout) FilterBytes() int64 { return convolve.MulBytes(l.SpecPoints(), 8) }
+
+// Bytes is the device memory of the buffers beyond the plan's input and
+// output, cuFFT's work area aside: the real buffer, the spectra, the
+// filter's spectrum, the filter and the per-channel maxima.
+func (l fftLayout) Bytes(filterWeights int) int64 {
+	return l.RealBytes() + l.SpecBytes() + l.FilterBytes() + int64(filterWeights)*4 + int64(l.Channels)*4
+}
+
+// scaledWeights returns w times 2^-e, with e chosen so that the largest
+// |weight| of the result lies in [0.5, 1) (e = 0 for an all-zero filter).
+// The scaling is exact for finite weights: float32 values scaled by a
+// power of two into that range stay representable, and weights far below
+// the largest keep their share of the result to float32's precision.
+func scaledWeights(w []float32) (scaled []float32, e int) {
+	m := 0.0
+	for _, v := range w {
+		m = math.Max(m, math.Abs(float64(v)))
+	}
+	if m == 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+		return append([]float32(nil), w...), 0
+	}
+	_, e = math.Frexp(m)
+	scaled = make([]float32, len(w))
+	for i, v := range w {
+		scaled[i] = float32(math.Ldexp(float64(v), -e))
+	}
+	return scaled, e
+}
+
+// fftBlock is the 1-D block of the absmax, scale and multiply passes.
+const fftBlock = 256
+
+// fftMaxBlocks caps the absmax grid per channel: enough blocks to fill a
+// GPU, few enough atomics on one address.
+const fftMaxBlocks = 1024
+
+func setupFFT(b *Base) error {
+	lib, err := cufft.Default()
+	if err != nil {
+		return fmt.Errorf("variants: %s: %w", b.Name, err)
+	}
+	in := b.Problem.Input
+	l := newFFTLayout(b.Problem)
+	w, h := b.Dims()
+	// The fill and filter passes cover NX x NY, the crop W x H.
+	padGrid, block, err := Grid(l.NX, l.NY, l.Channels, b.Block)
+	if err != nil {
+		return named(b.Name, err)
+	}
+	outGrid, _ := b.Grid()
+	if l.NX > math.MaxInt32/2 || l.NY > math.MaxInt32/2 {
+		return &convolve.CapabilityError{Variant: b.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d: transform lengths %dx%d pass 2^30", in.Width, in.Height, l.NX, l.NY)}
+	}
+	pixels := int64(in.Width) * int64(in.Height)
+	maxGrid := cudabind.Dim3{X: uint32(min((pixels+fftBlock-1)/fftBlock, fftMaxBlocks)), Y: 1, Z: uint32(l.Channels)}
+	specBlocks := (l.SpecPoints() + fftBlock - 1) / fftBlock
+	mulGrid := cudabind.Dim3{X: uint32(specBlocks), Y: uint32(l.Channels), Z: 1}
+	scaleGrid := cudabind.Dim3{X: uint32(specBlocks), Y: 1, Z: 1}
+	line := cudabind.Dim3{X: fftBlock, Y: 1, Z: 1}
+	if specBlocks > math.MaxInt32 {
+		return &convolve.CapabilityError{Variant: b.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d: %d spectrum blocks pass CUDA's grid limit", in.Width, in.Height, specBlocks)}
+	}
+
+	mod, err := b.Compile("fft", nil)
+	if err != nil {
+		return err
+	}
+	fns := map[string]*cudabind.Function{}
+	for _, name := range []string{"fft_absmax", "fft_fill", "fft_place_filter", "fft_scale_spectrum", "fft_multiply", "fft_crop"} {
+		if fns[name], err = b.Function(mod, name, 0); err != nil {
+			return err
+		}
+	}
+	weights, ew := scaledWeights(b.Filter.Weights)
+
+	var (
+		plans          [2]cufft.Handle // forward (R2C), inverse (C2R)
+		pad, spec      cudabind.DevPtr
+		filt, amax, wd cudabind.DevPtr
+		dims           = []int64{int64(l.NY), int64(l.NX)}
+	)
+	err = b.Dev.Do(func(x *cudabind.Exec) error {
+		what := fmt.Sprintf("the FFT buffers (%dx%d points x %d and cuFFT's work area)", l.NX, l.NY, l.Channels)
+		if err := b.CheckDeviceMemory(x, what, l.Bytes(len(weights))); err != nil {
+			return err
+		}
+		// The buffers are checked against the free memory before cuFFT
+		// is asked for plans of their size, and again with the plans'
+		// work area (left to this plan to allocate) before any of them
+		// is allocated.
+		var work int64
+		for i, typ := range []cufft.Type{cufft.R2C, cufft.C2R} {
+			hdl, err := lib.Create()
+			if err != nil {
+				return err
+			}
+			b.OnClose(func(*cudabind.Exec) error { return lib.Destroy(hdl) })
+			if err := lib.SetAutoAllocation(hdl, false); err != nil {
+				return err
+			}
+			ws, err := lib.MakePlanMany64(hdl, dims, typ, int64(l.Channels))
+			if err != nil {
+				return err
+			}
+			plans[i] = hdl
+			work = max(work, ws)
+		}
+		if err := b.CheckDeviceMemory(x, what, l.Bytes(len(weights))+work); err != nil {
+			return err
+		}
+		var err error
+		for _, a := range []struct {
+			p     *cudabind.DevPtr
+			bytes int64
+		}{{&pad, l.RealBytes()}, {&spec, l.SpecBytes()}, {&filt, l.FilterBytes()}, {&wd, int64(len(weights)) * 4}, {&amax, int64(l.Channels) * 4}} {
+			if *a.p, err = b.alloc(x, a.bytes); err != nil {
+				return err
+			}
+		}
+		if work > 0 {
+			area, err := b.alloc(x, work)
+			if err != nil {
+				return err
+			}
+			for _, hdl := range plans {
+				if err := lib.SetWorkArea(hdl, uintptr(area)); err != nil {
+					return err
+				}
+			}
+		}
+		for _, hdl := range plans {
+			if err := lib.SetStream(hdl, uintptr(b.stream)); err != nil {
+				return err
+			}
+		}
+		if err := x.CopyHtoD(wd, unsafe.Pointer(&weights[0]), int64(len(weights))*4); err != nil {
+			return err
+		}
+		// The filter's spectrum: placed in plane 0, transformed, plane 0
+		// kept times 1/(NX*NY) (a power of two: exact). The inverse plan
+		// then runs once too, on that spectrum, so that both plans have
+		// run before any graph capture.
+		s := b.stream
+		if err := x.Launch(fns["fft_place_filter"], padGrid, block, 0, s, wd, pad, int32(l.NX), int32(l.NY)); err != nil {
+			return err
+		}
+		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {
+			return err
+		}
+		scale := float32(math.Ldexp(1, -l.LogPoints()))
+		if err := x.Launch(fns["fft_scale_spectrum"], scaleGrid, line, 0, s, spec, filt, l.SpecPoints(), scale); err != nil {
+			return err
+		}
+		if err := lib.ExecC2R(plans[1], uintptr(spec), uintptr(pad)); err != nil {
+			return err
+		}
+		return x.StreamSync(s)
+	})
+	if err != nil {
+		return fmt.Errorf("variants: %s: plan %v: %w", b.Name, b.Problem, err)
+	}
+
+	stride := b.Stride()
+	nx, ny := int32(l.NX), int32(l.NY)
+	stream := b.stream // the stream the plans enqueue on
+	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
+		if s != stream {
+			for _, hdl := range plans {
+				if err := lib.SetStream(hdl, uintptr(s)); err != nil {
+					return err
+				}
+			}
+			stream = s
+		}
+		if err := x.MemsetD32Async(amax, 0, int64(l.Channels), s); err != nil {
+			return err
+		}
+		if err := x.Launch(fns["fft_absmax"], maxGrid, line, 0, s, b.In, amax, w, h, stride); err != nil {
+			return err
+		}
+		if err := x.Launch(fns["fft_fill"], padGrid, block, 0, s, b.In, pad, amax, w, h, stride, nx, ny); err != nil {
+			return err
+		}
+		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {
+			return fmt.Errorf("%s: forward transform of %dx%d points x %d: %w", lib.Name(), l.NX, l.NY, l.Channels, err)
+		}
+		if err := x.Launch(fns["fft_multiply"], mulGrid, line, 0, s, spec, filt, l.SpecPoints()); err != nil {
+			return err
+		}
+		if err := lib.ExecC2R(plans[1], uintptr(spec), uintptr(pad)); err != nil {
+			return fmt.Errorf("%s: inverse transform of %dx%d points x %d: %w", lib.Name(), l.NX, l.NY, l.Channels, err)
+		}
+		return x.Launch(fns["fft_crop"], outGrid, block, 0, s, pad, b.Out, amax, w, h, nx, ny, int32(ew))
+	}
+	return nil
+}
+
+// FFTLibrary returns the cuFFT library gpu-fft uses, named with its
+// version, or the *cudabind.UnavailableError saying why none loaded.
+func FFTLibrary() (string, error) {
+	l, err := cufft.Default()
+	if err != nil {
+		return "", err
+	}
+	return l.String(), nil
+}
