@@ -21,9 +21,10 @@ import (
 // one batched plan of each direction. The filter's spectrum, scaled by
 // 1/(NX*NY), is computed once per plan by the same forward plan.
 //
-// NX and NY are the next powers of two of W+KW-1 and H+KH-1, the smallest
-// transforms whose circular convolution of the bordered image equals the
-// linear one, and the lengths convolve.FFTLogPoints counts: the variant
+// NX and NY are the next powers of two of W+KW-1 and H+KH-1 (at least 2,
+// see newFFTLayout), the smallest transforms whose circular convolution of
+// the bordered image equals the linear one, and the lengths
+// convolve.FFTLogPoints counts: the variant
 // declares the FFT32 error model, whose bound is derived for power-of-two
 // transforms in float32 arithmetic (convolve.FFTTolerance). An FFT
 // spreads each value's rounding over every output, and a NaN or infinity
@@ -56,10 +57,15 @@ type fftLayout struct {
 	Channels int // planes, one batch of the transforms each
 }
 
-// newFFTLayout returns the layout of problem p.
+// newFFTLayout returns the layout of problem p: the next powers of two of
+// W+KW-1 and H+KH-1, at least 2. A length of 2 where 1 would do (a single
+// column or row with a filter of one column or row) leaves the error
+// bound of convolve.FFTLogPoints' single point intact: along that
+// dimension the data is (a, 0), whose transforms and their inverse are
+// exact sums with zero and doublings.
 func newFFTLayout(p convolve.Problem) fftLayout {
 	kw, kh := p.KernelSize()
-	return fftLayout{NX: nextPow2(p.Input.Width + kw - 1), NY: nextPow2(p.Input.Height + kh - 1), Channels: p.Input.Channels}
+	return fftLayout{NX: max(2, nextPow2(p.Input.Width+kw-1)), NY: max(2, nextPow2(p.Input.Height+kh-1)), Channels: p.Input.Channels}
 }
 
 func nextPow2(n int) int {

@@ -15,13 +15,15 @@ import (
 )
 
 // TestFFTLayout: the transform lengths are the smallest powers of two
-// that hold the bordered image, and their points are those the FFT32
-// bound is derived for (convolve.FFTLogPoints).
+// that hold the bordered image, at least 2, and their points are those
+// the FFT32 bound is derived for (convolve.FFTLogPoints) but for the
+// exact doubling of a single point.
 func TestFFTLayout(t *testing.T) {
 	for _, c := range []struct{ w, h, kw, kh, nx, ny int }{
-		{1, 1, 1, 1, 1, 1},
+		{1, 1, 1, 1, 2, 2},
 		{1, 1, 3, 3, 4, 4},
-		{2, 1, 1, 1, 2, 1},
+		{2, 1, 1, 1, 2, 2},
+		{1, 5, 1, 3, 2, 8},
 		{37, 23, 5, 3, 64, 32},
 		{30, 30, 3, 3, 32, 32},
 		{31, 30, 3, 3, 64, 32},
@@ -37,7 +39,13 @@ func TestFFTLayout(t *testing.T) {
 		if l.NX != c.nx || l.NY != c.ny || l.Channels != 3 {
 			t.Errorf("%dx%d, K=%dx%d: layout %+v, want %dx%d points x 3", c.w, c.h, c.kw, c.kh, l, c.nx, c.ny)
 		}
-		if got, want := l.LogPoints(), convolve.FFTLogPoints(c.w, c.h, c.kw, c.kh); got != want {
+		single := 0
+		for _, n := range []int{c.w + c.kw - 1, c.h + c.kh - 1} {
+			if n == 1 {
+				single++
+			}
+		}
+		if got, want := l.LogPoints(), convolve.FFTLogPoints(c.w, c.h, c.kw, c.kh)+single; got != want {
 			t.Errorf("%dx%d, K=%dx%d: LogPoints = %d, convolve.FFTLogPoints = %d", c.w, c.h, c.kw, c.kh, got, want)
 		}
 		if want := int64(c.nx) * int64(c.ny) * 3 * 4; l.RealBytes() != want {
