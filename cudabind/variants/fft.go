@@ -129,34 +129,57 @@ const fftBlock = 256
 // GPU, few enough atomics on one address.
 const fftMaxBlocks = 1024
 
+// fftGrids is the launch geometry of a gpu-fft plan: the NX x NY grid of
+// the fill and filter passes in the plan's blocks, the W x H grid of the
+// crop, and the 1-D grids of the absmax, scale and multiply passes.
+type fftGrids struct {
+	layout                fftLayout
+	pad, block, out       cudabind.Dim3
+	max, mul, scale, line cudabind.Dim3
+}
+
+// newFFTGrids returns the launch geometry of b's problem, or a
+// *convolve.CapabilityError naming the variant for transforms or grids
+// past CUDA's limits. It needs no device.
+func newFFTGrids(b *Base) (fftGrids, error) {
+	in := b.Problem.Input
+	l := newFFTLayout(b.Problem)
+	if l.NX > math.MaxInt32/2 || l.NY > math.MaxInt32/2 {
+		return fftGrids{}, &convolve.CapabilityError{Variant: b.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d: transform lengths %dx%d pass 2^30", in.Width, in.Height, l.NX, l.NY)}
+	}
+	g := fftGrids{layout: l}
+	var err error
+	if g.pad, g.block, err = Grid(l.NX, l.NY, l.Channels, b.Block); err != nil {
+		// Grid's message names the NX x NY transform as the image.
+		return fftGrids{}, named(b.Name, err)
+	}
+	g.out, _ = b.Grid()
+	specBlocks := (l.SpecPoints() + fftBlock - 1) / fftBlock
+	if specBlocks > math.MaxInt32 {
+		return fftGrids{}, &convolve.CapabilityError{Variant: b.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d: %d spectrum blocks pass CUDA's grid limit", in.Width, in.Height, specBlocks)}
+	}
+	pixels := int64(in.Width) * int64(in.Height)
+	g.max = cudabind.Dim3{X: uint32(min((pixels+fftBlock-1)/fftBlock, fftMaxBlocks)), Y: 1, Z: uint32(l.Channels)}
+	g.mul = cudabind.Dim3{X: uint32(specBlocks), Y: uint32(l.Channels), Z: 1}
+	g.scale = cudabind.Dim3{X: uint32(specBlocks), Y: 1, Z: 1}
+	g.line = cudabind.Dim3{X: fftBlock, Y: 1, Z: 1}
+	return g, nil
+}
+
 func setupFFT(b *Base) error {
 	lib, err := cufft.Default()
 	if err != nil {
 		return fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
-	in := b.Problem.Input
-	l := newFFTLayout(b.Problem)
-	w, h := b.Dims()
-	// The fill and filter passes cover NX x NY, the crop W x H.
-	padGrid, block, err := Grid(l.NX, l.NY, l.Channels, b.Block)
+	g, err := newFFTGrids(b)
 	if err != nil {
-		return named(b.Name, err)
+		return err
 	}
-	outGrid, _ := b.Grid()
-	if l.NX > math.MaxInt32/2 || l.NY > math.MaxInt32/2 {
-		return &convolve.CapabilityError{Variant: b.Name, What: "image size",
-			Value: fmt.Sprintf("%dx%d: transform lengths %dx%d pass 2^30", in.Width, in.Height, l.NX, l.NY)}
-	}
-	pixels := int64(in.Width) * int64(in.Height)
-	maxGrid := cudabind.Dim3{X: uint32(min((pixels+fftBlock-1)/fftBlock, fftMaxBlocks)), Y: 1, Z: uint32(l.Channels)}
-	specBlocks := (l.SpecPoints() + fftBlock - 1) / fftBlock
-	mulGrid := cudabind.Dim3{X: uint32(specBlocks), Y: uint32(l.Channels), Z: 1}
-	scaleGrid := cudabind.Dim3{X: uint32(specBlocks), Y: 1, Z: 1}
-	line := cudabind.Dim3{X: fftBlock, Y: 1, Z: 1}
-	if specBlocks > math.MaxInt32 {
-		return &convolve.CapabilityError{Variant: b.Name, What: "image size",
-			Value: fmt.Sprintf("%dx%d: %d spectrum blocks pass CUDA's grid limit", in.Width, in.Height, specBlocks)}
-	}
+	l := g.layout
+	padGrid, block, outGrid, maxGrid, mulGrid, scaleGrid, line := g.pad, g.block, g.out, g.max, g.mul, g.scale, g.line
+	w, h := b.Dims()
 
 	mod, err := b.Compile("fft", nil)
 	if err != nil {

@@ -447,3 +447,57 @@ func TestFFTMemoryRefusal(t *testing.T) {
 		t.Errorf("LiveAllocations = %d after the refusal, want %d (%v)", n, live, d.LiveByKind())
 	}
 }
+
+// TestFFTGrids: the launch geometry, and the refusals of transforms past
+// CUDA's grid limits, without a device.
+func TestFFTGrids(t *testing.T) {
+	v, _ := convolve.Lookup("gpu-fft")
+	desc := v.Describe()
+	box, _ := convolve.Box(3)
+	for _, c := range []struct {
+		w, h, ch int
+		block    convolve.Block
+		ok       bool
+	}{
+		{37, 23, 3, convolve.Block{}, true},
+		{1 << 20, 1, 1, convolve.Block{X: 32, Y: 8}, true},
+		// 1048560 rows fit a grid of 16-row blocks; their 2^20 transform
+		// rows need 65536 blocks, one past gridDim.y's limit.
+		{1, 65535 * 16, 1, convolve.Block{X: 16, Y: 16}, false},
+		{3, 40000, 1, convolve.Block{X: 1024, Y: 1}, false},
+	} {
+		p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: c.w, Height: c.h, Channels: c.ch, Type: convolve.Float32}, Filter: box}
+		b, err := newBase(desc, convolve.Block{}, p, convolve.Config{Block: c.block})
+		if err != nil {
+			t.Fatalf("%v: newBase: %v", p.Input, err)
+		}
+		g, err := newFFTGrids(b)
+		if !c.ok {
+			var ce *convolve.CapabilityError
+			if !errors.As(err, &ce) || ce.Variant != "gpu-fft" {
+				t.Errorf("%v block %v: err = %v, want a *convolve.CapabilityError naming gpu-fft", p.Input, c.block, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v: %v", p.Input, err)
+			continue
+		}
+		l := g.layout
+		if got := int64(g.pad.X) * int64(g.block.X); got < int64(l.NX) || got >= int64(l.NX)+int64(g.block.X) {
+			t.Errorf("%v: fill grid %v x block %v does not cover %d columns", p.Input, g.pad, g.block, l.NX)
+		}
+		if got := int64(g.pad.Y) * int64(g.block.Y); got < int64(l.NY) || got >= int64(l.NY)+int64(g.block.Y) {
+			t.Errorf("%v: fill grid %v x block %v does not cover %d rows", p.Input, g.pad, g.block, l.NY)
+		}
+		if int(g.pad.Z) != c.ch || int(g.mul.Y) != c.ch || int(g.max.Z) != c.ch {
+			t.Errorf("%v: channel dimensions of grids %v %v %v, want %d", p.Input, g.pad, g.mul, g.max, c.ch)
+		}
+		if got := int64(g.mul.X) * int64(g.line.X); got < l.SpecPoints() || got >= l.SpecPoints()+fftBlock {
+			t.Errorf("%v: multiply grid %v covers %d of %d spectrum points", p.Input, g.mul, got, l.SpecPoints())
+		}
+		if g.max.X < 1 || g.max.X > fftMaxBlocks {
+			t.Errorf("%v: absmax grid %v", p.Input, g.max)
+		}
+	}
+}
