@@ -25,12 +25,12 @@
 // Download, Run and Close (which frees everything it made).
 //
 // gpu-fft convolves through cuFFT (package cudabind/cufft, loaded at run
-// time; a host without it skips the variant with the reason): the
-// bordered image padded to power-of-two lengths, a batched
-// real-to-complex transform of every channel, the product with the
-// filter's spectrum (computed once per plan), the complex-to-real
-// transform and a crop, all on the plan's stream, so that its runs are
-// timed and captured into CUDA graphs like the kernels'. Its cuFFT plans
+// time; a host without it skips the variant with the reason) by
+// overlap-save: power-of-two tiles of the bordered image, one batched
+// real-to-complex transform of every tile of every channel, the product
+// with the filter's spectrum (computed once per plan), the batched
+// complex-to-real transform and a crop, all on the plan's stream, so that
+// its runs are timed and captured into CUDA graphs like the kernels'. Its cuFFT plans
 // take their work area from the plan's own buffers, and Close destroys
 // them. It declares the FFT32 error model (convolve.FFTTolerance), which
 // the tests and the property suite hold it to.

@@ -12,27 +12,31 @@ import (
 )
 
 // The gpu-fft variant convolves through cuFFT (package cudabind/cufft,
-// loaded at run time): the image, bordered and zero-padded to NX x NY
-// points, powers of two (fftLayout), goes through a real-to-complex
-// transform, a pointwise product with the filter's spectrum and a
-// complex-to-real transform, and the W x H outputs are cropped from the
-// result; kernels/fft.cu has the passes and the exact power-of-two
-// scaling that keeps every intermediate in range. All channels go through
-// one batched plan of each direction. The filter's spectrum, scaled by
-// 1/(NX*NY), is computed once per plan by the same forward plan.
+// loaded at run time) by overlap-save: the bordered image is cut into
+// overlapping tiles of TX x TY points, powers of two (fftLayout), which go
+// through one batched real-to-complex transform, a pointwise product with
+// the filter's spectrum and one batched complex-to-real transform; each
+// tile yields the (TX-KW+1) x (TY-KH+1) outputs whose windows it holds,
+// cropped into the output. kernels/fft.cu has the passes and the exact
+// power-of-two scaling that keeps every intermediate in range. The
+// filter's spectrum, scaled by 1/(TX*TY), is computed once per plan by the
+// same forward plan.
 //
-// NX and NY are the next powers of two of W+KW-1 and H+KH-1 (at least 2,
-// see newFFTLayout), the smallest transforms whose circular convolution of
-// the bordered image equals the linear one, and the lengths
-// convolve.FFTLogPoints counts: the variant
-// declares the FFT32 error model, whose bound is derived for power-of-two
-// transforms in float32 arithmetic (convolve.FFTTolerance). An FFT
-// spreads each value's rounding over every output, and a NaN or infinity
-// over the whole image, so it also declares FiniteInput.
+// Tiles are about eight filter sides (at least 256 points, so that a
+// small filter wastes little on the overlap) and never longer than the
+// next power of two of the bordered image's side, the whole-image
+// transform: TX <= that of W+KW-1, TY of H+KH-1. The variant declares the
+// FFT32 error model, whose bound (convolve.FFTTolerance) is derived for
+// power-of-two transforms in float32 arithmetic with the points of that
+// whole-image transform (convolve.FFTLogPoints) and the 2-norm of the
+// whole bordered channel; a tile has no more points and no larger norm,
+// so the bound holds for it. An FFT spreads each value's rounding over
+// every output of its tile, and a NaN or infinity over the whole tile, so
+// it also declares FiniteInput.
 func init() {
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "gpu-fft",
-			Summary: "FFT convolution through cuFFT: bordered image padded to power-of-two lengths, R2C, product with the filter's spectrum (once per plan), C2R, crop",
+			Summary: "FFT convolution through cuFFT by overlap-save: power-of-two tiles of the bordered image, batched R2C, product with the filter's spectrum (once per plan), C2R, crop",
 			Caps:    fftCaps()},
 		Setup: setupFFT,
 	})
@@ -53,19 +57,34 @@ func fftCaps() convolve.Capabilities {
 
 // fftLayout is the geometry of a gpu-fft plan's transforms and buffers.
 type fftLayout struct {
-	NX, NY   int // transform lengths (powers of two): columns, rows
-	Channels int // planes, one batch of the transforms each
+	TX, TY   int // tile (transform) lengths, powers of two: columns, rows
+	SX, SY   int // outputs per tile across and down: TX-KW+1, TY-KH+1
+	GX, GY   int // tiles across and down per channel
+	Channels int
 }
 
-// newFFTLayout returns the layout of problem p: the next powers of two of
-// W+KW-1 and H+KH-1, at least 2. A length of 2 where 1 would do (a single
-// column or row with a filter of one column or row) leaves the error
-// bound of convolve.FFTLogPoints' single point intact: along that
+// fftMinTile is the smallest tile side of an image that has room for it.
+const fftMinTile = 256
+
+// fftTileSide is the tile length for a filter side k over an image side
+// n: the next power of two of 8k, at least fftMinTile, at most that of the
+// bordered side n+k-1, and at least 2. A length of 2 where 1 would do (a
+// single column or row with a filter of one column or row) leaves the
+// error bound of convolve.FFTLogPoints' single point intact: along that
 // dimension the data is (a, 0), whose transforms and their inverse are
 // exact sums with zero and doublings.
+func fftTileSide(k, n int) int {
+	return max(2, min(max(nextPow2(8*k), fftMinTile), nextPow2(n+k-1)))
+}
+
+// newFFTLayout returns the layout of problem p.
 func newFFTLayout(p convolve.Problem) fftLayout {
 	kw, kh := p.KernelSize()
-	return fftLayout{NX: max(2, nextPow2(p.Input.Width+kw-1)), NY: max(2, nextPow2(p.Input.Height+kh-1)), Channels: p.Input.Channels}
+	in := p.Input
+	l := fftLayout{TX: fftTileSide(kw, in.Width), TY: fftTileSide(kh, in.Height), Channels: in.Channels}
+	l.SX, l.SY = l.TX-kw+1, l.TY-kh+1
+	l.GX, l.GY = (in.Width+l.SX-1)/l.SX, (in.Height+l.SY-1)/l.SY
+	return l
 }
 
 func nextPow2(n int) int {
@@ -75,21 +94,24 @@ func nextPow2(n int) int {
 	return 1 << bits.Len(uint(n-1))
 }
 
-// LogPoints is log2 of the points of one 2-D transform.
+// LogPoints is log2 of the points of one tile's transform.
 func (l fftLayout) LogPoints() int {
-	return bits.TrailingZeros(uint(l.NX)) + bits.TrailingZeros(uint(l.NY))
+	return bits.TrailingZeros(uint(l.TX)) + bits.TrailingZeros(uint(l.TY))
 }
 
-// SpecPoints is the number of complex values of one plane's spectrum.
-func (l fftLayout) SpecPoints() int64 { return int64(l.NY) * int64(l.NX/2+1) }
+// Tiles is the number of tiles of every channel: the transforms' batch.
+func (l fftLayout) Tiles() int64 { return int64(l.GX) * int64(l.GY) * int64(l.Channels) }
 
-// RealBytes is the size of the real buffer: every plane's NX x NY floats.
+// SpecPoints is the number of complex values of one tile's spectrum.
+func (l fftLayout) SpecPoints() int64 { return int64(l.TY) * int64(l.TX/2+1) }
+
+// RealBytes is the size of the real buffer: every tile's TX x TY floats.
 func (l fftLayout) RealBytes() int64 {
-	return convolve.MulBytes(int64(l.NX)*int64(l.NY), int64(l.Channels)*4)
+	return convolve.MulBytes(int64(l.TX)*int64(l.TY), l.Tiles(), 4)
 }
 
-// SpecBytes is the size of the spectra of every plane (complex64).
-func (l fftLayout) SpecBytes() int64 { return convolve.MulBytes(l.SpecPoints(), int64(l.Channels)*8) }
+// SpecBytes is the size of every tile's spectrum (complex64).
+func (l fftLayout) SpecBytes() int64 { return convolve.MulBytes(l.SpecPoints(), l.Tiles(), 8) }
 
 // FilterBytes is the size of the filter's spectrum.
 func (l fftLayout) FilterBytes() int64 { return convolve.MulBytes(l.SpecPoints(), 8) }
@@ -99,6 +121,10 @@ func (l fftLayout) FilterBytes() int64 { return convolve.MulBytes(l.SpecPoints()
 // filter's spectrum, the filter and the per-channel maxima.
 func (l fftLayout) Bytes(filterWeights int) int64 {
 	return l.RealBytes() + l.SpecBytes() + l.FilterBytes() + int64(filterWeights)*4 + int64(l.Channels)*4
+}
+
+func (l fftLayout) String() string {
+	return fmt.Sprintf("%dx%d tiles of %dx%d points x %d channels", l.GX, l.GY, l.TX, l.TY, l.Channels)
 }
 
 // scaledWeights returns w times 2^-e, with e chosen so that the largest
@@ -129,29 +155,31 @@ const fftBlock = 256
 // GPU, few enough atomics on one address.
 const fftMaxBlocks = 1024
 
-// fftGrids is the launch geometry of a gpu-fft plan: the NX x NY grid of
-// the fill and filter passes in the plan's blocks, the W x H grid of the
-// crop, and the 1-D grids of the absmax, scale and multiply passes.
+// fftGrids is the launch geometry of a gpu-fft plan: the grid over every
+// tile's points (GX*TX x GY*TY per channel) of the fill and filter
+// passes in the plan's blocks, the W x H grid of the crop, and the 1-D
+// grids of the absmax, scale and multiply passes.
 type fftGrids struct {
 	layout                fftLayout
-	pad, block, out       cudabind.Dim3
+	tiles, block, out     cudabind.Dim3
 	max, mul, scale, line cudabind.Dim3
 }
 
 // newFFTGrids returns the launch geometry of b's problem, or a
-// *convolve.CapabilityError naming the variant for transforms or grids
-// past CUDA's limits. It needs no device.
+// *convolve.CapabilityError naming the variant for tiles or grids past
+// CUDA's limits. It needs no device.
 func newFFTGrids(b *Base) (fftGrids, error) {
 	in := b.Problem.Input
 	l := newFFTLayout(b.Problem)
-	if l.NX > math.MaxInt32/2 || l.NY > math.MaxInt32/2 {
+	across, down := int64(l.GX)*int64(l.TX), int64(l.GY)*int64(l.TY)
+	if across > math.MaxInt32/2 || down > math.MaxInt32/2 {
 		return fftGrids{}, &convolve.CapabilityError{Variant: b.Name, What: "image size",
-			Value: fmt.Sprintf("%dx%d: transform lengths %dx%d pass 2^30", in.Width, in.Height, l.NX, l.NY)}
+			Value: fmt.Sprintf("%dx%d: %v span %dx%d points, past 2^30", in.Width, in.Height, l, across, down)}
 	}
 	g := fftGrids{layout: l}
 	var err error
-	if g.pad, g.block, err = Grid(l.NX, l.NY, l.Channels, b.Block); err != nil {
-		// Grid's message names the NX x NY transform as the image.
+	if g.tiles, g.block, err = Grid(int(across), int(down), l.Channels, b.Block); err != nil {
+		// Grid's message names the tiles' span as the image.
 		return fftGrids{}, named(b.Name, err)
 	}
 	g.out, _ = b.Grid()
@@ -160,9 +188,9 @@ func newFFTGrids(b *Base) (fftGrids, error) {
 		return fftGrids{}, &convolve.CapabilityError{Variant: b.Name, What: "image size",
 			Value: fmt.Sprintf("%dx%d: %d spectrum blocks pass CUDA's grid limit", in.Width, in.Height, specBlocks)}
 	}
-	pixels := int64(in.Width) * int64(in.Height)
-	g.max = cudabind.Dim3{X: uint32(min((pixels+fftBlock-1)/fftBlock, fftMaxBlocks)), Y: 1, Z: uint32(l.Channels)}
-	g.mul = cudabind.Dim3{X: uint32(specBlocks), Y: uint32(l.Channels), Z: 1}
+	cols := min((in.Width+fftBlock-1)/fftBlock, 16)
+	g.max = cudabind.Dim3{X: uint32(cols), Y: uint32(min(in.Height, fftMaxBlocks/cols)), Z: uint32(l.Channels)}
+	g.mul = cudabind.Dim3{X: uint32(specBlocks), Y: uint32(min(l.Tiles(), maxGridYZ)), Z: 1}
 	g.scale = cudabind.Dim3{X: uint32(specBlocks), Y: 1, Z: 1}
 	g.line = cudabind.Dim3{X: fftBlock, Y: 1, Z: 1}
 	return g, nil
@@ -178,7 +206,7 @@ func setupFFT(b *Base) error {
 		return err
 	}
 	l := g.layout
-	padGrid, block, outGrid, maxGrid, mulGrid, scaleGrid, line := g.pad, g.block, g.out, g.max, g.mul, g.scale, g.line
+	tileGrid, block, outGrid, maxGrid, mulGrid, scaleGrid, line := g.tiles, g.block, g.out, g.max, g.mul, g.scale, g.line
 	w, h := b.Dims()
 
 	mod, err := b.Compile("fft", nil)
@@ -192,15 +220,16 @@ func setupFFT(b *Base) error {
 		}
 	}
 	weights, ew := scaledWeights(b.Filter.Weights)
+	tx, ty, gx, gy := int32(l.TX), int32(l.TY), int32(l.GX), int32(l.GY)
 
 	var (
 		plans          [2]cufft.Handle // forward (R2C), inverse (C2R)
 		pad, spec      cudabind.DevPtr
 		filt, amax, wd cudabind.DevPtr
-		dims           = []int64{int64(l.NY), int64(l.NX)}
+		dims           = []int64{int64(l.TY), int64(l.TX)}
 	)
 	err = b.Dev.Do(func(x *cudabind.Exec) error {
-		what := fmt.Sprintf("the FFT buffers (%dx%d points x %d and cuFFT's work area)", l.NX, l.NY, l.Channels)
+		what := fmt.Sprintf("the FFT buffers (%v, and cuFFT's work area)", l)
 		if err := b.CheckDeviceMemory(x, what, l.Bytes(len(weights))); err != nil {
 			return err
 		}
@@ -218,7 +247,7 @@ func setupFFT(b *Base) error {
 			if err := lib.SetAutoAllocation(hdl, false); err != nil {
 				return err
 			}
-			ws, err := lib.MakePlanMany64(hdl, dims, typ, int64(l.Channels))
+			ws, err := lib.MakePlanMany64(hdl, dims, typ, l.Tiles())
 			if err != nil {
 				return err
 			}
@@ -256,12 +285,12 @@ func setupFFT(b *Base) error {
 		if err := x.CopyHtoD(wd, unsafe.Pointer(&weights[0]), int64(len(weights))*4); err != nil {
 			return err
 		}
-		// The filter's spectrum: placed in plane 0, transformed, plane 0
-		// kept times 1/(NX*NY) (a power of two: exact). The inverse plan
+		// The filter's spectrum: placed in the first tile, transformed,
+		// kept times 1/(TX*TY) (a power of two: exact). The inverse plan
 		// then runs once too, on that spectrum, so that both plans have
 		// run before any graph capture.
 		s := b.stream
-		if err := x.Launch(fns["fft_place_filter"], padGrid, block, 0, s, wd, pad, int32(l.NX), int32(l.NY)); err != nil {
+		if err := x.Launch(fns["fft_place_filter"], tileGrid, block, 0, s, wd, pad, tx, ty, gx, gy); err != nil {
 			return err
 		}
 		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {
@@ -281,7 +310,6 @@ func setupFFT(b *Base) error {
 	}
 
 	stride := b.Stride()
-	nx, ny := int32(l.NX), int32(l.NY)
 	stream := b.stream // the stream the plans enqueue on
 	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
 		if s != stream {
@@ -298,19 +326,19 @@ func setupFFT(b *Base) error {
 		if err := x.Launch(fns["fft_absmax"], maxGrid, line, 0, s, b.In, amax, w, h, stride); err != nil {
 			return err
 		}
-		if err := x.Launch(fns["fft_fill"], padGrid, block, 0, s, b.In, pad, amax, w, h, stride, nx, ny); err != nil {
+		if err := x.Launch(fns["fft_fill"], tileGrid, block, 0, s, b.In, pad, amax, w, h, stride, tx, ty, gx, gy); err != nil {
 			return err
 		}
 		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {
-			return fmt.Errorf("%s: forward transform of %dx%d points x %d: %w", lib.Name(), l.NX, l.NY, l.Channels, err)
+			return fmt.Errorf("%s: forward transform of %v: %w", lib.Name(), l, err)
 		}
-		if err := x.Launch(fns["fft_multiply"], mulGrid, line, 0, s, spec, filt, l.SpecPoints()); err != nil {
+		if err := x.Launch(fns["fft_multiply"], mulGrid, line, 0, s, spec, filt, l.SpecPoints(), l.Tiles()); err != nil {
 			return err
 		}
 		if err := lib.ExecC2R(plans[1], uintptr(spec), uintptr(pad)); err != nil {
-			return fmt.Errorf("%s: inverse transform of %dx%d points x %d: %w", lib.Name(), l.NX, l.NY, l.Channels, err)
+			return fmt.Errorf("%s: inverse transform of %v: %w", lib.Name(), l, err)
 		}
-		return x.Launch(fns["fft_crop"], outGrid, block, 0, s, pad, b.Out, amax, w, h, nx, ny, int32(ew))
+		return x.Launch(fns["fft_crop"], outGrid, block, 0, s, pad, b.Out, amax, w, h, tx, ty, gx, gy, int32(ew))
 	}
 	return nil
 }

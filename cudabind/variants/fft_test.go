@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,30 +15,35 @@ import (
 	"github.com/convbench/convbench/refimpl"
 )
 
-// TestFFTLayout: the transform lengths are the smallest powers of two
-// that hold the bordered image, at least 2, and their points are those
-// the FFT32 bound is derived for (convolve.FFTLogPoints) but for the
-// exact doubling of a single point.
+// TestFFTLayout: the tiles are powers of two, about eight filter sides
+// and at least 256 points where the image has room, never longer than the
+// whole bordered image's transform (whose points the FFT32 bound counts,
+// convolve.FFTLogPoints, but for the exact doubling of a single point),
+// and they cover the output.
 func TestFFTLayout(t *testing.T) {
-	for _, c := range []struct{ w, h, kw, kh, nx, ny int }{
-		{1, 1, 1, 1, 2, 2},
-		{1, 1, 3, 3, 4, 4},
-		{2, 1, 1, 1, 2, 2},
-		{1, 5, 1, 3, 2, 8},
-		{37, 23, 5, 3, 64, 32},
-		{30, 30, 3, 3, 32, 32},
-		{31, 30, 3, 3, 64, 32},
-		{4096, 4096, 1, 1, 4096, 4096},
-		{4096, 4096, 3, 3, 8192, 8192},
-		{1024, 1024, 75, 75, 2048, 2048},
-		{8192, 8192, 75, 63, 16384, 16384},
-		{6000, 4000, 9, 9, 8192, 4096},
+	for _, c := range []struct{ w, h, kw, kh, tx, ty, gx, gy int }{
+		{1, 1, 1, 1, 2, 2, 1, 1},
+		{1, 1, 3, 3, 4, 4, 1, 1},
+		{2, 1, 1, 1, 2, 2, 1, 1},
+		{1, 5, 1, 3, 2, 8, 1, 1},
+		{37, 23, 5, 3, 64, 32, 1, 1},
+		{30, 30, 3, 3, 32, 32, 1, 1},
+		{31, 30, 3, 3, 64, 32, 1, 1},
+		{4096, 4096, 1, 1, 256, 256, 16, 16},
+		{4096, 4096, 3, 3, 256, 256, 17, 17},
+		{1024, 1024, 75, 75, 1024, 1024, 2, 2},
+		{8192, 8192, 75, 63, 1024, 512, 9, 19},
+		{6000, 4000, 9, 9, 256, 256, 25, 17},
 	} {
 		f := &convolve.Filter{Width: c.kw, Height: c.kh, Weights: make([]float32, c.kw*c.kh)}
 		p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: c.w, Height: c.h, Channels: 3}, Filter: f}
 		l := newFFTLayout(p)
-		if l.NX != c.nx || l.NY != c.ny || l.Channels != 3 {
-			t.Errorf("%dx%d, K=%dx%d: layout %+v, want %dx%d points x 3", c.w, c.h, c.kw, c.kh, l, c.nx, c.ny)
+		name := fmt.Sprintf("%dx%d, K=%dx%d", c.w, c.h, c.kw, c.kh)
+		if l.TX != c.tx || l.TY != c.ty || l.GX != c.gx || l.GY != c.gy || l.Channels != 3 {
+			t.Errorf("%s: layout %v, want %dx%d tiles of %dx%d points x 3 channels", name, l, c.gx, c.gy, c.tx, c.ty)
+		}
+		if l.SX != l.TX-c.kw+1 || l.SY != l.TY-c.kh+1 || l.GX*l.SX < c.w || (l.GX-1)*l.SX >= c.w || l.GY*l.SY < c.h || (l.GY-1)*l.SY >= c.h {
+			t.Errorf("%s: %v with %dx%d outputs per tile does not just cover the image", name, l, l.SX, l.SY)
 		}
 		single := 0
 		for _, n := range []int{c.w + c.kw - 1, c.h + c.kh - 1} {
@@ -45,14 +51,15 @@ func TestFFTLayout(t *testing.T) {
 				single++
 			}
 		}
-		if got, want := l.LogPoints(), convolve.FFTLogPoints(c.w, c.h, c.kw, c.kh)+single; got != want {
-			t.Errorf("%dx%d, K=%dx%d: LogPoints = %d, convolve.FFTLogPoints = %d", c.w, c.h, c.kw, c.kh, got, want)
+		if got, most := l.LogPoints(), convolve.FFTLogPoints(c.w, c.h, c.kw, c.kh)+single; got > most {
+			t.Errorf("%s: LogPoints = %d, past the %d the FFT32 bound is derived for", name, got, most)
 		}
-		if want := int64(c.nx) * int64(c.ny) * 3 * 4; l.RealBytes() != want {
-			t.Errorf("%dx%d: RealBytes = %d, want %d", c.w, c.h, l.RealBytes(), want)
+		tiles := int64(c.gx) * int64(c.gy) * 3
+		if want := int64(c.tx) * int64(c.ty) * tiles * 4; l.RealBytes() != want {
+			t.Errorf("%s: RealBytes = %d, want %d", name, l.RealBytes(), want)
 		}
-		if want := int64(c.ny) * int64(c.nx/2+1) * 8; l.FilterBytes() != want || l.SpecBytes() != 3*want {
-			t.Errorf("%dx%d: FilterBytes, SpecBytes = %d, %d, want %d, %d", c.w, c.h, l.FilterBytes(), l.SpecBytes(), want, 3*want)
+		if want := int64(c.ty) * int64(c.tx/2+1) * 8; l.FilterBytes() != want || l.SpecBytes() != tiles*want {
+			t.Errorf("%s: FilterBytes, SpecBytes = %d, %d, want %d, %d", name, l.FilterBytes(), l.SpecBytes(), want, tiles*want)
 		}
 	}
 }
@@ -228,9 +235,14 @@ func fftCases() []kernelCase {
 	return cs
 }
 
-// fftSizes are agreementSizes and two larger images, one past a power of
-// two with its halo.
-var fftSizes = append(slices.Clone(agreementSizes), convolve.Geometry{Width: 200, Height: 150}, convolve.Geometry{Width: 250, Height: 97})
+// fftSizes are agreementSizes and larger images: one past a power of two
+// with its halo, and one of several tiles for filters up to 31.
+var fftSizes = append(slices.Clone(agreementSizes), convolve.Geometry{Width: 200, Height: 150},
+	convolve.Geometry{Width: 250, Height: 97}, convolve.Geometry{Width: 700, Height: 530})
+
+// fftReferenceBudget bounds W*H*C*KW*KH of an agreement case: the float64
+// reference's work.
+const fftReferenceBudget = 2e8
 
 // fftAgree runs plan on in and checks the output against the reference
 // under the FFT32 model; it returns the largest error in units of the
@@ -285,10 +297,15 @@ func TestFFTAgreement(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 7))
 	failures := 0
 	worst := 0.0
+	tiles := map[bool]int{} // cases of one tile per channel and of several
 	for _, kc := range fftCases() {
 		f := randomFilter(r, kc.kw, kc.kh)
 		for _, g := range fftSizes {
 			p := kc.problem(g, f)
+			if float64(p.Input.Len())*float64(kc.kw*kc.kh) > fftReferenceBudget {
+				continue
+			}
+			tiles[newFFTLayout(p).Tiles() > int64(p.Input.Channels)]++
 			plan, err := convolve.PlanFor(v, p, convolve.Config{Block: kc.block})
 			if err != nil {
 				t.Errorf("gpu-fft %v: Plan: %v", p, err)
@@ -310,7 +327,10 @@ func TestFFTAgreement(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("largest error: %.3g of the FFT32 tolerance", worst)
+	t.Logf("largest error: %.3g of the FFT32 tolerance; %d cases of one tile per channel, %d of several", worst, tiles[false], tiles[true])
+	if tiles[false] == 0 || tiles[true] == 0 {
+		t.Errorf("cases of one tile and of several = %d, %d; want both", tiles[false], tiles[true])
+	}
 	if n := d.LiveAllocations(); n != live {
 		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
 	}
@@ -405,14 +425,15 @@ func TestFFTDevicePlan(t *testing.T) {
 	}
 }
 
-// TestFFTMemoryRefusal: a problem whose transforms need more device
-// memory than is free is refused with a *convolve.MemoryError before the
-// FFT buffers are allocated, and leaves nothing allocated. The 65536 x
-// 65536 uint8 image (4 GiB in, 16 GiB out) pads to 131072 x 131072
-// points: 192 GiB of buffers.
+// TestFFTMemoryRefusal: a problem whose input and output fit in the
+// free device memory but whose tiles and spectra do not is refused with a
+// *convolve.MemoryError naming the FFT buffers before they are allocated,
+// and leaves nothing allocated. The image is uint8 with 4 channels (5
+// bytes of input and output per element, about 8 of tiles and spectra),
+// sized so that input and output take 60% of the free memory.
 func TestFFTMemoryRefusal(t *testing.T) {
 	if testing.Short() {
-		t.Skip("allocates 20 GiB before the refusal")
+		t.Skip("allocates 60% of the device memory before the refusal")
 	}
 	d := fftOrSkip(t)
 	var free int64
@@ -423,14 +444,15 @@ func TestFFTMemoryRefusal(t *testing.T) {
 	}); err != nil {
 		t.Skipf("the driver reports no free memory: %v", err)
 	}
-	const side = 65536
-	if free < 24<<30 {
-		t.Skipf("%d bytes free: the image and output alone need 20 GiB", free)
-	}
+	side := int(math.Sqrt(0.6 * float64(free) / 20))
 	live := d.LiveAllocations()
 	v, _ := convolve.Lookup("gpu-fft")
 	box, _ := convolve.Box(3)
-	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: side, Height: side, Channels: 1, Type: convolve.Uint8}, Filter: box}
+	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: side, Height: side, Channels: 4, Type: convolve.Uint8}, Filter: box}
+	l := newFFTLayout(p)
+	if l.Bytes(9)+int64(p.Input.Len())*5 <= free {
+		t.Fatalf("%v: the FFT buffers (%d bytes) fit in the %d bytes free beside input and output", p.Input, l.Bytes(9), free)
+	}
 	plan, err := convolve.PlanFor(v, p, convolve.Config{})
 	var me *convolve.MemoryError
 	if !errors.As(err, &me) {
@@ -440,8 +462,8 @@ func TestFFTMemoryRefusal(t *testing.T) {
 		t.Fatalf("Plan of %v: %v, want a *convolve.MemoryError", p.Input, err)
 	}
 	t.Logf("refused: %v", err)
-	if me.Needed < 192<<30 {
-		t.Errorf("MemoryError.Needed = %d, want at least the 192 GiB of FFT buffers", me.Needed)
+	if me.Needed < l.Bytes(9) || !strings.Contains(me.What, "FFT buffers") || me.Variant != "gpu-fft" {
+		t.Errorf("MemoryError %+v, want gpu-fft's FFT buffers of at least %d bytes", me, l.Bytes(9))
 	}
 	if n := d.LiveAllocations(); n != live {
 		t.Errorf("LiveAllocations = %d after the refusal, want %d (%v)", n, live, d.LiveByKind())
@@ -461,10 +483,12 @@ func TestFFTGrids(t *testing.T) {
 	}{
 		{37, 23, 3, convolve.Block{}, true},
 		{1 << 20, 1, 1, convolve.Block{X: 32, Y: 8}, true},
-		// 1048560 rows fit a grid of 16-row blocks; their 2^20 transform
-		// rows need 65536 blocks, one past gridDim.y's limit.
+		// 1048560 rows fit a grid of 16-row blocks; their 4129 tiles of
+		// 256 rows need 66064 blocks, past gridDim.y's limit.
 		{1, 65535 * 16, 1, convolve.Block{X: 16, Y: 16}, false},
-		{3, 40000, 1, convolve.Block{X: 1024, Y: 1}, false},
+		// 65000 rows in 256 tiles of 256 rows: 65536 one-row blocks.
+		{3, 65000, 1, convolve.Block{X: 1024, Y: 1}, false},
+		{3, 64000, 1, convolve.Block{X: 1024, Y: 1}, true},
 	} {
 		p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: c.w, Height: c.h, Channels: c.ch, Type: convolve.Float32}, Filter: box}
 		b, err := newBase(desc, convolve.Block{}, p, convolve.Config{Block: c.block})
@@ -484,19 +508,20 @@ func TestFFTGrids(t *testing.T) {
 			continue
 		}
 		l := g.layout
-		if got := int64(g.pad.X) * int64(g.block.X); got < int64(l.NX) || got >= int64(l.NX)+int64(g.block.X) {
-			t.Errorf("%v: fill grid %v x block %v does not cover %d columns", p.Input, g.pad, g.block, l.NX)
+		across, down := int64(l.GX)*int64(l.TX), int64(l.GY)*int64(l.TY)
+		if got := int64(g.tiles.X) * int64(g.block.X); got < across || got >= across+int64(g.block.X) {
+			t.Errorf("%v: fill grid %v x block %v does not cover %d columns", p.Input, g.tiles, g.block, across)
 		}
-		if got := int64(g.pad.Y) * int64(g.block.Y); got < int64(l.NY) || got >= int64(l.NY)+int64(g.block.Y) {
-			t.Errorf("%v: fill grid %v x block %v does not cover %d rows", p.Input, g.pad, g.block, l.NY)
+		if got := int64(g.tiles.Y) * int64(g.block.Y); got < down || got >= down+int64(g.block.Y) {
+			t.Errorf("%v: fill grid %v x block %v does not cover %d rows", p.Input, g.tiles, g.block, down)
 		}
-		if int(g.pad.Z) != c.ch || int(g.mul.Y) != c.ch || int(g.max.Z) != c.ch {
-			t.Errorf("%v: channel dimensions of grids %v %v %v, want %d", p.Input, g.pad, g.mul, g.max, c.ch)
+		if int(g.tiles.Z) != c.ch || int(g.max.Z) != c.ch || int64(g.mul.Y) != min(l.Tiles(), maxGridYZ) {
+			t.Errorf("%v: channel and tile dimensions of grids %v %v %v for %v", p.Input, g.tiles, g.max, g.mul, l)
 		}
 		if got := int64(g.mul.X) * int64(g.line.X); got < l.SpecPoints() || got >= l.SpecPoints()+fftBlock {
 			t.Errorf("%v: multiply grid %v covers %d of %d spectrum points", p.Input, g.mul, got, l.SpecPoints())
 		}
-		if g.max.X < 1 || g.max.X > fftMaxBlocks {
+		if g.max.X < 1 || g.max.Y < 1 || g.max.X*g.max.Y > fftMaxBlocks || int(g.max.Y) > c.h {
 			t.Errorf("%v: absmax grid %v", p.Input, g.max)
 		}
 	}
