@@ -284,9 +284,9 @@ func fftCompare(t *testing.T, name string, p convolve.Problem, in, out *convolve
 	return worst, m.OK()
 }
 
-// TestFFTAgreement runs gpu-fft over fftCases x fftSizes against the
-// reference under the FFT32 bound, each plan twice on fresh inputs, and
-// checks that every plan was released.
+// TestFFTAgreement runs gpu-fft over fftCases x fftSizes, under each
+// compile option, against the reference under the FFT32 bound, each plan
+// twice on fresh inputs, and checks that every plan was released.
 func TestFFTAgreement(t *testing.T) {
 	d := fftOrSkip(t)
 	live := d.LiveAllocations()
@@ -298,17 +298,19 @@ func TestFFTAgreement(t *testing.T) {
 	failures := 0
 	worst := 0.0
 	tiles := map[bool]int{} // cases of one tile per channel and of several
-	for _, kc := range fftCases() {
+	for i, kc := range fftCases() {
 		f := randomFilter(r, kc.kw, kc.kh)
+		// The compile options cycle: default, --fmad=false, fast math.
+		cfg := convolve.Config{Block: kc.block, NoFMA: i%3 == 1, FastMath: i%3 == 2}
 		for _, g := range fftSizes {
 			p := kc.problem(g, f)
 			if float64(p.Input.Len())*float64(kc.kw*kc.kh) > fftReferenceBudget {
 				continue
 			}
 			tiles[newFFTLayout(p).Tiles() > int64(p.Input.Channels)]++
-			plan, err := convolve.PlanFor(v, p, convolve.Config{Block: kc.block})
+			plan, err := convolve.PlanFor(v, p, cfg)
 			if err != nil {
-				t.Errorf("gpu-fft %v: Plan: %v", p, err)
+				t.Errorf("gpu-fft %v %v: Plan: %v", cfg, p, err)
 				failures++
 				continue
 			}
