@@ -132,12 +132,14 @@ func Admits(decl, path convolve.ErrorModel) bool {
 
 // Heuristic is the order in which auto tries the paths on a problem no
 // crossover entry decides, before the rest of its paths: a separable
-// filter up to K = 63 on the fused separable path (a few taps per output
-// instead of K^2, memory-bound well past the direct paths' crossover),
-// then the separable pair; a dense filter up to K = 31 on the
-// register-tiled direct path, then the shared-tiled one; a larger filter
-// first on the FFT path, whose time barely grows with K, then the 3xTF32
-// tensor cores and the direct paths.
+// filter up to K = 63 (gpu-sepfused's largest) on the fused separable
+// path (2K taps per output instead of K^2, memory-bound well past the
+// direct paths' crossover), then the separable pair; a larger separable
+// filter on the separable pair, then as a dense one; a dense filter up
+// to K = 31 (gpu-regtile's largest) on the register-tiled direct path,
+// then the shared-tiled one; a larger one first on the FFT path, whose
+// time barely grows with K, then the 3xTF32 tensor cores and the direct
+// paths.
 func Heuristic(p convolve.Problem) []string {
 	kw, kh := p.KernelSize()
 	k := max(kw, kh)
@@ -145,6 +147,8 @@ func Heuristic(p convolve.Problem) []string {
 	switch {
 	case sep && k <= 63:
 		return []string{"gpu-sepfused", "gpu-separable", "gpu-regtile", "gpu-tiled"}
+	case sep:
+		return []string{"gpu-separable", "gpu-fft", "gpu-tc-3xtf32", "gpu-tiled", "gpu-regtile"}
 	case k <= 31:
 		return []string{"gpu-regtile", "gpu-tiled", "gpu-tc-3xtf32"}
 	}

@@ -197,7 +197,7 @@ func TestHeuristic(t *testing.T) {
 		separable bool
 		first     string
 	}{
-		{3, true, "gpu-sepfused"}, {63, true, "gpu-sepfused"}, {75, true, "gpu-fft"},
+		{3, true, "gpu-sepfused"}, {63, true, "gpu-sepfused"}, {75, true, "gpu-separable"},
 		{3, false, "gpu-regtile"}, {31, false, "gpu-regtile"}, {33, false, "gpu-fft"}, {75, false, "gpu-fft"},
 	}
 	for _, tt := range tests {

@@ -10,12 +10,12 @@ import (
 func ExampleHeuristic() {
 	in := convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32}
 	gauss, _ := convolve.Gaussian(7, 0)
-	box, _ := convolve.Box(75) // rank 1, past the fused separable path's K = 63
+	box, _ := convolve.Box(75) // rank 1, past gpu-sepfused's K = 63
 	fmt.Println(auto.Heuristic(convolve.Problem{Op: convolve.Filter2D, Filter: gauss, Input: in}))
 	fmt.Println(auto.Heuristic(convolve.Problem{Op: convolve.Filter2D, Filter: box, Input: in}))
 	// Output:
 	// [gpu-sepfused gpu-separable gpu-regtile gpu-tiled]
-	// [gpu-fft gpu-tc-3xtf32 gpu-tiled gpu-regtile]
+	// [gpu-separable gpu-fft gpu-tc-3xtf32 gpu-tiled gpu-regtile]
 }
 
 func ExampleAdmits() {
