@@ -28,15 +28,19 @@ var CrossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-inte
 // the section sets it against the fastest path of each case.
 const AutoVariant = "auto"
 
-// AutoGoal is how much slower than the fastest of our paths auto may be
-// on a case of preset crossover.
+// AutoGoal is how much slower than the fastest path auto may be on a
+// case of preset crossover.
 const AutoGoal = 1.1
 
 // isOurPath reports whether v is one of our GPU paths: a gpu-* variant
 // that is not one of CrossoverPeers.
 func isOurPath(v string) bool {
-	return strings.HasPrefix(v, "gpu-") && !slices.Contains(CrossoverPeers, v)
+	return isPath(v) && !slices.Contains(CrossoverPeers, v)
 }
+
+// isPath reports whether v is a path auto may run: a gpu-* variant, the
+// cuFFT-based gpu-fft included.
+func isPath(v string) bool { return strings.HasPrefix(v, "gpu-") }
 
 // crossoverRun returns h's run of preset crossover: crossover.txt when
 // there is one, else the run with narrowed axes (crossover-custom-*)
@@ -198,11 +202,11 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 // kernel time against K per variant (plots per filter family and image
 // size), the winner of every case with the runner-up's ratio, the
 // fastest of our paths against the peers, and auto against the fastest
-// of our paths with the goal AutoGoal.
+// path with the goal AutoGoal.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
-		Caption: fmt.Sprintf("Each GPU's crossover run: the cases where `auto` ran beside at least one of our paths (`gpu-*` but the cuFFT-based `gpu-fft`, counted as a peer), and how many of them it finished within %s× the fastest of those paths's median kernel time; the worst ratio and its case.", sig(AutoGoal, 2)),
+		Caption: fmt.Sprintf("Each GPU's crossover run: the cases where `auto` ran beside at least one path (`gpu-*`, the cuFFT-based `gpu-fft` included), and how many of them it finished within %s× the median kernel time of the fastest path; the worst ratio and its case.", sig(AutoGoal, 2)),
 		Header:  []string{"GPU", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst auto / fastest path", "Worst case", "Verdict"}}
 	for _, h := range hosts {
 		if !h.GPU {
@@ -346,18 +350,18 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// crossoverAuto is the table of auto against the fastest of our paths on
-// each case where both ran, and the goal row of the host; nil when auto
+// crossoverAuto is the table of auto against the fastest path (isPath)
+// on each case where both ran, and the goal row of the host; nil when auto
 // ran no such case.
 func crossoverAuto(h *Host, which string, cases []crossoverCase) (*Table, []string) {
 	t := &Table{ID: "crossover-auto-" + h.Slug, Title: "auto against the fastest path — " + h.Title,
-		Caption: fmt.Sprintf("From %s: `auto`'s median kernel time against the fastest of our paths on the same case (`gpu-*` but `gpu-fft`), and their ratio (\"~\" where the runs do not differ significantly). The goal is a ratio of at most %s×. `auto` picks among the paths its declared error model admits (see README.md, \"auto\"), so where a path of a looser model is the fastest the ratio shows what that accuracy costs.", which, sig(AutoGoal, 2)) + untested,
+		Caption: fmt.Sprintf("From %s: `auto`'s median kernel time against the fastest path on the same case (`gpu-*`, `gpu-fft` included), and their ratio (\"~\" where the runs do not differ significantly). The goal is a ratio of at most %s×. `auto` picks among the paths its declared error model admits (see README.md, \"auto\"), so where a path of a looser model is the fastest the ratio shows what that accuracy costs.", which, sig(AutoGoal, 2)) + untested,
 		Header:  []string{"Size", "Filter", "auto (ms)", "Fastest path", "Its time (ms)", "auto / fastest", fmt.Sprintf("Within %s×", sig(AutoGoal, 2))}, Keys: 2}
 	n, met := 0, 0
 	worst, worstCase := math.NaN(), missing
 	for _, c := range cases {
 		a, ok := c.times[AutoVariant]
-		ours := c.ranked(isOurPath)
+		ours := c.ranked(isPath)
 		if !ok || !a.OK() || len(ours) == 0 {
 			continue
 		}
