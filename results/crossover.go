@@ -226,7 +226,7 @@ func sectionCrossover(hosts []*Host) *Section {
 		}
 		s.Plots = append(s.Plots, crossoverPlots(h, cases)...)
 		s.Tables = append(s.Tables, crossoverWinners(h, which, cases), crossoverPeersTable(h, which, cases))
-		at, row := crossoverAuto(h, which, cases)
+		at, row := crossoverAuto(h, which, run.Config["crossover"], cases)
 		if at != nil {
 			s.Tables = append(s.Tables, at)
 			goal.Rows = append(goal.Rows, row)
@@ -353,9 +353,13 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 // crossoverAuto is the table of auto against the fastest path (isPath)
 // on each case where both ran, and the goal row of the host; nil when auto
 // ran no such case.
-func crossoverAuto(h *Host, which string, cases []crossoverCase) (*Table, []string) {
+func crossoverAuto(h *Host, which, table string, cases []crossoverCase) (*Table, []string) {
+	read := " The run does not say which crossover table `auto` read."
+	if table != "" {
+		read = " Where `auto` took its paths from, as the run's configuration says: " + table + "."
+	}
 	t := &Table{ID: "crossover-auto-" + h.Slug, Title: "auto against the fastest path — " + h.Title,
-		Caption: fmt.Sprintf("From %s: `auto`'s median kernel time against the fastest path on the same case (`gpu-*`, `gpu-fft` included), and their ratio (\"~\" where the runs do not differ significantly). The goal is a ratio of at most %s×. `auto` picks among the paths its declared error model admits (see README.md, \"auto\"), so where a path of a looser model is the fastest the ratio shows what that accuracy costs.", which, sig(AutoGoal, 2)) + untested,
+		Caption: fmt.Sprintf("From %s: `auto`'s median kernel time against the fastest path on the same case (`gpu-*`, `gpu-fft` included), and their ratio (\"~\" where the runs do not differ significantly). The goal is a ratio of at most %s×. `auto` picks among the paths its declared error model admits (see README.md, \"auto\"), so where a path of a looser model is the fastest the ratio shows what that accuracy costs.", which, sig(AutoGoal, 2)) + read + untested,
 		Header:  []string{"Size", "Filter", "auto (ms)", "Fastest path", "Its time (ms)", "auto / fastest", fmt.Sprintf("Within %s×", sig(AutoGoal, 2))}, Keys: 2}
 	n, met := 0, 0
 	worst, worstCase := math.NaN(), missing

@@ -24,7 +24,7 @@ func crossoverLine(variant, size, filter string, ns float64) string {
 func syntheticCrossover(runs int, times map[[3]string]float64) string {
 	var b strings.Builder
 	b.WriteString("# convbench sweep crossover, commit 1234567890abcdef1234567890abcdef12345678, command: test\n")
-	b.WriteString("gpu: Test GPU\ngpu-copy-gbps: 1000\ngpu-peak-gflops: 10000\n")
+	b.WriteString("gpu: Test GPU\ngpu-copy-gbps: 1000\ngpu-peak-gflops: 10000\ncrossover: no table for Test GPU: auto's heuristic\n")
 	var keys [][3]string
 	for k := range times {
 		keys = append(keys, k)
@@ -199,6 +199,9 @@ func TestCrossoverSection(t *testing.T) {
 	}
 	if !slices.EqualFunc(auto.Rows, wantAuto, slices.Equal) {
 		t.Errorf("auto\n%q\nwant\n%q", auto.Rows, wantAuto)
+	}
+	if !strings.Contains(auto.Caption, "as the run's configuration says: no table for Test GPU: auto's heuristic.") {
+		t.Errorf("auto caption does not say where auto took its paths from: %s", auto.Caption)
 	}
 	goal := byID["crossover-auto-goal"]
 	if goal == nil || len(goal.Rows) != 1 {
