@@ -197,7 +197,9 @@ type Match struct {
 // Lookup finds, in gpu's table, the entry of p's element type and filter
 // kind with the nearest K (the filter's larger side), then the nearest
 // size class (of two as near, the larger K and then the smaller class),
-// and in its ranking the fastest variant that admit accepts. It reports
+// and in its ranking the fastest variant that admit accepts. The preset
+// measures one channel with the zero border; its entries stand for every
+// channel count, layout and border of their type and kind. It reports
 // false when there is no table of gpu, no entry of that type and kind,
 // or no variant of the entry's ranking that admit accepts.
 func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) bool) (Match, bool) {
