@@ -226,6 +226,21 @@ func rooflineShapes() []sweep {
 	return out
 }
 
+// crossoverKs are the filter sides preset crossover times at 4096x4096
+// and 8192x8192, and crossoverLargeKs those past them it times at
+// 1024x1024, where the direct paths stay short enough to time beside the
+// FFT.
+var (
+	crossoverKs      = []int{3, 7, 11, 21, 31}
+	crossoverLargeKs = []int{45, 63, 75}
+)
+
+// crossoverVariants are the paths and peers of preset crossover and the
+// auto variant that picks among the paths. A name that is not registered
+// on the host (a peer whose library is absent, a path not built) is left
+// out with a note.
+var crossoverVariants = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-fft", "gpu-tc-*", "cudnn*", "npp*", "auto"}
+
 // regtileTunes are the outputs per thread preset tuning-regtile sweeps:
 // rx 2, 4, 8 by ry 1, 2, 4, 8.
 func regtileTunes() []string {
@@ -352,6 +367,13 @@ var presets = []Preset{
 			timings: []Timing{GraphTiming}}}},
 	{Name: "roofline-shapes", Summary: "the roofline's direct kernels off its one case: gpu-regtile and gpu-tiled at K 3, 5, 7 on u8 and i16, RGB interleaved and planar, every border mode, and 4099x4097 beside 4096x4096, dense filters, hot cache, replayed from CUDA graphs",
 		sweeps: rooflineShapes()},
+	{Name: "crossover", Summary: "every path and peer and auto against K: 4096x4096 and 8192x8192, dense and Gaussian K 3, 7, 11, 21, 31, and 1024x1024 with K 45, 63, 75, float32, one channel, zero border, hot cache, replayed from CUDA graphs (the run a GPU's crossover table is written from)",
+		sweeps: []sweep{
+			{variants: crossoverVariants, sizes: squares(4096, 8192),
+				filters: append(sized("dense", crossoverKs...), sized("gauss", crossoverKs...)...), timings: []Timing{GraphTiming}},
+			{variants: crossoverVariants, sizes: squares(1024),
+				filters: append(sized("dense", crossoverLargeKs...), sized("gauss", crossoverLargeKs...)...), timings: []Timing{GraphTiming}},
+		}},
 	{Name: "tuning-regtile", Summary: "gpu-regtile's outputs per thread (rx 2, 4, 8 by ry 1, 2, 4, 8) and block shape at 4096x4096, dense K 3, 7, 11, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-tiled's, and its default choices on 64x4 and 32x16 blocks at K 3, 5, 7, 15, 21",
 		sweeps: []sweep{
 			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),

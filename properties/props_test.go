@@ -11,6 +11,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
 	_ "github.com/convbench/convbench/cudabind/variants"
+	_ "github.com/convbench/convbench/cudabind/variants/auto"
 	_ "github.com/convbench/convbench/refimpl"
 )
 
