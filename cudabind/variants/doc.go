@@ -45,6 +45,12 @@
 // them. It declares the FFT32 error model (convolve.FFTTolerance), which
 // the tests and the property suite hold it to.
 //
+// gpu-regtile and gpu-sepfused fill their tiles with aligned vector
+// loads; their declarations ask for device input rows that start on
+// multiples of 32 elements (Decl.InRowAlign), so an image of any width
+// (4099 columns, say) is copied in with a two-dimensional copy into a
+// buffer of the wider stride and keeps the vector path.
+//
 // gpu-tiled and gpu-regtile declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk
 // allow). Their plans take the block and tunables a configuration leaves
