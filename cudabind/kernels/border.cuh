@@ -10,7 +10,8 @@
 //   BORDER    0 zero, 1 replicate, 2 reflect (period 2n), 3 mirror
 //             (reflect-101, period 2n-2), 4 wrap (period n)
 //   IN_T      input element type: float, unsigned char or short
-//   CHANNELS  channels per pixel, 1 to 4 (blockIdx.z is the channel)
+//   CHANNELS  channels per pixel, 1 to 4 (blockIdx.z is the channel, or
+//             under CH_IN_X part of blockIdx.x: see tile_ch)
 //   PLANAR    1: each channel is its own plane; 0: channels interleaved
 //   INDEX64   defined when an image has 2^31 elements or more; element
 //             offsets are then 64-bit (idx_t)
@@ -82,6 +83,24 @@ __device__ __forceinline__ int border_index(int i, int n)
 #else
     return -1;
 #endif
+}
+
+// tile_bx and tile_ch are the tile column and the channel of a block of
+// the PerTile grid rule. Where a family's plan sets CH_IN_X (interleaved
+// images of several channels), blockIdx.x runs over tile columns times
+// channels, the channel fastest, and gridDim.z is 1: the blocks of one
+// tile's channels run side by side and read its input lines, which hold
+// every channel, from DRAM once. Otherwise blockIdx.z is the channel.
+#ifndef CH_IN_X
+#define CH_IN_X 0
+#endif
+__device__ __forceinline__ int tile_bx()
+{
+    return CH_IN_X ? (int)(blockIdx.x / CHANNELS) : (int)blockIdx.x;
+}
+__device__ __forceinline__ int tile_ch()
+{
+    return CH_IN_X ? (int)(blockIdx.x % CHANNELS) : (int)blockIdx.z;
 }
 
 // in_offset is the element index of channel c of pixel (x, y) in an input

@@ -54,7 +54,7 @@
 // more than one chunk.
 //
 // Compile-time: KW, KH, BX, BY, RX, RY, RYC, VEC_IN plus the parameters of
-// border.cuh.
+// border.cuh (CH_IN_X among them).
 #include "border.cuh"
 
 #ifndef RX
@@ -347,12 +347,12 @@ extern "C" __global__ void __launch_bounds__(BX * BY, RT_MINB)
 conv_regtile(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, idx_t S)
 {
     extern __shared__ float4 rt_smem[];
-    const int c = blockIdx.z;
+    const int c = tile_ch();
     // x0 is the image column of tile column 0; yb the block's first
     // output row.
-    const int x0 = blockIdx.x * RT_OW - KW / 2 - RT_SH;
+    const int x0 = tile_bx() * RT_OW - KW / 2 - RT_SH;
     const int yb = blockIdx.y * RT_OH;
-    const int xbase = blockIdx.x * RT_OW + threadIdx.x * RX;
+    const int xbase = tile_bx() * RT_OW + threadIdx.x * RX;
 
     rt_fill(rt_smem, in, x0, yb - KH / 2, c, W, H, S);
     __syncthreads();

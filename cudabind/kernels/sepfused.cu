@@ -104,8 +104,8 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
 {
     extern __shared__ float4 fs_smem[];
     float* tile = reinterpret_cast<float*>(fs_smem);
-    const int c = blockIdx.z;
-    const int x0 = blockIdx.x * FS_OW - KW / 2 - FS_SH;
+    const int c = tile_ch();
+    const int x0 = tile_bx() * FS_OW - KW / 2 - FS_SH;
     const int y0 = blockIdx.y * FS_OH - KH / 2;
 
 #if VEC_IN
@@ -177,7 +177,7 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     __syncthreads();
 
     // Column pass: output row ty*RY + o reads row-pass rows ty*RY + o + j.
-    const int xbase = blockIdx.x * FS_OW + threadIdx.x * 4;
+    const int xbase = tile_bx() * FS_OW + threadIdx.x * 4;
     const int ybase = blockIdx.y * FS_OH + threadIdx.y * RY;
     if (xbase >= W || ybase >= H) {
         return;

@@ -116,6 +116,8 @@ const (
 	PerPaddedPixel
 	// PerTile: one thread per RX x RY outputs, RX side by side in each of
 	// RY rows (the family's RX and RY macros, which Defines must return).
+	// Where Defines sets CH_IN_X=1, the channels fold into gridDim.x
+	// (channel fastest, gridDim.z 1; border.cuh's tile_bx and tile_ch).
 	PerTile
 )
 
@@ -470,6 +472,13 @@ func (d *Decl) grid(b *Base, rule GridRule, t Tile, defines map[string]string) (
 	grid, block, err = Grid(w, h, in.Channels, b.Block)
 	if err != nil {
 		return grid, block, named(b.Name, err)
+	}
+	if rule == PerTile && defines["CH_IN_X"] == "1" {
+		if int64(grid.X)*int64(grid.Z) > math.MaxInt32 {
+			return grid, block, &convolve.CapabilityError{Variant: b.Name, What: "grid",
+				Value: fmt.Sprintf("%d tile columns of %d channels in gridDim.x (at most %d)", grid.X, grid.Z, math.MaxInt32)}
+		}
+		grid.X, grid.Z = grid.X*grid.Z, 1
 	}
 	return grid, block, nil
 }

@@ -127,6 +127,19 @@ func regtileVecIn(b *Base, bx, rx int) bool {
 	return (in.Channels == 1 || in.Layout == convolve.Planar) && b.InStride()%4 == 0 && bx*rx%4 == 0
 }
 
+// chInX is the CH_IN_X define of gpu-regtile and gpu-sepfused: "1" for
+// an interleaved image of several channels, whose blocks then take the
+// channel from blockIdx.x, channel fastest (the PerTile grid rule), so
+// that the blocks of one tile's channels run together and read the
+// tile's input lines, which hold every channel, from DRAM once; "0"
+// otherwise (blockIdx.z is the channel).
+func chInX(p convolve.Problem) string {
+	if p.Input.Channels > 1 && p.Input.Layout == convolve.Interleaved {
+		return "1"
+	}
+	return "0"
+}
+
 // vecRowAlign is the row alignment, in elements, gpu-regtile and
 // gpu-sepfused ask of their device input (Decl.InRowAlign): 32 elements,
 // so that every row starts on a 4-element vector and, for float32, on a
@@ -163,5 +176,5 @@ func regtileDefines(b *Base) (map[string]string, error) {
 		vec = "1"
 	}
 	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry),
-		"RYC": strconv.Itoa(RegtileChunk(ry)), "VEC_IN": vec}, nil
+		"RYC": strconv.Itoa(RegtileChunk(ry)), "VEC_IN": vec, "CH_IN_X": chInX(b.Problem)}, nil
 }

@@ -106,5 +106,5 @@ func sepfusedDefines(b *Base) (map[string]string, error) {
 	if regtileVecIn(b, b.Block.X, 4) {
 		vec = "1"
 	}
-	return map[string]string{"RX": "4", "RY": strconv.Itoa(ry), "VEC_IN": vec}, nil
+	return map[string]string{"RX": "4", "RY": strconv.Itoa(ry), "VEC_IN": vec, "CH_IN_X": chInX(b.Problem)}, nil
 }

@@ -82,16 +82,24 @@ func TestSepfusedDeclared(t *testing.T) {
 	}{
 		{4096, 4096, 21, convolve.Config{}, cudabind.Dim3{X: 32, Y: 64, Z: 1}, SepfusedSharedBytes(sepfusedBlock, 8, 21, 21)},
 		{4099, 4097, 3, convolve.Config{}, cudabind.Dim3{X: 33, Y: 129, Z: 1}, SepfusedSharedBytes(sepfusedBlock, 4, 3, 3)},
+		// Three planar channels: blockIdx.z is the channel.
 		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRY: 16}},
 			cudabind.Dim3{X: 2, Y: 1, Z: 3}, SepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
+		// Three interleaved channels (CH_IN_X): the channels fold into
+		// gridDim.x.
+		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRY: 16}},
+			cudabind.Dim3{X: 6, Y: 1, Z: 1}, SepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
 	}
-	for _, tt := range tests {
-		ch := 1
-		if tt.grid.Z == 3 {
+	for i, tt := range tests {
+		ch, layout := 1, convolve.Interleaved
+		switch i {
+		case 2:
+			ch, layout = 3, convolve.Planar
+		case 3:
 			ch = 3
 		}
 		p := convolve.Problem{Op: convolve.Filter2D, Filter: separableFilter(r, tt.k, tt.k),
-			Input: convolve.Geometry{Width: tt.w, Height: tt.h, Channels: ch, Type: convolve.Uint8}}
+			Input: convolve.Geometry{Width: tt.w, Height: tt.h, Channels: ch, Type: convolve.Uint8, Layout: layout}}
 		if err := d.Validate(p, tt.cfg, h100); err != nil {
 			t.Errorf("%dx%d K=%d %v: Validate: %v", tt.w, tt.h, tt.k, tt.cfg, err)
 			continue
