@@ -1,6 +1,13 @@
 package results
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/convbench/convbench/results/tuning"
+)
 
 // ---- tuned against default ----
 
@@ -46,5 +53,85 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
+	if set, err := tuning.Default(); err == nil {
+		for _, gpu := range set.GPUs() {
+			if t := tunerTable(set.Table(gpu), set.Source(gpu)); t != nil {
+				s.Tables = append(s.Tables, t)
+			}
+		}
+	}
 	return s
+}
+
+// tunerTable is the tuner's own record of one GPU's tuning table, read
+// from source: per entry (variant, element type, K, size class) the
+// setting chosen against the family's default, both timed by the tuner
+// in the same run, with how many candidates it tried and how they fared.
+// It is nil for an empty table.
+func tunerTable(t *tuning.Table, source string) *Table {
+	if t == nil || len(t.Entries) == 0 {
+		return nil
+	}
+	out := &Table{ID: "tuner-" + tuning.Slug(t.GPU), Title: "The tuner's choices against the families' defaults — " + t.GPU,
+		Caption: "From " + source + ", as the tuner wrote it: each entry's chosen setting (block, tunables) and the family's default, each with the median kernel time the tuner measured for it in the same run (`timing` of the entry, on the entry's problem), and how many candidates it tried: ok (verified against the reference, then timed), wrong (differed from the reference; never chosen), refused (failed to plan). Plans read the chosen settings by default; preset `tuned-vs-default` times them again beside the defaults.",
+		Header:  []string{"Variant", "Type", "K", "Size class", "Problem", "Chosen", "Chosen (ms)", "Default", "Default (ms)", "Default / chosen", "Tried (ok, wrong, refused)", "Search", "Commit"}, Keys: 3}
+	es := slices.Clone(t.Entries)
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Variant != es[j].Variant {
+			return es[i].Variant < es[j].Variant
+		}
+		if es[i].Type != es[j].Type {
+			return es[i].Type < es[j].Type
+		}
+		if es[i].K != es[j].K {
+			return es[i].K < es[j].K
+		}
+		return es[i].Size < es[j].Size
+	})
+	for _, e := range es {
+		var ok, wrong, refused int
+		for _, c := range e.Candidates {
+			switch c.Status {
+			case "ok":
+				ok++
+			case "wrong":
+				wrong++
+			default:
+				refused++
+			}
+		}
+		ratio := missing
+		if e.Chosen.MedianNS > 0 && e.Default.MedianNS > 0 {
+			ratio = sig(e.Default.MedianNS/e.Chosen.MedianNS, 3) + "×"
+		}
+		commit := e.Commit
+		if len(commit) > 7 {
+			commit = commit[:7]
+		}
+		out.Rows = append(out.Rows, []string{e.Variant, e.Type, fmt.Sprint(e.K), string(e.Size), e.Problem,
+			candidateSetting(e.Chosen), ms(e.Chosen.MedianNS, e.Chosen.MedianNS > 0),
+			candidateSetting(e.Default), ms(e.Default.MedianNS, e.Default.MedianNS > 0),
+			ratio, fmt.Sprintf("%d (%d, %d, %d)", len(e.Candidates), ok, wrong, refused), e.Search, commit})
+	}
+	return out
+}
+
+// candidateSetting is a tuning candidate's block and tunables, "32x8 rx=4 ry=2".
+func candidateSetting(c tuning.Candidate) string {
+	parts := []string{}
+	if c.Block != "" {
+		parts = append(parts, c.Block)
+	}
+	names := make([]string, 0, len(c.Tunables))
+	for n := range c.Tunables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s=%d", n, c.Tunables[n]))
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, " ")
 }
