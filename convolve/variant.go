@@ -151,6 +151,9 @@ type Capabilities struct {
 	ReferenceOrder bool
 	// GPU variants need a CUDA device.
 	GPU bool
+	// MultiDevice variants run on several devices (Config.Devices with
+	// more than one entry); CheckConfig refuses more than one to others.
+	MultiDevice bool
 	// FixedBlocks lists the accepted block shapes; empty means any shape
 	// up to 1024 threads (GPU variants) or none at all (CPU variants).
 	FixedBlocks []Block
@@ -320,6 +323,9 @@ func (c Capabilities) CheckConfig(cfg Config) error {
 	}
 	if len(cfg.Devices) > 0 && !c.GPU {
 		return &CapabilityError{What: "devices", Value: FormatDevices(cfg.Devices) + " (CPU variant)"}
+	}
+	if len(cfg.Devices) > 1 && !c.MultiDevice {
+		return &CapabilityError{What: "devices", Value: FormatDevices(cfg.Devices) + " (a single-device variant)"}
 	}
 	for _, d := range cfg.Devices {
 		if d < 0 {

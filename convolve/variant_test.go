@@ -89,7 +89,9 @@ func TestCapabilitiesCheckConfig(t *testing.T) {
 		{"fixed blocks", fixed, Config{Block: Block{8, 8}}, "block shape", "8x8", ""},
 		{"fixed blocks ok", fixed, Config{Block: Block{32, 8}}, "", "", ""},
 		{"cpu devices", cpu, Config{Devices: []int{0, 1}}, "devices", "0,1 (CPU variant)", ""},
-		{"gpu devices", gpu, Config{Devices: []int{0, 0}}, "", "", ""},
+		{"gpu devices", gpu, Config{Devices: []int{1}}, "", "", ""},
+		{"single-device variant", gpu, Config{Devices: []int{0, 0}}, "devices", "0,0 (a single-device variant)", ""},
+		{"multi-device variant", Capabilities{GPU: true, MultiDevice: true}, Config{Devices: []int{0, 0}}, "", "", ""},
 		{"negative ordinal", gpu, Config{Devices: []int{-1}}, "", "", "device ordinal -1"},
 	}
 	for _, tc := range tests {

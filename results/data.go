@@ -27,8 +27,9 @@ import (
 )
 
 // NameKeys are the sub-benchmark keys of a case name, benchname.Keys.
-// Names stored before the opts key existed lack it, and names of cases
-// that set no tunable lack tune; ReadRun fills them in (see ImpliedKeys).
+// Names stored before the opts key existed lack it, names of cases that
+// set no tunable lack tune, and names of cases that name no devices lack
+// gpus; ReadRun fills them in (see ImpliedKeys).
 var NameKeys = benchname.Keys()
 
 // ImpliedKeys are the name keys a stored name may lack, with the value
@@ -37,6 +38,7 @@ var NameKeys = benchname.Keys()
 var ImpliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
 	"tune": impliedDefault,
+	"gpus": impliedDefault,
 }
 
 func impliedDefault(keys map[string]string) string { return benchname.Implied(keys["timing"]) }

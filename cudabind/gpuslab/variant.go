@@ -130,6 +130,7 @@ func (v *variant) Describe() convolve.Description {
 	caps.FixedBlocks = slices.Clone(caps.FixedBlocks)
 	caps.Tunables = append(slices.Clone(caps.Tunables), ownTunables...)
 	caps.Space = nil // the wrapped variant's setting is the whole image's (variants.SettingFor)
+	caps.MultiDevice = true
 	switch {
 	case v.limit > 0:
 		return convolve.Description{
