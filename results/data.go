@@ -115,6 +115,9 @@ type Run struct {
 	Samples []*Sample // in file order
 	// Failures are the "--- FAIL" lines: cases that failed their gate.
 	Failures []string
+	// Timeline is the phases of one overlapped run of a multi-device case
+	// that the run wrote ("# timeline " lines), in file order.
+	Timeline []Span
 }
 
 // commitPattern finds the commit in a run's header line, which the sweep
@@ -273,6 +276,11 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		}
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
 			run.Failures = append(run.Failures, line)
+		}
+		if sp, ok, err := parseSpan(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			run.Timeline = append(run.Timeline, sp)
 		}
 	}
 	if len(run.Samples) > 0 {
