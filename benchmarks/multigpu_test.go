@@ -150,3 +150,35 @@ func TestConfigLinesHostCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestMemCapFlag: -mem-cap gives the slab cases the cap as their
+// memcap-kib tunable and leaves other variants' cases as they were.
+func TestMemCapFlag(t *testing.T) {
+	var a Axes
+	for _, f := range AxisFlags() {
+		if f.Name == "mem-cap" {
+			if err := f.Apply(&a, "64MiB"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if a.MemCap != 64<<20 {
+		t.Fatalf("-mem-cap 64MiB: %d bytes", a.MemCap)
+	}
+	a.Variants = []string{multiGPU, "gpu-regtile"}
+	pp, _ := BuildSweep("", a)
+	ex := pp.Expand(Env{GPU: true, GPUs: 1, Variants: convolve.Variants()})
+	for _, c := range ex.Cases {
+		if got := strings.Contains(c.Tune, "memcap-kib=65536"); got != (c.Variant == multiGPU) {
+			t.Errorf("case %s: tune %q", c.Name(), c.Tune)
+		}
+	}
+	if len(ex.Cases) != 2 {
+		t.Errorf("%d cases", len(ex.Cases))
+	}
+	for _, bad := range []string{"1000", "x", "0KiB", "-5MiB"} {
+		if _, err := ParseBytes(bad); err == nil {
+			t.Errorf("ParseBytes(%q) succeeded", bad)
+		}
+	}
+}

@@ -496,6 +496,14 @@ func (p Preset) Expand(env Env) Expansion {
 				c.Tune = ""
 				c.GPUs = ""
 			}
+			if p.override.MemCap > 0 && isSlabVariant(name) {
+				t, _ := convolve.ParseTunables(c.Tune)
+				if t == nil {
+					t = map[string]int{}
+				}
+				t["memcap-kib"] = int(min(p.override.MemCap>>10, 1<<30))
+				c.Tune = convolve.FormatTunables(t)
+			}
 			if c.GPUs != "" && env.GPU {
 				gpus, err := resolveGPUs(c.GPUs, env.GPUs)
 				if err != nil {
