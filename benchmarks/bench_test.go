@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	_ "github.com/convbench/convbench/cudabind/gpuslab" // the gpu-slab variants
 	"github.com/convbench/convbench/cudabind/userkernel"
 )
 

@@ -1,23 +1,23 @@
 package benchmarks
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/gpuslab"
 )
 
-// TimelinePrefix starts each line of the timeline a run writes: one per
-// phase of one chunk of one overlapped run of a multi-device case, for
-// the report to draw.
-const TimelinePrefix = "# timeline "
+// timelineWriter is a plan that writes the timeline of one run: the
+// gpu-slab variants' plans (package cudabind/gpuslab), one "# timeline "
+// line per phase of each chunk, which package results draws.
+type timelineWriter interface {
+	WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error
+}
 
 // TimelineCase picks the case whose one overlapped run the output shows
-// as a timeline: among the cases of plans that keep one (gpuslab.Timed)
+// as a timeline: among the cases of the gpu-slab variants
 // timed end to end from pinned memory, the one on the most devices, then
 // the largest image, then the largest filter, then the first. ok is false
 // when there is none.
@@ -47,10 +47,7 @@ func isSlabVariant(name string) bool {
 
 // WriteTimeline plans c, runs it once from pinned memory as a warm-up and
 // once with events around every chunk's upload, kernels and download,
-// and writes one line per phase: TimelinePrefix, then the case's name and
-// key=value fields (dev, the logical device; gpu, its ordinal; stream;
-// chunk; phase h2d, kernel or d2h; start-us and end-us from the device's
-// first event).
+// and writes the plan's timeline lines, labelled with the case's name.
 func WriteTimeline(w io.Writer, dev Device, c Case, seed uint64) error {
 	p, err := c.Problem()
 	if err != nil {
@@ -65,7 +62,7 @@ func WriteTimeline(w io.Writer, dev Device, c Case, seed uint64) error {
 		return err
 	}
 	defer pl.Close()
-	tp, ok := pl.(gpuslab.Timed)
+	tw, ok := pl.(timelineWriter)
 	if !ok {
 		return fmt.Errorf("benchmarks: %s keeps no timeline", c.Variant)
 	}
@@ -89,20 +86,5 @@ func WriteTimeline(w io.Writer, dev Device, c Case, seed uint64) error {
 	if err := pl.Run(in, out); err != nil {
 		return err
 	}
-	spans, err := tp.Timeline(in, out)
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(spans, func(a, b gpuslab.Span) int {
-		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Start, b.Start), cmp.Compare(a.Chunk, b.Chunk))
-	})
-	for _, s := range spans {
-		_, err := fmt.Fprintf(w, "%s%s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%.1f end-us=%.1f\n",
-			TimelinePrefix, c.Name(), s.Device, s.Ordinal, s.Stream, s.Chunk, s.Phase,
-			float64(s.Start.Nanoseconds())/1e3, float64(s.End.Nanoseconds())/1e3)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return tw.WriteTimeline(w, c.Name(), in, out)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/convbench/convbench/cudabind/driver/fakedriver"
 	"github.com/convbench/convbench/cudabind/variants"
 	_ "github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/results"
 )
 
 // hostNaive is a GPU variant for the fake driver: its plans hold their
@@ -518,3 +519,38 @@ func TestNames(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestWriteTimeline checks the timeline lines against their reader in
+// package results: every span comes back, with its fields.
+func TestWriteTimeline(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	fd := &fakedriver.Driver{}
+	p := problem(r, 8, 16, 3, 3, convolve.Zero, convolve.Geometry{Channels: 1, Type: convolve.Float32})
+	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{TuneChunks: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pl.Close()
+	in := randomImage(t, r, p.Input)
+	out, _ := p.NewOutput()
+	var sb strings.Builder
+	sb.WriteString("gpu: Fake GPU\n")
+	if err := pl.(Timed).WriteTimeline(&sb, "variant=x/gpus=0,0", in, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.(Timed).WriteTimeline(&sb, "two words", in, out); err == nil {
+		t.Error("a label with a space: no error")
+	}
+	run, err := results.ReadRun(strings.NewReader(sb.String()), "data/fake/004-multigpu.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Timeline) != 3*4 {
+		t.Fatalf("%d spans read back, want 12:\n%s", len(run.Timeline), sb.String())
+	}
+	for _, s := range run.Timeline {
+		if s.Case != "variant=x/gpus=0,0" || s.Dev > 1 || s.GPU != 0 || s.Stream > 1 || s.EndUS < s.StartUS {
+			t.Errorf("span %+v", s)
+		}
+	}
+}

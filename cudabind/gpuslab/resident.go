@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -508,9 +510,38 @@ func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 	return spans, nil
 }
 
+// TimelinePrefix starts each line WriteTimeline writes.
+const TimelinePrefix = "# timeline "
+
+// WriteTimeline runs the plan once with its timeline (Timeline) and
+// writes one line per span: TimelinePrefix, label (a case's name, without
+// spaces), then dev (the logical device), gpu (its ordinal), stream,
+// chunk, phase (h2d, kernel or d2h), start-us and end-us (from the
+// device's first event) as key=value fields. Benchmark output carries
+// these lines and package results draws them.
+func (pl *plan) WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error {
+	if label == "" || strings.ContainsAny(label, " \t\n") {
+		return fmt.Errorf("gpuslab: %s: timeline label %q: want one word", pl.name, label)
+	}
+	spans, err := pl.Timeline(in, out)
+	if err != nil {
+		return err
+	}
+	for _, s := range spans {
+		_, err := fmt.Fprintf(w, "%s%s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%.1f end-us=%.1f\n",
+			TimelinePrefix, label, s.Device, s.Ordinal, s.Stream, s.Chunk, s.Phase,
+			float64(s.Start.Nanoseconds())/1e3, float64(s.End.Nanoseconds())/1e3)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Timed is implemented by the family's plans: a run with its timeline.
 type Timed interface {
 	Timeline(in, out *convolve.Image) ([]Span, error)
+	WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error
 }
 
 var _ Timed = (*plan)(nil)
