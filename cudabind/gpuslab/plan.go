@@ -647,3 +647,19 @@ func (pl *plan) release() error {
 }
 
 var _ convolve.DevicePlan = (*plan)(nil)
+
+// Plan is implemented by the family's plans: a convolve.DevicePlan whose
+// resident image can also be filtered again and again (Pass), with its
+// timeline (Timed), the links of its halo exchange, its devices, whether
+// it streams, and its partition.
+type Plan interface {
+	convolve.DevicePlan
+	Timed
+	Pass() error
+	Links() ([][]Link, error)
+	Devices() []int
+	Streaming() bool
+	Partition() *slab.Partition
+}
+
+var _ Plan = (*plan)(nil)
