@@ -12,7 +12,7 @@
 // plan takes every GPU present once ("gpu-slab-<variant>") or, for
 // "gpu-slab<n>-<variant>", n logical devices round robin over them. The
 // wrapped variant is planned on each slab with variants.PlanOn, with the
-// block and tunables the whole image would get (variants.SettingFor).
+// block and tunables the whole image would get (variants.SettledConfig).
 //
 // # One-shot mode
 //

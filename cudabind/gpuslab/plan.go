@@ -139,7 +139,9 @@ func (v *variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, 
 }
 
 // innerConfig is cfg without the slab tunables and devices, with the
-// whole image's setting of the wrapped variant on device d.
+// block and tunables the wrapped variant's plan of the whole image would
+// take on device d (variants.SettledConfig) written in, so that every
+// slab's plan computes as that plan would.
 func innerConfig(inner convolve.Variant, d *cudabind.Device, p convolve.Problem, cfg convolve.Config) (convolve.Config, error) {
 	cfg.Devices = nil
 	cfg.Tunables = maps.Clone(cfg.Tunables)
@@ -149,13 +151,8 @@ func innerConfig(inner convolve.Variant, d *cudabind.Device, p convolve.Problem,
 	if len(cfg.Tunables) == 0 {
 		cfg.Tunables = nil
 	}
-	s, ok, err := variants.SettingFor(inner, d, p, cfg)
-	if err != nil || !ok {
-		return cfg, err
-	}
-	cfg.Block = s.Block
-	if len(s.Tunables) > 0 {
-		cfg.Tunables = s.Tunables
+	if v, ok := inner.(*variants.Variant); ok {
+		cfg = variants.SettledConfig(v, p, cfg, d.Info())
 	}
 	return cfg, nil
 }

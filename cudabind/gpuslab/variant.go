@@ -129,7 +129,7 @@ func (v *variant) Describe() convolve.Description {
 	caps.Borders = slices.Clone(caps.Borders)
 	caps.FixedBlocks = slices.Clone(caps.FixedBlocks)
 	caps.Tunables = append(slices.Clone(caps.Tunables), ownTunables...)
-	caps.Space = nil // the wrapped variant's setting is the whole image's (variants.SettingFor)
+	caps.Space = nil // the wrapped variant's setting is the whole image's (variants.SettledConfig)
 	caps.MultiDevice = true
 	switch {
 	case v.limit > 0:

@@ -207,32 +207,3 @@ func SettledConfig(v *Variant, p convolve.Problem, cfg convolve.Config, info cud
 	}
 	return b.setting.Apply(cfg)
 }
-
-// SettingFor returns the block and tunables a plan of v for p under cfg
-// would run with on device d (its tuning table's entry, the family's
-// defaults or cfg's own values), without allocating anything on d; ok is
-// false for variants without a tuning space, whose plans take cfg as it
-// is. A plan that runs p in slabs gives every slab's plan this setting,
-// so that each computes as the whole image's plan would.
-func SettingFor(v convolve.Variant, d *cudabind.Device, p convolve.Problem, cfg convolve.Config) (s convolve.Setting, ok bool, err error) {
-	vv, isVariant := v.(*Variant)
-	if !isVariant || vv.Desc.Caps.Space == nil {
-		return convolve.Setting{}, false, nil
-	}
-	if d == nil {
-		return convolve.Setting{}, false, fmt.Errorf("variants: %s: SettingFor a nil device", vv.Desc.Name)
-	}
-	b, err := newBase(vv.Desc, vv.Block, p, cfg)
-	if err != nil {
-		return convolve.Setting{}, false, err
-	}
-	b.Info = d.Info()
-	set, err := tuning.Default()
-	if err == nil {
-		err = applyTuning(b, vv.Desc.Caps.Space, set)
-	}
-	if err != nil {
-		return convolve.Setting{}, false, fmt.Errorf("variants: %s: %w", vv.Desc.Name, err)
-	}
-	return b.setting, true, nil
-}
