@@ -450,6 +450,23 @@ func TestCapForcesStreaming(t *testing.T) {
 		t.Errorf("streamed on a small device: %v", err)
 	}
 	pl.Close()
+	// Two logical devices share their GPU's memory: slabs that each fit
+	// in it but not together are streamed.
+	fd = &fakedriver.Driver{MemBytes: 4 << 10}
+	pl, err = fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{TuneChunks: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pl.(*plan).Streaming() {
+		t.Errorf("two logical devices whose slabs overfill their GPU together are not streamed")
+	}
+	if err := pl.Run(in, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameBits(out, runNaive(t, p, in)); err != nil {
+		t.Errorf("streamed on two logical devices of a small GPU: %v", err)
+	}
+	pl.Close()
 	// Too small a cap is a capability the plan lacks, too small a device
 	// a *convolve.MemoryError for device memory.
 	_, err = fakeVariant(t, &fakedriver.Driver{}, 0, 100).Plan(p, convolve.Config{})

@@ -266,14 +266,19 @@ func (pl *plan) assign() {
 	}
 }
 
-// deviceLimit is the most slab-buffer bytes one device may hold: the
-// cap, and no more than 90% of the smallest free memory of the devices.
-// A variant whose name fixes a cap ("gpu-stream<limit>-") always streams;
-// otherwise the image is streamed when its one-shot slabs exceed the
-// limit.
+// deviceLimit is the most slab-buffer bytes one logical device may
+// hold: the cap, and no more than its share of 90% of its GPU's free
+// memory (the logical devices of one GPU share it evenly). A variant
+// whose name fixes a cap ("gpu-stream<limit>-") always streams;
+// otherwise the image is streamed when a device's one-shot slabs exceed
+// the limit.
 func (pl *plan) deviceLimit() (int64, error) {
 	limit := pl.opts.MemCap
-	for _, dv := range pl.devs {
+	perGPU := map[int]int{}
+	for _, o := range pl.opts.Devices {
+		perGPU[o]++
+	}
+	for i, dv := range pl.devs {
 		var free int64
 		err := dv.d.Do(func(x *cudabind.Exec) error {
 			var err error
@@ -283,7 +288,7 @@ func (pl *plan) deviceLimit() (int64, error) {
 		if err != nil {
 			continue // the driver cannot say: the allocations decide
 		}
-		if f := free / 10 * 9; limit == 0 || f < limit {
+		if f := free / 10 * 9 / int64(perGPU[pl.opts.Devices[i]]); limit == 0 || f < limit {
 			limit = f
 		}
 	}
