@@ -444,7 +444,8 @@ type Span struct {
 
 // Timeline runs the plan once end to end (Run) with events around every
 // chunk's upload, kernels and download on its stream, and returns the
-// spans, each device's from its own first event.
+// spans, each device's from its own first event, by device, chunk and
+// phase.
 func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 	if err := pl.usable(); err != nil {
 		return nil, err
@@ -505,7 +506,8 @@ func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 		return nil, fmt.Errorf("gpuslab: %s: timeline: %w", pl.name, err)
 	}
 	slices.SortFunc(spans, func(a, b Span) int {
-		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Chunk, b.Chunk), cmp.Compare(a.Start, b.Start))
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Chunk, b.Chunk),
+			cmp.Compare(slices.Index(phases[:], a.Phase), slices.Index(phases[:], b.Phase)))
 	})
 	return spans, nil
 }
