@@ -11,7 +11,10 @@
 // progress note of such a case names the block and tunables and where
 // they came from ("config: block=64x4 rx=4,ry=8, tuned (...)"), and the
 // run's configuration line "tuning:" names the table (and the
-// CONVBENCH_TUNING that chose it) or says the defaults were used.
+// CONVBENCH_TUNING that chose it) or says the defaults were used. The
+// line "crossover:" names, the same way, the crossover table the auto
+// variant's cases choose their paths from (results/crossover,
+// CONVBENCH_CROSSOVER), or says auto took its heuristic.
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of

@@ -7,8 +7,9 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/devfacts"
-	// The GPU variants register themselves with convolve.
+	// The GPU variants, and auto over them, register themselves with convolve.
 	_ "github.com/convbench/convbench/cudabind/variants"
+	_ "github.com/convbench/convbench/cudabind/variants/auto"
 )
 
 // OpenHost looks for a usable CUDA device and describes it: name, compute

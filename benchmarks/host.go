@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/convbench/convbench/results/crossover"
 	"github.com/convbench/convbench/results/tuning"
 )
 
@@ -99,6 +100,7 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		"gpu-peak-gflops: "+strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64),
 		"kernel-opts: "+g.KernelOpts,
 		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Default),
+		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Default),
 	)
 	if g.Count > 0 {
 		lines = append(lines, "gpu-count: "+strconv.Itoa(g.Count))
@@ -109,6 +111,28 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 			"gpu-d2h-gbps: "+strconv.FormatFloat(g.D2HGBps, 'f', 1, 64))
 	}
 	return lines
+}
+
+// crossoverLine is the configuration line that says where the run's auto
+// cases take their paths from: gpu's crossover table from the set load
+// returns (with env, the value of CONVBENCH_CROSSOVER), or auto's
+// heuristic.
+func crossoverLine(gpu, env string, load func() (*crossover.Set, error)) string {
+	if env == "off" {
+		return "crossover: off (" + crossover.EnvVar + "=off): auto's heuristic"
+	}
+	set, err := load()
+	if err != nil {
+		return "crossover: unreadable (" + err.Error() + "): auto's heuristic"
+	}
+	src := set.Source(gpu)
+	if src == "" {
+		return "crossover: no table for " + gpu + ": auto's heuristic"
+	}
+	if env != "" {
+		src += " (" + crossover.EnvVar + "=" + env + ")"
+	}
+	return "crossover: " + src + " for auto's paths, its heuristic where it has no entry"
 }
 
 // tuningLine is the configuration line that says where the run's GPU

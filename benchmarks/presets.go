@@ -63,8 +63,9 @@ type sweep struct {
 	typ      convolve.ElemType
 	ch       int
 	layout   convolve.Layout
-	timings  []Timing // GPU variants; nil means kernel
-	mems     []Memory // for TotalTiming; nil means pageable
+	borders  []convolve.Border // nil means the default, zero
+	timings  []Timing          // GPU variants; nil means kernel
+	mems     []Memory          // for TotalTiming; nil means pageable
 	cache    Cache
 	opts     []Opts // GPU variants; nil means the default options
 	// tunes lists, per variant of variants, the Tune values to sweep
@@ -117,6 +118,7 @@ func (s sweep) axes() Axes {
 	if s.ch != 0 {
 		a.Channels = []int{s.ch}
 	}
+	a.Borders = s.borders
 	cache := s.cache
 	if cache == "" {
 		cache = Hot
@@ -227,6 +229,48 @@ func multiGPUSweeps() []sweep {
 // rooflineKs are the filter sides of preset roofline: the DRAM-bound
 // sizes (3, 5, 7) and the FP32-bound ones (9 to 31).
 var rooflineKs = []int{3, 5, 7, 9, 11, 15, 21, 31}
+
+// rooflineShapes are the sweeps of preset roofline-shapes: the element
+// types and channel layouts (each against its own DRAM floor), the border
+// modes (against zero) and an odd, unaligned size (against 4096x4096 per
+// pixel), for the direct kernels of the roofline at its DRAM-bound K.
+func rooflineShapes() []sweep {
+	vs := []string{"gpu-regtile", "gpu-tiled"}
+	fs := sized("dense", 3, 5, 7)
+	g := []Timing{GraphTiming}
+	var out []sweep
+	for _, typ := range []convolve.ElemType{convolve.Float32, convolve.Uint8, convolve.Int16} {
+		out = append(out, sweep{variants: vs, sizes: squares(4096), filters: fs, typ: typ, ch: 1, timings: g})
+		for _, lay := range []convolve.Layout{convolve.Interleaved, convolve.Planar} {
+			out = append(out, sweep{variants: vs, sizes: squares(4096), filters: fs, typ: typ, ch: 3, layout: lay, timings: g})
+		}
+	}
+	var borders []convolve.Border // zero is the first sweep's
+	for _, b := range convolve.Borders {
+		if b != convolve.Zero {
+			borders = append(borders, b)
+		}
+	}
+	out = append(out,
+		sweep{variants: vs, sizes: squares(4096), filters: fs, ch: 1, borders: borders, timings: g},
+		sweep{variants: vs, sizes: [][2]int{{4099, 4097}}, filters: fs, ch: 1, timings: g})
+	return out
+}
+
+// crossoverKs are the filter sides preset crossover times at 4096x4096
+// and 8192x8192, and crossoverLargeKs those past them it times at
+// 1024x1024, where the direct paths stay short enough to time beside the
+// FFT.
+var (
+	crossoverKs      = []int{3, 7, 11, 21, 31}
+	crossoverLargeKs = []int{45, 63, 75}
+)
+
+// crossoverVariants are the paths and peers of preset crossover and the
+// auto variant that picks among the paths. A name that is not registered
+// on the host (a peer whose library is absent, a path not built) is left
+// out with a note.
+var crossoverVariants = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-fft", "gpu-tc-*", "cudnn*", "npp*", "auto"}
 
 // regtileTunes are the outputs per thread preset tuning-regtile sweeps:
 // rx 2, 4, 8 by ry 1, 2, 4, 8.
@@ -352,6 +396,15 @@ var presets = []Preset{
 		sweeps: []sweep{{variants: []string{"gpu-*", "npp"}, sizes: squares(4096, 8192),
 			filters: append(sized("dense", rooflineKs...), sized("gauss", rooflineKs...)...),
 			timings: []Timing{GraphTiming}}}},
+	{Name: "roofline-shapes", Summary: "the roofline's direct kernels off its one case: gpu-regtile and gpu-tiled at K 3, 5, 7 on u8 and i16, RGB interleaved and planar, every border mode, and 4099x4097 beside 4096x4096, dense filters, hot cache, replayed from CUDA graphs",
+		sweeps: rooflineShapes()},
+	{Name: "crossover", Summary: "every path and peer and auto against K: 4096x4096 and 8192x8192, dense and Gaussian K 3, 7, 11, 21, 31, and 1024x1024 with K 45, 63, 75, float32, one channel, zero border, hot cache, replayed from CUDA graphs (the run a GPU's crossover table is written from)",
+		sweeps: []sweep{
+			{variants: crossoverVariants, sizes: squares(4096, 8192),
+				filters: append(sized("dense", crossoverKs...), sized("gauss", crossoverKs...)...), timings: []Timing{GraphTiming}},
+			{variants: crossoverVariants, sizes: squares(1024),
+				filters: append(sized("dense", crossoverLargeKs...), sized("gauss", crossoverLargeKs...)...), timings: []Timing{GraphTiming}},
+		}},
 	{Name: "tuning-regtile", Summary: "gpu-regtile's outputs per thread (rx 2, 4, 8 by ry 1, 2, 4, 8) and block shape at 4096x4096, dense K 3, 7, 11, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-tiled's, and its default choices on 64x4 and 32x16 blocks at K 3, 5, 7, 15, 21",
 		sweeps: []sweep{
 			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),

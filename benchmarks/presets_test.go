@@ -459,3 +459,61 @@ func TestTuningSepfusedPreset(t *testing.T) {
 		t.Errorf("tuning-sepfused has %d candidates, want %d", n, want)
 	}
 }
+
+// Preset crossover runs every path and peer that is registered, and auto,
+// on 4096x4096 and 8192x8192 with dense and Gaussian K 3..31 and on
+// 1024x1024 with K 45, 63, 75; a path or peer not registered on the host
+// is left out with a note, not an error.
+func TestCrossoverPreset(t *testing.T) {
+	p, err := LookupPreset("crossover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := func(name string, sepOnly bool) convolve.Variant {
+		return fakeVariant{convolve.Description{Name: name, Caps: convolve.Capabilities{GPU: true, SeparableOnly: sepOnly, Ops: []convolve.Operation{convolve.Filter2D}}}}
+	}
+	vs := append(fakes(), gpu("gpu-regtile", false), gpu("gpu-sepfused", true), gpu("npp", false), gpu("npp-interior", false), gpu("auto", false), gpu("gpu-tc-3xtf32", false))
+	ex := p.Expand(Env{GPU: true, Variants: vs, CPUCap: DefaultCPUCap})
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{"variant", []string{"gpu-regtile", "gpu-sepfused", "gpu-tc-3xtf32", "npp", "npp-interior", "auto"}},
+		{"size", []string{"4096x4096", "8192x8192", "1024x1024"}},
+		{"type", []string{"f32"}},
+		{"ch", []string{"1"}},
+		{"border", []string{"zero"}},
+		{"timing", []string{"kernel-graph"}},
+		{"cache", []string{"hot"}},
+	}
+	for _, tt := range tests {
+		if got := axis(ex.Cases, tt.key); !slices.Equal(got, tt.want) {
+			t.Errorf("crossover %s = %v, want %v (notes %q)", tt.key, got, tt.want, ex.Notes)
+		}
+	}
+	filters := map[string][]string{}
+	for _, c := range ex.Cases {
+		size := strconv.Itoa(c.Width) + "x" + strconv.Itoa(c.Height)
+		if !slices.Contains(filters[size], c.Filter) {
+			filters[size] = append(filters[size], c.Filter)
+		}
+	}
+	big := []string{"dense3", "dense7", "dense11", "dense21", "dense31", "gauss3", "gauss7", "gauss11", "gauss21", "gauss31"}
+	small := []string{"dense45", "dense63", "dense75", "gauss45", "gauss63", "gauss75"}
+	for size, want := range map[string][]string{"4096x4096": big, "8192x8192": big, "1024x1024": small} {
+		if got := filters[size]; !slices.Equal(got, want) {
+			t.Errorf("crossover filters at %s = %v, want %v", size, got, want)
+		}
+	}
+	// Five paths and peers take every filter, gpu-sepfused the Gaussian
+	// ones alone.
+	if n, want := len(ex.Cases), 5*(2*10+6)+(2*5+3); n != want {
+		t.Errorf("crossover has %d cases, want %d", n, want)
+	}
+	for _, missing := range []string{"gpu-tiled", "gpu-separable", "gpu-fft", "cudnn*"} {
+		want := "variant " + missing + ": not registered, its cases are left out"
+		if !slices.Contains(ex.Notes, want) {
+			t.Errorf("notes %q lack %q", ex.Notes, want)
+		}
+	}
+}

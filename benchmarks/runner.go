@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/variants"
 )
 
@@ -288,6 +289,9 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	}
 	s := r.cur
 	if s.err != nil {
+		if unavailableHere(s.err) {
+			b.Skipf("%s: skipped: %v", c.Variant, s.err)
+		}
 		b.Fatalf("%s: %v", c.Variant, s.err)
 	}
 	var heartbeat func(string)
@@ -577,4 +581,13 @@ func UnitLines() []string {
 		"Unit %copy-bound better=higher",
 		"Unit scaling-eff better=higher",
 	}
+}
+
+// unavailableHere reports whether a case could not be planned because
+// what its variant needs is missing on this host (a *cudabind.UnavailableError:
+// no GPU, or a peer's library such as cuDNN, cuFFT or NPP): the case is
+// skipped with the reason, not failed.
+func unavailableHere(err error) bool {
+	ue := new(cudabind.UnavailableError)
+	return errors.As(err, &ue)
 }

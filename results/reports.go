@@ -30,7 +30,7 @@ type Section struct {
 // a table with none is left out.
 func Sections(hosts []*Host) []*Section {
 	secs := []*Section{
-		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionMultiGPU(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionTunedVsDefault(hosts), sectionFloors(hosts), sectionRoofline(hosts), sectionCPURoofline(hosts), sectionCPUPeers(hosts), sectionSpread(hosts),
+		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionMultiGPU(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionTunedVsDefault(hosts), sectionFloors(hosts), sectionShapes(hosts), sectionCrossover(hosts), sectionRoofline(hosts), sectionCPURoofline(hosts), sectionCPUPeers(hosts), sectionSpread(hosts),
 	}
 	for _, h := range hosts {
 		if h.GPU {

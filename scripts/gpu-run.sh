@@ -10,7 +10,9 @@
 #   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
-#   props           the property suite over the GPU variants (-props.n=$PROPS_N, default 300)
+#   props           the property suite over the GPU variants and the peers NPP and cuDNN
+#                   (-props.n=$PROPS_N, default 300; cuDNN from $CONVBENCH_CUDNN, a path,
+#                   or libcudnn.so.9 on the loader's path, else its peers skip)
 #   tune            the tuner (.gpu/tune) on $TUNE_VARIANTS (default gpu-regtile,gpu-tiled),
 #                   K in $TUNE_K (default 3,5,7,11,21), size classes $TUNE_SIZES (default
 #                   large), -time $TUNE_TIME (default 110s) in all, -budget $TUNE_BUDGET
@@ -39,7 +41,8 @@
 #                   when set, else the package default)
 #
 # GPU_BIN names another folder of binaries than .gpu/; PROPS_VARIANT
-# replaces the props stage's variant pattern (default ^(gpu-|npp$)).
+# replaces the props stage's variant pattern (default ^(gpu-|npp|cudnn): every
+# gpu- variant, npp, npp-interior, cudnn and cudnn-tf32).
 #
 # Compiled kernels are cached in $CONVBENCH_CACHE_DIR, by default .gpu-cache/
 # beside .gpu/, so that later calls on the same host, or a host given a copy
@@ -80,7 +83,7 @@ san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
   case $stage in
   tests)
-    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants gpuslab:cudabind/gpuslab userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results tune:tune; do
+    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:cudabind/variants/auto gpuslab:cudabind/gpuslab userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results tune:tune; do
       n=${p%%:*}; d=${p#*:}
       [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m ${TEST_RUN:+-test.run="$TEST_RUN"}
     done ;;
@@ -98,7 +101,7 @@ for stage in "$@"; do
       run $tool-props properties $san --tool $tool $extra "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
     done ;;
   props)
-    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp\$)}" -props.n=${PROPS_N:-300} ;;
+    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-300} ;;
   tune)
     mkdir -p "$out/tuning"
     cp "$root"/results/tuning/*.json "$out/tuning/" 2>/dev/null

@@ -16,8 +16,8 @@
 // address alone ([Address]), which a typed Go method then calls with
 // [Call]: integer and pointer arguments, an int result, no reflection.
 //
-// The CUDA driver, NVRTC, NVML and NPP bindings of this module are all
-// tables of this kind.
+// The CUDA driver, NVRTC, NVML, NPP and cuFFT bindings of this module are
+// all tables of this kind.
 package dl
 
 import (

@@ -59,6 +59,10 @@ type Decl struct {
 	// release the input, and returns the values the Prepared arguments
 	// name (texture objects, for instance).
 	Prepare func(b *Base) ([]any, error)
+	// InRowAlign, when above 1, makes the device input's rows start on
+	// multiples of this many elements (Base.PadInputRows), for kernels
+	// whose vector loads need aligned rows at any image width.
+	InRowAlign int
 	// Kernels lists every kernel the variant may launch.
 	Kernels []Kernel
 	// Select, when set, names the kernels one run launches, in order
@@ -228,6 +232,9 @@ func (v *Variant) Declaration() *Decl { return v.decl }
 // not run.
 func (d *Decl) Validate(p convolve.Problem, cfg convolve.Config, info cudabind.DeviceInfo) error {
 	b, err := newBase(d.Desc, d.Block, p, cfg)
+	if err == nil {
+		b.setInStride(d.InRowAlign)
+	}
 	if err != nil {
 		return err
 	}
@@ -469,6 +476,9 @@ func (d *Decl) grid(b *Base, rule GridRule, t Tile, defines map[string]string) (
 
 // setup is the Setup of every declared variant.
 func (d *Decl) setup(b *Base) error {
+	if err := b.PadInputRows(d.InRowAlign); err != nil {
+		return err
+	}
 	r, err := d.resolve(b)
 	if err != nil {
 		return err

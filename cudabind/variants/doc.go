@@ -22,12 +22,39 @@
 // (PerPixel, PerRows, PerPaddedPixel, PerTile) and arguments. One setup path
 // compiles, looks up, uploads and launches for all of them, and
 // Decl.Validate checks a declaration against its source and a device's
-// limits without a GPU. The channel strategies, RGB->YUV and NPP keep
-// hand-written plans over Base. The plan then implements
+// limits without a GPU. The channel strategies, RGB->YUV, gpu-fft and the peers
+// keep hand-written plans over Base. The plan then implements
 // convolve.DevicePlan: Upload, TimeKernel (events around n host launches
 // in one device task), TimeKernelGraph (the same n runs replayed from CUDA
 // graphs of GraphBatch runs, captured once from the launch sequence),
 // Download, Run and Close (which frees everything it made).
+//
+// The peers are vendor libraries in the same harness, loaded at run time
+// and refused (a *cudabind.UnavailableError, on which tests skip) where
+// the library is missing: npp, NPP's filter after a padding pass through
+// the border, timed with the padding and the copy of the result; npp-interior,
+// the same pipeline with only NPP's filter call timed; cudnn and
+// cudnn-tf32, cuDNN's forward convolution with its own algorithm search
+// among the direct-sum algorithms, FP32 alone (Direct error model) or
+// with TF32 tensor cores allowed (TF32 model), the algorithm reported
+// through the plan's Setting and SettingSource.
+//
+// gpu-fft convolves through cuFFT (package cudabind/cufft, loaded at run
+// time; a host without it skips the variant with the reason) by
+// overlap-save: power-of-two tiles of the bordered image, one batched
+// real-to-complex transform of every tile of every channel, the product
+// with the filter's spectrum (computed once per plan), the batched
+// complex-to-real transform and a crop, all on the plan's stream, so that
+// its runs are timed and captured into CUDA graphs like the kernels'. Its cuFFT plans
+// take their work area from the plan's own buffers, and Close destroys
+// them. It declares the FFT32 error model (convolve.FFTTolerance), which
+// the tests and the property suite hold it to.
+//
+// gpu-regtile and gpu-sepfused fill their tiles with aligned vector
+// loads; their declarations ask for device input rows that start on
+// multiples of 32 elements (Decl.InRowAlign), so an image of any width
+// (4099 columns, say) is copied in with a two-dimensional copy into a
+// buffer of the wider stride and keeps the vector path.
 //
 // gpu-tiled and gpu-regtile declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk
@@ -47,7 +74,7 @@
 // every method, and a second Close, returns an error wrapping
 // convolve.ErrClosed. The direct and channel kernels follow IEEE
 // arithmetic over every tap (see directCaps); gpu-separable,
-// gpu-sepfused, gpu-sobel and npp declare
+// gpu-sepfused, gpu-sobel, gpu-fft and the peers declare
 // convolve.Capabilities.FiniteInput, each with its reason, and are
 // refused NaN and infinite weights at plan time and pixels in Run and
 // Upload with a *convolve.NonFiniteError.

@@ -134,6 +134,9 @@ type Base struct {
 	// FiniteInput is the variant's Capabilities.FiniteInput: Run and
 	// Upload then refuse an input with a NaN or infinite element.
 	FiniteInput bool
+	// inStride is the device input's row stride in elements where
+	// PadInputRows made it wider than the host's; 0 otherwise.
+	inStride int
 
 	stream      cudabind.Stream
 	start, stop cudabind.Event
@@ -500,10 +503,87 @@ func (b *Base) ReleaseInput() error {
 // reverse order of registration.
 func (b *Base) OnClose(f func(x *cudabind.Exec) error) { b.closers = append(b.closers, f) }
 
-// Stride is the input row stride as the kernels' idx_t argument: int32,
-// or int64 under Index64.
+// InStride is the row stride, in elements, of the device input In: the
+// host image's (Problem.Input.RowStride), or the wider one PadInputRows
+// set.
+func (b *Base) InStride() int {
+	if b.inStride > 0 {
+		return b.inStride
+	}
+	return b.Problem.Input.RowStride()
+}
+
+// PaddedStride is the row stride of s elements rounded up to a multiple
+// of align (s itself for align 1 or less).
+func PaddedStride(s, align int) int {
+	if align <= 1 {
+		return s
+	}
+	return (s + align - 1) / align * align
+}
+
+// inRows is the number of rows of the input's data: its height, times
+// its channels for planar layout.
+func inRows(g convolve.Geometry) int {
+	if g.Layout == convolve.Planar {
+		return g.Channels * g.Height
+	}
+	return g.Height
+}
+
+// setInStride sets the device input's row stride to the host's rounded up
+// to a multiple of align elements, and the buffer size and Index64 with
+// it, without touching the device.
+func (b *Base) setInStride(align int) {
+	in := b.Problem.Input
+	ds := PaddedStride(in.RowStride(), align)
+	if ds == in.RowStride() {
+		return
+	}
+	b.inStride = ds
+	b.InBytes = int64(inRows(in)) * int64(ds) * int64(in.Type.Size())
+	b.Index64 = b.Index64 || int64(inRows(in))*int64(ds) > math.MaxInt32
+}
+
+// PadInputRows gives the device input rows that start on multiples of
+// align elements, for kernels that read it in aligned vectors whatever
+// the image's width (4099 columns, say): where the host stride is not
+// such a multiple, In is replaced by a buffer of the wider stride, which
+// Upload and Run fill with a two-dimensional copy, and InStride and
+// Stride return the wider stride. It must run before the kernels'
+// arguments are taken (Decl.InRowAlign runs it first in Setup).
+func (b *Base) PadInputRows(align int) error {
+	if b.CopyIn != nil {
+		return fmt.Errorf("variants: %s: PadInputRows after CopyIn was set", b.Name)
+	}
+	b.setInStride(align)
+	if b.inStride == 0 {
+		return nil
+	}
+	if err := b.ReleaseInput(); err != nil {
+		return err
+	}
+	in := b.Problem.Input
+	es := int64(in.Type.Size())
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		var err error
+		b.In, err = b.alloc(x, b.InBytes)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("input buffer: %w", err)
+	}
+	b.CopyIn = func(x *cudabind.Exec, im *convolve.Image) error {
+		return x.CopyHtoD2D(b.In, int64(b.inStride)*es, hostData(im), int64(im.RowStride())*es,
+			int64(im.RowElems())*es, int64(inRows(im.Geometry)))
+	}
+	return nil
+}
+
+// Stride is the device input's row stride (InStride) as the kernels'
+// idx_t argument: int32, or int64 under Index64.
 func (b *Base) Stride() any {
-	s := b.Problem.Input.RowStride()
+	s := b.InStride()
 	if b.Index64 {
 		return int64(s)
 	}

@@ -40,10 +40,11 @@ func init() {
 		Desc: convolve.Description{Name: "gpu-regtile",
 			Summary: "register-blocked rx x ry outputs per thread from register row segments, shared tile filled with vector loads, constant filter",
 			Caps:    caps},
-		Block:     regtileBlock,
-		Family:    "regtile",
-		Defines:   regtileDefines,
-		Constants: constFilter,
+		Block:      regtileBlock,
+		Family:     "regtile",
+		Defines:    regtileDefines,
+		Constants:  constFilter,
+		InRowAlign: vecRowAlign,
 		Kernels: []Kernel{{Name: "conv_regtile", Grid: PerTile, Args: directArgs,
 			Shared: func(t Tile) int { return RegtileSharedBytes(t.Block, t.RX, t.RY, t.KW, t.KH) }}},
 	}))
@@ -113,17 +114,24 @@ func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
 	return bufs * pitch * (b.Y*chunk + kh - 1) * 4
 }
 
-// regtileVecIn reports whether the input tile of p can be filled with
-// vector loads of 4 elements (16, 8 or 4 bytes for f32, i16, u8) in blocks
-// of bx threads with rx outputs each: pixels contiguous in a row (one
-// channel or planar), every row starting on a 4-element boundary (the
-// buffer itself is allocated on a wider one), and bx*rx a multiple of 4,
-// so that every block's tile starts at the same column modulo 4.
-// gpu-sepfused uses it with rx=4.
-func regtileVecIn(p convolve.Problem, bx, rx int) bool {
-	in := p.Input
-	return (in.Channels == 1 || in.Layout == convolve.Planar) && in.RowStride()%4 == 0 && bx*rx%4 == 0
+// regtileVecIn reports whether the input tile of b's problem can be
+// filled with vector loads of 4 elements (16, 8 or 4 bytes for f32, i16,
+// u8) in blocks of bx threads with rx outputs each: pixels contiguous in a
+// row (one channel or planar), every device row starting on a 4-element
+// boundary (the buffer itself is allocated on a wider one, and
+// InRowAlign pads the rows of an image of any width), and bx*rx a
+// multiple of 4, so that every block's tile starts at the same column
+// modulo 4. gpu-sepfused uses it with rx=4.
+func regtileVecIn(b *Base, bx, rx int) bool {
+	in := b.Problem.Input
+	return (in.Channels == 1 || in.Layout == convolve.Planar) && b.InStride()%4 == 0 && bx*rx%4 == 0
 }
+
+// vecRowAlign is the row alignment, in elements, gpu-regtile and
+// gpu-sepfused ask of their device input (Decl.InRowAlign): 32 elements,
+// so that every row starts on a 4-element vector and, for float32, on a
+// 128-byte line.
+const vecRowAlign = 32
 
 func regtileTunable(b *Base, name string, def int) (int, error) {
 	v, ok := b.Config.Tunables[name]
@@ -151,7 +159,7 @@ func regtileDefines(b *Base) (map[string]string, error) {
 		return nil, err
 	}
 	vec := "0"
-	if regtileVecIn(b.Problem, b.Block.X, rx) {
+	if regtileVecIn(b, b.Block.X, rx) {
 		vec = "1"
 	}
 	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry),

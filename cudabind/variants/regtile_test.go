@@ -173,8 +173,58 @@ func TestRegtileVecIn(t *testing.T) {
 		{"u8 interleaved RGB", prob(64, 0, 3, convolve.Uint8, convolve.Interleaved), 32, 4, false},
 	}
 	for _, tt := range tests {
-		if got := regtileVecIn(tt.p, tt.bx, tt.rx); got != tt.want {
+		if got := regtileVecIn(&Base{Problem: tt.p}, tt.bx, tt.rx); got != tt.want {
 			t.Errorf("%s: regtileVecIn = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// With the device rows padded to vecRowAlign elements (InRowAlign),
+	// any width of one channel or planar layout takes the vector fill.
+	for _, tt := range []struct {
+		name string
+		p    convolve.Problem
+		want bool
+	}{
+		{"f32 gray, width 65", prob(65, 0, 1, convolve.Float32, convolve.Interleaved), true},
+		{"u8 gray, width 66", prob(66, 0, 1, convolve.Uint8, convolve.Interleaved), true},
+		{"i16 planar RGB, width 4099", prob(4099, 0, 3, convolve.Int16, convolve.Planar), true},
+		{"u8 interleaved RGB, width 66", prob(66, 0, 3, convolve.Uint8, convolve.Interleaved), false},
+	} {
+		b := &Base{Problem: tt.p}
+		b.setInStride(vecRowAlign)
+		if got := regtileVecIn(b, 32, 4); got != tt.want {
+			t.Errorf("%s, rows padded: regtileVecIn = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// setInStride pads the device rows to the alignment asked, and the input
+// buffer and the kernels' stride argument with them; a stride already
+// aligned is kept.
+func TestSetInStride(t *testing.T) {
+	f, _ := convolve.Box(3)
+	tests := []struct {
+		name       string
+		in         convolve.Geometry
+		align      int
+		wantStride int
+		wantBytes  int64
+	}{
+		{"f32 4099 wide", convolve.Geometry{Width: 4099, Height: 5, Channels: 1, Type: convolve.Float32}, 32, 4128, 4128 * 5 * 4},
+		{"u8 planar RGB 33 wide", convolve.Geometry{Width: 33, Height: 2, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar}, 32, 64, 64 * 6},
+		{"i16 interleaved RGB 11 wide", convolve.Geometry{Width: 11, Height: 4, Channels: 3, Type: convolve.Int16}, 4, 36, 36 * 4 * 2},
+		{"aligned already", convolve.Geometry{Width: 64, Height: 3, Channels: 1, Type: convolve.Float32}, 32, 64, 64 * 3 * 4},
+		{"padded host stride", convolve.Geometry{Width: 60, Height: 3, Channels: 1, Type: convolve.Float32, Stride: 64}, 32, 64, (64*3 - 4) * 4},
+		{"no alignment", convolve.Geometry{Width: 65, Height: 3, Channels: 1, Type: convolve.Float32}, 0, 65, 65 * 3 * 4},
+	}
+	for _, tt := range tests {
+		p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: tt.in}
+		b, err := newBase(convolve.Description{Name: "x", Caps: directCaps()}, convolve.Block{}, p, convolve.Config{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		b.setInStride(tt.align)
+		if b.InStride() != tt.wantStride || b.InBytes != tt.wantBytes || b.Stride() != any(int32(tt.wantStride)) {
+			t.Errorf("%s: InStride %d, InBytes %d, Stride %v; want %d, %d", tt.name, b.InStride(), b.InBytes, b.Stride(), tt.wantStride, tt.wantBytes)
 		}
 	}
 }
@@ -252,7 +302,7 @@ func TestRegtileCompile(t *testing.T) {
 	for _, rs := range regtileSpecs() {
 		p := rs.s.problem()
 		for _, vec := range []string{"0", "1"} {
-			if vec == "1" && !regtileVecIn(p, rs.s.block.X, rs.rx) {
+			if vec == "1" && !regtileVecIn(&Base{Problem: p}, rs.s.block.X, rs.rx) {
 				continue
 			}
 			for _, cfg := range []convolve.Config{{}, {NoFMA: true}} {

@@ -44,7 +44,8 @@ func init() {
 			{Name: "c_row", Values: func(b *Base) ([]float32, error) { row, _, _ := b.Filter.Separable(); return row, nil }},
 			{Name: "c_col", Values: func(b *Base) ([]float32, error) { _, col, _ := b.Filter.Separable(); return col, nil }},
 		},
-		Defines: sepfusedDefines,
+		Defines:    sepfusedDefines,
+		InRowAlign: vecRowAlign,
 		Kernels: []Kernel{{Name: "sep_fused", Grid: PerTile, Args: directArgs,
 			Shared: func(t Tile) int { return SepfusedSharedBytes(t.Block, t.RY, t.KW, t.KH) }}},
 	}))
@@ -102,7 +103,7 @@ func sepfusedDefines(b *Base) (map[string]string, error) {
 		return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2, 4, 8 or 16", b.Name, TunableRY, ry)
 	}
 	vec := "0"
-	if regtileVecIn(b.Problem, b.Block.X, 4) {
+	if regtileVecIn(b, b.Block.X, 4) {
 		vec = "1"
 	}
 	return map[string]string{"RX": "4", "RY": strconv.Itoa(ry), "VEC_IN": vec}, nil

@@ -1,0 +1,467 @@
+// Package auto registers the variant auto, which plans each problem on
+// the fastest path proven on the GPU at hand: the tuned direct kernels
+// (gpu-regtile, gpu-tiled), the fused separable one (gpu-sepfused) and
+// the separable pair (gpu-separable), the tensor-core paths (gpu-tc-*)
+// and FFT convolution (gpu-fft), whichever of them are registered.
+//
+// The choice comes from the GPU's crossover table (package
+// results/crossover, written from a run of preset crossover): the entry
+// of the problem's element type and filter kind with the nearest K and
+// image size class, and in its ranking the fastest path auto may take.
+// Where no table, entry or ranked path applies, a heuristic decides
+// (Heuristic). Only paths whose capabilities accept the problem and the
+// configuration are considered, and a path that refuses the problem at
+// plan time (a device limit) gives way to the next one.
+//
+// Accuracy: the property suite and the benchmarks' gate hold a variant to
+// the one error model it declares, so auto declares one model and takes
+// only paths whose declared bound lies within it on every problem
+// (Admits): for the model Direct that is the paths that declare Direct
+// themselves, float32 direct and separable kernels and the 3xTF32
+// tensor-core split. Paths of looser models (TF32, BF16, FFT32) are left
+// out: neither the TF32 nor the FFT32 bound contains the other, nor
+// Direct's on every problem (the FFT bound grows with the whole image's
+// norm, the direct ones with each output's own taps), so no one model
+// could be declared that every choice meets. auto's other capabilities
+// are the union of its paths': a problem none of them can plan is refused
+// with a *convolve.CapabilityError, and auto declares FiniteInput when
+// any of its paths does, refusing non-finite input even where the chosen
+// path would take it.
+//
+// A plan of auto is the chosen path's plan; it says which path it chose
+// and why (Plan.Chosen, and convolve.TunedPlan's SettingSource, which the
+// benchmarks print beside each case), and is a convolve.DevicePlan when
+// the path's plan is one.
+package auto
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/results/crossover"
+)
+
+// Name is the registered auto variant's name.
+const Name = "auto"
+
+// Paths are the paths the registered auto variant chooses among, names or
+// prefixes ending in '*', in the order a choice falls back on them.
+var Paths = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-tc-*", "gpu-fft"}
+
+func init() {
+	convolve.Register(New(Options{Name: Name,
+		Summary: "the fastest proven path per problem (crossover table of the GPU, else a heuristic) among the paths of the Direct error model"}))
+}
+
+// Options configure an auto variant.
+type Options struct {
+	Name    string
+	Summary string
+	// Model is the error model the variant declares; it takes only the
+	// paths Admits(Model, theirs) accepts.
+	Model convolve.ErrorModel
+	// Paths are the registered variants it chooses among, names or
+	// prefixes ending in '*', in fallback order; nil means Paths.
+	Paths []string
+	// Heuristic orders the paths for a problem no crossover entry
+	// decides; nil means Heuristic.
+	Heuristic func(p convolve.Problem) []string
+	// Tables are the crossover tables; nil means crossover.Default.
+	Tables func() (*crossover.Set, error)
+	// Device names the GPU the plans run on, as its crossover table
+	// does; nil means the default CUDA device's name.
+	Device func() (string, error)
+}
+
+// Variant is an auto variant.
+type Variant struct {
+	opt Options
+}
+
+// New returns an auto variant with options o (not registered).
+func New(o Options) *Variant {
+	if o.Paths == nil {
+		o.Paths = Paths
+	}
+	if o.Heuristic == nil {
+		o.Heuristic = Heuristic
+	}
+	if o.Tables == nil {
+		o.Tables = crossover.Default
+	}
+	if o.Device == nil {
+		o.Device = defaultDevice
+	}
+	return &Variant{opt: o}
+}
+
+func defaultDevice() (string, error) {
+	d, err := cudabind.Default()
+	if err != nil {
+		return "", err
+	}
+	return d.Info().Name, nil
+}
+
+// Admits reports whether a path declaring model path may serve a
+// variant declaring model decl: whether path's bound lies within decl's
+// on every problem. Direct lies within TF32 and TF32 within BF16
+// (convolve.OperandTolerance grows with the operands' unit roundoff, 0
+// for Direct); FFT64 lies within FFT32 (convolve.FFTTolerance grows with
+// the arithmetic's unit roundoff, over the same norms and transform
+// size); every model lies within itself. No other pair is ordered.
+func Admits(decl, path convolve.ErrorModel) bool {
+	if decl == path {
+		return true
+	}
+	switch decl {
+	case convolve.TF32:
+		return path == convolve.Direct
+	case convolve.BF16:
+		return path == convolve.Direct || path == convolve.TF32
+	case convolve.FFT32:
+		return path == convolve.FFT64
+	}
+	return false
+}
+
+// Heuristic is the order in which auto tries the paths on a problem no
+// crossover entry decides, before the rest of its paths: a separable
+// filter up to K = 63 (gpu-sepfused's largest) on the fused separable
+// path (2K taps per output instead of K^2, memory-bound well past the
+// direct paths' crossover), then the separable pair; a larger separable
+// filter on the separable pair, then as a dense one; a dense filter up
+// to K = 31 (gpu-regtile's largest) on the register-tiled direct path,
+// then the shared-tiled one; a larger one first on the FFT path, whose
+// time barely grows with K, then the 3xTF32 tensor cores and the direct
+// paths.
+func Heuristic(p convolve.Problem) []string {
+	kw, kh := p.KernelSize()
+	k := max(kw, kh)
+	sep := crossover.KindOf(p) == crossover.Separable
+	switch {
+	case sep && k <= 63:
+		return []string{"gpu-sepfused", "gpu-separable", "gpu-regtile", "gpu-tiled"}
+	case sep:
+		return []string{"gpu-separable", "gpu-fft", "gpu-tc-3xtf32", "gpu-tiled", "gpu-regtile"}
+	case k <= 31:
+		return []string{"gpu-regtile", "gpu-tiled", "gpu-tc-3xtf32"}
+	}
+	return []string{"gpu-fft", "gpu-tc-3xtf32", "gpu-tiled", "gpu-regtile"}
+}
+
+// paths returns the registered variants of the options' paths that the
+// declared model admits, in path order, without auto variants.
+func (a *Variant) paths() []convolve.Variant {
+	var out []convolve.Variant
+	seen := map[string]bool{}
+	all := convolve.Variants()
+	for _, pat := range a.opt.Paths {
+		for _, v := range all {
+			if _, isAuto := v.(*Variant); isAuto {
+				continue
+			}
+			d := v.Describe()
+			if seen[d.Name] || !match(pat, d.Name) || !Admits(a.opt.Model, d.Caps.Accuracy) {
+				continue
+			}
+			seen[d.Name] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func match(pattern, name string) bool {
+	if prefix, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, prefix)
+	}
+	return pattern == name
+}
+
+// Describe names the variant and declares the union of its paths'
+// capabilities, its model, and FiniteInput when any path declares it.
+func (a *Variant) Describe() convolve.Description {
+	d := convolve.Description{Name: a.opt.Name, Summary: a.opt.Summary}
+	ps := a.paths()
+	if len(ps) == 0 {
+		d.Summary += " (no path registered)"
+	}
+	d.Caps = union(ps)
+	d.Caps.Accuracy = a.opt.Model
+	return d
+}
+
+// union is the capabilities any of vs has: a list is empty (all) when
+// one of theirs is, the largest filter side is the largest of theirs,
+// SeparableOnly only when every one is, GPU and FiniteInput when any is.
+// Without paths it is the zero value, and Choose refuses every problem.
+func union(vs []convolve.Variant) convolve.Capabilities {
+	var c convolve.Capabilities
+	if len(vs) == 0 {
+		return c
+	}
+	ops, types, chans, lays, bords := true, true, true, true, true
+	c.SeparableOnly = true
+	for _, v := range vs {
+		pc := v.Describe().Caps
+		ops = ops && len(pc.Ops) > 0
+		types = types && len(pc.Types) > 0
+		chans = chans && len(pc.Channels) > 0
+		lays = lays && len(pc.Layouts) > 0
+		bords = bords && len(pc.Borders) > 0
+		c.Ops = addAll(c.Ops, pc.Ops)
+		c.Types = addAll(c.Types, pc.Types)
+		c.Channels = addAll(c.Channels, pc.Channels)
+		c.Layouts = addAll(c.Layouts, pc.Layouts)
+		c.Borders = addAll(c.Borders, pc.Borders)
+		side := pc.MaxFilterSide
+		if side == 0 {
+			side = convolve.MaxFilterSide
+		}
+		c.MaxFilterSide = max(c.MaxFilterSide, side)
+		c.SeparableOnly = c.SeparableOnly && pc.SeparableOnly
+		c.GPU = c.GPU || pc.GPU
+		c.FiniteInput = c.FiniteInput || pc.FiniteInput
+	}
+	if !ops {
+		c.Ops = nil
+	}
+	if !types {
+		c.Types = nil
+	}
+	if !chans {
+		c.Channels = nil
+	}
+	if !lays {
+		c.Layouts = nil
+	}
+	if !bords {
+		c.Borders = nil
+	}
+	return c
+}
+
+func addAll[T comparable](to, from []T) []T {
+	for _, x := range from {
+		if !slices.Contains(to, x) {
+			to = append(to, x)
+		}
+	}
+	return to
+}
+
+// Choice is a path auto chose for a problem and why.
+type Choice struct {
+	Variant string
+	// Source says why: "crossover (TABLE: ENTRY)", with "nearest" when
+	// the entry's K or size class is not the problem's own, or
+	// "heuristic (REASON)".
+	Source string
+}
+
+func (c Choice) String() string { return c.Variant + ", " + c.Source }
+
+// Choose checks p and cfg against auto's capabilities and returns, in the
+// order auto tries them, the paths that can serve p under cfg: those of
+// the crossover entry's ranking first where there is one, fastest first,
+// then the heuristic's order, then the rest in path order. It returns a
+// *convolve.CapabilityError naming auto when no path can.
+func (a *Variant) Choose(p convolve.Problem, cfg convolve.Config) ([]Choice, error) {
+	caps := a.Describe().Caps
+	if err := caps.Check(p); err != nil {
+		return nil, convolve.NameVariant(a.opt.Name, err)
+	}
+	if err := caps.CheckConfig(cfg); err != nil {
+		return nil, convolve.NameVariant(a.opt.Name, err)
+	}
+	var ok []string
+	var why []string
+	for _, v := range a.paths() {
+		d := v.Describe()
+		err := d.Caps.Check(p)
+		if err == nil {
+			err = d.Caps.CheckConfig(cfg)
+		}
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", d.Name, err))
+			continue
+		}
+		ok = append(ok, d.Name)
+	}
+	if len(ok) == 0 {
+		if len(why) == 0 {
+			why = []string{fmt.Sprintf("no path registered of %s", strings.Join(a.opt.Paths, ", "))}
+		}
+		return nil, &convolve.CapabilityError{Variant: a.opt.Name, What: "problem", Value: fmt.Sprintf("%v: no path can serve it (%s)", p, strings.Join(why, "; "))}
+	}
+	var out []Choice
+	add := func(name, source string) {
+		if slices.Contains(ok, name) && !slices.ContainsFunc(out, func(c Choice) bool { return c.Variant == name }) {
+			out = append(out, Choice{Variant: name, Source: source})
+		}
+	}
+	reason := a.lookup(p, ok, add)
+	for _, name := range a.opt.Heuristic(p) {
+		add(name, "heuristic ("+reason+")")
+	}
+	for _, name := range ok {
+		add(name, "heuristic ("+reason+"; next path in order)")
+	}
+	return out, nil
+}
+
+// lookup adds the crossover table's choice for p among ok, or returns
+// why there is none.
+func (a *Variant) lookup(p convolve.Problem, ok []string, add func(name, source string)) string {
+	set, err := a.opt.Tables()
+	if err != nil {
+		return "crossover tables: " + err.Error()
+	}
+	gpu, err := a.opt.Device()
+	if err != nil {
+		return "no device: " + err.Error()
+	}
+	if set == nil || set.Table(gpu) == nil {
+		return "no crossover table of " + gpu
+	}
+	m, found := set.Lookup(gpu, p, func(v string) bool { return slices.Contains(ok, v) })
+	if !found {
+		return fmt.Sprintf("no entry of %s for %s %s filters naming a path that can serve it", set.Source(gpu), p.Input.Type, crossover.KindOf(p))
+	}
+	src := fmt.Sprintf("crossover (%s: %s, %s)", m.Source, m.Entry.Key(), m.Entry.Case)
+	if !m.Exact {
+		src = fmt.Sprintf("crossover (%s: nearest entry %s, %s)", m.Source, m.Entry.Key(), m.Entry.Case)
+	}
+	add(m.Chosen.Variant, src)
+	for _, t := range m.Entry.Ranking {
+		add(t.Variant, src+", next in its ranking")
+	}
+	return "not in the crossover's ranking"
+}
+
+// Plan plans p on the first path of Choose's order that accepts it. A
+// path that refuses p at plan time with a *convolve.CapabilityError
+// (a filter past its device's memory) gives way to the next; any other
+// error is returned, naming the path.
+func (a *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	choices, err := a.Choose(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var refused []string
+	for _, c := range choices {
+		v, err := convolve.Lookup(c.Variant)
+		if err != nil {
+			return nil, err
+		}
+		pl, err := convolve.PlanFor(v, p, cfg)
+		var ce *convolve.CapabilityError
+		if errors.As(err, &ce) {
+			refused = append(refused, err.Error())
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: path %s: %w", a.opt.Name, c.Variant, err)
+		}
+		if len(refused) > 0 {
+			c.Source += "; refused first: " + strings.Join(refused, "; ")
+		}
+		return wrap(a, c, pl), nil
+	}
+	return nil, &convolve.CapabilityError{Variant: a.opt.Name, What: "problem", Value: fmt.Sprintf("%v: every path refused it (%s)", p, strings.Join(refused, "; "))}
+}
+
+// Plan is a plan of auto: the chosen path's plan, with the check of
+// non-finite input auto declares.
+type Plan struct {
+	convolve.Plan
+	choice Choice
+	name   string
+	finite bool
+}
+
+func wrap(a *Variant, c Choice, pl convolve.Plan) convolve.Plan {
+	ap := &Plan{Plan: pl, choice: c, name: a.opt.Name, finite: a.Describe().Caps.FiniteInput}
+	if dp, ok := pl.(convolve.DevicePlan); ok {
+		return &DevicePlan{Plan: ap, dev: dp}
+	}
+	return ap
+}
+
+// Chosen is the path the plan runs and why it was chosen.
+func (p *Plan) Chosen() Choice { return p.choice }
+
+// checkFinite returns a *convolve.NonFiniteError naming auto for a
+// non-finite input element where auto declares FiniteInput.
+func (p *Plan) checkFinite(in *convolve.Image) error {
+	if !p.finite {
+		return nil
+	}
+	return convolve.NameVariant(p.name, convolve.CheckFiniteImage(in))
+}
+
+// Run runs the chosen path's plan.
+func (p *Plan) Run(in, out *convolve.Image) error {
+	if err := p.checkFinite(in); err != nil {
+		return err
+	}
+	return p.Plan.Run(in, out)
+}
+
+// Setting is the chosen path's block and tunables where its plan says
+// (convolve.TunedPlan), else the zero setting.
+func (p *Plan) Setting() convolve.Setting {
+	if tp, ok := p.Plan.(convolve.TunedPlan); ok {
+		return tp.Setting()
+	}
+	return convolve.Setting{}
+}
+
+// SettingSource names the chosen path and why it was chosen, then where
+// the path's own setting came from where its plan says.
+func (p *Plan) SettingSource() string {
+	s := "path " + p.choice.String()
+	if tp, ok := p.Plan.(convolve.TunedPlan); ok {
+		s += "; its setting " + tp.SettingSource()
+	}
+	return s
+}
+
+// RunFLOPs is the floating-point operations of the chosen path's last
+// run where its plan counts them, else 0.
+func (p *Plan) RunFLOPs() int64 {
+	if fc, ok := p.Plan.(interface{ RunFLOPs() int64 }); ok {
+		return fc.RunFLOPs()
+	}
+	return 0
+}
+
+// DevicePlan is a Plan whose path's plan is a convolve.DevicePlan.
+type DevicePlan struct {
+	*Plan
+	dev convolve.DevicePlan
+}
+
+// Upload uploads in through the chosen path's plan.
+func (p *DevicePlan) Upload(in *convolve.Image) error {
+	if err := p.checkFinite(in); err != nil {
+		return err
+	}
+	return p.dev.Upload(in)
+}
+
+// TimeKernel times the chosen path's kernels.
+func (p *DevicePlan) TimeKernel(n int) (time.Duration, error) { return p.dev.TimeKernel(n) }
+
+// TimeKernelGraph times the chosen path's kernels replayed from CUDA
+// graphs.
+func (p *DevicePlan) TimeKernelGraph(n int) (time.Duration, error) { return p.dev.TimeKernelGraph(n) }
+
+// Download downloads the output through the chosen path's plan.
+func (p *DevicePlan) Download(out *convolve.Image) error { return p.dev.Download(out) }

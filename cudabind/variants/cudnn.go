@@ -1,0 +1,365 @@
+package variants
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/cudnn"
+)
+
+// The cuDNN peers, cudnn and cudnn-tf32: cuDNN 9's forward convolution
+// (package cudnn, loaded at run time from CONVBENCH_CUDNN, libcudnn.so.9
+// or libcudnn.so) with its own algorithm search, over the input as the
+// host lays it out. A problem is one batch of single-channel planes
+// (NCHW with N = channels, C = 1: one float32 channel, or planar float32
+// channels), zero padding of KW/2 and KH/2 (cuDNN pads with zeros only,
+// so Zero is the one border), stride 1; correlation is
+// CUDNN_CROSS_CORRELATION and convolution CUDNN_CONVOLUTION with the
+// filter as given, whose output (x, y) both anchor at the filter's centre
+// as the reference does (odd sides only, as every convolve.Filter has).
+//
+// The algorithm is chosen at plan time: cudnnFindConvolutionForwardAlgorithm
+// times every algorithm, and the plan takes the fastest result that
+// succeeded, is deterministic, runs with a math type the peer allows and
+// computes each output as a direct sum of products (IMPLICIT_GEMM,
+// IMPLICIT_PRECOMP_GEMM, GEMM, DIRECT). The FFT, FFT_TILING and Winograd
+// algorithms are left out: they transform the image and the filter, and
+// no error model a peer could declare bounds them (FFT32's bound is
+// derived for power-of-two transforms of the whole bordered image, which
+// cuDNN does not promise; Winograd's error grows with its tile and is
+// not derived here). The tunable algo (a cudnnConvolutionFwdAlgo_t value
+// of a direct-sum algorithm) asks for one algorithm instead (the property
+// suite draws 0 and 1, so both implicit GEMM algorithms are proved besides
+// the search's choice). A problem for which the search finds no usable
+// algorithm, or not the one asked for, is refused with a
+// *convolve.CapabilityError that lists the results. The search's results
+// are kept per device and problem shape for the life of the process, so
+// every plan of one shape runs the same algorithm and gives the same
+// bits. The workspace of the chosen algorithm is allocated once per plan.
+// The plan reports its algorithm as the tunable algo in Setting, and
+// where it came from in SettingSource.
+//
+// cudnn sets CUDNN_FMA_MATH and runs only algorithms found under it:
+// float32 fused multiply-adds, no tensor cores, so it declares the Direct
+// error model. cudnn-tf32 sets CUDNN_TENSOR_OP_MATH, which lets cuDNN
+// run float32 data through TF32 tensor cores, and runs what the search
+// found under tensor-op, default or FMA math (never
+// CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, which may convert to half
+// precision): it declares the TF32 model, a direct sum of operands
+// rounded to TF32. cuDNN does not document whether its TF32 kernels round
+// the operands to nearest, as the model assumes, or drop their low bits;
+// TestCUDNNTF32Rounding measures it on a GPU.
+//
+// Both declare FiniteInput: cuDNN's kernels are not published, so nothing
+// says they multiply every padding zero by its weight as the reference
+// does, and NaN and infinities might not propagate as in the reference.
+// Config.NoFMA and FastMath are compile options of this module's NVRTC
+// kernels; cuDNN's kernels are built in, so the plans accept them and
+// compute the same. The block shape means nothing to cuDNN: the peers
+// accept DefaultBlock alone (and the zero Block), so that one case is not
+// timed again under other names. The forward call enqueues on the plan's
+// stream, so TimeKernel and TimeKernelGraph (CUDA graphs captured from
+// it) time cuDNN's kernels alone.
+func init() {
+	convolve.Register(&cudnnPeer{
+		desc: convolve.Description{Name: "cudnn",
+			Summary: "NVIDIA cuDNN forward convolution, FP32 (FMA math), its own algorithm search among the direct-sum algorithms (library peer)",
+			Caps:    cudnnCaps(convolve.Direct)},
+		math:  cudnn.FMAMath,
+		maths: []cudnn.MathType{cudnn.FMAMath},
+	})
+	convolve.Register(&cudnnPeer{
+		desc: convolve.Description{Name: "cudnn-tf32",
+			Summary: "NVIDIA cuDNN forward convolution with TF32 tensor cores allowed, its own algorithm search among the direct-sum algorithms (library peer)",
+			Caps:    cudnnCaps(convolve.TF32)},
+		math:  cudnn.TensorOpMath,
+		maths: []cudnn.MathType{cudnn.TensorOpMath, cudnn.DefaultMath, cudnn.FMAMath},
+	})
+}
+
+// TunableAlgo is the cuDNN peers' tunable: the forward algorithm to run
+// instead of the search's choice.
+const TunableAlgo = "algo"
+
+func cudnnCaps(m convolve.ErrorModel) convolve.Capabilities {
+	return convolve.Capabilities{
+		Ops:         []convolve.Operation{convolve.Filter2D},
+		Types:       []convolve.ElemType{convolve.Float32},
+		Channels:    []int{1, 2, 3, 4},
+		Layouts:     []convolve.Layout{convolve.Planar},
+		Borders:     []convolve.Border{convolve.Zero},
+		GPU:         true,
+		FixedBlocks: []convolve.Block{DefaultBlock},
+		Tunables:    []string{TunableAlgo},
+		FiniteInput: true,
+		Accuracy:    m,
+	}
+}
+
+// cudnnPeer is one cuDNN peer: the math type its convolution descriptor
+// sets and the math types of the search results it may run.
+type cudnnPeer struct {
+	desc  convolve.Description
+	math  cudnn.MathType
+	maths []cudnn.MathType
+}
+
+func (v *cudnnPeer) Describe() convolve.Description { return v.desc }
+
+// CUDNNLibrary returns the name and version of the cuDNN that loaded, or
+// the *cudabind.UnavailableError saying why none did.
+func CUDNNLibrary() (name string, version int, err error) {
+	l, err := cudnn.Load()
+	if err != nil {
+		return "", 0, err
+	}
+	return l.Name, l.Version, nil
+}
+
+// cudnnConv is the cudnn.Conv2D of problem p under math type m.
+func cudnnConv(p convolve.Problem, m cudnn.MathType) cudnn.Conv2D {
+	in := p.Input
+	row := in.RowStride()
+	return cudnn.Conv2D{Batch: in.Channels, Width: in.Width, Height: in.Height,
+		RowStride: row, PlaneStride: in.Height * row,
+		KW: p.Filter.Width, KH: p.Filter.Height, Correlate: p.Mode == convolve.Correlate, Math: m}
+}
+
+// forcedAlgo returns the algorithm cfg asks for, or -1, and refuses a
+// value that is not a direct-sum algorithm.
+func (v *cudnnPeer) forcedAlgo(cfg convolve.Config) (cudnn.Algo, error) {
+	n, ok := cfg.Tunables[TunableAlgo]
+	if !ok {
+		return -1, nil
+	}
+	a := cudnn.Algo(n)
+	if n < 0 || n >= cudnn.AlgoCount || !a.DirectSum() {
+		return -1, &convolve.CapabilityError{Variant: v.desc.Name, What: "tunable",
+			Value: fmt.Sprintf("algo=%d (%v): want a direct-sum algorithm, %d (IMPLICIT_GEMM), %d (IMPLICIT_PRECOMP_GEMM), %d (GEMM) or %d (DIRECT)",
+				n, a, cudnn.AlgoImplicitGEMM, cudnn.AlgoImplicitPrecompGEMM, cudnn.AlgoGEMM, cudnn.AlgoDirect)}
+	}
+	return a, nil
+}
+
+// usable reports whether the peer may run search result r: it succeeded,
+// is deterministic, is a direct sum and ran with one of the peer's math
+// types.
+func (v *cudnnPeer) usable(r cudnn.AlgoPerf) bool {
+	return r.Status == cudnn.StatusSuccess && r.Deterministic == 1 && r.Algo.DirectSum() && slices.Contains(v.maths, r.MathType)
+}
+
+// choose returns the result the plan runs: the first (fastest) usable
+// one, or the first usable one of the forced algorithm when forced >= 0.
+func (v *cudnnPeer) choose(found []cudnn.AlgoPerf, forced cudnn.Algo) (cudnn.AlgoPerf, bool) {
+	for _, r := range found {
+		if v.usable(r) && (forced < 0 || r.Algo == forced) {
+			return r, true
+		}
+	}
+	return cudnn.AlgoPerf{}, false
+}
+
+// cudnnState is what the cuDNN peers keep per device: one handle, and the
+// search's results per problem shape.
+type cudnnState struct {
+	mu      sync.Mutex
+	handles map[*cudabind.Device]cudnn.Handle
+	found   map[cudnnKey][]cudnn.AlgoPerf
+}
+
+type cudnnKey struct {
+	dev  *cudabind.Device
+	conv cudnn.Conv2D
+}
+
+var cudnnShared = cudnnState{handles: map[*cudabind.Device]cudnn.Handle{}, found: map[cudnnKey][]cudnn.AlgoPerf{}}
+
+// handle returns the device's cuDNN handle, creating it on first use; it
+// runs on the device goroutine. The handle lives as long as the process:
+// plans share it and set their stream before each call.
+func (s *cudnnState) handle(lib *cudnn.Library, d *cudabind.Device) (cudnn.Handle, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h, ok := s.handles[d]; ok {
+		return h, nil
+	}
+	h, err := lib.NewHandle()
+	if cudnn.Unusable(err) {
+		// A sub-library cuDNN could not load, or a GPU, driver or
+		// runtime it does not support: cuDNN cannot run here.
+		return 0, &cudabind.UnavailableError{Lib: "libcudnn", Reason: lib.Name + ": " + err.Error()}
+	}
+	if err != nil {
+		return 0, err
+	}
+	s.handles[d] = h
+	return h, nil
+}
+
+// search returns the search's results for cv on d, searching on the
+// first call for its shape.
+func (s *cudnnState) search(d *cudabind.Device, h cudnn.Handle, cv *cudnn.Convolution) ([]cudnn.AlgoPerf, error) {
+	k := cudnnKey{d, cv.Conv2D}
+	s.mu.Lock()
+	r, ok := s.found[k]
+	s.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r, err := cv.Find(h)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.found[k] = r
+	s.mu.Unlock()
+	return r, nil
+}
+
+// Plan checks p and cfg, loads cuDNN (returning its
+// *cudabind.UnavailableError when it cannot), opens the device, sets up
+// the descriptors, searches (or recalls) the algorithms, allocates the
+// chosen one's workspace and uploads the filter.
+func (v *cudnnPeer) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	if err := v.desc.Caps.Check(p); err != nil {
+		return nil, named(v.desc.Name, err)
+	}
+	if err := v.desc.Caps.CheckConfig(cfg); err != nil {
+		return nil, named(v.desc.Name, err)
+	}
+	forced, err := v.forcedAlgo(cfg)
+	if err != nil {
+		return nil, err
+	}
+	conv := cudnnConv(p, v.math)
+	if err := conv.Validate(); err != nil {
+		return nil, &convolve.CapabilityError{Variant: v.desc.Name, What: "image", Value: fmt.Sprintf("%v: %v", p.Input, err)}
+	}
+	lib, err := cudnn.Load()
+	if err != nil {
+		return nil, fmt.Errorf("variants: %s: %w", v.desc.Name, err)
+	}
+	b, err := NewBase(v.desc, convolve.Block{}, p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pl := &cudnnPlan{Base: b, forced: forced >= 0}
+	if err := v.setup(pl, lib, conv, forced); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return pl, nil
+}
+
+func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, forced cudnn.Algo) error {
+	b := pl.Base
+	weights, err := b.UploadFloats(b.Problem.Filter.Weights)
+	if err != nil {
+		return err
+	}
+	var (
+		h       cudnn.Handle
+		cv      *cudnn.Convolution
+		ws      cudabind.DevPtr
+		wsBytes int64
+		choice  cudnn.AlgoPerf
+	)
+	err = b.Dev.Do(func(x *cudabind.Exec) error {
+		var err error
+		if h, err = cudnnShared.handle(lib, b.Dev); err != nil {
+			return err
+		}
+		if err := lib.SetStream(h, uintptr(b.stream)); err != nil {
+			return err
+		}
+		if cv, err = lib.NewConvolution(conv); err != nil {
+			return err
+		}
+		b.OnClose(func(*cudabind.Exec) error { return cv.Destroy() })
+		found, err := cudnnShared.search(b.Dev, h, cv)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if choice, ok = v.choose(found, forced); !ok {
+			return v.noAlgorithm(conv, found, forced)
+		}
+		if err := cv.SetMath(choice.MathType); err != nil {
+			return err
+		}
+		if wsBytes, err = cv.WorkspaceSize(h, choice.Algo); err != nil {
+			return err
+		}
+		if wsBytes > 0 {
+			if ws, err = b.alloc(x, wsBytes); err != nil {
+				return fmt.Errorf("%v workspace: %w", choice.Algo, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("variants: %s: plan %v: %w", v.desc.Name, b.Problem, named(v.desc.Name, err))
+	}
+	pl.choice, pl.wsBytes = choice, wsBytes
+	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
+		if err := lib.SetStream(h, uintptr(s)); err != nil {
+			return err
+		}
+		return cv.Forward(h, choice.Algo, uintptr(b.In), uintptr(weights), uintptr(ws), wsBytes, uintptr(b.Out))
+	}
+	return nil
+}
+
+// noAlgorithm is the error of a search that found nothing the peer may
+// run: a *convolve.CapabilityError (cuDNN cannot compute the problem
+// under the peer's constraints) naming the algorithm asked for, if any,
+// and listing the search's results.
+func (v *cudnnPeer) noAlgorithm(conv cudnn.Conv2D, found []cudnn.AlgoPerf, forced cudnn.Algo) error {
+	var rs []string
+	for _, r := range found {
+		rs = append(rs, r.String())
+	}
+	list := strings.Join(rs, "; ")
+	if list == "" {
+		list = "no results"
+	}
+	if forced >= 0 {
+		return &convolve.CapabilityError{Variant: v.desc.Name, What: "tunable",
+			Value: fmt.Sprintf("algo=%d (%v) for %v: the search found it unusable (%s)", int(forced), forced, conv, list)}
+	}
+	return &convolve.CapabilityError{Variant: v.desc.Name, What: "problem",
+		Value: fmt.Sprintf("%v: the search found no deterministic direct-sum algorithm under %v (%s)", conv, v.maths, list)}
+}
+
+// cudnnPlan is a cuDNN peer's plan: Base with the forward call as its
+// device work, and the search's choice.
+type cudnnPlan struct {
+	*Base
+	choice  cudnn.AlgoPerf
+	wsBytes int64
+	forced  bool
+}
+
+// Setting reports the algorithm as the tunable algo.
+func (p *cudnnPlan) Setting() convolve.Setting {
+	return convolve.Setting{Tunables: map[string]int{TunableAlgo: int(p.choice.Algo)}}
+}
+
+// SettingSource says whether the algorithm was given or searched, with
+// the search's figures for it.
+func (p *cudnnPlan) SettingSource() string {
+	how := "searched (cudnnFindConvolutionForwardAlgorithm)"
+	if p.forced {
+		how = SettingGiven
+	}
+	return fmt.Sprintf("%s: %v, %v, %.4g ms in the search, %d bytes of workspace", how, p.choice.Algo, p.choice.MathType, p.choice.Time, p.wsBytes)
+}
+
+var (
+	_ convolve.DevicePlan = (*cudnnPlan)(nil)
+	_ convolve.TunedPlan  = (*cudnnPlan)(nil)
+)

@@ -1,0 +1,86 @@
+// Command crossover writes the crossover tables the auto variant reads:
+// for each stored run of preset crossover named on the command line
+// (results/data/<gpu>/crossover.txt), the table of its GPU, per image size
+// class, K and filter kind every variant that passed the case, fastest
+// first (results.CrossoverTable), as <out>/<gpu slug>.json. It needs no
+// GPU.
+//
+//	go run ./results/cmd/crossover results/data/nvidia-h200/crossover.txt
+//
+// writes results/crossover/nvidia-h200.json, which every binary built
+// after it embeds. -out names another directory (CONVBENCH_CROSSOVER
+// reads tables from there without rebuilding).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/results/crossover"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "crossover:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the command with its arguments, saying what it wrote on stdout.
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("crossover", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory the tables are written to (default <repo>/results/crossover)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("name one stored run of preset crossover or more (results/data/<gpu>/crossover.txt)")
+	}
+	if *out == "" {
+		root := "."
+		if b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
+			root = strings.TrimSpace(string(b))
+		}
+		*out = filepath.Join(root, "results", "crossover")
+	}
+	written := map[string]string{}
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		r, err := results.ReadRun(f, path)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		t, err := results.CrossoverTable(r)
+		if err != nil {
+			return err
+		}
+		if prev, dup := written[t.GPU]; dup {
+			return fmt.Errorf("%s and %s are both runs of %s: name one", prev, path, t.GPU)
+		}
+		written[t.GPU] = path
+		data, err := t.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
+		dst := filepath.Join(*out, crossover.Slug(t.GPU)+".json")
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %d entries of %s from %s\n", dst, len(t.Entries), t.GPU, path)
+	}
+	return nil
+}

@@ -1,0 +1,394 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/results/crossover"
+)
+
+// ---- the crossover: preset crossover ----
+
+// crossoverFamilies maps the filter families of preset crossover to the
+// kinds of a crossover table: dense<K> (random weights, rank > 1) and
+// gauss<K> (rank 1).
+var crossoverFamilies = map[string]string{"dense": crossover.Dense, "gauss": crossover.Separable}
+
+// CrossoverPeers are the variants the crossover section sets our fastest
+// path against, in column order: cuDNN without and with TF32, FFT
+// convolution through cuFFT, and NPP with its border passes and over
+// the interior alone.
+var CrossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-interior"}
+
+// AutoVariant is the name of the variant that picks a path per problem;
+// the section sets it against the fastest path of each case.
+const AutoVariant = "auto"
+
+// AutoGoal is how much slower than the fastest path auto may be on a
+// case of preset crossover.
+const AutoGoal = 1.1
+
+// isOurPath reports whether v is one of our GPU paths: a gpu-* variant
+// that is not one of CrossoverPeers.
+func isOurPath(v string) bool {
+	return isPath(v) && !slices.Contains(CrossoverPeers, v)
+}
+
+// isPath reports whether v is a path auto may run: a gpu-* variant, the
+// cuFFT-based gpu-fft included.
+func isPath(v string) bool { return strings.HasPrefix(v, "gpu-") }
+
+// crossoverRun returns h's run of preset crossover: crossover.txt when
+// there is one, else the run with narrowed axes (crossover-custom-*)
+// with the most cases, the last by name among equals; nil when h has
+// none.
+func crossoverRun(h *Host) *Run {
+	if r := h.run("crossover"); r != nil {
+		return r
+	}
+	var best *Run
+	for _, r := range h.Runs {
+		if !strings.HasPrefix(r.Preset, "crossover-custom-") {
+			continue
+		}
+		if best == nil || len(r.Samples) > len(best.Samples) ||
+			(len(r.Samples) == len(best.Samples) && r.Preset > best.Preset) {
+			best = r
+		}
+	}
+	return best
+}
+
+// crossoverCase is one problem of a crossover run: image size, filter
+// family and K, and the kernel time of every variant that ran it and
+// passed its correctness gate (a case that failed leaves no sample).
+type crossoverCase struct {
+	size, family string
+	k            int
+	times        map[string]Measure
+}
+
+func (c crossoverCase) kind() string   { return crossoverFamilies[c.family] }
+func (c crossoverCase) filter() string { return c.family + strconv.Itoa(c.k) }
+
+// ranked lists the variants of the case that keep accepts, fastest
+// median first (by name among equals).
+func (c crossoverCase) ranked(keep func(string) bool) []string {
+	var vs []string
+	for v, m := range c.times {
+		if m.OK() && m.Center() > 0 && (keep == nil || keep(v)) {
+			vs = append(vs, v)
+		}
+	}
+	slices.SortFunc(vs, func(a, b string) int {
+		ta, tb := c.times[a].Center(), c.times[b].Center()
+		if ta != tb {
+			if ta < tb {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return vs
+}
+
+// readCrossover collects the cases of run: float32, one channel, zero
+// border, hot cache, replayed from CUDA graphs, default compile options
+// and tuning, filters of crossoverFamilies; for each variant its fastest
+// sample. Cases are sorted by family, image size and K.
+func readCrossover(run *Run) []crossoverCase {
+	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default", "tune": "default"}
+	type key struct {
+		size, family string
+		k            int
+	}
+	var keys []key
+	for _, smp := range run.Find(base) {
+		family, k, ok := crossoverFamilyK(smp.Keys["filter"])
+		if !ok {
+			continue
+		}
+		if kk := (key{smp.Keys["size"], family, k}); !slices.Contains(keys, kk) {
+			keys = append(keys, kk)
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.family != b.family {
+			return strings.Compare(a.family, b.family)
+		}
+		if c := compareSizes(a.size, b.size); c != 0 {
+			return c
+		}
+		return a.k - b.k
+	})
+	var out []crossoverCase
+	for _, k := range keys {
+		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}}
+		q := base.with("size", k.size, "filter", k.family+strconv.Itoa(k.k))
+		byVariant := map[string][]*Sample{}
+		for _, smp := range run.Find(q) {
+			byVariant[smp.Keys["variant"]] = append(byVariant[smp.Keys["variant"]], smp)
+		}
+		for v, ss := range byVariant {
+			if smp := fastestSample(ss); smp != nil {
+				c.times[v] = timeOf(smp)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// crossoverFamilyK splits a filter spec of crossoverFamilies into family
+// and K.
+func crossoverFamilyK(spec string) (family string, k int, ok bool) {
+	for f := range crossoverFamilies {
+		if rest, found := strings.CutPrefix(spec, f); found {
+			n, err := strconv.Atoi(rest)
+			if err == nil && n > 0 {
+				return f, n, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// CrossoverTable is the crossover table of a stored run of preset
+// crossover: per image size class, K and filter kind, every variant but
+// auto that passed the case, fastest median kernel time first. It is an
+// error when the run names no GPU, holds no case of the preset, or holds
+// two images of one size class for the same K and kind.
+func CrossoverTable(run *Run) (*crossover.Table, error) {
+	gpu := run.Config["gpu"]
+	if gpu == "" {
+		return nil, fmt.Errorf("results: %s: the run names no gpu", run.Path)
+	}
+	t := &crossover.Table{GPU: gpu, Run: run.Path}
+	if c := run.Commit(); c != "" {
+		t.Run += " at " + c
+	}
+	cases := map[string]string{}
+	for _, c := range readCrossover(run) {
+		w, h, ok := parseSize(c.size)
+		if !ok {
+			continue
+		}
+		e := crossover.Entry{Size: convolve.SizeClassOf(w, h), K: c.k, Kind: c.kind(), Type: convolve.Float32.String(),
+			Case: c.size + " " + c.filter()}
+		for _, v := range c.ranked(func(v string) bool { return v != AutoVariant }) {
+			e.Ranking = append(e.Ranking, crossover.Timing{Variant: v, MedianNS: c.times[v].Center()})
+		}
+		if len(e.Ranking) == 0 {
+			continue
+		}
+		if prev, dup := cases[e.Key()]; dup {
+			return nil, fmt.Errorf("results: %s: cases %s and %s are both %s", run.Path, prev, e.Case, e.Key())
+		}
+		cases[e.Key()] = e.Case
+		t.Entries = append(t.Entries, e)
+	}
+	if len(t.Entries) == 0 {
+		return nil, fmt.Errorf("results: %s: no case of preset crossover (f32, one channel, zero border, dense<K> or gauss<K>, kernel-graph timing)", run.Path)
+	}
+	return t, nil
+}
+
+// sectionCrossover sets each GPU's run of preset crossover out by path:
+// kernel time against K per variant (plots per filter family and image
+// size), the winner of every case with the runner-up's ratio, the
+// fastest of our paths against the peers, and auto against the fastest
+// path with the goal AutoGoal.
+func sectionCrossover(hosts []*Host) *Section {
+	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
+	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
+		Caption: fmt.Sprintf("Each GPU's crossover run: the cases where `auto` ran beside at least one path (`gpu-*`, the cuFFT-based `gpu-fft` included), and how many of them it finished within %s× the median kernel time of the fastest path; the worst ratio and its case.", sig(AutoGoal, 2)),
+		Header:  []string{"GPU", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst auto / fastest path", "Worst case", "Verdict"}}
+	for _, h := range hosts {
+		if !h.GPU {
+			continue
+		}
+		run := crossoverRun(h)
+		if run == nil {
+			continue
+		}
+		cases := readCrossover(run)
+		if len(cases) == 0 {
+			continue
+		}
+		which := "run `" + run.Preset + "`"
+		if c := run.Commit(); c != "" {
+			which += " at " + c
+		}
+		s.Plots = append(s.Plots, crossoverPlots(h, cases)...)
+		s.Tables = append(s.Tables, crossoverWinners(h, which, cases), crossoverPeersTable(h, which, cases))
+		at, row := crossoverAuto(h, which, run.Config["crossover"], cases)
+		if at != nil {
+			s.Tables = append(s.Tables, at)
+			goal.Rows = append(goal.Rows, row)
+		}
+	}
+	if len(goal.Rows) > 0 {
+		s.Tables = append([]*Table{goal}, s.Tables...)
+	}
+	return s
+}
+
+// minTested is the fewest runs of each of two cases for which the
+// Mann-Whitney U test can find them different at p <= 0.05 (four of each
+// give p = 0.029 at best; three of each, 0.1).
+const minTested = 4
+
+// crossoverRatio formats a's median over b's as "1.23×". With minTested
+// runs or more of each it is ratioCell ("~" where the runs do not differ
+// significantly); with fewer, which no test can separate, it is the ratio
+// of the medians, untested, and the captions say so.
+func crossoverRatio(a, b Measure) string {
+	if a.OK() && b.OK() && (len(a.s.Values) < minTested || len(b.s.Values) < minTested) {
+		ca, cb := a.Center(), b.Center()
+		if ca > 0 && cb > 0 {
+			return sig(ca/cb, 3) + "×"
+		}
+	}
+	return ratioCell(a, b)
+}
+
+// untested is the captions' note on crossoverRatio.
+const untested = " Ratios need 4 runs or more of each case (`-count 4`) to be tested (Mann-Whitney U, p ≤ 0.05): with fewer they are the ratio of the medians, untested, and the spread of each median is the `median-ci95-%` of its lines."
+
+// crossoverPlots draws, per filter family and image size of h's cases,
+// each variant's kernel time against K.
+func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
+	type key struct{ family, size string }
+	var keys []key
+	byKey := map[key][]crossoverCase{}
+	for _, c := range cases {
+		k := key{c.family, c.size}
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], c)
+	}
+	var plots []*Plot
+	for _, k := range keys {
+		cs := byKey[k]
+		p := &Plot{ID: "crossover-" + h.Slug + "-" + k.family + "-" + k.size,
+			Title:  fmt.Sprintf("%s, %s<K>, %s, f32, graph replay: kernel time vs K", h.Title, k.family, k.size),
+			XLabel: "filter size K", YLabel: "kernel time (ms)", LogY: true}
+		var variants []string
+		for _, c := range cs {
+			p.X = append(p.X, strconv.Itoa(c.k))
+			p.XValue = append(p.XValue, float64(c.k))
+			for _, v := range c.ranked(nil) {
+				if !slices.Contains(variants, v) {
+					variants = append(variants, v)
+				}
+			}
+		}
+		slices.SortFunc(variants, naturalCompare)
+		for _, v := range variants {
+			ser := Series{Name: v, Variant: v, Source: h.Title}
+			for _, c := range cs {
+				ser.Y = append(ser.Y, c.times[v].Center()/1e6)
+			}
+			p.Series = append(p.Series, ser)
+		}
+		plots = append(plots, p)
+	}
+	return plots
+}
+
+// crossoverWinners is the table of where each path wins: per case the
+// fastest variant (auto left aside) and the runner-up with its ratio.
+func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
+	t := &Table{ID: "crossover-winners-" + h.Slug, Title: "Where each path wins — " + h.Title,
+		Caption: "From " + which + ": per case the fastest variant by median kernel time (ms ± the half-width of its confidence interval; `timing=kernel-graph`, f32, one channel, zero border) among every path and peer that passed its correctness gate (`auto` left aside: it runs one of them), and the runner-up's time over the winner's, \"~\" where their runs do not differ significantly. Each variant is held to the error model it declares (TF32 and FFT paths to looser bounds than the float32 direct ones)." + untested,
+		Header:  []string{"Size", "Filter", "Winner", "Time (ms)", "Runner-up", "Runner-up / winner"}, Keys: 2}
+	notAuto := func(v string) bool { return v != AutoVariant }
+	for _, c := range cases {
+		r := c.ranked(notAuto)
+		if len(r) == 0 {
+			continue
+		}
+		row := []string{c.size, c.filter(), r[0], msCI(c.times[r[0]])}
+		if len(r) > 1 {
+			row = append(row, r[1], crossoverRatio(c.times[r[1]], c.times[r[0]]))
+		} else {
+			row = append(row, missing, missing)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// crossoverPeersTable sets the fastest of our paths on each case against
+// each peer of CrossoverPeers: the peer's time over ours, above 1 where
+// ours is faster.
+func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
+	t := &Table{ID: "crossover-peers-" + h.Slug, Title: "Our fastest path against the peers — " + h.Title,
+		Caption: "From " + which + ": the fastest of our paths on each case (`gpu-*` but the cuFFT-based `gpu-fft`) and, per peer, the peer's median kernel time over it: above 1× our path is faster, below 1× the peer is; \"~\" where the runs do not differ significantly, a dash where the peer did not run the case (not installed on the host, refused, or not in the run). `cudnn` and `npp` are float32 direct convolution, `cudnn-tf32` rounds operands to TF32, `gpu-fft` is held to the FFT32 bound; `npp` times its two border passes beside the filter, `npp-interior` the filter alone over the interior." + untested,
+		Header:  []string{"Size", "Filter", "Our fastest", "Time (ms)"}, Keys: 2}
+	for _, p := range CrossoverPeers {
+		t.Header = append(t.Header, p+" / ours")
+	}
+	for _, c := range cases {
+		ours := c.ranked(isOurPath)
+		if len(ours) == 0 {
+			continue
+		}
+		best := ours[0]
+		row := []string{c.size, c.filter(), best, msCI(c.times[best])}
+		for _, p := range CrossoverPeers {
+			row = append(row, crossoverRatio(c.times[p], c.times[best]))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// crossoverAuto is the table of auto against the fastest path (isPath)
+// on each case where both ran, and the goal row of the host; nil when auto
+// ran no such case.
+func crossoverAuto(h *Host, which, table string, cases []crossoverCase) (*Table, []string) {
+	read := " The run does not say which crossover table `auto` read."
+	if table != "" {
+		read = " Where `auto` took its paths from, as the run's configuration says: " + table + "."
+	}
+	t := &Table{ID: "crossover-auto-" + h.Slug, Title: "auto against the fastest path — " + h.Title,
+		Caption: fmt.Sprintf("From %s: `auto`'s median kernel time against the fastest path on the same case (`gpu-*`, `gpu-fft` included), and their ratio (\"~\" where the runs do not differ significantly). The goal is a ratio of at most %s×. `auto` picks among the paths its declared error model admits (see README.md, \"auto\"), so where a path of a looser model is the fastest the ratio shows what that accuracy costs.", which, sig(AutoGoal, 2)) + read + untested,
+		Header:  []string{"Size", "Filter", "auto (ms)", "Fastest path", "Its time (ms)", "auto / fastest", fmt.Sprintf("Within %s×", sig(AutoGoal, 2))}, Keys: 2}
+	n, met := 0, 0
+	worst, worstCase := math.NaN(), missing
+	for _, c := range cases {
+		a, ok := c.times[AutoVariant]
+		ours := c.ranked(isPath)
+		if !ok || !a.OK() || len(ours) == 0 {
+			continue
+		}
+		best := ours[0]
+		ratio := a.Center() / c.times[best].Center()
+		within := ratio <= AutoGoal
+		n++
+		verdict := "no"
+		if within {
+			met++
+			verdict = "yes"
+		}
+		if math.IsNaN(worst) || ratio > worst {
+			worst, worstCase = ratio, c.size+" "+c.filter()+" (fastest "+best+")"
+		}
+		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(a), best, msCI(c.times[best]), crossoverRatio(a, c.times[best]), verdict})
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	verdict := "met"
+	if met < n {
+		verdict = "not met"
+	}
+	return t, []string{h.Title, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), sig(worst, 3) + "×", worstCase, verdict}
+}

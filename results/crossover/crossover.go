@@ -1,0 +1,347 @@
+// Package crossover holds the crossover tables: per GPU, for each image
+// size class, filter size K and filter kind (dense or separable), every
+// variant that ran the case of preset crossover and passed its
+// correctness gate, fastest first, with its median kernel time. The
+// tables are the committed files results/crossover/<gpu slug>.json,
+// embedded in the binary; the auto variant reads its GPU's table to pick
+// the fastest proven path for a problem (Set.Lookup), and results.
+// CrossoverTable writes a table from a stored run of the preset.
+//
+// The environment variable CONVBENCH_CROSSOVER changes where tables
+// come from: a path to a table file or to a directory of them replaces
+// the embedded tables of the GPUs it covers, and "off" turns every
+// lookup off, so that auto takes its heuristic choice.
+package crossover
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/convolve"
+)
+
+// EnvVar names the environment variable that overrides the embedded
+// tables.
+const EnvVar = "CONVBENCH_CROSSOVER"
+
+// The filter kinds a table tells apart.
+const (
+	Dense     = "dense"     // a filter that is not rank 1
+	Separable = "separable" // a rank-1 filter (convolve.Filter.Separable)
+)
+
+// KindOf is the kind of p's filter: Separable for a Filter2D problem whose
+// filter is rank 1, Dense otherwise.
+func KindOf(p convolve.Problem) string {
+	if p.Op == convolve.Filter2D && p.Filter != nil {
+		if _, _, ok := p.Filter.Separable(); ok {
+			return Separable
+		}
+	}
+	return Dense
+}
+
+// Table is the crossover of one GPU.
+type Table struct {
+	GPU string `json:"gpu"` // the device's name, as CUDA reports it
+	// Run names the stored run the table was written from and its
+	// commit ("results/data/nvidia-h200/crossover.txt at 1a2b3c4").
+	Run     string  `json:"run"`
+	Entries []Entry `json:"entries"`
+}
+
+// Entry is one case of the crossover run: image size class, K (the
+// filter's larger side), filter kind and element type, with the variants
+// that passed it, fastest first.
+type Entry struct {
+	Size convolve.SizeClass `json:"size"`
+	K    int                `json:"k"`
+	Kind string             `json:"kind"` // Dense or Separable
+	Type string             `json:"type"` // convolve.ElemType's name
+	// Case is the case measured: image size and filter spec
+	// ("4096x4096 dense21").
+	Case string `json:"case"`
+	// Ranking is every variant that passed the case's correctness gate,
+	// by median kernel time, fastest first.
+	Ranking []Timing `json:"ranking"`
+}
+
+// Timing is one variant's median kernel time on an entry's case.
+type Timing struct {
+	Variant  string  `json:"variant"`
+	MedianNS float64 `json:"median_ns"`
+}
+
+// Key is what an entry covers: size class, K, kind and type.
+func (e Entry) Key() string {
+	return fmt.Sprintf("%s k=%d %s %s", e.Size, e.K, e.Kind, e.Type)
+}
+
+// Check reports an entry that cannot be used: a missing or bad key
+// field, an empty ranking, a time that is not positive and finite, a
+// variant given twice or a ranking out of order.
+func (e Entry) Check() error {
+	if e.K < 1 || e.Type == "" {
+		return fmt.Errorf("crossover: entry %q: k and type must be set", e.Key())
+	}
+	if _, err := convolve.ParseSizeClass(string(e.Size)); err != nil {
+		return fmt.Errorf("crossover: entry %q: %w", e.Key(), err)
+	}
+	if e.Kind != Dense && e.Kind != Separable {
+		return fmt.Errorf("crossover: entry %q: kind %q is not %s or %s", e.Key(), e.Kind, Dense, Separable)
+	}
+	if _, err := convolve.ParseElemType(e.Type); err != nil {
+		return fmt.Errorf("crossover: entry %q: %w", e.Key(), err)
+	}
+	if len(e.Ranking) == 0 {
+		return fmt.Errorf("crossover: entry %q: no variant in its ranking", e.Key())
+	}
+	seen := map[string]bool{}
+	for i, t := range e.Ranking {
+		if t.Variant == "" || seen[t.Variant] {
+			return fmt.Errorf("crossover: entry %q: variant %q empty or given twice", e.Key(), t.Variant)
+		}
+		seen[t.Variant] = true
+		if !(t.MedianNS > 0) || math.IsInf(t.MedianNS, 0) {
+			return fmt.Errorf("crossover: entry %q: %s has time %v ns, want a positive finite time", e.Key(), t.Variant, t.MedianNS)
+		}
+		if i > 0 && t.MedianNS < e.Ranking[i-1].MedianNS {
+			return fmt.Errorf("crossover: entry %q: %s (%v ns) ranked after the slower %s (%v ns)", e.Key(), t.Variant, t.MedianNS, e.Ranking[i-1].Variant, e.Ranking[i-1].MedianNS)
+		}
+	}
+	return nil
+}
+
+// Parse reads a table and checks every entry.
+func Parse(data []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("crossover: %w", err)
+	}
+	if t.GPU == "" {
+		return nil, fmt.Errorf("crossover: table names no gpu")
+	}
+	keys := map[string]bool{}
+	for _, e := range t.Entries {
+		if err := e.Check(); err != nil {
+			return nil, err
+		}
+		if keys[e.Key()] {
+			return nil, fmt.Errorf("crossover: entry %q given twice", e.Key())
+		}
+		keys[e.Key()] = true
+	}
+	return &t, nil
+}
+
+// Marshal writes the table as indented JSON, entries sorted by kind,
+// type, K and size class.
+func (t *Table) Marshal() ([]byte, error) {
+	sort.SliceStable(t.Entries, func(i, j int) bool {
+		a, b := t.Entries[i], t.Entries[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		if a.K != b.K {
+			return a.K < b.K
+		}
+		return sizeIndex(a.Size) < sizeIndex(b.Size)
+	})
+	b, err := json.MarshalIndent(t, "", "  ")
+	return append(b, '\n'), err
+}
+
+// Slug is the file name (without .json) of gpu's table, as the results'
+// host directories and the tuning tables are named
+// ("nvidia-h100-80gb-hbm3").
+func Slug(gpu string) string { return benchname.Slug(gpu, "") }
+
+// Set is a collection of tables by GPU name, each with where it came
+// from.
+type Set struct {
+	tables map[string]*Table
+	from   map[string]string
+}
+
+// Add adds t, read from source, replacing a table for the same GPU.
+func (s *Set) Add(t *Table, source string) {
+	if s.tables == nil {
+		s.tables, s.from = map[string]*Table{}, map[string]string{}
+	}
+	s.tables[t.GPU] = t
+	s.from[t.GPU] = source
+}
+
+// Match is what a lookup found: the entry, the variant of its ranking
+// chosen with its time, the table's source, and whether the entry's
+// size class and K are the problem's own (Exact) or the nearest.
+type Match struct {
+	Entry  Entry
+	Chosen Timing
+	Source string
+	Exact  bool
+}
+
+// Lookup finds, in gpu's table, the entry of p's element type and filter
+// kind with the nearest K (the filter's larger side), then the nearest
+// size class (of two as near, the larger K and then the smaller class),
+// and in its ranking the fastest variant that admit accepts. The preset
+// measures one channel with the zero border; its entries stand for every
+// channel count, layout and border of their type and kind. It reports
+// false when there is no table of gpu, no entry of that type and kind,
+// or no variant of the entry's ranking that admit accepts.
+func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) bool) (Match, bool) {
+	if s == nil {
+		return Match{}, false
+	}
+	t := s.tables[gpu]
+	if t == nil {
+		return Match{}, false
+	}
+	kw, kh := p.KernelSize()
+	k := max(kw, kh)
+	size := sizeIndex(convolve.SizeClassOf(p.Input.Width, p.Input.Height))
+	typ, kind := p.Input.Type.String(), KindOf(p)
+	dist := func(e Entry) (int, int) { return abs(e.K - k), abs(sizeIndex(e.Size) - size) }
+	var best *Entry
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		if e.Type != typ || e.Kind != kind {
+			continue
+		}
+		if best == nil {
+			best = e
+			continue
+		}
+		dk, ds := dist(*e)
+		bk, bs := dist(*best)
+		if dk < bk || dk == bk && (ds < bs || ds == bs && (e.K > best.K || e.K == best.K && sizeIndex(e.Size) < sizeIndex(best.Size))) {
+			best = e
+		}
+	}
+	if best == nil {
+		return Match{}, false
+	}
+	for _, c := range best.Ranking {
+		if admit == nil || admit(c.Variant) {
+			dk, ds := dist(*best)
+			return Match{Entry: *best, Chosen: c, Source: s.from[gpu], Exact: dk == 0 && ds == 0}, true
+		}
+	}
+	return Match{}, false
+}
+
+// GPUs lists the GPUs with a table, sorted.
+func (s *Set) GPUs() []string {
+	var g []string
+	for n := range s.tables {
+		g = append(g, n)
+	}
+	slices.Sort(g)
+	return g
+}
+
+// Table returns gpu's table, or nil.
+func (s *Set) Table(gpu string) *Table { return s.tables[gpu] }
+
+// Source is where gpu's table was read from, or "" when there is none.
+func (s *Set) Source(gpu string) string { return s.from[gpu] }
+
+func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+//go:embed *
+var embedded embed.FS
+
+// LoadFS reads every *.json file at the top of fsys as a table, naming
+// each source prefix + its file name.
+func LoadFS(fsys fs.FS, prefix string) (*Set, error) {
+	s := &Set{}
+	names, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, err
+		}
+		t, err := Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s%s: %w", prefix, n, err)
+		}
+		s.Add(t, prefix+n)
+	}
+	return s, nil
+}
+
+// Load reads the tables auto uses: the embedded ones, with those under
+// the path in CONVBENCH_CROSSOVER (a file or a directory of *.json) in
+// place of the embedded tables of the same GPUs. With
+// CONVBENCH_CROSSOVER=off the set is empty.
+func Load() (*Set, error) {
+	env := os.Getenv(EnvVar)
+	if env == "off" {
+		return &Set{}, nil
+	}
+	s, err := LoadFS(embedded, "results/crossover/")
+	if err != nil {
+		return nil, err
+	}
+	if env == "" {
+		return s, nil
+	}
+	fi, err := os.Stat(env)
+	if err != nil {
+		return nil, fmt.Errorf("crossover: %s=%s: %w", EnvVar, env, err)
+	}
+	more := &Set{}
+	if fi.IsDir() {
+		more, err = LoadFS(os.DirFS(env), filepath.Clean(env)+string(filepath.Separator))
+	} else {
+		var data []byte
+		if data, err = os.ReadFile(env); err == nil {
+			var t *Table
+			if t, err = Parse(data); err == nil {
+				more.Add(t, env)
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("crossover: %s=%s: %w", EnvVar, env, err)
+	}
+	for _, g := range more.GPUs() {
+		s.Add(more.tables[g], more.from[g])
+	}
+	return s, nil
+}
+
+var (
+	defaultOnce sync.Once
+	defaultSet  *Set
+	defaultErr  error
+)
+
+// Default is Load's set, read once per process.
+func Default() (*Set, error) {
+	defaultOnce.Do(func() { defaultSet, defaultErr = Load() })
+	return defaultSet, defaultErr
+}

@@ -1,0 +1,275 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// ---- off the roofline's one case: preset roofline-shapes ----
+
+// shapeKs are the filter sides of preset roofline-shapes, dense<K>.
+var shapeKs = []int{3, 5, 7}
+
+// shapeLayouts are the channel arrangements of preset roofline-shapes:
+// one channel, and three interleaved or planar.
+var shapeLayouts = []struct{ name, ch, layout string }{
+	{"1 channel", "1", "interleaved"},
+	{"RGB interleaved", "3", "interleaved"},
+	{"RGB planar", "3", "planar"},
+}
+
+// ShapeGoals are the targets of preset roofline-shapes: u8 and i16 input
+// at TypeShare of their own DRAM floor, every border mode and an odd size
+// within MaxSlowdown of zero border and of 4096x4096 per pixel.
+var ShapeGoals = struct {
+	TypeShare, MaxSlowdown float64
+}{TypeShare: 0.70, MaxSlowdown: 1.10}
+
+// shapeData is what the section reads of one GPU's roofline-shapes run.
+type shapeData struct {
+	run      *Run
+	bw       float64
+	variants []string
+}
+
+var shapeBase = Q{"cache": "hot", "timing": "kernel-graph", "opts": "default"}
+
+// time returns the fastest sample's time of variant v on the case q
+// narrows shapeBase to, and whether there is one.
+func (d *shapeData) time(v string, q Q) (Measure, bool) {
+	qq := shapeBase.with("variant", v)
+	for k, val := range q {
+		qq = qq.with(k, val)
+	}
+	smp := fastestSample(d.run.Find(qq))
+	if smp == nil {
+		return Measure{}, false
+	}
+	m := timeOf(smp)
+	return m, m.OK() && m.Center() > 0
+}
+
+// best returns the fastest variant on the case q narrows shapeBase to,
+// with its time; "" when none ran it.
+func (d *shapeData) best(q Q) (string, Measure) {
+	bv, bm := "", Measure{}
+	for _, v := range d.variants {
+		if m, ok := d.time(v, q); ok && (bv == "" || m.Center() < bm.Center()) {
+			bv, bm = v, m
+		}
+	}
+	return bv, bm
+}
+
+// dramFloor is the time, in ns, to read a w x h image of ch channels of
+// element type typ once and write its float32 output once (a filter's
+// output is float32 whatever the input, convolve.Problem.OutputGeometry)
+// at the run's copy bandwidth.
+func (d *shapeData) dramFloor(w, h, ch int, typ string) (float64, bool) {
+	t, err := convolve.ParseElemType(typ)
+	if err != nil {
+		return 0, false
+	}
+	bytes := float64(w) * float64(h) * float64(ch) * float64(t.Size()+convolve.Float32.Size())
+	return bytes / d.bw, true
+}
+
+// sectionShapes sets each GPU's run of preset roofline-shapes against the
+// goals of ShapeGoals: the element types and channel layouts against their
+// own DRAM floors, each border mode against zero, and 4099x4097 against
+// 4096x4096 per pixel, for the fastest direct variant of each case.
+func sectionShapes(hosts []*Host) *Section {
+	s := &Section{Report: "roofline-shapes", Title: "Off the roofline's case: element types, channel layouts, border modes and odd sizes"}
+	goals := &Table{ID: "shapes-goals", Title: "Goals off the roofline's case",
+		Caption: fmt.Sprintf("Each GPU's run of preset roofline-shapes (dense<K>, K = 3, 5, 7, kernel time replayed from CUDA graphs, hot cache), the fastest of its variants on each case. "+
+			"Types: u8 and i16 input, one channel and RGB interleaved and planar, at %s or more of their own DRAM floor (input read once in its element size, float32 output written once, over the run's gpu-copy-gbps). "+
+			"Borders: each of replicate, reflect, mirror and wrap at most %s the time of zero border. Odd size: 4099x4097 at most %s the time per pixel of 4096x4096. "+
+			"Worst is the case furthest from its target.", percent(ShapeGoals.TypeShare, true), sig(ShapeGoals.MaxSlowdown, 3)+"x", sig(ShapeGoals.MaxSlowdown, 3)+"x"),
+		Header: []string{"GPU", "Goal", "Target", "Cases at target", "Worst", "Worst case", "Verdict"}, Keys: 2}
+	for _, h := range hosts {
+		if !h.GPU {
+			continue
+		}
+		run := h.run("roofline-shapes")
+		if run == nil {
+			continue
+		}
+		bw, err := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
+		if err != nil || !(bw > 0) {
+			continue
+		}
+		d := &shapeData{run: run, bw: bw}
+		for _, smp := range run.Find(shapeBase) {
+			if v := smp.Keys["variant"]; !slices.Contains(d.variants, v) {
+				d.variants = append(d.variants, v)
+			}
+		}
+		at := ""
+		if c := run.Commit(); c != "" {
+			at = " at " + c
+		}
+
+		// Element types and layouts against their own DRAM floor.
+		types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
+			Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, sig(bw, 5)),
+			Header:  []string{"Type", "Channels", "K", "DRAM floor (ms)"}, Keys: 3}
+		for _, v := range d.variants {
+			types.Header = append(types.Header, v+" (ms, share)")
+		}
+		types.Header = append(types.Header, "Best share")
+		typeGoal := newShapeGoal()
+		for _, typ := range []string{"f32", "u8", "i16"} {
+			for _, lay := range shapeLayouts {
+				for _, k := range shapeKs {
+					q := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "border": "zero", "type": typ, "ch": lay.ch, "layout": lay.layout}
+					ch, _ := strconv.Atoi(lay.ch)
+					fl, ok := d.dramFloor(4096, 4096, ch, typ)
+					if !ok {
+						continue
+					}
+					row := []string{typ, lay.name, strconv.Itoa(k), ms(fl, true)}
+					any := false
+					for _, v := range d.variants {
+						m, ok := d.time(v, q)
+						if !ok {
+							row = append(row, missing)
+							continue
+						}
+						any = true
+						row = append(row, floorTime(m)+" ("+percent(fl/m.Center(), true)+")")
+					}
+					if !any {
+						continue
+					}
+					bv, bm := d.best(q)
+					share := fl / bm.Center()
+					row = append(row, percent(share, true)+" "+bv)
+					types.Rows = append(types.Rows, row)
+					if typ != "f32" {
+						typeGoal.add(share >= ShapeGoals.TypeShare, ShapeGoals.TypeShare-share, percent(share, true), fmt.Sprintf("%s %s dense%d %s", typ, lay.name, k, bv))
+					}
+				}
+			}
+		}
+
+		// Borders against zero.
+		borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
+			Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
+			Header:  []string{"K", "Border"}, Keys: 2}
+		for _, v := range d.variants {
+			borders.Header = append(borders.Header, v+" (ms, / zero)")
+		}
+		borders.Header = append(borders.Header, "Best / best at zero")
+		borderGoal := newShapeGoal()
+		for _, k := range shapeKs {
+			zq := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
+			_, zbest := d.best(zq)
+			for _, b := range convolve.Borders {
+				q := zq.with("border", b.String())
+				row := []string{strconv.Itoa(k), b.String()}
+				any := false
+				for _, v := range d.variants {
+					m, ok := d.time(v, q)
+					z, zok := d.time(v, zq)
+					if !ok {
+						row = append(row, missing)
+						continue
+					}
+					any = true
+					cell := floorTime(m)
+					if zok {
+						cell += " (" + sig(m.Center()/z.Center(), 3) + "x)"
+					}
+					row = append(row, cell)
+				}
+				if !any {
+					continue
+				}
+				bv, bm := d.best(q)
+				r := bm.Center() / zbest.Center()
+				row = append(row, sig(r, 3)+"x "+bv)
+				borders.Rows = append(borders.Rows, row)
+				if b != convolve.Zero && zbest.OK() {
+					borderGoal.add(r <= ShapeGoals.MaxSlowdown, r-ShapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
+				}
+			}
+		}
+
+		// An odd size against 4096x4096, per pixel.
+		odd := &Table{ID: "shapes-odd-" + h.Slug, Title: "4099x4097 against 4096x4096 per pixel — " + h.Title,
+			Caption: fmt.Sprintf("From run `roofline-shapes`%s: f32, one channel, zero border, kernel time (ms) of each size and the ratio of their times per pixel (4099x4097 over 4096x4096).", at),
+			Header:  []string{"K", "Variant", "4096x4096 (ms)", "4099x4097 (ms)", "Per pixel, odd / even"}, Keys: 2}
+		oddGoal := newShapeGoal()
+		px := func(size string) float64 {
+			w, hh, _ := parseSize(size)
+			return float64(w) * float64(hh)
+		}
+		for _, k := range shapeKs {
+			base := Q{"filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
+			for _, v := range d.variants {
+				e, eok := d.time(v, base.with("size", "4096x4096"))
+				o, ook := d.time(v, base.with("size", "4099x4097"))
+				if !eok || !ook {
+					continue
+				}
+				r := (o.Center() / px("4099x4097")) / (e.Center() / px("4096x4096"))
+				odd.Rows = append(odd.Rows, []string{strconv.Itoa(k), v, floorTime(e), floorTime(o), sig(r, 3) + "x"})
+			}
+			_, eb := d.best(base.with("size", "4096x4096"))
+			ov, ob := d.best(base.with("size", "4099x4097"))
+			if ov != "" && eb.OK() {
+				r := (ob.Center() / px("4099x4097")) / (eb.Center() / px("4096x4096"))
+				oddGoal.add(r <= ShapeGoals.MaxSlowdown, r-ShapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
+			}
+		}
+		for _, t := range []*Table{types, borders, odd} {
+			if len(t.Rows) > 0 {
+				s.Tables = append(s.Tables, t)
+			}
+		}
+		goals.Rows = append(goals.Rows,
+			typeGoal.row(h.Title, "u8 and i16, 1 channel and RGB, K ≤ 7", percent(ShapeGoals.TypeShare, true)+" of their DRAM floor"),
+			borderGoal.row(h.Title, "every border mode against zero", "≤ "+sig(ShapeGoals.MaxSlowdown, 3)+"x"),
+			oddGoal.row(h.Title, "4099x4097 against 4096x4096 per pixel", "≤ "+sig(ShapeGoals.MaxSlowdown, 3)+"x"))
+	}
+	if len(goals.Rows) > 0 {
+		s.Tables = append([]*Table{goals}, s.Tables...)
+	}
+	return s
+}
+
+// shapeGoal counts the cases of one goal and keeps the worst: the one
+// furthest past (or least inside) its target.
+type shapeGoal struct {
+	cases, met int
+	worstBy    float64
+	worst      string
+	worstCase  string
+}
+
+func newShapeGoal() *shapeGoal { return &shapeGoal{worstBy: math.Inf(-1)} }
+
+// add counts a case: whether it meets the target, how far past the
+// target it is (positive: missed by that much), and its cells.
+func (g *shapeGoal) add(met bool, by float64, value, name string) {
+	g.cases++
+	if met {
+		g.met++
+	}
+	if by > g.worstBy {
+		g.worstBy, g.worst, g.worstCase = by, value, name
+	}
+}
+
+func (g *shapeGoal) row(gpu, name, target string) []string {
+	r := GoalResult{Cases: g.cases, Met: g.met}
+	worst, wcase := missing, missing
+	if g.cases > 0 {
+		worst, wcase = g.worst, g.worstCase
+	}
+	return []string{gpu, name, target, fmt.Sprintf("%d of %d", g.met, g.cases), worst, wcase, r.Verdict()}
+}
