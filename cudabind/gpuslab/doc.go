@@ -20,8 +20,10 @@
 // into devices x chunks slabs (tunable "chunks", default 4 per device),
 // each device takes a contiguous run of them and its streams (tunable
 // "streams", default 4) take its chunks in turn; on its stream each
-// chunk's uploads (the row runs of slab.Partition.Copies), the wrapped
-// plan's kernels and the download of its output rows run in order, so
+// chunk's uploads (the row runs of slab.Partition.Copies, row by row
+// into a wrapped plan whose device rows are padded, Base.InStride), the
+// wrapped plan's kernels and the download of its output rows run in
+// order, so
 // that one chunk's copies overlap another's kernels. The copies are
 // asynchronous from the caller's memory: from pinned memory they overlap,
 // from pageable memory the driver stages them. Timeline runs the same

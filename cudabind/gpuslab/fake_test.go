@@ -24,7 +24,10 @@ import (
 // The fake runs copies at once, so it computes what a kernel would: the
 // orchestration around it (slabs, halos, chunks, streams, exchanges) is
 // then proved bit for bit against cpu-naive on the whole image.
-func hostNaive(t testing.TB) *variants.Variant {
+//
+// With pad > 1 the plans pad their device input's rows to multiples of
+// pad elements (Base.PadInputRows), as gpu-regtile's do.
+func hostNaive(t testing.TB, pad int) *variants.Variant {
 	t.Helper()
 	naive, err := convolve.Lookup("cpu-naive")
 	if err != nil {
@@ -35,12 +38,17 @@ func hostNaive(t testing.TB) *variants.Variant {
 	return &variants.Variant{
 		Desc: convolve.Description{Name: "fake-naive", Caps: caps},
 		Setup: func(b *variants.Base) error {
-			ip, err := naive.Plan(b.Problem, convolve.Config{})
+			if err := b.PadInputRows(pad); err != nil {
+				return err
+			}
+			p := b.Problem
+			p.Input.Stride = b.InStride()
+			ip, err := naive.Plan(p, convolve.Config{})
 			if err != nil {
 				return err
 			}
 			b.OnClose(func(*cudabind.Exec) error { return ip.Close() })
-			in, err := convolve.NewImage(b.Problem.Input)
+			in, err := convolve.NewImage(p.Input)
 			if err != nil {
 				return err
 			}
@@ -64,7 +72,13 @@ func hostNaive(t testing.TB) *variants.Variant {
 
 // fakeVariant is Wrap or Stream of hostNaive on the GPUs of fd.
 func fakeVariant(t testing.TB, fd *fakedriver.Driver, n int, limit int64) *variant {
-	inner := hostNaive(t)
+	return fakePadded(t, fd, n, limit, 1)
+}
+
+// fakePadded is fakeVariant with the device input's rows padded to
+// multiples of pad elements.
+func fakePadded(t testing.TB, fd *fakedriver.Driver, n int, limit int64, pad int) *variant {
+	inner := hostNaive(t, pad)
 	v := &variant{inner: inner, n: n, limit: limit,
 		open: func(o int) (*cudabind.Device, error) { return cudabind.OpenDriver(fd, o) },
 		gpus: func() (int, error) { return max(fd.Devices, 1), nil }}
@@ -166,6 +180,9 @@ func TestOneShotMatchesWhole(t *testing.T) {
 			}
 			fd := &fakedriver.Driver{Devices: gpus}
 			v := fakeVariant(t, fd, 0, 0)
+			if len(devs) == 3 {
+				v = fakePadded(t, fd, 0, 0, 8) // rows of 5 elements padded to 8
+			}
 			for _, b := range borders {
 				for _, h := range []int{1, 2, 3, 7, 13} {
 					for _, kh := range []int{1, 3, 5, 9} {
@@ -282,9 +299,13 @@ func TestResidentPasses(t *testing.T) {
 		{"logical", &fakedriver.Driver{}, []int{0, 0, 0}, Local, "cuMemcpyDtoDAsync"},
 		{"peer", &fakedriver.Driver{Devices: 2}, []int{0, 1}, Peer, "cuMemcpyPeerAsync"},
 		{"staged", &fakedriver.Driver{Devices: 2, PeerDenied: true}, []int{0, 1}, Staged, "cuMemcpyDtoHAsync"},
+		{"padded", &fakedriver.Driver{Devices: 2}, []int{0, 1}, Peer, "cuMemcpyPeerAsync"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := fakeVariant(t, tc.fd, 0, 0)
+			if tc.name == "padded" {
+				v = fakePadded(t, tc.fd, 0, 0, 4) // rows of 6 elements padded to 8
+			}
 			for _, b := range borders {
 				for _, h := range []int{2, 5, 16} {
 					p := problem(r, 6, h, 3, 5, b, convolve.Geometry{Channels: 1, Type: convolve.Float32})
@@ -293,6 +314,9 @@ func TestResidentPasses(t *testing.T) {
 						t.Fatal(err)
 					}
 					sp := pl.(*plan)
+					if padded := sp.chunks[0].in.RowStride() == 8; padded != (tc.name == "padded") || sp.chunks[0].host != nil {
+						t.Errorf("device input rows of %d elements, host copy %v", sp.chunks[0].in.RowStride(), sp.chunks[0].host != nil)
+					}
 					in := randomImage(t, r, p.Input)
 					if err := sp.Upload(in); err != nil {
 						t.Fatal(err)

@@ -91,8 +91,12 @@ type chunk struct {
 	dev    int // index in plan.devs
 	stream int // index in the device's streams
 	b      *variants.Base
+	// in is the geometry of the wrapped plan's device input: the slab's
+	// input with the plan's row stride (Base.InStride: wider than the
+	// host's where the plan pads its rows).
+	in convolve.Geometry
 	// host is the chunk's input on the host for wrapped plans that copy
-	// their input themselves (Base.CopyIn).
+	// their input into buffers of their own (Base.CopyIn, In released).
 	host *convolve.Image
 }
 
@@ -241,8 +245,11 @@ func (pl *plan) prepare(v *variant, cfg convolve.Config) error {
 	}
 	for i := range pl.chunks {
 		c := &pl.chunks[i]
-		if c.b.CopyIn != nil {
-			if c.host, err = convolve.NewImage(pl.pt.Problem(pl.p, c.s).Input); err != nil {
+		c.in = pl.pt.Problem(pl.p, c.s).Input
+		if st := c.b.InStride(); st != c.in.RowStride() {
+			c.in.Stride = st // padded rows, filled by the copies here
+		} else if c.b.CopyIn != nil || c.b.In == 0 {
+			if c.host, err = convolve.NewImage(c.in); err != nil {
 				return err
 			}
 		}
@@ -495,7 +502,7 @@ func (pl *plan) runChunk(x *cudabind.Exec, ci int, s cudabind.Stream, in, out *c
 		}
 	} else {
 		for _, cp := range pl.pt.Copies(ci) {
-			if err := hostToDevice(x, c.b.In, sub.Input, cp.Dst, in, cp.Src, cp.Rows, s); err != nil {
+			if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, s); err != nil {
 				return err
 			}
 		}
@@ -535,15 +542,15 @@ func hostData(im *convolve.Image) unsafe.Pointer {
 }
 
 // hostToDevice copies rows rows of every plane of the host image im from
-// row src on into the packed device image of geometry g at dev, from row
-// dst on, on stream s: one copy per plane when im's rows are packed, one
+// row src on into the device image of geometry g at dev, from row dst on,
+// on stream s: one copy per plane when the rows of both are packed, one
 // per row otherwise.
 func hostToDevice(x *cudabind.Exec, dev cudabind.DevPtr, g convolve.Geometry, dst int, im *convolve.Image, src, rows int, s cudabind.Stream) error {
 	es := int64(g.Type.Size())
 	rowBytes := int64(g.RowElems()) * es
 	base := hostData(im)
 	for c := range planes(g) {
-		if im.RowStride() == g.RowElems() {
+		if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
 			h := unsafe.Add(base, int64(im.Offset(0, src, c))*es)
 			if err := x.CopyHtoDAsync(dev.Add(int64(g.Offset(0, dst, c))*es), h, int64(rows)*rowBytes, s); err != nil {
 				return err

@@ -120,7 +120,7 @@ func (pl *plan) setupResident() error {
 	}
 	for to := range pl.chunks {
 		tc := &pl.chunks[to]
-		g := pl.pt.Problem(pl.p, tc.s).Input
+		g := tc.in
 		og := pl.pt.Problem(pl.p, tc.s).OutputGeometry()
 		es := int64(og.Type.Size())
 		var haloBytes int64
@@ -141,33 +141,41 @@ func (pl *plan) setupResident() error {
 			}
 			r.halos = append(r.halos, halo{tc.dev, hb})
 		}
+		// A run of rows is one copy where the input's rows are packed as
+		// the output's are, one copy per row where the input's are padded.
 		var off int64
 		for _, cp := range pl.pt.Copies(to) {
 			fc := &pl.chunks[cp.From]
 			fg := pl.pt.Problem(pl.p, fc.s).OutputGeometry()
+			n := cp.Rows
+			if g.RowStride() != og.RowElems() {
+				n = 1
+			}
 			for c := range planes(og) {
-				pu := pull{from: cp.From, to: to,
-					src:   fc.b.Out.Add(int64(fg.Offset(0, cp.Src-fc.s.In0, c)) * es),
-					bytes: int64(cp.Rows) * int64(og.RowElems()) * es,
-					link:  r.links[tc.dev][fc.dev]}
-				if pl.feedback() {
-					pu.dst = tc.b.In.Add(int64(g.Offset(0, cp.Dst, c)) * es)
-				}
-				if cp.From != to {
-					pu.halo = hb.Add(off)
-					off += pu.bytes
-				}
-				if pu.link == Staged {
-					err := pl.devs[fc.dev].d.Do(func(x *cudabind.Exec) error {
-						var err error
-						pu.stage, err = x.HostAlloc(pu.bytes)
-						return err
-					})
-					if err != nil {
-						return err
+				for k := 0; k < cp.Rows; k += n {
+					pu := pull{from: cp.From, to: to,
+						src:   fc.b.Out.Add(int64(fg.Offset(0, cp.Src+k-fc.s.In0, c)) * es),
+						bytes: int64(n) * int64(og.RowElems()) * es,
+						link:  r.links[tc.dev][fc.dev]}
+					if pl.feedback() {
+						pu.dst = tc.b.In.Add(int64(g.Offset(0, cp.Dst+k, c)) * es)
 					}
+					if cp.From != to {
+						pu.halo = hb.Add(off)
+						off += pu.bytes
+					}
+					if pu.link == Staged {
+						err := pl.devs[fc.dev].d.Do(func(x *cudabind.Exec) error {
+							var err error
+							pu.stage, err = x.HostAlloc(pu.bytes)
+							return err
+						})
+						if err != nil {
+							return err
+						}
+					}
+					r.pulls = append(r.pulls, pu)
 				}
-				r.pulls = append(r.pulls, pu)
 			}
 		}
 	}
@@ -232,9 +240,8 @@ func (pl *plan) Upload(in *convolve.Image) error {
 	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
 		for _, ci := range dv.chunks {
 			c := &pl.chunks[ci]
-			g := pl.pt.Problem(pl.p, c.s).Input
 			for _, cp := range pl.pt.Copies(ci) {
-				if err := hostToDevice(x, c.b.In, g, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
+				if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
 					return err
 				}
 			}
