@@ -29,6 +29,15 @@ type Axes struct {
 	Blocks  []convolve.Block
 	Timings []TimingChoice
 	Mems    []Memory // the host memory of total-time cases
+	// GPUs are the device lists of GPU cases (Case.GPUs): comma lists of
+	// ordinals, a repeated one another logical device on that GPU, or
+	// "all" for every GPU present; "" leaves the devices to the variant.
+	GPUs []string
+	// MemCap, when positive, caps the device memory of each device's slab
+	// buffers in the cases of the gpu-slab variants, in bytes (their
+	// tunable memcap-kib): an image whose slabs do not fit is streamed
+	// through the devices.
+	MemCap int64
 	// Image, when set, is every case's input: its size replaces the Sizes
 	// axis, and its channel count the Channels axis unless that is set
 	// (InputImage.As converts).
@@ -39,7 +48,7 @@ type Axes struct {
 func (a Axes) Set() bool {
 	return a.Variants != nil || a.Sizes != nil || a.Filters != nil || a.Types != nil || a.Channels != nil ||
 		a.Layouts != nil || a.Borders != nil || a.Modes != nil || a.Blocks != nil || a.Timings != nil ||
-		a.Mems != nil || a.Image != nil
+		a.Mems != nil || a.GPUs != nil || a.MemCap > 0 || a.Image != nil
 }
 
 // Override returns a with every axis that o sets replaced by o's.
@@ -79,6 +88,12 @@ func (a Axes) Override(o Axes) Axes {
 	if o.Mems != nil {
 		a.Mems = o.Mems
 	}
+	if o.GPUs != nil {
+		a.GPUs = o.GPUs
+	}
+	if o.MemCap > 0 {
+		a.MemCap = o.MemCap
+	}
 	if o.Image != nil {
 		a.Image = o.Image
 		a.Sizes = [][2]int{{o.Image.Image.Width, o.Image.Image.Height}}
@@ -105,6 +120,7 @@ var defaultAxes = Axes{
 	Blocks:   []convolve.Block{{}},
 	Timings:  []TimingChoice{{Timing: KernelTiming, Cache: Hot}},
 	Mems:     []Memory{Pageable},
+	GPUs:     []string{""},
 }
 
 // TimingChoice is one value of the timing axis: what a GPU case times and
@@ -181,6 +197,10 @@ func AxisFlags() []AxisFlag {
 				a.Mems, err = parseEnum("mem", s, []Memory{Pageable, Pinned}, func(m Memory) string { return string(m) })
 				return
 			}},
+		{"gpus", "the devices of GPU cases, device lists separated by spaces: each a comma list of ordinals, a repeated ordinal another logical device (executor, streams, buffers) on that GPU ('0,0': two on GPU 0), or all (every GPU present once); the gpu-slab variants run one slab per device, the others take one device (default: each variant's own, device 0 or every GPU)",
+			func(a *Axes, s string) (err error) { a.GPUs, err = ParseGPUs(s); return }},
+		{"mem-cap", "device memory of each device's slab buffers in the cases of the gpu-slab variants, such as 512MiB or 2GiB (at least 1KiB): an image whose slabs do not fit is streamed through the devices in slabs, double-buffered (default: the devices' free memory)",
+			func(a *Axes, s string) (err error) { a.MemCap, err = ParseBytes(s); return }},
 		{"image", "input image file (PNG, TIFF, PGM or PPM): every case runs on its pixels at its size, and at its channel count unless -channels converts it (RGB to gray by BT.601 luma, gray to RGB by copies)",
 			func(a *Axes, s string) (err error) { a.Image, err = LoadImage(s); return }},
 	}
@@ -233,6 +253,40 @@ func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T,
 		out = append(out, values[i])
 	}
 	return out, nil
+}
+
+// ParseGPUs parses the value of -gpus: device lists separated by spaces,
+// each "all" or a comma list of device ordinals ("0", "0,0", "0,1").
+func ParseGPUs(s string) ([]string, error) {
+	lists := strings.Fields(s)
+	if len(lists) == 0 {
+		return nil, fmt.Errorf("-gpus %q: want device lists such as 0, 0,0 or all, separated by spaces", s)
+	}
+	for _, l := range lists {
+		if l == "all" {
+			continue
+		}
+		if _, err := ParseDevices(l); err != nil {
+			return nil, fmt.Errorf("-gpus %q: %q is neither all nor a comma list of device ordinals", s, l)
+		}
+	}
+	return lists, nil
+}
+
+// ParseBytes parses a size such as 4096, 64KiB, 512MiB or 2GiB; it must
+// be at least 1KiB.
+func ParseBytes(s string) (int64, error) {
+	num, shift := s, uint(0)
+	for suffix, sh := range map[string]uint{"KiB": 10, "MiB": 20, "GiB": 30} {
+		if n, ok := strings.CutSuffix(s, suffix); ok {
+			num, shift = n, sh
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 1 || n > (1<<50)>>shift || n<<shift < 1<<10 {
+		return 0, fmt.Errorf("-mem-cap %q: want a size of at least 1KiB such as 4096, 64KiB, 512MiB or 2GiB", s)
+	}
+	return n << shift, nil
 }
 
 // variantNames are the names of the registered variants, sorted.

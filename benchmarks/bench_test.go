@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	_ "github.com/convbench/convbench/cudabind/gpuslab" // the gpu-slab variants
 	"github.com/convbench/convbench/cudabind/userkernel"
 )
 
@@ -119,7 +120,11 @@ func setupBench(stdout, stderr io.Writer) error {
 		return err
 	}
 	host := OpenHost(*maxRetakesFlag)
-	ex := preset.Expand(Env{GPU: host.GPU != nil, Pinned: host.Pinned, CPUCap: *cpuCapFlag, Variants: convolve.Variants()})
+	env := Env{GPU: host.GPU != nil, Pinned: host.Pinned, CPUCap: *cpuCapFlag, Variants: convolve.Variants()}
+	if host.GPU != nil {
+		env.GPUs = host.GPU.Count
+	}
+	ex := preset.Expand(env)
 	if slices.ContainsFunc(ex.Cases, func(c Case) bool { return !c.GPU }) {
 		c := MeasureCPU(*cpuThreadsFlag)
 		host.CPU = &c
@@ -155,6 +160,13 @@ func setupBench(stdout, stderr io.Writer) error {
 	}
 	for _, l := range kernelFlag.Lines() {
 		fmt.Fprintln(stdout, "# "+l)
+	}
+	if c, ok := TimelineCase(ex.Cases); ok && host.Device != nil {
+		fmt.Fprintf(stderr, "[benchmarks] timeline of one overlapped run of %s\n", c.Name())
+		if err := WriteTimeline(stdout, host.Device, c, *seedFlag); err != nil {
+			fmt.Fprintf(stdout, "# timeline of %s: %v\n", c.Name(), err)
+			fmt.Fprintln(stderr, "[benchmarks] timeline:", err)
+		}
 	}
 	bench.refused = proveUserKernels(kernelFlag, ex.Cases, stdout, stderr)
 	bench.cases = ex.Cases

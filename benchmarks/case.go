@@ -90,6 +90,10 @@ type Case struct {
 	// asks for the family's defaults (convolve.Config.Untuned). GPU
 	// variants only.
 	Tune string
+	// GPUs are the device ordinals of the case ("0", "0,0", "0,1"),
+	// convolve.Config.Devices; empty leaves them to the variant (device
+	// 0, or every GPU for the gpu-slab variants). GPU variants only.
+	GPUs string
 	GPU  bool // the variant needs a CUDA device
 	// Image, when set, is the case's input in place of noise: Width,
 	// Height and Channels are its own, and the name's size key carries
@@ -183,10 +187,11 @@ func (c Case) Name() string {
 		mem,
 		c.optsKey(),
 		c.Tune,
+		c.GPUs,
 	}
 	var sb strings.Builder
 	for i, key := range benchname.Keys() {
-		if key == "tune" && c.Tune == "" || key == "opts" && !c.GPU && c.Timing == CPUTiming {
+		if key == "tune" && c.Tune == "" || key == "gpus" && c.GPUs == "" || key == "opts" && !c.GPU && c.Timing == CPUTiming {
 			continue
 		}
 		if i > 0 {
@@ -259,7 +264,27 @@ func (c Case) Config() convolve.Config {
 	if t, err := convolve.ParseTunables(c.Tune); err == nil && len(t) > 0 {
 		cfg.Tunables = t
 	}
+	if devs, err := ParseDevices(c.GPUs); err == nil {
+		cfg.Devices = devs
+	}
 	return cfg
+}
+
+// ParseDevices parses a comma list of device ordinals ("0,0", "0,1");
+// "" is none.
+func ParseDevices(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var devs []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("benchmarks: gpus %q: %q is not a device ordinal", s, part)
+		}
+		devs = append(devs, n)
+	}
+	return devs, nil
 }
 
 // Work is the number of multiply-adds of one run (pixels * channels *

@@ -2,8 +2,9 @@
 // experiments of the five source reports as presets of benchmark cases,
 // each case a sub-benchmark of BenchmarkConv whose name carries every
 // sweep key (variant, size, filter, k, block, border, type, ch, layout,
-// cache, timing, mem, opts, and tune where a case sets a variant's
-// tunable), so that benchstat can compare along any of them. A GPU case
+// cache, timing, mem, opts, tune where a case sets a variant's tunable,
+// and gpus where it names its devices), so that benchstat can compare
+// along any of them. A GPU case
 // that sets no tunable runs with its GPU's tuning table (results/tuning),
 // or its family's defaults where the table has no entry; tune=untuned
 // asks for the defaults (preset tuned-vs-default times both). The first
@@ -33,6 +34,17 @@
 // for plans that count the operations they execute (FLOPCounter, as
 // cpu-fast does), that rate (exec-GFLOP/s) and its percentage of the
 // cores' measured FMA peak (%peak-fma; MeasureCPU).
+//
+// Multi-device cases (the gpu-slab variants of package cudabind/gpuslab,
+// preset 004-multigpu) name their devices with the gpus axis (-gpus:
+// "0", "0,0" for two logical devices of GPU 0, "all") and cap their slab
+// buffers with -mem-cap. Their kernel time is resident filtering (the
+// slabs' kernels and halo exchange); their total-time lines carry the
+// host-copy bound of the run (copy-bound-ns/op, %copy-bound; HostCopyBound,
+// from the pinned gpu-h2d-gbps and gpu-d2h-gbps the run measures at its
+// start) and, after their gpus=0 counterpart, the scaling efficiency
+// T1 / (N x TN) (scaling-eff). The run's output starts with the timeline
+// of one overlapped run (TimelineCase, WriteTimeline).
 //
 // # Sampling: stop by noise
 //

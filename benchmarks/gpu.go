@@ -30,6 +30,14 @@ func OpenHost(maxRetakes int) Host {
 		return Host{NoGPUReason: fmt.Sprintf("measuring the copy bandwidth of %s: %v", info.Name, err), Guard: &ClockGuard{Off: "no GPU"}}
 	}
 	opts := cudabind.CompileOptions{Arch: info.Arch(), FMAD: true}.Options()
+	count := 0
+	if infos, err := cudabind.Devices(); err == nil {
+		count = len(infos)
+	}
+	h2d, d2h, err := devfacts.HostCopyBandwidth(d)
+	if err != nil {
+		h2d, d2h = 0, 0 // the lines and metrics that need them are left out
+	}
 	return Host{
 		GPU: &GPUInfo{
 			Name:       info.Name,
@@ -41,6 +49,9 @@ func OpenHost(maxRetakes int) Host {
 			CopyGBps:   bw,
 			PeakGFLOPs: devfacts.PeakFP32GFLOPs(info),
 			KernelOpts: strings.Join(opts, " "),
+			Count:      count,
+			H2DGBps:    h2d,
+			D2HGBps:    d2h,
 		},
 		Device: gpuDevice{d: d, l2: devfacts.NewL2Flusher(d)},
 		Pinned: true,

@@ -20,6 +20,13 @@ type GPUInfo struct {
 	CopyGBps   float64 // measured device-to-device copy, bytes read + written
 	PeakGFLOPs float64 // FP32
 	KernelOpts string  // NVRTC options every kernel is compiled with
+	// Count is the number of CUDA devices present (the gpus=all of the
+	// gpu-slab cases), 0 when not counted.
+	Count int
+	// H2DGBps and D2HGBps are the measured pinned host-to-device and
+	// device-to-host copy bandwidths (devfacts.HostCopyBandwidth), 0 when
+	// not measured.
+	H2DGBps, D2HGBps float64
 }
 
 // Host is what the benchmarks found on this machine.
@@ -43,6 +50,7 @@ func (h Host) Peaks() Peaks {
 	var p Peaks
 	if h.GPU != nil {
 		p.CopyGBps, p.FP32GFLOPs = h.GPU.CopyGBps, h.GPU.PeakGFLOPs
+		p.H2DGBps, p.D2HGBps = h.GPU.H2DGBps, h.GPU.D2HGBps
 	}
 	if h.CPU != nil {
 		p.CPUCopyGBps, p.CPUFMAGFLOPs = h.CPU.CopyGBps, h.CPU.FMAGFLOPs
@@ -51,7 +59,9 @@ func (h Host) Peaks() Peaks {
 }
 
 // ConfigLines are the key: value lines printed before the benchmarks, so
-// that benchstat can group and compare by them. Testing itself prints
+// that benchstat can group and compare by them. Where measured they
+// include gpu-count, the devices present, and gpu-h2d-gbps and
+// gpu-d2h-gbps, the pinned host-copy bandwidths each way. Testing itself prints
 // goos, goarch, pkg and cpu. With h.CPU they include cpu-copy-gbps and
 // cpu-scalar-gflops, the CPU's measured copy bandwidth and scalar
 // multiply-add rate, and where it was measured cpu-fma-gflops, its vector
@@ -79,7 +89,7 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		return append(lines, "gpu: none")
 	}
 	g := h.GPU
-	return append(lines,
+	lines = append(lines,
 		"gpu: "+g.Name,
 		"gpu-cc: "+g.CC,
 		"gpu-sms: "+strconv.Itoa(g.SMs),
@@ -92,6 +102,15 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Default),
 		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Default),
 	)
+	if g.Count > 0 {
+		lines = append(lines, "gpu-count: "+strconv.Itoa(g.Count))
+	}
+	if g.H2DGBps > 0 && g.D2HGBps > 0 {
+		lines = append(lines,
+			"gpu-h2d-gbps: "+strconv.FormatFloat(g.H2DGBps, 'f', 1, 64),
+			"gpu-d2h-gbps: "+strconv.FormatFloat(g.D2HGBps, 'f', 1, 64))
+	}
+	return lines
 }
 
 // crossoverLine is the configuration line that says where the run's auto

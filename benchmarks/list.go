@@ -116,6 +116,12 @@ func (a Axes) FlagString() string {
 	}))
 	add("timing", joinSet(a.Timings, TimingChoice.String))
 	add("mem", joinSet(a.Mems, func(m Memory) string { return string(m) }))
+	if a.MemCap > 0 {
+		add("mem-cap", strconv.FormatInt(a.MemCap, 10))
+	}
+	if len(a.GPUs) > 0 && !(len(a.GPUs) == 1 && a.GPUs[0] == "") {
+		add("gpus", "'"+strings.Join(a.GPUs, " ")+"'")
+	}
 	if a.Image != nil {
 		add("image", a.Image.Name)
 	}

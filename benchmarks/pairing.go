@@ -15,7 +15,7 @@ import (
 // form Case.Name writes today: opts is left out of CPU cases
 // (timing=cpu) and written as "opts=default" into GPU cases stored
 // before the key existed, and tune is left out where it holds the value
-// its absence implies. Runs stored at different times then name the same
+// its absence implies, as is gpus. Runs stored at different times then name the same
 // case alike, so that benchstat pairs them.
 func PairingName(name string) (string, error) {
 	prefix := ""
@@ -40,7 +40,7 @@ func PairingName(name string) (string, error) {
 	sb.WriteString(prefix)
 	for _, key := range benchname.Keys() {
 		v := kv[key]
-		if key == "opts" && kv["timing"] == string(CPUTiming) && v == implied || key == "tune" && v == implied {
+		if key == "opts" && kv["timing"] == string(CPUTiming) && v == implied || (key == "tune" || key == "gpus") && v == implied {
 			continue
 		}
 		if sb.Len() > len(prefix) {

@@ -71,6 +71,9 @@ type sweep struct {
 	// tunes lists, per variant of variants, the Tune values to sweep
 	// (Case.Tune); a variant without an entry runs with its defaults.
 	tunes map[string][]string
+	// gpus are the device lists to sweep (Axes.GPUs); nil leaves them to
+	// the variants.
+	gpus []string
 }
 
 func squares(sides ...int) [][2]int {
@@ -103,7 +106,7 @@ func sized(family string, ks ...int) []string {
 
 // axes are the sweep's axes; those it leaves unset stay nil.
 func (s sweep) axes() Axes {
-	a := Axes{Variants: s.variants, Sizes: s.sizes, Blocks: s.blocks, Mems: s.mems,
+	a := Axes{Variants: s.variants, Sizes: s.sizes, Blocks: s.blocks, Mems: s.mems, GPUs: s.gpus,
 		Types: []convolve.ElemType{s.typ}, Layouts: []convolve.Layout{s.layout}}
 	if s.op != convolve.Filter2D {
 		a.Filters = []FilterChoice{{Op: s.op}}
@@ -165,12 +168,14 @@ func (s sweep) cases(o Axes) []Case {
 											for _, m := range ms {
 												for _, op := range opts {
 													for _, tu := range tunes {
-														out = append(out, Case{
-															Variant: v, Op: f.Op, Width: sz[0], Height: sz[1], Filter: f.Spec, Weights: f.Weights,
-															Block: b, Border: bo, Mode: mode, Type: typ, Channels: ch,
-															Layout: lay, Cache: t.Cache, Timing: t.Timing, Mem: m, Opts: op, Tune: tu,
-															Image: a.Image, ULP: len(s.opts) > 0,
-														})
+														for _, g := range a.GPUs {
+															out = append(out, Case{
+																Variant: v, Op: f.Op, Width: sz[0], Height: sz[1], Filter: f.Spec, Weights: f.Weights,
+																Block: b, Border: bo, Mode: mode, Type: typ, Channels: ch,
+																Layout: lay, Cache: t.Cache, Timing: t.Timing, Mem: m, Opts: op, Tune: tu, GPUs: g,
+																Image: a.Image, ULP: len(s.opts) > 0,
+															})
+														}
 													}
 												}
 											}
@@ -194,6 +199,32 @@ var (
 	report003Variants = []string{"cpu-naive", "gpu-ch-*"}
 	report003Sizes    = [][2]int{{100, 100}, {100, 1000}, {1000, 1000}, {1000, 10000}, {10000, 10000}, {10000, 100000}}
 )
+
+// multiGPU is the variant preset 004-multigpu times: the register-tiled
+// direct family (no finite-input scan in the total time, Gaussian 21 as
+// a dense 21x21) on row slabs.
+const multiGPU = "gpu-slab-gpu-regtile"
+
+// multiGPUSweeps are the sweeps of preset 004-multigpu, pruned so that
+// one H100 runs it in about four minutes: the 32768x32768 images (4 GiB
+// in f32) only where report 004's pipeline is at its best (pinned, four
+// streams) and resident.
+func multiGPUSweeps() []sweep {
+	streams := map[string][]string{multiGPU: {"streams=1", "streams=4"}}
+	four := map[string][]string{multiGPU: {"streams=4"}}
+	var out []sweep
+	for _, typ := range []convolve.ElemType{convolve.Float32, convolve.Uint8} {
+		base := sweep{variants: []string{multiGPU}, typ: typ, filters: []string{"gauss5", "gauss21"}}
+		total, resident, logical, big, bigRes := base, base, base, base, base
+		total.sizes, total.timings, total.mems, total.tunes, total.gpus = squares(8192), []Timing{TotalTiming}, []Memory{Pageable, Pinned}, streams, []string{"0", "all"}
+		resident.sizes, resident.timings, resident.gpus = squares(8192), []Timing{KernelTiming}, []string{"0", "all", "0,0"}
+		logical.sizes, logical.timings, logical.mems, logical.tunes, logical.gpus = squares(8192), []Timing{TotalTiming}, []Memory{Pinned}, four, []string{"0,0"}
+		big.sizes, big.timings, big.mems, big.tunes, big.gpus = squares(32768), []Timing{TotalTiming}, []Memory{Pinned}, four, []string{"0", "all"}
+		bigRes.sizes, bigRes.timings, bigRes.gpus = squares(32768), []Timing{KernelTiming}, []string{"0", "all"}
+		out = append(out, total, resident, logical, big, bigRes)
+	}
+	return out
+}
 
 // rooflineKs are the filter sides of preset roofline: the DRAM-bound
 // sizes (3, 5, 7) and the FP32-bound ones (9 to 31).
@@ -399,6 +430,8 @@ var presets = []Preset{
 		sweeps: []sweep{{variants: []string{"gpu-regtile", "gpu-tiled"}, sizes: squares(4096), filters: sized("dense", 3, 5, 7, 11, 21),
 			timings: []Timing{GraphTiming},
 			tunes:   map[string][]string{"gpu-regtile": {"", TuneUntuned}, "gpu-tiled": {"", TuneUntuned}}}}},
+	{Name: "004-multigpu", Report: "004", Summary: "row slabs over GPUs (gpu-slab-gpu-regtile), Gaussian 5 and 21, f32 and u8: at 8192x8192 total time (H2D + kernels + D2H) from pageable and pinned memory with 1 and 4 streams and resident time (kernels and halo exchange), on GPU 0 and on every GPU, and on two logical devices of GPU 0; at 32768x32768 the overlapped pipeline (pinned, 4 streams) and resident time; each line with its host-copy bound and, beside a gpus=0 line, its scaling efficiency",
+		sweeps: multiGPUSweeps()},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
 	{Name: "001", Report: "001", Summary: "every experiment of report 001", parts: []string{"001-image-size", "001-filter-size", "001-block-shape"}},
 	{Name: "002", Report: "002", Summary: "every experiment of report 002", parts: []string{"002-filter-size", "002-block-size", "002-exactness"}},
@@ -457,6 +490,7 @@ func (p Preset) Sweeps() ([]Axes, []string) {
 // Env is what case expansion needs to know about the host.
 type Env struct {
 	GPU    bool  // a CUDA device is usable
+	GPUs   int   // the CUDA devices present (gpus=all names them all)
 	Pinned bool  // pinned host memory can be allocated
 	CPUCap int64 // the largest Work of a CPU case; 0 means no cap
 	// Variants are the registered variants (convolve.Variants()).
@@ -513,6 +547,23 @@ func (p Preset) Expand(env Env) Expansion {
 				c.Mem = ""
 				c.Opts = DefaultOpts
 				c.Tune = ""
+				c.GPUs = ""
+			}
+			if p.override.MemCap > 0 && isSlabVariant(name) {
+				t, _ := convolve.ParseTunables(c.Tune)
+				if t == nil {
+					t = map[string]int{}
+				}
+				t["memcap-kib"] = int(min(p.override.MemCap>>10, 1<<30))
+				c.Tune = convolve.FormatTunables(t)
+			}
+			if c.GPUs != "" && env.GPU {
+				gpus, err := resolveGPUs(c.GPUs, env.GPUs)
+				if err != nil {
+					note(fmt.Sprintf("gpus=%s: %v; its cases are left out", c.GPUs, err))
+					continue
+				}
+				c.GPUs = gpus
 			}
 			if i, dup := seen[c.Name()]; dup {
 				// The same case from another part of the preset: it
@@ -563,6 +614,28 @@ func (p Preset) Expand(env Env) Expansion {
 		ex.Notes = append(ex.Notes, fmt.Sprintf("%d CPU cases above the CPU cap of %d multiply-adds are left out", ex.CPUCapped, env.CPUCap))
 	}
 	return ex
+}
+
+// resolveGPUs writes a device list of the gpus axis for a host with n
+// GPUs: "all" becomes 0,1,...,n-1; an ordinal n or above is an error.
+func resolveGPUs(list string, n int) (string, error) {
+	if list == "all" {
+		devs := make([]int, n)
+		for i := range devs {
+			devs[i] = i
+		}
+		return convolve.FormatDevices(devs), nil
+	}
+	devs, err := ParseDevices(list)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range devs {
+		if d >= n {
+			return "", fmt.Errorf("device %d is not present (%d GPUs)", d, n)
+		}
+	}
+	return list, nil
 }
 
 // matchVariants returns the names pattern selects: "*" is every variant

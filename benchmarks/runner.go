@@ -33,6 +33,10 @@ type Peaks struct {
 	// CPUCopyGBps and CPUFMAGFLOPs are CPUCeilings.CopyGBps and
 	// FMAGFLOPs; 0 when not measured.
 	CPUCopyGBps, CPUFMAGFLOPs float64
+	// H2DGBps and D2HGBps are the pinned host-copy bandwidths of GPU 0
+	// (GPUInfo), the host-copy bound of total-time cases; 0 when not
+	// measured.
+	H2DGBps, D2HGBps float64
 }
 
 // Runner runs cases as sub-benchmarks. It keeps the plan, images and gate
@@ -55,6 +59,10 @@ type Runner struct {
 
 	cur     *caseState
 	pending []string // progress notes waiting for the end of the case
+	// single holds the last median of each case run on one device list
+	// of one ordinal, by name, for the scaling efficiency of the same case
+	// on several GPUs.
+	single map[string]float64
 }
 
 type caseState struct {
@@ -467,6 +475,15 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
 		b.ReportMetric(CopyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
+	if c.GPU && c.Timing == TotalTiming {
+		if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps); bound > 0 {
+			b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
+			b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")
+		}
+	}
+	if eff, ok := r.scaling(c, set.Median); ok {
+		b.ReportMetric(eff, "scaling-eff")
+	}
 	if !c.GPU {
 		r.reportCPU(b, r.cur.plan, gbs, per)
 	}
@@ -486,6 +503,58 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 			b.ReportMetric(float64(set.End.TempC), "temp-c-end")
 		}
 	}
+}
+
+// HostCopyBound is the least time a run of p that copies its input from
+// pinned host memory and its output back can take: the input's bytes at
+// h2dGBps and the output's at d2hGBps, each way shared by the GPUs of
+// devs (distinct ordinals, each with its own link as the one measured;
+// logical devices of one GPU share its link). It is 0 when a bandwidth
+// is not known.
+func HostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps float64) time.Duration {
+	if h2dGBps <= 0 || d2hGBps <= 0 {
+		return 0
+	}
+	links := float64(max(1, distinct(devs)))
+	in, out := p.Input.Packed(), p.OutputGeometry()
+	inB := float64(in.Len()) * float64(in.Type.Size())
+	outB := float64(out.Len()) * float64(out.Type.Size())
+	secs := (inB/h2dGBps + outB/d2hGBps) / 1e9 / links
+	return time.Duration(secs * 1e9)
+}
+
+// distinct counts the distinct ordinals of devs.
+func distinct(devs []int) int {
+	seen := map[int]bool{}
+	for _, d := range devs {
+		seen[d] = true
+	}
+	return len(seen)
+}
+
+// scaling is the scaling efficiency T1 / (N x TN) of a case on N GPUs
+// (the distinct ordinals of its gpus key) whose counterpart on device 0
+// alone (gpus=0) was measured before in this run; a case on one device
+// list of one ordinal records its median as the T1 of later cases.
+func (r *Runner) scaling(c Case, median float64) (float64, bool) {
+	devs, err := ParseDevices(c.GPUs)
+	if !c.GPU || err != nil || len(devs) == 0 {
+		return 0, false
+	}
+	if len(devs) == 1 {
+		if r.single == nil {
+			r.single = map[string]float64{}
+		}
+		r.single[c.Name()] = median
+		return 0, false
+	}
+	one := c
+	one.GPUs = "0"
+	t1, ok := r.single[one.Name()]
+	if !ok || median <= 0 {
+		return 0, false
+	}
+	return t1 / (float64(distinct(devs)) * median), true
 }
 
 // UnitLines are the benchfmt unit metadata lines of the metrics Run
@@ -508,6 +577,9 @@ func UnitLines() []string {
 		"Unit throttled-kept better=lower",
 		"Unit sm-mhz-start better=higher",
 		"Unit sm-mhz-end better=higher",
+		"Unit copy-bound-ns/op better=lower",
+		"Unit %copy-bound better=higher",
+		"Unit scaling-eff better=higher",
 	}
 }
 

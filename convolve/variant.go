@@ -48,6 +48,22 @@ type Config struct {
 	// Untuned leaves the tuning tables aside: the block and tunables left
 	// unset take the family's heuristic defaults.
 	Untuned bool
+	// Devices are the CUDA device ordinals a GPU plan runs on; empty means
+	// the variant's default (device 0 for a single-device variant). A
+	// single-device variant takes at most one; a multi-device variant one
+	// per device it drives, where a repeated ordinal is another logical
+	// device (executor, streams, buffers) on the same GPU.
+	Devices []int
+}
+
+// FormatDevices writes device ordinals as Config.String and the gpus
+// benchmark key do: "0,1", "0,0".
+func FormatDevices(devs []int) string {
+	parts := make([]string, len(devs))
+	for i, d := range devs {
+		parts[i] = strconv.Itoa(d)
+	}
+	return strings.Join(parts, ",")
 }
 
 func (c Config) String() string {
@@ -66,6 +82,9 @@ func (c Config) String() string {
 	}
 	if c.Untuned {
 		parts = append(parts, "untuned")
+	}
+	if len(c.Devices) > 0 {
+		parts = append(parts, "gpus="+FormatDevices(c.Devices))
 	}
 	return strings.Join(parts, " ")
 }
@@ -132,6 +151,9 @@ type Capabilities struct {
 	ReferenceOrder bool
 	// GPU variants need a CUDA device.
 	GPU bool
+	// MultiDevice variants run on several devices (Config.Devices with
+	// more than one entry); CheckConfig refuses more than one to others.
+	MultiDevice bool
 	// FixedBlocks lists the accepted block shapes; empty means any shape
 	// up to 1024 threads (GPU variants) or none at all (CPU variants).
 	FixedBlocks []Block
@@ -298,6 +320,17 @@ func (c Capabilities) CheckConfig(cfg Config) error {
 	}
 	if (cfg.NoFMA || cfg.FastMath) && !c.GPU {
 		return &CapabilityError{What: "compile options", Value: "fmad/fast-math (CPU variant)"}
+	}
+	if len(cfg.Devices) > 0 && !c.GPU {
+		return &CapabilityError{What: "devices", Value: FormatDevices(cfg.Devices) + " (CPU variant)"}
+	}
+	if len(cfg.Devices) > 1 && !c.MultiDevice {
+		return &CapabilityError{What: "devices", Value: FormatDevices(cfg.Devices) + " (a single-device variant)"}
+	}
+	for _, d := range cfg.Devices {
+		if d < 0 {
+			return fmt.Errorf("convolve: device ordinal %d: ordinals are not negative", d)
+		}
 	}
 	for k := range cfg.Tunables {
 		if !slices.Contains(c.Tunables, k) {

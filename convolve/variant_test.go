@@ -88,6 +88,11 @@ func TestCapabilitiesCheckConfig(t *testing.T) {
 		{"gpu block negative", gpu, Config{Block: Block{-1, 4}}, "", "", "block -1x4"},
 		{"fixed blocks", fixed, Config{Block: Block{8, 8}}, "block shape", "8x8", ""},
 		{"fixed blocks ok", fixed, Config{Block: Block{32, 8}}, "", "", ""},
+		{"cpu devices", cpu, Config{Devices: []int{0, 1}}, "devices", "0,1 (CPU variant)", ""},
+		{"gpu devices", gpu, Config{Devices: []int{1}}, "", "", ""},
+		{"single-device variant", gpu, Config{Devices: []int{0, 0}}, "devices", "0,0 (a single-device variant)", ""},
+		{"multi-device variant", Capabilities{GPU: true, MultiDevice: true}, Config{Devices: []int{0, 0}}, "", "", ""},
+		{"negative ordinal", gpu, Config{Devices: []int{-1}}, "", "", "device ordinal -1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,8 +231,8 @@ func TestParseBlock(t *testing.T) {
 }
 
 func TestConfigString(t *testing.T) {
-	c := Config{Block: Block{32, 8}, NoFMA: true, FastMath: true, Tunables: map[string]int{"rows": 4, "cols": 2}}
-	if got, want := c.String(), "block=32x8 fmad=false fast-math cols=2 rows=4"; got != want {
+	c := Config{Block: Block{32, 8}, NoFMA: true, FastMath: true, Tunables: map[string]int{"rows": 4, "cols": 2}, Devices: []int{0, 0}}
+	if got, want := c.String(), "block=32x8 fmad=false fast-math cols=2 rows=4 gpus=0,0"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if got := (Config{}).String(); got != "" {

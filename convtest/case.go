@@ -159,8 +159,11 @@ func (c testCase) Config() convolve.Config {
 
 // tunableValues lists the values drawn for the GPU variants' tunables
 // (gpu-tiled's and gpu-regtile's "ry", gpu-regtile's "rx": outputs per
-// thread); any other tunable is a 0/1 switch.
-var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8}}
+// thread; the gpu-slab variants' chunks and streams per device, 0 their
+// default, and their device-memory cap in KiB, 0 none); any other
+// tunable is a 0/1 switch.
+var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8},
+	"chunks": {0, 1, 3, 5}, "streams": {0, 1, 2, 4}, "memcap-kib": {0, 0, 64}}
 
 // drawTune sets each of the named tunables with probability 1/2.
 func drawTune(rng *rand.Rand, names []string) string {

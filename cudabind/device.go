@@ -223,6 +223,28 @@ func Default() (*Device, error) {
 	return defaultDevice.get(func() (*Device, error) { return Open(0) })
 }
 
+var (
+	sharedMu      sync.Mutex
+	sharedDevices = map[int]*onceValue[*Device]{}
+)
+
+// Shared opens device ordinal once and returns it on every call, as
+// Default does for device 0 (Shared(0) is Default()). The device is
+// shared by every plan that runs on that ordinal: do not Close it.
+func Shared(ordinal int) (*Device, error) {
+	if ordinal == 0 {
+		return Default()
+	}
+	sharedMu.Lock()
+	o := sharedDevices[ordinal]
+	if o == nil {
+		o = new(onceValue[*Device])
+		sharedDevices[ordinal] = o
+	}
+	sharedMu.Unlock()
+	return o.get(func() (*Device, error) { return Open(ordinal) })
+}
+
 // Open retains the primary context of device ordinal and starts its
 // executor. Close releases them.
 func Open(ordinal int) (*Device, error) {

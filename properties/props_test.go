@@ -10,6 +10,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
+	_ "github.com/convbench/convbench/cudabind/gpuslab"
 	_ "github.com/convbench/convbench/cudabind/variants"
 	_ "github.com/convbench/convbench/cudabind/variants/auto"
 	_ "github.com/convbench/convbench/refimpl"

@@ -27,8 +27,9 @@ import (
 )
 
 // NameKeys are the sub-benchmark keys of a case name, benchname.Keys.
-// Names stored before the opts key existed lack it, and names of cases
-// that set no tunable lack tune; ReadRun fills them in (see ImpliedKeys).
+// Names stored before the opts key existed lack it, names of cases that
+// set no tunable lack tune, and names of cases that name no devices lack
+// gpus; ReadRun fills them in (see ImpliedKeys).
 var NameKeys = benchname.Keys()
 
 // ImpliedKeys are the name keys a stored name may lack, with the value
@@ -37,6 +38,7 @@ var NameKeys = benchname.Keys()
 var ImpliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
 	"tune": impliedDefault,
+	"gpus": impliedDefault,
 }
 
 func impliedDefault(keys map[string]string) string { return benchname.Implied(keys["timing"]) }
@@ -113,6 +115,9 @@ type Run struct {
 	Samples []*Sample // in file order
 	// Failures are the "--- FAIL" lines: cases that failed their gate.
 	Failures []string
+	// Timeline is the phases of one overlapped run of a multi-device case
+	// that the run wrote ("# timeline " lines), in file order.
+	Timeline []Span
 }
 
 // commitPattern finds the commit in a run's header line, which the sweep
@@ -271,6 +276,11 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		}
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
 			run.Failures = append(run.Failures, line)
+		}
+		if sp, ok, err := parseSpan(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			run.Timeline = append(run.Timeline, sp)
 		}
 	}
 	if len(run.Samples) > 0 {

@@ -91,12 +91,17 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("\n")
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "## %s\n\n", s.Title)
-		if len(s.Tables) == 0 && len(s.Plots) == 0 {
+		if len(s.Tables) == 0 && len(s.Plots) == 0 && len(s.Timelines) == 0 {
 			fmt.Fprintf(&b, "No stored run holds preset `%s` yet.\n\n", s.Report)
 		}
 		for _, p := range s.Plots {
 			if p.HasData() {
 				fmt.Fprintf(&b, "![%s](plots/%s.svg)\n\n", p.Title, p.ID)
+			}
+		}
+		for _, t := range s.Timelines {
+			if t.HasData() {
+				fmt.Fprintf(&b, "![%s](plots/%s.svg)\n\n", t.Title, t.ID)
 			}
 		}
 		for _, t := range s.Tables {
@@ -120,6 +125,16 @@ func (r *Report) Files() (map[string][]byte, error) {
 				return nil, err
 			}
 			files[filepath.Join("plots", p.ID+".svg")] = b.Bytes()
+		}
+		for _, t := range s.Timelines {
+			if !t.HasData() {
+				continue
+			}
+			var b bytes.Buffer
+			if err := t.WriteSVG(&b); err != nil {
+				return nil, err
+			}
+			files[filepath.Join("plots", t.ID+".svg")] = b.Bytes()
 		}
 	}
 	return files, nil

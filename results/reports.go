@@ -21,6 +21,8 @@ type Section struct {
 	Title  string
 	Tables []*Table
 	Plots  []*Plot
+	// Timelines are drawn like plots: one overlapped run each.
+	Timelines []*Timeline
 }
 
 // Sections builds every report section from the hosts' runs. The tables
@@ -28,7 +30,7 @@ type Section struct {
 // a table with none is left out.
 func Sections(hosts []*Host) []*Section {
 	secs := []*Section{
-		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionTunedVsDefault(hosts), sectionFloors(hosts), sectionShapes(hosts), sectionCrossover(hosts), sectionRoofline(hosts), sectionCPURoofline(hosts), sectionCPUPeers(hosts), sectionSpread(hosts),
+		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionMultiGPU(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionTunedVsDefault(hosts), sectionFloors(hosts), sectionShapes(hosts), sectionCrossover(hosts), sectionRoofline(hosts), sectionCPURoofline(hosts), sectionCPUPeers(hosts), sectionSpread(hosts),
 	}
 	for _, h := range hosts {
 		if h.GPU {

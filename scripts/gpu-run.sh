@@ -83,7 +83,7 @@ san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
   case $stage in
   tests)
-    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:cudabind/variants/auto userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results tune:tune; do
+    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:cudabind/variants/auto gpuslab:cudabind/gpuslab userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results tune:tune; do
       n=${p%%:*}; d=${p#*:}
       [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m ${TEST_RUN:+-test.run="$TEST_RUN"}
     done ;;

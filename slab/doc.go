@@ -69,45 +69,13 @@
 // included, and their outputs are dropped: at most KH-1 rows of extra
 // work per slab, small beside the slab for the slab heights that matter.
 //
-// # The GPU part: how devices, streams and peer copies use this
+// # The GPU part
 //
-// Nothing here touches a GPU. The pieces that do will take the partition
-// as it is:
-//
-//   - One executor per device. Slab i's plan becomes the wrapped GPU
-//     variant planned on device i (cudabind's executor goroutine per
-//     device; several logical devices on one GPU are several executors on
-//     it). Wrap's concurrent Run over slabs is the shape of that: one
-//     goroutine hands each slab to its device. What is missing is a way
-//     to plan a registered GPU variant on a chosen device, and a -gpus
-//     flag to pick the devices.
-//   - One-shot mode. [Partition.Copies] lists, for each slab, the runs of
-//     contiguous image rows that fill its input: each run is one
-//     host-to-device copy from pinned memory. Chunking a slab over four or
-//     more streams is DivideRows applied to the slab's output rows, each
-//     chunk with its own upload, kernel and download, ordered by events.
-//     A kernel that takes a row offset would compute only the output
-//     rows, not the halo rows the CPU path computes and drops.
-//   - Resident mode. The slabs stay on their devices and Resident's
-//     exchange becomes device copies: the runs of Copies(i) whose From is
-//     another slab ([Partition.Owner] names it) are peer copies
-//     (cuMemcpyPeerAsync) where peer access exists, staged through pinned
-//     host memory where not; under Wrap the top and bottom slabs are
-//     neighbours. Runs with From == i are copies within the device (the
-//     slab's own rows, and Reflect and Mirror halos at the image's
-//     edges); a kernel writing its output rows straight into the next
-//     input buffer would save those.
-//   - Streaming. Stream's two buffer pairs become two device buffer
-//     pairs, the fill an upload on a copy stream overlapping the kernel of
-//     the other pair; the limit becomes the device-memory cap flag, and
-//     the *convolve.MemoryError then says "device".
-//
-// Left to do for the multi-GPU issue: device-bound plans of the GPU
-// variants and -gpus; the pinned, chunked, multi-stream one-shot
-// pipeline; Resident on devices with peer or staged halo exchange; the slab
-// family in the property suite on a GPU (1 to 4 logical devices on one
-// GPU, then every GPU present); the 004-multigpu preset with scaling
-// efficiency and host-copy bound, its timeline and scaling table; and the
-// README's instructions for several GPUs. Until then no GPU behaviour of
-// the family is claimed.
+// Nothing here touches a GPU. Package cudabind/gpuslab takes the
+// partition as it is: one plan of a single-GPU variant per slab on a
+// chosen device (several logical devices on one GPU being several
+// executors on it), the runs of [Partition.Copies] as the uploads of
+// one-shot mode and as the halo exchange of resident mode (device, peer
+// or pinned-host staged copies), and DivideRows as the slabs streamed
+// through a device under a memory cap.
 package slab

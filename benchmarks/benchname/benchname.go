@@ -13,12 +13,12 @@ import (
 )
 
 // keys is the order of the keys in every case name. New keys go at the
-// end, so that names stored before them keep their prefix. The last,
-// tune, is written only by cases that set a tunable, so that the names of
-// all other cases are those stored before the key existed and benchstat
-// still pairs them; Parse supplies "default" (or "none" for a CPU case)
-// where it is absent.
-var keys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune"}
+// end, so that names stored before them keep their prefix. The last two,
+// tune and gpus, are written only by cases that set a tunable or name
+// their devices, so that the names of all other cases are those stored
+// before the keys existed and benchstat still pairs them; Parse supplies
+// "default" (or "none" for a CPU case) where one is absent.
+var keys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune", "gpus"}
 
 // Keys returns the keys every case name carries, in order.
 func Keys() []string { return append([]string(nil), keys...) }
@@ -49,7 +49,7 @@ func Parse(name string) (map[string]string, error) {
 		}
 		kv[k] = v
 	}
-	for _, k := range []string{"opts", "tune"} {
+	for _, k := range []string{"opts", "tune", "gpus"} {
 		if _, ok := kv[k]; !ok {
 			kv[k] = Implied(kv["timing"])
 		}

@@ -213,3 +213,106 @@ func (f *L2Flusher) Close() error {
 	}
 	return err
 }
+
+// hostCopyBytes is the size of the host-copy probe's buffers.
+const hostCopyBytes = 64 << 20
+
+// hostBandwidth caches one host-copy measurement per device.
+var hostBandwidth sync.Map // *cudabind.Device -> *hostBWOnce
+
+type hostBWOnce struct {
+	once     sync.Once
+	h2d, d2h float64
+	err      error
+}
+
+// HostCopyBandwidth measures, once per device, the bandwidth of copies
+// between pinned host memory and the device in GB/s (1e9 bytes/s), each
+// way: 64 MiB (at most an eighth of the device memory) per
+// cuMemcpyHtoDAsync and per cuMemcpyDtoHAsync, timed with events over
+// four copies per batch, the median of five batches. It is the bound of
+// a run that copies its input in and its output out over the link.
+// Its buffers and events are freed before it returns, on every path.
+func HostCopyBandwidth(d *cudabind.Device) (h2d, d2h float64, err error) {
+	if d == nil {
+		return 0, 0, fmt.Errorf("devfacts: HostCopyBandwidth on a nil *cudabind.Device")
+	}
+	v, _ := hostBandwidth.LoadOrStore(d, &hostBWOnce{})
+	b := v.(*hostBWOnce)
+	b.once.Do(func() {
+		b.err = d.Do(func(x *cudabind.Exec) error {
+			n := int64(hostCopyBytes)
+			if lim := d.Info().TotalMemBytes / 8; lim > 0 && n > lim {
+				n = lim
+			}
+			host, err := x.HostAlloc(n)
+			if err != nil {
+				return err
+			}
+			defer x.FreeHost(host)
+			dev, err := x.Alloc(n)
+			if err != nil {
+				return err
+			}
+			defer x.Free(dev)
+			const reps = 4
+			up, err := timeBatches(x, reps, 5, func() error { return x.CopyHtoDAsync(dev, host.Ptr(), n, 0) })
+			if err != nil {
+				return err
+			}
+			down, err := timeBatches(x, reps, 5, func() error { return x.CopyDtoHAsync(host.Ptr(), dev, n, 0) })
+			if err != nil {
+				return err
+			}
+			b.h2d = float64(n*reps) / up.Seconds() / 1e9
+			b.d2h = float64(n*reps) / down.Seconds() / 1e9
+			return nil
+		})
+	})
+	return b.h2d, b.d2h, b.err
+}
+
+// timeBatches runs op once to warm up, then times batches of reps runs
+// on the legacy stream with events and returns the median batch time.
+func timeBatches(x *cudabind.Exec, reps, batches int, op func() error) (time.Duration, error) {
+	start, err := x.NewEvent()
+	if err != nil {
+		return 0, err
+	}
+	defer x.DestroyEvent(start)
+	stop, err := x.NewEvent()
+	if err != nil {
+		return 0, err
+	}
+	defer x.DestroyEvent(stop)
+	if err := op(); err != nil {
+		return 0, err
+	}
+	times := make([]time.Duration, 0, batches)
+	for range batches {
+		if err := x.Record(start, 0); err != nil {
+			return 0, err
+		}
+		for range reps {
+			if err := op(); err != nil {
+				return 0, err
+			}
+		}
+		if err := x.Record(stop, 0); err != nil {
+			return 0, err
+		}
+		if err := x.EventSync(stop); err != nil {
+			return 0, err
+		}
+		t, err := x.Elapsed(start, stop)
+		if err != nil {
+			return 0, err
+		}
+		times = append(times, t)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	if times[len(times)/2] <= 0 {
+		return 0, fmt.Errorf("devfacts: copy timing returned %v", times[len(times)/2])
+	}
+	return times[len(times)/2], nil
+}

@@ -114,3 +114,42 @@ func TestL2Flusher(t *testing.T) {
 		t.Errorf("Flush without memory for the buffer = %v (buffer %d bytes), want out of memory and no buffer", err, g.Bytes())
 	}
 }
+
+// TestHostCopyBandwidth measures on the fake driver: both directions
+// positive, the copies made are pinned-host-to-device and back, cached
+// per device, and a failing step comes back with nothing left allocated.
+func TestHostCopyBandwidth(t *testing.T) {
+	fd := &fakedriver.Driver{MemBytes: 8 << 20}
+	d := openFake(t, fd)
+	up, down, err := HostCopyBandwidth(d)
+	if err != nil || up <= 0 || down <= 0 {
+		t.Fatalf("HostCopyBandwidth = %v, %v, %v", up, down, err)
+	}
+	n := map[string]int{}
+	for _, c := range fd.Copies() {
+		n[c.API]++
+		if c.Bytes != 1<<20 {
+			t.Errorf("%s of %d bytes, want an eighth of the device's 8 MiB", c.API, c.Bytes)
+		}
+	}
+	if n["cuMemcpyHtoDAsync"] != 21 || n["cuMemcpyDtoHAsync"] != 21 {
+		t.Errorf("copies %v, want a warm-up and 5 batches of 4 each way", n)
+	}
+	calls := len(fd.Calls())
+	if u, w, err := HostCopyBandwidth(d); u != up || w != down || err != nil || len(fd.Calls()) != calls {
+		t.Errorf("second HostCopyBandwidth is not the cached one")
+	}
+	if n := d.LiveAllocations(); n != 0 {
+		t.Errorf("%d allocations live (%v)", n, d.LiveByKind())
+	}
+	for _, api := range []string{"cuMemHostAlloc", "cuMemAlloc", "cuMemcpyDtoHAsync"} {
+		fd := &fakedriver.Driver{MemBytes: 8 << 20, Fail: map[string]driver.Result{api: driver.ErrorOutOfMemory}}
+		d := openFake(t, fd)
+		if _, _, err := HostCopyBandwidth(d); err == nil {
+			t.Errorf("%s failing: no error", api)
+		}
+		if n := d.LiveAllocations(); n != 0 {
+			t.Errorf("%s failing: %d allocations live (%v)", api, n, d.LiveByKind())
+		}
+	}
+}

@@ -14,7 +14,7 @@
 // values.
 //
 // Optional entry points (stream capture and graphs from CUDA 11.4,
-// cuFuncGetParamInfo from CUDA 12.4) may be missing: [Driver.Has] says
+// cuFuncGetParamInfo from CUDA 12.4, the peer-access calls) may be missing: [Driver.Has] says
 // which are there, and calling a missing one returns [ErrorNotFound]
 // without calling C.
 //
@@ -38,6 +38,9 @@ const (
 	ErrorIllegalAddress Result = 700
 	ErrorLaunchFailed   Result = 719
 	ErrorNotSupported   Result = 801
+	// ErrorPeerAccessAlreadyEnabled is cuCtxEnablePeerAccess's answer
+	// when the access is enabled already.
+	ErrorPeerAccessAlreadyEnabled Result = 704
 )
 
 // Handles of driver objects.
@@ -71,6 +74,9 @@ const (
 	// ParamInfo is cuFuncGetParamInfo (CUDA 12.4), the offset and size of
 	// each kernel parameter.
 	ParamInfo
+	// Peer is access between devices: cuDeviceCanAccessPeer,
+	// cuCtxEnablePeerAccess and cuMemcpyPeerAsync.
+	Peer
 )
 
 func (f Feature) String() string {
@@ -79,6 +85,8 @@ func (f Feature) String() string {
 		return "stream capture and graphs"
 	case ParamInfo:
 		return "cuFuncGetParamInfo"
+	case Peer:
+		return "peer access"
 	}
 	return "unknown feature"
 }
@@ -200,6 +208,12 @@ type Driver interface {
 	DevicePrimaryCtxRelease(d Device) Result
 	CtxSetCurrent(c Context) Result
 	CtxSynchronize() Result
+	// DeviceCanAccessPeer reports whether device d can access the memory
+	// of device peer (1) or not (0).
+	DeviceCanAccessPeer(d, peer Device) (int32, Result)
+	// CtxEnablePeerAccess lets the current context access the memory of
+	// the context peer.
+	CtxEnablePeerAccess(peer Context, flags uint32) Result
 
 	MemAlloc(bytes uint64) (DevPtr, Result)
 	MemAllocPitch(widthBytes, height uint64, elemSize uint32) (DevPtr, uint64, Result)
@@ -217,6 +231,9 @@ type Driver interface {
 	MemcpyHtoDAsync(dst DevPtr, src unsafe.Pointer, bytes uint64, s Stream) Result
 	MemcpyDtoHAsync(dst unsafe.Pointer, src DevPtr, bytes uint64, s Stream) Result
 	MemcpyDtoDAsync(dst, src DevPtr, bytes uint64, s Stream) Result
+	// MemcpyPeerAsync copies bytes from src in context srcCtx to dst in
+	// context dstCtx, ordered on stream s.
+	MemcpyPeerAsync(dst DevPtr, dstCtx Context, src DevPtr, srcCtx Context, bytes uint64, s Stream) Result
 	Memcpy2D(c *Memcpy2D) Result
 	Memcpy2DAsync(c *Memcpy2D, s Stream) Result
 

@@ -41,6 +41,10 @@ type Lib struct {
 	cuMemcpy2D, cuMemcpy2DAsync                                            uintptr
 	cuStreamSynchronize, cuEventRecord, cuEventSynchronize, cuLaunchKernel uintptr
 	cuGraphLaunch                                                          uintptr // optional
+	cuMemcpyPeerAsync                                                      uintptr // optional
+
+	cuDeviceCanAccessPeer func(can *int32, d, peer Device) Result
+	cuCtxEnablePeerAccess func(peer Context, flags uint32) Result
 
 	cuStreamCreate     func(s *Stream, flags uint32) Result
 	cuStreamDestroy    func(s Stream) Result
@@ -129,6 +133,9 @@ func (l *Lib) table() []dl.Symbol {
 		opta(&l.cuGraphLaunch, "cuGraphLaunch"),
 		opt(&l.cuGraphExecDestroy, "cuGraphExecDestroy"),
 		opt(&l.cuGraphDestroy, "cuGraphDestroy"),
+		opt(&l.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"),
+		opt(&l.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess"),
+		opta(&l.cuMemcpyPeerAsync, "cuMemcpyPeerAsync"),
 	}
 }
 
@@ -156,6 +163,8 @@ func (l *Lib) Has(f Feature) bool {
 			l.cuGraphUpload != nil && l.cuGraphLaunch != 0 && l.cuGraphExecDestroy != nil && l.cuGraphDestroy != nil
 	case ParamInfo:
 		return l.cuFuncGetParamInfo != nil
+	case Peer:
+		return l.cuDeviceCanAccessPeer != nil && l.cuCtxEnablePeerAccess != nil && l.cuMemcpyPeerAsync != 0
 	}
 	return false
 }
@@ -227,6 +236,22 @@ func (l *Lib) DevicePrimaryCtxRelease(d Device) Result { return l.cuDevicePrimar
 func (l *Lib) CtxSetCurrent(c Context) Result          { return l.cuCtxSetCurrent(c) }
 func (l *Lib) CtxSynchronize() Result                  { return Result(dl.Call(l.cuCtxSynchronize)) }
 
+func (l *Lib) DeviceCanAccessPeer(d, peer Device) (int32, Result) {
+	if l.cuDeviceCanAccessPeer == nil {
+		return 0, ErrorNotFound
+	}
+	var can int32
+	r := l.cuDeviceCanAccessPeer(&can, d, peer)
+	return can, r
+}
+
+func (l *Lib) CtxEnablePeerAccess(peer Context, flags uint32) Result {
+	if l.cuCtxEnablePeerAccess == nil {
+		return ErrorNotFound
+	}
+	return l.cuCtxEnablePeerAccess(peer, flags)
+}
+
 func (l *Lib) MemAlloc(bytes uint64) (DevPtr, Result) {
 	var p DevPtr
 	r := l.cuMemAlloc(&p, bytes)
@@ -292,6 +317,13 @@ func (l *Lib) MemcpyDtoHAsync(dst unsafe.Pointer, src DevPtr, n uint64, s Stream
 
 func (l *Lib) MemcpyDtoDAsync(dst, src DevPtr, n uint64, s Stream) Result {
 	return Result(dl.Call(l.cuMemcpyDtoDAsync, uintptr(dst), uintptr(src), uintptr(n), uintptr(s)))
+}
+
+func (l *Lib) MemcpyPeerAsync(dst DevPtr, dstCtx Context, src DevPtr, srcCtx Context, n uint64, s Stream) Result {
+	if l.cuMemcpyPeerAsync == 0 {
+		return ErrorNotFound
+	}
+	return Result(dl.Call(l.cuMemcpyPeerAsync, uintptr(dst), uintptr(dstCtx), uintptr(src), uintptr(srcCtx), uintptr(n), uintptr(s)))
 }
 
 func (l *Lib) Memcpy2D(c *Memcpy2D) Result {

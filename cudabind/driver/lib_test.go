@@ -29,7 +29,7 @@ func TestLoadLibraryWithoutTheDriverAPI(t *testing.T) {
 }
 
 func TestFeatureString(t *testing.T) {
-	for f, want := range map[Feature]string{Graphs: "stream capture and graphs", ParamInfo: "cuFuncGetParamInfo", Feature(9): "unknown feature"} {
+	for f, want := range map[Feature]string{Graphs: "stream capture and graphs", ParamInfo: "cuFuncGetParamInfo", Peer: "peer access", Feature(9): "unknown feature"} {
 		if got := f.String(); got != want {
 			t.Errorf("Feature(%d).String() = %q, want %q", int(f), got, want)
 		}

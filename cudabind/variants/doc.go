@@ -4,11 +4,16 @@
 // layout as compile-time constants, see cudabind/kernels).
 //
 // Every variant is a *Variant over the common plan Base: Plan checks the
-// capabilities, opens the default device (returning its
-// *cudabind.UnavailableError when there is none), allocates the input and
+// capabilities, opens the device convolve.Config.Devices names (device 0
+// by default; cudabind.Shared; its *cudabind.UnavailableError when there
+// is none), allocates the input and
 // output buffers once, and runs the variant's Setup, which compiles its
 // kernels, uploads the filter (to constant memory, global memory or a
-// texture) and sets the launch sequence.
+// texture) and sets the launch sequence. PlanOn plans a variant on a
+// Device the caller opened, as the multi-device plans of package
+// cudabind/gpuslab do for each slab (several Devices on one ordinal being
+// logical devices of that GPU), and SettledConfig gives them the setting
+// of the whole image.
 //
 // The kernel-family variants are declarations (Decl, made a Variant by
 // Declare): the family's source, the macros it adds, its __constant__

@@ -45,7 +45,34 @@ func (v *Variant) Describe() convolve.Description { return v.Desc }
 // Setup. The result is a
 // convolve.DevicePlan.
 func (v *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	b, err := NewBase(v.Desc, v.Block, p, cfg)
+	return v.plan(nil, p, cfg)
+}
+
+// PlanOn plans v on device d in place of the device cfg.Devices names
+// (cfg.Devices is ignored): the way a multi-device plan puts one plan of
+// a single-device variant on each of its devices, several Devices opened
+// on one ordinal being logical devices of that GPU. v must be a *Variant
+// (every declared variant and user kernel is); other variants are an
+// error naming them. The result is the plan's *Base.
+func PlanOn(v convolve.Variant, d *cudabind.Device, p convolve.Problem, cfg convolve.Config) (*Base, error) {
+	vv, ok := v.(*Variant)
+	if !ok {
+		return nil, fmt.Errorf("variants: %s (%T) cannot be planned on a chosen device: it is not built on variants.Variant", v.Describe().Name, v)
+	}
+	if d == nil {
+		return nil, fmt.Errorf("variants: %s: PlanOn a nil device", vv.Desc.Name)
+	}
+	cfg.Devices = nil
+	pl, err := vv.plan(d, p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pl.(*Base), nil
+}
+
+// plan is Plan on device d, or on the device cfg names when d is nil.
+func (v *Variant) plan(d *cudabind.Device, p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	b, err := newBaseOn(d, v.Desc, v.Block, p, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -128,17 +155,25 @@ type Base struct {
 const maxGridYZ = 65535
 
 // NewBase checks p and cfg against desc.Caps (errors name the variant),
-// opens the default device and allocates the input and output buffers and
-// the timing events. block is the variant's default shape (zero:
-// DefaultBlock), used when cfg.Block is zero.
+// opens the device cfg.Devices names (device 0 when it names none; more
+// than one is a *convolve.CapabilityError) and allocates the input and
+// output buffers and the timing events. block is the variant's default
+// shape (zero: DefaultBlock), used when cfg.Block is zero.
 func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {
+	return newBaseOn(nil, desc, block, p, cfg)
+}
+
+// newBaseOn is NewBase on device d, or on the device cfg names when d is
+// nil.
+func newBaseOn(d *cudabind.Device, desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {
 	b, err := newBase(desc, block, p, cfg)
 	if err != nil {
 		return nil, err
 	}
-	d, err := cudabind.Default()
-	if err != nil {
-		return nil, err
+	if d == nil {
+		if d, err = ConfigDevice(desc.Name, cfg); err != nil {
+			return nil, err
+		}
 	}
 	b.Dev = d
 	b.Info = d.Info()
@@ -209,6 +244,21 @@ func newBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 }
 
 func named(variant string, err error) error { return convolve.NameVariant(variant, err) }
+
+// ConfigDevice opens the device cfg.Devices names for a single-device
+// plan of variant: device 0 when it names none (cudabind.Default), the
+// shared device of its one ordinal otherwise (cudabind.Shared). Naming
+// more than one is a *convolve.CapabilityError.
+func ConfigDevice(variant string, cfg convolve.Config) (*cudabind.Device, error) {
+	switch len(cfg.Devices) {
+	case 0:
+		return cudabind.Default()
+	case 1:
+		return cudabind.Shared(cfg.Devices[0])
+	}
+	return nil, &convolve.CapabilityError{Variant: variant, What: "devices",
+		Value: convolve.FormatDevices(cfg.Devices) + " (a single-device variant runs on one; the gpu-slab variants run on several)"}
+}
 
 // Grid is the grid of bx x by blocks covering a w x h image with one
 // block layer per channel (blockIdx.z is the channel). It fails when the

@@ -62,6 +62,7 @@ import (
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	_ "github.com/convbench/convbench/cudabind/gpuslab" // the gpu-slab variants
 	"github.com/convbench/convbench/results"
 )
 

@@ -41,8 +41,12 @@ type Driver struct {
 	// context: the launch itself succeeds, and every later call returns
 	// the error, as an asynchronous fault does.
 	Faults map[string]driver.Result
-	// NoParamInfo and NoGraphs remove the optional entry points.
-	NoParamInfo, NoGraphs bool
+	// NoParamInfo, NoGraphs and NoPeer remove the optional entry points.
+	NoParamInfo, NoGraphs, NoPeer bool
+	// PeerDenied makes cuDeviceCanAccessPeer answer 0 for every pair of
+	// distinct devices (as between GPUs without a peer link); by default
+	// every pair can access each other. All devices share one memory.
+	PeerDenied bool
 
 	mu       sync.Mutex
 	next     uint64 // next handle or address
@@ -59,7 +63,19 @@ type Driver struct {
 	graphs   map[driver.Graph][]Launch
 	execs    map[driver.GraphExec][]Launch
 	launches []Launch
+	copies   []Copy
+	peers    map[driver.Context]bool
 	retained int
+}
+
+// Copy is a recorded memory copy: the API name, the destination and
+// source addresses (device addresses, or host addresses as integers), the
+// bytes and the stream (0 for the synchronous copies).
+type Copy struct {
+	API      string
+	Dst, Src uint64
+	Bytes    uint64
+	Stream   driver.Stream
 }
 
 type stream struct {
@@ -88,6 +104,8 @@ func (d *Driver) Has(f driver.Feature) bool {
 		return !d.NoGraphs
 	case driver.ParamInfo:
 		return !d.NoParamInfo
+	case driver.Peer:
+		return !d.NoPeer
 	}
 	return false
 }
@@ -145,6 +163,13 @@ func (d *Driver) Launches() []Launch {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return append([]Launch(nil), d.launches...)
+}
+
+// Copies returns the memory copies run so far, in order.
+func (d *Driver) Copies() []Copy {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]Copy(nil), d.copies...)
 }
 
 // Live counts the objects created and not destroyed, per kind, leaving
@@ -441,11 +466,12 @@ func (d *Driver) MemsetD32Async(p driver.DevPtr, v uint32, n uint64, s driver.St
 
 func hostBytes(p unsafe.Pointer, n uint64) []byte { return unsafe.Slice((*byte)(p), n) }
 
-func (d *Driver) htod(api string, dst driver.DevPtr, src unsafe.Pointer, n uint64) driver.Result {
+func (d *Driver) htod(api string, dst driver.DevPtr, src unsafe.Pointer, n uint64, s driver.Stream) driver.Result {
 	if r := d.enter(api); r != driver.Success {
 		return r
 	}
 	defer d.mu.Unlock()
+	d.copies = append(d.copies, Copy{API: api, Dst: uint64(dst), Src: uint64(uintptr(src)), Bytes: n, Stream: s})
 	b, ok := d.span(dst, n)
 	if !ok || src == nil {
 		return driver.ErrorInvalidValue
@@ -454,11 +480,12 @@ func (d *Driver) htod(api string, dst driver.DevPtr, src unsafe.Pointer, n uint6
 	return driver.Success
 }
 
-func (d *Driver) dtoh(api string, dst unsafe.Pointer, src driver.DevPtr, n uint64) driver.Result {
+func (d *Driver) dtoh(api string, dst unsafe.Pointer, src driver.DevPtr, n uint64, s driver.Stream) driver.Result {
 	if r := d.enter(api); r != driver.Success {
 		return r
 	}
 	defer d.mu.Unlock()
+	d.copies = append(d.copies, Copy{API: api, Dst: uint64(uintptr(dst)), Src: uint64(src), Bytes: n, Stream: s})
 	b, ok := d.span(src, n)
 	if !ok || dst == nil {
 		return driver.ErrorInvalidValue
@@ -467,11 +494,12 @@ func (d *Driver) dtoh(api string, dst unsafe.Pointer, src driver.DevPtr, n uint6
 	return driver.Success
 }
 
-func (d *Driver) dtod(api string, dst, src driver.DevPtr, n uint64) driver.Result {
+func (d *Driver) dtod(api string, dst, src driver.DevPtr, n uint64, stream driver.Stream) driver.Result {
 	if r := d.enter(api); r != driver.Success {
 		return r
 	}
 	defer d.mu.Unlock()
+	d.copies = append(d.copies, Copy{API: api, Dst: uint64(dst), Src: uint64(src), Bytes: n, Stream: stream})
 	s, ok1 := d.span(src, n)
 	t, ok2 := d.span(dst, n)
 	if !ok1 || !ok2 {
@@ -482,27 +510,85 @@ func (d *Driver) dtod(api string, dst, src driver.DevPtr, n uint64) driver.Resul
 }
 
 func (d *Driver) MemcpyHtoD(dst driver.DevPtr, src unsafe.Pointer, n uint64) driver.Result {
-	return d.htod("cuMemcpyHtoD", dst, src, n)
+	return d.htod("cuMemcpyHtoD", dst, src, n, 0)
 }
 
 func (d *Driver) MemcpyDtoH(dst unsafe.Pointer, src driver.DevPtr, n uint64) driver.Result {
-	return d.dtoh("cuMemcpyDtoH", dst, src, n)
+	return d.dtoh("cuMemcpyDtoH", dst, src, n, 0)
 }
 
 func (d *Driver) MemcpyDtoD(dst, src driver.DevPtr, n uint64) driver.Result {
-	return d.dtod("cuMemcpyDtoD", dst, src, n)
+	return d.dtod("cuMemcpyDtoD", dst, src, n, 0)
 }
 
 func (d *Driver) MemcpyHtoDAsync(dst driver.DevPtr, src unsafe.Pointer, n uint64, s driver.Stream) driver.Result {
-	return d.htod("cuMemcpyHtoDAsync", dst, src, n)
+	return d.htod("cuMemcpyHtoDAsync", dst, src, n, s)
 }
 
 func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src driver.DevPtr, n uint64, s driver.Stream) driver.Result {
-	return d.dtoh("cuMemcpyDtoHAsync", dst, src, n)
+	return d.dtoh("cuMemcpyDtoHAsync", dst, src, n, s)
 }
 
 func (d *Driver) MemcpyDtoDAsync(dst, src driver.DevPtr, n uint64, s driver.Stream) driver.Result {
-	return d.dtod("cuMemcpyDtoDAsync", dst, src, n)
+	return d.dtod("cuMemcpyDtoDAsync", dst, src, n, s)
+}
+
+// MemcpyPeerAsync copies as MemcpyDtoDAsync does (all devices share one
+// memory), after checking that the destination context was given access
+// to the source's (CtxEnablePeerAccess) or is the source context.
+func (d *Driver) MemcpyPeerAsync(dst driver.DevPtr, dstCtx driver.Context, src driver.DevPtr, srcCtx driver.Context, n uint64, s driver.Stream) driver.Result {
+	if d.NoPeer {
+		return driver.ErrorNotFound
+	}
+	d.mu.Lock()
+	ok := dstCtx == srcCtx || d.peers[dstCtx] || d.peers[srcCtx]
+	d.mu.Unlock()
+	if !ok {
+		return driver.ErrorInvalidValue
+	}
+	return d.dtod("cuMemcpyPeerAsync", dst, src, n, s)
+}
+
+// DeviceCanAccessPeer answers 1 unless PeerDenied is set and the devices
+// differ.
+func (d *Driver) DeviceCanAccessPeer(dev, peer driver.Device) (int32, driver.Result) {
+	if d.NoPeer {
+		return 0, driver.ErrorNotFound
+	}
+	if r := d.enter("cuDeviceCanAccessPeer"); r != driver.Success {
+		return 0, r
+	}
+	defer d.mu.Unlock()
+	if d.PeerDenied && dev != peer {
+		return 0, driver.Success
+	}
+	return 1, driver.Success
+}
+
+// CtxEnablePeerAccess records that peer's memory may be accessed from
+// the other contexts (the fake does not track which context is current);
+// a second call for the same peer is
+// CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, as in the real driver for the
+// same pair.
+func (d *Driver) CtxEnablePeerAccess(peer driver.Context, flags uint32) driver.Result {
+	if d.NoPeer {
+		return driver.ErrorNotFound
+	}
+	if r := d.enter("cuCtxEnablePeerAccess"); r != driver.Success {
+		return r
+	}
+	defer d.mu.Unlock()
+	if d.PeerDenied {
+		return driver.Result(217) // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+	}
+	if d.peers == nil {
+		d.peers = map[driver.Context]bool{}
+	}
+	if d.peers[peer] {
+		return driver.ErrorPeerAccessAlreadyEnabled
+	}
+	d.peers[peer] = true
+	return driver.Success
 }
 
 func (d *Driver) memcpy2D(api string, c *driver.Memcpy2D) driver.Result {

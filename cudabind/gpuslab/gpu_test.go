@@ -1,0 +1,148 @@
+package gpuslab
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+)
+
+// gpusOrSkip returns the number of GPUs present, or skips the test with
+// the reason there is none.
+func gpusOrSkip(t *testing.T) int {
+	t.Helper()
+	n, err := gpuCount()
+	if err != nil {
+		var ue *cudabind.UnavailableError
+		if errors.As(err, &ue) {
+			t.Skipf("no CUDA device: %v", err)
+		}
+		t.Fatalf("cudabind.Devices: %v", err)
+	}
+	if n == 0 {
+		t.Skip("no CUDA device")
+	}
+	return n
+}
+
+// runPlan plans v for p under cfg and runs it once on in.
+func runPlan(t *testing.T, v convolve.Variant, p convolve.Problem, cfg convolve.Config, in *convolve.Image) *convolve.Image {
+	t.Helper()
+	pl, err := v.Plan(p, cfg)
+	if err != nil {
+		t.Fatalf("%s: Plan %v: %v", v.Describe().Name, cfg, err)
+	}
+	defer pl.Close()
+	out, _ := p.NewOutput()
+	poison(out)
+	if err := pl.Run(in, out); err != nil {
+		t.Fatalf("%s: Run: %v", v.Describe().Name, err)
+	}
+	return out
+}
+
+// TestGPUMatchesWrapped runs the slab variants of gpu-tiled, gpu-regtile
+// and gpu-sepfused on a GPU over 1, 2 and 4 logical devices of GPU 0 and
+// over every GPU present, one-shot with 1 and 4 streams, streamed under
+// a small cap, and resident, and checks each against the wrapped
+// variant's own output bit for bit.
+func TestGPUMatchesWrapped(t *testing.T) {
+	gpus := gpusOrSkip(t)
+	r := rand.New(rand.NewSource(7))
+	all := make([]int, gpus)
+	for i := range all {
+		all[i] = i
+	}
+	for _, name := range []string{"gpu-tiled", "gpu-regtile", "gpu-sepfused"} {
+		inner, err := convolve.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Wrap(inner, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range borders {
+			for _, h := range []int{3, 37, 300} {
+				for _, k := range []int{3, 7} {
+					f, err := convolve.Gaussian(k, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 123, Height: h, Channels: 1, Type: convolve.Float32}, Filter: f, Border: b}
+					in := randomImage(t, r, p.Input)
+					want := runPlan(t, inner, p, convolve.Config{}, in)
+					for _, cfg := range []convolve.Config{
+						{Devices: []int{0}},
+						{Devices: []int{0, 0}, Tunables: map[string]int{TuneStreams: 1}},
+						{Devices: []int{0, 0, 0, 0}},
+						{Devices: all},
+						{Devices: []int{0, 0}, Tunables: map[string]int{TuneMemCap: 64}},
+					} {
+						label := fmt.Sprintf("%s %v h=%d k=%d %v", name, b, h, k, cfg)
+						got := runPlan(t, v, p, cfg, in)
+						if err := sameBits(got, want); err != nil {
+							t.Errorf("%s: %v", label, err)
+						}
+					}
+					// Resident: two passes equal two runs of the wrapped variant.
+					pl, err := v.Plan(p, convolve.Config{Devices: all})
+					if err != nil {
+						t.Fatal(err)
+					}
+					sp := pl.(*plan)
+					if err := sp.Upload(in); err != nil {
+						t.Fatal(err)
+					}
+					for range 2 {
+						if err := sp.Pass(); err != nil {
+							t.Fatal(err)
+						}
+					}
+					got, _ := p.NewOutput()
+					if err := sp.Download(got); err != nil {
+						t.Fatal(err)
+					}
+					if err := sameBits(got, runPlan(t, inner, p, convolve.Config{}, want)); err != nil {
+						t.Errorf("%s %v h=%d k=%d: two resident passes: %v", name, b, h, k, err)
+					}
+					pl.Close()
+				}
+			}
+		}
+	}
+}
+
+// TestGPUTimeline checks a timed run on a GPU: three spans per chunk,
+// each phase after the previous one on its stream.
+func TestGPUTimeline(t *testing.T) {
+	gpusOrSkip(t)
+	inner, _ := convolve.Lookup("gpu-tiled")
+	v, _ := Wrap(inner, 0)
+	f, _ := convolve.Gaussian(5, 0)
+	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: convolve.Float32}, Filter: f}
+	pl, err := v.Plan(p, convolve.Config{Devices: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pl.Close()
+	in := randomImage(t, rand.New(rand.NewSource(1)), p.Input)
+	out, _ := p.NewOutput()
+	spans, err := pl.(Timed).Timeline(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spans) != 3*DefaultChunks {
+		t.Fatalf("%d spans, want %d", len(spans), 3*DefaultChunks)
+	}
+	for i := 0; i < len(spans); i += 3 {
+		for j := i; j < i+3; j++ {
+			if spans[j].End < spans[j].Start || j > i && spans[j].Start < spans[j-1].End {
+				t.Errorf("spans out of order: %+v", spans[i:i+3])
+			}
+		}
+	}
+}

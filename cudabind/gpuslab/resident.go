@@ -1,0 +1,556 @@
+package gpuslab
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+)
+
+// Link is how halo rows travel from one logical device to another in
+// resident mode.
+type Link int
+
+const (
+	// Local is a device-to-device copy within one context: the same
+	// logical device, or two logical devices of one GPU.
+	Local Link = iota
+	// Peer is cuMemcpyPeerAsync between GPUs with peer access.
+	Peer
+	// Staged is a download into pinned host memory on the sending device
+	// and an upload from it on the receiving one, between GPUs without
+	// peer access.
+	Staged
+)
+
+func (l Link) String() string {
+	switch l {
+	case Local:
+		return "local"
+	case Peer:
+		return "peer"
+	case Staged:
+		return "staged"
+	}
+	return fmt.Sprintf("Link(%d)", int(l))
+}
+
+// pull is one copy of resident mode's exchange: bytes from the output
+// buffer of chunk from into the input buffer of chunk to (dst), or, for
+// a halo (from != to), into the chunk's halo buffer (halo), where timed
+// passes put it.
+type pull struct {
+	from, to int
+	src, dst cudabind.DevPtr
+	halo     cudabind.DevPtr // 0 for a chunk's own rows
+	bytes    int64
+	link     Link
+	stage    *cudabind.HostBuffer // Staged only, on the sending device
+}
+
+// resident is the state of resident mode: the pulls of one exchange,
+// the links between devices, the halo buffers, whether the image was
+// uploaded; for a streamed plan, the uploaded image and the output of
+// the last timed run, kept on the host.
+type resident struct {
+	pulls  []pull
+	links  [][]Link // links[to][from] between logical devices
+	halos  []halo   // the halo buffers, freed on their devices
+	ready  bool     // pulls and links are computed
+	loaded bool
+	in     *convolve.Image // streamed plans: the uploaded input
+	out    *convolve.Image // streamed plans: the last run's output
+}
+
+// halo is a device buffer of halo rows of one chunk.
+type halo struct {
+	dev int
+	p   cudabind.DevPtr
+}
+
+// feedback reports whether a pass's output can be the next pass's input:
+// then each pass ends with the exchange.
+func (pl *plan) feedback() bool { return pl.p.OutputGeometry() == pl.p.Input.Packed() }
+
+// setupResident finds the link between every pair of logical devices
+// (enabling peer access where the driver allows it) and lists the
+// exchange's copies, with a pinned staging buffer for each one between
+// GPUs without peer access.
+func (pl *plan) setupResident() error {
+	r := &pl.res
+	if r.ready {
+		return nil
+	}
+	for _, c := range pl.chunks {
+		if c.host != nil {
+			return fmt.Errorf("%s copies its input into buffers of its own: its slabs cannot exchange halo rows", pl.name)
+		}
+	}
+	r.links = make([][]Link, len(pl.devs))
+	for to, dv := range pl.devs {
+		r.links[to] = make([]Link, len(pl.devs))
+		err := dv.d.Do(func(x *cudabind.Exec) error {
+			for from, fv := range pl.devs {
+				if dv.d.SameContext(fv.d) {
+					r.links[to][from] = Local
+					continue
+				}
+				can, err := x.CanAccessPeer(fv.d)
+				if err != nil {
+					return err
+				}
+				if can && x.EnablePeerAccess(fv.d) == nil {
+					r.links[to][from] = Peer
+				} else {
+					r.links[to][from] = Staged
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for to := range pl.chunks {
+		tc := &pl.chunks[to]
+		g := tc.in
+		og := pl.pt.Problem(pl.p, tc.s).OutputGeometry()
+		es := int64(og.Type.Size())
+		var haloBytes int64
+		for _, cp := range pl.pt.Copies(to) {
+			if cp.From != to {
+				haloBytes += int64(cp.Rows) * int64(og.RowElems()) * es * int64(planes(og))
+			}
+		}
+		var hb cudabind.DevPtr
+		if haloBytes > 0 {
+			err := pl.devs[tc.dev].d.Do(func(x *cudabind.Exec) error {
+				var err error
+				hb, err = x.Alloc(haloBytes)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("halo buffer of chunk %d: %w", to, err)
+			}
+			r.halos = append(r.halos, halo{tc.dev, hb})
+		}
+		// A run of rows is one copy where the input's rows are packed as
+		// the output's are, one copy per row where the input's are padded.
+		var off int64
+		for _, cp := range pl.pt.Copies(to) {
+			fc := &pl.chunks[cp.From]
+			fg := pl.pt.Problem(pl.p, fc.s).OutputGeometry()
+			n := cp.Rows
+			if g.RowStride() != og.RowElems() {
+				n = 1
+			}
+			for c := range planes(og) {
+				for k := 0; k < cp.Rows; k += n {
+					pu := pull{from: cp.From, to: to,
+						src:   fc.b.Out.Add(int64(fg.Offset(0, cp.Src+k-fc.s.In0, c)) * es),
+						bytes: int64(n) * int64(og.RowElems()) * es,
+						link:  r.links[tc.dev][fc.dev]}
+					if pl.feedback() {
+						pu.dst = tc.b.In.Add(int64(g.Offset(0, cp.Dst+k, c)) * es)
+					}
+					if cp.From != to {
+						pu.halo = hb.Add(off)
+						off += pu.bytes
+					}
+					if pu.link == Staged {
+						err := pl.devs[fc.dev].d.Do(func(x *cudabind.Exec) error {
+							var err error
+							pu.stage, err = x.HostAlloc(pu.bytes)
+							return err
+						})
+						if err != nil {
+							return err
+						}
+					}
+					r.pulls = append(r.pulls, pu)
+				}
+			}
+		}
+	}
+	r.ready = true
+	return nil
+}
+
+// release frees the staging and halo buffers.
+func (r *resident) release(pl *plan) error {
+	var errs []error
+	for _, pu := range r.pulls {
+		if pu.stage != nil {
+			errs = append(errs, pl.devs[pl.chunks[pu.from].dev].d.Do(func(x *cudabind.Exec) error { return x.FreeHost(pu.stage) }))
+		}
+	}
+	for _, h := range r.halos {
+		errs = append(errs, pl.devs[h.dev].d.Do(func(x *cudabind.Exec) error { return x.Free(h.p) }))
+	}
+	r.pulls, r.halos, r.in, r.out = nil, nil, nil, nil
+	return errors.Join(errs...)
+}
+
+// Links returns the link between every pair of logical devices,
+// links[to][from], as resident mode's exchange uses them.
+func (pl *plan) Links() ([][]Link, error) {
+	if err := pl.usable(); err != nil {
+		return nil, err
+	}
+	if err := pl.setupResident(); err != nil {
+		return nil, fmt.Errorf("gpuslab: %s: %w", pl.name, err)
+	}
+	return pl.res.links, nil
+}
+
+// Upload copies in to the devices, every chunk's input rows with their
+// halos, for resident passes (TimeKernel, Pass). A streamed plan cannot
+// keep the image on its devices: it keeps a copy on the host, which
+// TimeKernel streams through them.
+func (pl *plan) Upload(in *convolve.Image) error {
+	if err := pl.usable(); err != nil {
+		return err
+	}
+	if err := in.Check(); err != nil {
+		return fmt.Errorf("gpuslab: %s: input: %w", pl.name, err)
+	}
+	if in.Geometry.Packed() != pl.p.Input.Packed() {
+		return fmt.Errorf("gpuslab: %s: input %v does not match the planned %v", pl.name, in.Geometry, pl.p.Input)
+	}
+	if pl.finite {
+		if err := convolve.CheckFiniteImage(in); err != nil {
+			return convolve.NameVariant(pl.name, err)
+		}
+	}
+	if pl.stream {
+		pl.res.in, pl.res.out = in.Clone(), nil
+		pl.res.loaded = true
+		return nil
+	}
+	if err := pl.setupResident(); err != nil {
+		return fmt.Errorf("gpuslab: %s: resident mode: %w", pl.name, err)
+	}
+	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+		for _, ci := range dv.chunks {
+			c := &pl.chunks[ci]
+			for _, cp := range pl.pt.Copies(ci) {
+				if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
+					return err
+				}
+			}
+		}
+		return syncStreams(x, dv)
+	})
+	if err != nil {
+		return fmt.Errorf("gpuslab: %s: upload: %w", pl.name, err)
+	}
+	pl.res.loaded = true
+	return nil
+}
+
+// Pass filters the resident image once and makes the output the next
+// input: every chunk's kernels on every device, then the exchange, which
+// refills every chunk's input, its own rows and its halo rows, from the
+// outputs of the chunks that own them, by device copies within a context,
+// peer copies between GPUs with peer access, and through pinned host
+// memory between GPUs without. Each phase ends with every device's
+// streams synchronized, so the exchange reads only finished outputs and
+// the next kernels only finished inputs. The output must be able to
+// serve as the next input (a Float32 image); after k passes Download
+// gives k filterings of the uploaded image.
+func (pl *plan) Pass() error {
+	if err := pl.usable(); err != nil {
+		return err
+	}
+	if pl.stream || !pl.feedback() {
+		return fmt.Errorf("gpuslab: %s: resident passes need the image on the devices and an output that can be the next input (%v gives %v)", pl.name, pl.p.Input, pl.p.OutputGeometry())
+	}
+	if !pl.res.loaded {
+		return fmt.Errorf("gpuslab: %s: a resident pass before Upload", pl.name)
+	}
+	if err := pl.pass(true); err != nil {
+		pl.res.loaded = false
+		return fmt.Errorf("gpuslab: %s: %w", pl.name, err)
+	}
+	return nil
+}
+
+// pass runs every chunk's kernels and then the exchange: every pull into
+// the inputs when feedback is set, else the halo pulls alone into the
+// halo buffers (a timed pass, which leaves the inputs as uploaded).
+func (pl *plan) pass(feedback bool) error {
+	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+		for _, ci := range dv.chunks {
+			c := &pl.chunks[ci]
+			if err := c.b.Enqueue(x, dv.streams[c.stream]); err != nil {
+				return err
+			}
+		}
+		return syncStreams(x, dv)
+	})
+	if err != nil {
+		return err
+	}
+	moves := func(pu pull) bool { return feedback || pu.halo != 0 }
+	staged := false
+	for _, pu := range pl.res.pulls {
+		staged = staged || pu.link == Staged && moves(pu)
+	}
+	if staged {
+		// The senders download the rows that cross without peer access.
+		err := pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
+			for _, pu := range pl.res.pulls {
+				if pu.link == Staged && moves(pu) && pl.chunks[pu.from].dev == di {
+					if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, dv.streams[pl.chunks[pu.from].stream]); err != nil {
+						return err
+					}
+				}
+			}
+			return syncStreams(x, dv)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
+		for _, pu := range pl.res.pulls {
+			tc := &pl.chunks[pu.to]
+			if tc.dev != di || !moves(pu) {
+				continue
+			}
+			dst := pu.dst
+			if !feedback {
+				dst = pu.halo
+			}
+			s := dv.streams[tc.stream]
+			var err error
+			switch pu.link {
+			case Local:
+				err = x.CopyDtoDAsync(dst, pu.src, pu.bytes, s)
+			case Peer:
+				err = x.CopyPeerAsync(dst, dv.d, pu.src, pl.devs[pl.chunks[pu.from].dev].d, pu.bytes, s)
+			case Staged:
+				err = x.CopyHtoDAsync(dst, pu.stage.Ptr(), pu.bytes, s)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return syncStreams(x, dv)
+	})
+}
+
+// TimeKernel runs the device work n times on the uploaded image and
+// returns its time. On a resident image one run is an iteration of
+// resident filtering: every chunk's kernels, then the halo rows every
+// chunk needs from the others copied from their outputs over the links
+// between the devices (into halo buffers, so that the uploaded input
+// stays and Download gives one filtering, as for every DevicePlan; a
+// resident iteration would swap its buffers rather than copy its own
+// rows). A streamed plan streams the uploaded image through its devices.
+// The time is the host's clock around work that ends with every device
+// synchronized, since the devices' events cannot be compared across GPUs.
+func (pl *plan) TimeKernel(n int) (time.Duration, error) {
+	if err := pl.usable(); err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("gpuslab: %s: TimeKernel(%d): need at least one run", pl.name, n)
+	}
+	if !pl.res.loaded {
+		return 0, fmt.Errorf("gpuslab: %s: TimeKernel before Upload", pl.name)
+	}
+	if pl.stream {
+		if pl.res.out == nil {
+			out, err := pl.p.NewOutput()
+			if err != nil {
+				return 0, err
+			}
+			pl.res.out = out
+		}
+		t0 := time.Now()
+		for range n {
+			if err := pl.run(pl.res.in, pl.res.out, false); err != nil {
+				return 0, err
+			}
+		}
+		return time.Since(t0), nil
+	}
+	t0 := time.Now()
+	for range n {
+		if err := pl.pass(false); err != nil {
+			pl.res.loaded = false
+			return 0, fmt.Errorf("gpuslab: %s: %w", pl.name, err)
+		}
+	}
+	return time.Since(t0), nil
+}
+
+// TimeKernelGraph is not offered: a run spans several executors and a
+// host barrier between its phases, which one CUDA graph cannot hold.
+func (pl *plan) TimeKernelGraph(n int) (time.Duration, error) {
+	return 0, fmt.Errorf("gpuslab: %s: runs over several devices are not replayed from CUDA graphs; time them with TimeKernel (timing=kernel)", pl.name)
+}
+
+// Download copies the output of the last run or pass into out.
+func (pl *plan) Download(out *convolve.Image) error {
+	if err := pl.usable(); err != nil {
+		return err
+	}
+	if err := out.Check(); err != nil {
+		return fmt.Errorf("gpuslab: %s: output: %w", pl.name, err)
+	}
+	if want := pl.p.OutputGeometry(); out.Geometry.Packed() != want {
+		return fmt.Errorf("gpuslab: %s: output %v does not match the planned %v", pl.name, out.Geometry, want)
+	}
+	if !pl.res.loaded {
+		return fmt.Errorf("gpuslab: %s: Download before Upload", pl.name)
+	}
+	if pl.stream {
+		if pl.res.out == nil {
+			if _, err := pl.TimeKernel(1); err != nil {
+				return err
+			}
+		}
+		return out.CopyFrom(pl.res.out)
+	}
+	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+		for _, ci := range dv.chunks {
+			c := &pl.chunks[ci]
+			g := pl.pt.Problem(pl.p, c.s).OutputGeometry()
+			if err := deviceToHost(x, out, c.s.Y0, c.b.Out, g, c.s.Top(), c.s.Rows(), dv.streams[c.stream]); err != nil {
+				return err
+			}
+		}
+		return syncStreams(x, dv)
+	})
+	if err != nil {
+		return fmt.Errorf("gpuslab: %s: download: %w", pl.name, err)
+	}
+	return nil
+}
+
+// Span is one phase of one chunk in a timed run (Timeline): its device,
+// stream and chunk, and its start and end from the device's first event.
+type Span struct {
+	Device  int // logical device
+	Ordinal int // its GPU
+	Stream  int
+	Chunk   int
+	Phase   string // "h2d", "kernel" or "d2h"
+	Start   time.Duration
+	End     time.Duration
+}
+
+// Timeline runs the plan once end to end (Run) with events around every
+// chunk's upload, kernels and download on its stream, and returns the
+// spans, each device's from its own first event, by device, chunk and
+// phase.
+func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
+	if err := pl.usable(); err != nil {
+		return nil, err
+	}
+	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+		if dv.ref == 0 {
+			e, err := x.NewEvent()
+			if err != nil {
+				return err
+			}
+			dv.ref = e
+		}
+		for len(dv.ev) < len(dv.chunks) {
+			var ev [4]cudabind.Event
+			for i := range ev {
+				e, err := x.NewEvent()
+				if err != nil {
+					for _, e := range ev[:i] {
+						x.DestroyEvent(e)
+					}
+					return err
+				}
+				ev[i] = e
+			}
+			dv.ev = append(dv.ev, ev)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gpuslab: %s: timeline events: %w", pl.name, err)
+	}
+	if err := pl.run(in, out, true); err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	var spans []Span
+	phases := [3]string{"h2d", "kernel", "d2h"}
+	err = pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
+		for k, ci := range dv.chunks {
+			var at [4]time.Duration
+			for i, e := range dv.ev[k] {
+				d, err := x.Elapsed(dv.ref, e)
+				if err != nil {
+					return err
+				}
+				at[i] = d
+			}
+			mu.Lock()
+			for i, ph := range phases {
+				spans = append(spans, Span{Device: di, Ordinal: pl.opts.Devices[di], Stream: pl.chunks[ci].stream,
+					Chunk: ci, Phase: ph, Start: at[i], End: at[i+1]})
+			}
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gpuslab: %s: timeline: %w", pl.name, err)
+	}
+	slices.SortFunc(spans, func(a, b Span) int {
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Chunk, b.Chunk),
+			cmp.Compare(slices.Index(phases[:], a.Phase), slices.Index(phases[:], b.Phase)))
+	})
+	return spans, nil
+}
+
+// TimelinePrefix starts each line WriteTimeline writes.
+const TimelinePrefix = "# timeline "
+
+// WriteTimeline runs the plan once with its timeline (Timeline) and
+// writes one line per span: TimelinePrefix, label (a case's name, without
+// spaces), then dev (the logical device), gpu (its ordinal), stream,
+// chunk, phase (h2d, kernel or d2h), start-us and end-us (from the
+// device's first event) as key=value fields. Benchmark output carries
+// these lines and package results draws them.
+func (pl *plan) WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error {
+	if label == "" || strings.ContainsAny(label, " \t\n") {
+		return fmt.Errorf("gpuslab: %s: timeline label %q: want one word", pl.name, label)
+	}
+	spans, err := pl.Timeline(in, out)
+	if err != nil {
+		return err
+	}
+	for _, s := range spans {
+		_, err := fmt.Fprintf(w, "%s%s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%.1f end-us=%.1f\n",
+			TimelinePrefix, label, s.Device, s.Ordinal, s.Stream, s.Chunk, s.Phase,
+			float64(s.Start.Nanoseconds())/1e3, float64(s.End.Nanoseconds())/1e3)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Timed is implemented by the family's plans: a run with its timeline.
+type Timed interface {
+	Timeline(in, out *convolve.Image) ([]Span, error)
+	WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error
+}
+
+var _ Timed = (*plan)(nil)

@@ -1,0 +1,73 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// syntheticMultiGPU is a stored 004-multigpu run on two GPUs: the one-GPU
+// and two-GPU lines of one case, and a timeline of two chunks.
+func syntheticMultiGPU() string {
+	var sb strings.Builder
+	sb.WriteString("# commit abc\ngpu: Test GPU\ngpu-count: 2\ngpu-h2d-gbps: 25.0\ngpu-d2h-gbps: 26.0\n")
+	name := "BenchmarkConv/variant=gpu-slab-gpu-regtile/size=8192x8192/filter=gauss21/k=21/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=total/mem=pinned/opts=default/tune=streams=4/gpus=%s"
+	for i := range 3 {
+		fmt.Fprintf(&sb, name+" 1 %d ns/op %d total-ns/op 80 %%copy-bound\n", "0", 100000000+i, 100000000+i)
+		fmt.Fprintf(&sb, name+" 1 %d ns/op %d total-ns/op 0.9 scaling-eff 90 %%copy-bound\n", "0,1", 55000000+i, 55000000+i)
+	}
+	c := "variant=gpu-slab-gpu-regtile/size=8192x8192/filter=gauss21/k=21/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=total/mem=pinned/opts=default/tune=streams=4/gpus=0,1"
+	for ch := range 2 {
+		for i, ph := range []string{"h2d", "kernel", "d2h"} {
+			fmt.Fprintf(&sb, "# timeline %s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%d end-us=%d\n", c, ch, ch, 0, ch, ph, 100*i, 100*i+90)
+		}
+	}
+	return sb.String()
+}
+
+func TestMultiGPUSection(t *testing.T) {
+	r, err := ReadRun(strings.NewReader(syntheticMultiGPU()), "data/test-gpu/004-multigpu.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Timeline) != 6 || r.Timeline[4] != (Span{Case: r.Timeline[0].Case, Dev: 1, GPU: 1, Stream: 0, Chunk: 1, Phase: "kernel", StartUS: 100, EndUS: 190}) {
+		t.Fatalf("timeline %+v", r.Timeline)
+	}
+	s := sectionMultiGPU(GroupHosts([]*Run{r}))
+	if len(s.Tables) != 1 || len(s.Timelines) != 1 {
+		t.Fatalf("%d tables, %d timelines", len(s.Tables), len(s.Timelines))
+	}
+	var md bytes.Buffer
+	s.Tables[0].RenderMarkdown(&md)
+	for _, want := range []string{"gpus=0,1", "total, pinned, 4 streams", "100 ±", "55.0 ±", "0.9", "80", "90", "gpu-h2d-gbps 25.0"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("scaling table lacks %q:\n%s", want, md.String())
+		}
+	}
+	var svg bytes.Buffer
+	if err := s.Timelines[0].WriteSVG(&svg); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "dev 1 (gpu 1) stream 0", "kernel"} {
+		if !strings.Contains(svg.String(), want) {
+			t.Errorf("timeline SVG lacks %q", want)
+		}
+	}
+}
+
+func TestParseSpanErrors(t *testing.T) {
+	for _, line := range []string{
+		"# timeline c dev=0 gpu=0 stream=0 chunk=0 phase=h2d start-us=5",
+		"# timeline c dev=x gpu=0 stream=0 chunk=0 phase=h2d start-us=5 end-us=6",
+		"# timeline c dev=0 gpu=0 stream=0 chunk=0 phase=h2d start-us=5 end-us=4",
+		"# timeline c dev=0 gpu=0 stream=0 chunk=0 phase=h2d start-us=5 when=4",
+	} {
+		if _, _, err := parseSpan(line); err == nil {
+			t.Errorf("parseSpan(%q) succeeded", line)
+		}
+	}
+	if _, ok, err := parseSpan("# no GPU"); ok || err != nil {
+		t.Errorf("another comment line: %v, %v", ok, err)
+	}
+}

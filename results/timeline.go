@@ -1,0 +1,161 @@
+package results
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// timelinePrefix starts the lines a benchmark run writes for one
+// overlapped run of a multi-device case (benchmarks.TimelinePrefix).
+const timelinePrefix = "# timeline "
+
+// Span is one phase of one chunk in a stored timeline: the case, the
+// logical device and its GPU, the stream, the chunk, the phase (h2d,
+// kernel or d2h) and its start and end in microseconds from the device's
+// first event.
+type Span struct {
+	Case                    string
+	Dev, GPU, Stream, Chunk int
+	Phase                   string
+	StartUS, EndUS          float64
+}
+
+// parseSpan reads a timeline line: ok is false for any other line, and a
+// timeline line that does not parse is an error naming the field.
+func parseSpan(line string) (Span, bool, error) {
+	rest, ok := strings.CutPrefix(line, timelinePrefix)
+	if !ok {
+		return Span{}, false, nil
+	}
+	f := strings.Fields(rest)
+	if len(f) != 8 {
+		return Span{}, false, fmt.Errorf("timeline line %q: want the case and 7 key=value fields", line)
+	}
+	s := Span{Case: f[0]}
+	for _, kv := range f[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		var err error
+		switch k {
+		case "dev":
+			s.Dev, err = strconv.Atoi(v)
+		case "gpu":
+			s.GPU, err = strconv.Atoi(v)
+		case "stream":
+			s.Stream, err = strconv.Atoi(v)
+		case "chunk":
+			s.Chunk, err = strconv.Atoi(v)
+		case "phase":
+			s.Phase = v
+		case "start-us":
+			s.StartUS, err = strconv.ParseFloat(v, 64)
+		case "end-us":
+			s.EndUS, err = strconv.ParseFloat(v, 64)
+		default:
+			err = fmt.Errorf("unknown key")
+		}
+		if err != nil {
+			return Span{}, false, fmt.Errorf("timeline line %q: field %q: %v", line, kv, err)
+		}
+	}
+	if s.EndUS < s.StartUS {
+		return Span{}, false, fmt.Errorf("timeline line %q: ends before it starts", line)
+	}
+	return s, true, nil
+}
+
+// Timeline is a plot of one overlapped run: a lane per stream of each
+// logical device, a bar per phase of each chunk, coloured by phase.
+type Timeline struct {
+	ID    string
+	Title string
+	Spans []Span
+}
+
+// HasData reports whether there is a span to draw.
+func (t *Timeline) HasData() bool { return t != nil && len(t.Spans) > 0 }
+
+// phaseColours are the colours of the phases: uploads, kernels, downloads.
+var phaseColours = map[string]color.Color{
+	"h2d":    color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+	"kernel": color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	"d2h":    color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+}
+
+// lanes returns the lane names, "dev D (gpu G) stream S", top to bottom,
+// and the lane index of each span.
+func (t *Timeline) lanes() ([]string, []int) {
+	type key struct{ dev, gpu, stream int }
+	var keys []key
+	for _, s := range t.Spans {
+		k := key{s.Dev, s.GPU, s.Stream}
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.dev != b.dev {
+			return a.dev - b.dev
+		}
+		return a.stream - b.stream
+	})
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream)
+	}
+	idx := make([]int, len(t.Spans))
+	for i, s := range t.Spans {
+		idx[i] = slices.Index(keys, key{s.Dev, s.GPU, s.Stream})
+	}
+	return names, idx
+}
+
+// WriteSVG draws the timeline: time in milliseconds across, one lane per
+// stream down, the first lane on top.
+func (t *Timeline) WriteSVG(w io.Writer) error {
+	p := plot.New()
+	p.Title.Text = t.Title
+	p.X.Label.Text = "time from the device's first event (ms)"
+	names, idx := t.lanes()
+	n := len(names)
+	var ticks []plot.Tick
+	for i, name := range names {
+		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: name})
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Min, p.Y.Max = -0.75, float64(n)-0.25
+	height := vg.Length(max(2, n)) * 0.35 * vg.Inch
+	for i, s := range t.Spans {
+		y := float64(n - 1 - idx[i])
+		l, err := plotter.NewLine(plotter.XYs{{X: s.StartUS / 1e3, Y: y}, {X: s.EndUS / 1e3, Y: y}})
+		if err != nil {
+			return err
+		}
+		l.Width = height / vg.Length(max(2, n)) * 0.6
+		l.Color = phaseColours[s.Phase]
+		l.LineStyle.Dashes = nil
+		p.Add(l)
+	}
+	for _, ph := range []string{"h2d", "kernel", "d2h"} {
+		l, err := plotter.NewLine(plotter.XYs{})
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width = phaseColours[ph], vg.Points(6)
+		p.Legend.Add(ph, l)
+	}
+	p.Legend.Top = true
+	c := vgsvg.New(8*vg.Inch, height+1.5*vg.Inch)
+	p.Draw(draw.New(c))
+	_, err := c.WriteTo(w)
+	return err
+}
