@@ -1,0 +1,154 @@
+package variants
+
+import (
+	"fmt"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// TCMaxSide is the largest filter side the tensor-core variants accept.
+const TCMaxSide = 31
+
+// tcRX is tc.cu's RX: each warp computes 4*RX segments of 8 output
+// columns (32*RX columns) by 16 rows.
+const tcRX = 2
+
+// tcBlock is the tensor-core variants' default block: 4 warps stacked, a
+// block computing 64 x 64 outputs.
+var tcBlock = convolve.Block{X: 32, Y: 4}
+
+// tcBlocks are the blocks tc.cu accepts: one warp per row of threads.
+var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X: 32, Y: 8}}
+
+// The tensor-core variants run tc.cu (see its header for the Toeplitz
+// formulation): gpu-tc-3xtf32 with SPLIT=1, gpu-tc-tf32 with SPLIT=0.
+//
+// Error bound. With u = 2^-24, P the sum of |w*x| over the taps of an
+// output (absSum) and v_hi = rn_tf32(v), v_lo = rn_tf32(v - v_hi) (tc.cu's
+// tc_tf32, round to nearest with ties away, 2^-11 relative):
+//
+//   - Split (3xTF32). The three products a_hi*b_hi + a_hi*b_lo + a_lo*b_hi
+//     differ from a*b by a_lo*b_lo (at most 2^-22 |ab|) plus the rounding
+//     of the two low parts (at most 2^-11 * 2^-11 |a| each, times |b|):
+//     at most 3*2^-22(1+2^-10)|ab| < 13u|ab| per tap. (TF32: a_hi*b_hi
+//     differs from a*b by at most d|ab|, d = 2^-10 + 2^-22, the operand
+//     term of convolve.TF32's bound.)
+//   - Tensor-core groups. The PTX ISA does not specify how mma.sync sums
+//     its products; published measurements of NVIDIA tensor cores find
+//     TF32 products exact (two 11-bit significands fit float32's 24) and
+//     the addends aligned to the largest one and truncated, the result
+//     truncated to float32. This bound assumes only that (H) an mma's
+//     result differs from the exact C + sum of its 8 products by at most
+//     10 * 2^-23 times the sum of the magnitudes of its 9 addends (9
+//     truncations below the largest addend's last bit and one of the
+//     result; an IEEE float32 sum in any order errs by less). A group is
+//     at most three chained mmas started from zero; the low-part steps
+//     add magnitudes below 2^-9 P_g, so a group errs by at most
+//     20u(1+2^-7) P_g < 21u P_g, P_g the group's share of P.
+//   - Accumulation. The G = KH * ceil((KW+7)/8) group results of an output
+//     are added in float32 (round to nearest) to a register: at most
+//     gamma_{G-1} * sum |D_g| < 1.01 G u P.
+//
+// So gpu-tc-3xtf32 errs by less than (34 + 1.01 G) u P (plus u|ref| for
+// the reference's own rounding), and gpu-tc-tf32 by less than
+// d P + (21 + 1.01 G) u P. convolve.Direct allows at least n u P + u|ref|
+// and convolve.TF32 d P + n u P + u|ref|, n = KW*KH + KW + KH. The first
+// lies within the second when TCErrorUnits(kw, kh, split) <= n: for
+// 3xTF32 every square filter from 7x7 (48.1 against 63; 21x21 118.8
+// against 483, 31x31 190.6 against 1023), for TF32 every square filter
+// from 5x5. Smaller or thin filters (5x5, or 1x31 for 3xTF32), for which
+// tensor cores do not pay, are refused (tcCheck) rather than held to a
+// bound the derivation does not give. The bound holds for operands
+// within the TF32 range (below 2^128(1-2^-12)); a larger float32 value
+// is clamped to the largest TF32 and its low part may reach 2^-10 of it,
+// which only the overflow property (every output an infinity) meets.
+// Subnormal operands may be flushed by the tensor cores: the suite's
+// subnormal cases keep the whole output below 2^-126, which every
+// model's tolerance allows.
+//
+// Both declare FiniteInput: an infinite operand's low part is NaN
+// (inf - inf), and the zero entries of the Toeplitz band multiply tile
+// values outside the output's taps, so NaN and infinities would not give
+// the reference's result.
+func init() {
+	convolve.Register(Declare(tcDecl("gpu-tc-3xtf32",
+		"tensor-core direct convolution (mma.sync TF32, Toeplitz band per filter row), operands split into TF32 high and low parts, three products: float32 accuracy",
+		true, convolve.Direct)))
+	convolve.Register(Declare(tcDecl("gpu-tc-tf32",
+		"tensor-core direct convolution (mma.sync TF32, Toeplitz band per filter row), operands rounded to TF32",
+		false, convolve.TF32)))
+}
+
+func tcDecl(name, summary string, split bool, model convolve.ErrorModel) Decl {
+	caps := directCaps()
+	caps.ReferenceOrder = false
+	caps.FiniteInput = true
+	caps.Accuracy = model
+	caps.MaxFilterSide = TCMaxSide
+	caps.FixedBlocks = tcBlocks
+	return Decl{
+		Desc:    convolve.Description{Name: name, Summary: summary, Caps: caps},
+		Block:   tcBlock,
+		Family:  "tc",
+		Check:   func(b *Base) error { return tcCheck(b, split) },
+		Defines: func(b *Base) (map[string]string, error) { return tcDefines(split), nil },
+		Kernels: []Kernel{{Name: "conv_tc", Grid: PerTile,
+			Args:   []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride},
+			Shared: func(t Tile) int { return TCSharedBytes(t.Block, t.KW, t.KH, split) }}},
+	}
+}
+
+func tcDefines(split bool) map[string]string {
+	s := "0"
+	if split {
+		s = "1"
+	}
+	return map[string]string{"RX": fmt.Sprint(tcRX), "RY": "16", "SPLIT": s}
+}
+
+// tcChunks is tc.cu's TC_Q: the 8-column chunks of one filter row's
+// Toeplitz band, ceil((kw+7)/8).
+func tcChunks(kw int) int { return (kw + 14) / 8 }
+
+// TCErrorUnits is the bound derived above for a kw x kh filter, in units
+// of u*absSum (u = 2^-24): 34 + 1.01*G for the 3xTF32 split, 21 + 1.01*G
+// for TF32 (whose operand rounding the TF32 model covers apart), with
+// G = kh*ceil((kw+7)/8) tensor-core groups per output.
+func TCErrorUnits(kw, kh int, split bool) float64 {
+	g := float64(kh * tcChunks(kw))
+	if split {
+		return 34 + 1.01*g
+	}
+	return 21 + 1.01*g
+}
+
+// tcCheck refuses a filter whose derived bound exceeds the summation
+// term of the declared model (n = kw*kh + kw + kh units), with a
+// *convolve.CapabilityError.
+func tcCheck(b *Base, split bool) error {
+	kw, kh := b.Problem.KernelSize()
+	n := float64(kw*kh + kw + kh)
+	if e := TCErrorUnits(kw, kh, split); e > n {
+		model := "float32 direct"
+		if !split {
+			model = "TF32"
+		}
+		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
+			Value: fmt.Sprintf("%dx%d (its tensor-core error bound, %.1f u*sum|w*x|, exceeds the %s bound's %.0f)", kw, kh, e, model, n)}
+	}
+	return nil
+}
+
+// TCSharedBytes is the dynamic shared memory of tc.cu for block b and a
+// kw x kh filter: the input tile, 16*b.Y + kh - 1 rows of TC_P floats
+// (the 32*RX outputs' columns plus 8*(TC_Q-1), plus 4), then kh padded
+// filter rows of 8*TC_Q + 8 floats, twice with the split.
+func TCSharedBytes(b convolve.Block, kw, kh int, split bool) int {
+	q := tcChunks(kw)
+	tw := 32*tcRX + 8*(q-1)
+	floats := (16*b.Y+kh-1)*(tw+4) + kh*(8*q+8)
+	if split {
+		floats += kh * (8*q + 8)
+	}
+	return floats * 4
+}
