@@ -40,6 +40,12 @@
 // filter row (8 zeros, the row, zeros), high parts then, with SPLIT, low
 // parts.
 //
+// conv_tc_direct is the same block over the same tile with every output
+// summed on CUDA cores in float32 (KW*KH fused multiply-adds, filter rows
+// then columns, the weights unrounded in shared memory): what the
+// variants run for the small or thin filters whose tensor-core error
+// bound would exceed their declared model's (see tc.go).
+//
 // Dynamic shared memory: (TC_TH*TC_P + KH*TC_FP*(1+SPLIT)) * 4 bytes.
 //
 // Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT plus the
@@ -200,6 +206,49 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
             const int xx = xo + 8 * s + 2 * t + (i & 1);
             if (xx < W && yy < H) {
                 out[out_offset(xx, yy, c, W, H)] = acc[s][i];
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BX * BY)
+conv_tc_direct(const in_t* __restrict__ in, const float* __restrict__ filter, float* __restrict__ out, int W, int H, idx_t S)
+{
+    extern __shared__ float tc_smem[];
+    float* tile = tc_smem;
+    float* wsh = tile + TC_TH * TC_P;
+    const int c = blockIdx.z;
+    const int xo = blockIdx.x * TC_OW;
+    const int yo = blockIdx.y * TC_OH;
+    tc_fill(tile, in, xo - KW / 2, yo - KH / 2, c, W, H, S);
+    for (int e = threadIdx.y * BX + threadIdx.x; e < KW * KH; e += BX * BY) {
+        wsh[e] = filter[e];
+    }
+    __syncthreads();
+
+    // The lane's outputs are those of conv_tc: rows g and g+8 of the
+    // warp's 16, columns 8s+2t and 8s+2t+1 of each segment s.
+    const int g = threadIdx.x >> 2;
+    const int t = threadIdx.x & 3;
+    const int y = yo + threadIdx.y * 16 + g;
+#pragma unroll
+    for (int s = 0; s < TC_S; ++s) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int m = g + (i >> 1) * 8;
+            const int n = 8 * s + 2 * t + (i & 1);
+            const float* tp = tile + (threadIdx.y * 16 + m) * TC_P + n;
+            float acc = 0.f;
+            for (int r = 0; r < KH; ++r) {
+#pragma unroll
+                for (int k = 0; k < KW; ++k) {
+                    acc += wsh[r * KW + k] * tp[r * TC_P + k];
+                }
+            }
+            const int yy = y + (i >> 1) * 8;
+            const int xx = xo + n;
+            if (xx < W && yy < H) {
+                out[out_offset(xx, yy, c, W, H)] = acc;
             }
         }
     }

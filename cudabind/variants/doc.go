@@ -32,9 +32,10 @@
 // every operand into TF32 high and low parts and forms three products,
 // and declares convolve.Direct; gpu-tc-tf32 rounds the operands to TF32
 // and declares convolve.TF32. Their error bound is derived in tc.go from
-// the formats and a stated assumption on the tensor cores' summation,
-// and filters for which it exceeds the declared model's (the smallest
-// ones) are refused with a *convolve.CapabilityError. Their tests run
+// the formats and a stated assumption on the tensor cores' summation;
+// filters for which it exceeds the declared model's (the smallest and
+// thinnest) run tc.cu's conv_tc_direct, the same tile summed on CUDA
+// cores in float32. Their tests run
 // tc.cu on the CPU too, through a host harness (testdata/tcemu) that
 // makes each CUDA thread a coroutine and emulates mma.sync from the PTX
 // ISA's fragment layouts with the worst accumulation the bound allows.

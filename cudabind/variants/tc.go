@@ -56,12 +56,17 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 // lies within the second when TCErrorUnits(kw, kh, split) <= n: for
 // 3xTF32 every square filter from 7x7 (48.1 against 63; 21x21 118.8
 // against 483, 31x31 190.6 against 1023), for TF32 every square filter
-// from 5x5. Smaller or thin filters (5x5, or 1x31 for 3xTF32), for which
-// tensor cores do not pay, are refused (tcCheck) rather than held to a
-// bound the derivation does not give. The bound holds for operands
-// within the TF32 range (below 2^128(1-2^-12)); a larger float32 value
-// is clamped to the largest TF32 and its low part may reach 2^-10 of it,
-// which only the overflow property (every output an infinity) meets.
+// from 5x5. For the others, small or thin (5x5, or 1x31 for 3xTF32),
+// the derivation gives no bound within the model's, and tensor cores do
+// not pay: the plan launches tc.cu's conv_tc_direct instead, the same
+// tile summed on CUDA cores in float32 (KW*KH multiply-adds, within
+// Direct's bound and so TF32's). TCTensorCores says which kernel a
+// filter gets; a benchmark of such a filter times the CUDA-core kernel.
+//
+// The bound holds for operands within the TF32 range (below
+// 2^128(1-2^-12)); a larger float32 value is clamped to the largest TF32
+// and its low part may reach 2^-10 of it, which only the overflow
+// property (every output an infinity) meets.
 // Subnormal operands may be flushed by the tensor cores: the suite's
 // subnormal cases keep the whole output below 2^-126, which every
 // model's tolerance allows.
@@ -86,16 +91,30 @@ func tcDecl(name, summary string, split bool, model convolve.ErrorModel) Decl {
 	caps.Accuracy = model
 	caps.MaxFilterSide = TCMaxSide
 	caps.FixedBlocks = tcBlocks
+	args := []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}
+	shared := func(t Tile) int { return TCSharedBytes(t.Block, t.KW, t.KH, split) }
 	return Decl{
 		Desc:    convolve.Description{Name: name, Summary: summary, Caps: caps},
 		Block:   tcBlock,
 		Family:  "tc",
-		Check:   func(b *Base) error { return tcCheck(b, split) },
 		Defines: func(b *Base) (map[string]string, error) { return tcDefines(split), nil },
-		Kernels: []Kernel{{Name: "conv_tc", Grid: PerTile,
-			Args:   []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride},
-			Shared: func(t Tile) int { return TCSharedBytes(t.Block, t.KW, t.KH, split) }}},
+		Kernels: []Kernel{
+			{Name: "conv_tc", Grid: PerTile, Args: args, Shared: shared},
+			{Name: "conv_tc_direct", Grid: PerTile, Args: args, Shared: shared},
+		},
+		Select: func(b *Base) ([]string, error) {
+			kw, kh := b.Problem.KernelSize()
+			return []string{tcKernel(kw, kh, split)}, nil
+		},
 	}
+}
+
+// tcKernel is the entry point a kw x kh filter runs.
+func tcKernel(kw, kh int, split bool) string {
+	if TCTensorCores(kw, kh, split) {
+		return "conv_tc"
+	}
+	return "conv_tc_direct"
 }
 
 func tcDefines(split bool) map[string]string {
@@ -122,21 +141,11 @@ func TCErrorUnits(kw, kh int, split bool) float64 {
 	return 21 + 1.01*g
 }
 
-// tcCheck refuses a filter whose derived bound exceeds the summation
-// term of the declared model (n = kw*kh + kw + kh units), with a
-// *convolve.CapabilityError.
-func tcCheck(b *Base, split bool) error {
-	kw, kh := b.Problem.KernelSize()
-	n := float64(kw*kh + kw + kh)
-	if e := TCErrorUnits(kw, kh, split); e > n {
-		model := "float32 direct"
-		if !split {
-			model = "TF32"
-		}
-		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
-			Value: fmt.Sprintf("%dx%d (its tensor-core error bound, %.1f u*sum|w*x|, exceeds the %s bound's %.0f)", kw, kh, e, model, n)}
-	}
-	return nil
+// TCTensorCores reports whether a kw x kh filter runs on tensor cores:
+// whether TCErrorUnits is within the summation term of the declared
+// model, n = kw*kh + kw + kh units.
+func TCTensorCores(kw, kh int, split bool) bool {
+	return TCErrorUnits(kw, kh, split) <= float64(kw*kh+kw+kh)
 }
 
 // TCSharedBytes is the dynamic shared memory of tc.cu for block b and a

@@ -35,8 +35,8 @@ type tcCase struct {
 	g  convolve.Geometry
 }
 
-// tcCases covers every border with filters from the smallest accepted
-// to the largest, rectangular filters, every element type with 1 to 4
+// tcCases covers every border with filters from 1x1 (conv_tc_direct) to
+// the largest, rectangular filters, every element type with 1 to 4
 // channels in both layouts, every block, and images that are not
 // multiples of a block's 64 x 16*BY outputs, smaller than one block, or
 // with padded rows; sizes that leave interior blocks (edge-free tile
@@ -46,7 +46,7 @@ func tcCases() []tcCase {
 	sizes := []convolve.Geometry{{Width: 37, Height: 23}, {Width: 150, Height: 70}, {Width: 19, Height: 17, Stride: -1},
 		{Width: 1, Height: 1}, {Width: 200, Height: 140}}
 	for bi, b := range convolve.Borders {
-		for ki, k := range []int{7, 9, 21, 31} {
+		for ki, k := range []int{1, 3, 5, 7, 9, 21, 31} {
 			cs = append(cs, tcCase{kernelCase{kw: k, kh: k, border: b, mode: convolve.Modes[(bi+ki)%2], typ: convolve.Float32, channels: 1},
 				sizes[(bi+ki)%len(sizes)]})
 		}
@@ -86,13 +86,13 @@ func (c tcCase) block() convolve.Block {
 }
 
 // TestTCErrorUnits checks the derived bound against the models' and the
-// filters each variant therefore accepts.
+// kernel each filter therefore runs.
 func TestTCErrorUnits(t *testing.T) {
 	cases := []struct {
 		kw, kh int
 		split  bool
 		units  float64
-		ok     bool
+		tensor bool
 	}{
 		{5, 5, true, 34 + 1.01*10, false},
 		{7, 5, true, 34 + 1.01*10, true},
@@ -111,19 +111,29 @@ func TestTCErrorUnits(t *testing.T) {
 		if math.Abs(got-c.units) > 1e-9 {
 			t.Errorf("TCErrorUnits(%d, %d, %v) = %v, want %v", c.kw, c.kh, c.split, got, c.units)
 		}
+		if tc := TCTensorCores(c.kw, c.kh, c.split); tc != c.tensor {
+			t.Errorf("TCTensorCores(%d, %d, %v) = %v, want %v", c.kw, c.kh, c.split, tc, c.tensor)
+		}
+		want := "conv_tc_direct"
+		if c.tensor {
+			want = "conv_tc"
+		}
 		name := "gpu-tc-tf32"
 		if c.split {
 			name = "gpu-tc-3xtf32"
 		}
 		g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
 		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(rand.New(rand.NewPCG(1, 2)), c.kw, c.kh)}
-		err := declOf(t, name).Validate(p, convolve.Config{}, h100)
-		var ce *convolve.CapabilityError
-		switch {
-		case c.ok && err != nil:
-			t.Errorf("%s %dx%d: %v, want accepted", name, c.kw, c.kh, err)
-		case !c.ok && (!errors.As(err, &ce) || ce.What != "filter size" || !strings.Contains(err.Error(), fmt.Sprintf("%dx%d", c.kw, c.kh))):
-			t.Errorf("%s %dx%d: err = %v, want a *convolve.CapabilityError naming the filter size", name, c.kw, c.kh, err)
+		d := declOf(t, name)
+		if err := d.Validate(p, convolve.Config{}, h100); err != nil {
+			t.Errorf("%s %dx%d: %v", name, c.kw, c.kh, err)
+		}
+		b, err := newBase(d.Desc, d.Block, p, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := d.Select(b); err != nil || len(got) != 1 || got[0] != want {
+			t.Errorf("%s %dx%d: Select = %v, %v, want [%s]", name, c.kw, c.kh, got, err, want)
 		}
 	}
 }
@@ -172,8 +182,22 @@ func TestTCSharedBytes(t *testing.T) {
 	}
 }
 
-// TestTCCompile compiles tc.cu for sm_90 over tcCases' specializations
-// with both arithmetics, with the local NVRTC (no driver needed).
+// tcCompileCases are the specializations TestTCCompile compiles: every
+// element type, 1 to 4 channels in both layouts, every block, filters
+// from 1x1 to 31x31 and thin ones.
+var tcCompileCases = []tcCase{
+	{kernelCase{kw: 1, kh: 1, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 5, kh: 5, border: convolve.Replicate, typ: convolve.Uint8, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 32, Y: 1}}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Int16, channels: 2, layout: convolve.Interleaved}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 9, kh: 13, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 2}}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 21, kh: 21, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 31, kh: 31, border: convolve.Zero, typ: convolve.Float32, channels: 4, layout: convolve.Interleaved}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 31, kh: 1, border: convolve.Mirror, typ: convolve.Uint8, channels: 1}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Int16, channels: 4, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}},
+}
+
+// TestTCCompile compiles tc.cu for sm_90 over tcCompileCases with both
+// arithmetics, with the local NVRTC (no driver needed).
 func TestTCCompile(t *testing.T) {
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		var ue *cudabind.UnavailableError
@@ -188,7 +212,7 @@ func TestTCCompile(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, tv := range tcVariants {
-		for _, c := range tcCases() {
+		for _, c := range tcCompileCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
 			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.split))
 			opts.Arch = compileArch
@@ -347,6 +371,8 @@ func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, split bool, in *
 	for k, v := range tcDefines(split) {
 		defs[k] = v
 	}
+	kw, kh := p.KernelSize()
+	defs["TC_ENTRY"] = tcKernel(kw, kh, split)
 	bin, err := h.binary(defs)
 	if err != nil {
 		return nil, err
@@ -390,7 +416,7 @@ func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, split bool, in *
 // tcHostCases is what the host harness runs, smaller than tcCases (an
 // emulated mma costs about as much as a few thousand CPU instructions per
 // output): every border, filters of both TC_Q parities up to 31,
-// rectangular filters, every element type, 1 to 4 channels in both
+// rectangular filters, the small and thin filters of conv_tc_direct, every element type, 1 to 4 channels in both
 // layouts, the smallest and largest blocks, padded rows, and images with
 // interior tiles (from about 100 x 60 for 7x7) and smaller than a block.
 var tcHostCases = []tcCase{
@@ -407,6 +433,10 @@ var tcHostCases = []tcCase{
 	{kernelCase{kw: 9, kh: 13, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 1, Height: 1}},
 	{kernelCase{kw: 7, kh: 7, border: convolve.Replicate, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 1}}, convolve.Geometry{Width: 140, Height: 40}},
 	{kernelCase{kw: 7, kh: 7, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 70, Height: 150}},
+	{kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 150, Height: 70}},
+	{kernelCase{kw: 5, kh: 5, border: convolve.Zero, typ: convolve.Uint8, channels: 3, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 1, kh: 31, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}},
+	{kernelCase{kw: 1, kh: 1, border: convolve.Reflect, typ: convolve.Int16, channels: 2, layout: convolve.Interleaved}, convolve.Geometry{Width: 19, Height: 17, Stride: -1}},
 }
 
 // TestTCHost runs tc.cu on the host (testdata/tcemu: each CUDA thread a

@@ -8,7 +8,8 @@
 // stdin: int32 W, H, S (the input row stride in elements), then the
 // input (IN_T elements, CHANNELS*H*S planar or H*S interleaved), then
 // KW*KH float32 weights; writes the W*H*CHANNELS float32 outputs to
-// stdout in the output layout. Compile-time: the defines of tc.cu.
+// stdout in the output layout. Compile-time: the defines of tc.cu, and
+// TC_ENTRY, the kernel to run (conv_tc unless set).
 #include "cuda_host.h"
 
 #include <cmath>
@@ -155,9 +156,13 @@ static struct {
 } run_args;
 static bool running_done;
 
+#ifndef TC_ENTRY
+#define TC_ENTRY conv_tc
+#endif
+
 static void thread_main()
 {
-    conv_tc(run_args.in, run_args.filter, run_args.out, run_args.W, run_args.H, run_args.S);
+    TC_ENTRY(run_args.in, run_args.filter, run_args.out, run_args.W, run_args.H, run_args.S);
     running_done = true;
 }
 
