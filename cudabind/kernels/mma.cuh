@@ -5,8 +5,9 @@
 //   tc_tf32(x)   x rounded to nearest TF32, ties away from zero
 //                (cvt.rna.tf32.f32), as a float32 whose low 13 bits are
 //                zero; a value that would round past the largest finite
-//                TF32 is clamped to it, keeping its sign, so that the low
-//                part x - tc_tf32(x) of a finite x stays finite.
+//                TF32 (2^128 - 2^117) is clamped to it, keeping its sign,
+//                so that the low part x - tc_tf32(x) of a finite x stays
+//                finite (and under 2^-11 |x|, as the rounding's).
 //   tc_mma(d, a, b, c)
 //                d = a * b + c for one warp (mma.sync.aligned.m16n8k8,
 //                row.col, TF32 operands, float32 accumulator). Lane l

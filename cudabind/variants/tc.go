@@ -63,13 +63,13 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 // Direct's bound and so TF32's). TCTensorCores says which kernel a
 // filter gets; a benchmark of such a filter times the CUDA-core kernel.
 //
-// The bound holds for operands within the TF32 range (below
-// 2^128(1-2^-12)); a larger float32 value is clamped to the largest TF32
-// and its low part may reach 2^-10 of it, which only the overflow
-// property (every output an infinity) meets.
-// Subnormal operands may be flushed by the tensor cores: the suite's
-// subnormal cases keep the whole output below 2^-126, which every
-// model's tolerance allows.
+// A float32 value that rounds past the largest finite TF32,
+// 2^128 - 2^117, is clamped to it (tc_tf32): it lies within
+// 2^117 - 2^104 of it, under 2^-11 of its magnitude, so the rounding
+// bound above holds for every finite operand and its low part stays
+// finite. Subnormal operands may be flushed by the tensor cores: the
+// suite's subnormal cases keep the whole output below 2^-126, which
+// every model's tolerance allows.
 //
 // Both declare FiniteInput: an infinite operand's low part is NaN
 // (inf - inf), and the zero entries of the Toeplitz band multiply tile

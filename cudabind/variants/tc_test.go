@@ -500,3 +500,37 @@ func TestTCHostCatchesLayoutError(t *testing.T) {
 		t.Errorf("swapped B fragment rows agree with the reference: %v", m)
 	}
 }
+
+// TestTCHostNearOverflow runs the host harness on pixels at the top of
+// the float32 range, many past the largest TF32 (so tc_tf32 clamps them),
+// with weights small enough that every sum stays below 2^125: each
+// variant's output must stay within its model's tolerance and finite.
+func TestTCHostNearOverflow(t *testing.T) {
+	h := newTCHarness(t)
+	r := rand.New(rand.NewPCG(21, 21))
+	for _, tv := range tcVariants {
+		for _, k := range []int{3, 9} {
+			c := tcCase{kernelCase{kw: k, kh: k, border: convolve.Replicate, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 20}}
+			f := randomFilter(r, k, k)
+			for i := range f.Weights {
+				f.Weights[i] *= 1.0 / 8 / float32(k*k)
+			}
+			p := c.problem(f)
+			in := randomImage(r, p.Input)
+			for i := range in.F32 {
+				v := float32(math.Ldexp(2-r.Float64()*0x1p-10, 127))
+				if r.IntN(2) == 0 {
+					v = -v
+				}
+				in.F32[i] = v
+			}
+			out, err := h.run(p, c.block(), tv.split, in)
+			if err != nil {
+				t.Fatalf("%s %v: %v", tv.name, p, err)
+			}
+			if m := agreeModel(t, p, in, out, declOf(t, tv.name).Desc.Caps.Accuracy); !m.OK() || m.NonFinite > 0 {
+				t.Errorf("%s %v: %v", tv.name, p, m)
+			}
+		}
+	}
+}
