@@ -23,7 +23,8 @@
 // Arithmetic: SPLIT=1 (3xTF32) splits every operand v into v_hi =
 // tc_tf32(v) and v_lo = tc_tf32(v - v_hi) and forms, for each (row r,
 // chunk q, segment s), the group D = lo*hi + hi*lo + hi*hi as three
-// chained mmas started from zero (small terms first); SPLIT=0 (TF32) forms
+// chained mmas started from zero (small terms first; with IN_TF32 the
+// input's low part is zero and lo*hi is left out); SPLIT=0 (TF32) forms
 // D = hi*hi with one mma. Either way D is added to the thread's float32
 // accumulators with an ordinary float32 add, so the tensor core never
 // carries a sum across groups. The error bound this gives, and the
@@ -48,8 +49,8 @@
 //
 // Dynamic shared memory: (TC_TH*TC_P + KH*TC_FP*(1+SPLIT)) * 4 bytes.
 //
-// Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT plus the
-// parameters of border.cuh.
+// Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT, IN_TF32 plus
+// the parameters of border.cuh.
 #include "border.cuh"
 #include "mma.cuh"
 
@@ -62,6 +63,13 @@
 #ifndef SPLIT
 #define SPLIT 1
 #endif
+// IN_TF32: every input value is a TF32 already (uint8 input: 8
+// significant bits), so its low part is zero and the split's lo*hi
+// product is left out.
+#ifndef IN_TF32
+#define IN_TF32 0
+#endif
+#define TC_ALO (SPLIT && !IN_TF32)
 #if BX != 32
 #error "tc.cu: BX must be 32 (one warp per row of threads)"
 #endif
@@ -165,13 +173,13 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
         for (int p = 0; p < TC_NA; ++p) {
             const float a[4] = {arow[8 * p], arow[8 * TC_P + 8 * p], arow[8 * p + 4], arow[8 * TC_P + 8 * p + 4]};
             float ah[4];
-#if SPLIT
+#if TC_ALO
             float al[4];
 #endif
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 ah[i] = tc_tf32(a[i]);
-#if SPLIT
+#if TC_ALO
                 al[i] = tc_tf32(a[i] - ah[i]);
 #endif
             }
@@ -180,10 +188,14 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
                 const int q = p - s;
                 if (q >= 0 && q < TC_Q) {
                     float d[4];
-#if SPLIT
+#if TC_ALO
                     float e[4];
                     tc_mma(d, al, bh[q], zero);
                     tc_mma(e, ah, bl[q], d);
+                    tc_mma(d, ah, bh[q], e);
+#elif SPLIT
+                    float e[4];
+                    tc_mma(e, ah, bl[q], zero);
                     tc_mma(d, ah, bh[q], e);
 #else
                     tc_mma(d, ah, bh[q], zero);

@@ -30,7 +30,9 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 //   - Split (3xTF32). The three products a_hi*b_hi + a_hi*b_lo + a_lo*b_hi
 //     differ from a*b by a_lo*b_lo (at most 2^-22 |ab|) plus the rounding
 //     of the two low parts (at most 2^-11 * 2^-11 |a| each, times |b|):
-//     at most 3*2^-22(1+2^-10)|ab| < 13u|ab| per tap. (TF32: a_hi*b_hi
+//     at most 3*2^-22(1+2^-10)|ab| < 13u|ab| per tap. (Uint8 input is
+//     TF32 already: a_lo = 0, its product is left out, and only b_lo's
+//     rounding remains.) (TF32: a_hi*b_hi
 //     differs from a*b by at most d|ab|, d = 2^-10 + 2^-22, the operand
 //     term of convolve.TF32's bound.)
 //   - Tensor-core groups. The PTX ISA does not specify how mma.sync sums
@@ -97,7 +99,7 @@ func tcDecl(name, summary string, split bool, model convolve.ErrorModel) Decl {
 		Desc:    convolve.Description{Name: name, Summary: summary, Caps: caps},
 		Block:   tcBlock,
 		Family:  "tc",
-		Defines: func(b *Base) (map[string]string, error) { return tcDefines(split), nil },
+		Defines: func(b *Base) (map[string]string, error) { return tcDefines(split, b.Problem.Input.Type), nil },
 		Kernels: []Kernel{
 			{Name: "conv_tc", Grid: PerTile, Args: args, Shared: shared},
 			{Name: "conv_tc_direct", Grid: PerTile, Args: args, Shared: shared},
@@ -117,12 +119,18 @@ func tcKernel(kw, kh int, split bool) string {
 	return "conv_tc_direct"
 }
 
-func tcDefines(split bool) map[string]string {
-	s := "0"
+// tcDefines sets RX, RY (16), SPLIT, and IN_TF32 for uint8 input, whose
+// values are TF32 already (8 significant bits), so that the split leaves
+// out the product of the input's zero low part.
+func tcDefines(split bool, typ convolve.ElemType) map[string]string {
+	s, exact := "0", "0"
 	if split {
 		s = "1"
 	}
-	return map[string]string{"RX": fmt.Sprint(tcRX), "RY": "16", "SPLIT": s}
+	if typ == convolve.Uint8 {
+		exact = "1"
+	}
+	return map[string]string{"RX": fmt.Sprint(tcRX), "RY": "16", "SPLIT": s, "IN_TF32": exact}
 }
 
 // tcChunks is tc.cu's TC_Q: the 8-column chunks of one filter row's

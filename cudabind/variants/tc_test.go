@@ -214,7 +214,7 @@ func TestTCCompile(t *testing.T) {
 	for _, tv := range tcVariants {
 		for _, c := range tcCompileCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.split))
+			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.split, p.Input.Type))
 			opts.Arch = compileArch
 			cc, err := cudabind.CompileOnly(src, opts)
 			if err != nil {
@@ -368,7 +368,7 @@ func (h *tcHarness) binary(defs map[string]string) (string, error) {
 // run runs p on in through the harness compiled for it.
 func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, split bool, in *convolve.Image) (*convolve.Image, error) {
 	defs := Defines(p, blk, false)
-	for k, v := range tcDefines(split) {
+	for k, v := range tcDefines(split, p.Input.Type) {
 		defs[k] = v
 	}
 	kw, kh := p.KernelSize()
