@@ -30,11 +30,11 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 //   - Split (3xTF32). The three products a_hi*b_hi + a_hi*b_lo + a_lo*b_hi
 //     differ from a*b by a_lo*b_lo (at most 2^-22 |ab|) plus the rounding
 //     of the two low parts (at most 2^-11 * 2^-11 |a| each, times |b|):
-//     at most 3*2^-22(1+2^-10)|ab| < 13u|ab| per tap. (Uint8 input is
+//     at most 3*2^-22(1+2^-10)|ab| < 13u|ab| per tap. Uint8 input is
 //     TF32 already: a_lo = 0, its product is left out, and only b_lo's
-//     rounding remains.) (TF32: a_hi*b_hi
-//     differs from a*b by at most d|ab|, d = 2^-10 + 2^-22, the operand
-//     term of convolve.TF32's bound.)
+//     rounding and a*b_lo's remain. (TF32: a_hi*b_hi differs from a*b by
+//     at most d|ab|, d = 2^-10 + 2^-22, the operand term of
+//     convolve.TF32's bound.)
 //   - Tensor-core groups. The PTX ISA does not specify how mma.sync sums
 //     its products; published measurements of NVIDIA tensor cores find
 //     TF32 products exact (two 11-bit significands fit float32's 24) and
