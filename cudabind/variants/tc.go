@@ -99,6 +99,7 @@ func tcDecl(name, summary string, split bool, model convolve.ErrorModel) Decl {
 		Desc:    convolve.Description{Name: name, Summary: summary, Caps: caps},
 		Block:   tcBlock,
 		Family:  "tc",
+		Check:   tcCheckDevice,
 		Defines: func(b *Base) (map[string]string, error) { return tcDefines(split, b.Problem.Input.Type), nil },
 		Kernels: []Kernel{
 			{Name: "conv_tc", Grid: PerTile, Args: args, Shared: shared},
@@ -117,6 +118,17 @@ func tcKernel(kw, kh int, split bool) string {
 		return "conv_tc"
 	}
 	return "conv_tc_direct"
+}
+
+// tcCheckDevice refuses a device without TF32 tensor cores (compute
+// capability below 8.0, where mma.sync has no TF32 form) with a
+// *convolve.CapabilityError.
+func tcCheckDevice(b *Base) error {
+	if b.Info.Major < 8 {
+		return &convolve.CapabilityError{Variant: b.Name, What: "device",
+			Value: fmt.Sprintf("%s of compute capability %d.%d (TF32 tensor cores need 8.0)", b.Info.Name, b.Info.Major, b.Info.Minor)}
+	}
+	return nil
 }
 
 // tcDefines sets RX, RY (16), SPLIT, and IN_TF32 for uint8 input, whose

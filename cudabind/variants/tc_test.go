@@ -140,7 +140,8 @@ func TestTCErrorUnits(t *testing.T) {
 
 // TestTCDeclared validates both declarations over every case of tcCases
 // against an H100's limits, checks their capabilities, and checks that a
-// block that is not one warp wide is refused.
+// block that is not one warp wide, and a device without TF32 tensor
+// cores, are refused.
 func TestTCDeclared(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tv := range tcVariants {
@@ -163,6 +164,12 @@ func TestTCDeclared(t *testing.T) {
 		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, 9, 9)}
 		if err := d.Validate(p, convolve.Config{Block: convolve.Block{X: 16, Y: 8}}, h100); err == nil {
 			t.Errorf("%s: block 16x8 accepted, want refused", tv.name)
+		}
+		t4 := h100
+		t4.Name, t4.Major, t4.Minor = "Tesla T4", 7, 5
+		var ce *convolve.CapabilityError
+		if err := d.Validate(p, convolve.Config{}, t4); !errors.As(err, &ce) || ce.What != "device" || !strings.Contains(err.Error(), "7.5") {
+			t.Errorf("%s on compute capability 7.5: err = %v, want a *convolve.CapabilityError naming the device", tv.name, err)
 		}
 	}
 }
