@@ -1,7 +1,7 @@
 // tc.cu: direct convolution on tensor cores (no report): each filter row
 // applied to 8 consecutive output columns is a product with a banded
-// Toeplitz matrix, which warp-level mma.sync m16n8k8 TF32 instructions
-// compute 16 output rows at a time.
+// Toeplitz matrix, which warp-level mma.sync m16n8k8 TF32 (or bfloat16)
+// instructions compute 16 output rows at a time.
 //
 // Formulation: for output rows y and columns x0 + n (n = 0..7),
 //
@@ -25,7 +25,9 @@
 // chunk q, segment s), the group D = lo*hi + hi*lo + hi*hi as three
 // chained mmas started from zero (small terms first; with IN_TF32 the
 // input's low part is zero and lo*hi is left out); SPLIT=0 (TF32) forms
-// D = hi*hi with one mma. Either way D is added to the thread's float32
+// D = hi*hi with one mma; BF16=1 likewise with operands rounded to
+// bfloat16 (to nearest, ties to even) and the .bf16 form of the mma,
+// whose fragments hold pairs of adjacent columns (A) and rows (B). Either way D is added to the thread's float32
 // accumulators with an ordinary float32 add, so the tensor core never
 // carries a sum across groups. The error bound this gives, and the
 // filters for which it lies within the declared model's, are derived in
@@ -47,10 +49,11 @@
 // variants run for the small or thin filters whose tensor-core error
 // bound would exceed their declared model's (see tc.go).
 //
-// Dynamic shared memory: (TC_TH*TC_P + KH*TC_FP*(1+SPLIT)) * 4 bytes.
+// Dynamic shared memory: (TC_TH*TC_P + KH*TC_FP*(1+SPLIT)) * 4 bytes
+// (the filter's parts stay float32 in shared memory, bfloat16 ones too).
 //
-// Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT, IN_TF32 plus
-// the parameters of border.cuh.
+// Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT, IN_TF32, BF16
+// plus the parameters of border.cuh.
 #include "border.cuh"
 #include "mma.cuh"
 
@@ -70,6 +73,14 @@
 #define IN_TF32 0
 #endif
 #define TC_ALO (SPLIT && !IN_TF32)
+// BF16: operands rounded to bfloat16 (tc_bf16x2) instead of TF32, one
+// product per group (SPLIT must be 0).
+#ifndef BF16
+#define BF16 0
+#endif
+#if BF16 && SPLIT
+#error "tc.cu: BF16 takes SPLIT=0"
+#endif
 #if BX != 32
 #error "tc.cu: BX must be 32 (one warp per row of threads)"
 #endif
@@ -86,6 +97,13 @@
 #define TC_P (TC_TW + 4)
 #define TC_FP (8 * TC_Q + 8)
 #define TC_NA (TC_S + TC_Q - 1)
+
+// tc_pack packs two floats that are bfloat16 values already (low 16 bits
+// zero), x0 in the low half.
+__device__ __forceinline__ unsigned tc_pack(float x0, float x1)
+{
+    return (__float_as_uint(x0) >> 16) | (__float_as_uint(x1) & 0xffff0000u);
+}
 
 // tc_fill fills the tile whose top-left pixel is (x0, y0).
 __device__ __forceinline__ void tc_fill(float* tile, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
@@ -114,7 +132,11 @@ __device__ __forceinline__ void tc_filter(float* fhi, float* flo, const float* _
         const int r = e / TC_FP;
         const int i = e - r * TC_FP - 8;
         const float w = (i >= 0 && i < KW) ? filter[r * KW + i] : 0.f;
+#if BF16
+        const float hi = __uint_as_float(tc_bf16x2(w, 0.f) << 16);
+#else
         const float hi = tc_tf32(w);
+#endif
         fhi[e] = hi;
 #if SPLIT
         flo[e] = tc_tf32(w - hi);
@@ -147,6 +169,40 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
         }
     }
     const float zero[4] = {0.f, 0.f, 0.f, 0.f};
+#if BF16
+    // This lane's A elements: rows g and g+8 of the warp's 16, columns 2t
+    // and 2t+1 of a chunk; its B elements of chunk q: T_r[8q+2t][g] and
+    // T_r[8q+2t+1][g], that is w[r][8q+2t-g] and w[r][8q+2t+1-g].
+    const float* ap = tile + (threadIdx.y * 16 + g) * TC_P + 2 * t;
+    const int bo = 8 + 2 * t - g;
+#pragma unroll 1
+    for (int r = 0; r < KH; ++r) {
+        unsigned bb[TC_Q];
+#pragma unroll
+        for (int q = 0; q < TC_Q; ++q) {
+            bb[q] = tc_pack(fhi[r * TC_FP + bo + 8 * q], fhi[r * TC_FP + bo + 8 * q + 1]);
+        }
+        const float* arow = ap + r * TC_P;
+#pragma unroll
+        for (int p = 0; p < TC_NA; ++p) {
+            const float2 lo = *reinterpret_cast<const float2*>(arow + 8 * p);
+            const float2 hi = *reinterpret_cast<const float2*>(arow + 8 * TC_P + 8 * p);
+            const unsigned a[2] = {tc_bf16x2(lo.x, lo.y), tc_bf16x2(hi.x, hi.y)};
+#pragma unroll
+            for (int s = 0; s < TC_S; ++s) {
+                const int q = p - s;
+                if (q >= 0 && q < TC_Q) {
+                    float d[4];
+                    tc_mma_bf16(d, a, bb[q], zero);
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {
+                        acc[s][i] += d[i];
+                    }
+                }
+            }
+        }
+    }
+#else
     // This lane's A elements: rows g and g+8 of the warp's 16, columns t
     // and t+4 of a chunk.
     const float* ap = tile + (threadIdx.y * 16 + g) * TC_P + t;
@@ -208,6 +264,8 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
             }
         }
     }
+
+#endif
 
     const int y = yo + threadIdx.y * 16 + g;
 #pragma unroll

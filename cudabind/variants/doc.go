@@ -24,21 +24,21 @@
 // graphs of GraphBatch runs, captured once from the launch sequence),
 // Download, Run and Close (which frees everything it made).
 //
-// gpu-tc-3xtf32 and gpu-tc-tf32 (tc.go, kernels/tc.cu) compute direct
-// convolution on tensor cores: each filter row applied to 8 output
-// columns is a product with a banded Toeplitz matrix, done by warp-level
-// mma.sync m16n8k8 TF32 instructions 16 output rows at a time, each
+// gpu-tc-3xtf32, gpu-tc-tf32 and gpu-tc-bf16 (tc.go, kernels/tc.cu)
+// compute direct convolution on tensor cores: each filter row applied to 8
+// output columns is a product with a banded Toeplitz matrix, done by
+// warp-level mma.sync m16n8k8 instructions 16 output rows at a time, each
 // group of products added to float32 accumulators. gpu-tc-3xtf32 splits
-// every operand into TF32 high and low parts and forms three products,
-// and declares convolve.Direct; gpu-tc-tf32 rounds the operands to TF32
-// and declares convolve.TF32. Their error bound is derived in tc.go from
-// the formats and a stated assumption on the tensor cores' summation;
-// filters for which it exceeds the declared model's (the smallest and
-// thinnest) run tc.cu's conv_tc_direct, the same tile summed on CUDA
-// cores in float32. Their tests run
-// tc.cu on the CPU too, through a host harness (testdata/tcemu) that
-// makes each CUDA thread a coroutine and emulates mma.sync from the PTX
-// ISA's fragment layouts with the worst accumulation the bound allows.
+// every operand into TF32 high and low parts and forms three products, and
+// declares convolve.Direct; gpu-tc-tf32 and gpu-tc-bf16 round the operands
+// to TF32 or bfloat16 and declare convolve.TF32 or convolve.BF16. Their
+// error bound is derived in tc.go from the formats and a stated assumption
+// on the tensor cores' summation; filters for which it exceeds the
+// declared model's (the smallest and thinnest) run tc.cu's conv_tc_direct,
+// the same tile summed on CUDA cores in float32. Their tests run tc.cu on
+// the CPU too, through a host harness (testdata/tcemu) that makes each
+// CUDA thread a coroutine and emulates mma.sync from the PTX ISA's
+// fragment layouts with the worst accumulation the bound allows.
 //
 // gpu-tiled and gpu-regtile declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk
@@ -58,7 +58,7 @@
 // every method, and a second Close, returns an error wrapping
 // convolve.ErrClosed. The direct and channel kernels follow IEEE
 // arithmetic over every tap (see directCaps); gpu-separable,
-// gpu-sepfused, gpu-sobel, gpu-tc-3xtf32, gpu-tc-tf32 and npp declare
+// gpu-sepfused, gpu-sobel, the gpu-tc variants and npp declare
 // convolve.Capabilities.FiniteInput, each with its reason, and are
 // refused NaN and infinite weights at plan time and pixels in Run and
 // Upload with a *convolve.NonFiniteError.

@@ -54,7 +54,7 @@ func TestFiniteInputDeclared(t *testing.T) {
 			got = append(got, d.Name)
 		}
 	}
-	if want := []string{"gpu-separable", "gpu-sepfused", "gpu-sobel", "gpu-tc-3xtf32", "gpu-tc-tf32", "npp"}; !slices.Equal(got, want) {
+	if want := []string{"gpu-separable", "gpu-sepfused", "gpu-sobel", "gpu-tc-3xtf32", "gpu-tc-bf16", "gpu-tc-tf32", "npp"}; !slices.Equal(got, want) {
 		t.Errorf("GPU variants declaring FiniteInput = %v, want %v", got, want)
 	}
 }

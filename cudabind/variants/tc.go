@@ -21,7 +21,8 @@ var tcBlock = convolve.Block{X: 32, Y: 4}
 var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X: 32, Y: 8}}
 
 // The tensor-core variants run tc.cu (see its header for the Toeplitz
-// formulation): gpu-tc-3xtf32 with SPLIT=1, gpu-tc-tf32 with SPLIT=0.
+// formulation): gpu-tc-3xtf32 with SPLIT=1, gpu-tc-tf32 with SPLIT=0,
+// gpu-tc-bf16 with BF16=1.
 //
 // Error bound. With u = 2^-24, P the sum of |w*x| over the taps of an
 // output (absSum) and v_hi = rn_tf32(v), v_lo = rn_tf32(v - v_hi) (tc.cu's
@@ -34,10 +35,12 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 //     TF32 already: a_lo = 0, its product is left out, and only b_lo's
 //     rounding and a*b_lo's remain. (TF32: a_hi*b_hi differs from a*b by
 //     at most d|ab|, d = 2^-10 + 2^-22, the operand term of
-//     convolve.TF32's bound.)
+//     convolve.TF32's bound; BF16 likewise with d = 2^-7 + 2^-16, rounding
+//     to nearest bfloat16, 2^-8 relative, convolve.BF16's.)
 //   - Tensor-core groups. The PTX ISA does not specify how mma.sync sums
 //     its products; published measurements of NVIDIA tensor cores find
-//     TF32 products exact (two 11-bit significands fit float32's 24) and
+//     TF32 products exact (two 11-bit significands fit float32's 24, two
+//     8-bit bfloat16 ones likewise) and
 //     the addends aligned to the largest one and truncated, the result
 //     truncated to float32. This bound assumes only that (H) an mma's
 //     result differs from the exact C + sum of its 8 products by at most
@@ -52,17 +55,18 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 //     gamma_{G-1} * sum |D_g| < 1.01 G u P.
 //
 // So gpu-tc-3xtf32 errs by less than (34 + 1.01 G) u P (plus u|ref| for
-// the reference's own rounding), and gpu-tc-tf32 by less than
-// d P + (21 + 1.01 G) u P. convolve.Direct allows at least n u P + u|ref|
-// and convolve.TF32 d P + n u P + u|ref|, n = KW*KH + KW + KH. The first
+// the reference's own rounding), and gpu-tc-tf32 and gpu-tc-bf16 by less
+// than d P + (21 + 1.01 G) u P. convolve.Direct allows at least
+// n u P + u|ref|, convolve.TF32 and convolve.BF16 d P + n u P + u|ref|,
+// n = KW*KH + KW + KH. The first
 // lies within the second when TCErrorUnits(kw, kh, split) <= n: for
 // 3xTF32 every square filter from 7x7 (48.1 against 63; 21x21 118.8
-// against 483, 31x31 190.6 against 1023), for TF32 every square filter
-// from 5x5. For the others, small or thin (5x5, or 1x31 for 3xTF32),
+// against 483, 31x31 190.6 against 1023), for TF32 and BF16 every
+// square filter from 5x5. For the others, small or thin (5x5, or 1x31 for 3xTF32),
 // the derivation gives no bound within the model's, and tensor cores do
 // not pay: the plan launches tc.cu's conv_tc_direct instead, the same
 // tile summed on CUDA cores in float32 (KW*KH multiply-adds, within
-// Direct's bound and so TF32's). TCTensorCores says which kernel a
+// Direct's bound and so TF32's and BF16's). TCTensorCores says which kernel a
 // filter gets; a benchmark of such a filter times the CUDA-core kernel.
 //
 // A float32 value that rounds past the largest finite TF32,
@@ -73,20 +77,39 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 // suite's subnormal cases keep the whole output below 2^-126, which
 // every model's tolerance allows.
 //
-// Both declare FiniteInput: an infinite operand's low part is NaN
+// A bfloat16 rounding past the largest finite one, 2^128 - 2^120, is
+// clamped likewise, within 2^120 - 2^104, under 2^-8 of the value.
+//
+// All three declare FiniteInput: an infinite operand's low part is NaN
 // (inf - inf), and the zero entries of the Toeplitz band multiply tile
 // values outside the output's taps, so NaN and infinities would not give
 // the reference's result.
 func init() {
 	convolve.Register(Declare(tcDecl("gpu-tc-3xtf32",
 		"tensor-core direct convolution (mma.sync TF32, Toeplitz band per filter row), operands split into TF32 high and low parts, three products: float32 accuracy",
-		true, convolve.Direct)))
+		tc3xTF32, convolve.Direct)))
 	convolve.Register(Declare(tcDecl("gpu-tc-tf32",
 		"tensor-core direct convolution (mma.sync TF32, Toeplitz band per filter row), operands rounded to TF32",
-		false, convolve.TF32)))
+		tcTF32, convolve.TF32)))
+	convolve.Register(Declare(tcDecl("gpu-tc-bf16",
+		"tensor-core direct convolution (mma.sync bfloat16, Toeplitz band per filter row), operands rounded to bfloat16",
+		tcBF16, convolve.BF16)))
 }
 
-func tcDecl(name, summary string, split bool, model convolve.ErrorModel) Decl {
+// tcArith is the arithmetic of a tensor-core variant.
+type tcArith int
+
+const (
+	tc3xTF32 tcArith = iota // TF32 high and low parts, three products
+	tcTF32                  // operands rounded to TF32
+	tcBF16                  // operands rounded to bfloat16
+)
+
+// split reports whether a splits its operands.
+func (a tcArith) split() bool { return a == tc3xTF32 }
+
+func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl {
+	split := arith.split()
 	caps := directCaps()
 	caps.ReferenceOrder = false
 	caps.FiniteInput = true
@@ -100,7 +123,7 @@ func tcDecl(name, summary string, split bool, model convolve.ErrorModel) Decl {
 		Block:   tcBlock,
 		Family:  "tc",
 		Check:   tcCheckDevice,
-		Defines: func(b *Base) (map[string]string, error) { return tcDefines(split, b.Problem.Input.Type), nil },
+		Defines: func(b *Base) (map[string]string, error) { return tcDefines(arith, b.Problem.Input.Type), nil },
 		Kernels: []Kernel{
 			{Name: "conv_tc", Grid: PerTile, Args: args, Shared: shared},
 			{Name: "conv_tc_direct", Grid: PerTile, Args: args, Shared: shared},
@@ -131,18 +154,21 @@ func tcCheckDevice(b *Base) error {
 	return nil
 }
 
-// tcDefines sets RX, RY (16), SPLIT, and IN_TF32 for uint8 input, whose
-// values are TF32 already (8 significant bits), so that the split leaves
-// out the product of the input's zero low part.
-func tcDefines(split bool, typ convolve.ElemType) map[string]string {
-	s, exact := "0", "0"
-	if split {
-		s = "1"
+// tcDefines sets RX, RY (16), SPLIT, BF16, and IN_TF32 for uint8 input,
+// whose values are TF32 already (8 significant bits), so that the split
+// leaves out the product of the input's zero low part.
+func tcDefines(arith tcArith, typ convolve.ElemType) map[string]string {
+	d := map[string]string{"RX": fmt.Sprint(tcRX), "RY": "16", "SPLIT": "0", "BF16": "0", "IN_TF32": "0"}
+	switch arith {
+	case tc3xTF32:
+		d["SPLIT"] = "1"
+	case tcBF16:
+		d["BF16"] = "1"
 	}
 	if typ == convolve.Uint8 {
-		exact = "1"
+		d["IN_TF32"] = "1"
 	}
-	return map[string]string{"RX": fmt.Sprint(tcRX), "RY": "16", "SPLIT": s, "IN_TF32": exact}
+	return d
 }
 
 // tcChunks is tc.cu's TC_Q: the 8-column chunks of one filter row's
@@ -152,7 +178,8 @@ func tcChunks(kw int) int { return (kw + 14) / 8 }
 // TCErrorUnits is the bound derived above for a kw x kh filter, in units
 // of u*absSum (u = 2^-24): 34 + 1.01*G for the 3xTF32 split, 21 + 1.01*G
 // for TF32 (whose operand rounding the TF32 model covers apart), with
-// G = kh*ceil((kw+7)/8) tensor-core groups per output.
+// G = kh*ceil((kw+7)/8) tensor-core groups per output. BF16 has TF32's
+// (split false).
 func TCErrorUnits(kw, kh int, split bool) float64 {
 	g := float64(kh * tcChunks(kw))
 	if split {

@@ -21,12 +21,13 @@ import (
 	"github.com/convbench/convbench/refimpl"
 )
 
-// tcVariants are the tensor-core variants and whether each splits its
-// operands.
+// tcVariants are the tensor-core variants, their arithmetic and their
+// declared model.
 var tcVariants = []struct {
 	name  string
-	split bool
-}{{"gpu-tc-3xtf32", true}, {"gpu-tc-tf32", false}}
+	arith tcArith
+	model convolve.ErrorModel
+}{{"gpu-tc-3xtf32", tc3xTF32, convolve.Direct}, {"gpu-tc-tf32", tcTF32, convolve.TF32}, {"gpu-tc-bf16", tcBF16, convolve.BF16}}
 
 // tcCase is one case of the tensor-core tests: a specialization and an
 // image size (Stride -1: the row length plus 3).
@@ -138,7 +139,7 @@ func TestTCErrorUnits(t *testing.T) {
 	}
 }
 
-// TestTCDeclared validates both declarations over every case of tcCases
+// TestTCDeclared validates the three declarations over every case of tcCases
 // against an H100's limits, checks their capabilities, and checks that a
 // block that is not one warp wide, and a device without TF32 tensor
 // cores, are refused.
@@ -147,10 +148,7 @@ func TestTCDeclared(t *testing.T) {
 	for _, tv := range tcVariants {
 		d := declOf(t, tv.name)
 		caps := d.Desc.Caps
-		want := convolve.Direct
-		if !tv.split {
-			want = convolve.TF32
-		}
+		want := tv.model
 		if caps.Accuracy != want || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != TCMaxSide {
 			t.Errorf("%s: caps %+v: want Accuracy %v, FiniteInput, not ReferenceOrder, MaxFilterSide %d", tv.name, caps, want, TCMaxSide)
 		}
@@ -203,8 +201,8 @@ var tcCompileCases = []tcCase{
 	{kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Int16, channels: 4, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}},
 }
 
-// TestTCCompile compiles tc.cu for sm_90 over tcCompileCases with both
-// arithmetics, with the local NVRTC (no driver needed).
+// TestTCCompile compiles tc.cu for sm_90 over tcCompileCases with each
+// arithmetic, with the local NVRTC (no driver needed).
 func TestTCCompile(t *testing.T) {
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		var ue *cudabind.UnavailableError
@@ -221,7 +219,7 @@ func TestTCCompile(t *testing.T) {
 	for _, tv := range tcVariants {
 		for _, c := range tcCompileCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.split, p.Input.Type))
+			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, p.Input.Type))
 			opts.Arch = compileArch
 			cc, err := cudabind.CompileOnly(src, opts)
 			if err != nil {
@@ -235,7 +233,7 @@ func TestTCCompile(t *testing.T) {
 	}
 }
 
-// TestTCAgreement runs both variants on the GPU over tcCases on
+// TestTCAgreement runs the three variants on the GPU over tcCases on
 // NaN-poisoned outputs, twice per plan, against the reference within
 // each variant's declared error model.
 func TestTCAgreement(t *testing.T) {
@@ -373,13 +371,13 @@ func (h *tcHarness) binary(defs map[string]string) (string, error) {
 }
 
 // run runs p on in through the harness compiled for it.
-func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, split bool, in *convolve.Image) (*convolve.Image, error) {
+func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, arith tcArith, in *convolve.Image) (*convolve.Image, error) {
 	defs := Defines(p, blk, false)
-	for k, v := range tcDefines(split, p.Input.Type) {
+	for k, v := range tcDefines(arith, p.Input.Type) {
 		defs[k] = v
 	}
 	kw, kh := p.KernelSize()
-	defs["TC_ENTRY"] = tcKernel(kw, kh, split)
+	defs["TC_ENTRY"] = tcKernel(kw, kh, arith.split())
 	bin, err := h.binary(defs)
 	if err != nil {
 		return nil, err
@@ -449,10 +447,11 @@ var tcHostCases = []tcCase{
 // TestTCHost runs tc.cu on the host (testdata/tcemu: each CUDA thread a
 // coroutine, mma.sync emulated from the PTX ISA's fragment layouts with
 // the worst accumulation the error bound allows) over tcHostCases for
-// both arithmetics, and compares each output with the reference within
+// each arithmetic, and compares each output with the reference within
 // the variant's declared model. It proves the kernel's index arithmetic,
 // tile fill, border mapping, fragment layouts and operand split without a
-// GPU. -short runs a third of the cases.
+// GPU. gpu-tc-tf32 and gpu-tc-bf16 take half the cases each; -short runs
+// a third of those.
 func TestTCHost(t *testing.T) {
 	h := newTCHarness(t)
 	for vi, tv := range tcVariants {
@@ -461,12 +460,15 @@ func TestTCHost(t *testing.T) {
 		for ci, c := range tcHostCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
 			in := randomImage(r, p.Input)
-			if testing.Short() && (ci+vi)%3 != 0 {
+			// gpu-tc-3xtf32 runs every case; the single-product
+			// arithmetics, whose code differs only in the operand format,
+			// share them out (one the even cases, the other the odd).
+			if tv.arith != tc3xTF32 && ci%2 != int(tv.arith)%2 || testing.Short() && (ci+vi)%3 != 0 {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/%d", tv.name, ci), func(t *testing.T) {
 				t.Parallel()
-				out, err := h.run(p, c.block(), tv.split, in)
+				out, err := h.run(p, c.block(), tv.arith, in)
 				if err != nil {
 					t.Fatalf("%v: %v", p, err)
 				}
@@ -479,32 +481,50 @@ func TestTCHost(t *testing.T) {
 }
 
 // TestTCHostCatchesLayoutError checks that the host harness can fail: a
-// kernel whose B fragment takes its rows from the wrong lanes (t and g
-// swapped) disagrees with the reference.
+// kernel whose TF32 B fragment takes its rows from the wrong lanes (t and
+// g swapped), or whose bfloat16 A fragment swaps the halves of its pairs,
+// disagrees with the reference.
 func TestTCHostCatchesLayoutError(t *testing.T) {
-	h := newTCHarness(t)
-	path := filepath.Join(h.dir, "tc.cu")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	mutations := []struct {
+		arith    tcArith
+		from, to string
+	}{
+		{tc3xTF32, "const int bo = 8 + t - g;", "const int bo = 8 + g - t;"},
+		{tcTF32, "const int bo = 8 + t - g;", "const int bo = 8 + g - t;"},
+		{tcBF16, "tc_bf16x2(lo.x, lo.y), tc_bf16x2(hi.x, hi.y)", "tc_bf16x2(lo.y, lo.x), tc_bf16x2(hi.y, hi.x)"},
 	}
-	bad := strings.Replace(string(b), "const int bo = 8 + t - g;", "const int bo = 8 + g - t;", 1)
-	if bad == string(b) {
-		t.Fatal("tc.cu no longer has the B offset this test changes")
-	}
-	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(9, 9))
-	c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}}
-	p := c.problem(randomFilter(r, 7, 7))
-	in := randomImage(r, p.Input)
-	out, err := h.run(p, c.block(), true, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := agreeModel(t, p, in, out, convolve.Direct); m.OK() {
-		t.Errorf("swapped B fragment rows agree with the reference: %v", m)
+	for _, m := range mutations {
+		h := newTCHarness(t)
+		path := filepath.Join(h.dir, "tc.cu")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := strings.Replace(string(b), m.from, m.to, 1)
+		if bad == string(b) {
+			t.Fatalf("tc.cu no longer has %q, which this test changes", m.from)
+		}
+		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(9, 9))
+		c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}}
+		p := c.problem(randomFilter(r, 7, 7))
+		in := randomImage(r, p.Input)
+		out, err := h.run(p, c.block(), m.arith, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model := convolve.Direct
+		switch m.arith {
+		case tcTF32:
+			model = convolve.TF32
+		case tcBF16:
+			model = convolve.BF16
+		}
+		if mt := agreeModel(t, p, in, out, model); mt.OK() {
+			t.Errorf("%q for %q agrees with the reference: %v", m.to, m.from, mt)
+		}
 	}
 }
 
@@ -531,7 +551,7 @@ func TestTCHostNearOverflow(t *testing.T) {
 				}
 				in.F32[i] = v
 			}
-			out, err := h.run(p, c.block(), tv.split, in)
+			out, err := h.run(p, c.block(), tv.arith, in)
 			if err != nil {
 				t.Fatalf("%s %v: %v", tv.name, p, err)
 			}

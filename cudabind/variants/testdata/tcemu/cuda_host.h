@@ -14,6 +14,10 @@
 #define __shared__
 #define __launch_bounds__(...)
 
+struct float2 {
+    float x, y;
+};
+
 struct host_dim3 {
     unsigned x, y, z;
 };

@@ -88,18 +88,28 @@ static float tc_sum(const double* p, int n, float c)
     return (float)(std::trunc(s / q2) * q2);
 }
 
-// warp_mma computes D = A*B + C for warp f from its lanes' fragments.
-static void warp_mma(warp_frags& f)
+// warp_mma computes D = A*B + C for warp f from its lanes' fragments,
+// laid out as .bf16 fragments when bf16 is set, else as .tf32 ones.
+static void warp_mma(warp_frags& f, bool bf16)
 {
     float A[16][8], B[8][8], C[16][8];
     for (int l = 0; l < 32; ++l) {
         const int g = l / 4, t = l % 4;
-        A[g][t] = f.a[l][0];
-        A[g + 8][t] = f.a[l][1];
-        A[g][t + 4] = f.a[l][2];
-        A[g + 8][t + 4] = f.a[l][3];
-        B[t][g] = f.b[l][0];
-        B[t + 4][g] = f.b[l][1];
+        if (bf16) {
+            A[g][2 * t] = f.a[l][0];
+            A[g][2 * t + 1] = f.a[l][1];
+            A[g + 8][2 * t] = f.a[l][2];
+            A[g + 8][2 * t + 1] = f.a[l][3];
+            B[2 * t][g] = f.b[l][0];
+            B[2 * t + 1][g] = f.b[l][1];
+        } else {
+            A[g][t] = f.a[l][0];
+            A[g + 8][t] = f.a[l][1];
+            A[g][t + 4] = f.a[l][2];
+            A[g + 8][t + 4] = f.a[l][3];
+            B[t][g] = f.b[l][0];
+            B[t + 4][g] = f.b[l][1];
+        }
         C[g][2 * t] = f.c[l][0];
         C[g][2 * t + 1] = f.c[l][1];
         C[g + 8][2 * t] = f.c[l][2];
@@ -118,10 +128,27 @@ static void warp_mma(warp_frags& f)
     }
 }
 
+// arrive records that the running lane has handed its fragments to its
+// warp's mma, computes the mma when it is the last, and returns the
+// lane's part of D once every lane has arrived.
+static void arrive(float (&d)[4], bool bf16)
+{
+    const int lane = threadIdx.x;
+    warp_frags& f = frags[threadIdx.y];
+    if (++f.arrived == 32) {
+        f.arrived = 0;
+        warp_mma(f, bf16);
+    }
+    yield();
+    for (int i = 0; i < 4; ++i) {
+        d[i] = f.d[lane][i];
+    }
+}
+
 void host_mma(float (&d)[4], const float (&a)[4], const float (&b)[2], const float (&c)[4])
 {
-    const int lane = threadIdx.x, w = threadIdx.y;
-    warp_frags& f = frags[w];
+    const int lane = threadIdx.x;
+    warp_frags& f = frags[threadIdx.y];
     for (int i = 0; i < 4; ++i) {
         need_tf32(a[i]);
         f.a[lane][i] = a[i];
@@ -131,14 +158,27 @@ void host_mma(float (&d)[4], const float (&a)[4], const float (&b)[2], const flo
         need_tf32(b[i]);
         f.b[lane][i] = b[i];
     }
-    if (++f.arrived == 32) {
-        f.arrived = 0;
-        warp_mma(f);
-    }
-    yield();
+    arrive(d, false);
+}
+
+// bf16_lo and bf16_hi are the halves of a packed pair as float.
+static float bf16_lo(unsigned v) { return __uint_as_float(v << 16); }
+static float bf16_hi(unsigned v) { return __uint_as_float(v & 0xffff0000u); }
+
+void host_mma_bf16(float (&d)[4], const unsigned (&a)[2], unsigned b, const float (&c)[4])
+{
+    const int lane = threadIdx.x;
+    warp_frags& f = frags[threadIdx.y];
+    f.a[lane][0] = bf16_lo(a[0]);
+    f.a[lane][1] = bf16_hi(a[0]);
+    f.a[lane][2] = bf16_lo(a[1]);
+    f.a[lane][3] = bf16_hi(a[1]);
+    f.b[lane][0] = bf16_lo(b);
+    f.b[lane][1] = bf16_hi(b);
     for (int i = 0; i < 4; ++i) {
-        d[i] = f.d[lane][i];
+        f.c[lane][i] = c[i];
     }
+    arrive(d, true);
 }
 
 #include "tc.cu"
