@@ -9,9 +9,37 @@ import (
 // TCMaxSide is the largest filter side the tensor-core variants accept.
 const TCMaxSide = 31
 
-// tcRX is tc.cu's RX: each warp computes 4*RX segments of 8 output
+// tcRX is tc.cu's default RX (the tunable rx of the tensor-core
+// variants: 1, 2 or 4): each warp computes 4*RX segments of 8 output
 // columns (32*RX columns) by 16 rows.
 const tcRX = 2
+
+// tcRXValues are the values of the tensor-core variants' rx.
+var tcRXValues = []int{1, 2, 4}
+
+// tcSpace is the tuning space of a tensor-core variant: the block (one to
+// eight warps) and rx. A point is kept out when its tile and filter do
+// not fit the device's shared memory.
+func tcSpace(split bool) *convolve.TuningSpace {
+	return &convolve.TuningSpace{
+		Blocks:   tcBlocks,
+		Tunables: []convolve.Tunable{{Name: TunableRX, Values: tcRXValues}},
+		Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
+			kw, kh := filterSides(p)
+			n := TCSharedBytes(s.Block, s.Tunables[TunableRX], kw, kh, split)
+			if lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
+				return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
+			}
+			return nil
+		},
+		Default: func(p convolve.Problem, block convolve.Block, lim convolve.DeviceLimits) convolve.Setting {
+			if block == (convolve.Block{}) {
+				block = tcBlock
+			}
+			return convolve.Setting{Block: block, Tunables: map[string]int{TunableRX: tcRX}}
+		},
+	}
+}
 
 // tcBlock is the tensor-core variants' default block: 4 warps stacked, a
 // block computing 64 x 64 outputs.
@@ -116,14 +144,25 @@ func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl
 	caps.Accuracy = model
 	caps.MaxFilterSide = TCMaxSide
 	caps.FixedBlocks = tcBlocks
+	caps.Tunables = []string{TunableRX}
+	caps.Space = tcSpace(split)
 	args := []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}
-	shared := func(t Tile) int { return TCSharedBytes(t.Block, t.KW, t.KH, split) }
+	shared := func(t Tile) int { return TCSharedBytes(t.Block, t.RX, t.KW, t.KH, split) }
 	return Decl{
-		Desc:    convolve.Description{Name: name, Summary: summary, Caps: caps},
-		Block:   tcBlock,
-		Family:  "tc",
-		Check:   tcCheckDevice,
-		Defines: func(b *Base) (map[string]string, error) { return tcDefines(arith, b.Problem.Input.Type), nil },
+		Desc:   convolve.Description{Name: name, Summary: summary, Caps: caps},
+		Block:  tcBlock,
+		Family: "tc",
+		Check:  tcCheckDevice,
+		Defines: func(b *Base) (map[string]string, error) {
+			rx := tcRX
+			if v, ok := b.Config.Tunables[TunableRX]; ok {
+				if v != 1 && v != 2 && v != 4 {
+					return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2 or 4", b.Name, TunableRX, v)
+				}
+				rx = v
+			}
+			return tcDefines(arith, rx, b.Problem.Input.Type), nil
+		},
 		Kernels: []Kernel{
 			{Name: "conv_tc", Grid: PerTile, Args: args, Shared: shared},
 			{Name: "conv_tc_direct", Grid: PerTile, Args: args, Shared: shared},
@@ -154,11 +193,11 @@ func tcCheckDevice(b *Base) error {
 	return nil
 }
 
-// tcDefines sets RX, RY (16), SPLIT, BF16, and IN_TF32 for uint8 input,
-// whose values are TF32 already (8 significant bits), so that the split
-// leaves out the product of the input's zero low part.
-func tcDefines(arith tcArith, typ convolve.ElemType) map[string]string {
-	d := map[string]string{"RX": fmt.Sprint(tcRX), "RY": "16", "SPLIT": "0", "BF16": "0", "IN_TF32": "0"}
+// tcDefines sets RX (rx), RY (16), SPLIT, BF16, and IN_TF32 for uint8
+// input, whose values are TF32 already (8 significant bits), so that the
+// split leaves out the product of the input's zero low part.
+func tcDefines(arith tcArith, rx int, typ convolve.ElemType) map[string]string {
+	d := map[string]string{"RX": fmt.Sprint(rx), "RY": "16", "SPLIT": "0", "BF16": "0", "IN_TF32": "0"}
 	switch arith {
 	case tc3xTF32:
 		d["SPLIT"] = "1"
@@ -195,13 +234,13 @@ func TCTensorCores(kw, kh int, split bool) bool {
 	return TCErrorUnits(kw, kh, split) <= float64(kw*kh+kw+kh)
 }
 
-// TCSharedBytes is the dynamic shared memory of tc.cu for block b and a
-// kw x kh filter: the input tile, 16*b.Y + kh - 1 rows of TC_P floats
-// (the 32*RX outputs' columns plus 8*(TC_Q-1), plus 4), then kh padded
+// TCSharedBytes is the dynamic shared memory of tc.cu for block b, rx
+// (RX) and a kw x kh filter: the input tile, 16*b.Y + kh - 1 rows of TC_P
+// floats (the 32*rx outputs' columns plus 8*(TC_Q-1), plus 4), then kh padded
 // filter rows of 8*TC_Q + 8 floats, twice with the split.
-func TCSharedBytes(b convolve.Block, kw, kh int, split bool) int {
+func TCSharedBytes(b convolve.Block, rx, kw, kh int, split bool) int {
 	q := tcChunks(kw)
-	tw := 32*tcRX + 8*(q-1)
+	tw := 32*rx + 8*(q-1)
 	floats := (16*b.Y+kh-1)*(tw+4) + kh*(8*q+8)
 	if split {
 		floats += kh * (8*q + 8)

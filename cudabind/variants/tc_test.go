@@ -29,15 +29,16 @@ var tcVariants = []struct {
 	model convolve.ErrorModel
 }{{"gpu-tc-3xtf32", tc3xTF32, convolve.Direct}, {"gpu-tc-tf32", tcTF32, convolve.TF32}, {"gpu-tc-bf16", tcBF16, convolve.BF16}}
 
-// tcCase is one case of the tensor-core tests: a specialization and an
-// image size (Stride -1: the row length plus 3).
+// tcCase is one case of the tensor-core tests: a specialization, an
+// image size (Stride -1: the row length plus 3) and rx (0: the default).
 type tcCase struct {
 	kc kernelCase
 	g  convolve.Geometry
+	rx int
 }
 
 // tcCases covers every border with filters from 1x1 (conv_tc_direct) to
-// the largest, rectangular filters, every element type with 1 to 4
+// the largest, every block with every rx, rectangular filters, every element type with 1 to 4
 // channels in both layouts, every block, and images that are not
 // multiples of a block's 64 x 16*BY outputs, smaller than one block, or
 // with padded rows; sizes that leave interior blocks (edge-free tile
@@ -49,7 +50,7 @@ func tcCases() []tcCase {
 	for bi, b := range convolve.Borders {
 		for ki, k := range []int{1, 3, 5, 7, 9, 21, 31} {
 			cs = append(cs, tcCase{kernelCase{kw: k, kh: k, border: b, mode: convolve.Modes[(bi+ki)%2], typ: convolve.Float32, channels: 1},
-				sizes[(bi+ki)%len(sizes)]})
+				sizes[(bi+ki)%len(sizes)], 0})
 		}
 	}
 	layouts := []struct {
@@ -60,23 +61,42 @@ func tcCases() []tcCase {
 		for li, l := range layouts {
 			b := convolve.Borders[(ti*len(layouts)+li)%len(convolve.Borders)]
 			cs = append(cs, tcCase{kernelCase{kw: 7 + 2*(li%2), kh: 7, border: b, mode: convolve.Modes[li%2], typ: typ, channels: l.c, layout: l.l},
-				convolve.Geometry{Width: 67, Height: 35}})
+				convolve.Geometry{Width: 67, Height: 35}, 0})
 		}
 	}
 	cs = append(cs,
-		tcCase{kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 130, Height: 20}},
-		tcCase{kernelCase{kw: 9, kh: 13, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}},
-		tcCase{kernelCase{kw: 17, kh: 5, border: convolve.Mirror, typ: convolve.Int16, channels: 1}, convolve.Geometry{Width: 90, Height: 33, Stride: -1}},
+		tcCase{kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 130, Height: 20}, 0},
+		tcCase{kernelCase{kw: 9, kh: 13, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}, 0},
+		tcCase{kernelCase{kw: 17, kh: 5, border: convolve.Mirror, typ: convolve.Int16, channels: 1}, convolve.Geometry{Width: 90, Height: 33, Stride: -1}, 0},
 	)
-	for _, blk := range tcBlocks {
-		cs = append(cs, tcCase{kernelCase{kw: 11, kh: 11, border: convolve.Replicate, typ: convolve.Float32, channels: 1, block: blk},
-			convolve.Geometry{Width: 140, Height: 150}})
+	for i, blk := range tcBlocks {
+		for _, rx := range tcRXValues {
+			cs = append(cs, tcCase{kernelCase{kw: 11 + 10*(i%2), kh: 11, border: convolve.Borders[i], typ: convolve.Float32, channels: 1, block: blk},
+				convolve.Geometry{Width: 300, Height: 150}, rx})
+		}
 	}
 	return cs
 }
 
 func (c tcCase) problem(f *convolve.Filter) convolve.Problem {
 	return c.kc.problem(c.g, f)
+}
+
+// config is the configuration of c: its block and rx where set.
+func (c tcCase) config() convolve.Config {
+	cfg := convolve.Config{Block: c.kc.block}
+	if c.rx != 0 {
+		cfg.Tunables = map[string]int{TunableRX: c.rx}
+	}
+	return cfg
+}
+
+// rxOr is c's rx, or the default.
+func (c tcCase) rxOr() int {
+	if c.rx == 0 {
+		return tcRX
+	}
+	return c.rx
 }
 
 func (c tcCase) block() convolve.Block {
@@ -154,7 +174,7 @@ func TestTCDeclared(t *testing.T) {
 		}
 		for _, c := range tcCases() {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			if err := d.Validate(p, convolve.Config{Block: c.kc.block}, h100); err != nil {
+			if err := d.Validate(p, c.config(), h100); err != nil {
 				t.Errorf("%s %v: %v", tv.name, p, err)
 			}
 		}
@@ -177,28 +197,30 @@ func TestTCDeclared(t *testing.T) {
 func TestTCSharedBytes(t *testing.T) {
 	// 31x31, 32x4, split: TC_Q = 5, tile 64+30 = 94 rows of 64+32+4 =
 	// 100 floats, two filters of 31 rows of 48 floats.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 31, 31, true), (94*100+2*31*48)*4; got != want {
+	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true), (94*100+2*31*48)*4; got != want {
 		t.Errorf("31x31 split: %d bytes, want %d", got, want)
 	}
-	// 7x5, 32x1, TF32: TC_Q = 2, tile 16+4 = 20 rows of 64+8+4 = 76
-	// floats, one filter of 5 rows of 24 floats.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 1}, 7, 5, false), (20*76+5*24)*4; got != want {
+	// 7x5, 32x1, rx=4, TF32: TC_Q = 2, tile 16+4 = 20 rows of 128+8+4 =
+	// 140 floats, one filter of 5 rows of 24 floats.
+	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 1}, 4, 7, 5, false), (20*140+5*24)*4; got != want {
 		t.Errorf("7x5 tf32: %d bytes, want %d", got, want)
 	}
 }
 
 // tcCompileCases are the specializations TestTCCompile compiles: every
-// element type, 1 to 4 channels in both layouts, every block, filters
-// from 1x1 to 31x31 and thin ones.
+// element type, 1 to 4 channels in both layouts, every block and rx,
+// filters from 1x1 to 31x31 and thin ones.
 var tcCompileCases = []tcCase{
-	{kernelCase{kw: 1, kh: 1, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 5, kh: 5, border: convolve.Replicate, typ: convolve.Uint8, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 32, Y: 1}}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Int16, channels: 2, layout: convolve.Interleaved}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 9, kh: 13, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 2}}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 21, kh: 21, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 31, kh: 31, border: convolve.Zero, typ: convolve.Float32, channels: 4, layout: convolve.Interleaved}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 31, kh: 1, border: convolve.Mirror, typ: convolve.Uint8, channels: 1}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Int16, channels: 4, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}},
+	{kernelCase{kw: 1, kh: 1, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 5, kh: 5, border: convolve.Replicate, typ: convolve.Uint8, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 32, Y: 1}}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Int16, channels: 2, layout: convolve.Interleaved}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 9, kh: 13, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 2}}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 21, kh: 21, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 31, kh: 31, border: convolve.Zero, typ: convolve.Float32, channels: 4, layout: convolve.Interleaved}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 31, kh: 1, border: convolve.Mirror, typ: convolve.Uint8, channels: 1}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Int16, channels: 4, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 31, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 37, Height: 23}, 4},
+	{kernelCase{kw: 9, kh: 9, border: convolve.Wrap, typ: convolve.Uint8, channels: 1}, convolve.Geometry{Width: 37, Height: 23}, 1},
 }
 
 // TestTCCompile compiles tc.cu for sm_90 over tcCompileCases with each
@@ -219,7 +241,7 @@ func TestTCCompile(t *testing.T) {
 	for _, tv := range tcVariants {
 		for _, c := range tcCompileCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, p.Input.Type))
+			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, c.rxOr(), p.Input.Type))
 			opts.Arch = compileArch
 			cc, err := cudabind.CompileOnly(src, opts)
 			if err != nil {
@@ -250,7 +272,7 @@ func TestTCAgreement(t *testing.T) {
 			failures := 0
 			for _, c := range tcCases() {
 				p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-				plan, err := convolve.PlanFor(v, p, convolve.Config{Block: c.kc.block})
+				plan, err := convolve.PlanFor(v, p, c.config())
 				if err != nil {
 					t.Errorf("%v: Plan: %v", p, err)
 					failures++
@@ -371,9 +393,9 @@ func (h *tcHarness) binary(defs map[string]string) (string, error) {
 }
 
 // run runs p on in through the harness compiled for it.
-func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, arith tcArith, in *convolve.Image) (*convolve.Image, error) {
+func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, rx int, arith tcArith, in *convolve.Image) (*convolve.Image, error) {
 	defs := Defines(p, blk, false)
-	for k, v := range tcDefines(arith, p.Input.Type) {
+	for k, v := range tcDefines(arith, rx, p.Input.Type) {
 		defs[k] = v
 	}
 	kw, kh := p.KernelSize()
@@ -423,25 +445,29 @@ func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, arith tcArith, i
 // output): every border, filters of both TC_Q parities up to 31,
 // rectangular filters, the small and thin filters of conv_tc_direct, every element type, 1 to 4 channels in both
 // layouts, the smallest and largest blocks, padded rows, and images with
-// interior tiles (from about 100 x 60 for 7x7) and smaller than a block.
+// interior tiles (from about 100 x 60 for 7x7) and smaller than a block,
+// and every rx.
 var tcHostCases = []tcCase{
-	{kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 150, Height: 70}},
-	{kernelCase{kw: 9, kh: 9, border: convolve.Replicate, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 21, kh: 21, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}},
-	{kernelCase{kw: 31, kh: 31, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}},
-	{kernelCase{kw: 15, kh: 15, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 19, Height: 17, Stride: -1}},
-	{kernelCase{kw: 7, kh: 7, border: convolve.Mirror, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}, convolve.Geometry{Width: 67, Height: 20}},
-	{kernelCase{kw: 9, kh: 7, border: convolve.Wrap, mode: convolve.Convolve, typ: convolve.Int16, channels: 2, layout: convolve.Planar}, convolve.Geometry{Width: 41, Height: 18, Stride: -1}},
-	{kernelCase{kw: 7, kh: 9, border: convolve.Reflect, typ: convolve.Float32, channels: 4, layout: convolve.Interleaved}, convolve.Geometry{Width: 30, Height: 17}},
-	{kernelCase{kw: 11, kh: 7, border: convolve.Zero, typ: convolve.Uint8, channels: 4, layout: convolve.Planar}, convolve.Geometry{Width: 23, Height: 9}},
-	{kernelCase{kw: 31, kh: 1, border: convolve.Replicate, typ: convolve.Int16, channels: 1}, convolve.Geometry{Width: 130, Height: 20}},
-	{kernelCase{kw: 9, kh: 13, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 1, Height: 1}},
-	{kernelCase{kw: 7, kh: 7, border: convolve.Replicate, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 1}}, convolve.Geometry{Width: 140, Height: 40}},
-	{kernelCase{kw: 7, kh: 7, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 70, Height: 150}},
-	{kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 150, Height: 70}},
-	{kernelCase{kw: 5, kh: 5, border: convolve.Zero, typ: convolve.Uint8, channels: 3, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}},
-	{kernelCase{kw: 1, kh: 31, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}},
-	{kernelCase{kw: 1, kh: 1, border: convolve.Reflect, typ: convolve.Int16, channels: 2, layout: convolve.Interleaved}, convolve.Geometry{Width: 19, Height: 17, Stride: -1}},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 150, Height: 70}, 0},
+	{kernelCase{kw: 9, kh: 9, border: convolve.Replicate, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 21, kh: 21, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}, 0},
+	{kernelCase{kw: 31, kh: 31, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}, 0},
+	{kernelCase{kw: 15, kh: 15, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 19, Height: 17, Stride: -1}, 0},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Mirror, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}, convolve.Geometry{Width: 67, Height: 20}, 0},
+	{kernelCase{kw: 9, kh: 7, border: convolve.Wrap, mode: convolve.Convolve, typ: convolve.Int16, channels: 2, layout: convolve.Planar}, convolve.Geometry{Width: 41, Height: 18, Stride: -1}, 0},
+	{kernelCase{kw: 7, kh: 9, border: convolve.Reflect, typ: convolve.Float32, channels: 4, layout: convolve.Interleaved}, convolve.Geometry{Width: 30, Height: 17}, 0},
+	{kernelCase{kw: 11, kh: 7, border: convolve.Zero, typ: convolve.Uint8, channels: 4, layout: convolve.Planar}, convolve.Geometry{Width: 23, Height: 9}, 0},
+	{kernelCase{kw: 31, kh: 1, border: convolve.Replicate, typ: convolve.Int16, channels: 1}, convolve.Geometry{Width: 130, Height: 20}, 0},
+	{kernelCase{kw: 9, kh: 13, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 1, Height: 1}, 0},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Replicate, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 1}}, convolve.Geometry{Width: 140, Height: 40}, 0},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 8}}, convolve.Geometry{Width: 70, Height: 150}, 0},
+	{kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 150, Height: 70}, 0},
+	{kernelCase{kw: 5, kh: 5, border: convolve.Zero, typ: convolve.Uint8, channels: 3, layout: convolve.Planar}, convolve.Geometry{Width: 37, Height: 23}, 0},
+	{kernelCase{kw: 1, kh: 31, border: convolve.Wrap, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 40}, 0},
+	{kernelCase{kw: 1, kh: 1, border: convolve.Reflect, typ: convolve.Int16, channels: 2, layout: convolve.Interleaved}, convolve.Geometry{Width: 19, Height: 17, Stride: -1}, 0},
+	{kernelCase{kw: 9, kh: 9, border: convolve.Mirror, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 100, Height: 40}, 1},
+	{kernelCase{kw: 13, kh: 11, border: convolve.Zero, mode: convolve.Convolve, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 32, Y: 2}}, convolve.Geometry{Width: 150, Height: 50}, 4},
+	{kernelCase{kw: 7, kh: 7, border: convolve.Replicate, typ: convolve.Uint8, channels: 2, layout: convolve.Planar}, convolve.Geometry{Width: 140, Height: 30}, 4},
 }
 
 // TestTCHost runs tc.cu on the host (testdata/tcemu: each CUDA thread a
@@ -468,7 +494,7 @@ func TestTCHost(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s/%d", tv.name, ci), func(t *testing.T) {
 				t.Parallel()
-				out, err := h.run(p, c.block(), tv.arith, in)
+				out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
 				if err != nil {
 					t.Fatalf("%v: %v", p, err)
 				}
@@ -508,10 +534,10 @@ func TestTCHostCatchesLayoutError(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := rand.New(rand.NewPCG(9, 9))
-		c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}}
+		c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}, 0}
 		p := c.problem(randomFilter(r, 7, 7))
 		in := randomImage(r, p.Input)
-		out, err := h.run(p, c.block(), m.arith, in)
+		out, err := h.run(p, c.block(), c.rxOr(), m.arith, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -537,7 +563,7 @@ func TestTCHostNearOverflow(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 21))
 	for _, tv := range tcVariants {
 		for _, k := range []int{3, 9} {
-			c := tcCase{kernelCase{kw: k, kh: k, border: convolve.Replicate, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 20}}
+			c := tcCase{kernelCase{kw: k, kh: k, border: convolve.Replicate, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
 			f := randomFilter(r, k, k)
 			for i := range f.Weights {
 				f.Weights[i] *= 1.0 / 8 / float32(k*k)
@@ -551,7 +577,7 @@ func TestTCHostNearOverflow(t *testing.T) {
 				}
 				in.F32[i] = v
 			}
-			out, err := h.run(p, c.block(), tv.arith, in)
+			out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
 			if err != nil {
 				t.Fatalf("%s %v: %v", tv.name, p, err)
 			}
