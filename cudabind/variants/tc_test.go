@@ -587,3 +587,45 @@ func TestTCHostNearOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestTCBoundWithinModel checks, for every filter up to 31x31 that runs
+// on tensor cores, that the bound derived in tc.go lies within the
+// tolerance convolve computes for the declared model, so that a change
+// to either shows here: 3xTF32's (TCErrorUnits u P + u|ref|) within
+// Direct's, and TF32's and BF16's (d P + TCErrorUnits u (1+d) P +
+// u|ref|) within their models'.
+func TestTCBoundWithinModel(t *testing.T) {
+	const u = 0x1p-24
+	for _, tv := range tcVariants {
+		split := tv.arith.split()
+		d := 0.0
+		switch tv.model {
+		case convolve.TF32:
+			d = 0x1p-10 + 0x1p-22
+		case convolve.BF16:
+			d = 0x1p-7 + 0x1p-16
+		}
+		tensor := 0
+		for kw := 1; kw <= TCMaxSide; kw += 2 {
+			for kh := 1; kh <= TCMaxSide; kh += 2 {
+				if !TCTensorCores(kw, kh, split) {
+					continue
+				}
+				tensor++
+				for _, c := range []struct{ absSum, ref float64 }{{1, 1}, {1, 0}, {1e30, -3e29}, {1e-20, 1e-21}} {
+					bound := d*c.absSum + TCErrorUnits(kw, kh, split)*u*(1+d)*c.absSum + u*math.Abs(c.ref)
+					tol, err := convolve.ModelTolerance(tv.model, kw, kh, c.absSum, c.ref)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if bound > tol {
+						t.Errorf("%s %dx%d absSum=%g ref=%g: derived bound %g exceeds the %v tolerance %g", tv.name, kw, kh, c.absSum, c.ref, bound, tv.model, tol)
+					}
+				}
+			}
+		}
+		if tensor == 0 {
+			t.Errorf("%s: no filter runs on tensor cores", tv.name)
+		}
+	}
+}
