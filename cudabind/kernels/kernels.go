@@ -7,9 +7,10 @@
 // pixel addressing; tile.cuh: the shape of a block's input tile with its
 // halo and the loads that fill it; vecfill.cuh: the 128-bit tile fill of
 // the kernels whose tile rows start on 4-aligned columns; unroll.cuh: the
-// unrolling policy) are handed to NVRTC by name. The sources take their specialization (filter size, block
-// shape, border, element type, channels, layout) as -D macros; see
-// border.cuh for the list.
+// unrolling policy; mma.cuh: the tensor-core instructions of tc.cu) are
+// handed to NVRTC by name. The sources take their specialization (filter
+// size, block shape, border, element type, channels, layout) as -D
+// macros; see border.cuh for the list.
 package kernels
 
 import (

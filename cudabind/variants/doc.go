@@ -50,13 +50,29 @@
 // them. It declares the FFT32 error model (convolve.FFTTolerance), which
 // the tests and the property suite hold it to.
 //
+// gpu-tc-3xtf32, gpu-tc-tf32 and gpu-tc-bf16 (tc.go, kernels/tc.cu)
+// compute direct convolution on tensor cores: each filter row applied to 8
+// output columns is a product with a banded Toeplitz matrix, done by
+// warp-level mma.sync m16n8k8 instructions 16 output rows at a time, each
+// group of products added to float32 accumulators. gpu-tc-3xtf32 splits
+// every operand into TF32 high and low parts and forms three products, and
+// declares convolve.Direct; gpu-tc-tf32 and gpu-tc-bf16 round the operands
+// to TF32 or bfloat16 and declare convolve.TF32 or convolve.BF16. Their
+// error bound is derived in tc.go from the formats and a stated assumption
+// on the tensor cores' summation; filters for which it exceeds the
+// declared model's (the smallest and thinnest) run tc.cu's conv_tc_direct,
+// the same tile summed on CUDA cores in float32. Their tests run tc.cu on
+// the CPU too, through a host harness (testdata/tcemu) that makes each
+// CUDA thread a coroutine and emulates mma.sync from the PTX ISA's
+// fragment layouts with the worst accumulation the bound allows.
+//
 // gpu-regtile and gpu-sepfused fill their tiles with aligned vector
 // loads; their declarations ask for device input rows that start on
 // multiples of 32 elements (Decl.InRowAlign), so an image of any width
 // (4099 columns, say) is copied in with a two-dimensional copy into a
 // buffer of the wider stride and keeps the vector path.
 //
-// gpu-tiled and gpu-regtile declare tuning spaces (convolve.TuningSpace:
+// gpu-tiled, gpu-regtile and the gpu-tc variants declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk
 // allow). Their plans take the block and tunables a configuration leaves
 // unset from the GPU's tuning table (package results/tuning), for the
@@ -74,7 +90,7 @@
 // every method, and a second Close, returns an error wrapping
 // convolve.ErrClosed. The direct and channel kernels follow IEEE
 // arithmetic over every tap (see directCaps); gpu-separable,
-// gpu-sepfused, gpu-sobel, gpu-fft and the peers declare
+// gpu-sepfused, gpu-sobel, gpu-fft, the gpu-tc variants and the peers declare
 // convolve.Capabilities.FiniteInput, each with its reason, and are
 // refused NaN and infinite weights at plan time and pixels in Run and
 // Upload with a *convolve.NonFiniteError.

@@ -54,7 +54,7 @@ func TestFiniteInputDeclared(t *testing.T) {
 			got = append(got, d.Name)
 		}
 	}
-	if want := []string{"cudnn", "cudnn-tf32", "gpu-fft", "gpu-separable", "gpu-sepfused", "gpu-sobel", "npp", "npp-interior"}; !slices.Equal(got, want) {
+	if want := []string{"cudnn", "cudnn-tf32", "gpu-fft", "gpu-separable", "gpu-sepfused", "gpu-sobel", "gpu-tc-3xtf32", "gpu-tc-bf16", "gpu-tc-tf32", "npp", "npp-interior"}; !slices.Equal(got, want) {
 		t.Errorf("GPU variants declaring FiniteInput = %v, want %v", got, want)
 	}
 }
