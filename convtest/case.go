@@ -158,6 +158,7 @@ func (c testCase) Config() convolve.Config {
 }
 
 // tunableValues lists the values drawn for the GPU variants' tunables
+// that their tuning space does not list (valuesOf)
 // (gpu-tiled's and gpu-regtile's "ry", gpu-regtile's "rx": outputs per
 // thread; the gpu-slab variants' chunks and streams per device, 0 their
 // default, and their device-memory cap in KiB, 0 none); any other
@@ -165,21 +166,31 @@ func (c testCase) Config() convolve.Config {
 var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8},
 	"chunks": {0, 1, 3, 5}, "streams": {0, 1, 2, 4}, "memcap-kib": {0, 0, 64}}
 
-// drawTune sets each of the named tunables with probability 1/2.
-func drawTune(rng *rand.Rand, names []string) string {
+// drawTune sets each of the named tunables with probability 1/2, to a
+// value of the variant's tuning space where it declares one (space may
+// be nil).
+func drawTune(rng *rand.Rand, names []string, space *convolve.TuningSpace) string {
 	t := map[string]int{}
 	for _, name := range slices.Sorted(slices.Values(names)) {
 		if rng.Intn(2) == 0 {
 			continue
 		}
-		vals := valuesOf(name)
+		vals := valuesOf(name, space)
 		t[name] = vals[rng.Intn(len(vals))]
 	}
 	return convolve.FormatTunables(t)
 }
 
-// valuesOf is the values drawn for one tunable.
-func valuesOf(name string) []int {
+// valuesOf is the values drawn for one tunable: those the variant's
+// tuning space lists for it, else tunableValues', else 0 and 1.
+func valuesOf(name string, space *convolve.TuningSpace) []int {
+	if space != nil {
+		for _, tu := range space.Tunables {
+			if tu.Name == name && len(tu.Values) > 0 {
+				return tu.Values
+			}
+		}
+	}
 	if vals, ok := tunableValues[name]; ok {
 		return vals
 	}

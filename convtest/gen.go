@@ -102,7 +102,7 @@ func specPool(caps convolve.Capabilities, seed int64) []testCase {
 	for try := 0; len(pool) < gpuPoolSize && try < 100*gpuPoolSize; try++ {
 		c := d.drawSpec(rng)
 		if misses < 20 {
-			c.Tune = coverTune(c.Tune, caps.Tunables, len(pool))
+			c.Tune = coverTune(c.Tune, caps.Tunables, caps.Space, len(pool))
 		}
 		c.W, c.H, c.Seed = 1, 1, 1
 		c.Weights = d.kinds[0]
@@ -117,14 +117,15 @@ func specPool(caps convolve.Capabilities, seed int64) []testCase {
 }
 
 // coverTune returns the tune t (testCase.Tune) with every tunable of names
-// that has more than slot values set to its slot-th value (valuesOf).
-func coverTune(t string, names []string, slot int) string {
+// that has more than slot values set to its slot-th value (valuesOf, from
+// the variant's tuning space where it declares one; space may be nil).
+func coverTune(t string, names []string, space *convolve.TuningSpace, slot int) string {
 	set, _ := convolve.ParseTunables(t)
 	if set == nil {
 		set = map[string]int{}
 	}
 	for _, name := range names {
-		if vals := valuesOf(name); slot < len(vals) {
+		if vals := valuesOf(name, space); slot < len(vals) {
 			set[name] = vals[slot]
 		}
 	}
@@ -180,7 +181,7 @@ func (d *domain) drawSpec(rng *rand.Rand) testCase {
 		c.NoFMA = rng.Intn(4) == 0
 		c.Fast = rng.Intn(4) == 0
 	}
-	c.Tune = drawTune(rng, d.caps.Tunables)
+	c.Tune = drawTune(rng, d.caps.Tunables, d.caps.Space)
 	return c.normalize()
 }
 

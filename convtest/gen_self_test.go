@@ -210,7 +210,7 @@ func TestSpecPoolsCoverEveryTunable(t *testing.T) {
 				}
 			}
 			for _, tun := range c.Tunables {
-				for _, v := range valuesOf(tun) {
+				for _, v := range valuesOf(tun, c.Space) {
 					if want := fmt.Sprintf("%s=%d", tun, v); !seen[want] {
 						t.Errorf("%s seed %d: no specialization sets %s", name, seed, want)
 					}
@@ -233,7 +233,7 @@ func TestCoverTune(t *testing.T) {
 		{"ry=2", 4, "ry=2"},
 		{"", 5, ""},
 	} {
-		if got := coverTune(tt.in, names, tt.slot); got != tt.want {
+		if got := coverTune(tt.in, names, nil, tt.slot); got != tt.want {
 			t.Errorf("coverTune(%q, slot %d) = %q, want %q", tt.in, tt.slot, got, tt.want)
 		}
 	}
@@ -245,7 +245,7 @@ func TestDrawTuneOutputsPerThread(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	seen := map[int]bool{}
 	for range 200 {
-		set, err := convolve.ParseTunables(drawTune(rng, []string{"rx", "ry"}))
+		set, err := convolve.ParseTunables(drawTune(rng, []string{"rx", "ry"}, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,5 +260,36 @@ func TestDrawTuneOutputsPerThread(t *testing.T) {
 	}
 	if len(seen) != 4 {
 		t.Errorf("rx values drawn %v, want all of 1, 2, 4, 8", seen)
+	}
+}
+
+// A variant that declares a tuning space gets only the values it lists
+// for a tunable, drawn or set to cover them, even where another family
+// accepts more under the same name (gpu-regtile's rx takes 8, the
+// tensor-core variants' only 1, 2 and 4).
+func TestDrawTuneFollowsSpace(t *testing.T) {
+	space := &convolve.TuningSpace{Tunables: []convolve.Tunable{{Name: "rx", Values: []int{1, 2, 4}}}}
+	rng := rand.New(rand.NewSource(3))
+	seen := map[int]bool{}
+	for range 300 {
+		set, err := convolve.ParseTunables(drawTune(rng, []string{"rx"}, space))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := set["rx"]; ok {
+			if v != 1 && v != 2 && v != 4 {
+				t.Fatalf("drawTune set rx=%d outside the space's 1, 2, 4", v)
+			}
+			seen[v] = true
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("rx values drawn %v, want 1, 2 and 4", seen)
+	}
+	for slot := range 5 {
+		set, _ := convolve.ParseTunables(coverTune("", []string{"rx"}, space, slot))
+		if v, ok := set["rx"]; ok && v != 1 && v != 2 && v != 4 {
+			t.Errorf("coverTune slot %d set rx=%d outside the space", slot, v)
+		}
 	}
 }
