@@ -19,14 +19,13 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/results/tablefiles"
 )
 
 // EnvVar names the environment variable that overrides the embedded
@@ -274,62 +273,34 @@ var embedded embed.FS
 // LoadFS reads every *.json file at the top of fsys as a table, naming
 // each source prefix + its file name.
 func LoadFS(fsys fs.FS, prefix string) (*Set, error) {
-	s := &Set{}
-	names, err := fs.Glob(fsys, "*.json")
+	files, err := tablefiles.ReadFS(fsys, prefix)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range names {
-		data, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			return nil, err
-		}
-		t, err := Parse(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s%s: %w", prefix, n, err)
-		}
-		s.Add(t, prefix+n)
-	}
-	return s, nil
+	return parseFiles(files)
 }
 
 // Load reads the tables auto uses: the embedded ones, with those under
-// the path in CONVBENCH_CROSSOVER (a file or a directory of *.json) in
-// place of the embedded tables of the same GPUs. With
-// CONVBENCH_CROSSOVER=off the set is empty.
+// the path in CONVBENCH_CROSSOVER (a file or a directory of *.json) in place
+// of the embedded tables of the same GPUs. With CONVBENCH_CROSSOVER=off the
+// set is empty.
 func Load() (*Set, error) {
-	env := os.Getenv(EnvVar)
-	if env == "off" {
-		return &Set{}, nil
-	}
-	s, err := LoadFS(embedded, "results/crossover/")
+	files, err := tablefiles.Read(embedded, "results/crossover/", EnvVar)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("crossover: %w", err)
 	}
-	if env == "" {
-		return s, nil
-	}
-	fi, err := os.Stat(env)
-	if err != nil {
-		return nil, fmt.Errorf("crossover: %s=%s: %w", EnvVar, env, err)
-	}
-	more := &Set{}
-	if fi.IsDir() {
-		more, err = LoadFS(os.DirFS(env), filepath.Clean(env)+string(filepath.Separator))
-	} else {
-		var data []byte
-		if data, err = os.ReadFile(env); err == nil {
-			var t *Table
-			if t, err = Parse(data); err == nil {
-				more.Add(t, env)
-			}
+	return parseFiles(files)
+}
+
+// parseFiles parses each file as a table and adds it to a set, in order.
+func parseFiles(files []tablefiles.File) (*Set, error) {
+	s := &Set{}
+	for _, f := range files {
+		t, err := Parse(f.Data)
+		if err != nil {
+			return nil, fmt.Errorf("crossover: %s: %w", f.Name, err)
 		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("crossover: %s=%s: %w", EnvVar, env, err)
-	}
-	for _, g := range more.GPUs() {
-		s.Add(more.tables[g], more.from[g])
+		s.Add(t, f.Name)
 	}
 	return s, nil
 }

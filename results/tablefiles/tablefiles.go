@@ -1,0 +1,74 @@
+// Package tablefiles reads the per-GPU JSON tables of results/tuning and
+// results/crossover: the files embedded in a binary, overlaid by those at
+// a path an environment variable names. Each caller parses the files into
+// its own table type.
+package tablefiles
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is the bytes of one table file and the name it is known by in
+// errors and in the report (its source).
+type File struct {
+	Name string
+	Data []byte
+}
+
+// ReadFS returns every *.json file at the top of fsys, in name order,
+// each named prefix + its file name.
+func ReadFS(fsys fs.FS, prefix string) ([]File, error) {
+	names, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	files := make([]File, 0, len(names))
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: prefix + n, Data: data})
+	}
+	return files, nil
+}
+
+// Read returns the tables of embedded (named prefix + file name)
+// followed by those at the path the environment variable env holds: a
+// file, or a directory whose *.json files are read. A caller adds them in
+// order, so that a table from the path replaces the embedded table of the
+// same GPU. With the variable set to "off" Read returns no files; a path
+// that cannot be read is an error naming the variable and the path.
+func Read(embedded fs.FS, prefix, env string) ([]File, error) {
+	path := os.Getenv(env)
+	if path == "off" {
+		return nil, nil
+	}
+	files, err := ReadFS(embedded, prefix)
+	if err != nil || path == "" {
+		return files, err
+	}
+	more, err := readPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: %w", env, path, err)
+	}
+	return append(files, more...), nil
+}
+
+func readPath(path string) ([]File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return ReadFS(os.DirFS(path), filepath.Clean(path)+string(filepath.Separator))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return []File{{Name: path, Data: data}}, nil
+}
