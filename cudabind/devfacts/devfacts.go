@@ -72,46 +72,7 @@ func timeCopies(x *cudabind.Exec, n int64, reps, batches int) (time.Duration, er
 	if err := x.MemsetD32(src, 0x3f800000, n/4); err != nil {
 		return 0, err
 	}
-	start, err := x.NewEvent()
-	if err != nil {
-		return 0, err
-	}
-	defer x.DestroyEvent(start)
-	stop, err := x.NewEvent()
-	if err != nil {
-		return 0, err
-	}
-	defer x.DestroyEvent(stop)
-	if err := x.CopyDtoDAsync(dst, src, n, 0); err != nil { // warm-up
-		return 0, err
-	}
-	times := make([]time.Duration, 0, batches)
-	for b := 0; b < batches; b++ {
-		if err := x.Record(start, 0); err != nil {
-			return 0, err
-		}
-		for r := 0; r < reps; r++ {
-			if err := x.CopyDtoDAsync(dst, src, n, 0); err != nil {
-				return 0, err
-			}
-		}
-		if err := x.Record(stop, 0); err != nil {
-			return 0, err
-		}
-		if err := x.EventSync(stop); err != nil {
-			return 0, err
-		}
-		t, err := x.Elapsed(start, stop)
-		if err != nil {
-			return 0, err
-		}
-		times = append(times, t)
-	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	if times[len(times)/2] <= 0 {
-		return 0, fmt.Errorf("devfacts: copy timing returned %v", times[len(times)/2])
-	}
-	return times[len(times)/2], nil
+	return timeBatches(x, reps, batches, func() error { return x.CopyDtoDAsync(dst, src, n, 0) })
 }
 
 // FP32LanesPerSM returns the FP32 FMA units per SM for a compute
