@@ -170,18 +170,11 @@ func Slug(gpu string) string { return benchname.Slug(gpu, "") }
 // Set is a collection of tables by GPU name, each with where it came
 // from.
 type Set struct {
-	tables map[string]*Table
-	from   map[string]string
+	tablefiles.Set[*Table]
 }
 
 // Add adds t, read from source, replacing a table for the same GPU.
-func (s *Set) Add(t *Table, source string) {
-	if s.tables == nil {
-		s.tables, s.from = map[string]*Table{}, map[string]string{}
-	}
-	s.tables[t.GPU] = t
-	s.from[t.GPU] = source
-}
+func (s *Set) Add(t *Table, source string) { s.Put(t.GPU, t, source) }
 
 // Match is what a lookup found: the entry, the variant of its ranking
 // chosen with its time, the table's source, and whether the entry's
@@ -205,7 +198,7 @@ func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) 
 	if s == nil {
 		return Match{}, false
 	}
-	t := s.tables[gpu]
+	t := s.Table(gpu)
 	if t == nil {
 		return Match{}, false
 	}
@@ -236,27 +229,17 @@ func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) 
 	for _, c := range best.Ranking {
 		if admit == nil || admit(c.Variant) {
 			dk, ds := dist(*best)
-			return Match{Entry: *best, Chosen: c, Source: s.from[gpu], Exact: dk == 0 && ds == 0}, true
+			return Match{Entry: *best, Chosen: c, Source: s.Source(gpu), Exact: dk == 0 && ds == 0}, true
 		}
 	}
 	return Match{}, false
 }
 
-// GPUs lists the GPUs with a table, sorted.
-func (s *Set) GPUs() []string {
-	var g []string
-	for n := range s.tables {
-		g = append(g, n)
-	}
-	slices.Sort(g)
-	return g
-}
-
 // Table returns gpu's table, or nil.
-func (s *Set) Table(gpu string) *Table { return s.tables[gpu] }
-
-// Source is where gpu's table was read from, or "" when there is none.
-func (s *Set) Source(gpu string) string { return s.from[gpu] }
+func (s *Set) Table(gpu string) *Table {
+	t, _ := s.Get(gpu)
+	return t
+}
 
 func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
 
@@ -294,15 +277,11 @@ func Load() (*Set, error) {
 
 // parseFiles parses each file as a table and adds it to a set, in order.
 func parseFiles(files []tablefiles.File) (*Set, error) {
-	s := &Set{}
-	for _, f := range files {
-		t, err := Parse(f.Data)
-		if err != nil {
-			return nil, fmt.Errorf("crossover: %s: %w", f.Name, err)
-		}
-		s.Add(t, f.Name)
+	ts, err := tablefiles.Parse(files, Parse, func(t *Table) string { return t.GPU })
+	if err != nil {
+		return nil, fmt.Errorf("crossover: %w", err)
 	}
-	return s, nil
+	return &Set{Set: *ts}, nil
 }
 
 var (

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // File is the bytes of one table file and the name it is known by in
@@ -71,4 +72,55 @@ func readPath(path string) ([]File, error) {
 		return nil, err
 	}
 	return []File{{Name: path, Data: data}}, nil
+}
+
+// Set is a collection of tables by GPU name, each with the name of the
+// file it was read from. The zero value is an empty set.
+type Set[T any] struct {
+	tables map[string]T
+	from   map[string]string
+}
+
+// Put adds gpu's table t, read from source, replacing a table for the
+// same GPU.
+func (s *Set[T]) Put(gpu string, t T, source string) {
+	if s.tables == nil {
+		s.tables, s.from = map[string]T{}, map[string]string{}
+	}
+	s.tables[gpu] = t
+	s.from[gpu] = source
+}
+
+// Get returns gpu's table and whether there is one.
+func (s *Set[T]) Get(gpu string) (T, bool) {
+	t, ok := s.tables[gpu]
+	return t, ok
+}
+
+// GPUs lists the GPUs with a table, sorted.
+func (s *Set[T]) GPUs() []string {
+	g := make([]string, 0, len(s.tables))
+	for n := range s.tables {
+		g = append(g, n)
+	}
+	slices.Sort(g)
+	return g
+}
+
+// Source is where gpu's table was read from, or "" when there is none.
+func (s *Set[T]) Source(gpu string) string { return s.from[gpu] }
+
+// Parse parses each of files with parse and puts the tables in a new set,
+// in order, each under the GPU name gpu gives it (so that a later file
+// replaces an earlier one of the same GPU). An error names the file.
+func Parse[T any](files []File, parse func([]byte) (T, error), gpu func(T) string) (*Set[T], error) {
+	s := &Set[T]{}
+	for _, f := range files {
+		t, err := parse(f.Data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		s.Put(gpu(t), t, f.Name)
+	}
+	return s, nil
 }

@@ -1,6 +1,7 @@
 package tablefiles
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,5 +54,35 @@ func TestRead(t *testing.T) {
 	t.Setenv(env, missing)
 	if _, err := Read(embedded, "e/", env); err == nil || !strings.Contains(err.Error(), env+"="+missing) {
 		t.Errorf("missing path: error %v, want one naming %s=%s", err, env, missing)
+	}
+}
+
+// Parse puts each table under its GPU, a later file replacing an earlier
+// one of the same GPU, and names the file of a table that does not parse.
+func TestParse(t *testing.T) {
+	type table struct{ gpu, body string }
+	parse := func(b []byte) (table, error) {
+		gpu, body, ok := strings.Cut(string(b), ":")
+		if !ok {
+			return table{}, errors.New("no colon")
+		}
+		return table{gpu, body}, nil
+	}
+	gpu := func(t table) string { return t.gpu }
+	s, err := Parse([]File{{"a.json", []byte("G1:one")}, {"b.json", []byte("G2:two")}, {"c.json", []byte("G1:three")}}, parse, gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.GPUs(); !slices.Equal(got, []string{"G1", "G2"}) {
+		t.Errorf("GPUs %q", got)
+	}
+	if g1, ok := s.Get("G1"); !ok || g1.body != "three" || s.Source("G1") != "c.json" {
+		t.Errorf("G1 = %+v from %q, want the later file's", g1, s.Source("G1"))
+	}
+	if _, ok := s.Get("G3"); ok || s.Source("G3") != "" {
+		t.Error("a GPU without a table has one")
+	}
+	if _, err := Parse([]File{{"bad.json", []byte("nothing")}}, parse, gpu); err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("error %v, want one naming bad.json", err)
 	}
 }

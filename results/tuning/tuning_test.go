@@ -98,8 +98,8 @@ func TestEmbeddedTablesParse(t *testing.T) {
 		t.Fatalf("embedded tables: %v", err)
 	}
 	for _, g := range s.GPUs() {
-		if want := Slug(g) + ".json"; s.from[g] != want {
-			t.Errorf("table of %q is in %s, want %s", g, s.from[g], want)
+		if want := Slug(g) + ".json"; s.Source(g) != want {
+			t.Errorf("table of %q is in %s, want %s", g, s.Source(g), want)
 		}
 	}
 }
