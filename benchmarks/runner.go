@@ -182,7 +182,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if err := s.plan.Run(s.in, s.out); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	s.metrics, s.gate, err = GateModel(p, s.in, s.out, v.Describe().Caps.Accuracy)
+	s.metrics, s.gate, err = GateModel(p, s.in, s.out, convolve.ModelOf(v, p, c.Config()))
 	if err != nil {
 		return fmt.Errorf("gate: %w", err)
 	}

@@ -227,3 +227,24 @@ func ModelTolerance(m ErrorModel, kw, kh int, absSum, ref float64) (float64, err
 	}
 	return OperandTolerance(kw, kh, absSum, ref, m.OperandRoundoff()), nil
 }
+
+// ProblemModel is implemented by a variant whose error model depends on
+// the problem: one that picks its path per problem (auto). ModelFor
+// returns the model its plan of p under cfg is held to; its
+// Capabilities.Accuracy is then the model of what it cannot plan.
+type ProblemModel interface {
+	ModelFor(p Problem, cfg Config) ErrorModel
+}
+
+// ModelOf is the error model v's results for p under cfg are held to:
+// Direct for operations other than Filter2D, ModelFor's where v
+// implements ProblemModel, else v's declared Capabilities.Accuracy.
+func ModelOf(v Variant, p Problem, cfg Config) ErrorModel {
+	if p.Op != Filter2D {
+		return Direct
+	}
+	if pm, ok := v.(ProblemModel); ok {
+		return pm.ModelFor(p, cfg)
+	}
+	return v.Describe().Caps.Accuracy
+}

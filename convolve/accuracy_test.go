@@ -152,3 +152,50 @@ func TestErrorModelNames(t *testing.T) {
 		t.Errorf("zero Capabilities declare %v, want direct", c.Accuracy)
 	}
 }
+
+// modelVariant declares model; perProblemVariant holds a filter of more
+// than 5 taps a side to FFT32 (a variant that picks its path per problem).
+type modelVariant struct {
+	model convolve.ErrorModel
+}
+
+func (v modelVariant) Describe() convolve.Description {
+	return convolve.Description{Name: "model-test", Caps: convolve.Capabilities{Accuracy: v.model}}
+}
+func (v modelVariant) Plan(convolve.Problem, convolve.Config) (convolve.Plan, error) { return nil, nil }
+
+type perProblemVariant struct{ modelVariant }
+
+func (v perProblemVariant) ModelFor(p convolve.Problem, cfg convolve.Config) convolve.ErrorModel {
+	if kw, kh := p.KernelSize(); max(kw, kh) > 5 {
+		return convolve.FFT32
+	}
+	return v.model
+}
+
+func TestModelOf(t *testing.T) {
+	box := func(k int) convolve.Problem {
+		f, err := convolve.Box(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return convolve.Problem{Op: convolve.Filter2D, Filter: f}
+	}
+	tests := []struct {
+		name string
+		v    convolve.Variant
+		p    convolve.Problem
+		want convolve.ErrorModel
+	}{
+		{"declared direct", modelVariant{model: convolve.Direct}, box(7), convolve.Direct},
+		{"declared convolve.TF32", modelVariant{model: convolve.TF32}, box(7), convolve.TF32},
+		{"per problem, small filter", perProblemVariant{modelVariant{model: convolve.Direct}}, box(3), convolve.Direct},
+		{"per problem, large filter", perProblemVariant{modelVariant{model: convolve.Direct}}, box(9), convolve.FFT32},
+		{"not a filter", perProblemVariant{modelVariant{model: convolve.TF32}}, convolve.Problem{Op: convolve.SobelMagnitude}, convolve.Direct},
+	}
+	for _, tt := range tests {
+		if got := convolve.ModelOf(tt.v, tt.p, convolve.Config{}); got != tt.want {
+			t.Errorf("%s: convolve.ModelOf = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -279,7 +279,7 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 	if err != nil {
 		return append(problems, err.Error()), ""
 	}
-	ref, tol, err := e.expect(p, in)
+	ref, tol, err := e.expect(p, base.Config(), in)
 	if err != nil {
 		return append(problems, err.Error()), ""
 	}

@@ -121,7 +121,7 @@ func benchCase(b *testing.B, v convolve.Variant, c benchmarks.Case) {
 	if err := pl.Run(in, out); err != nil {
 		b.Fatalf("run: %v", err)
 	}
-	m, _, err := benchmarks.GateModel(p, in, out, v.Describe().Caps.Accuracy)
+	m, _, err := benchmarks.GateModel(p, in, out, convolve.ModelOf(v, p, c.Config()))
 	if err != nil {
 		b.Fatalf("gate: %v", err)
 	}

@@ -32,14 +32,17 @@ type env struct {
 	pool []testCase
 }
 
-// expect is the reference of p on in with the tolerance of the variant's
-// declared error model (refimpl.ExpectModel with Caps.Accuracy).
-func (e *env) expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
-	m := e.desc.Caps.Accuracy
-	if p.Op != convolve.Filter2D {
-		m = convolve.Direct
-	}
-	return refimpl.ExpectModel(p, in, m)
+// expect is the reference of p on in with the tolerance of the error
+// model the variant's results for p under cfg are held to (model).
+func (e *env) expect(p convolve.Problem, cfg convolve.Config, in *convolve.Image) (ref, tol *convolve.Image, err error) {
+	return refimpl.ExpectModel(p, in, e.model(p, cfg))
+}
+
+// model is the error model the variant's results for p under cfg are held
+// to: its declared Capabilities.Accuracy, or the model of the path it
+// picks for p where it picks one per problem (convolve.ModelOf).
+func (e *env) model(p convolve.Problem, cfg convolve.Config) convolve.ErrorModel {
+	return convolve.ModelOf(e.variant, p, cfg)
 }
 
 // countedPlan counts itself in env.open until closed.

@@ -170,7 +170,7 @@ func checkExtreme(build extremeBuild) func(e *env, c testCase) error {
 			}
 			return nil
 		}
-		ref, tol, err := e.expect(p, in)
+		ref, tol, err := e.expect(p, c.Config(), in)
 		if err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}

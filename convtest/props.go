@@ -131,7 +131,7 @@ func checkAgreement(e *env, c testCase) (err error) {
 		return err
 	}
 	before := in.Clone()
-	ref, tol, err := e.expect(p, in)
+	ref, tol, err := e.expect(p, c.Config(), in)
 	if err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
@@ -262,8 +262,8 @@ func checkIdentity(e *env, c testCase) error {
 	if err != nil {
 		return err
 	}
-	if m := e.desc.Caps.Accuracy; m != convolve.Direct {
-		ref, tol, err := e.expect(p, in)
+	if m := e.model(p, c.Config()); m != convolve.Direct {
+		ref, tol, err := e.expect(p, c.Config(), in)
 		if err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
@@ -321,9 +321,9 @@ func checkImpulse(e *env, c testCase) error {
 			}
 		}
 	}
-	if e.desc.Caps.Accuracy != convolve.Direct {
+	if e.model(p, c.Config()) != convolve.Direct {
 		// The model's bound of the same image (its reference equals want).
-		if _, tol, err = e.expect(p, in); err != nil {
+		if _, tol, err = e.expect(p, c.Config(), in); err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
 	}
@@ -392,11 +392,11 @@ func checkLinearity(e *env, c testCase) error {
 	var weightRounding []float64 // per channel, FFT models only
 	for k, filt := range []*convolve.Filter{f, g, h} {
 		p := c.problem(filt)
-		_, tols[k], err = e.expect(p, in)
+		_, tols[k], err = e.expect(p, c.Config(), in)
 		if err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
-		if k < 2 && e.desc.Caps.Accuracy.IsFFT() {
+		if k < 2 && e.model(p, c.Config()).IsFFT() {
 			terms, err := refimpl.FFTTerms(p, in)
 			if err != nil {
 				return fmt.Errorf("reference: %w", err)
@@ -487,13 +487,13 @@ func checkTranslation(e *env, c testCase) error {
 		return err
 	}
 	pa, pb := c.problem(f), bc.problem(f)
-	_, tol, err := e.expect(pa, small)
+	_, tol, err := e.expect(pa, c.Config(), small)
 	if err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
 	tolB := func(x, y, ch int) float64 { return tol.At(x-dx, y-dy, ch) }
-	if e.desc.Caps.Accuracy.IsFFT() {
-		_, tb, err := e.expect(pb, big)
+	if e.model(pa, c.Config()).IsFFT() {
+		_, tb, err := e.expect(pb, c.Config(), big)
 		if err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
@@ -536,7 +536,7 @@ func checkFlip(e *env, c testCase) error {
 	pc := c.problem(f)
 	pr := pc
 	pr.Mode, pr.Filter = convolve.Correlate, f.Flipped()
-	_, tol, err := e.expect(pc, in)
+	_, tol, err := e.expect(pc, c.Config(), in)
 	if err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
@@ -621,12 +621,12 @@ func checkSeparable(e *env, c testCase) error {
 	if err != nil {
 		return err
 	}
-	_, tol, err := e.expect(p, in)
+	_, tol, err := e.expect(p, c.Config(), in)
 	if err != nil {
 		return fmt.Errorf("reference: %w", err)
 	}
 	dtol := tol // the partner's bound: Direct
-	if e.desc.Caps.Accuracy != convolve.Direct {
+	if e.model(p, c.Config()) != convolve.Direct {
 		if _, dtol, err = refimpl.Expect(p, in); err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}

@@ -6,21 +6,27 @@ import (
 	"github.com/convbench/convbench/results/crossover"
 )
 
-// autoCPU is an auto variant over two CPU paths, so that the suite proves
-// auto's choosing, delegation and declared capabilities without a GPU:
-// a crossover table of its stand-in device sends small separable filters
-// to cpu-fast, and its heuristic sends filters up to 5 taps to cpu-naive
-// and larger ones to cpu-fast. (The registered auto, over the GPU paths,
-// runs in TestProperties on a GPU host.)
+// autoCPU is an auto variant over three CPU paths of two error models, so
+// that the suite proves auto's choosing, delegation, declared
+// capabilities and per-problem error model without a GPU: a crossover
+// table of its stand-in device sends small separable filters to cpu-fast,
+// and its heuristic sends filters up to 5 taps to cpu-naive, up to 8 to
+// cpu-fast (Direct) and larger ones to cpu-fft (FFT64), each plan held to
+// its path's model. (The registered auto, over the GPU paths, runs in
+// TestProperties on a GPU host.)
 var autoCPU = auto.New(auto.Options{
 	Name:    "auto-cpu",
-	Summary: "auto over cpu-naive and cpu-fast (a test of auto without a GPU)",
-	Paths:   []string{"cpu-naive", "cpu-fast"},
+	Summary: "auto over cpu-naive, cpu-fast and cpu-fft (a test of auto without a GPU)",
+	Paths:   []string{"cpu-naive", "cpu-fast", "cpu-fft"},
+	Models:  []convolve.ErrorModel{convolve.Direct, convolve.FFT64},
 	Heuristic: func(p convolve.Problem) []string {
-		if kw, kh := p.KernelSize(); max(kw, kh) <= 5 {
+		switch kw, kh := p.KernelSize(); {
+		case max(kw, kh) <= 5:
 			return []string{"cpu-naive"}
+		case max(kw, kh) <= 8:
+			return []string{"cpu-fast"}
 		}
-		return []string{"cpu-fast"}
+		return []string{"cpu-fft"}
 	},
 	Tables: func() (*crossover.Set, error) {
 		var s crossover.Set

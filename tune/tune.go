@@ -412,11 +412,7 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 	if err := plan.Run(in, out); err != nil {
 		return fmt.Errorf("run %v: %w", p, err)
 	}
-	model := v.Describe().Caps.Accuracy
-	if p.Op != convolve.Filter2D {
-		model = convolve.Direct
-	}
-	ref, tol, err := refimpl.ExpectModel(p, in, model)
+	ref, tol, err := refimpl.ExpectModel(p, in, convolve.ModelOf(v, p, pt.Apply(convolve.Config{})))
 	if err != nil {
 		return err
 	}

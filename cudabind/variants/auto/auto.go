@@ -13,20 +13,21 @@
 // configuration are considered, and a path that refuses the problem at
 // plan time (a device limit) gives way to the next one.
 //
-// Accuracy: the property suite and the benchmarks' gate hold a variant to
-// the one error model it declares, so auto declares one model and takes
-// only paths whose declared bound lies within it on every problem
-// (Admits): for the model Direct that is the paths that declare Direct
-// themselves, float32 direct and separable kernels and the 3xTF32
-// tensor-core split. Paths of looser models (TF32, BF16, FFT32) are left
-// out: neither the TF32 nor the FFT32 bound contains the other, nor
-// Direct's on every problem (the FFT bound grows with the whole image's
-// norm, the direct ones with each output's own taps), so no one model
-// could be declared that every choice meets. auto's other capabilities
-// are the union of its paths': a problem none of them can plan is refused
-// with a *convolve.CapabilityError, and auto declares FiniteInput when
-// any of its paths does, refusing non-finite input even where the chosen
-// path would take it.
+// Accuracy: auto's results are held to the error model of the path it
+// picks for each problem (ModelFor, which the property suite, the
+// benchmarks' gate and the tuner read through convolve.ModelOf). The
+// registered auto takes the paths of two models: Direct (float32 direct
+// and separable kernels and the 3xTF32 tensor-core split) and FFT32
+// (gpu-fft); paths that round their operands to TF32 or bfloat16 are left
+// out, so that asking for auto never trades operand precision for speed.
+// A path that refuses a problem at plan time gives way only to a path
+// whose bound lies within the first choice's (Admits), so that a plan
+// always meets the model ModelFor named. auto's declared
+// Capabilities.Accuracy (Direct) is the model of what it cannot plan.
+// Its other capabilities are the union of its paths': a problem none of
+// them can plan is refused with a *convolve.CapabilityError, and auto
+// declares FiniteInput when any of its paths does, refusing non-finite
+// input even where the chosen path would take it.
 //
 // A plan of auto is the chosen path's plan; it says which path it chose
 // and why (Plan.Chosen, and convolve.TunedPlan's SettingSource, which the
@@ -54,17 +55,21 @@ const Name = "auto"
 var Paths = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-tc-*", "gpu-fft"}
 
 func init() {
-	convolve.Register(New(Options{Name: Name,
-		Summary: "the fastest proven path per problem (crossover table of the GPU, else a heuristic) among the paths of the Direct error model"}))
+	convolve.Register(New(Options{Name: Name, Models: []convolve.ErrorModel{convolve.Direct, convolve.FFT32},
+		Summary: "the fastest proven path per problem (crossover table of the GPU, else a heuristic) among the paths of the Direct and FFT32 error models, each plan held to its path's"}))
 }
 
 // Options configure an auto variant.
 type Options struct {
 	Name    string
 	Summary string
-	// Model is the error model the variant declares; it takes only the
-	// paths Admits(Model, theirs) accepts.
+	// Model is the error model the variant declares
+	// (Capabilities.Accuracy): that of the problems it cannot plan.
 	Model convolve.ErrorModel
+	// Models are the error models of the paths it takes: a path whose
+	// model one of them admits (Admits). nil means Model alone. Each plan
+	// is held to its path's model (ModelFor).
+	Models []convolve.ErrorModel
 	// Paths are the registered variants it chooses among, names or
 	// prefixes ending in '*', in fallback order; nil means Paths.
 	Paths []string
@@ -87,6 +92,9 @@ type Variant struct {
 func New(o Options) *Variant {
 	if o.Paths == nil {
 		o.Paths = Paths
+	}
+	if o.Models == nil {
+		o.Models = []convolve.ErrorModel{o.Model}
 	}
 	if o.Heuristic == nil {
 		o.Heuristic = Heuristic
@@ -167,7 +175,7 @@ func (a *Variant) paths() []convolve.Variant {
 				continue
 			}
 			d := v.Describe()
-			if seen[d.Name] || !match(pat, d.Name) || !Admits(a.opt.Model, d.Caps.Accuracy) {
+			if seen[d.Name] || !match(pat, d.Name) || !a.takes(d.Caps.Accuracy) {
 				continue
 			}
 			seen[d.Name] = true
@@ -175,6 +183,26 @@ func (a *Variant) paths() []convolve.Variant {
 		}
 	}
 	return out
+}
+
+// takes reports whether a path declaring model m is one auto may take.
+func (a *Variant) takes(m convolve.ErrorModel) bool {
+	return slices.ContainsFunc(a.opt.Models, func(decl convolve.ErrorModel) bool { return Admits(decl, m) })
+}
+
+// ModelFor is the error model auto's plan of p under cfg is held to: the
+// declared model of the path Choose puts first (Plan falls back only to
+// paths within it), or auto's declared model where no path can serve p.
+func (a *Variant) ModelFor(p convolve.Problem, cfg convolve.Config) convolve.ErrorModel {
+	choices, err := a.Choose(p, cfg)
+	if err != nil || len(choices) == 0 {
+		return a.opt.Model
+	}
+	v, err := convolve.Lookup(choices[0].Variant)
+	if err != nil {
+		return a.opt.Model
+	}
+	return v.Describe().Caps.Accuracy
 }
 
 func match(pattern, name string) bool {
@@ -347,18 +375,24 @@ func (a *Variant) lookup(p convolve.Problem, ok []string, add func(name, source 
 
 // Plan plans p on the first path of Choose's order that accepts it. A
 // path that refuses p at plan time with a *convolve.CapabilityError
-// (a filter past its device's memory) gives way to the next; any other
+// (a filter past its device's memory) gives way to the next whose error
+// bound lies within the first choice's (ModelFor's model); any other
 // error is returned, naming the path.
 func (a *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
 	choices, err := a.Choose(p, cfg)
 	if err != nil {
 		return nil, err
 	}
+	model := a.ModelFor(p, cfg)
 	var refused []string
 	for _, c := range choices {
 		v, err := convolve.Lookup(c.Variant)
 		if err != nil {
 			return nil, err
+		}
+		if m := v.Describe().Caps.Accuracy; !Admits(model, m) {
+			refused = append(refused, fmt.Sprintf("%s: its %v bound is not within the first choice's %v", c.Variant, m, model))
+			continue
 		}
 		pl, err := convolve.PlanFor(v, p, cfg)
 		var ce *convolve.CapabilityError

@@ -223,8 +223,8 @@ func TestDescribe(t *testing.T) {
 	for _, p := range v.(*Variant).paths() {
 		names = append(names, p.Describe().Name)
 	}
-	if want := []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-tc-3xtf32"}; !slices.Equal(names, want) {
-		t.Errorf("auto's paths %v, want %v (TF32, FFT32 and peers left out)", names, want)
+	if want := []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-tc-3xtf32", "gpu-fft"}; !slices.Equal(names, want) {
+		t.Errorf("auto's paths %v, want %v (TF32 paths and peers left out)", names, want)
 	}
 	tf := New(Options{Name: "auto-tf32", Model: convolve.TF32})
 	names = nil
@@ -376,5 +376,75 @@ func TestPlan(t *testing.T) {
 	}
 	if s := pl.(*Plan).SettingSource(); s != "path gpu-tc-3xtf32, heuristic (no crossover table of Fake GPU)" {
 		t.Errorf("SettingSource %q", s)
+	}
+}
+
+// An auto over the Direct and FFT32 paths holds each plan to its path's
+// model: ModelFor names the first choice's, and when that path refuses at
+// plan time Plan falls back only on a path within its bound.
+func TestModelFor(t *testing.T) {
+	a := testAuto("Fake GPU")
+	a.opt.Models = []convolve.ErrorModel{convolve.Direct, convolve.FFT32}
+	tests := []struct {
+		name      string
+		side, k   int
+		wantModel convolve.ErrorModel
+		wantPath  string
+	}{
+		{"the table's FFT first", 1024, 45, convolve.FFT32, "gpu-fft"},
+		{"a direct path first", 4096, 3, convolve.Direct, "gpu-regtile"},
+	}
+	for _, tt := range tests {
+		p := problem(t, tt.side, tt.k, false, convolve.Float32)
+		if m := a.ModelFor(p, convolve.Config{}); m != tt.wantModel {
+			t.Errorf("%s: ModelFor = %v, want %v", tt.name, m, tt.wantModel)
+		}
+		if m := convolve.ModelOf(a, p, convolve.Config{}); m != tt.wantModel {
+			t.Errorf("%s: convolve.ModelOf = %v, want %v", tt.name, m, tt.wantModel)
+		}
+		pl, err := a.Plan(p, convolve.Config{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		chosen := func() Choice {
+			if dp, ok := pl.(*DevicePlan); ok {
+				return dp.Chosen()
+			}
+			return pl.(*Plan).Chosen()
+		}
+		if got := chosen().Variant; got != tt.wantPath {
+			t.Errorf("%s: planned on %s, want %s", tt.name, got, tt.wantPath)
+		}
+		pl.Close()
+	}
+	// Sobel magnitude is held to Direct whatever the paths.
+	if m := convolve.ModelOf(a, convolve.Problem{Op: convolve.SobelMagnitude}, convolve.Config{}); m != convolve.Direct {
+		t.Errorf("ModelOf(sobel) = %v, want direct", m)
+	}
+	// A problem no path serves is held to auto's declared model.
+	bad := problem(t, 64, 3, false, convolve.Float32)
+	bad.Border = convolve.Wrap
+	if m := a.ModelFor(bad, convolve.Config{}); m != convolve.Direct {
+		t.Errorf("ModelFor of a refused problem = %v, want the declared direct", m)
+	}
+}
+
+// A first choice that refuses at plan time gives way only to a path within
+// its bound: after an FFT32 path, no Direct one.
+func TestPlanFallsBackWithinModel(t *testing.T) {
+	refusing := &fake{d: convolve.Description{Name: "fft-refusing", Caps: gpuCaps(convolve.FFT32)}, refuseFrom: 1}
+	convolve.Register(refusing)
+	a := New(Options{Name: "auto-fallback", Paths: []string{"fft-refusing", "gpu-tiled"}, Models: []convolve.ErrorModel{convolve.Direct, convolve.FFT32},
+		Heuristic: func(convolve.Problem) []string { return []string{"fft-refusing", "gpu-tiled"} },
+		Tables:    func() (*crossover.Set, error) { return &crossover.Set{}, nil },
+		Device:    func() (string, error) { return "Other GPU", nil }})
+	p := problem(t, 256, 5, false, convolve.Float32)
+	if m := a.ModelFor(p, convolve.Config{}); m != convolve.FFT32 {
+		t.Fatalf("ModelFor = %v, want fft32 (the first choice's)", m)
+	}
+	_, err := a.Plan(p, convolve.Config{})
+	var ce *convolve.CapabilityError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "not within the first choice's fft32") {
+		t.Errorf("Plan = %v, want a refusal saying gpu-tiled's direct bound is not within fft32", err)
 	}
 }
