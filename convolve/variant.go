@@ -180,6 +180,20 @@ type Capabilities struct {
 	Accuracy ErrorModel
 }
 
+// Clone returns a copy of c whose lists share no memory with c's, for a
+// variant that wraps another and changes its capabilities. The tuning
+// space is shared (it is not changed in place).
+func (c Capabilities) Clone() Capabilities {
+	c.Ops = slices.Clone(c.Ops)
+	c.Types = slices.Clone(c.Types)
+	c.Channels = slices.Clone(c.Channels)
+	c.Layouts = slices.Clone(c.Layouts)
+	c.Borders = slices.Clone(c.Borders)
+	c.FixedBlocks = slices.Clone(c.FixedBlocks)
+	c.Tunables = slices.Clone(c.Tunables)
+	return c
+}
+
 // Check reports the first capability problem p needs and c lacks, or nil.
 func (c Capabilities) Check(p Problem) error {
 	if err := p.Validate(); err != nil {

@@ -430,3 +430,19 @@ func TestCheckFiniteImage(t *testing.T) {
 		t.Errorf("integer or nil image: %v", err)
 	}
 }
+
+// Clone's lists share no memory with the original's.
+func TestCapabilitiesClone(t *testing.T) {
+	c := Capabilities{Ops: []Operation{Filter2D}, Types: []ElemType{Float32}, Channels: []int{1}, Layouts: []Layout{Planar},
+		Borders: []Border{Zero}, FixedBlocks: []Block{{X: 32, Y: 8}}, Tunables: []string{"ry"}, MaxFilterSide: 31}
+	d := c.Clone()
+	d.Ops[0], d.Types[0], d.Channels[0], d.Layouts[0] = SobelMagnitude, Uint8, 3, Interleaved
+	d.Borders[0], d.FixedBlocks[0], d.Tunables[0] = Wrap, Block{X: 1, Y: 1}, "rx"
+	if c.Ops[0] != Filter2D || c.Types[0] != Float32 || c.Channels[0] != 1 || c.Layouts[0] != Planar ||
+		c.Borders[0] != Zero || c.FixedBlocks[0] != (Block{X: 32, Y: 8}) || c.Tunables[0] != "ry" {
+		t.Errorf("changing the clone changed the original: %+v", c)
+	}
+	if d.MaxFilterSide != 31 {
+		t.Errorf("clone lost MaxFilterSide: %+v", d)
+	}
+}

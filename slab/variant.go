@@ -54,8 +54,9 @@ func Stream(inner convolve.Variant, limit int64) (convolve.Variant, error) {
 	return &variant{inner: inner, limit: limit}, nil
 }
 
-// formatBytes writes n as "64KiB", "3MiB" or "1000B".
-func formatBytes(n int64) string {
+// FormatBytes writes a byte count as the streamed variants' names carry
+// it: "1GiB", "3MiB", "64KiB", or "1000B" where no larger unit divides it.
+func FormatBytes(n int64) string {
 	switch {
 	case n%(1<<30) == 0:
 		return fmt.Sprintf("%dGiB", n>>30)
@@ -69,14 +70,7 @@ func formatBytes(n int64) string {
 
 func (v *variant) Describe() convolve.Description {
 	d := v.inner.Describe()
-	caps := d.Caps
-	caps.Ops = slices.Clone(caps.Ops)
-	caps.Types = slices.Clone(caps.Types)
-	caps.Channels = slices.Clone(caps.Channels)
-	caps.Layouts = slices.Clone(caps.Layouts)
-	caps.Borders = slices.Clone(caps.Borders)
-	caps.FixedBlocks = slices.Clone(caps.FixedBlocks)
-	caps.Tunables = slices.Clone(caps.Tunables)
+	caps := d.Caps.Clone()
 	if v.slabs > 0 {
 		return convolve.Description{
 			Name:    fmt.Sprintf("slab%d-%s", v.slabs, d.Name),
@@ -86,7 +80,7 @@ func (v *variant) Describe() convolve.Description {
 		}
 	}
 	return convolve.Description{
-		Name:    fmt.Sprintf("stream%s-%s", formatBytes(v.limit), d.Name),
+		Name:    fmt.Sprintf("stream%s-%s", FormatBytes(v.limit), d.Name),
 		Summary: fmt.Sprintf("%s on row slabs with halos, one after the other, each slab's buffers within %d bytes", d.Name, v.limit),
 		Report:  "004",
 		Caps:    caps,

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/slab"
 )
 
 // Defaults of the one-shot pipeline: chunks per device and streams per
@@ -106,36 +106,17 @@ func gpuCount() (int, error) {
 	return len(infos), err
 }
 
-// formatBytes writes n as "64KiB", "3MiB", "1GiB" or "1000B".
-func formatBytes(n int64) string {
-	switch {
-	case n%(1<<30) == 0:
-		return fmt.Sprintf("%dGiB", n>>30)
-	case n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
-
 func (v *variant) Describe() convolve.Description {
 	d := v.inner.Describe()
-	caps := d.Caps
-	caps.Ops = slices.Clone(caps.Ops)
-	caps.Types = slices.Clone(caps.Types)
-	caps.Channels = slices.Clone(caps.Channels)
-	caps.Layouts = slices.Clone(caps.Layouts)
-	caps.Borders = slices.Clone(caps.Borders)
-	caps.FixedBlocks = slices.Clone(caps.FixedBlocks)
-	caps.Tunables = append(slices.Clone(caps.Tunables), ownTunables...)
+	caps := d.Caps.Clone()
+	caps.Tunables = append(caps.Tunables, ownTunables...)
 	caps.Space = nil // the wrapped variant's setting is the whole image's (variants.SettledConfig)
 	caps.MultiDevice = true
 	switch {
 	case v.limit > 0:
 		return convolve.Description{
-			Name:    fmt.Sprintf("gpu-stream%s-%s", formatBytes(v.limit), d.Name),
-			Summary: fmt.Sprintf("%s on row slabs streamed through each device under %s of slab buffers, double-buffered over two streams", d.Name, formatBytes(v.limit)),
+			Name:    fmt.Sprintf("gpu-stream%s-%s", slab.FormatBytes(v.limit), d.Name),
+			Summary: fmt.Sprintf("%s on row slabs streamed through each device under %s of slab buffers, double-buffered over two streams", d.Name, slab.FormatBytes(v.limit)),
 			Report:  "004", Caps: caps,
 		}
 	case v.n > 0:

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"slices"
 	"sort"
 	"sync"
 
@@ -156,7 +155,7 @@ func (t *Table) Marshal() ([]byte, error) {
 		if a.K != b.K {
 			return a.K < b.K
 		}
-		return sizeIndex(a.Size) < sizeIndex(b.Size)
+		return tablefiles.SizeLess(a.Size, b.Size)
 	})
 	b, err := json.MarshalIndent(t, "", "  ")
 	return append(b, '\n'), err
@@ -202,34 +201,16 @@ func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) 
 	if t == nil {
 		return Match{}, false
 	}
-	kw, kh := p.KernelSize()
-	k := max(kw, kh)
-	size := sizeIndex(convolve.SizeClassOf(p.Input.Width, p.Input.Height))
 	typ, kind := p.Input.Type.String(), KindOf(p)
-	dist := func(e Entry) (int, int) { return abs(e.K - k), abs(sizeIndex(e.Size) - size) }
-	var best *Entry
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		if e.Type != typ || e.Kind != kind {
-			continue
-		}
-		if best == nil {
-			best = e
-			continue
-		}
-		dk, ds := dist(*e)
-		bk, bs := dist(*best)
-		if dk < bk || dk == bk && (ds < bs || ds == bs && (e.K > best.K || e.K == best.K && sizeIndex(e.Size) < sizeIndex(best.Size))) {
-			best = e
-		}
-	}
-	if best == nil {
+	i, exact := tablefiles.Nearest(t.Entries, func(e Entry) bool { return e.Type == typ && e.Kind == kind },
+		func(e Entry) int { return e.K }, func(e Entry) convolve.SizeClass { return e.Size }, p)
+	if i < 0 {
 		return Match{}, false
 	}
+	best := t.Entries[i]
 	for _, c := range best.Ranking {
 		if admit == nil || admit(c.Variant) {
-			dk, ds := dist(*best)
-			return Match{Entry: *best, Chosen: c, Source: s.Source(gpu), Exact: dk == 0 && ds == 0}, true
+			return Match{Entry: best, Chosen: c, Source: s.Source(gpu), Exact: exact}, true
 		}
 	}
 	return Match{}, false
@@ -239,15 +220,6 @@ func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) 
 func (s *Set) Table(gpu string) *Table {
 	t, _ := s.Get(gpu)
 	return t
-}
-
-func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 //go:embed *

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 // File is the bytes of one table file and the name it is known by in
@@ -123,4 +125,50 @@ func Parse[T any](files []File, parse func([]byte) (T, error), gpu func(T) strin
 		s.Put(gpu(t), t, f.Name)
 	}
 	return s, nil
+}
+
+// Nearest returns the index of the entry of entries that keep accepts
+// nearest to problem p: the nearest K (an entry's k against the filter's
+// larger side), then the nearest image size class (its size against
+// p's), of two as near the larger K and then the smaller class; exact
+// reports whether its K and class are p's own. It returns -1 when keep
+// accepts none.
+func Nearest[E any](entries []E, keep func(E) bool, k func(E) int, size func(E) convolve.SizeClass, p convolve.Problem) (index int, exact bool) {
+	kw, kh := p.KernelSize()
+	pk := max(kw, kh)
+	ps := sizeIndex(convolve.SizeClassOf(p.Input.Width, p.Input.Height))
+	dist := func(e E) (int, int) { return abs(k(e) - pk), abs(sizeIndex(size(e)) - ps) }
+	best := -1
+	for i, e := range entries {
+		if !keep(e) {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := entries[best]
+		dk, ds := dist(e)
+		bk, bs := dist(b)
+		if dk < bk || dk == bk && (ds < bs || ds == bs && (k(e) > k(b) || k(e) == k(b) && sizeIndex(size(e)) < sizeIndex(size(b)))) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1, false
+	}
+	dk, ds := dist(entries[best])
+	return best, dk == 0 && ds == 0
+}
+
+// SizeLess orders size classes from the smallest, for sorting entries.
+func SizeLess(a, b convolve.SizeClass) bool { return sizeIndex(a) < sizeIndex(b) }
+
+func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 const env = "TABLEFILES_TEST_PATH"
@@ -84,5 +86,48 @@ func TestParse(t *testing.T) {
 	}
 	if _, err := Parse([]File{{"bad.json", []byte("nothing")}}, parse, gpu); err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("error %v, want one naming bad.json", err)
+	}
+}
+
+// Nearest takes the nearest K first, then the nearest size class, of two
+// as near the larger K and then the smaller class.
+func TestNearest(t *testing.T) {
+	type entry struct {
+		k    int
+		size convolve.SizeClass
+		skip bool
+	}
+	es := []entry{{3, convolve.SizeLarge, false}, {7, convolve.SizeSmall, false}, {7, convolve.SizeHuge, false},
+		{11, convolve.SizeLarge, false}, {5, convolve.SizeLarge, true}}
+	keep := func(e entry) bool { return !e.skip }
+	k := func(e entry) int { return e.k }
+	size := func(e entry) convolve.SizeClass { return e.size }
+	prob := func(side, kk int) convolve.Problem {
+		f, err := convolve.Box(kk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: convolve.Geometry{Width: side, Height: side, Channels: 1}}
+	}
+	tests := []struct {
+		name      string
+		p         convolve.Problem
+		want      int
+		wantExact bool
+	}{
+		{"exact", prob(4096, 3), 0, true},
+		{"K=5 as near 3 as 7: the nearer size class (3, large)", prob(4096, 5), 0, false},
+		{"K=9 sits between 7 and 11: the larger K", prob(4096, 9), 3, false},
+		{"K=7 at a large image: huge is nearer than small", prob(4096, 7), 2, false},
+		{"K=7 at a medium image: small is nearer than huge", prob(1024, 7), 1, false},
+	}
+	for _, tt := range tests {
+		i, exact := Nearest(es, keep, k, size, tt.p)
+		if i != tt.want || exact != tt.wantExact {
+			t.Errorf("%s: Nearest = %d, %v; want %d, %v", tt.name, i, exact, tt.want, tt.wantExact)
+		}
+	}
+	if i, _ := Nearest(es, func(entry) bool { return false }, k, size, prob(64, 3)); i != -1 {
+		t.Errorf("no entry kept: %d, want -1", i)
 	}
 }

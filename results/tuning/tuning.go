@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"slices"
 	"sort"
 	"sync"
 
@@ -168,7 +167,7 @@ func entryLess(a, b Entry) bool {
 	if a.K != b.K {
 		return a.K < b.K
 	}
-	return sizeIndex(a.Size) < sizeIndex(b.Size)
+	return tablefiles.SizeLess(a.Size, b.Size)
 }
 
 // Put adds e to the table, replacing an entry with the same key.
@@ -214,46 +213,19 @@ func (s *Set) Lookup(gpu, variant string, p convolve.Problem) (Match, bool) {
 	if t == nil {
 		return Match{}, false
 	}
-	kw, kh := p.KernelSize()
-	k := max(kw, kh)
-	size := sizeIndex(convolve.SizeClassOf(p.Input.Width, p.Input.Height))
 	typ := p.Input.Type.String()
-	best, found := Entry{}, false
-	dist := func(e Entry) (int, int) { return abs(e.K - k), abs(sizeIndex(e.Size) - size) }
-	for _, e := range t.Entries {
-		if e.Variant != variant || e.Type != typ {
-			continue
-		}
-		if !found {
-			best, found = e, true
-			continue
-		}
-		dk, ds := dist(e)
-		bk, bs := dist(best)
-		if dk < bk || dk == bk && (ds < bs || ds == bs && (e.K > best.K || e.K == best.K && sizeIndex(e.Size) < sizeIndex(best.Size))) {
-			best = e
-		}
-	}
-	if !found {
+	i, exact := tablefiles.Nearest(t.Entries, func(e Entry) bool { return e.Variant == variant && e.Type == typ },
+		func(e Entry) int { return e.K }, func(e Entry) convolve.SizeClass { return e.Size }, p)
+	if i < 0 {
 		return Match{}, false
 	}
-	dk, ds := dist(best)
-	return Match{Entry: best, Source: s.Source(gpu), Exact: dk == 0 && ds == 0}, true
+	return Match{Entry: t.Entries[i], Source: s.Source(gpu), Exact: exact}, true
 }
 
 // Table returns gpu's table, or nil.
 func (s *Set) Table(gpu string) *Table {
 	t, _ := s.Get(gpu)
 	return t
-}
-
-func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 //go:embed *
