@@ -42,26 +42,9 @@ func isOurPath(v string) bool {
 // cuFFT-based gpu-fft included.
 func isPath(v string) bool { return strings.HasPrefix(v, "gpu-") }
 
-// crossoverRun returns h's run of preset crossover: crossover.txt when
-// there is one, else the run with narrowed axes (crossover-custom-*)
-// with the most cases, the last by name among equals; nil when h has
-// none.
-func crossoverRun(h *Host) *Run {
-	if r := h.run("crossover"); r != nil {
-		return r
-	}
-	var best *Run
-	for _, r := range h.Runs {
-		if !strings.HasPrefix(r.Preset, "crossover-custom-") {
-			continue
-		}
-		if best == nil || len(r.Samples) > len(best.Samples) ||
-			(len(r.Samples) == len(best.Samples) && r.Preset > best.Preset) {
-			best = r
-		}
-	}
-	return best
-}
+// crossoverRun returns h's run of preset crossover, or of the preset with narrowed
+// axes (Host.runOrCustom).
+func crossoverRun(h *Host) *Run { return h.runOrCustom("crossover") }
 
 // crossoverCase is one problem of a crossover run: image size, filter
 // family and K, and the kernel time of every variant that ran it and

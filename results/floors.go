@@ -19,28 +19,9 @@ var floorSizes = []string{"4096x4096", "8192x8192"}
 // (random, not separable) and gauss<K>.
 var floorFamilies = []string{"dense", "gauss"}
 
-// floorsRun returns h's run of preset roofline: the run of the preset's
-// own axes (roofline.txt) when there is one, else of the runs with
-// narrowed axes (roofline-custom-<digest>.txt) the one with the most
-// cases, the last by name among equals. A rerun with the same axes
-// replaces its file, so each custom run is the newest of its axes. It
-// returns nil when h has none.
-func floorsRun(h *Host) *Run {
-	if r := h.run("roofline"); r != nil {
-		return r
-	}
-	var best *Run
-	for _, r := range h.Runs {
-		if !strings.HasPrefix(r.Preset, "roofline-custom-") {
-			continue
-		}
-		if best == nil || len(r.Samples) > len(best.Samples) ||
-			(len(r.Samples) == len(best.Samples) && r.Preset > best.Preset) {
-			best = r
-		}
-	}
-	return best
-}
+// floorsRun returns h's run of preset roofline, or of the preset with narrowed
+// axes (Host.runOrCustom).
+func floorsRun(h *Host) *Run { return h.runOrCustom("roofline") }
 
 // Floors are the two time floors of one problem on one GPU, in
 // nanoseconds: DRAM, its bytes (each input element read once, each output

@@ -182,3 +182,25 @@ func (h *Host) run(preset string) *Run {
 	}
 	return nil
 }
+
+// runOrCustom returns h's run of preset: the run of the preset's own axes
+// when there is one, else, of the runs with narrowed axes
+// (<preset>-custom-<digest>), the one with the most cases, the last by
+// name among equals. A rerun with the same axes replaces its file, so each
+// custom run is the newest of its axes. It returns nil when h has none.
+func (h *Host) runOrCustom(preset string) *Run {
+	if r := h.run(preset); r != nil {
+		return r
+	}
+	var best *Run
+	for _, r := range h.Runs {
+		if !strings.HasPrefix(r.Preset, preset+"-custom-") {
+			continue
+		}
+		if best == nil || len(r.Samples) > len(best.Samples) ||
+			(len(r.Samples) == len(best.Samples) && r.Preset > best.Preset) {
+			best = r
+		}
+	}
+	return best
+}
