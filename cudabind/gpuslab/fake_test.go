@@ -52,10 +52,14 @@ func hostNaive(t testing.TB, pad int) *variants.Variant {
 			if err != nil {
 				return err
 			}
-			out, err := convolve.NewImage(b.Problem.OutputGeometry())
+			if err := b.PadOutputRows(pad); err != nil {
+				return err
+			}
+			out, err := convolve.NewImage(b.OutGeometry())
 			if err != nil {
 				return err
 			}
+			outBytes := int64(out.Len()) * int64(out.Type.Size())
 			b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
 				// The host image's last row stops at its width: copy its
 				// length, not the device buffer's (whose rows are whole).
@@ -65,7 +69,7 @@ func hostNaive(t testing.TB, pad int) *variants.Variant {
 				if err := ip.Run(in, out); err != nil {
 					return err
 				}
-				return x.CopyHtoD(b.Out, hostData(out), b.OutBytes)
+				return x.CopyHtoD(b.Out, hostData(out), outBytes)
 			}
 			return nil
 		},
@@ -77,8 +81,8 @@ func fakeVariant(t testing.TB, fd *fakedriver.Driver, n int, limit int64) *varia
 	return fakePadded(t, fd, n, limit, 1)
 }
 
-// fakePadded is fakeVariant with the device input's rows padded to
-// multiples of pad elements.
+// fakePadded is fakeVariant with the device input's and output's rows
+// padded to multiples of pad elements.
 func fakePadded(t testing.TB, fd *fakedriver.Driver, n int, limit int64, pad int) *variant {
 	inner := hostNaive(t, pad)
 	v := &variant{inner: inner, n: n, limit: limit,

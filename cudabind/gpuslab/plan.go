@@ -485,7 +485,6 @@ func record(x *cudabind.Exec, ev *[4]cudabind.Event, i int, s cudabind.Stream) e
 // output rows.
 func (pl *plan) runChunk(x *cudabind.Exec, ci int, s cudabind.Stream, in, out *convolve.Image, ev *[4]cudabind.Event) error {
 	c := &pl.chunks[ci]
-	sub := pl.pt.Problem(pl.p, c.s)
 	if err := record(x, ev, 0, s); err != nil {
 		return err
 	}
@@ -516,7 +515,7 @@ func (pl *plan) runChunk(x *cudabind.Exec, ci int, s cudabind.Stream, in, out *c
 	if err := record(x, ev, 2, s); err != nil {
 		return err
 	}
-	if err := deviceToHost(x, out, c.s.Y0, c.b.Out, sub.OutputGeometry(), c.s.Top(), c.s.Rows(), s); err != nil {
+	if err := deviceToHost(x, out, c.s.Y0, c.b.Out, c.b.OutGeometry(), c.s.Top(), c.s.Rows(), s); err != nil {
 		return err
 	}
 	return record(x, ev, 3, s)
@@ -575,7 +574,7 @@ func deviceToHost(x *cudabind.Exec, im *convolve.Image, dst int, dev cudabind.De
 	rowBytes := int64(g.RowElems()) * es
 	base := hostData(im)
 	for c := range planes(g) {
-		if im.RowStride() == g.RowElems() {
+		if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
 			h := unsafe.Add(base, int64(im.Offset(0, dst, c))*es)
 			if err := x.CopyDtoHAsync(h, dev.Add(int64(g.Offset(0, src, c))*es), int64(rows)*rowBytes, s); err != nil {
 				return err

@@ -141,14 +141,15 @@ func (pl *plan) setupResident() error {
 			}
 			r.halos = append(r.halos, halo{tc.dev, hb})
 		}
-		// A run of rows is one copy where the input's rows are packed as
-		// the output's are, one copy per row where the input's are padded.
+		// A run of rows is one copy where the input's and the source
+		// output's rows are both packed, one copy per row where either is
+		// padded.
 		var off int64
 		for _, cp := range pl.pt.Copies(to) {
 			fc := &pl.chunks[cp.From]
-			fg := pl.pt.Problem(pl.p, fc.s).OutputGeometry()
+			fg := fc.b.OutGeometry()
 			n := cp.Rows
-			if g.RowStride() != og.RowElems() {
+			if g.RowStride() != og.RowElems() || fg.RowStride() != og.RowElems() {
 				n = 1
 			}
 			for c := range planes(og) {
@@ -424,8 +425,7 @@ func (pl *plan) Download(out *convolve.Image) error {
 	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
 		for _, ci := range dv.chunks {
 			c := &pl.chunks[ci]
-			g := pl.pt.Problem(pl.p, c.s).OutputGeometry()
-			if err := deviceToHost(x, out, c.s.Y0, c.b.Out, g, c.s.Top(), c.s.Rows(), dv.streams[c.stream]); err != nil {
+			if err := deviceToHost(x, out, c.s.Y0, c.b.Out, c.b.OutGeometry(), c.s.Top(), c.s.Rows(), dv.streams[c.stream]); err != nil {
 				return err
 			}
 		}

@@ -115,13 +115,34 @@ __device__ __forceinline__ idx_t in_offset(int x, int y, int c, int H, idx_t S)
 }
 
 // out_offset is the element index of channel c of pixel (x, y) in the
-// packed float32 output of a W x H image.
+// float32 output of a W x H image: packed rows, or rows OUT_S elements
+// apart where the plan pads the device output's rows (OUT_S defined).
 __device__ __forceinline__ idx_t out_offset(int x, int y, int c, int W, int H)
 {
+#ifdef OUT_S
+#if PLANAR
+    return ((idx_t)c * H + y) * OUT_S + x;
+#else
+    return (idx_t)y * OUT_S + (idx_t)x * CHANNELS + c;
+#endif
+#else
 #if PLANAR
     return ((idx_t)c * H + y) * W + x;
 #else
     return ((idx_t)y * W + x) * CHANNELS + c;
+#endif
+#endif
+}
+
+// out_rows_aligned reports whether every output row of a W-wide image
+// starts on an n-element boundary (n a power of two), so that stores of
+// n floats at columns that are multiples of n are aligned.
+__device__ __forceinline__ bool out_rows_aligned(int W, int n)
+{
+#ifdef OUT_S
+    return OUT_S % n == 0;
+#else
+    return W % n == 0;
 #endif
 }
 

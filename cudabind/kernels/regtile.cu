@@ -306,7 +306,7 @@ __device__ __forceinline__ void rt_chunk(const float* tile, float* __restrict__ 
 #if RT_SEGV > 1 && (CHANNELS == 1 || PLANAR)
     // Whole vectors: the thread's RX columns lie inside the row and every
     // output row starts on an RT_SEGV-float boundary.
-    if (xbase + RX <= W && W % RT_SEGV == 0) {
+    if (xbase + RX <= W && out_rows_aligned(W, RT_SEGV)) {
 #pragma unroll
         for (int r = 0; r < RYC; ++r) {
             if (ybase + r < H) {

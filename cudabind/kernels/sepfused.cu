@@ -208,7 +208,7 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     }
 
 #if CHANNELS == 1 || PLANAR
-    if (xbase + 4 <= W && W % 4 == 0) {
+    if (xbase + 4 <= W && out_rows_aligned(W, 4)) {
 #pragma unroll
         for (int o = 0; o < RY; ++o) {
             if (ybase + o < H) {

@@ -63,6 +63,11 @@ type Decl struct {
 	// multiples of this many elements (Base.PadInputRows), for kernels
 	// whose vector loads need aligned rows at any image width.
 	InRowAlign int
+	// OutRowAlign, when above 1, makes the device output's rows start on
+	// multiples of this many elements (Base.PadOutputRows; the family
+	// reads the stride as OUT_S), for kernels that store aligned vectors
+	// at any image width.
+	OutRowAlign int
 	// Kernels lists every kernel the variant may launch.
 	Kernels []Kernel
 	// Select, when set, names the kernels one run launches, in order
@@ -236,6 +241,7 @@ func (d *Decl) Validate(p convolve.Problem, cfg convolve.Config, info cudabind.D
 	b, err := newBase(d.Desc, d.Block, p, cfg)
 	if err == nil {
 		b.setInStride(d.InRowAlign)
+		b.setOutStride(d.OutRowAlign)
 	}
 	if err != nil {
 		return err
@@ -315,6 +321,12 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 			}
 			r.defines[k] = v
 		}
+	}
+	if b.outStride > 0 {
+		if !src.idents["OUT_S"] {
+			return nil, d.declErr("OutRowAlign", strconv.Itoa(d.OutRowAlign), fmt.Sprintf("%s and its headers never read OUT_S", d.sourceName()))
+		}
+		r.defines["OUT_S"] = strconv.Itoa(b.outStride)
 	}
 	kw, kh := b.Problem.KernelSize()
 	tile := Tile{Block: b.Block, KW: kw, KH: kh, RY: 1, RX: 1}
@@ -486,6 +498,9 @@ func (d *Decl) grid(b *Base, rule GridRule, t Tile, defines map[string]string) (
 // setup is the Setup of every declared variant.
 func (d *Decl) setup(b *Base) error {
 	if err := b.PadInputRows(d.InRowAlign); err != nil {
+		return err
+	}
+	if err := b.PadOutputRows(d.OutRowAlign); err != nil {
 		return err
 	}
 	r, err := d.resolve(b)

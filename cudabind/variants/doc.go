@@ -67,10 +67,12 @@
 // fragment layouts with the worst accumulation the bound allows.
 //
 // gpu-regtile and gpu-sepfused fill their tiles with aligned vector
-// loads; their declarations ask for device input rows that start on
-// multiples of 32 elements (Decl.InRowAlign), so an image of any width
-// (4099 columns, say) is copied in with a two-dimensional copy into a
-// buffer of the wider stride and keeps the vector path.
+// loads and store aligned vectors; their declarations ask for device
+// input and output rows that start on multiples of 32 elements
+// (Decl.InRowAlign, Decl.OutRowAlign), so an image of any width (4099
+// columns, say) is copied in and out with two-dimensional copies between
+// packed host rows and buffers of the wider strides, and keeps the vector
+// paths. The kernels read the output stride as the macro OUT_S.
 //
 // gpu-tiled, gpu-regtile and the gpu-tc variants declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk

@@ -137,6 +137,9 @@ type Base struct {
 	// inStride is the device input's row stride in elements where
 	// PadInputRows made it wider than the host's; 0 otherwise.
 	inStride int
+	// outStride is the device output's row stride in elements where
+	// PadOutputRows made it wider than packed rows; 0 otherwise.
+	outStride int
 
 	stream      cudabind.Stream
 	start, stop cudabind.Event
@@ -580,6 +583,71 @@ func (b *Base) PadInputRows(align int) error {
 	return nil
 }
 
+// OutStride is the row stride, in elements, of the device output Out:
+// packed rows (OutputGeometry's), or the wider one PadOutputRows set.
+func (b *Base) OutStride() int {
+	if b.outStride > 0 {
+		return b.outStride
+	}
+	return b.Problem.OutputGeometry().RowStride()
+}
+
+// OutGeometry is the geometry of the device output Out: the problem's
+// output geometry with the row stride OutStride.
+func (b *Base) OutGeometry() convolve.Geometry {
+	g := b.Problem.OutputGeometry()
+	if b.outStride > 0 {
+		g.Stride = b.outStride
+	}
+	return g
+}
+
+// setOutStride sets the device output's row stride to the packed one
+// rounded up to a multiple of align elements, and the buffer size and
+// Index64 with it, without touching the device.
+func (b *Base) setOutStride(align int) {
+	g := b.Problem.OutputGeometry()
+	ds := PaddedStride(g.RowStride(), align)
+	if ds == g.RowStride() {
+		return
+	}
+	b.outStride = ds
+	n := int64(inRows(g)) * int64(ds)
+	b.OutBytes = n * int64(g.Type.Size())
+	b.Index64 = b.Index64 || n > math.MaxInt32
+}
+
+// PadOutputRows gives the device output rows that start on multiples of
+// align elements, for kernels that store aligned vectors whatever the
+// image's width: where packed rows are not such a multiple, Out is
+// replaced by a buffer of the wider stride, which Download and Run read
+// with a two-dimensional copy, and OutStride returns the wider stride
+// (the family reads it as the macro OUT_S, border.cuh's out_offset). It
+// must run before the kernels' arguments are taken (Decl.OutRowAlign
+// runs it in Setup).
+func (b *Base) PadOutputRows(align int) error {
+	b.setOutStride(align)
+	if b.outStride == 0 {
+		return nil
+	}
+	return b.Dev.Do(func(x *cudabind.Exec) error {
+		for i, p := range b.allocs {
+			if p == b.Out {
+				if err := x.Free(p); err != nil {
+					return err
+				}
+				b.allocs = append(b.allocs[:i], b.allocs[i+1:]...)
+				break
+			}
+		}
+		var err error
+		if b.Out, err = b.alloc(x, b.OutBytes); err != nil {
+			return fmt.Errorf("output buffer: %w", err)
+		}
+		return nil
+	})
+}
+
 // Stride is the device input's row stride (InStride) as the kernels'
 // idx_t argument: int32, or int64 under Index64.
 func (b *Base) Stride() any {
@@ -660,10 +728,16 @@ func (b *Base) copyIn(x *cudabind.Exec, in *convolve.Image) error {
 	return x.CopyHtoD(b.In, hostData(in), b.InBytes)
 }
 
-// copyOut copies the packed device output into out, through a packed
-// scratch image when out has padded rows.
+// copyOut copies the device output into out: with one two-dimensional
+// copy where the device rows are padded (PadOutputRows), else the packed
+// rows whole, through a packed scratch image when out has padded rows.
 func (b *Base) copyOut(x *cudabind.Exec, out *convolve.Image) error {
 	want := b.Problem.OutputGeometry()
+	if b.outStride > 0 {
+		es := int64(want.Type.Size())
+		return x.CopyDtoH2D(hostData(out), int64(out.RowStride())*es, b.Out, int64(b.outStride)*es,
+			int64(want.RowElems())*es, int64(inRows(want)))
+	}
 	if out.RowStride() == want.RowStride() {
 		return x.CopyDtoH(hostData(out), b.Out, b.OutBytes)
 	}

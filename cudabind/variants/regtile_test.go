@@ -461,3 +461,47 @@ func TestRegtileBitExactNoFMA(t *testing.T) {
 		}
 	}
 }
+
+// setOutStride pads the device output's rows like the input's, and a
+// declaration with OutRowAlign compiles its family with OUT_S, the padded
+// stride, only where the packed rows are not aligned already.
+func TestSetOutStride(t *testing.T) {
+	f, _ := convolve.Box(3)
+	tests := []struct {
+		name       string
+		in         convolve.Geometry
+		wantStride int
+		wantBytes  int64
+		wantOutS   string
+	}{
+		{"f32 4099 wide", convolve.Geometry{Width: 4099, Height: 5, Channels: 1, Type: convolve.Float32}, 4128, 4128 * 5 * 4, "4128"},
+		{"u8 planar RGB 33 wide: float32 output", convolve.Geometry{Width: 33, Height: 2, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar}, 64, 64 * 6 * 4, "64"},
+		{"i16 interleaved RGB 11 wide", convolve.Geometry{Width: 11, Height: 4, Channels: 3, Type: convolve.Int16}, 64, 64 * 4 * 4, "64"},
+		{"aligned already", convolve.Geometry{Width: 64, Height: 3, Channels: 1, Type: convolve.Float32}, 64, 64 * 3 * 4, ""},
+	}
+	v, err := convolve.Lookup("gpu-regtile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.(*Variant).Declaration()
+	for _, tt := range tests {
+		p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: tt.in}
+		b, err := newBase(d.Desc, d.Block, p, convolve.Config{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		b.setInStride(d.InRowAlign)
+		b.setOutStride(d.OutRowAlign)
+		if b.OutStride() != tt.wantStride || b.OutBytes != tt.wantBytes || b.OutGeometry().RowStride() != tt.wantStride {
+			t.Errorf("%s: OutStride %d, OutBytes %d, OutGeometry stride %d; want %d, %d", tt.name, b.OutStride(), b.OutBytes, b.OutGeometry().RowStride(), tt.wantStride, tt.wantBytes)
+		}
+		b.Info = h100
+		r, err := d.resolve(b)
+		if err != nil {
+			t.Fatalf("%s: resolve: %v", tt.name, err)
+		}
+		if got := r.defines["OUT_S"]; got != tt.wantOutS {
+			t.Errorf("%s: OUT_S=%q, want %q", tt.name, got, tt.wantOutS)
+		}
+	}
+}

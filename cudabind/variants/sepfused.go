@@ -44,8 +44,9 @@ func init() {
 			{Name: "c_row", Values: func(b *Base) ([]float32, error) { row, _, _ := b.Filter.Separable(); return row, nil }},
 			{Name: "c_col", Values: func(b *Base) ([]float32, error) { _, col, _ := b.Filter.Separable(); return col, nil }},
 		},
-		Defines:    sepfusedDefines,
-		InRowAlign: vecRowAlign,
+		Defines:     sepfusedDefines,
+		InRowAlign:  vecRowAlign,
+		OutRowAlign: vecRowAlign,
 		Kernels: []Kernel{{Name: "sep_fused", Grid: PerTile, Args: directArgs,
 			Shared: func(t Tile) int { return SepfusedSharedBytes(t.Block, t.RY, t.KW, t.KH) }}},
 	}))
