@@ -68,6 +68,7 @@ gpu-bins:
 	$(GO) build -ldflags=-s -o .gpu/report ./results/cmd/report
 	$(GO) build -ldflags=-s -o .gpu/sweep ./benchmarks/cmd/sweep
 	$(GO) build -ldflags=-s -o .gpu/tune ./tune/cmd/tune
+	$(GO) build -ldflags=-s -o .gpu/crossover ./results/cmd/crossover
 
 gpu-test:
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \

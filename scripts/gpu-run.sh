@@ -34,6 +34,14 @@
 #                   $KERNEL_AXES (default -sizes 2048x2048 -filters gauss5,dense9
 #                   -types u8,f32), through .gpu/sweep; the run's file goes under
 #                   OUTDIR/data/<gpu>/ (-test.count=$COUNT, default 3)
+#   crossover       preset crossover with auto reading this GPU's measured table:
+#                   first the paths alone ($CROSS_PATHS, default the preset's
+#                   gpu-* variants; one sample set, -max-time=$CROSS_PATHS_TIME,
+#                   default 0.1s) under OUTDIR/crossover-paths/, their table
+#                   written by .gpu/crossover to OUTDIR/crossover/<gpu slug>.json
+#                   (copy it into results/crossover/ to commit it), then the
+#                   whole preset with CONVBENCH_CROSSOVER naming that table
+#                   (-count=$COUNT, default 2) under OUTDIR/data/
 #   sweep:NAME      the sweep command (.gpu/sweep with -bin .gpu/benchmarks.test)
 #                   with the arguments in $SWEEP_ARGS (split at spaces), writing
 #                   its run under OUTDIR/data/ and its summary table to the log
@@ -116,6 +124,10 @@ for stage in "$@"; do
     tmp=$(mktemp -d)
     run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=
     tar -C "$tmp" -cf "$out/gallery.tar" gallery && rm -rf "$tmp" ;;
+  crossover)
+    run crossover-paths . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/crossover-paths" -count 1 -max-time=${CROSS_PATHS_TIME:-0.1s} -sweep=crossover -variants "${CROSS_PATHS:-gpu-regtile|gpu-tiled|gpu-sepfused|gpu-separable|gpu-fft|gpu-tc-.*}"
+    run crossover-table . "$bin/crossover" -out "$out/crossover" $(ls "$out"/crossover-paths/*/crossover*.txt 2>/dev/null)
+    run sweep-crossover . env CONVBENCH_CROSSOVER="$out/crossover" "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-2} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep=crossover ;;
   sweep:*)
     run "sweep-${stage#sweep:}" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ${SWEEP_ARGS:-} ;;
   bench:*)
