@@ -169,18 +169,28 @@ func (cv *Convolution) SetMath(m MathType) error {
 }
 
 // Find runs cuDNN's forward algorithm search on the handle's stream
-// (cudnnFindConvolutionForwardAlgorithm: every algorithm is timed on
-// buffers cuDNN allocates itself) and returns its results, fastest first.
-// Results whose Status is not success are kept: the caller filters.
-func (cv *Convolution) Find(h Handle) ([]AlgoPerf, error) {
+// (cudnnFindConvolutionForwardAlgorithmEx) over the caller's device
+// buffers: x the input, w the filter, y the output (overwritten), with
+// the workspace ws of wsBytes bytes. An algorithm that needs more
+// workspace than wsBytes is not run, so the workspace bounds what the
+// search tries as well as what it allocates. It returns the results,
+// fastest first; results whose Status is not success are kept: the
+// caller filters.
+func (cv *Convolution) Find(h Handle, x, w, y, ws uintptr, wsBytes int64) ([]AlgoPerf, error) {
+	if cv.destroyed {
+		return nil, fmt.Errorf("cudnn: Find on destroyed descriptors of %v", cv.Conv2D)
+	}
+	if wsBytes < 0 || (wsBytes > 0 && ws == 0) {
+		return nil, fmt.Errorf("cudnn: Find with a workspace of %d bytes at %#x", wsBytes, ws)
+	}
 	perf := make([]AlgoPerf, 2*AlgoCount)
 	var n int32
-	if err := cv.lib.check("cudnnFindConvolutionForwardAlgorithm",
-		cv.lib.findForward(uintptr(h), cv.x, cv.w, cv.conv, cv.y, int32(len(perf)), &n, &perf[0])); err != nil {
+	if err := cv.lib.check("cudnnFindConvolutionForwardAlgorithmEx",
+		cv.lib.findForwardEx(uintptr(h), cv.x, x, cv.w, w, cv.conv, cv.y, y, int32(len(perf)), &n, &perf[0], ws, uintptr(wsBytes))); err != nil {
 		return nil, fmt.Errorf("%v: %w", cv.Conv2D, err)
 	}
 	if n < 0 || int(n) > len(perf) {
-		return nil, fmt.Errorf("cudnn: cudnnFindConvolutionForwardAlgorithm returned %d results for %d places", n, len(perf))
+		return nil, fmt.Errorf("cudnn: cudnnFindConvolutionForwardAlgorithmEx returned %d results for %d places", n, len(perf))
 	}
 	return perf[:n], nil
 }

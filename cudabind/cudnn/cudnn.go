@@ -195,7 +195,7 @@ type Library struct {
 	setMathType   func(d uintptr, m int32) int32
 	outputDim     func(conv, x, w uintptr, n, c, h, wd *int32) int32
 	destroyConv   func(d uintptr) int32
-	findForward   func(h, x, w, conv, y uintptr, requested int32, returned *int32, perf *AlgoPerf) int32
+	findForwardEx func(h, x, xp, w, wp, conv, y, yp uintptr, requested int32, returned *int32, perf *AlgoPerf, ws, wsBytes uintptr) int32
 	workspaceSize func(h, x, w, conv, y uintptr, algo int32, size *uint64) int32
 	// forward is cudnnConvolutionForward's address, called with dl.Call:
 	// it runs inside timed loops.
@@ -243,7 +243,7 @@ func Open(names []string) (*Library, error) {
 		f(&l.setMathType, "cudnnSetConvolutionMathType"),
 		f(&l.outputDim, "cudnnGetConvolution2dForwardOutputDim"),
 		f(&l.destroyConv, "cudnnDestroyConvolutionDescriptor"),
-		f(&l.findForward, "cudnnFindConvolutionForwardAlgorithm"),
+		f(&l.findForwardEx, "cudnnFindConvolutionForwardAlgorithmEx"),
 		f(&l.workspaceSize, "cudnnGetConvolutionForwardWorkspaceSize"),
 		dl.Address(&l.forward, "cudnnConvolutionForward"),
 	}

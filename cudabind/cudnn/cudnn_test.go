@@ -208,10 +208,11 @@ func TestFakeLibrary(t *testing.T) {
 	var lastStream func() uintptr
 	var lastWorkspace func() uint64
 	var mathOf func(conv uintptr) int32
+	var lastSearchWorkspace func() uint64
 	if err := fake.Bind([]dl.Symbol{dl.Func(&lastStream, "fake_last_stream")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cnn.Bind([]dl.Symbol{dl.Func(&lastWorkspace, "fake_last_workspace"), dl.Func(&mathOf, "fake_math")}); err != nil {
+	if err := cnn.Bind([]dl.Symbol{dl.Func(&lastWorkspace, "fake_last_workspace"), dl.Func(&mathOf, "fake_math"), dl.Func(&lastSearchWorkspace, "fake_last_search_workspace")}); err != nil {
 		t.Fatal(err)
 	}
 	h, err := l.NewHandle()
@@ -241,12 +242,29 @@ func TestFakeLibrary(t *testing.T) {
 	if m := mathOf(cv.conv); m != int32(TensorOpMath) {
 		t.Errorf("math type set %d, want %d", m, TensorOpMath)
 	}
-	perf, err := cv.Find(h)
+	// The search runs on the caller's buffers with 4096 bytes of workspace:
+	// the stand-in's FFT result, which needs 1 MiB, is not run.
+	out := make([]float32, 2*9*6)
+	ws := make([]byte, 4096)
+	x, wp, yp := uintptr(unsafe.Pointer(&in.F32[0])), uintptr(unsafe.Pointer(&w[0])), uintptr(unsafe.Pointer(&out[0]))
+	if _, err := cv.Find(h, x, wp, yp, 0, 77); err == nil {
+		t.Error("Find with 77 bytes of workspace at address 0 succeeded")
+	}
+	perf, err := cv.Find(h, x, wp, yp, uintptr(unsafe.Pointer(&ws[0])), int64(len(ws)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if n := lastSearchWorkspace(); n != 4096 {
+		t.Errorf("search workspace received %d bytes, want 4096", n)
+	}
 	if len(perf) != 7 {
 		t.Fatalf("Find returned %d results, want the stand-in's 7", len(perf))
+	}
+	if perf[0].Algo != AlgoFFT || perf[0].Status == StatusSuccess {
+		t.Errorf("result 0 = %v, want FFT not run (it needs more than the 4096 bytes given)", perf[0])
+	}
+	if perf[1].Algo != AlgoWinograd || perf[1].Status != StatusSuccess {
+		t.Errorf("result 1 = %v, want WINOGRAD run (it needs the 4096 bytes given)", perf[1])
 	}
 	want := AlgoPerf{Algo: AlgoImplicitPrecompGEMM, Status: StatusSuccess, Time: 0.04, Memory: 2048, Deterministic: 1, MathType: TensorOpMath}
 	if perf[3] != want {
@@ -258,7 +276,6 @@ func TestFakeLibrary(t *testing.T) {
 	if n, err := cv.WorkspaceSize(h, AlgoWinograd); err != nil || n != 6001 {
 		t.Errorf("WorkspaceSize(WINOGRAD) = %d, %v; want the stand-in's 6001", n, err)
 	}
-	out := make([]float32, 2*9*6)
 	for i := range out {
 		out[i] = 1e30 // beta is 0: the old values must not show
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -22,8 +23,9 @@ import (
 // filter as given, whose output (x, y) both anchor at the filter's centre
 // as the reference does (odd sides only, as every convolve.Filter has).
 //
-// The algorithm is chosen at plan time: cudnnFindConvolutionForwardAlgorithm
-// times every algorithm, and the plan takes the fastest result that
+// The algorithm is chosen at plan time: cudnnFindConvolutionForwardAlgorithmEx
+// times every algorithm that fits CUDNNSearchWorkspace on the plan's own
+// buffers, and the plan takes the fastest result that
 // succeeded, is deterministic, runs with a math type the peer allows and
 // computes each output as a direct sum of products (IMPLICIT_GEMM,
 // IMPLICIT_PRECOMP_GEMM, GEMM, DIRECT). The FFT, FFT_TILING and Winograd
@@ -163,12 +165,21 @@ func (v *cudnnPeer) choose(found []cudnn.AlgoPerf, forced cudnn.Algo) (cudnn.Alg
 	return cudnn.AlgoPerf{}, false
 }
 
+// CUDNNSearchWorkspace is the device memory, in bytes, the cuDNN peers'
+// algorithm search gives the algorithms as workspace (half the free
+// memory when that is less). An algorithm that needs more is not run:
+// cuDNN's FFT_TILING over a filter almost as wide as its 32-point tiles,
+// for one, needs tens of GiB and minutes, yet its result could never be
+// chosen (it is not a direct sum). The direct-sum algorithms need little
+// or no workspace.
+const CUDNNSearchWorkspace = 1 << 30
+
 // cudnnState is what the cuDNN peers keep per device: one handle, and the
 // search's results per problem shape.
 type cudnnState struct {
 	mu      sync.Mutex
 	handles map[*cudabind.Device]cudnn.Handle
-	found   map[cudnnKey][]cudnn.AlgoPerf
+	found   map[cudnnKey]cudnnSearch
 }
 
 type cudnnKey struct {
@@ -176,7 +187,15 @@ type cudnnKey struct {
 	conv cudnn.Conv2D
 }
 
-var cudnnShared = cudnnState{handles: map[*cudabind.Device]cudnn.Handle{}, found: map[cudnnKey][]cudnn.AlgoPerf{}}
+// cudnnSearch is one search's results, the workspace it was given and the
+// wall time it took.
+type cudnnSearch struct {
+	perf    []cudnn.AlgoPerf
+	wsBytes int64
+	took    time.Duration
+}
+
+var cudnnShared = cudnnState{handles: map[*cudabind.Device]cudnn.Handle{}, found: map[cudnnKey]cudnnSearch{}}
 
 // handle returns the device's cuDNN handle, creating it on first use; it
 // runs on the device goroutine. The handle lives as long as the process:
@@ -201,19 +220,36 @@ func (s *cudnnState) handle(lib *cudnn.Library, d *cudabind.Device) (cudnn.Handl
 }
 
 // search returns the search's results for cv on d, searching on the
-// first call for its shape.
-func (s *cudnnState) search(d *cudabind.Device, h cudnn.Handle, cv *cudnn.Convolution) ([]cudnn.AlgoPerf, error) {
-	k := cudnnKey{d, cv.Conv2D}
+// first call for its shape over the plan's buffers (input, filter and
+// output of b) with a workspace of CUDNNSearchWorkspace bytes, or half
+// the free device memory when less, allocated for the search alone. It
+// runs on the device goroutine x.
+func (s *cudnnState) search(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn.Convolution, weights cudabind.DevPtr) (cudnnSearch, error) {
+	k := cudnnKey{b.Dev, cv.Conv2D}
 	s.mu.Lock()
 	r, ok := s.found[k]
 	s.mu.Unlock()
 	if ok {
 		return r, nil
 	}
-	r, err := cv.Find(h)
-	if err != nil {
-		return nil, err
+	r.wsBytes = CUDNNSearchWorkspace
+	if free, _, err := x.MemInfo(); err == nil && free/2 < r.wsBytes {
+		r.wsBytes = free / 2
 	}
+	var ws cudabind.DevPtr
+	if r.wsBytes > 0 {
+		var err error
+		if ws, err = x.Alloc(r.wsBytes); err != nil {
+			return r, fmt.Errorf("the search's workspace of %d bytes: %w", r.wsBytes, err)
+		}
+		defer x.Free(ws)
+	}
+	t0 := time.Now()
+	perf, err := cv.Find(h, uintptr(b.In), uintptr(weights), uintptr(b.Out), uintptr(ws), r.wsBytes)
+	if err != nil {
+		return r, err
+	}
+	r.perf, r.took = perf, time.Since(t0)
 	s.mu.Lock()
 	s.found[k] = r
 	s.mu.Unlock()
@@ -267,6 +303,7 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 		ws      cudabind.DevPtr
 		wsBytes int64
 		choice  cudnn.AlgoPerf
+		search  cudnnSearch
 	)
 	err = b.Dev.Do(func(x *cudabind.Exec) error {
 		var err error
@@ -280,13 +317,14 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 			return err
 		}
 		b.OnClose(func(*cudabind.Exec) error { return cv.Destroy() })
-		found, err := cudnnShared.search(b.Dev, h, cv)
+		found, err := cudnnShared.search(x, b, h, cv, weights)
 		if err != nil {
 			return err
 		}
+		search = found
 		var ok bool
-		if choice, ok = v.choose(found, forced); !ok {
-			return v.noAlgorithm(conv, found, forced)
+		if choice, ok = v.choose(found.perf, forced); !ok {
+			return v.noAlgorithm(conv, found.perf, forced)
 		}
 		if err := cv.SetMath(choice.MathType); err != nil {
 			return err
@@ -304,7 +342,7 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 	if err != nil {
 		return fmt.Errorf("variants: %s: plan %v: %w", v.desc.Name, b.Problem, named(v.desc.Name, err))
 	}
-	pl.choice, pl.wsBytes = choice, wsBytes
+	pl.choice, pl.wsBytes, pl.search = choice, wsBytes, search
 	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
 		if err := lib.SetStream(h, uintptr(s)); err != nil {
 			return err
@@ -342,6 +380,7 @@ type cudnnPlan struct {
 	choice  cudnn.AlgoPerf
 	wsBytes int64
 	forced  bool
+	search  cudnnSearch
 }
 
 // Setting reports the algorithm as the tunable algo.
@@ -350,9 +389,10 @@ func (p *cudnnPlan) Setting() convolve.Setting {
 }
 
 // SettingSource says whether the algorithm was given or searched, with
-// the search's figures for it.
+// the search's figures for it, the workspace the search had and the wall
+// time it took (on the first plan of the shape; later plans recall it).
 func (p *cudnnPlan) SettingSource() string {
-	how := "searched (cudnnFindConvolutionForwardAlgorithm)"
+	how := fmt.Sprintf("searched (cudnnFindConvolutionForwardAlgorithmEx with %.0f MiB of workspace, %.3g s)", float64(p.search.wsBytes)/(1<<20), p.search.took.Seconds())
 	if p.forced {
 		how = SettingGiven
 	}

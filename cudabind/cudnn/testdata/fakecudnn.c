@@ -85,12 +85,21 @@ static Perf results[] = {
     {0, 0, 0.060f, 0, 1, 3, {0}},           /* IMPLICIT_GEMM, FMA */
     {2, 3000, -1.0f, 0, 1, 3, {0}},         /* GEMM, not supported */
 };
-int cudnnFindConvolutionForwardAlgorithm(void *h, Tensor *x, Filter *w, Conv *c, Tensor *y,
-                                         int requested, int *returned, Perf *perf) {
+static size_t last_search_ws;
+size_t fake_last_search_workspace(void) { return last_search_ws; }
+/* As cuDNN does, an algorithm that needs more workspace than it is given
+ * is not run: its result is not a success. */
+int cudnnFindConvolutionForwardAlgorithmEx(void *h, Tensor *x, const void *xp, Filter *w, const void *wp, Conv *c,
+                                           Tensor *y, void *yp, int requested, int *returned, Perf *perf,
+                                           void *ws, size_t wsBytes) {
     (void)h; (void)x; (void)w; (void)c; (void)y;
+    if (xp == NULL || wp == NULL || yp == NULL || (wsBytes > 0 && ws == NULL)) return 2002;
+    last_search_ws = wsBytes;
     int n = (int)(sizeof results / sizeof results[0]);
     if (n > requested) n = requested;
     memcpy(perf, results, n * sizeof(Perf));
+    for (int i = 0; i < n; i++)
+        if (perf[i].status == 0 && perf[i].memory > wsBytes) { perf[i].status = 3000; perf[i].time = -1.0f; }
     *returned = n;
     return 0;
 }
