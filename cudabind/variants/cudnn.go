@@ -396,7 +396,25 @@ func (p *cudnnPlan) SettingSource() string {
 	if p.forced {
 		how = SettingGiven
 	}
-	return fmt.Sprintf("%s: %v, %v, %.4g ms in the search, %d bytes of workspace", how, p.choice.Algo, p.choice.MathType, p.choice.Time, p.wsBytes)
+	src := fmt.Sprintf("%s: %v, %v, %.4g ms in the search, %d bytes of workspace", how, p.choice.Algo, p.choice.MathType, p.choice.Time, p.wsBytes)
+	if !p.forced && len(p.search.perf) > 0 {
+		src += "; every result: " + listResults(p.search.perf)
+	}
+	return src
+}
+
+// listResults lists a search's results briefly, in cuDNN's order:
+// algorithm, math type, and its time or the status it failed with.
+func listResults(perf []cudnn.AlgoPerf) string {
+	rs := make([]string, len(perf))
+	for i, r := range perf {
+		if r.Status == cudnn.StatusSuccess {
+			rs[i] = fmt.Sprintf("%v %v %.4g ms", r.Algo, r.MathType, r.Time)
+		} else {
+			rs[i] = fmt.Sprintf("%v %v %v", r.Algo, r.MathType, r.Status)
+		}
+	}
+	return strings.Join(rs, ", ")
 }
 
 var (

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -406,5 +407,21 @@ func TestCUDNNTF32Rounding(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Error("cudnn-tf32 could run none of the direct-sum algorithms")
+	}
+}
+
+// TestCUDNNSettingSource checks that a searched plan names the search,
+// its workspace and time, and lists every result, failures by status.
+func TestCUDNNSettingSource(t *testing.T) {
+	p := &cudnnPlan{choice: searchResults[6], search: cudnnSearch{perf: searchResults, wsBytes: 1 << 30, took: 1500 * time.Millisecond}}
+	got := p.SettingSource()
+	for _, want := range []string{"cudnnFindConvolutionForwardAlgorithmEx with 1024 MiB of workspace, 1.5 s", "every result: FFT CUDNN_FMA_MATH 0.01 ms", "GEMM CUDNN_FMA_MATH CUDNN_STATUS_NOT_SUPPORTED", "IMPLICIT_GEMM CUDNN_FMA_MATH 0.06 ms"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("SettingSource() = %q, want it to contain %q", got, want)
+		}
+	}
+	p.forced = true
+	if got := p.SettingSource(); strings.Contains(got, "every result") {
+		t.Errorf("forced plan's SettingSource() = %q lists the search", got)
 	}
 }
