@@ -506,21 +506,16 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 }
 
 // HostCopyBound is the least time a run of p that copies its input from
-// pinned host memory and its output back can take: the input's bytes at
-// h2dGBps and the output's at d2hGBps, each way shared by the GPUs of
-// devs (distinct ordinals, each with its own link as the one measured;
-// logical devices of one GPU share its link). It is 0 when a bandwidth
-// is not known.
+// pinned host memory and its output back can take
+// (convolve.HostCopyBound): the input's bytes at h2dGBps and the
+// output's at d2hGBps, the two directions overlapped, each shared by the
+// GPUs of devs (distinct ordinals, each with its own link as the one
+// measured; logical devices of one GPU share its link). It is 0 when a
+// bandwidth is not known.
 func HostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps float64) time.Duration {
-	if h2dGBps <= 0 || d2hGBps <= 0 {
-		return 0
-	}
-	links := float64(max(1, distinct(devs)))
 	in, out := p.Input.Packed(), p.OutputGeometry()
-	inB := float64(in.Len()) * float64(in.Type.Size())
-	outB := float64(out.Len()) * float64(out.Type.Size())
-	secs := (inB/h2dGBps + outB/d2hGBps) / 1e9 / links
-	return time.Duration(secs * 1e9)
+	return convolve.HostCopyBound(int64(in.Len())*int64(in.Type.Size()), int64(out.Len())*int64(out.Type.Size()),
+		max(1, distinct(devs)), h2dGBps, d2hGBps)
 }
 
 // distinct counts the distinct ordinals of devs.

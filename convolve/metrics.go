@@ -272,3 +272,19 @@ func (t Throughput) Roofline(bwGBps, fp32GFLOPs float64) (floor time.Duration, b
 	}
 	return time.Duration(fl * 1e9), "fp32"
 }
+
+// HostCopyBound is the least time a run can take that copies inBytes
+// from pinned host memory to its GPUs at h2dGBps and outBytes back at
+// d2hGBps (bandwidths of one GPU's link, each way, as measured alone),
+// with links distinct GPUs each carrying its share over its own link.
+// The two directions run on separate copy engines and overlap in a
+// pipelined run, so the bound is the slower direction's time, not their
+// sum; no run of these copies can be faster. It is 0 when a bandwidth
+// or the link count is not positive.
+func HostCopyBound(inBytes, outBytes int64, links int, h2dGBps, d2hGBps float64) time.Duration {
+	if h2dGBps <= 0 || d2hGBps <= 0 || links < 1 {
+		return 0
+	}
+	secs := max(float64(inBytes)/h2dGBps, float64(outBytes)/d2hGBps) / 1e9 / float64(links)
+	return time.Duration(secs * 1e9)
+}

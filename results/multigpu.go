@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 // multiGPUVariant is the variant preset 004-multigpu times.
@@ -47,7 +49,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			Title: fmt.Sprintf("%s on row slabs: scaling over %d GPU(s) — %s", multiGPUVariant, n, h.Title),
 			Caption: "Times are medians (ms). gpus=0,0 is two logical devices (executors, streams, slabs) on GPU 0; " +
 				"efficiency is T1 / (N x TN) over the N GPUs of the case, with T1 the gpus=0 time of the same run; " +
-				"% bound is the host-copy bound (the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, shared by the GPUs' links) over the measured total time. " +
+				"% bound is the host-copy bound over the measured total time: the least time the copies can take (convolve.HostCopyBound: the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, the two directions overlapped, each GPU over its own link), computed here from the run's bandwidths and the case's bytes. " +
 				fmt.Sprintf("This run measured gpu-h2d-gbps %s and gpu-d2h-gbps %s.", orMissing(run.Config["gpu-h2d-gbps"]), orMissing(run.Config["gpu-d2h-gbps"])),
 			Header: []string{"size", "type", "filter", "what", "gpus=0", "gpus=0,0", "efficiency 0,0", "% bound (0)"}}
 		if n > 1 {
@@ -64,10 +66,10 @@ func sectionMultiGPU(hosts []*Host) *Section {
 						}
 						logical := h.Sample(q.with("gpus", "0,0"))
 						row := []string{size, typ, f, r.label, msCI(timeOf(one)), msCI(timeOf(logical)),
-							num(metricOf(logical, "scaling-eff")), num(metricOf(one, "%copy-bound"))}
+							num(metricOf(logical, "scaling-eff")), num(copyBoundPercent(run, one, 1))}
 						if n > 1 {
 							all := h.Sample(q.with("gpus", allGPUs(n)))
-							row = append(row, msCI(timeOf(all)), num(metricOf(all, "scaling-eff")), num(metricOf(all, "%copy-bound")))
+							row = append(row, msCI(timeOf(all)), num(metricOf(all, "scaling-eff")), num(copyBoundPercent(run, all, n)))
 						}
 						t.Rows = append(t.Rows, row)
 					}
@@ -76,6 +78,9 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		}
 		if len(t.Rows) > 0 {
 			s.Tables = append(s.Tables, t)
+		}
+		if g := multiGPUGoals(h, run, n); g != nil {
+			s.Tables = append(s.Tables, g)
 		}
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
@@ -90,6 +95,80 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		}
 	}
 	return s
+}
+
+// Goals of preset 004-multigpu on every GPU of a host with two or more:
+// resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling
+// efficiency of at least ResidentEffGoal, and the overlapped one-shot
+// pipeline (pinned, 4 streams) within 10% of the host-copy bound, that
+// is at least OneShotBoundGoal percent of it.
+const (
+	ResidentEffGoal  = 0.9
+	OneShotBoundGoal = 90.0
+)
+
+// multiGPUGoals is the goal table of h's run of preset 004-multigpu on
+// its n GPUs: one row per goal and case, with the measured figure and
+// whether it meets the goal; nil on a host with fewer than two GPUs,
+// whose run cannot show scaling.
+func multiGPUGoals(h *Host, run *Run, n int) *Table {
+	if n < 2 {
+		return nil
+	}
+	all := allGPUs(n)
+	t := &Table{ID: "004-multigpu-goals-" + h.Slug, Title: "Goals on every GPU — " + h.Title,
+		Caption: fmt.Sprintf("Resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling efficiency of at least %s, and the one-shot pipeline (pinned, 4 streams) within 10%% of the host-copy bound (at least %s%% of it), on gpus=%s.", sig(ResidentEffGoal, 2), sig(OneShotBoundGoal, 2), all),
+		Header:  []string{"goal", "size", "type", "filter", "measured", "met"}}
+	verdict := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "no"
+	}
+	base := Q{"variant": multiGPUVariant, "size": "32768x32768", "gpus": all}
+	res := h.Sample(base.with("type", "f32", "filter", "gauss21", "timing", "kernel"))
+	if eff, ok := metricOf(res, "scaling-eff"); ok {
+		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", sig(eff, 3), verdict(eff >= ResidentEffGoal)})
+	}
+	for _, typ := range []string{"f32", "u8"} {
+		for _, f := range []string{"gauss5", "gauss21"} {
+			smp := h.Sample(base.with("type", typ, "filter", f, "timing", "total", "mem", "pinned", "tune", "streams=4"))
+			if pct, ok := copyBoundPercent(run, smp, n); ok {
+				t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound", "32768x32768", typ, f, sig(pct, 3) + "%", verdict(pct >= OneShotBoundGoal)})
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// copyBoundPercent is the host-copy bound of smp, a total-time filter2d
+// case on links GPUs of run, as a percentage of its median time: the
+// case's image in and its float32 output back at the bandwidths the run
+// measured. It is false for a kernel-time case or when a figure is
+// missing.
+func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
+	if smp == nil || smp.Keys["timing"] != "total" {
+		return 0, false
+	}
+	w, h, ok := parseSize(smp.Keys["size"])
+	typ, err := convolve.ParseElemType(smp.Keys["type"])
+	ch, errCh := strconv.Atoi(smp.Keys["ch"])
+	h2d, err1 := strconv.ParseFloat(run.Config["gpu-h2d-gbps"], 64)
+	d2h, err2 := strconv.ParseFloat(run.Config["gpu-d2h-gbps"], 64)
+	t := timeOf(smp)
+	if !ok || err != nil || errCh != nil || err1 != nil || err2 != nil || !t.OK() || t.Center() <= 0 {
+		return 0, false
+	}
+	in := convolve.Geometry{Width: w, Height: h, Channels: ch, Type: typ}
+	out := convolve.Problem{Op: convolve.Filter2D, Input: in}.OutputGeometry()
+	bound := convolve.HostCopyBound(int64(in.Len())*int64(typ.Size()), int64(out.Len())*int64(out.Type.Size()), links, h2d, d2h)
+	if bound <= 0 {
+		return 0, false
+	}
+	return convolve.PercentOf(float64(bound.Nanoseconds()), t.Center()), true
 }
 
 // metricOf is the median of unit in smp, false when smp is nil or lacks

@@ -195,6 +195,28 @@ func (cv *Convolution) Find(h Handle, x, w, y, ws uintptr, wsBytes int64) ([]Alg
 	return perf[:n], nil
 }
 
+// Heuristics returns cuDNN's heuristic ranking of the forward algorithms
+// for this convolution (cudnnGetConvolutionForwardAlgorithm_v7): each
+// algorithm and math type cuDNN would consider, most promising first,
+// with its status, workspace and determinism. Nothing runs on the GPU and
+// no result carries a time (Time is negative). Results whose Status is
+// not success are kept: the caller filters.
+func (cv *Convolution) Heuristics(h Handle) ([]AlgoPerf, error) {
+	if cv.destroyed {
+		return nil, fmt.Errorf("cudnn: Heuristics on destroyed descriptors of %v", cv.Conv2D)
+	}
+	perf := make([]AlgoPerf, 2*AlgoCount)
+	var n int32
+	if err := cv.lib.check("cudnnGetConvolutionForwardAlgorithm_v7",
+		cv.lib.getForwardV7(uintptr(h), cv.x, cv.w, cv.conv, cv.y, int32(len(perf)), &n, &perf[0])); err != nil {
+		return nil, fmt.Errorf("%v: %w", cv.Conv2D, err)
+	}
+	if n < 0 || int(n) > len(perf) {
+		return nil, fmt.Errorf("cudnn: cudnnGetConvolutionForwardAlgorithm_v7 returned %d results for %d places", n, len(perf))
+	}
+	return perf[:n], nil
+}
+
 // WorkspaceSize is the workspace, in bytes, algo needs for this
 // convolution under the descriptor's current math type.
 func (cv *Convolution) WorkspaceSize(h Handle, algo Algo) (int64, error) {

@@ -196,6 +196,7 @@ type Library struct {
 	outputDim     func(conv, x, w uintptr, n, c, h, wd *int32) int32
 	destroyConv   func(d uintptr) int32
 	findForwardEx func(h, x, xp, w, wp, conv, y, yp uintptr, requested int32, returned *int32, perf *AlgoPerf, ws, wsBytes uintptr) int32
+	getForwardV7  func(h, x, w, conv, y uintptr, requested int32, returned *int32, perf *AlgoPerf) int32
 	workspaceSize func(h, x, w, conv, y uintptr, algo int32, size *uint64) int32
 	// forward is cudnnConvolutionForward's address, called with dl.Call:
 	// it runs inside timed loops.
@@ -244,6 +245,7 @@ func Open(names []string) (*Library, error) {
 		f(&l.outputDim, "cudnnGetConvolution2dForwardOutputDim"),
 		f(&l.destroyConv, "cudnnDestroyConvolutionDescriptor"),
 		f(&l.findForwardEx, "cudnnFindConvolutionForwardAlgorithmEx"),
+		f(&l.getForwardV7, "cudnnGetConvolutionForwardAlgorithm_v7"),
 		f(&l.workspaceSize, "cudnnGetConvolutionForwardWorkspaceSize"),
 		dl.Address(&l.forward, "cudnnConvolutionForward"),
 	}

@@ -254,6 +254,13 @@ func TestFakeLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hs, err := cv.Heuristics(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 7 || hs[5].Algo != AlgoImplicitGEMM || hs[5].Status != StatusSuccess || hs[5].Time >= 0 {
+		t.Errorf("Heuristics = %v, want the stand-in's 7 results, untimed", hs)
+	}
 	if n := lastSearchWorkspace(); n != 4096 {
 		t.Errorf("search workspace received %d bytes, want 4096", n)
 	}

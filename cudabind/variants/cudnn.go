@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,11 +24,14 @@ import (
 // filter as given, whose output (x, y) both anchor at the filter's centre
 // as the reference does (odd sides only, as every convolve.Filter has).
 //
-// The algorithm is chosen at plan time: cudnnFindConvolutionForwardAlgorithmEx
-// times every algorithm that fits CUDNNSearchWorkspace on the plan's own
-// buffers, and the plan takes the fastest result that
-// succeeded, is deterministic, runs with a math type the peer allows and
-// computes each output as a direct sum of products (IMPLICIT_GEMM,
+// The algorithm is chosen at plan time by a search over cuDNN's own
+// candidates: cuDNN's heuristic ranking
+// (cudnnGetConvolutionForwardAlgorithm_v7) gives the algorithms and math
+// types, the peer times on the plan's own buffers each candidate it may
+// run (see cudnnState.search), and the plan takes the fastest. A
+// candidate it may run succeeded, is deterministic, runs with a math
+// type the peer allows and computes each output as a direct sum of
+// products (IMPLICIT_GEMM,
 // IMPLICIT_PRECOMP_GEMM, GEMM, DIRECT). The FFT, FFT_TILING and Winograd
 // algorithms are left out: they transform the image and the filter, and
 // no error model a peer could declare bounds them (FFT32's bound is
@@ -165,14 +169,18 @@ func (v *cudnnPeer) choose(found []cudnn.AlgoPerf, forced cudnn.Algo) (cudnn.Alg
 	return cudnn.AlgoPerf{}, false
 }
 
-// CUDNNSearchWorkspace is the device memory, in bytes, the cuDNN peers'
-// algorithm search gives the algorithms as workspace (half the free
-// memory when that is less). An algorithm that needs more is not run:
-// cuDNN's FFT_TILING over a filter almost as wide as its 32-point tiles,
-// for one, needs tens of GiB and minutes, yet its result could never be
-// chosen (it is not a direct sum). The direct-sum algorithms need little
-// or no workspace.
+// CUDNNSearchWorkspace is the most device memory, in bytes, a candidate
+// of the cuDNN peers' search may need as workspace (half the free memory
+// when that is less); a candidate that needs more is not timed.
 const CUDNNSearchWorkspace = 1 << 30
+
+// cudnnTimedRuns is how many runs the search times per candidate after
+// one untimed run; a candidate whose untimed run takes longer than
+// cudnnLongRun is timed by that run alone.
+const (
+	cudnnTimedRuns = 3
+	cudnnLongRun   = 100 * time.Millisecond
+)
 
 // cudnnState is what the cuDNN peers keep per device: one handle, and the
 // search's results per problem shape.
@@ -187,12 +195,12 @@ type cudnnKey struct {
 	conv cudnn.Conv2D
 }
 
-// cudnnSearch is one search's results, the workspace it was given and the
-// wall time it took.
+// cudnnSearch is one search's results, fastest timed candidate first,
+// then the candidates that were not timed (with their status), and the
+// wall time the search took.
 type cudnnSearch struct {
-	perf    []cudnn.AlgoPerf
-	wsBytes int64
-	took    time.Duration
+	perf []cudnn.AlgoPerf
+	took time.Duration
 }
 
 var cudnnShared = cudnnState{handles: map[*cudabind.Device]cudnn.Handle{}, found: map[cudnnKey]cudnnSearch{}}
@@ -219,12 +227,17 @@ func (s *cudnnState) handle(lib *cudnn.Library, d *cudabind.Device) (cudnn.Handl
 	return h, nil
 }
 
-// search returns the search's results for cv on d, searching on the
-// first call for its shape over the plan's buffers (input, filter and
-// output of b) with a workspace of CUDNNSearchWorkspace bytes, or half
-// the free device memory when less, allocated for the search alone. It
-// runs on the device goroutine x.
-func (s *cudnnState) search(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn.Convolution, weights cudabind.DevPtr) (cudnnSearch, error) {
+// search returns the search's results for cv on b's device, searching
+// on the first call for its shape; it runs on the device goroutine x with
+// the handle h bound to b's stream. The candidates are cuDNN's heuristic
+// ranking (cudnnGetConvolutionForwardAlgorithm_v7); those the peer may
+// run (usable) and whose workspace fits CUDNNSearchWorkspace are timed on
+// the plan's own buffers (one untimed run, then cudnnTimedRuns between
+// CUDA events), and the fastest comes first. cuDNN's own timed search,
+// cudnnFindConvolutionForwardAlgorithm(Ex), is not used: it times every
+// algorithm, and FFT_TILING alone, which no peer may run, takes about a
+// minute a run for a 31x31 filter over 4096x4096 on an H100.
+func (s *cudnnState) search(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn.Convolution, weights cudabind.DevPtr, usable func(cudnn.AlgoPerf) bool) (cudnnSearch, error) {
 	k := cudnnKey{b.Dev, cv.Conv2D}
 	s.mu.Lock()
 	r, ok := s.found[k]
@@ -232,28 +245,99 @@ func (s *cudnnState) search(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn
 	if ok {
 		return r, nil
 	}
-	r.wsBytes = CUDNNSearchWorkspace
-	if free, _, err := x.MemInfo(); err == nil && free/2 < r.wsBytes {
-		r.wsBytes = free / 2
-	}
-	var ws cudabind.DevPtr
-	if r.wsBytes > 0 {
-		var err error
-		if ws, err = x.Alloc(r.wsBytes); err != nil {
-			return r, fmt.Errorf("the search's workspace of %d bytes: %w", r.wsBytes, err)
-		}
-		defer x.Free(ws)
-	}
 	t0 := time.Now()
-	perf, err := cv.Find(h, uintptr(b.In), uintptr(weights), uintptr(b.Out), uintptr(ws), r.wsBytes)
+	cands, err := cv.Heuristics(h)
 	if err != nil {
 		return r, err
 	}
-	r.perf, r.took = perf, time.Since(t0)
+	limit := int64(CUDNNSearchWorkspace)
+	if free, _, err := x.MemInfo(); err == nil && free/2 < limit {
+		limit = free / 2
+	}
+	var timed, rest []cudnn.AlgoPerf
+	for _, c := range cands {
+		if !usable(c) {
+			rest = append(rest, c)
+			continue
+		}
+		t, ws, err := timeCandidate(x, b, h, cv, weights, c, limit)
+		if err != nil {
+			return r, fmt.Errorf("timing %v under %v: %w", c.Algo, c.MathType, err)
+		}
+		c.Memory = uint64(ws)
+		if t < 0 {
+			c.Status = cudnn.StatusNotSupported // its workspace does not fit
+			rest = append(rest, c)
+			continue
+		}
+		c.Time = float32(t.Seconds() * 1e3)
+		timed = append(timed, c)
+	}
+	if err := cv.SetMath(cv.Conv2D.Math); err != nil {
+		return r, err
+	}
+	slices.SortStableFunc(timed, func(a, b cudnn.AlgoPerf) int { return cmp.Compare(a.Time, b.Time) })
+	r = cudnnSearch{perf: append(timed, rest...), took: time.Since(t0)}
 	s.mu.Lock()
 	s.found[k] = r
 	s.mu.Unlock()
 	return r, nil
+}
+
+// timeCandidate times c on b's buffers: its workspace (returned, in
+// bytes) allocated for the purpose, one untimed run, then cudnnTimedRuns
+// runs between events on b's stream, or the untimed run alone when it
+// took longer than cudnnLongRun. It returns a negative time when the
+// workspace exceeds limit.
+func timeCandidate(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn.Convolution, weights cudabind.DevPtr, c cudnn.AlgoPerf, limit int64) (time.Duration, int64, error) {
+	if err := cv.SetMath(c.MathType); err != nil {
+		return 0, 0, err
+	}
+	wsBytes, err := cv.WorkspaceSize(h, c.Algo)
+	if err != nil || wsBytes > limit {
+		return -1, wsBytes, err
+	}
+	var ws cudabind.DevPtr
+	if wsBytes > 0 {
+		if ws, err = x.Alloc(wsBytes); err != nil {
+			return 0, wsBytes, err
+		}
+		defer x.Free(ws)
+	}
+	start, err := x.NewEvent()
+	if err != nil {
+		return 0, wsBytes, err
+	}
+	defer x.DestroyEvent(start)
+	stop, err := x.NewEvent()
+	if err != nil {
+		return 0, wsBytes, err
+	}
+	defer x.DestroyEvent(stop)
+	runs := func(n int) (time.Duration, error) {
+		if err := x.Record(start, b.stream); err != nil {
+			return 0, err
+		}
+		for range n {
+			if err := cv.Forward(h, c.Algo, uintptr(b.In), uintptr(weights), uintptr(ws), wsBytes, uintptr(b.Out)); err != nil {
+				return 0, err
+			}
+		}
+		if err := x.Record(stop, b.stream); err != nil {
+			return 0, err
+		}
+		if err := x.EventSync(stop); err != nil {
+			return 0, err
+		}
+		t, err := x.Elapsed(start, stop)
+		return t / time.Duration(n), err
+	}
+	first, err := runs(1)
+	if err != nil || first > cudnnLongRun {
+		return first, wsBytes, err
+	}
+	t, err := runs(cudnnTimedRuns)
+	return t, wsBytes, err
 }
 
 // Plan checks p and cfg, loads cuDNN (returning its
@@ -317,7 +401,7 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 			return err
 		}
 		b.OnClose(func(*cudabind.Exec) error { return cv.Destroy() })
-		found, err := cudnnShared.search(x, b, h, cv, weights)
+		found, err := cudnnShared.search(x, b, h, cv, weights, v.usable)
 		if err != nil {
 			return err
 		}
@@ -392,7 +476,7 @@ func (p *cudnnPlan) Setting() convolve.Setting {
 // the search's figures for it, the workspace the search had and the wall
 // time it took (on the first plan of the shape; later plans recall it).
 func (p *cudnnPlan) SettingSource() string {
-	how := fmt.Sprintf("searched (cudnnFindConvolutionForwardAlgorithmEx with %.0f MiB of workspace, %.3g s)", float64(p.search.wsBytes)/(1<<20), p.search.took.Seconds())
+	how := fmt.Sprintf("searched (cuDNN's heuristic candidates timed on the plan's buffers, %.3g s)", p.search.took.Seconds())
 	if p.forced {
 		how = SettingGiven
 	}
@@ -403,14 +487,18 @@ func (p *cudnnPlan) SettingSource() string {
 	return src
 }
 
-// listResults lists a search's results briefly, in cuDNN's order:
-// algorithm, math type, and its time or the status it failed with.
+// listResults lists a search's results briefly, in order: algorithm,
+// math type, and its time, "not timed" (a candidate the peer may not
+// run), or the status it failed with.
 func listResults(perf []cudnn.AlgoPerf) string {
 	rs := make([]string, len(perf))
 	for i, r := range perf {
-		if r.Status == cudnn.StatusSuccess {
+		switch {
+		case r.Status == cudnn.StatusSuccess && r.Time >= 0:
 			rs[i] = fmt.Sprintf("%v %v %.4g ms", r.Algo, r.MathType, r.Time)
-		} else {
+		case r.Status == cudnn.StatusSuccess:
+			rs[i] = fmt.Sprintf("%v %v not timed", r.Algo, r.MathType)
+		default:
 			rs[i] = fmt.Sprintf("%v %v %v", r.Algo, r.MathType, r.Status)
 		}
 	}

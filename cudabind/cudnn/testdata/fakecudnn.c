@@ -103,6 +103,17 @@ int cudnnFindConvolutionForwardAlgorithmEx(void *h, Tensor *x, const void *xp, F
     *returned = n;
     return 0;
 }
+/* The heuristics rank the same list without running anything: no times. */
+int cudnnGetConvolutionForwardAlgorithm_v7(void *h, Tensor *x, Filter *w, Conv *c, Tensor *y,
+                                           int requested, int *returned, Perf *perf) {
+    (void)h; (void)x; (void)w; (void)c; (void)y;
+    int n = (int)(sizeof results / sizeof results[0]);
+    if (n > requested) n = requested;
+    memcpy(perf, results, n * sizeof(Perf));
+    for (int i = 0; i < n; i++) perf[i].time = -1.0f;
+    *returned = n;
+    return 0;
+}
 int cudnnGetConvolutionForwardWorkspaceSize(void *h, Tensor *x, Filter *w, Conv *c, Tensor *y, int algo, size_t *size) {
     (void)h; (void)x; (void)w; (void)y;
     *size = (size_t)(1000 * algo + c->math);
