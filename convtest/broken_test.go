@@ -3,6 +3,7 @@ package convtest
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/leanovate/gopter"
@@ -87,6 +88,29 @@ func brokenEnv(t *testing.T) *env {
 	return &env{name: d.Name, variant: v, desc: d}
 }
 
+// TestShrinkTimeLimit: with a shrink time already spent at the first
+// failure, the broken variant's failure is reported as drawn (no shrink
+// step taken) and the run says shrinking stopped at its limit; without a
+// limit the same seed shrinks.
+func TestShrinkTimeLimit(t *testing.T) {
+	e := brokenEnv(t)
+	seed := Options{}.resolve().Seed
+	cut := checkProperty(e, properties[0], seed, 200, time.Nanosecond)
+	full := checkProperty(e, properties[0], seed, 200, 0)
+	if cut.result.Status != gopter.TestFailed || full.result.Status != gopter.TestFailed {
+		t.Fatalf("broken variant not caught: %v with the limit, %v without", cut.result.Status, full.result.Status)
+	}
+	if cut.shrinkCut != time.Nanosecond || full.shrinkCut != 0 {
+		t.Errorf("shrinkCut = %v with a 1ns limit, %v without; want 1ns and 0", cut.shrinkCut, full.shrinkCut)
+	}
+	if n := cut.result.Args[0].Shrinks; n != 0 {
+		t.Errorf("%d shrinks after the limit passed, want 0", n)
+	}
+	if n := full.result.Args[0].Shrinks; n == 0 {
+		t.Error("no shrink without a limit: the test cannot tell the limit worked")
+	}
+}
+
 // TestBrokenVariantIsCaughtAndShrunk runs the agreement property on the
 // broken variant and asserts that gopter finds the bug and shrinks the
 // failing case to a tiny one: a 3-wide filter on an image of one or two
@@ -98,7 +122,7 @@ func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
 		t.Fatalf("properties[0] is %q, want agreement", agreement.name)
 	}
 	seed := Options{}.resolve().Seed
-	r := checkProperty(e, agreement, seed, 200)
+	r := checkProperty(e, agreement, seed, 200, 0)
 	res := r.result
 	if res.Status != gopter.TestFailed {
 		t.Fatalf("broken variant not caught: status %v after %d cases (seed %d)", res.Status, res.Succeeded, seed)
@@ -138,7 +162,7 @@ func TestFailureReproducesFromSeed(t *testing.T) {
 	e := brokenEnv(t)
 	var got []string
 	for _, n := range []int{200, 50} {
-		res := checkProperty(e, properties[0], 99, n).result
+		res := checkProperty(e, properties[0], 99, n, 0).result
 		if res.Status != gopter.TestFailed {
 			t.Fatalf("n=%d: broken variant not caught (%v)", n, res.Status)
 		}

@@ -55,6 +55,8 @@
 //	-convtest.seed=N    seed of every random draw (default DefaultSeed, logged; 0 picks one from the clock)
 //	-convtest.n=N       random cases per property (-short runs fewer)
 //	-convtest.case=CASE check only this case, as a failure prints it (no random cases, no shrinking)
+//	-convtest.shrink-time=D  longest a failure is shrunk (default DefaultShrinkTime); the smallest
+//	                    failing case found by then is reported, and the report says shrinking stopped
 //
 // Options sets the same from code (the properties package maps its own
 // -props.* flags onto it). A variant's run ends with a line such as

@@ -46,6 +46,9 @@ type domain struct {
 	// its extra constraint on any case, shrunk ones included.
 	fix    func(*domain, testCase) testCase
 	accept func(testCase) bool
+	// stopShrink, when set, reports that shrinking has run out of time:
+	// the shrinker then proposes nothing.
+	stopShrink func() bool
 }
 
 // newDomain builds the domain of a property (nil: no constraint beyond the
@@ -287,6 +290,9 @@ func (d *domain) gen() gopter.Gen {
 // drops those outside the domain. Every candidate lowers at least one
 // field and raises none, so shrinking ends.
 func (d *domain) shrink(v interface{}) gopter.Shrink {
+	if d.stopShrink != nil && d.stopShrink() {
+		return gopter.NoShrink
+	}
 	c := v.(testCase)
 	var out []testCase
 	seen := map[testCase]bool{c: true}

@@ -16,10 +16,17 @@ import (
 const DefaultSeed = 20240601
 
 var (
-	seedFlag = flag.Int64("convtest.seed", DefaultSeed, "seed of the random cases; 0 picks one from the clock")
-	nFlag    = flag.Int("convtest.n", 0, "random cases per property (0: 250, or 40 with -short)")
-	caseFlag = flag.String("convtest.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
+	seedFlag   = flag.Int64("convtest.seed", DefaultSeed, "seed of the random cases; 0 picks one from the clock")
+	nFlag      = flag.Int("convtest.n", 0, "random cases per property (0: 250, or 40 with -short)")
+	caseFlag   = flag.String("convtest.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
+	shrinkFlag = flag.Duration("convtest.shrink-time", DefaultShrinkTime, "longest a failure is shrunk; the smallest failing case found by then is reported")
 )
+
+// DefaultShrinkTime is how long a failing case is shrunk unless the
+// options or -convtest.shrink-time say otherwise: every shrink step of a
+// GPU variant may compile a kernel, and a failure should be reported in
+// minutes, not hours.
+const DefaultShrinkTime = time.Minute
 
 // Options adjust a run of the suite. The zero value takes every setting
 // from the command line: -convtest.seed, -convtest.n and -convtest.case.
@@ -34,6 +41,11 @@ type Options struct {
 	// it) under every property, without random cases or shrinking; ""
 	// takes -convtest.case.
 	Case string
+	// ShrinkTime bounds how long a failure is shrunk, from the first
+	// failing case: the smallest failing case found by then is reported.
+	// 0 takes -convtest.shrink-time (default DefaultShrinkTime); a
+	// negative value shrinks without a time limit.
+	ShrinkTime time.Duration
 	// Rerun is the start of the command a failure prints to reproduce
 	// itself, before its -run pattern and flags: "go test" when empty.
 	// A caller whose own flags set the options names them here and in
@@ -69,6 +81,9 @@ func (o Options) resolve() Options {
 	}
 	if o.Case == "" {
 		o.Case = *caseFlag
+	}
+	if o.ShrinkTime == 0 {
+		o.ShrinkTime = *shrinkFlag
 	}
 	if o.Rerun == "" {
 		o.Rerun = "go test"

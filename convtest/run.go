@@ -81,18 +81,34 @@ type propertyRun struct {
 	firstRefusal    error
 	result          *gopter.TestResult
 	seed            int64
+	// shrinkCut is set when shrinking stopped at its time limit.
+	shrinkCut time.Duration
 }
 
 // checkProperty runs property pr on e with n random cases from seed and
-// returns gopter's result, the shrunk failing case included.
-func checkProperty(e *env, pr *property, seed int64, n int) *propertyRun {
+// returns gopter's result, the shrunk failing case included. Shrinking
+// stops shrinkTime after the first failure (never, when shrinkTime <= 0):
+// later candidates are left undecided and the shrinker proposes no more.
+func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Duration) *propertyRun {
 	d := propertyDomain(e, pr)
 	r := &propertyRun{seed: derivedSeed(seed, e.name, pr.name)}
+	var deadline time.Time
+	stopped := func() bool {
+		if shrinkTime <= 0 || deadline.IsZero() || time.Now().Before(deadline) {
+			return false
+		}
+		r.shrinkCut = shrinkTime
+		return true
+	}
+	d.stopShrink = stopped
 	params := gopter.DefaultTestParametersWithSeed(r.seed)
 	params.MinSuccessfulTests = n
 	params.MaxShrinkCount = 300
 	var refused atomic.Int64
 	condition := func(c testCase) *gopter.PropResult {
+		if stopped() {
+			return &gopter.PropResult{Status: gopter.PropUndecided}
+		}
 		err := safely(func() error { return pr.check(e, c) })
 		var rf *refusedError
 		switch {
@@ -105,6 +121,9 @@ func checkProperty(e *env, pr *property, seed int64, n int) *propertyRun {
 				r.firstRefusal = err
 			}
 			return &gopter.PropResult{Status: gopter.PropTrue}
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(shrinkTime)
 		}
 		return &gopter.PropResult{Status: gopter.PropFalse, Labels: []string{err.Error()}}
 	}
@@ -122,14 +141,18 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, o Options) {
 	switch {
 	case res.Status == gopter.TestFailed && len(res.Args) > 0:
 		a := res.Args[0]
+		cut := ""
+		if r.shrinkCut > 0 {
+			cut = fmt.Sprintf(", stopped at the %v limit", r.shrinkCut)
+		}
 		t.Errorf("variant=%s property=%s FAILED after %d passing cases\n"+
-			"  shrunk case (%d shrinks): %s\n"+
+			"  shrunk case (%d shrinks%s): %s\n"+
 			"  original case:            %s\n"+
 			"  failure: %s\n"+
 			"  seed: -%s.seed=%d (property stream %d)\n"+
 			"  reproduce: %s\n"+
 			"  rerun the shrunk case alone: %s",
-			e.name, pr.name, res.Succeeded, a.Shrinks, a.ArgFormatted, a.OrigArgFormatted,
+			e.name, pr.name, res.Succeeded, a.Shrinks, cut, a.ArgFormatted, a.OrigArgFormatted,
 			strings.Join(res.Labels, "; "), o.FlagPrefix, o.Seed, r.seed, cmd, o.caseCommand(t.Name(), a.Arg.(testCase)))
 	case res.Status == gopter.TestExhausted:
 		t.Errorf("variant=%s property=%s: only %d cases could be drawn within the capabilities (%d draws failed)\n  reproduce: %s",
@@ -219,7 +242,7 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 				cases += checkOneCase(t, e, pr, o)
 				return
 			}
-			r := checkProperty(e, pr, o.Seed, o.N)
+			r := checkProperty(e, pr, o.Seed, o.N, o.ShrinkTime)
 			cases += r.passed - r.refused
 			r.report(t, e, pr, o)
 		})
