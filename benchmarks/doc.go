@@ -41,8 +41,8 @@
 // buffers with -mem-cap. Their kernel time is resident filtering (the
 // slabs' kernels and halo exchange); their total-time lines carry the
 // host-copy bound of the run (copy-bound-ns/op, %copy-bound; HostCopyBound,
-// from the pinned gpu-h2d-gbps and gpu-d2h-gbps the run measures at its
-// start) and, after their gpus=0 counterpart, the scaling efficiency
+// from the pinned gpu-h2d-gbps, gpu-d2h-gbps and gpu-bidir-gbps the run
+// measures at its start) and, after their gpus=0 counterpart, the scaling efficiency
 // T1 / (N x TN) (scaling-eff). The run's output starts with the timeline
 // of one overlapped run (TimelineCase, WriteTimeline).
 //

@@ -38,6 +38,10 @@ func OpenHost(maxRetakes int) Host {
 	if err != nil {
 		h2d, d2h = 0, 0 // the lines and metrics that need them are left out
 	}
+	both, err := devfacts.HostCopyBidirectional(d)
+	if err != nil {
+		both = 0
+	}
 	return Host{
 		GPU: &GPUInfo{
 			Name:       info.Name,
@@ -52,6 +56,7 @@ func OpenHost(maxRetakes int) Host {
 			Count:      count,
 			H2DGBps:    h2d,
 			D2HGBps:    d2h,
+			BothGBps:   both,
 		},
 		Device: gpuDevice{d: d, l2: devfacts.NewL2Flusher(d)},
 		Pinned: true,

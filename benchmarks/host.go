@@ -27,6 +27,10 @@ type GPUInfo struct {
 	// device-to-host copy bandwidths (devfacts.HostCopyBandwidth), 0 when
 	// not measured.
 	H2DGBps, D2HGBps float64
+	// BothGBps is the measured bandwidth of pinned copies both ways at
+	// once, bytes moved both ways per second
+	// (devfacts.HostCopyBidirectional), 0 when not measured.
+	BothGBps float64
 }
 
 // Host is what the benchmarks found on this machine.
@@ -50,7 +54,7 @@ func (h Host) Peaks() Peaks {
 	var p Peaks
 	if h.GPU != nil {
 		p.CopyGBps, p.FP32GFLOPs = h.GPU.CopyGBps, h.GPU.PeakGFLOPs
-		p.H2DGBps, p.D2HGBps = h.GPU.H2DGBps, h.GPU.D2HGBps
+		p.H2DGBps, p.D2HGBps, p.BothGBps = h.GPU.H2DGBps, h.GPU.D2HGBps, h.GPU.BothGBps
 	}
 	if h.CPU != nil {
 		p.CPUCopyGBps, p.CPUFMAGFLOPs = h.CPU.CopyGBps, h.CPU.FMAGFLOPs
@@ -109,6 +113,9 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		lines = append(lines,
 			"gpu-h2d-gbps: "+strconv.FormatFloat(g.H2DGBps, 'f', 1, 64),
 			"gpu-d2h-gbps: "+strconv.FormatFloat(g.D2HGBps, 'f', 1, 64))
+	}
+	if g.BothGBps > 0 {
+		lines = append(lines, "gpu-bidir-gbps: "+strconv.FormatFloat(g.BothGBps, 'f', 1, 64))
 	}
 	return lines
 }

@@ -37,6 +37,9 @@ type Peaks struct {
 	// (GPUInfo), the host-copy bound of total-time cases; 0 when not
 	// measured.
 	H2DGBps, D2HGBps float64
+	// BothGBps is GPU 0's pinned bandwidth both ways at once (GPUInfo);
+	// 0 when not measured.
+	BothGBps float64
 }
 
 // Runner runs cases as sub-benchmarks. It keeps the plan, images and gate
@@ -476,7 +479,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 		b.ReportMetric(CopyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
 	if c.GPU && c.Timing == TotalTiming {
-		if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps); bound > 0 {
+		if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
 			b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
 			b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")
 		}
@@ -508,14 +511,15 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 // HostCopyBound is the least time a run of p that copies its input from
 // pinned host memory and its output back can take
 // (convolve.HostCopyBound): the input's bytes at h2dGBps and the
-// output's at d2hGBps, the two directions overlapped, each shared by the
-// GPUs of devs (distinct ordinals, each with its own link as the one
-// measured; logical devices of one GPU share its link). It is 0 when a
+// output's at d2hGBps, the two directions overlapped but together no
+// faster than bothGBps (0: not measured), each shared by the GPUs of devs
+// (distinct ordinals, each with its own link as the one measured;
+// logical devices of one GPU share its link). It is 0 when a one-way
 // bandwidth is not known.
-func HostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps float64) time.Duration {
+func HostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
 	in, out := p.Input.Packed(), p.OutputGeometry()
 	return convolve.HostCopyBound(int64(in.Len())*int64(in.Type.Size()), int64(out.Len())*int64(out.Type.Size()),
-		max(1, distinct(devs)), h2dGBps, d2hGBps)
+		max(1, distinct(devs)), h2dGBps, d2hGBps, bothGBps)
 }
 
 // distinct counts the distinct ordinals of devs.

@@ -279,12 +279,19 @@ func (t Throughput) Roofline(bwGBps, fp32GFLOPs float64) (floor time.Duration, b
 // with links distinct GPUs each carrying its share over its own link.
 // The two directions run on separate copy engines and overlap in a
 // pipelined run, so the bound is the slower direction's time, not their
-// sum; no run of these copies can be faster. It is 0 when a bandwidth
-// or the link count is not positive.
-func HostCopyBound(inBytes, outBytes int64, links int, h2dGBps, d2hGBps float64) time.Duration {
+// sum, unless moving both at once is slower still: bothGBps, when
+// positive, is the measured bandwidth of copies both ways at once (bytes
+// moved both ways per second), and inBytes + outBytes at that rate bound
+// the time too. No run of these copies can be faster. It is 0 when a
+// one-way bandwidth or the link count is not positive.
+func HostCopyBound(inBytes, outBytes int64, links int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
 	if h2dGBps <= 0 || d2hGBps <= 0 || links < 1 {
 		return 0
 	}
-	secs := max(float64(inBytes)/h2dGBps, float64(outBytes)/d2hGBps) / 1e9 / float64(links)
+	secs := max(float64(inBytes)/h2dGBps, float64(outBytes)/d2hGBps)
+	if bothGBps > 0 {
+		secs = max(secs, float64(inBytes+outBytes)/bothGBps)
+	}
+	secs = secs / 1e9 / float64(links)
 	return time.Duration(secs * 1e9)
 }

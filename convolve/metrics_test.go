@@ -282,21 +282,23 @@ func TestThroughput(t *testing.T) {
 // divide it, and an unknown bandwidth or no link gives none.
 func TestHostCopyBound(t *testing.T) {
 	for _, tc := range []struct {
-		in, out  int64
-		links    int
-		h2d, d2h float64
-		want     time.Duration
+		in, out        int64
+		links          int
+		h2d, d2h, both float64
+		want           time.Duration
 	}{
-		{50e9, 10e9, 1, 50, 50, time.Second},     // H2D: 1 s, D2H: 0.2 s
-		{10e9, 50e9, 1, 50, 25, 2 * time.Second}, // D2H: 2 s
-		{50e9, 50e9, 2, 50, 50, time.Second / 2}, // two links
-		{50e9, 50e9, 0, 50, 50, 0},               // no link
-		{50e9, 50e9, 1, 0, 50, 0},                // unknown H2D
-		{50e9, 50e9, 1, 50, -1, 0},               // unknown D2H
+		{50e9, 10e9, 1, 50, 50, 0, time.Second},              // H2D: 1 s, D2H: 0.2 s
+		{10e9, 50e9, 1, 50, 25, 0, 2 * time.Second},          // D2H: 2 s
+		{50e9, 50e9, 2, 50, 50, 0, time.Second / 2},          // two links
+		{50e9, 50e9, 1, 50, 50, 80, 1250 * time.Millisecond}, // both ways: 100 GB at 80 GB/s
+		{50e9, 50e9, 1, 50, 50, 200, time.Second},            // both ways faster than one: no effect
+		{50e9, 50e9, 0, 50, 50, 0, 0},                        // no link
+		{50e9, 50e9, 1, 0, 50, 0, 0},                         // unknown H2D
+		{50e9, 50e9, 1, 50, -1, 0, 0},                        // unknown D2H
 	} {
-		got := HostCopyBound(tc.in, tc.out, tc.links, tc.h2d, tc.d2h)
+		got := HostCopyBound(tc.in, tc.out, tc.links, tc.h2d, tc.d2h, tc.both)
 		if d := got - tc.want; d < -time.Microsecond || d > time.Microsecond {
-			t.Errorf("HostCopyBound(%d, %d, %d, %g, %g) = %v, want %v", tc.in, tc.out, tc.links, tc.h2d, tc.d2h, got, tc.want)
+			t.Errorf("HostCopyBound(%d, %d, %d, %g, %g, %g) = %v, want %v", tc.in, tc.out, tc.links, tc.h2d, tc.d2h, tc.both, got, tc.want)
 		}
 	}
 }

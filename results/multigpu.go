@@ -49,8 +49,8 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			Title: fmt.Sprintf("%s on row slabs: scaling over %d GPU(s) — %s", multiGPUVariant, n, h.Title),
 			Caption: "Times are medians (ms). gpus=0,0 is two logical devices (executors, streams, slabs) on GPU 0; " +
 				"efficiency is T1 / (N x TN) over the N GPUs of the case, with T1 the gpus=0 time of the same run; " +
-				"% bound is the host-copy bound over the measured total time: the least time the copies can take (convolve.HostCopyBound: the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, the two directions overlapped, each GPU over its own link), computed here from the run's bandwidths and the case's bytes. " +
-				fmt.Sprintf("This run measured gpu-h2d-gbps %s and gpu-d2h-gbps %s.", orMissing(run.Config["gpu-h2d-gbps"]), orMissing(run.Config["gpu-d2h-gbps"])),
+				"% bound is the host-copy bound over the measured total time: the least time the copies can take (convolve.HostCopyBound: the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, the two directions overlapped but together no faster than gpu-bidir-gbps, copies both ways at once, where the run measured it; each GPU over its own link), computed here from the run's bandwidths and the case's bytes. " +
+				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", orMissing(run.Config["gpu-h2d-gbps"]), orMissing(run.Config["gpu-d2h-gbps"]), orMissing(run.Config["gpu-bidir-gbps"])),
 			Header: []string{"size", "type", "filter", "what", "gpus=0", "gpus=0,0", "efficiency 0,0", "% bound (0)"}}
 		if n > 1 {
 			t.Header = append(t.Header, "gpus="+allGPUs(n), "efficiency", "% bound")
@@ -147,7 +147,7 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 // copyBoundPercent is the host-copy bound of smp, a total-time filter2d
 // case on links GPUs of run, as a percentage of its median time: the
 // case's image in and its float32 output back at the bandwidths the run
-// measured. It is false for a kernel-time case or when a figure is
+// measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
 // missing.
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
@@ -158,13 +158,14 @@ func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	ch, errCh := strconv.Atoi(smp.Keys["ch"])
 	h2d, err1 := strconv.ParseFloat(run.Config["gpu-h2d-gbps"], 64)
 	d2h, err2 := strconv.ParseFloat(run.Config["gpu-d2h-gbps"], 64)
+	both, _ := strconv.ParseFloat(run.Config["gpu-bidir-gbps"], 64) // absent in older runs: 0, not used
 	t := timeOf(smp)
 	if !ok || err != nil || errCh != nil || err1 != nil || err2 != nil || !t.OK() || t.Center() <= 0 {
 		return 0, false
 	}
 	in := convolve.Geometry{Width: w, Height: h, Channels: ch, Type: typ}
 	out := convolve.Problem{Op: convolve.Filter2D, Input: in}.OutputGeometry()
-	bound := convolve.HostCopyBound(int64(in.Len())*int64(typ.Size()), int64(out.Len())*int64(out.Type.Size()), links, h2d, d2h)
+	bound := convolve.HostCopyBound(int64(in.Len())*int64(typ.Size()), int64(out.Len())*int64(out.Type.Size()), links, h2d, d2h, both)
 	if bound <= 0 {
 		return 0, false
 	}

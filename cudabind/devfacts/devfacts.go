@@ -7,6 +7,7 @@ package devfacts
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -182,9 +183,9 @@ const hostCopyBytes = 64 << 20
 var hostBandwidth sync.Map // *cudabind.Device -> *hostBWOnce
 
 type hostBWOnce struct {
-	once     sync.Once
-	h2d, d2h float64
-	err      error
+	once           sync.Once
+	h2d, d2h, both float64
+	err            error
 }
 
 // HostCopyBandwidth measures, once per device, the bandwidth of copies
@@ -193,10 +194,36 @@ type hostBWOnce struct {
 // cuMemcpyHtoDAsync and per cuMemcpyDtoHAsync, timed with events over
 // four copies per batch, the median of five batches. It is the bound of
 // a run that copies its input in and its output out over the link.
-// Its buffers and events are freed before it returns, on every path.
+// Its buffers, streams and events are freed before it returns, on every
+// path. The same measurement gives HostCopyBidirectional.
 func HostCopyBandwidth(d *cudabind.Device) (h2d, d2h float64, err error) {
+	b, err := measureHostCopies(d, "HostCopyBandwidth")
+	if err != nil {
+		return 0, 0, err
+	}
+	return b.h2d, b.d2h, nil
+}
+
+// HostCopyBidirectional measures, once per device with HostCopyBandwidth,
+// the bandwidth of copies both ways at once in GB/s: bytes moved in both
+// directions over the wall time of four copies each way, host to device
+// on one stream and device to host on another (separate pinned and
+// device buffers), the median of five batches. Both directions share the
+// link and the host's memory, so it is less than the sum of the two
+// one-way bandwidths; an overlapped pipeline cannot move its input and
+// output faster.
+func HostCopyBidirectional(d *cudabind.Device) (float64, error) {
+	b, err := measureHostCopies(d, "HostCopyBidirectional")
+	if err != nil {
+		return 0, err
+	}
+	return b.both, nil
+}
+
+// measureHostCopies runs the host-copy measurements of d once.
+func measureHostCopies(d *cudabind.Device, caller string) (*hostBWOnce, error) {
 	if d == nil {
-		return 0, 0, fmt.Errorf("devfacts: HostCopyBandwidth on a nil *cudabind.Device")
+		return nil, fmt.Errorf("devfacts: %s on a nil *cudabind.Device", caller)
 	}
 	v, _ := hostBandwidth.LoadOrStore(d, &hostBWOnce{})
 	b := v.(*hostBWOnce)
@@ -227,10 +254,73 @@ func HostCopyBandwidth(d *cudabind.Device) (h2d, d2h float64, err error) {
 			}
 			b.h2d = float64(n*reps) / up.Seconds() / 1e9
 			b.d2h = float64(n*reps) / down.Seconds() / 1e9
+			both, err := timeBidirectional(x, host, dev, n, reps, 5)
+			if err != nil {
+				return err
+			}
+			b.both = float64(2*n*reps) / both.Seconds() / 1e9
 			return nil
 		})
 	})
-	return b.h2d, b.d2h, b.err
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b, nil
+}
+
+// timeBidirectional times reps copies of n bytes each way at once: host
+// to device from host into dev on one stream, device to host from a
+// second device buffer into a second pinned buffer on another, after one
+// untimed round; it returns the median wall time of batches rounds, each
+// ending when both streams are done.
+func timeBidirectional(x *cudabind.Exec, host *cudabind.HostBuffer, dev cudabind.DevPtr, n int64, reps, batches int) (time.Duration, error) {
+	host2, err := x.HostAlloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer x.FreeHost(host2)
+	dev2, err := x.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	defer x.Free(dev2)
+	up, err := x.NewStream()
+	if err != nil {
+		return 0, err
+	}
+	defer x.DestroyStream(up)
+	down, err := x.NewStream()
+	if err != nil {
+		return 0, err
+	}
+	defer x.DestroyStream(down)
+	round := func() error {
+		for range reps {
+			if err := x.CopyHtoDAsync(dev, host.Ptr(), n, up); err != nil {
+				return err
+			}
+			if err := x.CopyDtoHAsync(host2.Ptr(), dev2, n, down); err != nil {
+				return err
+			}
+		}
+		if err := x.StreamSync(up); err != nil {
+			return err
+		}
+		return x.StreamSync(down)
+	}
+	if err := round(); err != nil {
+		return 0, err
+	}
+	times := make([]time.Duration, 0, batches)
+	for range batches {
+		t0 := time.Now()
+		if err := round(); err != nil {
+			return 0, err
+		}
+		times = append(times, time.Since(t0))
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
 }
 
 // timeBatches runs op once to warm up, then times batches of reps runs

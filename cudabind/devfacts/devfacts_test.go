@@ -115,9 +115,11 @@ func TestL2Flusher(t *testing.T) {
 	}
 }
 
-// TestHostCopyBandwidth measures on the fake driver: both directions
-// positive, the copies made are pinned-host-to-device and back, cached
-// per device, and a failing step comes back with nothing left allocated.
+// TestHostCopyBandwidth measures on the fake driver: both directions and
+// both at once positive, the copies made are pinned-host-to-device and
+// back (one way at a time on the legacy stream, then both ways on two
+// streams), cached per device, and a failing step comes back with nothing
+// left allocated.
 func TestHostCopyBandwidth(t *testing.T) {
 	fd := &fakedriver.Driver{MemBytes: 8 << 20}
 	d := openFake(t, fd)
@@ -132,8 +134,14 @@ func TestHostCopyBandwidth(t *testing.T) {
 			t.Errorf("%s of %d bytes, want an eighth of the device's 8 MiB", c.API, c.Bytes)
 		}
 	}
-	if n["cuMemcpyHtoDAsync"] != 21 || n["cuMemcpyDtoHAsync"] != 21 {
-		t.Errorf("copies %v, want a warm-up and 5 batches of 4 each way", n)
+	// One way: a warm-up and 5 batches of 4; both ways: a warm-up round
+	// and 5 rounds of 4.
+	if n["cuMemcpyHtoDAsync"] != 21+24 || n["cuMemcpyDtoHAsync"] != 21+24 {
+		t.Errorf("copies %v, want 45 each way", n)
+	}
+	both, err := HostCopyBidirectional(d)
+	if err != nil || both <= 0 {
+		t.Errorf("HostCopyBidirectional = %v, %v", both, err)
 	}
 	calls := len(fd.Calls())
 	if u, w, err := HostCopyBandwidth(d); u != up || w != down || err != nil || len(fd.Calls()) != calls {
@@ -142,11 +150,14 @@ func TestHostCopyBandwidth(t *testing.T) {
 	if n := d.LiveAllocations(); n != 0 {
 		t.Errorf("%d allocations live (%v)", n, d.LiveByKind())
 	}
-	for _, api := range []string{"cuMemHostAlloc", "cuMemAlloc", "cuMemcpyDtoHAsync"} {
+	for _, api := range []string{"cuMemHostAlloc", "cuMemAlloc", "cuMemcpyDtoHAsync", "cuStreamCreate", "cuStreamSynchronize"} {
 		fd := &fakedriver.Driver{MemBytes: 8 << 20, Fail: map[string]driver.Result{api: driver.ErrorOutOfMemory}}
 		d := openFake(t, fd)
 		if _, _, err := HostCopyBandwidth(d); err == nil {
 			t.Errorf("%s failing: no error", api)
+		}
+		if _, err := HostCopyBidirectional(d); err == nil {
+			t.Errorf("%s failing: HostCopyBidirectional gave no error", api)
 		}
 		if n := d.LiveAllocations(); n != 0 {
 			t.Errorf("%s failing: %d allocations live (%v)", api, n, d.LiveByKind())
