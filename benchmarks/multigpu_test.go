@@ -30,8 +30,8 @@ func TestMultiGPUPreset(t *testing.T) {
 				t.Errorf("%d GPUs: case %s does not name its devices", gpus, c.Name())
 			}
 			seen[c.GPUs]++
-			if c.Width == 32768 && c.Timing == TotalTiming && (c.Mem != Pinned || c.Tune != "streams=4") {
-				t.Errorf("32768x32768 case %s is not the pinned four-stream pipeline", c.Name())
+			if c.Width == 32768 && c.Timing == TotalTiming && (c.Mem != Pinned || c.Tune != "streams=4" && c.Tune != "chunks=16,streams=4") {
+				t.Errorf("32768x32768 case %s is not the pinned four-stream pipeline of 4 or 16 chunks a device", c.Name())
 			}
 		}
 		want := []string{"0", "0,0"}
@@ -49,9 +49,9 @@ func TestMultiGPUPreset(t *testing.T) {
 		}
 		// Per type and filter, on one GPU: 8192 total 2 mems x 2 streams,
 		// resident on 0 and 0,0, pinned four-stream on 0,0, and 32768
-		// total and resident: 9.
-		if gpus == 1 && len(ex.Cases) != 36 {
-			t.Errorf("one GPU: %d cases, want 36 (2 types x 2 filters x 9)", len(ex.Cases))
+		// total (4 and 16 chunks) and resident: 10.
+		if gpus == 1 && len(ex.Cases) != 40 {
+			t.Errorf("one GPU: %d cases, want 40 (2 types x 2 filters x 10)", len(ex.Cases))
 		}
 	}
 	// An ordinal that is not present leaves its cases out with a note.
