@@ -629,3 +629,42 @@ func TestTCBoundWithinModel(t *testing.T) {
 		}
 	}
 }
+
+// TestTCHostOverflow runs the host harness on the property suite's
+// overflow case: pixels of one sign in [2^127, 2^128), many past the
+// largest TF32, and weights of one sign of at least 2, so that every
+// product, and so every sum in any order, overflows: every output must be
+// that infinity, as the reference's is.
+func TestTCHostOverflow(t *testing.T) {
+	h := newTCHarness(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, tv := range tcVariants {
+		for _, k := range []int{3, 9} {
+			for _, sign := range []float64{1, -1} {
+				c := tcCase{kernelCase{kw: k, kh: k, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
+				f := randomFilter(r, k, k)
+				for i := range f.Weights {
+					f.Weights[i] = float32(2 + r.Float64())
+				}
+				p := c.problem(f)
+				in := randomImage(r, p.Input)
+				for i := range in.F32 {
+					in.F32[i] = float32(sign * math.Ldexp(1+0.99*r.Float64(), 127))
+				}
+				out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
+				if err != nil {
+					t.Fatalf("%s %v: %v", tv.name, p, err)
+				}
+				want := math.Inf(int(sign))
+				bad := 0
+				for i, v := range out.F32 {
+					if float64(v) != want {
+						if bad++; bad <= 3 {
+							t.Errorf("%s K=%d sign %v: output %d = %v, want %v", tv.name, k, sign, i, v, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
