@@ -41,7 +41,9 @@
 #                   written by .gpu/crossover to OUTDIR/crossover/<gpu slug>.json
 #                   (copy it into results/crossover/ to commit it), then the
 #                   whole preset with CONVBENCH_CROSSOVER naming that table
-#                   (-count=$COUNT, default 2) under OUTDIR/data/
+#                   (-count=$COUNT, default 2) under OUTDIR/data/; with
+#                   CROSS_TABLE=embedded only the whole preset, auto reading
+#                   the tables the binaries embed (results/crossover/)
 #   sweep:NAME      the sweep command (.gpu/sweep with -bin .gpu/benchmarks.test)
 #                   with the arguments in $SWEEP_ARGS (split at spaces), writing
 #                   its run under OUTDIR/data/ and its summary table to the log
@@ -125,9 +127,13 @@ for stage in "$@"; do
     run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=
     tar -C "$tmp" -cf "$out/gallery.tar" gallery && rm -rf "$tmp" ;;
   crossover)
-    run crossover-paths . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/crossover-paths" -count 1 -max-time=${CROSS_PATHS_TIME:-0.1s} -sweep=crossover -variants "${CROSS_PATHS:-gpu-regtile|gpu-tiled|gpu-sepfused|gpu-separable|gpu-fft|gpu-tc-.*}"
-    run crossover-table . "$bin/crossover" -out "$out/crossover" $(ls "$out"/crossover-paths/*/crossover*.txt 2>/dev/null)
-    run sweep-crossover . env CONVBENCH_CROSSOVER="$out/crossover" "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-2} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep=crossover ;;
+    table=
+    if [ "${CROSS_TABLE:-}" != embedded ]; then
+      run crossover-paths . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/crossover-paths" -count 1 -max-time=${CROSS_PATHS_TIME:-0.1s} -sweep=crossover -variants "${CROSS_PATHS:-gpu-regtile|gpu-tiled|gpu-sepfused|gpu-separable|gpu-fft|gpu-tc-.*}"
+      run crossover-table . "$bin/crossover" -out "$out/crossover" $(ls "$out"/crossover-paths/*/crossover*.txt 2>/dev/null)
+      table=$out/crossover
+    fi
+    run sweep-crossover . env ${table:+CONVBENCH_CROSSOVER=$table} "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-2} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep=crossover ;;
   sweep:*)
     run "sweep-${stage#sweep:}" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ${SWEEP_ARGS:-} ;;
   bench:*)
