@@ -2,6 +2,7 @@ package variants
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -261,6 +262,14 @@ func (s *cudnnState) search(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn
 			continue
 		}
 		t, ws, err := timeCandidate(x, b, h, cv, weights, c, limit)
+		var ce *cudnn.Error
+		if errors.As(err, &ce) {
+			// cuDNN refused the candidate it proposed: keep its status,
+			// as its own search would.
+			c.Status = ce.Status
+			rest = append(rest, c)
+			continue
+		}
 		if err != nil {
 			return r, fmt.Errorf("timing %v under %v: %w", c.Algo, c.MathType, err)
 		}
