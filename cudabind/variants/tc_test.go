@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -268,6 +269,15 @@ func TestTCAgreement(t *testing.T) {
 		}
 		model := v.Describe().Caps.Accuracy
 		r := rand.New(rand.NewPCG(uint64(vi), 16))
+		// Compile every case's kernel on all cores first: one at a time
+		// the tensor-core kernels' compiles take minutes.
+		var specs []WarmSpec
+		for _, c := range tcCases() {
+			specs = append(specs, WarmSpec{Variant: v, Problem: c.problem(randomFilter(r, c.kc.kw, c.kc.kh)), Config: c.config()})
+		}
+		if _, err := Warm(specs, runtime.NumCPU(), nil); err != nil {
+			t.Logf("%s: precompiling: %v (the cases compile one at a time)", tv.name, err)
+		}
 		t.Run(tv.name, func(t *testing.T) {
 			failures := 0
 			for _, c := range tcCases() {
