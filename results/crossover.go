@@ -188,6 +188,9 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 // path with the goal AutoGoal.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
+	tcGoals := &Table{ID: "crossover-tc-goals", Title: "Tensor-core goals",
+		Caption: "Each GPU's crossover run: the median kernel time of the variant on the case against the goal, below the FP32 floor of the case (0.221 ms for dense21 and 0.482 ms for dense31 over 4096x4096 at 66.9 TFLOP/s).",
+		Header:  []string{"GPU", "Variant", "Size", "Filter", "Time (ms)", "Goal (ms)", "Verdict"}}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
 		Caption: fmt.Sprintf("Each GPU's crossover run: the cases where `auto` ran beside at least one path (`gpu-*`, the cuFFT-based `gpu-fft` included), and how many of them it finished within %s× the median kernel time of the fastest path; the worst ratio and its case.", sig(AutoGoal, 2)),
 		Header:  []string{"GPU", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst auto / fastest path", "Worst case", "Verdict"}}
@@ -209,16 +212,133 @@ func sectionCrossover(hosts []*Host) *Section {
 		}
 		s.Plots = append(s.Plots, crossoverPlots(h, cases)...)
 		s.Tables = append(s.Tables, crossoverWinners(h, which, cases), crossoverPeersTable(h, which, cases))
+		if t := crossoverStarts(h, which, cases); t != nil {
+			s.Tables = append(s.Tables, t)
+		}
+		for _, g := range TCGoals {
+			if row, ok := tcGoalRow(h, g, cases); ok {
+				tcGoals.Rows = append(tcGoals.Rows, row)
+			}
+		}
 		at, row := crossoverAuto(h, which, run.Config["crossover"], cases)
 		if at != nil {
 			s.Tables = append(s.Tables, at)
 			goal.Rows = append(goal.Rows, row)
 		}
 	}
+	if len(tcGoals.Rows) > 0 {
+		s.Tables = append([]*Table{tcGoals}, s.Tables...)
+	}
 	if len(goal.Rows) > 0 {
 		s.Tables = append([]*Table{goal}, s.Tables...)
 	}
 	return s
+}
+
+// TCGoal is a time goal of a tensor-core variant on one case of preset
+// crossover.
+type TCGoal struct {
+	Variant, Size, Filter string
+	MaxMS                 float64
+}
+
+// TCGoals are the tensor-core goals: gpu-tc-3xtf32 under the FP32 floor
+// of a dense 21x21 and 31x31 filter over 4096x4096 (0.221 and 0.482 ms
+// at 66.9 TFLOP/s).
+var TCGoals = []TCGoal{
+	{"gpu-tc-3xtf32", "4096x4096", "dense21", 0.15},
+	{"gpu-tc-3xtf32", "4096x4096", "dense31", 0.30},
+}
+
+// tcGoalRow is h's row of the tensor-core goal table for g: the
+// variant's median kernel time on the case and whether it is within the
+// goal; false when the run lacks the case.
+func tcGoalRow(h *Host, g TCGoal, cases []crossoverCase) ([]string, bool) {
+	for _, c := range cases {
+		if c.size != g.Size || c.filter() != g.Filter {
+			continue
+		}
+		m, ok := c.times[g.Variant]
+		if !ok || !m.OK() {
+			return nil, false
+		}
+		ms := m.Center() / 1e6
+		verdict := "not met"
+		if ms <= g.MaxMS {
+			verdict = "met"
+		}
+		return []string{h.Title, g.Variant, g.Size, g.Filter, msCI(m), sig(g.MaxMS, 2), verdict}, true
+	}
+	return nil, false
+}
+
+// isDirectCUDACores reports whether v is one of the direct paths on CUDA
+// cores that the tensor-core and FFT paths are set against.
+func isDirectCUDACores(v string) bool { return v == "gpu-regtile" || v == "gpu-tiled" }
+
+// crossoverStarts is h's table of where the tensor cores and the FFT
+// start to pay, per image size of its dense<K> cases: the smallest K from
+// which, at that K and every larger one measured, the fastest tensor-core
+// path (gpu-tc-*) beats the fastest direct path on CUDA cores, and
+// gpu-fft beats every other path; "—" where it does not hold at the
+// largest K measured. nil when the run has no dense cases.
+func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
+	type col struct {
+		ours, others func(string) bool
+	}
+	isTC := func(v string) bool { return strings.HasPrefix(v, "gpu-tc-") }
+	cols := []col{
+		{isTC, isDirectCUDACores},
+		{func(v string) bool { return v == "gpu-fft" }, func(v string) bool { return isPath(v) && v != "gpu-fft" }},
+	}
+	t := &Table{ID: "crossover-starts-" + h.Slug, Title: "Where the tensor cores and the FFT start to pay — " + h.Title,
+		Caption: "From " + which + ", dense filters: per image size, the smallest K from which, at that K and at every larger K the run measured, the fastest tensor-core variant (`gpu-tc-*`, whatever its error model) is faster than the fastest direct path on CUDA cores (`gpu-regtile`, `gpu-tiled`), and `gpu-fft` is faster than every other path (`gpu-*`); \"—\" where that does not hold at the largest K measured, \"none measured\" where the run has no case with both sides. Medians of kernel time; a K at which either side did not run is left out.",
+		Header:  []string{"Size", "Ks measured", "Tensor cores beat CUDA-core direct from K", "gpu-fft beats every other path from K"}}
+	var sizes []string
+	for _, c := range cases {
+		if c.family == "dense" && !slices.Contains(sizes, c.size) {
+			sizes = append(sizes, c.size)
+		}
+	}
+	for _, size := range sizes {
+		var ks []string
+		row := []string{size, ""}
+		for _, cl := range cols {
+			from, measured := "—", false
+			for _, c := range cases {
+				if c.family != "dense" || c.size != size {
+					continue
+				}
+				a, b := c.ranked(cl.ours), c.ranked(cl.others)
+				if len(a) == 0 || len(b) == 0 {
+					continue
+				}
+				measured = true
+				if c.times[a[0]].Center() < c.times[b[0]].Center() {
+					if from == "—" {
+						from = strconv.Itoa(c.k)
+					}
+				} else {
+					from = "—"
+				}
+			}
+			if !measured {
+				from = "none measured"
+			}
+			row = append(row, from)
+		}
+		for _, c := range cases {
+			if c.family == "dense" && c.size == size {
+				ks = append(ks, strconv.Itoa(c.k))
+			}
+		}
+		row[1] = strings.Join(ks, ", ")
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
 }
 
 // minTested is the fewest runs of each of two cases for which the

@@ -210,6 +210,25 @@ func TestCrossoverSection(t *testing.T) {
 	if want := []string{"Test GPU", "3", "1 of 3", "1.33×", "4096x4096 dense31 (fastest gpu-tc-3xtf32)", "not met"}; !slices.Equal(goal.Rows[0], want) {
 		t.Errorf("goal row %q, want %q", goal.Rows[0], want)
 	}
+	starts := byID["crossover-starts-test-gpu"]
+	if starts == nil {
+		t.Fatal("no starts table")
+	}
+	wantStarts := [][]string{
+		{"1024x1024", "45, 63", "none measured", "63"},
+		{"4096x4096", "3, 31", "31", "—"},
+		{"8192x8192", "3", "none measured", "none measured"},
+	}
+	if !slices.EqualFunc(starts.Rows, wantStarts, slices.Equal) {
+		t.Errorf("starts\n%q\nwant\n%q", starts.Rows, wantStarts)
+	}
+	tc := byID["crossover-tc-goals"]
+	if tc == nil {
+		t.Fatal("no tensor-core goal table")
+	}
+	if want := [][]string{{"Test GPU", "gpu-tc-3xtf32", "4096x4096", "dense31", "0.301 ±0%", "0.30", "not met"}}; !slices.EqualFunc(tc.Rows, want, slices.Equal) {
+		t.Errorf("tensor-core goals %q, want %q", tc.Rows, want)
+	}
 	// Plots: time against K per family and size, every variant a series.
 	var ids []string
 	for _, p := range sec.Plots {
@@ -267,5 +286,32 @@ func TestCrossoverSectionNoRun(t *testing.T) {
 	md := string((&Report{Sections: []*Section{sec}}).Markdown())
 	if !strings.Contains(md, "No stored run holds preset `crossover` yet.") {
 		t.Errorf("report without a crossover run does not say so:\n%s", md)
+	}
+}
+
+// TestCrossoverStartsHoldsToTheEnd: a path that wins at one K and loses
+// at a larger one has not started to pay; one that wins from some K on
+// has, from that K.
+func TestCrossoverStartsHoldsToTheEnd(t *testing.T) {
+	times := map[[3]string]float64{}
+	for _, c := range []struct {
+		size, filter   string
+		direct, tensor float64
+	}{
+		{"4096x4096", "dense3", 10, 20}, {"4096x4096", "dense7", 30, 20}, {"4096x4096", "dense11", 40, 50},
+		{"8192x8192", "dense3", 10, 20}, {"8192x8192", "dense7", 30, 40}, {"8192x8192", "dense11", 60, 50}, {"8192x8192", "dense21", 90, 70},
+	} {
+		times[[3]string{"gpu-regtile", c.size, c.filter}] = c.direct * 1000
+		times[[3]string{"gpu-tc-tf32", c.size, c.filter}] = c.tensor * 1000
+	}
+	h := &Host{Slug: "g", Title: "G", GPU: true, Runs: []*Run{readSynthetic(t, 5, times, "data/g/crossover.txt")}}
+	run := crossoverRun(h)
+	got := crossoverStarts(h, "run", readCrossover(run))
+	want := [][]string{
+		{"4096x4096", "3, 7, 11", "—", "none measured"},
+		{"8192x8192", "3, 7, 11, 21", "11", "none measured"},
+	}
+	if got == nil || !slices.EqualFunc(got.Rows, want, slices.Equal) {
+		t.Errorf("starts %+v, want rows %q", got, want)
 	}
 }
