@@ -451,6 +451,19 @@ func (x *Exec) Record(e Event, s Stream) error {
 	return x.check("cuEventRecord", x.lib().EventRecord(driver.Event(e), driver.Stream(s)))
 }
 
+// WaitEvent makes the work enqueued on s after it wait until the work
+// recorded in e (on any stream of any device) has completed; an event
+// never recorded does not hold s back.
+func (x *Exec) WaitEvent(s Stream, e Event) error {
+	if err := x.ok("WaitEvent"); err != nil {
+		return err
+	}
+	if e == 0 {
+		return fmt.Errorf("cudabind: WaitEvent on a null event")
+	}
+	return x.check("cuStreamWaitEvent", x.lib().StreamWaitEvent(driver.Stream(s), driver.Event(e), 0))
+}
+
 // EventSync waits until e has completed.
 func (x *Exec) EventSync(e Event) error {
 	if err := x.ok("EventSync"); err != nil {

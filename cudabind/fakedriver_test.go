@@ -415,3 +415,54 @@ func TestFakeDeviceCompileWithoutNVRTC(t *testing.T) {
 	}
 	noLeaks(t, d, fd)
 }
+
+// TestWaitEvent: a stream waits on an event of another stream; a null
+// or destroyed event is an error, outside Do too.
+func TestWaitEvent(t *testing.T) {
+	fd := &fakedriver.Driver{MemBytes: 1 << 20}
+	d := openFake(t, fd)
+	err := d.Do(func(x *cudabind.Exec) error {
+		a, err := x.NewStream()
+		if err != nil {
+			return err
+		}
+		defer x.DestroyStream(a)
+		b, err := x.NewStream()
+		if err != nil {
+			return err
+		}
+		defer x.DestroyStream(b)
+		e, err := x.NewEvent()
+		if err != nil {
+			return err
+		}
+		if err := x.Record(e, a); err != nil {
+			return err
+		}
+		if err := x.WaitEvent(b, e); err != nil {
+			t.Errorf("WaitEvent on a recorded event: %v", err)
+		}
+		if err := x.WaitEvent(b, 0); err == nil {
+			t.Error("WaitEvent on a null event succeeded")
+		}
+		if err := x.DestroyEvent(e); err != nil {
+			return err
+		}
+		if err := x.WaitEvent(b, e); err == nil {
+			t.Error("WaitEvent on a destroyed event succeeded")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range fd.Calls() {
+		if c == "cuStreamWaitEvent" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("cuStreamWaitEvent called %d times, want 2 (the null event never reaches the driver)", n)
+	}
+}

@@ -243,6 +243,10 @@ type Driver interface {
 	EventCreate(flags uint32) (Event, Result)
 	EventDestroy(e Event) Result
 	EventRecord(e Event, s Stream) Result
+	// StreamWaitEvent makes later work on s wait until the work e last
+	// recorded has completed (cuStreamWaitEvent; flags 0). e may belong
+	// to another context or device than s.
+	StreamWaitEvent(s Stream, e Event, flags uint32) Result
 	EventSynchronize(e Event) Result
 	EventElapsedTime(start, stop Event) (float32, Result)
 

@@ -40,6 +40,7 @@ type Lib struct {
 	cuMemcpyHtoDAsync, cuMemcpyDtoHAsync, cuMemcpyDtoDAsync                uintptr
 	cuMemcpy2D, cuMemcpy2DAsync                                            uintptr
 	cuStreamSynchronize, cuEventRecord, cuEventSynchronize, cuLaunchKernel uintptr
+	cuStreamWaitEvent                                                      uintptr
 	cuGraphLaunch                                                          uintptr // optional
 	cuMemcpyPeerAsync                                                      uintptr // optional
 
@@ -114,6 +115,7 @@ func (l *Lib) table() []dl.Symbol {
 		f(&l.cuEventCreate, "cuEventCreate"),
 		f(&l.cuEventDestroy, "cuEventDestroy_v2"),
 		a(&l.cuEventRecord, "cuEventRecord"),
+		a(&l.cuStreamWaitEvent, "cuStreamWaitEvent"),
 		a(&l.cuEventSynchronize, "cuEventSynchronize"),
 		f(&l.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
 		f(&l.cuModuleLoadData, "cuModuleLoadData"),
@@ -355,6 +357,10 @@ func (l *Lib) EventDestroy(e Event) Result { return l.cuEventDestroy(e) }
 
 func (l *Lib) EventRecord(e Event, s Stream) Result {
 	return Result(dl.Call(l.cuEventRecord, uintptr(e), uintptr(s)))
+}
+
+func (l *Lib) StreamWaitEvent(s Stream, e Event, flags uint32) Result {
+	return Result(dl.Call(l.cuStreamWaitEvent, uintptr(s), uintptr(e), uintptr(flags)))
 }
 
 func (l *Lib) EventSynchronize(e Event) Result {

@@ -678,6 +678,19 @@ func (d *Driver) EventRecord(e driver.Event, s driver.Stream) driver.Result {
 	return d.simple("cuEventRecord")
 }
 
+// StreamWaitEvent checks that the stream (0: the legacy stream) and the
+// event exist; work runs at once here, so there is nothing to wait for.
+func (d *Driver) StreamWaitEvent(s driver.Stream, e driver.Event, flags uint32) driver.Result {
+	if r := d.enter("cuStreamWaitEvent"); r != driver.Success {
+		return r
+	}
+	defer d.mu.Unlock()
+	if !d.events[e] || s != 0 && d.streams[s] == nil || flags != 0 {
+		return driver.ErrorInvalidHandle
+	}
+	return driver.Success
+}
+
 func (d *Driver) EventSynchronize(e driver.Event) driver.Result {
 	return d.simple("cuEventSynchronize")
 }
