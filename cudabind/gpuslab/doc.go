@@ -37,7 +37,11 @@
 // own them, by device copies within a context (logical devices of one
 // GPU), cuMemcpyPeerAsync between GPUs with peer access (enabled with
 // cuCtxEnablePeerAccess where cuDeviceCanAccessPeer allows), and through
-// pinned host memory between GPUs without (Link). TimeKernel times the
+// pinned host memory between GPUs without (Link). Events order a pass
+// across streams and devices (cuStreamWaitEvent: the exchange waits for
+// the kernels of the chunks it reads, a chunk's next kernels for the
+// copies out of its output), so that the host waits for the devices once
+// per Pass, and once per batch of TimeKernel. TimeKernel times the
 // iterations of resident filtering (kernels and halo exchange over the
 // same links) without changing the uploaded input, so that Download
 // gives one filtering as for every convolve.DevicePlan.

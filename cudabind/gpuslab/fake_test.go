@@ -304,7 +304,7 @@ func TestResidentPasses(t *testing.T) {
 	}{
 		{"logical", &fakedriver.Driver{}, []int{0, 0, 0}, Local, "cuMemcpyDtoDAsync"},
 		{"peer", &fakedriver.Driver{Devices: 2}, []int{0, 1}, Peer, "cuMemcpyPeerAsync"},
-		{"staged", &fakedriver.Driver{Devices: 2, PeerDenied: true}, []int{0, 1}, Staged, "cuMemcpyDtoHAsync"},
+		{"staged", &fakedriver.Driver{Devices: 2, PeerDenied: true}, []int{0, 1}, Staged, "cuMemcpyHtoDAsync"},
 		{"padded", &fakedriver.Driver{Devices: 2}, []int{0, 1}, Peer, "cuMemcpyPeerAsync"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -337,6 +337,7 @@ func TestResidentPasses(t *testing.T) {
 						if err := sp.Pass(); err != nil {
 							t.Fatal(err)
 						}
+						passCalls := len(tc.fd.Calls()) - calls
 						want = runNaive(t, p, want)
 						got, _ := p.NewOutput()
 						poison(got)
@@ -356,6 +357,23 @@ func TestResidentPasses(t *testing.T) {
 						if first >= 0 && slices.Contains(seq[first:], "cuMemcpyHtoD") {
 							t.Errorf("%v h=%d: a kernel ran after the exchange began: %v", b, h, seq)
 						}
+						// Events order the pass; the devices are
+						// synchronized once, at its end.
+						streams, syncs := 0, 0
+						for _, dv := range sp.devs {
+							streams += len(dv.streams)
+						}
+						for _, c := range seq[:passCalls] {
+							if c == "cuStreamSynchronize" {
+								syncs++
+							}
+						}
+						if syncs != streams {
+							t.Errorf("%v h=%d: %d stream synchronizations in a pass, want %d (each stream once, at the end)", b, h, syncs, streams)
+						}
+						if h > 2 && len(sp.devs) > 1 && !slices.Contains(seq, "cuStreamWaitEvent") {
+							t.Errorf("%v h=%d: the pass waits on no event", b, h)
+						}
 					}
 					// Timed iterations move the halos over the same links
 					// and leave the uploaded image: Download is one filtering.
@@ -368,6 +386,20 @@ func TestResidentPasses(t *testing.T) {
 					}
 					if h > 2 && len(sp.devs) > 1 && !slices.Contains(tc.fd.Calls()[calls:], tc.api) {
 						t.Errorf("%v h=%d: timed iterations made no %s", b, h, tc.api)
+					}
+					// The iterations run back to back: one synchronization
+					// of each stream, after the last.
+					syncs, streams := 0, 0
+					for _, c := range tc.fd.Calls()[calls:] {
+						if c == "cuStreamSynchronize" {
+							syncs++
+						}
+					}
+					for _, dv := range sp.devs {
+						streams += len(dv.streams)
+					}
+					if syncs != streams {
+						t.Errorf("%v h=%d: %d stream synchronizations in two timed iterations, want %d", b, h, syncs, streams)
 					}
 					got, _ := p.NewOutput()
 					if err := sp.Download(got); err != nil {

@@ -53,6 +53,9 @@ type pull struct {
 	bytes    int64
 	link     Link
 	stage    *cudabind.HostBuffer // Staged only, on the sending device
+	// staged, for a Staged pull, is recorded on the sender's stream when
+	// the download into stage is done (an event of the sending device).
+	staged cudabind.Event
 }
 
 // resident is the state of resident mode: the pulls of one exchange,
@@ -60,13 +63,18 @@ type pull struct {
 // uploaded; for a streamed plan, the uploaded image and the output of
 // the last timed run, kept on the host.
 type resident struct {
-	pulls  []pull
-	links  [][]Link // links[to][from] between logical devices
-	halos  []halo   // the halo buffers, freed on their devices
-	ready  bool     // pulls and links are computed
-	loaded bool
-	in     *convolve.Image // streamed plans: the uploaded input
-	out    *convolve.Image // streamed plans: the last run's output
+	pulls []pull
+	links [][]Link // links[to][from] between logical devices
+	halos []halo   // the halo buffers, freed on their devices
+	// kernels[ci] is recorded on chunk ci's stream after its kernels,
+	// pulled[ci] after the exchange's copies into it (events of its
+	// device): the exchange waits for the kernels of the chunks it reads,
+	// and a chunk's next kernels for the copies that read its output.
+	kernels, pulled []cudabind.Event
+	ready           bool // pulls and links are computed
+	loaded          bool
+	in              *convolve.Image // streamed plans: the uploaded input
+	out             *convolve.Image // streamed plans: the last run's output
 }
 
 // halo is a device buffer of halo rows of one chunk.
@@ -180,14 +188,54 @@ func (pl *plan) setupResident() error {
 			}
 		}
 	}
+	r.kernels = make([]cudabind.Event, len(pl.chunks))
+	r.pulled = make([]cudabind.Event, len(pl.chunks))
+	for ci, c := range pl.chunks {
+		err := pl.devs[c.dev].d.Do(func(x *cudabind.Exec) error {
+			var err error
+			if r.kernels[ci], err = x.NewEvent(); err != nil {
+				return err
+			}
+			r.pulled[ci], err = x.NewEvent()
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("events of chunk %d: %w", ci, err)
+		}
+	}
+	for i := range r.pulls {
+		pu := &r.pulls[i]
+		if pu.link != Staged {
+			continue
+		}
+		err := pl.devs[pl.chunks[pu.from].dev].d.Do(func(x *cudabind.Exec) error {
+			var err error
+			pu.staged, err = x.NewEvent()
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("event of a staged copy: %w", err)
+		}
+	}
 	r.ready = true
 	return nil
 }
 
-// release frees the staging and halo buffers.
+// release frees the staging and halo buffers and the events.
 func (r *resident) release(pl *plan) error {
 	var errs []error
+	destroy := func(ci int, e cudabind.Event) {
+		if e != 0 {
+			errs = append(errs, pl.devs[pl.chunks[ci].dev].d.Do(func(x *cudabind.Exec) error { return x.DestroyEvent(e) }))
+		}
+	}
+	for ci := range r.kernels {
+		destroy(ci, r.kernels[ci])
+		destroy(ci, r.pulled[ci])
+	}
+	r.kernels, r.pulled = nil, nil
 	for _, pu := range r.pulls {
+		destroy(pu.from, pu.staged)
 		if pu.stage != nil {
 			errs = append(errs, pl.devs[pl.chunks[pu.from].dev].d.Do(func(x *cudabind.Exec) error { return x.FreeHost(pu.stage) }))
 		}
@@ -261,11 +309,10 @@ func (pl *plan) Upload(in *convolve.Image) error {
 // refills every chunk's input, its own rows and its halo rows, from the
 // outputs of the chunks that own them, by device copies within a context,
 // peer copies between GPUs with peer access, and through pinned host
-// memory between GPUs without. Each phase ends with every device's
-// streams synchronized, so the exchange reads only finished outputs and
-// the next kernels only finished inputs. The output must be able to
-// serve as the next input (a Float32 image); after k passes Download
-// gives k filterings of the uploaded image.
+// memory between GPUs without. The devices are synchronized once, at the
+// end; within the pass events order the work (see pass). The output must
+// be able to serve as the next input (a Float32 image); after k passes
+// Download gives k filterings of the uploaded image.
 func (pl *plan) Pass() error {
 	if err := pl.usable(); err != nil {
 		return err
@@ -280,72 +327,110 @@ func (pl *plan) Pass() error {
 		pl.res.loaded = false
 		return fmt.Errorf("gpuslab: %s: %w", pl.name, err)
 	}
+	if err := pl.syncAll(); err != nil {
+		pl.res.loaded = false
+		return fmt.Errorf("gpuslab: %s: %w", pl.name, err)
+	}
 	return nil
 }
 
-// pass runs every chunk's kernels and then the exchange: every pull into
-// the inputs when feedback is set, else the halo pulls alone into the
-// halo buffers (a timed pass, which leaves the inputs as uploaded).
+// pass enqueues every chunk's kernels and then the exchange: every pull
+// into the inputs when feedback is set, else the halo pulls alone into the
+// halo buffers (a timed pass, which leaves the inputs as uploaded). It
+// returns without waiting for the devices; events order the work across
+// streams and devices:
+//   - a chunk's kernels wait for the previous pass's copies out of its
+//     output (pulled of every chunk that reads it), then record kernels;
+//   - a staged pull's download runs on the sender's stream after its
+//     kernels and records staged;
+//   - the copies into a chunk run on its stream after waiting for the
+//     kernels (or the staged download) of the chunks they read, then
+//     record pulled.
+//
+// A chunk's kernels and the copies into its input share its stream, so
+// they stay in order without events. The kernels of every device are
+// enqueued before any exchange, so that every wait names the record of
+// this pass.
 func (pl *plan) pass(feedback bool) error {
-	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+	r := &pl.res
+	moves := func(pu pull) bool { return feedback || pu.halo != 0 }
+	err := pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
 		for _, ci := range dv.chunks {
 			c := &pl.chunks[ci]
-			if err := c.b.Enqueue(x, dv.streams[c.stream]); err != nil {
-				return err
-			}
-		}
-		return syncStreams(x, dv)
-	})
-	if err != nil {
-		return err
-	}
-	moves := func(pu pull) bool { return feedback || pu.halo != 0 }
-	staged := false
-	for _, pu := range pl.res.pulls {
-		staged = staged || pu.link == Staged && moves(pu)
-	}
-	if staged {
-		// The senders download the rows that cross without peer access.
-		err := pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
-			for _, pu := range pl.res.pulls {
-				if pu.link == Staged && moves(pu) && pl.chunks[pu.from].dev == di {
-					if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, dv.streams[pl.chunks[pu.from].stream]); err != nil {
+			s := dv.streams[c.stream]
+			for _, pu := range r.pulls {
+				if pu.from == ci && pu.to != ci && moves(pu) {
+					if err := x.WaitEvent(s, r.pulled[pu.to]); err != nil {
 						return err
 					}
 				}
 			}
-			return syncStreams(x, dv)
-		})
-		if err != nil {
-			return err
+			if err := c.b.Enqueue(x, s); err != nil {
+				return err
+			}
+			if err := x.Record(r.kernels[ci], s); err != nil {
+				return err
+			}
+			for _, pu := range r.pulls {
+				if pu.from == ci && pu.link == Staged && moves(pu) {
+					if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, s); err != nil {
+						return err
+					}
+					if err := x.Record(pu.staged, s); err != nil {
+						return err
+					}
+				}
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
-		for _, pu := range pl.res.pulls {
-			tc := &pl.chunks[pu.to]
-			if tc.dev != di || !moves(pu) {
-				continue
+		for _, ci := range dv.chunks {
+			s := dv.streams[pl.chunks[ci].stream]
+			for _, pu := range r.pulls {
+				if pu.to != ci || !moves(pu) {
+					continue
+				}
+				wait := r.kernels[pu.from]
+				if pu.link == Staged {
+					wait = pu.staged
+				}
+				if pu.from != ci {
+					if err := x.WaitEvent(s, wait); err != nil {
+						return err
+					}
+				}
+				dst := pu.dst
+				if !feedback {
+					dst = pu.halo
+				}
+				var err error
+				switch pu.link {
+				case Local:
+					err = x.CopyDtoDAsync(dst, pu.src, pu.bytes, s)
+				case Peer:
+					err = x.CopyPeerAsync(dst, dv.d, pu.src, pl.devs[pl.chunks[pu.from].dev].d, pu.bytes, s)
+				case Staged:
+					err = x.CopyHtoDAsync(dst, pu.stage.Ptr(), pu.bytes, s)
+				}
+				if err != nil {
+					return err
+				}
 			}
-			dst := pu.dst
-			if !feedback {
-				dst = pu.halo
-			}
-			s := dv.streams[tc.stream]
-			var err error
-			switch pu.link {
-			case Local:
-				err = x.CopyDtoDAsync(dst, pu.src, pu.bytes, s)
-			case Peer:
-				err = x.CopyPeerAsync(dst, dv.d, pu.src, pl.devs[pl.chunks[pu.from].dev].d, pu.bytes, s)
-			case Staged:
-				err = x.CopyHtoDAsync(dst, pu.stage.Ptr(), pu.bytes, s)
-			}
-			if err != nil {
+			if err := x.Record(r.pulled[ci], s); err != nil {
 				return err
 			}
 		}
-		return syncStreams(x, dv)
+		return nil
 	})
+}
+
+// syncAll waits for every stream of every device.
+func (pl *plan) syncAll() error {
+	return pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error { return syncStreams(x, dv) })
 }
 
 // TimeKernel runs the device work n times on the uploaded image and
@@ -357,7 +442,9 @@ func (pl *plan) pass(feedback bool) error {
 // resident iteration would swap its buffers rather than copy its own
 // rows). A streamed plan streams the uploaded image through its devices.
 // The time is the host's clock around work that ends with every device
-// synchronized, since the devices' events cannot be compared across GPUs.
+// synchronized, since the devices' events cannot be compared across GPUs;
+// the n iterations are enqueued back to back (pass) and the devices
+// synchronized once, after the last.
 func (pl *plan) TimeKernel(n int) (time.Duration, error) {
 	if err := pl.usable(); err != nil {
 		return 0, err
@@ -390,6 +477,10 @@ func (pl *plan) TimeKernel(n int) (time.Duration, error) {
 			pl.res.loaded = false
 			return 0, fmt.Errorf("gpuslab: %s: %w", pl.name, err)
 		}
+	}
+	if err := pl.syncAll(); err != nil {
+		pl.res.loaded = false
+		return 0, fmt.Errorf("gpuslab: %s: %w", pl.name, err)
 	}
 	return time.Since(t0), nil
 }
