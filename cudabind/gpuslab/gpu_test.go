@@ -88,28 +88,51 @@ func TestGPUMatchesWrapped(t *testing.T) {
 							t.Errorf("%s: %v", label, err)
 						}
 					}
-					// Resident: two passes equal two runs of the wrapped variant.
-					pl, err := v.Plan(p, convolve.Config{Devices: all})
-					if err != nil {
-						t.Fatal(err)
+					// Resident, on every GPU and on four logical devices of
+					// GPU 0: four passes (each ordered by events across
+					// devices, the host waiting once a pass) equal four runs
+					// of the wrapped variant, and after timed iterations
+					// (enqueued back to back) Download gives one filtering.
+					want4 := want
+					for range 3 {
+						want4 = runPlan(t, inner, p, convolve.Config{}, want4)
 					}
-					sp := pl.(*plan)
-					if err := sp.Upload(in); err != nil {
-						t.Fatal(err)
-					}
-					for range 2 {
-						if err := sp.Pass(); err != nil {
+					for _, devs := range [][]int{all, {0, 0, 0, 0}} {
+						label := fmt.Sprintf("%s %v h=%d k=%d devices %v", name, b, h, k, devs)
+						pl, err := v.Plan(p, convolve.Config{Devices: devs})
+						if err != nil {
 							t.Fatal(err)
 						}
+						sp := pl.(*plan)
+						if err := sp.Upload(in); err != nil {
+							t.Fatal(err)
+						}
+						for range 4 {
+							if err := sp.Pass(); err != nil {
+								t.Fatal(err)
+							}
+						}
+						got, _ := p.NewOutput()
+						if err := sp.Download(got); err != nil {
+							t.Fatal(err)
+						}
+						if err := sameBits(got, want4); err != nil {
+							t.Errorf("%s: four resident passes: %v", label, err)
+						}
+						if err := sp.Upload(in); err != nil {
+							t.Fatal(err)
+						}
+						if _, err := sp.TimeKernel(8); err != nil {
+							t.Fatal(err)
+						}
+						if err := sp.Download(got); err != nil {
+							t.Fatal(err)
+						}
+						if err := sameBits(got, want); err != nil {
+							t.Errorf("%s: after timed iterations: %v", label, err)
+						}
+						pl.Close()
 					}
-					got, _ := p.NewOutput()
-					if err := sp.Download(got); err != nil {
-						t.Fatal(err)
-					}
-					if err := sameBits(got, runPlan(t, inner, p, convolve.Config{}, want)); err != nil {
-						t.Errorf("%s %v h=%d k=%d: two resident passes: %v", name, b, h, k, err)
-					}
-					pl.Close()
 				}
 			}
 		}
