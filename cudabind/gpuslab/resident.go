@@ -71,10 +71,13 @@ type resident struct {
 	// device): the exchange waits for the kernels of the chunks it reads,
 	// and a chunk's next kernels for the copies that read its output.
 	kernels, pulled []cudabind.Event
-	ready           bool // pulls and links are computed
-	loaded          bool
-	in              *convolve.Image // streamed plans: the uploaded input
-	out             *convolve.Image // streamed plans: the last run's output
+	// into[ci] and outOf[ci] index the pulls into chunk ci and out of
+	// its output.
+	into, outOf [][]int
+	ready       bool // pulls and links are computed
+	loaded      bool
+	in          *convolve.Image // streamed plans: the uploaded input
+	out         *convolve.Image // streamed plans: the last run's output
 }
 
 // halo is a device buffer of halo rows of one chunk.
@@ -188,6 +191,11 @@ func (pl *plan) setupResident() error {
 			}
 		}
 	}
+	r.into, r.outOf = make([][]int, len(pl.chunks)), make([][]int, len(pl.chunks))
+	for i, pu := range r.pulls {
+		r.into[pu.to] = append(r.into[pu.to], i)
+		r.outOf[pu.from] = append(r.outOf[pu.from], i)
+	}
 	r.kernels = make([]cudabind.Event, len(pl.chunks))
 	r.pulled = make([]cudabind.Event, len(pl.chunks))
 	for ci, c := range pl.chunks {
@@ -243,7 +251,7 @@ func (r *resident) release(pl *plan) error {
 	for _, h := range r.halos {
 		errs = append(errs, pl.devs[h.dev].d.Do(func(x *cudabind.Exec) error { return x.Free(h.p) }))
 	}
-	r.pulls, r.halos, r.in, r.out = nil, nil, nil, nil
+	r.pulls, r.halos, r.in, r.out, r.into, r.outOf = nil, nil, nil, nil, nil, nil
 	return errors.Join(errs...)
 }
 
@@ -358,9 +366,12 @@ func (pl *plan) pass(feedback bool) error {
 		for _, ci := range dv.chunks {
 			c := &pl.chunks[ci]
 			s := dv.streams[c.stream]
-			for _, pu := range r.pulls {
-				if pu.from == ci && pu.to != ci && moves(pu) {
-					if err := x.WaitEvent(s, r.pulled[pu.to]); err != nil {
+			waited := map[cudabind.Event]bool{}
+			for _, i := range r.outOf[ci] {
+				pu := r.pulls[i]
+				if e := r.pulled[pu.to]; pu.to != ci && moves(pu) && !waited[e] {
+					waited[e] = true
+					if err := x.WaitEvent(s, e); err != nil {
 						return err
 					}
 				}
@@ -371,8 +382,9 @@ func (pl *plan) pass(feedback bool) error {
 			if err := x.Record(r.kernels[ci], s); err != nil {
 				return err
 			}
-			for _, pu := range r.pulls {
-				if pu.from == ci && pu.link == Staged && moves(pu) {
+			for _, i := range r.outOf[ci] {
+				pu := r.pulls[i]
+				if pu.link == Staged && moves(pu) {
 					if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, s); err != nil {
 						return err
 					}
@@ -390,15 +402,18 @@ func (pl *plan) pass(feedback bool) error {
 	return pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
 		for _, ci := range dv.chunks {
 			s := dv.streams[pl.chunks[ci].stream]
-			for _, pu := range r.pulls {
-				if pu.to != ci || !moves(pu) {
+			waited := map[cudabind.Event]bool{}
+			for _, i := range r.into[ci] {
+				pu := r.pulls[i]
+				if !moves(pu) {
 					continue
 				}
 				wait := r.kernels[pu.from]
 				if pu.link == Staged {
 					wait = pu.staged
 				}
-				if pu.from != ci {
+				if pu.from != ci && !waited[wait] {
+					waited[wait] = true
 					if err := x.WaitEvent(s, wait); err != nil {
 						return err
 					}
