@@ -16,8 +16,8 @@ import (
 
 // The cuDNN peers, cudnn and cudnn-tf32: cuDNN 9's forward convolution
 // (package cudnn, loaded at run time from CONVBENCH_CUDNN, libcudnn.so.9
-// or libcudnn.so) with its own algorithm search, over the input as the
-// host lays it out. A problem is one batch of single-channel planes
+// or libcudnn.so) with the fastest of its candidate algorithms, over the
+// input as the host lays it out. A problem is one batch of single-channel planes
 // (NCHW with N = channels, C = 1: one float32 channel, or planar float32
 // channels), zero padding of KW/2 and KH/2 (cuDNN pads with zeros only,
 // so Zero is the one border), stride 1; correlation is
@@ -74,14 +74,14 @@ import (
 func init() {
 	convolve.Register(&cudnnPeer{
 		desc: convolve.Description{Name: "cudnn",
-			Summary: "NVIDIA cuDNN forward convolution, FP32 (FMA math), its own algorithm search among the direct-sum algorithms (library peer)",
+			Summary: "NVIDIA cuDNN forward convolution, FP32 (FMA math), the fastest of its direct-sum candidates on the problem (library peer)",
 			Caps:    cudnnCaps(convolve.Direct)},
 		math:  cudnn.FMAMath,
 		maths: []cudnn.MathType{cudnn.FMAMath},
 	})
 	convolve.Register(&cudnnPeer{
 		desc: convolve.Description{Name: "cudnn-tf32",
-			Summary: "NVIDIA cuDNN forward convolution with TF32 tensor cores allowed, its own algorithm search among the direct-sum algorithms (library peer)",
+			Summary: "NVIDIA cuDNN forward convolution with TF32 tensor cores allowed, the fastest of its direct-sum candidates on the problem (library peer)",
 			Caps:    cudnnCaps(convolve.TF32)},
 		math:  cudnn.TensorOpMath,
 		maths: []cudnn.MathType{cudnn.TensorOpMath, cudnn.DefaultMath, cudnn.FMAMath},

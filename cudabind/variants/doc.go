@@ -34,8 +34,8 @@
 // the library is missing: npp, NPP's filter after a padding pass through
 // the border, timed with the padding and the copy of the result; npp-interior,
 // the same pipeline with only NPP's filter call timed; cudnn and
-// cudnn-tf32, cuDNN's forward convolution with its own algorithm search
-// among the direct-sum algorithms, FP32 alone (Direct error model) or
+// cudnn-tf32, cuDNN's forward convolution with the fastest of cuDNN's
+// direct-sum candidates, timed on the problem, FP32 alone (Direct error model) or
 // with TF32 tensor cores allowed (TF32 model), the algorithm reported
 // through the plan's Setting and SettingSource.
 //
