@@ -4,10 +4,10 @@
 //
 //   tc_tf32(x)   x rounded to nearest TF32, ties away from zero
 //                (cvt.rna.tf32.f32), as a float32 whose low 13 bits are
-//                zero; a value that would round past the largest finite
-//                TF32 (2^128 - 2^117) is clamped to it, keeping its sign,
-//                so that the low part x - tc_tf32(x) of a finite x stays
-//                finite (and under 2^-11 |x|, as the rounding's).
+//                zero; a finite value that would round past the largest
+//                finite TF32 (2^128 - 2^117) is clamped to it, keeping its
+//                sign, so that the low part x - tc_tf32(x) of a finite x
+//                stays finite (and under 2^-11 |x|, as the rounding's).
 //   tc_mma(d, a, b, c)
 //                d = a * b + c for one warp (mma.sync.aligned.m16n8k8,
 //                row.col, TF32 operands, float32 accumulator). Lane l
@@ -21,9 +21,9 @@
 //                and d like c. Every lane of the warp must call it.
 //   tc_bf16x2(x0, x1)
 //                x0 and x1 rounded to nearest bfloat16, ties to even
-//                (cvt.rn.bf16x2.f32), packed x0 in the low half; a value
-//                that would round past the largest finite bfloat16
-//                (2^128 - 2^120) is clamped to it, keeping its sign.
+//                (cvt.rn.bf16x2.f32), packed x0 in the low half;
+//                a finite value that would round past the largest finite
+//                bfloat16 (2^128 - 2^120) is clamped to it, keeping its sign.
 //   tc_mma_bf16(d, a, b, c)
 //                d = a * b + c for one warp (mma.sync.aligned.m16n8k8,
 //                row.col, bfloat16 operands, float32 accumulator), with
@@ -34,15 +34,30 @@
 //                and c, d as tc_mma's.
 #pragma once
 
+// TC_SATFINITE: the compiler's PTX has cvt's .satfinite for TF32 and
+// bfloat16 (PTX ISA 8.1, CUDA 12.1 and later), one instruction that
+// clamps a result past the largest finite value to it. Older compilers
+// clamp after the conversion. Infinite and NaN inputs never reach these
+// functions: the tensor-core variants declare FiniteInput.
+#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 1))
+#define TC_SATFINITE 1
+#else
+#define TC_SATFINITE 0
+#endif
+
 #define TC_MAX_TF32_BITS 0x7f7fe000u
 
 __device__ __forceinline__ float tc_tf32(float x)
 {
     unsigned r;
+#if TC_SATFINITE
+    asm("cvt.rna.satfinite.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+#else
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     if ((r & 0x7fffffffu) == 0x7f800000u && (__float_as_uint(x) & 0x7fffffffu) < 0x7f800000u) {
         r = (__float_as_uint(x) & 0x80000000u) | TC_MAX_TF32_BITS;
     }
+#endif
     return __uint_as_float(r);
 }
 
@@ -61,6 +76,9 @@ __device__ __forceinline__ void tc_mma(float (&d)[4], const float (&a)[4], const
 __device__ __forceinline__ unsigned tc_bf16x2(float x0, float x1)
 {
     unsigned r;
+#if TC_SATFINITE
+    asm("cvt.rn.satfinite.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(x1), "f"(x0));
+#else
     asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(x1), "f"(x0));
     if ((r & 0x7fffu) == 0x7f80u && (__float_as_uint(x0) & 0x7fffffffu) < 0x7f800000u) {
         r = (r & 0xffff0000u) | ((__float_as_uint(x0) >> 16) & 0x8000u) | TC_MAX_BF16_BITS;
@@ -68,6 +86,7 @@ __device__ __forceinline__ unsigned tc_bf16x2(float x0, float x1)
     if ((r & 0x7fff0000u) == 0x7f800000u && (__float_as_uint(x1) & 0x7fffffffu) < 0x7f800000u) {
         r = (r & 0xffffu) | (__float_as_uint(x1) & 0x80000000u) | (TC_MAX_BF16_BITS << 16);
     }
+#endif
     return r;
 }
 
