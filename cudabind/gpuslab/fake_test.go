@@ -359,16 +359,7 @@ func TestResidentPasses(t *testing.T) {
 						}
 						// Events order the pass; the devices are
 						// synchronized once, at its end.
-						streams, syncs := 0, 0
-						for _, dv := range sp.devs {
-							streams += len(dv.streams)
-						}
-						for _, c := range seq[:passCalls] {
-							if c == "cuStreamSynchronize" {
-								syncs++
-							}
-						}
-						if syncs != streams {
+						if syncs, streams := countCalls(seq[:passCalls], "cuStreamSynchronize"), sp.streamCount(); syncs != streams {
 							t.Errorf("%v h=%d: %d stream synchronizations in a pass, want %d (each stream once, at the end)", b, h, syncs, streams)
 						}
 						if h > 2 && len(sp.devs) > 1 && !slices.Contains(seq, "cuStreamWaitEvent") {
@@ -389,16 +380,7 @@ func TestResidentPasses(t *testing.T) {
 					}
 					// The iterations run back to back: one synchronization
 					// of each stream, after the last.
-					syncs, streams := 0, 0
-					for _, c := range tc.fd.Calls()[calls:] {
-						if c == "cuStreamSynchronize" {
-							syncs++
-						}
-					}
-					for _, dv := range sp.devs {
-						streams += len(dv.streams)
-					}
-					if syncs != streams {
+					if syncs, streams := countCalls(tc.fd.Calls()[calls:], "cuStreamSynchronize"), sp.streamCount(); syncs != streams {
 						t.Errorf("%v h=%d: %d stream synchronizations in two timed iterations, want %d", b, h, syncs, streams)
 					}
 					got, _ := p.NewOutput()
@@ -632,4 +614,24 @@ func TestWriteTimeline(t *testing.T) {
 			t.Errorf("span %+v", s)
 		}
 	}
+}
+
+// countCalls counts the calls of api in calls.
+func countCalls(calls []string, api string) int {
+	n := 0
+	for _, c := range calls {
+		if c == api {
+			n++
+		}
+	}
+	return n
+}
+
+// streamCount is the number of streams of every device of pl.
+func (pl *plan) streamCount() int {
+	n := 0
+	for _, dv := range pl.devs {
+		n += len(dv.streams)
+	}
+	return n
 }
