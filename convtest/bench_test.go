@@ -66,7 +66,7 @@ func TestBenchmarkGatesWrongVariant(t *testing.T) {
 	for _, tt := range []struct {
 		v     convolve.Variant
 		timed bool
-	}{{naive, true}, {brokenHalo{naive}, false}} {
+	}{{naive, true}, {brokenHalo{inner: naive}, false}} {
 		c := benchCases(tt.v.Describe())[0]
 		r := testing.Benchmark(func(b *testing.B) { benchCase(b, tt.v, c) })
 		if timed := r.N > 0; timed != tt.timed {

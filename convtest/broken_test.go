@@ -13,7 +13,11 @@ import (
 // the right: the pixel just past the right edge is taken from the image's
 // last column instead of from the border. It is the kind of off-by-one a
 // tiled kernel's halo load makes, and it only exists inside this test.
-type brokenHalo struct{ inner convolve.Variant }
+// Each run first sleeps delay.
+type brokenHalo struct {
+	inner convolve.Variant
+	delay time.Duration
+}
 
 func (b brokenHalo) Describe() convolve.Description {
 	d := b.inner.Describe()
@@ -30,12 +34,13 @@ func (b brokenHalo) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan
 	if err != nil {
 		return nil, err
 	}
-	return &brokenHaloPlan{p: p, wide: wide, inner: inner}, nil
+	return &brokenHaloPlan{p: p, wide: wide, inner: inner, delay: b.delay}, nil
 }
 
 type brokenHaloPlan struct {
 	p, wide convolve.Problem
 	inner   convolve.Plan
+	delay   time.Duration
 }
 
 // Run copies the input into an image one column wider whose extra column
@@ -45,6 +50,7 @@ func (bp *brokenHaloPlan) Run(in, out *convolve.Image) error {
 	if err := bp.p.CheckIO(in, out); err != nil {
 		return err
 	}
+	time.Sleep(bp.delay)
 	win, err := convolve.NewImage(bp.wide.Input)
 	if err != nil {
 		return err
@@ -79,11 +85,17 @@ func (bp *brokenHaloPlan) Close() error { return bp.inner.Close() }
 // brokenEnv is the property environment of cpu-naive with the broken halo.
 func brokenEnv(t *testing.T) *env {
 	t.Helper()
+	return slowBrokenEnv(t, 0)
+}
+
+// slowBrokenEnv is brokenEnv with every run taking at least delay.
+func slowBrokenEnv(t *testing.T, delay time.Duration) *env {
+	t.Helper()
 	naive, err := convolve.Lookup("cpu-naive")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := brokenHalo{naive}
+	v := brokenHalo{naive, delay}
 	d := v.Describe()
 	return &env{name: d.Name, variant: v, desc: d}
 }
@@ -108,6 +120,24 @@ func TestShrinkTimeLimit(t *testing.T) {
 	}
 	if n := full.result.Args[0].Shrinks; n == 0 {
 		t.Error("no shrink without a limit: the test cannot tell the limit worked")
+	}
+}
+
+// TestShrinkTimeLimitMidway: when the limit passes while shrinking (each
+// run outlasts it), the failure is still reported as a failure, with the
+// last failing case the shrinker reached, not turned into discarded draws.
+func TestShrinkTimeLimitMidway(t *testing.T) {
+	e := slowBrokenEnv(t, 20*time.Millisecond)
+	seed := Options{}.resolve().Seed
+	r := checkProperty(e, properties[0], seed, 200, 5*time.Millisecond)
+	if r.result.Status != gopter.TestFailed {
+		t.Fatalf("status %v after %d cases (%d discarded), want a failure", r.result.Status, r.result.Succeeded, r.result.Discarded)
+	}
+	if r.shrinkCut != 5*time.Millisecond {
+		t.Errorf("shrinkCut = %v, want 5ms", r.shrinkCut)
+	}
+	if r.result.Discarded != 0 {
+		t.Errorf("%d draws discarded after the limit, want 0", r.result.Discarded)
 	}
 }
 

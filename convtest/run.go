@@ -88,7 +88,8 @@ type propertyRun struct {
 // checkProperty runs property pr on e with n random cases from seed and
 // returns gopter's result, the shrunk failing case included. Shrinking
 // stops shrinkTime after the first failure (never, when shrinkTime <= 0):
-// later candidates are left undecided and the shrinker proposes no more.
+// later candidates count as passing unchecked, so the last failing case
+// stands, and the shrinker proposes no more.
 func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Duration) *propertyRun {
 	d := propertyDomain(e, pr)
 	r := &propertyRun{seed: derivedSeed(seed, e.name, pr.name)}
@@ -107,7 +108,11 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Dura
 	var refused atomic.Int64
 	condition := func(c testCase) *gopter.PropResult {
 		if stopped() {
-			return &gopter.PropResult{Status: gopter.PropUndecided}
+			// Only shrink candidates are checked after a failure; one
+			// left unchecked counts as passing, so the shrinker keeps
+			// the last case that failed (gopter takes any result but
+			// true, undecided included, as a smaller failure).
+			return &gopter.PropResult{Status: gopter.PropTrue}
 		}
 		err := safely(func() error { return pr.check(e, c) })
 		var rf *refusedError
