@@ -144,6 +144,28 @@ __device__ __forceinline__ void tc_filter(float* fhi, float* flo, const float* _
     }
 }
 
+// tc_direct_at sums on CUDA cores, in float32, the output whose taps start
+// at tp in the tile, with weights w (KW*KH, row-major).
+__device__ __forceinline__ float tc_direct_at(const float* tp, const float* w)
+{
+    float acc = 0.f;
+    for (int r = 0; r < KH; ++r) {
+#pragma unroll
+        for (int k = 0; k < KW; ++k) {
+            acc += w[r * KW + k] * tp[r * TC_P + k];
+        }
+    }
+    return acc;
+}
+
+// tc_redo is tc_direct_at out of line: conv_tc's epilogue calls it only
+// for an output that came out infinite or NaN, so that its many call
+// sites share one copy.
+__device__ __noinline__ float tc_redo(const float* tp, const float* w)
+{
+    return tc_direct_at(tp, w);
+}
+
 extern "C" __global__ void __launch_bounds__(BX * BY)
 conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __restrict__ out, int W, int H, idx_t S)
 {
@@ -267,15 +289,26 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
 
 #endif
 
-    const int y = yo + threadIdx.y * 16 + g;
+    // The input is finite (the variants declare FiniteInput), so an output
+    // that is infinite or NaN overflowed, and the split's parts may have
+    // overflowed with opposite signs (a low part's sign may differ from
+    // its value's), or the tensor core's sum taken the infinity of its C
+    // over that of its products: such an output is summed again on CUDA
+    // cores, where float32 gives the reference's infinity.
 #pragma unroll
     for (int s = 0; s < TC_S; ++s) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
-            const int yy = y + (i >> 1) * 8;
-            const int xx = xo + 8 * s + 2 * t + (i & 1);
+            const int m = g + (i >> 1) * 8;
+            const int n = 8 * s + 2 * t + (i & 1);
+            const int yy = yo + threadIdx.y * 16 + m;
+            const int xx = xo + n;
+            float v = acc[s][i];
+            if ((__float_as_uint(v) & 0x7f800000u) == 0x7f800000u) {
+                v = tc_redo(tile + (threadIdx.y * 16 + m) * TC_P + n, filter);
+            }
             if (xx < W && yy < H) {
-                out[out_offset(xx, yy, c, W, H)] = acc[s][i];
+                out[out_offset(xx, yy, c, W, H)] = v;
             }
         }
     }
@@ -307,14 +340,7 @@ conv_tc_direct(const in_t* __restrict__ in, const float* __restrict__ filter, fl
         for (int i = 0; i < 4; ++i) {
             const int m = g + (i >> 1) * 8;
             const int n = 8 * s + 2 * t + (i & 1);
-            const float* tp = tile + (threadIdx.y * 16 + m) * TC_P + n;
-            float acc = 0.f;
-            for (int r = 0; r < KH; ++r) {
-#pragma unroll
-                for (int k = 0; k < KW; ++k) {
-                    acc += wsh[r * KW + k] * tp[r * TC_P + k];
-                }
-            }
+            const float acc = tc_direct_at(tile + (threadIdx.y * 16 + m) * TC_P + n, wsh);
             const int yy = y + (i >> 1) * 8;
             const int xx = xo + n;
             if (xx < W && yy < H) {

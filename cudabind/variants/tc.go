@@ -108,6 +108,14 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 // A bfloat16 rounding past the largest finite one, 2^128 - 2^120, is
 // clamped likewise, within 2^120 - 2^104, under 2^-8 of the value.
 //
+// An output whose sum overflows may come out of the tensor cores NaN or
+// the wrong infinity: the split's low parts may have the other sign than
+// their values and overflow too (int16 pixels under weights near 2^127),
+// and an mma adds an infinite C to its products' finite sum. With finite
+// operands only an overflow makes an output non-finite, so tc.cu sums
+// each such output again on CUDA cores in float32, as conv_tc_direct
+// does, which gives the reference's infinity; other outputs pay one test.
+//
 // All three declare FiniteInput: an infinite operand's low part is NaN
 // (inf - inf), and the zero entries of the Toeplitz band multiply tile
 // values outside the output's taps, so NaN and infinities would not give

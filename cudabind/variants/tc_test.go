@@ -641,36 +641,52 @@ func TestTCBoundWithinModel(t *testing.T) {
 }
 
 // TestTCHostOverflow runs the host harness on the property suite's
-// overflow case: pixels of one sign in [2^127, 2^128), many past the
-// largest TF32, and weights of one sign of at least 2, so that every
-// product, and so every sum in any order, overflows: every output must be
-// that infinity, as the reference's is.
+// overflow cases, where every product, and so every sum in any order,
+// overflows to one infinity, as the reference's sum does: float32 pixels
+// of one sign in [2^127, 2^128), many past the largest TF32, under
+// weights of one sign of at least 2; and int16 pixels of one sign and
+// magnitude at least 2, whose TF32 low parts may have the other sign,
+// under weights near 2^127, so that the split's low-part products
+// overflow too, to the other infinity. Every output must be the
+// reference's infinity.
 func TestTCHostOverflow(t *testing.T) {
 	h := newTCHarness(t)
 	r := rand.New(rand.NewPCG(5, 5))
 	for _, tv := range tcVariants {
-		for _, k := range []int{3, 9} {
-			for _, sign := range []float64{1, -1} {
-				c := tcCase{kernelCase{kw: k, kh: k, border: convolve.Zero, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
-				f := randomFilter(r, k, k)
-				for i := range f.Weights {
-					f.Weights[i] = float32(2 + r.Float64())
-				}
-				p := c.problem(f)
-				in := randomImage(r, p.Input)
-				for i := range in.F32 {
-					in.F32[i] = float32(sign * math.Ldexp(1+0.99*r.Float64(), 127))
-				}
-				out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
-				if err != nil {
-					t.Fatalf("%s %v: %v", tv.name, p, err)
-				}
-				want := math.Inf(int(sign))
-				bad := 0
-				for i, v := range out.F32 {
-					if float64(v) != want {
-						if bad++; bad <= 3 {
-							t.Errorf("%s K=%d sign %v: output %d = %v, want %v", tv.name, k, sign, i, v, want)
+		for _, k := range []struct{ kw, kh int }{{3, 3}, {9, 9}, {3, 17}} {
+			for _, typ := range []convolve.ElemType{convolve.Float32, convolve.Int16} {
+				for _, sign := range []float64{1, -1} {
+					c := tcCase{kernelCase{kw: k.kw, kh: k.kh, border: convolve.Zero, typ: typ, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
+					f := randomFilter(r, k.kw, k.kh)
+					p := c.problem(f)
+					in := randomImage(r, p.Input)
+					switch typ {
+					case convolve.Float32:
+						for i := range f.Weights {
+							f.Weights[i] = float32(2 + r.Float64())
+						}
+						for i := range in.F32 {
+							in.F32[i] = float32(sign * math.Ldexp(1+0.99*r.Float64(), 127))
+						}
+					case convolve.Int16:
+						for i := range f.Weights {
+							f.Weights[i] = float32(math.Ldexp(1+0.9*r.Float64(), 127))
+						}
+						for i := range in.I16 {
+							in.I16[i] = int16(sign * float64(2+r.IntN(32766)))
+						}
+					}
+					out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
+					if err != nil {
+						t.Fatalf("%s %v: %v", tv.name, p, err)
+					}
+					want := math.Inf(int(sign))
+					bad := 0
+					for i, v := range out.F32 {
+						if float64(v) != want {
+							if bad++; bad <= 3 {
+								t.Errorf("%s %v K=%dx%d sign %v: output %d = %v, want %v", tv.name, typ, k.kw, k.kh, sign, i, v, want)
+							}
 						}
 					}
 				}

@@ -11,6 +11,7 @@
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __shared__
 #define __launch_bounds__(...)
 
