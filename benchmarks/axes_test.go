@@ -40,7 +40,7 @@ func TestAxisFlagValues(t *testing.T) {
 		{"variants", "gpu-tiled|npp", func(a Axes) bool { return slices.Equal(a.Variants, []string{"gpu-tiled", "npp"}) }, ""},
 		{"variants", "gpu-ch-*", func(a Axes) bool { return len(a.Variants) == 4 && strings.HasPrefix(a.Variants[0], "gpu-ch-") }, ""},
 		{"variants", "cpu-.*", func(a Axes) bool { return slices.Equal(a.Variants, []string{"cpu-fast", "cpu-fft", "cpu-naive"}) }, ""},
-		{"variants", "gpu", nil, "-variants gpu: matches no variant; want one of auto, cpu-fast, cpu-fft, cpu-naive, cudnn"},
+		{"variants", "gpu", nil, "-variants gpu: matches no variant; want one of auto, auto-bf16, cpu-fast, cpu-fft, cpu-naive, cudnn"},
 		{"variants", "gpu-(", nil, "neither a variant nor a regular expression"},
 		{"variants", "cpu-fast,", nil, "empty item"},
 		{"sizes", "64x48,1920x1080", func(a Axes) bool { return slices.Equal(a.Sizes, [][2]int{{64, 48}, {1920, 1080}}) }, ""},

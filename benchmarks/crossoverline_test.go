@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,48 @@ func TestCrossoverLine(t *testing.T) {
 	} {
 		if got := crossoverLine(tc.gpu, tc.env, tc.load); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("crossoverLine(%q, %q) = %q, want it to begin %q", tc.gpu, tc.env, got, tc.want)
+		}
+	}
+}
+
+// The auto-paths line names each registered auto variant's paths: auto
+// takes the float32 paths and gpu-fft but no path that rounds operands
+// to TF32 or bfloat16, auto-bf16 takes those too.
+func TestAutoPathsLine(t *testing.T) {
+	line, ok := strings.CutPrefix(AutoPathsLine(), "auto-paths: ")
+	if !ok {
+		t.Fatalf("AutoPathsLine() = %q, want the auto-paths key", AutoPathsLine())
+	}
+	paths := map[string][]string{}
+	for _, part := range strings.Split(line, "; ") {
+		name, list, ok := strings.Cut(part, "=")
+		if !ok {
+			t.Fatalf("part %q of %q has no '='", part, line)
+		}
+		paths[name] = strings.Split(list, ",")
+	}
+	tests := []struct {
+		auto, path string
+		want       bool
+	}{
+		{"auto", "gpu-regtile", true},
+		{"auto", "gpu-tc-3xtf32", true},
+		{"auto", "gpu-fft", true},
+		{"auto", "gpu-tc-bf16", false},
+		{"auto", "gpu-tc-tf32", false},
+		{"auto", "cudnn", false},
+		{"auto-bf16", "gpu-tc-bf16", true},
+		{"auto-bf16", "gpu-tc-tf32", true},
+		{"auto-bf16", "gpu-sepfused", true},
+		{"auto-bf16", "npp", false},
+	}
+	for _, tt := range tests {
+		ps, ok := paths[tt.auto]
+		if !ok {
+			t.Fatalf("%q names no %s", line, tt.auto)
+		}
+		if got := slices.Contains(ps, tt.path); got != tt.want {
+			t.Errorf("%s takes %s: %v, want %v (line %q)", tt.auto, tt.path, got, tt.want, line)
 		}
 	}
 }

@@ -9,8 +9,26 @@ import (
 	"github.com/convbench/convbench/cudabind/devfacts"
 	// The GPU variants, and auto over them, register themselves with convolve.
 	_ "github.com/convbench/convbench/cudabind/variants"
-	_ "github.com/convbench/convbench/cudabind/variants/auto"
+	"github.com/convbench/convbench/cudabind/variants/auto"
 )
+
+// AutoPathsLine is the configuration line that names, for each registered
+// auto variant, the paths it may run ("auto-paths: auto=gpu-regtile,...;
+// auto-bf16=..."), so that a report reading the run alone can set each
+// against the fastest of them; "auto-paths: none" when none is
+// registered.
+func AutoPathsLine() string {
+	var parts []string
+	for _, v := range convolve.Variants() {
+		if a, ok := v.(*auto.Variant); ok {
+			parts = append(parts, a.Describe().Name+"="+strings.Join(a.PathNames(), ","))
+		}
+	}
+	if len(parts) == 0 {
+		return "auto-paths: none"
+	}
+	return "auto-paths: " + strings.Join(parts, "; ")
+}
 
 // OpenHost looks for a usable CUDA device and describes it: name, compute
 // capability, SMs, driver and NVRTC versions, theoretical and measured

@@ -105,6 +105,7 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		"kernel-opts: "+g.KernelOpts,
 		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Default),
 		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Default),
+		AutoPathsLine(),
 	)
 	if g.Count > 0 {
 		lines = append(lines, "gpu-count: "+strconv.Itoa(g.Count))

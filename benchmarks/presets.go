@@ -274,7 +274,7 @@ var (
 // auto variant that picks among the paths. A name that is not registered
 // on the host (a peer whose library is absent, a path not built) is left
 // out with a note.
-var crossoverVariants = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-fft", "gpu-tc-*", "cudnn*", "npp*", "auto"}
+var crossoverVariants = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-fft", "gpu-tc-*", "cudnn*", "npp*", "auto*"}
 
 // regtileTunes are the outputs per thread preset tuning-regtile sweeps:
 // rx 2, 4, 8 by ry 1, 2, 4, 8.

@@ -24,13 +24,47 @@ var crossoverFamilies = map[string]string{"dense": crossover.Dense, "gauss": cro
 // the interior alone.
 var CrossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-interior"}
 
-// AutoVariant is the name of the variant that picks a path per problem;
-// the section sets it against the fastest path of each case.
+// AutoVariant is the name of the variant that picks a path per problem
+// among the float32-accurate ones; the section sets it, and every other
+// auto variant of the run (auto-<model>), against the fastest path of
+// each case.
 const AutoVariant = "auto"
 
-// AutoGoal is how much slower than the fastest path auto may be on a
-// case of preset crossover.
+// AutoGoal is how much slower than the fastest path it may take an auto
+// variant may be on a case of preset crossover.
 const AutoGoal = 1.1
+
+// isAuto reports whether v names an auto variant: auto or auto-<model>.
+func isAuto(v string) bool { return v == AutoVariant || strings.HasPrefix(v, AutoVariant+"-") }
+
+// autoPaths reads the run's auto-paths configuration line (the paths
+// each auto variant may take, "auto=p1,p2; auto-bf16=p1,p2,p3"); nil
+// when the run has none.
+func autoPaths(run *Run) map[string][]string {
+	line := run.Config["auto-paths"]
+	if line == "" || line == "none" {
+		return nil
+	}
+	m := map[string][]string{}
+	for _, part := range strings.Split(line, ";") {
+		name, list, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if ok && list != "" {
+			m[name] = strings.Split(list, ",")
+		}
+	}
+	return m
+}
+
+// autoTakes reports whether the auto variant a may take the path v by
+// paths (autoPaths): v among a's paths; every path (isPath) when paths
+// does not name a.
+func autoTakes(paths map[string][]string, a, v string) bool {
+	ps, ok := paths[a]
+	if !ok {
+		return isPath(v)
+	}
+	return slices.Contains(ps, v)
+}
 
 // isOurPath reports whether v is one of our GPU paths: a gpu-* variant
 // that is not one of CrossoverPeers.
@@ -163,7 +197,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 		}
 		e := crossover.Entry{Size: convolve.SizeClassOf(w, h), K: c.k, Kind: c.kind(), Type: convolve.Float32.String(),
 			Case: c.size + " " + c.filter()}
-		for _, v := range c.ranked(func(v string) bool { return v != AutoVariant }) {
+		for _, v := range c.ranked(func(v string) bool { return !isAuto(v) }) {
 			e.Ranking = append(e.Ranking, crossover.Timing{Variant: v, MedianNS: c.times[v].Center()})
 		}
 		if len(e.Ranking) == 0 {
@@ -192,8 +226,8 @@ func sectionCrossover(hosts []*Host) *Section {
 		Caption: "Each GPU's crossover run: the median kernel time of the variant on the case against the goal, below the FP32 floor of the case (0.221 ms for dense21 and 0.482 ms for dense31 over 4096x4096 at 66.9 TFLOP/s).",
 		Header:  []string{"GPU", "Variant", "Size", "Filter", "Time (ms)", "Goal (ms)", "Verdict"}}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
-		Caption: fmt.Sprintf("Each GPU's crossover run: the cases where `auto` ran beside at least one path (`gpu-*`, the cuFFT-based `gpu-fft` included), and how many of them it finished within %s× the median kernel time of the fastest path; the worst ratio and its case.", sig(AutoGoal, 2)),
-		Header:  []string{"GPU", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst auto / fastest path", "Worst case", "Verdict"}}
+		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", sig(AutoGoal, 2)),
+		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
 	for _, h := range hosts {
 		if !h.GPU {
 			continue
@@ -220,10 +254,13 @@ func sectionCrossover(hosts []*Host) *Section {
 				tcGoals.Rows = append(tcGoals.Rows, row)
 			}
 		}
-		at, row := crossoverAuto(h, which, run.Config["crossover"], cases)
-		if at != nil {
-			s.Tables = append(s.Tables, at)
-			goal.Rows = append(goal.Rows, row)
+		paths := autoPaths(run)
+		for _, a := range autoVariants(cases) {
+			at, row := crossoverAuto(h, a, which, run.Config["crossover"], paths, cases)
+			if at != nil {
+				s.Tables = append(s.Tables, at)
+				goal.Rows = append(goal.Rows, row)
+			}
 		}
 	}
 	if len(tcGoals.Rows) > 0 {
@@ -411,7 +448,7 @@ func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-winners-" + h.Slug, Title: "Where each path wins — " + h.Title,
 		Caption: "From " + which + ": per case the fastest variant by median kernel time (ms ± the half-width of its confidence interval; `timing=kernel-graph`, f32, one channel, zero border) among every path and peer that passed its correctness gate (`auto` left aside: it runs one of them), and the runner-up's time over the winner's, \"~\" where their runs do not differ significantly. Each variant is held to the error model it declares (TF32 and FFT paths to looser bounds than the float32 direct ones)." + untested,
 		Header:  []string{"Size", "Filter", "Winner", "Time (ms)", "Runner-up", "Runner-up / winner"}, Keys: 2}
-	notAuto := func(v string) bool { return v != AutoVariant }
+	notAuto := func(v string) bool { return !isAuto(v) }
 	for _, c := range cases {
 		r := c.ranked(notAuto)
 		if len(r) == 0 {
@@ -453,38 +490,81 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// crossoverAuto is the table of auto against the fastest path (isPath)
-// on each case where both ran, and the goal row of the host; nil when auto
-// ran no such case.
-func crossoverAuto(h *Host, which, table string, cases []crossoverCase) (*Table, []string) {
-	read := " The run does not say which crossover table `auto` read."
-	if table != "" {
-		read = " Where `auto` took its paths from, as the run's configuration says: " + table + "."
-	}
-	t := &Table{ID: "crossover-auto-" + h.Slug, Title: "auto against the fastest path — " + h.Title,
-		Caption: fmt.Sprintf("From %s: `auto`'s median kernel time against the fastest path on the same case (`gpu-*`, `gpu-fft` included), and their ratio (\"~\" where the runs do not differ significantly). The goal is a ratio of at most %s×. `auto` picks among the paths its declared error model admits (see README.md, \"auto\"), so where a path of a looser model is the fastest the ratio shows what that accuracy costs.", which, sig(AutoGoal, 2)) + read + untested,
-		Header:  []string{"Size", "Filter", "auto (ms)", "Fastest path", "Its time (ms)", "auto / fastest", fmt.Sprintf("Within %s×", sig(AutoGoal, 2))}, Keys: 2}
-	n, met := 0, 0
-	worst, worstCase := math.NaN(), missing
+// autoVariants returns the auto variants that ran some of cases, auto
+// first, then by name.
+func autoVariants(cases []crossoverCase) []string {
+	seen := map[string]bool{}
 	for _, c := range cases {
-		a, ok := c.times[AutoVariant]
-		ours := c.ranked(isPath)
-		if !ok || !a.OK() || len(ours) == 0 {
+		for v := range c.times {
+			if isAuto(v) {
+				seen[v] = true
+			}
+		}
+	}
+	out := slices.Sorted(func(yield func(string) bool) {
+		for v := range seen {
+			if !yield(v) {
+				return
+			}
+		}
+	})
+	slices.SortStableFunc(out, func(a, b string) int {
+		switch {
+		case a == AutoVariant && b != AutoVariant:
+			return -1
+		case b == AutoVariant && a != AutoVariant:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// crossoverAuto is the table of the auto variant a against the fastest
+// path it may take (autoTakes over paths) and the fastest path of any model (isPath)
+// on each case where it and such a path ran, and the goal row of the
+// host; nil when there is no such case.
+func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, cases []crossoverCase) (*Table, []string) {
+	read := " The run does not say which crossover table the auto variants read."
+	if table != "" {
+		read = " Where the auto variants took their paths from, as the run's configuration says: " + table + "."
+	}
+	if ps, ok := paths[a]; ok {
+		read += " The paths `" + a + "` may take, as the run's auto-paths line says: " + strings.Join(ps, ", ") + "."
+	} else {
+		read += " The run does not say which paths `" + a + "` may take (no auto-paths line names it): it is set against every path, looser models included."
+	}
+	id := "crossover-auto-" + h.Slug
+	if a != AutoVariant {
+		id = "crossover-" + a + "-" + h.Slug
+	}
+	t := &Table{ID: id, Title: "`" + a + "` against the fastest path — " + h.Title,
+		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, sig(AutoGoal, 2)) + read + untested,
+		Header:  []string{"Size", "Filter", a + " (ms)", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
+	n, met := 0, 0
+	worst, worstAny, worstCase := math.NaN(), math.NaN(), missing
+	for _, c := range cases {
+		m, ok := c.times[a]
+		takes := c.ranked(func(v string) bool { return autoTakes(paths, a, v) })
+		if !ok || !m.OK() || len(takes) == 0 {
 			continue
 		}
-		best := ours[0]
-		ratio := a.Center() / c.times[best].Center()
-		within := ratio <= AutoGoal
+		best, any := takes[0], c.ranked(isPath)[0]
+		ratio := m.Center() / c.times[best].Center()
 		n++
 		verdict := "no"
-		if within {
+		if ratio <= AutoGoal {
 			met++
 			verdict = "yes"
 		}
 		if math.IsNaN(worst) || ratio > worst {
 			worst, worstCase = ratio, c.size+" "+c.filter()+" (fastest "+best+")"
 		}
-		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(a), best, msCI(c.times[best]), crossoverRatio(a, c.times[best]), verdict})
+		if r := m.Center() / c.times[any].Center(); math.IsNaN(worstAny) || r > worstAny {
+			worstAny = r
+		}
+		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), verdict,
+			any, crossoverRatio(m, c.times[any])})
 	}
 	if n == 0 {
 		return nil, nil
@@ -493,5 +573,5 @@ func crossoverAuto(h *Host, which, table string, cases []crossoverCase) (*Table,
 	if met < n {
 		verdict = "not met"
 	}
-	return t, []string{h.Title, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), sig(worst, 3) + "×", worstCase, verdict}
+	return t, []string{h.Title, a, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), sig(worst, 3) + "×", worstCase, verdict, sig(worstAny, 3) + "×"}
 }

@@ -18,6 +18,10 @@ func crossoverLine(variant, size, filter string, ns float64) string {
 		variant, size, filter, k, ns, ns)
 }
 
+// testAutoPaths is the auto-paths line of the synthetic run: auto takes
+// neither TF32 nor bfloat16 path, auto-bf16 both.
+const testAutoPaths = "auto-paths: auto=gpu-regtile,gpu-tiled,gpu-sepfused,gpu-tc-3xtf32,gpu-fft; auto-bf16=gpu-regtile,gpu-tiled,gpu-sepfused,gpu-tc-3xtf32,gpu-tc-tf32,gpu-tc-bf16,gpu-fft\n"
+
 // syntheticCrossover is a crossover run of GPU "Test GPU" at commit
 // 1234567: each case's times, in ns, runs times over (the i-th run 0.1%
 // slower than the one before).
@@ -25,6 +29,7 @@ func syntheticCrossover(runs int, times map[[3]string]float64) string {
 	var b strings.Builder
 	b.WriteString("# convbench sweep crossover, commit 1234567890abcdef1234567890abcdef12345678, command: test\n")
 	b.WriteString("gpu: Test GPU\ngpu-copy-gbps: 1000\ngpu-peak-gflops: 10000\ncrossover: no table for Test GPU: auto's heuristic\n")
+	b.WriteString(testAutoPaths)
 	var keys [][3]string
 	for k := range times {
 		keys = append(keys, k)
@@ -51,6 +56,9 @@ var crossoverTimes = map[[3]string]float64{
 	{"gpu-fft", "4096x4096", "dense31"}:       350000,
 	{"cudnn-tf32", "4096x4096", "dense31"}:    200000,
 	{"auto", "4096x4096", "dense31"}:          400000, // 1.33x the fastest path
+	{"gpu-tc-bf16", "4096x4096", "dense31"}:   250000, // faster, but not a path auto may take
+	{"auto-bf16", "4096x4096", "dense31"}:     260000, // 1.04x gpu-tc-bf16, a path it may take
+	{"auto-bf16", "4096x4096", "dense3"}:      70000,  // 1.16x gpu-regtile
 	{"gpu-sepfused", "4096x4096", "gauss7"}:   50000,
 	{"gpu-regtile", "4096x4096", "gauss7"}:    90000,
 	{"gpu-fft", "1024x1024", "dense63"}:       40000,
@@ -91,7 +99,7 @@ func TestCrossoverTable(t *testing.T) {
 	}
 	want := map[string][]string{
 		"large k=3 dense f32 4096x4096 dense3":     {"gpu-regtile", "gpu-tiled", "cudnn", "npp"},
-		"large k=31 dense f32 4096x4096 dense31":   {"cudnn-tf32", "gpu-tc-3xtf32", "gpu-fft", "gpu-regtile"},
+		"large k=31 dense f32 4096x4096 dense31":   {"cudnn-tf32", "gpu-tc-bf16", "gpu-tc-3xtf32", "gpu-fft", "gpu-regtile"},
 		"large k=7 separable f32 4096x4096 gauss7": {"gpu-sepfused", "gpu-regtile"},
 		"medium k=63 dense f32 1024x1024 dense63":  {"gpu-fft", "gpu-regtile"},
 		"medium k=45 dense f32 1024x1024 dense45":  {"gpu-regtile"},
@@ -164,7 +172,7 @@ func TestCrossoverSection(t *testing.T) {
 		{"1024x1024", "dense45", "gpu-regtile", "0.251 ±0%", "—", "—"},
 		{"1024x1024", "dense63", "gpu-fft", "0.0401 ±0%", "gpu-regtile", "12.5×"},
 		{"4096x4096", "dense3", "gpu-regtile", "0.0601 ±0%", "gpu-tiled", "1.25×"},
-		{"4096x4096", "dense31", "cudnn-tf32", "0.200 ±0%", "gpu-tc-3xtf32", "1.50×"},
+		{"4096x4096", "dense31", "cudnn-tf32", "0.200 ±0%", "gpu-tc-bf16", "1.25×"},
 		{"8192x8192", "dense3", "gpu-regtile", "0.240 ±0%", "—", "—"},
 		{"4096x4096", "gauss7", "gpu-sepfused", "0.0501 ±0%", "gpu-regtile", "1.80×"},
 	}
@@ -180,7 +188,7 @@ func TestCrossoverSection(t *testing.T) {
 	}
 	wantPeers := map[string][]string{
 		"4096x4096 dense3":  {"gpu-regtile", "0.0601 ±0%", "2.00×", "—", "—", "5.00×", "—"},
-		"4096x4096 dense31": {"gpu-tc-3xtf32", "0.301 ±0%", "—", "0.667×", "1.17×", "—", "—"},
+		"4096x4096 dense31": {"gpu-tc-bf16", "0.251 ±0%", "—", "0.800×", "1.40×", "—", "—"},
 		"1024x1024 dense63": {"gpu-regtile", "0.501 ±0%", "—", "—", "0.0800×", "—", "—"},
 	}
 	for _, r := range peers.Rows {
@@ -193,9 +201,9 @@ func TestCrossoverSection(t *testing.T) {
 		t.Fatal("no auto table")
 	}
 	wantAuto := [][]string{
-		{"1024x1024", "dense63", "0.0461 ±0%", "gpu-fft", "0.0401 ±0%", "1.15×", "no"},
-		{"4096x4096", "dense3", "0.0611 ±0%", "gpu-regtile", "0.0601 ±0%", "1.02×", "yes"},
-		{"4096x4096", "dense31", "0.401 ±0%", "gpu-tc-3xtf32", "0.301 ±0%", "1.33×", "no"},
+		{"1024x1024", "dense63", "0.0461 ±0%", "gpu-fft", "0.0401 ±0%", "1.15×", "no", "gpu-fft", "1.15×"},
+		{"4096x4096", "dense3", "0.0611 ±0%", "gpu-regtile", "0.0601 ±0%", "1.02×", "yes", "gpu-regtile", "1.02×"},
+		{"4096x4096", "dense31", "0.401 ±0%", "gpu-tc-3xtf32", "0.301 ±0%", "1.33×", "no", "gpu-tc-bf16", "1.60×"},
 	}
 	if !slices.EqualFunc(auto.Rows, wantAuto, slices.Equal) {
 		t.Errorf("auto\n%q\nwant\n%q", auto.Rows, wantAuto)
@@ -203,12 +211,27 @@ func TestCrossoverSection(t *testing.T) {
 	if !strings.Contains(auto.Caption, "as the run's configuration says: no table for Test GPU: auto's heuristic.") {
 		t.Errorf("auto caption does not say where auto took its paths from: %s", auto.Caption)
 	}
+	bf16 := byID["crossover-auto-bf16-test-gpu"]
+	if bf16 == nil {
+		t.Fatal("no auto-bf16 table")
+	}
+	wantBF16 := [][]string{
+		{"4096x4096", "dense3", "0.0701 ±0%", "gpu-regtile", "0.0601 ±0%", "1.17×", "no", "gpu-regtile", "1.17×"},
+		{"4096x4096", "dense31", "0.261 ±0%", "gpu-tc-bf16", "0.251 ±0%", "1.04×", "yes", "gpu-tc-bf16", "1.04×"},
+	}
+	if !slices.EqualFunc(bf16.Rows, wantBF16, slices.Equal) {
+		t.Errorf("auto-bf16\n%q\nwant\n%q", bf16.Rows, wantBF16)
+	}
 	goal := byID["crossover-auto-goal"]
-	if goal == nil || len(goal.Rows) != 1 {
+	if goal == nil || len(goal.Rows) != 2 {
 		t.Fatalf("goal table %+v", goal)
 	}
-	if want := []string{"Test GPU", "3", "1 of 3", "1.33×", "4096x4096 dense31 (fastest gpu-tc-3xtf32)", "not met"}; !slices.Equal(goal.Rows[0], want) {
-		t.Errorf("goal row %q, want %q", goal.Rows[0], want)
+	wantGoal := [][]string{
+		{"Test GPU", "auto", "3", "1 of 3", "1.33×", "4096x4096 dense31 (fastest gpu-tc-3xtf32)", "not met", "1.60×"},
+		{"Test GPU", "auto-bf16", "2", "1 of 2", "1.17×", "4096x4096 dense3 (fastest gpu-regtile)", "not met", "1.17×"},
+	}
+	if !slices.EqualFunc(goal.Rows, wantGoal, slices.Equal) {
+		t.Errorf("goal rows\n%q\nwant\n%q", goal.Rows, wantGoal)
 	}
 	starts := byID["crossover-starts-test-gpu"]
 	if starts == nil {
@@ -272,6 +295,32 @@ func TestCrossoverSectionFewRuns(t *testing.T) {
 		return
 	}
 	t.Fatal("no winners table")
+}
+
+// A run without an auto-paths line sets each auto variant against every
+// path, and the table says so.
+func TestCrossoverAutoWithoutPathsLine(t *testing.T) {
+	text := strings.Replace(syntheticCrossover(5, crossoverTimes), testAutoPaths, "", 1)
+	run, err := ReadRun(strings.NewReader(text), "data/g/crossover.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := sectionCrossover([]*Host{{Slug: "g", Title: "G", GPU: true, Runs: []*Run{run}}})
+	for _, tb := range sec.Tables {
+		if tb.ID != "crossover-auto-g" {
+			continue
+		}
+		if !strings.Contains(tb.Caption, "no auto-paths line names it") {
+			t.Errorf("caption does not say the run names no paths: %s", tb.Caption)
+		}
+		for _, r := range tb.Rows {
+			if r[1] == "dense31" && (r[3] != "gpu-tc-bf16" || r[5] != "1.60×") {
+				t.Errorf("dense31 without the line: %q, want gpu-tc-bf16 at 1.60×", r)
+			}
+		}
+		return
+	}
+	t.Fatal("no auto table")
 }
 
 func TestCrossoverSectionNoRun(t *testing.T) {

@@ -47,8 +47,15 @@ import (
 	"github.com/convbench/convbench/results/crossover"
 )
 
-// Name is the registered auto variant's name.
+// Name is the registered auto variant's name: the paths of the Direct
+// and FFT32 models.
 const Name = "auto"
+
+// NameBF16 is the name of the registered auto variant that takes every
+// path auto takes and those that round their operands to TF32 or
+// bfloat16 (the BF16 and FFT32 models): for a user who accepts
+// bfloat16's operand error, the fastest path at that accuracy.
+const NameBF16 = "auto-bf16"
 
 // Paths are the paths the registered auto variant chooses among, names or
 // prefixes ending in '*', in the order a choice falls back on them.
@@ -57,6 +64,20 @@ var Paths = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable"
 func init() {
 	convolve.Register(New(Options{Name: Name, Models: []convolve.ErrorModel{convolve.Direct, convolve.FFT32},
 		Summary: "the fastest proven path per problem (crossover table of the GPU, else a heuristic) among the paths of the Direct and FFT32 error models, each plan held to its path's"}))
+	convolve.Register(New(Options{Name: NameBF16, Model: convolve.BF16, Models: []convolve.ErrorModel{convolve.BF16, convolve.FFT32},
+		Summary: "auto with the tensor-core paths that round operands to TF32 or bfloat16 too (the BF16 and FFT32 error models), each plan held to its path's"}))
+}
+
+// Takes reports whether a may run the variant described by d: whether d
+// is not an auto variant and its declared model is one a's models admit.
+// It does not say whether d's name is among a's paths.
+func (a *Variant) Takes(d convolve.Description) bool {
+	if v, err := convolve.Lookup(d.Name); err == nil {
+		if _, isAuto := v.(*Variant); isAuto {
+			return false
+		}
+	}
+	return a.takes(d.Caps.Accuracy)
 }
 
 // Options configure an auto variant.
@@ -181,6 +202,16 @@ func (a *Variant) paths() []convolve.Variant {
 			seen[d.Name] = true
 			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// PathNames are the names of the registered variants a may run, in
+// fallback order (Options.Paths, whose models a's admit).
+func (a *Variant) PathNames() []string {
+	var out []string
+	for _, v := range a.paths() {
+		out = append(out, v.Describe().Name)
 	}
 	return out
 }

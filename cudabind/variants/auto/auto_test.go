@@ -239,6 +239,50 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// TestRegisteredBF16 checks the registered auto-bf16: it declares BF16,
+// takes the TF32 tensor-core path and gpu-fft beside auto's, and leaves
+// the peers out; auto does not take the TF32 path.
+func TestRegisteredBF16(t *testing.T) {
+	v, err := convolve.Lookup(NameBF16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := v.(*Variant)
+	if m := a.Describe().Caps.Accuracy; m != convolve.BF16 {
+		t.Errorf("%s declares %v, want BF16", NameBF16, m)
+	}
+	names := a.PathNames()
+	if want := []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-tc-3xtf32", "gpu-tc-tf32", "gpu-fft"}; !slices.Equal(names, want) {
+		t.Errorf("%s's paths %v, want %v", NameBF16, names, want)
+	}
+	direct, err := convolve.Lookup(Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		auto *Variant
+		path string
+		want bool
+	}{
+		{direct.(*Variant), "gpu-regtile", true},
+		{direct.(*Variant), "gpu-tc-tf32", false},
+		{direct.(*Variant), "gpu-fft", true},
+		{direct.(*Variant), NameBF16, false},
+		{a, "gpu-tc-tf32", true},
+		{a, "gpu-regtile", true},
+		{a, Name, false},
+	}
+	for _, tt := range tests {
+		p, err := convolve.Lookup(tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tt.auto.Takes(p.Describe()); got != tt.want {
+			t.Errorf("%s.Takes(%s) = %v, want %v", tt.auto.Describe().Name, tt.path, got, tt.want)
+		}
+	}
+}
+
 func TestChoose(t *testing.T) {
 	tests := []struct {
 		name      string
