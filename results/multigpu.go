@@ -78,6 +78,9 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			}
 		}
 		if len(t.Rows) > 0 {
+			if over := overBound(h, n); over != "" {
+				t.Caption += " Above 100% (" + over + "), the run overlapped its copies both ways faster than the gpu-bidir-gbps it measured: that measurement, not the pipeline, falls short there, and the bound is the one-way times'."
+			}
 			s.Tables = append(s.Tables, t)
 		}
 		if g := multiGPUGoals(h, run, n); g != nil {
@@ -152,6 +155,29 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 // case's image in and its float32 output back at the bandwidths the run
 // measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
 // missing.
+// overBound names the cases of h's 004-multigpu run whose total time
+// beat the host-copy bound (copyBoundPercent above 100), over one GPU or
+// all n; "" when none did.
+func overBound(h *Host, n int) string {
+	run := h.run("004-multigpu")
+	var over []string
+	for _, smp := range run.Samples {
+		if smp.Keys["variant"] != multiGPUVariant || smp.Keys["timing"] != "total" {
+			continue
+		}
+		links := 1
+		if g := smp.Keys["gpus"]; g == allGPUs(n) && n > 1 {
+			links = n
+		} else if g != "0" {
+			continue
+		}
+		if p, ok := copyBoundPercent(run, smp, links); ok && p > 100 {
+			over = append(over, fmt.Sprintf("%s %s %s gpus=%s %s: %.1f%%", smp.Keys["size"], smp.Keys["type"], smp.Keys["filter"], smp.Keys["gpus"], smp.Keys["tune"], p))
+		}
+	}
+	return strings.Join(over, "; ")
+}
+
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
 		return 0, false

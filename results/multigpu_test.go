@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,34 @@ func TestParseSpanErrors(t *testing.T) {
 	}
 	if _, ok, err := parseSpan("# no GPU"); ok || err != nil {
 		t.Errorf("another comment line: %v, %v", ok, err)
+	}
+}
+
+// A total time below the host-copy bound is named in the scaling table's
+// caption: the measured bidirectional rate, not the pipeline, fell short.
+func TestMultiGPUOverBound(t *testing.T) {
+	tests := []struct {
+		oneGPU string // the gpus=0 line's ns/op
+		want   string // in the caption, or "" for no such sentence
+	}{
+		{"100000000", ""},
+		// 2^31 bytes each way at 25 and 26 GB/s: 10.7 ms; 9 ms is 119%.
+		{"9000000", "Above 100% (8192x8192 f32 gauss21 gpus=0 streams=4: 119."},
+	}
+	for _, tt := range tests {
+		oneGPU := regexp.MustCompile(`gpus=0 1 10000000\d ns/op 10000000\d total-ns/op`)
+		text := oneGPU.ReplaceAllString(syntheticMultiGPU(), "gpus=0 1 "+tt.oneGPU+" ns/op "+tt.oneGPU+" total-ns/op")
+		r, err := ReadRun(strings.NewReader(text), "data/test-gpu/004-multigpu.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := sectionMultiGPU(GroupHosts([]*Run{r}))
+		if len(s.Tables) == 0 {
+			t.Fatal("no scaling table")
+		}
+		c := s.Tables[0].Caption
+		if tt.want == "" && strings.Contains(c, "Above 100%") || tt.want != "" && !strings.Contains(c, tt.want) {
+			t.Errorf("gpus=0 at %s ns: caption %q, want %q", tt.oneGPU, c, tt.want)
+		}
 	}
 }
