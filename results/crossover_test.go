@@ -275,26 +275,31 @@ func TestCrossoverSection(t *testing.T) {
 	}
 }
 
+// tableOf returns the table of sec with the given ID, failing t without.
+func tableOf(t *testing.T, sec *Section, id string) *Table {
+	t.Helper()
+	for _, tb := range sec.Tables {
+		if tb.ID == id {
+			return tb
+		}
+	}
+	t.Fatalf("no table %s among %d", id, len(sec.Tables))
+	return nil
+}
+
 // With three runs of each case no ratio can be tested: it is the ratio
 // of the medians, and the caption says so.
 func TestCrossoverSectionFewRuns(t *testing.T) {
 	h := &Host{Slug: "g", Title: "G", GPU: true, Runs: []*Run{readSynthetic(t, 3, crossoverTimes, "data/g/crossover.txt")}}
-	sec := sectionCrossover([]*Host{h})
-	for _, tb := range sec.Tables {
-		if tb.ID != "crossover-winners-g" {
-			continue
-		}
-		if !strings.Contains(tb.Caption, "untested") {
-			t.Errorf("caption does not say the ratios are untested: %s", tb.Caption)
-		}
-		for _, r := range tb.Rows {
-			if r[1] == "dense3" && r[0] == "4096x4096" && r[5] != "1.25×" {
-				t.Errorf("runner-up ratio %q with 3 runs, want the medians' 1.25×", r[5])
-			}
-		}
-		return
+	tb := tableOf(t, sectionCrossover([]*Host{h}), "crossover-winners-g")
+	if !strings.Contains(tb.Caption, "untested") {
+		t.Errorf("caption does not say the ratios are untested: %s", tb.Caption)
 	}
-	t.Fatal("no winners table")
+	for _, r := range tb.Rows {
+		if r[1] == "dense3" && r[0] == "4096x4096" && r[5] != "1.25×" {
+			t.Errorf("runner-up ratio %q with 3 runs, want the medians' 1.25×", r[5])
+		}
+	}
 }
 
 // A run without an auto-paths line sets each auto variant against every
@@ -305,22 +310,15 @@ func TestCrossoverAutoWithoutPathsLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec := sectionCrossover([]*Host{{Slug: "g", Title: "G", GPU: true, Runs: []*Run{run}}})
-	for _, tb := range sec.Tables {
-		if tb.ID != "crossover-auto-g" {
-			continue
-		}
-		if !strings.Contains(tb.Caption, "no auto-paths line names it") {
-			t.Errorf("caption does not say the run names no paths: %s", tb.Caption)
-		}
-		for _, r := range tb.Rows {
-			if r[1] == "dense31" && (r[3] != "gpu-tc-bf16" || r[5] != "1.60×") {
-				t.Errorf("dense31 without the line: %q, want gpu-tc-bf16 at 1.60×", r)
-			}
-		}
-		return
+	tb := tableOf(t, sectionCrossover([]*Host{{Slug: "g", Title: "G", GPU: true, Runs: []*Run{run}}}), "crossover-auto-g")
+	if !strings.Contains(tb.Caption, "no auto-paths line names it") {
+		t.Errorf("caption does not say the run names no paths: %s", tb.Caption)
 	}
-	t.Fatal("no auto table")
+	for _, r := range tb.Rows {
+		if r[1] == "dense31" && (r[3] != "gpu-tc-bf16" || r[5] != "1.60×") {
+			t.Errorf("dense31 without the line: %q, want gpu-tc-bf16 at 1.60×", r)
+		}
+	}
 }
 
 func TestCrossoverSectionNoRun(t *testing.T) {
