@@ -20,7 +20,6 @@ import (
 	"io/fs"
 	"math"
 	"sort"
-	"sync"
 
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
@@ -225,45 +224,28 @@ func (s *Set) Table(gpu string) *Table {
 //go:embed *
 var embedded embed.FS
 
+// loader reads the crossover tables: those embedded, overlaid by those at
+// the path in CONVBENCH_CROSSOVER.
+var loader = &tablefiles.Loader[*Table]{Embedded: embedded, Prefix: "results/crossover/", Env: EnvVar, Name: "crossover",
+	Parse: Parse, GPU: func(t *Table) string { return t.GPU }}
+
 // LoadFS reads every *.json file at the top of fsys as a table, naming
 // each source prefix + its file name.
-func LoadFS(fsys fs.FS, prefix string) (*Set, error) {
-	files, err := tablefiles.ReadFS(fsys, prefix)
-	if err != nil {
-		return nil, err
-	}
-	return parseFiles(files)
-}
+func LoadFS(fsys fs.FS, prefix string) (*Set, error) { return wrap(loader.LoadFS(fsys, prefix)) }
 
 // Load reads the tables auto uses: the embedded ones, with those under
 // the path in CONVBENCH_CROSSOVER (a file or a directory of *.json) in place
 // of the embedded tables of the same GPUs. With CONVBENCH_CROSSOVER=off the
 // set is empty.
-func Load() (*Set, error) {
-	files, err := tablefiles.Read(embedded, "results/crossover/", EnvVar)
-	if err != nil {
-		return nil, fmt.Errorf("crossover: %w", err)
-	}
-	return parseFiles(files)
-}
-
-// parseFiles parses each file as a table and adds it to a set, in order.
-func parseFiles(files []tablefiles.File) (*Set, error) {
-	ts, err := tablefiles.Parse(files, Parse, func(t *Table) string { return t.GPU })
-	if err != nil {
-		return nil, fmt.Errorf("crossover: %w", err)
-	}
-	return &Set{Set: *ts}, nil
-}
-
-var (
-	defaultOnce sync.Once
-	defaultSet  *Set
-	defaultErr  error
-)
+func Load() (*Set, error) { return wrap(loader.Load()) }
 
 // Default is Load's set, read once per process.
-func Default() (*Set, error) {
-	defaultOnce.Do(func() { defaultSet, defaultErr = Load() })
-	return defaultSet, defaultErr
+func Default() (*Set, error) { return wrap(loader.Default()) }
+
+// wrap is the Set of s, or err.
+func wrap(s *tablefiles.Set[*Table], err error) (*Set, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &Set{Set: *s}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -171,4 +172,56 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// Loader reads the tables of one kind into sets: the files embedded in
+// Embedded (named Prefix + file name), overlaid by those at the path the
+// environment variable Env holds (Read), each parsed by Parse and kept
+// under the GPU name GPU gives it. Name begins its errors.
+type Loader[T any] struct {
+	Embedded fs.FS
+	Prefix   string
+	Env      string
+	Name     string
+	Parse    func([]byte) (T, error)
+	GPU      func(T) string
+
+	once sync.Once
+	set  *Set[T]
+	err  error
+}
+
+// LoadFS reads every *.json file at the top of fsys as a table, naming
+// each source prefix + its file name.
+func (l *Loader[T]) LoadFS(fsys fs.FS, prefix string) (*Set[T], error) {
+	files, err := ReadFS(fsys, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return l.parse(files)
+}
+
+// Load reads the embedded tables, with those at the path in Env in
+// place of the embedded tables of the same GPUs; with Env set to "off"
+// the set is empty.
+func (l *Loader[T]) Load() (*Set[T], error) {
+	files, err := Read(l.Embedded, l.Prefix, l.Env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.Name, err)
+	}
+	return l.parse(files)
+}
+
+// Default is Load's set, read once per process.
+func (l *Loader[T]) Default() (*Set[T], error) {
+	l.once.Do(func() { l.set, l.err = l.Load() })
+	return l.set, l.err
+}
+
+func (l *Loader[T]) parse(files []File) (*Set[T], error) {
+	s, err := Parse(files, l.Parse, l.GPU)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", l.Name, err)
+	}
+	return s, nil
 }

@@ -59,17 +59,20 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// table is a test table: "gpu:body".
+type table struct{ gpu, body string }
+
+func parse(b []byte) (table, error) {
+	gpu, body, ok := strings.Cut(string(b), ":")
+	if !ok {
+		return table{}, errors.New("no colon")
+	}
+	return table{gpu, body}, nil
+}
+
 // Parse puts each table under its GPU, a later file replacing an earlier
 // one of the same GPU, and names the file of a table that does not parse.
 func TestParse(t *testing.T) {
-	type table struct{ gpu, body string }
-	parse := func(b []byte) (table, error) {
-		gpu, body, ok := strings.Cut(string(b), ":")
-		if !ok {
-			return table{}, errors.New("no colon")
-		}
-		return table{gpu, body}, nil
-	}
 	gpu := func(t table) string { return t.gpu }
 	s, err := Parse([]File{{"a.json", []byte("G1:one")}, {"b.json", []byte("G2:two")}, {"c.json", []byte("G1:three")}}, parse, gpu)
 	if err != nil {
@@ -86,6 +89,37 @@ func TestParse(t *testing.T) {
 	}
 	if _, err := Parse([]File{{"bad.json", []byte("nothing")}}, parse, gpu); err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("error %v, want one naming bad.json", err)
+	}
+}
+
+// A Loader overlays the embedded tables with those at its variable's
+// path, prefixes its errors with its name, and reads its default set once.
+func TestLoader(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "g1.json"), []byte("G1:mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &Loader[table]{Embedded: fstest.MapFS{"g1.json": {Data: []byte("G1:embedded")}, "g2.json": {Data: []byte("G2:embedded")}},
+		Prefix: "e/", Env: env, Name: "kind", Parse: parse, GPU: func(t table) string { return t.gpu }}
+	t.Setenv(env, dir)
+	s, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g1, _ := s.Get("G1"); g1.body != "mine" || s.Source("G2") != "e/g2.json" {
+		t.Errorf("G1 %+v, G2 from %q: want G1 from the path and G2 embedded", g1, s.Source("G2"))
+	}
+	d1, err1 := l.Default()
+	t.Setenv(env, "off")
+	d2, err2 := l.Default()
+	if err1 != nil || err2 != nil || d1 != d2 || len(d1.GPUs()) != 2 {
+		t.Errorf("Default: %p %v then %p %v, want one set of two GPUs read once", d1, err1, d2, err2)
+	}
+	if s, err := l.Load(); err != nil || len(s.GPUs()) != 0 {
+		t.Errorf("Load with the variable off: %v GPUs, %v; want none", s.GPUs(), err)
+	}
+	if _, err := l.LoadFS(fstest.MapFS{"bad.json": {Data: []byte("x")}}, "p/"); err == nil || !strings.HasPrefix(err.Error(), "kind: p/bad.json") {
+		t.Errorf("bad table: error %v, want one beginning kind: p/bad.json", err)
 	}
 }
 
