@@ -39,9 +39,13 @@
 // TC_TW columns converted to float, lies in dynamic shared memory with
 // rows TC_P floats apart (TC_P = 4 mod 8, so the 32 lanes' A fragment
 // loads hit 32 banks); interior tiles are filled without border mapping,
-// edge tiles through read_px. The filter follows it: TC_FP floats per
-// filter row (8 zeros, the row, zeros), high parts then, with SPLIT, low
-// parts.
+// edge tiles through read_px. With ROUND_TILE the tile holds the
+// operands already rounded (TF32 high parts, or bfloat16 values), each
+// input value converted once as the tile is filled instead of once per
+// filter row that reads it, and with TC_LO_TILE (the split of non-TF32
+// input) a second tile of the same shape holds the low parts. The filter
+// follows: TC_FP floats per filter row (8 zeros, the row, zeros), high
+// parts then, with SPLIT, low parts.
 //
 // conv_tc_direct is the same block over the same tile with every output
 // summed on CUDA cores in float32 (KW*KH fused multiply-adds, filter rows
@@ -49,11 +53,12 @@
 // variants run for the small or thin filters whose tensor-core error
 // bound would exceed their declared model's (see tc.go).
 //
-// Dynamic shared memory: (TC_TH*TC_P + KH*TC_FP*(1+SPLIT)) * 4 bytes
-// (the filter's parts stay float32 in shared memory, bfloat16 ones too).
+// Dynamic shared memory: (TC_TH*TC_P*(1+TC_LO_TILE) + KH*TC_FP*(1+SPLIT))
+// * 4 bytes (the filter's parts stay float32 in shared memory, bfloat16
+// ones too).
 //
-// Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT, IN_TF32, BF16
-// plus the parameters of border.cuh.
+// Compile-time: KW, KH, BX (32), BY, RX, RY (16), SPLIT, IN_TF32, BF16,
+// ROUND_TILE, TC_LO_TILE plus the parameters of border.cuh.
 #include "border.cuh"
 #include "mma.cuh"
 
@@ -81,6 +86,17 @@
 #if BF16 && SPLIT
 #error "tc.cu: BF16 takes SPLIT=0"
 #endif
+// ROUND_TILE: the tile holds the rounded operands; TC_LO_TILE: and a tile
+// of low parts follows it (ROUND_TILE with TC_ALO).
+#ifndef ROUND_TILE
+#define ROUND_TILE 0
+#endif
+#ifndef TC_LO_TILE
+#define TC_LO_TILE 0
+#endif
+#if TC_LO_TILE != (ROUND_TILE && TC_ALO)
+#error "tc.cu: TC_LO_TILE must be ROUND_TILE && SPLIT && !IN_TF32"
+#endif
 #if BX != 32
 #error "tc.cu: BX must be 32 (one warp per row of threads)"
 #endif
@@ -105,8 +121,11 @@ __device__ __forceinline__ unsigned tc_pack(float x0, float x1)
     return (__float_as_uint(x0) >> 16) | (__float_as_uint(x1) & 0xffff0000u);
 }
 
-// tc_fill fills the tile whose top-left pixel is (x0, y0).
-__device__ __forceinline__ void tc_fill(float* tile, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
+// tc_fill fills the tile whose top-left pixel is (x0, y0): with ROUND
+// the rounded operands, and with TC_LO_TILE their low parts into lo; the
+// input values otherwise.
+template <bool ROUND>
+__device__ __forceinline__ void tc_fill(float* tile, float* lo, const in_t* __restrict__ in, int x0, int y0, int c, int W, int H, idx_t S)
 {
     const int tid = threadIdx.y * BX + threadIdx.x;
     const bool interior = x0 >= 0 && y0 >= 0 && x0 + TC_TW <= W && y0 + TC_TH <= H;
@@ -118,6 +137,17 @@ __device__ __forceinline__ void tc_fill(float* tile, const in_t* __restrict__ in
             v = (float)in[in_offset(x0 + tx, y0 + ty, c, H, S)];
         } else {
             v = read_px(in, x0 + tx, y0 + ty, c, W, H, S);
+        }
+        if constexpr (ROUND) {
+#if BF16
+            v = __uint_as_float(tc_bf16x2(v, 0.f) << 16);
+#else
+            const float h = tc_tf32(v);
+#if TC_LO_TILE
+            lo[ty * TC_P + tx] = tc_tf32(v - h);
+#endif
+            v = h;
+#endif
         }
         tile[ty * TC_P + tx] = v;
     }
@@ -158,12 +188,23 @@ __device__ __forceinline__ float tc_direct_at(const float* tp, const float* w)
     return acc;
 }
 
-// tc_redo is tc_direct_at out of line: conv_tc's epilogue calls it only
-// for an output that came out infinite or NaN, so that its many call
-// sites share one copy.
-__device__ __noinline__ float tc_redo(const float* tp, const float* w)
+// tc_redo is tc_direct_at out of line, over the tile's values plus, with
+// TC_LO_TILE, their low parts at lo: conv_tc's epilogue calls it only for
+// an output that came out infinite or NaN, so that its many call sites
+// share one copy.
+__device__ __noinline__ float tc_redo(const float* tp, const float* lo, const float* w)
 {
+#if TC_LO_TILE
+    float acc = 0.f;
+    for (int r = 0; r < KH; ++r) {
+        for (int k = 0; k < KW; ++k) {
+            acc += w[r * KW + k] * (tp[r * TC_P + k] + lo[r * TC_P + k]);
+        }
+    }
+    return acc;
+#else
     return tc_direct_at(tp, w);
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(BX * BY)
@@ -171,12 +212,13 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
 {
     extern __shared__ float tc_smem[];
     float* tile = tc_smem;
-    float* fhi = tile + TC_TH * TC_P;
+    float* tlo = tile + TC_TH * TC_P; // the low parts' tile (TC_LO_TILE)
+    float* fhi = tile + TC_TH * TC_P * (1 + TC_LO_TILE);
     float* flo = fhi + KH * TC_FP;
     const int c = blockIdx.z;
     const int xo = blockIdx.x * TC_OW;
     const int yo = blockIdx.y * TC_OH;
-    tc_fill(tile, in, xo - KW / 2, yo - KH / 2, c, W, H, S);
+    tc_fill<ROUND_TILE>(tile, tlo, in, xo - KW / 2, yo - KH / 2, c, W, H, S);
     tc_filter(fhi, flo, filter);
     __syncthreads();
 
@@ -209,7 +251,11 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
         for (int p = 0; p < TC_NA; ++p) {
             const float2 lo = *reinterpret_cast<const float2*>(arow + 8 * p);
             const float2 hi = *reinterpret_cast<const float2*>(arow + 8 * TC_P + 8 * p);
+#if ROUND_TILE
+            const unsigned a[2] = {tc_pack(lo.x, lo.y), tc_pack(hi.x, hi.y)};
+#else
             const unsigned a[2] = {tc_bf16x2(lo.x, lo.y), tc_bf16x2(hi.x, hi.y)};
+#endif
 #pragma unroll
             for (int s = 0; s < TC_S; ++s) {
                 const int q = p - s;
@@ -254,6 +300,19 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
 #if TC_ALO
             float al[4];
 #endif
+#if ROUND_TILE
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                ah[i] = a[i];
+            }
+#if TC_LO_TILE
+            const float* lrow = arow + TC_TH * TC_P;
+            al[0] = lrow[8 * p];
+            al[1] = lrow[8 * TC_P + 8 * p];
+            al[2] = lrow[8 * p + 4];
+            al[3] = lrow[8 * TC_P + 8 * p + 4];
+#endif
+#else
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 ah[i] = tc_tf32(a[i]);
@@ -261,6 +320,7 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
                 al[i] = tc_tf32(a[i] - ah[i]);
 #endif
             }
+#endif
 #pragma unroll
             for (int s = 0; s < TC_S; ++s) {
                 const int q = p - s;
@@ -305,7 +365,8 @@ conv_tc(const in_t* __restrict__ in, const float* __restrict__ filter, float* __
             const int xx = xo + n;
             float v = acc[s][i];
             if ((__float_as_uint(v) & 0x7f800000u) == 0x7f800000u) {
-                v = tc_redo(tile + (threadIdx.y * 16 + m) * TC_P + n, filter);
+                const int o = (threadIdx.y * 16 + m) * TC_P + n;
+                v = tc_redo(tile + o, tlo + o, filter);
             }
             if (xx < W && yy < H) {
                 out[out_offset(xx, yy, c, W, H)] = v;
@@ -323,7 +384,7 @@ conv_tc_direct(const in_t* __restrict__ in, const float* __restrict__ filter, fl
     const int c = blockIdx.z;
     const int xo = blockIdx.x * TC_OW;
     const int yo = blockIdx.y * TC_OH;
-    tc_fill(tile, in, xo - KW / 2, yo - KH / 2, c, W, H, S);
+    tc_fill<false>(tile, nullptr, in, xo - KW / 2, yo - KH / 2, c, W, H, S);
     for (int e = threadIdx.y * BX + threadIdx.x; e < KW * KH; e += BX * BY) {
         wsh[e] = filter[e];
     }

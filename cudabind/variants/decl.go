@@ -175,6 +175,9 @@ type Tile struct {
 	// RX macro where Defines sets one, else 1. Width and Height ignore it
 	// (tile.cuh's families compute one column per thread).
 	RX int
+	// Defines are the family's compile-time defines (Decl.Defines with
+	// the problem's), for a Shared rule that depends on another of them.
+	Defines map[string]string
 }
 
 // Width is TILE_W, Block.X + KW - 1.
@@ -329,7 +332,7 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 		r.defines["OUT_S"] = strconv.Itoa(b.outStride)
 	}
 	kw, kh := b.Problem.KernelSize()
-	tile := Tile{Block: b.Block, KW: kw, KH: kh, RY: 1, RX: 1}
+	tile := Tile{Block: b.Block, KW: kw, KH: kh, RY: 1, RX: 1, Defines: r.defines}
 	for _, m := range []struct {
 		name string
 		dst  *int

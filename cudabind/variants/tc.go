@@ -17,16 +17,34 @@ const tcRX = 2
 // tcRXValues are the values of the tensor-core variants' rx.
 var tcRXValues = []int{1, 2, 4}
 
+// TunableRound is the tensor-core variants' tunable that says when the
+// input's operands are rounded (tc.cu's ROUND_TILE): 0, as each A
+// fragment is loaded, once per filter row that reads it (the default);
+// 1, once, as the tile is filled, the tile then holding the rounded
+// values (and, for the 3xTF32 split of non-uint8 input, a second tile of
+// the low parts: twice the tile's shared memory).
+const TunableRound = "round"
+
+// tcRoundValues are the values of TunableRound.
+var tcRoundValues = []int{0, 1}
+
+// tcLoTile reports whether tc.cu keeps a tile of low parts: the split
+// with ROUND_TILE, unless the input is uint8 (TF32 already, low parts
+// zero).
+func tcLoTile(split bool, round int, typ convolve.ElemType) bool {
+	return split && round == 1 && typ != convolve.Uint8
+}
+
 // tcSpace is the tuning space of a tensor-core variant: the block (one to
 // eight warps) and rx. A point is kept out when its tile and filter do
 // not fit the device's shared memory.
 func tcSpace(split bool) *convolve.TuningSpace {
 	return &convolve.TuningSpace{
 		Blocks:   tcBlocks,
-		Tunables: []convolve.Tunable{{Name: TunableRX, Values: tcRXValues}},
+		Tunables: []convolve.Tunable{{Name: TunableRX, Values: tcRXValues}, {Name: TunableRound, Values: tcRoundValues}},
 		Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
 			kw, kh := filterSides(p)
-			n := TCSharedBytes(s.Block, s.Tunables[TunableRX], kw, kh, split)
+			n := TCSharedBytes(s.Block, s.Tunables[TunableRX], kw, kh, split, tcLoTile(split, s.Tunables[TunableRound], p.Input.Type))
 			if lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
 				return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
 			}
@@ -36,7 +54,7 @@ func tcSpace(split bool) *convolve.TuningSpace {
 			if block == (convolve.Block{}) {
 				block = tcBlock
 			}
-			return convolve.Setting{Block: block, Tunables: map[string]int{TunableRX: tcRX}}
+			return convolve.Setting{Block: block, Tunables: map[string]int{TunableRX: tcRX, TunableRound: 0}}
 		},
 	}
 }
@@ -152,10 +170,12 @@ func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl
 	caps.Accuracy = model
 	caps.MaxFilterSide = TCMaxSide
 	caps.FixedBlocks = tcBlocks
-	caps.Tunables = []string{TunableRX}
+	caps.Tunables = []string{TunableRX, TunableRound}
 	caps.Space = tcSpace(split)
 	args := []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}
-	shared := func(t Tile) int { return TCSharedBytes(t.Block, t.RX, t.KW, t.KH, split) }
+	shared := func(t Tile) int {
+		return TCSharedBytes(t.Block, t.RX, t.KW, t.KH, split, t.Defines["TC_LO_TILE"] == "1")
+	}
 	return Decl{
 		Desc:   convolve.Description{Name: name, Summary: summary, Caps: caps},
 		Block:  tcBlock,
@@ -169,7 +189,14 @@ func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl
 				}
 				rx = v
 			}
-			return tcDefines(arith, rx, b.Problem.Input.Type), nil
+			round := 0
+			if v, ok := b.Config.Tunables[TunableRound]; ok {
+				if v != 0 && v != 1 {
+					return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 0 or 1", b.Name, TunableRound, v)
+				}
+				round = v
+			}
+			return tcDefines(arith, rx, round, b.Problem.Input.Type), nil
 		},
 		Kernels: []Kernel{
 			{Name: "conv_tc", Grid: PerTile, Args: args, Shared: shared},
@@ -201,11 +228,17 @@ func tcCheckDevice(b *Base) error {
 	return nil
 }
 
-// tcDefines sets RX (rx), RY (16), SPLIT, BF16, and IN_TF32 for uint8
-// input, whose values are TF32 already (8 significant bits), so that the
-// split leaves out the product of the input's zero low part.
-func tcDefines(arith tcArith, rx int, typ convolve.ElemType) map[string]string {
-	d := map[string]string{"RX": fmt.Sprint(rx), "RY": "16", "SPLIT": "0", "BF16": "0", "IN_TF32": "0"}
+// tcDefines sets RX (rx), RY (16), SPLIT, BF16, ROUND_TILE (round), and
+// IN_TF32 for uint8 input, whose values are TF32 already (8 significant
+// bits), so that the split leaves out the product of the input's zero
+// low part; TC_LO_TILE says whether tc.cu keeps a tile of low parts
+// (tcLoTile), for the shared memory rule.
+func tcDefines(arith tcArith, rx, round int, typ convolve.ElemType) map[string]string {
+	d := map[string]string{"RX": fmt.Sprint(rx), "RY": "16", "SPLIT": "0", "BF16": "0", "IN_TF32": "0",
+		"ROUND_TILE": fmt.Sprint(round), "TC_LO_TILE": "0"}
+	if tcLoTile(arith.split(), round, typ) {
+		d["TC_LO_TILE"] = "1"
+	}
 	switch arith {
 	case tc3xTF32:
 		d["SPLIT"] = "1"
@@ -244,12 +277,17 @@ func TCTensorCores(kw, kh int, split bool) bool {
 
 // TCSharedBytes is the dynamic shared memory of tc.cu for block b, rx
 // (RX) and a kw x kh filter: the input tile, 16*b.Y + kh - 1 rows of TC_P
-// floats (the 32*rx outputs' columns plus 8*(TC_Q-1), plus 4), then kh padded
-// filter rows of 8*TC_Q + 8 floats, twice with the split.
-func TCSharedBytes(b convolve.Block, rx, kw, kh int, split bool) int {
+// floats (the 32*rx outputs' columns plus 8*(TC_Q-1), plus 4), twice with
+// a tile of low parts (loTile, tcLoTile), then kh padded filter rows of
+// 8*TC_Q + 8 floats, twice with the split.
+func TCSharedBytes(b convolve.Block, rx, kw, kh int, split, loTile bool) int {
 	q := tcChunks(kw)
 	tw := 32*rx + 8*(q-1)
-	floats := (16*b.Y+kh-1)*(tw+4) + kh*(8*q+8)
+	tile := (16*b.Y + kh - 1) * (tw + 4)
+	if loTile {
+		tile *= 2
+	}
+	floats := tile + kh*(8*q+8)
 	if split {
 		floats += kh * (8*q + 8)
 	}

@@ -83,11 +83,15 @@ func (c tcCase) problem(f *convolve.Filter) convolve.Problem {
 	return c.kc.problem(c.g, f)
 }
 
-// config is the configuration of c: its block and rx where set.
-func (c tcCase) config() convolve.Config {
-	cfg := convolve.Config{Block: c.kc.block}
+// config is the configuration of c with the tunable round: its block and
+// rx where set, and round where 1.
+func (c tcCase) config(round int) convolve.Config {
+	cfg := convolve.Config{Block: c.kc.block, Tunables: map[string]int{}}
 	if c.rx != 0 {
-		cfg.Tunables = map[string]int{TunableRX: c.rx}
+		cfg.Tunables[TunableRX] = c.rx
+	}
+	if round != 0 {
+		cfg.Tunables[TunableRound] = round
 	}
 	return cfg
 }
@@ -173,9 +177,9 @@ func TestTCDeclared(t *testing.T) {
 		if caps.Accuracy != want || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != TCMaxSide {
 			t.Errorf("%s: caps %+v: want Accuracy %v, FiniteInput, not ReferenceOrder, MaxFilterSide %d", tv.name, caps, want, TCMaxSide)
 		}
-		for _, c := range tcCases() {
+		for ci, c := range tcCases() {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			if err := d.Validate(p, c.config(), h100); err != nil {
+			if err := d.Validate(p, c.config(ci%2), h100); err != nil {
 				t.Errorf("%s %v: %v", tv.name, p, err)
 			}
 		}
@@ -198,12 +202,16 @@ func TestTCDeclared(t *testing.T) {
 func TestTCSharedBytes(t *testing.T) {
 	// 31x31, 32x4, split: TC_Q = 5, tile 64+30 = 94 rows of 64+32+4 =
 	// 100 floats, two filters of 31 rows of 48 floats.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true), (94*100+2*31*48)*4; got != want {
+	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true, false), (94*100+2*31*48)*4; got != want {
 		t.Errorf("31x31 split: %d bytes, want %d", got, want)
+	}
+	// The same with the low parts' tile: the tile twice.
+	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true, true), (2*94*100+2*31*48)*4; got != want {
+		t.Errorf("31x31 split, low parts' tile: %d bytes, want %d", got, want)
 	}
 	// 7x5, 32x1, rx=4, TF32: TC_Q = 2, tile 16+4 = 20 rows of 128+8+4 =
 	// 140 floats, one filter of 5 rows of 24 floats.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 1}, 4, 7, 5, false), (20*140+5*24)*4; got != want {
+	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 1}, 4, 7, 5, false, false), (20*140+5*24)*4; got != want {
 		t.Errorf("7x5 tf32: %d bytes, want %d", got, want)
 	}
 }
@@ -240,9 +248,11 @@ func TestTCCompile(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, tv := range tcVariants {
-		for _, c := range tcCompileCases {
+		for ci, c := range tcCompileCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, c.rxOr(), p.Input.Type))
+			// Each case compiles with both values of round over the arithmetics.
+			round := (ci + int(tv.arith)) % 2
+			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, c.rxOr(), round, p.Input.Type))
 			opts.Arch = compileArch
 			cc, err := cudabind.CompileOnly(src, opts)
 			if err != nil {
@@ -272,17 +282,18 @@ func TestTCAgreement(t *testing.T) {
 		// Compile every case's kernel on all cores first: one at a time
 		// the tensor-core kernels' compiles take minutes.
 		var specs []WarmSpec
-		for _, c := range tcCases() {
-			specs = append(specs, WarmSpec{Variant: v, Problem: c.problem(randomFilter(r, c.kc.kw, c.kc.kh)), Config: c.config()})
+		// Every other case rounds its operands as the tile is filled.
+		for ci, c := range tcCases() {
+			specs = append(specs, WarmSpec{Variant: v, Problem: c.problem(randomFilter(r, c.kc.kw, c.kc.kh)), Config: c.config(ci % 2)})
 		}
 		if _, err := Warm(specs, runtime.NumCPU(), nil); err != nil {
 			t.Logf("%s: precompiling: %v (the cases compile one at a time)", tv.name, err)
 		}
 		t.Run(tv.name, func(t *testing.T) {
 			failures := 0
-			for _, c := range tcCases() {
+			for ci, c := range tcCases() {
 				p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-				plan, err := convolve.PlanFor(v, p, c.config())
+				plan, err := convolve.PlanFor(v, p, c.config(ci%2))
 				if err != nil {
 					t.Errorf("%v: Plan: %v", p, err)
 					failures++
@@ -403,9 +414,9 @@ func (h *tcHarness) binary(defs map[string]string) (string, error) {
 }
 
 // run runs p on in through the harness compiled for it.
-func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, rx int, arith tcArith, in *convolve.Image) (*convolve.Image, error) {
+func (h *tcHarness) run(p convolve.Problem, blk convolve.Block, rx, round int, arith tcArith, in *convolve.Image) (*convolve.Image, error) {
 	defs := Defines(p, blk, false)
-	for k, v := range tcDefines(arith, rx, p.Input.Type) {
+	for k, v := range tcDefines(arith, rx, round, p.Input.Type) {
 		defs[k] = v
 	}
 	kw, kh := p.KernelSize()
@@ -502,9 +513,12 @@ func TestTCHost(t *testing.T) {
 			if tv.arith != tc3xTF32 && ci%2 != int(tv.arith)%2 || testing.Short() && (ci+vi)%3 != 0 {
 				continue
 			}
-			t.Run(fmt.Sprintf("%s/%d", tv.name, ci), func(t *testing.T) {
+			// Half the cases of each arithmetic round the operands as
+			// the tile is filled.
+			round := (ci/2 + vi) % 2
+			t.Run(fmt.Sprintf("%s/%d/round=%d", tv.name, ci, round), func(t *testing.T) {
 				t.Parallel()
-				out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
+				out, err := h.run(p, c.block(), c.rxOr(), round, tv.arith, in)
 				if err != nil {
 					t.Fatalf("%v: %v", p, err)
 				}
@@ -547,7 +561,7 @@ func TestTCHostCatchesLayoutError(t *testing.T) {
 		c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}, 0}
 		p := c.problem(randomFilter(r, 7, 7))
 		in := randomImage(r, p.Input)
-		out, err := h.run(p, c.block(), c.rxOr(), m.arith, in)
+		out, err := h.run(p, c.block(), c.rxOr(), 0, m.arith, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -587,12 +601,14 @@ func TestTCHostNearOverflow(t *testing.T) {
 				}
 				in.F32[i] = v
 			}
-			out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
-			if err != nil {
-				t.Fatalf("%s %v: %v", tv.name, p, err)
-			}
-			if m := tcAgreeModel(t, p, in, out, declOf(t, tv.name).Desc.Caps.Accuracy); !m.OK() || m.NonFinite > 0 {
-				t.Errorf("%s %v: %v", tv.name, p, m)
+			for round := range 2 {
+				out, err := h.run(p, c.block(), c.rxOr(), round, tv.arith, in)
+				if err != nil {
+					t.Fatalf("%s %v: %v", tv.name, p, err)
+				}
+				if m := tcAgreeModel(t, p, in, out, declOf(t, tv.name).Desc.Caps.Accuracy); !m.OK() || m.NonFinite > 0 {
+					t.Errorf("%s %v round=%d: %v", tv.name, p, round, m)
+				}
 			}
 		}
 	}
@@ -676,7 +692,12 @@ func TestTCHostOverflow(t *testing.T) {
 							in.I16[i] = int16(sign * float64(2+r.IntN(32766)))
 						}
 					}
-					out, err := h.run(p, c.block(), c.rxOr(), tv.arith, in)
+					// One sign rounds the operands as the tile is filled.
+					round := 0
+					if sign < 0 {
+						round = 1
+					}
+					out, err := h.run(p, c.block(), c.rxOr(), round, tv.arith, in)
 					if err != nil {
 						t.Fatalf("%s %v: %v", tv.name, p, err)
 					}
