@@ -68,18 +68,6 @@ func init() {
 		Summary: "auto with the tensor-core paths that round operands to TF32 or bfloat16 too (the BF16 and FFT32 error models), each plan held to its path's"}))
 }
 
-// Takes reports whether a may run the variant described by d: whether d
-// is not an auto variant and its declared model is one a's models admit.
-// It does not say whether d's name is among a's paths.
-func (a *Variant) Takes(d convolve.Description) bool {
-	if v, err := convolve.Lookup(d.Name); err == nil {
-		if _, isAuto := v.(*Variant); isAuto {
-			return false
-		}
-	}
-	return a.takes(d.Caps.Accuracy)
-}
-
 // Options configure an auto variant.
 type Options struct {
 	Name    string
