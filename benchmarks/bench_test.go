@@ -184,6 +184,7 @@ func setupBench(stdout, stderr io.Writer) error {
 		Seed:       *seedFlag,
 		Noise:      noise,
 		Guard:      host.Guard,
+		Settings:   stdout,
 	}
 	return nil
 }

@@ -46,6 +46,11 @@
 // T1 / (N x TN) (scaling-eff). The run's output starts with the timeline
 // of one overlapped run (TimelineCase, WriteTimeline).
 //
+// Before the results of a case whose plan says how it was set up (a
+// convolve.TunedPlan: the GPU families, the peers, auto), the output has a
+// "# setting <case>: config: <block and tunables>, <where they came
+// from>" line (Runner.Settings), auto's chosen path among them.
+//
 // # Sampling: stop by noise
 //
 // Each result line is one sample set of its case, in standard Go

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"strings"
@@ -59,6 +60,15 @@ type Runner struct {
 	Guard *ClockGuard
 	// Now is the clock of the progress lines; nil means time.Now.
 	Now func() time.Time
+	// Lookup finds a case's variant by name; nil means convolve.Lookup.
+	Lookup func(name string) (convolve.Variant, error)
+	// Settings, when set, receives a "# setting <case>: <note>" line as
+	// each case starts whose plan says how it was set up (a
+	// convolve.TunedPlan: its block and tunables and where they came
+	// from, and for auto the path it chose), so that the stored run
+	// records it beside the case's results. It is written before testing
+	// prints the case's name, so it never splits a result line.
+	Settings io.Writer
 
 	cur     *caseState
 	pending []string // progress notes waiting for the end of the case
@@ -136,7 +146,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		return err
 	}
 	s.prob = p
-	v, err := convolve.Lookup(c.Variant)
+	v, err := r.lookup(c.Variant)
 	if err != nil {
 		return err
 	}
@@ -224,6 +234,17 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	return nil
 }
 
+// lookup is r.Lookup, or convolve.Lookup.
+func (r *Runner) lookup(name string) (convolve.Variant, error) {
+	if r.Lookup != nil {
+		return r.Lookup(name)
+	}
+	return convolve.Lookup(name)
+}
+
+// SettingPrefix begins the line a Runner writes to Settings for a case.
+const SettingPrefix = "# setting "
+
 // settingNote is the progress note naming the block and tunables a plan
 // runs with and where they came from (its tuning table, its family's
 // defaults, or the case), for plans that say (convolve.TunedPlan); ""
@@ -288,6 +309,9 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		r.cur = r.prepare(c)
 		if r.cur.setting != "" {
 			r.Progress.Note(r.cur.setting)
+			if r.Settings != nil {
+				fmt.Fprintf(r.Settings, "%s%s: %s\n", SettingPrefix, name, r.cur.setting)
+			}
 		}
 	}
 	s := r.cur

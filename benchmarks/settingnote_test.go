@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -29,6 +30,48 @@ func TestSettingNote(t *testing.T) {
 	for _, tt := range tests {
 		if got := settingNote(tt.plan); got != tt.want {
 			t.Errorf("settingNote = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// tunedNaive is cpu-naive whose plans say how they were set up.
+type tunedNaive struct{ convolve.Variant }
+
+func (v tunedNaive) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	pl, err := v.Variant.Plan(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return tunedPlan{Plan: pl, s: convolve.Setting{Block: convolve.Block{X: 8, Y: 8}}, source: "path cpu-naive, chosen by test"}, nil
+}
+
+// A Runner with Settings writes one "# setting" line for a case whose
+// plan is a convolve.TunedPlan, naming the case, and none for others.
+func TestRunnerWritesSettings(t *testing.T) {
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tuned := range []bool{true, false} {
+		var settings, progress strings.Builder
+		c := Case{Variant: "cpu-naive", Width: 16, Height: 12, Filter: "gauss3", Channels: 1, Cache: Hot, Timing: CPUTiming}
+		r := &Runner{CPUThreads: 1, Seed: 1, Progress: NewProgress(&progress, "test", 1, nowForTest()), Noise: quickNoise, Settings: &settings,
+			Lookup: func(string) (convolve.Variant, error) {
+				if tuned {
+					return tunedNaive{naive}, nil
+				}
+				return naive, nil
+			}}
+		benchOnce(t, func(b *testing.B) { r.Run(b, c) })
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if tuned {
+			want = SettingPrefix + c.Name() + ": config: block=8x8, path cpu-naive, chosen by test\n"
+		}
+		if got := settings.String(); got != want {
+			t.Errorf("tuned %v: settings %q, want %q", tuned, got, want)
 		}
 	}
 }

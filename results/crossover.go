@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,6 +88,9 @@ type crossoverCase struct {
 	size, family string
 	k            int
 	times        map[string]Measure
+	// ran is the path each auto variant ran on the case, as the run's
+	// setting lines say; absent where they do not.
+	ran map[string]string
 }
 
 func (c crossoverCase) kind() string   { return crossoverFamilies[c.family] }
@@ -113,6 +117,10 @@ func (c crossoverCase) ranked(keep func(string) bool) []string {
 	})
 	return vs
 }
+
+// pathInNote finds the path an auto plan chose in its setting note
+// ("config: ..., path gpu-regtile, crossover (...)").
+var pathInNote = regexp.MustCompile(`\bpath ([a-z0-9-]+)`)
 
 // readCrossover collects the cases of run: float32, one channel, zero
 // border, hot cache, replayed from CUDA graphs, default compile options
@@ -145,7 +153,7 @@ func readCrossover(run *Run) []crossoverCase {
 	})
 	var out []crossoverCase
 	for _, k := range keys {
-		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}}
+		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}, ran: map[string]string{}}
 		q := base.with("size", k.size, "filter", k.family+strconv.Itoa(k.k))
 		byVariant := map[string][]*Sample{}
 		for _, smp := range run.Find(q) {
@@ -154,6 +162,11 @@ func readCrossover(run *Run) []crossoverCase {
 		for v, ss := range byVariant {
 			if smp := fastestSample(ss); smp != nil {
 				c.times[v] = timeOf(smp)
+			}
+			if note, ok := run.SettingOf(q.with("variant", v)); ok && isAuto(v) {
+				if m := pathInNote.FindStringSubmatch(note); m != nil {
+					c.ran[v] = m[1]
+				}
 			}
 		}
 		out = append(out, c)
@@ -539,8 +552,8 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		id = "crossover-" + a + "-" + h.Slug
 	}
 	t := &Table{ID: id, Title: "`" + a + "` against the fastest path — " + h.Title,
-		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, sig(AutoGoal, 2)) + read + untested,
-		Header:  []string{"Size", "Filter", a + " (ms)", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
+		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, sig(AutoGoal, 2)) + read + untested,
+		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
 	n, met := 0, 0
 	worst, worstAny, worstCase := math.NaN(), math.NaN(), missing
 	for _, c := range cases {
@@ -563,7 +576,11 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		if r := m.Center() / c.times[any].Center(); math.IsNaN(worstAny) || r > worstAny {
 			worstAny = r
 		}
-		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), verdict,
+		ran := c.ran[a]
+		if ran == "" {
+			ran = missing
+		}
+		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), ran, best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), verdict,
 			any, crossoverRatio(m, c.times[any])})
 	}
 	if n == 0 {

@@ -40,6 +40,10 @@ func syntheticCrossover(runs int, times map[[3]string]float64) string {
 			b.WriteString(crossoverLine(k[0], k[1], k[2], times[k]*(1+0.001*float64(r))))
 		}
 	}
+	// Two auto cases say which path they ran.
+	for _, vp := range [][2]string{{"auto", "gpu-tc-3xtf32"}, {"auto-bf16", "gpu-tc-bf16"}} {
+		fmt.Fprintf(&b, "# setting variant=%s/size=4096x4096/filter=dense31/k=31/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel-graph/mem=none/opts=default: config: block=32x4 rx=2, path %s, crossover (test)\n", vp[0], vp[1])
+	}
 	// A case that failed its gate leaves a FAIL line and no result.
 	b.WriteString("--- FAIL: BenchmarkConv/variant=gpu-bad/size=4096x4096/filter=dense3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel-graph/mem=none/opts=default\n")
 	return b.String()
@@ -201,9 +205,9 @@ func TestCrossoverSection(t *testing.T) {
 		t.Fatal("no auto table")
 	}
 	wantAuto := [][]string{
-		{"1024x1024", "dense63", "0.0461 ±0%", "gpu-fft", "0.0401 ±0%", "1.15×", "no", "gpu-fft", "1.15×"},
-		{"4096x4096", "dense3", "0.0611 ±0%", "gpu-regtile", "0.0601 ±0%", "1.02×", "yes", "gpu-regtile", "1.02×"},
-		{"4096x4096", "dense31", "0.401 ±0%", "gpu-tc-3xtf32", "0.301 ±0%", "1.33×", "no", "gpu-tc-bf16", "1.60×"},
+		{"1024x1024", "dense63", "0.0461 ±0%", "—", "gpu-fft", "0.0401 ±0%", "1.15×", "no", "gpu-fft", "1.15×"},
+		{"4096x4096", "dense3", "0.0611 ±0%", "—", "gpu-regtile", "0.0601 ±0%", "1.02×", "yes", "gpu-regtile", "1.02×"},
+		{"4096x4096", "dense31", "0.401 ±0%", "gpu-tc-3xtf32", "gpu-tc-3xtf32", "0.301 ±0%", "1.33×", "no", "gpu-tc-bf16", "1.60×"},
 	}
 	if !slices.EqualFunc(auto.Rows, wantAuto, slices.Equal) {
 		t.Errorf("auto\n%q\nwant\n%q", auto.Rows, wantAuto)
@@ -216,8 +220,8 @@ func TestCrossoverSection(t *testing.T) {
 		t.Fatal("no auto-bf16 table")
 	}
 	wantBF16 := [][]string{
-		{"4096x4096", "dense3", "0.0701 ±0%", "gpu-regtile", "0.0601 ±0%", "1.17×", "no", "gpu-regtile", "1.17×"},
-		{"4096x4096", "dense31", "0.261 ±0%", "gpu-tc-bf16", "0.251 ±0%", "1.04×", "yes", "gpu-tc-bf16", "1.04×"},
+		{"4096x4096", "dense3", "0.0701 ±0%", "—", "gpu-regtile", "0.0601 ±0%", "1.17×", "no", "gpu-regtile", "1.17×"},
+		{"4096x4096", "dense31", "0.261 ±0%", "gpu-tc-bf16", "gpu-tc-bf16", "0.251 ±0%", "1.04×", "yes", "gpu-tc-bf16", "1.04×"},
 	}
 	if !slices.EqualFunc(bf16.Rows, wantBF16, slices.Equal) {
 		t.Errorf("auto-bf16\n%q\nwant\n%q", bf16.Rows, wantBF16)
@@ -315,7 +319,7 @@ func TestCrossoverAutoWithoutPathsLine(t *testing.T) {
 		t.Errorf("caption does not say the run names no paths: %s", tb.Caption)
 	}
 	for _, r := range tb.Rows {
-		if r[1] == "dense31" && (r[3] != "gpu-tc-bf16" || r[5] != "1.60×") {
+		if r[1] == "dense31" && (r[4] != "gpu-tc-bf16" || r[6] != "1.60×") {
 			t.Errorf("dense31 without the line: %q, want gpu-tc-bf16 at 1.60×", r)
 		}
 	}
@@ -360,5 +364,24 @@ func TestCrossoverStartsHoldsToTheEnd(t *testing.T) {
 	}
 	if got == nil || !slices.EqualFunc(got.Rows, want, slices.Equal) {
 		t.Errorf("starts %+v, want rows %q", got, want)
+	}
+}
+
+func TestParseSetting(t *testing.T) {
+	name := "variant=auto/size=64x64/filter=dense3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel-graph/mem=none/opts=default"
+	st, ok, err := parseSetting("# setting " + name + ": config: block=32x4, path gpu-regtile, heuristic")
+	if err != nil || !ok || st.Keys["variant"] != "auto" || st.Keys["size"] != "64x64" || st.Note != "config: block=32x4, path gpu-regtile, heuristic" {
+		t.Errorf("parseSetting: %+v, %v, %v", st, ok, err)
+	}
+	for _, line := range []string{
+		"# setting " + name + " without a note",
+		"# setting size: config: block=32x4",
+	} {
+		if _, _, err := parseSetting(line); err == nil {
+			t.Errorf("parseSetting(%q) succeeded", line)
+		}
+	}
+	if _, ok, err := parseSetting("# variant gpu-sepfused: left out"); ok || err != nil {
+		t.Errorf("another comment line: %v, %v", ok, err)
 	}
 }

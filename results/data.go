@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,6 +119,49 @@ type Run struct {
 	// Timeline is the phases of one overlapped run of a multi-device case
 	// that the run wrote ("# timeline " lines), in file order.
 	Timeline []Span
+	// Settings are how the cases whose plans say so were set up ("#
+	// setting " lines: block, tunables, their source, auto's path), in
+	// file order.
+	Settings []CaseSetting
+}
+
+// CaseSetting is one "# setting <case>: <note>" line of a run: the case's
+// name keys and the note.
+type CaseSetting struct {
+	Keys map[string]string
+	Note string
+}
+
+// settingPrefix begins a setting line (benchmarks.SettingPrefix).
+const settingPrefix = "# setting "
+
+// parseSetting parses a setting line; ok is false for any other line.
+func parseSetting(line string) (CaseSetting, bool, error) {
+	rest, ok := strings.CutPrefix(line, settingPrefix)
+	if !ok {
+		return CaseSetting{}, false, nil
+	}
+	name, note, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return CaseSetting{}, false, fmt.Errorf("setting line %q: want the case, \": \" and the note", line)
+	}
+	keys, err := benchname.Parse(name)
+	if err != nil {
+		return CaseSetting{}, false, fmt.Errorf("setting line %q: %w", line, err)
+	}
+	return CaseSetting{Keys: keys, Note: note}, true, nil
+}
+
+// SettingOf returns the note of the last setting line of r whose case has
+// every key of q, and whether there is one.
+func (r *Run) SettingOf(q Q) (string, bool) {
+	for i := len(r.Settings) - 1; i >= 0; i-- {
+		keys := r.Settings[i].Keys
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(q)), func(k string) bool { return keys[k] != q[k] }) {
+			return r.Settings[i].Note, true
+		}
+	}
+	return "", false
 }
 
 // commitPattern finds the commit in a run's header line, which the sweep
@@ -281,6 +325,11 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 			return nil, fmt.Errorf("results: %s: %w", path, err)
 		} else if ok {
 			run.Timeline = append(run.Timeline, sp)
+		}
+		if st, ok, err := parseSetting(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			run.Settings = append(run.Settings, st)
 		}
 	}
 	if len(run.Samples) > 0 {
