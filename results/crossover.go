@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -514,23 +515,8 @@ func autoVariants(cases []crossoverCase) []string {
 			}
 		}
 	}
-	out := slices.Sorted(func(yield func(string) bool) {
-		for v := range seen {
-			if !yield(v) {
-				return
-			}
-		}
-	})
-	slices.SortStableFunc(out, func(a, b string) int {
-		switch {
-		case a == AutoVariant && b != AutoVariant:
-			return -1
-		case b == AutoVariant && a != AutoVariant:
-			return 1
-		}
-		return 0
-	})
-	return out
+	// By name, auto first: every other auto variant's name extends it.
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // crossoverAuto is the table of the auto variant a against the fastest
