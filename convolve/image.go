@@ -172,8 +172,31 @@ func (g Geometry) dataBytes() (n uint64, ok bool) {
 	return n, ok
 }
 
-// tooLarge is the error for a geometry over the size limit, with its exact
-// size in bytes.
+// SizeError reports an image whose data would be larger than
+// MaxImageBytes (or than the largest int, on hosts where that is
+// smaller). Every constructor and validation of a geometry, a problem's
+// output included, returns it (wrapped, for the output) for such an image.
+type SizeError struct {
+	Geometry Geometry
+	Bytes    *big.Int // the exact size of the data, padding included
+	Limit    int64    // the largest size accepted
+}
+
+func (e *SizeError) Error() string {
+	g := e.Geometry
+	s := big.NewInt(int64(g.Stride))
+	if g.Stride == 0 {
+		s.SetInt64(int64(g.Width))
+		if g.Layout != Planar {
+			s.Mul(s, big.NewInt(int64(g.Channels)))
+		}
+	}
+	return fmt.Sprintf("convolve: image %dx%dx%d %v %v stride %v: %v bytes of data, more than the limit of %d bytes (MaxImageBytes)",
+		g.Width, g.Height, g.Channels, g.Type, g.Layout, s, e.Bytes, e.Limit)
+}
+
+// tooLarge is the *SizeError of a geometry over the size limit, with its
+// exact size in bytes.
 func (g Geometry) tooLarge() error {
 	w, h, c := big.NewInt(int64(g.Width)), big.NewInt(int64(g.Height)), big.NewInt(int64(g.Channels))
 	row, rows := new(big.Int).Mul(w, c), new(big.Int).Sub(h, big.NewInt(1))
@@ -187,8 +210,7 @@ func (g Geometry) tooLarge() error {
 	}
 	n := rows.Mul(rows, s).Add(rows, row)
 	n.Mul(n, big.NewInt(int64(g.Type.Size())))
-	return fmt.Errorf("convolve: image %dx%dx%d %v %v stride %v: %v bytes of data, more than the limit of %d bytes (MaxImageBytes)",
-		g.Width, g.Height, g.Channels, g.Type, g.Layout, s, n, maxImageBytes())
+	return &SizeError{Geometry: g, Bytes: n, Limit: int64(maxImageBytes())}
 }
 
 // RowElems is the number of elements that hold data in one row (of one

@@ -217,7 +217,9 @@ func testBadInput(t *testing.T, e *env, seed int64) {
 			continue
 		}
 		t.Run(op.String(), func(t *testing.T) {
+			unlock := e.exclusive()
 			problems, summary := checkBadInput(e, base)
+			unlock()
 			for _, p := range problems {
 				t.Error(p)
 			}

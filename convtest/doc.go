@@ -70,7 +70,10 @@
 // the seed, so compiled modules are reused across cases; different seeds
 // cover the whole filter-size range. Before the first GPU case, the
 // kernels of the pool and of the edge-case table are compiled on all cores
-// (variants.Warm), so NVRTC does not run one module at a time.
+// (variants.Warm), so NVRTC does not run one module at a time. Tests of
+// several GPU variants may run in parallel (t.Parallel): the checks that
+// count the device's live allocations (no-leak, bad input) then wait for
+// the others and run alone.
 //
 // Some properties compare with other registered variants: bit-exact with
 // cpu-naive, separable with a 2-D partner (cpu-naive or gpu-naive).

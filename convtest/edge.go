@@ -100,7 +100,9 @@ func testEdgeCases(t *testing.T, e *env) int {
 	cases, outside := edgeCasesFor(e.desc.Caps)
 	ran, refused := 0, 0
 	for _, c := range cases {
+		unlock := e.shared()
 		err := safely(func() error { return checkAgreement(e, c) })
+		unlock()
 		var rf *refusedError
 		switch {
 		case errors.As(err, &rf):

@@ -23,6 +23,33 @@ func liveAllocations() (int, bool) {
 	return dev.LiveAllocations(), true
 }
 
+// deviceUse orders the checks of GPU variants tested at once, in parallel
+// tests of one process: a check that compares the device's live
+// allocations before and after holds it alone, every other check of a GPU
+// variant shares it.
+var deviceUse sync.RWMutex
+
+// shared takes deviceUse for a check of e that may run beside others and
+// returns its release; it takes nothing for a CPU variant.
+func (e *env) shared() (unlock func()) {
+	if !e.desc.Caps.GPU {
+		return func() {}
+	}
+	deviceUse.RLock()
+	return deviceUse.RUnlock
+}
+
+// exclusive takes deviceUse for a check of e that counts the device's
+// live allocations and returns its release; it takes nothing for a CPU
+// variant.
+func (e *env) exclusive() (unlock func()) {
+	if !e.desc.Caps.GPU {
+		return func() {}
+	}
+	deviceUse.Lock()
+	return deviceUse.Unlock
+}
+
 // unavailable returns the reason CUDA cannot run here, when err says so.
 func unavailable(err error) (string, bool) {
 	var ua *cudabind.UnavailableError

@@ -28,6 +28,10 @@ type property struct {
 	// applies returns why the property does not apply to the variant, or "".
 	applies func(e *env) string
 	check   func(e *env, c testCase) error
+	// countsAllocations marks a check that compares the device's live
+	// allocations before and after: it runs alone on the device
+	// (env.exclusive).
+	countsAllocations bool
 	// budget, when not 0, replaces defaultBudget as the bound on a case's
 	// work (a property whose arithmetic is slow on the CPU draws smaller
 	// cases).
@@ -40,7 +44,7 @@ var filter2DOnly = []convolve.Operation{convolve.Filter2D}
 var properties = []*property{
 	{name: "agreement", check: checkAgreement},
 	{name: "determinism", check: checkDeterminism},
-	{name: "no-leak", check: checkNoLeak},
+	{name: "no-leak", check: checkNoLeak, countsAllocations: true},
 	{name: "identity", ops: filter2DOnly, fix: withWeights(identityWeights), check: checkIdentity,
 		kinds: []weightKind{identityWeights}},
 	{name: "impulse", ops: filter2DOnly, fix: withZeroBorder, accept: filterFits, check: checkImpulse},

@@ -114,7 +114,12 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Dura
 			// true, undecided included, as a smaller failure).
 			return &gopter.PropResult{Status: gopter.PropTrue}
 		}
+		unlock := e.shared()
+		if pr.countsAllocations {
+			unlock = e.exclusive()
+		}
 		err := safely(func() error { return pr.check(e, c) })
+		unlock()
 		var rf *refusedError
 		switch {
 		case err == nil:

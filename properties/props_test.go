@@ -52,8 +52,10 @@ func options(name string, seed int64, n int, c string) convtest.Options {
 }
 
 // TestProperties runs convtest.TestVariant on every registered variant that
-// -props.variant selects; the CPU variants run in parallel, the GPU ones
-// one at a time (the allocation count is per device).
+// -props.variant selects, all in parallel (up to -test.parallel at once):
+// the reference and the comparisons of one variant's cases run on the CPU
+// while other variants use the GPU, and convtest lets a check that counts
+// the device's live allocations run alone.
 func TestProperties(t *testing.T) {
 	re, err := regexp.Compile(*variantFlag)
 	if err != nil {
@@ -69,9 +71,7 @@ func TestProperties(t *testing.T) {
 		}
 		ran++
 		t.Run(d.Name, func(t *testing.T) {
-			if !d.Caps.GPU {
-				t.Parallel()
-			}
+			t.Parallel()
 			convtest.TestVariantOptions(t, v, options(d.Name, seed, *nFlag, *caseFlag))
 		})
 	}

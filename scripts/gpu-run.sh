@@ -5,8 +5,15 @@
 #   scripts/gpu-run.sh OUTDIR STAGE...
 #
 # Stages:
-#   tests           every package's tests, -test.v (only those -test.run=$TEST_RUN
-#                   matches when TEST_RUN is set)
+#   tests           every package's tests at once (at most $TEST_JOBS binaries, default
+#                   one per core, as go test ./... runs them), -test.v, time limit
+#                   $TEST_TIMEOUT (default 10m), extra flags $TEST_FLAGS, only the tests
+#                   -test.run=$TEST_RUN matches when TEST_RUN is set; writes
+#                   OUTDIR/tests-summary.txt, one line a package
+#                   ("<import path> pass=N fail=N skip=N secs=S") and last
+#                   "total wall-s=S cache=cold|warm" (cold: the compile cache
+#                   was empty), and with .gpu/testsummary OUTDIR/tests-report.txt
+#                   (the slowest packages and tests, the kernels compiled)
 #   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
@@ -91,15 +98,50 @@ run() { # name dir command...
   printf '%-28s rc=%d passed=%d failed=%d skipped=%d %ds %s\n' "$name" "$rc" "$pass" "$fail" "$skip" $((t1-t0)) "$san" | tee -a "$summary"
 }
 
+# The packages with tests, NAME:DIR, in the order go test lists them.
+TESTPKGS="convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:cudabind/variants/auto gpuslab:cudabind/gpuslab userkernel:cudabind/userkernel examplekernels:examples/kernels properties:properties benchmarks:benchmarks results:results tune:tune"
+
+testpkg() { # name dir module: one package's tests, -test.v, into OUTDIR/test-NAME.log and .line
+  local name=$1 dir=$2 module=$3
+  local log=$out/test-$name.log t0=$(date +%s)
+  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd $dir && $bin/$name.test -test.v -test.timeout ${TEST_TIMEOUT:-10m} ${TEST_FLAGS:-})"; } >"$log"
+  # shellcheck disable=SC2086
+  (cd "$root/$dir" && "$bin/$name.test" -test.v -test.timeout "${TEST_TIMEOUT:-10m}" ${TEST_FLAGS:-} ${TEST_RUN:+-test.run="$TEST_RUN"}) >>"$log" 2>&1
+  local rc=$? secs=$(( $(date +%s) - t0 ))
+  local pass fail skip
+  pass=$(grep -cE '^[[:space:]]*--- PASS' "$log"); fail=$(grep -cE '^[[:space:]]*--- FAIL' "$log"); skip=$(grep -cE '^[[:space:]]*--- SKIP' "$log")
+  # A binary that failed outside a test (a panic, the time limit) counts one failure.
+  [ $rc != 0 ] && [ "$fail" = 0 ] && fail=1
+  echo "$module/$dir pass=$pass fail=$fail skip=$skip secs=$secs" >"$out/test-$name.line"
+}
+
 failed=0
 san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
   case $stage in
   tests)
-    for p in convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:cudabind/variants/auto gpuslab:cudabind/gpuslab userkernel:cudabind/userkernel examplekernels:examples/kernels benchmarks:benchmarks results:results tune:tune; do
+    # Every package's test binary at once, at most one per core, as `go
+    # test ./...` runs them; then OUTDIR/tests-summary.txt.
+    cache=warm; [ -n "$(ls -A "$CONVBENCH_CACHE_DIR" 2>/dev/null)" ] || cache=cold
+    export CONVBENCH_COMPILE_LOG=$out/compiles.log
+    : >"$CONVBENCH_COMPILE_LOG"
+    module=$(awk '/^module /{print $2; exit}' "$root/go.mod")
+    jobs=${TEST_JOBS:-$(nproc)}
+    t0=$(date +%s)
+    for p in $TESTPKGS; do
       n=${p%%:*}; d=${p#*:}
-      [ -x "$bin/$n.test" ] && run "test-$n" "$d" "$bin/$n.test" -test.v -test.timeout 9m ${TEST_RUN:+-test.run="$TEST_RUN"}
-    done ;;
+      [ -x "$bin/$n.test" ] || continue
+      while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+      testpkg "$n" "$d" "$module" &
+    done
+    wait
+    wall=$(( $(date +%s) - t0 ))
+    { for p in $TESTPKGS; do n=${p%%:*}; [ -f "$out/test-$n.line" ] && cat "$out/test-$n.line" && rm "$out/test-$n.line"; done
+      echo "total wall-s=$wall cache=$cache"; } >"$out/tests-summary.txt"
+    grep -q ' fail=[1-9]' "$out/tests-summary.txt" && failed=$((failed+1))
+    tee -a "$summary" <"$out/tests-summary.txt"
+    [ -x "$bin/testsummary" ] && "$bin/testsummary" -logs -compile-log "$CONVBENCH_COMPILE_LOG" "$out"/test-*.log >"$out/tests-report.txt" 2>&1
+    unset CONVBENCH_COMPILE_LOG ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
     run memcheck-variants cudabind/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short

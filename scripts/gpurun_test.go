@@ -11,7 +11,8 @@ import (
 
 // TestGPURunCountsNestedResults runs gpu-run.sh's tests stage over a
 // stand-in test binary whose subtests pass, fail and skip at several
-// depths, and checks that the summary counts every level.
+// depths, and checks that the summaries count every level and name the
+// package by its import path.
 func TestGPURunCountsNestedResults(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
@@ -22,6 +23,9 @@ func TestGPURunCountsNestedResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.org/m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fake := `#!/bin/sh
@@ -62,8 +66,18 @@ exit 1
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "rc=1 passed=2 failed=2 skipped=3"; !strings.Contains(string(sum), want) {
+	if want := "fail=2"; !strings.Contains(string(sum), want) {
 		t.Errorf("summary.txt lacks %q:\n%s", want, sum)
+	}
+	tests, err := os.ReadFile(filepath.Join(out, "tests-summary.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(tests)), "\n")
+	if len(lines) != 2 ||
+		!strings.HasPrefix(lines[0], "example.org/m/convolve pass=2 fail=2 skip=3 secs=") ||
+		!strings.HasPrefix(lines[1], "total wall-s=") || !strings.HasSuffix(lines[1], " cache=cold") {
+		t.Errorf("tests-summary.txt:\n%s\nwant the package's line and the total's, cache cold", tests)
 	}
 }
 

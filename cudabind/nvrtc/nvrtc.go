@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/convbench/convbench/cudabind/cudaerr"
@@ -22,6 +23,11 @@ const (
 	EnvNVRTC = "CONVBENCH_NVRTC"
 	// EnvCacheDir overrides the on-disk compile cache directory.
 	EnvCacheDir = "CONVBENCH_CACHE_DIR"
+	// EnvCompileLog names a file to which every NVRTC compilation that
+	// missed the caches appends one line: "nvrtc-compile <seconds> <source
+	// name> ok|error". Test summaries read it to say how many kernels a run
+	// compiled and how long compiling took.
+	EnvCompileLog = "CONVBENCH_COMPILE_LOG"
 )
 
 // defaultNames is the built-in NVRTC search order, newest first after
@@ -329,7 +335,9 @@ func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 		compiling[key] = done
 		compilingMu.Unlock()
 		statMisses.Add(1)
+		start := time.Now()
 		c, err := l.Compile(src, opts)
+		logCompile(src.Name, time.Since(start), err)
 		if err == nil {
 			c.Key = key
 			storeCache(c)
@@ -343,6 +351,27 @@ func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 		}
 		return c, nil
 	}
+}
+
+// logCompile appends the line of one compilation to $CONVBENCH_COMPILE_LOG
+// when it is set; a file that cannot be written is ignored. Each line is
+// one write to a file opened for appending, so processes sharing the file
+// do not interleave their lines.
+func logCompile(name string, d time.Duration, err error) {
+	path := os.Getenv(EnvCompileLog)
+	if path == "" {
+		return
+	}
+	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+	}
+	fmt.Fprintf(f, "nvrtc-compile %.3f %s %s\n", d.Seconds(), strings.ReplaceAll(name, " ", "_"), outcome)
 }
 
 // compiling holds, per cache key, a channel closed when the compile of
