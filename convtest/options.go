@@ -20,7 +20,19 @@ var (
 	nFlag      = flag.Int("convtest.n", 0, "random cases per property (0: 250, or 40 with -short)")
 	caseFlag   = flag.String("convtest.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
 	shrinkFlag = flag.Duration("convtest.shrink-time", DefaultShrinkTime, "longest a failure is shrunk; the smallest failing case found by then is reported")
+	timeFlag   = flag.Duration("convtest.time", DefaultTime, "longest the random cases of one property run once MinCases passed (the count checked is logged); 0 checks every case of -convtest.n")
 )
+
+// DefaultTime bounds the random cases of one property of one variant
+// unless the options or -convtest.time say otherwise: the default run of
+// a suite over dozens of GPU variants ends in minutes, every property
+// still checked on MinCases cases at least, and -convtest.time=0 checks
+// all -convtest.n of them.
+const DefaultTime = 3 * time.Second
+
+// MinCases is the number of random cases of a property checked whatever
+// the time bound (or all of them, when fewer are asked for).
+const MinCases = 25
 
 // DefaultShrinkTime is how long a failing case is shrunk unless the
 // options or -convtest.shrink-time say otherwise: every shrink step of a
@@ -46,6 +58,12 @@ type Options struct {
 	// 0 takes -convtest.shrink-time (default DefaultShrinkTime); a
 	// negative value shrinks without a time limit.
 	ShrinkTime time.Duration
+	// Time bounds the random cases of one property: once MinCases were
+	// checked and Time has passed, the rest are drawn but not checked,
+	// and the run logs how many were. 0 takes -convtest.time (default
+	// DefaultTime, where 0 means no bound); a negative value checks every
+	// case. A failure found is shrunk whatever the bound.
+	Time time.Duration
 	// Rerun is the start of the command a failure prints to reproduce
 	// itself, before its -run pattern and flags: "go test" when empty.
 	// A caller whose own flags set the options names them here and in
@@ -81,6 +99,12 @@ func (o Options) resolve() Options {
 	}
 	if o.Case == "" {
 		o.Case = *caseFlag
+	}
+	if o.Time == 0 {
+		o.Time = *timeFlag
+		if o.Time == 0 {
+			o.Time = -1
+		}
 	}
 	if o.ShrinkTime == 0 {
 		o.ShrinkTime = *shrinkFlag
@@ -119,7 +143,7 @@ func runPattern(name string) string {
 // reproduceCommand is the one-line command that reruns exactly the test
 // named test with the seed and count of o.
 func (o Options) reproduceCommand(test string) string {
-	return fmt.Sprintf("%s -run '%s' -%s.seed=%d -%s.n=%d -v", o.Rerun, runPattern(test), o.FlagPrefix, o.Seed, o.FlagPrefix, o.N)
+	return fmt.Sprintf("%s -run '%s' -%s.seed=%d -%s.n=%d -%s.time=0 -v", o.Rerun, runPattern(test), o.FlagPrefix, o.Seed, o.FlagPrefix, o.N, o.FlagPrefix)
 }
 
 // caseCommand reruns one printed case of the test named test, without

@@ -83,6 +83,10 @@ type propertyRun struct {
 	seed            int64
 	// shrinkCut is set when shrinking stopped at its time limit.
 	shrinkCut time.Duration
+	// checked counts the cases checked (passed includes those the time
+	// bound left unchecked); drawn is passed before the bound cut in.
+	checked int
+	timeCut bool
 }
 
 // checkProperty runs property pr on e with n random cases from seed and
@@ -90,7 +94,7 @@ type propertyRun struct {
 // stops shrinkTime after the first failure (never, when shrinkTime <= 0):
 // later candidates count as passing unchecked, so the last failing case
 // stands, and the shrinker proposes no more.
-func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Duration) *propertyRun {
+func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound time.Duration) *propertyRun {
 	d := propertyDomain(e, pr)
 	r := &propertyRun{seed: derivedSeed(seed, e.name, pr.name)}
 	var deadline time.Time
@@ -106,6 +110,7 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Dura
 	params.MinSuccessfulTests = n
 	params.MaxShrinkCount = 300
 	var refused atomic.Int64
+	start := time.Now()
 	condition := func(c testCase) *gopter.PropResult {
 		if stopped() {
 			// Only shrink candidates are checked after a failure; one
@@ -114,6 +119,13 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Dura
 			// true, undecided included, as a smaller failure).
 			return &gopter.PropResult{Status: gopter.PropTrue}
 		}
+		if deadline.IsZero() && bound > 0 && r.checked >= min(n, MinCases) && (r.timeCut || time.Since(start) > bound) {
+			// Past the time bound before any failure: the remaining
+			// cases are drawn (descriptors only) but not checked.
+			r.timeCut = true
+			return &gopter.PropResult{Status: gopter.PropTrue}
+		}
+		r.checked++
 		unlock := e.shared()
 		if pr.countsAllocations {
 			unlock = e.exclusive()
@@ -140,6 +152,9 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime time.Dura
 	r.result = prop.ForAll(condition, d.gen()).Check(params)
 	r.refused = int(refused.Load())
 	r.passed = r.result.Succeeded
+	if r.timeCut {
+		r.passed = r.checked
+	}
 	return r
 }
 
@@ -175,6 +190,9 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, o Options) {
 	default:
 		if r.refused > 0 {
 			t.Logf("%d of %d cases refused at plan time; first: %v", r.refused, r.passed, r.firstRefusal)
+		}
+		if r.timeCut {
+			t.Logf("checked %d of %d random cases within the %v bound (-%s.time=0 checks all)", r.checked, o.N, o.Time, o.FlagPrefix)
 		}
 	}
 }
@@ -237,7 +255,7 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 	warmGPU(t, v, o.Seed)
 	e := newEnv(t, v, o.Seed)
 	start := time.Now()
-	cases := 0
+	cases, cut := 0, 0
 	for _, pr := range properties {
 		t.Run(pr.name, func(t *testing.T) {
 			if pr.applies != nil {
@@ -252,8 +270,11 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 				cases += checkOneCase(t, e, pr, o)
 				return
 			}
-			r := checkProperty(e, pr, o.Seed, o.N, o.ShrinkTime)
+			r := checkProperty(e, pr, o.Seed, o.N, o.ShrinkTime, o.Time)
 			cases += r.passed - r.refused
+			if r.timeCut {
+				cut++
+			}
 			r.report(t, e, pr, o)
 		})
 	}
@@ -265,5 +286,9 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 	if t.Failed() {
 		verdict = "FAIL"
 	}
-	t.Logf("variant=%s cases=%d %s elapsed=%v", name, cases, verdict, time.Since(start).Round(time.Millisecond))
+	bound := ""
+	if cut > 0 {
+		bound = fmt.Sprintf(" (%d properties stopped at the %v bound)", cut, o.Time)
+	}
+	t.Logf("variant=%s cases=%d%s %s elapsed=%v", name, cases, bound, verdict, time.Since(start).Round(time.Millisecond))
 }

@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 var (
 	seedFlag    = flag.Int64("props.seed", convtest.DefaultSeed, "seed of the random cases; 0 picks one from the clock")
 	nFlag       = flag.Int("props.n", 0, "random cases per variant and property (0: 250, or 40 with -short)")
+	timeFlag    = flag.Duration("props.time", convtest.DefaultTime, "longest the random cases of one property of one variant run once convtest.MinCases passed; 0 checks all -props.n")
 	variantFlag = flag.String("props.variant", "", "regular expression (or substring) selecting the variants to test")
 	caseFlag    = flag.String("props.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
 )
@@ -46,6 +48,7 @@ func options(name string, seed int64, n int, c string) convtest.Options {
 		Seed:       seed,
 		N:          n,
 		Case:       c,
+		Time:       cmp.Or(*timeFlag, -1),
 		Rerun:      fmt.Sprintf("go test ./properties -props.variant='^%s$'", regexp.QuoteMeta(name)),
 		FlagPrefix: "props",
 	}

@@ -156,14 +156,14 @@ for stage in "$@"; do
       run $tool-props properties $san --tool $tool $extra "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
     done ;;
   props)
-    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-30} ;;
+    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-30} -props.time=${PROPS_TIME:-0} ;;
   tune)
     mkdir -p "$out/tuning"
     cp "$root"/results/tuning/*.json "$out/tuning/" 2>/dev/null
     run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-110s}" -budget "${TUNE_BUDGET:-24}" -commit "$commit" -out "$out/tuning" ;;
   tune-props)
     tables=; [ -d "$out/tuning" ] && tables=$(cd "$out/tuning" && pwd)
-    run tune-props tune env ${tables:+CONVBENCH_TUNING=$tables} "$bin/tune.test" -test.v -test.timeout 9m -test.run 'TestTunedProperties|TestTuneGPU' -convtest.n=${PROPS_N:-60} ;;
+    run tune-props tune env ${tables:+CONVBENCH_TUNING=$tables} "$bin/tune.test" -test.v -test.timeout 9m -test.run 'TestTunedProperties|TestTuneGPU' -tune.props -convtest.time=0 -convtest.n=${PROPS_N:-60} ;;
   gallery)
     tmp=$(mktemp -d)
     run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=

@@ -16,6 +16,13 @@ import (
 // more, and each is checked across every problem kind the suite draws.
 const tunedCases = 40
 
+// tunedProps runs TestTunedProperties: each tuned setting compiles its own
+// kernels for the whole suite, minutes of NVRTC on a cold cache, so the
+// default run leaves it to make test-long and gpu-run.sh's tune-props
+// stage. The registered variants meet every property at their defaults
+// and at the tuning space's values in package properties.
+var tunedProps = flag.Bool("tune.props", false, "run the property suite on every setting of this GPU's tuning table (TestTunedProperties)")
+
 func gpuLimits(t *testing.T) (cudabind.DeviceInfo, convolve.DeviceLimits) {
 	t.Helper()
 	d, err := cudabind.Default()
@@ -51,10 +58,13 @@ func TestTuneGPU(t *testing.T) {
 // TestTunedProperties runs the property suite on every setting of this
 // GPU's tuning table (the embedded one, or CONVBENCH_TUNING's): each
 // variant fixed at its entry's block and tunables (Fixed). It skips when
-// there is no GPU or no table for it. Each setting gets tunedCases random
+// there is no GPU or no table for it, and without -tune.props. Each setting gets tunedCases random
 // cases per property unless -convtest.n sets another count.
 func TestTunedProperties(t *testing.T) {
 	info, lim := gpuLimits(t)
+	if !*tunedProps {
+		t.Skip("the tuned settings' properties run with -tune.props (make test-long, gpu-run.sh tune-props)")
+	}
 	set, err := tuning.Default()
 	if err != nil {
 		t.Fatal(err)
