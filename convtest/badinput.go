@@ -236,13 +236,13 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 	if err != nil {
 		return []string{err.Error()}, ""
 	}
-	allocs0, haveAllocs := liveAllocations()
+	allocs0, haveAllocs := e.liveAllocations()
 	noAllocs := func(what string) {
 		if n := e.open.Load(); n != 0 {
 			errorf("%s: %d plans open", what, n)
 		}
 		if haveAllocs {
-			if n, _ := liveAllocations(); n != allocs0 {
+			if n, _ := e.liveAllocations(); n != allocs0 {
 				errorf("%s: device allocations %d, %d before", what, n, allocs0)
 			}
 		}
@@ -291,7 +291,7 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 	}
 	defer pl.Close()
 	out, _ := p.NewOutput()
-	allocsPlanned, _ := liveAllocations()
+	allocsPlanned, _ := e.liveAllocations()
 	for _, r := range badRuns(p, in, out) {
 		err := safely(func() error { return pl.Run(r.in, r.out) })
 		switch {
@@ -301,7 +301,7 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 			errorf("Run with %s: %v", r.name, err)
 		}
 		if haveAllocs {
-			if n, _ := liveAllocations(); n != allocsPlanned {
+			if n, _ := e.liveAllocations(); n != allocsPlanned {
 				errorf("Run with %s: device allocations %d, %d before", r.name, n, allocsPlanned)
 			}
 		}

@@ -13,9 +13,14 @@ import (
 	"github.com/convbench/convbench/cudabind/variants"
 )
 
-// liveAllocations is the default device's count of live allocations, or
-// false when there is no device.
-func liveAllocations() (int, bool) {
+// liveAllocations is the default device's count of live allocations for
+// the checks of a GPU variant, or false for a CPU variant (whose checks
+// run beside GPU ones and must not count their allocations) or when there
+// is no device.
+func (e *env) liveAllocations() (int, bool) {
+	if !e.desc.Caps.GPU {
+		return 0, false
+	}
 	dev, err := cudabind.Default()
 	if err != nil {
 		return 0, false

@@ -217,7 +217,7 @@ func checkNoLeak(e *env, c testCase) error {
 	if err != nil {
 		return err
 	}
-	allocs0, haveAllocs := liveAllocations()
+	allocs0, haveAllocs := e.liveAllocations()
 	open0 := e.open.Load()
 	err = func() (err error) {
 		pl, err := e.plan(p, c.Config())
@@ -246,7 +246,7 @@ func checkNoLeak(e *env, c testCase) error {
 		return fmt.Errorf("open plans %d after Close, %d before", n, open0)
 	}
 	if haveAllocs {
-		if n, _ := liveAllocations(); n != allocs0 {
+		if n, _ := e.liveAllocations(); n != allocs0 {
 			return fmt.Errorf("device allocations %d after Close, %d before", n, allocs0)
 		}
 	}

@@ -126,10 +126,11 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound ti
 			return &gopter.PropResult{Status: gopter.PropTrue}
 		}
 		r.checked++
-		unlock := e.shared()
+		lock := e.shared
 		if pr.countsAllocations {
-			unlock = e.exclusive()
+			lock = e.exclusive
 		}
+		unlock := lock()
 		err := safely(func() error { return pr.check(e, c) })
 		unlock()
 		var rf *refusedError

@@ -440,10 +440,13 @@ func TestFFTMemoryRefusal(t *testing.T) {
 	box, _ := convolve.Box(3)
 	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 4096, Height: 4096, Channels: 4, Type: convolve.Uint8}, Filter: box}
 	l := newFFTLayout(p)
-	// The device reports room for the input, the output and half the FFT
-	// buffers: the plan allocates the first two and refuses the third.
-	inOut := int64(p.Input.Len()) + p.OutputGeometry().Bytes()
-	free := inOut + l.Bytes(9)/2
+	// The device reports one byte less than the FFT buffers need: the
+	// plan allocates the input and the output, each smaller, and refuses
+	// the buffers.
+	free := l.Bytes(9) - 1
+	if in, out := p.Input.Bytes(), p.OutputGeometry().Bytes(); max(in, out) >= free {
+		t.Fatalf("%v: input %d or output %d bytes not below the FFT buffers' %d", p.Input, in, out, l.Bytes(9))
+	}
 	defer func(f func(*cudabind.Exec) (int64, error)) { deviceFree = f }(deviceFree)
 	var real int64
 	if err := d.Do(func(x *cudabind.Exec) (err error) { real, _, err = x.MemInfo(); return err }); err != nil || real < free {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -166,6 +168,31 @@ func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config
 func TestAgreement(t *testing.T) {
 	d := gpuOrSkip(t)
 	live := d.LiveAllocations()
+	// Compile every case's specialization on all cores first: the plans
+	// below, made one at a time, then find their modules in the cache.
+	var specs []WarmSpec
+	for _, gv := range gpuVariants {
+		v, err := convolve.Lookup(gv.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		filter := randomFilter
+		if gv.sep {
+			filter = separableFilter
+		}
+		r := rand.New(rand.NewPCG(0, 0))
+		for _, kc := range agreementCases(gv) {
+			c := gv.cfg
+			c.Block = kc.block
+			specs = append(specs, WarmSpec{Variant: v, Problem: kc.problem(agreementSizes[1], filter(r, kc.kw, kc.kh)), Config: c})
+		}
+	}
+	start := time.Now()
+	stats, err := Warm(specs, runtime.NumCPU(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("precompiled %d specializations (%d refused) on %d workers in %v", stats.Planned, stats.Failed, runtime.NumCPU(), time.Since(start).Round(time.Millisecond))
 	for vi, gv := range gpuVariants {
 		v, err := convolve.Lookup(gv.name)
 		if err != nil {
