@@ -358,12 +358,36 @@ func scaleToExponent(p convolve.Problem, in *convolve.Image, target, sobelTarget
 		return p
 	}
 	e := int(math.Floor(target - math.Log2(sumAbs(p)*m)))
+	// Neither the pixels nor the weights may leave the finite range
+	// (below 2^126 in magnitude): what one side cannot take, the other
+	// does. A tiny weight beside one pixel would otherwise scale that
+	// pixel to infinity.
 	if pixels {
-		scalePixels(in, e)
+		ep := min(e, int(math.Floor(126-math.Log2(m))))
+		scalePixels(in, ep)
+		if e > ep {
+			p.Filter = scaledFilter(p.Filter, e-ep)
+		}
 	} else {
-		p.Filter = scaledFilter(p.Filter, e)
+		ew := e
+		if mw := maxAbsWeight(p.Filter); mw > 0 {
+			ew = min(e, int(math.Floor(126-math.Log2(mw))))
+		}
+		p.Filter = scaledFilter(p.Filter, ew)
+		if e > ew {
+			scalePixels(in, e-ew)
+		}
 	}
 	return p
+}
+
+// maxAbsWeight is the largest |weight| of f.
+func maxAbsWeight(f *convolve.Filter) float64 {
+	m := 0.0
+	for _, w := range f.Weights {
+		m = max(m, math.Abs(float64(w)))
+	}
+	return m
 }
 
 // overflowCase makes every product w*x at least 2^128 in magnitude with

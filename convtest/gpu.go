@@ -36,23 +36,26 @@ var deviceUse sync.RWMutex
 
 // shared takes deviceUse for a check of e that may run beside others and
 // returns its release; it takes nothing for a CPU variant.
-func (e *env) shared() (unlock func()) {
-	if !e.desc.Caps.GPU {
-		return func() {}
-	}
-	deviceUse.RLock()
-	return deviceUse.RUnlock
-}
+func (e *env) shared() (unlock func()) { return useDevice(e.desc.Caps.GPU, false) }
 
 // exclusive takes deviceUse for a check of e that counts the device's
 // live allocations and returns its release; it takes nothing for a CPU
 // variant.
-func (e *env) exclusive() (unlock func()) {
-	if !e.desc.Caps.GPU {
+func (e *env) exclusive() (unlock func()) { return useDevice(e.desc.Caps.GPU, true) }
+
+// useDevice takes deviceUse, alone or shared, when gpu is set, and
+// returns its release. Everything a GPU variant's test allocates on the
+// device happens under it: warming, probing, every check.
+func useDevice(gpu, alone bool) (unlock func()) {
+	switch {
+	case !gpu:
 		return func() {}
+	case alone:
+		deviceUse.Lock()
+		return deviceUse.Unlock
 	}
-	deviceUse.Lock()
-	return deviceUse.Unlock
+	deviceUse.RLock()
+	return deviceUse.RUnlock
 }
 
 // unavailable returns the reason CUDA cannot run here, when err says so.
@@ -105,7 +108,9 @@ func warmGPU(t *testing.T, v convolve.Variant, seed int64) {
 		add(c)
 	}
 	start := time.Now()
+	unlock := useDevice(true, false)
 	stats, err := variants.Warm(specs, runtime.NumCPU(), nil)
+	unlock()
 	if _, ok := unavailable(err); ok || len(specs) == 0 {
 		return
 	}

@@ -33,12 +33,14 @@ func newEnv(t *testing.T, v convolve.Variant, seed int64) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	unlock := e.shared()
 	pl, err := e.plan(p, probe.Config())
-	if reason, ok := unavailable(err); ok {
-		t.Skipf("%s needs a GPU: %s", d.Name, reason)
-	}
 	if err == nil {
 		pl.Close()
+	}
+	unlock()
+	if reason, ok := unavailable(err); ok {
+		t.Skipf("%s needs a GPU: %s", d.Name, reason)
 	}
 	var specs []string
 	for _, c := range e.pool {

@@ -86,6 +86,7 @@ func compileFor(t *testing.T, family string, p convolve.Problem, cfg convolve.Co
 // type, layout, the filter sizes up to 127x127, the block shapes), plus
 // --fmad=false, fast math and 64-bit indexing once each.
 func TestChannelKernelsCompile(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	nvrtcOrSkip(t)
 	f := func(kw, kh int) *convolve.Filter {
 		return &convolve.Filter{Name: "ones", Width: kw, Height: kh, Weights: make([]float32, kw*kh)}

@@ -93,6 +93,7 @@ func familyDefines(family string, p convolve.Problem) []map[string]string {
 // TestKernelsCompile compiles every kernel family for sm_90 over the
 // specializations of compileSpecs with the local NVRTC (no driver needed).
 func TestKernelsCompile(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		var ue *cudabind.UnavailableError
 		if errors.As(err, &ue) {

@@ -214,6 +214,7 @@ func TestTile(t *testing.T) {
 // (testdata/shared_interior.cu, ExampleDecl) for sm_90 with the local
 // NVRTC over the specializations of compileSpecs.
 func TestExampleFamilyCompiles(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		t.Skipf("no NVRTC: %v", err)
 	}

@@ -133,6 +133,7 @@ func TestFFTDeclaration(t *testing.T) {
 // (no driver needed) over every border, element type, channel layout,
 // filter sizes up to 75, 64-bit indexing and the compile options.
 func TestFFTKernelsCompile(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		var ue *cudabind.UnavailableError
 		if errors.As(err, &ue) {

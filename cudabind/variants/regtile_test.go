@@ -288,6 +288,7 @@ func regtileSpecs() []struct {
 // the local NVRTC (no driver needed), with and without 128-bit loads and
 // --fmad=false.
 func TestRegtileCompile(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		var ue *cudabind.UnavailableError
 		if errors.As(err, &ue) {

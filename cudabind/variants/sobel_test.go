@@ -44,6 +44,7 @@ func sobelConfigs() []convolve.Config {
 // TestSobelKernelsCompile compiles sobel.cu (both kernels) for sm_90 over
 // sobelCases, plus --fmad=false, fast math and 64-bit indexing.
 func TestSobelKernelsCompile(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	nvrtcOrSkip(t)
 	for _, kc := range sobelCases() {
 		p := kc.sobelProblem(convolve.Geometry{Width: 37, Height: 23})

@@ -235,6 +235,7 @@ var tcCompileCases = []tcCase{
 // TestTCCompile compiles tc.cu for sm_90 over tcCompileCases with each
 // arithmetic, with the local NVRTC (no driver needed).
 func TestTCCompile(t *testing.T) {
+	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	if _, _, err := cudabind.NVRTCVersion(); err != nil {
 		var ue *cudabind.UnavailableError
 		if errors.As(err, &ue) {
