@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -128,6 +129,25 @@ type agreeRun struct {
 // against the reference; it stops after ten failures.
 func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeRun, r *rand.Rand, filter func(*rand.Rand, int, int) *convolve.Filter) {
 	t.Helper()
+	// Compile every specialization on all cores first (Warm); the plans
+	// below, one at a time, find their modules in the cache.
+	var specs []WarmSpec
+	wr := rand.New(rand.NewPCG(0, 0))
+	for _, ru := range runs {
+		c := ru.cfg
+		c.Block = ru.kc.block
+		f := filter(wr, ru.kc.kw, ru.kc.kh)
+		for _, g := range regtileSizes {
+			p := ru.kc.problem(g, f)
+			if g.Stride != 0 {
+				p.Input.Stride = g.Stride * ru.kc.channels
+			}
+			specs = append(specs, WarmSpec{Variant: v, Problem: p, Config: c})
+		}
+	}
+	if _, err := Warm(specs, runtime.NumCPU(), nil); err != nil {
+		t.Fatal(err)
+	}
 	failures := 0
 	for _, ru := range runs {
 		f := filter(r, ru.kc.kw, ru.kc.kh)
