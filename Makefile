@@ -2,6 +2,8 @@
 #
 #   make test      every test (GPU tests skip with a reason when there is no GPU),
 #                  then counts of passed, failed and skipped tests and why they skipped
+#   make test-long every test at full depth: every random case of the property suite
+#                  (no time bound), and the suite on every tuned setting on a GPU host
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
 #                  raw output under results/local/data/<gpu>/ and its report under
 #                  results/local/report/ (git ignores results/local/)
@@ -28,10 +30,13 @@ LOCAL   := results/local
 # Packages that have tests, for gpu-bins: NAME=path.
 TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind nvrtc:./cudabind/nvrtc devfacts:./cudabind/devfacts variants:./cudabind/variants cufft:./cudabind/cufft cudnn:./cudabind/cudnn autovariant:./cudabind/variants/auto gpuslab:./cudabind/gpuslab userkernel:./cudabind/userkernel examplekernels:./examples/kernels properties:./properties benchmarks:./benchmarks results:./results tune:./tune
 
-.PHONY: test bench publish report compare vet fmt gpu-bins gpu-test clean
+.PHONY: test test-long bench publish report compare vet fmt gpu-bins gpu-test clean
 
 test: vet
 	$(GO) run ./cmd/testsummary $(PKGS)
+
+test-long: vet
+	CONVBENCH_TEST_LONG=1 $(GO) run ./cmd/testsummary -timeout 60m $(PKGS)
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

@@ -229,3 +229,16 @@ func TestTimeBound(t *testing.T) {
 		t.Errorf("broken variant under a 1ns bound: %v with %d args; want a shrunk failure", broken.result.Status, len(broken.result.Args))
 	}
 }
+
+// TestTimeBoundLong: $CONVBENCH_TEST_LONG=1 lifts the default time bound.
+func TestTimeBoundLong(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want time.Duration
+	}{{"", DefaultTime}, {"0", DefaultTime}, {"1", 0}} {
+		t.Setenv(EnvLong, tc.env)
+		if got := TimeBound(); got != tc.want {
+			t.Errorf("%s=%q: TimeBound() = %v, want %v", EnvLong, tc.env, got, tc.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"hash/fnv"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,7 +21,7 @@ var (
 	nFlag      = flag.Int("convtest.n", 0, "random cases per property (0: 250, or 40 with -short)")
 	caseFlag   = flag.String("convtest.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
 	shrinkFlag = flag.Duration("convtest.shrink-time", DefaultShrinkTime, "longest a failure is shrunk; the smallest failing case found by then is reported")
-	timeFlag   = flag.Duration("convtest.time", DefaultTime, "longest the random cases of one property run once MinCases passed (the count checked is logged); 0 checks every case of -convtest.n")
+	timeFlag   = flag.Duration("convtest.time", TimeBound(), "longest the random cases of one property run once MinCases passed (the count checked is logged); 0 checks every case of -convtest.n")
 )
 
 // DefaultTime bounds the random cases of one property of one variant
@@ -29,6 +30,20 @@ var (
 // still checked on MinCases cases at least, and -convtest.time=0 checks
 // all -convtest.n of them.
 const DefaultTime = 3 * time.Second
+
+// EnvLong, set to 1, makes a test run go to full depth: TimeBound is
+// then 0, and suites with costly extra parts (the tuned settings of
+// package tune) run them. make test-long sets it.
+const EnvLong = "CONVBENCH_TEST_LONG"
+
+// TimeBound is the default of -convtest.time: DefaultTime, or 0 (every
+// case checked) when $CONVBENCH_TEST_LONG is 1.
+func TimeBound() time.Duration {
+	if os.Getenv(EnvLong) == "1" {
+		return 0
+	}
+	return DefaultTime
+}
 
 // MinCases is the number of random cases of a property checked whatever
 // the time bound (or all of them, when fewer are asked for).

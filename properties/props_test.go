@@ -20,7 +20,7 @@ import (
 var (
 	seedFlag    = flag.Int64("props.seed", convtest.DefaultSeed, "seed of the random cases; 0 picks one from the clock")
 	nFlag       = flag.Int("props.n", 0, "random cases per variant and property (0: 250, or 40 with -short)")
-	timeFlag    = flag.Duration("props.time", convtest.DefaultTime, "longest the random cases of one property of one variant run once convtest.MinCases passed; 0 checks all -props.n")
+	timeFlag    = flag.Duration("props.time", convtest.TimeBound(), "longest the random cases of one property of one variant run once convtest.MinCases passed; 0 checks all -props.n")
 	variantFlag = flag.String("props.variant", "", "regular expression (or substring) selecting the variants to test")
 	caseFlag    = flag.String("props.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
 )

@@ -2,6 +2,7 @@ package tune
 
 import (
 	"flag"
+	"os"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -19,9 +20,9 @@ const tunedCases = 40
 // tunedProps runs TestTunedProperties: each tuned setting compiles its own
 // kernels for the whole suite, minutes of NVRTC on a cold cache, so the
 // default run leaves it to make test-long and gpu-run.sh's tune-props
-// stage. The registered variants meet every property at their defaults
+// stage ($CONVBENCH_TEST_LONG=1 turns it on). The registered variants meet every property at their defaults
 // and at the tuning space's values in package properties.
-var tunedProps = flag.Bool("tune.props", false, "run the property suite on every setting of this GPU's tuning table (TestTunedProperties)")
+var tunedProps = flag.Bool("tune.props", os.Getenv(convtest.EnvLong) == "1", "run the property suite on every setting of this GPU's tuning table (TestTunedProperties)")
 
 func gpuLimits(t *testing.T) (cudabind.DeviceInfo, convolve.DeviceLimits) {
 	t.Helper()
