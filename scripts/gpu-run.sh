@@ -124,7 +124,7 @@ for stage in "$@"; do
     # test ./...` runs them; then OUTDIR/tests-summary.txt.
     cache=warm; [ -n "$(ls -A "$CONVBENCH_CACHE_DIR" 2>/dev/null)" ] || cache=cold
     export CONVBENCH_COMPILE_LOG=$out/compiles.log
-    : >"$CONVBENCH_COMPILE_LOG"
+    { echo "# commit $commit, gpu: $gpu"; echo "# command: the NVRTC compiles of the tests stage, one line each (CONVBENCH_COMPILE_LOG)"; } >"$CONVBENCH_COMPILE_LOG"
     module=$(awk '/^module /{print $2; exit}' "$root/go.mod")
     jobs=${TEST_JOBS:-$(nproc)}
     t0=$(date +%s)
