@@ -180,19 +180,13 @@ type SizeError struct {
 	Geometry Geometry
 	Bytes    *big.Int // the exact size of the data, padding included
 	Limit    int64    // the largest size accepted
+	stride   *big.Int // the row stride in elements, Stride or the packed row
 }
 
 func (e *SizeError) Error() string {
 	g := e.Geometry
-	s := big.NewInt(int64(g.Stride))
-	if g.Stride == 0 {
-		s.SetInt64(int64(g.Width))
-		if g.Layout != Planar {
-			s.Mul(s, big.NewInt(int64(g.Channels)))
-		}
-	}
 	return fmt.Sprintf("convolve: image %dx%dx%d %v %v stride %v: %v bytes of data, more than the limit of %d bytes (MaxImageBytes)",
-		g.Width, g.Height, g.Channels, g.Type, g.Layout, s, e.Bytes, e.Limit)
+		g.Width, g.Height, g.Channels, g.Type, g.Layout, e.stride, e.Bytes, e.Limit)
 }
 
 // tooLarge is the *SizeError of a geometry over the size limit, with its
@@ -208,9 +202,9 @@ func (g Geometry) tooLarge() error {
 	if g.Stride == 0 {
 		s.Set(row)
 	}
-	n := rows.Mul(rows, s).Add(rows, row)
-	n.Mul(n, big.NewInt(int64(g.Type.Size())))
-	return &SizeError{Geometry: g, Bytes: n, Limit: int64(maxImageBytes())}
+	n := new(big.Int).Mul(rows, s)
+	n.Add(n, row).Mul(n, big.NewInt(int64(g.Type.Size())))
+	return &SizeError{Geometry: g, Bytes: n, Limit: int64(maxImageBytes()), stride: s}
 }
 
 // RowElems is the number of elements that hold data in one row (of one

@@ -203,10 +203,10 @@ func TestFailureReproducesFromSeed(t *testing.T) {
 	}
 }
 
-// TestTimeBound: a correct variant whose runs are slow is checked on
-// MinCases cases and then stopped at the time bound, and the run says so;
-// without a bound every case is checked. A broken variant is still
-// caught within the bound, and its failure shrinks.
+// TestTimeBound: under a bound already passed, a correct variant is
+// checked on MinCases cases and then stopped, the run counting only those;
+// without a bound every case is checked. A broken variant is still caught
+// under the bound, and its failure shrinks.
 func TestTimeBound(t *testing.T) {
 	naive, err := convolve.Lookup("cpu-naive")
 	if err != nil {

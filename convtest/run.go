@@ -85,8 +85,9 @@ type propertyRun struct {
 	seed            int64
 	// shrinkCut is set when shrinking stopped at its time limit.
 	shrinkCut time.Duration
-	// checked counts the cases checked (passed includes those the time
-	// bound left unchecked); drawn is passed before the bound cut in.
+	// checked counts the cases checked, refused ones included; timeCut
+	// is set when the time bound left the rest of the n cases unchecked
+	// (passed is then checked).
 	checked int
 	timeCut bool
 }

@@ -12,8 +12,7 @@
 #                   OUTDIR/tests-summary.txt, one line a package
 #                   ("<import path> pass=N fail=N skip=N secs=S") and last
 #                   "total wall-s=S cache=cold|warm" (cold: the compile cache
-#                   was empty), and with .gpu/testsummary OUTDIR/tests-report.txt
-#                   (the slowest packages and tests, the kernels compiled)
+#                   was empty), and OUTDIR/compiles.log, a line per NVRTC compile
 #   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
@@ -140,7 +139,6 @@ for stage in "$@"; do
       echo "total wall-s=$wall cache=$cache"; } >"$out/tests-summary.txt"
     grep -q ' fail=[1-9]' "$out/tests-summary.txt" && failed=$((failed+1))
     tee -a "$summary" <"$out/tests-summary.txt"
-    [ -x "$bin/testsummary" ] && "$bin/testsummary" -logs -compile-log "$CONVBENCH_COMPILE_LOG" "$out"/test-*.log >"$out/tests-report.txt" 2>&1
     unset CONVBENCH_COMPILE_LOG ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU

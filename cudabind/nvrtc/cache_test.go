@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCacheKeyChangesWithEveryInput(t *testing.T) {
@@ -228,5 +229,27 @@ func TestCacheDir(t *testing.T) {
 		if d := CacheDir(); d != filepath.Join(base, "convbench", "cubin") {
 			t.Errorf("CacheDir() = %q", d)
 		}
+	}
+}
+
+// TestCompileLog: with CONVBENCH_COMPILE_LOG set, each compilation appends
+// one line naming its time, source and outcome; unset, nothing is written.
+func TestCompileLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "compiles.log")
+	t.Setenv(EnvCompileLog, "")
+	logCompile("off.cu", time.Second, nil)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("a log was written with the variable unset: %v", err)
+	}
+	t.Setenv(EnvCompileLog, path)
+	logCompile("a kernel.cu", 1500*time.Millisecond, nil)
+	logCompile("b.cu", 250*time.Millisecond, errors.New("syntax"))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "nvrtc-compile 1.500 a_kernel.cu ok\nnvrtc-compile 0.250 b.cu error\n"
+	if string(b) != want {
+		t.Errorf("log:\n%s\nwant:\n%s", b, want)
 	}
 }

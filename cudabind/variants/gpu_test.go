@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -126,13 +124,25 @@ func (kc kernelCase) problem(g convolve.Geometry, f *convolve.Filter) convolve.P
 	return convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: kc.border, Mode: kc.mode}
 }
 
-// agreeAll plans v with cfg (and each case's block) for every case over
+// agreeAll compiles the specializations of every case on all cores
+// (warmAll), then plans v with cfg (and each case's block) for every case over
 // agreementSizes, with a filter drawn by filter per case, runs each plan
 // twice on fresh random inputs (the plan is reusable) against the
 // reference, and closes it. More than ten failures end the test.
 func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config, cases []kernelCase, r *rand.Rand,
 	filter func(r *rand.Rand, kw, kh int) *convolve.Filter) {
 	t.Helper()
+	var specs []WarmSpec
+	wr := rand.New(rand.NewPCG(0, 0))
+	for _, kc := range cases {
+		c := cfg
+		c.Block = kc.block
+		f := filter(wr, kc.kw, kc.kh)
+		for _, g := range agreementSizes {
+			specs = append(specs, WarmSpec{Variant: v, Problem: kc.problem(g, f), Config: c})
+		}
+	}
+	warmAll(t, specs)
 	failures := 0
 	for _, kc := range cases {
 		f := filter(r, kc.kw, kc.kh)
@@ -168,31 +178,6 @@ func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config
 func TestAgreement(t *testing.T) {
 	d := gpuOrSkip(t)
 	live := d.LiveAllocations()
-	// Compile every case's specialization on all cores first: the plans
-	// below, made one at a time, then find their modules in the cache.
-	var specs []WarmSpec
-	for _, gv := range gpuVariants {
-		v, err := convolve.Lookup(gv.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		filter := randomFilter
-		if gv.sep {
-			filter = separableFilter
-		}
-		r := rand.New(rand.NewPCG(0, 0))
-		for _, kc := range agreementCases(gv) {
-			c := gv.cfg
-			c.Block = kc.block
-			specs = append(specs, WarmSpec{Variant: v, Problem: kc.problem(agreementSizes[1], filter(r, kc.kw, kc.kh)), Config: c})
-		}
-	}
-	start := time.Now()
-	stats, err := Warm(specs, runtime.NumCPU(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("precompiled %d specializations (%d refused) on %d workers in %v", stats.Planned, stats.Failed, runtime.NumCPU(), time.Since(start).Round(time.Millisecond))
 	for vi, gv := range gpuVariants {
 		v, err := convolve.Lookup(gv.name)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -129,8 +130,8 @@ type agreeRun struct {
 // against the reference; it stops after ten failures.
 func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeRun, r *rand.Rand, filter func(*rand.Rand, int, int) *convolve.Filter) {
 	t.Helper()
-	// Compile every specialization on all cores first (Warm); the plans
-	// below, one at a time, find their modules in the cache.
+	// Compile every specialization on all cores first; the plans below,
+	// one at a time, find their modules in the cache.
 	var specs []WarmSpec
 	wr := rand.New(rand.NewPCG(0, 0))
 	for _, ru := range runs {
@@ -145,9 +146,7 @@ func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeR
 			specs = append(specs, WarmSpec{Variant: v, Problem: p, Config: c})
 		}
 	}
-	if _, err := Warm(specs, runtime.NumCPU(), nil); err != nil {
-		t.Fatal(err)
-	}
+	warmAll(t, specs)
 	failures := 0
 	for _, ru := range runs {
 		f := filter(r, ru.kc.kw, ru.kc.kh)
@@ -175,4 +174,16 @@ func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeR
 			}
 		}
 	}
+}
+
+// warmAll compiles the kernels of specs on every core (Warm), so that the
+// plans a test then makes one at a time find their modules in the cache.
+func warmAll(t *testing.T, specs []WarmSpec) {
+	t.Helper()
+	start := time.Now()
+	stats, err := Warm(specs, runtime.NumCPU(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("precompiled %d specializations (%d refused) on %d workers in %v", stats.Planned, stats.Failed, runtime.NumCPU(), time.Since(start).Round(time.Millisecond))
 }
