@@ -233,7 +233,8 @@ func TestCacheDir(t *testing.T) {
 }
 
 // TestCompileLog: with CONVBENCH_COMPILE_LOG set, each compilation appends
-// one line naming its time, source and outcome; unset, nothing is written.
+// one line naming its time, source, outcome and program (this test binary,
+// nvrtc.test); unset, nothing is written.
 func TestCompileLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "compiles.log")
 	t.Setenv(EnvCompileLog, "")
@@ -248,7 +249,7 @@ func TestCompileLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "nvrtc-compile 1.500 a_kernel.cu ok\nnvrtc-compile 0.250 b.cu error\n"
+	want := "nvrtc-compile 1.500 a_kernel.cu ok nvrtc\nnvrtc-compile 0.250 b.cu error nvrtc\n"
 	if string(b) != want {
 		t.Errorf("log:\n%s\nwant:\n%s", b, want)
 	}

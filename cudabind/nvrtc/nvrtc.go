@@ -3,6 +3,7 @@ package nvrtc
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"sort"
@@ -25,8 +26,10 @@ const (
 	EnvCacheDir = "CONVBENCH_CACHE_DIR"
 	// EnvCompileLog names a file to which every NVRTC compilation that
 	// missed the caches appends one line: "nvrtc-compile <seconds> <source
-	// name> ok|error". Test summaries read it to say how many kernels a run
-	// compiled and how long compiling took.
+	// name> ok|error <program>", the program being the base name of the
+	// running executable without ".test". Test summaries read it to say how
+	// many kernels a run (and each package's tests) compiled and how long
+	// compiling took.
 	EnvCompileLog = "CONVBENCH_COMPILE_LOG"
 )
 
@@ -371,8 +374,18 @@ func logCompile(name string, d time.Duration, err error) {
 	if err != nil {
 		outcome = "error"
 	}
-	fmt.Fprintf(f, "nvrtc-compile %.3f %s %s\n", d.Seconds(), strings.ReplaceAll(name, " ", "_"), outcome)
+	fmt.Fprintf(f, "nvrtc-compile %.3f %s %s %s\n", d.Seconds(), strings.ReplaceAll(name, " ", "_"), outcome, programName)
 }
+
+// programName is the running executable's base name without ".test", with
+// spaces replaced: the field that tells which package's tests compiled.
+var programName = func() string {
+	n := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
+	if n == "" || n == "." {
+		return "unknown"
+	}
+	return strings.ReplaceAll(n, " ", "_")
+}()
 
 // compiling holds, per cache key, a channel closed when the compile of
 // that key in progress ends.

@@ -177,25 +177,17 @@ func TestChannelCapabilities(t *testing.T) {
 	}
 }
 
-// TestChannelsAgreement runs every channel strategy over channelCases x
-// agreementSizes on fresh random inputs and filters, NaN-poisoned outputs,
-// against refimpl.Expect; every plan is run twice and closed, and the
-// device holds no more allocations at the end than at the start.
-func TestChannelsAgreement(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
-	for vi, gv := range channelVariants {
-		v, err := convolve.Lookup(gv.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(gv.String(), func(t *testing.T) {
-			agreeAll(t, gv.String(), v, gv.cfg, channelCases(), rand.New(rand.NewPCG(uint64(vi), 3)), randomFilter)
-		})
+// channelAgreement runs the channel strategy gv (the vi-th of
+// channelVariants) over channelCases x agreementSizes (sizesFor) on fresh
+// random inputs and filters, NaN-poisoned outputs, against
+// refimpl.Expect; every plan is run twice and closed. TestAgreementSuites
+// runs it.
+func channelAgreement(t *testing.T, vi int, gv gpuVariant) {
+	v, err := convolve.Lookup(gv.name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	agreeAll(t, gv.String(), v, gv.cfg, channelCases(), rand.New(rand.NewPCG(uint64(vi), 3)), randomFilter)
 }
 
 // TestChannelsDevicePlan checks the timed path of each strategy: Upload,

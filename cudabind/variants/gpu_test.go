@@ -124,9 +124,9 @@ func (kc kernelCase) problem(g convolve.Geometry, f *convolve.Filter) convolve.P
 	return convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: kc.border, Mode: kc.mode}
 }
 
-// agreeAll compiles the specializations of every case on all cores
-// (warmAll), then plans v with cfg (and each case's block) for every case over
-// agreementSizes, with a filter drawn by filter per case, runs each plan
+// agreeAll compiles the specializations of every case (warmAll), then
+// plans v with cfg (and each case's block) for every case over its
+// agreementSizes (sizesFor), with a filter drawn by filter per case, runs each plan
 // twice on fresh random inputs (the plan is reusable) against the
 // reference, and closes it. More than ten failures end the test.
 func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config, cases []kernelCase, r *rand.Rand,
@@ -134,21 +134,22 @@ func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config
 	t.Helper()
 	var specs []WarmSpec
 	wr := rand.New(rand.NewPCG(0, 0))
-	for _, kc := range cases {
+	for i, kc := range cases {
 		c := cfg
 		c.Block = kc.block
 		f := filter(wr, kc.kw, kc.kh)
-		for _, g := range agreementSizes {
+		for _, g := range sizesFor(i, agreementSizes) {
 			specs = append(specs, WarmSpec{Variant: v, Problem: kc.problem(g, f), Config: c})
 		}
 	}
 	warmAll(t, specs)
+	logDepth(t, len(specs), len(cases)*len(agreementSizes))
 	failures := 0
-	for _, kc := range cases {
+	for i, kc := range cases {
 		f := filter(r, kc.kw, kc.kh)
 		c := cfg
 		c.Block = kc.block
-		for _, g := range agreementSizes {
+		for _, g := range sizesFor(i, agreementSizes) {
 			p := kc.problem(g, f)
 			plan, err := convolve.PlanFor(v, p, c)
 			if err != nil {
@@ -171,29 +172,21 @@ func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config
 	}
 }
 
-// TestAgreement runs every GPU variant over agreementCases x
-// agreementSizes with fresh random inputs and filters on NaN-poisoned
-// outputs, and checks every element against refimpl.Expect within its
-// tolerance. Cases sharing a specialization reuse its compiled module.
-func TestAgreement(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
-	for vi, gv := range gpuVariants {
-		v, err := convolve.Lookup(gv.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(gv.String(), func(t *testing.T) {
-			filter := randomFilter
-			if gv.sep {
-				filter = separableFilter
-			}
-			agreeAll(t, gv.String(), v, gv.cfg, agreementCases(gv), rand.New(rand.NewPCG(uint64(vi), 1)), filter)
-		})
+// variantAgreement runs the GPU variant gv (the vi-th of gpuVariants) over
+// agreementCases x agreementSizes (sizesFor) with fresh random inputs and
+// filters on NaN-poisoned outputs, and checks every element against
+// refimpl.Expect within its tolerance. Cases sharing a specialization
+// reuse its compiled module. TestAgreementSuites runs it.
+func variantAgreement(t *testing.T, vi int, gv gpuVariant) {
+	v, err := convolve.Lookup(gv.name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
+	filter := randomFilter
+	if gv.sep {
+		filter = separableFilter
 	}
+	agreeAll(t, gv.String(), v, gv.cfg, agreementCases(gv), rand.New(rand.NewPCG(uint64(vi), 1)), filter)
 }
 
 // TestBitExactNoFMA checks report 002's exactness point: compiled with

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -124,21 +125,21 @@ type agreeRun struct {
 	kc  kernelCase
 }
 
-// agreeOverSizes plans v for every run on every geometry of
-// regtileSizes (odd widths, padded strides, sizes that reach each tile
-// fill), with a filter from filter, and checks each plan's output
-// against the reference; it stops after ten failures.
+// agreeOverSizes plans v for every run on the geometries of regtileSizes
+// that sizesFor gives it (odd widths, padded strides, sizes that reach
+// each tile fill), with a filter from filter, and checks each plan's
+// output against the reference; it stops after ten failures.
 func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeRun, r *rand.Rand, filter func(*rand.Rand, int, int) *convolve.Filter) {
 	t.Helper()
 	// Compile every specialization on all cores first; the plans below,
 	// one at a time, find their modules in the cache.
 	var specs []WarmSpec
 	wr := rand.New(rand.NewPCG(0, 0))
-	for _, ru := range runs {
+	for i, ru := range runs {
 		c := ru.cfg
 		c.Block = ru.kc.block
 		f := filter(wr, ru.kc.kw, ru.kc.kh)
-		for _, g := range regtileSizes {
+		for _, g := range sizesFor(i, regtileSizes) {
 			p := ru.kc.problem(g, f)
 			if g.Stride != 0 {
 				p.Input.Stride = g.Stride * ru.kc.channels
@@ -147,12 +148,13 @@ func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeR
 		}
 	}
 	warmAll(t, specs)
+	logDepth(t, len(specs), len(runs)*len(regtileSizes))
 	failures := 0
-	for _, ru := range runs {
+	for i, ru := range runs {
 		f := filter(r, ru.kc.kw, ru.kc.kh)
 		c := ru.cfg
 		c.Block = ru.kc.block
-		for _, g := range regtileSizes {
+		for _, g := range sizesFor(i, regtileSizes) {
 			p := ru.kc.problem(g, f)
 			if g.Stride != 0 {
 				p.Input.Stride = g.Stride * ru.kc.channels
@@ -176,14 +178,42 @@ func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeR
 	}
 }
 
-// warmAll compiles the kernels of specs on every core (Warm), so that the
-// plans a test then makes one at a time find their modules in the cache.
+// longRun reports whether CONVBENCH_TEST_LONG=1 asks for the full depth
+// of the agreement suites (make test-long).
+var longRun = os.Getenv("CONVBENCH_TEST_LONG") == "1"
+
+// sizesFor returns the image sizes the i-th case of an agreement suite is
+// checked on: every size of all in a long run (longRun); otherwise two,
+// all[i mod n] and all[(i+n/2) mod n], so that consecutive cases rotate
+// through every size and each size still meets cases of every kind.
+func sizesFor(i int, all []convolve.Geometry) []convolve.Geometry {
+	n := len(all)
+	if longRun || n <= 2 {
+		return all
+	}
+	return []convolve.Geometry{all[i%n], all[(i+n/2)%n]}
+}
+
+// logDepth records how many (case, size) pairs of a suite this run checks
+// out of all of them.
+func logDepth(t *testing.T, checked, all int) {
+	t.Helper()
+	if checked < all {
+		t.Logf("checking %d of %d (case, size) pairs; CONVBENCH_TEST_LONG=1 checks all", checked, all)
+	}
+}
+
+// warmAll compiles the kernels of specs (Warm) on this suite's share of
+// the cores (TestAgreementSuites runs suiteSlots suites at once), so that
+// the plans a test then makes one at a time find their modules in the
+// cache.
 func warmAll(t *testing.T, specs []WarmSpec) {
 	t.Helper()
 	start := time.Now()
-	stats, err := Warm(specs, runtime.NumCPU(), nil)
+	workers := max(2, runtime.NumCPU()/suiteSlots)
+	stats, err := Warm(specs, workers, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("precompiled %d specializations (%d refused) on %d workers in %v", stats.Planned, stats.Failed, runtime.NumCPU(), time.Since(start).Round(time.Millisecond))
+	t.Logf("precompiled %d specializations (%d refused) on %d workers in %v", stats.Planned, stats.Failed, workers, time.Since(start).Round(time.Millisecond))
 }

@@ -340,13 +340,11 @@ var regtileSizes = []convolve.Geometry{
 	{Width: 1, Height: 1},
 }
 
-// TestRegtileAgreement runs gpu-regtile over filters 1..31 with its
+// regtileAgreement (run by TestAgreementSuites) runs gpu-regtile over filters 1..31 with its
 // defaults and with other outputs per thread, and over every border, type
 // and layout and odd block shapes with its defaults, on NaN-poisoned
 // outputs, against refimpl.Expect.
-func TestRegtileAgreement(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+func regtileAgreement(t *testing.T) {
 	v, err := convolve.Lookup("gpu-regtile")
 	if err != nil {
 		t.Fatal(err)
@@ -375,9 +373,6 @@ func TestRegtileAgreement(t *testing.T) {
 		agreeRun{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
 	)
 	agreeOverSizes(t, v, "gpu-regtile", runs, r, randomFilter)
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
 }
 
 // TestRegtileBadTunable: a value other than 1, 2, 4 or 8 is an error that

@@ -141,14 +141,12 @@ func TestSepfusedDeclared(t *testing.T) {
 	}
 }
 
-// TestSepfusedAgreement runs gpu-sepfused over rank-1 filters 1..63 with
+// sepfusedAgreement (run by TestAgreementSuites) runs gpu-sepfused over rank-1 filters 1..63 with
 // its default and other rows per thread, and over every border, type,
 // channel count and layout and odd block shapes, on regtileSizes (which
 // reach its vector fill, with and without border mapping, and its scalar
 // fills), on NaN-poisoned outputs, against refimpl.Expect.
-func TestSepfusedAgreement(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+func sepfusedAgreement(t *testing.T) {
 	v, err := convolve.Lookup("gpu-sepfused")
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +176,4 @@ func TestSepfusedAgreement(t *testing.T) {
 		agreeRun{convolve.Config{}, kernelCase{kw: 9, kh: 5, border: convolve.Replicate, typ: convolve.Float32, channels: 2, block: convolve.Block{X: 64, Y: 4}}},
 	)
 	agreeOverSizes(t, v, "gpu-sepfused", runs, r, separableFilter)
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after the plans, want %d (%v)", n, live, d.LiveByKind())
-	}
 }
