@@ -12,7 +12,10 @@
 #                   OUTDIR/tests-summary.txt, one line a package
 #                   ("<import path> pass=N fail=N skip=N secs=S") and last
 #                   "total wall-s=S cache=cold|warm" (cold: the compile cache
-#                   was empty), and OUTDIR/compiles.log, a line per NVRTC compile
+#                   was empty), OUTDIR/compiles.log, a line per NVRTC compile,
+#                   and OUTDIR/tests-report.txt, also printed: the slowest
+#                   packages and top-level tests, and the kernels compiled, in
+#                   all and for the packages that compiled longest
 #   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
 #   racecheck       variants and a short properties run under racecheck and synccheck
 #   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
@@ -114,6 +117,72 @@ testpkg() { # name dir module: one package's tests, -test.v, into OUTDIR/test-NA
   echo "$module/$dir pass=$pass fail=$fail skip=$skip secs=$secs" >"$out/test-$name.line"
 }
 
+# testsreport: OUTDIR/tests-report.txt, what a person reads after the tests
+# stage, also printed: the slowest packages and top-level tests, and the
+# NVRTC compiles of OUTDIR/compiles.log.
+testsreport() { # test-NAME.log...
+  local report=$out/tests-report.txt
+  {
+    echo "# commit $commit, gpu: $gpu"
+    echo "# command: the tests stage, (cd DIR && $bin/NAME.test -test.v -test.timeout ${TEST_TIMEOUT:-10m}${TEST_FLAGS:+ $TEST_FLAGS}${TEST_RUN:+ -test.run=$TEST_RUN}) for each package, $jobs at once; read from tests-summary.txt, test-*.log and compiles.log"
+    listing "slowest packages" "$(slowestpackages "$out/tests-summary.txt")"
+    listing "slowest tests" "$(slowesttests "$@")"
+    kernelscompiled "$out/compiles.log"
+  } >"$report"
+  cat "$report"
+}
+
+listing() { # heading lines: the heading and its lines, or "heading: none"
+  if [ -n "$2" ]; then echo "$1:"; echo "$2"; else echo "$1: none"; fi
+}
+
+# byfirst: tab-separated lines, the first field seconds, longest first
+# (ties in the order of the other fields), the first N.
+byfirst() { # N
+  LC_ALL=C sort -t "$(printf '\t')" -k1,1nr -k2,2 -k3,3 | head -n "$1"
+}
+
+slowestpackages() { # tests-summary.txt: its 5 slowest packages, by their secs=
+  awk '$NF ~ /^secs=[0-9]+$/ { s = $NF; sub(/^secs=/, "", s); printf "%s\t%s\n", s, $1 }' "$1" |
+    byfirst 5 | awk -F '\t' '{ printf "  %6ds  %s\n", $1, $2 }'
+}
+
+# slowesttests: the 10 slowest top-level tests ("--- PASS:" or "--- FAIL:"
+# unindented) of the test-NAME.log files, with NAME. A test counts as long
+# as its longest subtest: one whose subtests run in parallel reports only
+# its own time, and go test prints its result before theirs.
+slowesttests() { # test-NAME.log...
+  [ $# -gt 0 ] || return 0
+  awk '
+    FNR == 1 { name = FILENAME; sub(/.*\/test-/, "", name); sub(/\.log$/, "", name) }
+    /^[ \t]*--- (PASS|FAIL): [^ ]+ \([0-9.]+s\)$/ {
+      secs = $4; gsub(/[()s]/, "", secs)
+      top = $3; sub(/\/.*/, "", top)
+      k = name "\t" top
+      if (secs + 0 > longest[k] + 0) longest[k] = secs
+      if ($0 !~ /^[ \t]/) ended[k] = 1
+    }
+    END { for (k in ended) printf "%s\t%s\n", longest[k] + 0, k }' "$@" | byfirst 10 | awk -F '\t' '
+    { secs[NR] = $1; name[NR] = $2; test[NR] = $3; if (length($2) > w) w = length($2) }
+    END { for (i = 1; i <= NR; i++) printf "  %7.2fs  %-" w "s  %s\n", secs[i], name[i], test[i] }'
+}
+
+# kernelscompiled: how many kernels the compile log's lines ("nvrtc-compile
+# <seconds> <source> ok|error <program>") compiled and in how long, then the
+# same for the 5 programs (test binaries, named after their packages) that
+# compiled longest.
+kernelscompiled() { # compiles.log
+  local log=$1 compile='$1 == "nvrtc-compile" && NF == 5 && ($4 == "ok" || $4 == "error") && $2 ~ /^[0-9]+(\.[0-9]*)?$/'
+  [ -f "$log" ] || log=/dev/null
+  awk "$compile"' { n++; s += $2; f += ($4 == "error") }
+    END { if (n == 0) print "kernels compiled: none (no NVRTC on this host, or every kernel came from the cache)"
+          else printf "kernels compiled: %d in %.2fs%s\n", n, s, (f ? " (" f " failed)" : "") }' "$log"
+  awk "$compile"' { n[$5]++; s[$5] += $2; f[$5] += ($4 == "error") }
+    END { for (p in n) printf "%.3f\t%s\t%d\t%d\n", s[p], p, n[p], f[p] }' "$log" | byfirst 5 | awk -F '\t' '
+    { secs[NR] = $1; prog[NR] = $2; n[NR] = $3; f[NR] = $4; if (length($2) > w) w = length($2) }
+    END { for (i = 1; i <= NR; i++) printf "  %-" w "s  %d in %.2fs%s\n", prog[i], n[i], secs[i], (f[i] ? " (" f[i] " failed)" : "") }'
+}
+
 failed=0
 san="compute-sanitizer --report-api-errors no --error-exitcode 3"
 for stage in "$@"; do
@@ -127,9 +196,11 @@ for stage in "$@"; do
     module=$(awk '/^module /{print $2; exit}' "$root/go.mod")
     jobs=${TEST_JOBS:-$(nproc)}
     t0=$(date +%s)
+    logs=()
     for p in $TESTPKGS; do
       n=${p%%:*}; d=${p#*:}
       [ -x "$bin/$n.test" ] || continue
+      logs+=("$out/test-$n.log")
       while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
       testpkg "$n" "$d" "$module" &
     done
@@ -139,6 +210,7 @@ for stage in "$@"; do
       echo "total wall-s=$wall cache=$cache"; } >"$out/tests-summary.txt"
     grep -q ' fail=[1-9]' "$out/tests-summary.txt" && failed=$((failed+1))
     tee -a "$summary" <"$out/tests-summary.txt"
+    testsreport ${logs[@]+"${logs[@]}"}
     unset CONVBENCH_COMPILE_LOG ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU

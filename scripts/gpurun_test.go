@@ -2,9 +2,12 @@
 package scripts
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -78,6 +81,18 @@ exit 1
 		!strings.HasPrefix(lines[0], "example.org/m/convolve pass=2 fail=2 skip=3 secs=") ||
 		!strings.HasPrefix(lines[1], "total wall-s=") || !strings.HasSuffix(lines[1], " cache=cold") {
 		t.Errorf("tests-summary.txt:\n%s\nwant the package's line and the total's, cache cold", tests)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "tests-report.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"slowest tests:\n     0.00s  convolve  TestA\n     0.00s  convolve  TestB\n",
+		"kernels compiled: none (no NVRTC on this host, or every kernel came from the cache)\n",
+	} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("tests-report.txt lacks %q:\n%s", want, report)
+		}
 	}
 }
 
@@ -189,4 +204,146 @@ func TestGPURunTuneStages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGPURunTestsReport runs gpu-run.sh's tests stage over stand-in test
+// binaries that log NVRTC compiles and tests of several lengths, one
+// package slower than the others, and checks OUTDIR/tests-report.txt: its
+// header, the slowest packages, the slowest top-level tests (a parent as
+// long as its longest subtest, its result printed before or after theirs;
+// skips, subtests, tests that did not end and output lines left out), and the kernels compiled, in all and for the top programs.
+func TestGPURunTestsReport(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	pkgs := map[string]string{"convolve": "convolve", "cudabind": "cudabind", "nvrtc": "cudabind/nvrtc",
+		"kernels": "cudabind/kernels", "variants": "cudabind/variants", "userkernel": "cudabind/userkernel",
+		"properties": "properties"}
+	for _, dir := range append([]string{"bin"}, slices.Collect(maps.Values(pkgs))...) {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.org/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Every stand-in is this script, which acts by the name it runs under.
+	fake := `#!/bin/sh
+p=$(basename "$0" .test)
+c() { echo "nvrtc-compile $1 k.cu $2 $p" >>"$CONVBENCH_COMPILE_LOG"; }
+case $p in
+convolve)
+  sleep 2
+  cat <<'LOG'
+=== RUN   TestC1
+--- PASS: TestC1 (3.00s)
+=== RUN   TestC2
+    --- PASS: TestC2/x (0.40s)
+--- PASS: TestC2 (0.50s)
+--- SKIP: TestSkip (9.00s)
+PASS
+LOG
+  ;;
+variants)
+  c 1.000 ok; c 2.000 ok; c 0.500 ok; c 0.250 error
+  cat <<'LOG'
+=== RUN   TestPar
+--- PASS: TestPar (0.00s)
+    --- PASS: TestPar/a (7.25s)
+        --- PASS: TestPar/a/deep (7.00s)
+    --- PASS: TestPar/b (1.00s)
+=== RUN   TestSeq
+    --- PASS: TestSeq/a (1.50s)
+--- PASS: TestSeq (0.30s)
+=== RUN   TestTimedOut
+    --- PASS: TestTimedOut/a (30.00s)
+    variants_test.go:9: --- PASS: TestFake (99.00s)
+--- FAIL: TestBroken (2.00s)
+FAIL
+LOG
+  exit 1 ;;
+*)
+  case $p in
+  properties) c 1.500 ok; c 1.500 ok ;;
+  kernels) c 0.800 ok ;;
+  userkernel) c 0.600 ok ;;
+  nvrtc) c 0.200 error; echo "nvrtc-compile 9.000 old.cu ok" >>"$CONVBENCH_COMPILE_LOG" ;;
+  cudabind) c 0.100 ok ;;
+  esac
+  printf -- '--- PASS: TestX (0.01s)\n--- PASS: TestY (0.02s)\nPASS\n' ;;
+esac
+`
+	for name := range pkgs {
+		if err := os.WriteFile(filepath.Join(bin, name+".test"), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := filepath.Abs("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(script); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	cmd := exec.Command("bash", script, out, "tests")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin")
+	stdout, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("gpu-run.sh over a failing test binary: %v, want exit status 1\n%s", err, stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "tests-report.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := string(b)
+	if !strings.Contains(string(stdout), report) {
+		t.Errorf("the report was not printed; stdout:\n%s", stdout)
+	}
+	lines := strings.Split(report, "\n")
+	if len(lines) < 9 || !strings.HasPrefix(lines[0], "# commit ") || !strings.HasPrefix(lines[1], "# command: ") ||
+		lines[2] != "slowest packages:" || lines[8] != "slowest tests:" {
+		t.Fatalf("tests-report.txt: want the commit and command lines, then the slowest packages, 5 of them, and tests:\n%s", report)
+	}
+	if first := strings.Fields(lines[3]); len(first) != 2 || first[1] != "example.org/m/convolve" || seconds(first[0]) < 2 {
+		t.Errorf("slowest package %q, want example.org/m/convolve, 2s or more", lines[3])
+	}
+	for _, l := range lines[4:8] {
+		if f := strings.Fields(l); len(f) != 2 || seconds(f[0]) < 0 || !strings.HasPrefix(f[1], "example.org/m/") {
+			t.Errorf("slowest package line %q, want seconds and an import path", l)
+		}
+	}
+	want := `slowest tests:
+     7.25s  variants    TestPar
+     3.00s  convolve    TestC1
+     2.00s  variants    TestBroken
+     1.50s  variants    TestSeq
+     0.50s  convolve    TestC2
+     0.02s  cudabind    TestY
+     0.02s  kernels     TestY
+     0.02s  nvrtc       TestY
+     0.02s  properties  TestY
+     0.02s  userkernel  TestY
+kernels compiled: 10 in 8.45s (2 failed)
+  variants    4 in 3.75s (1 failed)
+  properties  2 in 3.00s
+  kernels     1 in 0.80s
+  userkernel  1 in 0.60s
+  nvrtc       1 in 0.20s (1 failed)
+`
+	if got := strings.Join(lines[8:], "\n"); got != want {
+		t.Errorf("tests-report.txt's tests and kernels:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// seconds reads "12s" as 12, anything else as -1.
+func seconds(s string) int {
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "s"))
+	if err != nil || !strings.HasSuffix(s, "s") {
+		return -1
+	}
+	return n
 }

@@ -1,46 +1,142 @@
 // Command testsummary runs go test over packages and prints, besides the
 // usual per-package lines, how many tests passed, failed and skipped, how
-// many of the skips were for want of a GPU or of NVRTC, and whether the
-// NVRTC kernel compile checks ran. It is what `make test` runs, so that a
-// machine without a GPU says plainly which checks it could not make.
+// many of the skips were for want of a GPU or of NVRTC, whether the NVRTC
+// kernel compile checks ran, the slowest packages and top-level tests, and
+// how many kernels NVRTC compiled and for how long. It is what `make test`
+// runs, so that a machine without a GPU says plainly which checks it could
+// not make, and one with a GPU says where the time went.
 //
 //	go run ./cmd/testsummary [go test flags] ./...
+//
+// The compiles are counted from $CONVBENCH_COMPILE_LOG, which the test
+// binaries append to: when it is set, testsummary counts the lines this run
+// appends and keeps the file; when it is not, it gives go test a temporary
+// file (named after the working directory) and removes it afterwards.
 //
 // Its exit status is go test's.
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 )
 
+// envCompileLog is cudabind/nvrtc's EnvCompileLog.
+const envCompileLog = "CONVBENCH_COMPILE_LOG"
+
 func main() {
-	args := append([]string{"test", "-json"}, os.Args[1:]...)
-	cmd := exec.Command("go", args...)
+	log, err := openCompileLog(os.Getenv(envCompileLog))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testsummary: compile log:", err)
+		os.Exit(2)
+	}
+	code := run(os.Args[1:], log, os.Stdout)
+	log.close()
+	os.Exit(code)
+}
+
+// run runs go test -json with args, the test binaries appending their
+// compiles to log, prints go test's package lines and then the summary to
+// stdout, and returns the exit status.
+func run(args []string, log compileLog, stdout io.Writer) int {
+	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
+	cmd.Env = append(os.Environ(), envCompileLog+"="+log.path)
 	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	events, err := cmd.StdoutPipe()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
-		os.Exit(2)
+		return 2
 	}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
-		os.Exit(2)
+		return 2
 	}
-	s := newSummary(os.Stdout)
-	if err := s.read(stdout); err != nil {
+	s := newSummary(stdout)
+	if err := s.read(events); err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary: reading go test -json:", err)
 	}
-	io.Copy(io.Discard, stdout)
+	io.Copy(io.Discard, events)
 	werr := cmd.Wait()
-	s.print(os.Stdout)
+	if err := log.readInto(s); err != nil {
+		fmt.Fprintln(os.Stderr, "testsummary: reading the compile log:", err)
+	}
+	s.print(stdout)
 	if werr != nil {
 		if ee, ok := werr.(*exec.ExitError); ok {
-			os.Exit(ee.ExitCode())
+			return ee.ExitCode()
 		}
 		fmt.Fprintln(os.Stderr, "testsummary:", werr)
-		os.Exit(2)
+		return 2
+	}
+	return 0
+}
+
+// compileLog is the file the test binaries append their NVRTC compiles to,
+// and the offset at which this run's lines start.
+type compileLog struct {
+	path      string // absolute: the test binaries run in their packages' directories
+	start     int64
+	temporary bool // testsummary's own, removed by close
+}
+
+// openCompileLog returns the compile log named by path, from its current
+// end, or when path is empty testsummary's own, which close removes. Its own
+// has the same name on every run from the same directory, since go test
+// caches a package's result under the values of the environment variables
+// its tests read (cudabind/nvrtc's tests read this one): a new name each
+// run would rerun them each time.
+func openCompileLog(path string) (compileLog, error) {
+	own := path == ""
+	if own {
+		wd, err := os.Getwd()
+		if err != nil {
+			return compileLog{}, err
+		}
+		sum := sha256.Sum256([]byte(wd))
+		path = filepath.Join(os.TempDir(), fmt.Sprintf("convbench-compiles-%x.log", sum[:8]))
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return compileLog{}, err
+	}
+	var start int64
+	if fi, err := os.Stat(abs); err == nil {
+		start = fi.Size()
+	}
+	if own {
+		f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			return compileLog{}, err
+		}
+		f.Close()
+	}
+	return compileLog{path: abs, start: start, temporary: own}, nil
+}
+
+// readInto adds the compiles logged since the log was opened to s. A log
+// that no test binary wrote is no compiles.
+func (l compileLog) readInto(s *summary) error {
+	f, err := os.Open(l.path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Seek(l.start, io.SeekStart); err != nil {
+		return err
+	}
+	return s.readCompiles(f)
+}
+
+// close removes the log when testsummary made it.
+func (l compileLog) close() {
+	if l.temporary {
+		os.Remove(l.path)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -25,6 +26,13 @@ const (
 	needOther = "other"
 )
 
+// How many of the slowest packages, tests and compiling programs print.
+const (
+	slowPackages = 5
+	slowTests    = 10
+	topCompilers = 5
+)
+
 // summary counts test outcomes from go test -json events. Package result
 // lines and the output of failing tests are echoed as go test prints them.
 type summary struct {
@@ -34,10 +42,25 @@ type summary struct {
 	out            map[string][]string
 	failedTests    []string
 	badLines       int
+	packageTimes   []timing            // packages that passed or failed
+	testSecs       map[testKey]float64 // the longest of a top-level test and its subtests
+	testEnded      map[testKey]bool    // top-level tests that passed or failed
+	cached         map[string]bool     // packages whose result came from go test's cache
+	compiles       compileTotals
+}
+
+// testKey names a top-level test.
+type testKey struct{ pkg, test string }
+
+// timing is how long a package's tests (test empty) or one test took.
+type timing struct {
+	pkg, test string
+	secs      float64
 }
 
 func newSummary(w io.Writer) *summary {
-	return &summary{w: w, skipped: map[string]int{}, out: map[string][]string{}}
+	return &summary{w: w, skipped: map[string]int{}, out: map[string][]string{},
+		testSecs: map[testKey]float64{}, testEnded: map[testKey]bool{}, cached: map[string]bool{}}
 }
 
 func (s *summary) read(r io.Reader) error {
@@ -67,15 +90,20 @@ func (s *summary) add(e event) {
 			if e.Output != "PASS\n" && !strings.HasPrefix(e.Output, "=== ") {
 				fmt.Fprint(s.w, e.Output)
 			}
+			if isCachedResult(e.Output) {
+				s.cached[e.Package] = true
+			}
 			return
 		}
 		s.out[key] = append(s.out[key], e.Output)
 	case "pass":
+		s.recordTime(e)
 		if e.Test != "" {
 			s.passed++
 			delete(s.out, key)
 		}
 	case "fail":
+		s.recordTime(e)
 		if e.Test != "" {
 			s.failed++
 			s.failedTests = append(s.failedTests, e.Package+"."+e.Test)
@@ -88,6 +116,40 @@ func (s *summary) add(e event) {
 			delete(s.out, key)
 		}
 	}
+}
+
+// isCachedResult reports whether a package-level output line is go test's
+// "ok <package> (cached)": the tests did not run, and their times are an
+// earlier run's.
+func isCachedResult(output string) bool {
+	return strings.HasPrefix(output, "ok ") && strings.Contains(output, "\t(cached)")
+}
+
+// recordTime keeps the elapsed time of a package or of a top-level test
+// that passed or failed. Subtests, named parent/sub, are not listed, but a
+// top-level test counts as long as its longest subtest: one whose subtests
+// run in parallel reports only its own time, often none, and its result
+// may come before theirs.
+func (s *summary) recordTime(e event) {
+	if e.Test == "" {
+		s.packageTimes = append(s.packageTimes, timing{pkg: e.Package, secs: e.Elapsed})
+		return
+	}
+	top, _, isSubtest := strings.Cut(e.Test, "/")
+	k := testKey{e.Package, top}
+	s.testSecs[k] = max(s.testSecs[k], e.Elapsed)
+	if !isSubtest {
+		s.testEnded[k] = true
+	}
+}
+
+// testTimes returns the times of the top-level tests that passed or failed.
+func (s *summary) testTimes() []timing {
+	var times []timing
+	for k := range s.testEnded {
+		times = append(times, timing{pkg: k.pkg, test: k.test, secs: s.testSecs[k]})
+	}
+	return times
 }
 
 // skipReason classifies a skipped test by the message it skipped with.
@@ -131,4 +193,182 @@ func (s *summary) print(w io.Writer) {
 		sort.Strings(s.failedTests)
 		fmt.Fprintf(w, "failed: %s\n", strings.Join(s.failedTests, ", "))
 	}
+	s.printSlowest(w)
+	s.compiles.print(w)
+}
+
+// printSlowest prints the packages and top-level tests that took longest,
+// leaving out those whose result go test took from its cache.
+func (s *summary) printSlowest(w io.Writer) {
+	packages := slowest(s.packageTimes, s.cached, slowPackages)
+	tests := slowest(s.testTimes(), s.cached, slowTests)
+	if len(packages) == 0 && len(tests) == 0 {
+		if len(s.cached) > 0 {
+			fmt.Fprintf(w, "slowest packages and tests: none ran (%d cached)\n", len(s.cached))
+		}
+		return
+	}
+	note := ""
+	if len(s.cached) > 0 {
+		note = fmt.Sprintf(" (%d cached left out)", len(s.cached))
+	}
+	fmt.Fprintf(w, "slowest packages%s:%s\n", note, noneIfEmpty(len(packages)))
+	for _, t := range packages {
+		fmt.Fprintf(w, "  %s  %s\n", seconds(t.secs), t.pkg)
+	}
+	fmt.Fprintf(w, "slowest tests:%s\n", noneIfEmpty(len(tests)))
+	width := 0
+	for _, t := range tests {
+		width = max(width, len(shortName(t.pkg)))
+	}
+	for _, t := range tests {
+		fmt.Fprintf(w, "  %s  %-*s  %s\n", seconds(t.secs), width, shortName(t.pkg), t.test)
+	}
+}
+
+// noneIfEmpty is what follows a list's heading: " none" for an empty list.
+func noneIfEmpty(n int) string {
+	if n == 0 {
+		return " none"
+	}
+	return ""
+}
+
+// slowest returns up to n of times, longest first (ties by package, then
+// test), without the packages in cached.
+func slowest(times []timing, cached map[string]bool, n int) []timing {
+	var kept []timing
+	for _, t := range times {
+		if !cached[t.pkg] {
+			kept = append(kept, t)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := kept[i], kept[j]
+		if a.secs != b.secs {
+			return a.secs > b.secs
+		}
+		if a.pkg != b.pkg {
+			return a.pkg < b.pkg
+		}
+		return a.test < b.test
+	})
+	return kept[:min(n, len(kept))]
+}
+
+// shortName is an import path's last element: the name go test gives the
+// package's test binary, and the program the compile log names.
+func shortName(importPath string) string {
+	return importPath[strings.LastIndex(importPath, "/")+1:]
+}
+
+// seconds formats a duration in seconds in a fixed width, so that lists of
+// them line up.
+func seconds(secs float64) string {
+	return fmt.Sprintf("%7.2fs", secs)
+}
+
+// compileTotal counts NVRTC compiles and the seconds they took.
+type compileTotal struct {
+	count, failed int
+	secs          float64
+}
+
+func (t *compileTotal) add(c compile) {
+	t.count++
+	t.secs += c.secs
+	if !c.ok {
+		t.failed++
+	}
+}
+
+// compileTotals counts NVRTC compiles overall and by program.
+type compileTotals struct {
+	compileTotal
+	byProgram map[string]*compileTotal
+}
+
+func (t *compileTotals) add(c compile) {
+	t.compileTotal.add(c)
+	if t.byProgram == nil {
+		t.byProgram = map[string]*compileTotal{}
+	}
+	p := t.byProgram[c.program]
+	if p == nil {
+		p = &compileTotal{}
+		t.byProgram[c.program] = p
+	}
+	p.add(c)
+}
+
+// compile is one line of the compile log ($CONVBENCH_COMPILE_LOG).
+type compile struct {
+	secs    float64
+	ok      bool
+	program string
+}
+
+// parseCompile reads a compile log line, "nvrtc-compile <seconds> <source
+// name> ok|error <program>", as cudabind/nvrtc writes it; ok is false for
+// comments and any other line.
+func parseCompile(line string) (c compile, ok bool) {
+	f := strings.Fields(line)
+	if len(f) != 5 || f[0] != "nvrtc-compile" || (f[3] != "ok" && f[3] != "error") {
+		return compile{}, false
+	}
+	secs, err := strconv.ParseFloat(f[1], 64)
+	if err != nil || secs < 0 {
+		return compile{}, false
+	}
+	return compile{secs: secs, ok: f[3] == "ok", program: f[4]}, true
+}
+
+// readCompiles adds the compiles of a compile log to the summary.
+func (s *summary) readCompiles(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if c, ok := parseCompile(sc.Text()); ok {
+			s.compiles.add(c)
+		}
+	}
+	return sc.Err()
+}
+
+// print prints how many kernels were compiled and for how long, in all
+// and for the programs (test binaries, named after their packages) that
+// compiled longest.
+func (t *compileTotals) print(w io.Writer) {
+	if t.count == 0 {
+		fmt.Fprintln(w, "kernels compiled: none (no NVRTC on this host, or every kernel came from the cache)")
+		return
+	}
+	fmt.Fprintf(w, "kernels compiled: %s\n", t.compileTotal)
+	programs := make([]string, 0, len(t.byProgram))
+	for p := range t.byProgram {
+		programs = append(programs, p)
+	}
+	sort.Slice(programs, func(i, j int) bool {
+		a, b := t.byProgram[programs[i]], t.byProgram[programs[j]]
+		if a.secs != b.secs {
+			return a.secs > b.secs
+		}
+		return programs[i] < programs[j]
+	})
+	programs = programs[:min(topCompilers, len(programs))]
+	width := 0
+	for _, p := range programs {
+		width = max(width, len(p))
+	}
+	for _, p := range programs {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, p, t.byProgram[p])
+	}
+}
+
+// String is "N in S s", with the failed compiles when there were any.
+func (t compileTotal) String() string {
+	s := fmt.Sprintf("%d in %.2fs", t.count, t.secs)
+	if t.failed > 0 {
+		s += fmt.Sprintf(" (%d failed)", t.failed)
+	}
+	return s
 }
