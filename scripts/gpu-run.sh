@@ -62,7 +62,8 @@
 #                   benchmarks' defaults, 1% and 2s; -cpu-cap=$CPU_CAP
 #                   when set, else the package default)
 #
-# GPU_BIN names another folder of binaries than .gpu/; PROPS_VARIANT
+# GPU_BIN names another folder of binaries than .gpu/; PROPS_SEED sets the
+# props stage's -props.seed (0: a fresh seed from the clock, logged); PROPS_VARIANT
 # replaces the props stage's variant pattern (default ^(gpu-|npp|cudnn): every
 # gpu- variant, npp, npp-interior, cudnn and cudnn-tf32).
 #
@@ -226,7 +227,7 @@ for stage in "$@"; do
       run $tool-props properties $san --tool $tool $extra "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
     done ;;
   props)
-    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-30} -props.time=${PROPS_TIME:-0} ;;
+    run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-30} -props.time=${PROPS_TIME:-0} ${PROPS_SEED:+-props.seed=$PROPS_SEED} ;;
   tune)
     mkdir -p "$out/tuning"
     cp "$root"/results/tuning/*.json "$out/tuning/" 2>/dev/null
