@@ -78,13 +78,17 @@ func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
 	}
 	for ch := 1; ch <= convolve.MaxChannels; ch++ {
 		if len(caps.Channels) > 0 && !slices.Contains(caps.Channels, ch) && p.Op != convolve.RGBToYUV {
-			add(fmt.Sprintf("unsupported channel count %d", ch), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Channels = ch })
+			add(fmt.Sprintf("unsupported channel count %d", ch), true, func(q *convolve.Problem, _ *convolve.Config) {
+				keepPadding(&q.Input, func(g *convolve.Geometry) { g.Channels = ch })
+			})
 			break
 		}
 	}
 	for _, l := range convolve.Layouts {
 		if len(caps.Layouts) > 0 && !slices.Contains(caps.Layouts, l) && p.Input.Channels > 1 {
-			add("unsupported layout "+l.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Layout = l })
+			add("unsupported layout "+l.String(), true, func(q *convolve.Problem, _ *convolve.Config) {
+				keepPadding(&q.Input, func(g *convolve.Geometry) { g.Layout = l })
+			})
 			break
 		}
 	}
@@ -401,4 +405,16 @@ func checkNonFiniteInputRefused(pl convolve.Plan, p convolve.Problem, in *convol
 		}
 	}
 	return problems
+}
+
+// keepPadding applies change to g and then, where g has an explicit stride,
+// sets it to the new row length plus the padding it had, so that a case
+// made invalid in one field (its channel count, its layout) is not also
+// invalid in its stride.
+func keepPadding(g *convolve.Geometry, change func(*convolve.Geometry)) {
+	pad := g.Stride - g.RowElems()
+	change(g)
+	if g.Stride != 0 {
+		g.Stride = g.RowElems() + pad
+	}
 }

@@ -44,3 +44,40 @@ func TestBadInputCatchesLaxVariant(t *testing.T) {
 		t.Errorf("lax variant: %d plan and %d run problems reported, want both > 0; all:\n%s", plans, runs, strings.Join(problems, "\n"))
 	}
 }
+
+// TestCapabilityCasesValidOtherwise: each case meant to be refused for a
+// capability the variant lacks is a valid problem in every other respect,
+// its stride included, whatever the padding of the base case.
+func TestCapabilityCasesValidOtherwise(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		caps convolve.Capabilities
+		in   convolve.Geometry
+	}{
+		{"channels, padded narrow rows", convolve.Capabilities{Channels: []int{1}},
+			convolve.Geometry{Width: 9, Height: 8, Channels: 1, Type: convolve.Float32, Stride: 15}},
+		{"channels, unpadded", convolve.Capabilities{Channels: []int{1}},
+			convolve.Geometry{Width: 9, Height: 8, Channels: 1, Type: convolve.Float32}},
+		{"layout, padded planar rows", convolve.Capabilities{Layouts: []convolve.Layout{convolve.Planar}},
+			convolve.Geometry{Width: 9, Height: 8, Channels: 3, Type: convolve.Uint8, Layout: convolve.Planar, Stride: 10}},
+	} {
+		p := convolve.Problem{Op: convolve.Filter2D, Input: c.in,
+			Filter: &convolve.Filter{Name: "box", Width: 3, Height: 3, Weights: make([]float32, 9)}}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("%s: base problem invalid: %v", c.name, err)
+		}
+		n := 0
+		for _, b := range badPlans(c.caps, p) {
+			if !b.capability {
+				continue
+			}
+			n++
+			if err := b.p.Validate(); err != nil {
+				t.Errorf("%s: %s: %v is invalid besides the capability: %v", c.name, b.name, b.p.Input, err)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no capability cases", c.name)
+		}
+	}
+}

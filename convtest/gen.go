@@ -95,17 +95,27 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []testCase) *domai
 // every property of the variant draws its cases from the same few, so
 // compiled kernels are reused. Between them the first specializations
 // set every value of every tunable (coverTune), so that each seed proves
-// every kernel a tunable selects; a slot that finds no valid
+// every kernel a tunable selects, and every element type the variant
+// accepts, so that a property open to one type only (subnormal pixels are
+// float32) finds a specialization; a slot that finds no valid
 // specialization with its forced values in 20 draws takes a free one.
 func specPool(caps convolve.Capabilities, seed int64) []testCase {
 	d := newDomain(caps, nil, nil)
 	rng := rand.New(rand.NewSource(seed))
+	types := caps.Types
+	if len(types) == 0 {
+		types = convolve.ElemTypes
+	}
 	var pool []testCase
 	misses := 0
 	for try := 0; len(pool) < gpuPoolSize && try < 100*gpuPoolSize; try++ {
 		c := d.drawSpec(rng)
 		if misses < 20 {
 			c.Tune = coverTune(c.Tune, caps.Tunables, caps.Space, len(pool))
+			if len(pool) < len(types) {
+				c.Type = types[len(pool)]
+				c = c.normalize()
+			}
 		}
 		c.W, c.H, c.Seed = 1, 1, 1
 		c.Weights = d.kinds[0]

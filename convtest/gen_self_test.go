@@ -293,3 +293,30 @@ func TestDrawTuneFollowsSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecPoolsCoverTheTypes: every seed's pool holds a specialization of
+// each element type the variant accepts, separable-only variants included
+// (their subnormal property needs a float32 one).
+func TestSpecPoolsCoverTheTypes(t *testing.T) {
+	for _, caps := range []convolve.Capabilities{
+		{Ops: []convolve.Operation{convolve.Filter2D}, MaxFilterSide: 63, GPU: true, SeparableOnly: true},
+		{Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32, convolve.Uint8}, GPU: true},
+		{Ops: []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude}, GPU: true},
+	} {
+		want := caps.Types
+		if len(want) == 0 {
+			want = convolve.ElemTypes
+		}
+		for seed := int64(1); seed <= 200; seed++ {
+			seen := map[convolve.ElemType]bool{}
+			for _, c := range specPool(caps, seed) {
+				seen[c.Type] = true
+			}
+			for _, typ := range want {
+				if !seen[typ] {
+					t.Errorf("caps %+v seed %d: no %v specialization in the pool", caps, seed, typ)
+				}
+			}
+		}
+	}
+}
