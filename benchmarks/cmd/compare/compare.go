@@ -1,0 +1,324 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/convbench/convbench/results"
+	"golang.org/x/perf/benchmath"
+)
+
+// sweepCount is the default -count of benchmarks/cmd/sweep: the runs
+// of each case in a default results file.
+const sweepCount = 5
+
+// benchstatConfidence is benchstat's default confidence level.
+const benchstatConfidence = 0.95
+
+// A comparison is the tables comparing a set of files, the first the
+// base the others are compared with.
+type comparison struct {
+	files  []*file
+	all    bool       // every metric, not only times
+	width  int        // the widest line the tables aim for, in bytes
+	tables []*table   // one a metric
+	common []keyValue // keys every compared case shares
+	// unset lists the other keys that every compared case leaves at
+	// "default", or "none" where it has no such setting.
+	unset []string
+	// unpaired counts, for each file, its cases that have no
+	// counterpart: for the first file, cases in no other file; for
+	// the others, cases not in the first.
+	unpaired []int
+	paired   int // cases of the first file in another
+}
+
+// A table compares the cases of one metric.
+type table struct {
+	unit string
+	rows []*row
+}
+
+// A row is one case: its value in each file and the changes.
+type row struct {
+	keys   []keyValue
+	cells  []cell  // one a file
+	deltas []delta // one a file after the first: its change from the first
+}
+
+// A cell summarizes a case's values in one file; a case missing from
+// the file has !ok.
+type cell struct {
+	ok  bool
+	n   int
+	sum benchmath.Summary
+}
+
+// A delta tests the change of a case's median from the first file to
+// another; !ok where either lacks the case.
+type delta struct {
+	ok  bool
+	cmp benchmath.Comparison
+}
+
+// newComparison pairs the cases of files, the first the base, and
+// summarizes every time metric (every metric if all) they share.
+func newComparison(files []*file, all bool) (*comparison, error) {
+	base := files[0]
+	c := &comparison{files: files, all: all, width: maxWidth, unpaired: make([]int, len(files))}
+	inBase := map[string]bool{}
+	for _, name := range base.cases {
+		inBase[name] = true
+	}
+	inOther := map[string]bool{}
+	for i, f := range files[1:] {
+		shared := 0
+		for _, name := range f.cases {
+			if inBase[name] {
+				shared++
+				inOther[name] = true
+			} else {
+				c.unpaired[i+1]++
+			}
+		}
+		if shared == 0 {
+			return nil, fmt.Errorf("%s and %s have no case in common", base.path, f.path)
+		}
+	}
+	c.paired = len(inOther)
+	c.unpaired[0] = len(base.cases) - c.paired
+	for _, unit := range c.units() {
+		if t := c.newTable(unit, inOther); len(t.rows) > 0 {
+			c.tables = append(c.tables, t)
+		}
+	}
+	if len(c.tables) == 0 {
+		return nil, fmt.Errorf("%s and %s have no time metric in common (-all compares every metric)", base.path, files[1].path)
+	}
+	c.common = commonKeys(c.allRows())
+	c.unset = unsetKeys(c.allRows(), c.common)
+	return c, nil
+}
+
+// units lists the metrics to compare, in order of appearance: the time
+// metrics, or every metric if c.all.
+func (c *comparison) units() []string {
+	var units []string
+	for _, f := range c.files {
+		for _, u := range f.units {
+			if (c.all || isTime(u)) && !slices.Contains(units, u) {
+				units = append(units, u)
+			}
+		}
+	}
+	return units
+}
+
+// isTime reports whether the tidied unit is a time per operation: sec/op
+// or a named one such as gpu-sec/op.
+func isTime(unit string) bool {
+	num, _, _ := strings.Cut(unit, "/")
+	return num == "sec" || strings.HasSuffix(num, "-sec")
+}
+
+// newTable summarizes unit for the cases of the first file that are in
+// another (paired) and have the unit there too.
+func (c *comparison) newTable(unit string, paired map[string]bool) *table {
+	t := &table{unit: unit}
+	assume := c.files[0].meta.GetAssumption(unit)
+	for _, name := range c.files[0].cases {
+		if !paired[name] {
+			continue
+		}
+		r := &row{keys: caseKeys(name)}
+		var samples []*benchmath.Sample
+		for _, f := range c.files {
+			vs := f.values[name][unit]
+			if len(vs) == 0 {
+				samples = append(samples, nil)
+				r.cells = append(r.cells, cell{})
+				continue
+			}
+			s := benchmath.NewSample(slices.Clone(vs), &benchmath.DefaultThresholds)
+			samples = append(samples, s)
+			r.cells = append(r.cells, cell{ok: true, n: len(vs), sum: assume.Summary(s, results.Confidence)})
+		}
+		for _, s := range samples[1:] {
+			if samples[0] == nil || s == nil {
+				r.deltas = append(r.deltas, delta{})
+				continue
+			}
+			r.deltas = append(r.deltas, delta{ok: true, cmp: assume.Compare(samples[0], s)})
+		}
+		if slices.ContainsFunc(r.deltas, func(d delta) bool { return d.ok }) {
+			t.rows = append(t.rows, r)
+		}
+	}
+	return t
+}
+
+func (c *comparison) allRows() []*row {
+	var rows []*row
+	for _, t := range c.tables {
+		rows = append(rows, t.rows...)
+	}
+	return rows
+}
+
+// runCounts lists the distinct numbers of runs of the compared cells,
+// in increasing order.
+func (c *comparison) runCounts() []int {
+	var ns []int
+	for _, r := range c.allRows() {
+		for _, cl := range r.cells {
+			if cl.ok && !slices.Contains(ns, cl.n) {
+				ns = append(ns, cl.n)
+			}
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// commonKeys returns the keys whose value is the same in every row, in
+// the order of the first row's keys.
+func commonKeys(rows []*row) []keyValue {
+	if len(rows) == 0 {
+		return nil
+	}
+	var common []keyValue
+	for _, kv := range rows[0].keys {
+		if !slices.ContainsFunc(rows, func(r *row) bool { return valueOf(r.keys, kv.key) != kv.value }) {
+			common = append(common, kv)
+		}
+	}
+	return common
+}
+
+// unsetKeys returns the keys, other than those of common, whose value
+// in every row is "default" or "none".
+func unsetKeys(rows []*row, common []keyValue) []string {
+	var keys []string
+	for _, r := range rows {
+		for _, kv := range r.keys {
+			if slices.Contains(keys, kv.key) || slices.ContainsFunc(common, func(c keyValue) bool { return c.key == kv.key }) {
+				continue
+			}
+			if !slices.ContainsFunc(rows, func(r *row) bool { v := valueOf(r.keys, kv.key); return v != "default" && v != "none" }) {
+				keys = append(keys, kv.key)
+			}
+		}
+	}
+	return keys
+}
+
+// valueOf is the value of key in kvs, or "-" where kvs lacks it.
+func valueOf(kvs []keyValue, key string) string {
+	for _, kv := range kvs {
+		if kv.key == key {
+			return kv.value
+		}
+	}
+	return "-"
+}
+
+// levelNote says at which level the intervals are and why, and the
+// confidence that each number of runs in ns actually gets.
+func levelNote(level float64, ns []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "± is the half-width of the median's %s confidence interval, distribution-free as benchstat computes it, "+
+		"at the level the sweep's summary prints: benchstat's default, %s, needs %d runs a case, and the sweep's default -count is %d.",
+		pct(level), pct(benchstatConfidence), minRuns(benchstatConfidence), sweepCount)
+	for _, n := range ns {
+		lo, hi, conf := intervalOrders(n, level)
+		switch {
+		case lo == 0:
+			fmt.Fprintf(&b, " With %s there is none (±∞): %d are needed.", runs(n), minRuns(level))
+		case lo == 1 && hi == n:
+			fmt.Fprintf(&b, " With %s the interval is their range, of %s confidence.", runs(n), pct(conf))
+		default:
+			fmt.Fprintf(&b, " With %s it spans the %s to the %s smallest, of %s confidence.", runs(n), ordinal(lo), ordinal(hi), pct(conf))
+		}
+	}
+	return b.String()
+}
+
+// testNote says how a change is called significant, and the smallest p
+// the fewest runs in ns can reach.
+func testNote(base string, ns []int) string {
+	alpha := benchmath.DefaultThresholds.CompareAlpha
+	s := fmt.Sprintf("vs %s: the change in median where the Mann-Whitney U test of the runs gives p <= %v, as benchstat tests; ~ where it does not.", base, alpha)
+	if len(ns) > 0 {
+		n := ns[0]
+		p := minP(n)
+		s += fmt.Sprintf(" %s against %d reach p = %.3f at best", runs(n), n, p)
+		if p > alpha {
+			s += ", never a change"
+		}
+		s += "."
+	}
+	return s
+}
+
+// intervalOrders returns which runs, by rank from 1, bound the interval
+// of the median of n runs at level, and its actual confidence; lo is 0
+// where n runs have no such interval.
+func intervalOrders(n int, level float64) (lo, hi int, confidence float64) {
+	ranks := make([]float64, n)
+	for i := range ranks {
+		ranks[i] = float64(i + 1)
+	}
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ranks, &benchmath.DefaultThresholds), level)
+	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
+		return 0, 0, s.Confidence
+	}
+	return int(s.Lo), int(s.Hi), s.Confidence
+}
+
+// minRuns is the fewest runs whose median has an interval at level.
+func minRuns(level float64) int {
+	n := 2
+	for ; n < 1000; n++ {
+		if lo, _, _ := intervalOrders(n, level); lo > 0 {
+			break
+		}
+	}
+	return n
+}
+
+// minP is the smallest p the Mann-Whitney U test gives for n runs
+// against n: that of two sets of runs apart.
+func minP(n int) float64 {
+	a, b := make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i], b[i] = float64(i), float64(n+i)
+	}
+	th := &benchmath.DefaultThresholds
+	return benchmath.AssumeNothing.Compare(benchmath.NewSample(a, th), benchmath.NewSample(b, th)).P
+}
+
+// pct formats a fraction as a percentage: 0.9375 is "93.75%".
+func pct(x float64) string { return fmt.Sprintf("%.4g%%", 100*x) }
+
+func runs(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}
