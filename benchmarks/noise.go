@@ -244,3 +244,37 @@ func Batch(run func(k int) (time.Duration, error), sampleTime time.Duration, max
 		k = min(maxBatch, int(math.Ceil(float64(k)*grow)))
 	}
 }
+
+// sampleFor is the duration of one sample of a case whose one run takes
+// perRun: the run itself, or the batch of runs (Batch) that lasts at
+// least SampleTime, which overshoots it by about a fifth.
+func (n Noise) sampleFor(perRun time.Duration) time.Duration {
+	if perRun >= n.SampleTime {
+		return perRun
+	}
+	return max(perRun, n.SampleTime*6/5)
+}
+
+// LineTime is the wall time of one result line of a case whose one run
+// takes perRun, sampled under n: low when the spread meets the target at
+// its first test (max(MinSamples, MinCISamples) samples), high when it
+// never does and MaxTime stops the line, which still takes MinCISamples
+// samples. When MinCISamples samples outlast MaxTime, low and high are
+// that many samples: the line overruns MaxTime.
+func (n Noise) LineTime(perRun time.Duration) (low, high time.Duration) {
+	s := n.sampleFor(perRun)
+	if s <= 0 {
+		return 0, 0
+	}
+	atLimit := max(MinCISamples, int((n.MaxTime+s-1)/s)) // samples when MaxTime stops the line
+	first := min(max(n.MinSamples, MinCISamples), atLimit)
+	return time.Duration(first) * s, time.Duration(atLimit) * s
+}
+
+// Overrun reports whether a line of a case whose one run takes perRun
+// outlasts MaxTime because its MinCISamples samples do, and how long
+// those take.
+func (n Noise) Overrun(perRun time.Duration) (time.Duration, bool) {
+	least := MinCISamples * n.sampleFor(perRun)
+	return least, least > n.MaxTime
+}

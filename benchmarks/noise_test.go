@@ -215,3 +215,28 @@ func TestBatch(t *testing.T) {
 		t.Errorf("Batch with a failing run: %v", err)
 	}
 }
+
+// A line's wall time follows the sampling rule: a slow case takes its six
+// samples whatever MaxTime says, a fast one between its first test of the
+// spread and MaxTime.
+func TestLineTime(t *testing.T) {
+	n := DefaultNoise // 10 samples before the first test, 2s, samples of 1ms or more
+	for _, tt := range []struct {
+		perRun    time.Duration
+		low, high time.Duration
+		overrun   bool
+	}{
+		{6500 * time.Millisecond, 39 * time.Second, 39 * time.Second, true},
+		{500 * time.Millisecond, 3 * time.Second, 3 * time.Second, true},
+		{100 * time.Millisecond, time.Second, 2 * time.Second, false},
+		{10 * time.Microsecond, 12 * time.Millisecond, 2*time.Second + 400*time.Microsecond, false},
+	} {
+		low, high := n.LineTime(tt.perRun)
+		if low != tt.low || high != tt.high {
+			t.Errorf("LineTime(%v) = %v, %v; want %v, %v", tt.perRun, low, high, tt.low, tt.high)
+		}
+		if least, over := n.Overrun(tt.perRun); over != tt.overrun || least != 6*max(tt.perRun, 1200*time.Microsecond) {
+			t.Errorf("Overrun(%v) = %v, %v; want %v", tt.perRun, least, over, tt.overrun)
+		}
+	}
+}

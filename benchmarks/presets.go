@@ -512,8 +512,9 @@ type Expansion struct {
 
 // Expand resolves the preset's variant patterns against env.Variants and
 // keeps the cases each variant can run on this host: GPU variants only
-// with a GPU, CPU variants only up to the CPU cap, and only problems and
-// configurations inside the variant's capabilities. CPU cases lose their
+// with a GPU (one note, NoGPUNote, names those left out), CPU variants
+// only up to the CPU cap, and only valid problems and configurations
+// inside the variant's capabilities. CPU cases lose their
 // block, cache, memory and compile-option settings and duplicates
 // collapse.
 func (p Preset) Expand(env Env) Expansion {
@@ -526,6 +527,7 @@ func (p Preset) Expand(env Env) Expansion {
 	}
 	sort.Strings(names)
 	var ex Expansion
+	var noGPU []string       // the GPU variants left out for want of a GPU
 	seen := map[string]int{} // case name -> index in ex.Cases, or -1 when left out
 	noted := map[string]bool{}
 	note := func(s string) {
@@ -579,18 +581,20 @@ func (p Preset) Expand(env Env) Expansion {
 			}
 			seen[c.Name()] = -1
 			if c.GPU && !env.GPU {
-				note(fmt.Sprintf("variant %s: no GPU, its cases are left out", name))
+				if !slices.Contains(noGPU, name) {
+					noGPU = append(noGPU, name)
+				}
 				continue
 			}
 			if c.GPU && c.Timing == TotalTiming && c.Mem == Pinned && !env.Pinned {
 				note("pinned host memory: not available, mem=pinned cases are left out")
 				continue
 			}
-			if !c.GPU && env.CPUCap > 0 && c.Work() > env.CPUCap {
+			prob, err := c.Problem()
+			if !c.GPU && err == nil && env.CPUCap > 0 && c.Work() > env.CPUCap {
 				ex.CPUCapped++
 				continue
 			}
-			prob, err := c.Problem()
 			if err == nil && c.Tune != TuneUntuned {
 				_, err = convolve.ParseTunables(c.Tune)
 			}
@@ -614,10 +618,28 @@ func (p Preset) Expand(env Env) Expansion {
 			ex.Cases = append(ex.Cases, c)
 		}
 	}
+	if len(noGPU) > 0 {
+		ex.Notes = append(ex.Notes, NoGPUNote(noGPU))
+	}
 	if ex.CPUCapped > 0 {
 		ex.Notes = append(ex.Notes, fmt.Sprintf("%d CPU cases above the CPU cap of %d multiply-adds are left out", ex.CPUCapped, env.CPUCap))
 	}
 	return ex
+}
+
+// NoGPUNote is the one note of an expansion that left out the cases of
+// the GPU variants names because the host has no usable GPU: their count
+// and the first three names.
+func NoGPUNote(names []string) string {
+	what := "1 GPU variant skipped"
+	if len(names) > 1 {
+		what = fmt.Sprintf("%d GPU variants skipped", len(names))
+	}
+	list := strings.Join(names[:min(3, len(names))], ", ")
+	if len(names) > 3 {
+		list += fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return fmt.Sprintf("%s: no CUDA device on this host (%s)", what, list)
 }
 
 // resolveGPUs writes a device list of the gpus axis for a host with n

@@ -114,7 +114,7 @@ func TestExpand(t *testing.T) {
 	if got := axis(noGPU.Cases, "variant"); !slices.Equal(got, []string{"cpu-naive"}) {
 		t.Errorf("without GPU: variants %v, want [cpu-naive]", got)
 	}
-	if !containsLine(noGPU.Notes, "gpu-naive: no GPU") || !containsLine(noGPU.Notes, "gpu-const: not registered") {
+	if !containsLine(noGPU.Notes, "skipped: no CUDA device on this host (gpu-naive") || !containsLine(noGPU.Notes, "gpu-const: not registered") {
 		t.Errorf("without GPU: notes %q", noGPU.Notes)
 	}
 	for _, c := range noGPU.Cases {
@@ -203,7 +203,7 @@ func TestExpandExactness(t *testing.T) {
 	// Without a GPU the sweep has nothing to run and says why.
 	p, _ := LookupPreset("002-exactness")
 	ex := p.Expand(Env{Variants: vs})
-	if len(ex.Cases) != 0 || !containsLine(ex.Notes, "gpu-naive: no GPU") {
+	if len(ex.Cases) != 0 || !containsLine(ex.Notes, "GPU variants skipped: no CUDA device on this host") {
 		t.Errorf("no GPU: %d cases, notes %q", len(ex.Cases), ex.Notes)
 	}
 }
@@ -515,5 +515,48 @@ func TestCrossoverPreset(t *testing.T) {
 		if !slices.Contains(ex.Notes, want) {
 			t.Errorf("notes %q lack %q", ex.Notes, want)
 		}
+	}
+}
+
+// Without a GPU the GPU variants left out make one note, however many
+// there are, with their count and the first names.
+func TestNoGPUNote(t *testing.T) {
+	for _, tt := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"gpu-a"}, "1 GPU variant skipped: no CUDA device on this host (gpu-a)"},
+		{[]string{"gpu-a", "gpu-b", "gpu-c"}, "3 GPU variants skipped: no CUDA device on this host (gpu-a, gpu-b, gpu-c)"},
+		{[]string{"gpu-a", "gpu-b", "gpu-c", "gpu-d", "gpu-e"}, "5 GPU variants skipped: no CUDA device on this host (gpu-a, gpu-b, gpu-c and 2 more)"},
+	} {
+		if got := NoGPUNote(tt.names); got != tt.want {
+			t.Errorf("NoGPUNote(%q) = %q, want %q", tt.names, got, tt.want)
+		}
+	}
+	p, _ := LookupPreset("all")
+	ex := p.Expand(Env{Variants: convolve.Variants(), CPUCap: DefaultCPUCap})
+	n := 0
+	for _, note := range ex.Notes {
+		if strings.Contains(note, "GPU") && strings.Contains(note, "no CUDA device") {
+			n++
+		} else if strings.Contains(note, "no GPU") {
+			t.Errorf("a note per variant: %q", note)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d notes on the missing GPU, want 1: %q", n, ex.Notes)
+	}
+}
+
+// A case too large for one image is left out as such, not counted as above
+// the CPU cap.
+func TestExpandTooLargeIsNotCapped(t *testing.T) {
+	p, err := BuildSweep("", Axes{Variants: []string{"cpu-naive"}, Sizes: [][2]int{{100000000, 100000000}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := p.Expand(Env{Variants: convolve.Variants(), CPUCap: DefaultCPUCap})
+	if ex.CPUCapped != 0 || len(ex.Cases) != 0 || !containsLine(ex.Notes, "MaxImageBytes") {
+		t.Errorf("capped %d, cases %d, notes %q: want the case left out for its image size", ex.CPUCapped, len(ex.Cases), ex.Notes)
 	}
 }

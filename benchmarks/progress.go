@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -34,7 +35,7 @@ func (p *Progress) Start(name string, now time.Time) {
 	}
 	p.last = name
 	if p.W != nil {
-		fmt.Fprintf(p.W, "%s %s\n", p.Line(now), name)
+		fmt.Fprintln(p.W, p.Line(now)+" "+name)
 	}
 }
 
@@ -68,8 +69,68 @@ func (p *Progress) Done() int { return p.done }
 // about 3m6s left".
 func (p *Progress) Line(now time.Time) string {
 	elapsed := now.Sub(p.start)
-	return fmt.Sprintf("sweep %s: %d/%d done, %s elapsed, %s", p.Sweep, p.done, p.Total,
-		roundDuration(elapsed), Remaining(p.done, p.Total, elapsed))
+	return ProgressLine{Sweep: p.Sweep, Done: p.done, Total: p.Total, Elapsed: elapsed,
+		Left: Remaining(p.done, p.Total, elapsed)}.String()
+}
+
+// ProgressLine is one line Progress prints: the state of the sweep and,
+// on the line of a case that starts, the case's name.
+type ProgressLine struct {
+	Sweep       string
+	Done, Total int
+	Elapsed     time.Duration
+	Left        string // "about 3m6s left", "time left unknown" or "finished"
+	Case        string // the case that starts; "" on the final line
+}
+
+// String formats the line as Progress prints it: "sweep default: 12/40
+// done, 1m2s elapsed, about 3m6s left <case>".
+func (l ProgressLine) String() string {
+	s := fmt.Sprintf("sweep %s: %d/%d done, %s elapsed, %s", l.Sweep, l.Done, l.Total, roundDuration(l.Elapsed), l.Left)
+	if l.Case != "" {
+		s += " " + l.Case
+	}
+	return s
+}
+
+// ParseProgressLine parses a line String wrote; ok is false for any
+// other line. Elapsed is as rounded as the line has it.
+func ParseProgressLine(line string) (l ProgressLine, ok bool) {
+	rest, ok := strings.CutPrefix(line, "sweep ")
+	if !ok {
+		return l, false
+	}
+	l.Sweep, rest, ok = strings.Cut(rest, ": ")
+	if !ok {
+		return l, false
+	}
+	var counts, elapsed string
+	if counts, rest, ok = strings.Cut(rest, " done, "); !ok {
+		return l, false
+	}
+	if _, err := fmt.Sscanf(counts, "%d/%d", &l.Done, &l.Total); err != nil {
+		return l, false
+	}
+	if elapsed, rest, ok = strings.Cut(rest, " elapsed, "); !ok {
+		return l, false
+	}
+	d, err := time.ParseDuration(elapsed)
+	if err != nil {
+		return l, false
+	}
+	l.Elapsed = d
+	for _, left := range []string{"finished", "time left unknown"} {
+		if c, ok := strings.CutPrefix(rest, left); ok {
+			l.Left, l.Case = left, strings.TrimPrefix(c, " ")
+			return l, true
+		}
+	}
+	amount, c, ok := strings.Cut(rest, " left")
+	if !ok || !strings.HasPrefix(amount, "about ") {
+		return l, false
+	}
+	l.Left, l.Case = amount+" left", strings.TrimPrefix(c, " ")
+	return l, true
 }
 
 // Remaining estimates the time left when done of total cases took

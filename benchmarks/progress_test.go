@@ -50,3 +50,23 @@ func TestProgress(t *testing.T) {
 }
 
 func nowForTest() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// Every line Progress prints parses back into its parts; other lines do
+// not parse.
+func TestParseProgressLine(t *testing.T) {
+	for _, l := range []ProgressLine{
+		{Sweep: "demo", Done: 0, Total: 3, Elapsed: 0, Left: "time left unknown", Case: "variant=cpu-fast/size=64x48"},
+		{Sweep: "default-custom", Done: 12, Total: 40, Elapsed: 62 * time.Second, Left: "about 3m6s left", Case: "variant=a"},
+		{Sweep: "demo", Done: 3, Total: 3, Elapsed: 30 * time.Second, Left: "finished"},
+	} {
+		got, ok := ParseProgressLine(l.String())
+		if !ok || got != l {
+			t.Errorf("ParseProgressLine(%q) = %+v, %v; want %+v", l.String(), got, ok, l)
+		}
+	}
+	for _, s := range []string{"", "sweep: wrote x.txt", "sweep demo: 1/x done, 1s elapsed, finished", "[benchmarks] no GPU"} {
+		if l, ok := ParseProgressLine(s); ok {
+			t.Errorf("ParseProgressLine(%q) = %+v, want no line", s, l)
+		}
+	}
+}

@@ -614,3 +614,31 @@ func unavailableHere(err error) bool {
 	ue := new(cudabind.UnavailableError)
 	return errors.As(err, &ue)
 }
+
+// Probe plans case c, passes it through the correctness gate and times
+// single runs of it, at least one and up to three while budget lasts
+// (the gate's run warms it up), and returns the fastest; the estimates of
+// a sweep's duration scale it (EstimateSweep). It leaves the runner's
+// current case alone.
+func (r *Runner) Probe(c Case, budget time.Duration) (time.Duration, error) {
+	s := r.prepare(c)
+	defer s.release()
+	if s.err != nil {
+		return 0, s.err
+	}
+	if !c.GPU && r.CPUThreads > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
+	}
+	var best time.Duration
+	start := time.Now()
+	for i := 0; i < 3 && (i == 0 || time.Since(start) < budget); i++ {
+		t0 := time.Now()
+		if err := s.plan.Run(s.in, s.out); err != nil {
+			return 0, fmt.Errorf("run: %w", err)
+		}
+		if d := time.Since(t0); i == 0 || d < best {
+			best = d
+		}
+	}
+	return best, nil
+}

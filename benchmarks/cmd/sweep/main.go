@@ -15,9 +15,11 @@
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
 // stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
 // behind a header line with the exact command and commit, and prints a
-// summary table sorted by variant, size and filter. Without a GPU the
-// binary runs the CPU variants and says so; the file then goes under a
-// cpu-... slug.
+// summary table sorted by variant, size and filter, with a column for
+// every axis that varies in the run, and each case whose lines disagree
+// beyond their own intervals flagged unstable. Without a GPU the binary
+// runs the CPU variants and says so; the file then goes under a cpu-...
+// slug.
 //
 // <data> is results/local/data by default: a user's runs stay out of the
 // committed data, which git ignores there, so that the committed report
@@ -40,7 +42,21 @@
 //
 // Each result line is one sample set of its case, sampled until the
 // spread of its median is under -noise percent or -max-time passes (see
-// benchmarks.Noise); -count sets the lines per case.
+// benchmarks.Noise); -count sets the lines per case. A line takes at least
+// six samples, so a case whose six samples outlast -max-time overruns it.
+//
+// Every flag is checked before anything runs: a bad value is one line
+// naming the flag, the value and what it wants, and exit status 2. Before
+// sampling, the sweep prints its case count and an estimate of its
+// duration: one run of each CPU case shape, probed in this process on an
+// image of at most 2^18 pixels and scaled by pixels, GPU cases at a
+// nominal rate (benchmarks.EstimateSweep); it names the cases that will
+// overrun -max-time. While the binary runs, each case's progress line
+// says the time left, from the estimates of the cases left scaled by how
+// long the finished ones took against theirs (benchmarks.ETA). A run in
+// which no case ran writes no file and exits 1 with the reason; a run
+// never replaces an earlier file: a second run of the same flags is
+// written as <name>-2.txt, then -3, and so on.
 //
 //	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
 //	go run ./benchmarks/cmd/sweep -variants 'gpu-tiled|npp' -sizes 6000x4000 -filters gauss9,dense9 -types u8,f32
@@ -49,47 +65,80 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/cudabind/gpuslab" // the gpu-slab variants
 	"github.com/convbench/convbench/results"
 )
 
 func main() {
-	o, err := parseFlags(flag.CommandLine, os.Args[1:])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "sweep:", err)
-		os.Exit(2)
+	os.Exit(sweepMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit statuses: a run that failed, and a command line that is wrong.
+const (
+	exitFailed = 1
+	exitUsage  = 2
+)
+
+// hint is the line that follows a usage error.
+const hint = "run sweep -h for the flags"
+
+// sweepMain runs the command with args, and returns its exit status: 0,
+// exitUsage for a wrong command line (one line naming the flag, then
+// hint), or exitFailed for a run that failed.
+func sweepMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	o, err := parseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stderr)
+		fmt.Fprintln(stderr, "usage: sweep [flags]")
+		fs.PrintDefaults()
+		return 0
 	}
-	if o.list {
-		if err := benchmarks.WriteList(os.Stdout, convolve.Variants()); err != nil {
-			fmt.Fprintln(os.Stderr, "sweep:", err)
-			os.Exit(1)
+	if err == nil && o.list {
+		if err := benchmarks.WriteList(stdout, convolve.Variants()); err != nil {
+			fmt.Fprintln(stderr, "sweep:", err)
+			return exitFailed
 		}
-		return
+		return 0
 	}
-	if err := run(o.preset, o.axes, o.args, o.count, o.noise, o.maxTime, o.cpuCap, o.bin, o.dataDir, o.publish); err != nil {
-		fmt.Fprintln(os.Stderr, "sweep:", err)
-		os.Exit(1)
+	if err == nil {
+		err = run(o, stdout, stderr)
 	}
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "sweep:", err)
+	var fe *flagError
+	if errors.As(err, &fe) {
+		fmt.Fprintln(stderr, hint)
+		return exitUsage
+	}
+	return exitFailed
 }
 
 // options are the command's flags, parsed.
 type options struct {
 	preset        string // "" for a sweep of the axis flags alone
 	axes          benchmarks.Axes
-	args          []string // the axis and -kernel flags, for the benchmark binary
+	raw           map[string]string // the values the axis flags were given
+	args          []string          // the axis and -kernel flags, for the benchmark binary
 	count         int
 	noise         float64
 	maxTime       time.Duration
@@ -98,48 +147,187 @@ type options struct {
 	publish, list bool
 }
 
+// flagError is a wrong command line: the flag, the value it was given
+// and what is wrong with it, which says what the flag wants.
+type flagError struct {
+	Name, Value string
+	Err         error
+}
+
+func (e *flagError) Error() string {
+	msg := stripPrefixes(e.Err.Error())
+	if strings.HasPrefix(msg, "-"+e.Name+" ") || strings.HasPrefix(msg, "-"+e.Name+":") {
+		return msg
+	}
+	if e.Value == "" {
+		return "-" + e.Name + ": " + msg
+	}
+	return fmt.Sprintf("-%s %s: %s", e.Name, e.Value, msg)
+}
+
+func (e *flagError) Unwrap() error { return e.Err }
+
+// stripPrefixes drops the package prefixes ("convolve: ", "benchmarks: ")
+// of the errors a flag's parsing wraps, which the flag's name replaces.
+func stripPrefixes(msg string) string {
+	for _, p := range []string{"convolve: ", "benchmarks: ", "userkernel: "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
+}
+
+// recorder wraps a flag's value and keeps the error of its first failed
+// Set as a *flagError, which the flag package would flatten to text.
+type recorder struct {
+	flag.Value
+	name string
+	err  *error
+}
+
+func (r recorder) Set(s string) error {
+	err := r.Value.Set(s)
+	if err != nil && *r.err == nil {
+		*r.err = &flagError{Name: r.name, Value: s, Err: err}
+	}
+	return err
+}
+
+func (r recorder) IsBoolFlag() bool {
+	b, ok := r.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
 // parseFlags defines the command's flags on fs and parses args. The
 // -kernel flags are applied first (benchmarks.ParseKernelFlags), so that
-// -variants may name the variants they add; a bad kernel description, like
-// any bad flag value, is an error.
+// -variants may name the variants they add. Every value is checked
+// (checkOptions); a bad one, like an unknown flag, is a *flagError.
 func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
-	o := new(options)
+	o := &options{raw: map[string]string{}}
 	sweep := fs.String("sweep", "default", "preset to run; axis flags beside it replace its axes, and axis flags without it make the sweep alone")
 	fs.IntVar(&o.count, "count", 5, "runs of every case (-test.count)")
 	fs.Float64Var(&o.noise, "noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
-	fs.DurationVar(&o.maxTime, "max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time)")
+	fs.DurationVar(&o.maxTime, "max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time); a line still takes 6 samples, and the sweep names the cases whose 6 samples outlast it")
 	fs.Int64Var(&o.cpuCap, "cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
 	fs.StringVar(&o.bin, "bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
 	fs.StringVar(&o.dataDir, "data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
-	raw := map[string]string{} // the values the axis flags were given
 	for _, f := range benchmarks.AxisFlags() {
 		fs.Func(f.Name, f.Usage, func(s string) error {
-			raw[f.Name] = s
+			o.raw[f.Name] = s
 			return f.Apply(&o.axes, s)
 		})
 	}
 	kernels := benchmarks.RegisterKernelFlag(fs)
+	var bad error
+	fs.VisitAll(func(f *flag.Flag) { f.Value = recorder{Value: f.Value, name: f.Name, err: &bad} })
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := benchmarks.ParseKernelFlags(fs, args); err != nil {
-		return nil, err
+		return nil, &flagError{Name: "kernel", Err: err}
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		return nil, parseError(err, bad)
+	}
+	if fs.NArg() > 0 {
+		return nil, &flagError{Name: fs.Arg(0), Err: errors.New("not a flag: the sweep takes flags only")}
 	}
 	if o.list {
 		return o, nil
 	}
 	if err := benchmarks.ValidateGPU(*gpu); err != nil {
-		return nil, err
+		return nil, &flagError{Name: "gpu", Value: fmt.Sprint(*gpu), Err: err}
 	}
-	o.preset, o.args = *sweep, axisArgs(raw)
+	o.preset, o.args = *sweep, axisArgs(o.raw)
 	if len(o.args) > 0 && !given(fs, "sweep") {
 		o.preset = ""
 	}
 	o.args = append(o.args, kernels.Args()...)
+	if err := checkOptions(o); err != nil {
+		return nil, err
+	}
 	return o, nil
+}
+
+// parseError is the *flagError of a failed fs.Parse: the one a flag's
+// value recorded, or the flag package's own (an unknown flag, a missing
+// value), reworded.
+func parseError(err, recorded error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	if recorded != nil {
+		return recorded
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return &flagError{Name: name, Err: errors.New("no such flag")}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return &flagError{Name: name, Err: errors.New("needs a value")}
+	}
+	return &flagError{Name: "?", Err: err}
+}
+
+// checkOptions checks the values the flag package cannot: the sampling
+// rule, -count, -cpu-cap, the preset, the image sizes against
+// convolve.MaxImageBytes and -bin.
+func checkOptions(o *options) error {
+	switch {
+	case o.count < 1:
+		return &flagError{Name: "count", Value: fmt.Sprint(o.count), Err: errors.New("want 1 or more result lines per case")}
+	case !(o.noise > 0) || math.IsInf(o.noise, 1):
+		return &flagError{Name: "noise", Value: fmt.Sprint(o.noise), Err: errors.New("want a positive percentage, such as 1")}
+	case o.maxTime <= 0:
+		return &flagError{Name: "max-time", Value: o.maxTime.String(), Err: errors.New("want a positive duration, such as 2s")}
+	case o.cpuCap < 0:
+		return &flagError{Name: "cpu-cap", Value: fmt.Sprint(o.cpuCap), Err: errors.New("want 0 (no cap) or a positive count of multiply-adds")}
+	}
+	if _, err := benchmarks.BuildSweep(o.preset, o.axes); err != nil {
+		name := "sweep"
+		if o.axes.Image != nil {
+			name = "image"
+		}
+		return &flagError{Name: name, Value: o.preset, Err: err}
+	}
+	if err := checkSizes(o.axes, o.raw["sizes"]); err != nil {
+		return err
+	}
+	if o.bin != "" {
+		st, err := os.Stat(o.bin)
+		switch {
+		case err != nil:
+			return &flagError{Name: "bin", Value: o.bin, Err: errors.New("no such test binary (make gpu-bins builds one; without -bin the sweep builds it)")}
+		case !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0:
+			return &flagError{Name: "bin", Value: o.bin, Err: errors.New("not an executable file: want the benchmarks test binary")}
+		}
+	}
+	return nil
+}
+
+// checkSizes refuses the sizes of -sizes (value) whose images, in the
+// widest type and most channels of axes, exceed convolve.MaxImageBytes.
+func checkSizes(axes benchmarks.Axes, value string) error {
+	types := axes.Types
+	if len(types) == 0 {
+		types = []convolve.ElemType{convolve.Float32}
+	}
+	ch := 1
+	for _, c := range axes.Channels {
+		ch = max(ch, c)
+	}
+	for _, sz := range axes.Sizes {
+		for _, t := range types {
+			g := convolve.Geometry{Width: sz[0], Height: sz[1], Channels: ch, Type: t, Layout: convolve.Interleaved}
+			var se *convolve.SizeError
+			if err := g.Validate(); errors.As(err, &se) {
+				return &flagError{Name: "sizes", Value: value, Err: fmt.Errorf("a %dx%d %v image of %d channel(s) is %v bytes, above the limit of one image, %d bytes (16 GiB, convolve.MaxImageBytes)",
+					sz[0], sz[1], t, ch, se.Bytes, se.Limit)}
+			}
+		}
+	}
+	return nil
 }
 
 // Where runs go, relative to the repository root: a user's runs under
@@ -182,55 +370,61 @@ func axisArgs(raw map[string]string) []string {
 	return args
 }
 
+// hostEnv is what the sweep knows of the host before the binary runs:
+// the CUDA devices the driver lists (without opening one), and the
+// registered variants.
+func hostEnv(cpuCap int64) benchmarks.Env {
+	env := benchmarks.Env{CPUCap: cpuCap, Variants: convolve.Variants()}
+	if infos, err := cudabind.Devices(); err == nil && len(infos) > 0 {
+		env.GPU, env.GPUs, env.Pinned = true, len(infos), true
+	}
+	return env
+}
+
 // run builds the sweep (benchmarks.BuildSweep: preset, with the axes set
-// by axisArgs in place of its own; with preset empty, the axes alone),
-// runs it through the benchmark binary, which gets axisArgs (the axis
-// flags and the -kernel flags), and stores its output under the sweep's
-// name.
-func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, noise float64, maxTime time.Duration, cpuCap int64, bin, dataDir string, publish bool) error {
-	built, err := benchmarks.BuildSweep(preset, axes)
+// by the axis flags in place of its own; with preset empty, the axes
+// alone), expands it on this host and estimates it, runs it through the
+// benchmark binary, which gets the axis and -kernel flags, and stores its
+// output under the sweep's name, unless no case ran.
+func run(o *options, stdout, stderr io.Writer) error {
+	built, err := benchmarks.BuildSweep(o.preset, o.axes)
 	if err != nil {
 		return err
 	}
-	sweep := runName(built.Name, axisArgs)
-	if count < 1 {
-		return fmt.Errorf("-count %d: must be at least 1", count)
-	}
+	name := runName(built.Name, o.args)
 	root, commit, err := checkout()
 	if err != nil {
 		return err
 	}
-	dataDir = outputDir(root, dataDir, publish)
-	var steps []string
-	if bin == "" {
-		tmp, err := os.MkdirTemp("", "convbench-sweep")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		bin = filepath.Join(tmp, "benchmarks.test")
-		build := exec.Command("go", "test", "-c", "-o", bin, "./benchmarks")
-		build.Dir = root
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		steps = append(steps, "CGO_ENABLED=0 go test -c -o benchmarks.test ./benchmarks")
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building the benchmarks: %w", err)
-		}
-	} else if bin, err = filepath.Abs(bin); err != nil {
+	if st, err := os.Stat(filepath.Join(root, "benchmarks")); err != nil || !st.IsDir() {
+		return fmt.Errorf("no benchmarks directory under %s: run the sweep inside the convbench tree (the test binary runs in its benchmarks directory)", root)
+	}
+	ex := built.Expand(hostEnv(o.cpuCap))
+	if len(ex.Cases) == 0 {
+		return fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
+	}
+	bin, steps, cleanup, err := testBinary(root, o.bin, stderr)
+	if err != nil {
 		return err
-	} else if c, ok := binaryCommit(bin); ok {
+	}
+	defer cleanup()
+	if c, ok := binaryCommit(bin); ok && o.bin != "" {
 		commit = c
 	}
+	noise := benchmarks.DefaultNoise
+	noise.Target, noise.MaxTime = o.noise, o.maxTime
+	est := estimate(ex.Cases, noise, o.count, stderr)
+	printEstimate(stderr, name, est)
+
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
-		"-test.count", fmt.Sprint(count), "-test.benchtime", "1x", "-test.timeout", "0",
-		fmt.Sprintf("-cpu-cap=%d", cpuCap), fmt.Sprintf("-noise=%g", noise), "-max-time=" + maxTime.String()}
-	if preset != "" {
-		args = append(args, "-sweep="+preset)
+		"-test.count", fmt.Sprint(o.count), "-test.benchtime", "1x", "-test.timeout", "0",
+		fmt.Sprintf("-cpu-cap=%d", o.cpuCap), fmt.Sprintf("-noise=%g", o.noise), "-max-time=" + o.maxTime.String()}
+	if o.preset != "" {
+		args = append(args, "-sweep="+o.preset)
 	}
-	args = append(args, absPaths(axisArgs)...)
+	args = append(args, absPaths(o.args)...)
 	binName := "../" + filepath.Base(bin)
-	if len(steps) == 0 {
+	if o.bin != "" {
 		binName = bin
 	}
 	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
@@ -239,27 +433,34 @@ func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, nois
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = filepath.Join(root, "benchmarks")
 	cmd.Stdout = &out
-	cmd.Stderr = os.Stderr
+	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now}
+	cmd.Stderr = progress
 	runErr := cmd.Run()
+	progress.Flush()
 
 	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
 	if gpu == "none" {
 		gpu = ""
 	}
-	dir := filepath.Join(dataDir, benchname.Slug(gpu, cpu))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), benchname.Slug(gpu, cpu))
+	r, err := results.ReadRun(bytes.NewReader(out.Bytes()), filepath.Join(dir, name+".txt"))
+	if err != nil {
+		return fmt.Errorf("reading the benchmark output: %w", err)
+	}
+	if len(r.Samples) == 0 {
+		return noCaseRan(runErr, r, out.Bytes(), progress.Tail())
+	}
+	header := fmt.Sprintf("# convbench sweep %s, commit %s, command: %s\n", name, commit, strings.Join(steps, " && "))
+	path, err := writeNew(dir, name, append([]byte(header), out.Bytes()...))
+	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, sweep+".txt")
-	header := fmt.Sprintf("# convbench sweep %s, commit %s, command: %s\n", sweep, commit, strings.Join(steps, " && "))
-	if err := os.WriteFile(path, append([]byte(header), out.Bytes()...), 0o644); err != nil {
-		return err
+	fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
+	if gpu == "" && configValue(out.Bytes(), "gpu") == "none" {
+		fmt.Fprintf(stderr, "sweep: no GPU on this host (%s): the file holds the CPU variants only\n", noGPUReason(out.Bytes()))
 	}
-	fmt.Fprintf(os.Stderr, "sweep: wrote %s\n", path)
-	if gpu == "" {
-		fmt.Fprintln(os.Stderr, "sweep: no GPU on this host: the file holds the CPU variants only")
-	}
-	if err := printSummary(os.Stdout, path); err != nil {
+	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
+	if err := printSummary(stdout, r); err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -268,47 +469,242 @@ func run(preset string, axes benchmarks.Axes, axisArgs []string, count int, nois
 	return nil
 }
 
-// printSummary writes the summary table of the stored run at path to w,
-// rows sorted by variant, size, filter and the other keys
-// (results.SortSamples), then the cases that failed their gate.
-func printSummary(w io.Writer, path string) error {
-	f, err := os.Open(path)
+// testBinary returns the benchmarks test binary to run: bin, made
+// absolute, or one built into a temporary directory that cleanup
+// removes, with the build step for the header.
+func testBinary(root, bin string, stderr io.Writer) (path string, steps []string, cleanup func(), err error) {
+	if bin != "" {
+		abs, err := filepath.Abs(bin)
+		return abs, nil, func() {}, err
+	}
+	tmp, err := os.MkdirTemp("", "convbench-sweep")
 	if err != nil {
-		return err
+		return "", nil, nil, err
 	}
-	defer f.Close()
-	r, err := results.ReadRun(f, path)
-	if err != nil {
-		return err
+	cleanup = func() { os.RemoveAll(tmp) }
+	path = filepath.Join(tmp, "benchmarks.test")
+	build := exec.Command("go", "test", "-c", "-o", path, "./benchmarks")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stdout, build.Stderr = stderr, stderr
+	if err := build.Run(); err != nil {
+		cleanup()
+		return "", nil, nil, fmt.Errorf("building the benchmarks test binary: %w", err)
 	}
-	if len(r.Samples) == 0 && len(r.Failures) == 0 {
-		return fmt.Errorf("no case ran: none of the selected variants can run here (the reasons are in the lines above and in %s)", path)
+	return path, []string{"CGO_ENABLED=0 go test -c -o benchmarks.test ./benchmarks"}, cleanup, nil
+}
+
+// noCaseRan is the error of a run without a single result line: the
+// binary's refusal when it printed no configuration (its last lines on
+// stderr), else the failed cases or the notes on what was left out.
+func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
+	if configValue(out, "sweep") == "" {
+		why := strings.Join(tail, "; ")
+		if why == "" && runErr != nil {
+			why = runErr.Error()
+		}
+		return fmt.Errorf("the benchmark binary ran no case, nothing written: %s", why)
 	}
-	sum := results.Summary(r)
-	if err := sum.RenderTerminal(w); err != nil {
-		return err
+	if len(r.Failures) > 0 {
+		return fmt.Errorf("no case ran, nothing written: every case failed (%d); the first: %s", len(r.Failures), r.Failures[0])
 	}
-	for _, row := range sum.Rows {
-		if slices.ContainsFunc(row, func(c string) bool { return strings.Contains(c, "±∞") }) {
-			if _, err := fmt.Fprintf(w, "±∞: too few runs for a %.0f%% confidence interval of the median; -count 5 or more gives one\n", 100*results.Confidence); err != nil {
-				return err
-			}
+	var notes []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if n, ok := strings.CutPrefix(l, "# "); ok {
+			notes = append(notes, n)
+		}
+	}
+	if len(notes) == 0 {
+		notes = tail
+	}
+	return fmt.Errorf("no case ran, nothing written: %s", strings.Join(notes, "; "))
+}
+
+// noGPUReason is the reason the binary gave for running without a GPU
+// ("# no GPU: <reason>; CPU variants only").
+func noGPUReason(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		if r, ok := strings.CutPrefix(l, "# no GPU: "); ok {
+			return strings.TrimSuffix(r, "; CPU variants only")
+		}
+	}
+	return "the binary found none"
+}
+
+// writeNew writes data to dir/name.txt, or, when that file exists, to
+// the first of dir/name-2.txt, -3, ... that does not: an earlier run is
+// never replaced. It returns the path written.
+func writeNew(dir, name string, data []byte) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for i := 1; ; i++ {
+		path := filepath.Join(dir, name+".txt")
+		if i > 1 {
+			path = filepath.Join(dir, fmt.Sprintf("%s-%d.txt", name, i))
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return "", err
+		}
+		return path, f.Close()
+	}
+}
+
+// estimate estimates the sweep's cases: the CPU cases by probes in this
+// process (benchmarks.Runner.Probe), the GPU cases at a nominal rate.
+func estimate(cases []benchmarks.Case, noise benchmarks.Noise, count int, stderr io.Writer) benchmarks.SweepEstimate {
+	shapes := map[string]bool{}
+	for _, c := range cases {
+		if !c.GPU {
+			shapes[benchmarks.ProbeCase(c).Name()] = true
+		}
+	}
+	if len(shapes) > 0 {
+		fmt.Fprintf(stderr, "sweep: probing %d CPU case shapes (one run each, at most %d pixels) for an estimate\n", len(shapes), benchmarks.ProbePixels)
+	}
+	r := &benchmarks.Runner{CPUThreads: runtime.NumCPU(), Seed: 42}
+	probe := func(c benchmarks.Case) (time.Duration, error) { return r.Probe(c, 200*time.Millisecond) }
+	return benchmarks.EstimateSweep(cases, noise, count, probe)
+}
+
+// maxOverrunLines bounds the overrunning cases printEstimate names.
+const maxOverrunLines = 8
+
+// printEstimate writes the case count, the estimated duration of the
+// sweep and the cases that will overrun -max-time.
+func printEstimate(w io.Writer, name string, e benchmarks.SweepEstimate) {
+	low, exp, _ := e.Total()
+	gpu := 0
+	for _, c := range e.Cases {
+		if !c.Probed {
+			gpu++
+		}
+	}
+	basis := "CPU cases probed, one run each scaled by pixels"
+	if gpu > 0 {
+		basis += fmt.Sprintf("; %d GPU cases at a nominal rate", gpu)
+	}
+	fmt.Fprintf(w, "sweep %s: %d cases, %d lines each; estimated duration about %v with -max-time %v ending the lines, down to %v where they meet -noise %g%% at once (an estimate: %s)\n",
+		name, len(e.Cases), e.Count, round(exp), e.Noise.MaxTime, round(low), e.Noise.Target, basis)
+	over := e.Overruns()
+	if len(over) > 0 {
+		fmt.Fprintf(w, "sweep: %d cases will overrun -max-time %v: a line takes at least %d samples\n", len(over), e.Noise.MaxTime, benchmarks.MinCISamples)
+	}
+	for i, c := range over {
+		if i == maxOverrunLines {
+			fmt.Fprintf(w, "  and %d more\n", len(over)-maxOverrunLines)
 			break
 		}
+		fmt.Fprintf(w, "  %s: one sample ~%v, %d samples minimum = %v > -max-time %v\n",
+			shortName(c.Case), round(c.Least/benchmarks.MinCISamples), benchmarks.MinCISamples, round(c.Least), e.Noise.MaxTime)
 	}
-	for _, fl := range r.Failures {
-		if _, err := fmt.Fprintln(w, fl); err != nil {
-			return err
+	for _, c := range e.Cases {
+		if c.Err != nil {
+			fmt.Fprintf(w, "sweep: the probe of %s failed, the run will fail it too: %v\n", shortName(c.Case), c.Err)
 		}
 	}
-	return nil
+}
+
+// shortName names a case by its variant, size, filter and type.
+func shortName(c benchmarks.Case) string {
+	return fmt.Sprintf("%s %dx%d %s %v", c.Variant, c.Width, c.Height, c.Filter, c.Type)
+}
+
+// round rounds a duration for a person: to the second from a minute up,
+// to the millisecond under a second, to a tenth of a second between.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second)
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// progressFilter passes the benchmark binary's stderr through, line by
+// line, with the time left on its progress lines (benchmarks.Progress)
+// replaced by the ETA's, and keeps the last lines that are not progress,
+// the reason of a failed run.
+type progressFilter struct {
+	w    io.Writer
+	eta  *benchmarks.ETA
+	now  func() time.Time
+	mu   sync.Mutex
+	part []byte
+	tail []string
+}
+
+// tailLines is how many of the binary's last stderr lines Tail keeps.
+const tailLines = 3
+
+func (p *progressFilter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.part = append(p.part, b...)
+	for {
+		i := bytes.IndexByte(p.part, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		p.line(string(p.part[:i]))
+		p.part = p.part[i+1:]
+	}
+}
+
+// Flush passes on a last line without a newline.
+func (p *progressFilter) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.part) > 0 {
+		p.line(string(p.part))
+		p.part = nil
+	}
+}
+
+// Tail is the last lines of the binary that were not progress.
+func (p *progressFilter) Tail() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.tail...)
+}
+
+func (p *progressFilter) line(s string) {
+	l, ok := benchmarks.ParseProgressLine(s)
+	if !ok {
+		if t := strings.TrimSpace(s); t != "" && !strings.HasPrefix(s, "  ") {
+			p.tail = append(p.tail, strings.TrimPrefix(t, "[benchmarks] "))
+			if len(p.tail) > tailLines {
+				p.tail = p.tail[1:]
+			}
+		}
+		fmt.Fprintln(p.w, s)
+		return
+	}
+	now := p.now()
+	if l.Case == "" {
+		p.eta.Finish(now)
+	} else if p.eta.Start(l.Case, now) {
+		if left, ok := p.eta.Left(now); ok {
+			l.Left = fmt.Sprintf("about %v left (estimate)", round(left))
+		}
+	}
+	fmt.Fprintln(p.w, l.String())
 }
 
 // runName is the file name (without .txt) of a run of the sweep called
 // name: the preset's name, or for a sweep that axis or -kernel flags set,
 // "<name>-<digest>" with the first 8 hex digits of the SHA-256 of those
-// arguments, so that runs of different axes keep different files and
-// a run of the same axes replaces its earlier one.
+// arguments, so that runs of different axes keep different files
+// (writeNew numbers the reruns of the same axes).
 func runName(name string, axisArgs []string) string {
 	if len(axisArgs) == 0 {
 		return name

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/results"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -39,7 +41,7 @@ func TestPrintSummaryOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sb strings.Builder
-	if err := printSummary(&sb, path); err != nil {
+	if err := printSummary(&sb, readRun(t, path)); err != nil {
 		t.Fatal(err)
 	}
 	got := sb.String()
@@ -60,29 +62,50 @@ func TestPrintSummaryOrder(t *testing.T) {
 }
 
 // A run in which no case ran (every selected variant needs a GPU and the
-// host has none) ends with an error that says so, not with a parse error
-// over the bare BenchmarkConv line Go prints for a benchmark without cases.
-func TestPrintSummaryNoCases(t *testing.T) {
+// host has none) ends with an error that gives the binary's reason, not
+// with a parse error over the bare BenchmarkConv line Go prints for a
+// benchmark without cases.
+func TestNoCaseRan(t *testing.T) {
 	out := strings.Join([]string{
-		"# convbench sweep test",
+		"sweep: custom",
 		"gpu: none",
-		"# variant gpu-tiled: no GPU, its cases are left out",
+		"# 2 GPU variants skipped: no CUDA device on this host (gpu-tiled, npp)",
 		"BenchmarkConv \t       1\t     23975 ns/op",
 		"PASS",
 		"",
 	}, "\n")
-	path := filepath.Join(t.TempDir(), "cpu-test", "x.txt")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	r, err := results.ReadRun(strings.NewReader(out), "x/cpu/custom.txt")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+	if len(r.Samples) != 0 {
+		t.Fatalf("%d samples from a run without cases", len(r.Samples))
+	}
+	err = noCaseRan(nil, r, []byte(out), nil)
+	if err == nil || !strings.Contains(err.Error(), "no case ran") || !strings.Contains(err.Error(), "no CUDA device on this host") {
+		t.Errorf("noCaseRan = %v, want no case ran and the reason", err)
+	}
+	// A binary that refused its flags printed no configuration: its own
+	// words are the reason.
+	err = noCaseRan(errors.New("exit status 2"), &results.Run{}, nil, []string{"benchmarks: noise target -1%: must be a positive percentage"})
+	if err == nil || !strings.Contains(err.Error(), "noise target -1%") {
+		t.Errorf("noCaseRan of a refusal = %v, want the binary's reason", err)
+	}
+}
+
+// readRun reads the stored run at path.
+func readRun(t *testing.T, path string) *results.Run {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var sb strings.Builder
-	err := printSummary(&sb, path)
-	if err == nil || !strings.Contains(err.Error(), "no case ran") {
-		t.Fatalf("printSummary = %v, want an error saying no case ran", err)
+	defer f.Close()
+	r, err := results.ReadRun(f, path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return r
 }
 
 // A user's run goes where git ignores it, so that make bench leaves git
@@ -134,8 +157,15 @@ func TestRunAxisFlags(t *testing.T) {
 		}
 	}
 	data := t.TempDir()
-	if err := run("", axes, args, 1, 1, 50*time.Millisecond, 0, "", data, false); err != nil {
+	o := &options{axes: axes, args: args, count: 1, noise: 1, maxTime: 50 * time.Millisecond, dataDir: data}
+	var stdout, stderr strings.Builder
+	if err := run(o, &stdout, &stderr); err != nil {
 		t.Fatal(err)
+	}
+	for _, want := range []string{"4 cases, 1 lines each; estimated duration about", "about", "left (estimate)"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(data, "*", runName("custom", args)+".txt"))
 	if len(files) != 1 {
@@ -311,7 +341,7 @@ func TestPrintSummaryInfiniteNote(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		if err := printSummary(&sb, path); err != nil {
+		if err := printSummary(&sb, readRun(t, path)); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(sb.String(), "too few runs"); got != tc.note {

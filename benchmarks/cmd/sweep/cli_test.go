@@ -1,0 +1,246 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/results"
+)
+
+// Every bad flag value is one line naming the flag, its value and what it
+// wants, then the hint, exit status 2, and nothing written.
+func TestFlagErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-noise", "-1"}, "-noise -1: want a positive percentage"},
+		{[]string{"-max-time", "0"}, "-max-time 0s: want a positive duration"},
+		{[]string{"-count", "0"}, "-count 0: want 1 or more"},
+		{[]string{"-count", "x"}, "-count x: parse error"},
+		{[]string{"-cpu-cap", "-5"}, "-cpu-cap -5: want 0"},
+		{[]string{"-sizes", "100000000x100000000"}, "-sizes 100000000x100000000: a 100000000x100000000 f32 image of 1 channel(s) is 40000000000000000 bytes, above the limit of one image"},
+		{[]string{"-sizes", "gauss"}, "-sizes gauss: want WxH"},
+		{[]string{"-filters", "gauss2000"}, "-filters gauss2000: want a library filter"},
+		{[]string{"-bin", "/nonexistent/benchmarks.test"}, "-bin /nonexistent/benchmarks.test: no such test binary"},
+		{[]string{"-sweep", "nope"}, `-sweep nope: no preset "nope"`},
+		{[]string{"-gpu", "1"}, "-gpu 1: want 0"},
+		{[]string{"-nosuch"}, "-nosuch: no such flag"},
+		{[]string{"-variants", "cpu-fast", "stray"}, "-stray: not a flag"},
+	} {
+		data := t.TempDir()
+		var stdout, stderr strings.Builder
+		code := sweepMain(append(tt.args, "-data", data), &stdout, &stderr)
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if code != exitUsage || len(lines) != 2 || !strings.HasPrefix(lines[0], "sweep: "+tt.want) || lines[1] != hint {
+			t.Errorf("sweep %q: exit %d, stderr:\n%s\nwant exit 2, %q and the hint", tt.args, code, stderr.String(), tt.want)
+		}
+		if strings.Count(lines[0], "convolve:")+strings.Count(lines[0], "benchmarks:") > 0 {
+			t.Errorf("sweep %q: package prefixes in %q", tt.args, lines[0])
+		}
+		if entries, _ := os.ReadDir(data); len(entries) > 0 {
+			t.Errorf("sweep %q wrote %d entries under -data", tt.args, len(entries))
+		}
+	}
+}
+
+// fakeBinary writes a test binary that prints out and exits with code.
+func fakeBinary(t *testing.T, out string, code int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "benchmarks.test")
+	script := "#!/bin/sh\ncat <<'EOF'\n" + out + "EOF\necho '[benchmarks] fake binary' >&2\nexit " + strconv.Itoa(code) + "\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A run in which no case ran writes no file and exits 1 with the reason:
+// the binary's notes, or its refusal.
+func TestNoCaseRanWritesNothing(t *testing.T) {
+	if _, err := gitOutput("rev-parse", "--show-toplevel"); err != nil {
+		t.Skip("not in a git checkout: " + err.Error())
+	}
+	for _, tt := range []struct {
+		out  string
+		code int
+		want string
+	}{
+		{"sweep: custom\ngpu: none\n# 2 GPU variants skipped: no CUDA device on this host (gpu-tiled, npp)\nBenchmarkConv \t 1\t 17883 ns/op\nPASS\n", 0, "no CUDA device on this host"},
+		{"", 2, "fake binary"},
+		{"sweep: custom\ngpu: none\n--- FAIL: BenchmarkConv/variant=cpu-fast/size=64x48/filter=gauss3\nFAIL\n", 1, "every case failed"},
+	} {
+		data := t.TempDir()
+		var stdout, stderr strings.Builder
+		code := sweepMain([]string{"-bin", fakeBinary(t, tt.out, tt.code), "-variants", "cpu-fast", "-sizes", "64x48", "-filters", "gauss3", "-data", data}, &stdout, &stderr)
+		if code != exitFailed || !strings.Contains(stderr.String(), "nothing written") || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant exit 1, nothing written and %q", code, stderr.String(), tt.want)
+		}
+		if entries, _ := os.ReadDir(data); len(entries) > 0 {
+			t.Errorf("a run without cases wrote %d entries under -data", len(entries))
+		}
+	}
+}
+
+// A sweep that leaves every case out on this host fails before it runs.
+func TestNothingToRun(t *testing.T) {
+	if _, err := gitOutput("rev-parse", "--show-toplevel"); err != nil {
+		t.Skip("not in a git checkout: " + err.Error())
+	}
+	data := t.TempDir()
+	var stdout, stderr strings.Builder
+	code := sweepMain([]string{"-bin", fakeBinary(t, "", 0), "-variants", "cpu-naive", "-sizes", "4096x4096", "-filters", "dense9", "-cpu-cap", "1000", "-data", data}, &stdout, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "no case to run") || !strings.Contains(stderr.String(), "above the CPU cap") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+}
+
+// Outside a tree with benchmarks/ the sweep says so, not that the host
+// lacks a GPU.
+func TestMissingTree(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("GIT_DIR", filepath.Join(dir, "no-git"))
+	var stdout, stderr strings.Builder
+	code := sweepMain([]string{"-bin", fakeBinary(t, "", 0), "-variants", "cpu-fast", "-sizes", "64x48", "-data", dir}, &stdout, &stderr)
+	if code != exitFailed || !strings.Contains(stderr.String(), "no benchmarks directory under "+dir) || strings.Contains(stderr.String(), "GPU") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+}
+
+// A rerun never replaces an earlier file.
+func TestWriteNew(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "host")
+	var paths []string
+	for i := range 3 {
+		p, err := writeNew(dir, "custom-1234", []byte{byte('a' + i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.Base(p))
+	}
+	if want := []string{"custom-1234.txt", "custom-1234-2.txt", "custom-1234-3.txt"}; strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("paths %v, want %v", paths, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "custom-1234.txt")); string(b) != "a" {
+		t.Errorf("the first file holds %q, want its own run", b)
+	}
+}
+
+// summaryOf renders the summary of a run of lines.
+func summaryOf(t *testing.T, lines ...string) string {
+	t.Helper()
+	r, err := results.ReadRun(strings.NewReader("cpu: Test CPU\n"+strings.Join(lines, "\n")+"\n"), "x/cpu-test/run.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := printSummary(&sb, r); err != nil {
+		t.Fatal(err)
+	}
+	return sb.String()
+}
+
+// The summary has a column for each axis that varies in the run, so that
+// no two rows read alike but for their times, and a legend.
+func TestSummaryVaryingAxes(t *testing.T) {
+	line := func(border, gpus string, ns int) string {
+		return "BenchmarkConv/variant=gpu-slab/size=64x64/filter=gauss3/k=3/block=default/border=" + border +
+			"/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/gpus=" + gpus +
+			" 1 " + itoa(ns) + " ns/op " + itoa(ns) + " gpu-ns/op 1 median-ci95-%"
+	}
+	got := summaryOf(t, line("zero", "0", 1000), line("reflect", "0", 1100), line("zero", "0,1", 600), line("reflect", "0,1", 700))
+	header := strings.SplitN(got, "\n", 4)[2]
+	for _, col := range []string{"variant", "size", "filter", "border", "gpus", "time (ms)", "spread", "line ±", "stable"} {
+		if !strings.Contains(header, col) {
+			t.Errorf("header %q lacks %q", header, col)
+		}
+	}
+	for _, col := range []string{" type ", " layout ", " k "} {
+		if strings.Contains(header, col) {
+			t.Errorf("header %q has %q, which does not vary", header, col)
+		}
+	}
+	if !strings.Contains(got, "time: median of the case's lines") || !strings.Contains(got, "line ±: median of the lines' own 95% intervals") {
+		t.Errorf("no legend:\n%s", got)
+	}
+}
+
+// A case whose lines disagree beyond their own intervals is flagged
+// unstable, one whose lines agree is not.
+func TestSummaryUnstable(t *testing.T) {
+	const name = "BenchmarkConv/variant=cpu-fast/size=64x64/filter=gauss3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	var lines []string
+	for _, ns := range []int{1000, 1850, 1010, 1400, 990} { // 85% apart, each ±1%
+		lines = append(lines, name+" 1 "+itoa(ns)+" ns/op 1 median-ci95-%")
+	}
+	other := strings.Replace(name, "gauss3", "gauss5", 1)
+	for _, ns := range []int{1000, 1005, 1010, 995, 990} {
+		lines = append(lines, other+" 1 "+itoa(ns)+" ns/op 1 median-ci95-%")
+	}
+	got := summaryOf(t, lines...)
+	var g3, g5 string
+	for _, l := range strings.Split(got, "\n") {
+		switch {
+		case strings.Contains(l, "gauss3"):
+			g3 = l
+		case strings.Contains(l, "gauss5"):
+			g5 = l
+		}
+	}
+	if !strings.Contains(g3, "UNSTABLE") || strings.Contains(g5, "UNSTABLE") || !strings.Contains(got, "1 case UNSTABLE") {
+		t.Errorf("want gauss3 unstable, gauss5 not:\n%s", got)
+	}
+}
+
+func TestAgree(t *testing.T) {
+	for _, tt := range []struct {
+		ts, spreads []float64
+		ok, known   bool
+	}{
+		{[]float64{100, 101}, []float64{1, 1}, true, true},
+		{[]float64{100, 185}, []float64{1, 1}, false, true},
+		{[]float64{100, 130}, []float64{20, 20}, true, true},
+		{[]float64{100}, []float64{1}, false, false},
+		{[]float64{100, 101}, []float64{1}, false, false},
+	} {
+		if ok, known := agree(tt.ts, tt.spreads); ok != tt.ok || known != tt.known {
+			t.Errorf("agree(%v, %v) = %v, %v; want %v, %v", tt.ts, tt.spreads, ok, known, tt.ok, tt.known)
+		}
+	}
+}
+
+// The binary's progress lines pass with the ETA's time left; other lines
+// pass unchanged, and the last of them are kept as the reason of a
+// failure.
+func TestProgressFilter(t *testing.T) {
+	c := benchmarks.Case{Variant: "cpu-fast", Width: 64, Height: 48, Filter: "gauss3", Channels: 1, Timing: benchmarks.CPUTiming}
+	est := benchmarks.SweepEstimate{Cases: []benchmarks.CaseEstimate{{Case: c, Low: time.Minute, High: time.Minute}}}
+	var sb strings.Builder
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progressFilter{w: &sb, eta: benchmarks.NewETA(est), now: func() time.Time { return now }}
+	start := benchmarks.ProgressLine{Sweep: "custom", Total: 1, Left: "time left unknown", Case: c.Name()}
+	io := "[benchmarks] no GPU (none): running the CPU variants only\n" + start.String() + "\n  line 1: 6 samples\nunfinished"
+	for _, chunk := range []string{io[:10], io[10:50], io[50:]} {
+		p.Write([]byte(chunk))
+	}
+	p.Flush()
+	got := strings.Split(sb.String(), "\n")
+	want := strings.Replace(start.String(), "time left unknown", "about 1m0s left (estimate)", 1)
+	if len(got) != 5 || got[1] != want || got[2] != "  line 1: 6 samples" || got[3] != "unfinished" {
+		t.Errorf("filtered:\n%s\nwant the progress line %q", sb.String(), want)
+	}
+	if tail := p.Tail(); len(tail) != 2 || tail[0] != "no GPU (none): running the CPU variants only" {
+		t.Errorf("tail %q", tail)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,151 @@
+package benchmarks
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+func TestProbeCase(t *testing.T) {
+	for _, tt := range []struct {
+		w, h, k      int
+		wantW, wantH int
+	}{
+		{512, 512, 3, 512, 512},   // small enough already
+		{6000, 4000, 9, 627, 418}, // about 2^18 pixels, 3:2
+		{100000, 40, 5, 8192, 32}, // the short side held at 32, the long one takes the pixels
+		{65536, 64, 75, 4096, 64}, // never larger than the case
+		{40, 100000, 5, 32, 8192},
+	} {
+		c := Case{Variant: "cpu-naive", Op: convolve.Filter2D, Width: tt.w, Height: tt.h, Filter: "box" + strconv.Itoa(tt.k), Type: convolve.Float32, Channels: 1, ULP: true}
+		p := ProbeCase(c)
+		if p.Width != tt.wantW || p.Height != tt.wantH || p.ULP || p.Variant != c.Variant || p.Filter != c.Filter {
+			t.Errorf("ProbeCase(%dx%d box%d) = %s, want %dx%d without ULP", tt.w, tt.h, tt.k, p.Name(), tt.wantW, tt.wantH)
+		}
+	}
+}
+
+// The estimate probes each case shape once, scales its run time by
+// pixels, and names the cases whose six samples outlast -max-time.
+func TestEstimateSweep(t *testing.T) {
+	mk := func(v string, w, h int, f string) Case {
+		return Case{Variant: v, Op: convolve.Filter2D, Width: w, Height: h, Filter: f, Type: convolve.Float32, Channels: 1, Timing: CPUTiming}
+	}
+	cases := []Case{
+		mk("cpu-naive", 6000, 4000, "dense9"),
+		mk("cpu-naive", 12000, 8000, "dense9"), // the same probe, 4x the pixels
+		mk("cpu-fast", 512, 512, "gauss5"),
+		mk("cpu-bad", 512, 512, "gauss5"),
+	}
+	probes := map[string]int{}
+	probe := func(c Case) (time.Duration, error) {
+		probes[c.Variant]++
+		switch c.Variant {
+		case "cpu-naive": // 6.5s at 6000x4000
+			return time.Duration(6.5e9 * float64(c.Width*c.Height) / 24e6), nil
+		case "cpu-bad":
+			return 0, errors.New("output differs from the reference")
+		}
+		return time.Millisecond, nil
+	}
+	n := DefaultNoise
+	e := EstimateSweep(cases, n, 5, probe)
+	if probes["cpu-naive"] != 1 || probes["cpu-fast"] != 1 {
+		t.Errorf("probes %v, want one per case shape", probes)
+	}
+	if d := e.Cases[0].PerRun; math.Abs(d.Seconds()-6.5) > 0.1 {
+		t.Errorf("cpu-naive 6000x4000 one run %v, want about 6.5s", d)
+	}
+	if d := e.Cases[1].PerRun; math.Abs(d.Seconds()-26) > 0.4 {
+		t.Errorf("cpu-naive 12000x8000 one run %v, want about 26s", d)
+	}
+	// 2 runs of setup and 5 lines of 6 samples.
+	if c := e.Cases[0]; !c.Overrun || math.Abs(c.Low.Seconds()-13-5*39) > 2 || c.Low != c.High {
+		t.Errorf("cpu-naive 6000x4000: overrun %v, %v to %v; want an overrun of about 208s", c.Overrun, c.Low, c.High)
+	}
+	if c := e.Cases[2]; c.Overrun || c.High < 5*n.MaxTime || c.Low > time.Second {
+		t.Errorf("cpu-fast: overrun %v, %v to %v; want 5 lines between their first test and -max-time", c.Overrun, c.Low, c.High)
+	}
+	if c := e.Cases[3]; c.Err == nil || c.High > time.Second {
+		t.Errorf("cpu-bad: err %v, high %v; want the probe's error and no lines", c.Err, c.High)
+	}
+	if got := e.Overruns(); len(got) != 2 {
+		t.Errorf("%d overruns, want the 2 cpu-naive cases", len(got))
+	}
+	low, exp, high := e.Total()
+	if !(low <= exp && exp <= high) || low < 1000*time.Second {
+		t.Errorf("total %v <= %v <= %v, want at least the cpu-naive lines", low, exp, high)
+	}
+}
+
+// On a sweep like the README's (a few slow cases of a time-bound variant
+// beside many fast ones, all of them slower than the probes said), the
+// time left stays within a quarter of the truth once the first case is
+// done, where a count of cases misses it by far more.
+func TestETAFollowsTheWork(t *testing.T) {
+	var e SweepEstimate
+	var truth []time.Duration
+	add := func(v string, f string, expected, actual time.Duration) {
+		c := Case{Variant: v, Op: convolve.Filter2D, Width: 6000, Height: 4000, Filter: f, Type: convolve.Float32, Channels: 1}
+		e.Cases = append(e.Cases, CaseEstimate{Case: c, Low: expected, High: expected})
+		truth = append(truth, actual)
+	}
+	for _, f := range []string{"gauss9", "dense9", "gauss7", "dense7"} {
+		add("cpu-fast", f, 10*time.Second, 12*time.Second)
+		add("cpu-fft", f, 10*time.Second, 9*time.Second)
+		add("cpu-naive", f, 200*time.Second, 260*time.Second)
+	}
+	eta := NewETA(e)
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	var total time.Duration
+	for _, d := range truth {
+		total += d
+	}
+	var done time.Duration
+	for i, c := range e.Cases {
+		eta.Start(c.Case.Name(), now)
+		left, ok := eta.Left(now)
+		trueLeft := total - done
+		if !ok {
+			t.Fatalf("case %d: no estimate", i)
+		}
+		if i >= 3 && math.Abs(float64(left-trueLeft)) > 0.25*float64(trueLeft) {
+			t.Errorf("at case %d: %v left, truly %v", i, left, trueLeft)
+		}
+		// Halfway through the case the estimate counts its rest.
+		mid := now.Add(truth[i] / 2)
+		if l, _ := eta.Left(mid); i >= 3 && math.Abs(float64(l-(trueLeft-truth[i]/2))) > 0.25*float64(trueLeft-truth[i]/2) {
+			t.Errorf("halfway through case %d: %v left, truly %v", i, l, trueLeft-truth[i]/2)
+		}
+		now = now.Add(truth[i])
+		done += truth[i]
+	}
+	eta.Finish(now)
+	if l, ok := eta.Left(now); !ok || l != 0 {
+		t.Errorf("after the last case: %v, %v; want 0", l, ok)
+	}
+	if eta.Start("variant=unknown", now) {
+		t.Error("Start of a case the estimate lacks reported it known")
+	}
+	if _, ok := eta.Left(now); ok {
+		t.Error("Left after an unknown case reported an estimate")
+	}
+}
+
+// A probe runs the case through its gate and times it.
+func TestRunnerProbe(t *testing.T) {
+	r := &Runner{CPUThreads: 1, Seed: 1}
+	c := Case{Variant: "cpu-fast", Op: convolve.Filter2D, Width: 64, Height: 48, Filter: "gauss3", Type: convolve.Float32, Channels: 1, Layout: convolve.Interleaved, Timing: CPUTiming, Cache: Hot}
+	d, err := r.Probe(c, 10*time.Millisecond)
+	if err != nil || d <= 0 || d > time.Second {
+		t.Errorf("Probe = %v, %v; want a positive time under a second", d, err)
+	}
+	c.Variant = "no-such-variant"
+	if _, err := r.Probe(c, 10*time.Millisecond); err == nil {
+		t.Error("Probe of an unknown variant: no error")
+	}
+}
