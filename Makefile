@@ -8,7 +8,8 @@
 #                  raw output under results/local/data/<gpu>/ and its report under
 #                  results/local/report/ (git ignores results/local/)
 #   make publish   copy the runs under results/local/data/ into the committed
-#                  results/data/ and rebuild results/report/
+#                  results/data/ and rebuild results/report/; refuses (exit 2)
+#                  to overwrite a file results/data/ holds unless FORCE=1
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
 #   make report    rebuild results/report/ from the committed raw data (offline)
 #   make compare OLD=a.txt NEW=b.txt  benchstat, with cases paired across runs and hosts
@@ -38,11 +39,12 @@ test: vet
 test-long: vet
 	CONVBENCH_TEST_LONG=1 $(GO) run ./cmd/testsummary -timeout 60m $(PKGS)
 
-STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# staticcheck is a tool of go.mod: its version is pinned there and in go.sum.
+STATICCHECK ?= $(GO) tool staticcheck
 
 vet:
 	$(GO) vet $(PKGS)
-	$(GO) run $(STATICCHECK) $(PKGS)
+	$(STATICCHECK) $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 
 fmt:
@@ -52,8 +54,20 @@ bench:
 	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data
 	$(GO) run ./results/cmd/report -data $(LOCAL)/data -out $(LOCAL)/report
 
+# publish refuses to overwrite a file results/data/ already holds: it lists
+# the clashes and exits 2, unless FORCE=1.
 publish:
 	@test -d $(LOCAL)/data || { echo "nothing to publish: no runs under $(LOCAL)/data (make bench writes them)"; exit 2; }
+	@if [ "$(FORCE)" != 1 ]; then \
+	  clash=$$(cd $(LOCAL)/data && find . -type f | sort | while IFS= read -r f; do \
+	    if [ -e "$(CURDIR)/results/data/$$f" ]; then echo "  results/data/$${f#./}"; fi; done); \
+	  if [ -n "$$clash" ]; then \
+	    echo "publish: these files are already in results/data/ and would be overwritten:"; \
+	    echo "$$clash"; \
+	    echo "publish: move the new runs aside, or run make publish FORCE=1 to overwrite them"; \
+	    exit 2; \
+	  fi; \
+	fi
 	cp -R $(LOCAL)/data/. results/data/
 	$(MAKE) report
 

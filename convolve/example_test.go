@@ -6,7 +6,68 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/refimpl"
 )
+
+// Example runs a registered variant end to end: Lookup finds it by name,
+// PlanFor checks the problem against its capabilities and plans it, Run
+// computes the output, and Compare measures the output against the
+// reference within the tolerance of the variant's error model. Importing
+// refimpl registers the CPU variants, cpu-naive among them, and gives the
+// reference (cudabind/variants registers the GPU ones).
+func Example() {
+	v, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g := convolve.Geometry{Width: 5, Height: 3, Channels: 1, Type: convolve.Uint8}
+	in, _ := convolve.WrapUint8(g, []uint8{
+		0, 10, 20, 30, 40,
+		0, 20, 40, 60, 80,
+		0, 30, 60, 90, 120,
+	})
+	p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: convolve.SobelX(), Border: convolve.Replicate}
+
+	plan, err := convolve.PlanFor(v, p, convolve.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer plan.Close()
+	out, _ := p.NewOutput()
+	if err := plan.Run(in, out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for y := 0; y < out.Height; y++ {
+		fmt.Println(out.F32[y*out.Width : (y+1)*out.Width])
+	}
+
+	ref, tol, err := refimpl.ExpectModel(p, in, v.Describe().Caps.Accuracy)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := convolve.Compare(out, ref, tol)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m)
+	fmt.Println("ok:", m.OK())
+
+	// What the variant cannot do is refused before planning, naming it.
+	_, err = convolve.PlanFor(v, p, convolve.Config{NoFMA: true})
+	fmt.Println(err)
+	// Output:
+	// [50 100 100 100 50]
+	// [80 160 160 160 80]
+	// [110 220 220 220 110]
+	// n=15 max-abs=0 max-ulp=0 rel-l2=0
+	// ok: true
+	// convolve: cpu-naive does not support compile options fmad/fast-math (CPU variant)
+}
 
 func ExampleNewImage() {
 	// A 4x2 RGB image of bytes, rows padded to 16 elements.
@@ -61,7 +122,7 @@ func ExampleParseFilter() {
 	// box:3        -> box3 3x3
 	// gauss:9:2.5  -> gauss9-s2.5 9x9
 	// log          -> log5 5x5
-	// convolve: filter spec "gauss:4": convolve: gaussian filter size 4: must be odd, 1 to 1023
+	// convolve: filter spec "gauss:4": gaussian filter size 4: must be odd, 1 to 1023
 }
 
 func ExampleGaussian() {

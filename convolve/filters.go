@@ -410,7 +410,7 @@ func ParseFilter(spec string) (*Filter, error) {
 		}
 		f, err := fam.make(k, sigma)
 		if err != nil {
-			return nil, fmt.Errorf("convolve: filter spec %q: %w", spec, err)
+			return nil, wrapf(err, "filter spec %q", spec)
 		}
 		return f, nil
 	}

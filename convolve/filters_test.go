@@ -300,6 +300,9 @@ func TestParseFilterErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseFilter(%q) error %q does not mention %s", tc.spec, err, tc.want)
 		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "convolve: ") || strings.Count(msg, "convolve:") != 1 {
+			t.Errorf("ParseFilter(%q) error %q: want one convolve: prefix, at the start", tc.spec, msg)
+		}
 	}
 }
 

@@ -125,17 +125,17 @@ func Compare(out, ref, tol *Image) (Metrics, error) {
 		return Metrics{}, fmt.Errorf("convolve: compare: nil image (output %v, reference %v)", out != nil, ref != nil)
 	}
 	if err := out.Check(); err != nil {
-		return Metrics{}, fmt.Errorf("convolve: compare: output: %w", err)
+		return Metrics{}, wrapf(err, "compare: output")
 	}
 	if err := ref.Check(); err != nil {
-		return Metrics{}, fmt.Errorf("convolve: compare: reference: %w", err)
+		return Metrics{}, wrapf(err, "compare: reference")
 	}
 	if out.Width != ref.Width || out.Height != ref.Height || out.Channels != ref.Channels {
 		return Metrics{}, fmt.Errorf("convolve: compare %v with %v: shapes differ", out.Geometry, ref.Geometry)
 	}
 	if tol != nil {
 		if err := tol.Check(); err != nil {
-			return Metrics{}, fmt.Errorf("convolve: compare: tolerance: %w", err)
+			return Metrics{}, wrapf(err, "compare: tolerance")
 		}
 		if tol.Width != ref.Width || tol.Height != ref.Height || tol.Channels != ref.Channels {
 			return Metrics{}, fmt.Errorf("convolve: tolerance %v does not match reference %v", tol.Geometry, ref.Geometry)

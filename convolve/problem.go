@@ -59,7 +59,7 @@ func (p Problem) Validate() error {
 	}
 	// The output may be larger than the input (f32 from u8 or i16).
 	if err := p.OutputGeometry().Validate(); err != nil {
-		return fmt.Errorf("convolve: %v of a %v image: output: %w", p.Op, p.Input, err)
+		return wrapf(err, "%v of a %v image: output", p.Op, p.Input)
 	}
 	if !p.Border.Valid() {
 		return fmt.Errorf("convolve: border %d: unknown", int(p.Border))
@@ -119,10 +119,10 @@ func (p Problem) NewOutput() (*Image, error) {
 // CheckIO verifies that in and out fit the problem.
 func (p Problem) CheckIO(in, out *Image) error {
 	if err := in.Check(); err != nil {
-		return fmt.Errorf("input: %w", err)
+		return wrapf(err, "input")
 	}
 	if err := out.Check(); err != nil {
-		return fmt.Errorf("output: %w", err)
+		return wrapf(err, "output")
 	}
 	if in.Geometry.Packed() != p.Input.Packed() || in.RowStride() != p.Input.RowStride() {
 		return fmt.Errorf("convolve: input %v does not match the problem's %v", in.Geometry, p.Input)

@@ -23,7 +23,7 @@ func TestProblemValidateSize(t *testing.T) {
 		{"2^20 square input", Geometry{Width: 1 << 20, Height: 1 << 20, Channels: 1, Type: Uint8}, Filter2D, "1099511627776 bytes"},
 		// 8 GiB of u8 input is within the limit, its 32 GiB f32 output
 		// is not.
-		{"f32 output of u8 input", Geometry{Width: 1 << 17, Height: 1 << 16, Channels: 1, Type: Uint8}, Filter2D, "output: convolve: image 131072x65536x1 f32 interleaved stride 131072: 34359738368 bytes"},
+		{"f32 output of u8 input", Geometry{Width: 1 << 17, Height: 1 << 16, Channels: 1, Type: Uint8}, Filter2D, "convolve: filter2d of a 131072x65536x1 u8 interleaved stride 131072 image: output: image 131072x65536x1 f32 interleaved stride 131072: 34359738368 bytes"},
 		{"sobel output of i16 input", Geometry{Width: 1 << 16, Height: 1 << 16, Channels: 2, Type: Int16, Stride: 1 << 17}, SobelMagnitude, "output"},
 		{"u8 input, output at the limit", Geometry{Width: 1 << 16, Height: 1 << 16, Channels: 1, Type: Uint8}, Filter2D, ""},
 		{"rgb2yuv keeps u8", Geometry{Width: 1 << 16, Height: 1 << 16, Channels: 3, Type: Uint8}, RGBToYUV, ""},

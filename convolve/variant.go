@@ -475,9 +475,14 @@ const (
 	GPUVariantsPackage = "github.com/convbench/convbench/cudabind/variants"
 )
 
-// PlanFor checks p and cfg against v's capabilities, naming the variant in
-// the error, and then plans. Callers should prefer it to v.Plan. A nil v
-// is an error.
+// PlanFor checks p and cfg against v's capabilities and then plans. Every
+// error it returns names the variant: a validation error of p or cfg, a
+// capability error and an error of v's own Plan alike. A
+// *CapabilityError, *NonFiniteError or *MemoryError in the error's chain
+// that names no variant gets v's name (NameVariant), and an error whose
+// message still does not name the variant is wrapped as "convolve: NAME:
+// message"; errors.As and errors.Is see through the wrapping. Callers
+// should prefer PlanFor to v.Plan. A nil v is an error.
 func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
 	if v == nil {
 		return nil, fmt.Errorf("convolve: PlanFor of a nil variant (look variants up with Lookup)")
@@ -488,27 +493,30 @@ func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
 		err = d.Caps.CheckConfig(cfg)
 	}
 	if err != nil {
-		return nil, NameVariant(d.Name, err)
+		return nil, variantError(d.Name, err)
 	}
-	return v.Plan(p, cfg)
+	pl, err := v.Plan(p, cfg)
+	if err != nil {
+		return nil, variantError(d.Name, err)
+	}
+	return pl, nil
 }
 
-// NameVariant sets the variant name of a *CapabilityError, *NonFiniteError
-// or *MemoryError err that names none, and returns err.
+// NameVariant gives name to the first *CapabilityError, the first
+// *NonFiniteError and the first *MemoryError in err's chain (as errors.As
+// finds them) where that error names no variant, and returns err.
 func NameVariant(name string, err error) error {
-	switch e := err.(type) {
-	case *CapabilityError:
-		if e.Variant == "" {
-			e.Variant = name
-		}
-	case *NonFiniteError:
-		if e.Variant == "" {
-			e.Variant = name
-		}
-	case *MemoryError:
-		if e.Variant == "" {
-			e.Variant = name
-		}
+	var ce *CapabilityError
+	if errors.As(err, &ce) && ce.Variant == "" {
+		ce.Variant = name
+	}
+	var nf *NonFiniteError
+	if errors.As(err, &nf) && nf.Variant == "" {
+		nf.Variant = name
+	}
+	var me *MemoryError
+	if errors.As(err, &me) && me.Variant == "" {
+		me.Variant = name
 	}
 	return err
 }

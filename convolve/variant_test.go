@@ -2,6 +2,7 @@ package convolve
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"strings"
@@ -297,7 +298,7 @@ func TestProblemCheckIO(t *testing.T) {
 	if err := p.CheckIO(in, wrong); err == nil || !strings.Contains(err.Error(), "output") {
 		t.Errorf("u8 output: %v", err)
 	}
-	if err := p.CheckIO(in, nil); err == nil || !strings.Contains(err.Error(), "output: convolve: nil image") {
+	if err := p.CheckIO(in, nil); err == nil || !strings.Contains(err.Error(), "convolve: output: nil image") {
 		t.Errorf("nil output: %v", err)
 	}
 }
@@ -444,5 +445,111 @@ func TestCapabilitiesClone(t *testing.T) {
 	}
 	if d.MaxFilterSide != 31 {
 		t.Errorf("clone lost MaxFilterSide: %+v", d)
+	}
+}
+
+// planErrVariant is a variant whose Plan returns err.
+type planErrVariant struct {
+	name string
+	caps Capabilities
+	err  error
+}
+
+func (v planErrVariant) Describe() Description {
+	return Description{Name: v.name, Summary: "test fake", Caps: v.caps}
+}
+
+func (v planErrVariant) Plan(Problem, Config) (Plan, error) { return nil, v.err }
+
+// TestPlanForErrorsNameVariant: every error PlanFor returns names the
+// variant once, with one convolve: prefix, and keeps the typed errors and
+// sentinels of its chain reachable.
+func TestPlanForErrorsNameVariant(t *testing.T) {
+	const name = "gpu-test"
+	gpu := Capabilities{GPU: true, Borders: []Border{Zero}, FiniteInput: true}
+	ok := grayProblem(Float32, SobelX(), Zero)
+	inf := SobelX()
+	inf.Weights[4] = float32(math.Inf(1))
+	errNoDevice := errors.New("cudabind: no CUDA device")
+	huge := ok
+	huge.Input = Geometry{Width: 1 << 20, Height: 1 << 20, Channels: 4}
+	badFilter := ok
+	badFilter.Filter = &Filter{Name: "even", Width: 2, Height: 3, Weights: make([]float32, 6)}
+	borderWrap := ok
+	borderWrap.Border = Wrap
+
+	tests := []struct {
+		name    string
+		p       Problem
+		cfg     Config
+		planErr error  // what the variant's Plan returns
+		want    string // the whole message
+		as      string // the typed error errors.As must find, naming the variant where it has a field for it
+		is      error  // a sentinel errors.Is must find, or nil
+	}{
+		{name: "invalid image", p: Problem{Op: Filter2D, Input: Geometry{Height: 4, Channels: 1}, Filter: SobelX()},
+			want: "convolve: gpu-test: image width 0: must be positive"},
+		{name: "invalid filter", p: badFilter,
+			want: `convolve: gpu-test: filter "even" width 2: must be odd, 1 to 1023`},
+		{name: "image too large", p: huge, as: "SizeError",
+			want: "convolve: gpu-test: image 1048576x1048576x4 f32 interleaved stride 4194304: 17592186044416 bytes of data, more than the limit of 17179869184 bytes (MaxImageBytes)"},
+		{name: "capability", p: borderWrap, as: "CapabilityError",
+			want: "convolve: gpu-test does not support border wrap"},
+		{name: "non-finite filter", p: Problem{Op: Filter2D, Input: ok.Input, Filter: inf}, as: "NonFiniteError",
+			want: `convolve: gpu-test needs finite input: filter "sobel-x" weight 4 (row 1, col 1) is +Inf`},
+		{name: "config capability", p: ok, cfg: Config{Tunables: map[string]int{"ry": 2}}, as: "CapabilityError",
+			want: "convolve: gpu-test does not support tunable ry"},
+		{name: "config value", p: ok, cfg: Config{Devices: []int{-1}},
+			want: "convolve: gpu-test: device ordinal -1: ordinals are not negative"},
+		{name: "plan error of another package", p: ok, planErr: fmt.Errorf("open device: %w", errNoDevice), is: errNoDevice,
+			want: "convolve: gpu-test: open device: cudabind: no CUDA device"},
+		{name: "plan error naming the variant", p: ok, planErr: errors.New("variants: gpu-test: Setup left Enqueue unset"),
+			want: "variants: gpu-test: Setup left Enqueue unset"},
+		{name: "plan capability error", p: ok, planErr: &CapabilityError{What: "image size", Value: "2^30"}, as: "CapabilityError",
+			want: "convolve: gpu-test does not support image size 2^30"},
+		{name: "plan memory error", p: ok, planErr: &MemoryError{Memory: "device", What: "input", Needed: 8, Available: 4}, as: "MemoryError",
+			want: "convolve: gpu-test: input needs 8 bytes of device memory, 4 available"},
+		{name: "wrapped plan memory error", p: ok, planErr: wrapf(&MemoryError{Memory: "device", What: "input", Needed: 8, Available: 4}, "buffers"), as: "MemoryError",
+			want: "convolve: buffers: gpu-test: input needs 8 bytes of device memory, 4 available"},
+		{name: "plan error of this package", p: ok, planErr: errors.New("convolve: plan used after Close"),
+			want: "convolve: gpu-test: plan used after Close"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := planErrVariant{name: name, caps: gpu, err: tc.planErr}
+			pl, err := PlanFor(v, tc.p, tc.cfg)
+			if err == nil {
+				t.Fatalf("PlanFor = %v, nil; want an error", pl)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("PlanFor error\n%s\nwant\n%s", err, tc.want)
+			}
+			found, named := false, false
+			switch tc.as {
+			case "":
+				found, named = true, true
+			case "SizeError":
+				var e *SizeError
+				found, named = errors.As(err, &e), true
+			case "CapabilityError":
+				var e *CapabilityError
+				found = errors.As(err, &e)
+				named = found && e.Variant == name
+			case "NonFiniteError":
+				var e *NonFiniteError
+				found = errors.As(err, &e)
+				named = found && e.Variant == name
+			case "MemoryError":
+				var e *MemoryError
+				found = errors.As(err, &e)
+				named = found && e.Variant == name
+			}
+			if !found || !named {
+				t.Errorf("errors.As(err, *%s): found %v, naming %s %v", tc.as, found, name, named)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tc.is)
+			}
+		})
 	}
 }

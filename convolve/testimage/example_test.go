@@ -87,3 +87,21 @@ func ExampleTooLargeError() {
 	// 65535 65535 true
 	// testimage: PGM image 65535x65535 has 4294836225 pixels, more than the limit of 67108864 pixels (testimage.MaxPixels)
 }
+
+// ReadImage tells the format from the first bytes; data in none it knows
+// is an error that shows them.
+func ExampleReadImage() {
+	im, _ := testimage.Gradient(convolve.Geometry{Width: 4, Height: 1, Channels: 1, Type: convolve.Uint8})
+	var buf bytes.Buffer
+	testimage.WritePNG(&buf, im)
+	back, format, err := testimage.ReadImage(&buf)
+	fmt.Println(format, back.Geometry, back.U8, err)
+
+	_, _, err = testimage.ReadImage(strings.NewReader("BM\x1e\x00\x00\x00"))
+	fmt.Println(errors.Is(err, testimage.ErrFormat))
+	fmt.Println(err)
+	// Output:
+	// png 4x1x1 u8 interleaved stride 4 [0 85 170 255] <nil>
+	// true
+	// testimage: unknown image format: first bytes "BM\x1e\x00\x00\x00" (want PNG, TIFF, PGM (P5), PPM (P6) or a format registered with the image package)
+}

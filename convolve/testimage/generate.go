@@ -11,9 +11,11 @@
 // 8-bit gray, RGB or RGBA), binary PGM/PPM (P5/P6, maxval 255) and TIFF
 // (read by golang.org/x/image/tiff where it can, else here: 8-bit, 16-bit
 // signed and 32-bit float samples, 1 to 4 channels; written uncompressed).
-// Every reader reads the header first and refuses an image of more than
-// MaxPixels pixels with a *TooLargeError before it allocates for the
-// pixels. A Cache keeps generated images on disk as uncompressed TIFF,
+// ReadImage tells these formats, and those registered with the image
+// package, from a file's first bytes. Every reader reads the header first
+// and refuses an image of more than MaxPixels pixels with a *TooLargeError,
+// and one over convolve.MaxImageBytes with a *convolve.SizeError, before it
+// allocates for the pixels. A Cache keeps generated images on disk as uncompressed TIFF,
 // keyed by generator, geometry and seed, as report 001 does with its
 // fixed-seed images. ToUint8Clamp and ToUint8Normalize turn float results
 // into 8-bit images for viewing.

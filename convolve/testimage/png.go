@@ -89,31 +89,23 @@ func (withAlpha) Opaque() bool { return false }
 // channel for gray ones, else 3 when every pixel is opaque and 4 when not.
 //
 // The header is read first: an image of more than MaxPixels pixels is
-// refused with a *TooLargeError before its pixels are decoded.
+// refused with a *TooLargeError, and one whose data would be larger than
+// convolve.MaxImageBytes with a *convolve.SizeError (wrapped), before its
+// pixels are decoded.
 func ReadPNG(r io.Reader) (*convolve.Image, error) {
 	var head bytes.Buffer
 	cfg, err := png.DecodeConfig(io.TeeReader(r, &head))
 	if err != nil {
 		return nil, fmt.Errorf("testimage: PNG: %w", err)
 	}
-	if err := checkPixels("PNG", int64(cfg.Width), int64(cfg.Height), MaxPixels); err != nil {
+	if err := checkHeader("PNG", int64(cfg.Width), int64(cfg.Height), modelChannels(cfg.ColorModel), convolve.Uint8); err != nil {
 		return nil, err
 	}
 	m, err := png.Decode(io.MultiReader(&head, r))
 	if err != nil {
 		return nil, fmt.Errorf("testimage: PNG: %w", err)
 	}
-	channels := 4
-	switch m := m.(type) {
-	case *image.Gray, *image.Gray16:
-		channels = 1
-	case *image.NRGBA:
-	case interface{ Opaque() bool }:
-		if m.Opaque() {
-			channels = 3
-		}
-	}
-	return fromImage(m, channels)
+	return fromImage(m, imageChannels(m))
 }
 
 // fromImage copies m into a packed, interleaved u8 image of 1 channel

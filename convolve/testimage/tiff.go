@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"io"
 	"math"
 
@@ -229,7 +230,9 @@ func writeSamples(w *bufio.Writer, im *convolve.Image) error {
 // they hold.
 //
 // The header is read first: an image of more than MaxPixels pixels is
-// refused with a *TooLargeError before its pixels are decoded.
+// refused with a *TooLargeError, and one whose data would be larger than
+// convolve.MaxImageBytes with a *convolve.SizeError (wrapped), before its
+// pixels are decoded.
 func ReadTIFF(r io.Reader) (*convolve.Image, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -475,11 +478,17 @@ func decodeXImage(b []byte, spp uint32, maxPixels int64) (*convolve.Image, error
 	if err := checkPixels("TIFF", int64(cfg.Width), int64(cfg.Height), maxPixels); err != nil {
 		return nil, err
 	}
+	channels := int(spp)
+	if _, ok := cfg.ColorModel.(color.Palette); ok {
+		channels = 3
+	}
+	if err := checkBytes(int64(cfg.Width), int64(cfg.Height), channels, convolve.Uint8); err != nil {
+		return nil, err
+	}
 	m, err := tiff.Decode(bytes.NewReader(b))
 	if err != nil {
 		return nil, err
 	}
-	channels := int(spp)
 	if _, ok := m.(*image.Paletted); ok {
 		channels = 3
 	}

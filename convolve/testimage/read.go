@@ -1,0 +1,147 @@
+package testimage
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// ErrFormat is the error, wrapped, of ReadImage for data in a format it
+// does not know.
+var ErrFormat = errors.New("testimage: unknown image format")
+
+// A format is a file format that ReadImage tells by the first bytes of a
+// file, as the image package tells its registered formats.
+type format struct {
+	name  string // as image.Decode names formats
+	magic string // the first bytes; '?' matches any byte
+	read  func(io.Reader) (*convolve.Image, error)
+}
+
+// formats are the formats this package reads itself. ReadImage tries them
+// before the formats registered with the image package, so that TIFF
+// files of signed, float and 2-channel samples, which
+// golang.org/x/image/tiff refuses, are read.
+var formats = []format{
+	{"png", "\x89PNG\r\n\x1a\n", ReadPNG},
+	{"tiff", "II*\x00", ReadTIFF},
+	{"tiff", "MM\x00*", ReadTIFF},
+	{"pgm", "P5", ReadPGM},
+	{"ppm", "P6", ReadPPM},
+}
+
+// sniffLen is how many first bytes ReadImage looks at, and shows in the
+// error for an unknown format.
+const sniffLen = 8
+
+// match reports whether b starts with magic, where '?' matches any byte.
+func match(magic string, b []byte) bool {
+	if len(b) < len(magic) {
+		return false
+	}
+	for i, c := range []byte(magic) {
+		if c != b[i] && c != '?' {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadImage reads an image of any format it can tell from the first bytes
+// of r, as image.Decode does, and returns the image with the format's
+// name: "png" (ReadPNG), "tiff" (ReadTIFF), "pgm" (ReadPGM) or "ppm"
+// (ReadPPM). A format registered with the image package (see
+// image.RegisterFormat; a program registers JPEG and GIF by importing
+// image/jpeg and image/gif) is read with image.DecodeConfig and
+// image.Decode, under the name it was registered with, into a packed,
+// interleaved u8 image converted as ReadPNG converts PNG kinds.
+//
+// The header is read first, as by every reader of this package: an image
+// of more than MaxPixels pixels is refused with a *TooLargeError, and one
+// whose data would be larger than convolve.MaxImageBytes with a
+// *convolve.SizeError (wrapped), before its pixels are decoded. Data in a
+// format none of these is refused with an error that wraps ErrFormat and
+// shows the first bytes seen.
+func ReadImage(r io.Reader) (*convolve.Image, string, error) {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(sniffLen)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, "", fmt.Errorf("testimage: reading the header: %w", err)
+	}
+	for _, f := range formats {
+		if match(f.magic, head) {
+			im, err := f.read(br)
+			return im, f.name, err
+		}
+	}
+	return readRegistered(br, head)
+}
+
+// readRegistered reads an image of a format registered with the image
+// package; head is the first bytes of br, for the error of an unknown
+// format.
+func readRegistered(br *bufio.Reader, head []byte) (*convolve.Image, string, error) {
+	var hdr bytes.Buffer
+	cfg, name, err := image.DecodeConfig(io.TeeReader(br, &hdr))
+	if errors.Is(err, image.ErrFormat) {
+		return nil, "", fmt.Errorf("%w: first bytes %q (want PNG, TIFF, PGM (P5), PPM (P6) or a format registered with the image package)", ErrFormat, head)
+	}
+	kind := strings.ToUpper(name)
+	if err != nil {
+		return nil, name, fmt.Errorf("testimage: %s: %w", kind, err)
+	}
+	if err := checkHeader(kind, int64(cfg.Width), int64(cfg.Height), modelChannels(cfg.ColorModel), convolve.Uint8); err != nil {
+		return nil, name, err
+	}
+	m, _, err := image.Decode(io.MultiReader(&hdr, br))
+	if err != nil {
+		return nil, name, fmt.Errorf("testimage: %s: %w", kind, err)
+	}
+	im, err := fromImage(m, imageChannels(m))
+	return im, name, err
+}
+
+// imageChannels is the channel count a decoded image is read into: 1 for
+// gray images, 4 for non-premultiplied RGBA ones, else 3 where every pixel
+// is opaque and 4 where not.
+func imageChannels(m image.Image) int {
+	switch m := m.(type) {
+	case *image.Gray, *image.Gray16:
+		return 1
+	case *image.NRGBA:
+		return 4
+	case interface{ Opaque() bool }:
+		if m.Opaque() {
+			return 3
+		}
+	}
+	return 4
+}
+
+// modelChannels is the channel count a header's colour model implies, as
+// imageChannels gives it for the usual decoded image of that model: 1 for
+// gray, 3 for opaque RGB and for a palette of opaque colours, else 4.
+func modelChannels(m color.Model) int {
+	switch m {
+	case color.GrayModel, color.Gray16Model:
+		return 1
+	case color.RGBAModel, color.RGBA64Model, color.YCbCrModel, color.CMYKModel:
+		return 3
+	}
+	if p, ok := m.(color.Palette); ok {
+		for _, c := range p {
+			if _, _, _, a := c.RGBA(); a != 0xffff {
+				return 4
+			}
+		}
+		return 3
+	}
+	return 4
+}
