@@ -12,7 +12,7 @@
 #                  to overwrite a file results/data/ holds unless FORCE=1
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
 #   make report    rebuild results/report/ from the committed raw data (offline)
-#   make compare OLD=a.txt NEW=b.txt  benchstat, with cases paired across runs and hosts
+#   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
 #   make gpu-bins  test binaries, the report, sweep and tune commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs

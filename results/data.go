@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"golang.org/x/perf/benchfmt"
@@ -123,6 +124,9 @@ type Run struct {
 	// setting " lines: block, tunables, their source, auto's path), in
 	// file order.
 	Settings []CaseSetting
+	// Modified is when the file was last written, as Load found it; zero
+	// for a run ReadRun read from elsewhere.
+	Modified time.Time
 }
 
 // CaseSetting is one "# setting <case>: <note>" line of a run: the case's
@@ -354,6 +358,12 @@ func Load(dataDir string) ([]*Run, error) {
 			return nil, err
 		}
 		run, err := ReadRun(f, p)
+		if err == nil {
+			var fi os.FileInfo
+			if fi, err = f.Stat(); err == nil {
+				run.Modified = fi.ModTime()
+			}
+		}
 		f.Close()
 		if err != nil {
 			return nil, err

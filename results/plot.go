@@ -59,12 +59,19 @@ type Plot struct {
 	Series []Series
 }
 
-// Plot geometry: the data area and its axes, and the legend to their
-// right, which grows the canvas rather than lose or cut an entry.
+// Plot geometry: the data area and its axes, at least plotW by plotH and
+// wider or taller where the title or an axis label needs it, and the
+// legend to their right, which grows the canvas rather than lose or cut an
+// entry.
 const (
 	plotW, plotH = 6 * vg.Inch, 4 * vg.Inch
 	legendPad    = 10 * vg.Millimeter / 4
 	fontSize     = 10
+	// textSlack is the room every text gets beyond its width in
+	// Liberation Sans, the font the layout measures: an SVG viewer that
+	// lacks it and Arial sets the text in a wider sans-serif (DejaVu Sans
+	// is about 15% wider), which must still fit on the canvas.
+	textSlack = 1.2
 )
 
 // HasData reports whether any series has a plottable point.
@@ -362,8 +369,9 @@ type glyphThumb struct{ draw.GlyphStyle }
 
 func (t glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(t.GlyphStyle, c.Center()) }
 
-// render draws the plot and its legend on a canvas sized to hold both.
-func (p *Plot) render(newCanvas func(w, h vg.Length) vg.CanvasWriterTo) (vg.CanvasWriterTo, error) {
+// render draws the plot and its legend on a canvas sized to hold both,
+// made by newCanvas, and returns that canvas.
+func (p *Plot) render(newCanvas func(w, h vg.Length) vg.Canvas) (vg.Canvas, error) {
 	g, legend, _, err := p.build()
 	if err != nil {
 		return nil, err
@@ -371,27 +379,40 @@ func (p *Plot) render(newCanvas func(w, h vg.Length) vg.CanvasWriterTo) (vg.Canv
 	// The legend's size, measured on a scratch canvas.
 	scratch := draw.New(vgimg.New(1, 1))
 	lr := legend.Rectangle(scratch)
-	lw, lh := lr.Size().X+2*legendPad, lr.Size().Y+2*legendPad
-	w, h := plotW+lw, max(plotH, lh+2*legendPad)
+	lw, lh := lr.Size().X*textSlack+2*legendPad, lr.Size().Y+2*legendPad
+	pw, ph := p.area(g)
+	w, h := pw+lw, max(ph, lh+2*legendPad)
 	c := newCanvas(w, h)
-	dc := draw.New(c)
+	dc := draw.NewCanvas(c, w, h)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	g.Draw(draw.Crop(dc, 0, -lw, h-plotH, 0))
-	legend.Draw(draw.Crop(dc, plotW+legendPad, -legendPad, legendPad, -legendPad*2))
+	g.Draw(draw.Crop(dc, 0, -lw, h-ph, 0))
+	legend.Draw(draw.Crop(dc, pw+legendPad, -legendPad, legendPad, -legendPad*2))
 	return c, nil
+}
+
+// area is the size of the plot without its legend: plotW by plotH, or
+// wider where the title or the x axis label would not fit across it with
+// textSlack to spare, and taller where the y axis label would not fit
+// along it.
+func (p *Plot) area(g *plot.Plot) (w, h vg.Length) {
+	const margin = 2 * legendPad
+	w = max(plotW, g.Title.TextStyle.Width(g.Title.Text)*textSlack+margin,
+		g.X.Label.TextStyle.Width(g.X.Label.Text)*textSlack+margin+vg.Inch)
+	h = max(plotH, g.Y.Label.TextStyle.Width(g.Y.Label.Text)*textSlack+margin+vg.Inch/2)
+	return w, h
 }
 
 // WriteSVG renders the plot as a standalone SVG document. Its text is
 // set in Liberation Sans, which the layout measures, or in a font of the
 // same metrics (Arial, Helvetica) where the viewer lacks it.
 func (p *Plot) WriteSVG(w io.Writer) error {
-	c, err := p.render(func(w, h vg.Length) vg.CanvasWriterTo { return vgsvg.New(w, h) })
+	c, err := p.render(func(w, h vg.Length) vg.Canvas { return vgsvg.New(w, h) })
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
+	if _, err := c.(*vgsvg.Canvas).WriteTo(&b); err != nil {
 		return err
 	}
 	svg := bytes.ReplaceAll(b.Bytes(), []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
@@ -401,14 +422,14 @@ func (p *Plot) WriteSVG(w io.Writer) error {
 
 // WritePNG renders the plot as a PNG image at dpi dots per inch.
 func (p *Plot) WritePNG(w io.Writer, dpi int) error {
-	c, err := p.render(func(w, h vg.Length) vg.CanvasWriterTo {
+	c, err := p.render(func(w, h vg.Length) vg.Canvas {
 		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
 	})
 	if err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
+	if _, err := c.(vgimg.PngCanvas).WriteTo(&b); err != nil {
 		return err
 	}
 	_, err = w.Write(b.Bytes())

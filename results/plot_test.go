@@ -9,19 +9,26 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/recorder"
 )
 
-var plotDir = flag.String("plotdir", "", "write every plot of the committed report as PNG into this directory, to look at")
+var plotDir = flag.String("plotdir", "", "write every plot of the committed report and of the local fixture's report as PNG into this directory, to look at")
 
-// Every plot of the committed data renders, as SVG and PNG, with one
-// legend entry per drawn series, one colour per variant and one marker
-// per source, and a canvas that holds its whole legend.
+// Every plot of the committed data and of a user's run renders, as SVG
+// and PNG, with one legend entry per drawn series, one colour per variant
+// and one marker per source, and a canvas that holds its whole legend and
+// every text.
 func TestPlotsRender(t *testing.T) {
 	r := committedReport(t)
+	sections := append(slices.Clone(r.Sections), localReport(t).Runs...)
 	n := 0
-	for _, s := range r.Sections {
+	for _, s := range sections {
 		for _, p := range s.Plots {
 			if !p.HasData() {
 				continue
@@ -46,8 +53,8 @@ func TestPlotsRender(t *testing.T) {
 			}
 		}
 	}
-	if n < 8 {
-		t.Errorf("%d plots with data, want the 8 or more the report draws", n)
+	if n < 9 {
+		t.Errorf("%d plots with data, want the 9 or more the reports draw", n)
 	}
 }
 
@@ -74,6 +81,7 @@ func checkPlot(t *testing.T, p *Plot) {
 	if got := len(entries); got != len(drawn) {
 		t.Errorf("%s: %d legend entries for %d series", p.ID, got, len(drawn))
 	}
+	checkTextFits(t, p)
 	styles := p.Styles()
 	byVariant := map[string]color.Color{}
 	bySource := map[string]string{}
@@ -102,6 +110,54 @@ func checkPlot(t *testing.T, p *Plot) {
 			t.Errorf("%s: sources %s and %s share a marker", p.ID, src, other)
 		}
 		seen[shape] = src
+	}
+}
+
+// checkTextFits draws p on a recording canvas and checks every text it
+// sets against the canvas, by the plot library's metrics of the font it
+// is set in: each must lie on the canvas whole with textSlack to spare
+// (room for a viewer's wider fallback font), across it or, turned a
+// quarter (the y axis label), up it. The title and every legend entry
+// must be set whole.
+func checkTextFits(t *testing.T, p *Plot) {
+	t.Helper()
+	var w, h vg.Length
+	rec := &recorder.Canvas{}
+	if _, err := p.render(func(cw, ch vg.Length) vg.Canvas { w, h = cw, ch; return rec }); err != nil {
+		t.Fatalf("%s: %v", p.ID, err)
+	}
+	set := map[string]bool{}
+	turned := []bool{false}
+	for _, a := range rec.Actions {
+		switch a := a.(type) {
+		case *recorder.Push:
+			turned = append(turned, turned[len(turned)-1])
+		case *recorder.Pop:
+			turned = turned[:len(turned)-1]
+		case *recorder.Rotate:
+			turned[len(turned)-1] = a.Angle != 0
+		case *recorder.FillString:
+			set[a.String] = true
+			face := font.DefaultCache.Lookup(a.Font, a.Size)
+			width := face.Width(a.String) * textSlack
+			// Turned a quarter, a text runs up the canvas from its x.
+			along, across, extent, depth := a.Point.X, a.Point.Y, w, h
+			if turned[len(turned)-1] {
+				extent, depth = h, w
+				across = -across
+			}
+			if along < 0 || along+width > extent || across < 0 || across > depth {
+				t.Errorf("%s: %q at (%.1f, %.1f), %.1f wide with slack, is cut by the %.1f x %.1f canvas", p.ID, a.String, a.Point.X, a.Point.Y, width, w, h)
+			}
+		}
+	}
+	if !set[p.Title] {
+		t.Errorf("%s: title %q is not set whole", p.ID, p.Title)
+	}
+	for _, s := range p.drawn() {
+		if !set[s.Name] {
+			t.Errorf("%s: legend entry %q is not set whole", p.ID, s.Name)
+		}
 	}
 }
 

@@ -875,11 +875,12 @@ func tiledDefaultRY(size, spec, sms string) int {
 // preset tuning-tiled, where launch and tail effects matter least.
 const rooflineSize = "4096x4096"
 
-// sectionRoofline sets the Gaussian K x K kernels of each GPU's
-// tuning-tiled run (gpu-tiled at its best ry and block, gpu-shared)
-// against the roofline of that GPU: the FP32 peak and the measured copy
-// bandwidth times the arithmetic intensity (FLOP per byte read and
-// written once).
+// sectionRoofline sets the Gaussian K x K kernels of each GPU against
+// the roofline of that GPU: the FP32 peak and the measured copy bandwidth
+// times the arithmetic intensity (FLOP per byte read and written once).
+// Its kernels are every variant of the GPU's run of preset roofline
+// (floorsRun), or where there is none of its tuning-tiled run (gpu-tiled
+// and gpu-shared), each at its fastest setting.
 func sectionRoofline(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Roofline: achieved GFLOP/s against the memory and FP32 roofs"}
 	type point struct {
@@ -891,11 +892,12 @@ func sectionRoofline(hosts []*Host) *Section {
 		h        *Host
 		run      *Run
 		bw, peak float64
+		variants []string
 	}
 	var hs []hostData
 	var pts []point
 	for _, h := range hosts {
-		run := h.run("tuning-tiled")
+		run := rooflineRun(h)
 		if run == nil {
 			continue
 		}
@@ -904,10 +906,13 @@ func sectionRoofline(hosts []*Host) *Section {
 		if err1 != nil || err2 != nil || bw <= 0 || peak <= 0 {
 			continue
 		}
-		hs = append(hs, hostData{h, run, bw, peak})
-		for _, smp := range run.Samples {
+		hd := hostData{h: h, run: run, bw: bw, peak: peak}
+		for _, smp := range rooflineSamples(run) {
+			if v := smp.Keys["variant"]; !slices.Contains(hd.variants, v) {
+				hd.variants = append(hd.variants, v)
+			}
 			spec := smp.Keys["filter"]
-			if smp.Keys["size"] != rooflineSize || slices.ContainsFunc(pts, func(p point) bool { return p.spec == spec }) {
+			if slices.ContainsFunc(pts, func(p point) bool { return p.spec == spec }) {
 				continue
 			}
 			f, err := convolve.ParseFilter(spec)
@@ -919,6 +924,8 @@ func sectionRoofline(hosts []*Host) *Section {
 				Input: convolve.Geometry{Width: w, Height: ht, Channels: 1, Type: convolve.Float32}})
 			pts = append(pts, point{spec, tp.Flops() / float64(tp.BytesRead+tp.BytesWritten), tp})
 		}
+		slices.SortFunc(hd.variants, naturalCompare)
+		hs = append(hs, hd)
 	}
 	if len(hs) == 0 {
 		return s
@@ -940,7 +947,7 @@ func sectionRoofline(hosts []*Host) *Section {
 	}
 	slices.SortFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
 	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
-		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s", LogX: true, LogY: true}
+		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s (2·K² FLOP an output)", LogX: true, LogY: true}
 	var pointLabels []string
 	for _, x := range xp {
 		plot.X = append(plot.X, "")
@@ -949,48 +956,97 @@ func sectionRoofline(hosts []*Host) *Section {
 	}
 	for _, hd := range hs {
 		t := &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
-			Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. Times from the host's `tuning-tiled` run (graph replay): gpu-tiled at its best ry and block, gpu-shared with its defaults.",
-				sig(hd.peak, 3), sig(hd.bw, 3)),
-			Header: []string{"Filter", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "gpu-tiled (GFLOP/s)", "% of roof", "gpu-shared (GFLOP/s)", "% of roof"}}
+			Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. "+
+				"Each variant's GFLOP/s at its fastest block and tunables in the host's run `%s` (%s), and in brackets its share of the roof; GFLOP/s counts 2·K² FLOP an output, so a separable path, which executes fewer, can pass the FP32 roof.",
+				sig(hd.peak, 3), sig(hd.bw, 3), hd.run.Preset, timingOf(rooflineSamples(hd.run))),
+			Header: []string{"Filter", "FLOP/byte", "Roof (GFLOP/s)", "Bound"}}
+		t.Header = append(t.Header, hd.variants...)
 		roof := make([]float64, len(xp))
 		for i, x := range xp {
 			roof[i] = math.Min(hd.peak, x.ai*hd.bw)
 		}
-		tiled, shared := make([]float64, len(xp)), make([]float64, len(xp))
-		for i := range xp {
-			tiled[i], shared[i] = nan(), nan()
+		ys := make([][]float64, len(hd.variants))
+		for vi := range ys {
+			ys[vi] = make([]float64, len(xp))
+			for i := range xp {
+				ys[vi][i] = nan()
+			}
 		}
 		for i, x := range xp {
 			if x.pt < 0 {
 				continue
 			}
 			p := pts[x.pt]
-			q := Q{"size": rooflineSize, "filter": p.spec, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
-			best := fastest(hd.run.Find(q.with("variant", "gpu-tiled")))
-			sh := val(hd.run.One(q.with("variant", "gpu-shared", "tune", "default")))
-			gf := func(ns float64) float64 {
-				if math.IsNaN(ns) || ns <= 0 {
-					return nan()
-				}
-				return p.tp.GFLOPPerSec(time.Duration(ns))
-			}
-			tiled[i], shared[i] = gf(best), gf(sh)
 			floor, bound := p.tp.Roofline(hd.bw, hd.peak)
 			r := p.tp.GFLOPPerSec(floor)
-			pct := func(g float64) string { return percent(g/r, !math.IsNaN(g)) }
-			t.Rows = append(t.Rows, []string{p.spec, sig(p.ai, 3), sig(r, 3), bound,
-				num(tiled[i], !math.IsNaN(tiled[i])), pct(tiled[i]), num(shared[i], !math.IsNaN(shared[i])), pct(shared[i])})
+			row := []string{p.spec, sig(p.ai, 3), sig(r, 3), bound}
+			any := false
+			for vi, v := range hd.variants {
+				best := fastest(hd.run.Find(Q{"size": rooflineSize, "filter": p.spec, "variant": v, "cache": "hot", "opts": "default"}))
+				cell := missing
+				if best > 0 {
+					gf := p.tp.GFLOPPerSec(time.Duration(best))
+					ys[vi][i] = gf
+					cell = sig(gf, 3) + " (" + percent(gf/r, true) + ")"
+					any = true
+				}
+				row = append(row, cell)
+			}
+			if any {
+				t.Rows = append(t.Rows, row)
+			}
 		}
 		s.Tables = append(s.Tables, t)
 		if len(plot.Series) > 0 {
 			pointLabels = nil // the first GPU's points name the filters
 		}
-		plot.Series = append(plot.Series, Series{Name: hd.h.Title + " roof", Variant: "roof", Source: hd.h.Title, Y: roof, LineOnly: true},
-			Series{Name: hd.h.Title + " gpu-tiled", Variant: "gpu-tiled", Source: hd.h.Title, Y: tiled, Markers: true, Labels: pointLabels},
-			Series{Name: hd.h.Title + " gpu-shared", Variant: "gpu-shared", Source: hd.h.Title, Y: shared, Markers: true})
+		plot.Series = append(plot.Series, Series{Name: shortHost(hd.h.Title) + " roof", Variant: "roof", Source: hd.h.Title, Y: roof, LineOnly: true})
+		for vi, v := range hd.variants {
+			sr := Series{Name: shortHost(hd.h.Title) + " " + v, Variant: v, Source: hd.h.Title, Y: ys[vi], Markers: true}
+			if vi == 0 {
+				sr.Labels = pointLabels
+			}
+			plot.Series = append(plot.Series, sr)
+		}
 	}
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// rooflineRun is the run the roofline section reads on h: its run of
+// preset roofline (floorsRun) where that holds Gaussians at rooflineSize,
+// else its tuning-tiled run, or nil.
+func rooflineRun(h *Host) *Run {
+	if r := floorsRun(h); r != nil && len(rooflineSamples(r)) > 0 {
+		return r
+	}
+	if r := h.run("tuning-tiled"); r != nil && len(rooflineSamples(r)) > 0 {
+		return r
+	}
+	return nil
+}
+
+// rooflineSamples are the run's hot-cache Gaussian cases at rooflineSize
+// with the default compile options.
+func rooflineSamples(r *Run) []*Sample {
+	var out []*Sample
+	for _, smp := range r.Find(Q{"size": rooflineSize, "cache": "hot", "opts": "default"}) {
+		if strings.HasPrefix(smp.Keys["filter"], "gauss") {
+			out = append(out, smp)
+		}
+	}
+	return out
+}
+
+// timingOf names how samples were timed: their timing keys, joined.
+func timingOf(samples []*Sample) string {
+	var ts []string
+	for _, smp := range samples {
+		if t := "`timing=" + smp.Keys["timing"] + "`"; !slices.Contains(ts, t) {
+			ts = append(ts, t)
+		}
+	}
+	return strings.Join(ts, ", ")
 }
 
 // fastestSample returns the sample of ss with the smallest median time, or

@@ -335,7 +335,8 @@ func TestImageSizeTableGraphColumns(t *testing.T) {
 	}
 }
 
-// The roofline section sets each Gaussian of the tuning-tiled run against
+// The roofline section sets each Gaussian of every variant of the
+// roofline run, or where there is none the tuning-tiled run, against
 // min(peak, intensity x bandwidth) from the run's own configuration.
 func TestRooflineSection(t *testing.T) {
 	mk := func(variant, tune string, ns float64) *Sample {
@@ -350,7 +351,7 @@ func TestRooflineSection(t *testing.T) {
 	if len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 1 || len(sec.Plots) != 1 {
 		t.Fatalf("want one table of one row and a plot, got %+v", sec)
 	}
-	want := []string{"gauss3", "2.25", "2250", "memory", "1000", "44%", "500", "22%"}
+	want := []string{"gauss3", "2.25", "2250", "memory", "500 (22%)", "1000 (44%)"}
 	if got := sec.Tables[0].Rows[0]; !slices.Equal(got, want) {
 		t.Errorf("row = %q\nwant  %q", got, want)
 	}
@@ -365,7 +366,17 @@ func TestRooflineSection(t *testing.T) {
 		t.Errorf("roof drawn as markers or measurements joined: %+v", p.Series)
 	}
 	if l := p.Series[1].Labels; len(l) != 2 || l[0] != "gauss3" || l[1] != "" {
-		t.Errorf("gpu-tiled point labels %q, want gauss3 at the point and none at the ridge", l)
+		t.Errorf("gpu-shared point labels %q, want gauss3 at the point and none at the ridge", l)
+	}
+	roofline := &Run{Preset: "roofline", Config: run.Config,
+		Samples: []*Sample{mk("gpu-tiled", "default", 301990), mk("gpu-regtile", "default", 200000), mk("gpu-sepfused", "default", 100000)}}
+	sec = sectionRoofline([]*Host{{Slug: "h", Title: "H", GPU: true, Runs: []*Run{run, roofline}}})
+	var names []string
+	for _, s := range sec.Plots[0].Series {
+		names = append(names, s.Name)
+	}
+	if want := []string{"H roof", "H gpu-regtile", "H gpu-sepfused", "H gpu-tiled"}; !slices.Equal(names, want) {
+		t.Errorf("with a roofline run, series %q, want %q", names, want)
 	}
 	if sec := sectionRoofline([]*Host{{Slug: "c", Runs: []*Run{{Preset: "default"}}}}); len(sec.Tables)+len(sec.Plots) != 0 {
 		t.Errorf("a host without tuning-tiled got a roofline")

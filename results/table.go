@@ -23,6 +23,9 @@ type Table struct {
 	// Keys is how many leading columns name a row rather than hold a
 	// measurement; zero means one.
 	Keys int
+	// Legend says what columns hold, one "column: meaning" line each,
+	// printed under the table.
+	Legend []string
 }
 
 // CPUOnly trims a table of a host without a GPU to its CPU cases: it
@@ -98,11 +101,18 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 		row(r)
 	}
 	sb.WriteString("\n")
+	for _, l := range t.Legend {
+		sb.WriteString("- " + l + "\n")
+	}
+	if len(t.Legend) > 0 {
+		sb.WriteString("\n")
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
 
-// RenderTerminal writes the table with tablewriter for a terminal.
+// RenderTerminal writes the table with tablewriter for a terminal, its
+// legend under it.
 func (t *Table) RenderTerminal(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "%s\n", t.Title); err != nil {
 		return err
@@ -118,7 +128,15 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 			return err
 		}
 	}
-	return tab.Render()
+	if err := tab.Render(); err != nil {
+		return err
+	}
+	for _, l := range t.Legend {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Cell formats for the tables. A missing value prints as an em dash.
@@ -169,18 +187,25 @@ func Summary(r *Run) *Table {
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case, time with the half-width of its 90% confidence interval (±∞: too few runs for one, as benchstat shows it; -count 5 or more gives one); time is gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU; spread is the slowest run minus the fastest, over the median; %copy-bw is GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU), %peak-bw in runs that predate it.",
+		Caption: "Medians over the runs of each case.",
 		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"},
 		Keys:    7,
+		Legend: []string{
+			fmt.Sprintf("time (ms): the median over the case's runs (result lines) ± the half-width of its %.0f%% confidence interval, in percent; ±∞: too few runs for one, as benchstat shows it (-count 5 or more gives one). gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.", 100*Confidence),
+			"spread: the slowest run minus the fastest, over the median.",
+			"%copy-bw: GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU); %peak-bw in runs that predate it.",
+		},
 	}
 	throttled, noise := r.Has(ThrottledUnit), r.spreadUnit()
 	if noise != "" {
-		t.Header = append(t.Header, "median spread")
-		t.Caption += " Median spread is the benchmark's own measure of its median's spread (" + noise + ") where it stopped sampling."
+		t.Header = append(t.Header, "median spread", "runs agree")
+		t.Legend = append(t.Legend,
+			"median spread: the benchmark's own measure of each run's median (the half-width of its 95% confidence interval over the run's samples, "+noise+") where it stopped sampling, the median over the runs.",
+			"runs agree: yes where one time lies in every run's own interval; UNSTABLE where two runs' intervals do not overlap, so the runs disagree beyond what their samples allow and spread, not median spread, is the case's noise.")
 	}
 	if throttled {
 		t.Header = append(t.Header, "throttled samples")
-		t.Caption += " Throttled samples were taken below the GPU's clock limit, discarded and taken again (summed over the runs; \"kept\" ones the guard gave up retaking)."
+		t.Legend = append(t.Legend, "throttled samples: samples taken below the GPU's clock limit, discarded and taken again (summed over the runs; \"kept\" ones the guard gave up retaking).")
 	}
 	samples := slices.Clone(r.Samples)
 	SortSamples(samples)
@@ -197,7 +222,7 @@ func Summary(r *Run) *Table {
 			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)}
 		if noise != "" {
 			v, ok := s.Median(noise)
-			row = append(row, percent(v/100, ok))
+			row = append(row, percent(v/100, ok), agreementCell(s.Agreement(noise)))
 		}
 		if throttled {
 			row = append(row, throttledCell(s))

@@ -3,7 +3,11 @@
 // source report's tables (Markdown, and on the terminal with -print) and
 // plots of their figures, built by package results from the stored files
 // alone, and the filter gallery, which this command renders with the
-// variants themselves. It needs no GPU.
+// variants themselves. It needs no GPU. A report of other runs than
+// results/data, such as make bench's under results/local/data, opens with
+// each of those runs (results.RunSections): every case's median with its
+// interval and whether its runs agree, and its time against the axis the
+// run varied.
 //
 // The gallery is rendered by the fastest variants this host can run. With
 // a GPU, those are the GPU variants ranked by their kernel time on

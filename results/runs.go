@@ -1,0 +1,344 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// RunSections are the sections a report of a user's own runs opens with,
+// one per run, newest first (Run.Modified), then by host and preset: a
+// table of every case of the run (RunTable) and a plot of its time
+// against the axis the run varied (RunPlot).
+func RunSections(hosts []*Host) []*Section {
+	type hostRun struct {
+		h *Host
+		r *Run
+	}
+	var runs []hostRun
+	for _, h := range hosts {
+		for _, r := range h.Runs {
+			if len(r.Samples) > 0 {
+				runs = append(runs, hostRun{h, r})
+			}
+		}
+	}
+	slices.SortStableFunc(runs, func(a, b hostRun) int { return b.r.Modified.Compare(a.r.Modified) })
+	var secs []*Section
+	for _, hr := range runs {
+		s := &Section{Report: hr.r.Preset, Title: fmt.Sprintf("Run `%s` on %s", hr.r.Preset, hr.h.Title)}
+		if p := RunPlot(hr.h, hr.r); p.HasData() {
+			s.Plots = []*Plot{p}
+		}
+		s.Tables = []*Table{RunTable(hr.h, hr.r)}
+		secs = append(secs, s)
+	}
+	return secs
+}
+
+// Axes returns the name keys whose values differ between the run's cases,
+// in NameKeys order, and the value of every other key.
+func (r *Run) Axes() (varying []string, constant map[string]string) {
+	constant = map[string]string{}
+	for _, k := range NameKeys {
+		values := map[string]bool{}
+		for _, s := range r.Samples {
+			values[s.Keys[k]] = true
+		}
+		switch {
+		case len(values) > 1:
+			varying = append(varying, k)
+		case len(r.Samples) > 0:
+			constant[k] = r.Samples[0].Keys[k]
+		}
+	}
+	return varying, constant
+}
+
+// RunTable is every case of run r, one row per case: a column for each
+// axis the run varies (the variant last), then the case's median time,
+// that median's confidence interval over the runs, the runs' range and
+// own intervals, and whether the runs agree (Agreement). The axes the
+// run holds constant are in the caption, and every column is in the
+// legend.
+func RunTable(h *Host, r *Run) *Table {
+	varying, constant := r.Axes()
+	axes := slices.DeleteFunc(slices.Clone(varying), func(k string) bool { return k == "variant" })
+	axes = append(axes, "variant")
+	if _, ok := constant["variant"]; ok && len(varying) > 0 {
+		axes = axes[:len(axes)-1] // one variant: the caption names it
+	}
+	t := &Table{
+		ID:     "run-" + h.Slug + "-" + r.Preset,
+		Title:  fmt.Sprintf("Every case of `%s` — %s", r.Preset, h.Title),
+		Header: append(slices.Clone(axes), "median (ms)", fmt.Sprintf("%.0f%% CI (ms)", 100*Confidence), "runs", "fastest – slowest (ms)", "spread", "run ±", "runs agree"),
+		Keys:   len(axes),
+	}
+	t.Caption = runCaption(r, varying, constant)
+	t.Legend = runLegend(r)
+	samples := slices.Clone(r.Samples)
+	slices.SortStableFunc(samples, func(a, b *Sample) int { return compareCases(a, b, axes) })
+	for _, s := range samples {
+		row := make([]string, 0, len(t.Header))
+		for _, k := range axes {
+			row = append(row, s.Keys[k])
+		}
+		row = append(row, runCells(s, r.spreadUnit())...)
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// runCaption names the run's command line, its axes and the values it
+// holds constant.
+func runCaption(r *Run, varying []string, constant map[string]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "From `%s/%s.txt`", r.Host, r.Preset)
+	if a := strings.TrimSpace(r.Config["sweep-axes"]); a != "" {
+		fmt.Fprintf(&b, " (sweep `%s` with `%s`)", r.Config["sweep"], a)
+	} else if sw := r.Config["sweep"]; sw != "" {
+		fmt.Fprintf(&b, " (sweep `%s`)", sw)
+	}
+	if img := r.Config["image"]; img != "" {
+		fmt.Fprintf(&b, ", on the pixels of `%s`", img)
+	}
+	if c := r.Commit(); c != "" {
+		fmt.Fprintf(&b, ", at %s", c)
+	}
+	b.WriteString(".")
+	if len(varying) > 0 {
+		fmt.Fprintf(&b, " It varies %s.", strings.Join(varying, ", "))
+	}
+	var fixed []string
+	for _, k := range NameKeys {
+		if v, ok := constant[k]; ok && v != "none" && v != "default" {
+			fixed = append(fixed, k+" "+v)
+		}
+	}
+	if len(fixed) > 0 {
+		fmt.Fprintf(&b, " Every case has %s (and its other keys none or default).", strings.Join(fixed, ", "))
+	}
+	return b.String()
+}
+
+// runLegend says what each measurement column of RunTable holds.
+func runLegend(r *Run) []string {
+	unit := "ns/op on the CPU, gpu-ns/op for GPU kernels, total-ns/op for pipeline cases"
+	l := []string{
+		"median (ms): the median over the case's runs (its result lines, `-count`) of its time per operation (" + unit + ").",
+		fmt.Sprintf("%.0f%% CI (ms): that median's confidence interval over the runs, by benchmath's order statistics as benchstat computes it; a dash where the runs are too few for one (five or more give one: `-count 5`).", 100*Confidence),
+		"runs: how many runs (result lines) the case has.",
+		"fastest – slowest (ms): the fastest and the slowest run.",
+		"spread: the slowest run minus the fastest, over the median.",
+	}
+	if u := r.spreadUnit(); u != "" {
+		l = append(l,
+			"run ±: the widest of the runs' own intervals: each run is a set of samples, and `"+u+"` is the half-width of the 95% confidence interval of its median, in percent of it.",
+			"runs agree: yes where one time lies in every run's own interval; UNSTABLE where two runs' intervals do not overlap, so the runs disagree beyond what each run's samples allow (the machine changed between them: other load, clock, heat) and the spread, not run ±, is the noise to read the case with.")
+	} else {
+		l = append(l, "run ±, runs agree: a dash, as the run's lines do not record their own intervals (`median-ci95-%`).")
+	}
+	return l
+}
+
+// runCells are a case's measurement cells of RunTable.
+func runCells(s *Sample, spreadUnit string) []string {
+	unit := s.TimeUnit()
+	m := timeOf(s)
+	med, ci := missing, missing
+	if m.OK() {
+		sum := m.Summary()
+		med = ms(sum.Center, true)
+		if !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) && !math.IsNaN(sum.Lo) {
+			ci = ms(sum.Lo, true) + " – " + ms(sum.Hi, true)
+		}
+	}
+	v := s.Values[unit]
+	rng := missing
+	if len(v) > 0 {
+		rng = ms(slices.Min(v), true) + " – " + ms(slices.Max(v), true)
+	}
+	sp, ok := s.Spread()
+	own, agree := missing, missing
+	if spreadUnit != "" {
+		if w, ok := s.Max(spreadUnit); ok {
+			own = "±" + percent(w/100, true)
+		}
+		agree = agreementCell(s.Agreement(spreadUnit))
+	}
+	return []string{med, ci, strconv.Itoa(len(v)), rng, percent(sp, ok), own, agree}
+}
+
+// agreementCell formats an Agreement for a table: yes, UNSTABLE or a
+// dash.
+func agreementCell(a Agreement) string {
+	switch a {
+	case Agree:
+		return "yes"
+	case Disagree:
+		return "UNSTABLE"
+	}
+	return missing
+}
+
+// Agreement is whether the runs of a case agree within their own
+// intervals.
+type Agreement int
+
+const (
+	// Unknown: fewer than two runs, or runs that do not record their
+	// intervals.
+	Unknown Agreement = iota
+	// Agree: one time lies in every run's interval.
+	Agree
+	// Disagree: two runs' intervals do not overlap.
+	Disagree
+)
+
+func (a Agreement) String() string {
+	switch a {
+	case Agree:
+		return "agree"
+	case Disagree:
+		return "disagree"
+	}
+	return "unknown"
+}
+
+// Agreement tells whether the runs of s agree: each run's median time m
+// with the half-width c (percent of m) of its own confidence interval,
+// the value of unit on the same line, spans m·(1 ± c/100), and the runs
+// agree when those intervals share a point.
+func (s *Sample) Agreement(unit string) Agreement {
+	times, widths := s.Values[s.TimeUnit()], s.Values[unit]
+	if len(times) < 2 || len(widths) != len(times) {
+		return Unknown
+	}
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for i, m := range times {
+		lo = max(lo, m*(1-widths[i]/100))
+		hi = min(hi, m*(1+widths[i]/100))
+	}
+	if lo > hi {
+		return Disagree
+	}
+	return Agree
+}
+
+// compareCases orders samples by the keys of axes in turn: sizes by
+// pixels, other values in natural order.
+func compareCases(a, b *Sample, axes []string) int {
+	for _, k := range axes {
+		var c int
+		if k == "size" {
+			c = compareSizes(a.Keys[k], b.Keys[k])
+		} else {
+			c = naturalCompare(a.Keys[k], b.Keys[k])
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// plotAxes are the axes a run's plot can put across, in order of
+// preference: the first the run varies is its x axis.
+var plotAxes = []string{"size", "k", "filter", "type", "ch", "border", "layout", "block", "cache", "timing", "mem", "opts", "tune", "gpus"}
+
+// axisLabels name the plot axes that need more than their key.
+var axisLabels = map[string]string{
+	"size": "image size (pixels, log)",
+	"k":    "filter size K",
+	"ch":   "channels",
+}
+
+// RunPlot draws run r's median time against the first axis of plotAxes
+// the run varies, one line per variant and value of the other axes it
+// varies (where the x axis is K, per filter family rather than filter);
+// a run that varies only the variant gets one point per variant.
+func RunPlot(h *Host, r *Run) *Plot {
+	varying, _ := r.Axes()
+	x := "variant"
+	for _, k := range plotAxes {
+		if slices.Contains(varying, k) {
+			x = k
+			break
+		}
+	}
+	p := &Plot{ID: "run-" + h.Slug + "-" + r.Preset, Title: fmt.Sprintf("%s on %s: time vs %s", r.Preset, shortHost(h.Title), x),
+		XLabel: x, YLabel: "median time (ms)"}
+	if l, ok := axisLabels[x]; ok {
+		p.XLabel = l
+	}
+	samples := slices.Clone(r.Samples)
+	slices.SortStableFunc(samples, func(a, b *Sample) int { return compareCases(a, b, []string{x}) })
+	for _, s := range samples {
+		if v := s.Keys[x]; !slices.Contains(p.X, v) {
+			p.X = append(p.X, v)
+		}
+	}
+	switch x {
+	case "size":
+		p.XValue, p.LogX = pixels(p.X), true
+	case "k":
+		p.XValue = numbers(p.X)
+	}
+	var lo, hi float64
+	index := map[string]int{}
+	for _, s := range samples {
+		name := seriesName(s, varying, x)
+		i, ok := index[name]
+		if !ok {
+			i = len(p.Series)
+			index[name] = i
+			ys := make([]float64, len(p.X))
+			for j := range ys {
+				ys[j] = nan()
+			}
+			p.Series = append(p.Series, Series{Name: name, Variant: name, Source: h.Title, Y: ys, Markers: x == "variant"})
+		}
+		y := timeOf(s).Center() / 1e6
+		p.Series[i].Y[slices.Index(p.X, s.Keys[x])] = y
+		if y > 0 {
+			lo, hi = minPositive(lo, y), max(hi, y)
+		}
+	}
+	slices.SortStableFunc(p.Series, func(a, b Series) int { return naturalCompare(a.Name, b.Name) })
+	p.LogY = lo > 0 && hi/lo > 10
+	return p
+}
+
+// seriesName names a case's line in a run's plot: its variant and its
+// values of the other axes the run varies than x. Across K, a filter
+// counts by its family (gauss, box, dense).
+func seriesName(s *Sample, varying []string, x string) string {
+	parts := []string{s.Keys["variant"]}
+	for _, k := range varying {
+		switch {
+		case k == x || k == "variant" || (k == "k" && x == "filter"):
+		case k == "filter" && x == "k":
+			parts = append(parts, strings.TrimRight(s.Keys[k], "0123456789"))
+		default:
+			parts = append(parts, s.Keys[k])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// minPositive is the smaller of lo and v, where lo zero means none yet.
+func minPositive(lo, v float64) float64 {
+	if lo == 0 {
+		return v
+	}
+	return min(lo, v)
+}
+
+// shortHost is a host title without the vendor's prefix and the note
+// "(no GPU)", short enough for a plot's title.
+func shortHost(title string) string {
+	title = strings.TrimSuffix(title, " (no GPU)")
+	return strings.TrimPrefix(title, "NVIDIA ")
+}
