@@ -118,3 +118,33 @@ func TestSummaryCopyBW(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryShowsVaryingAxes: a key the run varies beyond the fixed
+// columns (border, gpus) gets a column, so no two rows differ only in
+// time; a key only ever unset ("none" or "default") gets none.
+func TestSummaryShowsVaryingAxes(t *testing.T) {
+	for _, c := range []struct {
+		name, lines string
+		want        []string // extra columns
+	}{
+		{"borders", "BenchmarkConv/variant=gpu-naive/size=64x64/filter=dense9/k=9/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/gpus=0/tune=none 1 100 ns/op\n" +
+			"BenchmarkConv/variant=gpu-naive/size=64x64/filter=dense9/k=9/block=none/border=reflect/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/gpus=0/tune=default 1 120 ns/op\n", []string{"border"}},
+		{"gpus", "BenchmarkConv/variant=gpu-naive/size=64x64/filter=dense9/k=9/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/gpus=0 1 100 ns/op\n" +
+			"BenchmarkConv/variant=gpu-naive/size=64x64/filter=dense9/k=9/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/gpus=0,1 1 120 ns/op\n", []string{"gpus"}},
+		{"none vary", "BenchmarkConv/variant=gpu-naive/size=64x64/filter=dense9/k=9/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/tune=none 1 100 ns/op\n" +
+			"BenchmarkConv/variant=cpu-naive/size=64x64/filter=dense9/k=9/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default/tune=default 1 120 ns/op\n", nil},
+	} {
+		r, err := ReadRun(strings.NewReader(c.lines), "data/test-gpu/x.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := Summary(r)
+		got := tb.Header[6 : tb.Keys-1]
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: extra columns %q, want %q (header %q)", c.name, got, c.want, tb.Header)
+		}
+		if tb.Header[tb.Keys-1] != "timing" {
+			t.Errorf("%s: last key column %q, want timing", c.name, tb.Header[tb.Keys-1])
+		}
+	}
+}

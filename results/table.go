@@ -179,17 +179,25 @@ func sig(v float64, n int) string {
 	return fmt.Sprintf("%.*f", dec, v)
 }
 
+// summaryKeys are the name keys Summary always shows (k follows the
+// filter; mem, cache and opts qualify the timing column).
+var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "ch", "timing", "mem", "cache", "opts"}
+
 // Summary is a compact table of every case of a run: its time and rates,
-// one row per case in SortSamples order. The timing column adds the host
-// memory of pipeline cases, "cold" for cold-cache cases and the compile
-// options when they are not the default.
+// one row per case in SortSamples order, with a column for every other
+// name key the run varies (border, gpus, layout, tune, ...), so that no
+// two rows differ only in time. The timing column adds the host memory of
+// pipeline cases, "cold" for cold-cache cases and the compile options
+// when they are not the default.
 func Summary(r *Run) *Table {
+	varying, _ := r.Axes()
+	extra := slices.DeleteFunc(varying, func(k string) bool { return slices.Contains(summaryKeys, k) || onlyUnset(r, k) })
 	t := &Table{
 		ID:      "summary-" + r.Host + "-" + r.Preset,
 		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
 		Caption: "Medians over the runs of each case.",
-		Header:  []string{"variant", "size", "filter", "block", "type", "ch", "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"},
-		Keys:    7,
+		Header:  append(append([]string{"variant", "size", "filter", "block", "type", "ch"}, extra...), "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"),
+		Keys:    7 + len(extra),
 		Legend: []string{
 			fmt.Sprintf("time (ms): the median over the case's runs (result lines) ± the half-width of its %.0f%% confidence interval, in percent; ±∞: too few runs for one, as benchstat shows it (-count 5 or more gives one). gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.", 100*Confidence),
 			"spread: the slowest run minus the fastest, over the median.",
@@ -218,8 +226,11 @@ func Summary(r *Run) *Table {
 			pb, okp = s.Median("%peak-bw")
 		}
 		timing := timingLabel(s)
-		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"],
-			s.Keys["type"], s.Keys["ch"], timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp)}
+		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"], s.Keys["type"], s.Keys["ch"]}
+		for _, k := range extra {
+			row = append(row, s.Keys[k])
+		}
+		row = append(row, timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp))
 		if noise != "" {
 			v, ok := s.Median(noise)
 			row = append(row, percent(v/100, ok), agreementCell(s.Agreement(noise)))
@@ -230,6 +241,17 @@ func Summary(r *Run) *Table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// onlyUnset reports whether every case of r leaves key k unset: empty,
+// "none" (the key does not apply) or "default".
+func onlyUnset(r *Run, k string) bool {
+	for _, s := range r.Samples {
+		if v := s.Keys[k]; v != "" && v != "none" && v != "default" {
+			return false
+		}
+	}
+	return true
 }
 
 // timingLabel is a case's timing key followed by what qualifies it: the

@@ -159,17 +159,17 @@ func TestSummaryVaryingAxes(t *testing.T) {
 	}
 	got := summaryOf(t, line("zero", "0", 1000), line("reflect", "0", 1100), line("zero", "0,1", 600), line("reflect", "0,1", 700))
 	header := strings.SplitN(got, "\n", 4)[2]
-	for _, col := range []string{"variant", "size", "filter", "border", "gpus", "time (ms)", "spread", "line ±", "stable"} {
+	for _, col := range []string{"variant", "size", "filter", "border", "gpus", "time (ms)", "spread", "median spread", "runs agree"} {
 		if !strings.Contains(header, col) {
 			t.Errorf("header %q lacks %q", header, col)
 		}
 	}
-	for _, col := range []string{" type ", " layout ", " k "} {
+	for _, col := range []string{" layout ", " k "} {
 		if strings.Contains(header, col) {
 			t.Errorf("header %q has %q, which does not vary", header, col)
 		}
 	}
-	if !strings.Contains(got, "time: median of the case's lines") || !strings.Contains(got, "line ±: median of the lines' own 95% intervals") {
+	if !strings.Contains(got, "time (ms): the median over the case's runs") || !strings.Contains(got, "runs agree: yes where") {
 		t.Errorf("no legend:\n%s", got)
 	}
 }
@@ -198,23 +198,6 @@ func TestSummaryUnstable(t *testing.T) {
 	}
 	if !strings.Contains(g3, "UNSTABLE") || strings.Contains(g5, "UNSTABLE") || !strings.Contains(got, "1 case UNSTABLE") {
 		t.Errorf("want gauss3 unstable, gauss5 not:\n%s", got)
-	}
-}
-
-func TestAgree(t *testing.T) {
-	for _, tt := range []struct {
-		ts, spreads []float64
-		ok, known   bool
-	}{
-		{[]float64{100, 101}, []float64{1, 1}, true, true},
-		{[]float64{100, 185}, []float64{1, 1}, false, true},
-		{[]float64{100, 130}, []float64{20, 20}, true, true},
-		{[]float64{100}, []float64{1}, false, false},
-		{[]float64{100, 101}, []float64{1}, false, false},
-	} {
-		if ok, known := agree(tt.ts, tt.spreads); ok != tt.ok || known != tt.known {
-			t.Errorf("agree(%v, %v) = %v, %v; want %v, %v", tt.ts, tt.spreads, ok, known, tt.ok, tt.known)
-		}
 	}
 }
 

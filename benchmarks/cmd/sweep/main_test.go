@@ -321,8 +321,8 @@ func TestParseFlagsBadKernel(t *testing.T) {
 	}
 }
 
-// Under the table a note says why a time reads ±∞ (too few runs for an
-// interval), only when one does.
+// A time reads ±∞ (too few runs for an interval) only under 5 runs, and
+// the legend says what that means.
 func TestPrintSummaryInfiniteNote(t *testing.T) {
 	const keys = "/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none/opts=none"
 	for _, tc := range []struct {
@@ -344,8 +344,18 @@ func TestPrintSummaryInfiniteNote(t *testing.T) {
 		if err := printSummary(&sb, readRun(t, path)); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(sb.String(), "too few runs"); got != tc.note {
-			t.Errorf("%d runs: note printed %v, want %v:\n%s", tc.runs, got, tc.note, sb.String())
+		out := sb.String()
+		row := ""
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "cpu-fast") {
+				row = l
+			}
+		}
+		if got := strings.Contains(row, "±∞"); got != tc.note {
+			t.Errorf("%d runs: ±∞ shown %v, want %v:\n%s", tc.runs, got, tc.note, out)
+		}
+		if !strings.Contains(out, "±∞: too few runs") {
+			t.Errorf("%d runs: the legend does not say what ±∞ means:\n%s", tc.runs, out)
 		}
 	}
 }
