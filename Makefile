@@ -16,6 +16,9 @@
 #   make gpu-bins  test binaries, the report, sweep and tune commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
+#   make fleet-submit FLEET='-partitions h100,l40s -wait -- -sweep default -count 6'
+#                  the sweep (or -tests, the GPU test run) on every target through Slurm
+#   make fleet-gather  the fleet's runs into results/local/data/ and its cross-GPU report
 
 GO      ?= go
 export CGO_ENABLED = 0
@@ -31,7 +34,7 @@ LOCAL   := results/local
 # Packages that have tests, for gpu-bins: NAME=path.
 TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind nvrtc:./cudabind/nvrtc devfacts:./cudabind/devfacts variants:./cudabind/variants cufft:./cudabind/cufft cudnn:./cudabind/cudnn autovariant:./cudabind/variants/auto gpuslab:./cudabind/gpuslab userkernel:./cudabind/userkernel examplekernels:./examples/kernels properties:./properties benchmarks:./benchmarks results:./results tune:./tune
 
-.PHONY: test test-long bench publish report compare vet fmt gpu-bins gpu-test clean
+.PHONY: test test-long bench publish report compare vet fmt gpu-bins gpu-test fleet-submit fleet-gather clean
 
 test: vet
 	$(GO) run ./cmd/testsummary $(PKGS)
@@ -88,6 +91,13 @@ gpu-bins:
 	$(GO) build -ldflags=-s -o .gpu/sweep ./benchmarks/cmd/sweep
 	$(GO) build -ldflags=-s -o .gpu/tune ./tune/cmd/tune
 	$(GO) build -ldflags=-s -o .gpu/crossover ./results/cmd/crossover
+	$(GO) build -ldflags=-s -o .gpu/fleet ./fleet/cmd/fleet
+
+fleet-submit: gpu-bins
+	$(GO) run ./fleet/cmd/fleet submit $(FLEET)
+
+fleet-gather:
+	$(GO) run ./fleet/cmd/fleet gather
 
 gpu-test:
 	@for p in $(TESTPKGS); do name=$${p%%:*}; dir=$${p#*:}; \

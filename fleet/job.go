@@ -1,0 +1,148 @@
+// Package fleet runs convbench across many GPU hosts through Slurm: a
+// sweep, a preset or the GPU test run as one Slurm array task a target (a
+// partition, a node or a GPU type), each task running the prebuilt binaries
+// of make gpu-bins from a job directory on a file system the nodes share,
+// so that the nodes need no Go. It follows the tasks (pending, running,
+// done, failed, each failure with its node, exit code and the tail of its
+// log), submits again only the failed ones, and gathers the runs of the
+// tasks that succeeded into one data directory, by GPU slug, with a
+// comparison of the same cases across GPUs.
+//
+// A job directory holds:
+//
+//	fleet.json       the job: its mode, arguments and tasks, each task's
+//	                 target and its submissions to Slurm
+//	job, sweep.args  the settings task.sh reads
+//	task.sh          the task script (see task.sh)
+//	bin/             copies of the prebuilt binaries the tasks run
+//	tree/            where a sweep task runs (go.mod and benchmarks/)
+//	tasks/N/         task N: log (its Slurm output), record (written on
+//	                 exit: node, exit code, slug, reason), data/SLUG/ (a
+//	                 sweep's run) or tests/ (the tests run); the files of an
+//	                 earlier failed attempt under attempt-K/
+package fleet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Modes of a job.
+const (
+	ModeSweep = "sweep" // the sweep command with the job's arguments
+	ModeTests = "tests" // scripts/gpu-run.sh OUTDIR tests
+)
+
+// ManifestName is the file of a job directory that describes the job.
+const ManifestName = "fleet.json"
+
+// Job is one fleet run: the same work on every target, one task each.
+type Job struct {
+	Dir       string    `json:"-"` // the job directory
+	Name      string    `json:"name"`
+	Mode      string    `json:"mode"`
+	SweepArgs []string  `json:"sweep_args,omitempty"`
+	GPU       bool      `json:"gpu"`            // every task needs a GPU
+	Tree      string    `json:"tree,omitempty"` // tests: the tree they run in
+	Time      string    `json:"time,omitempty"` // sbatch --time
+	Sbatch    []string  `json:"sbatch,omitempty"`
+	Created   time.Time `json:"created"`
+	Tasks     []*Task   `json:"tasks"`
+}
+
+// Task is one target's share of a job.
+type Task struct {
+	Index    int        `json:"index"`
+	Target   Target     `json:"target"`
+	Attempts []*Attempt `json:"attempts"`
+}
+
+// Attempt is one submission of a task.
+type Attempt struct {
+	JobID       string    `json:"job_id,omitempty"` // what sbatch printed
+	SubmitError string    `json:"submit_error,omitempty"`
+	Submitted   time.Time `json:"submitted"`
+}
+
+// SlurmID is the Slurm name of the attempt's array task, JOBID_INDEX, or
+// "" when it was never submitted.
+func (a *Attempt) SlurmID(index int) string {
+	if a.JobID == "" {
+		return ""
+	}
+	return a.JobID + "_" + strconv.Itoa(index)
+}
+
+// Last is the task's latest attempt, or nil.
+func (t *Task) Last() *Attempt {
+	if len(t.Attempts) == 0 {
+		return nil
+	}
+	return t.Attempts[len(t.Attempts)-1]
+}
+
+// TaskDir is the directory of task i in the job directory dir.
+func TaskDir(dir string, i int) string {
+	return filepath.Join(dir, "tasks", strconv.Itoa(i))
+}
+
+// LogPath is the log of the task's current attempt.
+func (j *Job) LogPath(t *Task) string { return filepath.Join(TaskDir(j.Dir, t.Index), "log") }
+
+// Load reads the job in directory dir.
+func Load(dir string) (*Job, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %s is not a fleet job directory: %w", dir, err)
+	}
+	j := new(Job)
+	if err := json.Unmarshal(b, j); err != nil {
+		return nil, fmt.Errorf("fleet: reading %s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	j.Dir = dir
+	return j, nil
+}
+
+// save writes the job's manifest, replacing the file in one rename.
+func (j *Job) save() error {
+	b, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(j.Dir, ManifestName)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Latest returns the job directory under root created last (by name, as
+// Submit names them by time), for the commands that take the last job by
+// default.
+func Latest(root string) (string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return "", fmt.Errorf("fleet: no fleet jobs under %s: %w", root, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(root, e.Name(), ManifestName)); err == nil {
+			names = append(names, e.Name())
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	if len(names) == 0 {
+		return "", fmt.Errorf("fleet: no fleet jobs under %s (fleet submit makes one)", root)
+	}
+	sort.Strings(names)
+	return filepath.Join(root, names[len(names)-1]), nil
+}
