@@ -5,15 +5,17 @@
 #   make test-long every test at full depth: every random case of the property suite
 #                  (no time bound), and the suite on every tuned setting on a GPU host
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
-#                  raw output under results/local/data/<gpu>/ and its report under
-#                  results/local/report/ (git ignores results/local/)
+#                  raw output under results/local/data/<gpu>/, its report under
+#                  results/local/report/ and the filter gallery, rendered by the
+#                  fastest variants here, in its gallery/ (git ignores results/local/)
 #   make publish   copy the runs under results/local/data/ into the committed
 #                  results/data/ and rebuild results/report/; refuses (exit 2)
 #                  to overwrite a file results/data/ holds unless FORCE=1
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
-#   make report    rebuild results/report/ from the committed raw data (offline)
+#   make report    rebuild results/report/ from the committed raw data (offline); the
+#                  gallery it links is left as it is (go run ./results/cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
-#   make gpu-bins  test binaries, the report, sweep and tune commands for a GPU host without Go, into .gpu/
+#   make gpu-bins  test binaries, the report, gallery, sweep and tune commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
 #   make fleet-submit FLEET='-partitions h100,l40s -wait -- -sweep default -count 6'
@@ -56,6 +58,7 @@ fmt:
 bench:
 	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data
 	$(GO) run ./results/cmd/report -data $(LOCAL)/data -out $(LOCAL)/report
+	$(GO) run ./results/cmd/gallery -data $(LOCAL)/data -out $(LOCAL)/report/gallery
 
 # publish refuses to overwrite a file results/data/ already holds: it lists
 # the clashes and exits 2, unless FORCE=1.
@@ -88,6 +91,7 @@ gpu-bins:
 	  if ls $$dir/*_test.go >/dev/null 2>&1; then \
 	    echo "$(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir"; $(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir || exit 1; fi; done
 	$(GO) build -ldflags=-s -o .gpu/report ./results/cmd/report
+	$(GO) build -ldflags=-s -o .gpu/gallery ./results/cmd/gallery
 	$(GO) build -ldflags=-s -o .gpu/sweep ./benchmarks/cmd/sweep
 	$(GO) build -ldflags=-s -o .gpu/tune ./tune/cmd/tune
 	$(GO) build -ldflags=-s -o .gpu/crossover ./results/cmd/crossover

@@ -35,7 +35,7 @@
 #                   (OUTDIR/tuning/ when the tune stage wrote it, else the embedded
 #                   table; -convtest.n=$PROPS_N, default 60), and a short real tuning
 #   gallery         the report's filter gallery rendered by this GPU's fastest
-#                   variants (.gpu/report), as OUTDIR/gallery.tar of gallery/;
+#                   variants (.gpu/gallery), as OUTDIR/gallery.tar of gallery/;
 #                   unpack it into results/report/ where the tree lives
 #   kernel:FILE     a user kernel (a .cu file with its description, path from the
 #                   repository root) proved by the property suite and then timed
@@ -237,7 +237,7 @@ for stage in "$@"; do
     run tune-props tune env ${tables:+CONVBENCH_TUNING=$tables} "$bin/tune.test" -test.v -test.timeout 9m -test.run 'TestTunedProperties|TestTuneGPU' -tune.props -convtest.time=0 -convtest.n=${PROPS_N:-60} ;;
   gallery)
     tmp=$(mktemp -d)
-    run gallery . "$bin/report" -data "$root/results/data" -out "$tmp" -gallery=
+    run gallery . "$bin/gallery" -data "$root/results/data" -out "$tmp/gallery"
     tar -C "$tmp" -cf "$out/gallery.tar" gallery && rm -rf "$tmp" ;;
   crossover)
     table=

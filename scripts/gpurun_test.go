@@ -206,6 +206,62 @@ func TestGPURunTuneStages(t *testing.T) {
 	}
 }
 
+// TestGPURunGalleryStage runs the gallery stage over a stand-in gallery
+// command and checks that it gets the committed runs and a directory
+// named gallery to write, and that OUTDIR/gallery.tar holds what it wrote
+// there under gallery/.
+func TestGPURunGalleryStage(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := `#!/bin/sh
+for a in "$@"; do echo "arg[$a]"; done
+while [ $# -gt 0 ]; do [ "$1" = -out ] && dir=$2; shift; done
+mkdir -p "$dir" && echo '# Filter gallery' >"$dir/README.md"
+`
+	if err := os.WriteFile(filepath.Join(bin, "gallery"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(script); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "out")
+	cmd := exec.Command("bash", script, out, "gallery")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gpu-run.sh gallery: %v\n%s", err, b)
+	}
+	log, err := os.ReadFile(filepath.Join(out, "gallery.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"arg[-data]", "arg[" + filepath.Join(root, "results", "data") + "]", "arg[-out]"} {
+		if !strings.Contains(string(log), want+"\n") {
+			t.Errorf("gallery stage's log lacks %s:\n%s", want, log)
+		}
+	}
+	if !strings.Contains(string(log), "/gallery]\n") {
+		t.Errorf("gallery stage's -out is not a directory named gallery:\n%s", log)
+	}
+	tar, err := exec.Command("tar", "-tf", filepath.Join(out, "gallery.tar")).Output()
+	if err != nil {
+		t.Fatalf("tar -tf gallery.tar: %v", err)
+	}
+	if !strings.Contains(string(tar), "gallery/README.md") {
+		t.Errorf("gallery.tar lists\n%s\nwant gallery/README.md", tar)
+	}
+}
+
 // TestGPURunTestsReport runs gpu-run.sh's tests stage over stand-in test
 // binaries that log NVRTC compiles and tests of several lengths, one
 // package slower than the others, and checks OUTDIR/tests-report.txt: its

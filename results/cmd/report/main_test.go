@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"go/build"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ func TestDataAndOutFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if err := run([]string{"-data", data, "-out", out, "-gallery=none"}, &stdout, &stderr); err != nil {
+	if err := run([]string{"-data", data, "-out", out}, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	md, err := os.ReadFile(filepath.Join(out, "README.md"))
@@ -29,7 +30,7 @@ func TestDataAndOutFlags(t *testing.T) {
 		t.Errorf("report of %s does not name its host and data:\n%.600s", data, md)
 	}
 	if _, err := os.Stat(filepath.Join(out, "gallery")); !os.IsNotExist(err) {
-		t.Errorf("-gallery=none wrote a gallery: %v", err)
+		t.Errorf("the report rendered a gallery: %v", err)
 	}
 	if plots, _ := filepath.Glob(filepath.Join(out, "plots", "*.svg")); len(plots) == 0 {
 		t.Errorf("no plots under %s", out)
@@ -38,7 +39,103 @@ func TestDataAndOutFlags(t *testing.T) {
 	if err != nil || !bytes.Equal(after, committed) {
 		t.Errorf("the committed report changed: %v", err)
 	}
-	if err := run([]string{"-data", filepath.Join(t.TempDir(), "none"), "-out", t.TempDir(), "-gallery=none", "extra"}, &stdout, &stderr); err == nil {
+	if err := run([]string{"-data", filepath.Join(t.TempDir(), "none"), "-out", t.TempDir(), "extra"}, &stdout, &stderr); err == nil {
 		t.Errorf("run with an extra argument: no error")
 	}
+}
+
+// The report leaves the gallery it links as it finds it.
+func TestGalleryLeftAlone(t *testing.T) {
+	out := t.TempDir()
+	readme := filepath.Join(out, "gallery", "README.md")
+	if err := os.MkdirAll(filepath.Dir(readme), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const md = "# Filter gallery\n"
+	if err := os.WriteFile(readme, []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-data", filepath.Join("..", "..", "testdata"), "-out", out}, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	if b, err := os.ReadFile(readme); err != nil || string(b) != md {
+		t.Errorf("gallery/README.md after the report = %q, %v; want %q", b, err, md)
+	}
+	report, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), "(gallery/README.md)") {
+		t.Errorf("the report does not link gallery/README.md:\n%.600s", report)
+	}
+}
+
+// The report builds from stored files alone: it imports no package under
+// cudabind, nor refimpl, whose variants render the gallery.
+func TestImportsNoVariants(t *testing.T) {
+	root, mod := moduleRoot(t)
+	for p, by := range moduleDeps(t, root, mod, mod+"/results/cmd/report") {
+		rest := strings.TrimPrefix(p, mod+"/")
+		if rest == "cudabind" || strings.HasPrefix(rest, "cudabind/") || rest == "refimpl" || strings.HasPrefix(rest, "refimpl/") {
+			t.Errorf("report imports %s (through %s)", p, by)
+		}
+	}
+}
+
+// moduleRoot returns the directory holding go.mod above the working
+// directory and the module path it declares.
+func moduleRoot(t *testing.T) (dir, mod string) {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if mod, ok := strings.CutPrefix(line, "module "); ok {
+					return dir, strings.TrimSpace(mod)
+				}
+			}
+			t.Fatalf("%s/go.mod names no module", dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// moduleDeps returns every package of module mod (rooted at root) that
+// package path imports, directly or not, leaving out tests, with the
+// import that brought each in.
+func moduleDeps(t *testing.T, root, mod, path string) map[string]string {
+	t.Helper()
+	from := map[string]string{}
+	var walk func(path string)
+	walk = func(path string) {
+		rest := strings.TrimPrefix(strings.TrimPrefix(path, mod), "/")
+		pkg, err := build.ImportDir(filepath.Join(root, filepath.FromSlash(rest)), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, imp := range pkg.Imports {
+			if !strings.HasPrefix(imp, mod+"/") {
+				continue
+			}
+			if _, seen := from[imp]; seen {
+				continue
+			}
+			from[imp] = path
+			walk(imp)
+		}
+	}
+	walk(path)
+	if len(from) == 0 {
+		t.Fatalf("%s imports no package of %s: the walk found nothing", path, mod)
+	}
+	return from
 }

@@ -32,11 +32,11 @@ func init() {
 	convolve.Register(filterOnly{v})
 }
 
-func TestGalleryFallsThrough(t *testing.T) {
-	old := gallerySize
-	gallerySize = convolve.Geometry{Width: 24, Height: 16, Channels: 3, Type: convolve.Uint8}
-	defer func() { gallerySize = old }()
-	files, err := renderGallery("A note.", "test-filter2d-only", "cpu-naive")
+func TestRenderFallsThrough(t *testing.T) {
+	old := sceneSize
+	sceneSize = convolve.Geometry{Width: 24, Height: 16, Channels: 3, Type: convolve.Uint8}
+	defer func() { sceneSize = old }()
+	files, err := render("A note.", "test-filter2d-only", "cpu-naive")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,18 +52,18 @@ func TestGalleryFallsThrough(t *testing.T) {
 		}
 	}
 	// Sobel magnitude is the only problem the first variant refuses.
-	if _, err := renderGallery("", "test-filter2d-only"); err == nil || !strings.Contains(err.Error(), "sobel-mag") {
+	if _, err := render("", "test-filter2d-only"); err == nil || !strings.Contains(err.Error(), "sobel-mag") {
 		t.Errorf("Gallery with no variant for sobel-mag: err = %v, want one naming sobel-mag", err)
 	}
-	if _, err := renderGallery(""); err == nil {
+	if _, err := render(""); err == nil {
 		t.Errorf("Gallery of no variant: no error")
 	}
 }
 
-func TestGalleryByGPU(t *testing.T) {
+func TestRenderedByGPU(t *testing.T) {
 	dir := t.TempDir()
-	if galleryByGPU(dir) {
-		t.Errorf("galleryByGPU of an empty directory = true")
+	if renderedByGPU(dir) {
+		t.Errorf("renderedByGPU of an empty directory = true")
 	}
 	for _, tt := range []struct {
 		row  string
@@ -78,17 +78,17 @@ func TestGalleryByGPU(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(md), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := galleryByGPU(dir); got != tt.want {
-			t.Errorf("galleryByGPU(%s) = %v, want %v", tt.row, got, tt.want)
+		if got := renderedByGPU(dir); got != tt.want {
+			t.Errorf("renderedByGPU(%s) = %v, want %v", tt.row, got, tt.want)
 		}
 	}
 }
 
-func TestGalleryCPU(t *testing.T) {
-	old := gallerySize
-	gallerySize = convolve.Geometry{Width: 64, Height: 48, Channels: 3, Type: convolve.Uint8}
-	defer func() { gallerySize = old }()
-	files, err := renderGallery("", "cpu-fast")
+func TestRenderCPU(t *testing.T) {
+	old := sceneSize
+	sceneSize = convolve.Geometry{Width: 64, Height: 48, Channels: 3, Type: convolve.Uint8}
+	defer func() { sceneSize = old }()
+	files, err := render("", "cpu-fast")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestGalleryCPU(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := renderGallery("", "no-such-variant"); err == nil {
+	if _, err := render("", "no-such-variant"); err == nil {
 		t.Errorf("Gallery of an unknown variant: no error")
 	}
 }

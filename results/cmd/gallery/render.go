@@ -13,10 +13,10 @@ import (
 	"github.com/convbench/convbench/convolve/testimage"
 )
 
-// gallerySize is the size of the gallery's input scene.
-var gallerySize = convolve.Geometry{Width: 480, Height: 320, Channels: 3, Type: convolve.Uint8}
+// sceneSize is the size of the gallery's input scene.
+var sceneSize = convolve.Geometry{Width: 480, Height: 320, Channels: 3, Type: convolve.Uint8}
 
-// renderGallery applies every library filter, and the Sobel magnitude, to
+// render applies every library filter, and the Sobel magnitude, to
 // testimage.Scene and returns the PNGs by file name, input.png and a
 // README.md among them. Each image is made by the first of variants
 // whose capabilities cover its problem; a variant that cannot run here
@@ -27,19 +27,19 @@ var gallerySize = convolve.Geometry{Width: 480, Height: 320, Channels: 3, Type: 
 // are clamped to 0..255; signed responses (gradients, Laplacians, edges)
 // are shown as magnitudes normalised to 0..255, as reports 001 and 002
 // show them.
-func renderGallery(note string, variants ...string) (map[string][]byte, error) {
+func render(note string, variants ...string) (map[string][]byte, error) {
 	if len(variants) == 0 {
-		return nil, fmt.Errorf("gallery: no variant named")
+		return nil, errors.New("no variant named")
 	}
 	vs := make([]convolve.Variant, len(variants))
 	for i, name := range variants {
 		v, err := convolve.Lookup(name)
 		if err != nil {
-			return nil, fmt.Errorf("gallery: %w", err)
+			return nil, err
 		}
 		vs[i] = v
 	}
-	in, err := testimage.Scene(gallerySize)
+	in, err := testimage.Scene(sceneSize)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func renderGallery(note string, variants ...string) (map[string][]byte, error) {
 	if len(variants) > 1 {
 		by = "the first of " + codeList(variants) + " that supports it"
 	}
-	fmt.Fprintf(&md, "# Filter gallery\n\nEvery library filter applied to the generated scene `input.png` (%dx%d RGB, replicate border) by %s. ", gallerySize.Width, gallerySize.Height, by)
+	fmt.Fprintf(&md, "# Filter gallery\n\nEvery library filter applied to the generated scene `input.png` (%dx%d RGB, replicate border) by %s. ", sceneSize.Width, sceneSize.Height, by)
 	md.WriteString("Blurs, sharpen and emboss are clamped to 0..255; signed responses are shown as normalised magnitudes.")
 	if note != "" {
 		md.WriteString(" " + note)
@@ -73,7 +73,7 @@ func renderGallery(note string, variants ...string) (map[string][]byte, error) {
 	for _, j := range jobs {
 		plan, by, err := planFirst(vs, j.p)
 		if err != nil {
-			return nil, fmt.Errorf("gallery %s: %w", j.name, err)
+			return nil, fmt.Errorf("%s: %w", j.name, err)
 		}
 		out, err := j.p.NewOutput()
 		if err == nil {
@@ -83,7 +83,7 @@ func renderGallery(note string, variants ...string) (map[string][]byte, error) {
 			err = cerr
 		}
 		if err != nil {
-			return nil, fmt.Errorf("gallery %s by %s: %w", j.name, by, err)
+			return nil, fmt.Errorf("%s by %s: %w", j.name, by, err)
 		}
 		var vis *convolve.Image
 		how := "clamped"
@@ -150,10 +150,10 @@ func signed(f *convolve.Filter) bool {
 	return neg && math.Abs(sum-1) > 1e-3
 }
 
-// galleryByGPU reports whether the gallery README in dir names a GPU
+// renderedByGPU reports whether the gallery README in dir names a GPU
 // variant in its variant column: a gallery a host without a GPU could not
 // make again.
-func galleryByGPU(dir string) bool {
+func renderedByGPU(dir string) bool {
 	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	if err != nil {
 		return false

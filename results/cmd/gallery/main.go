@@ -1,0 +1,195 @@
+// Command gallery renders the filter gallery the report links to.
+// Every library filter, and the Sobel magnitude, is applied to a
+// generated scene (testimage.Scene) by the variants themselves; the
+// gallery is a PNG per filter and a README.md that sets them in a table.
+//
+//	go run ./results/cmd/gallery -variant cpu-fast -out /tmp/gallery
+//
+// -out names the directory, which the gallery replaces whole (default
+// results/report/gallery, beside the report that links it). -variant
+// names the variants that render it, comma-separated, in order of
+// preference: each image is made by the first of them that supports its
+// filter. Without -variant the gallery is rendered by the fastest
+// variants this host can run. With a GPU, those are the GPU variants
+// ranked by their kernel time on results.RankingQ in this GPU's stored
+// runs under -data (default results/data), then every other GPU variant.
+// Without a GPU, a gallery a GPU rendered in -out is kept as it is, and
+// otherwise cpu-fast renders it.
+//
+// The report (results/cmd/report) is built from stored runs alone and
+// renders nothing; make bench runs both.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	_ "github.com/convbench/convbench/cudabind/variants"
+	_ "github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/results"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gallery:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the command with its arguments, saying what it did on stderr.
+func run(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gallery", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: gallery [-out DIR] [-variant NAME,...] [-data DIR]")
+		fs.PrintDefaults()
+	}
+	out := fs.String("out", "", "directory the gallery replaces (default <repo>/results/report/gallery)")
+	variant := fs.String("variant", "", "comma-separated variants that render the gallery, in order of preference, such as cpu-fast or gpu-tiled; empty picks the fastest this host can run")
+	data := fs.String("data", "", "directory of stored runs, <host>/<preset>.txt, that rank this GPU's variants when -variant is empty (default <repo>/results/data)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	root := repoRoot()
+	if *out == "" {
+		*out = filepath.Join(root, "results", "report", "gallery")
+	}
+	if *data == "" {
+		*data = filepath.Join(root, "results", "data")
+	}
+	var variants []string
+	var note string
+	if *variant == "" {
+		var why string
+		variants, note, why = pickVariants(*data, relName(root, *data), *out)
+		if len(variants) == 0 {
+			fmt.Fprintf(stderr, "gallery: kept %s: %s\n", *out, why)
+			return nil
+		}
+	} else {
+		var err error
+		if variants, err = parseVariants(*variant); err != nil {
+			return err
+		}
+	}
+	if err := write(*out, note, variants); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "gallery: wrote %s, by %s\n", *out, byWhom(variants))
+	return nil
+}
+
+// repoRoot returns the repository's top directory, or "." outside one.
+func repoRoot() string {
+	b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return "."
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// relName returns dir relative to root, with slashes, where dir lies
+// under root, and dir as given otherwise.
+func relName(root, dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return dir
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return dir
+	}
+	return filepath.ToSlash(rel)
+}
+
+// parseVariants splits the -variant flag's value s into variant names.
+func parseVariants(s string) ([]string, error) {
+	names := strings.Split(s, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+		if names[i] == "" {
+			return nil, fmt.Errorf("-variant %q: an empty variant name", s)
+		}
+	}
+	return names, nil
+}
+
+// byWhom describes who rendered a gallery of variants.
+func byWhom(variants []string) string {
+	if len(variants) == 1 {
+		return variants[0]
+	}
+	return "the first of " + strings.Join(variants, ", ") + " that supports each filter"
+}
+
+// pickVariants picks the gallery's variants for this host, a note for
+// its README, and, when it picks none, why. dataDir holds the stored runs
+// that rank the GPU variants, dataName names it in the note, and
+// galleryDir is where the gallery goes.
+func pickVariants(dataDir, dataName, galleryDir string) (variants []string, note, why string) {
+	dev, err := cudabind.Default()
+	if err != nil {
+		if renderedByGPU(galleryDir) {
+			return nil, "", "no GPU here, and a GPU rendered the gallery there; -variant=cpu-fast replaces it"
+		}
+		return []string{"cpu-fast"}, "", ""
+	}
+	name := dev.Info().Name
+	slug := benchname.Slug(name, "")
+	runs, err := results.Load(dataDir)
+	if err == nil {
+		for _, h := range results.GroupHosts(runs) {
+			if h.Slug != slug {
+				continue
+			}
+			var ns []float64
+			variants, ns = h.RankGPU()
+			if len(variants) > 0 {
+				note = fmt.Sprintf("Rendered on an %s; the GPU variants are ranked by their median kernel time on Gaussian 5x5 over 1024x1024 float in `%s/%s/` (fastest: `%s`, %.2f us).", name, dataName, slug, variants[0], ns[0]/1e3)
+			}
+		}
+	}
+	if len(variants) == 0 {
+		note = fmt.Sprintf("Rendered on an %s, for which no run is stored: the GPU variants are in name order.", name)
+	}
+	for _, v := range convolve.Variants() {
+		d := v.Describe()
+		if d.Caps.GPU && !slices.Contains(variants, d.Name) {
+			variants = append(variants, d.Name)
+		}
+	}
+	return variants, note, ""
+}
+
+// write renders the gallery with variants and replaces dir with it.
+func write(dir, note string, variants []string) error {
+	g, err := render(note, variants...)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return results.WriteFiles(dir, g)
+}
