@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/verify"
 )
 
 // expectCacheBytes bounds the memory of the reference outputs the gate
@@ -16,7 +16,7 @@ import (
 // so most of them need a reference already computed for an earlier case.
 const expectCacheBytes = 1 << 30
 
-// expectEntry is one remembered refimpl.Expect result.
+// expectEntry is one remembered verify.CropReference result.
 type expectEntry struct {
 	ref, tol *convolve.Image
 	bytes    int64
@@ -24,7 +24,8 @@ type expectEntry struct {
 
 // expectCache remembers reference outputs by the content they depend on:
 // the error model, the problem's operation, mode, border, geometry and
-// filter weights, and every input element. Entries leave oldest first past expectCacheBytes.
+// filter weights, every input element and the FFT terms of the whole
+// input. Entries leave oldest first past expectCacheBytes.
 var expectCache = struct {
 	sync.Mutex
 	m     map[uint64]expectEntry
@@ -32,9 +33,11 @@ var expectCache = struct {
 	bytes int64
 }{m: map[uint64]expectEntry{}}
 
-// expect is refimpl.ExpectModel(p, in, m) through expectCache.
-func expect(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) (ref, tol *convolve.Image, err error) {
-	key := expectKey(p, in, m)
+// expect is verify.CropReference(p, in, m, whole) through expectCache:
+// the reference of p on in when whole is nil, else of in as a crop of an
+// input whose verify.Terms are whole.
+func expect(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel, whole []convolve.FFTTerms) (ref, tol *convolve.Image, err error) {
+	key := expectKey(p, in, m, whole)
 	c := &expectCache
 	c.Lock()
 	e, ok := c.m[key]
@@ -42,7 +45,7 @@ func expect(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) (ref,
 	if ok {
 		return e.ref, e.tol, nil
 	}
-	ref, tol, err = refimpl.ExpectModel(p, in, m)
+	ref, tol, err = verify.CropReference(p, in, m, whole)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,9 +73,9 @@ func expect(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) (ref,
 // the variant's output with the cached reference, so a collision could
 // only pass a wrong output if two different problems hashed alike; the
 // key is 64 bits of FNV-1a over the full content, not a sample.
-func expectKey(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) uint64 {
+func expectKey(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel, whole []convolve.FFTTerms) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|%d|%d|%+v|", m, p.Op, p.Mode, p.Border, in.Geometry)
+	fmt.Fprintf(h, "%d|%d|%d|%d|%+v|%v|", m, p.Op, p.Mode, p.Border, in.Geometry, whole)
 	var b [8]byte
 	if p.Filter != nil {
 		fmt.Fprintf(h, "%dx%d|", p.Filter.Width, p.Filter.Height)

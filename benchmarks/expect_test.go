@@ -19,7 +19,7 @@ func TestExpectCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref1, _, err := expect(p, in, convolve.Direct)
+	ref1, _, err := expect(p, in, convolve.Direct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestExpectCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref2, _, err := expect(p, again, convolve.Direct)
+	ref2, _, err := expect(p, again, convolve.Direct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestExpectCache(t *testing.T) {
 		t.Error("same problem and input: the reference was computed again")
 	}
 	again.F32[5*37+11] += 0.5
-	ref3, _, err := expect(p, again, convolve.Direct)
+	ref3, _, err := expect(p, again, convolve.Direct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestExpectCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	q.Filter = box
-	if ref4, _, err := expect(q, in, convolve.Direct); err != nil || ref4 == ref1 {
+	if ref4, _, err := expect(q, in, convolve.Direct, nil); err != nil || ref4 == ref1 {
 		t.Errorf("another filter of the same size reused the reference (err %v)", err)
 	}
 }

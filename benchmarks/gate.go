@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/verify"
 )
 
 // FullGateWork is the largest Work for which the correctness gate
@@ -27,7 +27,7 @@ const (
 )
 
 // Gate checks out, the output a plan computed for p from in, against the
-// reference (refimpl.Expect) with its per-element tolerance. The caller
+// reference (verify.Reference) with its per-element tolerance. The caller
 // poisons out with NaN before the run, so unwritten float elements count
 // as violations. Metrics.OK() tells whether the variant passed.
 func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
@@ -36,15 +36,14 @@ func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMo
 
 // GateModel is Gate with the tolerance of the error model m, the one the
 // variant declares (convolve.Capabilities.Accuracy; see
-// refimpl.ExpectModel). Under an FFT model a window's tolerance is
-// computed from the norms of the whole bordered image
-// (refimpl.FFTTerms), since each output's bound depends on all of it.
+// verify.Reference). A window's tolerance is the one the whole image
+// gives its elements (verify.CropReference), under an FFT model too.
 func GateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorModel) (convolve.Metrics, GateMode, error) {
 	if p.Op != convolve.Filter2D {
 		m = convolve.Direct
 	}
 	if gateModeOf(p) == GateFull {
-		ref, tol, err := expect(p, in, m)
+		ref, tol, err := expect(p, in, m, nil)
 		if err != nil {
 			return convolve.Metrics{}, GateFull, fmt.Errorf("benchmarks: reference for %v: %w", p, err)
 		}
@@ -55,7 +54,7 @@ func GateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorMode
 	var terms []convolve.FFTTerms
 	if m.IsFFT() {
 		var err error
-		if terms, err = refimpl.FFTTerms(p, in); err != nil {
+		if terms, err = verify.Terms(p, in); err != nil {
 			return convolve.Metrics{}, GateWindows, fmt.Errorf("benchmarks: norms for %v: %w", p, err)
 		}
 	}
@@ -266,8 +265,8 @@ func (w window) cut(out, ref *convolve.Image) (gotW, refW *convolve.Image, err e
 // gateWindowAt compares the window w of out with the reference computed
 // on the crop of in that holds the window and its halo (clipped or padded,
 // as window says), whose output equals the full output inside the window.
-// Under an FFT model the tolerance of each element is FFTTolerance with
-// the whole image's terms (one per channel) and the element's reference.
+// terms are the whole image's verify.Terms under an FFT model, which
+// bound each element (verify.CropReference), else nil.
 func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window, model convolve.ErrorModel, terms []convolve.FFTTerms) (convolve.Metrics, error) {
 	crop, err := w.crop(in)
 	if err != nil {
@@ -275,16 +274,9 @@ func gateWindowAt(p convolve.Problem, in, out *convolve.Image, w window, model c
 	}
 	cp := p
 	cp.Input = crop.Geometry
-	local := model
-	if model.IsFFT() {
-		local = convolve.Direct
-	}
-	ref, tol, err := expect(cp, crop, local)
+	ref, tol, err := expect(cp, crop, model, terms)
 	if err != nil {
 		return convolve.Metrics{}, fmt.Errorf("benchmarks: reference for window (%d,%d) of %v: %w", w.x0, w.y0, p, err)
-	}
-	if model.IsFFT() {
-		tol = fftTolerance(ref, terms, model)
 	}
 	gotW, refW, err := w.cut(out, ref)
 	if err != nil {
@@ -346,26 +338,4 @@ func countNaN(im *convolve.Image) int {
 		}
 	}
 	return n
-}
-
-// fftTolerance is the tolerance under the FFT model m of every element
-// of ref, a reference output rounded to float32, with terms[c] the norms
-// of the whole image's channel c. The exact value is within u32*|ref| of
-// the rounded one, so |ref| is enlarged by that much before the bound.
-func fftTolerance(ref *convolve.Image, terms []convolve.FFTTerms, m convolve.ErrorModel) *convolve.Image {
-	tol := ref.Clone()
-	for c := 0; c < ref.Channels; c++ {
-		for y := 0; y < ref.Height; y++ {
-			for x := 0; x < ref.Width; x++ {
-				r := math.Abs(ref.At(x, y, c)) * (1 + 0x1p-23)
-				t := convolve.FFTTolerance(terms[c], r, m.FFTRoundoff())
-				f := float32(t)
-				if float64(f) < t {
-					f = math.Nextafter32(f, float32(math.Inf(1)))
-				}
-				tol.F32[tol.Offset(x, y, c)] = f
-			}
-		}
-	}
-	return tol
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/verify"
 )
 
 // runVariant plans c with the registered variant and returns its output.
@@ -338,7 +338,7 @@ func TestGateModelFFTWindows(t *testing.T) {
 	if mode != GateWindows || !m.OK() || m.N == 0 {
 		t.Fatalf("cpu-fft under fft64: mode %s, metrics %v; want a windowed gate that passes", mode, m)
 	}
-	terms, err := refimpl.FFTTerms(p, in)
+	terms, err := verify.Terms(p, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,5 +350,50 @@ func TestGateModelFFTWindows(t *testing.T) {
 	}
 	if m, _, _ := GateModel(p, in, out, convolve.Direct); m.OK() || m.First.X != x || m.First.Y != y {
 		t.Errorf("moved by 0.9 of the whole image's fft32 bound: %v; want a violation at (%d,%d) under direct", m, x, y)
+	}
+}
+
+// TestGateModelWindowsBoundOfWhole: a windowed gate holds each compared
+// element to the tolerance the whole image's reference gives it, bit for
+// bit, under every model: the float32 value furthest from the reference
+// within that tolerance passes, the next one fails.
+func TestGateModelWindowsBoundOfWhole(t *testing.T) {
+	c := Case{Variant: "cpu-naive", Width: 1500, Height: 300, Filter: "dense13", Channels: 2, Border: convolve.Mirror}
+	p, err := c.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gateModeOf(p) != GateWindows {
+		t.Fatalf("%v: not a windowed gate", p)
+	}
+	in, err := NewInput(p, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y, ch := p.Input.Width/2, p.Input.Height/2, 1 // in the centre window
+	for _, m := range convolve.ErrorModels {
+		ref, tol, err := verify.Reference(p, in, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, d := ref.At(x, y, ch), tol.At(x, y, ch)
+		within := float32(r + d)
+		if float64(within)-r > d {
+			within = math.Nextafter32(within, float32(math.Inf(-1)))
+		}
+		beyond := math.Nextafter32(within, float32(math.Inf(1)))
+		for _, tt := range []struct {
+			v    float32
+			want bool
+		}{{within, true}, {beyond, false}} {
+			ref.Set(x, y, ch, float64(tt.v))
+			got, mode, err := GateModel(p, in, ref, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode != GateWindows || got.OK() != tt.want {
+				t.Errorf("%v: ref %v + %v (of %v) at (%d,%d,%d): %s gate %v, want OK %v", m, r, float64(tt.v)-r, d, x, y, ch, mode, got, tt.want)
+			}
+		}
 	}
 }

@@ -9,9 +9,9 @@ import (
 // ErrorModel is the accuracy a variant declares for Filter2D
 // (Capabilities.Accuracy): which arithmetic and algorithm its error bound
 // is derived from. The reference (refimpl.ExpectModel) turns the model
-// into a tolerance for every output element, and the property suite and
-// the benchmarks' correctness gate hold each variant to the tolerance of
-// its own model. Every bound below is derived from the number formats and
+// into a tolerance for every output element, and the property suite, the
+// benchmarks' correctness gate and the tuner hold each variant to the
+// tolerance of its own model through package verify. Every bound below is derived from the number formats and
 // the algorithm, not fitted to measured errors.
 type ErrorModel int
 

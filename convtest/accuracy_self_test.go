@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/verify"
 	"github.com/leanovate/gopter"
 )
 
@@ -36,7 +36,7 @@ func (pl *fftAccuratePlan) Run(in, out *convolve.Image) error {
 	if err := pl.p.CheckIO(in, out); err != nil {
 		return err
 	}
-	ref, tol, err := refimpl.ExpectModel(pl.p, in, convolve.FFT32)
+	ref, tol, err := verify.Reference(pl.p, in, convolve.FFT32)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/verify"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,7 +35,7 @@ type env struct {
 // expect is the reference of p on in with the tolerance of the error
 // model the variant's results for p under cfg are held to (model).
 func (e *env) expect(p convolve.Problem, cfg convolve.Config, in *convolve.Image) (ref, tol *convolve.Image, err error) {
-	return refimpl.ExpectModel(p, in, e.model(p, cfg))
+	return verify.Reference(p, in, e.model(p, cfg))
 }
 
 // model is the error model the variant's results for p under cfg are held

@@ -13,7 +13,7 @@
 //
 //   - the output agrees with refimpl's float64 reference within the
 //     per-element tolerance of the error model the variant declares
-//     (Capabilities.Accuracy, refimpl.ExpectModel; Direct when it declares
+//     (Capabilities.Accuracy, verify.Reference; Direct when it declares
 //     none), or of the model it names for the problem where it picks its
 //     path per problem (convolve.ModelOf), and every output element is written (outputs are poisoned
 //     before each run); the metamorphic relations below use the same

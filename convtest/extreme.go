@@ -12,7 +12,7 @@ import (
 
 // Extreme input. Each of these properties turns a drawn case into a
 // problem and input with extreme values and checks the variant against
-// refimpl.Expect by convolve.Compare's rules: NaN meets NaN, +Inf meets
+// verify.Reference by convolve.Compare's rules: NaN meets NaN, +Inf meets
 // +Inf, -Inf meets -Inf, finite values within tolerance. Non-finite input
 // must instead be refused with a *convolve.NonFiniteError by a variant
 // that declares Capabilities.FiniteInput (a filter at plan time, pixels

@@ -9,7 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/testimage"
-	"github.com/convbench/convbench/refimpl"
+	"github.com/convbench/convbench/verify"
 )
 
 // property is one law every variant (or every variant it applies to) must
@@ -373,7 +373,7 @@ func linearPair(c testCase, sepOnly bool) (f, g *convolve.Filter, a, b float64, 
 // the same bound holds with theirs. An FFT model's tolerance may be far
 // below 3u times an output's own sum, so there the rounding of h's weights
 // is bounded through Cauchy-Schwarz, sum|f*x| <= ||f||_2 ||x||_2 with x
-// the bordered channel (refimpl.FFTTerms), and the bound is
+// the bordered channel (verify.Terms), and the bound is
 // tol_h + |a| tol_f + |b| tol_g + u (|a| ||f||_2 + |b| ||g||_2) ||x||_2.
 func checkLinearity(e *env, c testCase) error {
 	f, g, a, b, err := linearPair(c, e.desc.Caps.SeparableOnly)
@@ -401,7 +401,7 @@ func checkLinearity(e *env, c testCase) error {
 			return fmt.Errorf("reference: %w", err)
 		}
 		if k < 2 && e.model(p, c.Config()).IsFFT() {
-			terms, err := refimpl.FFTTerms(p, in)
+			terms, err := verify.Terms(p, in)
 			if err != nil {
 				return fmt.Errorf("reference: %w", err)
 			}
@@ -631,7 +631,7 @@ func checkSeparable(e *env, c testCase) error {
 	}
 	dtol := tol // the partner's bound: Direct
 	if e.model(p, c.Config()) != convolve.Direct {
-		if _, dtol, err = refimpl.Expect(p, in); err != nil {
+		if _, dtol, err = verify.Reference(p, in, convolve.Direct); err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
 	}

@@ -6,7 +6,9 @@
 //     float64 and returns, beside the reference output, a per-element
 //     tolerance that a correct float32 implementation must meet;
 //     [ExpectModel] returns the tolerance of any convolve.ErrorModel, the
-//     one a variant declares in Capabilities.Accuracy.
+//     one a variant declares in Capabilities.Accuracy, and [ExpectCrop]
+//     the same for a crop of a larger input. Package verify is how the
+//     property suite, the benchmarks and the tuner use them.
 //   - "cpu-naive": the reports' CPU baseline (report 000): float32, one
 //     goroutine, four nested loops per channel in a fixed summation order
 //     that GPU kernels compiled with --fmad=false reproduce bit for bit.

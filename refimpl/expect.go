@@ -64,6 +64,19 @@ func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, e
 // ref is the same under every model. SobelMagnitude and RGBToYUV have
 // only the Direct model; another is an error.
 func ExpectModel(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) (ref, tol *convolve.Image, err error) {
+	return ExpectCrop(p, in, m, nil)
+}
+
+// ExpectCrop is ExpectModel for in, a crop of a larger input that holds
+// some of its pixels and their filter's reach, whose FFTTerms are whole
+// (one per channel). Under an FFT model every element's tolerance is
+// computed from whole rather than from the crop's own norms, since a
+// transform spreads every input's rounding over every output: an element
+// the crop computes from the same taps as the larger input then gets the
+// same tolerance as ExpectModel of the larger input gives it, bit for
+// bit. Under the other models whole is not read; nil whole means the
+// crop's own terms, which is ExpectModel.
+func ExpectCrop(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel, whole []convolve.FFTTerms) (ref, tol *convolve.Image, err error) {
 	if !m.Valid() {
 		return nil, nil, fmt.Errorf("refimpl: unknown error model %d", int(m))
 	}
@@ -92,15 +105,21 @@ func ExpectModel(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) 
 	switch p.Op {
 	case convolve.Filter2D:
 		f := p.Filter.Oriented(p.Mode)
-		var terms []convolve.FFTTerms
-		if m.IsFFT() {
+		terms := whole
+		if m.IsFFT() && terms == nil {
 			terms = fftTerms(in, f, p.Border)
+		}
+		if m.IsFFT() && len(terms) != in.Channels {
+			return nil, nil, fmt.Errorf("refimpl: %d FFT terms for %d channels", len(terms), in.Channels)
 		}
 		forEach(in.Geometry, func(x, y, c int) {
 			s, abs := dot64(in, c, x, y, f, p.Border)
 			ref.Set(x, y, c, s)
 			var t float64
 			if m.IsFFT() {
+				// The float64 sum s, not ref: FFTTolerance allows for
+				// the rounding of ref itself (|y| <= |ref|/(1-u)), so
+				// enlarging a rounded |ref| would count it twice.
 				t = convolve.FFTTolerance(terms[c], s, m.FFTRoundoff())
 			} else {
 				t = convolve.OperandTolerance(f.Width, f.Height, abs, s, m.OperandRoundoff())

@@ -5,9 +5,10 @@
 // Every candidate is first verified: it runs on a few random problems of
 // the class's type and K (odd, unaligned sizes, random weights) and its
 // output is compared with refimpl's float64 reference within the
-// correctness policy's per-element tolerance (convolve.Compare, as the
-// property suite does). A candidate whose output differs is recorded as
-// wrong, with the mismatch, and is never chosen; one that fails to plan
+// per-element tolerance of the variant's error model (verify.Output, as
+// the property suite and the benchmarks' gate check outputs). A
+// candidate whose output differs is recorded as wrong, with the
+// mismatch, and is never chosen; one that fails to plan
 // or run is recorded as refused. A verified candidate is then timed on
 // the class's problem (a dense<K> filter on a square image of the class's
 // side, zero border): the median over samples of its kernel time, each
@@ -37,8 +38,8 @@ import (
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/refimpl"
 	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/verify"
 )
 
 // Class is a problem class a variant is tuned for.
@@ -376,8 +377,9 @@ func VerifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 
 // Verify runs setting pt of v on each problem and compares its output
 // with the reference. It returns nil when every output is within the
-// tolerance of the error model v declares (refimpl.ExpectModel), an error that IsWrong reports for a differing output, and
-// any other error for a candidate that cannot plan or run.
+// tolerance of the error model v declares (verify.Output), an error that
+// IsWrong reports for a differing output, and any other error for a
+// candidate that cannot plan or run.
 func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
 	for i, p := range ps {
 		if err := verifyOne(v, pt, p, seed+uint64(i)); err != nil {
@@ -403,7 +405,8 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 	if err != nil {
 		return err
 	}
-	plan, err := convolve.PlanFor(v, p, pt.Apply(convolve.Config{}))
+	cfg := pt.Apply(convolve.Config{})
+	plan, err := convolve.PlanFor(v, p, cfg)
 	if err != nil {
 		return fmt.Errorf("plan %v: %w", p, err)
 	}
@@ -412,11 +415,7 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 	if err := plan.Run(in, out); err != nil {
 		return fmt.Errorf("run %v: %w", p, err)
 	}
-	ref, tol, err := refimpl.ExpectModel(p, in, convolve.ModelOf(v, p, pt.Apply(convolve.Config{})))
-	if err != nil {
-		return err
-	}
-	m, err := convolve.Compare(out, ref, tol)
+	m, err := verify.Output(v, p, cfg, in, out)
 	if err != nil {
 		return err
 	}
