@@ -58,6 +58,13 @@
 // never replaces an earlier file: a second run of the same flags is
 // written as <name>-2.txt, then -3, and so on.
 //
+// A case that ends the benchmark binary (a crash, a signal, or a sticky
+// CUDA error after which the process cannot use the device again) or runs
+// longer than -case-timeout (a hung kernel: the binary's process group is
+// killed) is recorded in the file as failed, with a command that runs it
+// alone, and the binary is restarted on the cases not yet run; no case
+// runs twice, and the sweep exits 1.
+//
 //	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
 //	go run ./benchmarks/cmd/sweep -variants 'gpu-tiled|npp' -sizes 6000x4000 -filters gauss9,dense9 -types u8,f32
 package main
@@ -145,6 +152,7 @@ type options struct {
 	cpuCap        int64
 	bin, dataDir  string
 	publish, list bool
+	caseTimeout   time.Duration
 }
 
 // flagError is a wrong command line: the flag, the value it was given
@@ -211,6 +219,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.bin, "bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
 	fs.StringVar(&o.dataDir, "data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
+	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 5 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
 	for _, f := range benchmarks.AxisFlags() {
@@ -281,6 +290,8 @@ func checkOptions(o *options) error {
 		return &flagError{Name: "noise", Value: fmt.Sprint(o.noise), Err: errors.New("want a positive percentage, such as 1")}
 	case o.maxTime <= 0:
 		return &flagError{Name: "max-time", Value: o.maxTime.String(), Err: errors.New("want a positive duration, such as 2s")}
+	case o.caseTimeout <= 0:
+		return &flagError{Name: "case-timeout", Value: o.caseTimeout.String(), Err: errors.New("want a positive duration, such as 10m")}
 	case o.cpuCap < 0:
 		return &flagError{Name: "cpu-cap", Value: fmt.Sprint(o.cpuCap), Err: errors.New("want 0 (no cap) or a positive count of multiply-adds")}
 	}
@@ -423,20 +434,11 @@ func run(o *options, stdout, stderr io.Writer) error {
 		args = append(args, "-sweep="+o.preset)
 	}
 	args = append(args, absPaths(o.args)...)
-	binName := "../" + filepath.Base(bin)
-	if o.bin != "" {
-		binName = bin
-	}
+	binName := binDisplayName(bin, o.bin != "")
 	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
 
-	var out bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Join(root, "benchmarks")
-	cmd.Stdout = &out
 	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now}
-	cmd.Stderr = progress
-	runErr := cmd.Run()
-	progress.Flush()
+	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, progress, stderr)
 
 	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
 	if gpu == "none" {
@@ -448,6 +450,9 @@ func run(o *options, stdout, stderr io.Writer) error {
 		return fmt.Errorf("reading the benchmark output: %w", err)
 	}
 	if len(r.Samples) == 0 {
+		if stopErr != nil {
+			return fmt.Errorf("%w, nothing written", stopErr)
+		}
 		return noCaseRan(runErr, r, out.Bytes(), progress.Tail())
 	}
 	header := fmt.Sprintf("# convbench sweep %s, commit %s, command: %s\n", name, commit, strings.Join(steps, " && "))
@@ -463,10 +468,102 @@ func run(o *options, stdout, stderr io.Writer) error {
 	if err := printSummary(stdout, r); err != nil {
 		return err
 	}
-	if runErr != nil {
+	if len(faults) > 0 {
+		fmt.Fprintf(stderr, "sweep: %s ended the benchmark binary and failed; the other cases ran in a new one:\n", plural(len(faults), "case"))
+		for _, f := range faults {
+			fmt.Fprintf(stderr, "  %s\n", f)
+		}
+	}
+	switch {
+	case stopErr != nil:
+		return fmt.Errorf("%w; the cases that ran are in %s", stopErr, path)
+	case len(faults) > 0:
+		return fmt.Errorf("%s failed by ending the benchmark binary (%s); the other cases are in %s", plural(len(faults), "case"), faultNames(faults), path)
+	case runErr != nil:
 		return fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
 	}
 	return nil
+}
+
+// runCases runs the benchmark binary bin with args on the sweep's cases,
+// in the benchmarks directory under root, and returns its output. A case
+// that ends the binary (a crash, a sticky CUDA error or a hang past its
+// time limit) is recorded in the output as failed, with the command that
+// reproduces it, and the binary is started again on the cases that had
+// not started: no case runs twice. runErr is the binary's last failed
+// exit; stopErr ends the sweep early: a restart that ran no case.
+func runCases(o *options, bin, binName, root string, args []string, cases []benchmarks.Case,
+	progress *progressFilter, stderr io.Writer) (out *bytes.Buffer, faults []fault, runErr, stopErr error) {
+	out = new(bytes.Buffer)
+	all := make([]string, len(cases))
+	for i, c := range cases {
+		all[i] = c.Name()
+	}
+	limit := o.caseTimeout
+	if limit <= 0 {
+		limit = DefaultCaseTimeout
+	}
+	done := map[string]bool{}
+	for restart := 0; ; restart++ {
+		runArgs := args
+		if restart > 0 {
+			runArgs = append(append([]string(nil), args...), "-test.skip", skipPattern(all, done))
+			fmt.Fprintf(out, "# sweep: restarted the benchmark binary on the cases not yet run: cd benchmarks && %s %s\n", binName, shellJoin(runArgs))
+		}
+		cmd := exec.Command(bin, runArgs...)
+		cmd.Dir = filepath.Join(root, "benchmarks")
+		w := &watch{limit: limit, repro: func(name string) string { return reproCommand(binName, args, name) }}
+		a := runBinary(cmd, progress, w)
+		out.Write(a.out)
+		progress.eta.Finish(time.Now())
+		if a.err != nil {
+			runErr = a.err
+		}
+		progressed := false
+		for _, c := range a.started {
+			progressed = progressed || !done[c]
+			done[c] = true
+		}
+		if restart > 0 && !progressed && !a.finished {
+			why := fmt.Sprint(a.err)
+			if tail := progress.Tail(); len(tail) > 0 {
+				why += ": " + strings.Join(tail, "; ")
+			}
+			return out, faults, runErr, fmt.Errorf("%w after the %s of %s (%s); stopped with %d cases not run",
+				errNoProgress, faults[len(faults)-1].Kind, faults[len(faults)-1].Case, why, notDone(all, done))
+		}
+		if a.fault == nil {
+			return out, faults, runErr, nil
+		}
+		f := *a.fault
+		faults = append(faults, f)
+		out.WriteString(f.lines(out.Bytes()))
+		fmt.Fprintf(stderr, "sweep: %s\n", f)
+		if a.finished || notDone(all, done) == 0 {
+			return out, faults, runErr, nil
+		}
+		fmt.Fprintf(stderr, "sweep: restarting the benchmark binary on the %d cases not yet run\n", notDone(all, done))
+	}
+}
+
+// notDone counts the cases of all not in done.
+func notDone(all []string, done map[string]bool) int {
+	n := 0
+	for _, c := range all {
+		if !done[c] {
+			n++
+		}
+	}
+	return n
+}
+
+// faultNames lists the faults' kinds and cases.
+func faultNames(faults []fault) string {
+	s := make([]string, len(faults))
+	for i, f := range faults {
+		s[i] = f.Kind + " of " + f.Case
+	}
+	return strings.Join(s, ", ")
 }
 
 // testBinary returns the benchmarks test binary to run: bin, made
@@ -641,6 +738,9 @@ type progressFilter struct {
 	mu   sync.Mutex
 	part []byte
 	tail []string
+	// onCase, when set, is called with the case each progress line
+	// starts, and "" at the final line.
+	onCase func(name string)
 }
 
 // tailLines is how many of the binary's last stderr lines Tail keeps.
@@ -688,6 +788,9 @@ func (p *progressFilter) line(s string) {
 		}
 		fmt.Fprintln(p.w, s)
 		return
+	}
+	if p.onCase != nil {
+		p.onCase(l.Case)
 	}
 	now := p.now()
 	if l.Case == "" {
@@ -804,7 +907,7 @@ func configValue(out []byte, key string) string {
 func shellJoin(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		if strings.ContainsAny(a, "^$ *'\"") {
+		if a == "" || strings.ContainsAny(a, "^$ *'\"|&;()<>\\?[]{}~`!#") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 		q[i] = a
