@@ -25,13 +25,46 @@ type Section struct {
 	Timelines []*Timeline
 }
 
+// sectionBuilders are the report's sections in the order it renders
+// them, each named as the file that builds it (section_<name>.go).
+var sectionBuilders = []struct {
+	name  string
+	build func(hosts []*Host) *Section
+}{
+	{"000", section000},
+	{"001", section001},
+	{"002", section002},
+	{"003", section003},
+	{"004", section004},
+	{"multigpu", sectionMultiGPU},
+	{"default", sectionDefault},
+	{"launch", sectionLaunch},
+	{"tuning_tiled", sectionTuningTiled},
+	{"tuned", sectionTunedVsDefault},
+	{"floors", sectionFloors},
+	{"shapes", sectionShapes},
+	{"crossover", sectionCrossover},
+	{"roofline", sectionRoofline},
+	{"cpu_roofline", sectionCPURoofline},
+	{"cpu_peers", sectionCPUPeers},
+	{"spread", sectionSpread},
+}
+
 // Sections builds every report section from the hosts' runs. The tables
 // of a host without a GPU keep its CPU cases alone (Table.CPUOnly), and
 // a table with none is left out.
 func Sections(hosts []*Host) []*Section {
-	secs := []*Section{
-		section000(hosts), section001(hosts), section002(hosts), section003(hosts), section004(hosts), sectionMultiGPU(hosts), sectionDefault(hosts), sectionLaunch(hosts), sectionTuningTiled(hosts), sectionTunedVsDefault(hosts), sectionFloors(hosts), sectionShapes(hosts), sectionCrossover(hosts), sectionRoofline(hosts), sectionCPURoofline(hosts), sectionCPUPeers(hosts), sectionSpread(hosts),
+	secs := make([]*Section, len(sectionBuilders))
+	for i, b := range sectionBuilders {
+		secs[i] = b.build(hosts)
 	}
+	keepCPUOnly(hosts, secs)
+	return secs
+}
+
+// keepCPUOnly drops from secs the tables of each host without a GPU
+// that hold more than its CPU cases.
+func keepCPUOnly(hosts []*Host, secs []*Section) {
 	for _, h := range hosts {
 		if h.GPU {
 			continue
@@ -42,7 +75,6 @@ func Sections(hosts []*Host) []*Section {
 			})
 		}
 	}
-	return secs
 }
 
 func nan() float64 { return math.NaN() }

@@ -1,0 +1,117 @@
+package results
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sectionsData is a small excerpt of the committed runs, every preset of
+// one GPU host and two CPU hosts, a few cases of each with two runs a
+// case: the input of every section's golden file (see its README).
+const sectionsData = "testdata/sections"
+
+func sectionsHosts(t *testing.T) []*Host {
+	t.Helper()
+	runs, err := Load(sectionsData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return GroupHosts(runs)
+}
+
+// rendered is what a section puts in the report's Markdown, and whether
+// it has anything to show: a table, a plot or a timeline.
+func rendered(s *Section) (md string, shows bool) {
+	var b bytes.Buffer
+	writeSection(&b, s)
+	shows = len(s.Tables) > 0 || slices.ContainsFunc(s.Plots, (*Plot).HasData) ||
+		slices.ContainsFunc(s.Timelines, (*Timeline).HasData)
+	return b.String(), shows
+}
+
+// checkGolden compares got with the golden file name, which -update
+// rewrites first.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join(sectionsData, name)
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got; go test -run %s -update rewrites it):\n%s", golden, t.Name(), diff)
+	}
+}
+
+// Each section renders from the excerpt as its golden file says, as the
+// report renders it (a host without a GPU keeping its CPU cases alone).
+// A section that shows nothing from the excerpt is a missing input, not
+// a pass: the excerpt must hold runs of its preset.
+func TestSectionsGolden(t *testing.T) {
+	for _, b := range sectionBuilders {
+		t.Run(b.name, func(t *testing.T) {
+			hosts := sectionsHosts(t)
+			s := b.build(hosts)
+			keepCPUOnly(hosts, []*Section{s})
+			md, shows := rendered(s)
+			if !shows {
+				t.Fatalf("section %s (preset %s) shows nothing from %s: the excerpt lacks its input", b.name, s.Report, sectionsData)
+			}
+			checkGolden(t, b.name+".golden", md)
+		})
+	}
+}
+
+// The runs' own sections, which a user's report opens with, one per run.
+func TestRunSectionsGolden(t *testing.T) {
+	var b strings.Builder
+	secs := RunSections(sectionsHosts(t))
+	if len(secs) == 0 {
+		t.Fatalf("no run sections from %s", sectionsData)
+	}
+	for _, s := range secs {
+		md, shows := rendered(s)
+		if !shows {
+			t.Errorf("run section %q shows nothing", s.Title)
+		}
+		b.WriteString(md)
+	}
+	checkGolden(t, "runs.golden", b.String())
+}
+
+// Sections renders every section of sectionBuilders, in its order, and
+// every golden file under testdata/sections is one of theirs.
+func TestSectionsGoldenFiles(t *testing.T) {
+	hosts := sectionsHosts(t)
+	secs := Sections(hosts)
+	if len(secs) != len(sectionBuilders) {
+		t.Fatalf("Sections built %d sections, sectionBuilders lists %d", len(secs), len(sectionBuilders))
+	}
+	want := map[string]bool{"runs.golden": true}
+	for i, b := range sectionBuilders {
+		want[b.name+".golden"] = true
+		if got := b.build(sectionsHosts(t)); got.Title != secs[i].Title {
+			t.Errorf("Sections()[%d] is %q, sectionBuilders[%d] (%s) builds %q", i, secs[i].Title, i, b.name, got.Title)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(sectionsData, "*.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !want[filepath.Base(f)] {
+			t.Errorf("%s is the golden file of no section", f)
+		}
+	}
+}
