@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -21,6 +22,11 @@ func sectionsHosts(t *testing.T) []*Host {
 	runs, err := Load(sectionsData)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A checkout gives the files its own times: one time for all keeps
+	// the run sections, newest first, in their host and preset order.
+	for _, r := range runs {
+		r.Modified = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
 	return GroupHosts(runs)
 }
