@@ -13,7 +13,7 @@
 #                  to overwrite a file results/data/ holds unless FORCE=1
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
 #   make report    rebuild results/report/ from the committed raw data (offline); the
-#                  gallery it links is left as it is (go run ./results/cmd/gallery renders it)
+#                  gallery it links is left as it is (go run ./cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
 #   make gpu-bins  test binaries, the report, gallery, sweep and tune commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
@@ -58,7 +58,7 @@ fmt:
 bench:
 	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data
 	$(GO) run ./results/cmd/report -data $(LOCAL)/data -out $(LOCAL)/report
-	$(GO) run ./results/cmd/gallery -data $(LOCAL)/data -out $(LOCAL)/report/gallery
+	$(GO) run ./cmd/gallery -data $(LOCAL)/data -out $(LOCAL)/report/gallery
 
 # publish refuses to overwrite a file results/data/ already holds: it lists
 # the clashes and exits 2, unless FORCE=1.
@@ -91,7 +91,7 @@ gpu-bins:
 	  if ls $$dir/*_test.go >/dev/null 2>&1; then \
 	    echo "$(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir"; $(GO) test -c -ldflags=-s -o .gpu/$$name.test $$dir || exit 1; fi; done
 	$(GO) build -ldflags=-s -o .gpu/report ./results/cmd/report
-	$(GO) build -ldflags=-s -o .gpu/gallery ./results/cmd/gallery
+	$(GO) build -ldflags=-s -o .gpu/gallery ./cmd/gallery
 	$(GO) build -ldflags=-s -o .gpu/sweep ./benchmarks/cmd/sweep
 	$(GO) build -ldflags=-s -o .gpu/tune ./tune/cmd/tune
 	$(GO) build -ldflags=-s -o .gpu/crossover ./results/cmd/crossover

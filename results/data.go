@@ -7,7 +7,7 @@
 // the plots draw the reports' figures. Write puts all of it under
 // results/report/. The package reads stored files only and imports no GPU
 // package; the filter gallery beside the report is rendered by the
-// variants themselves, in results/cmd/gallery.
+// variants themselves, in cmd/gallery.
 package results
 
 import (

@@ -76,21 +76,38 @@ func moduleDeps(t *testing.T, root, mod, dir string) map[string]string {
 			walk(filepath.Join(root, filepath.FromSlash(rest)), imp)
 		}
 	}
-	walk(dir, mod+"/results")
+	walk(dir, mod+"/"+filepath.ToSlash(rel(root, dir)))
 	return from
 }
 
-// Package results reads stored files and imports no GPU package, so that
-// a report builds on any machine from the data alone.
+// rel is dir relative to root.
+func rel(root, dir string) string {
+	r, err := filepath.Rel(root, dir)
+	if err != nil {
+		return dir
+	}
+	return r
+}
+
+// Package results and the report command read stored files and import
+// no GPU package, nor refimpl whose variants render the gallery (its own
+// command, cmd/gallery), so that a report builds on any machine from the
+// data alone.
 func TestImportsNoGPUPackage(t *testing.T) {
 	root, mod := moduleRoot(t)
-	deps := moduleDeps(t, root, mod, ".")
-	if len(deps) == 0 {
-		t.Fatalf("results imports no package of %s: the walk found nothing", mod)
-	}
-	for p, by := range deps {
-		if gpuPackage(mod, p) {
-			t.Errorf("results imports %s (through %s): a GPU package", p, by)
+	for _, dir := range []string{".", filepath.Join("cmd", "report")} {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deps := moduleDeps(t, root, mod, abs)
+		if len(deps) == 0 {
+			t.Fatalf("%s imports no package of %s: the walk found nothing", dir, mod)
+		}
+		for p, by := range deps {
+			if gpuPackage(mod, p) || p == mod+"/refimpl" || strings.HasPrefix(p, mod+"/refimpl/") {
+				t.Errorf("%s imports %s (through %s): a GPU package or the CPU variants", rel(root, abs), p, by)
+			}
 		}
 	}
 }

@@ -175,7 +175,7 @@ func (r *Report) Files() (map[string][]byte, error) {
 // Write builds the report from the stored runs under opt.DataDir and
 // writes it to opt.OutDir, replacing the plots directory. It reads
 // nothing else and leaves the gallery directory alone: the gallery is
-// rendered by the variants themselves (results/cmd/gallery).
+// rendered by the variants themselves (cmd/gallery).
 func Write(opt Options) (*Report, error) {
 	r, err := Build(opt.DataDir)
 	if err != nil {

@@ -10,7 +10,7 @@
 //
 // The report links the filter gallery in its gallery directory and leaves
 // that directory as it is: the variants themselves render the gallery,
-// with results/cmd/gallery.
+// with cmd/gallery.
 package main
 
 import (

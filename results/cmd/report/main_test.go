@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"go/build"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,73 +68,4 @@ func TestGalleryLeftAlone(t *testing.T) {
 	if !strings.Contains(string(report), "(gallery/README.md)") {
 		t.Errorf("the report does not link gallery/README.md:\n%.600s", report)
 	}
-}
-
-// The report builds from stored files alone: it imports no package under
-// cudabind, nor refimpl, whose variants render the gallery.
-func TestImportsNoVariants(t *testing.T) {
-	root, mod := moduleRoot(t)
-	for p, by := range moduleDeps(t, root, mod, mod+"/results/cmd/report") {
-		rest := strings.TrimPrefix(p, mod+"/")
-		if rest == "cudabind" || strings.HasPrefix(rest, "cudabind/") || rest == "refimpl" || strings.HasPrefix(rest, "refimpl/") {
-			t.Errorf("report imports %s (through %s)", p, by)
-		}
-	}
-}
-
-// moduleRoot returns the directory holding go.mod above the working
-// directory and the module path it declares.
-func moduleRoot(t *testing.T) (dir, mod string) {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			for _, line := range strings.Split(string(b), "\n") {
-				if mod, ok := strings.CutPrefix(line, "module "); ok {
-					return dir, strings.TrimSpace(mod)
-				}
-			}
-			t.Fatalf("%s/go.mod names no module", dir)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// moduleDeps returns every package of module mod (rooted at root) that
-// package path imports, directly or not, leaving out tests, with the
-// import that brought each in.
-func moduleDeps(t *testing.T, root, mod, path string) map[string]string {
-	t.Helper()
-	from := map[string]string{}
-	var walk func(path string)
-	walk = func(path string) {
-		rest := strings.TrimPrefix(strings.TrimPrefix(path, mod), "/")
-		pkg, err := build.ImportDir(filepath.Join(root, filepath.FromSlash(rest)), 0)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for _, imp := range pkg.Imports {
-			if !strings.HasPrefix(imp, mod+"/") {
-				continue
-			}
-			if _, seen := from[imp]; seen {
-				continue
-			}
-			from[imp] = path
-			walk(imp)
-		}
-	}
-	walk(path)
-	if len(from) == 0 {
-		t.Fatalf("%s imports no package of %s: the walk found nothing", path, mod)
-	}
-	return from
 }

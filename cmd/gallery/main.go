@@ -3,7 +3,7 @@
 // generated scene (testimage.Scene) by the variants themselves; the
 // gallery is a PNG per filter and a README.md that sets them in a table.
 //
-//	go run ./results/cmd/gallery -variant cpu-fast -out /tmp/gallery
+//	go run ./cmd/gallery -variant cpu-fast -out /tmp/gallery
 //
 // -out names the directory, which the gallery replaces whole (default
 // results/report/gallery, beside the report that links it). -variant
