@@ -2,6 +2,7 @@
 package scripts
 
 import (
+	"errors"
 	"maps"
 	"os"
 	"os/exec"
@@ -49,21 +50,9 @@ exit 1
 	if err := os.WriteFile(filepath.Join(bin, "convolve.test"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	script, err := filepath.Abs("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Reading the script makes go test's cache depend on its contents.
-	if _, err := os.ReadFile(script); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(root, "out")
-	cmd := exec.Command("bash", script, out, "tests")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin")
-	b, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("gpu-run.sh over a failing test binary: %v, want exit status 1\n%s", err, b)
+	if b, code := gpuRun(t, root, out, []string{"GPU_BIN=" + bin}, "tests"); code != 1 {
+		t.Fatalf("gpu-run.sh over a failing test binary: exit status %d, want 1\n%s", code, b)
 	}
 	sum, err := os.ReadFile(filepath.Join(out, "summary.txt"))
 	if err != nil {
@@ -113,20 +102,9 @@ func TestGPURunSweepStage(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "sweep"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	script, err := filepath.Abs("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.ReadFile(script); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(root, "out")
-	cmd := exec.Command("bash", script, out, "sweep:a")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin", "COUNT=2",
-		"SWEEP_ARGS=-variants gpu-tiled|npp -sizes 6000x4000")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gpu-run.sh sweep:a: %v\n%s", err, b)
+	if b, code := gpuRun(t, root, out, []string{"GPU_BIN=" + bin, "COUNT=2", "SWEEP_ARGS=-variants gpu-tiled|npp -sizes 6000x4000"}, "sweep:a"); code != 0 {
+		t.Fatalf("gpu-run.sh sweep:a: exit status %d\n%s", code, b)
 	}
 	log, err := os.ReadFile(filepath.Join(out, "sweep-a.log"))
 	if err != nil {
@@ -173,16 +151,9 @@ func TestGPURunTuneStages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	script, err := filepath.Abs("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(root, "out")
-	cmd := exec.Command("bash", script, out, "tune", "tune-props")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin", "TUNE_K=3,21", "TUNE_TIME=100s", "PROPS_N=7")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gpu-run.sh tune tune-props: %v\n%s", err, b)
+	if b, code := gpuRun(t, root, out, []string{"GPU_BIN=" + bin, "TUNE_K=3,21", "TUNE_TIME=100s", "PROPS_N=7"}, "tune", "tune-props"); code != 0 {
+		t.Fatalf("gpu-run.sh tune tune-props: exit status %d\n%s", code, b)
 	}
 	if _, err := os.Stat(filepath.Join(out, "tuning", "test-gpu.json")); err != nil {
 		t.Errorf("the committed table was not copied into OUTDIR/tuning: %v", err)
@@ -227,19 +198,9 @@ mkdir -p "$dir" && echo '# Filter gallery' >"$dir/README.md"
 	if err := os.WriteFile(filepath.Join(bin, "gallery"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	script, err := filepath.Abs("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.ReadFile(script); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(root, "out")
-	cmd := exec.Command("bash", script, out, "gallery")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gpu-run.sh gallery: %v\n%s", err, b)
+	if b, code := gpuRun(t, root, out, []string{"GPU_BIN=" + bin}, "gallery"); code != 0 {
+		t.Fatalf("gpu-run.sh gallery: exit status %d\n%s", code, b)
 	}
 	log, err := os.ReadFile(filepath.Join(out, "gallery.log"))
 	if err != nil {
@@ -336,20 +297,10 @@ esac
 			t.Fatal(err)
 		}
 	}
-	script, err := filepath.Abs("gpu-run.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.ReadFile(script); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(root, "out")
-	cmd := exec.Command("bash", script, out, "tests")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GPU_BIN="+bin, "PATH=/usr/bin:/bin")
-	stdout, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("gpu-run.sh over a failing test binary: %v, want exit status 1\n%s", err, stdout)
+	stdout, code := gpuRun(t, root, out, []string{"GPU_BIN=" + bin}, "tests")
+	if code != 1 {
+		t.Fatalf("gpu-run.sh over a failing test binary: exit status %d, want 1\n%s", code, stdout)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "tests-report.txt"))
 	if err != nil {
@@ -402,4 +353,31 @@ func seconds(s string) int {
 		return -1
 	}
 	return n
+}
+
+// gpuRun runs gpu-run.sh OUT STAGE... in root with PATH=/usr/bin:/bin and
+// env added, and returns its output and exit status. Reading the script
+// first makes go test's cache depend on its contents.
+func gpuRun(t *testing.T, root, out string, env []string, stages ...string) ([]byte, int) {
+	t.Helper()
+	script, err := filepath.Abs("gpu-run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(script); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", append([]string{script, out}, stages...)...)
+	cmd.Dir = root
+	cmd.Env = append(append(os.Environ(), "PATH=/usr/bin:/bin"), env...)
+	b, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return b, 0
+	case errors.As(err, &ee):
+		return b, ee.ExitCode()
+	}
+	t.Fatalf("gpu-run.sh %v: %v\n%s", stages, err, b)
+	return nil, -1
 }
