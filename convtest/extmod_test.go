@@ -50,7 +50,7 @@ func TestExternalModule(t *testing.T) {
 		t.Fatalf("the external module does not build: %v\n%s", err, out)
 	}
 
-	out, err := run("test", "-count=1", "-run", "^TestDirect$", "-v", "-convtest.n=40", ".")
+	out, err := run("test", "-count=1", "-run", "^TestDirect$", "-v", "-convtest.n=40", "-convtest.time=0", ".")
 	if err != nil {
 		t.Fatalf("correct variant: go test failed: %v\n%s", err, out)
 	}
@@ -60,7 +60,7 @@ func TestExternalModule(t *testing.T) {
 	}
 	t.Logf("correct variant: %s", summary)
 
-	out, err = run("test", "-count=1", "-run", "^TestDirectOffByOne$", "-convtest.n=40", ".")
+	out, err = run("test", "-count=1", "-run", "^TestDirectOffByOne$", "-convtest.n=40", "-convtest.time=0", ".")
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {
 		t.Fatalf("variant with the border bug: go test returned %v, want a failing exit status\n%s", err, out)
