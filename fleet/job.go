@@ -6,7 +6,9 @@
 // done, failed, each failure with its node, exit code and the tail of its
 // log), submits again only the failed ones, and gathers the runs of the
 // tasks that succeeded into one data directory, by GPU slug, with a
-// comparison of the same cases across GPUs.
+// comparison of the same cases across GPUs. A local job (Request.Local)
+// runs its one task on the submitting host through the same script,
+// without Slurm.
 //
 // A job directory holds:
 //
@@ -53,6 +55,7 @@ type Job struct {
 	Tree      string    `json:"tree,omitempty"` // tests: the tree they run in
 	Time      string    `json:"time,omitempty"` // sbatch --time
 	Sbatch    []string  `json:"sbatch,omitempty"`
+	Local     bool      `json:"local,omitempty"` // run on this host, not through Slurm
 	Created   time.Time `json:"created"`
 	Tasks     []*Task   `json:"tasks"`
 }

@@ -94,7 +94,7 @@ func (j *Job) Status() ([]TaskStatus, error) {
 		}
 	}
 	queue, acct := map[string]slurmTask{}, map[string]slurmTask{}
-	if len(ids) > 0 {
+	if len(ids) > 0 && !j.Local {
 		var err error
 		if queue, err = queryQueue(ids); err != nil {
 			return nil, fmt.Errorf("fleet: %w", err)
@@ -125,7 +125,7 @@ func (j *Job) taskStatus(t *Task, queue, acct map[string]slurmTask) TaskStatus {
 	if !known {
 		st, known = lookup(acct, a.JobID, t.Index)
 	}
-	if !known {
+	if !known && !j.Local {
 		st, known = queryJob(s.SlurmID)
 	}
 	if known {
@@ -149,6 +149,9 @@ func (j *Job) taskStatus(t *Task, queue, acct map[string]slurmTask) TaskStatus {
 		if !known {
 			s.Slurm = "ENDED"
 		}
+	case !known && j.Local:
+		s.Slurm, s.State = "LOCAL", Failed
+		s.Reason = "the task wrote no record on this host: it is still running, or was killed"
 	case !known:
 		s.Slurm, s.State = "UNKNOWN", Failed
 		s.Reason = "Slurm no longer knows " + s.SlurmID + " and the task wrote no record"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,6 +31,10 @@ type Request struct {
 	GPU       bool     // every task needs a GPU: one that finds none fails
 	Time      string   // sbatch --time of every task; "" the partition's default
 	Sbatch    []string // more sbatch options for every task
+	// Local runs the job's one task on this host at once, through the
+	// same task script, instead of submitting it to Slurm: a GPU host
+	// without a scheduler. Targets must then be LocalTarget alone.
+	Local bool
 }
 
 // binaries returns the files of the request's Bin the tasks need.
@@ -74,6 +79,14 @@ func Submit(r Request) (*Job, error) {
 	if len(r.Targets) == 0 {
 		return nil, errors.New("fleet: no targets")
 	}
+	if r.Local {
+		if len(r.Targets) != 1 || r.Targets[0] != LocalTarget {
+			return nil, fmt.Errorf("fleet: a local job runs on this host alone, not on %d targets (%v)", len(r.Targets), r.Targets)
+		}
+		if r.Time != "" || len(r.Sbatch) > 0 {
+			return nil, errors.New("fleet: a local job takes no sbatch options (-time, -sbatch)")
+		}
+	}
 	if err := checkSweepArgs(r.SweepArgs); err != nil {
 		return nil, err
 	}
@@ -94,7 +107,7 @@ func Submit(r Request) (*Job, error) {
 		return nil, fmt.Errorf("fleet: %s already holds a fleet job", dir)
 	}
 	j := &Job{Dir: dir, Name: filepath.Base(dir), Mode: r.Mode, SweepArgs: r.SweepArgs, GPU: r.GPU,
-		Tree: r.Tree, Time: r.Time, Sbatch: r.Sbatch, Created: time.Now().UTC()}
+		Tree: r.Tree, Time: r.Time, Sbatch: r.Sbatch, Local: r.Local, Created: time.Now().UTC()}
 	for i, t := range r.Targets {
 		j.Tasks = append(j.Tasks, &Task{Index: i, Target: t})
 	}
@@ -162,11 +175,33 @@ func (j *Job) setup(bin string, bins []string) error {
 	return nil
 }
 
-// submit submits each task, recording every attempt in the manifest.
+// LocalJobID is the job ID of an attempt run on this host by a local job.
+const LocalJobID = "local"
+
+// submit submits each task, recording every attempt in the manifest; a
+// local job runs each on this host instead, one after the other.
 func (j *Job) submit(tasks []*Task) error {
 	var refused []string
 	for _, t := range tasks {
 		a := &Attempt{Submitted: time.Now().UTC()}
+		var err error
+		if j.Local {
+			// The attempt is recorded before the task runs, so that a
+			// status taken meanwhile sees it running.
+			a.JobID = LocalJobID
+			t.Attempts = append(t.Attempts, a)
+			if err := j.save(); err != nil {
+				return err
+			}
+			if err := j.runLocal(t); err != nil {
+				a.JobID, a.SubmitError = "", err.Error()
+				refused = append(refused, fmt.Sprintf("task %d (%s): %v", t.Index, t.Target, err))
+			}
+			if err := j.save(); err != nil {
+				return err
+			}
+			continue
+		}
 		out, err := slurm("sbatch", j.sbatchArgs(t)...)
 		if err == nil {
 			a.JobID, err = sbatchJobID(out)
@@ -180,11 +215,37 @@ func (j *Job) submit(tasks []*Task) error {
 			return err
 		}
 	}
+	if len(refused) > 0 && j.Local {
+		return fmt.Errorf("fleet: %d of %d tasks could not start on this host (fleet rerun runs them again):\n  %s",
+			len(refused), len(tasks), strings.Join(refused, "\n  "))
+	}
 	if len(refused) > 0 {
 		return fmt.Errorf("fleet: sbatch refused %d of %d tasks (fleet rerun submits them again):\n  %s",
 			len(refused), len(tasks), strings.Join(refused, "\n  "))
 	}
 	return nil
+}
+
+// runLocal runs task t's script on this host as Slurm would run it (the
+// task number in SLURM_ARRAY_TASK_ID), its output to the task's log, and
+// waits for it. The task's exit code is in the record it writes; an error
+// is a task that could not be started.
+func (j *Job) runLocal(t *Task) error {
+	log, err := os.Create(j.LogPath(t))
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	cmd := exec.Command("bash", filepath.Join(j.Dir, "task.sh"), j.Dir)
+	cmd.Dir = j.Dir
+	cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID="+strconv.Itoa(t.Index))
+	cmd.Stdout, cmd.Stderr = log, log
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return nil // the task ran and failed: its record says how
+	}
+	return err
 }
 
 // sbatchArgs is the sbatch command line of task t.

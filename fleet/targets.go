@@ -14,8 +14,14 @@ type Target struct {
 	Gres      string `json:"gres,omitempty"` // sbatch --gres; "" asks for none
 }
 
+// LocalTarget is the one target of a local job: this host.
+var LocalTarget = Target{Node: "this host"}
+
 // String names the target as the status and the report show it.
 func (t Target) String() string {
+	if t == LocalTarget {
+		return "this host"
+	}
 	var parts []string
 	if t.GPUType != "" {
 		parts = append(parts, "gpu="+t.GPUType)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # task.sh JOBDIR: one task of a fleet job, as Slurm runs it (sbatch
-# --array=INDEX, the task's number in the job). fleet submit writes this
+# --array=INDEX, the task's number in the job), or as fleet submit -local
+# runs it on the submitting host (SLURM_ARRAY_TASK_ID set the same way). fleet submit writes this
 # script into JOBDIR with everything the task reads there, so that a node
 # needs no Go and no checkout of its own:
 #

@@ -104,26 +104,39 @@ func submit(ctx context.Context, args []string, w io.Writer) error {
 	gres := fs.String("gres", "", "the GRES of a GPU run's -partitions and -nodes tasks (default "+fleet.DefaultGres+"; none: ask for none, still check for a GPU)")
 	limit := fs.String("time", "", "time limit of each task (sbatch --time), such as 2:00:00")
 	sbatch := fs.String("sbatch", "", "more sbatch options for every task, separated by spaces")
+	local := fs.Bool("local", false, "run one task on this host now, through the same task script, without Slurm (no target flags)")
 	wait := fs.Bool("wait", false, "then wait for the tasks, as status -wait does")
 	interval := fs.Duration("interval", 10*time.Second, "with -wait, how often to ask Slurm")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	nodeList, err := fleet.ExpandNodes(fleet.SplitList(*nodes))
-	if err != nil {
-		return err
-	}
-	targets, err := fleet.Targets{Partitions: fleet.SplitList(*partitions), Nodes: nodeList,
-		GPUTypes: fleet.SplitList(*gpuTypes), Partition: *partition, Gres: *gres, CPU: *cpu}.List()
-	if err != nil {
-		return err
+	var targets []fleet.Target
+	if *local {
+		for _, f := range []struct{ name, value string }{{"partitions", *partitions}, {"nodes", *nodes},
+			{"gpu-types", *gpuTypes}, {"partition", *partition}, {"gres", *gres}, {"time", *limit}, {"sbatch", *sbatch}} {
+			if f.value != "" {
+				return fmt.Errorf("-local runs on this host without Slurm: -%s %q has no meaning there", f.name, f.value)
+			}
+		}
+		targets = []fleet.Target{fleet.LocalTarget}
+	} else {
+		nodeList, err := fleet.ExpandNodes(fleet.SplitList(*nodes))
+		if err != nil {
+			return err
+		}
+		targets, err = fleet.Targets{Partitions: fleet.SplitList(*partitions), Nodes: nodeList,
+			GPUTypes: fleet.SplitList(*gpuTypes), Partition: *partition, Gres: *gres, CPU: *cpu}.List()
+		if err != nil {
+			return err
+		}
 	}
 	r := fleet.Request{Dir: *job, Bin: *bin, Mode: fleet.ModeSweep, SweepArgs: fs.Args(), Targets: targets,
-		GPU: !*cpu, Time: *limit, Sbatch: strings.Fields(*sbatch)}
+		GPU: !*cpu, Time: *limit, Sbatch: strings.Fields(*sbatch), Local: *local}
 	if *tests {
 		if fs.NArg() > 0 {
 			return fmt.Errorf("-tests takes no sweep flags, got %q", fs.Args())
 		}
+		var err error
 		if r.Tree, err = filepath.Abs(*tree); err != nil {
 			return err
 		}
@@ -136,10 +149,17 @@ func submit(ctx context.Context, args []string, w io.Writer) error {
 	if j != nil {
 		fmt.Fprintf(w, "fleet: job %s: %d tasks\n", j.Dir, len(j.Tasks))
 		for _, t := range j.Tasks {
-			if a := t.Last(); a != nil && a.JobID != "" {
+			if a := t.Last(); a != nil && a.JobID != "" && !j.Local {
 				fmt.Fprintf(w, "  task %d (%s): Slurm %s\n", t.Index, t.Target, a.SlurmID(t.Index))
 			}
 		}
+	}
+	if j != nil && j.Local {
+		// The task has run: say how it ended, as status does.
+		if rerr := report(ctx, j, false, *interval, 20, w); err == nil {
+			err = rerr
+		}
+		return err
 	}
 	if err != nil || !*wait {
 		return err

@@ -170,3 +170,14 @@ func TestTestsAcrossNodes(t *testing.T) {
 		t.Errorf("gathered summaries %q, want one a host", summaries)
 	}
 }
+
+// TestLocalRefusesTargets: -local runs on this host, so a target or an
+// sbatch option beside it is an error naming the flag.
+func TestLocalRefusesTargets(t *testing.T) {
+	for _, args := range [][]string{{"-nodes", "n1"}, {"-partitions", "gpu"}, {"-time", "1:00:00"}, {"-gres", "gpu:2"}} {
+		_, err := runFleet(t, append([]string{"submit", "-local", "-job", filepath.Join(t.TempDir(), "job")}, args...)...)
+		if err == nil || !strings.Contains(err.Error(), args[0]+" ") {
+			t.Errorf("submit -local %v: %v, want an error naming %s", args, err, args[0])
+		}
+	}
+}
