@@ -34,7 +34,7 @@ PKGS    := ./...
 # A user's runs and their report; git ignores this folder.
 LOCAL   := results/local
 # Packages that have tests, for gpu-bins: NAME=path.
-TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./cudabind/kernels cudabind:./cudabind nvrtc:./cudabind/nvrtc devfacts:./cudabind/devfacts variants:./cudabind/variants cufft:./cudabind/cufft cudnn:./cudabind/cudnn autovariant:./cudabind/variants/auto gpuslab:./cudabind/gpuslab userkernel:./cudabind/userkernel examplekernels:./examples/kernels properties:./properties benchmarks:./benchmarks results:./results tune:./tune
+TESTPKGS := convolve:./convolve testimage:./convolve/testimage refimpl:./refimpl kernels:./gpu/kernels cudabind:./cudabind nvrtc:./cudabind/nvrtc devfacts:./cudabind/devfacts variants:./gpu/variants cufft:./cudabind/cufft cudnn:./cudabind/cudnn autovariant:./gpu/auto gpuslab:./gpu/gpuslab userkernel:./gpu/userkernel examplekernels:./examples/kernels properties:./properties benchmarks:./benchmarks results:./results tune:./tune
 
 .PHONY: test test-long bench publish report compare vet fmt gpu-bins gpu-test fleet-submit fleet-gather clean
 

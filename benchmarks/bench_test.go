@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	_ "github.com/convbench/convbench/cudabind/gpuslab" // the gpu-slab variants
-	"github.com/convbench/convbench/cudabind/userkernel"
+	_ "github.com/convbench/convbench/gpu/gpuslab" // the gpu-slab variants
+	"github.com/convbench/convbench/gpu/userkernel"
 )
 
 var (

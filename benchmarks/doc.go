@@ -35,7 +35,7 @@
 // cpu-fast does), that rate (exec-GFLOP/s) and its percentage of the
 // cores' measured FMA peak (%peak-fma; MeasureCPU).
 //
-// Multi-device cases (the gpu-slab variants of package cudabind/gpuslab,
+// Multi-device cases (the gpu-slab variants of package gpu/gpuslab,
 // preset 004-multigpu) name their devices with the gpus axis (-gpus:
 // "0", "0,0" for two logical devices of GPU 0, "all") and cap their slab
 // buffers with -mem-cap. Their kernel time is resident filtering (the
@@ -106,7 +106,7 @@
 // # User kernels
 //
 // -kernel FILE (repeatable; RegisterKernelFlag, LoadKernel) adds a user's
-// CUDA source with its description (package cudabind/userkernel) as a GPU
+// CUDA source with its description (package gpu/userkernel) as a GPU
 // variant, applied before the other flags (ParseKernelFlags) so that
 // -variants can name it. Before any case is timed, the binary runs the
 // property suite on every user kernel that has cases, in a child run of

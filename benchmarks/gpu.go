@@ -8,8 +8,8 @@ import (
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/devfacts"
 	// The GPU variants, and auto over them, register themselves with convolve.
-	_ "github.com/convbench/convbench/cudabind/variants"
-	"github.com/convbench/convbench/cudabind/variants/auto"
+	"github.com/convbench/convbench/gpu/auto"
+	_ "github.com/convbench/convbench/gpu/variants"
 )
 
 // AutoPathsLine is the configuration line that names, for each registered

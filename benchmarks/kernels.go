@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/convbench/convbench/cudabind/userkernel"
+	"github.com/convbench/convbench/gpu/userkernel"
 )
 
 // KernelFlagName is the name of the repeatable flag that adds a user's
@@ -18,7 +18,7 @@ import (
 const KernelFlagName = "kernel"
 
 // KernelFlagUsage is the -kernel flag's usage line.
-const KernelFlagUsage = "a CUDA source file with a description header or sidecar (package cudabind/userkernel), added as the variant user-<file name> or the name its description gives; repeatable. Its cases are timed only after the property suite proves it"
+const KernelFlagUsage = "a CUDA source file with a description header or sidecar (package gpu/userkernel), added as the variant user-<file name> or the name its description gives; repeatable. Its cases are timed only after the property suite proves it"
 
 var userKernels struct {
 	sync.Mutex

@@ -14,7 +14,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/userkernel"
+	"github.com/convbench/convbench/gpu/userkernel"
 )
 
 // exampleKernel is the kernel examples/kernels ships.

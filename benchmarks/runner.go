@@ -12,7 +12,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/variants"
 )
 
 // Device is what the runner needs from a GPU besides the variants' plans.

@@ -10,7 +10,7 @@ import (
 )
 
 // timelineWriter is a plan that writes the timeline of one run: the
-// gpu-slab variants' plans (package cudabind/gpuslab), one "# timeline "
+// gpu-slab variants' plans (package gpu/gpuslab), one "# timeline "
 // line per phase of each chunk, which package results draws.
 type timelineWriter interface {
 	WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error

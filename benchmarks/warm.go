@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/variants"
 )
 
 // Precompile compiles the kernels of the GPU cases on up to workers

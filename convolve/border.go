@@ -63,7 +63,7 @@ func ParseBorder(s string) (Border, error) {
 // pixel reads as 0, and the tap still counts as a term w*0 of the sum
 // (so a NaN or infinite weight there makes the output NaN, as IEEE
 // arithmetic over every tap does). Every CPU implementation uses this
-// function, and the CUDA kernels mirror it (cudabind/kernels/border.cuh).
+// function, and the CUDA kernels mirror it (gpu/kernels/border.cuh).
 // A row of n < 1 pixels has nothing to map to: Index returns (-1, false)
 // for it under every border, and so does an unknown border mode.
 func (b Border) Index(i, n int) (int, bool) {

@@ -39,5 +39,5 @@
 // plans that report their setting implement [TunedPlan].
 //
 // The package imports nothing GPU-related. CPU implementations live in
-// refimpl, CUDA ones in cudabind; both register themselves here.
+// refimpl, CUDA ones under gpu; both register themselves here.
 package convolve

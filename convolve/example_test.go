@@ -14,7 +14,7 @@ import (
 // computes the output, and Compare measures the output against the
 // reference within the tolerance of the variant's error model. Importing
 // refimpl registers the CPU variants, cpu-naive among them, and gives the
-// reference (cudabind/variants registers the GPU ones).
+// reference (gpu/variants registers the GPU ones).
 func Example() {
 	v, err := convolve.Lookup("cpu-naive")
 	if err != nil {

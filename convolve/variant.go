@@ -472,7 +472,7 @@ func namesLocked() []string {
 // The packages whose import registers variants (for a blank import).
 const (
 	CPUVariantsPackage = "github.com/convbench/convbench/refimpl"
-	GPUVariantsPackage = "github.com/convbench/convbench/cudabind/variants"
+	GPUVariantsPackage = "github.com/convbench/convbench/gpu/variants"
 )
 
 // PlanFor checks p and cfg against v's capabilities and then plans. Every

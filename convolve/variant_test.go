@@ -352,7 +352,7 @@ func TestLookupEmptyRegistry(t *testing.T) {
 	if err == nil {
 		t.Fatal("Lookup in an empty registry: no error")
 	}
-	for _, want := range []string{"registered: none", "refimpl", "cudabind/variants"} {
+	for _, want := range []string{"registered: none", "refimpl", "gpu/variants"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}

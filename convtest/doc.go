@@ -78,7 +78,7 @@
 // Some properties compare with other registered variants: bit-exact with
 // cpu-naive, separable with a 2-D partner (cpu-naive or gpu-naive).
 // Importing convtest registers the variants of refimpl and
-// cudabind/variants, so those partners are always there.
+// gpu/variants, so those partners are always there.
 //
 // BenchmarkVariant times the variant on a small representative sweep in
 // standard Go benchmark format, each case named as the benchmarks

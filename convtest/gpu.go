@@ -10,7 +10,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/variants"
 )
 
 // liveAllocations is the default device's count of live allocations for

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	_ "github.com/convbench/convbench/cudabind/variants"
+	_ "github.com/convbench/convbench/gpu/variants"
 	_ "github.com/convbench/convbench/refimpl"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"

@@ -2,7 +2,7 @@ package properties
 
 import (
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/variants/auto"
+	"github.com/convbench/convbench/gpu/auto"
 	"github.com/convbench/convbench/results/crossover"
 )
 

@@ -1,6 +1,6 @@
 // Package properties runs the conformance suite of package convtest over
 // every variant in the convolve registry, the CPU variants of refimpl and
-// the GPU variants of cudabind/variants, before any of them is timed. It
+// the GPU variants of gpu/variants, before any of them is timed. It
 // holds tests only; the properties, the case generator, shrinking, the
 // edge cases and the bad-input checks live in convtest.
 //

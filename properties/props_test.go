@@ -11,9 +11,9 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
-	_ "github.com/convbench/convbench/cudabind/gpuslab"
-	_ "github.com/convbench/convbench/cudabind/variants"
-	_ "github.com/convbench/convbench/cudabind/variants/auto"
+	_ "github.com/convbench/convbench/gpu/auto"
+	_ "github.com/convbench/convbench/gpu/gpuslab"
+	_ "github.com/convbench/convbench/gpu/variants"
 	_ "github.com/convbench/convbench/refimpl"
 )
 

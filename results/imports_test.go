@@ -10,13 +10,13 @@ import (
 )
 
 // gpuPackage reports whether the package at import path p, in module
-// mod, may need a GPU: anything under cudabind, and anything under
-// benchmarks except the GPU-free benchmarks/benchname.
+// mod, may need a GPU: anything under cudabind or gpu, and anything
+// under benchmarks except the GPU-free benchmarks/benchname.
 func gpuPackage(mod, p string) bool {
 	if p == mod+"/benchmarks/benchname" {
 		return false
 	}
-	for _, dir := range []string{"/cudabind", "/benchmarks"} {
+	for _, dir := range []string{"/cudabind", "/gpu", "/benchmarks"} {
 		if p == mod+dir || strings.HasPrefix(p, mod+dir+"/") {
 			return true
 		}
@@ -119,13 +119,14 @@ func TestGPUPackage(t *testing.T) {
 		want bool
 	}{
 		{mod + "/cudabind", true},
-		{mod + "/cudabind/variants", true},
+		{mod + "/gpu/variants", true},
 		{mod + "/benchmarks", true},
 		{mod + "/benchmarks/cmd/sweep", true},
 		{mod + "/benchmarks/benchname", false},
 		{mod + "/convolve", false},
 		{mod + "/convolve/tiling", false},
 		{mod + "/cudabindings", false},
+		{mod + "/gpus", false},
 	} {
 		if got := gpuPackage(mod, tt.path); got != tt.want {
 			t.Errorf("gpuPackage(%s) = %v, want %v", tt.path, got, tt.want)

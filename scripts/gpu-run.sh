@@ -102,7 +102,7 @@ run() { # name dir command...
 }
 
 # The packages with tests, NAME:DIR, in the order go test lists them.
-TESTPKGS="convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:cudabind/kernels variants:cudabind/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:cudabind/variants/auto gpuslab:cudabind/gpuslab userkernel:cudabind/userkernel examplekernels:examples/kernels properties:properties benchmarks:benchmarks results:results tune:tune"
+TESTPKGS="convolve:convolve testimage:convolve/testimage refimpl:refimpl cudabind:cudabind nvrtc:cudabind/nvrtc devfacts:cudabind/devfacts kernels:gpu/kernels variants:gpu/variants cufft:cudabind/cufft cudnn:cudabind/cudnn autovariant:gpu/auto gpuslab:gpu/gpuslab userkernel:gpu/userkernel examplekernels:examples/kernels properties:properties benchmarks:benchmarks results:results tune:tune"
 
 testpkg() { # name dir module: one package's tests, -test.v, into OUTDIR/test-NAME.log and .line
   local name=$1 dir=$2 module=$3
@@ -215,10 +215,10 @@ for stage in "$@"; do
     unset CONVBENCH_COMPILE_LOG ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
-    run memcheck-variants cudabind/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short
+    run memcheck-variants gpu/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short
     run memcheck-props properties $san --tool memcheck --leak-check full "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
   racecheck)
-    run racecheck-variants cudabind/variants $san --tool racecheck "$bin/variants.test" -test.v -test.short
+    run racecheck-variants gpu/variants $san --tool racecheck "$bin/variants.test" -test.v -test.short
     run racecheck-props properties $san --tool racecheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
     run synccheck-props properties $san --tool synccheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
   props-sanitizers)

@@ -236,7 +236,7 @@ func TestGPURunTestsReport(t *testing.T) {
 	root := t.TempDir()
 	bin := filepath.Join(root, "bin")
 	pkgs := map[string]string{"convolve": "convolve", "cudabind": "cudabind", "nvrtc": "cudabind/nvrtc",
-		"kernels": "cudabind/kernels", "variants": "cudabind/variants", "userkernel": "cudabind/userkernel",
+		"kernels": "gpu/kernels", "variants": "gpu/variants", "userkernel": "gpu/userkernel",
 		"properties": "properties"}
 	for _, dir := range append([]string{"bin"}, slices.Collect(maps.Values(pkgs))...) {
 		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {

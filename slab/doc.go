@@ -71,7 +71,7 @@
 //
 // # The GPU part
 //
-// Nothing here touches a GPU. Package cudabind/gpuslab takes the
+// Nothing here touches a GPU. Package gpu/gpuslab takes the
 // partition as it is: one plan of a single-GPU variant per slab on a
 // chosen device (several logical devices on one GPU being several
 // executors on it), the runs of [Partition.Copies] as the uploads of

@@ -8,7 +8,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/variants"
 	"github.com/convbench/convbench/results/tuning"
 )
 

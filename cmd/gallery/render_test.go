@@ -9,7 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/testimage"
-	_ "github.com/convbench/convbench/cudabind/variants"
+	_ "github.com/convbench/convbench/gpu/variants"
 	_ "github.com/convbench/convbench/refimpl"
 )
 

@@ -10,7 +10,7 @@
 // order: reference
 //
 // direct.cu: the smallest kernel that keeps the user-kernel contract of
-// package cudabind/userkernel. Each thread computes one output pixel of
+// package gpu/userkernel. Each thread computes one output pixel of
 // one channel (blockIdx.z) by summing KW*KH taps, filter row j outer and
 // column i inner, every tap multiplied and added in IEEE arithmetic (a
 // zero-border tap outside the image reads 0.f and is still added): the

@@ -1,5 +1,5 @@
 // Package kernels holds example user kernels: CUDA source files in the
-// contract of package cudabind/userkernel, each with its description, that
+// contract of package gpu/userkernel, each with its description, that
 // the benchmarks' -kernel flag adds as variants without any Go.
 //
 // direct.cu is a correct direct convolution described by a comment

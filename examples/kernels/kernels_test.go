@@ -11,7 +11,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/userkernel"
+	"github.com/convbench/convbench/gpu/userkernel"
 )
 
 // compileArch is the architecture of the CPU compile check: the H100's.

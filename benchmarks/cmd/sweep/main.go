@@ -29,7 +29,7 @@
 // any other directory.
 //
 // -kernel FILE (repeatable) adds a user's CUDA source, described by a
-// comment header or a sidecar file (package cudabind/userkernel), as the
+// comment header or a sidecar file (package gpu/userkernel), as the
 // variant user-<file name>, which -variants may name. The benchmark binary
 // proves it with the whole property suite (package convtest) before it
 // times it, and refuses to time it, failing its cases with the failed
@@ -89,7 +89,7 @@ import (
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	_ "github.com/convbench/convbench/cudabind/gpuslab" // the gpu-slab variants
+	_ "github.com/convbench/convbench/gpu/gpuslab" // the gpu-slab variants
 	"github.com/convbench/convbench/results"
 )
 

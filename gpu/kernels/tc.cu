@@ -31,7 +31,7 @@
 // accumulators with an ordinary float32 add, so the tensor core never
 // carries a sum across groups. The error bound this gives, and the
 // filters for which it lies within the declared model's, are derived in
-// cudabind/variants/tc.go.
+// gpu/variants/tc.go.
 //
 // Memory: a BX x BY block (BX = 32: one warp per row of threads, BY warps)
 // computes 32*RX columns by 16*BY rows (RY = 16: each lane holds 4

@@ -18,7 +18,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/kernels"
+	"github.com/convbench/convbench/gpu/kernels"
 	"github.com/convbench/convbench/refimpl"
 )
 

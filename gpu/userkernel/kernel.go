@@ -12,8 +12,8 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/kernels"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/kernels"
+	"github.com/convbench/convbench/gpu/variants"
 )
 
 // MaxSourceBytes bounds a kernel file and each header it includes.

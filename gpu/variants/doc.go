@@ -1,7 +1,7 @@
 // Package variants registers the GPU convolution variants with convolve:
 // the kernel designs of the five reports, each specialized by NVRTC for the
 // problem (filter size, block shape, border, element type, channels and
-// layout as compile-time constants, see cudabind/kernels).
+// layout as compile-time constants, see gpu/kernels).
 //
 // Every variant is a *Variant over the common plan Base: Plan checks the
 // capabilities, opens the device convolve.Config.Devices names (device 0
@@ -11,7 +11,7 @@
 // kernels, uploads the filter (to constant memory, global memory or a
 // texture) and sets the launch sequence. PlanOn plans a variant on a
 // Device the caller opened, as the multi-device plans of package
-// cudabind/gpuslab do for each slab (several Devices on one ordinal being
+// gpu/gpuslab do for each slab (several Devices on one ordinal being
 // logical devices of that GPU), and SettledConfig gives them the setting
 // of the whole image.
 //

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/variants"
 )
 
 // The macros a problem is specialized with: a 5x3 filter on 3-channel

@@ -11,7 +11,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/kernels"
+	"github.com/convbench/convbench/gpu/kernels"
 )
 
 // Decl declares a variant built on one kernel family: the family's
@@ -31,11 +31,11 @@ type Decl struct {
 	Desc convolve.Description
 	// Block is the default block shape (zero: DefaultBlock).
 	Block convolve.Block
-	// Family is the kernel family in cudabind/kernels ("shared" for
+	// Family is the kernel family in gpu/kernels ("shared" for
 	// shared.cu).
 	Family string
 	// Source, when set, is the family's source instead of the embedded
-	// one: a kernel written outside cudabind/kernels. Family then only
+	// one: a kernel written outside gpu/kernels. Family then only
 	// names it in errors. Its headers may be kernels.Headers() (border.cuh,
 	// tile.cuh, unroll.cuh); nil Headers means those.
 	Source *cudabind.Source

@@ -13,7 +13,7 @@ import (
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/driver"
 	"github.com/convbench/convbench/cudabind/driver/fakedriver"
-	"github.com/convbench/convbench/cudabind/variants"
+	"github.com/convbench/convbench/gpu/variants"
 	_ "github.com/convbench/convbench/refimpl"
 	"github.com/convbench/convbench/results"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind/variants/auto"
+	"github.com/convbench/convbench/gpu/auto"
 )
 
 func ExampleHeuristic() {

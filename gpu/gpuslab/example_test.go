@@ -3,7 +3,7 @@ package gpuslab_test
 import (
 	"fmt"
 
-	"github.com/convbench/convbench/cudabind/gpuslab"
+	"github.com/convbench/convbench/gpu/gpuslab"
 )
 
 // The family's names wrap any registered GPU variant: on the devices a

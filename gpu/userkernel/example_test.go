@@ -3,7 +3,7 @@ package userkernel_test
 import (
 	"fmt"
 
-	"github.com/convbench/convbench/cudabind/userkernel"
+	"github.com/convbench/convbench/gpu/userkernel"
 )
 
 // A description header at the top of a kernel file, parsed into the

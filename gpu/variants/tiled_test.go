@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve/tiling"
-	"github.com/convbench/convbench/cudabind/kernels"
+	"github.com/convbench/convbench/gpu/kernels"
 )
 
 // tiling.Unrolled must agree with the test unroll.cuh makes in the

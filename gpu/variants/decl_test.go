@@ -9,7 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/kernels"
+	"github.com/convbench/convbench/gpu/kernels"
 )
 
 // h100 is the device information the GPU-free checks plan against: an

@@ -10,7 +10,7 @@ import (
 
 // The declaration of README's "Adding a variant": a kernel family of one
 // .cu file and the Go that declares it. Here the source is read from
-// testdata instead of cudabind/kernels, and the declaration is checked
+// testdata instead of gpu/kernels, and the declaration is checked
 // against an H100's limits without a GPU.
 func ExampleDecl() {
 	code, err := os.ReadFile("testdata/shared_interior.cu")

@@ -9,7 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/cudabind/kernels"
+	"github.com/convbench/convbench/gpu/kernels"
 	"github.com/convbench/convbench/results/tuning"
 )
 
@@ -351,7 +351,7 @@ func (b *Base) Compile(family string, extra map[string]string) (*cudabind.Module
 }
 
 // CompileSource is Compile for a source of any origin (a kernel written
-// outside cudabind/kernels, with kernels.Headers() as its headers).
+// outside gpu/kernels, with kernels.Headers() as its headers).
 func (b *Base) CompileSource(src cudabind.Source, extra map[string]string) (*cudabind.Module, error) {
 	mod, err := b.Dev.Compile(src, CompileOptions(b.Problem, b.Config, b.Block, b.Index64, extra))
 	if err != nil {
