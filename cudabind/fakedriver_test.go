@@ -2,6 +2,7 @@ package cudabind_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -240,9 +241,13 @@ func TestFakeDriverUnavailable(t *testing.T) {
 	}
 }
 
-// TestLaunchChecksArguments: with cuFuncGetParamInfo, a launch whose
-// arguments differ in number or size from the kernel's parameters is
-// refused before it reaches the driver; without it, it goes through.
+// TestLaunchChecksArguments: a launch whose arguments differ in number
+// or size from the kernel's parameters is refused before it reaches the
+// driver, by what the driver can report: every parameter with
+// cuFuncGetParamCount; the first len(arguments) with cuFuncGetParamInfo
+// alone (a launch one argument short then goes through); nothing without
+// either. A matching launch never asks the driver past the last
+// parameter (the API error compute-sanitizer reports).
 func TestLaunchChecksArguments(t *testing.T) {
 	kernels := map[string][]int{"saxpy": {8, 8, 4, 4}}
 	cases := []struct {
@@ -262,47 +267,87 @@ func TestLaunchChecksArguments(t *testing.T) {
 		{"int32 for a pointer", []any{int32(0), cudabind.DevPtr(0x200), float32(2), int32(1024)},
 			&cudabind.ArgumentError{Kernel: "saxpy", Index: 0, Want: 8, Got: 4}},
 	}
-	for _, checked := range []bool{true, false} {
-		fd := &fakedriver.Driver{Kernels: kernels, NoParamInfo: !checked}
+	modes := []struct {
+		name              string
+		noInfo, noCount   bool
+		checked, shortRun bool // launches checked; one argument short goes through
+	}{
+		{"count and info", false, false, true, false},
+		{"info only", false, true, true, true},
+		{"neither", true, true, false, true},
+	}
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			for _, c := range cases {
+				if mode.shortRun && len(c.args) < len(kernels["saxpy"]) {
+					// Unchecked, the driver would read parameter pointers
+					// past the end of the array: the harm the check prevents.
+					continue
+				}
+				fd := &fakedriver.Driver{Kernels: kernels, NoParamInfo: mode.noInfo, NoParamCount: mode.noCount}
+				d := openFake(t, fd)
+				_, f := fakeKernel(t, d, "saxpy")
+				before := len(fd.Launches())
+				err := d.Do(func(x *cudabind.Exec) error {
+					return x.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, c.args...)
+				})
+				launched := len(fd.Launches()) - before
+				if c.want == nil || !mode.checked {
+					if err != nil || launched != 1 {
+						t.Errorf("%s: Launch = %v with %d launches, want it to run", c.name, err, launched)
+					}
+					if n := fd.ParamInfoErrors(); n != 0 {
+						t.Errorf("%s: %d parameter queries past the last parameter, want 0", c.name, n)
+					}
+					continue
+				}
+				var ae *cudabind.ArgumentError
+				if !errors.As(err, &ae) || *ae != *c.want {
+					t.Errorf("%s: Launch = %v, want %+v", c.name, err, c.want)
+					continue
+				}
+				if launched != 0 {
+					t.Errorf("%s: a refused launch reached the driver", c.name)
+				}
+				part := "bytes"
+				if c.want.Index < 0 {
+					part = "parameters"
+				}
+				for _, part := range []string{"saxpy", part} {
+					if !strings.Contains(err.Error(), part) {
+						t.Errorf("%s: message %q lacks %q", c.name, err, part)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFunctionParams: Params reports every parameter where the driver
+// can, asking past the last one only without cuFuncGetParamCount.
+func TestFunctionParams(t *testing.T) {
+	want := []cudabind.ParamInfo{{Offset: 0, Size: 8}, {Offset: 8, Size: 8}, {Offset: 16, Size: 4}, {Offset: 20, Size: 4}}
+	for _, tt := range []struct {
+		name            string
+		noInfo, noCount bool
+		ok              bool
+		pastLast        int
+	}{
+		{"count and info", false, false, true, 0},
+		{"info only", false, true, true, 1},
+		{"neither", true, true, false, 0},
+	} {
+		fd := &fakedriver.Driver{Kernels: map[string][]int{"saxpy": {8, 8, 4, 4}}, NoParamInfo: tt.noInfo, NoParamCount: tt.noCount}
 		d := openFake(t, fd)
 		_, f := fakeKernel(t, d, "saxpy")
-		if params, ok := f.Params(); ok != checked || (checked && len(params) != 4) {
-			t.Fatalf("Params() = %v, %v with param info %v", params, ok, checked)
+		for range 2 { // the answer is kept: the second call asks nothing
+			got, ok := f.Params()
+			if ok != tt.ok || (ok && fmt.Sprint(got) != fmt.Sprint(want)) {
+				t.Errorf("%s: Params() = %v, %v; want %v, %v", tt.name, got, ok, want, tt.ok)
+			}
 		}
-		for _, c := range cases {
-			if !checked && len(c.args) < len(kernels["saxpy"]) {
-				// Unchecked, the driver would read parameter pointers
-				// past the end of the array: the harm the check prevents.
-				continue
-			}
-			before := len(fd.Launches())
-			err := d.Do(func(x *cudabind.Exec) error {
-				return x.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, c.args...)
-			})
-			launched := len(fd.Launches()) - before
-			if c.want == nil || !checked {
-				if err != nil || launched != 1 {
-					t.Errorf("checked=%v %s: Launch = %v with %d launches, want it to run", checked, c.name, err, launched)
-				}
-				continue
-			}
-			var ae *cudabind.ArgumentError
-			if !errors.As(err, &ae) || *ae != *c.want {
-				t.Errorf("%s: Launch = %v, want %+v", c.name, err, c.want)
-				continue
-			}
-			if launched != 0 {
-				t.Errorf("%s: a refused launch reached the driver", c.name)
-			}
-			part := "bytes"
-			if c.want.Index < 0 {
-				part = "parameters"
-			}
-			for _, part := range []string{"saxpy", part} {
-				if !strings.Contains(err.Error(), part) {
-					t.Errorf("%s: message %q lacks %q", c.name, err, part)
-				}
-			}
+		if n := fd.ParamInfoErrors(); n != tt.pastLast {
+			t.Errorf("%s: %d queries past the last parameter, want %d", tt.name, n, tt.pastLast)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // gpu returns the default device, or skips the test with the one-line
@@ -661,6 +663,8 @@ func TestGPULaunchChecksArguments(t *testing.T) {
 	d := gpu(t)
 	m := testModule(t, d)
 	saxpy := function(t, m, "saxpy")
+	t.Logf("driver %s: cuFuncGetParamInfo %v, cuFuncGetParamCount %v", d.Info().Driver(),
+		d.drv.Has(driver.ParamInfo), d.drv.Has(driver.ParamCount))
 	params, ok := saxpy.Params()
 	if !ok {
 		if d.Info().DriverVersion >= 12040 {

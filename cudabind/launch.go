@@ -150,7 +150,7 @@ func (x *Exec) LaunchArgs(fn *Function, grid, block Dim3, sharedBytes int, s Str
 	if sharedBytes < 0 || sharedBytes > math.MaxUint32 {
 		return fmt.Errorf("cudabind: Launch of %s with %d bytes of dynamic shared memory", fn.name, sharedBytes)
 	}
-	if err := fn.checkArgs(p); err != nil {
+	if err := fn.checkArgs(x, p); err != nil {
 		return err
 	}
 	var pinner runtime.Pinner
@@ -189,35 +189,69 @@ type ParamInfo struct {
 // in 32 764 bytes, so no kernel has more than this many.
 const maxKernelParams = 32764
 
-// paramInfo asks the driver for the parameters of h (cuFuncGetParamInfo,
-// CUDA 12.4 and later). ok is false when the driver lacks the call or
-// fails on it for another reason than an index past the last parameter;
-// launches of such a function are not checked.
-func (x *Exec) paramInfo(h driver.Function) (params []ParamInfo, ok bool) {
+// allParams asks a driver with cuFuncGetParamCount for every parameter
+// of h: the count, then the offset and size of each, so no call fails.
+// ok is false when the driver fails on either call.
+func (x *Exec) allParams(h driver.Function) (params []ParamInfo, ok bool) {
 	l := x.lib()
-	if !l.Has(driver.ParamInfo) {
+	n, r := l.FuncGetParamCount(h)
+	if r != driver.Success || n > maxKernelParams {
 		return nil, false
 	}
-	for i := uint64(0); i < maxKernelParams; i++ {
+	params = make([]ParamInfo, 0, n)
+	for i := uint64(0); i < n; i++ {
 		off, size, r := l.FuncGetParamInfo(h, i)
-		switch r {
-		case driver.Success:
-			params = append(params, ParamInfo{Offset: int(off), Size: int(size)})
-		case driver.ErrorInvalidValue:
-			return params, true
-		default:
+		if r != driver.Success {
 			return nil, false
 		}
+		params = append(params, ParamInfo{Offset: int(off), Size: int(size)})
 	}
-	return nil, false
+	return params, true
+}
+
+// learnParams makes sure the first n parameters of f are known, asking
+// the driver (cuFuncGetParamInfo, CUDA 12.4) for those not asked yet. A
+// parameter index the driver refuses as past the last sets f.fewer.
+func (x *Exec) learnParams(f *Function, n int) {
+	for i := len(f.params); i < n && f.fewer < 0; i++ {
+		off, size, r := x.lib().FuncGetParamInfo(f.h, uint64(i))
+		switch r {
+		case driver.Success:
+			f.params = append(f.params, ParamInfo{Offset: int(off), Size: int(size)})
+		case driver.ErrorInvalidValue:
+			f.fewer = i
+		default:
+			f.noInfo = true
+			return
+		}
+	}
 }
 
 // Params returns the kernel's parameters as the driver reports them, and
-// false when the driver cannot report them (drivers before CUDA 12.4 lack
-// cuFuncGetParamInfo), in which case launches of f are not checked.
+// false when the driver cannot report them all: drivers before CUDA 12.4
+// lack cuFuncGetParamInfo, and without cuFuncGetParamCount the count is
+// learnt only by asking past the last parameter, which Params does (an
+// API error compute-sanitizer reports) but launches never do.
 func (f *Function) Params() ([]ParamInfo, bool) {
-	if f == nil || !f.paramsKnown {
+	if f == nil {
 		return nil, false
+	}
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	if f.noInfo {
+		return nil, false
+	}
+	if !f.complete {
+		err := f.m.d.Do(func(x *Exec) error {
+			for f.fewer < 0 && !f.noInfo && len(f.params) < maxKernelParams {
+				x.learnParams(f, len(f.params)+1)
+			}
+			return nil
+		})
+		if err != nil || f.noInfo || f.fewer < 0 {
+			return nil, false
+		}
+		f.complete = true
 	}
 	return append([]ParamInfo(nil), f.params...), true
 }
@@ -242,16 +276,30 @@ func (e *ArgumentError) Error() string {
 		e.Kernel, e.Index, e.Got, e.Index, e.Want)
 }
 
-// checkArgs compares packed arguments with the kernel's parameters when
-// the driver reported them.
-func (f *Function) checkArgs(p *Args) error {
-	if !f.paramsKnown {
+// checkArgs compares packed arguments with the kernel's parameters where
+// the driver reports them: all of them with cuFuncGetParamCount; without
+// it, the first len(arguments), so that a launch with too many arguments
+// or one of the wrong size is refused, while one with too few goes
+// unnoticed (the driver would read the missing ones past the arguments).
+func (f *Function) checkArgs(x *Exec, p *Args) error {
+	f.pmu.Lock()
+	defer f.pmu.Unlock()
+	if f.noInfo {
 		return nil
 	}
-	if len(p.sizes) != len(f.params) {
-		return &ArgumentError{Kernel: f.name, Index: -1, Want: len(f.params), Got: len(p.sizes)}
+	n := len(p.sizes)
+	if !f.complete {
+		x.learnParams(f, n)
+		if f.noInfo {
+			return nil
+		}
+		if f.fewer >= 0 && f.fewer < n {
+			return &ArgumentError{Kernel: f.name, Index: -1, Want: f.fewer, Got: n}
+		}
+	} else if n != len(f.params) {
+		return &ArgumentError{Kernel: f.name, Index: -1, Want: len(f.params), Got: n}
 	}
-	for i, q := range f.params {
+	for i, q := range f.params[:n] {
 		if p.sizes[i] != q.Size {
 			return &ArgumentError{Kernel: f.name, Index: i, Want: q.Size, Got: p.sizes[i]}
 		}

@@ -36,11 +36,20 @@ type Function struct {
 	m    *Module
 	h    driver.Function
 	name string // the name looked up (mangled when it came from a name expression)
-	// params are the kernel's parameters as cuFuncGetParamInfo reports
-	// them, read once when the function is looked up; nil with
-	// paramsKnown false when the driver cannot report them.
-	params      []ParamInfo
-	paramsKnown bool
+	// pmu guards the parameter facts below, learnt from the driver.
+	pmu sync.Mutex
+	// params are the first len(params) parameters as cuFuncGetParamInfo
+	// reports them. With cuFuncGetParamCount they are all of them, read
+	// when the function is looked up (complete); without it, the first n
+	// are read at the first launch with n arguments, so the driver is
+	// never asked past the last parameter.
+	params   []ParamInfo
+	complete bool
+	// fewer is the kernel's parameter count where a launch found the
+	// kernel to take fewer parameters than it was given, else -1.
+	fewer int
+	// noInfo is true when the driver cannot report parameters.
+	noInfo bool
 }
 
 // Name returns the symbol the function was found by.
@@ -114,14 +123,18 @@ func (m *Module) Function(name string) (*Function, error) {
 			sym = low
 		}
 	}
-	f := &Function{m: m, name: sym}
+	f := &Function{m: m, name: sym, fewer: -1}
 	err := m.d.Do(func(x *Exec) error {
 		h, r := x.lib().ModuleGetFunction(m.h, sym)
 		if err := x.check("cuModuleGetFunction", r); err != nil {
 			return err
 		}
 		f.h = h
-		f.params, f.paramsKnown = x.paramInfo(h)
+		f.noInfo = !x.lib().Has(driver.ParamInfo)
+		if !f.noInfo && x.lib().Has(driver.ParamCount) {
+			f.params, f.complete = x.allParams(h)
+			f.noInfo = !f.complete
+		}
 		return nil
 	})
 	if err != nil {

@@ -14,7 +14,7 @@
 // values.
 //
 // Optional entry points (stream capture and graphs from CUDA 11.4,
-// cuFuncGetParamInfo from CUDA 12.4, the peer-access calls) may be missing: [Driver.Has] says
+// cuFuncGetParamInfo from CUDA 12.4, cuFuncGetParamCount, the peer-access calls) may be missing: [Driver.Has] says
 // which are there, and calling a missing one returns [ErrorNotFound]
 // without calling C.
 //
@@ -74,6 +74,10 @@ const (
 	// ParamInfo is cuFuncGetParamInfo (CUDA 12.4), the offset and size of
 	// each kernel parameter.
 	ParamInfo
+	// ParamCount is cuFuncGetParamCount, the number of a kernel's
+	// parameters, so that ParamInfo is asked only of parameters that
+	// exist.
+	ParamCount
 	// Peer is access between devices: cuDeviceCanAccessPeer,
 	// cuCtxEnablePeerAccess and cuMemcpyPeerAsync.
 	Peer
@@ -85,6 +89,8 @@ func (f Feature) String() string {
 		return "stream capture and graphs"
 	case ParamInfo:
 		return "cuFuncGetParamInfo"
+	case ParamCount:
+		return "cuFuncGetParamCount"
 	case Peer:
 		return "peer access"
 	}
@@ -259,6 +265,8 @@ type Driver interface {
 	// FuncGetParamInfo returns the offset and size in bytes of parameter
 	// index of f; an index past the last parameter is ErrorInvalidValue.
 	FuncGetParamInfo(f Function, index uint64) (offset, size uint64, r Result)
+	// FuncGetParamCount returns the number of f's parameters.
+	FuncGetParamCount(f Function) (n uint64, r Result)
 	// LaunchKernel launches f; params points to an array of pointers, one
 	// per kernel parameter, that the caller keeps pinned for the call.
 	LaunchKernel(f Function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes uint32, s Stream, params *unsafe.Pointer) Result

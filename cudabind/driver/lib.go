@@ -60,6 +60,7 @@ type Lib struct {
 	cuFuncGetAttribute  func(v *int32, a FuncAttribute, f Function) Result
 	cuFuncSetAttribute  func(f Function, a FuncAttribute, v int32) Result
 	cuFuncGetParamInfo  func(f Function, index uint64, offset, size *uint64) Result
+	cuFuncGetParamCount func(f Function, count *uint64) Result
 
 	cuTexObjectCreate  func(t *TexObject, res *ResourceDesc, tex *TextureDesc, view unsafe.Pointer) Result
 	cuTexObjectDestroy func(t TexObject) Result
@@ -128,6 +129,7 @@ func (l *Lib) table() []dl.Symbol {
 		f(&l.cuTexObjectCreate, "cuTexObjectCreate"),
 		f(&l.cuTexObjectDestroy, "cuTexObjectDestroy"),
 		opt(&l.cuFuncGetParamInfo, "cuFuncGetParamInfo"),
+		opt(&l.cuFuncGetParamCount, "cuFuncGetParamCount"),
 		opt(&l.cuStreamBeginCapture, "cuStreamBeginCapture_v2"),
 		opt(&l.cuStreamEndCapture, "cuStreamEndCapture"),
 		opt(&l.cuGraphInstantiate, "cuGraphInstantiateWithFlags"),
@@ -165,6 +167,8 @@ func (l *Lib) Has(f Feature) bool {
 			l.cuGraphUpload != nil && l.cuGraphLaunch != 0 && l.cuGraphExecDestroy != nil && l.cuGraphDestroy != nil
 	case ParamInfo:
 		return l.cuFuncGetParamInfo != nil
+	case ParamCount:
+		return l.cuFuncGetParamCount != nil
 	case Peer:
 		return l.cuDeviceCanAccessPeer != nil && l.cuCtxEnablePeerAccess != nil && l.cuMemcpyPeerAsync != 0
 	}
@@ -410,6 +414,14 @@ func (l *Lib) FuncGetParamInfo(f Function, index uint64) (offset, size uint64, r
 	}
 	r = l.cuFuncGetParamInfo(f, index, &offset, &size)
 	return offset, size, r
+}
+
+func (l *Lib) FuncGetParamCount(f Function) (n uint64, r Result) {
+	if l.cuFuncGetParamCount == nil {
+		return 0, ErrorNotFound
+	}
+	r = l.cuFuncGetParamCount(f, &n)
+	return n, r
 }
 
 func (l *Lib) LaunchKernel(f Function, gx, gy, gz, bx, by, bz, shared uint32, s Stream, params *unsafe.Pointer) Result {

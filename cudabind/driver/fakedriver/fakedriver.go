@@ -41,31 +41,34 @@ type Driver struct {
 	// context: the launch itself succeeds, and every later call returns
 	// the error, as an asynchronous fault does.
 	Faults map[string]driver.Result
-	// NoParamInfo, NoGraphs and NoPeer remove the optional entry points.
-	NoParamInfo, NoGraphs, NoPeer bool
+	// NoParamInfo, NoParamCount, NoGraphs and NoPeer remove the optional
+	// entry points.
+	NoParamInfo, NoParamCount, NoGraphs, NoPeer bool
 	// PeerDenied makes cuDeviceCanAccessPeer answer 0 for every pair of
 	// distinct devices (as between GPUs without a peer link); by default
 	// every pair can access each other. All devices share one memory.
 	PeerDenied bool
 
-	mu       sync.Mutex
-	next     uint64 // next handle or address
-	used     uint64 // device bytes allocated
-	sticky   driver.Result
-	calls    []string
-	mem      map[driver.DevPtr][]byte
-	host     map[unsafe.Pointer][]byte
-	modules  map[driver.Module]bool
-	funcs    map[driver.Function]string
-	streams  map[driver.Stream]*stream
-	events   map[driver.Event]bool
-	textures map[driver.TexObject]bool
-	graphs   map[driver.Graph][]Launch
-	execs    map[driver.GraphExec][]Launch
-	launches []Launch
-	copies   []Copy
-	peers    map[driver.Context]bool
-	retained int
+	mu      sync.Mutex
+	next    uint64 // next handle or address
+	used    uint64 // device bytes allocated
+	sticky  driver.Result
+	calls   []string
+	mem     map[driver.DevPtr][]byte
+	host    map[unsafe.Pointer][]byte
+	modules map[driver.Module]bool
+	funcs   map[driver.Function]string
+	// paramErrors counts cuFuncGetParamInfo calls past the last parameter.
+	paramErrors int
+	streams     map[driver.Stream]*stream
+	events      map[driver.Event]bool
+	textures    map[driver.TexObject]bool
+	graphs      map[driver.Graph][]Launch
+	execs       map[driver.GraphExec][]Launch
+	launches    []Launch
+	copies      []Copy
+	peers       map[driver.Context]bool
+	retained    int
 }
 
 // Copy is a recorded memory copy: the API name, the destination and
@@ -104,6 +107,8 @@ func (d *Driver) Has(f driver.Feature) bool {
 		return !d.NoGraphs
 	case driver.ParamInfo:
 		return !d.NoParamInfo
+	case driver.ParamCount:
+		return !d.NoParamCount
 	case driver.Peer:
 		return !d.NoPeer
 	}
@@ -805,9 +810,34 @@ func (d *Driver) FuncGetParamInfo(f driver.Function, index uint64) (offset, size
 	}
 	sizes := d.Kernels[name]
 	if index >= uint64(len(sizes)) {
+		d.paramErrors++
 		return 0, 0, driver.ErrorInvalidValue
 	}
 	return uint64(layout(sizes)[index]), uint64(sizes[index]), driver.Success
+}
+
+func (d *Driver) FuncGetParamCount(f driver.Function) (n uint64, r driver.Result) {
+	if d.NoParamCount {
+		return 0, driver.ErrorNotFound
+	}
+	if r := d.enter("cuFuncGetParamCount"); r != driver.Success {
+		return 0, r
+	}
+	defer d.mu.Unlock()
+	name := d.funcs[f]
+	if name == "" {
+		return 0, driver.ErrorInvalidHandle
+	}
+	return uint64(len(d.Kernels[name])), driver.Success
+}
+
+// ParamInfoErrors returns how many cuFuncGetParamInfo calls asked for a
+// parameter past the kernel's last: the API errors compute-sanitizer
+// reports.
+func (d *Driver) ParamInfoErrors() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.paramErrors
 }
 
 func (d *Driver) LaunchKernel(f driver.Function, gx, gy, gz, bx, by, bz, shared uint32, s driver.Stream, params *unsafe.Pointer) driver.Result {
