@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/npp"
 )
 
 // The npp variant is the vendor peer: NVIDIA NPP's
@@ -48,13 +49,13 @@ func nppCaps() convolve.Capabilities {
 }
 
 // NPPLibrary returns the name of the libnppif that loaded, or the
-// *cudabind.UnavailableError saying why none did.
+// *cudaerr.UnavailableError saying why none did.
 func NPPLibrary() (string, error) {
-	l, err := loadNPP()
+	l, err := npp.Load()
 	if err != nil {
 		return "", err
 	}
-	return l.name, nil
+	return l.Name(), nil
 }
 
 func setupNPP(b *Base) error {
@@ -84,7 +85,7 @@ type nppPipeline struct {
 // nppStages allocates the padded input and NPP's output, compiles the
 // padding kernel, uploads the flipped filter and returns the stages.
 func nppStages(b *Base) (*nppPipeline, error) {
-	lib, err := loadNPP()
+	lib, err := npp.Load()
 	if err != nil {
 		return nil, fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
@@ -143,7 +144,7 @@ func nppStages(b *Base) (*nppPipeline, error) {
 	src := pad.Add((int64(kh/2)*int64(bw) + int64(kw/2)) * 4)
 	centre := roiOut.Add((int64(kh/2)*int64(rw) + int64(kw/2)) * 4)
 	info := b.Info
-	ctx := nppStreamContext{
+	ctx := npp.StreamContext{
 		NCudaDeviceID:                      int32(info.Ordinal),
 		NMultiProcessorCount:               int32(info.SMs),
 		NMaxThreadsPerMultiProcessor:       int32(info.MaxThreadsPerSM),
@@ -160,10 +161,10 @@ func nppStages(b *Base) (*nppPipeline, error) {
 		filter: func(x *cudabind.Exec, s cudabind.Stream) error {
 			c := ctx
 			c.HStream = uintptr(s)
-			st := lib.filter32f(uintptr(src), int32(bw*4), uintptr(roiOut), int32(rw*4),
-				nppSize{int32(rw), int32(rh)}, uintptr(kernel), nppSize{int32(kw), int32(kh)}, nppSize{int32(kw / 2), int32(kh / 2)}, &c)
+			st := lib.Filter32f(uintptr(src), int32(bw*4), uintptr(roiOut), int32(rw*4),
+				npp.Size{A: int32(rw), B: int32(rh)}, uintptr(kernel), npp.Size{A: int32(kw), B: int32(kh)}, npp.Size{A: int32(kw / 2), B: int32(kh / 2)}, &c)
 			if st < 0 {
-				return fmt.Errorf("%s nppiFilter_32f_C1R_Ctx on %dx%d with a %dx%d filter: %s", lib.name, rw, rh, kw, kh, nppStatusName(st))
+				return fmt.Errorf("%s nppiFilter_32f_C1R_Ctx on %dx%d with a %dx%d filter: %s", lib.Name(), rw, rh, kw, kh, st)
 			}
 			return nil
 		},

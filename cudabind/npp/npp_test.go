@@ -1,4 +1,4 @@
-package variants
+package npp
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
 
@@ -58,7 +58,7 @@ type fakeCall struct {
 	roiW, roiH     int32
 	kernel         uintptr
 	kw, kh, ax, ay int32
-	ctx            nppStreamContext
+	ctx            StreamContext
 }
 
 // TestNPPCallABI builds the stand-in library with the system C compiler
@@ -81,15 +81,15 @@ func TestNPPCallABI(t *testing.T) {
 	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O2", "-o", lib, src).CombinedOutput(); err != nil {
 		t.Skipf("cannot build the stand-in library: %v\n%s", err, out)
 	}
-	l, err := openNPP([]string{filepath.Join(dir, "missing.so"), lib})
+	l, err := Open([]string{filepath.Join(dir, "missing.so"), lib})
 	if err != nil {
-		t.Fatalf("openNPP: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
-	ctx := nppStreamContext{HStream: 0x1122334455667788, NCudaDeviceID: 3, NMultiProcessorCount: 132,
+	ctx := StreamContext{HStream: 0x1122334455667788, NCudaDeviceID: 3, NMultiProcessorCount: 132,
 		NMaxThreadsPerMultiProcessor: 2048, NMaxThreadsPerBlock: 1024, NSharedMemPerBlock: 49152,
 		NCudaDevAttrComputeCapabilityMajor: 9, NCudaDevAttrComputeCapabilityMinor: 0, NStreamFlags: 1, NReserved0: -7}
-	st := l.filter32f(0xdead0000, 4*1031, 0xbeef0000, -4*1000, nppSize{1000, 777}, 0xf11e0000,
-		nppSize{31, 5}, nppSize{15, 2}, &ctx)
+	st := l.Filter32f(0xdead0000, 4*1031, 0xbeef0000, -4*1000, Size{1000, 777}, 0xf11e0000,
+		Size{31, 5}, Size{15, 2}, &ctx)
 	if st != -33 {
 		t.Errorf("status = %d, want -33", st)
 	}
@@ -113,25 +113,25 @@ func TestNPPCallABI(t *testing.T) {
 	}
 }
 
-// TestOpenNPPMissing checks that a missing library is an
+// TestOpenMissing checks that a missing library is an
 // UnavailableError naming what was tried.
-func TestOpenNPPMissing(t *testing.T) {
-	_, err := openNPP([]string{"libconvbench-no-such-nppif.so.99"})
-	var ue *cudabind.UnavailableError
+func TestOpenMissing(t *testing.T) {
+	_, err := Open([]string{"libconvbench-no-such-nppif.so.99"})
+	var ue *cudaerr.UnavailableError
 	if !errors.As(err, &ue) {
-		t.Fatalf("err = %v, want a *cudabind.UnavailableError", err)
+		t.Fatalf("err = %v, want a *cudaerr.UnavailableError", err)
 	}
 	if ue.Lib != "libnppif" {
 		t.Errorf("Lib = %q, want libnppif", ue.Lib)
 	}
 }
 
-func TestNPPStatusName(t *testing.T) {
-	for s, want := range map[int32]string{
+func TestStatusString(t *testing.T) {
+	for s, want := range map[Status]string{
 		0: "NPP_NO_ERROR (0)", -33: "NPP_MASK_SIZE_ERROR (-33)", -4711: "NPP error -4711", 5: "NPP warning 5",
 	} {
-		if got := nppStatusName(s); got != want {
-			t.Errorf("nppStatusName(%d) = %q, want %q", s, got, want)
+		if got := s.String(); got != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int32(s), got, want)
 		}
 	}
 }
