@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // BenchmarkFast times cpu-fast on 2048x2048 images of each element type
@@ -32,7 +33,7 @@ func BenchmarkFast(b *testing.B) {
 	}{{"f32", convolve.Float32}, {"u8", convolve.Uint8}, {"i16", convolve.Int16}}
 	for _, typ := range types {
 		g := convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: typ.t}
-		in := randomImage(r, g)
+		in := imagetest.Random(r, g, imagetest.NonZero)
 		for _, f := range filters {
 			b.Run(typ.name+"/"+f.Name, func(b *testing.B) {
 				p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: convolve.Zero}
@@ -61,7 +62,7 @@ func BenchmarkFast(b *testing.B) {
 // right.
 func TestFastWorkersAtRun(t *testing.T) {
 	g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
-	in := randomImage(rand.New(rand.NewPCG(5, 6)), g)
+	in := imagetest.Random(rand.New(rand.NewPCG(5, 6)), g, imagetest.NonZero)
 	p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: convolve.SobelX(), Border: convolve.Zero}
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
@@ -110,7 +111,7 @@ func TestFastRunFLOPs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := convolve.Geometry{Width: w, Height: h, Channels: 1, Type: convolve.Float32}
-			in := randomImage(rand.New(rand.NewPCG(7, 7)), g)
+			in := imagetest.Random(rand.New(rand.NewPCG(7, 7)), g, imagetest.NonZero)
 			p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: tt.f, Border: tt.border}
 			plan, err := fast{}.Plan(p, convolve.Config{})
 			if err != nil {

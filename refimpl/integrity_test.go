@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // planOf plans p on the named variant through PlanFor.
@@ -175,7 +176,7 @@ func TestPlanSnapshotsFilter(t *testing.T) {
 				t.Fatal(err)
 			}
 			pl.Close()
-			if !sameBits(out, want) {
+			if imagetest.BitDiff(out, want) != nil {
 				t.Errorf("%s %v: Run after the filter changed differs from the output planned for", vn, m)
 			}
 		}

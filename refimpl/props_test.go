@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // allOutputs returns Expect's reference and every variant's output for p.
@@ -38,7 +39,7 @@ func TestIdentity(t *testing.T) {
 			for _, m := range convolve.Modes {
 				g := convolve.Geometry{Width: 1 + r.IntN(12), Height: 1 + r.IntN(12), Channels: 1 + r.IntN(4),
 					Type: convolve.ElemTypes[r.IntN(3)], Layout: convolve.Layouts[r.IntN(2)]}
-				in := randomImage(r, g)
+				in := imagetest.Random(r, g, imagetest.NonZero)
 				p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: b, Mode: m}
 				for who, out := range allOutputs(t, p, in) {
 					forEach(g, func(x, y, c int) {
@@ -110,28 +111,18 @@ func TestCorrelateFlippedIsConvolve(t *testing.T) {
 		if p.Op != convolve.Filter2D {
 			continue
 		}
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		p.Mode = convolve.Convolve
 		conv := allOutputs(t, p, in)
 		q := p
 		q.Mode, q.Filter = convolve.Correlate, p.Filter.Flipped()
 		corr := allOutputs(t, q, in)
 		for who := range conv {
-			if !sameBits(conv[who], corr[who]) {
+			if imagetest.BitDiff(conv[who], corr[who]) != nil {
 				t.Errorf("%v %s: convolve with f differs from correlate with f.Flipped()", p, who)
 			}
 		}
 	}
-}
-
-func sameBits(a, b *convolve.Image) bool {
-	same := true
-	forEach(a.Geometry, func(x, y, c int) {
-		if math.Float64bits(a.At(x, y, c)) != math.Float64bits(b.At(x, y, c)) {
-			same = false
-		}
-	})
-	return same
 }
 
 // TestSeparablePath checks that cpu-fast takes the separable path exactly
@@ -187,7 +178,7 @@ func TestSeparablePath(t *testing.T) {
 		for _, b := range convolve.Borders {
 			for _, typ := range []convolve.ElemType{convolve.Uint8, convolve.Float32} {
 				g := convolve.Geometry{Width: 3 + r.IntN(30), Height: 1 + r.IntN(20), Channels: 2, Type: typ, Layout: convolve.Planar}
-				in := randomImage(r, g)
+				in := imagetest.Random(r, g, imagetest.NonZero)
 				p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: tc.f, Border: b, Mode: convolve.Convolve}
 				sep, flat := runFastBothPaths(t, p, in)
 				ref, tol, err := Expect(p, in)
@@ -200,7 +191,7 @@ func TestSeparablePath(t *testing.T) {
 						t.Errorf("%v %v path: %v", p, name, m)
 					}
 				}
-				if tc.exact && typ == convolve.Uint8 && !sameBits(sep, flat) {
+				if tc.exact && typ == convolve.Uint8 && imagetest.BitDiff(sep, flat) != nil {
 					t.Errorf("%v: separable and 2-D paths differ on integer data", p)
 				}
 			}
@@ -276,7 +267,7 @@ func TestNaiveSummationOrder(t *testing.T) {
 		if p.Op == convolve.RGBToYUV {
 			continue
 		}
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		out := runVariant(t, "cpu-naive", p, in)
 		fx, fy := sobelWeights()
 		bad := 0
@@ -329,7 +320,7 @@ func TestToleranceDetectsErrors(t *testing.T) {
 		if p.Op == convolve.RGBToYUV {
 			continue
 		}
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		ref, tol, err := Expect(p, in)
 		if err != nil {
 			t.Fatal(err)

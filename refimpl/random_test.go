@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // randomFilter returns a KW x KH filter of one of three kinds: random
@@ -62,29 +63,6 @@ func nonZero(r *rand.Rand) float32 {
 		v = -v
 	}
 	return v
-}
-
-// randomImage allocates an image of geometry g and fills every element,
-// padding included, with random non-zero values.
-func randomImage(r *rand.Rand, g convolve.Geometry) *convolve.Image {
-	im, err := convolve.NewImage(g)
-	if err != nil {
-		panic(err)
-	}
-	for i := range im.F32 {
-		im.F32[i] = nonZero(r) * float32(1+r.IntN(100))
-	}
-	for i := range im.U8 {
-		im.U8[i] = uint8(1 + r.IntN(255))
-	}
-	for i := range im.I16 {
-		v := int16(r.IntN(1 << 16))
-		if v == 0 {
-			v = 1
-		}
-		im.I16[i] = v
-	}
-	return im
 }
 
 // randomProblem draws a problem: sizes 1..70, odd filter sides 1..15
@@ -167,7 +145,7 @@ func TestVariantsAgreeWithExpect(t *testing.T) {
 	separable := 0
 	for k := 0; k < n; k++ {
 		p := randomProblem(r)
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		ref, tol, err := Expect(p, in)
 		if err != nil {
 			t.Fatalf("problem %d %v: Expect: %v", k, p, err)

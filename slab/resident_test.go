@@ -2,10 +2,11 @@ package slab
 
 import (
 	"errors"
-	"math/rand"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // TestResidentPassesEqualRepeatedRuns: three resident passes over 1 to 5
@@ -22,7 +23,7 @@ func TestResidentPassesEqualRepeatedRuns(t *testing.T) {
 	}
 	for _, name := range []string{"cpu-naive", "cpu-fast"} {
 		inner := lookup(t, name)
-		r := rand.New(rand.NewSource(3))
+		r := rand.New(rand.NewPCG(3, 0))
 		i := 0
 		for _, b := range convolve.Borders {
 			for _, h := range []int{1, 2, 5, 13} {
@@ -32,7 +33,7 @@ func TestResidentPassesEqualRepeatedRuns(t *testing.T) {
 					g.Height, g.Type = h, convolve.Float32
 					p := convolve.Problem{Op: convolve.Filter2D, Input: g, Border: b, Mode: convolve.Modes[i%2],
 						Filter: randomFilter(r, []int{3, 1, 5}[i%3], kh, i%3 == 0)}
-					in := randomImage(t, r, g)
+					in := imagetest.Random(r, g, imagetest.NonFinite)
 					want := []*convolve.Image{in}
 					for k := range passes {
 						q := p
@@ -60,7 +61,7 @@ func TestResidentPassesEqualRepeatedRuns(t *testing.T) {
 								}
 							}
 							got, _ := convolve.NewImage(g.Packed())
-							poison(got)
+							imagetest.Poison(got)
 							if err := res.Store(got); err != nil {
 								t.Fatal(err)
 							}
@@ -69,7 +70,7 @@ func TestResidentPassesEqualRepeatedRuns(t *testing.T) {
 								w, _ = convolve.NewImage(g.Packed())
 								w.CopyFrom(in)
 							}
-							if err := sameBits(got, w); err != nil {
+							if err := imagetest.BitDiff(got, w); err != nil {
 								t.Errorf("%s %v, %d slabs, after %d passes: %v", name, p, n, k, err)
 							}
 						}

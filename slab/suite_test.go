@@ -3,7 +3,7 @@ package slab
 import (
 	"bytes"
 	"fmt"
-	"math/rand"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"regexp"
@@ -102,7 +102,7 @@ func TestWrongHaloCaught(t *testing.T) {
 		inner := lookup(t, name)
 		wrong := &variant{inner: inner, slabs: 3, shortBelow: 1}
 		caught := map[convolve.Border]int{}
-		r := rand.New(rand.NewSource(5))
+		r := rand.New(rand.NewPCG(5, 0))
 		for _, p := range problems(r) {
 			if err := equalsInner(t, r, inner, wrong, p); err != nil {
 				caught[p.Border]++

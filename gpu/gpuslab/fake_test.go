@@ -3,8 +3,7 @@ package gpuslab
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/rand"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/convbench/convbench/cudabind/driver"
 	"github.com/convbench/convbench/cudabind/driver/fakedriver"
 	"github.com/convbench/convbench/gpu/variants"
+	"github.com/convbench/convbench/internal/imagetest"
 	_ "github.com/convbench/convbench/refimpl"
 	"github.com/convbench/convbench/results"
 )
@@ -99,49 +99,6 @@ func randomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
 	return &convolve.Filter{Name: fmt.Sprintf("random%dx%d", kw, kh), Width: kw, Height: kh, Weights: w}
 }
 
-func randomImage(t testing.TB, r *rand.Rand, g convolve.Geometry) *convolve.Image {
-	t.Helper()
-	im, err := convolve.NewImage(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range im.F32 {
-		im.F32[i] = float32(r.NormFloat64() * 100)
-	}
-	for i := range im.U8 {
-		im.U8[i] = uint8(r.Intn(256))
-	}
-	for i := range im.I16 {
-		im.I16[i] = int16(r.Intn(65536) - 32768)
-	}
-	return im
-}
-
-func poison(im *convolve.Image) {
-	for i := range im.F32 {
-		im.F32[i] = math.Float32frombits(0x7fc0dead)
-	}
-	for i := range im.U8 {
-		im.U8[i] = 0xa5
-	}
-}
-
-// sameBits reports the first element where got and want differ in their
-// bits, or nil.
-func sameBits(got, want *convolve.Image) error {
-	for y := range want.Height {
-		for c := range want.Channels {
-			for x := range want.Width {
-				g, w := got.At(x, y, c), want.At(x, y, c)
-				if math.Float64bits(g) != math.Float64bits(w) {
-					return fmt.Errorf("(x=%d, y=%d, c=%d): got %v, want %v", x, y, c, g, w)
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // runNaive is cpu-naive's output for p on in.
 func runNaive(t testing.TB, p convolve.Problem, in *convolve.Image) *convolve.Image {
 	t.Helper()
@@ -178,7 +135,7 @@ var shapes = []convolve.Geometry{
 // rows than chunks, slabs shorter than the filter and padded rows, and
 // checks the output against cpu-naive on the whole image bit for bit.
 func TestOneShotMatchesWhole(t *testing.T) {
-	r := rand.New(rand.NewSource(1))
+	r := rand.New(rand.NewPCG(1, 0))
 	for _, gpus := range []int{1, 2} {
 		for _, devs := range [][]int{{0}, {0, 0}, {0, 0, 0}, {0, 0, 0, 0}, {0, 1}, {1, 0, 1}} {
 			if slices.Max(devs) >= gpus {
@@ -192,23 +149,23 @@ func TestOneShotMatchesWhole(t *testing.T) {
 			for _, b := range borders {
 				for _, h := range []int{1, 2, 3, 7, 13} {
 					for _, kh := range []int{1, 3, 5, 9} {
-						g := shapes[r.Intn(len(shapes))]
+						g := shapes[r.IntN(len(shapes))]
 						p := problem(r, 5, h, 3, kh, b, g)
-						chunks, streams := 1+r.Intn(5), 1+r.Intn(4)
+						chunks, streams := 1+r.IntN(5), 1+r.IntN(4)
 						cfg := convolve.Config{Devices: devs, Tunables: map[string]int{TuneChunks: chunks, TuneStreams: streams}}
 						name := fmt.Sprintf("gpus=%v devs=%v %v h=%d kh=%d %v chunks=%d streams=%d", gpus, devs, b, h, kh, g, chunks, streams)
-						in := randomImage(t, r, p.Input)
+						in := imagetest.Random(r, p.Input, imagetest.Mixed)
 						want := runNaive(t, p, in)
 						pl, err := v.Plan(p, cfg)
 						if err != nil {
 							t.Fatalf("%s: Plan: %v", name, err)
 						}
 						out, _ := p.NewOutput()
-						poison(out)
+						imagetest.Poison(out)
 						if err := pl.Run(in, out); err != nil {
 							t.Fatalf("%s: Run: %v", name, err)
 						}
-						if err := sameBits(out, want); err != nil {
+						if err := imagetest.BitDiff(out, want); err != nil {
 							t.Errorf("%s: %v", name, err)
 						}
 						if err := pl.Close(); err != nil {
@@ -230,7 +187,7 @@ func TestOneShotMatchesWhole(t *testing.T) {
 // its own output rows, and nothing else is copied between host and
 // device but the wrapped plans' own work.
 func TestCopyLists(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
+	r := rand.New(rand.NewPCG(2, 0))
 	fd := &fakedriver.Driver{}
 	v := fakeVariant(t, fd, 0, 0)
 	p := problem(r, 8, 24, 3, 5, convolve.Reflect, convolve.Geometry{Channels: 1, Type: convolve.Float32})
@@ -243,7 +200,7 @@ func TestCopyLists(t *testing.T) {
 	if got := len(sp.pt.Slabs); got != 6 {
 		t.Fatalf("%d chunks, want 2 devices x 3", got)
 	}
-	in := randomImage(t, r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.Mixed)
 	out, _ := p.NewOutput()
 	before := len(fd.Copies())
 	if err := pl.Run(in, out); err != nil {
@@ -294,7 +251,7 @@ func driverStream(s cudabind.Stream) driver.Stream { return driver.Stream(s) }
 // for bit, the link each pair took, and that every exchange copy of a
 // pass comes after every kernel of that pass.
 func TestResidentPasses(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
+	r := rand.New(rand.NewPCG(3, 0))
 	for _, tc := range []struct {
 		name string
 		fd   *fakedriver.Driver
@@ -323,7 +280,7 @@ func TestResidentPasses(t *testing.T) {
 					if padded := sp.chunks[0].in.RowStride() == 8; padded != (tc.name == "padded") || sp.chunks[0].host != nil {
 						t.Errorf("device input rows of %d elements, host copy %v", sp.chunks[0].in.RowStride(), sp.chunks[0].host != nil)
 					}
-					in := randomImage(t, r, p.Input)
+					in := imagetest.Random(r, p.Input, imagetest.Mixed)
 					if err := sp.Upload(in); err != nil {
 						t.Fatal(err)
 					}
@@ -340,11 +297,11 @@ func TestResidentPasses(t *testing.T) {
 						passCalls := len(tc.fd.Calls()) - calls
 						want = runNaive(t, p, want)
 						got, _ := p.NewOutput()
-						poison(got)
+						imagetest.Poison(got)
 						if err := sp.Download(got); err != nil {
 							t.Fatal(err)
 						}
-						if err := sameBits(got, want); err != nil {
+						if err := imagetest.BitDiff(got, want); err != nil {
 							t.Errorf("%v h=%d pass %d: %v", b, h, k, err)
 						}
 						// The host-computed kernels end with a synchronous
@@ -387,7 +344,7 @@ func TestResidentPasses(t *testing.T) {
 					if err := sp.Download(got); err != nil {
 						t.Fatal(err)
 					}
-					if err := sameBits(got, runNaive(t, p, in)); err != nil {
+					if err := imagetest.BitDiff(got, runNaive(t, p, in)); err != nil {
 						t.Errorf("%v h=%d: Upload+TimeKernel(2)+Download: %v", b, h, err)
 					}
 					if err := pl.Close(); err != nil {
@@ -408,12 +365,12 @@ func TestResidentPasses(t *testing.T) {
 // a cap, and that a cap too small for one row is a *convolve.MemoryError
 // for device memory.
 func TestCapForcesStreaming(t *testing.T) {
-	r := rand.New(rand.NewSource(4))
+	r := rand.New(rand.NewPCG(4, 0))
 	for _, b := range borders {
 		for _, devs := range [][]int{{0}, {0, 0}} {
 			fd := &fakedriver.Driver{}
 			p := problem(r, 16, 40, 3, 7, b, convolve.Geometry{Channels: 1, Type: convolve.Float32})
-			in := randomImage(t, r, p.Input)
+			in := imagetest.Random(r, p.Input, imagetest.Mixed)
 			want := runNaive(t, p, in)
 			for _, capKiB := range []int{0, 2, 3} {
 				v := fakeVariant(t, fd, 0, 0)
@@ -451,11 +408,11 @@ func TestCapForcesStreaming(t *testing.T) {
 					}
 				}
 				out, _ := p.NewOutput()
-				poison(out)
+				imagetest.Poison(out)
 				if err := pl.Run(in, out); err != nil {
 					t.Fatal(err)
 				}
-				if err := sameBits(out, want); err != nil {
+				if err := imagetest.BitDiff(out, want); err != nil {
 					t.Errorf("%v devs %v cap %d KiB: %v", b, devs, capKiB, err)
 				}
 				if err := sp.Upload(in); err != nil {
@@ -464,11 +421,11 @@ func TestCapForcesStreaming(t *testing.T) {
 				if _, err := sp.TimeKernel(2); err != nil {
 					t.Fatal(err)
 				}
-				poison(out)
+				imagetest.Poison(out)
 				if err := sp.Download(out); err != nil {
 					t.Fatal(err)
 				}
-				if err := sameBits(out, want); err != nil {
+				if err := imagetest.BitDiff(out, want); err != nil {
 					t.Errorf("%v devs %v cap %d KiB: Upload+TimeKernel(2)+Download: %v", b, devs, capKiB, err)
 				}
 				pl.Close()
@@ -478,7 +435,7 @@ func TestCapForcesStreaming(t *testing.T) {
 	// A device smaller than the image streams it without a cap.
 	fd := &fakedriver.Driver{MemBytes: 4 << 10}
 	p := problem(r, 16, 40, 3, 3, convolve.Zero, convolve.Geometry{Channels: 1, Type: convolve.Float32})
-	in := randomImage(t, r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.Mixed)
 	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Tunables: map[string]int{TuneChunks: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -490,7 +447,7 @@ func TestCapForcesStreaming(t *testing.T) {
 	if err := pl.Run(in, out); err != nil {
 		t.Fatal(err)
 	}
-	if err := sameBits(out, runNaive(t, p, in)); err != nil {
+	if err := imagetest.BitDiff(out, runNaive(t, p, in)); err != nil {
 		t.Errorf("streamed on a small device: %v", err)
 	}
 	pl.Close()
@@ -507,7 +464,7 @@ func TestCapForcesStreaming(t *testing.T) {
 	if err := pl.Run(in, out); err != nil {
 		t.Fatal(err)
 	}
-	if err := sameBits(out, runNaive(t, p, in)); err != nil {
+	if err := imagetest.BitDiff(out, runNaive(t, p, in)); err != nil {
 		t.Errorf("streamed on two logical devices of a small GPU: %v", err)
 	}
 	pl.Close()
@@ -528,7 +485,7 @@ func TestCapForcesStreaming(t *testing.T) {
 // TestTimeline checks that a timed run gives three spans per chunk, in
 // order on their streams, and the same output as Run.
 func TestTimeline(t *testing.T) {
-	r := rand.New(rand.NewSource(5))
+	r := rand.New(rand.NewPCG(5, 0))
 	fd := &fakedriver.Driver{}
 	p := problem(r, 8, 32, 3, 3, convolve.Zero, convolve.Geometry{Channels: 1, Type: convolve.Float32})
 	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}})
@@ -536,7 +493,7 @@ func TestTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pl.Close()
-	in := randomImage(t, r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.Mixed)
 	out, _ := p.NewOutput()
 	spans, err := pl.(Timed).Timeline(in, out)
 	if err != nil {
@@ -550,7 +507,7 @@ func TestTimeline(t *testing.T) {
 			t.Errorf("span %+v ends before it starts", s)
 		}
 	}
-	if err := sameBits(out, runNaive(t, p, in)); err != nil {
+	if err := imagetest.BitDiff(out, runNaive(t, p, in)); err != nil {
 		t.Error(err)
 	}
 }
@@ -584,7 +541,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // TestWriteTimeline checks the timeline lines against their reader in
 // package results: every span comes back, with its fields.
 func TestWriteTimeline(t *testing.T) {
-	r := rand.New(rand.NewSource(6))
+	r := rand.New(rand.NewPCG(6, 0))
 	fd := &fakedriver.Driver{}
 	p := problem(r, 8, 16, 3, 3, convolve.Zero, convolve.Geometry{Channels: 1, Type: convolve.Float32})
 	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{TuneChunks: 2}})
@@ -592,7 +549,7 @@ func TestWriteTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pl.Close()
-	in := randomImage(t, r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.Mixed)
 	out, _ := p.NewOutput()
 	var sb strings.Builder
 	sb.WriteString("gpu: Fake GPU\n")

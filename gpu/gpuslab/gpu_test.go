@@ -3,11 +3,12 @@ package gpuslab
 import (
 	"errors"
 	"fmt"
-	"math/rand"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // gpusOrSkip returns the number of GPUs present, or skips the test with
@@ -37,7 +38,7 @@ func runPlan(t *testing.T, v convolve.Variant, p convolve.Problem, cfg convolve.
 	}
 	defer pl.Close()
 	out, _ := p.NewOutput()
-	poison(out)
+	imagetest.Poison(out)
 	if err := pl.Run(in, out); err != nil {
 		t.Fatalf("%s: Run: %v", v.Describe().Name, err)
 	}
@@ -51,7 +52,7 @@ func runPlan(t *testing.T, v convolve.Variant, p convolve.Problem, cfg convolve.
 // variant's own output bit for bit.
 func TestGPUMatchesWrapped(t *testing.T) {
 	gpus := gpusOrSkip(t)
-	r := rand.New(rand.NewSource(7))
+	r := rand.New(rand.NewPCG(7, 0))
 	all := make([]int, gpus)
 	for i := range all {
 		all[i] = i
@@ -73,7 +74,7 @@ func TestGPUMatchesWrapped(t *testing.T) {
 						t.Fatal(err)
 					}
 					p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 123, Height: h, Channels: 1, Type: convolve.Float32}, Filter: f, Border: b}
-					in := randomImage(t, r, p.Input)
+					in := imagetest.Random(r, p.Input, imagetest.Mixed)
 					want := runPlan(t, inner, p, convolve.Config{}, in)
 					for _, cfg := range []convolve.Config{
 						{Devices: []int{0}},
@@ -84,7 +85,7 @@ func TestGPUMatchesWrapped(t *testing.T) {
 					} {
 						label := fmt.Sprintf("%s %v h=%d k=%d %v", name, b, h, k, cfg)
 						got := runPlan(t, v, p, cfg, in)
-						if err := sameBits(got, want); err != nil {
+						if err := imagetest.BitDiff(got, want); err != nil {
 							t.Errorf("%s: %v", label, err)
 						}
 					}
@@ -116,7 +117,7 @@ func TestGPUMatchesWrapped(t *testing.T) {
 						if err := sp.Download(got); err != nil {
 							t.Fatal(err)
 						}
-						if err := sameBits(got, want4); err != nil {
+						if err := imagetest.BitDiff(got, want4); err != nil {
 							t.Errorf("%s: four resident passes: %v", label, err)
 						}
 						if err := sp.Upload(in); err != nil {
@@ -128,7 +129,7 @@ func TestGPUMatchesWrapped(t *testing.T) {
 						if err := sp.Download(got); err != nil {
 							t.Fatal(err)
 						}
-						if err := sameBits(got, want); err != nil {
+						if err := imagetest.BitDiff(got, want); err != nil {
 							t.Errorf("%s: after timed iterations: %v", label, err)
 						}
 						pl.Close()
@@ -152,7 +153,7 @@ func TestGPUTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pl.Close()
-	in := randomImage(t, rand.New(rand.NewSource(1)), p.Input)
+	in := imagetest.Random(rand.New(rand.NewPCG(1, 0)), p.Input, imagetest.Mixed)
 	out, _ := p.NewOutput()
 	spans, err := pl.(Timed).Timeline(in, out)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -208,7 +209,7 @@ func TestChannelsDevicePlan(t *testing.T) {
 				cfg.NoFMA, cfg.FastMath = extra.NoFMA, extra.FastMath
 				kc := kernelCase{kw: 5, kh: 7, border: convolve.Reflect, typ: convolve.Int16, channels: 3, layout: layout}
 				p := kc.problem(convolve.Geometry{Width: 53, Height: 41}, randomFilter(r, 5, 7))
-				devicePlanAgrees(t, v, p, cfg, randomImage(r, p.Input))
+				devicePlanAgrees(t, v, p, cfg, imagetest.Random(r, p.Input, imagetest.NonZero))
 			}
 		}
 	}

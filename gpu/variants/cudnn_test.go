@@ -10,6 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/cudnn"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -261,7 +262,7 @@ func TestCUDNNAgreement(t *testing.T) {
 							continue
 						}
 						for range 2 {
-							if !agreeModel(t, v, plan, p, randomImage(r, p.Input)) {
+							if !agreeModel(t, v, plan, p, imagetest.Random(r, p.Input, imagetest.NonZero)) {
 								failures++
 							}
 						}
@@ -276,7 +277,7 @@ func TestCUDNNAgreement(t *testing.T) {
 			}
 			p := kernelCase{kw: 7, kh: 5, border: convolve.Zero, mode: convolve.Convolve, typ: convolve.Float32, channels: 2, layout: convolve.Planar}.
 				problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
-			cudnnDevicePlanAgrees(t, v, p, randomImage(r, p.Input))
+			cudnnDevicePlanAgrees(t, v, p, imagetest.Random(r, p.Input, imagetest.NonZero))
 		})
 	}
 	if n := d.LiveAllocations(); n != live {
@@ -331,7 +332,7 @@ func TestCUDNNSearchKept(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	f := randomFilter(r, 11, 11)
 	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 512, Height: 384, Channels: 1, Type: convolve.Float32}, Filter: f}
-	in := randomImage(r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.NonZero)
 	for _, name := range cudnnPeers {
 		v := lookupPeer(t, name)
 		var outs [2]*convolve.Image

@@ -12,6 +12,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -317,7 +318,7 @@ func fftAgreement(t *testing.T) {
 				continue
 			}
 			for range 2 {
-				w, ok := fftAgree(t, plan, p, randomImage(r, p.Input))
+				w, ok := fftAgree(t, plan, p, imagetest.Random(r, p.Input, imagetest.NonZero))
 				worst = math.Max(worst, w)
 				if !ok {
 					failures++
@@ -353,7 +354,7 @@ func TestFFTExtremeScale(t *testing.T) {
 		}
 		p := kernelCase{kw: 7, kh: 5, border: convolve.Reflect, typ: convolve.Float32, channels: 2, layout: convolve.Planar}.
 			problem(convolve.Geometry{Width: 120, Height: 90}, f)
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		for i := range in.F32 {
 			in.F32[i] = float32(math.Ldexp(float64(in.F32[i]), c.pixels))
 		}
@@ -384,7 +385,7 @@ func TestFFTDevicePlan(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	p := kernelCase{kw: 21, kh: 21, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}.
 		problem(convolve.Geometry{Width: 300, Height: 200}, randomFilter(r, 21, 21))
-	in := randomImage(r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.NonZero)
 	plan, err := convolve.PlanFor(v, p, convolve.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -158,7 +159,7 @@ func agreeAll(t *testing.T, name string, v convolve.Variant, cfg convolve.Config
 				continue
 			}
 			for range 2 {
-				if _, ok := agree(t, name, plan, p, randomImage(r, p.Input)); !ok {
+				if _, ok := agree(t, name, plan, p, imagetest.Random(r, p.Input, imagetest.NonZero)); !ok {
 					failures++
 				}
 			}
@@ -214,7 +215,7 @@ func TestBitExactNoFMA(t *testing.T) {
 		}
 		for _, kc := range cases {
 			p := kc.problem(convolve.Geometry{Width: 45, Height: 29}, randomFilter(r, kc.kw, kc.kh))
-			in := randomImage(r, p.Input)
+			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			want := poisoned(t, p)
 			cp, err := convolve.PlanFor(cpu, p, convolve.Config{})
 			if err != nil {
@@ -349,7 +350,7 @@ func TestDevicePlan(t *testing.T) {
 			plan.Close()
 			continue
 		}
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		want := poisoned(t, p)
 		got := poisoned(t, p)
 		if err := dp.Run(in, want); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -73,7 +74,7 @@ func TestTimeKernelGraph(t *testing.T) {
 			plan.Close()
 			continue
 		}
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		out := poisoned(t, p)
 		if err := dp.Upload(in); err != nil {
 			t.Errorf("%s: Upload: %v", desc.Name, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -27,30 +28,6 @@ func gpuOrSkip(t testing.TB) *cudabind.Device {
 		t.Fatalf("cudabind.Default: %v", err)
 	}
 	return d
-}
-
-// randomImage fills every element of an image of geometry g, padding
-// included, with random values: non-zero floats of mixed sign and
-// magnitude, the whole uint8 range, the whole int16 range.
-func randomImage(r *rand.Rand, g convolve.Geometry) *convolve.Image {
-	im, err := convolve.NewImage(g)
-	if err != nil {
-		panic(err)
-	}
-	for i := range im.F32 {
-		v := float32(1.0/64 + r.Float64()*(1-1.0/64))
-		if r.IntN(2) == 0 {
-			v = -v
-		}
-		im.F32[i] = v * float32(1+r.IntN(100))
-	}
-	for i := range im.U8 {
-		im.U8[i] = uint8(r.IntN(256))
-	}
-	for i := range im.I16 {
-		im.I16[i] = int16(r.IntN(1<<16) - 1<<15)
-	}
-	return im
 }
 
 // randomFilter is a kw x kh filter of random non-zero weights of both
@@ -165,7 +142,7 @@ func agreeOverSizes(t *testing.T, v convolve.Variant, name string, runs []agreeR
 				failures++
 				continue
 			}
-			if _, ok := agree(t, name+" "+c.String(), plan, p, randomImage(r, p.Input)); !ok {
+			if _, ok := agree(t, name+" "+c.String(), plan, p, imagetest.Random(r, p.Input, imagetest.NonZero)); !ok {
 				failures++
 			}
 			if err := plan.Close(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -47,7 +48,7 @@ func TestNPPInteriorAgreement(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Wrap, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
 		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
-	devicePlanAgrees(t, v, p, convolve.Config{}, randomImage(r, p.Input))
+	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
 	if n := d.LiveAllocations(); n != live {
 		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
 	}
@@ -63,7 +64,7 @@ func TestNPPInteriorTimesFilterAlone(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: convolve.Float32},
 		Filter: randomFilter(r, 5, 5), Border: convolve.Reflect}
-	in := randomImage(r, p.Input)
+	in := imagetest.Random(r, p.Input, imagetest.NonZero)
 	ref, tol, err := refimpl.Expect(p, in)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // nppOrSkip returns the device, or skips when there is no device or no
@@ -89,7 +90,7 @@ func TestNPPAgreement(t *testing.T) {
 				continue
 			}
 			for range 2 {
-				if _, ok := agree(t, "npp", plan, p, randomImage(r, p.Input)); !ok {
+				if _, ok := agree(t, "npp", plan, p, imagetest.Random(r, p.Input, imagetest.NonZero)); !ok {
 					failures++
 				}
 			}
@@ -103,7 +104,7 @@ func TestNPPAgreement(t *testing.T) {
 	}
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
 		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
-	devicePlanAgrees(t, v, p, convolve.Config{}, randomImage(r, p.Input))
+	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
 	if n := d.LiveAllocations(); n != live {
 		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 func TestRegtileDefaults(t *testing.T) {
@@ -425,7 +426,7 @@ func TestRegtileBitExactNoFMA(t *testing.T) {
 			if g.Stride != 0 {
 				p.Input.Stride = g.Stride * kc.channels
 			}
-			in := randomImage(r, p.Input)
+			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			want := poisoned(t, p)
 			cp, err := convolve.PlanFor(cpu, p, convolve.Config{})
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // yuvSizes are image sizes for RGB->YUV: a single pixel, sizes whose pixel
@@ -128,7 +129,7 @@ func TestYUVAgreement(t *testing.T) {
 					continue
 				}
 				for range 2 {
-					in := randomImage(r, p.Input)
+					in := imagetest.Random(r, p.Input, imagetest.NonZero)
 					out := yuvPoisoned(t, p)
 					if err := plan.Run(in, out); err != nil {
 						t.Errorf("%v %v: Run: %v", cfg, p, err)
@@ -142,7 +143,7 @@ func TestYUVAgreement(t *testing.T) {
 			}
 		}
 		p := yuvProblem(convolve.Geometry{Width: 301, Height: 77})
-		devicePlanAgreesYUV(t, v, p, base, randomImage(r, p.Input))
+		devicePlanAgreesYUV(t, v, p, base, imagetest.Random(r, p.Input, imagetest.NonZero))
 	}
 	if n := d.LiveAllocations(); n != live {
 		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
@@ -197,7 +198,7 @@ func TestYUVPipelined(t *testing.T) {
 			for _, streams := range []int{1, 2, 4, 7} {
 				for _, pinned := range []bool{false, true} {
 					name := fmt.Sprintf("gpu-rgb2yuv[%v] streams=%d pinned=%v", cfg, streams, pinned)
-					in := randomImage(r, p.Input)
+					in := imagetest.Random(r, p.Input, imagetest.NonZero)
 					out := yuvPoisoned(t, p)
 					el, err := pp.RunPipelined(in, out, streams, pinned)
 					if err != nil {
@@ -210,7 +211,7 @@ func TestYUVPipelined(t *testing.T) {
 					compareToReference(t, name, p, in, out)
 				}
 			}
-			in := randomImage(r, p.Input)
+			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			for _, bad := range []int{0, MaxPipelineStreams + 1} {
 				if _, err := pp.RunPipelined(in, yuvPoisoned(t, p), bad, true); err == nil {
 					t.Errorf("RunPipelined with %d streams: no error", bad)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // sobelCases covers every border with every element type, channel counts
@@ -110,7 +111,7 @@ func TestSobelAgreement(t *testing.T) {
 						continue
 					}
 					for range 2 {
-						if _, ok := agree(t, "gpu-sobel["+cfg.String()+"]", plan, p, randomImage(r, p.Input)); !ok {
+						if _, ok := agree(t, "gpu-sobel["+cfg.String()+"]", plan, p, imagetest.Random(r, p.Input, imagetest.NonZero)); !ok {
 							failures++
 						}
 					}
@@ -144,7 +145,7 @@ func TestSobelDevicePlan(t *testing.T) {
 			cfg.NoFMA, cfg.FastMath = extra.NoFMA, extra.FastMath
 			p := kernelCase{border: convolve.Replicate, typ: convolve.Uint8, channels: 3, layout: convolve.Planar}.
 				sobelProblem(convolve.Geometry{Width: 61, Height: 35})
-			devicePlanAgrees(t, v, p, cfg, randomImage(r, p.Input))
+			devicePlanAgrees(t, v, p, cfg, imagetest.Random(r, p.Input, imagetest.NonZero))
 		}
 	}
 }

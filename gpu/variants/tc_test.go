@@ -19,6 +19,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -299,7 +300,7 @@ func tcAgreement(t *testing.T) {
 					continue
 				}
 				for range 2 {
-					in := randomImage(r, p.Input)
+					in := imagetest.Random(r, p.Input, imagetest.NonZero)
 					out := poisoned(t, p)
 					if err := plan.Run(in, out); err != nil {
 						t.Errorf("%v: Run: %v", p, err)
@@ -502,7 +503,7 @@ func TestTCHost(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(vi), 17))
 		for ci, c := range tcHostCases {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
-			in := randomImage(r, p.Input)
+			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			// gpu-tc-3xtf32 runs every case; the single-product
 			// arithmetics, whose code differs only in the operand format,
 			// share them out (one the even cases, the other the odd).
@@ -556,7 +557,7 @@ func TestTCHostCatchesLayoutError(t *testing.T) {
 		r := rand.New(rand.NewPCG(9, 9))
 		c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}, 0}
 		p := c.problem(randomFilter(r, 7, 7))
-		in := randomImage(r, p.Input)
+		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		out, err := h.run(p, c.block(), c.rxOr(), 0, m.arith, in)
 		if err != nil {
 			t.Fatal(err)
@@ -589,9 +590,11 @@ func TestTCHostNearOverflow(t *testing.T) {
 				f.Weights[i] *= 1.0 / 8 / float32(k*k)
 			}
 			p := c.problem(f)
-			in := randomImage(r, p.Input)
+			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			for i := range in.F32 {
-				v := float32(math.Ldexp(2-r.Float64()*0x1p-10, 127))
+				// At most the largest float32: a draw within 2^-24 of 2
+				// would otherwise round to +Inf.
+				v := float32(min(math.Ldexp(2-r.Float64()*0x1p-10, 127), math.MaxFloat32))
 				if r.IntN(2) == 0 {
 					v = -v
 				}
@@ -671,7 +674,7 @@ func TestTCHostOverflow(t *testing.T) {
 					c := tcCase{kernelCase{kw: k.kw, kh: k.kh, border: convolve.Zero, typ: typ, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
 					f := randomFilter(r, k.kw, k.kh)
 					p := c.problem(f)
-					in := randomImage(r, p.Input)
+					in := imagetest.Random(r, p.Input, imagetest.NonZero)
 					switch typ {
 					case convolve.Float32:
 						for i := range f.Weights {
