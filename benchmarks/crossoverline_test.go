@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 // A GPU run's configuration says which crossover table its auto cases

@@ -5,7 +5,7 @@
 // cache, timing, mem, opts, tune where a case sets a variant's tunable,
 // and gpus where it names its devices), so that benchstat can compare
 // along any of them. A GPU case
-// that sets no tunable runs with its GPU's tuning table (results/tuning),
+// that sets no tunable runs with its GPU's tuning table (tables/tuning),
 // or its family's defaults where the table has no entry; tune=untuned
 // asks for the defaults (preset tuned-vs-default times both). The first
 // progress note of such a case names the block and tunables and where
@@ -13,7 +13,7 @@
 // run's configuration line "tuning:" names the table (and the
 // CONVBENCH_TUNING that chose it) or says the defaults were used. The
 // line "crossover:" names, the same way, the crossover table the auto
-// variant's cases choose their paths from (results/crossover,
+// variant's cases choose their paths from (tables/crossover,
 // CONVBENCH_CROSSOVER), or says auto took its heuristic.
 //
 // Every case is gated: the plan's output is checked against the float64

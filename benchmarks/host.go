@@ -5,8 +5,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/convbench/convbench/results/crossover"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/crossover"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // GPUInfo describes the device benchmarks run on, as configuration lines.
@@ -103,8 +103,8 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		"gpu-copy-gbps: "+strconv.FormatFloat(g.CopyGBps, 'f', 1, 64),
 		"gpu-peak-gflops: "+strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64),
 		"kernel-opts: "+g.KernelOpts,
-		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Default),
-		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Default),
+		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Tables.Default),
+		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Tables.Default),
 		AutoPathsLine(),
 	)
 	if g.Count > 0 {

@@ -22,8 +22,8 @@ func TestSettingNote(t *testing.T) {
 		plan convolve.Plan
 		want string
 	}{
-		{tunedPlan{s: s, source: "tuned (results/tuning/x.json: gpu-regtile f32 k=3 large)"},
-			"config: block=64x4 rx=4,ry=8, tuned (results/tuning/x.json: gpu-regtile f32 k=3 large)"},
+		{tunedPlan{s: s, source: "tuned (tables/tuning/x.json: gpu-regtile f32 k=3 large)"},
+			"config: block=64x4 rx=4,ry=8, tuned (tables/tuning/x.json: gpu-regtile f32 k=3 large)"},
 		{tunedPlan{s: s, source: "default"}, "config: block=64x4 rx=4,ry=8, default"},
 		{struct{ convolve.Plan }{}, ""},
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // A GPU run's configuration says where its plans take unset tunables

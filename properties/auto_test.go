@@ -3,7 +3,7 @@ package properties
 import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/gpu/auto"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 // autoCPU is an auto variant over three CPU paths of two error models, so

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 // ---- the crossover: preset crossover ----

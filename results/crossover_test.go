@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 // crossoverLine is one result line of preset crossover.
@@ -136,7 +136,7 @@ func TestCrossoverTable(t *testing.T) {
 	set.Add(back, "x.json")
 	f, _ := convolve.Gaussian(7, 0)
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: convolve.Geometry{Width: 4000, Height: 3000, Channels: 1, Type: convolve.Float32}}
-	if m, ok := set.Lookup("Test GPU", p, nil); !ok || m.Chosen.Variant != "gpu-sepfused" || !m.Exact {
+	if m, ok := crossover.Lookup(&set, "Test GPU", p, nil); !ok || m.Chosen.Variant != "gpu-sepfused" || !m.Exact {
 		t.Errorf("lookup of a 4000x3000 gauss7 problem: %+v %v, want gpu-sepfused exact", m, ok)
 	}
 }

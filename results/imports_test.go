@@ -2,7 +2,9 @@ package results
 
 import (
 	"bufio"
+	"errors"
 	"go/build"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +110,68 @@ func TestImportsNoGPUPackage(t *testing.T) {
 			if gpuPackage(mod, p) || p == mod+"/refimpl" || strings.HasPrefix(p, mod+"/refimpl/") {
 				t.Errorf("%s imports %s (through %s): a GPU package or the CPU variants", rel(root, abs), p, by)
 			}
+		}
+	}
+}
+
+// The GPU code reads its run-time tables from package tables, never from
+// results: no package under gpu or cudabind imports anything under
+// results, directly or not (leaving out tests, as go list -deps does), so
+// that the report tree can change without the GPU code.
+func TestGPUPackagesImportNoResults(t *testing.T) {
+	root, mod := moduleRoot(t)
+	var dirs []string
+	for _, top := range []string{"cudabind", "gpu"} {
+		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+				return filepath.SkipDir
+			}
+			var noGo *build.NoGoError
+			if _, err := build.ImportDir(path, 0); errors.As(err, &noGo) {
+				return nil
+			}
+			dirs = append(dirs, path)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(dirs) < 2 {
+		t.Fatalf("found %d packages under cudabind and gpu: the walk missed them", len(dirs))
+	}
+	for _, dir := range dirs {
+		for p, by := range moduleDeps(t, root, mod, dir) {
+			if resultsPackage(mod, p) {
+				t.Errorf("%s imports %s (through %s): GPU code reads nothing of results", rel(root, dir), p, by)
+			}
+		}
+	}
+}
+
+// resultsPackage reports whether the package at import path p, in module
+// mod, is results or one under it.
+func resultsPackage(mod, p string) bool {
+	return p == mod+"/results" || strings.HasPrefix(p, mod+"/results/")
+}
+
+func TestResultsPackage(t *testing.T) {
+	const mod = "example.org/m"
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{mod + "/results", true},
+		{mod + "/results/cmd/report", true},
+		{mod + "/tables/tuning", false},
+		{mod + "/resultsets", false},
+		{"example.org/other/results", false},
+	} {
+		if got := resultsPackage(mod, tt.path); got != tt.want {
+			t.Errorf("resultsPackage(%s) = %v, want %v", tt.path, got, tt.want)
 		}
 	}
 }

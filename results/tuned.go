@@ -6,7 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // ---- tuned against default ----
@@ -23,7 +24,7 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 			continue
 		}
 		t := &Table{ID: "tuned-vs-default-" + h.Slug, Title: "Tuning table against the families' defaults — " + h.Title,
-			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuned-vs-default`: \"Tuned\" with no tunable set, so the plan takes the block and tunables of this GPU's tuning table (results/tuning/" + h.Slug + ".json, the entry of the nearest K and size class), \"Default\" with `tune=untuned`, the family's heuristic defaults. A ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05).",
+			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuned-vs-default`: \"Tuned\" with no tunable set, so the plan takes the block and tunables of this GPU's tuning table (tables/tuning/" + h.Slug + ".json, the entry of the nearest K and size class), \"Default\" with `tune=untuned`, the family's heuristic defaults. A ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05).",
 			Header:  []string{"Variant", "Size", "Filter", "Tuned", "Default", "Default / tuned"}}
 		type key struct{ variant, size, filter string }
 		var keys []key
@@ -53,7 +54,7 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
-	if set, err := tuning.Default(); err == nil {
+	if set, err := tuning.Tables.Default(); err == nil {
 		for _, gpu := range set.GPUs() {
 			if t := tunerTable(set.Table(gpu), set.Source(gpu)); t != nil {
 				s.Tables = append(s.Tables, t)
@@ -72,7 +73,7 @@ func tunerTable(t *tuning.Table, source string) *Table {
 	if t == nil || len(t.Entries) == 0 {
 		return nil
 	}
-	out := &Table{ID: "tuner-" + tuning.Slug(t.GPU), Title: "The tuner's choices against the families' defaults — " + t.GPU,
+	out := &Table{ID: "tuner-" + tables.Slug(t.GPU), Title: "The tuner's choices against the families' defaults — " + t.GPU,
 		Caption: "From " + source + ", as the tuner wrote it: each entry's chosen setting (block, tunables) and the family's default, each with the median kernel time the tuner measured for it in the same run (`timing` of the entry, on the entry's problem), and how many candidates it tried: ok (verified against the reference, then timed), wrong (differed from the reference; never chosen), refused (failed to plan). Plans read the chosen settings by default; preset `tuned-vs-default` times them again beside the defaults.",
 		Header:  []string{"Variant", "Type", "K", "Size class", "Problem", "Chosen", "Chosen (ms)", "Default", "Default (ms)", "Default / chosen", "Tried (ok, wrong, refused)", "Search", "Commit"}, Keys: 3}
 	es := slices.Clone(t.Entries)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // The tuned-vs-default section pairs each case planned from the tuning
@@ -58,7 +58,7 @@ func TestTunerTable(t *testing.T) {
 			Chosen:  tuning.Candidate{Status: "ok", MedianNS: 50000},
 			Default: tuning.Candidate{Status: "ok", MedianNS: 50000}},
 	}}
-	got := tunerTable(tab, "results/tuning/nvidia-test-gpu.json")
+	got := tunerTable(tab, "tables/tuning/nvidia-test-gpu.json")
 	if got == nil {
 		t.Fatal("no table")
 	}

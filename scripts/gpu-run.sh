@@ -30,7 +30,7 @@
 #                   large), -time $TUNE_TIME (default 110s) in all, -budget $TUNE_BUDGET
 #                   (default 24) candidates per class; its table goes to
 #                   OUTDIR/tuning/<gpu slug>.json, merged with the committed one
-#                   (copy it into results/tuning/ to commit it)
+#                   (copy it into tables/tuning/ to commit it)
 #   tune-props      the property suite on every setting of this GPU's tuning table
 #                   (OUTDIR/tuning/ when the tune stage wrote it, else the embedded
 #                   table; -convtest.n=$PROPS_N, default 60), and a short real tuning
@@ -48,11 +48,11 @@
 #                   gpu-* variants; one sample set, -max-time=$CROSS_PATHS_TIME,
 #                   default 0.1s) under OUTDIR/crossover-paths/, their table
 #                   written by .gpu/crossover to OUTDIR/crossover/<gpu slug>.json
-#                   (copy it into results/crossover/ to commit it), then the
+#                   (copy it into tables/crossover/ to commit it), then the
 #                   whole preset with CONVBENCH_CROSSOVER naming that table
 #                   (-count=$COUNT, default 2) under OUTDIR/data/; with
 #                   CROSS_TABLE=embedded only the whole preset, auto reading
-#                   the tables the binaries embed (results/crossover/)
+#                   the tables the binaries embed (tables/crossover/)
 #   sweep:NAME      the sweep command (.gpu/sweep with -bin .gpu/benchmarks.test)
 #                   with the arguments in $SWEEP_ARGS (split at spaces), writing
 #                   its run under OUTDIR/data/ and its summary table to the log
@@ -230,7 +230,7 @@ for stage in "$@"; do
     run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-30} -props.time=${PROPS_TIME:-0} ${PROPS_SEED:+-props.seed=$PROPS_SEED} ;;
   tune)
     mkdir -p "$out/tuning"
-    cp "$root"/results/tuning/*.json "$out/tuning/" 2>/dev/null
+    cp "$root"/tables/tuning/*.json "$out/tuning/" 2>/dev/null
     run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-110s}" -budget "${TUNE_BUDGET:-24}" -commit "$commit" -out "$out/tuning" ;;
   tune-props)
     tables=; [ -d "$out/tuning" ] && tables=$(cd "$out/tuning" && pwd)

@@ -137,12 +137,12 @@ func TestGPURunTuneStages(t *testing.T) {
 	}
 	root := t.TempDir()
 	bin := filepath.Join(root, "bin")
-	for _, d := range []string{bin, filepath.Join(root, "results", "tuning"), filepath.Join(root, "tune")} {
+	for _, d := range []string{bin, filepath.Join(root, "tables", "tuning"), filepath.Join(root, "tune")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, "results", "tuning", "test-gpu.json"), []byte("{}\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "tables", "tuning", "test-gpu.json"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fake := "#!/bin/sh\necho \"pwd[$(pwd)]\"; echo \"env[$CONVBENCH_TUNING]\"; for a in \"$@\"; do echo \"arg[$a]\"; done\n"

@@ -9,7 +9,7 @@ import (
 	"github.com/convbench/convbench/convtest"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/variants"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // tunedCases is TestTunedProperties's random cases per property and
@@ -66,7 +66,7 @@ func TestTunedProperties(t *testing.T) {
 	if !*tunedProps {
 		t.Skip("the tuned settings' properties run with -tune.props (make test-long, gpu-run.sh tune-props)")
 	}
-	set, err := tuning.Default()
+	set, err := tuning.Tables.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,27 +5,21 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // Save merges entries into the table of gpu under dir,
-// dir/<tuning.Slug(gpu)>.json: each replaces the entry with the same key,
+// dir/<tables.Slug(gpu)>.json: each replaces the entry with the same key,
 // the others stay. It returns the file's path.
 func Save(dir, gpu string, entries []tuning.Entry) (string, error) {
-	path := filepath.Join(dir, tuning.Slug(gpu)+".json")
-	t := &tuning.Table{GPU: gpu}
-	data, err := os.ReadFile(path)
+	path := tables.Path(dir, gpu)
+	t, err := tuning.Tables.ReadFile(dir, gpu)
 	switch {
-	case err == nil:
-		if t, err = tuning.Parse(data); err != nil {
-			return "", fmt.Errorf("tune: %s: %w", path, err)
-		}
-		if t.GPU != gpu {
-			return "", fmt.Errorf("tune: %s holds the table of %q, not %q", path, t.GPU, gpu)
-		}
-	case !errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist):
+		t = &tuning.Table{GPU: gpu}
+	case err != nil:
 		return "", fmt.Errorf("tune: %w", err)
 	}
 	for _, e := range entries {

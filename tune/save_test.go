@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 func TestSaveMerges(t *testing.T) {

@@ -38,7 +38,7 @@ import (
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/verify"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // standIn is a CPU stand-in for a tunable GPU variant: it computes with

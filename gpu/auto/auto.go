@@ -5,7 +5,7 @@
 // and FFT convolution (gpu-fft), whichever of them are registered.
 //
 // The choice comes from the GPU's crossover table (package
-// results/crossover, written from a run of preset crossover): the entry
+// tables/crossover, written from a run of preset crossover): the entry
 // of the problem's element type and filter kind with the nearest K and
 // image size class, and in its ranking the fastest path auto may take.
 // Where no table, entry or ranked path applies, a heuristic decides
@@ -44,7 +44,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 // Name is the registered auto variant's name: the paths of the Direct
@@ -85,7 +85,7 @@ type Options struct {
 	// Heuristic orders the paths for a problem no crossover entry
 	// decides; nil means Heuristic.
 	Heuristic func(p convolve.Problem) []string
-	// Tables are the crossover tables; nil means crossover.Default.
+	// Tables are the crossover tables; nil means crossover.Tables.Default.
 	Tables func() (*crossover.Set, error)
 	// Device names the GPU the plans run on, as its crossover table
 	// does; nil means the default CUDA device's name.
@@ -109,7 +109,7 @@ func New(o Options) *Variant {
 		o.Heuristic = Heuristic
 	}
 	if o.Tables == nil {
-		o.Tables = crossover.Default
+		o.Tables = crossover.Tables.Default
 	}
 	if o.Device == nil {
 		o.Device = defaultDevice
@@ -377,7 +377,7 @@ func (a *Variant) lookup(p convolve.Problem, ok []string, add func(name, source 
 	if set == nil || set.Table(gpu) == nil {
 		return "no crossover table of " + gpu
 	}
-	m, found := set.Lookup(gpu, p, func(v string) bool { return slices.Contains(ok, v) })
+	m, found := crossover.Lookup(set, gpu, p, func(v string) bool { return slices.Contains(ok, v) })
 	if !found {
 		return fmt.Sprintf("no entry of %s for %s %s filters naming a path that can serve it", set.Source(gpu), p.Input.Type, crossover.KindOf(p))
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 // fake is a path that describes itself and plans a fakePlan; it refuses

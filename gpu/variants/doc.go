@@ -77,7 +77,7 @@
 // gpu-tiled, gpu-regtile and the gpu-tc variants declare tuning spaces (convolve.TuningSpace:
 // block shapes, ry, rx, and what shared memory and the unrolled walk
 // allow). Their plans take the block and tunables a configuration leaves
-// unset from the GPU's tuning table (package results/tuning), for the
+// unset from the GPU's tuning table (package tables/tuning), for the
 // nearest K and size class, else from the family's defaults, unless
 // Config.Untuned; Base reports the result (Setting, SettingSource).
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // DefaultBlock is the block shape of a plan whose Config leaves it zero and
@@ -41,7 +41,7 @@ func (v *Variant) Describe() convolve.Description { return v.Desc }
 // device (returning its *cudabind.UnavailableError when there is none),
 // allocates the buffers, completes the block and tunables cfg leaves
 // unset from the device's tuning table where the variant declares a
-// tuning space (Capabilities.Space; see package results/tuning), and runs
+// tuning space (Capabilities.Space; see package tables/tuning), and runs
 // Setup. The result is a
 // convolve.DevicePlan.
 func (v *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
@@ -81,7 +81,7 @@ func (v *Variant) plan(d *cudabind.Device, p convolve.Problem, cfg convolve.Conf
 		return nil, fmt.Errorf("variants: %s has no Setup", v.Desc.Name)
 	}
 	if sp := v.Desc.Caps.Space; sp != nil {
-		set, err := tuning.Default()
+		set, err := tuning.Tables.Default()
 		if err == nil {
 			err = applyTuning(b, sp, set)
 		}

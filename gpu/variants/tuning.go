@@ -7,7 +7,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/tiling"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 )
 
 // Limits are the device limits a tuning space's restrictions read.
@@ -131,7 +131,7 @@ func applyTuning(b *Base, sp *convolve.TuningSpace, set *tuning.Set) error {
 	if set == nil || b.Config.Untuned {
 		return nil
 	}
-	m, ok := set.Lookup(b.Info.Name, b.Name, b.Problem)
+	m, ok := tuning.Lookup(set, b.Info.Name, b.Name, b.Problem)
 	if !ok {
 		return nil
 	}
@@ -201,7 +201,7 @@ func SettledConfig(v *Variant, p convolve.Problem, cfg convolve.Config, info cud
 		return cfg
 	}
 	b.Info = info
-	set, err := tuning.Default()
+	set, err := tuning.Tables.Default()
 	if err != nil || applyTuning(b, sp, set) != nil {
 		return cfg
 	}

@@ -7,7 +7,7 @@
 //
 //	go run ./results/cmd/crossover results/data/nvidia-h200/crossover.txt
 //
-// writes results/crossover/nvidia-h200.json, which every binary built
+// writes tables/crossover/nvidia-h200.json, which every binary built
 // after it embeds. -out names another directory (CONVBENCH_CROSSOVER
 // reads tables from there without rebuilding).
 package main
@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/results"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables"
 )
 
 func main() {
@@ -36,7 +36,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("crossover", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "directory the tables are written to (default <repo>/results/crossover)")
+	out := fs.String("out", "", "directory the tables are written to (default <repo>/tables/crossover)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
 			root = strings.TrimSpace(string(b))
 		}
-		*out = filepath.Join(root, "results", "crossover")
+		*out = filepath.Join(root, "tables", "crossover")
 	}
 	written := map[string]string{}
 	for _, path := range fs.Args() {
@@ -76,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return err
 		}
-		dst := filepath.Join(*out, crossover.Slug(t.GPU)+".json")
+		dst := tables.Path(*out, t.GPU)
 		if err := os.WriteFile(dst, data, 0o644); err != nil {
 			return err
 		}

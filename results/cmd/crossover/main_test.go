@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
 const stored = `# convbench sweep crossover, commit 89abcdef0123456789abcdef0123456789abcdef, command: test

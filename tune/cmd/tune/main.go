@@ -1,6 +1,6 @@
 // Command tune tunes GPU variants on this host's GPU and writes the
-// results into the GPU's tuning table, results/tuning/<gpu slug>.json,
-// which every plan then reads (package results/tuning).
+// results into the GPU's tuning table, tables/tuning/<gpu slug>.json,
+// which every plan then reads (package tables/tuning).
 //
 //	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled -k 3,5,7,11,21 -sizes large -time 110s
 //
@@ -32,7 +32,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/variants"
-	"github.com/convbench/convbench/results/tuning"
+	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/tune"
 )
 

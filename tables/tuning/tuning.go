@@ -1,10 +1,12 @@
-// Package tuning holds the tuning tables: per GPU, the block shape and
-// tunables a tuner chose for each GPU variant, element type, filter size
-// and image size class, with the times of every candidate it tried. The
-// tables are the committed files results/tuning/<gpu slug>.json, embedded
-// in the binary; GPU plans look their GPU's entry up when a
-// configuration leaves a tunable unset (Lookup), so a user gets tuned
-// kernels without asking for them.
+// Package tuning holds the tuning tables, the settings GPU plans take
+// for the tunables a configuration leaves unset.
+//
+// A table holds, per GPU, the block shape and tunables a tuner chose for
+// each GPU variant, element type, filter size and image size class, with
+// the times of every candidate it tried. The tables are the committed
+// files tables/tuning/<gpu slug>.json, embedded in the binary; GPU plans
+// look their GPU's entry up when a configuration leaves a tunable unset
+// (Lookup), so a user gets tuned kernels without asking for them.
 //
 // The environment variable CONVBENCH_TUNING changes where tables come
 // from: a path to a table file or to a directory of them replaces the
@@ -16,12 +18,10 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"sort"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/tablefiles"
+	"github.com/convbench/convbench/tables"
 )
 
 // EnvVar names the environment variable that overrides the embedded
@@ -166,7 +166,7 @@ func entryLess(a, b Entry) bool {
 	if a.K != b.K {
 		return a.K < b.K
 	}
-	return tablefiles.SizeLess(a.Size, b.Size)
+	return tables.SizeLess(a.Size, b.Size)
 }
 
 // Put adds e to the table, replacing an entry with the same key.
@@ -180,19 +180,22 @@ func (t *Table) Put(e Entry) {
 	t.Entries = append(t.Entries, e)
 }
 
-// Slug is the file name (without .json) of gpu's table: its name in
-// lower case with runs of other characters turned into '-', as the
-// results' host directories are named ("nvidia-h100-80gb-hbm3").
-func Slug(gpu string) string { return benchname.Slug(gpu, "") }
+// GPUName is the GPU the table is for, as CUDA reports it.
+func (t *Table) GPUName() string { return t.GPU }
 
-// Set is a collection of tables by GPU name, each with where it came
+// Set is the tuning tables by GPU name, each with the file it was read
 // from.
-type Set struct {
-	tablefiles.Set[*Table]
-}
+type Set = tables.Set[*Table]
 
-// Add adds t, read from source, replacing a table for the same GPU.
-func (s *Set) Add(t *Table, source string) { s.Put(t.GPU, t, source) }
+// Tables are the tuning tables a plan uses: the embedded ones, with
+// those under the path in CONVBENCH_TUNING (a file or a directory of
+// *.json) in place of the embedded tables of the same GPUs. With
+// CONVBENCH_TUNING=off the set is empty. Tables.Default reads them once
+// per process.
+var Tables = &tables.Kind[*Table]{Name: "tuning", Env: EnvVar, Files: embedded, Parse: Parse}
+
+//go:embed *.json
+var embedded embed.FS
 
 // Match is the entry a lookup found: the entry, the table's source and
 // whether K and size class are the problem's own (Exact) or the nearest.
@@ -202,56 +205,21 @@ type Match struct {
 	Exact  bool
 }
 
-// Lookup finds the entry of gpu's table for variant on problem p: the
-// entry of p's element type with the nearest K (the filter's larger
+// Lookup finds the entry of gpu's table in s for variant on problem p:
+// the entry of p's element type with the nearest K (the filter's larger
 // side), then the nearest size class; of two as near, the larger K and
-// then the smaller size class. It reports false when the table has
-// no entry of that variant and type, or there is no table of gpu.
-func (s *Set) Lookup(gpu, variant string, p convolve.Problem) (Match, bool) {
+// then the smaller size class. It reports false when the table has no
+// entry of that variant and type, or there is no table of gpu.
+func Lookup(s *Set, gpu, variant string, p convolve.Problem) (Match, bool) {
 	t := s.Table(gpu)
 	if t == nil {
 		return Match{}, false
 	}
 	typ := p.Input.Type.String()
-	i, exact := tablefiles.Nearest(t.Entries, func(e Entry) bool { return e.Variant == variant && e.Type == typ },
+	i, exact := tables.Nearest(t.Entries, func(e Entry) bool { return e.Variant == variant && e.Type == typ },
 		func(e Entry) int { return e.K }, func(e Entry) convolve.SizeClass { return e.Size }, p)
 	if i < 0 {
 		return Match{}, false
 	}
 	return Match{Entry: t.Entries[i], Source: s.Source(gpu), Exact: exact}, true
-}
-
-// Table returns gpu's table, or nil.
-func (s *Set) Table(gpu string) *Table {
-	t, _ := s.Get(gpu)
-	return t
-}
-
-//go:embed *
-var embedded embed.FS
-
-// loader reads the tuning tables: those embedded, overlaid by those at
-// the path in CONVBENCH_TUNING.
-var loader = &tablefiles.Loader[*Table]{Embedded: embedded, Prefix: "results/tuning/", Env: EnvVar, Name: "tuning",
-	Parse: Parse, GPU: func(t *Table) string { return t.GPU }}
-
-// LoadFS reads every *.json file at the top of fsys as a table, naming
-// each source prefix + its file name.
-func LoadFS(fsys fs.FS, prefix string) (*Set, error) { return wrap(loader.LoadFS(fsys, prefix)) }
-
-// Load reads the tables a plan uses: the embedded ones, with those under
-// the path in CONVBENCH_TUNING (a file or a directory of *.json) in place
-// of the embedded tables of the same GPUs. With CONVBENCH_TUNING=off the
-// set is empty.
-func Load() (*Set, error) { return wrap(loader.Load()) }
-
-// Default is Load's set, read once per process.
-func Default() (*Set, error) { return wrap(loader.Default()) }
-
-// wrap is the Set of s, or err.
-func wrap(s *tablefiles.Set[*Table], err error) (*Set, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &Set{Set: *s}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/tables"
 )
 
 func entry(k int, size convolve.SizeClass, ry int) Entry {
@@ -47,7 +48,7 @@ func TestLookupNearest(t *testing.T) {
 		{"GPU B", "gpu-tiled", 4096, 4096, 3, convolve.Float32, 0, false},
 	}
 	for _, tt := range tests {
-		m, ok := s.Lookup(tt.gpu, tt.variant, problem(t, tt.w, tt.h, tt.k, tt.typ))
+		m, ok := Lookup(&s, tt.gpu, tt.variant, problem(t, tt.w, tt.h, tt.k, tt.typ))
 		if tt.wantRY == 0 {
 			if ok {
 				t.Errorf("Lookup(%s, %s, %dx%d K=%d %v) found %s, want none", tt.gpu, tt.variant, tt.w, tt.h, tt.k, tt.typ, m.Entry.Key())
@@ -93,12 +94,16 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestEmbeddedTablesParse(t *testing.T) {
-	s, err := LoadFS(embedded, "")
+	t.Setenv(EnvVar, "")
+	s, err := Tables.Load()
 	if err != nil {
 		t.Fatalf("embedded tables: %v", err)
 	}
+	if len(s.GPUs()) == 0 {
+		t.Error("no table embedded")
+	}
 	for _, g := range s.GPUs() {
-		if want := Slug(g) + ".json"; s.Source(g) != want {
+		if want := "tables/tuning/" + tables.Slug(g) + ".json"; s.Source(g) != want {
 			t.Errorf("table of %q is in %s, want %s", g, s.Source(g), want)
 		}
 	}
@@ -118,29 +123,21 @@ func TestLoadEnv(t *testing.T) {
 	p := problem(t, 4096, 4096, 3, convolve.Float32)
 	for _, env := range []string{file, dir} {
 		t.Setenv(EnvVar, env)
-		s, err := Load()
+		s, err := Tables.Load()
 		if err != nil {
 			t.Fatalf("%s=%s: %v", EnvVar, env, err)
 		}
-		m, ok := s.Lookup("Test GPU", "gpu-tiled", p)
+		m, ok := Lookup(s, "Test GPU", "gpu-tiled", p)
 		if !ok || !strings.HasPrefix(m.Source, dir) {
 			t.Errorf("%s=%s: Lookup = %+v, %v", EnvVar, env, m, ok)
 		}
 	}
 	t.Setenv(EnvVar, "off")
-	if s, err := Load(); err != nil || len(s.GPUs()) != 0 {
+	if s, err := Tables.Load(); err != nil || len(s.GPUs()) != 0 {
 		t.Errorf("%s=off: %v tables, %v", EnvVar, s.GPUs(), err)
 	}
 	t.Setenv(EnvVar, filepath.Join(dir, "missing.json"))
-	if _, err := Load(); err == nil || !strings.Contains(err.Error(), "missing.json") {
+	if _, err := Tables.Load(); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("missing file: %v", err)
-	}
-}
-
-func TestSlug(t *testing.T) {
-	for in, want := range map[string]string{"NVIDIA H100 80GB HBM3": "nvidia-h100-80gb-hbm3", "NVIDIA H200": "nvidia-h200", " A--B ": "a-b"} {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/tables"
 )
 
 func entry(size convolve.SizeClass, k int, kind string, ranking ...string) Entry {
@@ -81,7 +82,7 @@ func TestLookup(t *testing.T) {
 		{"other GPU", "GPU B", 4096, 3, false, convolve.Float32, all, "", false},
 	}
 	for _, tt := range tests {
-		m, ok := s.Lookup(tt.gpu, problem(t, tt.side, tt.k, tt.separable, tt.typ), tt.admit)
+		m, ok := Lookup(&s, tt.gpu, problem(t, tt.side, tt.k, tt.separable, tt.typ), tt.admit)
 		if tt.want == "" {
 			if ok {
 				t.Errorf("%s: found %s in %s, want none", tt.name, m.Chosen.Variant, m.Entry.Key())
@@ -93,7 +94,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	var none *Set
-	if _, ok := none.Lookup("GPU A", problem(t, 64, 3, false, convolve.Float32), all); ok {
+	if _, ok := Lookup(none, "GPU A", problem(t, 64, 3, false, convolve.Float32), all); ok {
 		t.Error("Lookup on a nil set found an entry")
 	}
 }
@@ -137,13 +138,13 @@ func TestLoadEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, Slug(tab.GPU)+".json")
+	file := tables.Path(dir, tab.GPU)
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, env := range []string{dir, file} {
 		t.Setenv(EnvVar, env)
-		s, err := Load()
+		s, err := Tables.Load()
 		if err != nil {
 			t.Fatalf("%s=%s: %v", EnvVar, env, err)
 		}
@@ -152,18 +153,18 @@ func TestLoadEnv(t *testing.T) {
 		}
 	}
 	t.Setenv(EnvVar, "off")
-	if s, err := Load(); err != nil || len(s.GPUs()) != 0 {
+	if s, err := Tables.Load(); err != nil || len(s.GPUs()) != 0 {
 		t.Errorf("%s=off: %v tables, %v", EnvVar, s.GPUs(), err)
 	}
 	t.Setenv(EnvVar, filepath.Join(dir, "missing"))
-	if _, err := Load(); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, err := Tables.Load(); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing path: error %v", err)
 	}
 	if err := os.WriteFile(file, []byte(`{"gpu":""}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(EnvVar, dir)
-	if _, err := Load(); err == nil || !strings.Contains(err.Error(), "names no gpu") {
+	if _, err := Tables.Load(); err == nil || !strings.Contains(err.Error(), "names no gpu") {
 		t.Errorf("bad table: error %v", err)
 	}
 }
@@ -171,12 +172,15 @@ func TestLoadEnv(t *testing.T) {
 // TestEmbedded checks every committed table.
 func TestEmbedded(t *testing.T) {
 	t.Setenv(EnvVar, "")
-	s, err := Load()
+	s, err := Tables.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(s.GPUs()) == 0 {
+		t.Error("no table embedded")
+	}
 	for _, g := range s.GPUs() {
-		if want := "results/crossover/" + Slug(g) + ".json"; s.Source(g) != want {
+		if want := "tables/crossover/" + tables.Slug(g) + ".json"; s.Source(g) != want {
 			t.Errorf("table of %s read from %s, want %s", g, s.Source(g), want)
 		}
 	}

@@ -1,11 +1,14 @@
-// Package crossover holds the crossover tables: per GPU, for each image
-// size class, filter size K and filter kind (dense or separable), every
-// variant that ran the case of preset crossover and passed its
-// correctness gate, fastest first, with its median kernel time. The
-// tables are the committed files results/crossover/<gpu slug>.json,
-// embedded in the binary; the auto variant reads its GPU's table to pick
-// the fastest proven path for a problem (Set.Lookup), and results.
-// CrossoverTable writes a table from a stored run of the preset.
+// Package crossover holds the crossover tables, from which the auto
+// variant picks the fastest proven path for a problem.
+//
+// A table holds, per GPU, for each image size class, filter size K and
+// filter kind (dense or separable), every variant that ran the case of
+// preset crossover and passed its correctness gate, fastest first, with
+// its median kernel time. The tables are the committed files
+// tables/crossover/<gpu slug>.json, embedded in the binary; the auto
+// variant reads its GPU's table to pick the fastest proven path for a
+// problem (Lookup), and results.CrossoverTable writes a table from a
+// stored run of the preset.
 //
 // The environment variable CONVBENCH_CROSSOVER changes where tables
 // come from: a path to a table file or to a directory of them replaces
@@ -17,13 +20,11 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
 	"sort"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/tablefiles"
+	"github.com/convbench/convbench/tables"
 )
 
 // EnvVar names the environment variable that overrides the embedded
@@ -154,25 +155,28 @@ func (t *Table) Marshal() ([]byte, error) {
 		if a.K != b.K {
 			return a.K < b.K
 		}
-		return tablefiles.SizeLess(a.Size, b.Size)
+		return tables.SizeLess(a.Size, b.Size)
 	})
 	b, err := json.MarshalIndent(t, "", "  ")
 	return append(b, '\n'), err
 }
 
-// Slug is the file name (without .json) of gpu's table, as the results'
-// host directories and the tuning tables are named
-// ("nvidia-h100-80gb-hbm3").
-func Slug(gpu string) string { return benchname.Slug(gpu, "") }
+// GPUName is the GPU the table is for, as CUDA reports it.
+func (t *Table) GPUName() string { return t.GPU }
 
-// Set is a collection of tables by GPU name, each with where it came
-// from.
-type Set struct {
-	tablefiles.Set[*Table]
-}
+// Set is the crossover tables by GPU name, each with the file it was
+// read from.
+type Set = tables.Set[*Table]
 
-// Add adds t, read from source, replacing a table for the same GPU.
-func (s *Set) Add(t *Table, source string) { s.Put(t.GPU, t, source) }
+// Tables are the crossover tables auto uses: the embedded ones, with
+// those under the path in CONVBENCH_CROSSOVER (a file or a directory of
+// *.json) in place of the embedded tables of the same GPUs. With
+// CONVBENCH_CROSSOVER=off the set is empty. Tables.Default reads them
+// once per process.
+var Tables = &tables.Kind[*Table]{Name: "crossover", Env: EnvVar, Files: embedded, Parse: Parse}
+
+//go:embed *.json
+var embedded embed.FS
 
 // Match is what a lookup found: the entry, the variant of its ranking
 // chosen with its time, the table's source, and whether the entry's
@@ -184,24 +188,22 @@ type Match struct {
 	Exact  bool
 }
 
-// Lookup finds, in gpu's table, the entry of p's element type and filter
-// kind with the nearest K (the filter's larger side), then the nearest
-// size class (of two as near, the larger K and then the smaller class),
-// and in its ranking the fastest variant that admit accepts. The preset
-// measures one channel with the zero border; its entries stand for every
-// channel count, layout and border of their type and kind. It reports
-// false when there is no table of gpu, no entry of that type and kind,
-// or no variant of the entry's ranking that admit accepts.
-func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) bool) (Match, bool) {
-	if s == nil {
-		return Match{}, false
-	}
+// Lookup finds, in gpu's table in s, the entry of p's element type and
+// filter kind with the nearest K (the filter's larger side), then the
+// nearest size class (of two as near, the larger K and then the smaller
+// class), and in its ranking the fastest variant that admit accepts (any,
+// when admit is nil). The preset measures one channel with the zero
+// border; its entries stand for every channel count, layout and border of
+// their type and kind. It reports false when s is nil, there is no table
+// of gpu, no entry of that type and kind, or no variant of the entry's
+// ranking that admit accepts.
+func Lookup(s *Set, gpu string, p convolve.Problem, admit func(variant string) bool) (Match, bool) {
 	t := s.Table(gpu)
 	if t == nil {
 		return Match{}, false
 	}
 	typ, kind := p.Input.Type.String(), KindOf(p)
-	i, exact := tablefiles.Nearest(t.Entries, func(e Entry) bool { return e.Type == typ && e.Kind == kind },
+	i, exact := tables.Nearest(t.Entries, func(e Entry) bool { return e.Type == typ && e.Kind == kind },
 		func(e Entry) int { return e.K }, func(e Entry) convolve.SizeClass { return e.Size }, p)
 	if i < 0 {
 		return Match{}, false
@@ -213,39 +215,4 @@ func (s *Set) Lookup(gpu string, p convolve.Problem, admit func(variant string) 
 		}
 	}
 	return Match{}, false
-}
-
-// Table returns gpu's table, or nil.
-func (s *Set) Table(gpu string) *Table {
-	t, _ := s.Get(gpu)
-	return t
-}
-
-//go:embed *
-var embedded embed.FS
-
-// loader reads the crossover tables: those embedded, overlaid by those at
-// the path in CONVBENCH_CROSSOVER.
-var loader = &tablefiles.Loader[*Table]{Embedded: embedded, Prefix: "results/crossover/", Env: EnvVar, Name: "crossover",
-	Parse: Parse, GPU: func(t *Table) string { return t.GPU }}
-
-// LoadFS reads every *.json file at the top of fsys as a table, naming
-// each source prefix + its file name.
-func LoadFS(fsys fs.FS, prefix string) (*Set, error) { return wrap(loader.LoadFS(fsys, prefix)) }
-
-// Load reads the tables auto uses: the embedded ones, with those under
-// the path in CONVBENCH_CROSSOVER (a file or a directory of *.json) in place
-// of the embedded tables of the same GPUs. With CONVBENCH_CROSSOVER=off the
-// set is empty.
-func Load() (*Set, error) { return wrap(loader.Load()) }
-
-// Default is Load's set, read once per process.
-func Default() (*Set, error) { return wrap(loader.Default()) }
-
-// wrap is the Set of s, or err.
-func wrap(s *tablefiles.Set[*Table], err error) (*Set, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &Set{Set: *s}, nil
 }

@@ -5,17 +5,17 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results/crossover"
+	"github.com/convbench/convbench/tables/crossover"
 )
 
-func ExampleSet_Lookup() {
+func ExampleLookup() {
 	var set crossover.Set
 	set.Add(&crossover.Table{GPU: "NVIDIA H200", Entries: []crossover.Entry{
 		{Size: convolve.SizeLarge, K: 21, Kind: crossover.Dense, Type: "f32", Case: "4096x4096 dense21",
 			Ranking: []crossover.Timing{{Variant: "cudnn-tf32", MedianNS: 120000}, {Variant: "gpu-tc-3xtf32", MedianNS: 140000}, {Variant: "gpu-regtile", MedianNS: 300000}}},
 		{Size: convolve.SizeLarge, K: 31, Kind: crossover.Dense, Type: "f32", Case: "4096x4096 dense31",
 			Ranking: []crossover.Timing{{Variant: "gpu-tc-3xtf32", MedianNS: 280000}}},
-	}}, "results/crossover/nvidia-h200.json")
+	}}, "tables/crossover/nvidia-h200.json")
 
 	w := make([]float32, 19*19)
 	for i := range w {
@@ -25,10 +25,10 @@ func ExampleSet_Lookup() {
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: f,
 		Input: convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32}}
 	ours := func(v string) bool { return strings.HasPrefix(v, "gpu-") }
-	m, ok := set.Lookup("NVIDIA H200", p, ours)
+	m, ok := crossover.Lookup(&set, "NVIDIA H200", p, ours)
 	fmt.Println(ok, m.Chosen.Variant, m.Entry.Key(), m.Exact)
 
-	_, ok = set.Lookup("NVIDIA H100 80GB HBM3", p, ours)
+	_, ok = crossover.Lookup(&set, "NVIDIA H100 80GB HBM3", p, ours)
 	fmt.Println(ok)
 	// Output:
 	// true gpu-tc-3xtf32 large k=21 dense f32 false

@@ -1,7 +1,8 @@
-package tablefiles
+package tables
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,10 +15,10 @@ import (
 
 const env = "TABLEFILES_TEST_PATH"
 
-func names(files []File) []string {
+func names(files []file) []string {
 	var out []string
 	for _, f := range files {
-		out = append(out, f.Name+"="+string(f.Data))
+		out = append(out, f.name+"="+string(f.data))
 	}
 	return out
 }
@@ -44,7 +45,7 @@ func TestRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Setenv(env, tt.path)
-		files, err := Read(embedded, "e/", env)
+		files, err := read(embedded, "e/", env)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -54,7 +55,7 @@ func TestRead(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "missing.json")
 	t.Setenv(env, missing)
-	if _, err := Read(embedded, "e/", env); err == nil || !strings.Contains(err.Error(), env+"="+missing) {
+	if _, err := read(embedded, "e/", env); err == nil || !strings.Contains(err.Error(), env+"="+missing) {
 		t.Errorf("missing path: error %v, want one naming %s=%s", err, env, missing)
 	}
 }
@@ -62,7 +63,9 @@ func TestRead(t *testing.T) {
 // table is a test table: "gpu:body".
 type table struct{ gpu, body string }
 
-func parse(b []byte) (table, error) {
+func (t table) GPUName() string { return t.gpu }
+
+func parseTable(b []byte) (table, error) {
 	gpu, body, ok := strings.Cut(string(b), ":")
 	if !ok {
 		return table{}, errors.New("no colon")
@@ -70,56 +73,109 @@ func parse(b []byte) (table, error) {
 	return table{gpu, body}, nil
 }
 
-// Parse puts each table under its GPU, a later file replacing an earlier
+// parse adds each table under its GPU, a later file replacing an earlier
 // one of the same GPU, and names the file of a table that does not parse.
 func TestParse(t *testing.T) {
-	gpu := func(t table) string { return t.gpu }
-	s, err := Parse([]File{{"a.json", []byte("G1:one")}, {"b.json", []byte("G2:two")}, {"c.json", []byte("G1:three")}}, parse, gpu)
+	s, err := parse([]file{{"a.json", []byte("G1:one")}, {"b.json", []byte("G2:two")}, {"c.json", []byte("G1:three")}}, parseTable)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := s.GPUs(); !slices.Equal(got, []string{"G1", "G2"}) {
 		t.Errorf("GPUs %q", got)
 	}
-	if g1, ok := s.Get("G1"); !ok || g1.body != "three" || s.Source("G1") != "c.json" {
+	if g1 := s.Table("G1"); g1.body != "three" || s.Source("G1") != "c.json" {
 		t.Errorf("G1 = %+v from %q, want the later file's", g1, s.Source("G1"))
 	}
-	if _, ok := s.Get("G3"); ok || s.Source("G3") != "" {
-		t.Error("a GPU without a table has one")
+	if g3 := s.Table("G3"); g3 != (table{}) || s.Source("G3") != "" {
+		t.Errorf("G3 = %+v from %q, want no table", g3, s.Source("G3"))
 	}
-	if _, err := Parse([]File{{"bad.json", []byte("nothing")}}, parse, gpu); err == nil || !strings.Contains(err.Error(), "bad.json") {
+	if _, err := parse([]file{{"bad.json", []byte("nothing")}}, parseTable); err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("error %v, want one naming bad.json", err)
 	}
 }
 
-// A Loader overlays the embedded tables with those at its variable's
-// path, prefixes its errors with its name, and reads its default set once.
-func TestLoader(t *testing.T) {
+// A nil set is an empty one to its lookups.
+func TestNilSet(t *testing.T) {
+	var s *Set[table]
+	if g := s.Table("G1"); g != (table{}) || s.Source("G1") != "" || len(s.GPUs()) != 0 {
+		t.Errorf("nil set: table %+v, source %q, GPUs %q", g, s.Source("G1"), s.GPUs())
+	}
+}
+
+// A Kind overlays its embedded tables, named tables/<Name>/, with those at
+// its variable's path, prefixes its errors with its name, and reads its
+// default set once.
+func TestKind(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "g1.json"), []byte("G1:mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l := &Loader[table]{Embedded: fstest.MapFS{"g1.json": {Data: []byte("G1:embedded")}, "g2.json": {Data: []byte("G2:embedded")}},
-		Prefix: "e/", Env: env, Name: "kind", Parse: parse, GPU: func(t table) string { return t.gpu }}
+	k := &Kind[table]{Name: "kind", Env: env, Parse: parseTable,
+		Files: fstest.MapFS{"g1.json": {Data: []byte("G1:embedded")}, "g2.json": {Data: []byte("G2:embedded")}}}
 	t.Setenv(env, dir)
-	s, err := l.Load()
+	s, err := k.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g1, _ := s.Get("G1"); g1.body != "mine" || s.Source("G2") != "e/g2.json" {
+	if g1 := s.Table("G1"); g1.body != "mine" || s.Source("G2") != "tables/kind/g2.json" {
 		t.Errorf("G1 %+v, G2 from %q: want G1 from the path and G2 embedded", g1, s.Source("G2"))
 	}
-	d1, err1 := l.Default()
+	d1, err1 := k.Default()
 	t.Setenv(env, "off")
-	d2, err2 := l.Default()
+	d2, err2 := k.Default()
 	if err1 != nil || err2 != nil || d1 != d2 || len(d1.GPUs()) != 2 {
 		t.Errorf("Default: %p %v then %p %v, want one set of two GPUs read once", d1, err1, d2, err2)
 	}
-	if s, err := l.Load(); err != nil || len(s.GPUs()) != 0 {
+	if s, err := k.Load(); err != nil || len(s.GPUs()) != 0 {
 		t.Errorf("Load with the variable off: %v GPUs, %v; want none", s.GPUs(), err)
 	}
-	if _, err := l.LoadFS(fstest.MapFS{"bad.json": {Data: []byte("x")}}, "p/"); err == nil || !strings.HasPrefix(err.Error(), "kind: p/bad.json") {
-		t.Errorf("bad table: error %v, want one beginning kind: p/bad.json", err)
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(env, bad)
+	if _, err := k.Load(); err == nil || !strings.HasPrefix(err.Error(), "kind: "+bad) {
+		t.Errorf("bad table: error %v, want one beginning kind: %s", err, bad)
+	}
+}
+
+// ReadFile reads the file of a GPU's table and checks that it is the
+// GPU's.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{"nvidia-g1.json": "NVIDIA G1:one", "nvidia-g2.json": "NVIDIA G3:three", "nvidia-g4.json": "four"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := &Kind[table]{Name: "kind", Parse: parseTable}
+	if g1, err := k.ReadFile(dir, "NVIDIA G1"); err != nil || g1.body != "one" {
+		t.Errorf("ReadFile(G1) = %+v, %v; want the table of G1", g1, err)
+	}
+	tests := []struct {
+		gpu, want string
+	}{
+		{"NVIDIA G2", `nvidia-g2.json holds the table of "NVIDIA G3", not "NVIDIA G2"`},
+		{"NVIDIA G4", "nvidia-g4.json: no colon"},
+	}
+	for _, tt := range tests {
+		if _, err := k.ReadFile(dir, tt.gpu); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ReadFile(%s): error %v, want one containing %q", tt.gpu, err, tt.want)
+		}
+	}
+	if _, err := k.ReadFile(dir, "NVIDIA G5"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile of a GPU without a file: error %v, want fs.ErrNotExist", err)
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{"NVIDIA H100 80GB HBM3": "nvidia-h100-80gb-hbm3", "NVIDIA H200": "nvidia-h200", " A--B ": "a-b"} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got, want := Path("dir", "NVIDIA H200"), filepath.Join("dir", "nvidia-h200.json"); got != want {
+		t.Errorf("Path = %q, want %q", got, want)
 	}
 }
 
