@@ -135,6 +135,25 @@ func (p Problem) CheckIO(in, out *Image) error {
 	return nil
 }
 
+// CheckRun is what a plan's Run checks before it touches anything: in and
+// out fit the problem (CheckIO), out's data does not overlap in's
+// (CheckNoOverlap), and, where finite is set, in holds no NaN or
+// infinity (CheckFiniteImage). Each error names the variant.
+func (p Problem) CheckRun(variant string, in, out *Image, finite bool) error {
+	if err := p.CheckIO(in, out); err != nil {
+		return fmt.Errorf("%s: %w", variant, err)
+	}
+	if err := CheckNoOverlap(in, out); err != nil {
+		return fmt.Errorf("%s: %w", variant, err)
+	}
+	if finite {
+		if err := CheckFiniteImage(in); err != nil {
+			return NameVariant(variant, err)
+		}
+	}
+	return nil
+}
+
 func (p Problem) String() string {
 	s := fmt.Sprintf("%v %dx%d c=%d %v %v border=%v", p.Op, p.Input.Width, p.Input.Height, p.Input.Channels, p.Input.Type, p.Input.Layout, p.Border)
 	if p.Op == Filter2D && p.Filter != nil {

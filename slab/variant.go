@@ -225,16 +225,8 @@ func (sp *slabPlan) Run(in, out *convolve.Image) error {
 	if sp.closed {
 		return fmt.Errorf("slab: %s: %w", sp.name, convolve.ErrClosed)
 	}
-	if err := sp.p.CheckIO(in, out); err != nil {
+	if err := sp.p.CheckRun(sp.name, in, out, sp.finite); err != nil {
 		return err
-	}
-	if err := convolve.CheckNoOverlap(in, out); err != nil {
-		return err
-	}
-	if sp.finite {
-		if err := convolve.CheckFiniteImage(in); err != nil {
-			return convolve.NameVariant(sp.name, err)
-		}
 	}
 	if sp.stream {
 		return sp.runStream(in, out)

@@ -63,13 +63,13 @@ func hostNaive(t testing.TB, pad int) *variants.Variant {
 			b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
 				// The host image's last row stops at its width: copy its
 				// length, not the device buffer's (whose rows are whole).
-				if err := x.CopyDtoH(hostData(in), b.In, int64(in.Len())*int64(in.Type.Size())); err != nil {
+				if err := x.CopyDtoH(variants.HostData(in), b.In, int64(in.Len())*int64(in.Type.Size())); err != nil {
 					return err
 				}
 				if err := ip.Run(in, out); err != nil {
 					return err
 				}
-				return x.CopyHtoD(b.Out, hostData(out), outBytes)
+				return x.CopyHtoD(b.Out, variants.HostData(out), outBytes)
 			}
 			return nil
 		},
@@ -227,9 +227,9 @@ func TestCopyLists(t *testing.T) {
 			s := dv.streams[c.stream]
 			for _, cp := range sp.pt.Copies(ci) {
 				want[s] = append(want[s], fakedriver.Copy{API: "cuMemcpyHtoDAsync", Dst: uint64(c.b.In) + uint64(cp.Dst)*rowBytes,
-					Src: uint64(uintptr(hostData(in))) + uint64(cp.Src)*rowBytes, Bytes: uint64(cp.Rows) * rowBytes, Stream: driverStream(s)})
+					Src: uint64(uintptr(variants.HostData(in))) + uint64(cp.Src)*rowBytes, Bytes: uint64(cp.Rows) * rowBytes, Stream: driverStream(s)})
 			}
-			want[s] = append(want[s], fakedriver.Copy{API: "cuMemcpyDtoHAsync", Dst: uint64(uintptr(hostData(out))) + uint64(c.s.Y0)*rowBytes,
+			want[s] = append(want[s], fakedriver.Copy{API: "cuMemcpyDtoHAsync", Dst: uint64(uintptr(variants.HostData(out))) + uint64(c.s.Y0)*rowBytes,
 				Src: uint64(c.b.Out) + uint64(c.s.Top())*rowBytes, Bytes: uint64(c.s.Rows()) * rowBytes, Stream: driverStream(s)})
 		}
 	}

@@ -411,16 +411,8 @@ func (pl *plan) run(in, out *convolve.Image, timed bool) error {
 	if err := pl.usable(); err != nil {
 		return err
 	}
-	if err := pl.p.CheckIO(in, out); err != nil {
+	if err := pl.p.CheckRun(pl.name, in, out, pl.finite); err != nil {
 		return err
-	}
-	if err := convolve.CheckNoOverlap(in, out); err != nil {
-		return err
-	}
-	if pl.finite {
-		if err := convolve.CheckFiniteImage(in); err != nil {
-			return convolve.NameVariant(pl.name, err)
-		}
 	}
 	if !pl.stream {
 		pl.res.loaded = false // the chunk buffers now hold this run's data
@@ -529,17 +521,6 @@ func planes(g convolve.Geometry) int {
 	return 1
 }
 
-// hostData is the address of an image's first element.
-func hostData(im *convolve.Image) unsafe.Pointer {
-	switch im.Type {
-	case convolve.Uint8:
-		return unsafe.Pointer(unsafe.SliceData(im.U8))
-	case convolve.Int16:
-		return unsafe.Pointer(unsafe.SliceData(im.I16))
-	}
-	return unsafe.Pointer(unsafe.SliceData(im.F32))
-}
-
 // hostToDevice copies rows rows of every plane of the host image im from
 // row src on into the device image of geometry g at dev, from row dst on,
 // on stream s: one copy per plane when the rows of both are packed, one
@@ -547,7 +528,7 @@ func hostData(im *convolve.Image) unsafe.Pointer {
 func hostToDevice(x *cudabind.Exec, dev cudabind.DevPtr, g convolve.Geometry, dst int, im *convolve.Image, src, rows int, s cudabind.Stream) error {
 	es := int64(g.Type.Size())
 	rowBytes := int64(g.RowElems()) * es
-	base := hostData(im)
+	base := variants.HostData(im)
 	for c := range planes(g) {
 		if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
 			h := unsafe.Add(base, int64(im.Offset(0, src, c))*es)
@@ -572,7 +553,7 @@ func hostToDevice(x *cudabind.Exec, dev cudabind.DevPtr, g convolve.Geometry, ds
 func deviceToHost(x *cudabind.Exec, im *convolve.Image, dst int, dev cudabind.DevPtr, g convolve.Geometry, src, rows int, s cudabind.Stream) error {
 	es := int64(g.Type.Size())
 	rowBytes := int64(g.RowElems()) * es
-	base := hostData(im)
+	base := variants.HostData(im)
 	for c := range planes(g) {
 		if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
 			h := unsafe.Add(base, int64(im.Offset(0, dst, c))*es)

@@ -359,7 +359,7 @@ func setupLoop(b *Base) (*loopPlan, error) {
 	inPlane := int64(in.Height) * int64(in.RowStride()) * es
 	outPlane := int64(in.Width) * int64(in.Height) * 4
 	b.CopyIn = func(x *cudabind.Exec, im *convolve.Image) error {
-		copy(lp.hostIn.Bytes(), unsafe.Slice((*byte)(hostData(im)), b.InBytes))
+		copy(lp.hostIn.Bytes(), unsafe.Slice((*byte)(HostData(im)), b.InBytes))
 		return nil
 	}
 	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {

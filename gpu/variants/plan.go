@@ -585,7 +585,7 @@ func (b *Base) PadInputRows(align int) error {
 		return fmt.Errorf("input buffer: %w", err)
 	}
 	b.CopyIn = func(x *cudabind.Exec, im *convolve.Image) error {
-		return x.CopyHtoD2D(b.In, int64(b.inStride)*es, hostData(im), int64(im.RowStride())*es,
+		return x.CopyHtoD2D(b.In, int64(b.inStride)*es, HostData(im), int64(im.RowStride())*es,
 			int64(im.RowElems())*es, int64(inRows(im.Geometry)))
 	}
 	return nil
@@ -695,16 +695,7 @@ func (b *Base) CheckRun(in, out *convolve.Image) error {
 	if err := b.usable(); err != nil {
 		return err
 	}
-	if err := b.checkInput(in); err != nil {
-		return err
-	}
-	if err := b.checkOutput(out); err != nil {
-		return err
-	}
-	if err := convolve.CheckNoOverlap(in, out); err != nil {
-		return fmt.Errorf("variants: %s: %w", b.Name, err)
-	}
-	return nil
+	return b.Problem.CheckRun(b.Name, in, out, b.FiniteInput)
 }
 
 func (b *Base) checkOutput(out *convolve.Image) error {
@@ -719,7 +710,9 @@ func (b *Base) checkOutput(out *convolve.Image) error {
 	return nil
 }
 
-func hostData(im *convolve.Image) unsafe.Pointer {
+// HostData is the address of an image's first element, for copies
+// between the image and device memory.
+func HostData(im *convolve.Image) unsafe.Pointer {
 	switch im.Type {
 	case convolve.Uint8:
 		return unsafe.Pointer(unsafe.SliceData(im.U8))
@@ -733,7 +726,7 @@ func (b *Base) copyIn(x *cudabind.Exec, in *convolve.Image) error {
 	if b.CopyIn != nil {
 		return b.CopyIn(x, in)
 	}
-	return x.CopyHtoD(b.In, hostData(in), b.InBytes)
+	return x.CopyHtoD(b.In, HostData(in), b.InBytes)
 }
 
 // copyOut copies the device output into out: with one two-dimensional
@@ -743,17 +736,17 @@ func (b *Base) copyOut(x *cudabind.Exec, out *convolve.Image) error {
 	want := b.Problem.OutputGeometry()
 	if b.outStride > 0 {
 		es := int64(want.Type.Size())
-		return x.CopyDtoH2D(hostData(out), int64(out.RowStride())*es, b.Out, int64(b.outStride)*es,
+		return x.CopyDtoH2D(HostData(out), int64(out.RowStride())*es, b.Out, int64(b.outStride)*es,
 			int64(want.RowElems())*es, int64(inRows(want)))
 	}
 	if out.RowStride() == want.RowStride() {
-		return x.CopyDtoH(hostData(out), b.Out, b.OutBytes)
+		return x.CopyDtoH(HostData(out), b.Out, b.OutBytes)
 	}
 	tmp, err := convolve.NewImage(want)
 	if err != nil {
 		return err
 	}
-	if err := x.CopyDtoH(hostData(tmp), b.Out, b.OutBytes); err != nil {
+	if err := x.CopyDtoH(HostData(tmp), b.Out, b.OutBytes); err != nil {
 		return err
 	}
 	for c := 0; c < want.Channels; c++ {

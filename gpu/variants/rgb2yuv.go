@@ -212,13 +212,13 @@ func (yp *YUVPlan) Download(out *convolve.Image) error {
 
 func (yp *YUVPlan) download(x *cudabind.Exec, out *convolve.Image) error {
 	if out.RowStride() == out.Width {
-		return yp.copyOutPlanes(x, hostData(out), 0, out.Height, 0, false)
+		return yp.copyOutPlanes(x, HostData(out), 0, out.Height, 0, false)
 	}
 	tmp, err := convolve.NewImage(yp.Problem.OutputGeometry())
 	if err != nil {
 		return err
 	}
-	if err := yp.copyOutPlanes(x, hostData(tmp), 0, out.Height, 0, false); err != nil {
+	if err := yp.copyOutPlanes(x, HostData(tmp), 0, out.Height, 0, false); err != nil {
 		return err
 	}
 	return out.CopyFrom(tmp)
@@ -230,7 +230,7 @@ func (yp *YUVPlan) Run(in, out *convolve.Image) error {
 		return err
 	}
 	err := yp.Dev.Do(func(x *cudabind.Exec) error {
-		if err := x.CopyHtoD(yp.In, hostData(in), yp.InBytes); err != nil {
+		if err := x.CopyHtoD(yp.In, HostData(in), yp.InBytes); err != nil {
 			return err
 		}
 		if err := yp.Enqueue(x, yp.stream); err != nil {
@@ -296,7 +296,7 @@ func (yp *YUVPlan) RunPipelined(in, out *convolve.Image, streams int, pinned boo
 		if err := yp.preparePipeline(x, streams, pinned, outBytes); err != nil {
 			return err
 		}
-		hin, hout := hostData(in), hostData(dst)
+		hin, hout := HostData(in), HostData(dst)
 		if pinned {
 			copy(yp.hostIn.Bytes(), unsafe.Slice((*byte)(hin), yp.InBytes))
 			hin, hout = yp.hostIn.Ptr(), yp.hostOut.Ptr()
@@ -337,7 +337,7 @@ func (yp *YUVPlan) RunPipelined(in, out *convolve.Image, streams int, pinned boo
 			return err
 		}
 		if pinned {
-			copy(unsafe.Slice((*byte)(hostData(dst)), outBytes), yp.hostOut.Bytes()[:outBytes])
+			copy(unsafe.Slice((*byte)(HostData(dst)), outBytes), yp.hostOut.Bytes()[:outBytes])
 		}
 		return nil
 	})

@@ -158,7 +158,7 @@ func texturePrepare(b *Base, withFilterTex bool) ([]any, error) {
 	planeElems := in.RowStride() * in.Height
 	b.CopyIn = func(x *cudabind.Exec, im *convolve.Image) error {
 		for i, ptr := range ptrs {
-			src := hostData(im)
+			src := HostData(im)
 			if i > 0 {
 				src = unsafe.Add(src, i*planeElems*size)
 			}
