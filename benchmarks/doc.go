@@ -116,6 +116,14 @@
 // cases fails with that reason instead of being timed. The output names
 // each kernel's file and the SHA-256 of its source.
 //
+// # A variant of another module
+//
+// BenchmarkVariant times one variant, such as one written in a module of
+// its own, on a small sweep of two sizes, three filters and two element
+// types within its capabilities, in that module's own go test -bench run:
+// each case is gated as the sweeps' are and named as they are, and b.N is
+// the testing package's.
+//
 // Run a preset, or a sweep of your own, with
 //
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size

@@ -2,6 +2,7 @@ package benchmarks_test
 
 import (
 	"fmt"
+	"testing"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
@@ -49,4 +50,21 @@ func ExampleParseFilters() {
 	// rgb2yuv   is rgb2yuv
 	// [[1920 1080] [4096 4096]] <nil>
 	// -sizes 4096: want WxH with positive integers, such as 1024x768
+}
+
+// BenchmarkVariant is the benchmark of a variant written in a module of
+// its own, beside convtest.TestVariant; here cpu-naive stands in for it.
+// go test -bench . runs it in that module, one sub-benchmark per case of
+// its small sweep, named as the sweeps name their cases.
+func ExampleBenchmarkVariant() {
+	myVariant, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// In the other module's _test.go file:
+	//
+	//	func BenchmarkMyVariant(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant) }
+	_ = func(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant) }
 }

@@ -1,9 +1,9 @@
 // Package convtest is a conformance suite for implementations of
 // convolve.Variant, in the spirit of testing/fstest: a test of any module
-// calls TestVariant on its variant, a benchmark calls BenchmarkVariant.
+// calls TestVariant on its variant (and a benchmark calls package
+// benchmarks' BenchmarkVariant).
 //
-//	func TestMyVariant(t *testing.T)      { convtest.TestVariant(t, myVariant{}) }
-//	func BenchmarkMyVariant(b *testing.B) { convtest.BenchmarkVariant(b, myVariant{}) }
+//	func TestMyVariant(t *testing.T) { convtest.TestVariant(t, myVariant{}) }
 //
 // TestVariant draws random problem
 // descriptors (image size, filter size, border, mode, element type,
@@ -38,7 +38,8 @@
 //     (at plan time, in PlanFor and in its own Plan) and pixels (in Run
 //     and Upload) with a *convolve.NonFiniteError;
 //   - the same input run twice gives the same bits;
-//   - device allocations and open plans return to their starting counts;
+//   - open plans, and a GPU variant's device allocations, return to their
+//     starting counts;
 //   - invalid input is rejected with an error, without a panic and
 //     without allocating: invalid problems and images, an output whose
 //     data overlaps the input's (convolve.ErrOverlap), Run after Close
@@ -64,23 +65,38 @@
 // shrunk case, the original one, a go-cmp diff of the first mismatching
 // elements, the seed and the go test command that reproduces it.
 //
-// A variant that needs a GPU this machine lacks skips with the reason.
+// convtest imports the variant contract (convolve), the CPU reference
+// (refimpl) and the verifier (verify), and no GPU binding. What it needs
+// of a GPU variant (one that declares Capabilities.GPU) comes through
+// optional interfaces, found as testing/fstest finds a file system's: a
+// Warmer is warmed before its first case, an AllocationCounter's device
+// allocations are counted; a GPU variant without them is planned as its
+// cases come and checked for open plans only. A GPU variant whose first
+// plan fails with an UnavailableError (the hardware or a library it needs
+// is absent; cudabind's *UnavailableError is one) skips with its message.
+// The GPU variants of this module (gpu/variants and the user kernels of
+// gpu/userkernel, gpu/auto, gpu/gpuslab) are Warmers and
+// AllocationCounters, and their plans fail with cudabind's
+// *UnavailableError on a machine without a GPU.
+//
 // GPU specializations (filter size, block shape, border, element type,
 // channels, layout, compile options) are drawn from a small pool chosen by
 // the seed, so compiled modules are reused across cases; different seeds
 // cover the whole filter-size range. Before the first GPU case, the
 // kernels of the pool and of the edge-case table are compiled on all cores
-// (variants.Warm), so NVRTC does not run one module at a time. Tests of
+// (Warmer), so NVRTC does not run one module at a time. Tests of
 // several GPU variants may run in parallel (t.Parallel): the checks that
 // count the device's live allocations (no-leak, bad input) then wait for
 // the others and run alone.
 //
 // Some properties compare with other registered variants: bit-exact with
 // cpu-naive, separable with a 2-D partner (cpu-naive or gpu-naive).
-// Importing convtest registers the variants of refimpl and
-// gpu/variants, so those partners are always there.
+// Importing convtest registers refimpl's variants, cpu-naive among them;
+// gpu-naive is registered by gpu/variants, which the package of a GPU
+// variant built on this module imports. A property whose partner is not
+// registered skips with the reason.
 //
-// BenchmarkVariant times the variant on a small representative sweep in
-// standard Go benchmark format, each case named as the benchmarks
-// package names its cases, gated against the reference before timing.
+// Package benchmarks' BenchmarkVariant times a variant on a small
+// representative sweep in standard Go benchmark format, each case named as
+// the sweeps name their cases, gated against the reference before timing.
 package convtest

@@ -601,7 +601,11 @@ func separableApplies(e *env) string {
 		return fmt.Sprintf("%s has no separable path to compare with a 2-D variant", e.name)
 	}
 	if _, err := convolve.Lookup(name); err != nil {
-		return fmt.Sprintf("partner variant %s of %s is not registered", name, e.name)
+		pkg := convolve.CPUVariantsPackage
+		if e.desc.Caps.GPU {
+			pkg = convolve.GPUVariantsPackage
+		}
+		return fmt.Sprintf("partner variant %s of %s is not registered (importing %s registers it)", name, e.name, pkg)
 	}
 	return ""
 }

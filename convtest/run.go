@@ -9,14 +9,13 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	_ "github.com/convbench/convbench/gpu/variants"
 	_ "github.com/convbench/convbench/refimpl"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 )
 
-// newEnv prepares the checks of variant v; it skips the test when the
-// variant needs a GPU this machine lacks.
+// newEnv prepares the checks of variant v; it skips the test when a GPU
+// variant's first plan finds its hardware absent (an UnavailableError).
 func newEnv(t *testing.T, v convolve.Variant, seed int64) *env {
 	d := v.Describe()
 	e := &env{name: d.Name, variant: v, desc: d}
@@ -233,8 +232,11 @@ func checkOneCase(t *testing.T, e *env, pr *property, o Options) int {
 // command that reproduces it; the fixed table of edge cases; and the
 // checks that invalid input is refused. Each property runs as a subtest
 // of t named after it, beside the subtests "edge-cases" and "bad-input";
-// a last log line sums the variant's run up. A variant that needs a GPU
-// this machine lacks skips t with the reason.
+// a last log line sums the variant's run up. A GPU variant whose plan
+// fails with an UnavailableError (the hardware it needs is absent) skips
+// t with its message. A GPU variant that implements the optional
+// interfaces Warmer and AllocationCounter is warmed before its cases and
+// checked for leaked device allocations.
 //
 // The seed, the number of random cases and a single case to check come
 // from the flags -convtest.seed, -convtest.n and -convtest.case.
@@ -256,7 +258,7 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 		t.Fatalf("convtest: variant %T describes itself with an empty name", v)
 	}
 	t.Logf("variant=%s seed=%d n=%d (rerun with -%s.seed=%d)", name, o.Seed, o.N, o.FlagPrefix, o.Seed)
-	warmGPU(t, v, o.Seed)
+	warmVariant(t, v, o.Seed)
 	e := newEnv(t, v, o.Seed)
 	start := time.Now()
 	cases, cut := 0, 0

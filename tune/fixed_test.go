@@ -32,3 +32,65 @@ func TestFixedStandIn(t *testing.T) {
 	plan.Close()
 	convtest.TestVariantOptions(t, f, convtest.Options{N: 10})
 }
+
+// deviceStandIn is the stand-in with the methods of a device variant:
+// Warm records the configurations it is given, LiveAllocations returns
+// live.
+type deviceStandIn struct {
+	standIn
+	live   int
+	warmed *[]convolve.Config
+}
+
+func (d deviceStandIn) Warm(p convolve.Problem, cfg convolve.Config) error {
+	*d.warmed = append(*d.warmed, cfg)
+	return nil
+}
+
+func (d deviceStandIn) LiveAllocations() (int, error) { return d.live, nil }
+
+// Fixed is a device variant (convtest.Warmer, convtest.AllocationCounter)
+// exactly when the variant it fixes is one; it warms with its setting
+// applied and counts the fixed variant's allocations.
+func TestFixedDeviceMethods(t *testing.T) {
+	in := standIn{as: []int{5, 6}, bs: []int{3}, blocks: []convolve.Block{{X: 16, Y: 8}}}
+	s := convolve.Setting{Block: convolve.Block{X: 16, Y: 8}, Tunables: map[string]int{"a": 5, "b": 3}}
+	p, err := smallClass.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warmed []convolve.Config
+	for _, tt := range []struct {
+		name   string
+		v      convolve.Variant
+		device bool
+	}{
+		{"cpu stand-in", in, false},
+		{"device stand-in", deviceStandIn{standIn: in, live: 7, warmed: &warmed}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Fixed(tt.v, s, convolve.DeviceLimits{})
+			w, warms := f.(convtest.Warmer)
+			c, counts := f.(convtest.AllocationCounter)
+			if warms != tt.device || counts != tt.device {
+				t.Fatalf("Fixed of %s: Warmer %v, AllocationCounter %v; want %v", tt.name, warms, counts, tt.device)
+			}
+			if !tt.device {
+				return
+			}
+			if n, err := c.LiveAllocations(); n != 7 || err != nil {
+				t.Errorf("LiveAllocations() = %d, %v; want 7, nil", n, err)
+			}
+			warmed = nil
+			if err := w.Warm(p, convolve.Config{}); err != nil {
+				t.Fatal(err)
+			}
+			if len(warmed) != 1 || warmed[0].Block != s.Block || warmed[0].Tunables["a"] != 5 || warmed[0].Tunables["b"] != 3 {
+				t.Errorf("warmed %+v; want one configuration with the setting %v", warmed, s)
+			}
+			if err := w.Warm(p, convolve.Config{Tunables: map[string]int{"a": 6}}); err == nil || len(warmed) != 1 {
+				t.Errorf("Warm with a tunable the fixed variant does not take: error %v, %d warmed; want an error and none warmed", err, len(warmed)-1)
+			}
+		})
+	}
+}

@@ -21,6 +21,12 @@ func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("cudabind: %s unavailable: %s", e.Lib, e.Reason)
 }
 
+// Unavailable reports true: CUDA cannot be used here. Packages that do not
+// import the bindings, such as the conformance suite convtest, recognise
+// the error by this method (through errors.As with an interface), and
+// skip instead of failing.
+func (e *UnavailableError) Unavailable() bool { return true }
+
 // Library names an Error's origin.
 const (
 	LibDriver = "cuda"  // the driver API, libcuda

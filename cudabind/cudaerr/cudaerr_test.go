@@ -74,3 +74,33 @@ func TestErrorIs(t *testing.T) {
 		t.Error("errors.Is matched a different code or library")
 	}
 }
+
+// An UnavailableError, wrapped or not, is found by an interface with its
+// Unavailable method, as packages that do not import the bindings find it.
+func TestUnavailableMethod(t *testing.T) {
+	type unavailable interface {
+		error
+		Unavailable() bool
+	}
+	ue := &UnavailableError{Lib: "libcuda.so.1", Reason: "cannot be opened"}
+	for _, tt := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"bare", ue, true},
+		{"wrapped", fmt.Errorf("gpu-naive: %w", ue), true},
+		{"joined", errors.Join(errors.New("plan"), ue), true},
+		{"a driver error", &Error{API: "cuMemAlloc", Code: CodeOutOfMemory, Name: "CUDA_ERROR_OUT_OF_MEMORY", Library: LibDriver}, false},
+		{"plain", errors.New("plain"), false},
+	} {
+		var u unavailable
+		got := errors.As(tt.err, &u) && u.Unavailable()
+		if got != tt.want {
+			t.Errorf("%s (%v): found unavailable %v, want %v", tt.name, tt.err, got, tt.want)
+		}
+		if got && u.Error() != ue.Error() {
+			t.Errorf("%s: found %q, want %q", tt.name, u.Error(), ue.Error())
+		}
+	}
+}

@@ -430,6 +430,50 @@ func (a *Variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, 
 	return nil, &convolve.CapabilityError{Variant: a.opt.Name, What: "problem", Value: fmt.Sprintf("%v: every path refused it (%s)", p, strings.Join(refused, "; "))}
 }
 
+// Warm prepares what auto's plan of p under cfg will need: the first
+// path of Choose's order whose error bound lies within ModelFor's model,
+// when it has a Warm method (the GPU variants compile their kernels in
+// it), warms p under cfg. It returns Choose's error, or the path's. The
+// property suite (convtest.Warmer) calls it before auto's first case.
+func (a *Variant) Warm(p convolve.Problem, cfg convolve.Config) error {
+	choices, err := a.Choose(p, cfg)
+	if err != nil {
+		return err
+	}
+	model := a.ModelFor(p, cfg)
+	for _, c := range choices {
+		v, err := convolve.Lookup(c.Variant)
+		if err != nil {
+			return err
+		}
+		if !Admits(model, v.Describe().Caps.Accuracy) {
+			continue
+		}
+		if w, ok := v.(interface {
+			Warm(convolve.Problem, convolve.Config) error
+		}); ok {
+			if err := w.Warm(p, cfg); err != nil {
+				return fmt.Errorf("%s: path %s: %w", a.opt.Name, c.Variant, err)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// LiveAllocations is the default CUDA device's count of live
+// allocations, on which every path's plans allocate, or its
+// *cudabind.UnavailableError. The property suite
+// (convtest.AllocationCounter) checks that auto's plans leave it where
+// it was.
+func (a *Variant) LiveAllocations() (int, error) {
+	d, err := cudabind.Default()
+	if err != nil {
+		return 0, err
+	}
+	return d.LiveAllocations(), nil
+}
+
 // Plan is a plan of auto: the chosen path's plan, with the check of
 // non-finite input auto declares.
 type Plan struct {

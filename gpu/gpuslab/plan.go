@@ -142,6 +142,27 @@ func (v *variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, 
 	return pl, nil
 }
 
+// Warm plans v for p under cfg on a small image of the same
+// specialization and closes the plan (variants.WarmPlan), so that the
+// wrapped variant's kernels are compiled before a plan of p needs them.
+// The property suite (convtest.Warmer) calls it before v's first case.
+func (v *variant) Warm(p convolve.Problem, cfg convolve.Config) error {
+	return variants.WarmPlan(v, p, cfg)
+}
+
+// LiveAllocations is the default CUDA device's count of live allocations
+// (cudabind.Default), or its *cudabind.UnavailableError. The property
+// suite (convtest.AllocationCounter) checks that v's plans leave it where
+// it was; the logical devices a plan opens are the plan's own, and its
+// Close closes them.
+func (v *variant) LiveAllocations() (int, error) {
+	d, err := cudabind.Default()
+	if err != nil {
+		return 0, err
+	}
+	return d.LiveAllocations(), nil
+}
+
 // innerConfig is cfg without the slab tunables and devices, with the
 // block and tunables the wrapped variant's plan of the whole image would
 // take on device d (variants.SettledConfig) written in, so that every

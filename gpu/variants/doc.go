@@ -96,4 +96,12 @@
 // convolve.Capabilities.FiniteInput, each with its reason, and are
 // refused NaN and infinite weights at plan time and pixels in Run and
 // Upload with a *convolve.NonFiniteError.
+//
+// Warm compiles the kernels of a batch of plans on several goroutines
+// before they are made, each by planning it on a small image of the same
+// specialization (WarmPlan). Every variant of the package has the methods
+// Warm (WarmPlan of itself) and LiveAllocations (the default device's),
+// through which the property suite (package convtest: Warmer and
+// AllocationCounter) compiles a variant's kernels before its first case
+// and checks that its plans leave no device allocation behind.
 package variants

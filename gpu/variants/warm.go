@@ -87,23 +87,61 @@ func Warm(specs []WarmSpec, workers int, progress func(done, total int)) (WarmSt
 	return stats, nil
 }
 
-// warmOne plans s on a small image and closes the plan. A variant with a
-// tuning space gets the block and tunables its plan of the real problem
-// would take (SettledConfig), which the small image alone could change.
-func warmOne(s WarmSpec) error {
-	cfg := s.Config
-	if v, ok := s.Variant.(*Variant); ok && v.Desc.Caps.Space != nil {
+// WarmPlan plans v for p under cfg on an image of at most WarmSide x
+// WarmSide with the same specialization and closes the plan at once, so
+// that a plan of p made later finds its modules in the compile cache: what
+// Warm does for one spec. A variant with a tuning space gets the block and
+// tunables its plan of p would take (SettledConfig), which the small image
+// alone could change. It returns the plan's error: a
+// *cudabind.UnavailableError without a GPU.
+func WarmPlan(v convolve.Variant, p convolve.Problem, cfg convolve.Config) error {
+	if vv, ok := v.(*Variant); ok && vv.Desc.Caps.Space != nil {
 		if d, err := cudabind.Default(); err == nil {
-			cfg = SettledConfig(v, s.Problem, cfg, d.Info())
+			cfg = SettledConfig(vv, p, cfg, d.Info())
 		}
 	}
-	p := s.Problem
 	p.Input.Width = min(p.Input.Width, WarmSide)
 	p.Input.Height = min(p.Input.Height, WarmSide)
 	p.Input.Stride = 0
-	pl, err := convolve.PlanFor(s.Variant, p, cfg)
+	pl, err := convolve.PlanFor(v, p, cfg)
 	if err != nil {
 		return err
 	}
 	return pl.Close()
 }
+
+// warmOne is WarmPlan of s.
+func warmOne(s WarmSpec) error { return WarmPlan(s.Variant, s.Problem, s.Config) }
+
+// defaultLiveAllocations is the default device's count of live
+// allocations, or its *cudabind.UnavailableError.
+func defaultLiveAllocations() (int, error) {
+	d, err := cudabind.Default()
+	if err != nil {
+		return 0, err
+	}
+	return d.LiveAllocations(), nil
+}
+
+// Warm compiles the kernels a plan of p under cfg will need (WarmPlan).
+// With LiveAllocations it makes every variant of the package, user
+// kernels included, one the property suite warms and checks for leaked
+// device allocations (convtest.Warmer, convtest.AllocationCounter); the
+// package's other variant types have the same two methods.
+func (v *Variant) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
+
+// LiveAllocations is the default device's count of live allocations, or
+// its *cudabind.UnavailableError.
+func (v *Variant) LiveAllocations() (int, error) { return defaultLiveAllocations() }
+
+func (v *loopVariant) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
+func (v *loopVariant) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+
+func (v *cudnnPeer) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
+func (v *cudnnPeer) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+
+func (v nppInterior) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
+func (v nppInterior) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+
+func (v *yuvVariant) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
+func (v *yuvVariant) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }

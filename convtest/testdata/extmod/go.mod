@@ -11,6 +11,8 @@ require (
 	github.com/leanovate/gopter v0.2.11 // indirect
 	golang.org/x/image v0.46.0 // indirect
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	gonum.org/v1/gonum v0.16.0 // indirect
 )
 
 replace github.com/convbench/convbench => ../../..

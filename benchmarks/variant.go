@@ -1,13 +1,14 @@
-package convtest
+package benchmarks
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
 )
 
 // benchSizes, benchFilters and benchTypes span BenchmarkVariant's sweep:
@@ -20,9 +21,9 @@ var (
 )
 
 // benchCases are the cases of BenchmarkVariant's sweep that lie within
-// the capabilities of d, in the benchmarks package's form. Cases of a
-// variant without Filter2D run its first operation instead.
-func benchCases(d convolve.Description) []benchmarks.Case {
+// the capabilities of d. Cases of a variant without Filter2D run its
+// first operation instead.
+func benchCases(d convolve.Description) []Case {
 	caps := d.Caps
 	op := convolve.Filter2D
 	if len(caps.Ops) > 0 && !slices.Contains(caps.Ops, op) {
@@ -41,18 +42,18 @@ func benchCases(d convolve.Description) []benchmarks.Case {
 	if len(caps.Borders) > 0 && !slices.Contains(caps.Borders, border) {
 		border = caps.Borders[0]
 	}
-	timing := benchmarks.CPUTiming
+	timing := CPUTiming
 	if caps.GPU {
-		timing = benchmarks.KernelTiming
+		timing = KernelTiming
 	}
-	var cases []benchmarks.Case
+	var cases []Case
 	for _, size := range benchSizes {
 		for _, f := range filters {
 			for _, typ := range types {
-				c := benchmarks.Case{
+				c := Case{
 					Variant: d.Name, Op: op, Width: size[0], Height: size[1], Filter: f,
 					Border: border, Type: typ, Channels: channels, Layout: convolve.Interleaved,
-					Cache: benchmarks.Hot, Timing: timing, GPU: caps.GPU,
+					Cache: Hot, Timing: timing, GPU: caps.GPU,
 				}
 				p, err := c.Problem()
 				if err != nil || caps.Check(p) != nil {
@@ -67,19 +68,25 @@ func benchCases(d convolve.Description) []benchmarks.Case {
 
 // BenchmarkVariant times v on a small representative sweep (two image
 // sizes, three filters, two element types, within the capabilities v
-// declares), one sub-benchmark per case named as the benchmarks package
-// names its cases, for example
+// declares), one sub-benchmark per case named as the sweeps name their
+// cases (Case.Name), for example
 // variant=cpu-fast/size=512x512/filter=gauss3/k=3/block=none/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none,
-// so that benchstat compares its output with the project's sweeps. Each
-// case's output is first checked against the float64 reference, and a
-// wrong variant fails instead of being timed. A CPU variant reports
+// so that benchstat compares its output with the project's sweeps. It is
+// the benchmark of a variant written in a module of its own:
+//
+//	func BenchmarkMyVariant(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant{}) }
+//
+// Each case's output is first checked against the float64 reference,
+// and a wrong variant fails instead of being timed. A CPU variant reports
 // ns/op of Plan.Run; a GPU variant's input is uploaded once and gpu-ns/op
 // is the device time of b.N kernel runs measured with events. Every case
-// reports MPix/s and GB/s. A variant that needs a GPU this machine lacks
+// reports MPix/s and GB/s. b.N is the testing package's (-benchtime), not
+// the sweeps' stop by noise. A variant whose plan fails with a
+// *cudabind.UnavailableError (no GPU, or a library it needs is missing)
 // skips with the reason.
 func BenchmarkVariant(b *testing.B, v convolve.Variant) {
 	if v == nil {
-		b.Fatal("convtest: nil variant")
+		b.Fatal("benchmarks: BenchmarkVariant of a nil variant")
 	}
 	d := v.Describe()
 	cases := benchCases(d)
@@ -92,12 +99,12 @@ func BenchmarkVariant(b *testing.B, v convolve.Variant) {
 }
 
 // benchCase gates and times one case.
-func benchCase(b *testing.B, v convolve.Variant, c benchmarks.Case) {
+func benchCase(b *testing.B, v convolve.Variant, c Case) {
 	p, err := c.Problem()
 	if err != nil {
 		b.Fatal(err)
 	}
-	in, err := benchmarks.NewInput(p, 1)
+	in, err := NewInput(p, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,8 +113,8 @@ func benchCase(b *testing.B, v convolve.Variant, c benchmarks.Case) {
 		b.Fatal(err)
 	}
 	pl, err := convolve.PlanFor(v, p, c.Config())
-	if reason, ok := unavailable(err); ok {
-		b.Skipf("%s needs a GPU: %s", c.Variant, reason)
+	if ue := new(cudabind.UnavailableError); errors.As(err, &ue) {
+		b.Skipf("%s needs a GPU: %s", c.Variant, ue.Error())
 	}
 	if err != nil {
 		b.Fatalf("plan: %v", err)
@@ -121,7 +128,7 @@ func benchCase(b *testing.B, v convolve.Variant, c benchmarks.Case) {
 	if err := pl.Run(in, out); err != nil {
 		b.Fatalf("run: %v", err)
 	}
-	m, _, err := benchmarks.GateModel(p, in, out, convolve.ModelOf(v, p, c.Config()))
+	m, _, err := GateModel(p, in, out, convolve.ModelOf(v, p, c.Config()))
 	if err != nil {
 		b.Fatalf("gate: %v", err)
 	}
