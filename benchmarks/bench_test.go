@@ -184,6 +184,7 @@ func setupBench(stdout, stderr io.Writer) error {
 		Seed:       *seedFlag,
 		Noise:      noise,
 		Guard:      host.Guard,
+		Energy:     host.Energy,
 		Settings:   stdout,
 	}
 	return nil

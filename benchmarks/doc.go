@@ -29,7 +29,9 @@
 // launch; preset launch-overhead measures both side by side. Pipeline
 // cases time upload, kernel and download (total-ns/op); every case
 // reports MPix/s, GB/s and GFLOP/s, and GPU cases their percentage of
-// the device's measured copy bandwidth and FP32 peak. CPU cases report
+// the device's measured copy bandwidth and FP32 peak and, where NVML's
+// energy counter measured them (see Energy below), the energy of one run
+// (mJ/op) and the work per joule (GFLOP/J). CPU cases report
 // their percentage of the CPU's measured copy bandwidth (%copy-bw) and,
 // for plans that count the operations they execute (FLOPCounter, as
 // cpu-fast does), that rate (exec-GFLOP/s) and its percentage of the
@@ -86,6 +88,32 @@
 // reports them; configuration lines give gpu-max-sm-mhz and the rule.
 // Without a GPU or NVML the guard is off, one clock-guard configuration
 // line says why, and no clock is reported.
+//
+// # Energy
+//
+// On a GPU whose driver has NVML's energy counter (Volta and later;
+// cudabind.NVMLDevice.EnergyMJ, millijoules since the driver loaded),
+// the energy meter (EnergyMeter) reads it just before and just after the
+// timed runs of every sample of a GPU case on device 0, outside the
+// clock guard's readings and a cold case's L2 flush. A line's energy is
+// the counter's advance summed over its kept samples (throttled samples
+// discarded by the guard left out) over the runs they timed: mJ/op, the
+// mean energy the whole board drew per run while the runs were timed,
+// idle time between launches included; GFLOP/J is the line's 2·KW·KH
+// FLOP an output over it (not for RGB->YUV, which has no GFLOP/s).
+//
+// The counter steps at the driver's updates, every ten milliseconds or
+// so, so a short span is mostly rounding: a line reports its energy only
+// when its samples span at least 100 ms of metered time
+// (DefaultEnergyMinSpan; ten update periods where the counter updates
+// more slowly, measured when the meter opens) and the counter advanced
+// over them. Most lines of fast kernels, ten samples of about a
+// millisecond, are shorter and carry no energy; a progress note says so
+// the first time, with the line's numbers, as it does for a failed
+// reading and for cases on other GPUs (whose energy device 0's counter
+// does not see). The configuration line gpu-energy says when lines carry
+// energy, or why none does (no GPU, no NVML, no counter); the first GPU
+// line's progress note gives the counter's measured update period.
 //
 // # Presets and axis flags
 //

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
@@ -36,16 +37,19 @@ func AutoPathsLine() string {
 // driver or device it returns a Host with no GPU and the reason. Its
 // clock guard (maxRetakes retakes per line) reads the device through
 // NVML; without NVML, or when NVML does not know the device or its
-// maximum clock, the guard is off and says why.
+// maximum clock, the guard is off and says why. Its energy meter reads
+// NVML's energy counter of the device (openEnergy), or is off and says
+// why.
 func OpenHost(maxRetakes int) Host {
 	d, err := cudabind.Default()
 	if err != nil {
-		return Host{NoGPUReason: err.Error(), Guard: &ClockGuard{Off: "no GPU"}}
+		return Host{NoGPUReason: err.Error(), Guard: &ClockGuard{Off: "no GPU"}, Energy: &EnergyMeter{Off: "no GPU"}}
 	}
 	info := d.Info()
 	bw, err := devfacts.CopyBandwidth(d)
 	if err != nil {
-		return Host{NoGPUReason: fmt.Sprintf("measuring the copy bandwidth of %s: %v", info.Name, err), Guard: &ClockGuard{Off: "no GPU"}}
+		return Host{NoGPUReason: fmt.Sprintf("measuring the copy bandwidth of %s: %v", info.Name, err),
+			Guard: &ClockGuard{Off: "no GPU"}, Energy: &EnergyMeter{Off: "no GPU"}}
 	}
 	opts := cudabind.CompileOptions{Arch: info.Arch(), FMAD: true}.Options()
 	count := 0
@@ -79,7 +83,22 @@ func OpenHost(maxRetakes int) Host {
 		Device: gpuDevice{d: d, l2: devfacts.NewL2Flusher(d)},
 		Pinned: true,
 		Guard:  openGuard(info.UUID, maxRetakes),
+		Energy: openEnergy(info.UUID),
 	}
+}
+
+// openEnergy opens the energy meter of the device with the given UUID:
+// NVML's energy counter (Volta and later), its update period measured
+// (EnergyMeterFor); off, with the reason, without NVML or the counter.
+func openEnergy(uuid string) *EnergyMeter {
+	n, err := cudabind.OpenNVML(uuid)
+	if err != nil {
+		return &EnergyMeter{Off: "NVML: " + err.Error()}
+	}
+	if _, err := n.EnergyMJ(); err != nil {
+		return &EnergyMeter{Off: "NVML has no energy counter for this GPU (Volta or later, and a driver that exports it): " + err.Error()}
+	}
+	return EnergyMeterFor(n, "", time.Now, time.Sleep)
 }
 
 // openGuard opens the clock guard of the device with the given UUID.

@@ -43,6 +43,10 @@ type Host struct {
 	// is never nil from OpenHost, and off (with the reason) without a
 	// GPU or NVML.
 	Guard *ClockGuard
+	// Energy reads the GPU's energy counter around the timed runs of GPU
+	// cases; it is never nil from OpenHost, and off (with the reason)
+	// without a GPU, NVML or the counter.
+	Energy *EnergyMeter
 	// CPU holds the CPU's measured ceilings, nil when not measured (a
 	// sweep without CPU cases).
 	CPU *CPUCeilings
@@ -69,7 +73,9 @@ func (h Host) Peaks() Peaks {
 // goos, goarch, pkg and cpu. With h.CPU they include cpu-copy-gbps and
 // cpu-scalar-gflops, the CPU's measured copy bandwidth and scalar
 // multiply-add rate, and where it was measured cpu-fma-gflops, its vector
-// FMA peak (CPUCeilings).
+// FMA peak (CPUCeilings). With a GPU the last line, gpu-energy, says
+// whether and when the result lines carry the energy one run drew
+// (EnergyMeter.ConfigLine).
 func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
 		"sweep: " + sweep,
@@ -118,7 +124,7 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	if g.BothGBps > 0 {
 		lines = append(lines, "gpu-bidir-gbps: "+strconv.FormatFloat(g.BothGBps, 'f', 1, 64))
 	}
-	return lines
+	return append(lines, h.Energy.ConfigLine())
 }
 
 // crossoverLine is the configuration line that says where the run's auto

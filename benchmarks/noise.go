@@ -119,18 +119,27 @@ type SampleSet struct {
 	// Start and End are the GPU's state before the first and after the
 	// last sample, when a guard with clocks watched the set.
 	Start, End GPUState
+	// Energy is the energy counter's advance over the timed runs of the
+	// accepted samples (discarded ones left out), when an energy meter
+	// read it (EnergyMeter.Meter); zero otherwise.
+	Energy EnergyUse
 }
 
-// Sample is one timed batch: the case's time and the host's, per run.
+// Sample is one timed batch: the case's time and the host's, per run,
+// and what the energy counter read around its timed runs.
 type Sample struct {
 	Per, Host float64 // ns per run
+	// Energy is the counter's advance over the sample's runs; zero
+	// when no meter read it.
+	Energy EnergyUse
 }
 
 // Collect takes samples with take until the rule stops it. A guard that
 // is on reads the SM clock before and after each sample and discards
 // samples taken below its limit (ClockGuard); nil or off, every sample
-// counts. now is the clock of MaxTime; note, when not nil, receives a
-// line about every five seconds of a long set.
+// counts. The set's Energy sums the Energy of the samples it keeps. now
+// is the clock of MaxTime; note, when not nil, receives a line about
+// every five seconds of a long set.
 func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() time.Time, note func(string)) (SampleSet, error) {
 	if err := n.Validate(); err != nil {
 		return SampleSet{}, err
@@ -177,6 +186,7 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 		}
 		set.Per = append(set.Per, s.Per)
 		set.Host = append(set.Host, s.Host)
+		set.Energy.Add(s.Energy)
 		t := now()
 		set.Elapsed = t.Sub(start)
 		k := len(set.Per)

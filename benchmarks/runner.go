@@ -58,6 +58,10 @@ type Runner struct {
 	// Guard watches the SM clock while GPU cases are sampled; nil or off
 	// keeps every sample.
 	Guard *ClockGuard
+	// Energy reads the GPU's energy counter around the timed runs of
+	// each sample of a GPU case on device 0, for the lines' mJ/op and
+	// GFLOP/J; nil or off, no line carries them.
+	Energy *EnergyMeter
 	// Now is the clock of the progress lines; nil means time.Now.
 	Now func() time.Time
 	// Lookup finds a case's variant by name; nil means convolve.Lookup.
@@ -76,6 +80,11 @@ type Runner struct {
 	// of one ordinal, by name, for the scaling efficiency of the same case
 	// on several GPUs.
 	single map[string]float64
+	// energyNoted holds the rules by which lines left their energy out
+	// that a progress note has named, so that each is named once a run;
+	// its EnergyOff entry is set once the first GPU line has described
+	// the meter (EnergyMeter.Note).
+	energyNoted map[EnergyRule]bool
 }
 
 type caseState struct {
@@ -284,9 +293,14 @@ func checkBitExact(c Case, maxULP int64) error {
 // batch size is found once per case, Batch), or for cold cases one run
 // after an L2 flush. The line reports the median of the samples (ns/op
 // the host's time per run; gpu-ns/op or total-ns/op the case's), the
-// spread of that median (median-ci95-%), the number of samples, and for
+// spread of that median (median-ci95-%), the number of samples, for
 // GPU cases under a clock guard that is on the samples discarded below
-// its limit and the SM clock, power and temperature before and after.
+// its limit and the SM clock, power and temperature before and after,
+// and for GPU cases on device 0 under an energy meter that is on the
+// energy one run drew (mJ/op) and the FLOP per joule (GFLOP/J), where
+// the counter advanced over at least the meter's MinSpan of timed runs
+// (EnergyMeter.PerRun). A progress note says, the first time, why lines
+// carry no energy.
 //
 // Progress notes (one per line, and one about every five seconds of a
 // long line) go to r.Progress at once during a case's first line, which
@@ -332,17 +346,59 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	if err != nil {
 		b.Fatalf("%s: timing: %v", c.Variant, err)
 	}
-	r.report(b, c, s.prob, set)
+	energy := r.lineEnergy(c, set)
+	r.report(b, c, s.prob, set, energy)
 	if s.hasULP {
 		b.ReportMetric(float64(s.maxULP), "max-ulp")
 	}
 	s.lines++
-	note := fmt.Sprintf("line %d: %s", s.lines, r.lineNote(c, set))
+	notes := append([]string{fmt.Sprintf("line %d: %s", s.lines, r.lineNote(c, set, energy))}, r.energyNotes(c, s.lines, energy)...)
 	if first {
-		r.Progress.Note(note)
+		for _, n := range notes {
+			r.Progress.Note(n)
+		}
 	} else {
-		r.pending = append(r.pending, note)
+		r.pending = append(r.pending, notes...)
 	}
+}
+
+// lineEnergy is the energy per run of a line of case c sampled as set
+// (EnergyMeter.PerRun), or why it has none; CPU cases have none (Omitted
+// EnergyOff, and no Detail).
+func (r *Runner) lineEnergy(c Case, set SampleSet) LineEnergy {
+	switch {
+	case !c.GPU:
+		return LineEnergy{Omitted: EnergyOff}
+	case r.Energy.On() && !meteredDevices(c.GPUs):
+		return LineEnergy{Omitted: EnergyOtherGPU, Detail: "gpus=" + c.GPUs}
+	}
+	return r.Energy.PerRun(set.Energy)
+}
+
+// energyNotes are the progress notes of a line of case c about its
+// energy: at the run's first GPU line what the meter is (EnergyMeter.Note:
+// the counter's period and the span a line needs, or why it is off),
+// and, the first time in the run that a GPU line carries no energy by a
+// rule other than the meter's being off, the rule and the line's
+// numbers.
+func (r *Runner) energyNotes(c Case, line int, e LineEnergy) []string {
+	if !c.GPU {
+		return nil
+	}
+	if r.energyNoted == nil {
+		r.energyNoted = map[EnergyRule]bool{}
+	}
+	var notes []string
+	if !r.energyNoted[EnergyOff] {
+		r.energyNoted[EnergyOff] = true
+		notes = append(notes, r.Energy.Note())
+	}
+	if !e.Reported() && !r.energyNoted[e.Omitted] {
+		r.energyNoted[e.Omitted] = true
+		notes = append(notes, fmt.Sprintf("energy: lines where %s carry no mJ/op or GFLOP/J, the first %s line %d (%s); said once a run",
+			e.Omitted, c.Name(), line, e.Detail))
+	}
+	return notes
 }
 
 // flushNotes prints the progress notes that waited for the end of a case.
@@ -376,8 +432,11 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
 	}
 	noise := r.noise()
-	// run times k runs: the case's time and the host's.
+	// run times k runs: the case's time and the host's. prepare, when
+	// set, runs before each sample, outside its timed runs and the
+	// energy counter's readings.
 	var run func(k int) (time.Duration, time.Duration, error)
+	var prepare func() error
 	cold := false
 	switch {
 	case !c.GPU || c.Timing == TotalTiming:
@@ -393,10 +452,13 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 		}
 	case c.Cache == Cold:
 		cold = true
-		run = func(int) (time.Duration, time.Duration, error) {
+		prepare = func() error {
 			if err := r.Device.FlushL2(); err != nil {
-				return 0, 0, fmt.Errorf("flush L2: %w", err)
+				return fmt.Errorf("flush L2: %w", err)
 			}
+			return nil
+		}
+		run = func(int) (time.Duration, time.Duration, error) {
 			t0 := time.Now()
 			d, err := s.timeKernel(1)
 			return d, time.Since(t0), err
@@ -423,13 +485,27 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 		}
 	}
 	k := s.batch
-	take := func() (Sample, error) {
-		d, h, err := run(k)
-		return Sample{Per: float64(d.Nanoseconds()) / float64(k), Host: float64(h.Nanoseconds()) / float64(k)}, err
-	}
 	var guard *ClockGuard
+	var meter *EnergyMeter
 	if c.GPU {
 		guard = r.Guard
+		if meteredDevices(c.GPUs) {
+			meter = r.Energy
+		}
+	}
+	take := func() (Sample, error) {
+		if prepare != nil {
+			if err := prepare(); err != nil {
+				return Sample{}, err
+			}
+		}
+		var d, h time.Duration
+		use, err := meter.Meter(k, time.Now, func() error {
+			var err error
+			d, h, err = run(k)
+			return err
+		})
+		return Sample{Per: float64(d.Nanoseconds()) / float64(k), Host: float64(h.Nanoseconds()) / float64(k), Energy: use}, err
 	}
 	return noise.Collect(take, guard, r.now, note)
 }
@@ -457,7 +533,7 @@ func (s *caseState) timeKernel(n int) (time.Duration, error) {
 }
 
 // lineNote is the progress line of one sample set.
-func (r *Runner) lineNote(c Case, set SampleSet) string {
+func (r *Runner) lineNote(c Case, set SampleSet, energy LineEnergy) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
@@ -468,13 +544,17 @@ func (r *Runner) lineNote(c Case, set SampleSet) string {
 		}
 		fmt.Fprintf(&sb, "; GPU %v -> %v", set.Start, set.End)
 	}
+	if energy.Reported() {
+		fmt.Fprintf(&sb, "; %.4g mJ a run (%d mJ over %v of %d runs)", energy.MJPerRun, set.Energy.MJ, set.Energy.Span.Round(time.Millisecond), set.Energy.Runs)
+	}
 	return sb.String()
 }
 
 // report adds the case's metrics: the medians of the sample set, the
-// rates derived from the case's time, the set's spread and size, and the
-// clock guard's counts and readings.
-func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet) {
+// rates derived from the case's time, the energy of one run and the
+// work per joule where the line has it (energy), the set's spread and
+// size, and the clock guard's counts and readings.
+func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet, energy LineEnergy) {
 	per := time.Duration(math.Round(set.Median))
 	if per <= 0 {
 		b.Fatalf("%s: measured a non-positive time %v per operation", c.Variant, per)
@@ -496,6 +576,12 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet)
 		b.ReportMetric(gf, "GFLOP/s")
 		if c.GPU && r.Peaks.FP32GFLOPs > 0 {
 			b.ReportMetric(convolve.PercentOf(gf, r.Peaks.FP32GFLOPs), "%peak-fp32")
+		}
+	}
+	if energy.Reported() {
+		b.ReportMetric(energy.MJPerRun, "mJ/op")
+		if p.Op != convolve.RGBToYUV {
+			b.ReportMetric(GFLOPPerJoule(tp.Flops(), energy.MJPerRun), "GFLOP/J")
 		}
 	}
 	if c.GPU && r.Peaks.CopyGBps > 0 {
@@ -589,6 +675,8 @@ func UnitLines() []string {
 		"Unit MPix/s better=higher",
 		"Unit GB/s better=higher",
 		"Unit GFLOP/s better=higher",
+		"Unit mJ/op better=lower",
+		"Unit GFLOP/J better=higher",
 		"Unit %peak-bw better=higher",
 		"Unit %peak-fp32 better=higher",
 		"Unit exec-GFLOP/s better=higher",

@@ -21,7 +21,8 @@
 //   - cudabind/nvrtc compiles CUDA C++ with NVRTC and caches the results
 //     in memory and on disk; this package re-exports its API ([Source],
 //     [CompileOptions], [CompileOnly], [Compiled], [CompileError], ...).
-//   - cudabind/nvml reads SM clocks, power and temperature through NVML;
+//   - cudabind/nvml reads SM clocks, power, temperature and the energy
+//     counter (Volta and later, an optional symbol) through NVML;
 //     re-exported here ([OpenNVML], [NVMLDevice]).
 //   - cudabind/cudaerr holds [Error] and [UnavailableError], re-exported
 //     here.
@@ -38,7 +39,8 @@
 // or a driver without devices is an [*UnavailableError] whose one-line
 // message GPU tests use to skip. The first result is cached per process.
 // NVML (libnvidia-ml.so.1, or CONVBENCH_LIBNVML) is opened the same way by
-// [OpenNVML], for the SM clock, power and temperature of a device.
+// [OpenNVML], for the SM clock, power, temperature and energy counter of
+// a device.
 //
 // # Threads
 //

@@ -11,11 +11,14 @@ const EnvLibNVML = nvml.EnvLibNVML
 // NVML result codes that callers test for with
 // errors.Is(err, &Error{Library: LibNVML, Code: ...}).
 const (
-	NVMLCodeNotSupported = nvml.CodeNotSupported
-	NVMLCodeNotFound     = nvml.CodeNotFound
+	NVMLCodeNotSupported     = nvml.CodeNotSupported
+	NVMLCodeNotFound         = nvml.CodeNotFound
+	NVMLCodeFunctionNotFound = nvml.CodeFunctionNotFound
 )
 
-// NVMLDevice is a GPU as NVML sees it: clocks, power and temperature.
+// NVMLDevice is a GPU as NVML sees it: clocks, power, temperature and,
+// from Volta on, the energy counter (EnergyMJ, millijoules since the
+// driver loaded).
 type NVMLDevice = nvml.Device
 
 // OpenNVML loads NVML on first use and returns the device whose UUID is

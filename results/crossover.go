@@ -89,6 +89,9 @@ type crossoverCase struct {
 	size, family string
 	k            int
 	times        map[string]Measure
+	// energy is the energy a run drew (mJ) of each variant's sample that
+	// times holds, where its lines record it.
+	energy map[string]Measure
 	// ran is the path each auto variant ran on the case, as the run's
 	// setting lines say; absent where they do not.
 	ran map[string]string
@@ -126,7 +129,8 @@ var pathInNote = regexp.MustCompile(`\bpath ([a-z0-9-]+)`)
 // readCrossover collects the cases of run: float32, one channel, zero
 // border, hot cache, replayed from CUDA graphs, default compile options
 // and tuning, filters of crossoverFamilies; for each variant its fastest
-// sample. Cases are sorted by family, image size and K.
+// sample's time, and its energy a run where recorded. Cases are sorted by
+// family, image size and K.
 func readCrossover(run *Run) []crossoverCase {
 	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default", "tune": "default"}
 	type key struct {
@@ -154,7 +158,7 @@ func readCrossover(run *Run) []crossoverCase {
 	})
 	var out []crossoverCase
 	for _, k := range keys {
-		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}, ran: map[string]string{}}
+		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}, energy: map[string]Measure{}, ran: map[string]string{}}
 		q := base.with("size", k.size, "filter", k.family+strconv.Itoa(k.k))
 		byVariant := map[string][]*Sample{}
 		for _, smp := range run.Find(q) {
@@ -163,6 +167,9 @@ func readCrossover(run *Run) []crossoverCase {
 		for v, ss := range byVariant {
 			if smp := fastestSample(ss); smp != nil {
 				c.times[v] = timeOf(smp)
+				if e := energyOf(smp); e.OK() {
+					c.energy[v] = e
+				}
 			}
 			if note, ok := run.SettingOf(q.with("variant", v)); ok && isAuto(v) {
 				if m := pathInNote.FindStringSubmatch(note); m != nil {
@@ -231,9 +238,11 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 
 // sectionCrossover sets each GPU's run of preset crossover out by path:
 // kernel time against K per variant (plots per filter family and image
-// size), the winner of every case with the runner-up's ratio, the
-// fastest of our paths against the peers, and auto against the fastest
-// path with the goal AutoGoal.
+// size), the winner of every case with the runner-up's ratio, beside it
+// the most energy-efficient variant where the run records energy
+// (crossoverEnergy), the fastest of our paths against the peers, and
+// auto against the fastest path with the goal AutoGoal. Where no run
+// records energy, a note says so.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
 	tcGoals := &Table{ID: "crossover-tc-goals", Title: "Tensor-core goals",
@@ -242,6 +251,7 @@ func sectionCrossover(hosts []*Host) *Section {
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
 		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", sig(AutoGoal, 2)),
 		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
+	recorded, shown := false, false // whether a run records energy; whether any run is shown
 	for _, h := range hosts {
 		if !h.GPU {
 			continue
@@ -258,8 +268,14 @@ func sectionCrossover(hosts []*Host) *Section {
 		if c := run.Commit(); c != "" {
 			which += " at " + c
 		}
+		shown = true
 		s.Plots = append(s.Plots, crossoverPlots(h, cases)...)
-		s.Tables = append(s.Tables, crossoverWinners(h, which, cases), crossoverPeersTable(h, which, cases))
+		s.Tables = append(s.Tables, crossoverWinners(h, which, cases))
+		if t := crossoverEnergy(h, which, cases); t != nil {
+			s.Tables = append(s.Tables, t)
+			recorded = true
+		}
+		s.Tables = append(s.Tables, crossoverPeersTable(h, which, cases))
 		if t := crossoverStarts(h, which, cases); t != nil {
 			s.Tables = append(s.Tables, t)
 		}
@@ -282,6 +298,9 @@ func sectionCrossover(hosts []*Host) *Section {
 	}
 	if len(goal.Rows) > 0 {
 		s.Tables = append([]*Table{goal}, s.Tables...)
+	}
+	if shown && !recorded {
+		s.Notes = append(s.Notes, noEnergyRecorded)
 	}
 	return s
 }

@@ -122,7 +122,7 @@ func (r *Report) Markdown() []byte {
 }
 
 // writeSection writes one section: its heading, its plots and timelines,
-// then its tables.
+// its notes, then its tables.
 func writeSection(b *bytes.Buffer, s *Section) {
 	fmt.Fprintf(b, "## %s\n\n", s.Title)
 	if len(s.Tables) == 0 && len(s.Plots) == 0 && len(s.Timelines) == 0 {
@@ -137,6 +137,9 @@ func writeSection(b *bytes.Buffer, s *Section) {
 		if t.HasData() {
 			fmt.Fprintf(b, "![%s](plots/%s.svg)\n\n", t.Title, t.ID)
 		}
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(b, "%s\n\n", n)
 	}
 	for _, t := range s.Tables {
 		t.RenderMarkdown(b)

@@ -19,6 +19,9 @@ import (
 type Section struct {
 	Report string // "000".."004", or "default"
 	Title  string
+	// Notes are paragraphs printed under the plots, before the tables:
+	// what the section could not show, such as energy no run recorded.
+	Notes  []string
 	Tables []*Table
 	Plots  []*Plot
 	// Timelines are drawn like plots: one overlapped run each.
@@ -912,7 +915,10 @@ const rooflineSize = "4096x4096"
 // times the arithmetic intensity (FLOP per byte read and written once).
 // Its kernels are every variant of the GPU's run of preset roofline
 // (floorsRun), or where there is none of its tuning-tiled run (gpu-tiled
-// and gpu-shared), each at its fastest setting.
+// and gpu-shared), each at its fastest setting. Where the run records the
+// energy a run drew, a second table sets the fastest variant of each
+// filter beside the most energy-efficient (rooflineEnergy); where no run
+// does, a note says so.
 func sectionRoofline(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Roofline: achieved GFLOP/s against the memory and FP32 roofs"}
 	type point struct {
@@ -986,6 +992,7 @@ func sectionRoofline(hosts []*Host) *Section {
 		plot.XValue = append(plot.XValue, x.ai)
 		pointLabels = append(pointLabels, x.label)
 	}
+	recorded := false // whether any host's run records energy
 	for _, hd := range hs {
 		t := &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
 			Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. "+
@@ -1029,6 +1036,18 @@ func sectionRoofline(hosts []*Host) *Section {
 			}
 		}
 		s.Tables = append(s.Tables, t)
+		var specs []string
+		flops := map[string]float64{}
+		for _, x := range xp {
+			if x.pt >= 0 {
+				specs = append(specs, pts[x.pt].spec)
+				flops[pts[x.pt].spec] = pts[x.pt].tp.Flops()
+			}
+		}
+		if et := rooflineEnergy(hd.h, hd.run, specs, flops); et != nil {
+			s.Tables = append(s.Tables, et)
+			recorded = true
+		}
 		if len(plot.Series) > 0 {
 			pointLabels = nil // the first GPU's points name the filters
 		}
@@ -1042,6 +1061,9 @@ func sectionRoofline(hosts []*Host) *Section {
 		}
 	}
 	s.Plots = []*Plot{plot}
+	if !recorded {
+		s.Notes = append(s.Notes, noEnergyRecorded)
+	}
 	return s
 }
 

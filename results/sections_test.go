@@ -41,11 +41,18 @@ func rendered(s *Section) (md string, shows bool) {
 	return b.String(), shows
 }
 
-// checkGolden compares got with the golden file name, which -update
-// rewrites first.
+// checkGolden compares got with the golden file name under sectionsData,
+// which -update rewrites first.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	golden := filepath.Join(sectionsData, name)
+	checkGoldenIn(t, sectionsData, name, got)
+}
+
+// checkGoldenIn compares got with the golden file dir/name, which -update
+// rewrites first.
+func checkGoldenIn(t *testing.T, dir, name, got string) {
+	t.Helper()
+	golden := filepath.Join(dir, name)
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

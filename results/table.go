@@ -188,7 +188,8 @@ var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "c
 // name key the run varies (border, gpus, layout, tune, ...), so that no
 // two rows differ only in time. The timing column adds the host memory of
 // pipeline cases, "cold" for cold-cache cases and the compile options
-// when they are not the default.
+// when they are not the default. A run whose lines record the energy a
+// run drew has an mJ/op column.
 func Summary(r *Run) *Table {
 	varying, _ := r.Axes()
 	extra := slices.DeleteFunc(varying, func(k string) bool { return slices.Contains(summaryKeys, k) || onlyUnset(r, k) })
@@ -204,7 +205,11 @@ func Summary(r *Run) *Table {
 			"%copy-bw: GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU); %peak-bw in runs that predate it.",
 		},
 	}
-	throttled, noise := r.Has(ThrottledUnit), r.spreadUnit()
+	throttled, noise, energy := r.Has(ThrottledUnit), r.spreadUnit(), r.Has(EnergyUnit)
+	if energy {
+		t.Header = append(t.Header, "mJ/op")
+		t.Legend = append(t.Legend, "mJ/op: the energy one run drew, by the GPU's energy counter over the line's timed runs (NVML), the median over the case's runs ± the half-width of its interval; a dash where the lines carry none (CPU cases, and lines too short for the counter).")
+	}
 	if noise != "" {
 		t.Header = append(t.Header, "median spread", "runs agree")
 		t.Legend = append(t.Legend,
@@ -231,6 +236,9 @@ func Summary(r *Run) *Table {
 			row = append(row, s.Keys[k])
 		}
 		row = append(row, timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp))
+		if energy {
+			row = append(row, energyCell(energyOf(s)))
+		}
 		if noise != "" {
 			v, ok := s.Median(noise)
 			row = append(row, percent(v/100, ok), agreementCell(s.Agreement(noise)))

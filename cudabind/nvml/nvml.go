@@ -1,7 +1,8 @@
-// Package nvml reads the SM clock, power and temperature of a GPU through
-// the NVIDIA Management Library (libnvidia-ml.so.1, or the library in
-// CONVBENCH_LIBNVML), opened at run time and bound with package dl. The
-// benchmarks' clock guard uses it; package cudabind re-exports it.
+// Package nvml reads the SM clock, power, temperature and energy counter
+// of a GPU through the NVIDIA Management Library (libnvidia-ml.so.1, or
+// the library in CONVBENCH_LIBNVML), opened at run time and bound with
+// package dl. The benchmarks' clock guard and energy meter use it; package
+// cudabind re-exports it.
 package nvml
 
 import (
@@ -38,6 +39,9 @@ type nvmlLib struct {
 	nvmlDeviceGetMaxClockInfo func(h uintptr, clock uint32, v *uint32) int32
 	nvmlDeviceGetPowerUsage   func(h uintptr, mw *uint32) int32
 	nvmlDeviceGetTemperature  func(h uintptr, sensor uint32, v *uint32) int32
+	// nvmlDeviceGetTotalEnergyConsumption is optional: drivers before
+	// the energy counter (Volta) do not export it, and it is nil then.
+	nvmlDeviceGetTotalEnergyConsumption func(h uintptr, mj *uint64) int32
 }
 
 // nvmlClockSM is NVML_CLOCK_SM of nvmlClockType_t; nvmlTemperatureGPU is
@@ -61,14 +65,17 @@ func loadNVML() (*nvmlLib, error) {
 }
 
 // openNVML opens NVML from SearchList, binds it and calls nvmlInit_v2.
-func openNVML() (*nvmlLib, error) {
-	names := SearchList()
+func openNVML() (*nvmlLib, error) { return openNVMLFrom(SearchList()) }
+
+// openNVMLFrom opens the first of names that loads, binds it and calls
+// nvmlInit_v2; tests open stand-in libraries with it.
+func openNVMLFrom(names []string) (*nvmlLib, error) {
 	lib, err := dl.Open(names)
 	if err != nil {
 		return nil, &cudaerr.UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
 	}
 	l := &nvmlLib{name: lib.Name}
-	f := dl.Func
+	f, opt := dl.Func, dl.OptionalFunc
 	if err := lib.Bind([]dl.Symbol{
 		f(&l.nvmlInit, "nvmlInit_v2"),
 		f(&l.nvmlErrorString, "nvmlErrorString"),
@@ -77,6 +84,7 @@ func openNVML() (*nvmlLib, error) {
 		f(&l.nvmlDeviceGetMaxClockInfo, "nvmlDeviceGetMaxClockInfo"),
 		f(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
 		f(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
+		opt(&l.nvmlDeviceGetTotalEnergyConsumption, "nvmlDeviceGetTotalEnergyConsumption"),
 	}); err != nil {
 		return nil, &cudaerr.UnavailableError{Lib: lib.Name, Reason: err.Error()}
 	}
@@ -100,8 +108,9 @@ var nvmlErrorNames = map[int]string{
 
 // NVML result codes that callers test for with errors.Is(err, &cudaerr.Error{Library: cudaerr.LibNVML, Code: ...}).
 const (
-	CodeNotSupported = 3
-	CodeNotFound     = 6
+	CodeNotSupported     = 3
+	CodeNotFound         = 6
+	CodeFunctionNotFound = 13
 )
 
 // ErrorName returns the symbolic name of an nvmlReturn_t value, or
@@ -130,7 +139,7 @@ func (l *nvmlLib) check(api string, r int32) error {
 	return newNVMLError(l, api, int(r))
 }
 
-// Device is a GPU as NVML sees it: clocks, power and temperature
+// Device is a GPU as NVML sees it: clocks, power, temperature and energy
 // readings for the device a benchmark runs on. Its methods are safe for
 // concurrent use and need no CUDA context.
 type Device struct {
@@ -149,6 +158,11 @@ func Open(uuid string) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	return l.open(uuid)
+}
+
+// open returns the device of l whose UUID is uuid.
+func (l *nvmlLib) open(uuid string) (*Device, error) {
 	if uuid == "" {
 		return nil, fmt.Errorf("nvml: Open with an empty UUID")
 	}
@@ -209,4 +223,31 @@ func (d *Device) TemperatureC() (int, error) {
 	var v uint32
 	err := d.lib.check("nvmlDeviceGetTemperature", d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, &v))
 	return int(v), err
+}
+
+// EnergyMJ returns the energy the GPU has drawn since the driver was
+// last loaded, in millijoules (nvmlDeviceGetTotalEnergyConsumption). The
+// driver updates the counter every few to some tens of milliseconds, so
+// the difference of two readings means something only over a span many
+// updates long. GPUs before Volta return an *Error with
+// NVML_ERROR_NOT_SUPPORTED; a library that does not export the function
+// (a driver older than the counter), one with
+// NVML_ERROR_FUNCTION_NOT_FOUND that names the library.
+func (d *Device) EnergyMJ() (uint64, error) {
+	if err := d.usable("EnergyMJ"); err != nil {
+		return 0, err
+	}
+	const api = "nvmlDeviceGetTotalEnergyConsumption"
+	var err error
+	var mj uint64
+	if d.lib.nvmlDeviceGetTotalEnergyConsumption == nil {
+		err = &cudaerr.Error{API: api, Code: CodeFunctionNotFound, Name: ErrorName(CodeFunctionNotFound),
+			Text: d.lib.name + " does not export it (a driver older than the energy counter)", Library: cudaerr.LibNVML}
+	} else {
+		err = d.lib.check(api, d.lib.nvmlDeviceGetTotalEnergyConsumption(d.handle, &mj))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("nvml: energy counter of %s: %w", d.uuid, err)
+	}
+	return mj, nil
 }

@@ -1,0 +1,283 @@
+package benchmarks
+
+import (
+	"fmt"
+	"time"
+)
+
+// EnergyCounter reads the cumulative energy counter of the GPU the cases
+// run on; cudabind's NVML binding is one (see OpenHost), tests use fakes.
+type EnergyCounter interface {
+	// EnergyMJ is the energy the GPU has drawn since its driver loaded,
+	// in millijoules.
+	EnergyMJ() (uint64, error)
+}
+
+// DefaultEnergyMinSpan is the least metered time of a result line whose
+// energy is reported: the sum, over the line's samples, of the wall time
+// between the two counter readings around each sample's timed runs.
+//
+// NVML's counter (nvmlDeviceGetTotalEnergyConsumption) is not read from
+// the power sensor at each call: the driver adds to it at each of its own
+// updates, every ten milliseconds or so on the Volta to Hopper boards
+// reported (EnergyMeterFor measures the period on the GPU at hand). A
+// reading therefore lags the energy drawn by up to one update, and the
+// advance over a span is off by up to one update's energy at each end of
+// it; summed over many short samples, the updates that fall between
+// samples are lost or counted at random, which adds noise of the same
+// size. Over 100 ms, ten updates or more, that error is at most about a
+// tenth at a 10 ms period and shrinks as the line grows longer; under it
+// the error could be as large as the value, so such a line reports no
+// energy rather than a wrong one. EnergyMeterFor raises the span to ten
+// update periods of a counter that updates more slowly.
+const DefaultEnergyMinSpan = 100 * time.Millisecond
+
+// EnergyMeter reads the GPU's energy counter before and after the timed
+// runs of each sample of a GPU case, so that each result line can report
+// the energy one run drew (mJ/op) and the work it did per joule
+// (GFLOP/J). A meter with a nil Counter is off: Off says why, and lines
+// carry no energy.
+type EnergyMeter struct {
+	Counter EnergyCounter // nil: off
+	// MinSpan is the least metered time of a line that reports its
+	// energy; 0 means DefaultEnergyMinSpan.
+	MinSpan time.Duration
+	// Period is the counter's update period as measured when it was
+	// opened (MeasureEnergyPeriod); 0 when not measured.
+	Period time.Duration
+	Off    string // why the meter is off
+}
+
+// On reports whether the meter reads a counter.
+func (m *EnergyMeter) On() bool { return m != nil && m.Counter != nil }
+
+// minSpan is m.MinSpan, or DefaultEnergyMinSpan when unset.
+func (m *EnergyMeter) minSpan() time.Duration {
+	if m == nil || m.MinSpan <= 0 {
+		return DefaultEnergyMinSpan
+	}
+	return m.MinSpan
+}
+
+// ConfigLine is the output's configuration line of the meter: what the
+// lines' energy metrics are and when a line carries them, or why no line
+// does.
+func (m *EnergyMeter) ConfigLine() string {
+	if !m.On() {
+		why := "no energy counter"
+		if m != nil && m.Off != "" {
+			why = m.Off
+		}
+		return "gpu-energy: off (" + why + "); lines carry no mJ/op or GFLOP/J"
+	}
+	return fmt.Sprintf("gpu-energy: NVML energy counter; mJ/op and GFLOP/J on GPU lines whose samples span at least %v of metered time and over which it advanced",
+		m.minSpan())
+}
+
+// Note is the progress note that describes the meter at the first GPU
+// line: the counter's measured update period and the span a line needs
+// when on, why it is off otherwise. (The configuration line leaves the
+// period out: it varies from run to run, and benchstat would split
+// tables by it.)
+func (m *EnergyMeter) Note() string {
+	if !m.On() {
+		why := "no energy counter"
+		if m != nil && m.Off != "" {
+			why = m.Off
+		}
+		return fmt.Sprintf("energy: not recorded (%s): GPU lines carry no mJ/op or GFLOP/J", why)
+	}
+	period := "an update period not measured"
+	if m.Period > 0 {
+		period = fmt.Sprintf("updates about every %v", m.Period.Round(100*time.Microsecond))
+	}
+	return fmt.Sprintf("energy: NVML's counter, %s; GPU lines whose samples span at least %v carry mJ/op and GFLOP/J", period, m.minSpan())
+}
+
+// EnergyUse is the advance of the energy counter over timed runs: over
+// the runs of one sample, or summed over the accepted samples of a
+// result line (Add).
+type EnergyUse struct {
+	MJ      uint64        // the counter's advance, millijoules
+	Span    time.Duration // wall time between the readings
+	Runs    int           // runs timed between the readings
+	Samples int           // samples metered
+	// Failed says why a sample's readings cannot be used (a reading
+	// failed, or the counter went back), the first such sample's; empty
+	// when every sample's were good.
+	Failed string
+}
+
+// Add adds the use of another sample (or set of samples) to u.
+func (u *EnergyUse) Add(v EnergyUse) {
+	u.MJ += v.MJ
+	u.Span += v.Span
+	u.Runs += v.Runs
+	u.Samples += v.Samples
+	if u.Failed == "" {
+		u.Failed = v.Failed
+	}
+}
+
+// Meter reads the counter before and after timed, which times runs runs,
+// and returns timed's error and the counter's advance between the two
+// readings; now is the clock of the span. A reading that fails or goes
+// back is recorded in the use (Failed), not returned: the energy meter
+// never fails a line.
+func (m *EnergyMeter) Meter(runs int, now func() time.Time, timed func() error) (EnergyUse, error) {
+	if !m.On() {
+		return EnergyUse{}, timed()
+	}
+	before, errBefore := m.Counter.EnergyMJ()
+	t0 := now()
+	err := timed()
+	span := now().Sub(t0)
+	after, errAfter := m.Counter.EnergyMJ()
+	u := EnergyUse{Span: span, Runs: runs, Samples: 1}
+	switch {
+	case errBefore != nil:
+		u.Failed = "reading the energy counter: " + errBefore.Error()
+	case errAfter != nil:
+		u.Failed = "reading the energy counter: " + errAfter.Error()
+	case after < before:
+		u.Failed = fmt.Sprintf("the energy counter went back from %d to %d mJ", before, after)
+	default:
+		u.MJ = after - before
+	}
+	return u, err
+}
+
+// EnergyRule names why a result line carries no energy metrics.
+type EnergyRule string
+
+const (
+	// EnergyOff: no meter, or a meter that is off (its Off says why).
+	EnergyOff EnergyRule = "no energy counter"
+	// EnergyOtherGPU: the case runs on a GPU other than the metered one,
+	// or on several.
+	EnergyOtherGPU EnergyRule = "the case runs on other GPUs than the metered device 0"
+	// EnergyUnread: a reading of some sample failed or went back.
+	EnergyUnread EnergyRule = "the energy counter could not be read"
+	// EnergyShortSpan: the samples span less than the meter's MinSpan.
+	EnergyShortSpan EnergyRule = "the samples span too little time for the counter's resolution"
+	// EnergyStill: the counter did not advance over the samples.
+	EnergyStill EnergyRule = "the energy counter did not advance"
+)
+
+// LineEnergy is what a result line reports of its energy: MJPerRun, or
+// the rule that leaves it out (Omitted) with the line's numbers (Detail).
+type LineEnergy struct {
+	MJPerRun float64
+	Omitted  EnergyRule // "" when MJPerRun is reported
+	Detail   string
+}
+
+// Reported reports whether the line carries energy metrics.
+func (e LineEnergy) Reported() bool { return e.Omitted == "" }
+
+// PerRun is the energy per run of a line whose samples used u: the
+// counter's advance over the runs they timed, in millijoules. The line
+// carries none when the meter is off, a reading failed, the samples span
+// less than MinSpan, or the counter did not advance.
+func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
+	switch {
+	case !m.On():
+		why := "no energy counter"
+		if m != nil && m.Off != "" {
+			why = m.Off
+		}
+		return LineEnergy{Omitted: EnergyOff, Detail: why}
+	case u.Failed != "":
+		return LineEnergy{Omitted: EnergyUnread, Detail: u.Failed}
+	case u.Samples == 0 || u.Runs <= 0:
+		return LineEnergy{Omitted: EnergyUnread, Detail: "no sample was metered"}
+	case u.Span < m.minSpan():
+		return LineEnergy{Omitted: EnergyShortSpan, Detail: fmt.Sprintf("%d samples span %v, under %v", u.Samples, u.Span.Round(time.Microsecond), m.minSpan())}
+	case u.MJ == 0:
+		return LineEnergy{Omitted: EnergyStill, Detail: fmt.Sprintf("0 mJ over %d samples spanning %v", u.Samples, u.Span.Round(time.Microsecond))}
+	}
+	return LineEnergy{MJPerRun: float64(u.MJ) / float64(u.Runs)}
+}
+
+// GFLOPPerJoule is the work of one run of flops floating-point operations
+// that drew mJPerRun millijoules, in GFLOP per joule; 0 when mJPerRun is
+// not positive.
+func GFLOPPerJoule(flops, mJPerRun float64) float64 {
+	if !(mJPerRun > 0) {
+		return 0
+	}
+	return flops / 1e9 / (mJPerRun / 1e3)
+}
+
+// meteredDevices reports whether a case on the devices gpus (its gpus
+// key) runs on the metered GPU alone: device 0, as one or several
+// logical devices.
+func meteredDevices(gpus string) bool {
+	devs, err := ParseDevices(gpus)
+	if err != nil {
+		return false
+	}
+	for _, d := range devs {
+		if d != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// MeasureEnergyPeriod polls c every poll until it has seen the counter
+// advance three times, or limit has passed, and returns the mean time
+// between its advances; now and sleep are the clock (time.Now and
+// time.Sleep outside tests). It is an error when c cannot be read, goes
+// back, or advances fewer than three times within limit.
+func MeasureEnergyPeriod(c EnergyCounter, poll, limit time.Duration, now func() time.Time, sleep func(time.Duration)) (time.Duration, error) {
+	last, err := c.EnergyMJ()
+	if err != nil {
+		return 0, err
+	}
+	start := now()
+	var first, latest time.Time
+	steps := 0
+	for steps < 3 {
+		if now().Sub(start) >= limit {
+			return 0, fmt.Errorf("the energy counter advanced %d times in %v, want 3 (it stayed at %d mJ)", steps, limit, last)
+		}
+		sleep(poll)
+		e, err := c.EnergyMJ()
+		if err != nil {
+			return 0, err
+		}
+		if e < last {
+			return 0, fmt.Errorf("the energy counter went back from %d to %d mJ", last, e)
+		}
+		if e == last {
+			continue
+		}
+		last = e
+		latest = now()
+		if steps == 0 {
+			first = latest
+		}
+		steps++
+	}
+	return latest.Sub(first) / time.Duration(steps-1), nil
+}
+
+// EnergyMeterFor returns the meter of counter c: off with why when c is
+// nil, when its update period cannot be measured (MeasureEnergyPeriod,
+// polling every 200us for at most a second), else on with MinSpan the
+// larger of DefaultEnergyMinSpan and ten update periods rounded up to a
+// multiple of 50ms (so that the configuration line that names it stays
+// the same from run to run).
+func EnergyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep func(time.Duration)) *EnergyMeter {
+	if c == nil {
+		return &EnergyMeter{Off: why}
+	}
+	period, err := MeasureEnergyPeriod(c, 200*time.Microsecond, time.Second, now, sleep)
+	if err != nil {
+		return &EnergyMeter{Off: "NVML energy counter unusable: " + err.Error()}
+	}
+	const step = 50 * time.Millisecond
+	span := (10*period + step - 1) / step * step
+	return &EnergyMeter{Counter: c, Period: period, MinSpan: max(DefaultEnergyMinSpan, span)}
+}

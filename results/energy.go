@@ -1,0 +1,186 @@
+package results
+
+import (
+	"math"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// EnergyUnit is the unit of the energy one run drew that a GPU result
+// line records (benchmarks' EnergyMeter: NVML's energy counter read
+// around the timed runs of each sample), beside GFLOP/J. Lines of runs
+// stored before the meter existed, of GPUs without the counter, and of
+// cases whose samples spanned too little time for its resolution lack it,
+// and every use below reads its absence as "not recorded"; the tables
+// derive GFLOP per joule from it. The other constants are the sections'
+// words about it.
+const (
+	EnergyUnit        = "mJ/op"
+	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + EnergyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how long a line must sample to carry it)."
+	energyCaptionTail = " Energy is the median over the case's runs of `" + EnergyUnit + "`, what NVML's energy counter of the whole board advanced over the timed runs of a line's samples divided by the runs (idle time between launches included), ± the half-width of its confidence interval; GFLOP/J is 2·K² FLOP an output over that energy. The last column is the fastest variant's energy a run over the most efficient one's (\"~\" where their runs do not differ significantly; a dash where the two are one). A dash where the variant's lines carry no energy: the counter is coarse, and a line whose samples spanned too little time for it (the run's `gpu-energy` line says how much) leaves it out." + untested
+)
+
+// energyOf is the measure of smp's energy per run (mJ); nothing where its
+// lines carry none.
+func energyOf(smp *Sample) Measure { return measureOf(smp, EnergyUnit) }
+
+// hasEnergy reports whether any of ss records its energy.
+func hasEnergy(ss []*Sample) bool {
+	for _, s := range ss {
+		if len(s.Values[EnergyUnit]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// frugalSample returns the sample of ss with the smallest median energy
+// per run, the first among equals, or nil when none records its energy.
+func frugalSample(ss []*Sample) *Sample {
+	var best *Sample
+	be := 0.0
+	for _, s := range ss {
+		if e, ok := s.Median(EnergyUnit); ok && e > 0 && (best == nil || e < be) {
+			best, be = s, e
+		}
+	}
+	return best
+}
+
+// energyCell formats an energy measure (mJ) as its median and the
+// half-width of its confidence interval: "6.02 ±3%"; a dash without one.
+func energyCell(m Measure) string {
+	if !m.OK() {
+		return missing
+	}
+	s := m.Summary()
+	if !(s.Center > 0) {
+		return missing
+	}
+	return sig(s.Center, 3) + " ±" + s.PctRangeString()
+}
+
+// gflopPerJouleCell formats the work of one run of flops FLOP over the
+// median of the energy measure m (mJ) in GFLOP per joule; a dash without
+// an energy.
+func gflopPerJouleCell(flops float64, m Measure) string {
+	mj := m.Center()
+	if math.IsNaN(mj) || mj <= 0 {
+		return missing
+	}
+	return sig(flops/1e9/(mj/1e3), 3)
+}
+
+// gflopsCell formats the rate of one run of flops FLOP taking the median
+// of the time measure m (ns) in GFLOP/s; a dash without a time.
+func gflopsCell(flops float64, m Measure) string {
+	ns := m.Center()
+	if math.IsNaN(ns) || ns <= 0 {
+		return missing
+	}
+	return sig(flops/ns, 3)
+}
+
+// energyRatioCell formats the fastest variant's energy a run over the
+// most efficient one's as crossoverRatio does ("~" where their runs do
+// not differ significantly); a dash where they are one and the same
+// (differ is false) or the fastest carries no energy.
+func energyRatioCell(differ bool, fastest, frugal Measure) string {
+	if !differ {
+		return missing
+	}
+	return crossoverRatio(fastest, frugal)
+}
+
+// squareFlops is the FLOP of one run of a K x K filter over a one-channel
+// size image ("WxH"), 2·K² an output, and whether size parses.
+func squareFlops(size string, k int) (float64, bool) {
+	w, h, ok := parseSize(size)
+	if !ok {
+		return 0, false
+	}
+	return convolve.Throughput{Pixels: int64(w) * int64(h), Channels: 1, KW: k, KH: k}.Flops(), true
+}
+
+// rooflineEnergy is the table of h's roofline run that sets, per filter
+// of filters (whose FLOP a run flops holds), the fastest variant at its
+// fastest setting beside the one that drew the least energy a run at its
+// most frugal setting; nil when none of the run's lines at rooflineSize
+// records its energy.
+func rooflineEnergy(h *Host, run *Run, filters []string, flops map[string]float64) *Table {
+	if !hasEnergy(rooflineSamples(run)) {
+		return nil
+	}
+	t := &Table{ID: "roofline-energy-" + h.Slug, Title: "Fastest and most energy-efficient, " + rooflineSize + " Gaussian K x K — " + h.Title,
+		Caption: "From the host's run `" + run.Preset + "` (" + timingOf(rooflineSamples(run)) + "): per filter the fastest variant at its fastest block and tunables, and the variant that drew the least energy a run at its most frugal setting, each with its GFLOP/s, energy a run and GFLOP per joule." + energyCaptionTail,
+		Header:  []string{"Filter", "Fastest", "GFLOP/s", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "GFLOP/s", "Fastest's mJ / its"}}
+	for _, spec := range filters {
+		ss := run.Find(Q{"size": rooflineSize, "filter": spec, "cache": "hot", "opts": "default"})
+		fast := fastestSample(ss)
+		if fast == nil {
+			continue
+		}
+		f := flops[spec]
+		row := []string{spec, fast.Keys["variant"], gflopsCell(f, timeOf(fast)), energyCell(energyOf(fast)), gflopPerJouleCell(f, energyOf(fast))}
+		if fr := frugalSample(ss); fr != nil {
+			row = append(row, fr.Keys["variant"], energyCell(energyOf(fr)), gflopPerJouleCell(f, energyOf(fr)), gflopsCell(f, timeOf(fr)),
+				energyRatioCell(fast != fr, energyOf(fast), energyOf(fr)))
+		} else {
+			row = append(row, missing, missing, missing, missing, missing)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// crossoverEnergy is the table of h's crossover cases that sets, per
+// case, the fastest variant beside the one that drew the least energy a
+// run (auto left aside in both: it runs one of them); nil when no case
+// records the energy of a variant.
+func crossoverEnergy(h *Host, which string, cases []crossoverCase) *Table {
+	any := false
+	for _, c := range cases {
+		for _, m := range c.energy {
+			any = any || m.OK()
+		}
+	}
+	if !any {
+		return nil
+	}
+	t := &Table{ID: "crossover-energy-" + h.Slug, Title: "Fastest and most energy-efficient path — " + h.Title,
+		Caption: "From " + which + ": per case the fastest variant by median kernel time, as in \"Where each path wins\", and the variant that drew the least energy a run, each with its kernel time (ms ± the half-width of its confidence interval), energy a run and GFLOP per joule (`auto` left aside: it runs one of them)." + energyCaptionTail,
+		Header:  []string{"Size", "Filter", "Fastest", "Time (ms)", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "Time (ms)", "Fastest's mJ / its"}, Keys: 2}
+	for _, c := range cases {
+		r := c.ranked(func(v string) bool { return !isAuto(v) })
+		if len(r) == 0 {
+			continue
+		}
+		f, _ := squareFlops(c.size, c.k)
+		fast := r[0]
+		row := []string{c.size, c.filter(), fast, msCI(c.times[fast]), energyCell(c.energy[fast]), gflopPerJouleCell(f, c.energy[fast])}
+		if fr := c.frugal(); fr != "" {
+			row = append(row, fr, energyCell(c.energy[fr]), gflopPerJouleCell(f, c.energy[fr]), msCI(c.times[fr]),
+				energyRatioCell(fast != fr, c.energy[fast], c.energy[fr]))
+		} else {
+			row = append(row, missing, missing, missing, missing, missing)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// frugal is the variant of the case, auto left aside, with the smallest
+// median energy a run, by name among equals; "" when none records one.
+func (c crossoverCase) frugal() string {
+	best, be := "", 0.0
+	for v, m := range c.energy {
+		e := m.Center()
+		if isAuto(v) || !(e > 0) {
+			continue
+		}
+		if best == "" || e < be || e == be && v < best {
+			best, be = v, e
+		}
+	}
+	return best
+}
