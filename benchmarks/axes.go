@@ -130,10 +130,14 @@ type TimingChoice struct {
 	Cache  Cache
 }
 
-// String is the choice's flag value: the timing's name, or "cold" for
-// kernel timing after an L2 flush.
+// String is the choice's flag value: the timing's name, "cold" for
+// kernel timing after an L2 flush, or "plan-cold" for plans timed with
+// the compile caches bypassed.
 func (t TimingChoice) String() string {
-	if t.Cache == Cold {
+	switch {
+	case t.Cache == Cold && t.Timing == PlanTiming:
+		return "plan-cold"
+	case t.Cache == Cold:
 		return "cold"
 	}
 	return string(t.Timing)
@@ -142,6 +146,7 @@ func (t TimingChoice) String() string {
 // timingChoices are the values of -timing, in the order listed.
 var timingChoices = []TimingChoice{
 	{KernelTiming, Hot}, {GraphTiming, Hot}, {TotalTiming, Hot}, {KernelTiming, Cold},
+	{PlanTiming, Hot}, {PlanTiming, Cold},
 }
 
 // AxisFlag is one flag that sets an axis of a sweep.
@@ -187,7 +192,7 @@ func AxisFlags() []AxisFlag {
 			}},
 		{"blocks", "GPU thread-block shapes WxH, or default for the variant's own (default: default)",
 			func(a *Axes, s string) (err error) { a.Blocks, err = ParseBlocks(s); return }},
-		{"timing", "what GPU cases time: kernel (events over host launches), kernel-graph (CUDA-graph replays), total (upload, kernel, download), cold (kernel after an L2 flush) (default kernel)",
+		{"timing", "what GPU cases time: kernel (events over host launches), kernel-graph (CUDA-graph replays), total (upload, kernel, download), cold (kernel after an L2 flush), plan (making a plan whose kernels the compile cache holds: a warm plan), plan-cold (making a plan with the compile caches bypassed, so that NVRTC compiles its kernels: a cold plan) (default kernel)",
 			func(a *Axes, s string) (err error) {
 				a.Timings, err = parseEnum("timing", s, timingChoices, TimingChoice.String)
 				return

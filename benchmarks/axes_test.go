@@ -71,7 +71,10 @@ func TestAxisFlagValues(t *testing.T) {
 		{"timing", "kernel,kernel-graph,total,cold", func(a Axes) bool {
 			return slices.Equal(a.Timings, []TimingChoice{{KernelTiming, Hot}, {GraphTiming, Hot}, {TotalTiming, Hot}, {KernelTiming, Cold}})
 		}, ""},
-		{"timing", "wall", nil, "-timing wall: want one of kernel, kernel-graph, total, cold"},
+		{"timing", "plan,plan-cold", func(a Axes) bool {
+			return slices.Equal(a.Timings, []TimingChoice{{PlanTiming, Hot}, {PlanTiming, Cold}})
+		}, ""},
+		{"timing", "wall", nil, "-timing wall: want one of kernel, kernel-graph, total, cold, plan, plan-cold"},
 		{"mem", "pageable,pinned", func(a Axes) bool { return slices.Equal(a.Mems, []Memory{Pageable, Pinned}) }, ""},
 		{"mem", "huge", nil, "-mem huge: want one of pageable, pinned"},
 		{"image", "no-such-image.png", nil, "image: open no-such-image.png"},

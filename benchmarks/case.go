@@ -27,6 +27,18 @@ const (
 	// TotalTiming times Plan.Run end to end: upload, kernel and download
 	// for GPU variants, reported as total-ns/op.
 	TotalTiming Timing = "total"
+	// PlanTiming times the plan itself, not a run of it: convolve.PlanFor
+	// of the case's variant, problem and configuration (the NVRTC compile,
+	// the module load, the device buffers and the filter's upload), Close
+	// excluded (each plan is closed after its time is taken). The case's
+	// Cache names the compile cache, not L2: Cold times each plan with
+	// the memory and disk compile caches bypassed
+	// (cudabind.BypassCompileCache), so that it compiles its kernels with
+	// NVRTC as a process's first plan of a new specialization does; Hot
+	// times plans whose kernels the caches hold. Reported as ns/op with
+	// compiles/op and cache-hits/op, the proof of which it was. GPU
+	// variants only.
+	PlanTiming Timing = "plan"
 	// CPUTiming times Plan.Run of a CPU variant with the host clock.
 	CPUTiming Timing = benchname.CPUTiming
 )
@@ -39,7 +51,9 @@ const (
 	Pinned   Memory = "pinned"   // page-locked host memory
 )
 
-// Cache says whether L2 is flushed before every timed sample.
+// Cache says whether L2 is flushed before every timed sample; for
+// PlanTiming, whether the compile caches are bypassed (Cold) or serve the
+// plan's kernels (Hot).
 type Cache string
 
 const (

@@ -53,6 +53,31 @@
 // "# setting <case>: config: <block and tunables>, <where they came
 // from>" line (Runner.Settings), auto's chosen path among them.
 //
+// # Plan cost: cold and warm plans
+//
+// The framework's own cost is measured by plan-timing cases
+// (PlanTiming, timing=plan; -timing plan,plan-cold): each sample makes
+// plans of the case's variant, problem and configuration with
+// convolve.PlanFor and times them, Close excluded (each plan is closed
+// after its time is taken). For them the cache key names the compile
+// cache. A cold case (cache=cold, -timing plan-cold) makes every plan with
+// the memory and disk compile caches bypassed
+// (cudabind.BypassCompileCache, which nothing else uses), so that NVRTC
+// compiles the plan's kernels each time, one plan a sample; a warm case
+// (cache=hot, -timing plan) makes plans whose kernels the caches hold,
+// in batches like kernel samples. The compile cache's counters
+// (cudabind.ReadCacheStats) around every plan prove which it was: a cold
+// plan that hits a cache, or a warm one that compiles, fails the case,
+// and a cold case whose plan compiles nothing with NVRTC (the cuDNN
+// peers) is skipped with that reason. A line reports the plan's median
+// time as ns/op, compiles/op and cache-hits/op, its spread and samples;
+// the clock guard does not watch it (a plan is the host's work, and the
+// idle GPU's clock drops). Preset plan times a cold and a warm plan of
+// every GPU family that compiles with NVRTC; the default preset times
+// gpu-regtile's, two cases of 10 to 30s on a GPU host. The report's
+// section "Plan cost" sets the cold medians against the goal, a cold plan
+// of any variant within 200 ms.
+//
 // # Sampling: stop by noise
 //
 // Each result line is one sample set of its case, in standard Go
@@ -155,6 +180,7 @@
 // Run a preset, or a sweep of your own, with
 //
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
+//	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants gpu-regtile -timing plan,plan-cold
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants cpu-fast -sizes 640x480 -filters gauss9,dense9
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -kernel $PWD/my.cu -variants 'user-.*|gpu-tiled'
 //

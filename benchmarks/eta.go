@@ -140,19 +140,28 @@ func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 
 // Nominal rates of GPU cases, which are not probed: device memory at
 // 500 GB/s, 2.5e12 multiply-adds a second (5 TFLOP/s), host copies at
-// 10 GB/s, and a launch of 10µs.
+// 10 GB/s, and a launch of 10µs; a cold plan (NVRTC compiling its
+// kernels) of 200ms, the goal, and a warm one of 2ms.
 const (
 	nominalDeviceBps  = 500e9
 	nominalMACps      = 2.5e12
 	nominalHostBps    = 10e9
 	nominalLaunchTime = 10 * time.Microsecond
+	nominalColdPlan   = 200 * time.Millisecond
+	nominalWarmPlan   = 2 * time.Millisecond
 )
 
 // nominalRun is the time of one run of a GPU case at the nominal rates:
 // its bytes (each element read and a float32 written) through device
 // memory, its multiply-adds, and for total-time cases the bytes over the
-// host link.
+// host link; for plan-timing cases, the time of one plan.
 func nominalRun(c Case) time.Duration {
+	if c.Timing == PlanTiming {
+		if c.Cache == Cold {
+			return nominalColdPlan
+		}
+		return nominalWarmPlan
+	}
 	bytes := float64(c.Width) * float64(c.Height) * float64(c.Channels) * float64(c.Type.Size()+4)
 	s := bytes/nominalDeviceBps + float64(c.Work())/nominalMACps
 	if c.Timing == TotalTiming {

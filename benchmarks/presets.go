@@ -74,6 +74,9 @@ type sweep struct {
 	// gpus are the device lists to sweep (Axes.GPUs); nil leaves them to
 	// the variants.
 	gpus []string
+	// choices, when set, is the timing axis in place of timings and
+	// cache: the choices of -timing, each with its cache.
+	choices []TimingChoice
 }
 
 func squares(sides ...int) [][2]int {
@@ -129,6 +132,9 @@ func (s sweep) axes() Axes {
 	}
 	for _, t := range timings {
 		a.Timings = append(a.Timings, TimingChoice{Timing: t, Cache: cache})
+	}
+	if s.choices != nil {
+		a.Timings = slices.Clone(s.choices)
 	}
 	return a
 }
@@ -294,6 +300,31 @@ func regtileTunes() []string {
 // chunks of 2 rows), and two neighbours (rx=4, ry=4; rx=8, ry=2).
 var regtileCandidates = []string{"rx=4,ry=2", "rx=4,ry=4", "rx=4,ry=8", "rx=8,ry=2"}
 
+// planVariants are the variants preset plan times on the default problem
+// (1024x1024 f32 Gaussian 5x5): every single-GPU family that compiles its
+// kernels with NVRTC but the tensor-core ones, which sum a 5x5 filter on
+// CUDA cores, and the channel strategies, Sobel and RGB->YUV, which take
+// other problems (planSweeps has them). The cuDNN peers compile nothing
+// with NVRTC and the gpu-slab wrappers compile their wrapped family's
+// kernels, so neither is here.
+var planVariants = []string{"gpu-naive*", "gpu-const", "gpu-shared*", "gpu-texture*", "gpu-tiled", "gpu-regtile",
+	"gpu-separable", "gpu-sepfused", "gpu-fft", "npp", "auto"}
+
+// planChoices time a warm plan (the compile cache holds the kernels) and
+// a cold one (the caches bypassed: NVRTC compiles them).
+var planChoices = []TimingChoice{{PlanTiming, Hot}, {PlanTiming, Cold}}
+
+// planSweeps are the sweeps of preset plan: a warm and a cold plan of
+// every family on a problem it runs, the tensor-core families on a dense
+// 7x7, the smallest filter all three run on tensor cores.
+var planSweeps = []sweep{
+	{variants: planVariants, sizes: squares(1024), filters: []string{"gauss5"}, choices: planChoices},
+	{variants: []string{"gpu-tc-*"}, sizes: squares(1024), filters: []string{"dense7"}, choices: planChoices},
+	{variants: []string{"gpu-ch-*"}, sizes: squares(1024), filters: []string{"gauss5"}, ch: 3, choices: planChoices},
+	{variants: []string{"gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8, choices: planChoices},
+	{variants: []string{"gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3, choices: planChoices},
+}
+
 // presets is every preset, in the order Presets lists them.
 var presets = []Preset{
 	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
@@ -352,7 +383,7 @@ var presets = []Preset{
 			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
 			tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt=1"}}}}},
 
-	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time, host launches vs graph replay",
+	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time, host launches vs graph replay, and gpu-regtile's warm and cold plan",
 		sweeps: []sweep{
 			{variants: []string{"*"}, sizes: squares(1024), filters: []string{"gauss5"}},
 			{variants: []string{"cpu-naive", "cpu-fast", "gpu-naive", "gpu-const", "gpu-shared", "gpu-separable"},
@@ -369,6 +400,10 @@ var presets = []Preset{
 			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
 			{variants: []string{"gpu-naive", "gpu-shared", "gpu-tiled"}, sizes: squares(256, 1024), filters: []string{"gauss5"},
 				timings: []Timing{KernelTiming, GraphTiming}},
+			// The framework's own cost, for one family: a warm and a cold
+			// plan, two cases of five lines of about -max-time each (10 to
+			// 30s on a GPU host; preset plan times every family).
+			{variants: []string{"gpu-regtile"}, sizes: squares(1024), filters: []string{"gauss5"}, choices: planChoices},
 		}},
 	{Name: "launch-overhead", Summary: "kernel time from one host launch per run against CUDA-graph replays: report 000's variants on Gaussian 3x3, 16x16 blocks, images 64..4096, and the small 004 kernels at 1024",
 		sweeps: []sweep{
@@ -379,6 +414,8 @@ var presets = []Preset{
 			{variants: []string{"gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
 				timings: []Timing{KernelTiming, GraphTiming}},
 		}},
+	{Name: "plan", Summary: "the framework's own cost: the time to make a plan, cold (compile caches bypassed: NVRTC compiles the kernels) and warm (the kernels cached), of every GPU family that compiles with NVRTC, at 1024x1024 on Gaussian 5x5 f32 (tensor-core families dense 7x7; channel strategies RGB f32, Sobel and RGB->YUV u8); goal: a cold plan within 200 ms",
+		sweeps: planSweeps},
 	{Name: "tuning-unroll", Summary: "1024x1024 box 59..75 around unroll.cuh's 64-column limit, block 32x32: the three kernels that include it and gpu-naive-padded, which does not",
 		sweeps: []sweep{{variants: []string{"gpu-shared", "gpu-shared-rows", "gpu-texture-shared", "gpu-naive-padded"}, sizes: squares(1024),
 			filters: sized("box", 59, 61, 63, 65, 67, 69, 75), blocks: blocks("32x32")}}},

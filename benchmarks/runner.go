@@ -109,6 +109,13 @@ type caseState struct {
 	// setting is the plan's block and tunables and where they came from
 	// (convolve.TunedPlan), printed with the case's first line.
 	setting string
+	// variant and cfg make the plans a plan-timing case times.
+	variant convolve.Variant
+	cfg     convolve.Config
+	// plans, compiles and hits count the plans a plan-timing case's
+	// current line made, the NVRTC compiles they ran and the compile-cache
+	// hits they had.
+	plans, compiles, hits int64
 }
 
 func (r *Runner) now() time.Time {
@@ -220,6 +227,14 @@ func (r *Runner) setup(c Case, s *caseState) error {
 			return err
 		}
 	}
+	if c.GPU && c.Timing == PlanTiming {
+		// One untimed plan as the case times them: a cold one must
+		// compile, else there is no cold plan to time.
+		s.variant, s.cfg = v, c.Config()
+		if _, err := s.timePlans(c.Cache == Cold, 1); err != nil {
+			return err
+		}
+	}
 	if c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming) {
 		dp, ok := s.plan.(convolve.DevicePlan)
 		if !ok {
@@ -241,6 +256,60 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		}
 	}
 	return nil
+}
+
+// The compile cache as plan-timing cases see it: its counters and its
+// bypass (tests replace them).
+var (
+	readCompileStats   = cudabind.ReadCacheStats
+	bypassCompileCache = cudabind.BypassCompileCache
+)
+
+// errNoCompile is the error of a cold plan-timing case whose plan
+// compiles nothing with NVRTC (the cuDNN peers): its cold plan is its
+// warm one, so the case is skipped.
+var errNoCompile = errors.New("its plan compiles no kernel with NVRTC, so a cold plan is a warm one: nothing to time")
+
+// timePlans makes k plans of the case one after the other and returns
+// the time they took, Close excluded (each is closed after its time is
+// taken). With cold, each plan is made with the compile caches bypassed
+// (bypassCompileCache) and must compile with NVRTC and hit no cache;
+// without it, each must compile nothing. The compile-cache counters
+// around each plan prove it, and add to s's counts.
+func (s *caseState) timePlans(cold bool, k int) (time.Duration, error) {
+	var total time.Duration
+	for range k {
+		restore := func() {}
+		if cold {
+			restore = bypassCompileCache()
+		}
+		before := readCompileStats()
+		t0 := time.Now()
+		pl, err := convolve.PlanFor(s.variant, s.prob, s.cfg)
+		d := time.Since(t0)
+		after := readCompileStats()
+		restore()
+		if err != nil {
+			return 0, fmt.Errorf("plan: %w", err)
+		}
+		if err := pl.Close(); err != nil {
+			return 0, fmt.Errorf("closing a timed plan: %w", err)
+		}
+		total += d
+		compiles, hits := after.Misses-before.Misses, after.Hits()-before.Hits()
+		s.plans++
+		s.compiles += compiles
+		s.hits += hits
+		switch {
+		case cold && hits > 0:
+			return 0, fmt.Errorf("a cold plan hit the compile cache %d times with the caches bypassed: its time is not a cold plan's", hits)
+		case cold && compiles == 0:
+			return 0, errNoCompile
+		case !cold && compiles > 0:
+			return 0, fmt.Errorf("a warm plan compiled %d kernels with NVRTC: the compile cache did not hold them", compiles)
+		}
+	}
+	return total, nil
 }
 
 // lookup is r.Lookup, or convolve.Lookup.
@@ -301,6 +370,13 @@ func checkBitExact(c Case, maxULP int64) error {
 // the counter advanced over at least the meter's MinSpan of timed runs
 // (EnergyMeter.PerRun). A progress note says, the first time, why lines
 // carry no energy.
+// A plan-timing case (PlanTiming) times plans instead of runs, a batch of
+// warm ones or one cold one a sample, unwatched by the clock guard and
+// the energy meter; its line reports ns/op, the plan's time, and the
+// NVRTC compiles and compile-cache hits per plan (compiles/op,
+// cache-hits/op). A cold plan that hits a cache, or a warm one that
+// compiles, fails the case; a cold case whose plan compiles nothing is
+// skipped.
 //
 // Progress notes (one per line, and one about every five seconds of a
 // long line) go to r.Progress at once during a case's first line, which
@@ -330,7 +406,7 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	}
 	s := r.cur
 	if s.err != nil {
-		if unavailableHere(s.err) {
+		if unavailableHere(s.err) || errors.Is(s.err, errNoCompile) {
 			b.Skipf("%s: skipped: %v", c.Variant, s.err)
 		}
 		b.Fatalf("%s: %v", c.Variant, s.err)
@@ -450,6 +526,14 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 			d := time.Since(t0)
 			return d, d, nil
 		}
+	case c.Timing == PlanTiming:
+		// A cold plan is one sample, like a cold kernel: each compiles
+		// for about as long as a sample lasts anyway.
+		cold = c.Cache == Cold
+		run = func(k int) (time.Duration, time.Duration, error) {
+			d, err := s.timePlans(cold, k)
+			return d, d, err
+		}
 	case c.Cache == Cold:
 		cold = true
 		prepare = func() error {
@@ -485,9 +569,10 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 		}
 	}
 	k := s.batch
+	s.plans, s.compiles, s.hits = 0, 0, 0 // the line's own
 	var guard *ClockGuard
 	var meter *EnergyMeter
-	if c.GPU {
+	if clockGuarded(c) {
 		guard = r.Guard
 		if meteredDevices(c.GPUs) {
 			meter = r.Energy
@@ -509,6 +594,12 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 	}
 	return noise.Collect(take, guard, r.now, note)
 }
+
+// clockGuarded reports whether the clock guard watches c's samples: those
+// of GPU cases that time device work. A plan's time is the host's (NVRTC,
+// driver calls), and an idle GPU's SM clock is low, so the guard would
+// discard every sample of a plan-timing case.
+func clockGuarded(c Case) bool { return c.GPU && c.Timing != PlanTiming }
 
 // CopyBWPercent is the share of the device's measured copy bandwidth
 // (copyGBps, bytes read plus written per second, as gpu-copy-gbps) that
@@ -537,7 +628,10 @@ func (r *Runner) lineNote(c Case, set SampleSet, energy LineEnergy) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
-	if c.GPU && r.Guard.On() {
+	if c.Timing == PlanTiming && r.cur.plans > 0 {
+		fmt.Fprintf(&sb, "; %d plans, %d NVRTC compiles, %d compile-cache hits", r.cur.plans, r.cur.compiles, r.cur.hits)
+	}
+	if clockGuarded(c) && r.Guard.On() {
 		fmt.Fprintf(&sb, "; %d samples below %d MHz discarded and taken again", set.Discarded, r.Guard.LimitMHz())
 		if set.KeptThrottled > 0 {
 			fmt.Fprintf(&sb, ", %d more kept after %d retakes (the GPU stays throttled)", set.KeptThrottled, r.Guard.MaxRetakes)
@@ -561,6 +655,16 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 	}
 	host, _ := Spread(set.Host)
 	b.ReportMetric(host, "ns/op")
+	if c.GPU && c.Timing == PlanTiming {
+		// A plan's time is ns/op; rates of pixels and bytes do not
+		// apply to it.
+		s := r.cur
+		b.ReportMetric(float64(s.compiles)/float64(max(s.plans, 1)), "compiles/op")
+		b.ReportMetric(float64(s.hits)/float64(max(s.plans, 1)), "cache-hits/op")
+		b.ReportMetric(set.Spread, "median-ci95-%")
+		b.ReportMetric(float64(len(set.Per)), "samples")
+		return
+	}
 	switch {
 	case c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming):
 		b.ReportMetric(set.Median, "gpu-ns/op")
@@ -691,6 +795,8 @@ func UnitLines() []string {
 		"Unit copy-bound-ns/op better=lower",
 		"Unit %copy-bound better=higher",
 		"Unit scaling-eff better=higher",
+		"Unit compiles/op better=lower",
+		"Unit cache-hits/op better=higher",
 	}
 }
 

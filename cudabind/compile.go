@@ -52,5 +52,11 @@ func NVRTCSearchList() []string { return nvrtc.SearchList() }
 // ReadCacheStats returns the compile-cache counters.
 func ReadCacheStats() CacheStats { return nvrtc.ReadCacheStats() }
 
+// BypassCompileCache turns the memory and disk compile caches off for the
+// whole process until restore is called, so that every compilation runs
+// NVRTC and stores nothing (nvrtc.BypassCache): for timing cold compiles,
+// as the benchmarks' plan-cold cases do.
+func BypassCompileCache() (restore func()) { return nvrtc.BypassCache() }
+
 // CacheDir returns the on-disk compile cache directory (nvrtc.CacheDir).
 func CacheDir() string { return nvrtc.CacheDir() }

@@ -89,7 +89,9 @@
 // memory and disk caches of package nvrtc (see its documentation for the
 // options rendered and the cache layout). [Device.Compile] fills the
 // architecture from the device and loads the result. [ReadCacheStats]
-// counts hits, misses, writes and rejected files.
+// counts hits, misses, writes and rejected files; [BypassCompileCache]
+// turns both caches off until its restore function runs, so that a
+// benchmark can time a cold compile (the benchmarks' plan-cold cases).
 //
 // # Errors
 //

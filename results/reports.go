@@ -50,6 +50,7 @@ var sectionBuilders = []struct {
 	{"roofline", sectionRoofline},
 	{"cpu_roofline", sectionCPURoofline},
 	{"cpu_peers", sectionCPUPeers},
+	{"plan_cost", sectionPlanCost},
 	{"spread", sectionSpread},
 }
 

@@ -126,6 +126,9 @@ func runCaption(r *Run, varying []string, constant map[string]string) string {
 // runLegend says what each measurement column of RunTable holds.
 func runLegend(r *Run) []string {
 	unit := "ns/op on the CPU, gpu-ns/op for GPU kernels, total-ns/op for pipeline cases"
+	if slices.ContainsFunc(r.Samples, func(s *Sample) bool { return s.Keys["timing"] == "plan" }) {
+		unit += ", ns/op for plan cases (`timing=plan`: the time to make a plan, cold with the compile caches bypassed or warm)"
+	}
 	l := []string{
 		"median (ms): the median over the case's runs (its result lines, `-count`) of its time per operation (" + unit + ").",
 		fmt.Sprintf("%.0f%% CI (ms): that median's confidence interval over the runs, by benchmath's order statistics as benchstat computes it; a dash where the runs are too few for one (five or more give one: `-count 5`).", 100*Confidence),

@@ -60,13 +60,21 @@ func cacheKey(src Source, opts CompileOptions, nvrtcMajor, nvrtcMinor int) strin
 type CacheStats struct {
 	MemoryHits int64 // served from the in-memory cache
 	DiskHits   int64 // served from the on-disk cache
-	Misses     int64 // compiled by NVRTC
+	Misses     int64 // compiled by NVRTC, Bypassed included
 	DiskWrites int64 // payloads written to disk
 	Corrupt    int64 // on-disk payloads rejected (and rewritten)
+	// Bypassed counts the compilations made while the caches were
+	// bypassed (BypassCache): NVRTC ran without a cache lookup and the
+	// result was not stored.
+	Bypassed int64
 }
 
 var (
-	statMemHits, statDiskHits, statMisses, statWrites, statCorrupt atomic.Int64
+	statMemHits, statDiskHits, statMisses, statWrites, statCorrupt, statBypassed atomic.Int64
+
+	// bypass counts the BypassCache calls whose restore function has not
+	// been called.
+	bypass atomic.Int64
 
 	memCacheMu sync.Mutex
 	memCache   = map[string]*Compiled{}
@@ -80,7 +88,26 @@ func ReadCacheStats() CacheStats {
 		Misses:     statMisses.Load(),
 		DiskWrites: statWrites.Load(),
 		Corrupt:    statCorrupt.Load(),
+		Bypassed:   statBypassed.Load(),
 	}
+}
+
+// BypassCache turns the compile caches off for the whole process until
+// the function it returns is called: every Compile then runs NVRTC, reads
+// neither the in-memory nor the on-disk cache, writes to neither, and does
+// not wait for a compilation of the same key in progress elsewhere. Each
+// compilation counts in CacheStats.Misses and CacheStats.Bypassed. Calls
+// nest: the caches are back in service when every restore function has
+// been called (a second call of one is a no-op).
+//
+// It exists to time a cold compile: the benchmarks' plan-cold cases
+// (package benchmarks, timing=plan, cache=cold) call it around each plan
+// they time, and check with ReadCacheStats that the plan compiled and hit
+// no cache. Everything else should leave the caches alone.
+func BypassCache() (restore func()) {
+	bypass.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { bypass.Add(-1) }) }
 }
 
 // Hits is the total of memory and disk hits.

@@ -254,3 +254,85 @@ func TestCompileLog(t *testing.T) {
 		t.Errorf("log:\n%s\nwant:\n%s", b, want)
 	}
 }
+
+// TestBypassCache goes through compileCached with a stand-in for NVRTC:
+// with the caches in service a key compiles once and is then served from
+// memory or disk; while BypassCache is in effect every call compiles,
+// nothing is read from or written to either cache, and the counters say
+// so; the caches serve again once every restore function has run.
+func TestBypassCache(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(EnvCacheDir, dir)
+	resetMemoryCache()
+	compiles := 0
+	compile := func() (*Compiled, error) {
+		compiles++
+		c := sampleCompiled()
+		c.Key = ""
+		return c, nil
+	}
+	files := func() int {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	cached, fresh := strings.Repeat("b1", 32), strings.Repeat("b2", 32)
+	if _, err := compileCached(cached, "k.cu", compile); err != nil {
+		t.Fatal(err)
+	}
+	r1 := BypassCache()
+	r2 := BypassCache()
+	steps := []struct {
+		name           string
+		key            string
+		restore        func()
+		wantCompile    bool
+		wantCached     bool
+		wantBypassed   int64
+		wantDiskWrites int64
+	}{
+		{"bypassed: a cached key compiles", cached, nil, true, false, 1, 0},
+		{"bypassed: a new key compiles", fresh, nil, true, false, 1, 0},
+		{"bypassed: the new key again compiles", fresh, nil, true, false, 1, 0},
+		{"one of two restores: still bypassed", cached, r1, true, false, 1, 0},
+		{"the same restore twice: still bypassed", cached, r1, true, false, 1, 0},
+		{"every restore: the cached key is a hit", cached, r2, false, true, 0, 0},
+		{"every restore: the new key was never stored", fresh, nil, true, false, 0, 1},
+		{"every restore: the new key is now a hit", fresh, nil, false, true, 0, 0},
+	}
+	for _, s := range steps {
+		if s.restore != nil {
+			s.restore()
+		}
+		before, n, disk := ReadCacheStats(), compiles, files()
+		c, err := compileCached(s.key, "k.cu", compile)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		after := ReadCacheStats()
+		if got := compiles > n; got != s.wantCompile {
+			t.Errorf("%s: compiled %v, want %v", s.name, got, s.wantCompile)
+		}
+		if c.Cached != s.wantCached || c.Key != s.key {
+			t.Errorf("%s: Cached %v key %.8s, want %v %.8s", s.name, c.Cached, c.Key, s.wantCached, s.key)
+		}
+		if got := after.Bypassed - before.Bypassed; got != s.wantBypassed {
+			t.Errorf("%s: Bypassed +%d, want +%d", s.name, got, s.wantBypassed)
+		}
+		if got, want := after.Misses-before.Misses, int64(compiles-n); got != want {
+			t.Errorf("%s: Misses +%d, want +%d (one per compile)", s.name, got, want)
+		}
+		wantHits := int64(0)
+		if s.wantCached {
+			wantHits = 1
+		}
+		if got := after.Hits() - before.Hits(); got != wantHits {
+			t.Errorf("%s: Hits +%d, want +%d", s.name, got, wantHits)
+		}
+		if got := after.DiskWrites - before.DiskWrites; got != s.wantDiskWrites || int64(files()-disk) != s.wantDiskWrites {
+			t.Errorf("%s: DiskWrites +%d, files +%d, want +%d", s.name, got, files()-disk, s.wantDiskWrites)
+		}
+	}
+}

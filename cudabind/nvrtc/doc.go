@@ -29,4 +29,10 @@
 // directory leaves the memory cache alone in service. Several goroutines
 // asking for one key at once wait for a single compilation.
 // [ReadCacheStats] counts hits, misses, writes and rejected files.
+//
+// [BypassCache] turns both caches off for the process until its restore
+// function is called: every compilation then runs NVRTC, is not stored,
+// and counts as CacheStats.Bypassed. It is there to time cold compiles
+// (the benchmarks' plan-cold cases, which check with ReadCacheStats that
+// each timed plan compiled and hit no cache); nothing else uses it.
 package nvrtc

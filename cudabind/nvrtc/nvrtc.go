@@ -308,8 +308,8 @@ func (c *Compiled) CUBIN() []byte {
 }
 
 // Compile compiles src with the default NVRTC (Default), using the
-// compile caches, without the driver. Compilation failures return a
-// *CompileError with the log.
+// compile caches unless they are bypassed (BypassCache), without the
+// driver. Compilation failures return a *CompileError with the log.
 func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 	if err := checkSource(src); err != nil {
 		return nil, err
@@ -322,8 +322,27 @@ func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 		return nil, err
 	}
 	key := cacheKey(src, opts, l.major, l.minor)
-	// Plans made on several goroutines may ask for the same module at
-	// once: the first compiles, the others wait for its result.
+	return compileCached(key, src.Name, func() (*Compiled, error) { return l.Compile(src, opts) })
+}
+
+// compileCached returns the compilation of key: from the caches, or by
+// compile, whose result it stores. Plans made on several goroutines may
+// ask for the same module at once: the first compiles, the others wait
+// for its result. While the caches are bypassed (BypassCache) every call
+// compiles, and nothing is read from or written to the caches.
+func compileCached(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
+	if bypass.Load() > 0 {
+		statMisses.Add(1)
+		statBypassed.Add(1)
+		start := time.Now()
+		c, err := compile()
+		logCompile(name, time.Since(start), err)
+		if err != nil {
+			return nil, err
+		}
+		c.Key = key
+		return c, nil
+	}
 	for {
 		if c := lookupCache(key); c != nil {
 			return c, nil
@@ -339,8 +358,8 @@ func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 		compilingMu.Unlock()
 		statMisses.Add(1)
 		start := time.Now()
-		c, err := l.Compile(src, opts)
-		logCompile(src.Name, time.Since(start), err)
+		c, err := compile()
+		logCompile(name, time.Since(start), err)
 		if err == nil {
 			c.Key = key
 			storeCache(c)

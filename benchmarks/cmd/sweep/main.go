@@ -37,6 +37,16 @@
 //
 //	go run ./benchmarks/cmd/sweep -kernel my.cu -variants 'user-.*|gpu-tiled' -sizes 4096x4096 -filters gauss9
 //
+// The framework's own cost, the time to make a plan with its NVRTC
+// compile, is timed by preset plan (every GPU family, a cold plan with the
+// compile caches bypassed and a warm one; the default preset times
+// gpu-regtile's) or by -timing plan-cold,plan beside any axes (see
+// benchmarks.PlanTiming); the report's section "Plan cost" sets the cold
+// plans against the goal of 200 ms:
+//
+//	go run ./benchmarks/cmd/sweep -sweep plan
+//	go run ./benchmarks/cmd/sweep -variants gpu-regtile -timing plan,plan-cold
+//
 // On a host with the tree but no git or Go, run it with -bin (a binary
 // from make gpu-bins); the header then names the commit as unknown.
 //
@@ -211,7 +221,7 @@ func (r recorder) IsBoolFlag() bool {
 // (checkOptions); a bad one, like an unknown flag, is a *flagError.
 func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{raw: map[string]string{}}
-	sweep := fs.String("sweep", "default", "preset to run; axis flags beside it replace its axes, and axis flags without it make the sweep alone")
+	sweep := fs.String("sweep", "default", "preset to run (-list names them all; plan times cold and warm plans of every GPU family); axis flags beside it replace its axes, and axis flags without it make the sweep alone")
 	fs.IntVar(&o.count, "count", 5, "runs of every case (-test.count)")
 	fs.Float64Var(&o.noise, "noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
 	fs.DurationVar(&o.maxTime, "max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time); a line still takes 6 samples, and the sweep names the cases whose 6 samples outlast it")

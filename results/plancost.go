@@ -1,0 +1,166 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// PlanGoal is the issue's goal for the framework's own cost: a cold plan
+// (the NVRTC compile of its kernels included) of any variant within 200
+// ms, median, on the GPU hosts.
+const PlanGoal = 200e6 // ns
+
+// CompilesUnit is the NVRTC compiles per plan of a plan-timing case
+// (timing=plan), with cache-hits/op the benchmark's proof of a cold or a
+// warm plan.
+const CompilesUnit = "compiles/op"
+
+// planCase is one problem of one variant timed as a plan: its cold and
+// warm cases, from one run.
+type planCase struct {
+	cold, warm *Sample
+	run        string
+}
+
+// planCases collects, from every run of h, the plan-timing cases (timing
+// plan, cache cold or hot), one entry per case but for its cache: a run
+// of preset plan first, then the others in h's order, the first run to
+// hold a case giving both its cold and warm plans.
+func planCases(h *Host) []*planCase {
+	runs := slices.Clone(h.Runs)
+	isPlan := func(r *Run) bool { return r.Preset == "plan" || strings.HasPrefix(r.Preset, "plan-") }
+	slices.SortStableFunc(runs, func(a, b *Run) int {
+		switch {
+		case isPlan(a) && !isPlan(b):
+			return -1
+		case isPlan(b) && !isPlan(a):
+			return 1
+		}
+		return 0
+	})
+	var out []*planCase
+	byKey := map[string]*planCase{}
+	for _, r := range runs {
+		mine := map[string]bool{} // the cases this run gave
+		for _, s := range r.Samples {
+			if s.Keys["timing"] != "plan" {
+				continue
+			}
+			k := planKey(s)
+			pc := byKey[k]
+			if pc == nil {
+				pc = &planCase{run: r.Preset}
+				byKey[k] = pc
+				out = append(out, pc)
+				mine[k] = true
+			}
+			if !mine[k] {
+				continue
+			}
+			switch s.Keys["cache"] {
+			case "cold":
+				pc.cold = s
+			case "hot":
+				pc.warm = s
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *planCase) int { return compareSamples(a.any(), b.any()) })
+	return out
+}
+
+// planKey is a plan case's name keys but its cache.
+func planKey(s *Sample) string {
+	var b strings.Builder
+	for _, k := range NameKeys {
+		if k != "cache" {
+			b.WriteString("/" + k + "=" + s.Keys[k])
+		}
+	}
+	return b.String()
+}
+
+// any is one of the case's samples, for its keys.
+func (pc *planCase) any() *Sample {
+	if pc.cold != nil {
+		return pc.cold
+	}
+	return pc.warm
+}
+
+// problemLabel names a plan case's problem: size, filter, element type,
+// and the channels, layout, border, block and tunables where they are not
+// the defaults.
+func problemLabel(s *Sample) string {
+	k := s.Keys
+	parts := []string{k["size"], k["filter"], k["type"]}
+	if c := k["ch"]; c != "1" {
+		parts = append(parts, c+"ch "+k["layout"])
+	}
+	if b := k["border"]; b != "zero" {
+		parts = append(parts, b+" border")
+	}
+	for _, key := range []string{"block", "opts", "tune", "gpus"} {
+		if v := k[key]; v != "" && v != "default" && v != "none" {
+			parts = append(parts, key+" "+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// sectionPlanCost reads the plan-timing cases of every run (preset plan
+// times every family, the default preset gpu-regtile): per GPU, variant
+// and problem, the median time of a cold plan (the compile caches
+// bypassed, NVRTC compiling the kernels) and of a warm one (the kernels
+// cached), and whether the cold plan meets PlanGoal.
+func sectionPlanCost(hosts []*Host) *Section {
+	s := &Section{Report: "plan", Title: "Plan cost: the framework's own time to make a plan, cold and warm"}
+	for _, h := range hosts {
+		cases := planCases(h)
+		if len(cases) == 0 {
+			continue
+		}
+		t := &Table{ID: "plan-cost-" + h.Slug, Title: "Cold and warm plans — " + h.Title,
+			Header: []string{"Variant", "Problem", "Cold plan (ms)", "Warm plan (ms)", "Cold / warm", "Compiles per cold plan", "Cold ≤ 200 ms", "Run"}, Keys: 2,
+			Legend: []string{
+				"Cold plan (ms): the median time of `convolve.PlanFor` (`timing=plan`, `cache=cold`) with the memory and disk compile caches bypassed, so that NVRTC compiles the plan's kernels as in a process's first plan of a new specialization, ± the half-width of its confidence interval; `Close` is not in the time.",
+				"Warm plan (ms): the same with the kernels in the compile cache (`cache=hot`): the module load, device buffers and filter upload that remain.",
+				"Compiles per cold plan: NVRTC compiles per timed plan (`compiles/op`); the benchmark fails a cold plan that hits a cache and a warm one that compiles.",
+				"Cold ≤ 200 ms: the goal, met (yes) or not (NO) by the cold plan's median.",
+				"Run: the stored run the case comes from.",
+			}}
+		met, timed := 0, 0
+		worst, worstNS := "", 0.0
+		for _, pc := range cases {
+			cold, warm := timeOf(pc.cold), timeOf(pc.warm)
+			goal, compiles := missing, missing
+			if cold.OK() {
+				timed++
+				c := cold.Center()
+				if c <= PlanGoal {
+					met++
+					goal = "yes"
+				} else {
+					goal = "NO"
+				}
+				if c > worstNS {
+					worst, worstNS = pc.cold.Keys["variant"], c
+				}
+				if v, ok := pc.cold.Median(CompilesUnit); ok {
+					compiles = sig(v, 3)
+				}
+			}
+			t.Rows = append(t.Rows, []string{pc.any().Keys["variant"], problemLabel(pc.any()),
+				msCI(cold), msCI(warm), ratioCell(cold, warm), compiles, goal, "`" + pc.run + "`"})
+		}
+		t.Caption = fmt.Sprintf("The time to make a plan, from the runs' plan cases (preset `plan` times every family; the default preset gpu-regtile). Goal: a cold plan of any variant within 200 ms, median; %d of the %d cold plans timed meet it",
+			met, timed)
+		if worst != "" {
+			t.Caption += fmt.Sprintf(", the slowest %s at %s ms", worst, ms(worstNS, true))
+		}
+		t.Caption += "."
+		s.Tables = append(s.Tables, t)
+	}
+	return s
+}
