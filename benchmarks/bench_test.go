@@ -31,6 +31,8 @@ var (
 	maxTimeFlag    = flag.Duration("max-time", DefaultNoise.MaxTime, "time limit of one result line's sampling (it still takes at least 6 samples)")
 	sampleTimeFlag = flag.Duration("sample-time", DefaultNoise.SampleTime, "least duration of one sample: shorter runs are timed in batches")
 	maxRetakesFlag = flag.Int("max-retakes", DefaultMaxRetakes, "samples of a result line taken below 90% of the max SM clock that are discarded and taken again; later ones are kept and counted")
+
+	proveTimeoutFlag = flag.Duration("prove-timeout", DefaultProveTimeout, "longest the property suite may run on one user kernel (-kernel) before it is killed and the kernel refused as a hang; 0 means no limit")
 )
 
 // kernelFlag holds the user kernels -kernel added.
@@ -115,6 +117,9 @@ func setupBench(stdout, stderr io.Writer) error {
 	}
 	if *maxRetakesFlag < 0 {
 		return fmt.Errorf("benchmarks: -max-retakes=%d: must not be negative", *maxRetakesFlag)
+	}
+	if *proveTimeoutFlag < 0 {
+		return fmt.Errorf("benchmarks: -prove-timeout=%v: must not be negative (0 means no limit)", *proveTimeoutFlag)
 	}
 	if err := oneCallPerLine(stderr); err != nil {
 		return err
@@ -262,7 +267,7 @@ func proveUserKernels(kf *KernelFlag, cases []Case, stdout, stderr io.Writer) ma
 		}
 	})
 	fmt.Fprintf(stderr, "[benchmarks] proving the user kernels %s with the property suite before timing them\n", strings.Join(names, ", "))
-	for _, p := range ProveKernels(exe, names, extra, stderr) {
+	for _, p := range ProveKernels(exe, names, extra, *proveTimeoutFlag, stderr) {
 		var line string
 		if p.Proven() {
 			line = fmt.Sprintf("user kernel %s: passed the property suite; its %d cases are timed", p.Variant, count[p.Variant])

@@ -166,7 +166,11 @@
 // itself (ProveKernels: the test TestUserKernels, which calls
 // convtest.TestVariant); a kernel the suite does not pass is refused: a
 // comment line says why, with the failed properties, and each of its
-// cases fails with that reason instead of being timed. The output names
+// cases fails with that reason instead of being timed. Each kernel is
+// proved in a child run of its own, stopped at its first failed
+// property, so that a kernel that faults (a sticky CUDA error: refused
+// as a crash) or hangs (killed after -prove-timeout, default
+// DefaultProveTimeout: refused as a hang) fails alone. The output names
 // each kernel's file and the SHA-256 of its source.
 //
 // # A variant of another module

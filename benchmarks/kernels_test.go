@@ -151,7 +151,7 @@ func TestProveKernelsWithoutGPU(t *testing.T) {
 	}
 	t.Setenv("CONVBENCH_LIBCUDA", "/nonexistent/libcuda.so.1")
 	var log bytes.Buffer
-	proofs := ProveKernels(exe, []string{"user-direct"}, []string{"-kernel=" + k.Path}, &log)
+	proofs := ProveKernels(exe, []string{"user-direct"}, []string{"-kernel=" + k.Path}, DefaultProveTimeout, &log)
 	if len(proofs) != 1 {
 		t.Fatalf("proofs %+v", proofs)
 	}
@@ -162,7 +162,7 @@ func TestProveKernelsWithoutGPU(t *testing.T) {
 	}
 	// A child that ends without a word on the kernel leaves it unproven
 	// with what ended the run.
-	proofs = ProveKernels(exe, []string{"user-direct"}, []string{"-no-such-flag"}, io.Discard)
+	proofs = ProveKernels(exe, []string{"user-direct"}, []string{"-no-such-flag"}, DefaultProveTimeout, io.Discard)
 	if proofs[0].Proven() || proofs[0].Verdict != "" || !strings.Contains(proofs[0].Refusal(), "ended without a verdict") ||
 		!strings.Contains(proofs[0].Refusal(), "exit status") {
 		t.Errorf("proof of a failed run: %+v", proofs[0])
@@ -224,6 +224,44 @@ func TestParseProofs(t *testing.T) {
 	}
 	if got[0].Refusal() != "" || !got[0].Proven() {
 		t.Errorf("the passing kernel is refused: %q", got[0].Refusal())
+	}
+}
+
+// The output of a run stopped at its first failed property has the
+// suite's report of the failure but no result lines: it reads as a
+// failure of that property, whichever form the report takes.
+func TestParseProofsStopped(t *testing.T) {
+	for _, tt := range []struct {
+		name, report, detail string
+	}{
+		{"shrunk", strings.Join([]string{
+			"    run.go:177: variant=user-bad property=agreement FAILED after 0 passing cases",
+			"          shrunk case (3 shrinks): filter2d 1x1 c=1 f32 K=1x1 zero",
+			"          original case:            filter2d 9x7 c=1 f32 K=3x3 zero",
+			"          failure: run: cuLaunchKernel: CUDA_ERROR_INVALID_VALUE (invalid argument)",
+		}, "\n"), "variant=user-bad property=agreement FAILED after 0 passing cases; shrunk case (3 shrinks): filter2d 1x1 c=1 f32 K=1x1 zero; failure: run: cuLaunchKernel: CUDA_ERROR_INVALID_VALUE (invalid argument)"},
+		{"refused at plan time", "    run.go:192: variant=user-bad property=agreement: refused 25 of 25 cases at plan time; first: refused: too big",
+			"variant=user-bad property=agreement: refused 25 of 25 cases at plan time; first: refused: too big"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := strings.Join([]string{
+				"=== RUN   TestUserKernels",
+				"=== RUN   TestUserKernels/user-bad",
+				"    userkernel_test.go:28: variant=user-bad seed=1 n=250 (rerun with -convtest.seed=1)",
+				"    gpu.go:117: precompiled the kernels of 140 specializations of user-bad on 16 workers in 2s (0 refused at plan time)",
+				"=== RUN   TestUserKernels/user-bad/agreement",
+				tt.report,
+			}, "\n")
+			p := ParseProofs(out, []string{"user-bad"})[0]
+			if p.Verdict != "fail" || !slices.Equal(p.Failed, []string{"agreement"}) || p.Detail != tt.detail {
+				t.Errorf("proof %+v\nwant a failure of agreement with the detail %q", p, tt.detail)
+			}
+		})
+	}
+	// A line of the suite's that reports no failure is no failure.
+	out := "=== RUN   TestUserKernels/user-ok/agreement\n    run.go:199: checked 25 of 250 random cases within the 3s bound (-convtest.time=0 checks all)\n"
+	if p := ParseProofs(out, []string{"user-ok"})[0]; p.Verdict != "" || p.Failed != nil {
+		t.Errorf("proof %+v: want no verdict", p)
 	}
 }
 

@@ -2,9 +2,11 @@ package benchmarks_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
@@ -31,6 +33,9 @@ func TestUserKernels(t *testing.T) {
 		}
 		t.Run("user-cpu", func(t *testing.T) { convtest.TestVariant(t, renamed{naive, "user-cpu"}) })
 		t.Run("user-broken", func(t *testing.T) { convtest.TestVariant(t, broken{renamed{naive, "user-broken"}}) })
+		for _, f := range []faulty{{renamed{naive, "user-sticky"}, "sticky"}, {renamed{naive, "user-hang"}, "hang"}, {renamed{naive, "user-dies"}, "dies"}} {
+			t.Run(f.name, func(t *testing.T) { convtest.TestVariant(t, f) })
+		}
 		return
 	}
 	ks := benchmarks.FlagKernels()
@@ -58,7 +63,7 @@ func TestProveKernelsVerdicts(t *testing.T) {
 	}
 	t.Setenv(envStandIns, "1")
 	var log bytes.Buffer
-	proofs := benchmarks.ProveKernels(exe, []string{"user-cpu", "user-broken"}, []string{"-convtest.n=10"}, &log)
+	proofs := benchmarks.ProveKernels(exe, []string{"user-cpu", "user-broken"}, []string{"-convtest.n=10"}, 0, &log)
 	good, bad := proofs[0], proofs[1]
 	if !good.Proven() || good.Refusal() != "" {
 		t.Errorf("the correct stand-in: %+v; log:\n%s", good, log.String())
@@ -68,7 +73,51 @@ func TestProveKernelsVerdicts(t *testing.T) {
 		!strings.Contains(bad.Detail, "variant=user-broken property=agreement FAILED") || !strings.Contains(bad.Detail, "shrunk case") {
 		t.Errorf("the broken stand-in: %+v; log:\n%s", bad, log.String())
 	}
+	if len(bad.Failed) != 1 || bad.Fault != "" || !strings.Contains(log.String(), "user-broken: stopped the property suite at its first failed property, agreement") {
+		t.Errorf("the broken stand-in: failed %v, fault %q: want the run stopped at agreement, no fault; log:\n%s", bad.Failed, bad.Fault, log.String())
+	}
 	t.Logf("refusal of the broken stand-in: %s", bad.Refusal())
+}
+
+// A kernel that faults fails alone, each in a run of the suite of its
+// own: a sticky CUDA error is a crash, a run that never ends is killed at
+// the time limit and is a hang, a run that dies is a crash; each refusal
+// says so and ends with the command that reruns the suite on the kernel.
+func TestProveKernelsFaults(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	t.Setenv(envStandIns, "1")
+	var log bytes.Buffer
+	const limit = 4 * time.Second
+	start := time.Now()
+	proofs := benchmarks.ProveKernels(exe, []string{"user-sticky", "user-hang", "user-dies"}, []string{"-convtest.n=10"}, limit, &log)
+	if d := time.Since(start); d > limit+20*time.Second {
+		t.Errorf("took %v: want the hang killed at %v", d, limit)
+	}
+	for i, want := range []struct {
+		fault, verdict string
+		says           []string
+	}{
+		{benchmarks.FaultCrash, "fail", []string{"crash: failed the property suite (property agreement): ", "CUDA_ERROR_ILLEGAL_ADDRESS"}},
+		{benchmarks.FaultHang, "", []string{"hang: the property suite was still running after 4s (-prove-timeout) in property agreement: killed it"}},
+		{benchmarks.FaultCrash, "", []string{"crash: the run of the property suite died (exit status 3) in property agreement"}},
+	} {
+		p := proofs[i]
+		r := p.Refusal()
+		if p.Proven() || p.Fault != want.fault || p.Verdict != want.verdict || !strings.Contains(r, "; reproduce alone: "+exe+" '-test.run=^TestUserKernels$/^(?:"+p.Variant+")$' -test.v") {
+			t.Errorf("%s: fault %q verdict %q refusal %q: want fault %q, verdict %q and the command", p.Variant, p.Fault, p.Verdict, r, want.fault, want.verdict)
+		}
+		for _, s := range want.says {
+			if !strings.Contains(r, s) {
+				t.Errorf("%s: refusal %q: want it to say %q", p.Variant, r, s)
+			}
+		}
+	}
+	if t.Failed() {
+		t.Logf("log:\n%s", log.String())
+	}
 }
 
 // renamed is a variant under another name.
@@ -81,6 +130,39 @@ func (r renamed) Describe() convolve.Description {
 	d := r.Variant.Describe()
 	d.Name = r.name
 	return d
+}
+
+// faulty is a variant whose runs fault as kind says: "sticky" fails
+// with a sticky CUDA error, "hang" never returns, "dies" ends the
+// process.
+type faulty struct {
+	renamed
+	kind string
+}
+
+func (f faulty) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	pl, err := f.renamed.Plan(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return faultyPlan{pl, f.kind}, nil
+}
+
+type faultyPlan struct {
+	convolve.Plan
+	kind string
+}
+
+func (fp faultyPlan) Run(in, out *convolve.Image) error {
+	switch fp.kind {
+	case "sticky":
+		return errors.New("cuLaunchKernel: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)")
+	case "hang":
+		time.Sleep(time.Hour)
+	case "dies":
+		os.Exit(3)
+	}
+	return fp.Plan.Run(in, out)
 }
 
 // broken is a variant whose output is off by one at pixel (0, 0).

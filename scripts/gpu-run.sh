@@ -16,9 +16,60 @@
 #                   and OUTDIR/tests-report.txt, also printed: the slowest
 #                   packages and top-level tests, and the kernels compiled, in
 #                   all and for the packages that compiled longest
-#   memcheck        cudabind, variants and a short properties run under compute-sanitizer memcheck
-#   racecheck       variants and a short properties run under racecheck and synccheck
-#   props-sanitizers  only the properties run, under memcheck, racecheck and synccheck
+#   sanitizers      compute-sanitizer's memcheck (with --leak-check full), racecheck,
+#                   synccheck and initcheck, with their default options otherwise,
+#                   over the property suite of every GPU variant that $SAN_VARIANT
+#                   matches (default ^(gpu-|npp|cudnn|auto$|auto-bf16$): every gpu-
+#                   variant, the gpu-slab ones on the one GPU, npp, npp-interior, cudnn,
+#                   cudnn-tf32, auto and auto-bf16; cuDNN's peers skip where the library
+#                   is absent), -props.n=$SAN_N (default 5), -test.short,
+#                   -test.parallel 1, -test.timeout $SAN_TIMEOUT (default 10m) a tool;
+#                   $SAN_JOBS tools at once (default 1; over 1, a run of the suite
+#                   without a tool fills the compile cache first, sanitizers-warm.log).
+#                   Each tool's log is OUTDIR/sanitizers-TOOL.log; OUTDIR/sanitizers-summary.txt
+#                   has one line a tool ("TOOL rc=N errors=N api-errors=N passed=N
+#                   failed=N secs=S log=FILE", racecheck adding hazards= and warnings=,
+#                   memcheck leaked-bytes=; errors=missing where the log has no summary)
+#                   and a last line, "sanitizers ok" or "sanitizers NOT OK: ...". The
+#                   stage fails unless every tool exited 0 with 0 errors and 0 failed tests.
+#                   Why -test.parallel 1 and one tool at a time: on an H200 (38b0ea9
+#                   binaries, warm compile cache, -props.n=5), each tool alone over the
+#                   35 GPU variants run in parallel, as the suite runs them, stopped
+#                   making progress within its first 35 s and was killed at 95 s, while
+#                   synccheck with -test.parallel 1 checked all 35 in 83 s, 0 errors;
+#                   and the four tools at once over four variants took 19 to 64 s each,
+#                   against 2 and 3 s for synccheck and initcheck alone, the CPUs
+#                   nearly idle (load under 3): sanitized processes sharing the GPU
+#                   slow each other more than running one after another costs.
+#   sanitizers-slabs  the same over the multi-GPU variants, $SAN_SLAB_VARIANT (default
+#                   ^gpu-(slab|stream)), which need 2 GPUs or more: on a host with fewer
+#                   (nvidia-smi -L) the stage does not run and fails;
+#                   OUTDIR/sanitizers-slabs-TOOL.log and sanitizers-slabs-summary.txt
+#   props-sanitizers  the former name of sanitizers
+#   memcheck        memcheck over cudabind's and gpu/variants' GPU tests (-test.short), then
+#                   its sanitizers line alone (OUTDIR/memcheck-props.log)
+#   racecheck       racecheck over gpu/variants' tests (-test.short), then racecheck and
+#                   synccheck as in sanitizers (racecheck-props.log, synccheck-props.log)
+#   faults          one sweep (.gpu/sweep) that proves and times the deliberately broken
+#                   user kernels of gpu/userkernel/testdata/broken (an out-of-bounds
+#                   store, __trap(), a kernel that never ends, one asking for more
+#                   shared memory than a block gets, one launched with more threads a
+#                   block than its launch bounds, one that leaves an output unwritten)
+#                   beside the correct examples/kernels/direct.cu: -variants 'user-.*' -sizes
+#                   $FAULTS_SIZES (default 512x512) -filters gauss3,gauss5 -types f32
+#                   -count $FAULTS_COUNT (default 2) -max-time 0.5s -case-timeout
+#                   $FAULTS_CASE_TIMEOUT (default 20s) -prove-timeout $FAULTS_PROVE_TIMEOUT
+#                   (default 2m: each kernel is proved in a run of the suite of its own,
+#                   all at once, and the one that never ends is killed then; the stage
+#                   takes about that and a minute). Its run goes under OUTDIR/faults/,
+#                   its log to OUTDIR/faults.log, and OUTDIR/faults-summary.txt has a
+#                   line a kernel: direct "ok: proven" with every case's -count result
+#                   lines, each broken kernel "ok: refused" with a refusal that holds the
+#                   texts of its "// expect refusal: " lines (crash and its CUDA error,
+#                   hang, wrong results), else WRONG and why; then the sweep's "# fault"
+#                   lines, and "faults ok" or "faults NOT OK: ...". The sweep itself exits
+#                   1 (the broken kernels' cases fail, by design); the stage fails only
+#                   when the summary is not ok.
 #   props           the property suite over the GPU variants and the peers NPP and cuDNN
 #                   (-props.n=$PROPS_N, default 30: every GPU variant at 30 cases a
 #                   property took 160 s on an H100 at 6225cdc, with fewer variants
@@ -184,8 +235,170 @@ kernelscompiled() { # compiles.log
     END { for (i = 1; i <= NR; i++) printf "  %-" w "s  %d in %.2fs%s\n", prog[i], n[i], secs[i], (f[i] ? " (" f[i] " failed)" : "") }'
 }
 
+# sanflags sets sflags to the properties test binary's flags under a
+# sanitizer: the short suite, one variant at a time (see the sanitizers
+# stage), with a time limit.
+sanflags() { # regex
+  sflags=(-test.v -test.short -test.parallel 1 -test.timeout "${SAN_TIMEOUT:-10m}" -props.variant="$1" -props.n="${SAN_N:-5}")
+}
+
+# santool runs the property suite of the variants regex matches under one
+# compute-sanitizer tool, its output in OUTDIR/NAME.log, and writes its
+# summary line (sanline) to OUTDIR/NAME.line.
+santool() { # name tool regex
+  local name=$1 tool=$2 re=$3 log=$out/$1.log t0 rc cmd extra=
+  [ "$tool" = memcheck ] && extra="--leak-check full"
+  sanflags "$re"
+  # shellcheck disable=SC2206
+  cmd=(compute-sanitizer --tool "$tool" $extra --error-exitcode 3 "$bin/properties.test" "${sflags[@]}")
+  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd properties && ${cmd[*]})"; } >"$log"
+  t0=$(date +%s)
+  (cd "$root/properties" && "${cmd[@]}") >>"$log" 2>&1
+  rc=$?
+  sanline "$tool" "$rc" $(( $(date +%s) - t0 )) "$log" >"$out/$name.line"
+}
+
+# sanone runs santool alone, as the memcheck and racecheck stages do: its
+# line goes to OUTDIR/summary.txt, and a line that is not rc=0 errors=0
+# failed=0 fails the stage.
+sanone() { # name tool regex
+  santool "$@"
+  sed "s|^|$1: |" "$out/$1.line" | tee -a "$summary"
+  sanverdict "$1" "$out/$1.line" | grep -q " NOT OK" && failed=$((failed+1))
+  rm "$out/$1.line"
+}
+
+# sanline: the summary line of one tool's log: the exit status, the count
+# of its ERROR SUMMARY line (racecheck's: the errors of its RACECHECK
+# SUMMARY line, where it prints no ERROR SUMMARY), the errors that are
+# CUDA API errors ("Program hit ... on CUDA API call"), the tests passed
+# and failed (subtests included), seconds, and racecheck's hazards and
+# warnings, memcheck's bytes leaked; errors=missing where no summary
+# line was printed (the run was killed or crashed).
+sanline() { # tool rc secs log
+  awk -v tool="$1" -v rc="$2" -v secs="$3" -v file="$(basename "$4")" '
+    /^========= ERROR SUMMARY: [0-9]+ errors?$/ && err == "" { err = $4 }
+    /^========= RACECHECK SUMMARY: / { s = $0; sub(/.*SUMMARY: /, "", s); split(s, a, /[^0-9]+/); hazards = a[1]; rerr = a[2]; warn = a[3] }
+    /^========= LEAK SUMMARY: [0-9]+ bytes/ { leak = $4 }
+    /^========= Program hit .* on CUDA API call to / { api++ }
+    /^[ \t]*--- PASS/ { pass++ }
+    /^[ \t]*--- FAIL/ { fail++ }
+    END {
+      e = err; if (e == "") e = rerr; if (e == "") e = "missing"
+      printf "%-9s rc=%d errors=%s api-errors=%d passed=%d failed=%d secs=%d log=%s", tool, rc, e, api, pass, fail, secs, file
+      if (hazards != "") printf " hazards=%s warnings=%s", hazards, warn
+      if (leak != "") printf " leaked-bytes=%s", leak
+      printf "\n"
+    }' "$4"
+}
+
+# sanverdict: the summary's last line, "NAME ok" or "NAME NOT OK: ..."
+# naming the tools whose line is not rc=0 errors=0 failed=0.
+sanverdict() { # name summary-lines
+  awk -v name="$1" '
+    { n++ }
+    !($2 == "rc=0" && $3 == "errors=0" && $6 == "failed=0") { bad = bad (bad == "" ? "" : ", ") $1 " (" $2 " " $3 " " $6 ")" }
+    END { if (n == 0) print name " NOT OK: no tool ran"; else if (bad == "") print name " ok: " n " tools, 0 errors"; else print name " NOT OK: " bad }' "$2"
+}
+
+# sanitizers: the four tools over the property suite of the variants
+# regex matches (santool), $SAN_JOBS at a time, then
+# OUTDIR/NAME-summary.txt, its lines added to OUTDIR/summary.txt.
+sanitizers() { # name regex
+  local name=$1 re=$2 tools="memcheck racecheck synccheck initcheck" tool n=${SAN_JOBS:-1} lines
+  if [ "$n" -gt 1 ]; then
+    # The tools at once would compile the same kernels each: fill the
+    # compile cache first with the suite under no tool.
+    sanflags "$re"
+    run "$name-warm" properties "$bin/properties.test" "${sflags[@]}"
+  fi
+  for tool in $tools; do
+    while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do wait -n; done
+    santool "$name-$tool" "$tool" "$re" &
+  done
+  wait
+  lines=$out/$name-summary.lines
+  for tool in $tools; do cat "$out/$name-$tool.line" && rm "$out/$name-$tool.line"; done >"$lines"
+  { echo "# commit $commit, gpu: $gpu; $name: compute-sanitizer over the property suite of $re (-props.n=${SAN_N:-5}), $n at once"
+    cat "$lines"; sanverdict "$name" "$lines"; } >"$out/$name-summary.txt"
+  rm "$lines"
+  tail -n +2 "$out/$name-summary.txt" | sed "/^$name /!s|^|$name: |" | tee -a "$summary"
+  grep -q " NOT OK" "$out/$name-summary.txt" && failed=$((failed+1))
+}
+
+# The faults stage's kernels: the correct example first, then every
+# deliberately broken kernel.
+faultkernels() {
+  echo "$root/examples/kernels/direct.cu"
+  ls "$root"/gpu/userkernel/testdata/broken/*.cu
+}
+
+# faultsummary: OUTDIR/faults-summary.txt from the faults stage's run
+# file: a line a kernel, then the sweep's "# fault" lines, then the
+# verdict; its lines are added to OUTDIR/summary.txt. It returns 1 unless
+# every kernel is as expected: the correct one (no "// expect refusal: "
+# line) proven, with no failed case and $count result lines for each of
+# its cases; each broken one refused with every text its expect lines
+# name, and not timed.
+faultsummary() { # count kernel...
+  local count=$1 file k name verdict e bad=0 n=0 why lines fails cases full
+  shift
+  file=$(ls -t "$out"/faults/*/*.txt 2>/dev/null | head -1)
+  {
+    echo "# commit $commit, gpu: $gpu; faults: the sweep's verdict on each user kernel, from ${file:-no run file}"
+    for k in "$@"; do
+      n=$((n+1))
+      name=$(sed -n 's|^// name: *||p' "$k" | head -1)
+      [ -n "$name" ] || name=user-$(basename "$k" .cu)
+      verdict=
+      # The verdict, not the line before it naming the kernel's file.
+      [ -n "$file" ] && verdict=$(grep -m1 -E "^# user kernel $name: (passed the property suite|refused: )" "$file" | sed "s|^# user kernel $name: ||")
+      lines=0; fails=0; cases=0; full=0
+      if [ -n "$file" ]; then
+        lines=$(grep -c "^BenchmarkConv/variant=$name/.* ns/op" "$file")
+        fails=$(grep -c "^--- FAIL: BenchmarkConv/variant=$name/" "$file")
+        # The cases, and those with $count result lines.
+        read -r cases full < <(grep "^BenchmarkConv/variant=$name/.* ns/op" "$file" |
+          awk -v count="$count" '{ n[$1]++ } END { for (c in n) { all++; if (n[c] == count) ok++ } print all + 0, ok + 0 }')
+      fi
+      why=
+      if ! grep -q '^// expect refusal: ' "$k"; then
+        case $verdict in
+        "passed the property suite"*) ;;
+        *) why="want it proven, got: ${verdict:-no verdict line}" ;;
+        esac
+        if [ -z "$why" ] && { [ "$fails" != 0 ] || [ "$cases" = 0 ] || [ "$cases" != "$full" ]; }; then
+          why="want $count result lines for each case and no failed case: $fails failed, $cases cases, $full of them with $count lines"
+        fi
+        [ -n "$why" ] || echo "$name ok: proven; $cases cases, $count result lines each"
+      else
+        case $verdict in
+        refused:*) ;;
+        *) why="want it refused, got: ${verdict:-no verdict line}" ;;
+        esac
+        while IFS= read -r e; do
+          [ -n "$why" ] && break
+          [[ $verdict == *"$e"* ]] || why="want a refusal that says \"$e\", got: $verdict"
+        done < <(sed -n 's|^// expect refusal: *||p' "$k")
+        [ -z "$why" ] && [ "$lines" != 0 ] && why="refused, but $lines result lines were timed"
+        [ -n "$why" ] || echo "$name ok: ${verdict:0:600}"
+      fi
+      if [ -n "$why" ]; then bad=$((bad+1)); echo "$name WRONG: ${why:0:600}"; fi
+    done
+    [ -n "$file" ] && grep '^# fault ' "$file"
+    if [ -z "$file" ]; then echo "faults NOT OK: the sweep wrote no run file (see faults.log)"
+    elif [ $bad = 0 ]; then echo "faults ok: $n kernels as expected"
+    else echo "faults NOT OK: $bad of $n kernels not as expected"; fi
+  } >"$out/faults-summary.txt"
+  tail -n +2 "$out/faults-summary.txt" | tee -a "$summary"
+  ! grep -q '^faults NOT OK' "$out/faults-summary.txt"
+}
+
 failed=0
-san="compute-sanitizer --report-api-errors no --error-exitcode 3"
+san="compute-sanitizer --error-exitcode 3"
+# The GPU variants of the sanitizer stages (see sanitizers above).
+sanre='^(gpu-|npp|cudnn|auto$|auto-bf16$)'
+[ -n "${SAN_VARIANT:-}" ] && sanre=$SAN_VARIANT
 for stage in "$@"; do
   case $stage in
   tests)
@@ -213,19 +426,33 @@ for stage in "$@"; do
     tee -a "$summary" <"$out/tests-summary.txt"
     testsreport ${logs[@]+"${logs[@]}"}
     unset CONVBENCH_COMPILE_LOG ;;
+  sanitizers|props-sanitizers)
+    sanitizers sanitizers "$sanre" ;;
+  sanitizers-slabs)
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+    if [ "$gpus" -lt 2 ]; then
+      echo "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists $gpus: not run" | tee -a "$summary"
+      failed=$((failed+1))
+    else
+      sanitizers sanitizers-slabs "${SAN_SLAB_VARIANT:-^gpu-(slab|stream)}"
+    fi ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
     run memcheck-variants gpu/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short
-    run memcheck-props properties $san --tool memcheck --leak-check full "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
+    sanone memcheck-props memcheck "$sanre" ;;
   racecheck)
     run racecheck-variants gpu/variants $san --tool racecheck "$bin/variants.test" -test.v -test.short
-    run racecheck-props properties $san --tool racecheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
-    run synccheck-props properties $san --tool synccheck "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20} ;;
-  props-sanitizers)
-    for tool in memcheck racecheck synccheck; do
-      extra=; [ $tool = memcheck ] && extra="--leak-check full"
-      run $tool-props properties $san --tool $tool $extra "$bin/properties.test" -test.v -test.short -props.variant='^(gpu-|npp$)' -props.n=${SAN_N:-20}
-    done ;;
+    sanone racecheck-props racecheck "$sanre"
+    sanone synccheck-props synccheck "$sanre" ;;
+  faults)
+    # One sweep over every kernel (see the stage's description above).
+    mapfile -t kernels < <(faultkernels)
+    kargs=()
+    for k in "${kernels[@]}"; do kargs+=(-kernel "$k"); done
+    before=$failed
+    run faults . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/faults" -variants 'user-.*' -sizes "${FAULTS_SIZES:-512x512}" -filters gauss3,gauss5 -types f32 -count "${FAULTS_COUNT:-2}" -max-time 0.5s -case-timeout "${FAULTS_CASE_TIMEOUT:-20s}" -prove-timeout "${FAULTS_PROVE_TIMEOUT:-2m}" "${kargs[@]}"
+    failed=$before # the sweep fails the broken kernels' cases by design
+    faultsummary "${FAULTS_COUNT:-2}" "${kernels[@]}" || failed=$((failed+1)) ;;
   props)
     run props-gpu properties "$bin/properties.test" -test.v -test.timeout 9m -props.variant="${PROPS_VARIANT:-^(gpu-|npp|cudnn)}" -props.n=${PROPS_N:-30} -props.time=${PROPS_TIME:-0} ${PROPS_SEED:+-props.seed=$PROPS_SEED} ;;
   tune)

@@ -2,11 +2,13 @@
 package scripts
 
 import (
+	"cmp"
 	"errors"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -380,4 +382,342 @@ func gpuRun(t *testing.T, root, out string, env []string, stages ...string) ([]b
 	}
 	t.Fatalf("gpu-run.sh %v: %v\n%s", stages, err, b)
 	return nil, -1
+}
+
+// fakeSweep is a stand-in for the sweep command in the faults stage: it
+// prints its arguments one a line, then writes a run file under -data
+// with a line naming each -kernel's file, then a verdict line for each
+// as the benchmarks write them: the
+// correct kernel (no "// expect refusal: " line) proven, with -count
+// result lines for each of its two cases, each broken one refused with
+// the texts of its expect lines. FAKE_MODE changes that: "hang-proven"
+// proves user-hang, "wrong-kind" refuses user-oob for wrong results, not
+// as a crash, "short" gives the correct kernel a case with one line too
+// few, "none" writes no file. It exits 1, as the sweep does when
+// cases fail.
+const fakeSweep = `#!/bin/bash
+for a in "$@"; do echo "arg[$a]"; done
+data=; count=1; kernels=()
+while [ $# -gt 0 ]; do
+  case $1 in -data) data=$2; shift ;; -count) count=$2; shift ;; -kernel) kernels+=("$2"); shift ;; esac
+  shift
+done
+[ "$FAKE_MODE" = none ] && exit 1
+mkdir -p "$data/fake-gpu"
+{
+  echo "cpu: Test CPU"
+  for k in "${kernels[@]}"; do
+    echo "# user kernel user-$(basename "$k" .cu): $k (sha256 0123456789abcdef), described in $k"
+  done
+  for k in "${kernels[@]}"; do
+    n=user-$(basename "$k" .cu)
+    if ! grep -q '^// expect refusal: ' "$k" || { [ "$FAKE_MODE" = hang-proven ] && [ $n = user-hang ]; }; then
+      echo "# user kernel $n: passed the property suite; its 2 cases are timed"
+      for c in gauss3 gauss5; do
+        m=$count; [ "$FAKE_MODE" = short ] && [ $c = gauss5 ] && m=$((count-1))
+        for i in $(seq $m); do echo "BenchmarkConv/variant=$n/size=512x512/filter=$c/type=f32 1 1000 ns/op"; done
+      done
+    elif [ "$FAKE_MODE" = wrong-kind ] && [ $n = user-oob ]; then
+      echo "# user kernel $n: refused: failed the property suite (property agreement): CUDA_ERROR_ILLEGAL_ADDRESS; its 2 cases are not timed"
+    else
+      echo "# user kernel $n: $(sed -n 's|^// expect refusal: *||p' "$k" | paste -sd ' '); its 2 cases are not timed"
+      echo "--- FAIL: BenchmarkConv/variant=$n/size=512x512/filter=gauss3/type=f32"
+      echo "    bench_test.go:228: $n: not timed: refused"
+    fi
+  done
+  echo "# fault crash of user-late, case variant=user-late/size=512x512: sticky CUDA error; reproduce alone: cd benchmarks && x"
+} >"$data/fake-gpu/custom-1.txt"
+exit 1
+`
+
+// TestGPURunFaultsStage runs the faults stage in this repository over a
+// stand-in sweep: the sweep gets one run with every broken kernel of
+// gpu/userkernel/testdata/broken beside examples/kernels/direct.cu, the
+// prebuilt benchmark binary, a data folder under OUTDIR and the stage's
+// limits; OUTDIR/faults-summary.txt says each kernel is as expected, or
+// which is not, and the stage fails only then (the sweep's own exit
+// status 1 is expected).
+func TestGPURunFaultsStage(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := filepath.Glob(filepath.Join(root, "gpu", "userkernel", "testdata", "broken", "*.cu"))
+	if err != nil || len(broken) != 6 {
+		t.Fatalf("broken kernels %q (%v): want the 6 of gpu/userkernel/testdata/broken", broken, err)
+	}
+	kernels := append([]string{filepath.Join(root, "examples", "kernels", "direct.cu")}, broken...)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "sweep"), []byte(fakeSweep), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		mode string
+		code int
+		want []string // lines of faults-summary.txt after its header, in order
+	}{
+		{"", 0, []string{
+			"user-direct ok: proven; 2 cases, 2 result lines each",
+			"user-hang ok: refused: hang: the property suite was still running after (-prove-timeout); its 2 cases are not timed",
+			"user-oob ok: refused: crash: failed the property suite CUDA_ERROR_ILLEGAL_ADDRESS; its 2 cases are not timed",
+			"user-shared ok: refused: failed the property suite CUDA_ERROR_INVALID_VALUE; its 2 cases are not timed",
+			"user-threads ok: refused: failed the property suite CUDA_ERROR_INVALID_VALUE; its 2 cases are not timed",
+			"user-trap ok: refused: crash: failed the property suite CUDA_ERROR_LAUNCH_FAILED; its 2 cases are not timed",
+			"user-unwritten ok: refused: failed the property suite (property agreement) not written; its 2 cases are not timed",
+			"# fault crash of user-late, case variant=user-late/size=512x512: sticky CUDA error; reproduce alone: cd benchmarks && x",
+			"faults ok: 7 kernels as expected",
+		}},
+		{"hang-proven", 1, []string{
+			"user-hang WRONG: want it refused, got: passed the property suite; its 2 cases are timed",
+			"faults NOT OK: 1 of 7 kernels not as expected",
+		}},
+		{"wrong-kind", 1, []string{
+			`user-oob WRONG: want a refusal that says "refused: crash: failed the property suite", got: refused: failed the property suite (property agreement): CUDA_ERROR_ILLEGAL_ADDRESS; its 2 cases are not timed`,
+			"faults NOT OK: 1 of 7 kernels not as expected",
+		}},
+		{"short", 1, []string{
+			"user-direct WRONG: want 2 result lines for each case and no failed case: 0 failed, 2 cases, 1 of them with 2 lines",
+			"faults NOT OK: 1 of 7 kernels not as expected",
+		}},
+		{"none", 1, []string{
+			"user-direct WRONG: want it proven, got: no verdict line",
+			"user-oob WRONG: want it refused, got: no verdict line",
+			"faults NOT OK: the sweep wrote no run file (see faults.log)",
+		}},
+	} {
+		t.Run(cmp.Or(tt.mode, "as expected"), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			env := []string{"GPU_BIN=" + bin, "FAKE_MODE=" + tt.mode, "FAULTS_PROVE_TIMEOUT=90s", "CONVBENCH_CACHE_DIR=" + t.TempDir()}
+			b, code := gpuRun(t, root, out, env, "faults")
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d\n%s", code, tt.code, b)
+			}
+			sum, err := os.ReadFile(filepath.Join(out, "faults-summary.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(sum), "\n"), "\n")
+			if !strings.HasPrefix(lines[0], "# commit ") {
+				t.Errorf("faults-summary.txt's first line %q, want the commit", lines[0])
+			}
+			i := 1
+			for _, w := range tt.want {
+				for i < len(lines) && lines[i] != w {
+					i++
+				}
+				if i == len(lines) {
+					t.Errorf("faults-summary.txt lacks, in order, %q:\n%s", w, sum)
+					break
+				}
+			}
+			all, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+			if last := tt.want[len(tt.want)-1]; !strings.Contains(string(all), last+"\n") {
+				t.Errorf("summary.txt lacks %q:\n%s", last, all)
+			}
+			if tt.mode != "" {
+				return
+			}
+			log, err := os.ReadFile(filepath.Join(out, "faults.log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var args []string
+			for _, l := range strings.Split(string(log), "\n") {
+				if a, ok := strings.CutPrefix(l, "arg["); ok {
+					args = append(args, strings.TrimSuffix(a, "]"))
+				}
+			}
+			want := []string{"-bin", filepath.Join(bin, "benchmarks.test"), "-data", filepath.Join(out, "faults"),
+				"-variants", "user-.*", "-sizes", "512x512", "-filters", "gauss3,gauss5", "-types", "f32", "-count", "2",
+				"-max-time", "0.5s", "-case-timeout", "20s", "-prove-timeout", "90s"}
+			for _, k := range kernels {
+				want = append(want, "-kernel", k)
+			}
+			if !slices.Equal(args, want) {
+				t.Errorf("the sweep's arguments\n%q\nwant one run over every kernel\n%q", args, want)
+			}
+		})
+	}
+}
+
+// fakeSanitizer is a stand-in for compute-sanitizer: it appends its
+// arguments to $SANLOG, runs the program after its options, and ends as
+// the real tool does, by FAKE_SAN: "clean", each tool's summary with no
+// error; "dirty", memcheck 1460 errors (one of them printed, a CUDA API
+// error), racecheck 1 error and 1 warning in 2 hazards (exit 3 for
+// both), synccheck clean, initcheck killed before its summary (exit 2).
+const fakeSanitizer = `#!/bin/sh
+echo "$*" >>"$SANLOG"
+tool=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --tool) tool=$2; shift 2 ;;
+  --leak-check|--error-exitcode|--print-limit) shift 2 ;;
+  --*) shift ;;
+  *) break ;;
+  esac
+done
+echo "========= COMPUTE-SANITIZER"
+"$@"
+case $FAKE_SAN:$tool in
+*:memcheck) echo "========= LEAK SUMMARY: 0 bytes leaked in 0 allocations" ;;
+esac
+case $FAKE_SAN:$tool in
+clean:racecheck) echo "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)" ;;
+clean:*|dirty:synccheck) echo "========= ERROR SUMMARY: 0 errors" ;;
+dirty:memcheck)
+  echo '========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuFuncGetParamInfo.'
+  echo "========= ERROR SUMMARY: 1460 errors"
+  echo "========= ERROR SUMMARY: 1459 errors were not printed. Use --print-limit option to adjust the number of printed errors"
+  exit 3 ;;
+dirty:racecheck) echo "========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)"; exit 3 ;;
+dirty:initcheck) exit 2 ;;
+esac
+`
+
+// secs matches the seconds of a sanitizer's summary line.
+var secs = regexp.MustCompile(`secs=[0-9]+ `)
+
+// TestGPURunSanitizers runs the sanitizer stages over a stand-in
+// compute-sanitizer, properties test binary and nvidia-smi: each stage
+// runs the four tools with their default options (no
+// --report-api-errors) over the property suite of its variants, one
+// variant at a time, each tool's log apart, and OUTDIR/NAME-summary.txt
+// reads each tool's exit status and error count from the tool's output;
+// sanitizers-slabs needs two GPUs.
+func TestGPURunSanitizers(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	root, bin, path := filepath.Join(dir, "root"), filepath.Join(dir, "bin"), filepath.Join(dir, "path")
+	for _, d := range []string{filepath.Join(root, "properties"), bin, path} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for file, text := range map[string]string{
+		filepath.Join(path, "compute-sanitizer"): fakeSanitizer,
+		filepath.Join(path, "nvidia-smi"): "#!/bin/sh\ncase \"$*\" in\n-L) i=0; while [ $i -lt $FAKE_GPUS ]; do echo \"GPU $i: NVIDIA H100 80GB HBM3 (UUID: GPU-$i)\"; i=$((i+1)); done ;;\n" +
+			"*) echo 'NVIDIA H100 80GB HBM3, 580.159.04' ;;\nesac\n",
+		filepath.Join(bin, "properties.test"): "#!/bin/sh\necho \"pwd[$(pwd)]\"\nprintf -- '=== RUN   TestProperties\\n    --- PASS: TestProperties/gpu-naive (1.00s)\\n--- PASS: TestProperties (1.00s)\\nPASS\\n'\n",
+	} {
+		if err := os.WriteFile(file, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flags := func(re string) string {
+		return filepath.Join(bin, "properties.test") + " -test.v -test.short -test.parallel 1 -test.timeout 10m -props.variant=" + re + " -props.n=5"
+	}
+	const gpuRE, slabRE = "^(gpu-|npp|cudnn|auto$|auto-bf16$)", "^gpu-(slab|stream)"
+	for _, tt := range []struct {
+		name, stage, san string
+		gpus             int
+		env              []string
+		code             int
+		want             []string // lines of the summary after its header
+		calls            []string // compute-sanitizer's arguments, in order
+	}{
+		{"clean", "sanitizers", "clean", 1, nil, 0, []string{
+			"memcheck  rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-memcheck.log leaked-bytes=0",
+			"racecheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-racecheck.log hazards=0 warnings=0",
+			"synccheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-synccheck.log",
+			"initcheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-initcheck.log",
+			"sanitizers ok: 4 tools, 0 errors",
+		}, []string{
+			"--tool memcheck --leak-check full --error-exitcode 3 " + flags(gpuRE),
+			"--tool racecheck --error-exitcode 3 " + flags(gpuRE),
+			"--tool synccheck --error-exitcode 3 " + flags(gpuRE),
+			"--tool initcheck --error-exitcode 3 " + flags(gpuRE),
+		}},
+		{"dirty", "sanitizers", "dirty", 1, nil, 1, []string{
+			"memcheck  rc=3 errors=1460 api-errors=1 passed=2 failed=0 secs=0 log=sanitizers-memcheck.log leaked-bytes=0",
+			"racecheck rc=3 errors=1 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-racecheck.log hazards=2 warnings=1",
+			"synccheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-synccheck.log",
+			"initcheck rc=2 errors=missing api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-initcheck.log",
+			"sanitizers NOT OK: memcheck (rc=3 errors=1460 failed=0), racecheck (rc=3 errors=1 failed=0), initcheck (rc=2 errors=missing failed=0)",
+		}, nil},
+		{"the former name, all at once", "props-sanitizers", "clean", 1, []string{"SAN_JOBS=4"}, 0, []string{
+			"sanitizers ok: 4 tools, 0 errors",
+		}, nil},
+		{"slabs", "sanitizers-slabs", "clean", 2, nil, 0, []string{
+			"memcheck  rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-slabs-memcheck.log leaked-bytes=0",
+			"sanitizers-slabs ok: 4 tools, 0 errors",
+		}, []string{
+			"--tool memcheck --leak-check full --error-exitcode 3 " + flags(slabRE),
+			"--tool racecheck --error-exitcode 3 " + flags(slabRE),
+			"--tool synccheck --error-exitcode 3 " + flags(slabRE),
+			"--tool initcheck --error-exitcode 3 " + flags(slabRE),
+		}},
+		{"slabs on one GPU", "sanitizers-slabs", "clean", 1, nil, 1, nil, []string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			sanlog := filepath.Join(t.TempDir(), "san.log")
+			env := append([]string{"PATH=" + path + ":/usr/bin:/bin", "GPU_BIN=" + bin, "SANLOG=" + sanlog,
+				"FAKE_SAN=" + tt.san, "FAKE_GPUS=" + strconv.Itoa(tt.gpus)}, tt.env...)
+			b, code := gpuRun(t, root, out, env, tt.stage)
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d\n%s", code, tt.code, b)
+			}
+			calls, _ := os.ReadFile(sanlog)
+			if tt.calls != nil {
+				got := strings.Fields(strings.ReplaceAll(string(calls), " ", "\x00"))
+				slices.Sort(got) // the tools may run at once
+				want := slices.Sorted(slices.Values(tt.calls))
+				for i := range want {
+					want[i] = strings.ReplaceAll(want[i], " ", "\x00")
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("compute-sanitizer ran with\n%q\nwant\n%q", got, want)
+				}
+			}
+			if strings.Contains(string(calls), "report-api-errors") {
+				t.Errorf("compute-sanitizer ran with --report-api-errors:\n%s", calls)
+			}
+			name := strings.TrimPrefix(tt.stage, "props-")
+			all, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+			if tt.want == nil {
+				if want := "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists 1: not run\n"; !strings.Contains(string(all), want) {
+					t.Errorf("summary.txt lacks %q:\n%s", want, all)
+				}
+				return
+			}
+			sum, err := os.ReadFile(filepath.Join(out, name+"-summary.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The tools' seconds read 0 or 1 over the stand-ins.
+			lines := strings.Split(strings.TrimSuffix(secs.ReplaceAllString(string(sum), "secs=0 "), "\n"), "\n")
+			if !strings.HasPrefix(lines[0], "# commit unknown, gpu: NVIDIA H100 80GB HBM3, 580.159.04; "+name+": compute-sanitizer over the property suite of ") {
+				t.Errorf("%s-summary.txt's header %q", name, lines[0])
+			}
+			for _, w := range tt.want {
+				if !slices.Contains(lines[1:], w) {
+					t.Errorf("%s-summary.txt lacks %q:\n%s", name, w, sum)
+				}
+			}
+			if v := lines[len(lines)-1]; v != tt.want[len(tt.want)-1] || !strings.Contains(string(all), v+"\n") {
+				t.Errorf("verdict %q, want %q last in %s-summary.txt and in summary.txt:\n%s", v, tt.want[len(tt.want)-1], name, all)
+			}
+			for _, tool := range []string{"memcheck", "racecheck", "synccheck", "initcheck"} {
+				log, err := os.ReadFile(filepath.Join(out, name+"-"+tool+".log"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				head := strings.SplitN(string(log), "\n", 3)
+				if len(head) < 3 || !strings.HasPrefix(head[1], "# command: (cd properties && compute-sanitizer --tool "+tool+" ") ||
+					!strings.Contains(head[2], "pwd["+filepath.Join(root, "properties")+"]") {
+					t.Errorf("%s-%s.log does not start with its command and run in properties/:\n%s", name, tool, log)
+				}
+			}
+			_, err = os.Stat(filepath.Join(out, name+"-warm.log"))
+			if warm := slices.Contains(tt.env, "SAN_JOBS=4"); (err == nil) != warm {
+				t.Errorf("%s-warm.log there: %v, want %v (the suite under no tool first when the tools run at once)", name, err == nil, warm)
+			}
+		})
+	}
 }

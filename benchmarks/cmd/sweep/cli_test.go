@@ -30,6 +30,10 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-bin", "/nonexistent/benchmarks.test"}, "-bin /nonexistent/benchmarks.test: no such test binary"},
 		{[]string{"-sweep", "nope"}, `-sweep nope: no preset "nope"`},
 		{[]string{"-gpu", "1"}, "-gpu 1: want 0"},
+		{[]string{"-case-timeout", "0"}, "-case-timeout 0s: want a positive duration"},
+		{[]string{"-prove-timeout", "0"}, "-prove-timeout 0s: want a positive duration"},
+		{[]string{"-prove-timeout", "-1m"}, "-prove-timeout -1m0s: want a positive duration"},
+		{[]string{"-prove-timeout", "soon"}, "-prove-timeout soon: parse error"},
 		{[]string{"-nosuch"}, "-nosuch: no such flag"},
 		{[]string{"-variants", "cpu-fast", "stray"}, "-stray: not a flag"},
 	} {

@@ -32,8 +32,12 @@
 // comment header or a sidecar file (package gpu/userkernel), as the
 // variant user-<file name>, which -variants may name. The benchmark binary
 // proves it with the whole property suite (package convtest) before it
-// times it, and refuses to time it, failing its cases with the failed
-// property, when the suite fails it:
+// times it, each kernel in a run of the suite of its own, and refuses to
+// time it, failing its cases with the failed property, when the suite
+// fails it; a kernel that crashes its run of the suite (a sticky CUDA
+// error) is refused as a crash, one whose run outlasts -prove-timeout
+// (default 10m) as a hang, and neither stops the other kernels' proofs
+// or the sweep:
 //
 //	go run ./benchmarks/cmd/sweep -kernel my.cu -variants 'user-.*|gpu-tiled' -sizes 4096x4096 -filters gauss9
 //
@@ -163,6 +167,8 @@ type options struct {
 	bin, dataDir  string
 	publish, list bool
 	caseTimeout   time.Duration
+	proveTimeout  time.Duration // the binary's -prove-timeout, passed when kernels > 0
+	kernels       int           // the user kernels -kernel added
 }
 
 // flagError is a wrong command line: the flag, the value it was given
@@ -230,6 +236,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.dataDir, "data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
 	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 5 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
+	fs.DurationVar(&o.proveTimeout, "prove-timeout", benchmarks.DefaultProveTimeout, "time limit of the property suite on one user kernel (-kernel), which runs before any case; past it the kernel is a hang: its run of the suite is killed and its cases are not timed")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
 	for _, f := range benchmarks.AxisFlags() {
@@ -263,6 +270,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 		o.preset = ""
 	}
 	o.args = append(o.args, kernels.Args()...)
+	o.kernels = len(kernels.Kernels())
 	if err := checkOptions(o); err != nil {
 		return nil, err
 	}
@@ -302,6 +310,8 @@ func checkOptions(o *options) error {
 		return &flagError{Name: "max-time", Value: o.maxTime.String(), Err: errors.New("want a positive duration, such as 2s")}
 	case o.caseTimeout <= 0:
 		return &flagError{Name: "case-timeout", Value: o.caseTimeout.String(), Err: errors.New("want a positive duration, such as 10m")}
+	case o.proveTimeout <= 0:
+		return &flagError{Name: "prove-timeout", Value: o.proveTimeout.String(), Err: errors.New("want a positive duration, such as 10m")}
 	case o.cpuCap < 0:
 		return &flagError{Name: "cpu-cap", Value: fmt.Sprint(o.cpuCap), Err: errors.New("want 0 (no cap) or a positive count of multiply-adds")}
 	}
@@ -442,6 +452,9 @@ func run(o *options, stdout, stderr io.Writer) error {
 		fmt.Sprintf("-cpu-cap=%d", o.cpuCap), fmt.Sprintf("-noise=%g", o.noise), "-max-time=" + o.maxTime.String()}
 	if o.preset != "" {
 		args = append(args, "-sweep="+o.preset)
+	}
+	if o.kernels > 0 {
+		args = append(args, "-prove-timeout="+o.proveTimeout.String())
 	}
 	args = append(args, absPaths(o.args)...)
 	binName := binDisplayName(bin, o.bin != "")

@@ -303,6 +303,56 @@ func TestParseFlagsKernel(t *testing.T) {
 	}
 }
 
+// The benchmark binary gets -prove-timeout, the limit of the property
+// suite on one user kernel, when -kernel adds one, and every -kernel
+// flag given; without a user kernel it gets no -prove-timeout.
+func TestProveTimeoutArgs(t *testing.T) {
+	if _, err := gitOutput("rev-parse", "--show-toplevel"); err != nil {
+		t.Skip("not in a git checkout: " + err.Error())
+	}
+	t.Setenv("CONVBENCH_LIBCUDA", "/nonexistent/libcuda.so.1")
+	k1 := kernelFile(t, "provea.cu", "// convbench:kernel\n// entry: direct_conv")
+	k2 := kernelFile(t, "proveb.cu", "// convbench:kernel\n// entry: direct_conv")
+	const c = "variant=cpu-fast/size=64x48/filter=gauss3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	axes := []string{"-variants", "cpu-fast|user-prove.*", "-sizes", "64x48", "-filters", "gauss3", "-types", "f32"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string // in the binary's arguments
+		not  string
+	}{
+		{"kernels", []string{"-kernel", k1, "-prove-timeout", "90s", "-kernel", k2}, []string{"-prove-timeout=1m30s", "-kernel=" + k1, "-kernel=" + k2}, ""},
+		{"default", []string{"-kernel", k1}, []string{"-prove-timeout=10m0s", "-kernel=" + k1}, ""},
+		{"no kernel", []string{"-prove-timeout", "90s"}, nil, "-prove-timeout"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin, log := filepath.Join(dir, "benchmarks.test"), filepath.Join(dir, "args.log")
+			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\necho 'sweep: custom'\necho 'cpu: Test CPU'\n" +
+				"echo 'sweep custom: 0/1 done, 0s elapsed, time left unknown " + c + "' >&2\n" +
+				"echo 'BenchmarkConv/" + c + " 1 1000 ns/op'\necho 'sweep custom: 1/1 done, 0s elapsed, finished' >&2\necho PASS\n"
+			if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr strings.Builder
+			args := append(append([]string{"-bin", bin, "-data", t.TempDir(), "-count", "1"}, axes...), tt.args...)
+			if code := sweepMain(args, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d:\n%s", code, stderr.String())
+			}
+			got, _ := os.ReadFile(log)
+			fields := strings.Fields(string(got))
+			for _, w := range tt.want {
+				if !slices.Contains(fields, w) {
+					t.Errorf("binary args %q lack %s", got, w)
+				}
+			}
+			if tt.not != "" && strings.Contains(string(got), tt.not) {
+				t.Errorf("binary args %q hold %s", got, tt.not)
+			}
+		})
+	}
+}
+
 // A bad kernel description is an error naming the file, line, field and
 // valid values, not a panic; so is a description-less file.
 func TestParseFlagsBadKernel(t *testing.T) {
