@@ -1,0 +1,201 @@
+package layers
+
+import (
+	"bufio"
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A rule forbids the packages under from (a module-relative directory)
+// to depend, directly or through others, on any package under one of to
+// (nil: any package of the module), except those under one of allow.
+type rule struct {
+	why   string
+	from  string
+	to    []string
+	allow []string
+}
+
+var rules = []rule{
+	{why: "convolve is the contract: it imports nothing of the module's",
+		from: "convolve", allow: []string{"convolve"}},
+	{why: "the CUDA bindings know nothing of convolution",
+		from: "cudabind", allow: []string{"cudabind"}},
+	{why: "convtest is a leaf: the contract, the CPU reference and the verifier only",
+		from: "convtest", allow: []string{"convtest", "convolve", "refimpl", "verify"}},
+	{why: "the GPU code reads no report tree",
+		from: "gpu", to: []string{"results"}},
+	{why: "the tables are read by GPU code, not built on it",
+		from: "tables", to: []string{"cudabind", "gpu", "refimpl", "results"}},
+	{why: "the report is built from stored files alone",
+		from: "results", to: []string{"cudabind", "gpu", "refimpl", "benchmarks"}, allow: []string{"benchmarks/benchname"}},
+}
+
+// under reports whether the module-relative path p is dir or below it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+func TestUnder(t *testing.T) {
+	for _, tt := range []struct {
+		p, dir string
+		want   bool
+	}{
+		{"gpu", "gpu", true},
+		{"gpu/variants", "gpu", true},
+		{"gpus", "gpu", false},
+		{"benchmarks/benchname", "benchmarks", true},
+		{"cudabind", "cudabind/npp", false},
+	} {
+		if got := under(tt.p, tt.dir); got != tt.want {
+			t.Errorf("under(%q, %q) = %v, want %v", tt.p, tt.dir, got, tt.want)
+		}
+	}
+}
+
+// module reads go.mod above the working directory: its directory and path.
+func module(t *testing.T) (root, path string) {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				if m, ok := strings.CutPrefix(sc.Text(), "module "); ok {
+					return dir, strings.TrimSpace(m)
+				}
+			}
+			t.Fatalf("%s/go.mod names no module", dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// graph returns the non-test imports within the module of every package
+// in it, by module-relative path.
+func graph(t *testing.T) map[string][]string {
+	t.Helper()
+	root, mod := module(t)
+	g := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		if path != root {
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+		}
+		pkg, err := build.Default.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			t.Fatalf("%s: %v", path, err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		var deps []string
+		for _, imp := range pkg.Imports {
+			if p, ok := strings.CutPrefix(imp, mod+"/"); ok {
+				deps = append(deps, p)
+			}
+		}
+		g[rel] = deps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// path returns a chain of imports from p to a package q with bad(q), or
+// nil: the first found by a breadth-first walk, so the shortest.
+func path(g map[string][]string, p string, bad func(string) bool) []string {
+	prev := map[string]string{p: ""}
+	queue := []string{p}
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		if q != p && bad(q) {
+			var chain []string
+			for ; q != ""; q = prev[q] {
+				chain = append(chain, q)
+			}
+			slices.Reverse(chain)
+			return chain
+		}
+		for _, d := range g[q] {
+			if _, seen := prev[d]; !seen {
+				prev[d] = q
+				queue = append(queue, d)
+			}
+		}
+	}
+	return nil
+}
+
+func TestRules(t *testing.T) {
+	g := graph(t)
+	if len(g) < 20 {
+		t.Fatalf("found %d packages in the module; the walk is broken", len(g))
+	}
+	for _, r := range rules {
+		bad := func(q string) bool {
+			return (r.to == nil || slices.ContainsFunc(r.to, func(d string) bool { return under(q, d) })) &&
+				!slices.ContainsFunc(r.allow, func(d string) bool { return under(q, d) })
+		}
+		seen := false
+		for p := range g {
+			if !under(p, r.from) {
+				continue
+			}
+			seen = true
+			if chain := path(g, p, bad); chain != nil {
+				t.Errorf("%s imports %s (%s): %s", p, chain[len(chain)-1], strings.Join(chain, " -> "), r.why)
+			}
+		}
+		if !seen {
+			t.Errorf("rule %q: no package under %s", r.why, r.from)
+		}
+	}
+}
+
+// TestRulesCatch proves the check finds a forbidden dependency, direct
+// or through another package, and passes an allowed one.
+func TestRulesCatch(t *testing.T) {
+	g := map[string][]string{
+		"convtest":             {"verify"},
+		"verify":               {"refimpl", "gpu/variants"},
+		"refimpl":              {"convolve"},
+		"results":              {"benchmarks/benchname"},
+		"benchmarks/benchname": {"convolve"},
+	}
+	gpu := func(q string) bool { return under(q, "gpu") }
+	if got := path(g, "convtest", gpu); !slices.Equal(got, []string{"convtest", "verify", "gpu/variants"}) {
+		t.Errorf("path through verify = %v", got)
+	}
+	bench := func(q string) bool { return under(q, "benchmarks") && !under(q, "benchmarks/benchname") }
+	if got := path(g, "results", bench); got != nil {
+		t.Errorf("an allowed import reported: %v", got)
+	}
+}
