@@ -9,18 +9,8 @@ import (
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/driver"
 	"github.com/convbench/convbench/cudabind/driver/fakedriver"
+	"github.com/convbench/convbench/internal/gputest"
 )
-
-// openFake opens device 0 of fd and closes it when the test ends.
-func openFake(t *testing.T, fd *fakedriver.Driver) *cudabind.Device {
-	t.Helper()
-	d, err := cudabind.OpenDriver(fd, 0)
-	if err != nil {
-		t.Fatalf("OpenDriver: %v", err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
 
 // fakeKernel loads a module on the fake (whose modules hold every kernel
 // of its Kernels) and returns the module and its kernel name; the module
@@ -197,7 +187,7 @@ func TestFakeDriverErrorPaths(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := openFake(t, c.fd)
+			d := gputest.OpenDriver(t, c.fd)
 			var err error
 			if derr := d.Do(func(x *cudabind.Exec) error { err = c.run(t, d, x); return nil }); derr != nil {
 				t.Fatal(derr)
@@ -285,7 +275,7 @@ func TestLaunchChecksArguments(t *testing.T) {
 					continue
 				}
 				fd := &fakedriver.Driver{Kernels: kernels, NoParamInfo: mode.noInfo, NoParamCount: mode.noCount}
-				d := openFake(t, fd)
+				d := gputest.OpenDriver(t, fd)
 				_, f := fakeKernel(t, d, "saxpy")
 				before := len(fd.Launches())
 				err := d.Do(func(x *cudabind.Exec) error {
@@ -338,7 +328,7 @@ func TestFunctionParams(t *testing.T) {
 		{"neither", true, true, false, 0},
 	} {
 		fd := &fakedriver.Driver{Kernels: map[string][]int{"saxpy": {8, 8, 4, 4}}, NoParamInfo: tt.noInfo, NoParamCount: tt.noCount}
-		d := openFake(t, fd)
+		d := gputest.OpenDriver(t, fd)
 		_, f := fakeKernel(t, d, "saxpy")
 		for range 2 { // the answer is kept: the second call asks nothing
 			got, ok := f.Params()
@@ -356,7 +346,7 @@ func TestFunctionParams(t *testing.T) {
 // what is copied in comes back, and a launch passes the packed bytes.
 func TestFakeDriverRoundTrip(t *testing.T) {
 	fd := &fakedriver.Driver{Kernels: map[string][]int{"k": {8, 4, 2, 1}}}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	m, f := fakeKernel(t, d, "k")
 	in := []float32{1, 2, 3, 4, 5, 6}
 	out := make([]float32, len(in))
@@ -399,7 +389,7 @@ func TestFakeDriverRoundTrip(t *testing.T) {
 // land at their pitch and come back.
 func TestFakeDriverPitchedCopies(t *testing.T) {
 	fd := &fakedriver.Driver{}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	const w, h = 5, 3 // float32 texels
 	in := make([]float32, w*h)
 	for i := range in {
@@ -452,7 +442,7 @@ func TestFakeDeviceCompileWithoutNVRTC(t *testing.T) {
 		t.Skip("NVRTC is installed here; nvrtc.TestLoadMissing covers a missing NVRTC")
 	}
 	fd := &fakedriver.Driver{}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	m, err := d.Compile(cudabind.Source{Name: "k.cu", Code: `extern "C" __global__ void k() {}`}, cudabind.CompileOptions{})
 	var ue *cudabind.UnavailableError
 	if m != nil || !errors.As(err, &ue) || ue.Lib != "nvrtc" {
@@ -465,7 +455,7 @@ func TestFakeDeviceCompileWithoutNVRTC(t *testing.T) {
 // or destroyed event is an error, outside Do too.
 func TestWaitEvent(t *testing.T) {
 	fd := &fakedriver.Driver{MemBytes: 1 << 20}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	err := d.Do(func(x *cudabind.Exec) error {
 		a, err := x.NewStream()
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/convbench/convbench/convtest"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/variants"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/tables/tuning"
 )
 
@@ -26,10 +27,7 @@ var tunedProps = flag.Bool("tune.props", os.Getenv(convtest.EnvLong) == "1", "ru
 
 func gpuLimits(t *testing.T) (cudabind.DeviceInfo, convolve.DeviceLimits) {
 	t.Helper()
-	d, err := cudabind.Default()
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
+	d := gputest.DeviceNoLeakCheck(t)
 	return d.Info(), variants.Limits(d.Info())
 }
 

@@ -1,25 +1,19 @@
 package cufft
 
 import (
-	"errors"
 	"math"
 	"testing"
 	"unsafe"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // defaultOrSkip returns the host's cuFFT, or skips saying why there is none.
 func defaultOrSkip(t *testing.T) *Library {
 	t.Helper()
 	l, err := Default()
-	if err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no cuFFT: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.Need(t, "cuFFT", err)
 	return l
 }
 
@@ -37,14 +31,7 @@ func TestDefault(t *testing.T) {
 // of its own, and checks that the result is 60 times the input and that
 // the spectrum of a constant image is its sum at frequency zero.
 func TestRoundTripGPU(t *testing.T) {
-	d, err := cudabind.Default()
-	if err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no CUDA device: %v", err)
-		}
-		t.Fatal(err)
-	}
+	d := gputest.DeviceNoLeakCheck(t)
 	l := defaultOrSkip(t)
 	const rows, cols, batch = 6, 10, 2
 	const n = rows * cols
@@ -58,7 +45,7 @@ func TestRoundTripGPU(t *testing.T) {
 	specLen := rows * (cols/2 + 1) * batch // complex elements
 	out := make([]float32, n*batch)
 	spec := make([]complex64, specLen)
-	err = d.Do(func(x *cudabind.Exec) error {
+	err := d.Do(func(x *cudabind.Exec) error {
 		s, err := x.NewStream()
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/driver"
 	"github.com/convbench/convbench/cudabind/driver/fakedriver"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 func TestPeakFP32(t *testing.T) {
@@ -26,23 +27,13 @@ func TestPeakFP32(t *testing.T) {
 	}
 }
 
-func openFake(t *testing.T, fd *fakedriver.Driver) *cudabind.Device {
-	t.Helper()
-	d, err := cudabind.OpenDriver(fd, 0)
-	if err != nil {
-		t.Fatalf("OpenDriver: %v", err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
 // TestCopyBandwidthFreesOnFailure: whichever step of the measurement
 // fails, its error comes back and no buffer or event is left behind.
 func TestCopyBandwidthFreesOnFailure(t *testing.T) {
 	for _, api := range []string{"cuMemAlloc", "cuMemsetD32", "cuEventCreate", "cuMemcpyDtoDAsync", "cuEventRecord", "cuEventElapsedTime"} {
 		t.Run(api, func(t *testing.T) {
 			fd := &fakedriver.Driver{MemBytes: 8 << 20, Fail: map[string]driver.Result{api: driver.ErrorOutOfMemory}}
-			d := openFake(t, fd)
+			d := gputest.OpenDriver(t, fd)
 			_, err := CopyBandwidth(d)
 			var e *cudabind.Error
 			if !errors.As(err, &e) || e.Code != cudabind.CodeOutOfMemory {
@@ -60,7 +51,7 @@ func TestCopyBandwidthFreesOnFailure(t *testing.T) {
 
 func TestCopyBandwidthCachedPerDevice(t *testing.T) {
 	fd := &fakedriver.Driver{MemBytes: 8 << 20}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	bw, err := CopyBandwidth(d)
 	if err != nil || bw <= 0 {
 		t.Fatalf("CopyBandwidth = %v, %v", bw, err)
@@ -76,7 +67,7 @@ func TestCopyBandwidthCachedPerDevice(t *testing.T) {
 
 func TestL2Flusher(t *testing.T) {
 	fd := &fakedriver.Driver{}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	f := NewL2Flusher(d)
 	err := d.Do(func(x *cudabind.Exec) error {
 		for i := 0; i < 2; i++ {
@@ -102,11 +93,11 @@ func TestL2Flusher(t *testing.T) {
 		t.Errorf("LiveAllocations() = %d after Close", n)
 	}
 
-	other := openFake(t, &fakedriver.Driver{})
+	other := gputest.OpenDriver(t, &fakedriver.Driver{})
 	if err := other.Do(func(x *cudabind.Exec) error { return f.Flush(x) }); err == nil {
 		t.Error("Flush with another device's Exec succeeded")
 	}
-	small := openFake(t, &fakedriver.Driver{MemBytes: 1 << 20})
+	small := gputest.OpenDriver(t, &fakedriver.Driver{MemBytes: 1 << 20})
 	g := NewL2Flusher(small)
 	err = small.Do(func(x *cudabind.Exec) error { return g.Flush(x) })
 	var e *cudabind.Error
@@ -122,7 +113,7 @@ func TestL2Flusher(t *testing.T) {
 // left allocated.
 func TestHostCopyBandwidth(t *testing.T) {
 	fd := &fakedriver.Driver{MemBytes: 8 << 20}
-	d := openFake(t, fd)
+	d := gputest.OpenDriver(t, fd)
 	up, down, err := HostCopyBandwidth(d)
 	if err != nil || up <= 0 || down <= 0 {
 		t.Fatalf("HostCopyBandwidth = %v, %v, %v", up, down, err)
@@ -152,7 +143,7 @@ func TestHostCopyBandwidth(t *testing.T) {
 	}
 	for _, api := range []string{"cuMemHostAlloc", "cuMemAlloc", "cuMemcpyDtoHAsync", "cuStreamCreate", "cuStreamSynchronize"} {
 		fd := &fakedriver.Driver{MemBytes: 8 << 20, Fail: map[string]driver.Result{api: driver.ErrorOutOfMemory}}
-		d := openFake(t, fd)
+		d := gputest.OpenDriver(t, fd)
 		if _, _, err := HostCopyBandwidth(d); err == nil {
 			t.Errorf("%s failing: no error", api)
 		}

@@ -1,44 +1,22 @@
 package devfacts
 
 import (
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
-// gpu returns the default device, or skips the test with the one-line
-// reason when CUDA is unavailable. It checks at cleanup that the test
-// released everything it allocated.
-func gpu(t *testing.T) *cudabind.Device {
-	t.Helper()
-	d, err := cudabind.Default()
-	var ue *cudabind.UnavailableError
-	if errors.As(err, &ue) {
-		t.Skip(ue.Error())
-	}
-	if err != nil {
-		t.Fatalf("Default(): %v", err)
-	}
-	start := d.LiveAllocations()
-	t.Cleanup(func() {
-		if n := d.LiveAllocations(); n != start {
-			t.Errorf("live allocations: %d at start, %d at end (%v)", start, n, d.LiveByKind())
-		}
-	})
-	return d
-}
-
 func TestGPUPeakFP32(t *testing.T) {
-	d := gpu(t)
+	d := gputest.Device(t)
 	if p := PeakFP32GFLOPs(d.Info()); p <= 0 {
 		t.Errorf("PeakFP32GFLOPs = %v for CC %s", p, d.Info().CC())
 	}
 }
 
 func TestGPUEventTimingMatchesBandwidth(t *testing.T) {
-	d := gpu(t)
+	d := gputest.Device(t)
 	bw, err := CopyBandwidth(d)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +50,7 @@ func TestGPUEventTimingMatchesBandwidth(t *testing.T) {
 }
 
 func TestGPUL2Flusher(t *testing.T) {
-	d := gpu(t)
+	d := gputest.Device(t)
 	f := NewL2Flusher(d)
 	err := d.Do(func(x *cudabind.Exec) error {
 		for i := 0; i < 3; i++ {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convtest"
-	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/userkernel"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // compileArch is the architecture of the CPU compile check: the H100's.
@@ -58,13 +58,7 @@ func TestDescriptions(t *testing.T) {
 // type and border it declares, one and three channels in each declared
 // layout; without NVRTC the test skips and says so.
 func TestCompile(t *testing.T) {
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.NVRTC(t)
 	for _, e := range examples {
 		k := load(t, e.path)
 		for _, typ := range k.Spec.Types {
@@ -120,9 +114,7 @@ const envBroken = "CONVBENCH_EXAMPLE_OFFBYONE"
 
 // On a GPU, the suite fails offbyone.cu, for the shifted output.
 func TestOffByOneFails(t *testing.T) {
-	if _, err := cudabind.Default(); err != nil {
-		t.Skipf("needs a GPU: %v", err)
-	}
+	gputest.DeviceNoLeakCheck(t)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,12 @@
 package gpuslab
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -16,13 +15,7 @@ import (
 func gpusOrSkip(t *testing.T) int {
 	t.Helper()
 	n, err := gpuCount()
-	if err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no CUDA device: %v", err)
-		}
-		t.Fatalf("cudabind.Devices: %v", err)
-	}
+	gputest.Need(t, "CUDA device", err)
 	if n == 0 {
 		t.Skip("no CUDA device")
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // brokenDir holds the deliberately broken kernels of the faults stage of
@@ -108,7 +109,7 @@ func TestBrokenKernels(t *testing.T) {
 // problems the faults stage sweeps, with its entry in the image; without
 // NVRTC the test skips and says so.
 func TestBrokenKernelsCompile(t *testing.T) {
-	needNVRTC(t)
+	gputest.NVRTC(t)
 	for _, b := range brokenKernels {
 		k, err := Load(filepath.Join(brokenDir, b.file))
 		if err != nil {

@@ -7,21 +7,11 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // compileArch is the architecture of the compile checks: the H100's.
 const compileArch = "sm_90"
-
-func needNVRTC(t *testing.T) {
-	t.Helper()
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
-}
 
 func problem(t *testing.T, typ convolve.ElemType, border convolve.Border, ch int, layout convolve.Layout, k int) convolve.Problem {
 	t.Helper()
@@ -36,7 +26,7 @@ func problem(t *testing.T, typ convolve.ElemType, border convolve.Border, ch int
 // The kernel of the contract compiles with NVRTC alone for every element
 // type and border, with a local include, and the image holds its entry.
 func TestCompile(t *testing.T) {
-	needNVRTC(t)
+	gputest.NVRTC(t)
 	dir := write(t, map[string]string{
 		"k.cu":      "// convbench:kernel\n// entry: conv\n#include \"local.cuh\"\n" + naiveBody,
 		"local.cuh": "#pragma once\n#define LOCAL_HEADER 1\n",
@@ -61,7 +51,7 @@ func TestCompile(t *testing.T) {
 // entry the source does not define (or defines without extern "C") is an
 // error naming it.
 func TestCompileErrors(t *testing.T) {
-	needNVRTC(t)
+	gputest.NVRTC(t)
 	dir := write(t, map[string]string{
 		"syntax.cu":  "// convbench:kernel\n// entry: conv\n" + naiveBody + "\nthis is not C++;\n",
 		"entry.cu":   "// convbench:kernel\n// entry: conv2\n" + naiveBody,

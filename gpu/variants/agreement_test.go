@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // suiteSlots is how many agreement suites TestAgreementSuites runs at
@@ -43,8 +44,8 @@ func agreementSuites() []agreementSuite {
 // a default run each case meets two of its suite's image sizes (sizesFor);
 // CONVBENCH_TEST_LONG=1 checks every case on every size.
 func TestAgreementSuites(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+	d := gputest.DeviceNoLeakCheck(t)
+	leakCheck := gputest.LeakCheck(t, d)
 	slots := make(chan struct{}, suiteSlots)
 	t.Run("suites", func(t *testing.T) {
 		for _, s := range agreementSuites() {
@@ -56,9 +57,7 @@ func TestAgreementSuites(t *testing.T) {
 			})
 		}
 	})
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after every suite closed its plans, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // TestSizesFor: outside a long run each case meets two distinct sizes,

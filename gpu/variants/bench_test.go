@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -16,7 +17,7 @@ import (
 // arithmetic rate. The benchmarks package holds the full sweeps; this one
 // is a quick check of the kernels of this package.
 func BenchmarkDirect(b *testing.B) {
-	gpuOrSkip(b)
+	gputest.DeviceNoLeakCheck(b)
 	r := rand.New(rand.NewPCG(9, 9))
 	g := convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32}
 	in := imagetest.Random(r, g, imagetest.NonZero)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -50,18 +51,6 @@ func channelCases() []kernelCase {
 	return cs
 }
 
-// nvrtcOrSkip skips a compile check when NVRTC cannot be loaded.
-func nvrtcOrSkip(t *testing.T) {
-	t.Helper()
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
-}
-
 // compileFor compiles family for p as a plan with block blk and cfg
 // would, plus extra macros, for sm_90 without a device.
 func compileFor(t *testing.T, family string, p convolve.Problem, cfg convolve.Config, blk convolve.Block, extra map[string]string) {
@@ -88,7 +77,7 @@ func compileFor(t *testing.T, family string, p convolve.Problem, cfg convolve.Co
 // --fmad=false, fast math and 64-bit indexing once each.
 func TestChannelKernelsCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	nvrtcOrSkip(t)
+	gputest.NVRTC(t)
 	f := func(kw, kh int) *convolve.Filter {
 		return &convolve.Filter{Name: "ones", Width: kw, Height: kh, Weights: make([]float32, kw*kh)}
 	}
@@ -125,7 +114,7 @@ func TestChannelKernelsCompile(t *testing.T) {
 // TestChannelKernelsRefuseMismatch checks that the plane readers refuse
 // to compile for an interleaved read, instead of addressing it wrongly.
 func TestChannelKernelsRefuseMismatch(t *testing.T) {
-	nvrtcOrSkip(t)
+	gputest.NVRTC(t)
 	src, err := SourceOf("channels")
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +185,7 @@ func channelAgreement(t *testing.T, vi int, gv gpuVariant) {
 // Download give the reference output, and the measured time is positive.
 // Compile options --fmad=false and fast math are exercised here too.
 func TestChannelsDevicePlan(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	r := rand.New(rand.NewPCG(11, 3))
 	for _, gv := range channelVariants {
 		v, err := convolve.Lookup(gv.name)

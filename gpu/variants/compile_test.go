@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // compileArch is the architecture the compile check targets: the H100's.
@@ -94,13 +95,7 @@ func familyDefines(family string, p convolve.Problem) []map[string]string {
 // specializations of compileSpecs with the local NVRTC (no driver needed).
 func TestKernelsCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.NVRTC(t)
 	families := []string{"naive", "const", "shared", "shared_rows", "padded", "texture", "separable", "tiled"}
 	specs := compileSpecs()
 	for _, fam := range families {
@@ -137,9 +132,7 @@ func TestKernelsCompile(t *testing.T) {
 // TestKernelsCompileErrors checks that a bad specialization fails to
 // compile with a diagnostic instead of producing a kernel.
 func TestKernelsCompileErrors(t *testing.T) {
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		t.Skipf("no NVRTC: %v", err)
-	}
+	gputest.NVRTC(t)
 	src, err := SourceOf("naive")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/cudnn"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -173,15 +174,9 @@ func TestCUDNNUnavailable(t *testing.T) {
 // cudnnOrSkip returns the device, or skips without a GPU or cuDNN.
 func cudnnOrSkip(t *testing.T) *cudabind.Device {
 	t.Helper()
-	d := gpuOrSkip(t)
+	d := gputest.DeviceNoLeakCheck(t)
 	name, version, err := CUDNNLibrary()
-	if err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no cuDNN: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.Need(t, "cuDNN", err)
 	// cuDNN can load and yet not run here (a sub-library missing, a GPU
 	// it does not support): the first plan says so.
 	f, _ := convolve.Box(3)
@@ -234,7 +229,7 @@ func agreeModel(t *testing.T, v convolve.Variant, plan convolve.Plan, p convolve
 // plans was released.
 func TestCUDNNAgreement(t *testing.T) {
 	d := cudnnOrSkip(t)
-	live := d.LiveAllocations()
+	leakCheck := gputest.LeakCheck(t, d)
 	r := rand.New(rand.NewPCG(16, 9))
 	var cases []kernelCase
 	for i, k := range [][2]int{{1, 1}, {3, 3}, {5, 3}, {3, 7}, {9, 9}, {15, 15}, {31, 31}} {
@@ -280,9 +275,7 @@ func TestCUDNNAgreement(t *testing.T) {
 			cudnnDevicePlanAgrees(t, v, p, imagetest.Random(r, p.Input, imagetest.NonZero))
 		})
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // cudnnDevicePlanAgrees checks Upload, TimeKernel, Download and

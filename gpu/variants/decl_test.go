@@ -10,6 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // h100 is the device information the GPU-free checks plan against: an
@@ -215,9 +216,7 @@ func TestTile(t *testing.T) {
 // NVRTC over the specializations of compileSpecs.
 func TestExampleFamilyCompiles(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		t.Skipf("no NVRTC: %v", err)
-	}
+	gputest.NVRTC(t)
 	code, err := os.ReadFile("testdata/shared_interior.cu")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -135,13 +136,7 @@ func TestFFTDeclaration(t *testing.T) {
 // filter sizes up to 75, 64-bit indexing and the compile options.
 func TestFFTKernelsCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.NVRTC(t)
 	src, err := SourceOf("fft")
 	if err != nil {
 		t.Fatal(err)
@@ -194,15 +189,9 @@ func TestFFTPlanWithoutGPU(t *testing.T) {
 // cuFFT.
 func fftOrSkip(t *testing.T) *cudabind.Device {
 	t.Helper()
-	d := gpuOrSkip(t)
+	d := gputest.DeviceNoLeakCheck(t)
 	lib, err := FFTLibrary()
-	if err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no cuFFT: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.Need(t, "cuFFT", err)
 	t.Logf("cuFFT: %s", lib)
 	return d
 }
@@ -380,7 +369,7 @@ func TestFFTExtremeScale(t *testing.T) {
 // result, and Close releases the plan once.
 func TestFFTDevicePlan(t *testing.T) {
 	d := fftOrSkip(t)
-	live := d.LiveAllocations()
+	leakCheck := gputest.LeakCheck(t, d)
 	v, _ := convolve.Lookup("gpu-fft")
 	r := rand.New(rand.NewPCG(3, 3))
 	p := kernelCase{kw: 21, kh: 21, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}.
@@ -422,9 +411,7 @@ func TestFFTDevicePlan(t *testing.T) {
 	if _, err := dp.TimeKernel(1); !errors.Is(err, convolve.ErrClosed) {
 		t.Errorf("TimeKernel after Close = %v, want convolve.ErrClosed", err)
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after Close, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // TestFFTMemoryRefusal: a problem whose input and output fit in the
@@ -451,7 +438,7 @@ func TestFFTMemoryRefusal(t *testing.T) {
 		t.Skipf("the device has %d bytes free (%v), fewer than the %d this test stands for", real, err, free)
 	}
 	deviceFree = func(*cudabind.Exec) (int64, error) { return free, nil }
-	live := d.LiveAllocations()
+	leakCheck := gputest.LeakCheck(t, d)
 	plan, err := convolve.PlanFor(v, p, convolve.Config{})
 	var me *convolve.MemoryError
 	if !errors.As(err, &me) {
@@ -464,9 +451,7 @@ func TestFFTMemoryRefusal(t *testing.T) {
 	if me.Needed < l.Bytes(9) || me.Available != free || !strings.Contains(me.What, "FFT buffers") || me.Variant != "gpu-fft" {
 		t.Errorf("MemoryError %+v, want gpu-fft's FFT buffers of at least %d bytes, %d available", me, l.Bytes(9), free)
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after the refusal, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // TestFFTGrids: the launch geometry, and the refusals of transforms past

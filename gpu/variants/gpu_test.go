@@ -9,6 +9,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -194,7 +195,7 @@ func variantAgreement(t *testing.T, vi int, gv gpuVariant) {
 // --fmad=false, the direct kernels that sum in the reference order equal
 // cpu-naive bit for bit.
 func TestBitExactNoFMA(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	cpu, err := convolve.Lookup("cpu-naive")
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +268,7 @@ func checkerboard(w, h int) *convolve.Image {
 // options; each passes when its max abs error against the CPU reference is
 // below 1e-5 (and within the per-element tolerance).
 func TestReport000Table(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	gauss7, err := convolve.Gaussian(7, convolve.GaussianDefaultSigma(7))
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +331,7 @@ func TestReport000Table(t *testing.T) {
 // TimeKernel, Download give the output Run gives, and the time is
 // positive.
 func TestDevicePlan(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	r := rand.New(rand.NewPCG(3, 3))
 	for _, gv := range gpuVariants {
 		v, _ := convolve.Lookup(gv.name)
@@ -380,8 +381,8 @@ func TestDevicePlan(t *testing.T) {
 // constant and shared memory limits are refused at plan time with a
 // *convolve.CapabilityError naming the variant, without leaking.
 func TestLimitsOnDevice(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+	d := gputest.DeviceNoLeakCheck(t)
+	leakCheck := gputest.LeakCheck(t, d)
 	r := rand.New(rand.NewPCG(5, 5))
 	g := convolve.Geometry{Width: 40, Height: 30, Channels: 1, Type: convolve.Float32}
 	cases := []struct {
@@ -416,9 +417,7 @@ func TestLimitsOnDevice(t *testing.T) {
 			plan.Close()
 		}
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after refused plans, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // TestNoDevice checks that without a driver or GPU every variant still

@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -37,8 +38,8 @@ func graphProblems(r *rand.Rand) []convolve.Problem {
 // captured fails here; one whose own library (NPP, cuFFT) is missing is
 // passed over with the reason.
 func TestTimeKernelGraph(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+	d := gputest.DeviceNoLeakCheck(t)
+	leakCheck := gputest.LeakCheck(t, d)
 	r := rand.New(rand.NewPCG(5, 8))
 	probs := graphProblems(r)
 	tested := 0
@@ -103,7 +104,5 @@ func TestTimeKernelGraph(t *testing.T) {
 		}
 	}
 	t.Logf("%d GPU variants ran their work from CUDA graphs and matched the reference", tested)
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("live allocations: %d before, %d after (%v)", live, n, d.LiveByKind())
-	}
+	leakCheck()
 }

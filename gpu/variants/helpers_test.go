@@ -1,7 +1,6 @@
 package variants
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,25 +9,9 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
-
-// gpuOrSkip returns the default device or skips the test with the reason
-// there is none.
-func gpuOrSkip(t testing.TB) *cudabind.Device {
-	t.Helper()
-	d, err := cudabind.Default()
-	if err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no CUDA device: %v", err)
-		}
-		t.Fatalf("cudabind.Default: %v", err)
-	}
-	return d
-}
 
 // randomFilter is a kw x kh filter of random non-zero weights of both
 // signs (not separable in general).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 )
 
 // gpuNames lists every registered GPU variant.
@@ -151,7 +152,7 @@ func TestBaseRunChecks(t *testing.T) {
 // FiniteInput, non-finite input; and that Run after Close and a second
 // Close are errors wrapping convolve.ErrClosed.
 func TestPlansOnGPU(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	for _, name := range gpuNames() {
 		t.Run(name, func(t *testing.T) {
 			v, _ := convolve.Lookup(name)
@@ -228,7 +229,7 @@ func TestPlansOnGPU(t *testing.T) {
 // test first takes all but 64 MiB of the free memory as ballast and then
 // plans a 8192x8192 float32 image (256 MiB in, 256 MiB out).
 func TestDeviceMemoryRefused(t *testing.T) {
-	dev := gpuOrSkip(t)
+	dev := gputest.DeviceNoLeakCheck(t)
 	var ballast []cudabind.DevPtr
 	err := dev.Do(func(x *cudabind.Exec) error {
 		for {

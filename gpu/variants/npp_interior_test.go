@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -38,8 +39,7 @@ func TestNPPInteriorCapabilities(t *testing.T) {
 // TestNPPInteriorAgreement runs npp-interior over npp's cases and sizes
 // against the reference, then checks Upload, TimeKernel, Download.
 func TestNPPInteriorAgreement(t *testing.T) {
-	d := nppOrSkip(t)
-	live := d.LiveAllocations()
+	leakCheck := gputest.LeakCheck(t, nppOrSkip(t))
 	v, err := convolve.Lookup("npp-interior")
 	if err != nil {
 		t.Fatal(err)
@@ -49,9 +49,7 @@ func TestNPPInteriorAgreement(t *testing.T) {
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Wrap, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
 		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
 	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // TestNPPInteriorTimesFilterAlone: on a 2048x2048 image, npp-interior's

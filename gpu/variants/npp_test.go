@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -14,14 +15,9 @@ import (
 // libnppif.
 func nppOrSkip(t *testing.T) *cudabind.Device {
 	t.Helper()
-	d := gpuOrSkip(t)
-	if _, err := NPPLibrary(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NPP: %v", err)
-		}
-		t.Fatal(err)
-	}
+	d := gputest.DeviceNoLeakCheck(t)
+	_, err := NPPLibrary()
+	gputest.Need(t, "NPP", err)
 	return d
 }
 
@@ -72,7 +68,7 @@ func TestNPPAgreement(t *testing.T) {
 	d := nppOrSkip(t)
 	lib, _ := NPPLibrary()
 	t.Logf("NPP library: %s", lib)
-	live := d.LiveAllocations()
+	leakCheck := gputest.LeakCheck(t, d)
 	v, err := convolve.Lookup("npp")
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +101,5 @@ func TestNPPAgreement(t *testing.T) {
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
 		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
 	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -290,13 +291,7 @@ func regtileSpecs() []struct {
 // --fmad=false.
 func TestRegtileCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.NVRTC(t)
 	src, err := SourceOf("regtile")
 	if err != nil {
 		t.Fatal(err)
@@ -379,7 +374,7 @@ func regtileAgreement(t *testing.T) {
 // TestRegtileBadTunable: a value other than 1, 2, 4 or 8 is an error that
 // names the tunable and the value.
 func TestRegtileBadTunable(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	v, err := convolve.Lookup("gpu-regtile")
 	if err != nil {
 		t.Fatal(err)
@@ -403,7 +398,7 @@ func TestRegtileBadTunable(t *testing.T) {
 // cpu-naive bit for bit on images large enough for every fill path
 // (TestBitExactNoFMA's small image reaches only the border path).
 func TestRegtileBitExactNoFMA(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	cpu, err := convolve.Lookup("cpu-naive")
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -47,7 +48,7 @@ func yuvConfigs() []convolve.Config {
 // TestYUVKernelsCompile compiles rgb2yuv.cu for sm_90 with the block
 // shapes the tests use.
 func TestYUVKernelsCompile(t *testing.T) {
-	nvrtcOrSkip(t)
+	gputest.NVRTC(t)
 	p := yuvProblem(convolve.Geometry{Width: 37, Height: 23})
 	for _, blk := range []convolve.Block{{X: 32, Y: 8}, {X: 16, Y: 16}, {X: 7, Y: 5}, {X: 1024, Y: 1}} {
 		compileFor(t, "rgb2yuv", p, convolve.Config{}, blk, nil)
@@ -110,8 +111,8 @@ func TestYUVCapabilities(t *testing.T) {
 // over yuvSizes and several block shapes, on random inputs and poisoned
 // outputs, through Run and through Upload/TimeKernel/Download.
 func TestYUVAgreement(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+	d := gputest.DeviceNoLeakCheck(t)
+	leakCheck := gputest.LeakCheck(t, d)
 	v, err := convolve.Lookup("gpu-rgb2yuv")
 	if err != nil {
 		t.Fatal(err)
@@ -145,9 +146,7 @@ func TestYUVAgreement(t *testing.T) {
 		p := yuvProblem(convolve.Geometry{Width: 301, Height: 77})
 		devicePlanAgreesYUV(t, v, p, base, imagetest.Random(r, p.Input, imagetest.NonZero))
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 func devicePlanAgreesYUV(t *testing.T, v convolve.Variant, p convolve.Problem, cfg convolve.Config, in *convolve.Image) {
@@ -175,8 +174,8 @@ func devicePlanAgreesYUV(t *testing.T, v convolve.Variant, p convolve.Problem, c
 // pinned and pageable, on sizes that do and do not split evenly, and that
 // it refuses a stream count outside 1..MaxPipelineStreams.
 func TestYUVPipelined(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+	d := gputest.DeviceNoLeakCheck(t)
+	leakCheck := gputest.LeakCheck(t, d)
 	v, err := convolve.Lookup("gpu-rgb2yuv")
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +221,5 @@ func TestYUVPipelined(t *testing.T) {
 			}
 		}
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }

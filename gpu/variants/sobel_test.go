@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -46,7 +47,7 @@ func sobelConfigs() []convolve.Config {
 // sobelCases, plus --fmad=false, fast math and 64-bit indexing.
 func TestSobelKernelsCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	nvrtcOrSkip(t)
+	gputest.NVRTC(t)
 	for _, kc := range sobelCases() {
 		p := kc.sobelProblem(convolve.Geometry{Width: 37, Height: 23})
 		blk := kc.block
@@ -89,8 +90,8 @@ func TestSobelCapabilities(t *testing.T) {
 // agreementSizes on fresh random inputs and NaN-poisoned outputs against
 // refimpl.Expect, then checks that every plan was released.
 func TestSobelAgreement(t *testing.T) {
-	d := gpuOrSkip(t)
-	live := d.LiveAllocations()
+	d := gputest.DeviceNoLeakCheck(t)
+	leakCheck := gputest.LeakCheck(t, d)
 	v, err := convolve.Lookup("gpu-sobel")
 	if err != nil {
 		t.Fatal(err)
@@ -125,15 +126,13 @@ func TestSobelAgreement(t *testing.T) {
 			}
 		})
 	}
-	if n := d.LiveAllocations(); n != live {
-		t.Errorf("LiveAllocations = %d after closing every plan, want %d (%v)", n, live, d.LiveByKind())
-	}
+	leakCheck()
 }
 
 // TestSobelDevicePlan checks Upload, TimeKernel and Download of both
 // kernels, with each compile option.
 func TestSobelDevicePlan(t *testing.T) {
-	gpuOrSkip(t)
+	gputest.DeviceNoLeakCheck(t)
 	v, err := convolve.Lookup("gpu-sobel")
 	if err != nil {
 		t.Fatal(err)

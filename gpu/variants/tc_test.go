@@ -19,6 +19,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
+	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
@@ -237,13 +238,7 @@ var tcCompileCases = []tcCase{
 // arithmetic, with the local NVRTC (no driver needed).
 func TestTCCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
-	if _, _, err := cudabind.NVRTCVersion(); err != nil {
-		var ue *cudabind.UnavailableError
-		if errors.As(err, &ue) {
-			t.Skipf("no NVRTC: %v", err)
-		}
-		t.Fatal(err)
-	}
+	gputest.NVRTC(t)
 	src, err := SourceOf("tc")
 	if err != nil {
 		t.Fatal(err)
