@@ -79,9 +79,15 @@
 #   tune            the tuner (.gpu/tune) on $TUNE_VARIANTS (default gpu-regtile,gpu-tiled),
 #                   K in $TUNE_K (default 3,5,7,11,21), size classes $TUNE_SIZES (default
 #                   large), -time $TUNE_TIME (default 110s) in all, -budget $TUNE_BUDGET
-#                   (default 24) candidates per class; its table goes to
+#                   (default 24) candidates per class, -case-timeout $TUNE_CASE_TIMEOUT
+#                   (default 2m) a candidate; its table goes to
 #                   OUTDIR/tuning/<gpu slug>.json, merged with the committed one
-#                   (copy it into tables/tuning/ to commit it)
+#                   (copy it into tables/tuning/ to commit it). Each class runs in a
+#                   child process: a candidate that crashes (a sticky CUDA error, a
+#                   dead process) or hangs is recorded as such, never chosen, named
+#                   in tune.log ("# crash of ...", "# hang of ...") with the command
+#                   that tries it alone, and the stage fails though the table is
+#                   written
 #   tune-props      the property suite on every setting of this GPU's tuning table
 #                   (OUTDIR/tuning/ when the tune stage wrote it, else the embedded
 #                   table; -convtest.n=$PROPS_N, default 60), and a short real tuning
@@ -458,7 +464,7 @@ for stage in "$@"; do
   tune)
     mkdir -p "$out/tuning"
     cp "$root"/tables/tuning/*.json "$out/tuning/" 2>/dev/null
-    run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-110s}" -budget "${TUNE_BUDGET:-24}" -commit "$commit" -out "$out/tuning" ;;
+    run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-110s}" -budget "${TUNE_BUDGET:-24}" -case-timeout "${TUNE_CASE_TIMEOUT:-2m}" -commit "$commit" -out "$out/tuning" ;;
   tune-props)
     tables=; [ -d "$out/tuning" ] && tables=$(cd "$out/tuning" && pwd)
     run tune-props tune env ${tables:+CONVBENCH_TUNING=$tables} "$bin/tune.test" -test.v -test.timeout 9m -test.run 'TestTunedProperties|TestTuneGPU' -tune.props -convtest.time=0 -convtest.n=${PROPS_N:-60} ;;

@@ -130,7 +130,8 @@ func TestGPURunSweepStage(t *testing.T) {
 
 // TestGPURunTuneStages runs the tune and tune-props stages over stand-in
 // binaries: tune gets the committed tables copied into OUTDIR/tuning,
-// writes there, and receives the TUNE_* settings; tune-props runs the
+// writes there, and receives the TUNE_* settings (-case-timeout 2m when
+// TUNE_CASE_TIMEOUT is unset); tune-props runs the
 // tune package's test binary from its directory with CONVBENCH_TUNING at
 // those tables.
 func TestGPURunTuneStages(t *testing.T) {
@@ -163,7 +164,7 @@ func TestGPURunTuneStages(t *testing.T) {
 	tables := filepath.Join(out, "tuning")
 	for log, wants := range map[string][]string{
 		"tune.log": {"arg[-variants]", "arg[gpu-regtile,gpu-tiled]", "arg[-k]", "arg[3,21]", "arg[-sizes]", "arg[large]",
-			"arg[-time]", "arg[100s]", "arg[-out]", "arg[" + tables + "]"},
+			"arg[-time]", "arg[100s]", "arg[-case-timeout]", "arg[2m]", "arg[-out]", "arg[" + tables + "]"},
 		"tune-props.log": {"pwd[" + filepath.Join(root, "tune") + "]", "env[" + tables + "]",
 			"arg[-test.run]", "arg[TestTunedProperties|TestTuneGPU]", "arg[-convtest.n=7]"},
 	} {

@@ -98,6 +98,17 @@ type Options struct {
 	// and their defaults, for instance. Seeds the space does not hold or
 	// the problem does not allow are left out.
 	Seeds []convolve.Setting
+	// Resume holds the candidates an earlier, stopped run of the same
+	// search tried (the tune command restarts a search in a new process
+	// after a candidate crashed or hung one): a setting found there is
+	// not tried again but takes that candidate as it is, status and time,
+	// whatever the time budget, so the search goes on where it stopped.
+	Resume []tuning.Candidate
+	// Trying and Tried, when set, are called just before a setting is
+	// verified and timed and with its candidate afterwards; not for the
+	// settings taken from Resume.
+	Trying func(pt convolve.Setting)
+	Tried  func(c tuning.Candidate)
 	// Log, when set, receives a line per candidate.
 	Log func(format string, args ...any)
 	// Now is the clock of the time budget; nil means time.Now.
@@ -162,6 +173,9 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 		Space:   len(ok), Excluded: len(excluded),
 		Timing: fmt.Sprintf("kernel-graph, median of %d samples of at least %v", o.Samples, o.SampleTime)}
 	s := &search{v: v, class: c, prob: p, o: o, start: o.Now(), tried: map[string]int{}}
+	if s.resumed, err = resumeIndex(o.Resume); err != nil {
+		return tuning.Entry{}, fmt.Errorf("tune: %s %v: %w", d.Name, c, err)
+	}
 	if s.verifyProbs, err = VerifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
 		return tuning.Entry{}, err
 	}
@@ -239,6 +253,10 @@ type search struct {
 	tried map[string]int // setting -> index in cands
 	cands []tuning.Candidate
 	sets  []convolve.Setting
+	// resumed are Options.Resume by setting (convolve.Setting.String);
+	// taken counts those the search has taken.
+	resumed map[string]tuning.Candidate
+	taken   int
 	// verifyProbs are the problems every candidate must pass.
 	verifyProbs []convolve.Problem
 	// in is the input of the timed problem, made once.
@@ -261,6 +279,9 @@ func (s *search) tryAll(pts []convolve.Setting) {
 		var probs []convolve.Problem
 		var cfgs []convolve.Config
 		for _, pt := range todo {
+			if _, resumed := s.resumed[pt.String()]; resumed {
+				continue
+			}
 			for _, p := range append([]convolve.Problem{s.prob}, s.verifyProbs...) {
 				probs, cfgs = append(probs, p), append(cfgs, pt.Apply(convolve.Config{}))
 			}
@@ -276,17 +297,46 @@ func (s *search) tryAll(pts []convolve.Setting) {
 	}
 }
 
+// spent reports whether the budget of candidates or of time is spent;
+// the time budget waits for the candidates of Options.Resume, which the
+// search takes whatever the time.
 func (s *search) spent() bool {
-	return len(s.cands) >= s.o.Budget || s.o.Time > 0 && s.o.Now().Sub(s.start) >= s.o.Time
+	return len(s.cands) >= s.o.Budget || s.o.Time > 0 && s.o.Now().Sub(s.start) >= s.o.Time && s.taken == len(s.resumed)
 }
 
-// try verifies and times pt once; a second try of the same point does
-// nothing.
+// try verifies and times pt once, or takes its candidate from
+// Options.Resume; a second try of the same point does nothing.
 func (s *search) try(pt convolve.Setting) {
 	key := pt.String()
 	if _, done := s.tried[key]; done {
 		return
 	}
+	c, resumed := s.resumed[key]
+	if !resumed {
+		if s.o.Trying != nil {
+			s.o.Trying(pt)
+		}
+		c = s.measure(pt)
+	}
+	s.tried[key] = len(s.cands)
+	s.cands = append(s.cands, c)
+	s.sets = append(s.sets, pt)
+	if resumed {
+		s.taken++
+		return
+	}
+	if c.Status == tuning.OK {
+		s.o.Log("%s %v: %v: %.0f ns", s.v.Describe().Name, s.class, pt, c.MedianNS)
+	} else {
+		s.o.Log("%s %v: %v: %s: %s", s.v.Describe().Name, s.class, pt, c.Status, c.Error)
+	}
+	if s.o.Tried != nil {
+		s.o.Tried(c)
+	}
+}
+
+// measure verifies pt and, when it is correct, times it.
+func (s *search) measure(pt convolve.Setting) tuning.Candidate {
 	c := tuning.CandidateOf(pt)
 	if err := s.verify(pt); err != nil {
 		var w *wrongError
@@ -301,14 +351,7 @@ func (s *search) try(pt convolve.Setting) {
 	} else {
 		c.Status, c.MedianNS = tuning.OK, med
 	}
-	s.tried[key] = len(s.cands)
-	s.cands = append(s.cands, c)
-	s.sets = append(s.sets, pt)
-	if c.Status == tuning.OK {
-		s.o.Log("%s %v: %v: %.0f ns", s.v.Describe().Name, s.class, pt, c.MedianNS)
-	} else {
-		s.o.Log("%s %v: %v: %s: %s", s.v.Describe().Name, s.class, pt, c.Status, c.Error)
-	}
+	return c
 }
 
 // local expands the best verified candidate not yet expanded, trying its

@@ -33,6 +33,13 @@ const (
 	OK      = "ok"      // verified and timed
 	Wrong   = "wrong"   // its output differed from the reference: never chosen
 	Refused = "refused" // it failed to plan or to run
+	// Crash and Hang are the candidates that ended the tuner's process
+	// (the tune command tries them in child processes): one that left
+	// the device unusable there (a sticky CUDA error, such as an illegal
+	// address or a trap) or whose process died, and one still running at
+	// the time limit, killed. Neither is ever chosen.
+	Crash = "crash"
+	Hang  = "hang"
 )
 
 // Table is the tuning of one GPU.
@@ -80,7 +87,7 @@ type Candidate struct {
 	// VsDefault is it over the default setting's median in the same run.
 	MedianNS  float64 `json:"median_ns,omitempty"`
 	VsDefault float64 `json:"vs_default,omitempty"`
-	// Error says why a wrong or refused candidate was.
+	// Error says why a wrong, refused, crashed or hung candidate was.
 	Error string `json:"error,omitempty"`
 }
 

@@ -11,8 +11,28 @@
 // the classes left);
 // every candidate is verified against the reference before it is timed.
 // A line per class says what was chosen, how it compares with the
-// default, and how many candidates were wrong or refused. On a GPU host
-// without Go, .gpu/tune from make gpu-bins does the same
+// default, and how many candidates were wrong, refused, crashed or hung.
+//
+// Each class is tuned in a child process of the command's own (the
+// command itself never opens the GPU), so that a candidate that breaks
+// its process fails alone: one that leaves the device unusable (a
+// sticky CUDA error such as an illegal address or a trap) or whose
+// process dies is recorded as crashed, one still running after
+// -case-timeout (default 2m) is killed and recorded as hung; the class
+// then goes on in a new child without it, from the candidates already
+// tried, and the other classes run in children of their own. A crashed
+// or hung candidate is never chosen. The run ends with a line per such
+// candidate naming the variant, class, setting and error, and the
+// command that tries that candidate alone:
+//
+//	go run ./tune/cmd/tune -variants gpu-regtile -types f32 -k 21 -sizes large -verify 3 -samples 7 -seed 1 -setting 'block=32x8 rx=4,ry=8'
+//
+// -setting verifies and times the one setting given, in the command's
+// own process (so that compute-sanitizer can wrap it), and writes no
+// table. The table is written with the classes tuned; the command exits
+// 1 when a class failed or a candidate crashed or hung.
+//
+// On a GPU host without Go, .gpu/tune from make gpu-bins does the same
 // (scripts/gpu-run.sh OUT tune).
 package main
 
@@ -23,30 +43,30 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/gpu/variants"
 	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/tune"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 type options struct {
 	variants, ks, sizes, types string
 	budget, verify, samples    int
-	total                      time.Duration
+	total, caseTimeout         time.Duration
 	seed                       uint64
 	out, commit                string
 	verbose                    bool
+	// setting is -setting as given; pt is it parsed.
+	setting string
+	pt      convolve.Setting
 }
 
 // jobs are the (variant, class) pairs a run tunes.
@@ -71,6 +91,8 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	fs.StringVar(&o.out, "out", filepath.Join("results", "tuning"), "directory of the tuning tables")
 	fs.StringVar(&o.commit, "commit", "", "commit recorded in the entries (default: git's HEAD, else the COMMIT file beside the binary)")
 	fs.BoolVar(&o.verbose, "v", false, "a line per candidate on stderr")
+	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one candidate (its plans, verification and timing; also of compiling one kernel ahead and of a class's start; the default fits the largest class's candidates, seconds each, with room): past it the candidate is a hang, its process is killed and the class goes on in a new one")
+	fs.StringVar(&o.setting, "setting", "", "verify and time this one setting alone (\"block=32x8 rx=4,ry=8\", as the tuner's lines write it, or \"default\") of the one variant and class the other flags select, in this process, and write no table")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
@@ -118,6 +140,18 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	if o.budget < 1 {
 		return o, nil, fmt.Errorf("-budget %d: want 1 or more", o.budget)
 	}
+	if o.verify < 0 {
+		return o, nil, fmt.Errorf("-verify %d: want 1 or more (0: the default, %d)", o.verify, tune.DefaultVerify)
+	}
+	if o.samples < 0 {
+		return o, nil, fmt.Errorf("-samples %d: want 1 or more (0: the default, %d)", o.samples, tune.DefaultSamples)
+	}
+	if o.total < 0 {
+		return o, nil, fmt.Errorf("-time %v: want a positive duration (0: none)", o.total)
+	}
+	if o.caseTimeout <= 0 {
+		return o, nil, fmt.Errorf("-case-timeout %v: want a positive duration", o.caseTimeout)
+	}
 	var jobs []job
 	for _, v := range vs {
 		for _, t := range types {
@@ -131,7 +165,58 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 			}
 		}
 	}
+	if o.setting != "" {
+		if len(jobs) != 1 {
+			return o, nil, fmt.Errorf("-setting %q: the other flags select %d variants and classes, want one (a single -variants, -types, -k and -sizes)", o.setting, len(jobs))
+		}
+		pt, err := parseSetting(o.setting, jobs[0].v)
+		if err != nil {
+			return o, nil, err
+		}
+		o.pt = pt
+	}
 	return o, jobs, nil
+}
+
+// parseSetting reads a setting of v as convolve.Setting.String writes it:
+// "block=32x8 rx=4,ry=8", either part alone, or "default".
+func parseSetting(s string, v convolve.Variant) (convolve.Setting, error) {
+	var st convolve.Setting
+	fields := strings.Fields(s)
+	if len(fields) == 1 && fields[0] == "default" {
+		return st, nil
+	}
+	if len(fields) == 0 || len(fields) > 2 {
+		return st, fmt.Errorf("-setting %q: want \"block=WxH\", \"name=value,...\" tunables, both separated by a space, or \"default\"", s)
+	}
+	d := v.Describe()
+	for _, f := range fields {
+		if b, ok := strings.CutPrefix(f, "block="); ok {
+			if st.Block != (convolve.Block{}) {
+				return st, fmt.Errorf("-setting %q: block given twice", s)
+			}
+			blk, err := convolve.ParseBlock(b)
+			if err != nil {
+				return st, fmt.Errorf("-setting %q: %w", s, err)
+			}
+			st.Block = blk
+			continue
+		}
+		if st.Tunables != nil {
+			return st, fmt.Errorf("-setting %q: tunables given twice", s)
+		}
+		t, err := convolve.ParseTunables(f)
+		if err != nil {
+			return st, fmt.Errorf("-setting %q: %w", s, err)
+		}
+		for name := range t {
+			if !slices.Contains(d.Caps.Tunables, name) {
+				return st, fmt.Errorf("-setting %q: %s has no tunable %q (its tunables: %s)", s, d.Name, name, strings.Join(d.Caps.Tunables, ", "))
+			}
+		}
+		st.Tunables = t
+	}
+	return st, nil
 }
 
 func split(s string) []string {
@@ -144,40 +229,48 @@ func split(s string) []string {
 	return out
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, jobs, err := parse(args, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tune:", err)
 		return 2
 	}
-	dev, err := cudabind.Default()
+	if mode := os.Getenv(childEnvVar); mode != "" {
+		return runChild(mode, o, jobs, stdin, stdout, stderr)
+	}
+	if o.setting != "" {
+		return trySetting(o, jobs[0], stdout, stderr)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(stderr, "tune: cannot find its own executable to run the classes in:", err)
+		return 1
+	}
+	r := &childRunner{bin: exe, name: commandName(), common: commonArgs(o), limit: o.caseTimeout, stderr: stderr}
+	return tuneJobs(o, jobs, r, stdout, stderr)
+}
+
+// tuneJobs tunes the jobs, each in children that r runs, writes the
+// entries of those tuned into the GPU's table under o.out and returns
+// the exit status: 1 when a job failed or a candidate crashed or hung.
+func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) int {
+	dev, err := r.device(jobs[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "tune: needs a GPU:", err)
 		return 1
 	}
-	info := dev.Info()
 	commit := o.commit
 	if commit == "" {
 		commit = findCommit()
 	}
-	opts := tune.Options{Budget: o.budget, Seed: o.seed, Verify: o.verify, Samples: o.samples, Limits: variants.Limits(info)}
 	start := time.Now()
-	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
-		specs := make([]variants.WarmSpec, len(ps))
-		for i := range ps {
-			specs[i] = variants.WarmSpec{Variant: v, Problem: ps[i], Config: cfgs[i]}
-		}
-		variants.Warm(specs, runtime.NumCPU(), nil)
-	}
-	if o.verbose {
-		opts.Log = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
-	}
-	fmt.Fprintf(stdout, "# tune on %s (driver %s, NVRTC %s), commit %s: %d classes, budget %d candidates each", info.Name, info.Driver(), info.NVRTC(), commit, len(jobs), o.budget)
+	fmt.Fprintf(stdout, "# tune on %s (driver %s, NVRTC %s), commit %s: %d classes, budget %d candidates each", dev.Name, dev.Driver, dev.NVRTC, commit, len(jobs), o.budget)
 	if o.total > 0 {
 		fmt.Fprintf(stdout, " and %v in all", o.total)
 	}
-	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, ", each class in a child process, %v a candidate (-case-timeout)\n", o.caseTimeout)
 	var entries []tuning.Entry
+	var faults []fault
 	failed := 0
 	// winners holds, per variant, type and size class, the settings
 	// chosen so far, the latest first: with the defaults of the other K
@@ -185,63 +278,137 @@ func run(args []string, stdout, stderr io.Writer) int {
 	winners := map[string][]convolve.Setting{}
 	for i, j := range jobs {
 		t0 := time.Now()
+		var budget time.Duration
 		if o.total > 0 {
 			// What is left, shared by the classes left: time a class
 			// did not use goes to the next.
-			opts.Time = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
+			budget = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
 		}
 		name := j.v.Describe().Name
 		key := fmt.Sprintf("%s/%v/%s", name, j.class.Type, j.class.Size)
-		opts.Seeds = append(slices.Clone(winners[key]), otherDefaults(j, jobs, opts.Limits)...)
-		e, err := tune.Tune(j.v, j.class, opts)
-		if err == nil {
-			if st, err := e.Chosen.Setting(); err == nil {
-				winners[key] = append([]convolve.Setting{st}, winners[key]...)
+		seeds := append(slices.Clone(winners[key]), otherDefaults(j, jobs, dev.Limits)...)
+		res := r.tune(j, budget, seeds)
+		faults = append(faults, res.faults...)
+		if res.err != nil {
+			line := fmt.Sprintf("%s %v: %v", name, j.class, res.err)
+			if res.entry != nil {
+				line += fmt.Sprintf(" (%s)", tally(*res.entry))
 			}
-		}
-		if err != nil {
-			fmt.Fprintf(stdout, "%s %v: %v\n", name, j.class, err)
+			fmt.Fprintln(stdout, line)
 			failed++
 			continue
 		}
-		e.Commit, e.Driver, e.NVRTC = commit, info.Driver(), info.NVRTC()
+		e := *res.entry
+		if e.Chosen.Status != tuning.OK {
+			// tune.Tune chooses verified, timed candidates alone; a
+			// child that said otherwise is not believed.
+			fmt.Fprintf(stdout, "%s %v: the child process chose a candidate of status %q\n", name, j.class, e.Chosen.Status)
+			failed++
+			continue
+		}
+		if st, err := e.Chosen.Setting(); err == nil {
+			winners[key] = append([]convolve.Setting{st}, winners[key]...)
+		}
+		e.Commit, e.Driver, e.NVRTC = commit, dev.Driver, dev.NVRTC
 		e.Date = time.Now().UTC().Format(time.RFC3339)
 		entries = append(entries, e)
 		fmt.Fprintln(stdout, summary(e, time.Since(t0)))
 	}
+	for _, f := range faults {
+		fmt.Fprintf(stdout, "# %s\n", f)
+	}
 	if len(entries) > 0 {
-		path, err := tune.Save(o.out, info.Name, entries)
+		path, err := tune.Save(o.out, dev.Name, entries)
 		if err != nil {
 			fmt.Fprintln(stderr, "tune:", err)
 			return 1
 		}
 		fmt.Fprintf(stdout, "# wrote %d entries into %s\n", len(entries), path)
 	}
-	if failed > 0 {
+	if len(faults) > 0 {
+		fmt.Fprintf(stderr, "tune: %s crashed or hung a process; the \"# crash\" and \"# hang\" lines above name each with the command that reproduces it alone\n", countFaults(faults))
+	}
+	if failed > 0 || len(faults) > 0 {
 		return 1
 	}
 	return 0
 }
 
-// summary is the line of one tuned class.
-func summary(e tuning.Entry, took time.Duration) string {
-	var wrong, refused int
-	for _, c := range e.Candidates {
-		switch c.Status {
-		case tuning.Wrong:
-			wrong++
-		case tuning.Refused:
-			refused++
+// countFaults says how many candidates and classes (with no candidate
+// under way) the faults are: "3 candidates and 1 class".
+func countFaults(faults []fault) string {
+	var cands, classes int
+	for _, f := range faults {
+		if f.Setting != "" {
+			cands++
+		} else {
+			classes++
 		}
 	}
+	var parts []string
+	if cands > 0 {
+		parts = append(parts, plural(cands, "candidate"))
+	}
+	if classes > 0 {
+		parts = append(parts, plural(classes, "class"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// plural is n and noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "s"):
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// trySetting verifies and times o.pt of job j in this process
+// (tune.Try), prints how it fared and returns the exit status: 0 when it
+// is correct and timed.
+func trySetting(o options, j job, stdout, stderr io.Writer) int {
+	g, err := openGPU()
+	if err != nil {
+		fmt.Fprintln(stderr, "tune: needs a GPU:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "# tune on %s (driver %s, NVRTC %s): setting %v alone, no table written\n", g.info.Name, g.info.Driver, g.info.NVRTC, o.pt)
+	c, err := tune.Try(j.v, j.class, o.pt, tuneOptions(o, g.info.Limits, stderr))
+	if err != nil {
+		fmt.Fprintf(stdout, "%s: %v\n", jobName(j), err)
+		return 1
+	}
+	if c.Status == tuning.OK {
+		fmt.Fprintf(stdout, "%s, setting %v: ok, %.1f us\n", jobName(j), o.pt, c.MedianNS/1e3)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s, setting %v: %s: %s\n", jobName(j), o.pt, c.Status, c.Error)
+	return 1
+}
+
+// summary is the line of one tuned class.
+func summary(e tuning.Entry, took time.Duration) string {
 	chosen, _ := e.Chosen.Setting()
 	def, _ := e.Default.Setting()
 	vs := "default not timed"
 	if e.Default.Status == tuning.OK {
 		vs = fmt.Sprintf("%.3f of default %v (%.1f us)", e.Chosen.VsDefault, def, e.Default.MedianNS/1e3)
 	}
-	return fmt.Sprintf("%s: chose %v, %.1f us, %s; %d of %d tried (%s), %d wrong, %d refused, %v",
-		e.Key(), chosen, e.Chosen.MedianNS/1e3, vs, len(e.Candidates), e.Space, e.Search, wrong, refused, took.Round(time.Second/10))
+	return fmt.Sprintf("%s: chose %v, %.1f us, %s; %d of %d tried (%s), %s, %v",
+		e.Key(), chosen, e.Chosen.MedianNS/1e3, vs, len(e.Candidates), e.Space, e.Search, tally(e), took.Round(time.Second/10))
+}
+
+// tally counts the entry's candidates that were not ok: "2 wrong, 0
+// refused, 1 crashed, 0 hung".
+func tally(e tuning.Entry) string {
+	n := map[string]int{}
+	for _, c := range e.Candidates {
+		n[c.Status]++
+	}
+	return fmt.Sprintf("%d wrong, %d refused, %d crashed, %d hung", n[tuning.Wrong], n[tuning.Refused], n[tuning.Crash], n[tuning.Hang])
 }
 
 // findCommit is git's HEAD (with a note when the tree has changes), else

@@ -35,6 +35,25 @@ func TestParse(t *testing.T) {
 			t.Errorf("%s: parse(%q) = nil error", name, args)
 		}
 	}
+	// The errors of the flags' values: one line, naming the value.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-case-timeout", "0s"}, "-case-timeout 0s: want a positive duration"},
+		{[]string{"-case-timeout", "-1m"}, "-case-timeout -1m0s: want a positive duration"},
+		{[]string{"-time", "-5s"}, "-time -5s: want a positive duration (0: none)"},
+		{[]string{"-verify", "-1"}, "-verify -1: want 1 or more (0: the default, 3)"},
+		{[]string{"-samples", "-2"}, "-samples -2: want 1 or more (0: the default, 7)"},
+		{[]string{"-setting", "rx=2"}, `-setting "rx=2": the other flags select 10 variants and classes, want one (a single -variants, -types, -k and -sizes)`},
+		{[]string{"-variants", "gpu-regtile", "-k", "3", "-setting", "block=3x"}, `-setting "block=3x": convolve: block "3x": want WxH such as 32x8`},
+		{[]string{"-variants", "gpu-regtile", "-k", "3", "-setting", "zz=1"}, `-setting "zz=1": gpu-regtile has no tunable "zz" (its tunables: `},
+	} {
+		_, _, err := parse(tt.args, &bytes.Buffer{})
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("parse(%q) = %v, want one line starting %q", tt.args, err, tt.want)
+		}
+	}
 }
 
 func TestRunWithoutGPU(t *testing.T) {
@@ -42,7 +61,7 @@ func TestRunWithoutGPU(t *testing.T) {
 		t.Skip("a GPU is present: this test checks the error without one")
 	}
 	var out, errb bytes.Buffer
-	if rc := run([]string{"-k", "3", "-out", t.TempDir()}, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "needs a GPU") {
+	if rc := run([]string{"-k", "3", "-out", t.TempDir()}, strings.NewReader(""), &out, &errb); rc != 1 || !strings.Contains(errb.String(), "needs a GPU") {
 		t.Errorf("run without a GPU: rc %d, stderr %q", rc, errb.String())
 	}
 }

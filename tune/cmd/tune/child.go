@@ -1,0 +1,211 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/gpu/variants"
+	"github.com/convbench/convbench/tables/tuning"
+	"github.com/convbench/convbench/tune"
+)
+
+// The child side of the command. The command runs each job in a child
+// process of its own executable, with the environment variable
+// childEnvVar set and the flags of that job alone (jobArgs); the child
+// writes what it does on its stdout, one JSON childEvent a line, which
+// the command watches (isolate.go). A child in mode childDevice reports
+// the GPU and exits; one in mode childJob reads a childInput on its
+// stdin and tunes its one job.
+
+// childEnvVar names the environment variable that makes the command a
+// child of the tune command; its value is the child's mode.
+const childEnvVar = "CONVBENCH_TUNE_CHILD"
+
+// exitSticky is the exit status of a child that stopped at a candidate's
+// sticky CUDA error.
+const exitSticky = 3
+
+// Modes of a child.
+const (
+	childDevice = "device" // report the GPU (the command itself never opens it)
+	childJob    = "job"    // tune the one job the flags select
+)
+
+// childInput is what the command gives a child tuning a job, on its
+// stdin: the search's time budget and seeds, and the candidates earlier
+// children of the job tried before one of them ended their process.
+type childInput struct {
+	Time   time.Duration      `json:"time,omitempty"`   // tune.Options.Time
+	Seeds  []tuning.Candidate `json:"seeds,omitempty"`  // tune.Options.Seeds, as candidates
+	Resume []tuning.Candidate `json:"resume,omitempty"` // tune.Options.Resume
+}
+
+// childEvent is one line of a child's stdout: one field is set.
+type childEvent struct {
+	// Device is the GPU the child opened, its first line.
+	Device *deviceInfo `json:"device,omitempty"`
+	// Compiling is the number of plans whose kernels the child is about
+	// to compile ahead for the batch of candidates the search tries next
+	// (tune.Options.Warm); Compiled counts those done so far.
+	Compiling int `json:"compiling,omitempty"`
+	Compiled  int `json:"compiled,omitempty"`
+	// Trying is the setting the search is about to verify and time, as
+	// a candidate without a status.
+	Trying *tuning.Candidate `json:"trying,omitempty"`
+	// Tried is a candidate verified and timed, with its status.
+	Tried *tuning.Candidate `json:"tried,omitempty"`
+	// End is the search's end, the child's last line.
+	End *childEnd `json:"end,omitempty"`
+}
+
+// childEnd is how a child's search ended: its entry (when it tried a
+// candidate at least) and its error (tune.Tune's).
+type childEnd struct {
+	Entry *tuning.Entry `json:"entry,omitempty"`
+	Error string        `json:"error,omitempty"`
+}
+
+// deviceInfo describes the GPU the jobs run on.
+type deviceInfo struct {
+	Name   string                `json:"name"`
+	Driver string                `json:"driver"`
+	NVRTC  string                `json:"nvrtc"`
+	Limits convolve.DeviceLimits `json:"limits"`
+}
+
+// gpuHost is what a child, or a run with -setting, uses of this host's
+// GPU: its description and a way to compile a batch of kernels ahead.
+type gpuHost struct {
+	info deviceInfo
+	// warm compiles the kernels of v's plans of the problems under the
+	// configurations, calling progress after each.
+	warm func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config, progress func(done, total int))
+}
+
+// openGPU opens this host's GPU; the tests put a stand-in in its place.
+var openGPU = openCUDA
+
+// openCUDA opens device 0 through cudabind; kernels are compiled ahead
+// on all cores (variants.Warm).
+func openCUDA() (gpuHost, error) {
+	dev, err := cudabind.Default()
+	if err != nil {
+		return gpuHost{}, err
+	}
+	info := dev.Info()
+	return gpuHost{
+		info: deviceInfo{Name: info.Name, Driver: info.Driver(), NVRTC: info.NVRTC(), Limits: variants.Limits(info)},
+		warm: func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config, progress func(done, total int)) {
+			specs := make([]variants.WarmSpec, len(ps))
+			for i := range ps {
+				specs[i] = variants.WarmSpec{Variant: v, Problem: ps[i], Config: cfgs[i]}
+			}
+			variants.Warm(specs, runtime.NumCPU(), progress)
+		},
+	}, nil
+}
+
+// tuneOptions are the options of tune.Tune and tune.Try that the flags
+// set, for a GPU of limits lim.
+func tuneOptions(o options, lim convolve.DeviceLimits, stderr io.Writer) tune.Options {
+	opts := tune.Options{Budget: o.budget, Seed: o.seed, Verify: o.verify, Samples: o.samples, Limits: lim}
+	if o.verbose {
+		opts.Log = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	}
+	return opts
+}
+
+// eventWriter writes a child's events, one JSON line each, whole.
+type eventWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (ew *eventWriter) write(ev childEvent) {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		panic(err) // the events hold nothing json cannot write
+	}
+	ew.mu.Lock()
+	defer ew.mu.Unlock()
+	ew.w.Write(append(b, '\n'))
+}
+
+// runChild is the command as a child in mode: it opens the GPU and
+// reports it and, in mode childJob, tunes its one job with the input on
+// stdin, reporting each batch of kernels compiled ahead, each candidate
+// before and after it is tried, and the search's end. It stops at once,
+// exiting with exitSticky, after reporting a candidate whose error names
+// a sticky CUDA error. It returns the exit status.
+func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stderr io.Writer) int {
+	if mode != childDevice && mode != childJob {
+		fmt.Fprintf(stderr, "tune: %s=%q: want %s or %s\n", childEnvVar, mode, childDevice, childJob)
+		return 2
+	}
+	var in childInput
+	if mode == childJob {
+		if len(jobs) != 1 {
+			fmt.Fprintf(stderr, "tune: a child tunes one job, its flags select %d\n", len(jobs))
+			return 2
+		}
+		if err := json.NewDecoder(stdin).Decode(&in); err != nil {
+			fmt.Fprintln(stderr, "tune: child input:", err)
+			return 2
+		}
+	}
+	g, err := openGPU()
+	if err != nil {
+		fmt.Fprintln(stderr, "tune: needs a GPU:", err)
+		return 1
+	}
+	ew := &eventWriter{w: stdout}
+	ew.write(childEvent{Device: &g.info})
+	if mode == childDevice {
+		return 0
+	}
+	j := jobs[0]
+	opts := tuneOptions(o, g.info.Limits, stderr)
+	opts.Time, opts.Resume = in.Time, in.Resume
+	for _, c := range in.Seeds {
+		st, err := c.Setting()
+		if err != nil {
+			fmt.Fprintln(stderr, "tune: child input: seed:", err)
+			return 2
+		}
+		opts.Seeds = append(opts.Seeds, st)
+	}
+	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
+		ew.write(childEvent{Compiling: len(ps)})
+		g.warm(v, ps, cfgs, func(done, _ int) { ew.write(childEvent{Compiled: done}) })
+	}
+	opts.Trying = func(pt convolve.Setting) {
+		c := tuning.CandidateOf(pt)
+		ew.write(childEvent{Trying: &c})
+	}
+	opts.Tried = func(c tuning.Candidate) {
+		ew.write(childEvent{Tried: &c})
+		if isSticky(c.Error) {
+			// The device is unusable in this process: every candidate
+			// after this one would fail with the same error. The
+			// command, which has the line, goes on in a new child.
+			os.Exit(exitSticky)
+		}
+	}
+	e, err := tune.Tune(j.v, j.class, opts)
+	end := &childEnd{}
+	if len(e.Candidates) > 0 {
+		end.Entry = &e
+	}
+	if err != nil {
+		end.Error = err.Error()
+	}
+	ew.write(childEvent{End: end})
+	return 0
+}
