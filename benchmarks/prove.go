@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/childproc"
 )
 
 // ProveTest is the test of the benchmarks test binary that runs the
@@ -166,7 +167,7 @@ func ProveKernels(bin string, names []string, extra []string, timeout time.Durat
 // verdict.
 func proveOne(bin, name string, extra []string, timeout time.Duration, log io.Writer) Proof {
 	args := ProveArgs([]string{name}, extra)
-	command := shellQuote(append([]string{bin}, args...))
+	command := childproc.Quote(append([]string{bin}, args...))
 	fmt.Fprintf(log, "[benchmarks] property suite on %s: %s\n", name, command)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -223,7 +224,7 @@ func proveOne(bin, name string, extra []string, timeout time.Duration, log io.Wr
 	}
 	if p.Verdict == "fail" && w.sticky != "" {
 		p.Fault = FaultCrash
-		if !stickyLine(p.Detail) {
+		if !cudabind.MentionsSticky(p.Detail) {
 			p.Detail += "; " + clip(w.sticky, 300)
 		}
 	}
@@ -308,7 +309,7 @@ func (w *proofWatch) line(b []byte) {
 	if w.death == "" && w.started && deathLine.MatchString(t) {
 		w.death = t
 	}
-	if w.sticky == "" && w.started && stickyLine(t) {
+	if w.sticky == "" && w.started && cudabind.MentionsSticky(t) {
 		w.sticky = t
 	}
 	if !w.failed && w.started && logPrefix.MatchString(l) && isFailureLine(logPrefix.ReplaceAllString(l, ""), w.name, w.property) {
@@ -323,44 +324,12 @@ func (w *proofWatch) line(b []byte) {
 // line of its first failure, for the rest of the report.
 const failureGrace = 2 * time.Second
 
-// stickyNames are the names of the CUDA errors that poison a context
-// (cudabind.IsStickyCode).
-var stickyNames = func() []string {
-	var names []string
-	for code := 700; code < 800; code++ {
-		if cudabind.IsStickyCode(code) {
-			n, _ := cudabind.DriverErrorName(code)
-			names = append(names, n)
-		}
-	}
-	return names
-}()
-
-// stickyLine reports whether line names a sticky CUDA error.
-func stickyLine(line string) bool {
-	return slices.ContainsFunc(stickyNames, func(n string) bool { return strings.Contains(line, n) })
-}
-
 // clip shortens s to at most n bytes, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "..."
-}
-
-// shellQuote joins args into a command line for a POSIX shell, quoting
-// the arguments that need it.
-func shellQuote(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./,:+@%") == "" {
-			q[i] = a
-			continue
-		}
-		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(q, " ")
 }
 
 var (

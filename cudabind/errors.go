@@ -57,6 +57,10 @@ func IsStickyCode(code int) bool { return cudaerr.IsStickyCode(code) }
 // IsSticky reports whether err wraps a sticky driver error.
 func IsSticky(err error) bool { return cudaerr.IsSticky(err) }
 
+// MentionsSticky reports whether text names a sticky CUDA error (see
+// cudaerr.MentionsSticky).
+func MentionsSticky(text string) bool { return cudaerr.MentionsSticky(text) }
+
 // DriverErrorName returns the symbolic name and description of a CUresult
 // from the built-in table ("CUDA_ERROR_<code>"-style fallbacks for codes
 // the table lacks).

@@ -7,6 +7,7 @@ package cudaerr
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // UnavailableError reports that CUDA cannot be used here: a library is
@@ -84,6 +85,30 @@ func IsStickyCode(code int) bool {
 	switch code {
 	case 700, 702, 710, 714, 715, 716, 717, 718, 719:
 		return true
+	}
+	return false
+}
+
+// stickyNames are the symbolic names of the sticky CUresult codes.
+var stickyNames = func() []string {
+	var names []string
+	for code := range driverErrorNames {
+		if IsStickyCode(code) {
+			names = append(names, driverErrorNames[code][0])
+		}
+	}
+	return names
+}()
+
+// MentionsSticky reports whether text (a line of a child process's
+// output, an error message) names a sticky CUDA error, such as
+// CUDA_ERROR_ILLEGAL_ADDRESS: how a parent learns that the process that
+// printed it can no longer use its device.
+func MentionsSticky(text string) bool {
+	for _, n := range stickyNames {
+		if strings.Contains(text, n) {
+			return true
+		}
 	}
 	return false
 }

@@ -104,3 +104,23 @@ func TestUnavailableMethod(t *testing.T) {
 		}
 	}
 }
+
+func TestMentionsSticky(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"cudabind: cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access", true},
+		{"--- FAIL: x: CUDA_ERROR_LAUNCH_FAILED (719)", true},
+		{"cudabind: cuLaunchKernel: CUDA_ERROR_INVALID_VALUE (1)", false},
+		{"CUDA_ERROR_OUT_OF_MEMORY", false},
+		{"", false},
+	} {
+		if got := MentionsSticky(tt.text); got != tt.want {
+			t.Errorf("MentionsSticky(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	if len(stickyNames) != 9 {
+		t.Errorf("%d sticky names %v, want the 9 sticky codes'", len(stickyNames), stickyNames)
+	}
+}

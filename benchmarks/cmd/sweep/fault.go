@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/childproc"
 )
 
 // Isolation by process. A kernel that faults with a sticky CUDA error
@@ -80,30 +81,6 @@ func (f fault) lines(out []byte) string {
 func hasLine(out []byte, s string) bool {
 	for _, l := range strings.Split(string(out), "\n") {
 		if l == s || strings.HasPrefix(l, s+" ") {
-			return true
-		}
-	}
-	return false
-}
-
-// stickyNames are the names of the CUDA errors that poison the context
-// (cudabind.IsStickyCode).
-var stickyNames = func() []string {
-	var names []string
-	for code := 700; code < 800; code++ {
-		if cudabind.IsStickyCode(code) {
-			n, _ := cudabind.DriverErrorName(code)
-			names = append(names, n)
-		}
-	}
-	return names
-}()
-
-// isSticky reports whether a line of the binary's output names a sticky
-// CUDA error.
-func isSticky(line string) bool {
-	for _, n := range stickyNames {
-		if strings.Contains(line, n) {
 			return true
 		}
 	}
@@ -241,7 +218,7 @@ func (w *watch) Write(b []byte) (int, error) {
 			w.lastFail = c
 		}
 		if w.fault == nil && w.lastFail != "" && (strings.HasPrefix(line, " ") || strings.Contains(line, failPrefix)) &&
-			!strings.Contains(line, ": not timed: ") && isSticky(line) {
+			!strings.Contains(line, ": not timed: ") && cudabind.MentionsSticky(line) {
 			w.fault = &fault{Case: w.lastFail, Kind: faultCrash, Repro: w.repro(w.lastFail),
 				Err: "sticky CUDA error, the device cannot be used again in the process: " + strings.TrimSpace(line)}
 			w.sticky = true
@@ -256,10 +233,10 @@ func runBinary(cmd *exec.Cmd, progress *progressFilter, w *watch) attempt {
 	cmd.Stdout = w
 	cmd.Stderr = progress
 	progress.onCase = w.caseStarted
-	setProcessGroup(cmd)
+	childproc.SetGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	w.mu.Lock()
-	w.kill = func() { killProcessGroup(cmd) }
+	w.kill = func() { childproc.KillGroup(cmd) }
 	w.mu.Unlock()
 	err := cmd.Start()
 	if err == nil {

@@ -191,7 +191,7 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 	}
 	opts.Tried = func(c tuning.Candidate) {
 		ew.write(childEvent{Tried: &c})
-		if isSticky(c.Error) {
+		if cudabind.MentionsSticky(c.Error) {
 			// The device is unusable in this process: every candidate
 			// after this one would fail with the same error. The
 			// command, which has the line, goes on in a new child.

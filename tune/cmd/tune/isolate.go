@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/childproc"
 	"github.com/convbench/convbench/tables/tuning"
 )
 
@@ -73,24 +73,6 @@ func (f fault) String() string {
 	return fmt.Sprintf("%s of %s: %s; reproduce alone: %s", f.Kind, where, f.Err, f.Repro)
 }
 
-// stickyNames are the names of the CUDA errors that poison the context
-// (cudabind.IsStickyCode).
-var stickyNames = func() []string {
-	var names []string
-	for code := 700; code < 800; code++ {
-		if cudabind.IsStickyCode(code) {
-			n, _ := cudabind.DriverErrorName(code)
-			names = append(names, n)
-		}
-	}
-	return names
-}()
-
-// isSticky reports whether a candidate's error names a sticky CUDA error.
-func isSticky(msg string) bool {
-	return slices.ContainsFunc(stickyNames, func(n string) bool { return strings.Contains(msg, n) })
-}
-
 // childRunner runs the command's jobs in child processes, each watched.
 type childRunner struct {
 	bin    string        // the executable run as a child: the command's own
@@ -141,7 +123,7 @@ func (r *childRunner) repro(j job, st string) string {
 	if st != "" {
 		args = append(args, "-setting", st)
 	}
-	return r.name + " " + shellQuote(args)
+	return r.name + " " + childproc.Quote(args)
 }
 
 // device runs a child that reports the GPU, its stderr kept for the
@@ -244,9 +226,9 @@ func (r *childRunner) runChild(mode string, j job, input []byte) attempt {
 	w := &childWatch{limit: r.limit, stderr: toStderr}
 	errs := &stderrTail{w: toStderr}
 	cmd.Stdout, cmd.Stderr = w, errs
-	setProcessGroup(cmd)
+	childproc.SetGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
-	w.kill = func() { killProcessGroup(cmd) }
+	w.kill = func() { childproc.KillGroup(cmd) }
 	err := cmd.Start()
 	if err == nil {
 		w.started()
@@ -371,7 +353,7 @@ func (w *childWatch) line(line []byte) {
 		w.trying = ev.Trying
 	case ev.Tried != nil:
 		w.trying, w.phase = nil, "after a candidate"
-		if isSticky(ev.Tried.Error) {
+		if cudabind.MentionsSticky(ev.Tried.Error) {
 			// The device is unusable in the child: the candidates
 			// after this one would fail with the same error.
 			c := *ev.Tried
@@ -459,20 +441,6 @@ func (sw *syncWriter) Write(b []byte) (int, error) {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	return sw.w.Write(b)
-}
-
-// shellQuote joins args into a command line for a POSIX shell, quoting
-// the arguments that need it.
-func shellQuote(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./,:+@%") == "" {
-			q[i] = a
-			continue
-		}
-		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(q, " ")
 }
 
 // commandName is how reproduce commands name this command: "go run
