@@ -74,7 +74,7 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		return nil
 	}
 	out := &Table{ID: "tuner-" + tables.Slug(t.GPU), Title: "The tuner's choices against the families' defaults — " + t.GPU,
-		Caption: "From " + source + ", as the tuner wrote it: each entry's chosen setting (block, tunables) and the family's default, each with the median kernel time the tuner measured for it in the same run (`timing` of the entry, on the entry's problem), and how many candidates it tried: ok (verified against the reference, then timed), wrong (differed from the reference; never chosen), refused (failed to plan). Plans read the chosen settings by default; preset `tuned-vs-default` times them again beside the defaults.",
+		Caption: "From " + source + ", as the tuner wrote it: each entry's chosen setting (block, tunables) and the family's default, each with the median kernel time the tuner measured for it in the same run (`timing` of the entry, on the entry's problem), and how many candidates it tried: ok (verified against the reference, then timed), wrong (differed from the reference; never chosen), refused (failed to plan), and where any did, how many crashed the tuner's process or hung it (never chosen). Plans read the chosen settings by default; preset `tuned-vs-default` times them again beside the defaults.",
 		Header:  []string{"Variant", "Type", "K", "Size class", "Problem", "Chosen", "Chosen (ms)", "Default", "Default (ms)", "Default / chosen", "Tried (ok, wrong, refused)", "Search", "Commit"}, Keys: 3}
 	es := slices.Clone(t.Entries)
 	sort.SliceStable(es, func(i, j int) bool {
@@ -90,16 +90,22 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		return es[i].Size < es[j].Size
 	})
 	for _, e := range es {
-		var ok, wrong, refused int
+		var ok, wrong, refused, faulted int
 		for _, c := range e.Candidates {
 			switch c.Status {
-			case "ok":
+			case tuning.OK:
 				ok++
-			case "wrong":
+			case tuning.Wrong:
 				wrong++
+			case tuning.Crash, tuning.Hang:
+				faulted++
 			default:
 				refused++
 			}
+		}
+		tried := fmt.Sprintf("%d (%d, %d, %d)", len(e.Candidates), ok, wrong, refused)
+		if faulted > 0 {
+			tried = fmt.Sprintf("%d (%d, %d, %d, %d crashed or hung)", len(e.Candidates), ok, wrong, refused, faulted)
 		}
 		ratio := missing
 		if e.Chosen.MedianNS > 0 && e.Default.MedianNS > 0 {
@@ -112,7 +118,7 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		out.Rows = append(out.Rows, []string{e.Variant, e.Type, fmt.Sprint(e.K), string(e.Size), e.Problem,
 			candidateSetting(e.Chosen), ms(e.Chosen.MedianNS, e.Chosen.MedianNS > 0),
 			candidateSetting(e.Default), ms(e.Default.MedianNS, e.Default.MedianNS > 0),
-			ratio, fmt.Sprintf("%d (%d, %d, %d)", len(e.Candidates), ok, wrong, refused), e.Search, commit})
+			ratio, tried, e.Search, commit})
 	}
 	return out
 }

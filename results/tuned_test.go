@@ -54,6 +54,10 @@ func TestTunerTable(t *testing.T) {
 			Chosen:     tuning.Candidate{Block: "16x16", Tunables: map[string]int{"ry": 2, "rx": 2}, Status: "ok", MedianNS: 300000},
 			Default:    tuning.Candidate{Block: "32x8", Tunables: map[string]int{"rx": 4, "ry": 8}, Status: "ok", MedianNS: 360000},
 			Candidates: []tuning.Candidate{{Status: "ok"}, {Status: "wrong"}, {Status: "refused"}, {Status: "ok"}}},
+		{Variant: "gpu-tiled", Type: "f32", K: 5, Size: "large", Problem: "4096x4096 f32 dense5 border=zero", Search: "random",
+			Chosen:     tuning.Candidate{Status: "ok", MedianNS: 60000},
+			Default:    tuning.Candidate{Status: "ok", MedianNS: 60000},
+			Candidates: []tuning.Candidate{{Status: "ok"}, {Status: "crash"}, {Status: "hang"}}},
 		{Variant: "gpu-regtile", Type: "f32", K: 3, Size: "large", Problem: "4096x4096 f32 dense3 border=zero", Search: "exhaustive",
 			Chosen:  tuning.Candidate{Status: "ok", MedianNS: 50000},
 			Default: tuning.Candidate{Status: "ok", MedianNS: 50000}},
@@ -65,6 +69,7 @@ func TestTunerTable(t *testing.T) {
 	want := [][]string{
 		{"gpu-regtile", "f32", "3", "large", "4096x4096 f32 dense3 border=zero", "default", "0.0500", "default", "0.0500", "1.00×", "0 (0, 0, 0)", "exhaustive", ""},
 		{"gpu-regtile", "f32", "21", "large", "4096x4096 f32 dense21 border=zero", "16x16 rx=2 ry=2", "0.300", "32x8 rx=4 ry=8", "0.360", "1.20×", "4 (2, 1, 1)", "exhaustive", "0123456"},
+		{"gpu-tiled", "f32", "5", "large", "4096x4096 f32 dense5 border=zero", "default", "0.0600", "default", "0.0600", "1.00×", "3 (1, 0, 0, 2 crashed or hung)", "random", ""},
 	}
 	if !slices.EqualFunc(got.Rows, want, slices.Equal) {
 		t.Errorf("rows\n%q\nwant\n%q", got.Rows, want)
