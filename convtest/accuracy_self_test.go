@@ -74,7 +74,7 @@ func TestDeclaredModelDecides(t *testing.T) {
 		v := fftAccurate{tt.model}
 		d := v.Describe()
 		e := &env{name: d.Name, variant: v, desc: d}
-		r := checkProperty(e, agreement, seed, 40, 0, -1)
+		r := checkProperty(e, agreement, seed, 40, 0, -1, nil)
 		if r.result.Passed() != tt.passes || (!tt.passes && r.result.Status != gopter.TestFailed) {
 			t.Errorf("declaring %v: agreement status %v after %d cases, want passed=%v (labels %v)",
 				tt.model, r.result.Status, r.result.Succeeded, tt.passes, r.result.Labels)

@@ -107,8 +107,8 @@ func slowBrokenEnv(t *testing.T, delay time.Duration) *env {
 func TestShrinkTimeLimit(t *testing.T) {
 	e := brokenEnv(t)
 	seed := Options{}.resolve().Seed
-	cut := checkProperty(e, properties[0], seed, 200, time.Nanosecond, -1)
-	full := checkProperty(e, properties[0], seed, 200, 0, -1)
+	cut := checkProperty(e, properties[0], seed, 200, time.Nanosecond, -1, nil)
+	full := checkProperty(e, properties[0], seed, 200, 0, -1, nil)
 	if cut.result.Status != gopter.TestFailed || full.result.Status != gopter.TestFailed {
 		t.Fatalf("broken variant not caught: %v with the limit, %v without", cut.result.Status, full.result.Status)
 	}
@@ -129,7 +129,7 @@ func TestShrinkTimeLimit(t *testing.T) {
 func TestShrinkTimeLimitMidway(t *testing.T) {
 	e := slowBrokenEnv(t, 20*time.Millisecond)
 	seed := Options{}.resolve().Seed
-	r := checkProperty(e, properties[0], seed, 200, 5*time.Millisecond, -1)
+	r := checkProperty(e, properties[0], seed, 200, 5*time.Millisecond, -1, nil)
 	if r.result.Status != gopter.TestFailed {
 		t.Fatalf("status %v after %d cases (%d discarded), want a failure", r.result.Status, r.result.Succeeded, r.result.Discarded)
 	}
@@ -152,7 +152,7 @@ func TestBrokenVariantIsCaughtAndShrunk(t *testing.T) {
 		t.Fatalf("properties[0] is %q, want agreement", agreement.name)
 	}
 	seed := Options{}.resolve().Seed
-	r := checkProperty(e, agreement, seed, 200, 0, -1)
+	r := checkProperty(e, agreement, seed, 200, 0, -1, nil)
 	res := r.result
 	if res.Status != gopter.TestFailed {
 		t.Fatalf("broken variant not caught: status %v after %d cases (seed %d)", res.Status, res.Succeeded, seed)
@@ -192,7 +192,7 @@ func TestFailureReproducesFromSeed(t *testing.T) {
 	e := brokenEnv(t)
 	var got []string
 	for _, n := range []int{200, 50} {
-		res := checkProperty(e, properties[0], 99, n, 0, -1).result
+		res := checkProperty(e, properties[0], 99, n, 0, -1, nil).result
 		if res.Status != gopter.TestFailed {
 			t.Fatalf("n=%d: broken variant not caught (%v)", n, res.Status)
 		}
@@ -215,16 +215,16 @@ func TestTimeBound(t *testing.T) {
 	d := naive.Describe()
 	e := &env{name: d.Name, variant: naive, desc: d}
 	seed := Options{}.resolve().Seed
-	r := checkProperty(e, properties[0], seed, 200, 0, time.Nanosecond)
+	r := checkProperty(e, properties[0], seed, 200, 0, time.Nanosecond, nil)
 	if !r.result.Passed() || !r.timeCut || r.checked != MinCases || r.passed != MinCases {
 		t.Errorf("1ns bound: passed=%v timeCut=%v checked=%d passed=%d, want a pass stopped after %d cases",
 			r.result.Passed(), r.timeCut, r.checked, r.passed, MinCases)
 	}
-	r = checkProperty(e, properties[0], seed, 40, 0, -1)
+	r = checkProperty(e, properties[0], seed, 40, 0, -1, nil)
 	if !r.result.Passed() || r.timeCut || r.checked != 40 {
 		t.Errorf("no bound: passed=%v timeCut=%v checked=%d, want all 40 checked", r.result.Passed(), r.timeCut, r.checked)
 	}
-	broken := checkProperty(brokenEnv(t), properties[0], seed, 200, 0, time.Nanosecond)
+	broken := checkProperty(brokenEnv(t), properties[0], seed, 200, 0, time.Nanosecond, nil)
 	if broken.result.Status != gopter.TestFailed || broken.result.Args[0].Shrinks == 0 {
 		t.Errorf("broken variant under a 1ns bound: %v with %d args; want a shrunk failure", broken.result.Status, len(broken.result.Args))
 	}

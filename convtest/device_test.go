@@ -206,7 +206,7 @@ func TestDeviceInterfaces(t *testing.T) {
 			if tt.v == gone {
 				return
 			}
-			res := checkProperty(e, propertyNamed(t, "no-leak"), 7, 10, 0, -1).result
+			res := checkProperty(e, propertyNamed(t, "no-leak"), 7, 10, 0, -1, nil).result
 			if caught := res.Status == gopter.TestFailed; caught != tt.leakCaught {
 				t.Errorf("no-leak caught %v, want %v (status %v, %v)", caught, tt.leakCaught, res.Status, res.Labels)
 			}

@@ -51,6 +51,14 @@
 // filters larger than the image, every border) runs beside the random
 // cases.
 //
+// A case that fails with a sticky device error (an error with a Sticky
+// method that reports true, as the CUDA bindings' illegal address, trap
+// and launch failure do) leaves the process's device unusable, so every
+// later case would fail with it. The shrink candidates after it are then
+// checked each in a child process (the test binary run again on the
+// property and that one case, -convtest.case), so the shrunk case is one
+// that faults by itself; the failure says how many were checked so.
+//
 // Flags (in the test binary of any package that imports convtest):
 //
 //	-convtest.seed=N    seed of every random draw (default DefaultSeed, logged; 0 picks one from the clock)

@@ -108,7 +108,7 @@ func TestExtremePropertiesCatchBrokenVariants(t *testing.T) {
 	for _, tt := range tests {
 		e := wrappedEnv(t, tt.w)
 		pr := propertyNamed(t, tt.property)
-		res := checkProperty(e, pr, 7, 60, 0, -1).result
+		res := checkProperty(e, pr, 7, 60, 0, -1, nil).result
 		if caught := res.Status == gopter.TestFailed; caught != tt.caught {
 			t.Errorf("%s, property %s: caught %v, want %v (status %v, %v)", tt.w.name, tt.property, caught, tt.caught, res.Status, res.Labels)
 		}

@@ -89,18 +89,29 @@ type propertyRun struct {
 	// (passed is then checked).
 	checked int
 	timeCut bool
+	// sticky is set once a case failed with a sticky device error: this
+	// process's device is unusable, so later cases (shrink candidates)
+	// are checked in child processes (isolated counts them), or, with no
+	// child checker, shrinking stops at the case that failed.
+	sticky   bool
+	isolated int
 }
 
 // checkProperty runs property pr on e with n random cases from seed and
 // returns gopter's result, the shrunk failing case included. Shrinking
 // stops shrinkTime after the first failure (never, when shrinkTime <= 0):
 // later candidates count as passing unchecked, so the last failing case
-// stands, and the shrinker proposes no more.
-func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound time.Duration) *propertyRun {
+// stands, and the shrinker proposes no more. After a sticky device error
+// the remaining candidates are checked by child (in a fresh process each),
+// or, when child is nil, shrinking stops there.
+func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound time.Duration, child caseChecker) *propertyRun {
 	d := propertyDomain(e, pr)
 	r := &propertyRun{seed: derivedSeed(seed, e.name, pr.name)}
 	var deadline time.Time
 	stopped := func() bool {
+		if r.sticky && child == nil {
+			return true
+		}
 		if shrinkTime <= 0 || deadline.IsZero() || time.Now().Before(deadline) {
 			return false
 		}
@@ -128,13 +139,24 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound ti
 			return &gopter.PropResult{Status: gopter.PropTrue}
 		}
 		r.checked++
-		lock := e.shared
-		if pr.countsAllocations {
-			lock = e.exclusive
+		var err error
+		if r.sticky {
+			r.isolated++
+			limit := time.Duration(0)
+			if shrinkTime > 0 {
+				limit = time.Until(deadline)
+			}
+			err = child(c, limit)
+		} else {
+			lock := e.shared
+			if pr.countsAllocations {
+				lock = e.exclusive
+			}
+			unlock := lock()
+			err = safely(func() error { return pr.check(e, c) })
+			unlock()
+			r.sticky = isSticky(err)
 		}
-		unlock := lock()
-		err := safely(func() error { return pr.check(e, c) })
-		unlock()
 		var rf *refusedError
 		switch {
 		case err == nil:
@@ -172,6 +194,9 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, o Options) {
 		cut := ""
 		if r.shrinkCut > 0 {
 			cut = fmt.Sprintf(", stopped at the %v limit", r.shrinkCut)
+		}
+		if r.sticky {
+			cut += fmt.Sprintf(", %d checked in child processes after a sticky device error", r.isolated)
 		}
 		t.Errorf("variant=%s property=%s FAILED after %d passing cases\n"+
 			"  shrunk case (%d shrinks%s): %s\n"+
@@ -276,7 +301,7 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 				cases += checkOneCase(t, e, pr, o)
 				return
 			}
-			r := checkProperty(e, pr, o.Seed, o.N, o.ShrinkTime, o.Time)
+			r := checkProperty(e, pr, o.Seed, o.N, o.ShrinkTime, o.Time, childChecker(t.Name(), o))
 			cases += r.passed - r.refused
 			if r.timeCut {
 				cut++

@@ -1,0 +1,140 @@
+package convtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+// errFakeSticky stands for a device error after which the process's
+// device is unusable.
+type errFakeSticky struct{}
+
+func (errFakeSticky) Error() string { return "CUDA_ERROR_ILLEGAL_ADDRESS (stand-in)" }
+func (errFakeSticky) Sticky() bool  { return true }
+
+func TestIsSticky(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{nil, false},
+		{errors.New("CUDA_ERROR_ILLEGAL_ADDRESS"), false}, // text alone is not the error
+		{errFakeSticky{}, true},
+		{fmt.Errorf("run: %w", errFakeSticky{}), true},
+		{errors.Join(errors.New("x"), errFakeSticky{}), true},
+	} {
+		if got := isSticky(tt.err); got != tt.want {
+			t.Errorf("isSticky(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
+
+// poisoned is set in this process once a stickyAbove plan faulted: from
+// then on every plan faults, as a real device does after a sticky error.
+var poisoned atomic.Bool
+
+// stickyAbove is cpu-naive that faults, stickily, on images of width 8
+// or more.
+type stickyAbove struct{ inner convolve.Variant }
+
+func (s stickyAbove) Describe() convolve.Description {
+	d := s.inner.Describe()
+	d.Name = "sticky-above-7"
+	d.Summary = "cpu-naive that faults stickily from width 8 (test only)"
+	return d
+}
+
+func (s stickyAbove) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	inner, err := convolve.PlanFor(s.inner, p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return stickyPlan{Plan: inner, width: p.Input.Width}, nil
+}
+
+type stickyPlan struct {
+	convolve.Plan
+	width int
+}
+
+func (sp stickyPlan) Run(in, out *convolve.Image) error {
+	if sp.width >= 8 || poisoned.Load() {
+		poisoned.Store(true)
+		return errFakeSticky{}
+	}
+	return sp.Plan.Run(in, out)
+}
+
+// TestStickyShrinkChild is run by TestShrinkAfterStickyError in a child
+// process, where it fails.
+func TestStickyShrinkChild(t *testing.T) {
+	if os.Getenv("CONVTEST_STICKY_CHILD") != "1" {
+		t.Skip("run by TestShrinkAfterStickyError")
+	}
+	inner, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	TestVariantOptions(t, stickyAbove{inner}, Options{Seed: 5, N: 40, ShrinkTime: -1, Time: -1})
+}
+
+// TestShrinkAfterStickyError: once a case fails with a sticky error, the
+// process's device is unusable (here every later plan faults), and
+// shrinking in it would settle on any case at all; the shrink candidates
+// are checked in child processes instead, so the shrunk case is the
+// smallest that really fails: width 8.
+func TestShrinkAfterStickyError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the test binary again, once a shrink step")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestStickyShrinkChild$/^agreement$", "-test.v")
+	cmd.Env = append(os.Environ(), "CONVTEST_STICKY_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("the child run: %v, want a failing exit status\n%s", err, out)
+	}
+	shrunk := regexp.MustCompile(`shrunk case \((\d+) shrinks, (\d+) checked in child processes after a sticky device error\): \S+ (\d+)x(\d+) `).FindSubmatch(out)
+	if shrunk == nil {
+		t.Fatalf("no shrunk case checked in child processes in the output:\n%s", out)
+	}
+	if w, _ := strconv.Atoi(string(shrunk[3])); w != 8 {
+		t.Errorf("shrunk to width %d, want 8 (the smallest that faults)\n%s", w, out)
+	}
+	if n, _ := strconv.Atoi(string(shrunk[2])); n == 0 {
+		t.Errorf("no case checked in a child process")
+	}
+	t.Logf("%s", shrunk[0])
+}
+
+// TestStickyWithoutChild: with no way to check cases elsewhere, shrinking
+// stops at the case that faulted rather than settle on a case that only
+// fails because the device is gone.
+func TestStickyWithoutChild(t *testing.T) {
+	defer poisoned.Store(false)
+	inner, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, stickyAbove{inner}, 5)
+	r := checkProperty(e, propertyNamed(t, "agreement"), 5, 40, -1, -1, nil)
+	if r.result.Passed() || !r.sticky {
+		t.Fatalf("passed %v, sticky %v; want a sticky failure", r.result.Passed(), r.sticky)
+	}
+	a := r.result.Args[0]
+	if a.Shrinks != 0 || a.Arg.(testCase).W < 8 {
+		t.Errorf("shrunk %d times to %v; want the faulting case as it was", a.Shrinks, a.Arg)
+	}
+}
