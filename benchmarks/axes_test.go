@@ -2,7 +2,6 @@ package benchmarks
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -50,9 +49,9 @@ func TestAxisFlagValues(t *testing.T) {
 			return len(a.Filters) == 4 && a.Filters[0].Spec == "gauss7" && a.Filters[2].Op == convolve.SobelMagnitude && a.Filters[3].Spec == "dense9"
 		}, ""},
 		{"filters", "rgb2yuv", func(a Axes) bool { return a.Filters[0].Op == convolve.RGBToYUV }, ""},
-		{"filters", "gauss4", nil, "-filters gauss4: want a library filter (identity3, box5, gauss5"},
-		{"filters", "dense4", nil, "dense<K> with an odd K"},
-		{"filters", "blur", nil, "sobel, rgb2yuv, dense<K>"},
+		{"filters", "gauss4", nil, `-filters gauss4: want a library filter, sobel, rgb2yuv or a weights file: convolve: filter spec "gauss4": gaussian filter size 4: must be odd`},
+		{"filters", "dense4", nil, `-filters dense4: want a library filter, sobel, rgb2yuv or a weights file: convolve: filter spec "dense4": dense filter size 4: must be odd`},
+		{"filters", "blur", nil, `-filters blur: want a library filter, sobel, rgb2yuv or a weights file: convolve: unknown filter "blur": want identity, box, gauss, log or dense with an odd size`},
 		{"filters", "no/such/file.txt", nil, "weights file"},
 		{"types", "u8,i16,f32", func(a Axes) bool {
 			return slices.Equal(a.Types, []convolve.ElemType{convolve.Uint8, convolve.Int16, convolve.Float32})
@@ -235,49 +234,31 @@ func TestFlagSweepRefusal(t *testing.T) {
 	}
 }
 
-// dense<K> is the same filter every time it is built, in this process and
-// the next (a fixed seed), dense in every tap and not separable.
-func TestDenseDeterministic(t *testing.T) {
-	a, err := Dense(5)
+// A library filter given in any spelling is the case's filter under its
+// canonical name, in the case name and in the problem: dense<K> is
+// convolve.Dense's.
+func TestLibraryFilterChoice(t *testing.T) {
+	fs, err := ParseFilters("dense5,gauss:9,box")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := ResolveFilter("dense5")
-	if a.Name != "dense5" || a.Width != 5 || a.Height != 5 || !slices.Equal(a.Weights, b.Weights) {
-		t.Errorf("Dense(5) = %v, ResolveFilter(dense5) = %v: want the same 5x5 filter", a, b)
-	}
-	for i, w := range a.Weights {
-		if w == 0 || w < -1.0/25 || w >= 1.0/25 {
-			t.Errorf("weight %d = %v, want non-zero in [-1/25, 1/25)", i, w)
+	wantNames := []string{"dense5", "gauss9", "box5"}
+	for i, fc := range fs {
+		if fc.Op != convolve.Filter2D || fc.Spec != wantNames[i] || fc.Weights != nil {
+			t.Errorf("choice %d = %+v, want library filter %s", i, fc, wantNames[i])
 		}
 	}
-	if _, _, ok := a.Separable(); ok {
-		t.Errorf("dense5 is separable")
+	c := Case{Variant: "cpu-naive", Op: convolve.Filter2D, Width: 16, Height: 8, Filter: fs[0].Spec, Channels: 1, Cache: Hot, Timing: CPUTiming}
+	if want := "variant=cpu-naive/size=16x8/filter=dense5/k=5/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"; c.Name() != want {
+		t.Errorf("name %s, want %s", c.Name(), want)
 	}
-	c, _ := Dense(7)
-	if slices.Equal(a.Weights, c.Weights[:25]) {
-		t.Errorf("dense7 starts with dense5's weights")
-	}
-	// Across processes: a fresh run of this test binary builds the same
-	// dense9.
-	exe, err := os.Executable()
+	p, err := c.Problem()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run", "^$")
-	cmd.Env = append(os.Environ(), "CONVBENCH_PRINT_DENSE=9")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	d9, _ := Dense(9)
-	if got, want := strings.TrimSpace(string(out)), fmt.Sprint(d9.Weights); got != want {
-		t.Errorf("dense9 in another process:\n%s\nhere:\n%s", got, want)
-	}
-	for _, k := range []int{0, 4, 1025} {
-		if _, err := Dense(k); err == nil {
-			t.Errorf("Dense(%d): no error", k)
-		}
+	d5, _ := convolve.Dense(5)
+	if p.Filter.Name != "dense5" || !slices.Equal(p.Filter.Weights, d5.Weights) {
+		t.Errorf("problem filter %v, want convolve.Dense(5)", p.Filter)
 	}
 }
 

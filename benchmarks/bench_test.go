@@ -58,17 +58,6 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	flag.Parse()
-	// TestDenseDeterministic runs this binary to see dense<K> built in
-	// another process.
-	if k := os.Getenv("CONVBENCH_PRINT_DENSE"); k != "" {
-		f, err := ResolveFilter("dense" + k)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		fmt.Println(f.Weights)
-		os.Exit(0)
-	}
 	if *listFlag {
 		if err := WriteList(os.Stdout, convolve.Variants()); err != nil {
 			fmt.Fprintln(os.Stderr, err)

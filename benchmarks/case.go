@@ -81,8 +81,9 @@ type Case struct {
 	Op      convolve.Operation
 	Width   int
 	Height  int
-	// Filter is the filter's spec (ResolveFilter), or the name of
-	// Weights; empty unless Op is Filter2D.
+	// Filter is the library filter's canonical name (convolve.FilterSpec;
+	// convolve.ParseFilter builds it), or the name of Weights; empty
+	// unless Op is Filter2D.
 	Filter string
 	// Weights is the filter of a user's weights file, nil otherwise.
 	Weights *convolve.Filter
@@ -218,27 +219,27 @@ func (c Case) Name() string {
 	return sb.String()
 }
 
-// filter is the Filter2D filter of the case: Weights, or the filter its
-// spec names.
+// filter is the Filter2D filter of the case: Weights, or the library
+// filter Filter names.
 func (c Case) filter() (*convolve.Filter, error) {
 	if c.Weights != nil {
 		return c.Weights, nil
 	}
-	return ResolveFilter(c.Filter)
+	return convolve.ParseFilter(c.Filter)
 }
 
+// kernelSize is the size of the filter the case's operation applies
+// (convolve.Problem.KernelSize), 0x0 for a filter that does not build.
 func (c Case) kernelSize() (int, int) {
-	switch c.Op {
-	case convolve.Filter2D:
+	p := convolve.Problem{Op: c.Op}
+	if c.Op == convolve.Filter2D {
 		f, err := c.filter()
 		if err != nil {
 			return 0, 0
 		}
-		return f.Width, f.Height
-	case convolve.SobelMagnitude:
-		return 3, 3
+		p.Filter = f
 	}
-	return 1, 1
+	return p.KernelSize()
 }
 
 // Problem builds the convolve problem of the case.

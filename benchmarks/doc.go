@@ -149,9 +149,10 @@
 // -borders, -modes, -blocks, -timing, -mem, -image) replace the axes of
 // the -sweep preset given beside them, or, without -sweep, make the sweep
 // alone, with unset axes at their defaults (BuildSweep). Filters include
-// dense<K> (Dense) and weights files (ReadWeights); -image runs every case
-// on a user's image (LoadImage). A bad value is an error that lists the
-// valid ones. -list prints every variant with its capabilities and every
+// dense<K> (convolve.Dense) and weights files (ReadWeights); a library
+// filter's cases carry its canonical name (convolve.FilterSpec) however
+// -filters spells it. -image runs every case on a user's image
+// (LoadImage). A bad value is an error that lists the valid ones. -list prints every variant with its capabilities and every
 // preset with its axes (WriteList). Case names keep their keys: a
 // convolve-mode case has filter=<filter>@convolve, a case on an image
 // size=WxH@<image name>.

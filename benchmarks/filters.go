@@ -3,7 +3,6 @@ package benchmarks
 import (
 	"bufio"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,13 +13,13 @@ import (
 
 // FilterChoice is one value of the filter axis: an operation, and for
 // Filter2D the filter. Spec is the value of the case name's filter key:
-// a convolve.ParseFilter spec, "dense<K>", or for a weights file its
-// stable name (NameValue of its base name).
+// the filter's canonical name (convolve.FilterSpec), or for a weights
+// file its stable name (NameValue of its base name).
 type FilterChoice struct {
 	Op   convolve.Operation
 	Spec string
-	// Weights is the filter of a weights file; nil for library and dense
-	// filters, which Spec names.
+	// Weights is the filter of a weights file; nil for library filters,
+	// which Spec names.
 	Weights *convolve.Filter
 }
 
@@ -32,44 +31,13 @@ func (f FilterChoice) String() string {
 	return f.Spec
 }
 
-// DenseSeed is the seed of the weights of every dense<K> filter.
-const DenseSeed = 14
-
-// Dense returns dense<K>: a KxK filter (K odd) of weights drawn uniformly
-// from [-1, 1) / K^2 by a PCG generator seeded with DenseSeed and K, so
-// that the same K always gives the same weights. Its weights have no
-// zeros and no rank-1 structure: every tap counts, and separable variants
-// refuse it.
-func Dense(k int) (*convolve.Filter, error) {
-	if k < 1 || k%2 == 0 || k > convolve.MaxFilterSide {
-		return nil, fmt.Errorf("dense%d: K must be odd, 1 to %d", k, convolve.MaxFilterSide)
-	}
-	r := rand.New(rand.NewPCG(DenseSeed, uint64(k)))
-	w := make([]float32, k*k)
-	for i := range w {
-		w[i] = float32((2*r.Float64() - 1) / float64(k*k))
-	}
-	return convolve.NewFilter(fmt.Sprintf("dense%d", k), k, k, w)
-}
-
-// ResolveFilter builds the filter a spec names: "dense<K>" (Dense) or a
-// convolve.ParseFilter spec.
-func ResolveFilter(spec string) (*convolve.Filter, error) {
-	if ks, ok := strings.CutPrefix(spec, "dense"); ok {
-		k, err := strconv.Atoi(ks)
-		if err != nil {
-			return nil, fmt.Errorf("filter %q: want dense<K> with an odd integer K, such as dense9", spec)
-		}
-		return Dense(k)
-	}
-	return convolve.ParseFilter(spec)
-}
-
 // ParseFilters parses the value of -filters: a comma list of library
-// filter specs (convolve.ParseFilter), "sobel" or "sobel-mag" (the Sobel
-// magnitude operation), "rgb2yuv" (the RGB->YUV operation), "dense<K>"
-// (Dense), or paths of weights files (ReadWeights): an item that names an
-// existing file, or holds a path separator, is read as one.
+// filter specs (convolve.ParseFilter: gauss7, sobel-x, dense9, ...),
+// "sobel" or "sobel-mag" (the Sobel magnitude operation), "rgb2yuv" (the
+// RGB->YUV operation), or paths of weights files (ReadWeights): an item
+// that names an existing file, or holds a path separator, is read as one.
+// A library filter's choice carries its canonical name, whatever the
+// spelling given ("gauss:9" is gauss9).
 func ParseFilters(s string) ([]FilterChoice, error) {
 	parts, err := splitList("filters", s)
 	if err != nil {
@@ -79,7 +47,7 @@ func ParseFilters(s string) ([]FilterChoice, error) {
 	for _, p := range parts {
 		c, err := parseFilter(p)
 		if err != nil {
-			return nil, fmt.Errorf("-filters %s: %v", p, err)
+			return nil, fmt.Errorf("-filters %s: %w", p, err)
 		}
 		out = append(out, c)
 	}
@@ -100,15 +68,11 @@ func parseFilter(p string) (FilterChoice, error) {
 		}
 		return FilterChoice{Op: convolve.Filter2D, Spec: f.Name, Weights: f}, nil
 	}
-	if _, err := ResolveFilter(p); err != nil {
-		var names []string
-		for _, f := range convolve.Library() {
-			names = append(names, f.Name)
-		}
-		return FilterChoice{}, fmt.Errorf("want a library filter (%s, or identity, box, gauss, log with an odd size such as gauss7), sobel, rgb2yuv, dense<K> with an odd K, or a weights file (%v)",
-			strings.Join(names, ", "), err)
+	f, err := convolve.ParseFilter(p)
+	if err != nil {
+		return FilterChoice{}, fmt.Errorf("want a library filter, sobel, rgb2yuv or a weights file: %w", err)
 	}
-	return FilterChoice{Op: convolve.Filter2D, Spec: p}, nil
+	return FilterChoice{Op: convolve.Filter2D, Spec: f.Name}, nil
 }
 
 // ReadWeights reads a filter from a text file: one row of weights a line,

@@ -58,7 +58,7 @@ type sweep struct {
 	variants []string
 	op       convolve.Operation
 	sizes    [][2]int
-	filters  []string // ParseFilter specs (Filter2D only)
+	filters  []string // library filters' names (convolve.FilterSpec; Filter2D only)
 	blocks   []convolve.Block
 	typ      convolve.ElemType
 	ch       int
@@ -99,10 +99,11 @@ func blocks(specs ...string) []convolve.Block {
 	return bs
 }
 
+// sized is the names of family's filters of sizes ks ("dense3").
 func sized(family string, ks ...int) []string {
 	s := make([]string, len(ks))
 	for i, k := range ks {
-		s[i] = fmt.Sprintf("%s%d", family, k)
+		s[i] = convolve.FilterSpec{Family: family, K: k}.String()
 	}
 	return s
 }

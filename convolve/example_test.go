@@ -109,7 +109,7 @@ func ExampleBorder_Index() {
 }
 
 func ExampleParseFilter() {
-	for _, spec := range []string{"sobel-x", "box:3", "gauss:9:2.5", "log", "gauss:4"} {
+	for _, spec := range []string{"sobel-x", "box:3", "gauss:9:2.5", "log", "dense:9", "gauss:4"} {
 		f, err := convolve.ParseFilter(spec)
 		if err != nil {
 			fmt.Println(err)
@@ -122,7 +122,32 @@ func ExampleParseFilter() {
 	// box:3        -> box3 3x3
 	// gauss:9:2.5  -> gauss9-s2.5 9x9
 	// log          -> log5 5x5
+	// dense:9      -> dense9 9x9
 	// convolve: filter spec "gauss:4": gaussian filter size 4: must be odd, 1 to 1023
+}
+
+// The canonical name of a filter, which benchmark result lines carry, is
+// the name of the spec it parses to; the tables match a filter by its
+// size K and its kind.
+func ExampleParseFilterSpec() {
+	for _, spec := range []string{"gauss", "gauss:9:2.5", "box:7", "dense21", "sobel-x", "dense4"} {
+		s, err := convolve.ParseFilterSpec(spec)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		f, _ := convolve.ParseFilter(spec)
+		fmt.Printf("%-12s -> %-12v family %-8s K %-2d %s\n", spec, s, s.Family, s.K, f.Kind())
+	}
+	fmt.Println(convolve.FilterSpec{Family: "dense", K: 9})
+	// Output:
+	// gauss        -> gauss5       family gauss    K 5  separable
+	// gauss:9:2.5  -> gauss9-s2.5  family gauss    K 9  separable
+	// box:7        -> box7         family box      K 7  separable
+	// dense21      -> dense21      family dense    K 21 dense
+	// sobel-x      -> sobel-x      family sobel-x  K 3  separable
+	// convolve: filter spec "dense4": dense filter size 4: must be odd, 1 to 1023
+	// dense9
 }
 
 func ExampleGaussian() {

@@ -3,8 +3,7 @@ package convolve
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
+	"math/rand/v2"
 )
 
 // The filter library. Constructors that take a size return an error naming
@@ -12,10 +11,11 @@ import (
 // filter alone. Every call returns a fresh filter the caller may modify.
 //
 // Names are short and stable because benchmark names embed them; every
-// Name is accepted back by ParseFilter and yields the same weights.
+// Name is the filter's canonical spec (FilterSpec): ParseFilter reads it
+// back to the same weights.
 
 // Default sizes of the sized families, used by ParseFilter for a bare
-// family name and by Library.
+// family name and by Library. Dense has none: its spec names its size.
 const (
 	DefaultIdentitySize = 3
 	DefaultBoxSize      = 5
@@ -55,7 +55,7 @@ func Identity(k int) (*Filter, error) {
 	}
 	w := make([]float32, k*k)
 	w[k*k/2] = 1
-	return &Filter{Name: "identity" + strconv.Itoa(k), Width: k, Height: k, Weights: w}, nil
+	return &Filter{Name: FilterSpec{Family: "identity", K: k}.String(), Width: k, Height: k, Weights: w}, nil
 }
 
 // Box returns the k x k mean filter, every weight float32(1/k^2). Report
@@ -70,7 +70,7 @@ func Box(k int) (*Filter, error) {
 	for i := range w {
 		w[i] = v
 	}
-	return &Filter{Name: "box" + strconv.Itoa(k), Width: k, Height: k, Weights: w}, nil
+	return &Filter{Name: FilterSpec{Family: "box", K: k}.String(), Width: k, Height: k, Weights: w}, nil
 }
 
 // GaussianDefaultSigma is OpenCV's sigma for a Gaussian of size k when none
@@ -128,13 +128,6 @@ func gaussianSamples(k int, sigma float64) []float64 {
 	return t
 }
 
-func sigmaSuffix(sigma float64) string {
-	if sigma <= 0 {
-		return ""
-	}
-	return "-s" + strconv.FormatFloat(sigma, 'g', -1, 64)
-}
-
 // Gaussian returns the k x k Gaussian blur as the outer product of
 // GaussianKernel1D(k, sigma) with itself (each weight is the float32
 // product of two 1-D weights), so it is exactly rank one and sums to 1
@@ -155,7 +148,7 @@ func Gaussian(k int, sigma float64) (*Filter, error) {
 			w[j*k+i] = g[j] * g[i]
 		}
 	}
-	return &Filter{Name: "gauss" + strconv.Itoa(k) + sigmaSuffix(sigma), Width: k, Height: k, Weights: w}, nil
+	return &Filter{Name: FilterSpec{Family: "gauss", K: k, Sigma: sigma}.String(), Width: k, Height: k, Weights: w}, nil
 }
 
 // GaussianInt3 is the integer-binomial 3x3 Gaussian printed by reports 000
@@ -254,7 +247,7 @@ func LoG(k int, sigma float64) (*Filter, error) {
 	if err := checkSigma("log", sigma); err != nil {
 		return nil, err
 	}
-	name := "log" + strconv.Itoa(k) + sigmaSuffix(sigma)
+	name := FilterSpec{Family: "log", K: k, Sigma: sigma}.String()
 	if sigma <= 0 {
 		sigma = GaussianDefaultSigma(k)
 	}
@@ -302,129 +295,22 @@ func Emboss() *Filter {
 		0, 1, 2)
 }
 
-// fixedFilters maps the names of the fixed filters to their constructors.
-var fixedFilters = []struct {
-	name string
-	make func() *Filter
-}{
-	{"gauss3-int", GaussianInt3},
-	{"gauss5-int", GaussianInt5},
-	{"sobel-x", SobelX},
-	{"sobel-y", SobelY},
-	{"prewitt-x", PrewittX},
-	{"prewitt-y", PrewittY},
-	{"laplacian", Laplacian},
-	{"edge8", EdgeDetect8},
-	{"sharpen", Sharpen},
-	{"emboss", Emboss},
-}
+// denseSeed seeds the weights of every dense<K> filter.
+const denseSeed = 14
 
-// sizedFamilies are the filter families ParseFilter accepts with a size.
-var sizedFamilies = []struct {
-	name  string
-	size  int  // default size
-	sigma bool // takes a sigma
-	make  func(k int, sigma float64) (*Filter, error)
-}{
-	{"identity", DefaultIdentitySize, false, func(k int, _ float64) (*Filter, error) { return Identity(k) }},
-	{"box", DefaultBoxSize, false, func(k int, _ float64) (*Filter, error) { return Box(k) }},
-	{"gauss", DefaultGaussianSize, true, Gaussian},
-	{"log", DefaultLoGSize, true, LoG},
-}
-
-// Library returns every named filter at its default size, in a stable
-// order: identity3, box5, gauss5, log5, then gauss3-int, gauss5-int,
-// sobel-x, sobel-y, prewitt-x, prewitt-y, laplacian, edge8, sharpen,
-// emboss. Galleries and tests iterate over it.
-func Library() []*Filter {
-	var fs []*Filter
-	for _, fam := range sizedFamilies {
-		f, err := fam.make(fam.size, 0)
-		if err != nil {
-			panic("convolve: default library filter: " + err.Error()) // unreachable: fixed arguments
-		}
-		fs = append(fs, f)
+// Dense returns the k x k filter dense<k>: weights drawn uniformly from
+// [-1, 1) / k^2 by a PCG generator seeded with 14 and k, so that the same
+// k gives the same weights in every process. Its weights have no zeros and
+// no rank-1 structure: every tap counts, and separable variants refuse it.
+// The benchmarks' dense sweeps and the tuner time it. Name: "dense<k>".
+func Dense(k int) (*Filter, error) {
+	if err := checkSize("dense", k, 1); err != nil {
+		return nil, err
 	}
-	for _, ff := range fixedFilters {
-		fs = append(fs, ff.make())
+	r := rand.New(rand.NewPCG(denseSeed, uint64(k)))
+	w := make([]float32, k*k)
+	for i := range w {
+		w[i] = float32((2*r.Float64() - 1) / float64(k*k))
 	}
-	return fs
-}
-
-// ParseFilter builds a library filter from a specification:
-//
-//	spec   = fixed | family [K] ["-s" SIGMA] | family ":" K [":" SIGMA]
-//	fixed  = "gauss3-int" | "gauss5-int" | "sobel-x" | "sobel-y" |
-//	         "prewitt-x" | "prewitt-y" | "laplacian" | "edge8" |
-//	         "sharpen" | "emboss"
-//	family = "identity" | "box" | "gauss" | "log"
-//
-// K is an odd size (default 3 for identity, 5 for box, gauss and log);
-// SIGMA, a positive number, is accepted by gauss and log only and defaults
-// to OpenCV's choice for K. Examples: "sobel-x", "box", "box:7", "box7",
-// "gauss:9", "gauss:9:2.5", "gauss9-s2.5", "identity:5", "log:9". Every
-// filter's Name is a valid spec for that same filter.
-func ParseFilter(spec string) (*Filter, error) {
-	for _, ff := range fixedFilters {
-		if spec == ff.name {
-			return ff.make(), nil
-		}
-	}
-	for _, fam := range sizedFamilies {
-		rest, ok := strings.CutPrefix(spec, fam.name)
-		if !ok {
-			continue
-		}
-		var ks, ss string
-		hasSigma := false
-		switch {
-		case rest == "":
-		case rest[0] == ':':
-			ks, ss, hasSigma = strings.Cut(rest[1:], ":")
-			if ks == "" {
-				return nil, fmt.Errorf("convolve: filter spec %q: missing size after ':'", spec)
-			}
-		case rest[0] >= '0' && rest[0] <= '9':
-			ks, ss, hasSigma = strings.Cut(rest, "-s")
-		default:
-			continue // another name with this prefix, or unknown
-		}
-		k := fam.size
-		if ks != "" {
-			n, err := strconv.Atoi(ks)
-			if err != nil {
-				return nil, fmt.Errorf("convolve: filter spec %q: size %q is not an integer", spec, ks)
-			}
-			k = n
-		}
-		sigma := 0.0
-		if hasSigma {
-			if !fam.sigma {
-				return nil, fmt.Errorf("convolve: filter spec %q: %s takes no sigma", spec, fam.name)
-			}
-			v, err := strconv.ParseFloat(ss, 64)
-			if err != nil || !(v > 0) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("convolve: filter spec %q: sigma %q must be a positive number", spec, ss)
-			}
-			sigma = v
-		}
-		f, err := fam.make(k, sigma)
-		if err != nil {
-			return nil, wrapf(err, "filter spec %q", spec)
-		}
-		return f, nil
-	}
-	return nil, fmt.Errorf("convolve: unknown filter %q (want one of %s, or identity|box|gauss|log with an optional :K[:SIGMA])",
-		spec, strings.Join(filterNames(), ", "))
-}
-
-func filterNames() []string {
-	var names []string
-	for _, fam := range sizedFamilies {
-		names = append(names, fam.name)
-	}
-	for _, ff := range fixedFilters {
-		names = append(names, ff.name)
-	}
-	return names
+	return &Filter{Name: FilterSpec{Family: "dense", K: k}.String(), Width: k, Height: k, Weights: w}, nil
 }

@@ -220,6 +220,9 @@ func TestFilterConstructorErrors(t *testing.T) {
 		{"log 1", func() (*Filter, error) { return LoG(1, 1) }, "size 1"},
 		{"log even", func() (*Filter, error) { return LoG(6, 1) }, "size 6"},
 		{"log NaN", func() (*Filter, error) { return LoG(5, math.NaN()) }, "sigma NaN"},
+		{"dense 0", func() (*Filter, error) { return Dense(0) }, "dense filter size 0"},
+		{"dense even", func() (*Filter, error) { return Dense(4) }, "dense filter size 4"},
+		{"dense huge", func() (*Filter, error) { return Dense(MaxFilterSide + 2) }, "size 1025"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -231,102 +234,5 @@ func TestFilterConstructorErrors(t *testing.T) {
 				t.Errorf("error %q does not mention %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestParseFilter(t *testing.T) {
-	tests := []struct {
-		spec string
-		name string
-		k    int
-	}{
-		{"sobel-x", "sobel-x", 3},
-		{"gauss5-int", "gauss5-int", 5},
-		{"emboss", "emboss", 3},
-		{"box", "box5", 5},
-		{"box:7", "box7", 7},
-		{"box7", "box7", 7},
-		{"identity", "identity3", 3},
-		{"identity:5", "identity5", 5},
-		{"gauss", "gauss5", 5},
-		{"gauss:9", "gauss9", 9},
-		{"gauss:9:2.5", "gauss9-s2.5", 9},
-		{"gauss9-s2.5", "gauss9-s2.5", 9},
-		{"log", "log5", 5},
-		{"log:9", "log9", 9},
-		{"log:9:1.4", "log9-s1.4", 9},
-	}
-	for _, tc := range tests {
-		f, err := ParseFilter(tc.spec)
-		if err != nil {
-			t.Errorf("ParseFilter(%q): %v", tc.spec, err)
-			continue
-		}
-		if f.Name != tc.name || f.Width != tc.k || f.Height != tc.k {
-			t.Errorf("ParseFilter(%q) = %v, want %s %dx%d", tc.spec, f, tc.name, tc.k, tc.k)
-		}
-	}
-	g, _ := ParseFilter("gauss:9:2.5")
-	want, _ := Gaussian(9, 2.5)
-	if !slices.Equal(g.Weights, want.Weights) {
-		t.Error("gauss:9:2.5 weights differ from Gaussian(9, 2.5)")
-	}
-}
-
-func TestParseFilterErrors(t *testing.T) {
-	tests := []struct{ spec, want string }{
-		{"", `""`},
-		{"blur", `"blur"`},
-		{"Sobel-X", `"Sobel-X"`},
-		{"gauss:4", "size 4"},
-		{"gauss:", "missing size"},
-		{"box:x", `size "x"`},
-		{"box7x7", `size "7x7"`},
-		{"identity:5:2", "takes no sigma"},
-		{"box5-s2", "takes no sigma"},
-		{"gauss:9:-1", `sigma "-1"`},
-		{"gauss:9:0", `sigma "0"`},
-		{"gauss:9:abc", `sigma "abc"`},
-		{"gauss9-s", `sigma ""`},
-		{"log:1", "size 1"},
-		{"gauss:9:Inf", `sigma "Inf"`},
-	}
-	for _, tc := range tests {
-		f, err := ParseFilter(tc.spec)
-		if err == nil {
-			t.Errorf("ParseFilter(%q) = %v, want an error", tc.spec, f)
-			continue
-		}
-		if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseFilter(%q) error %q does not mention %s", tc.spec, err, tc.want)
-		}
-		if msg := err.Error(); !strings.HasPrefix(msg, "convolve: ") || strings.Count(msg, "convolve:") != 1 {
-			t.Errorf("ParseFilter(%q) error %q: want one convolve: prefix, at the start", tc.spec, msg)
-		}
-	}
-}
-
-func TestLibrary(t *testing.T) {
-	lib := Library()
-	wantNames := []string{"identity3", "box5", "gauss5", "log5", "gauss3-int", "gauss5-int",
-		"sobel-x", "sobel-y", "prewitt-x", "prewitt-y", "laplacian", "edge8", "sharpen", "emboss"}
-	var names []string
-	for _, f := range lib {
-		names = append(names, f.Name)
-		if err := f.Validate(); err != nil {
-			t.Error(err)
-		}
-		// Every Name parses back to the same filter.
-		g, err := ParseFilter(f.Name)
-		if err != nil {
-			t.Errorf("ParseFilter(%q): %v", f.Name, err)
-			continue
-		}
-		if g.Name != f.Name || !slices.Equal(g.Weights, f.Weights) {
-			t.Errorf("ParseFilter(%q) = %v, not the library filter", f.Name, g)
-		}
-	}
-	if !slices.Equal(names, wantNames) {
-		t.Errorf("Library names %v, want %v", names, wantNames)
 	}
 }

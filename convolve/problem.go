@@ -97,6 +97,22 @@ func (p Problem) KernelSize() (kw, kh int) {
 	return 1, 1
 }
 
+// K is the filter size by which the tuning and crossover tables match the
+// problem: the larger side of its filter (KernelSize).
+func (p Problem) K() int {
+	kw, kh := p.KernelSize()
+	return max(kw, kh)
+}
+
+// FilterKind is the kind of the problem's filter: that of the filter of a
+// Filter2D problem (Filter.Kind), DenseFilter for the other operations.
+func (p Problem) FilterKind() FilterKind {
+	if p.Op == Filter2D && p.Filter != nil {
+		return p.Filter.Kind()
+	}
+	return DenseFilter
+}
+
 // OutputGeometry is the geometry of the output image the plan writes.
 func (p Problem) OutputGeometry() Geometry {
 	g := p.Input

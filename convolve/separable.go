@@ -51,3 +51,22 @@ func (f *Filter) Separable() (row, col []float32, ok bool) {
 	}
 	return row, col, true
 }
+
+// FilterKind is how the crossover tables and the auto variant tell
+// filters apart: by whether their weights are rank one.
+type FilterKind string
+
+// The filter kinds.
+const (
+	DenseFilter     FilterKind = "dense"     // not rank one
+	SeparableFilter FilterKind = "separable" // rank one (Filter.Separable)
+)
+
+// Kind is SeparableFilter when f is rank one (Separable), DenseFilter
+// otherwise.
+func (f *Filter) Kind() FilterKind {
+	if _, _, ok := f.Separable(); ok {
+		return SeparableFilter
+	}
+	return DenseFilter
+}

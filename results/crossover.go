@@ -15,10 +15,9 @@ import (
 
 // ---- the crossover: preset crossover ----
 
-// crossoverFamilies maps the filter families of preset crossover to the
-// kinds of a crossover table: dense<K> (random weights, rank > 1) and
-// gauss<K> (rank 1).
-var crossoverFamilies = map[string]string{"dense": crossover.Dense, "gauss": crossover.Separable}
+// crossoverFamilies are the filter families of preset crossover:
+// dense<K> (random weights, rank > 1) and gauss<K> (rank 1).
+var crossoverFamilies = []string{"dense", "gauss"}
 
 // CrossoverPeers are the variants the crossover section sets our fastest
 // path against, in column order: cuDNN without and with TF32, FFT
@@ -97,8 +96,18 @@ type crossoverCase struct {
 	ran map[string]string
 }
 
-func (c crossoverCase) kind() string   { return crossoverFamilies[c.family] }
-func (c crossoverCase) filter() string { return c.family + strconv.Itoa(c.k) }
+// filter is the name of the case's filter ("dense21").
+func (c crossoverCase) filter() string { return convolve.FilterSpec{Family: c.family, K: c.k}.String() }
+
+// kind is the kind of the case's filter, as the auto variant's lookup
+// finds it in a problem (convolve.Filter.Kind).
+func (c crossoverCase) kind() (convolve.FilterKind, error) {
+	f, err := convolve.ParseFilter(c.filter())
+	if err != nil {
+		return "", err
+	}
+	return f.Kind(), nil
+}
 
 // ranked lists the variants of the case that keep accepts, fastest
 // median first (by name among equals).
@@ -139,7 +148,7 @@ func readCrossover(run *Run) []crossoverCase {
 	}
 	var keys []key
 	for _, smp := range run.Find(base) {
-		family, k, ok := crossoverFamilyK(smp.Keys["filter"])
+		family, k, ok := familyK(smp.Keys["filter"], crossoverFamilies)
 		if !ok {
 			continue
 		}
@@ -159,7 +168,7 @@ func readCrossover(run *Run) []crossoverCase {
 	var out []crossoverCase
 	for _, k := range keys {
 		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}, energy: map[string]Measure{}, ran: map[string]string{}}
-		q := base.with("size", k.size, "filter", k.family+strconv.Itoa(k.k))
+		q := base.with("size", c.size, "filter", c.filter())
 		byVariant := map[string][]*Sample{}
 		for _, smp := range run.Find(q) {
 			byVariant[smp.Keys["variant"]] = append(byVariant[smp.Keys["variant"]], smp)
@@ -182,20 +191,6 @@ func readCrossover(run *Run) []crossoverCase {
 	return out
 }
 
-// crossoverFamilyK splits a filter spec of crossoverFamilies into family
-// and K.
-func crossoverFamilyK(spec string) (family string, k int, ok bool) {
-	for f := range crossoverFamilies {
-		if rest, found := strings.CutPrefix(spec, f); found {
-			n, err := strconv.Atoi(rest)
-			if err == nil && n > 0 {
-				return f, n, true
-			}
-		}
-	}
-	return "", 0, false
-}
-
 // CrossoverTable is the crossover table of a stored run of preset
 // crossover: per image size class, K and filter kind, every variant but
 // auto that passed the case, fastest median kernel time first. It is an
@@ -216,7 +211,11 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 		if !ok {
 			continue
 		}
-		e := crossover.Entry{Size: convolve.SizeClassOf(w, h), K: c.k, Kind: c.kind(), Type: convolve.Float32.String(),
+		kind, err := c.kind()
+		if err != nil {
+			return nil, fmt.Errorf("results: %s: %w", run.Path, err)
+		}
+		e := crossover.Entry{Size: convolve.SizeClassOf(w, h), K: c.k, Kind: kind, Type: convolve.Float32.String(),
 			Case: c.size + " " + c.filter()}
 		for _, v := range c.ranked(func(v string) bool { return !isAuto(v) }) {
 			e.Ranking = append(e.Ranking, crossover.Timing{Variant: v, MedianNS: c.times[v].Center()})

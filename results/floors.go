@@ -116,7 +116,7 @@ func readFloors(run *Run) *floorData {
 	d := &floorData{run: run, bw: bw, peak: peak, variants: map[string][]string{}, ks: map[string][]int{}, cases: map[string]floorCase{}}
 	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default"}
 	for _, smp := range run.Find(base) {
-		family, k, ok := familyK(smp.Keys["filter"])
+		family, k, ok := familyK(smp.Keys["filter"], floorFamilies)
 		if !ok || !slices.Contains(floorSizes, smp.Keys["size"]) {
 			continue
 		}
@@ -131,7 +131,7 @@ func readFloors(run *Run) *floorData {
 		slices.Sort(d.ks[family])
 		for _, size := range floorSizes {
 			for _, k := range d.ks[family] {
-				spec := family + strconv.Itoa(k)
+				spec := convolve.FilterSpec{Family: family, K: k}.String()
 				fl, err := FloorsOf(k, size, bw, peak)
 				if err != nil {
 					continue
@@ -149,17 +149,16 @@ func readFloors(run *Run) *floorData {
 	return d
 }
 
-// familyK splits a filter spec of floorFamilies into family and K.
-func familyK(spec string) (family string, k int, ok bool) {
-	for _, f := range floorFamilies {
-		if rest, found := strings.CutPrefix(spec, f); found {
-			n, err := strconv.Atoi(rest)
-			if err == nil && n > 0 {
-				return f, n, true
-			}
-		}
+// familyK reads the value of a filter key as a filter of one of
+// families at size K, with the default sigma: "dense21" is ("dense", 21).
+// It reports false for any other value, a spelling other than the
+// filter's canonical name (convolve.FilterSpec) among them.
+func familyK(value string, families []string) (family string, k int, ok bool) {
+	s, err := convolve.ParseFilterSpec(value)
+	if err != nil || s.String() != value || s.Sigma != 0 || !slices.Contains(families, s.Family) {
+		return "", 0, false
 	}
-	return "", 0, false
+	return s.Family, s.K, true
 }
 
 // floorTime is a time cell: the median in ms with its interval where the

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 // RunSections are the sections a report of a user's own runs opens with,
@@ -315,15 +317,20 @@ func RunPlot(h *Host, r *Run) *Plot {
 }
 
 // seriesName names a case's line in a run's plot: its variant and its
-// values of the other axes the run varies than x. Across K, a filter
-// counts by its family (gauss, box, dense).
+// values of the other axes the run varies than x. Across K, a library
+// filter counts by its family (gauss, box, dense: convolve.FilterSpec),
+// any other filter by its name.
 func seriesName(s *Sample, varying []string, x string) string {
 	parts := []string{s.Keys["variant"]}
 	for _, k := range varying {
 		switch {
 		case k == x || k == "variant" || (k == "k" && x == "filter"):
 		case k == "filter" && x == "k":
-			parts = append(parts, strings.TrimRight(s.Keys[k], "0123456789"))
+			name := s.Keys[k]
+			if fs, err := convolve.ParseFilterSpec(name); err == nil && fs.String() == name {
+				name = fs.Family
+			}
+			parts = append(parts, name)
 		default:
 			parts = append(parts, s.Keys[k])
 		}

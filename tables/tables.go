@@ -222,14 +222,13 @@ func parse[T Table](files []file, parse func([]byte) (T, error)) (*Set[T], error
 }
 
 // Nearest returns the index of the entry of entries that keep accepts
-// nearest to problem p: the nearest K (an entry's k against the filter's
-// larger side), then the nearest image size class (its size against
-// p's), of two as near the larger K and then the smaller class; exact
-// reports whether its K and class are p's own. It returns -1 when keep
-// accepts none.
+// nearest to problem p: the nearest K (an entry's k against p.K, the
+// filter's larger side), then the nearest image size class (its size
+// against p's), of two as near the larger K and then the smaller class;
+// exact reports whether its K and class are p's own. It returns -1 when
+// keep accepts none.
 func Nearest[E any](entries []E, keep func(E) bool, k func(E) int, size func(E) convolve.SizeClass, p convolve.Problem) (index int, exact bool) {
-	kw, kh := p.KernelSize()
-	pk := max(kw, kh)
+	pk := p.K()
 	ps := sizeIndex(convolve.SizeClassOf(p.Input.Width, p.Input.Height))
 	dist := func(e E) (int, int) { return abs(k(e) - pk), abs(sizeIndex(size(e)) - ps) }
 	best := -1

@@ -45,17 +45,17 @@ import (
 // Class is a problem class a variant is tuned for.
 type Class struct {
 	Type convolve.ElemType
-	K    int // the filter's side
+	K    int // the filter's side, as the tables match it (convolve.Problem.K)
 	Size convolve.SizeClass
 }
 
 func (c Class) String() string { return fmt.Sprintf("%v k=%d %s", c.Type, c.K, c.Size) }
 
 // Problem is the problem the class is timed on: a dense<K> filter
-// (benchmarks.Dense) on a one-channel square image of the class's side,
+// (convolve.Dense) on a one-channel square image of the class's side,
 // zero border.
 func (c Class) Problem() (convolve.Problem, error) {
-	f, err := benchmarks.Dense(c.K)
+	f, err := convolve.Dense(c.K)
 	if err != nil {
 		return convolve.Problem{}, fmt.Errorf("tune: class %v: %w", c, err)
 	}

@@ -12,12 +12,16 @@ import (
 	"strings"
 )
 
-// keys is the order of the keys in every case name. New keys go at the
-// end, so that names stored before them keep their prefix. The last two,
-// tune and gpus, are written only by cases that set a tunable or name
-// their devices, so that the names of all other cases are those stored
-// before the keys existed and benchstat still pairs them; Parse supplies
-// "default" (or "none" for a CPU case) where one is absent.
+// keys is the order of the keys in every case name. The filter key
+// carries a library filter's canonical name (convolve.FilterSpec), an
+// operation's name or a weights file's, and k the filter's size
+// (convolve.Problem.KernelSize): K, or KWxKH where its sides differ. New
+// keys go at the end, so that names stored before them keep their
+// prefix. The last two, tune and gpus, are written only by cases that
+// set a tunable or name their devices, so that the names of all other
+// cases are those stored before the keys existed and benchstat still
+// pairs them; Parse supplies "default" (or "none" for a CPU case) where
+// one is absent.
 var keys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune", "gpus"}
 
 // Keys returns the keys every case name carries, in order.

@@ -158,9 +158,8 @@ func Admits(decl, path convolve.ErrorModel) bool {
 // time barely grows with K, then the 3xTF32 tensor cores and the direct
 // paths.
 func Heuristic(p convolve.Problem) []string {
-	kw, kh := p.KernelSize()
-	k := max(kw, kh)
-	sep := crossover.KindOf(p) == crossover.Separable
+	k := p.K()
+	sep := p.FilterKind() == convolve.SeparableFilter
 	switch {
 	case sep && k <= 63:
 		return []string{"gpu-sepfused", "gpu-separable", "gpu-regtile", "gpu-tiled"}
@@ -379,7 +378,7 @@ func (a *Variant) lookup(p convolve.Problem, ok []string, add func(name, source 
 	}
 	m, found := crossover.Lookup(set, gpu, p, func(v string) bool { return slices.Contains(ok, v) })
 	if !found {
-		return fmt.Sprintf("no entry of %s for %s %s filters naming a path that can serve it", set.Source(gpu), p.Input.Type, crossover.KindOf(p))
+		return fmt.Sprintf("no entry of %s for %s %s filters naming a path that can serve it", set.Source(gpu), p.Input.Type, p.FilterKind())
 	}
 	src := fmt.Sprintf("crossover (%s: %s, %s)", m.Source, m.Entry.Key(), m.Entry.Case)
 	if !m.Exact {

@@ -31,22 +31,12 @@ import (
 // tables.
 const EnvVar = "CONVBENCH_CROSSOVER"
 
-// The filter kinds a table tells apart.
+// The filter kinds a table tells apart: convolve's, which
+// convolve.Problem.FilterKind gives a problem.
 const (
-	Dense     = "dense"     // a filter that is not rank 1
-	Separable = "separable" // a rank-1 filter (convolve.Filter.Separable)
+	Dense     = convolve.DenseFilter     // a filter that is not rank 1
+	Separable = convolve.SeparableFilter // a rank-1 filter (convolve.Filter.Separable)
 )
-
-// KindOf is the kind of p's filter: Separable for a Filter2D problem whose
-// filter is rank 1, Dense otherwise.
-func KindOf(p convolve.Problem) string {
-	if p.Op == convolve.Filter2D && p.Filter != nil {
-		if _, _, ok := p.Filter.Separable(); ok {
-			return Separable
-		}
-	}
-	return Dense
-}
 
 // Table is the crossover of one GPU.
 type Table struct {
@@ -61,10 +51,10 @@ type Table struct {
 // filter's larger side), filter kind and element type, with the variants
 // that passed it, fastest first.
 type Entry struct {
-	Size convolve.SizeClass `json:"size"`
-	K    int                `json:"k"`
-	Kind string             `json:"kind"` // Dense or Separable
-	Type string             `json:"type"` // convolve.ElemType's name
+	Size convolve.SizeClass  `json:"size"`
+	K    int                 `json:"k"`
+	Kind convolve.FilterKind `json:"kind"` // Dense or Separable
+	Type string              `json:"type"` // convolve.ElemType's name
 	// Case is the case measured: image size and filter spec
 	// ("4096x4096 dense21").
 	Case string `json:"case"`
@@ -202,7 +192,7 @@ func Lookup(s *Set, gpu string, p convolve.Problem, admit func(variant string) b
 	if t == nil {
 		return Match{}, false
 	}
-	typ, kind := p.Input.Type.String(), KindOf(p)
+	typ, kind := p.Input.Type.String(), p.FilterKind()
 	i, exact := tables.Nearest(t.Entries, func(e Entry) bool { return e.Type == typ && e.Kind == kind },
 		func(e Entry) int { return e.K }, func(e Entry) convolve.SizeClass { return e.Size }, p)
 	if i < 0 {

@@ -10,7 +10,7 @@ import (
 	"github.com/convbench/convbench/tables"
 )
 
-func entry(size convolve.SizeClass, k int, kind string, ranking ...string) Entry {
+func entry(size convolve.SizeClass, k int, kind convolve.FilterKind, ranking ...string) Entry {
 	e := Entry{Size: size, K: k, Kind: kind, Type: "f32"}
 	for i, v := range ranking {
 		e.Ranking = append(e.Ranking, Timing{Variant: v, MedianNS: float64(1000 * (i + 1))})
@@ -25,27 +25,12 @@ func problem(t *testing.T, side, k int, separable bool, typ convolve.ElemType) c
 	if separable {
 		f, err = convolve.Gaussian(k, 0)
 	} else {
-		w := make([]float32, k*k)
-		x := uint32(1)
-		for i := range w {
-			x = x*1664525 + 1013904223
-			w[i] = float32(x>>16)/65536 - 0.5
-		}
-		f, err = convolve.NewFilter("dense", k, k, w)
+		f, err = convolve.Dense(k)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	return convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: convolve.Geometry{Width: side, Height: side, Channels: 1, Type: typ}}
-}
-
-func TestKindOf(t *testing.T) {
-	if k := KindOf(problem(t, 64, 5, true, convolve.Float32)); k != Separable {
-		t.Errorf("KindOf(gauss5) = %s, want %s", k, Separable)
-	}
-	if k := KindOf(problem(t, 64, 5, false, convolve.Float32)); k != Dense {
-		t.Errorf("KindOf(dense5) = %s, want %s", k, Dense)
-	}
 }
 
 func TestLookup(t *testing.T) {
