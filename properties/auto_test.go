@@ -31,7 +31,7 @@ var autoCPU = auto.New(auto.Options{
 	Tables: func() (*crossover.Set, error) {
 		var s crossover.Set
 		s.Add(&crossover.Table{GPU: "CPU stand-in", Entries: []crossover.Entry{{
-			Size: convolve.SizeSmall, K: 3, Kind: crossover.Separable, Type: "f32", Case: "64x64 gauss3",
+			Size: convolve.SizeSmall, K: 3, Kind: convolve.SeparableFilter, Type: "f32", Case: "64x64 gauss3",
 			Ranking: []crossover.Timing{{Variant: "cpu-fast", MedianNS: 1000}, {Variant: "cpu-naive", MedianNS: 2000}},
 		}}}, "properties/auto_test.go")
 		return &s, nil

@@ -117,13 +117,13 @@ func ranking(vs ...string) []crossover.Timing {
 func testAuto(device string) *Variant {
 	var set crossover.Set
 	set.Add(&crossover.Table{GPU: "Fake GPU", Entries: []crossover.Entry{
-		{Size: convolve.SizeLarge, K: 21, Kind: crossover.Dense, Type: "f32", Case: "4096x4096 dense21",
+		{Size: convolve.SizeLarge, K: 21, Kind: convolve.DenseFilter, Type: "f32", Case: "4096x4096 dense21",
 			Ranking: ranking("cudnn", "gpu-tc-tf32", "gpu-tc-3xtf32", "gpu-regtile")},
-		{Size: convolve.SizeLarge, K: 3, Kind: crossover.Dense, Type: "f32", Case: "4096x4096 dense3",
+		{Size: convolve.SizeLarge, K: 3, Kind: convolve.DenseFilter, Type: "f32", Case: "4096x4096 dense3",
 			Ranking: ranking("gpu-regtile", "gpu-tiled")},
-		{Size: convolve.SizeLarge, K: 7, Kind: crossover.Separable, Type: "f32", Case: "4096x4096 gauss7",
+		{Size: convolve.SizeLarge, K: 7, Kind: convolve.SeparableFilter, Type: "f32", Case: "4096x4096 gauss7",
 			Ranking: ranking("gpu-sepfused", "gpu-regtile")},
-		{Size: convolve.SizeMedium, K: 45, Kind: crossover.Dense, Type: "f32", Case: "1024x1024 dense45",
+		{Size: convolve.SizeMedium, K: 45, Kind: convolve.DenseFilter, Type: "f32", Case: "1024x1024 dense45",
 			Ranking: ranking("gpu-fft", "gpu-regtile", "gpu-tiled")},
 	}}, "fake.json")
 	return New(Options{Name: "auto-test", Tables: func() (*crossover.Set, error) { return &set, nil },

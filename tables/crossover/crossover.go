@@ -31,13 +31,6 @@ import (
 // tables.
 const EnvVar = "CONVBENCH_CROSSOVER"
 
-// The filter kinds a table tells apart: convolve's, which
-// convolve.Problem.FilterKind gives a problem.
-const (
-	Dense     = convolve.DenseFilter     // a filter that is not rank 1
-	Separable = convolve.SeparableFilter // a rank-1 filter (convolve.Filter.Separable)
-)
-
 // Table is the crossover of one GPU.
 type Table struct {
 	GPU string `json:"gpu"` // the device's name, as CUDA reports it
@@ -84,8 +77,8 @@ func (e Entry) Check() error {
 	if _, err := convolve.ParseSizeClass(string(e.Size)); err != nil {
 		return fmt.Errorf("crossover: entry %q: %w", e.Key(), err)
 	}
-	if e.Kind != Dense && e.Kind != Separable {
-		return fmt.Errorf("crossover: entry %q: kind %q is not %s or %s", e.Key(), e.Kind, Dense, Separable)
+	if e.Kind != convolve.DenseFilter && e.Kind != convolve.SeparableFilter {
+		return fmt.Errorf("crossover: entry %q: kind %q is not %s or %s", e.Key(), e.Kind, convolve.DenseFilter, convolve.SeparableFilter)
 	}
 	if _, err := convolve.ParseElemType(e.Type); err != nil {
 		return fmt.Errorf("crossover: entry %q: %w", e.Key(), err)

@@ -36,12 +36,12 @@ func problem(t *testing.T, side, k int, separable bool, typ convolve.ElemType) c
 func TestLookup(t *testing.T) {
 	var s Set
 	s.Add(&Table{GPU: "GPU A", Entries: []Entry{
-		entry(convolve.SizeLarge, 3, Dense, "gpu-regtile", "gpu-tiled"),
-		entry(convolve.SizeLarge, 21, Dense, "gpu-tc-3xtf32", "gpu-regtile"),
-		entry(convolve.SizeLarge, 5, Dense, "gpu-tiled"),
-		entry(convolve.SizeHuge, 21, Dense, "gpu-regtile", "gpu-tc-3xtf32"),
-		entry(convolve.SizeMedium, 63, Dense, "cudnn", "gpu-fft", "gpu-regtile"),
-		entry(convolve.SizeLarge, 7, Separable, "gpu-sepfused", "gpu-separable"),
+		entry(convolve.SizeLarge, 3, convolve.DenseFilter, "gpu-regtile", "gpu-tiled"),
+		entry(convolve.SizeLarge, 21, convolve.DenseFilter, "gpu-tc-3xtf32", "gpu-regtile"),
+		entry(convolve.SizeLarge, 5, convolve.DenseFilter, "gpu-tiled"),
+		entry(convolve.SizeHuge, 21, convolve.DenseFilter, "gpu-regtile", "gpu-tc-3xtf32"),
+		entry(convolve.SizeMedium, 63, convolve.DenseFilter, "cudnn", "gpu-fft", "gpu-regtile"),
+		entry(convolve.SizeLarge, 7, convolve.SeparableFilter, "gpu-sepfused", "gpu-separable"),
 	}}, "a.json")
 	all := func(string) bool { return true }
 	ours := func(v string) bool { return strings.HasPrefix(v, "gpu-") }
@@ -85,7 +85,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	good := &Table{GPU: "G", Entries: []Entry{entry(convolve.SizeLarge, 3, Dense, "a", "b")}}
+	good := &Table{GPU: "G", Entries: []Entry{entry(convolve.SizeLarge, 3, convolve.DenseFilter, "a", "b")}}
 	data, err := good.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestParse(t *testing.T) {
 
 func TestLoadEnv(t *testing.T) {
 	dir := t.TempDir()
-	tab := &Table{GPU: "Test GPU", Entries: []Entry{entry(convolve.SizeLarge, 3, Dense, "gpu-tiled")}}
+	tab := &Table{GPU: "Test GPU", Entries: []Entry{entry(convolve.SizeLarge, 3, convolve.DenseFilter, "gpu-tiled")}}
 	data, err := tab.Marshal()
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 func ExampleLookup() {
 	var set crossover.Set
 	set.Add(&crossover.Table{GPU: "NVIDIA H200", Entries: []crossover.Entry{
-		{Size: convolve.SizeLarge, K: 21, Kind: crossover.Dense, Type: "f32", Case: "4096x4096 dense21",
+		{Size: convolve.SizeLarge, K: 21, Kind: convolve.DenseFilter, Type: "f32", Case: "4096x4096 dense21",
 			Ranking: []crossover.Timing{{Variant: "cudnn-tf32", MedianNS: 120000}, {Variant: "gpu-tc-3xtf32", MedianNS: 140000}, {Variant: "gpu-regtile", MedianNS: 300000}}},
-		{Size: convolve.SizeLarge, K: 31, Kind: crossover.Dense, Type: "f32", Case: "4096x4096 dense31",
+		{Size: convolve.SizeLarge, K: 31, Kind: convolve.DenseFilter, Type: "f32", Case: "4096x4096 dense31",
 			Ranking: []crossover.Timing{{Variant: "gpu-tc-3xtf32", MedianNS: 280000}}},
 	}}, "tables/crossover/nvidia-h200.json")
 
