@@ -1,0 +1,99 @@
+package results
+
+import (
+	"fmt"
+)
+
+var filters001 = []string{"prewitt-x", "gauss5", "gauss7", "log5", "sharpen"}
+
+func section001(hosts []*Host) *Section {
+	s := &Section{Report: "001", Title: "Report 001: 8-bit RGB input, global vs shared memory"}
+	rgb := Q{"type": "u8", "ch": "3"}
+	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
+		XLabel: "image size (pixels, log)", YLabel: "speedup", X: Report001Sizes, XValue: pixels(Report001Sizes), LogX: true, LogY: true}
+	for _, h := range withReport(hosts, "001") {
+		for _, v := range []string{"gpu-naive", "gpu-shared"} {
+			t := &Table{ID: "001-speedup-" + v + "-" + h.Slug, Title: fmt.Sprintf("Speedup over cpu-naive vs image size, %s, 16x16 — %s", v, h.Title),
+				Caption: "Ours; the report's tables 1 (global) and 2 (shared) follow.",
+				Header:  append([]string{"Filter"}, Report001Sizes...)}
+			for _, f := range filters001 {
+				row := []string{f}
+				var ys []float64
+				for _, sz := range Report001Sizes {
+					q := rgb.with("size", sz, "filter", f)
+					cpu := h.Measure(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))
+					gpu := h.Measure(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))
+					row = append(row, ratioCell(cpu, gpu))
+					ys = append(ys, speedup(cpu.Center(), gpu.Center()))
+				}
+				t.Rows = append(t.Rows, row)
+				if f == "gauss7" && h.GPU {
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: ys})
+				}
+			}
+			s.Tables = append(s.Tables, t)
+		}
+		tk := &Table{ID: "001-filter-size-" + h.Slug, Title: "Filter size, 8-bit RGB 1024x1024, 16x16 — " + h.Title,
+			Header: []string{"K", "Gauss global (ms)", "Gauss shared (ms)", "Box global (ms)", "Box shared (ms)", "Gauss shared speedup", "Box shared speedup"}}
+		for _, k := range []string{"3", "5", "7", "9", "11", "15", "21"} {
+			g := func(v, f string) Measure {
+				if v == "cpu-naive" {
+					return h.Measure(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
+				}
+				return h.Measure(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
+			}
+			ga, bo := "gauss"+k, "box"+k
+			tk.Rows = append(tk.Rows, []string{k, msCI(g("gpu-naive", ga)), msCI(g("gpu-shared", ga)), msCI(g("gpu-naive", bo)), msCI(g("gpu-shared", bo)),
+				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
+		}
+		s.Tables = append(s.Tables, tk)
+		tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
+			Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",
+			Header:  []string{"Filter", "Best block (shared)", "Global 16x16 (ms)", "Shared 16x16 (ms)", "Tuned shared (ms)"}}
+		for _, f := range filters001 {
+			var all []*Sample
+			for _, r := range h.Runs {
+				all = append(all, r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))...)
+			}
+			best := missing
+			bestSmp := fastestSample(all)
+			if bestSmp != nil {
+				best = bestSmp.Keys["block"]
+			}
+			g := func(v string) Measure {
+				return h.Measure(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))
+			}
+			tt.Rows = append(tt.Rows, []string{f, best, msCI(g("gpu-naive")), msCI(g("gpu-shared")), msCI(timeOf(bestSmp))})
+		}
+		s.Tables = append(s.Tables, tt)
+	}
+	for _, v := range []string{"gpu-naive", "gpu-shared"} {
+		tbl := map[string]string{"gpu-naive": "table 1 (global memory)", "gpu-shared": "table 2 (shared memory)"}[v]
+		t := &Table{ID: "001-published-speedup-" + v, Title: "Published by report 001 — " + Report001GPU + ", " + tbl,
+			Caption: "Speedup over the report's sequential CPU (Ryzen 5 3600), 16x16 blocks.", Header: append([]string{"Filter"}, Report001Sizes...)}
+		for _, f := range filters001 {
+			row := []string{f}
+			for _, x := range Report001Speedup[v][f] {
+				row = append(row, sig(x, 4)+"×")
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		s.Tables = append(s.Tables, t)
+		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Variant: v, Source: Report001GPU + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
+	}
+	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + Report001GPU + ", tables 3 and 4",
+		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
+	for i, g := range Report001KernelSize["gpu-naive"] {
+		sh := Report001KernelSize["gpu-shared"][i]
+		tk.Rows = append(tk.Rows, []string{g.K, sig(g.GaussSpeedup, 4) + "×", pubMS(g.GaussMS), sig(sh.GaussSpeedup, 4) + "×", pubMS(sh.GaussMS), sig(g.BoxSpeedup, 4) + "×", sig(sh.BoxSpeedup, 4) + "×"})
+	}
+	s.Tables = append(s.Tables, tk)
+	tt := &Table{ID: "001-published-tuned", Title: "Published by report 001 — " + Report001GPU + ", table 5 (1920x1920)",
+		Header: []string{"Filter", "Optimal block", "Global 16x16", "Shared 16x16", "Tuned shared"}}
+	for _, r := range Report001Tuned {
+		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, sig(r.Global, 4) + "×", sig(r.Shared, 4) + "×", sig(r.TunedShared, 4) + "×"})
+	}
+	s.Tables = append(s.Tables, tt)
+	s.Plots = []*Plot{plot}
+	return s
+}

@@ -1,0 +1,142 @@
+package results
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var variants002 = []string{"gpu-naive", "gpu-naive-padded", "gpu-const", "gpu-shared", "gpu-shared-rows", "gpu-texture", "gpu-texture-shared", "gpu-texture-filter"}
+var ks002 = []string{"3", "7", "15", "23", "31", "45", "61", "75"}
+
+func section002(hosts []*Host) *Section {
+	s := &Section{Report: "002", Title: "Report 002: memory types, kernel vs total time"}
+	plot := &Plot{ID: "002-filter-size", Title: "1024x1024 box filter, block 32x32: kernel time vs filter size",
+		XLabel: "filter size K", YLabel: "kernel time (ms)", X: ks002, XValue: numbers(ks002), LogY: true}
+	for _, h := range withReport(hosts, "002") {
+		t := &Table{ID: "002-table1-" + h.Slug, Title: "Box 75x75, 1024x1024, block 32x32 — " + h.Title,
+			Caption: "Kernel time, and total (upload + kernel + download from pageable memory) minus kernel; the report's table 1 follows.",
+			Header:  []string{"Method (report)", "Variant", "Kernel (ms)", "Total (ms)", "Copy (ms)"}}
+		for _, r := range Report002Table1 {
+			if r.Variant == "" {
+				continue
+			}
+			q := Q{"size": "1024x1024", "filter": "box75", "type": "f32", "ch": "1"}
+			var kern, tot Measure
+			if r.Variant == "cpu-naive" {
+				kern = h.Measure(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
+			} else {
+				kern = h.Measure(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
+				tot = h.Measure(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"})
+			}
+			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCI(kern), msCI(tot), msCell(tot.Center() - kern.Center())})
+		}
+		s.Tables = append(s.Tables, t)
+		tk := &Table{ID: "002-filter-size-" + h.Slug, Title: "Kernel time (ms) vs box filter size, 1024x1024, block 32x32 — " + h.Title,
+			Header: append([]string{"K"}, variants002...)}
+		series := make([][]float64, len(variants002))
+		for _, k := range ks002 {
+			row := []string{k}
+			for i, v := range variants002 {
+				tm := h.Measure(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1"))
+				row = append(row, msCI(tm))
+				series[i] = append(series[i], tm.Center()/1e6)
+			}
+			tk.Rows = append(tk.Rows, row)
+		}
+		s.Tables = append(s.Tables, tk)
+		if h.GPU {
+			for i, v := range variants002 {
+				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: series[i]})
+			}
+		}
+		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
+			Header: append([]string{"Block"}, variants002...)}
+		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
+			row := []string{b}
+			for _, v := range variants002 {
+				row = append(row, msCI(h.Measure(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1"))))
+			}
+			tb.Rows = append(tb.Rows, row)
+		}
+		s.Tables = append(s.Tables, tb)
+		if te := exactness002(h); te != nil {
+			s.Tables = append(s.Tables, te)
+		}
+	}
+	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + Report002GPU + ", table 1",
+		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",
+		Header:  []string{"Method", "Our variant", "Time (ms)", "Copy (ms)"}}
+	for _, r := range Report002Table1 {
+		v := r.Variant
+		if v == "" {
+			v = missing
+		}
+		t.Rows = append(t.Rows, []string{r.Method, v, pubMS(r.KernelMS), pubMS(r.CopyMS)})
+	}
+	s.Tables = append(s.Tables, t)
+	s.Plots = []*Plot{plot}
+	return s
+}
+
+// Compile options of the exactness table, as the opts key names them, and
+// the column titles.
+var (
+	opts002      = []string{"default", "nofma", "fast-math"}
+	optsTitle002 = map[string]string{"default": "default", "nofma": "fmad=false", "fast-math": "fast-math"}
+	ks002Exact   = []string{"3", "9", "25", "75"}
+)
+
+// exactness002 is report 002's exactness-versus-speed point on h: kernel
+// time and max ULP distance from cpu-naive of gpu-naive and gpu-const at
+// 1024x1024, box K, block 32x32, under each compile option. It is nil
+// when no sample of those cases names its compile options, as runs
+// stored before the opts key do not.
+func exactness002(h *Host) *Table {
+	base := func(v string) Q {
+		return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1")
+	}
+	explicit := false
+	for _, r := range h.Runs {
+		for _, v := range []string{"gpu-naive", "gpu-const"} {
+			for _, smp := range r.Find(base(v)) {
+				if strings.HasPrefix(smp.Keys["filter"], "box") && !slices.Contains(smp.Implied, "opts") {
+					explicit = true
+				}
+			}
+		}
+	}
+	if !explicit {
+		return nil
+	}
+	t := &Table{ID: "002-exactness-" + h.Slug, Title: "Exactness and speed by compile option, box K, 1024x1024, block 32x32 — " + h.Title,
+		Caption: "Kernel time (ms, median) and max-ulp, the largest distance in float32 units in the last place from cpu-naive's output " +
+			"over the elements the correctness gate compares (largest over runs). Compiled with --fmad=false both kernels sum in " +
+			"cpu-naive's order and must be 0 ULPs away (the gate fails them otherwise); the last column is the price of that exactness. " +
+			"The input is zero-mean noise in [-1, 1), so some box sums cancel to nearly zero, where one rounding of difference is " +
+			"millions of ULPs; the gate's tolerance is absolute per element (from the sum of |w*x|), so those outputs pass it.",
+		Header: []string{"Variant", "K"}}
+	for _, o := range opts002 {
+		t.Header = append(t.Header, optsTitle002[o]+" (ms)", optsTitle002[o]+" max-ulp")
+	}
+	t.Header = append(t.Header, "fmad=false / default")
+	for _, v := range []string{"gpu-naive", "gpu-const"} {
+		for _, k := range ks002Exact {
+			row := []string{v, k}
+			times := map[string]Measure{}
+			for _, o := range opts002 {
+				smp := h.Sample(base(v).with("filter", "box"+k, "opts", o))
+				ulp := missing
+				if smp != nil {
+					if u, ok := smp.Max("max-ulp"); ok {
+						ulp = strconv.FormatFloat(u, 'f', 0, 64)
+					}
+				}
+				times[o] = timeOf(smp)
+				row = append(row, msCI(times[o]), ulp)
+			}
+			t.Rows = append(t.Rows, append(row, ratioCell(times["nofma"], times["default"])))
+		}
+	}
+	return t
+}

@@ -1,0 +1,124 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+func section004(hosts []*Host) *Section {
+	s := &Section{Report: "004", Title: "Report 004: Sobel, Gaussian 2-D vs separable, RGB->YUV at 1024x1024"}
+	ks := []string{"3", "5", "7", "9", "11"}
+	plot := &Plot{ID: "004-gaussian", Title: "1024x1024 8-bit Gaussian: time vs filter size",
+		XLabel: "filter size K", YLabel: "time (ms)", X: ks, XValue: numbers(ks), LogY: true}
+	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
+		{"gpu-separable", "shared=0"}, {"gpu-separable", "default"}}
+	for _, h := range withReport(hosts, "004") {
+		t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
+			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians. " +
+				"Where the report's naive and optimised GPU versions are one variant, a tunable picks the kernel, shown in brackets; " +
+				"without one, the variant runs its default (gpu-sobel and gpu-rgb2yuv: naive; gpu-separable: shared-memory passes).",
+			Header: []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
+		for _, r := range Report004TableI {
+			if r.Variant == "" {
+				continue
+			}
+			q := Q{"size": "1024x1024", "filter": r.Op}
+			switch r.Op {
+			case "rgb2yuv":
+				q = q.with("type", "u8", "ch", "3")
+			default:
+				q = q.with("type", "u8", "ch", "1")
+			}
+			vt := variantTune{r.Variant, r.Tune}
+			var smp *Sample
+			if strings.HasPrefix(r.Variant, "cpu-") {
+				smp = h.Sample(cpuQ(r.Variant).with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"]))
+			} else {
+				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
+			}
+			mp, gb := nan(), nan()
+			if smp != nil {
+				mp = val(smp.Median("MPix/s"))
+				gb = val(smp.Median("GB/s"))
+			}
+			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCI(timeOf(smp)), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
+		}
+		s.Tables = append(s.Tables, t)
+		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
+			Header: []string{"K"}}
+		for _, v := range gvars {
+			tg.Header = append(tg.Header, v.String())
+		}
+		series := make([][]float64, len(gvars))
+		for _, k := range ks {
+			row := []string{k}
+			for i, v := range gvars {
+				q := Q{"size": "1024x1024", "filter": "gauss" + k, "type": "u8", "ch": "1"}
+				var tm Measure
+				if strings.HasPrefix(v.variant, "cpu-") {
+					tm = h.Measure(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1"))
+				} else {
+					tm = h.Measure(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune))
+				}
+				row = append(row, msCI(tm))
+				series[i] = append(series[i], tm.Center()/1e6)
+			}
+			tg.Rows = append(tg.Rows, row)
+		}
+		s.Tables = append(s.Tables, tg)
+		for i, v := range gvars {
+			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Variant: v.String(), Source: h.Title, Y: series[i]})
+		}
+		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
+			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
+		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt=1"}} {
+			base := Q{"variant": v.variant, "size": "1024x1024", "filter": "rgb2yuv", "block": "default", "tune": v.tune}
+			ty.Rows = append(ty.Rows, []string{v.String(),
+				msCI(h.Measure(base.with("timing", "kernel", "cache", "hot"))),
+				msCI(h.Measure(base.with("timing", "total", "mem", "pageable"))),
+				msCI(h.Measure(base.with("timing", "total", "mem", "pinned")))})
+		}
+		s.Tables = append(s.Tables, ty)
+	}
+	t := &Table{ID: "004-published-table1", Title: "Published by report 004 — " + Report004GPU + ", table I (1024x1024)",
+		Header: []string{"Implementation", "Our variant", "Avg. time (ms)", "MPix/s", "GB/s"}}
+	for _, r := range Report004TableI {
+		v := variantTune{r.Variant, r.Tune}.String()
+		if r.Variant == "" {
+			v = missing
+		}
+		t.Rows = append(t.Rows, []string{r.Implementation, v, sig(r.MS, 4), sig(r.MPixS, 4), fmt.Sprintf("%.2f", r.GBs)})
+	}
+	s.Tables = append(s.Tables, t)
+	s.Plots = []*Plot{plot}
+	return s
+}
+
+// variantTune is a variant with the value of its tune key.
+type variantTune struct{ variant, tune string }
+
+// String is the variant's name, followed by its tunables when it sets
+// any: "gpu-sobel (shared=1)".
+func (v variantTune) String() string {
+	if v.tune == "" || v.tune == "default" || v.tune == "none" {
+		return v.variant
+	}
+	return v.variant + " (" + v.tune + ")"
+}
+
+// withReport keeps the hosts that have a run of one of the report's
+// presets (a file named after the report or one of its experiments), so a
+// host without such a run adds no table of empty cells.
+func withReport(hosts []*Host, report string) []*Host {
+	var out []*Host
+	for _, h := range hosts {
+		for _, r := range h.Runs {
+			if r.Preset == report || strings.HasPrefix(r.Preset, report+"-") {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
+}
