@@ -121,24 +121,48 @@
 // the energy meter (EnergyMeter) reads it just before and just after the
 // timed runs of every sample of a GPU case on device 0, outside the
 // clock guard's readings and a cold case's L2 flush. A line's energy is
-// the counter's advance summed over its kept samples (throttled samples
-// discarded by the guard left out) over the runs they timed: mJ/op, the
-// mean energy the whole board drew per run while the runs were timed,
-// idle time between launches included; GFLOP/J is the line's 2·KW·KH
-// FLOP an output over it (not for RGB->YUV, which has no GFLOP/s).
+// the counter's advance over its metered runs divided by their number:
+// mJ/op, the mean energy the whole board drew per run while the runs
+// were timed, idle time between launches included; GFLOP/J is the line's
+// 2·KW·KH FLOP an output over it (not for RGB->YUV, which has no
+// GFLOP/s).
 //
-// The counter steps at the driver's updates, every ten milliseconds or
-// so, so a short span is mostly rounding: a line reports its energy only
-// when its samples span at least 100 ms of metered time
-// (DefaultEnergyMinSpan; ten update periods where the counter updates
-// more slowly, measured when the meter opens) and the counter advanced
-// over them. Most lines of fast kernels, ten samples of about a
-// millisecond, are shorter and carry no energy; a progress note says so
-// the first time, with the line's numbers, as it does for a failed
-// reading and for cases on other GPUs (whose energy device 0's counter
-// does not see). The configuration line gpu-energy says when lines carry
-// energy, or why none does (no GPU, no NVML, no counter); the first GPU
-// line's progress note gives the counter's measured update period.
+// The counter steps at the driver's updates, every ten milliseconds or so,
+// so a short span is mostly rounding: a line's energy is measured over at
+// least 100 ms of timed runs (MinSpan: DefaultEnergyMinSpan, or ten update
+// periods where the counter updates more slowly, measured when the meter
+// opens). Where the line's kept samples (throttled ones discarded by the
+// guard left out) span that much, the metered runs are theirs. Where they
+// span less, as ten samples of about a millisecond of a fast kernel do,
+// the runner times an energy phase after them (EnergyMeter.Phase): more of
+// the line's runs, timed as its samples were (kernel launches, graph
+// replays or whole runs) in batches of the case's batch size, as many as
+// the line's ns/op (its median wall time of a run, the time the counter's
+// span measures) puts at a tenth past MinSpan, 110 ms, and more batches
+// where those ran faster and span less than MinSpan, with one reading of
+// the counter before and one after; the line's energy is the phase's, its
+// runs counted exactly. The phase stops early, after the batch then
+// running, once it has lasted twice MinSpan (runs much slower than the
+// samples' median: the energy is then that of the runs done, over more
+// than MinSpan), and never times more than 2^24 runs (which binds only on
+// a ns/op under 7 ns; the phase then reports no energy if its runs span
+// less than MinSpan).
+//
+// The samples alone give the line's times, spread and stop, and the clock
+// guard watches them alone; the phase adds about 110 ms to each such line,
+// which the sweep's estimate counts (EstimateSweep). A cold case's energy
+// is its samples' (the flushes left out, and no phase, which would have to
+// flush too), so its lines carry energy only where their runs alone span
+// MinSpan; plan-timing lines (the host's work) and lines of cases on other
+// GPUs (whose energy device 0's counter does not see) carry none. A line
+// whose metered runs span too little, over which the counter did not
+// advance or whose reading failed carries no energy either; a progress
+// note names each such rule the first time, with the line's numbers. The
+// configuration line gpu-energy says how energy is measured and which
+// lines carry it, or why none does (no GPU, no NVML, no counter); the
+// first GPU line's progress note gives the counter's measured update
+// period, and each line's note the energy a run and what it was measured
+// over.
 //
 // # Presets and axis flags
 //

@@ -15,7 +15,10 @@ type EnergyCounter interface {
 
 // DefaultEnergyMinSpan is the least metered time of a result line whose
 // energy is reported: the sum, over the line's samples, of the wall time
-// between the two counter readings around each sample's timed runs.
+// between the two counter readings around each sample's timed runs, or
+// the wall time between the readings around its energy phase
+// (EnergyMeter.Phase), which a line whose samples span less runs after
+// them.
 //
 // NVML's counter (nvmlDeviceGetTotalEnergyConsumption) is not read from
 // the power sensor at each call: the driver adds to it at each of its own
@@ -27,16 +30,17 @@ type EnergyCounter interface {
 // samples are lost or counted at random, which adds noise of the same
 // size. Over 100 ms, ten updates or more, that error is at most about a
 // tenth at a 10 ms period and shrinks as the line grows longer; under it
-// the error could be as large as the value, so such a line reports no
-// energy rather than a wrong one. EnergyMeterFor raises the span to ten
+// the error could be as large as the value, so a line never reports
+// energy measured over less. EnergyMeterFor raises the span to ten
 // update periods of a counter that updates more slowly.
 const DefaultEnergyMinSpan = 100 * time.Millisecond
 
 // EnergyMeter reads the GPU's energy counter before and after the timed
-// runs of each sample of a GPU case, so that each result line can report
-// the energy one run drew (mJ/op) and the work it did per joule
-// (GFLOP/J). A meter with a nil Counter is off: Off says why, and lines
-// carry no energy.
+// runs of each sample of a GPU case (Meter), and around a line's energy
+// phase where its samples span less than MinSpan (Phase), so that each
+// result line can report the energy one run drew (mJ/op) and the work it
+// did per joule (GFLOP/J). A meter with a nil Counter is off: Off says
+// why, and lines carry no energy.
 type EnergyMeter struct {
 	Counter EnergyCounter // nil: off
 	// MinSpan is the least metered time of a line that reports its
@@ -59,9 +63,10 @@ func (m *EnergyMeter) minSpan() time.Duration {
 	return m.MinSpan
 }
 
-// ConfigLine is the output's configuration line of the meter: what the
-// lines' energy metrics are and when a line carries them, or why no line
-// does.
+// ConfigLine is the output's configuration line of the meter: how the
+// lines' energy metrics are measured and which lines carry them, or why
+// no line does. It names MinSpan and the energy phase's bounds, which are
+// the same from run to run on one GPU.
 func (m *EnergyMeter) ConfigLine() string {
 	if !m.On() {
 		why := "no energy counter"
@@ -70,15 +75,16 @@ func (m *EnergyMeter) ConfigLine() string {
 		}
 		return "gpu-energy: off (" + why + "); lines carry no mJ/op or GFLOP/J"
 	}
-	return fmt.Sprintf("gpu-energy: NVML energy counter; mJ/op and GFLOP/J on GPU lines whose samples span at least %v of metered time and over which it advanced",
-		m.minSpan())
+	span := m.minSpan()
+	return fmt.Sprintf("gpu-energy: NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at %v, more until they span %v, stopped at %v; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+		span, phaseTarget(span), span, phaseLimit(span))
 }
 
 // Note is the progress note that describes the meter at the first GPU
-// line: the counter's measured update period and the span a line needs
-// when on, why it is off otherwise. (The configuration line leaves the
-// period out: it varies from run to run, and benchstat would split
-// tables by it.)
+// line: the counter's measured update period, the span a line's energy
+// needs and the energy phase that makes it up, when on; why it is off
+// otherwise. (The configuration line leaves the period out: it varies
+// from run to run, and benchstat would split tables by it.)
 func (m *EnergyMeter) Note() string {
 	if !m.On() {
 		why := "no energy counter"
@@ -91,17 +97,21 @@ func (m *EnergyMeter) Note() string {
 	if m.Period > 0 {
 		period = fmt.Sprintf("updates about every %v", m.Period.Round(100*time.Microsecond))
 	}
-	return fmt.Sprintf("energy: NVML's counter, %s; GPU lines whose samples span at least %v carry mJ/op and GFLOP/J", period, m.minSpan())
+	return fmt.Sprintf("energy: NVML's counter, %s; GPU lines carry mJ/op and GFLOP/J over at least %v of timed runs: their samples', or an energy phase's of about %v after them where the samples span less (cache=cold lines their samples' alone)",
+		period, m.minSpan(), phaseTarget(m.minSpan()))
 }
 
 // EnergyUse is the advance of the energy counter over timed runs: over
-// the runs of one sample, or summed over the accepted samples of a
-// result line (Add).
+// the runs of one sample, summed over the accepted samples of a result
+// line (Add), or over a line's energy phase (EnergyMeter.Phase).
 type EnergyUse struct {
 	MJ      uint64        // the counter's advance, millijoules
 	Span    time.Duration // wall time between the readings
 	Runs    int           // runs timed between the readings
-	Samples int           // samples metered
+	Samples int           // samples metered; 1 for an energy phase
+	// Phase says the runs are a line's energy phase, timed after its
+	// samples for their energy alone, not its samples.
+	Phase bool
 	// Failed says why a sample's readings cannot be used (a reading
 	// failed, or the counter went back), the first such sample's; empty
 	// when every sample's were good.
@@ -147,6 +157,90 @@ func (m *EnergyMeter) Meter(runs int, now func() time.Time, timed func() error) 
 	return u, err
 }
 
+// maxPhaseRuns bounds the runs of an energy phase (EnergyMeter.Phase):
+// 2^24 runs last far longer than phaseLimit at any GPU's launch rate, so
+// it binds only on runs under 7 ns, which no real run is, or a ns/op of 0.
+const maxPhaseRuns = 1 << 24
+
+// phaseTarget is the span an energy phase aims at under a meter whose
+// MinSpan is minSpan: a tenth more, so that runs a little faster than the
+// line's median still span minSpan.
+func phaseTarget(minSpan time.Duration) time.Duration { return minSpan + minSpan/10 }
+
+// phaseLimit is the wall time after which an energy phase stops at the
+// end of the batch then running: twice minSpan.
+func phaseLimit(minSpan time.Duration) time.Duration { return 2 * minSpan }
+
+// phaseRuns is the number of runs an energy phase times for a line whose
+// one run takes perRun (its ns/op): ⌈phaseTarget / perRun⌉, so that the
+// runs at perRun span phaseTarget, at most maxPhaseRuns (which a perRun
+// that is not positive also gets).
+func phaseRuns(perRun, minSpan time.Duration) int {
+	if perRun <= 0 {
+		return maxPhaseRuns
+	}
+	n := (phaseTarget(minSpan) + perRun - 1) / perRun
+	return int(min(n, maxPhaseRuns))
+}
+
+// Phase meters a line's energy phase: the runs timed, after a line's
+// samples spanned less than MinSpan, for their energy alone. run times k
+// of the line's runs the way its samples did (kernel launches, graph
+// replays or whole runs); Phase calls it with batches of at most batch
+// runs (the line's batch size) until phaseRuns(perRun) runs are done,
+// perRun being the line's median wall time of a run (its ns/op), and
+// then, where those ran faster than perRun and spanned less than MinSpan
+// by now, with more batches until they span it. It stops sooner, at the
+// end of the batch then running, once the phase has lasted phaseLimit
+// (twice MinSpan) or timed maxPhaseRuns runs. It reads the counter before
+// the first batch and after the last, as Meter does, and returns the
+// counter's advance with the runs done counted exactly, Samples 1 and
+// Phase set (PerRun judges it as it does samples), and run's error. An
+// off meter runs nothing and returns a zero use.
+func (m *EnergyMeter) Phase(perRun time.Duration, batch int, now func() time.Time, run func(k int) error) (EnergyUse, error) {
+	if !m.On() {
+		return EnergyUse{}, nil
+	}
+	span := m.minSpan()
+	n, limit := phaseRuns(perRun, span), phaseLimit(span)
+	batch = max(batch, 1)
+	done := 0
+	u, err := m.Meter(0, now, func() error {
+		start := now()
+		for done < maxPhaseRuns {
+			k := min(batch, maxPhaseRuns-done)
+			if done < n {
+				k = min(k, n-done)
+			}
+			if err := run(k); err != nil {
+				return err
+			}
+			done += k
+			if d := now().Sub(start); d >= limit || done >= n && d >= span {
+				break
+			}
+		}
+		return nil
+	})
+	u.Runs, u.Phase = done, true
+	return u, err
+}
+
+// PhaseTime is the time the energy phase of a line adds to it under a
+// meter of least span minSpan (0: DefaultEnergyMinSpan), for a line whose
+// samples span span of timed runs of perRun each: none when span is at
+// least minSpan or perRun is not positive, else its runs at perRun
+// (phaseRuns), at most phaseLimit and a run.
+func PhaseTime(span, perRun, minSpan time.Duration) time.Duration {
+	if minSpan <= 0 {
+		minSpan = DefaultEnergyMinSpan
+	}
+	if span >= minSpan || perRun <= 0 {
+		return 0
+	}
+	return min(time.Duration(phaseRuns(perRun, minSpan))*perRun, phaseLimit(minSpan)+perRun)
+}
+
 // EnergyRule names why a result line carries no energy metrics.
 type EnergyRule string
 
@@ -156,11 +250,18 @@ const (
 	// EnergyOtherGPU: the case runs on a GPU other than the metered one,
 	// or on several.
 	EnergyOtherGPU EnergyRule = "the case runs on other GPUs than the metered device 0"
-	// EnergyUnread: a reading of some sample failed or went back.
+	// EnergyPlanTiming: the case times plans (PlanTiming), the host's
+	// work, not runs on the GPU.
+	EnergyPlanTiming EnergyRule = "the case times plans, the host's work, not runs on the GPU"
+	// EnergyUnread: a reading failed or went back.
 	EnergyUnread EnergyRule = "the energy counter could not be read"
-	// EnergyShortSpan: the samples span less than the meter's MinSpan.
-	EnergyShortSpan EnergyRule = "the samples span too little time for the counter's resolution"
-	// EnergyStill: the counter did not advance over the samples.
+	// EnergyShortSpan: the metered runs, the samples' or the energy
+	// phase's, span less than the meter's MinSpan.
+	EnergyShortSpan EnergyRule = "the metered runs span too little time for the counter's resolution"
+	// EnergyColdShort: the samples of a cold case (an L2 flush before
+	// each run, which no energy phase repeats) span less than MinSpan.
+	EnergyColdShort EnergyRule = "the samples of a cold case (one run each after an L2 flush, no energy phase) span too little time for the counter's resolution"
+	// EnergyStill: the counter did not advance over the metered runs.
 	EnergyStill EnergyRule = "the energy counter did not advance"
 )
 
@@ -175,11 +276,16 @@ type LineEnergy struct {
 // Reported reports whether the line carries energy metrics.
 func (e LineEnergy) Reported() bool { return e.Omitted == "" }
 
-// PerRun is the energy per run of a line whose samples used u: the
-// counter's advance over the runs they timed, in millijoules. The line
-// carries none when the meter is off, a reading failed, the samples span
-// less than MinSpan, or the counter did not advance.
+// PerRun is the energy per run of a line whose samples, or energy phase,
+// used u: the counter's advance over the runs they timed, in
+// millijoules. The line carries none when the meter is off, a reading
+// failed, the runs span less than MinSpan, or the counter did not
+// advance.
 func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
+	what := fmt.Sprintf("%d samples", u.Samples)
+	if u.Phase {
+		what = fmt.Sprintf("the energy phase's %d runs", u.Runs)
+	}
 	switch {
 	case !m.On():
 		why := "no energy counter"
@@ -190,11 +296,11 @@ func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
 	case u.Failed != "":
 		return LineEnergy{Omitted: EnergyUnread, Detail: u.Failed}
 	case u.Samples == 0 || u.Runs <= 0:
-		return LineEnergy{Omitted: EnergyUnread, Detail: "no sample was metered"}
+		return LineEnergy{Omitted: EnergyUnread, Detail: "no run was metered"}
 	case u.Span < m.minSpan():
-		return LineEnergy{Omitted: EnergyShortSpan, Detail: fmt.Sprintf("%d samples span %v, under %v", u.Samples, u.Span.Round(time.Microsecond), m.minSpan())}
+		return LineEnergy{Omitted: EnergyShortSpan, Detail: fmt.Sprintf("%s span %v, under %v", what, u.Span.Round(time.Microsecond), m.minSpan())}
 	case u.MJ == 0:
-		return LineEnergy{Omitted: EnergyStill, Detail: fmt.Sprintf("0 mJ over %d samples spanning %v", u.Samples, u.Span.Round(time.Microsecond))}
+		return LineEnergy{Omitted: EnergyStill, Detail: fmt.Sprintf("0 mJ over %s spanning %v", what, u.Span.Round(time.Microsecond))}
 	}
 	return LineEnergy{MJPerRun: float64(u.MJ) / float64(u.Runs)}
 }

@@ -102,6 +102,10 @@ func TestEnergyPerRun(t *testing.T) {
 		{"counter still", on, EnergyUse{MJ: 0, Span: time.Second, Runs: 100, Samples: 100}, 0, EnergyStill},
 		{"a failed reading", on, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100, Failed: "reading the energy counter: boom"}, 0, EnergyUnread},
 		{"nothing metered", on, EnergyUse{}, 0, EnergyUnread},
+		// An energy phase of 11000 runs over 110 ms drew 22 J: 2 mJ a run.
+		{"energy phase", on, EnergyUse{MJ: 22000, Span: 110 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 2, ""},
+		{"energy phase too short", on, EnergyUse{MJ: 17600, Span: 88 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 0, EnergyShortSpan},
+		{"energy phase, counter still", on, EnergyUse{Span: 110 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 0, EnergyStill},
 		{"meter off", &EnergyMeter{Off: "NVML: libnvidia-ml.so.1 cannot be opened"}, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100}, 0, EnergyOff},
 		{"no meter", nil, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100}, 0, EnergyOff},
 	}
@@ -239,11 +243,11 @@ func TestEnergyConfigLine(t *testing.T) {
 		want, note string
 	}{
 		{&EnergyMeter{Counter: &fakeCounter{mj: []uint64{1}}, Period: 10*time.Millisecond + 23*time.Microsecond, MinSpan: 150 * time.Millisecond},
-			"gpu-energy: NVML energy counter; mJ/op and GFLOP/J on GPU lines whose samples span at least 150ms of metered time and over which it advanced",
-			"energy: NVML's counter, updates about every 10ms; GPU lines whose samples span at least 150ms carry mJ/op and GFLOP/J"},
+			"gpu-energy: NVML energy counter over at least 150ms of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at 165ms, more until they span 150ms, stopped at 300ms; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+			"energy: NVML's counter, updates about every 10ms; GPU lines carry mJ/op and GFLOP/J over at least 150ms of timed runs: their samples', or an energy phase's of about 165ms after them where the samples span less (cache=cold lines their samples' alone)"},
 		{&EnergyMeter{Counter: &fakeCounter{mj: []uint64{1}}},
-			"gpu-energy: NVML energy counter; mJ/op and GFLOP/J on GPU lines whose samples span at least 100ms of metered time and over which it advanced",
-			"energy: NVML's counter, an update period not measured; GPU lines whose samples span at least 100ms carry mJ/op and GFLOP/J"},
+			"gpu-energy: NVML energy counter over at least 100ms of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at 110ms, more until they span 100ms, stopped at 200ms; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+			"energy: NVML's counter, an update period not measured; GPU lines carry mJ/op and GFLOP/J over at least 100ms of timed runs: their samples', or an energy phase's of about 110ms after them where the samples span less (cache=cold lines their samples' alone)"},
 		{&EnergyMeter{Off: "NVML: libnvidia-ml.so.1 cannot be opened"},
 			"gpu-energy: off (NVML: libnvidia-ml.so.1 cannot be opened); lines carry no mJ/op or GFLOP/J",
 			"energy: not recorded (NVML: libnvidia-ml.so.1 cannot be opened): GPU lines carry no mJ/op or GFLOP/J"},
@@ -307,7 +311,8 @@ func (v multiDeviceNaive) Plan(p convolve.Problem, cfg convolve.Config) (convolv
 }
 
 // The runner reports mJ/op and GFLOP/J on the lines of GPU cases on
-// device 0 whose metered samples span enough time, and leaves them out
+// device 0 (over their samples, or an energy phase after them where they
+// span too little time: TestRunnerEnergyPhase), and leaves them out
 // otherwise with one progress note per reason. The GPU cases here are
 // cpu-naive's runs (multiDeviceNaive) timed as a pipeline (timing=total)
 // on a fake device, metered by a 100 W counter.
@@ -327,10 +332,7 @@ func TestRunnerEnergyMetrics(t *testing.T) {
 		notes    []string // parts of the energy notes, one per note, in order
 	}{
 		{"metered", &EnergyMeter{Counter: counter, MinSpan: time.Millisecond}, []Case{cpuCase, gpuCase, logical, cpuCase}, []bool{false, true, true, false},
-			[]string{"energy: NVML's counter, an update period not measured; GPU lines whose samples span at least 1ms carry mJ/op and GFLOP/J"}},
-		{"too short", &EnergyMeter{Counter: counter, MinSpan: time.Hour}, []Case{gpuCase, logical},
-			[]bool{false, false}, []string{"energy: NVML's counter",
-				"energy: lines where the samples span too little time for the counter's resolution carry no mJ/op or GFLOP/J, the first " + gpuCase.Name() + " line 1 ("}},
+			[]string{"energy: NVML's counter, an update period not measured; GPU lines carry mJ/op and GFLOP/J over at least 1ms of timed runs"}},
 		{"other GPUs", &EnergyMeter{Counter: counter, MinSpan: time.Millisecond}, []Case{twoGPUs, gpuCase, twoGPUs}, []bool{false, true, false},
 			[]string{"energy: NVML's counter",
 				"energy: lines where the case runs on other GPUs than the metered device 0 carry no mJ/op or GFLOP/J, the first " + twoGPUs.Name() + " line 1 (gpus=0,1)"}},
@@ -407,7 +409,8 @@ func ExampleGFLOPPerJoule() {
 
 // ExampleEnergyMeter_PerRun: a line of 120 samples of a millisecond, 50
 // runs each, over which the counter advanced 36 J, drew 6 mJ a run; ten
-// such samples are too short for the counter, and the line says why.
+// such samples are too short for the counter, and PerRun says why (the
+// runner then meters an energy phase after them instead).
 func ExampleEnergyMeter_PerRun() {
 	m := &EnergyMeter{Counter: &fakeCounter{mj: []uint64{0}}}
 	long := m.PerRun(EnergyUse{MJ: 36000, Span: 120 * time.Millisecond, Runs: 6000, Samples: 120})
@@ -416,5 +419,5 @@ func ExampleEnergyMeter_PerRun() {
 	fmt.Printf("left out: %s (%s)\n", short.Omitted, short.Detail)
 	// Output:
 	// 6 mJ a run
-	// left out: the samples span too little time for the counter's resolution (10 samples span 10ms, under 100ms)
+	// left out: the metered runs span too little time for the counter's resolution (10 samples span 10ms, under 100ms)
 }

@@ -18,8 +18,16 @@ type CaseEstimate struct {
 	Err error
 	// Low and High bound the case's wall time: its lines meeting the
 	// noise target at their first test, or stopped by MaxTime
-	// (Noise.LineTime).
+	// (Noise.LineTime), each line with the energy phase it runs after its
+	// samples (LowPhase, HighPhase).
 	Low, High time.Duration
+	// LowPhase and HighPhase are the energy phase of one line in Low and
+	// in High: for GPU cases whose lines the energy meter reads and tops
+	// up (timing kernel, kernel-graph or total on device 0, not cold),
+	// the phase a line whose samples span less than DefaultEnergyMinSpan
+	// runs after them (PhaseTime), assuming a meter that is on; 0 for
+	// other cases and for lines that span enough.
+	LowPhase, HighPhase time.Duration
 	// Least is the time of the MinCISamples samples of one line, which
 	// every line takes even when they outlast MaxTime (Overrun).
 	Least   time.Duration
@@ -96,7 +104,9 @@ type Prober func(c Case) (time.Duration, error)
 // times under n. A CPU case's run time is probe's time of its ProbeCase,
 // scaled by pixels; cases with the same ProbeCase share one probe. GPU
 // cases are not probed: their run time is nominal (nominalRun), which
-// the progress of the run corrects (ETA).
+// the progress of the run corrects (ETA). A GPU line that the energy
+// meter tops up adds its energy phase where its samples span less than
+// DefaultEnergyMinSpan (CaseEstimate.LowPhase, HighPhase), about 110 ms.
 func EstimateSweep(cases []Case, n Noise, count int, probe Prober) SweepEstimate {
 	type result struct {
 		d   time.Duration
@@ -124,7 +134,8 @@ func EstimateSweep(cases []Case, n Noise, count int, probe Prober) SweepEstimate
 }
 
 // bound sets the case's bounds from its PerRun: two runs of setup and
-// count lines; a case whose probe failed only its setup.
+// count lines, each with its energy phase; a case whose probe failed only
+// its setup.
 func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 	setup := 2 * e.PerRun
 	if e.Err != nil {
@@ -132,8 +143,13 @@ func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 		return e
 	}
 	low, high := n.LineTime(e.PerRun)
-	e.Low = setup + time.Duration(count)*low
-	e.High = setup + time.Duration(count)*high
+	if energyPhased(e.Case) {
+		// A line's samples are its timed runs, the span the meter reads.
+		e.LowPhase = PhaseTime(low, e.PerRun, DefaultEnergyMinSpan)
+		e.HighPhase = PhaseTime(high, e.PerRun, DefaultEnergyMinSpan)
+	}
+	e.Low = setup + time.Duration(count)*(low+e.LowPhase)
+	e.High = setup + time.Duration(count)*(high+e.HighPhase)
 	e.Least, e.Overrun = n.Overrun(e.PerRun)
 	return e
 }

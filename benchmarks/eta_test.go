@@ -149,3 +149,67 @@ func TestRunnerProbe(t *testing.T) {
 		t.Error("Probe of an unknown variant: no error")
 	}
 }
+
+// The estimate of a GPU line that the energy meter tops up adds the
+// energy phase it runs where its samples span under DefaultEnergyMinSpan
+// (about 110 ms at the nominal run time); cold, plan-timing and
+// multi-GPU lines, CPU lines and lines long enough run none; the ETA
+// counts the phase.
+func TestEstimateEnergyPhase(t *testing.T) {
+	gpu := func(f func(c *Case)) Case {
+		c := Case{Variant: "gpu-regtile", Op: convolve.Filter2D, Width: 1024, Height: 1024, Filter: "gauss5", Type: convolve.Float32, Channels: 1,
+			Cache: Hot, Timing: KernelTiming, GPU: true}
+		f(&c)
+		return c
+	}
+	same := func(*Case) {}
+	quick := Noise{Target: 1, Floor: 50 * time.Microsecond, MinSamples: 10, MaxTime: 50 * time.Millisecond, SampleTime: time.Millisecond}
+	tests := []struct {
+		name      string
+		c         Case
+		n         Noise
+		low, high bool // whether the low and high lines run a phase
+	}{
+		{"kernel", gpu(same), DefaultNoise, true, false},
+		{"kernel, -max-time 50ms", gpu(same), quick, true, true},
+		{"graph", gpu(func(c *Case) { c.Timing = GraphTiming }), quick, true, true},
+		{"total", gpu(func(c *Case) { c.Timing, c.Mem = TotalTiming, Pageable }), quick, true, true},
+		{"two logical devices of GPU 0", gpu(func(c *Case) { c.GPUs = "0,0" }), quick, true, true},
+		// 32768x32768: a run of about 28ms, whose ten samples span 280ms.
+		{"long runs", gpu(func(c *Case) { c.Width, c.Height = 32768, 32768 }), DefaultNoise, false, false},
+		{"cold", gpu(func(c *Case) { c.Cache = Cold }), quick, false, false},
+		{"plan timing", gpu(func(c *Case) { c.Timing = PlanTiming }), quick, false, false},
+		{"other GPUs", gpu(func(c *Case) { c.GPUs = "0,1" }), quick, false, false},
+		{"CPU", Case{Variant: "cpu-fast", Op: convolve.Filter2D, Width: 64, Height: 64, Filter: "gauss3", Type: convolve.Float32, Channels: 1, Timing: CPUTiming}, quick, false, false},
+	}
+	const count = 3
+	probe := func(Case) (time.Duration, error) { return 20 * time.Microsecond, nil }
+	for _, tt := range tests {
+		e := EstimateSweep([]Case{tt.c}, tt.n, count, probe)
+		c := e.Cases[0]
+		low, high := tt.n.LineTime(c.PerRun)
+		var lowPhase, highPhase time.Duration
+		if tt.low {
+			lowPhase = PhaseTime(low, c.PerRun, DefaultEnergyMinSpan)
+		}
+		if tt.high {
+			highPhase = PhaseTime(high, c.PerRun, DefaultEnergyMinSpan)
+		}
+		if tt.low && (lowPhase < phaseTarget(DefaultEnergyMinSpan) || lowPhase > phaseTarget(DefaultEnergyMinSpan)+c.PerRun) {
+			t.Errorf("%s: a phase of %v for runs of %v, want 110ms and at most a run more", tt.name, lowPhase, c.PerRun)
+		}
+		if c.LowPhase != lowPhase || c.HighPhase != highPhase {
+			t.Errorf("%s: phases %v, %v; want %v, %v", tt.name, c.LowPhase, c.HighPhase, lowPhase, highPhase)
+		}
+		setup := 2 * c.PerRun
+		if c.Low != setup+count*(low+lowPhase) || c.High != setup+count*(high+highPhase) {
+			t.Errorf("%s: %v to %v, want %v to %v", tt.name, c.Low, c.High, setup+count*(low+lowPhase), setup+count*(high+highPhase))
+		}
+		// Before the first case, the time left is the case's expected
+		// time, its lines' phases included.
+		now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		if left, ok := NewETA(e).Left(now); !ok || left != setup+count*(high+highPhase) {
+			t.Errorf("%s: ETA %v, %v; want %v", tt.name, left, ok, setup+count*(high+highPhase))
+		}
+	}
+}

@@ -59,8 +59,9 @@ type Runner struct {
 	// keeps every sample.
 	Guard *ClockGuard
 	// Energy reads the GPU's energy counter around the timed runs of
-	// each sample of a GPU case on device 0, for the lines' mJ/op and
-	// GFLOP/J; nil or off, no line carries them.
+	// each sample of a GPU case on device 0, and around the energy phase
+	// of a line whose samples span less than its MinSpan, for the lines'
+	// mJ/op and GFLOP/J; nil or off, no line carries them.
 	Energy *EnergyMeter
 	// Now is the clock of the progress lines; nil means time.Now.
 	Now func() time.Time
@@ -368,8 +369,10 @@ func checkBitExact(c Case, maxULP int64) error {
 // and for GPU cases on device 0 under an energy meter that is on the
 // energy one run drew (mJ/op) and the FLOP per joule (GFLOP/J), where
 // the counter advanced over at least the meter's MinSpan of timed runs
-// (EnergyMeter.PerRun). A progress note says, the first time, why lines
-// carry no energy.
+// (EnergyMeter.PerRun): the samples' runs, or, where they span less, an
+// energy phase's after them (EnergyMeter.Phase; not for cold cases, whose
+// energy is their samples'). A progress note says, the first time, why
+// lines carry no energy.
 // A plan-timing case (PlanTiming) times plans instead of runs, a batch of
 // warm ones or one cold one a sample, unwatched by the clock guard and
 // the energy meter; its line reports ns/op, the plan's time, and the
@@ -417,18 +420,18 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	}
 	b.ResetTimer()
 	b.StartTimer()
-	set, err := r.sample(c, s, heartbeat)
+	set, use, err := r.sample(c, s, heartbeat)
 	b.StopTimer()
 	if err != nil {
 		b.Fatalf("%s: timing: %v", c.Variant, err)
 	}
-	energy := r.lineEnergy(c, set)
+	energy := r.lineEnergy(c, use)
 	r.report(b, c, s.prob, set, energy)
 	if s.hasULP {
 		b.ReportMetric(float64(s.maxULP), "max-ulp")
 	}
 	s.lines++
-	notes := append([]string{fmt.Sprintf("line %d: %s", s.lines, r.lineNote(c, set, energy))}, r.energyNotes(c, s.lines, energy)...)
+	notes := append([]string{fmt.Sprintf("line %d: %s", s.lines, r.lineNote(c, set, use, energy))}, r.energyNotes(c, s.lines, energy)...)
 	if first {
 		for _, n := range notes {
 			r.Progress.Note(n)
@@ -438,17 +441,24 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	}
 }
 
-// lineEnergy is the energy per run of a line of case c sampled as set
-// (EnergyMeter.PerRun), or why it has none; CPU cases have none (Omitted
-// EnergyOff, and no Detail).
-func (r *Runner) lineEnergy(c Case, set SampleSet) LineEnergy {
+// lineEnergy is the energy per run of a line of case c whose samples, or
+// energy phase, used use (EnergyMeter.PerRun), or why it has none; CPU
+// cases have none (Omitted EnergyOff, and no Detail), nor do plan-timing
+// cases and cases on other GPUs.
+func (r *Runner) lineEnergy(c Case, use EnergyUse) LineEnergy {
 	switch {
 	case !c.GPU:
 		return LineEnergy{Omitted: EnergyOff}
+	case r.Energy.On() && c.Timing == PlanTiming:
+		return LineEnergy{Omitted: EnergyPlanTiming, Detail: "timing=plan"}
 	case r.Energy.On() && !meteredDevices(c.GPUs):
 		return LineEnergy{Omitted: EnergyOtherGPU, Detail: "gpus=" + c.GPUs}
 	}
-	return r.Energy.PerRun(set.Energy)
+	e := r.Energy.PerRun(use)
+	if e.Omitted == EnergyShortSpan && flushesL2(c) {
+		e.Omitted = EnergyColdShort
+	}
+	return e
 }
 
 // energyNotes are the progress notes of a line of case c about its
@@ -502,8 +512,18 @@ func (r *Runner) noise() Noise {
 	return r.Noise
 }
 
-// sample takes the sample set of one result line of case c.
-func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, error) {
+// sample takes the sample set of one result line of case c, and returns
+// it with the energy use the line's energy comes from: its samples'
+// (set.Energy), or, where the energy meter reads c's samples and they
+// span less than its MinSpan, that of an energy phase after them
+// (EnergyMeter.Phase: more of the line's runs, timed as its samples were
+// in batches of the case's batch size, as many as its median host time
+// a run puts a tenth past MinSpan, more where they run faster). The
+// sample set, and so the line's times and its stop, are the samples'
+// alone; the clock guard does not watch the phase. A cold case (flushesL2)
+// runs no energy phase: its energy is its samples', without the flushes,
+// or none.
+func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, EnergyUse, error) {
 	if !c.GPU && r.CPUThreads > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
 	}
@@ -563,7 +583,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 				return d, err
 			}, noise.SampleTime, maxBatch)
 			if err != nil {
-				return SampleSet{}, err
+				return SampleSet{}, EnergyUse{}, err
 			}
 			s.batch = k
 		}
@@ -592,7 +612,34 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, err
 		})
 		return Sample{Per: float64(d.Nanoseconds()) / float64(k), Host: float64(h.Nanoseconds()) / float64(k), Energy: use}, err
 	}
-	return noise.Collect(take, guard, r.now, note)
+	set, err := noise.Collect(take, guard, r.now, note)
+	if err != nil || !meter.On() || !energyPhased(c) || set.Energy.Span >= meter.minSpan() {
+		return set, set.Energy, err
+	}
+	host, _ := Spread(set.Host)
+	use, err := meter.Phase(time.Duration(math.Round(host)), k, time.Now, func(n int) error {
+		_, _, err := run(n)
+		return err
+	})
+	if err != nil {
+		return set, use, fmt.Errorf("energy phase: %w", err)
+	}
+	return set, use, nil
+}
+
+// flushesL2 reports whether c's samples flush L2 before each timed run:
+// a GPU case of kernel or graph timing with a cold cache, one run a
+// sample.
+func flushesL2(c Case) bool {
+	return c.GPU && c.Cache == Cold && (c.Timing == KernelTiming || c.Timing == GraphTiming)
+}
+
+// energyPhased reports whether lines of c whose samples span too little
+// time for an energy meter that is on run an energy phase: those of GPU
+// cases timing device work (clockGuarded) on the metered GPU alone
+// (meteredDevices) without an L2 flush before each run (flushesL2).
+func energyPhased(c Case) bool {
+	return clockGuarded(c) && meteredDevices(c.GPUs) && !flushesL2(c)
 }
 
 // clockGuarded reports whether the clock guard watches c's samples: those
@@ -623,8 +670,9 @@ func (s *caseState) timeKernel(n int) (time.Duration, error) {
 	return s.dev.TimeKernel(n)
 }
 
-// lineNote is the progress line of one sample set.
-func (r *Runner) lineNote(c Case, set SampleSet, energy LineEnergy) string {
+// lineNote is the progress line of one sample set whose line's energy
+// came from use.
+func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnergy) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
@@ -638,8 +686,12 @@ func (r *Runner) lineNote(c Case, set SampleSet, energy LineEnergy) string {
 		}
 		fmt.Fprintf(&sb, "; GPU %v -> %v", set.Start, set.End)
 	}
-	if energy.Reported() {
-		fmt.Fprintf(&sb, "; %.4g mJ a run (%d mJ over %v of %d runs)", energy.MJPerRun, set.Energy.MJ, set.Energy.Span.Round(time.Millisecond), set.Energy.Runs)
+	switch {
+	case energy.Reported() && use.Phase:
+		fmt.Fprintf(&sb, "; %.4g mJ a run (%d mJ over %v of an energy phase of %d runs after the samples, which spanned %v)",
+			energy.MJPerRun, use.MJ, use.Span.Round(time.Millisecond), use.Runs, set.Energy.Span.Round(100*time.Microsecond))
+	case energy.Reported():
+		fmt.Fprintf(&sb, "; %.4g mJ a run (%d mJ over %v of %d runs)", energy.MJPerRun, use.MJ, use.Span.Round(time.Millisecond), use.Runs)
 	}
 	return sb.String()
 }

@@ -8,16 +8,17 @@ import (
 
 // EnergyUnit is the unit of the energy one run drew that a GPU result
 // line records (benchmarks' EnergyMeter: NVML's energy counter read
-// around the timed runs of each sample), beside GFLOP/J. Lines of runs
-// stored before the meter existed, of GPUs without the counter, and of
-// cases whose samples spanned too little time for its resolution lack it,
-// and every use below reads its absence as "not recorded"; the tables
-// derive GFLOP per joule from it. The other constants are the sections'
-// words about it.
+// around the timed runs of each sample, or of the energy phase after
+// samples that span too little time for its resolution), beside GFLOP/J.
+// Lines of runs stored before the meter existed, of GPUs without the
+// counter, of cold cases whose samples spanned too little time, and of
+// short lines stored before the energy phase lack it, and every use
+// below reads its absence as "not recorded"; the tables derive GFLOP per
+// joule from it. The other constants are the sections' words about it.
 const (
 	EnergyUnit        = "mJ/op"
-	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + EnergyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how long a line must sample to carry it)."
-	energyCaptionTail = " Energy is the median over the case's runs of `" + EnergyUnit + "`, what NVML's energy counter of the whole board advanced over the timed runs of a line's samples divided by the runs (idle time between launches included), ± the half-width of its confidence interval; GFLOP/J is 2·K² FLOP an output over that energy. The last column is the fastest variant's energy a run over the most efficient one's (\"~\" where their runs do not differ significantly; a dash where the two are one). A dash where the variant's lines carry no energy: the counter is coarse, and a line whose samples spanned too little time for it (the run's `gpu-energy` line says how much) leaves it out." + untested
+	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + EnergyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how a line's energy was measured)."
+	energyCaptionTail = " Energy is the median over the case's runs of `" + EnergyUnit + "`, what NVML's energy counter of the whole board advanced over the timed runs of a line's samples, or where they spanned too little time for the coarse counter of an energy phase of the same runs after them, divided by the runs (idle time between launches included), ± the half-width of its confidence interval; GFLOP/J is 2·K² FLOP an output over that energy. The last column is the fastest variant's energy a run over the most efficient one's (\"~\" where their runs do not differ significantly; a dash where the two are one). A dash where the variant's lines carry no energy: lines whose samples spanned too little time, of runs from before the energy phase or of cold cases (which run none), leave it out (the run's `gpu-energy` line says how energy was measured)." + untested
 )
 
 // energyOf is the measure of smp's energy per run (mJ); nothing where its

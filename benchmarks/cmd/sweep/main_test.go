@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/results"
 	"golang.org/x/perf/benchfmt"
 )
@@ -407,5 +408,25 @@ func TestPrintSummaryInfiniteNote(t *testing.T) {
 		if !strings.Contains(out, "±∞: too few runs") {
 			t.Errorf("%d runs: the legend does not say what ±∞ means:\n%s", tc.runs, out)
 		}
+	}
+}
+
+// The estimate says how many GPU cases' short lines add an energy phase:
+// a hot kernel case's do, a cold one's and a CPU case's do not.
+func TestPrintEstimateEnergyPhase(t *testing.T) {
+	mk := func(v string, gpu bool, timing benchmarks.Timing, cache benchmarks.Cache) benchmarks.Case {
+		return benchmarks.Case{Variant: v, Op: convolve.Filter2D, Width: 1024, Height: 1024, Filter: "gauss5", Type: convolve.Float32, Channels: 1,
+			Cache: cache, Timing: timing, GPU: gpu}
+	}
+	cases := []benchmarks.Case{
+		mk("gpu-regtile", true, benchmarks.KernelTiming, benchmarks.Hot),
+		mk("gpu-regtile", true, benchmarks.KernelTiming, benchmarks.Cold),
+		mk("cpu-fast", false, benchmarks.CPUTiming, benchmarks.Hot),
+	}
+	probe := func(benchmarks.Case) (time.Duration, error) { return time.Millisecond, nil }
+	var sb strings.Builder
+	printEstimate(&sb, "test", benchmarks.EstimateSweep(cases, benchmarks.DefaultNoise, 2, probe))
+	if want := "2 GPU cases at a nominal rate; the lines of 1 of them that span under 100ms add an energy phase of about that long)"; !strings.Contains(sb.String(), want) {
+		t.Errorf("estimate %q lacks %q", sb.String(), want)
 	}
 }
