@@ -119,7 +119,7 @@ var defaultAxes = Axes{
 	Modes:    []convolve.Mode{convolve.Correlate},
 	Blocks:   []convolve.Block{{}},
 	Timings:  []TimingChoice{{Timing: KernelTiming, Cache: Hot}},
-	Mems:     []Memory{Pageable},
+	Mems:     []Memory{pageable},
 	GPUs:     []string{""},
 }
 
@@ -135,7 +135,7 @@ type TimingChoice struct {
 // the compile caches bypassed.
 func (t TimingChoice) String() string {
 	switch {
-	case t.Cache == Cold && t.Timing == PlanTiming:
+	case t.Cache == Cold && t.Timing == planTiming:
 		return "plan-cold"
 	case t.Cache == Cold:
 		return "cold"
@@ -145,8 +145,8 @@ func (t TimingChoice) String() string {
 
 // timingChoices are the values of -timing, in the order listed.
 var timingChoices = []TimingChoice{
-	{KernelTiming, Hot}, {GraphTiming, Hot}, {TotalTiming, Hot}, {KernelTiming, Cold},
-	{PlanTiming, Hot}, {PlanTiming, Cold},
+	{KernelTiming, Hot}, {graphTiming, Hot}, {totalTiming, Hot}, {KernelTiming, Cold},
+	{planTiming, Hot}, {planTiming, Cold},
 }
 
 // AxisFlag is one flag that sets an axis of a sweep.
@@ -159,11 +159,11 @@ type AxisFlag struct {
 
 // AxisFlags lists the flags that set the axes of a sweep, with their
 // defaults where a sweep is built from flags alone. The benchmarks test
-// binary and benchmarks/cmd/sweep both take them (RegisterAxisFlags).
+// binary and benchmarks/cmd/sweep both take them (registerAxisFlags).
 func AxisFlags() []AxisFlag {
 	return []AxisFlag{
 		{"variants", "variants: a comma list of names, prefix* patterns or regular expressions matched against the whole name, such as 'gpu-tiled|npp' (default: every variant but the reference)",
-			func(a *Axes, s string) (err error) { a.Variants, err = ParseVariants(s, variantNames()); return }},
+			func(a *Axes, s string) (err error) { a.Variants, err = parseVariants(s, variantNames()); return }},
 		{"sizes", "image sizes WxH, comma-separated (default 1024x1024)",
 			func(a *Axes, s string) (err error) { a.Sizes, err = ParseSizes(s); return }},
 		{"filters", "filters, comma-separated: library filters (gauss7, box11, sobel-x, ...), sobel (the Sobel magnitude), rgb2yuv, dense<K> (a dense KxK filter of fixed random weights), or the path of a text file of weights, one row of numbers a line (default gauss5)",
@@ -174,7 +174,7 @@ func AxisFlags() []AxisFlag {
 				return
 			}},
 		{"channels", fmt.Sprintf("channel counts 1..%d (default 1)", convolve.MaxChannels),
-			func(a *Axes, s string) (err error) { a.Channels, err = ParseChannels(s); return }},
+			func(a *Axes, s string) (err error) { a.Channels, err = parseChannels(s); return }},
 		{"layouts", "channel layouts: interleaved, planar (default interleaved)",
 			func(a *Axes, s string) (err error) {
 				a.Layouts, err = parseEnum("layouts", s, convolve.Layouts, convolve.Layout.String)
@@ -191,7 +191,7 @@ func AxisFlags() []AxisFlag {
 				return
 			}},
 		{"blocks", "GPU thread-block shapes WxH, or default for the variant's own (default: default)",
-			func(a *Axes, s string) (err error) { a.Blocks, err = ParseBlocks(s); return }},
+			func(a *Axes, s string) (err error) { a.Blocks, err = parseBlocks(s); return }},
 		{"timing", "what GPU cases time: kernel (events over host launches), kernel-graph (CUDA-graph replays), total (upload, kernel, download), cold (kernel after an L2 flush), plan (making a plan whose kernels the compile cache holds: a warm plan), plan-cold (making a plan with the compile caches bypassed, so that NVRTC compiles its kernels: a cold plan) (default kernel)",
 			func(a *Axes, s string) (err error) {
 				a.Timings, err = parseEnum("timing", s, timingChoices, TimingChoice.String)
@@ -199,32 +199,27 @@ func AxisFlags() []AxisFlag {
 			}},
 		{"mem", "host memory of total-time cases: pageable, pinned (default pageable)",
 			func(a *Axes, s string) (err error) {
-				a.Mems, err = parseEnum("mem", s, []Memory{Pageable, Pinned}, func(m Memory) string { return string(m) })
+				a.Mems, err = parseEnum("mem", s, []Memory{pageable, pinned}, func(m Memory) string { return string(m) })
 				return
 			}},
 		{"gpus", "the devices of GPU cases, device lists separated by spaces: each a comma list of ordinals, a repeated ordinal another logical device (executor, streams, buffers) on that GPU ('0,0': two on GPU 0), or all (every GPU present once); the gpu-slab variants run one slab per device, the others take one device (default: each variant's own, device 0 or every GPU)",
-			func(a *Axes, s string) (err error) { a.GPUs, err = ParseGPUs(s); return }},
+			func(a *Axes, s string) (err error) { a.GPUs, err = parseGPUs(s); return }},
 		{"mem-cap", "device memory of each device's slab buffers in the cases of the gpu-slab variants, such as 512MiB or 2GiB (at least 1KiB): an image whose slabs do not fit is streamed through the devices in slabs, double-buffered (default: the devices' free memory)",
-			func(a *Axes, s string) (err error) { a.MemCap, err = ParseBytes(s); return }},
+			func(a *Axes, s string) (err error) { a.MemCap, err = parseBytes(s); return }},
 		{"image", "input image file (PNG, TIFF, PGM or PPM): every case runs on its pixels at its size, and at its channel count unless -channels converts it (RGB to gray by BT.601 luma, gray to RGB by copies)",
-			func(a *Axes, s string) (err error) { a.Image, err = LoadImage(s); return }},
+			func(a *Axes, s string) (err error) { a.Image, err = loadImage(s); return }},
 	}
 }
 
 // Apply parses value and sets the flag's axis of a to it.
 func (f AxisFlag) Apply(a *Axes, value string) error { return f.set(a, value) }
 
-// RegisterAxisFlags defines the flags of AxisFlags on fs, each setting its
+// registerAxisFlags defines the flags of AxisFlags on fs, each setting its
 // axis of a.
-func RegisterAxisFlags(fs *flag.FlagSet, a *Axes) {
+func registerAxisFlags(fs *flag.FlagSet, a *Axes) {
 	for _, f := range AxisFlags() {
 		fs.Func(f.Name, f.Usage, func(s string) error { return f.set(a, s) })
 	}
-}
-
-// IsAxisFlag reports whether name is one of AxisFlags.
-func IsAxisFlag(name string) bool {
-	return slices.ContainsFunc(AxisFlags(), func(f AxisFlag) bool { return f.Name == name })
 }
 
 // splitList splits a comma list, refusing empty items.
@@ -260,9 +255,9 @@ func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T,
 	return out, nil
 }
 
-// ParseGPUs parses the value of -gpus: device lists separated by spaces,
+// parseGPUs parses the value of -gpus: device lists separated by spaces,
 // each "all" or a comma list of device ordinals ("0", "0,0", "0,1").
-func ParseGPUs(s string) ([]string, error) {
+func parseGPUs(s string) ([]string, error) {
 	lists := strings.Fields(s)
 	if len(lists) == 0 {
 		return nil, fmt.Errorf("-gpus %q: want device lists such as 0, 0,0 or all, separated by spaces", s)
@@ -271,16 +266,16 @@ func ParseGPUs(s string) ([]string, error) {
 		if l == "all" {
 			continue
 		}
-		if _, err := ParseDevices(l); err != nil {
+		if _, err := parseDevices(l); err != nil {
 			return nil, fmt.Errorf("-gpus %q: %q is neither all nor a comma list of device ordinals", s, l)
 		}
 	}
 	return lists, nil
 }
 
-// ParseBytes parses a size such as 4096, 64KiB, 512MiB or 2GiB; it must
+// parseBytes parses a size such as 4096, 64KiB, 512MiB or 2GiB; it must
 // be at least 1KiB.
-func ParseBytes(s string) (int64, error) {
+func parseBytes(s string) (int64, error) {
 	num, shift := s, uint(0)
 	for suffix, sh := range map[string]uint{"KiB": 10, "MiB": 20, "GiB": 30} {
 		if n, ok := strings.CutSuffix(s, suffix); ok {
@@ -304,13 +299,13 @@ func variantNames() []string {
 	return names
 }
 
-// ParseVariants parses the value of -variants against the registered
+// parseVariants parses the value of -variants against the registered
 // names: a comma list whose items are names, "*" (every variant but the
 // reference), "prefix*", or regular expressions that must match a whole
 // name ("gpu-tiled|npp", "gpu-ch-.*"). It returns the names selected, in
 // the order the items select them; an item that selects nothing is an
 // error listing the registered names.
-func ParseVariants(s string, names []string) ([]string, error) {
+func parseVariants(s string, names []string) ([]string, error) {
 	parts, err := splitList("variants", s)
 	if err != nil {
 		return nil, err
@@ -363,9 +358,9 @@ func ParseSizes(s string) ([][2]int, error) {
 	return out, nil
 }
 
-// ParseChannels parses a comma list of channel counts, 1 to
+// parseChannels parses a comma list of channel counts, 1 to
 // convolve.MaxChannels.
-func ParseChannels(s string) ([]int, error) {
+func parseChannels(s string) ([]int, error) {
 	parts, err := splitList("channels", s)
 	if err != nil {
 		return nil, err
@@ -385,9 +380,9 @@ func ParseChannels(s string) ([]int, error) {
 	return out, nil
 }
 
-// ParseBlocks parses a comma list of block shapes WxH, or "default" for
+// parseBlocks parses a comma list of block shapes WxH, or "default" for
 // the variant's own choice (the zero Block).
-func ParseBlocks(s string) ([]convolve.Block, error) {
+func parseBlocks(s string) ([]convolve.Block, error) {
 	parts, err := splitList("blocks", s)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func parseFlags(args ...string) (Axes, error) {
 	var a Axes
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	RegisterAxisFlags(fs, &a)
+	registerAxisFlags(fs, &a)
 	err := fs.Parse(args)
 	return a, err
 }
@@ -68,13 +68,13 @@ func TestAxisFlagValues(t *testing.T) {
 		{"blocks", "default,32x8", func(a Axes) bool { return slices.Equal(a.Blocks, []convolve.Block{{}, {X: 32, Y: 8}}) }, ""},
 		{"blocks", "64x64", nil, "-blocks 64x64: want default or WxH with at most 1024 threads"},
 		{"timing", "kernel,kernel-graph,total,cold", func(a Axes) bool {
-			return slices.Equal(a.Timings, []TimingChoice{{KernelTiming, Hot}, {GraphTiming, Hot}, {TotalTiming, Hot}, {KernelTiming, Cold}})
+			return slices.Equal(a.Timings, []TimingChoice{{KernelTiming, Hot}, {graphTiming, Hot}, {totalTiming, Hot}, {KernelTiming, Cold}})
 		}, ""},
 		{"timing", "plan,plan-cold", func(a Axes) bool {
-			return slices.Equal(a.Timings, []TimingChoice{{PlanTiming, Hot}, {PlanTiming, Cold}})
+			return slices.Equal(a.Timings, []TimingChoice{{planTiming, Hot}, {planTiming, Cold}})
 		}, ""},
 		{"timing", "wall", nil, "-timing wall: want one of kernel, kernel-graph, total, cold, plan, plan-cold"},
-		{"mem", "pageable,pinned", func(a Axes) bool { return slices.Equal(a.Mems, []Memory{Pageable, Pinned}) }, ""},
+		{"mem", "pageable,pinned", func(a Axes) bool { return slices.Equal(a.Mems, []Memory{pageable, pinned}) }, ""},
 		{"mem", "huge", nil, "-mem huge: want one of pageable, pinned"},
 		{"image", "no-such-image.png", nil, "image: open no-such-image.png"},
 	}
@@ -306,8 +306,8 @@ func TestNameValue(t *testing.T) {
 	for in, want := range map[string]string{
 		"photo.png": "photo.png", "my photo.png": "my_photo.png", "scan-2": "scan_2", "a=b/c": "a_b_c", "": "_",
 	} {
-		if got := NameValue(in); got != want {
-			t.Errorf("NameValue(%q) = %q, want %q", in, got, want)
+		if got := nameValue(in); got != want {
+			t.Errorf("nameValue(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -422,8 +422,8 @@ func TestImageAxis(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("not an image"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadImage(bad); err == nil || !strings.Contains(err.Error(), "not a PNG, TIFF, PGM (P5) or PPM (P6) file") {
-		t.Errorf("LoadImage of text: %v", err)
+	if _, err := loadImage(bad); err == nil || !strings.Contains(err.Error(), "not a PNG, TIFF, PGM (P5) or PPM (P6) file") {
+		t.Errorf("loadImage of text: %v", err)
 	}
 }
 

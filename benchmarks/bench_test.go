@@ -20,7 +20,7 @@ var (
 	sweepFlag      = flag.String("sweep", "default", "the preset of cases BenchmarkConv runs (see Presets); axis flags given beside it replace its axes, and axis flags without it build the sweep alone")
 	listFlag       = flag.Bool("list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpuFlag        = flag.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
-	axisFlags      = func() *Axes { a := new(Axes); RegisterAxisFlags(flag.CommandLine, a); return a }()
+	axisFlags      = func() *Axes { a := new(Axes); registerAxisFlags(flag.CommandLine, a); return a }()
 	cpuCapFlag     = flag.Int64("cpu-cap", DefaultCPUCap, "largest multiply-adds per run of a CPU case; 0 means no cap")
 	cpuThreadsFlag = flag.Int("cpu-threads", runtime.NumCPU(), "GOMAXPROCS while a CPU variant runs (testing's -cpu 1 would serialise cpu-fast)")
 	seedFlag       = flag.Uint64("seed", 42, "seed of the input noise")
@@ -30,7 +30,7 @@ var (
 	minSamplesFlag = flag.Int("min-samples", DefaultNoise.MinSamples, "samples of a result line before its spread is tested")
 	maxTimeFlag    = flag.Duration("max-time", DefaultNoise.MaxTime, "time limit of one result line's sampling (it still takes at least 6 samples)")
 	sampleTimeFlag = flag.Duration("sample-time", DefaultNoise.SampleTime, "least duration of one sample: shorter runs are timed in batches")
-	maxRetakesFlag = flag.Int("max-retakes", DefaultMaxRetakes, "samples of a result line taken below 90% of the max SM clock that are discarded and taken again; later ones are kept and counted")
+	maxRetakesFlag = flag.Int("max-retakes", defaultMaxRetakes, "samples of a result line taken below 90% of the max SM clock that are discarded and taken again; later ones are kept and counted")
 
 	proveTimeoutFlag = flag.Duration("prove-timeout", DefaultProveTimeout, "longest the property suite may run on one user kernel (-kernel) before it is killed and the kernel refused as a hang; 0 means no limit")
 )
@@ -113,7 +113,7 @@ func setupBench(stdout, stderr io.Writer) error {
 	if err := oneCallPerLine(stderr); err != nil {
 		return err
 	}
-	host := OpenHost(*maxRetakesFlag)
+	host := openHost(*maxRetakesFlag)
 	env := Env{GPU: host.GPU != nil, Pinned: host.Pinned, CPUCap: *cpuCapFlag, Variants: convolve.Variants()}
 	if host.GPU != nil {
 		env.GPUs = host.GPU.Count
@@ -123,7 +123,7 @@ func setupBench(stdout, stderr io.Writer) error {
 		c := MeasureCPU(*cpuThreadsFlag)
 		host.CPU = &c
 	}
-	for _, l := range ConfigLines(host, preset.Name, *cpuThreadsFlag, *cpuCapFlag) {
+	for _, l := range configLines(host, preset.Name, *cpuThreadsFlag, *cpuCapFlag) {
 		fmt.Fprintln(stdout, l)
 	}
 	if axisFlags.Set() {
@@ -141,7 +141,7 @@ func setupBench(stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "[benchmarks] clock guard off (%s): GPU samples are kept whatever the SM clock\n", host.Guard.Off)
 		}
 	}
-	for _, l := range UnitLines() {
+	for _, l := range unitLines() {
 		fmt.Fprintln(stdout, l)
 	}
 	if host.GPU == nil {
@@ -155,9 +155,9 @@ func setupBench(stdout, stderr io.Writer) error {
 	for _, l := range kernelFlag.Lines() {
 		fmt.Fprintln(stdout, "# "+l)
 	}
-	if c, ok := TimelineCase(ex.Cases); ok && host.Device != nil {
+	if c, ok := timelineCase(ex.Cases); ok && host.Device != nil {
 		fmt.Fprintf(stderr, "[benchmarks] timeline of one overlapped run of %s\n", c.Name())
-		if err := WriteTimeline(stdout, host.Device, c, *seedFlag); err != nil {
+		if err := writeTimeline(stdout, host.Device, c, *seedFlag); err != nil {
 			fmt.Fprintf(stdout, "# timeline of %s: %v\n", c.Name(), err)
 			fmt.Fprintln(stderr, "[benchmarks] timeline:", err)
 		}
@@ -166,7 +166,7 @@ func setupBench(stdout, stderr io.Writer) error {
 	bench.cases = ex.Cases
 	if host.GPU != nil {
 		timed := slices.DeleteFunc(slices.Clone(ex.Cases), func(c Case) bool { return bench.refused[c.Variant] != "" })
-		if err := Precompile(timed, runtime.NumCPU(), stderr); err != nil {
+		if err := precompile(timed, runtime.NumCPU(), stderr); err != nil {
 			fmt.Fprintln(stderr, "[benchmarks]", err)
 		}
 	}
@@ -174,7 +174,7 @@ func setupBench(stdout, stderr io.Writer) error {
 		Device:     host.Device,
 		Peaks:      host.Peaks(),
 		CPUThreads: *cpuThreadsFlag,
-		Progress:   NewProgress(stderr, preset.Name, len(ex.Cases), time.Now()),
+		Progress:   newProgress(stderr, preset.Name, len(ex.Cases), time.Now()),
 		Seed:       *seedFlag,
 		Noise:      noise,
 		Guard:      host.Guard,

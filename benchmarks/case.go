@@ -16,18 +16,18 @@ const (
 	// KernelTiming times only the device work, with CUDA events over b.N
 	// launches from the host (GPU variants), reported as gpu-ns/op. Where
 	// one launch takes the host longer than the kernel takes the GPU, this
-	// is the host's launch rate; GraphTiming is not.
+	// is the host's launch rate; graphTiming is not.
 	KernelTiming Timing = "kernel"
-	// GraphTiming times the device work like KernelTiming, with the b.N
+	// graphTiming times the device work like KernelTiming, with the b.N
 	// runs replayed from CUDA graphs of up to variants.GraphBatch runs
 	// (convolve.DevicePlan.TimeKernelGraph), so that the host's launch
 	// rate, slower than the smallest kernels, does not enter the time.
 	// Reported as gpu-ns/op.
-	GraphTiming Timing = "kernel-graph"
-	// TotalTiming times Plan.Run end to end: upload, kernel and download
+	graphTiming Timing = "kernel-graph"
+	// totalTiming times Plan.Run end to end: upload, kernel and download
 	// for GPU variants, reported as total-ns/op.
-	TotalTiming Timing = "total"
-	// PlanTiming times the plan itself, not a run of it: convolve.PlanFor
+	totalTiming Timing = "total"
+	// planTiming times the plan itself, not a run of it: convolve.PlanFor
 	// of the case's variant, problem and configuration (the NVRTC compile,
 	// the module load, the device buffers and the filter's upload), Close
 	// excluded (each plan is closed after its time is taken). The case's
@@ -38,7 +38,7 @@ const (
 	// times plans whose kernels the caches hold. Reported as ns/op with
 	// compiles/op and cache-hits/op, the proof of which it was. GPU
 	// variants only.
-	PlanTiming Timing = "plan"
+	planTiming Timing = "plan"
 	// CPUTiming times Plan.Run of a CPU variant with the host clock.
 	CPUTiming Timing = benchname.CPUTiming
 )
@@ -47,12 +47,12 @@ const (
 type Memory string
 
 const (
-	Pageable Memory = "pageable" // ordinary Go memory
-	Pinned   Memory = "pinned"   // page-locked host memory
+	pageable Memory = "pageable" // ordinary Go memory
+	pinned   Memory = "pinned"   // page-locked host memory
 )
 
 // Cache says whether L2 is flushed before every timed sample; for
-// PlanTiming, whether the compile caches are bypassed (Cold) or serve the
+// planTiming, whether the compile caches are bypassed (Cold) or serve the
 // plan's kernels (Hot).
 type Cache string
 
@@ -66,12 +66,12 @@ const (
 type Opts string
 
 const (
-	DefaultOpts Opts = ""
-	// NoFMA compiles with --fmad=false: every multiply and add rounds
+	defaultOpts Opts = ""
+	// noFMA compiles with --fmad=false: every multiply and add rounds
 	// separately, as in cpu-naive (convolve.Config.NoFMA).
-	NoFMA Opts = "nofma"
-	// FastMath compiles with --use_fast_math (convolve.Config.FastMath).
-	FastMath Opts = "fast-math"
+	noFMA Opts = "nofma"
+	// fastMath compiles with --use_fast_math (convolve.Config.FastMath).
+	fastMath Opts = "fast-math"
 )
 
 // Case is one benchmark: a variant, a problem and how it is timed. Its
@@ -101,7 +101,7 @@ type Case struct {
 	Opts     Opts   // GPU variants only
 	// Tune sets tunables of the variant in convolve.FormatTunables's
 	// form, for example "shared=1"; empty leaves them to the plan (its
-	// GPU's tuning table, else the family's defaults), and TuneUntuned
+	// GPU's tuning table, else the family's defaults), and tuneUntuned
 	// asks for the family's defaults (convolve.Config.Untuned). GPU
 	// variants only.
 	Tune string
@@ -161,7 +161,7 @@ func (c Case) optsKey() string {
 	switch {
 	case !c.GPU:
 		return "none"
-	case c.Opts == DefaultOpts:
+	case c.Opts == defaultOpts:
 		return "default"
 	}
 	return string(c.Opts)
@@ -184,7 +184,7 @@ func (c Case) Name() string {
 		k = fmt.Sprintf("%dx%d", kw, kh)
 	}
 	mem := "none"
-	if c.Timing == TotalTiming {
+	if c.Timing == totalTiming {
 		mem = string(c.Mem)
 	}
 	vals := []string{
@@ -266,28 +266,28 @@ func (c Case) Problem() (convolve.Problem, error) {
 	return p, nil
 }
 
-// TuneUntuned is the Tune of a case that runs with its family's
+// tuneUntuned is the Tune of a case that runs with its family's
 // heuristic defaults rather than its GPU's tuning table ("default" is the
 // older names' value of a case without Tune).
-const TuneUntuned = "untuned"
+const tuneUntuned = "untuned"
 
 // Config is the plan configuration of the case. A Tune that does not
 // parse gives no tunables; Preset.Expand leaves such a case out with a
 // note, so no benchmark runs with one.
 func (c Case) Config() convolve.Config {
-	cfg := convolve.Config{Block: c.Block, NoFMA: c.Opts == NoFMA, FastMath: c.Opts == FastMath, Untuned: c.Tune == TuneUntuned}
+	cfg := convolve.Config{Block: c.Block, NoFMA: c.Opts == noFMA, FastMath: c.Opts == fastMath, Untuned: c.Tune == tuneUntuned}
 	if t, err := convolve.ParseTunables(c.Tune); err == nil && len(t) > 0 {
 		cfg.Tunables = t
 	}
-	if devs, err := ParseDevices(c.GPUs); err == nil {
+	if devs, err := parseDevices(c.GPUs); err == nil {
 		cfg.Devices = devs
 	}
 	return cfg
 }
 
-// ParseDevices parses a comma list of device ordinals ("0,0", "0,1");
+// parseDevices parses a comma list of device ordinals ("0,0", "0,1");
 // "" is none.
-func ParseDevices(s string) ([]int, error) {
+func parseDevices(s string) ([]int, error) {
 	if s == "" {
 		return nil, nil
 	}

@@ -20,21 +20,21 @@ func TestCaseName(t *testing.T) {
 			Type: convolve.Int16, Channels: 3, Layout: convolve.Planar, Cache: Hot, Timing: CPUTiming},
 			"variant=cpu-naive/size=1000x10000/filter=box11/k=11/block=none/border=zero/type=i16/ch=3/layout=planar/cache=hot/timing=cpu/mem=none"},
 		{Case{Variant: "gpu-rgb2yuv", Op: convolve.RGBToYUV, Width: 1024, Height: 1024, Type: convolve.Uint8,
-			Channels: 3, Cache: Hot, Timing: TotalTiming, Mem: Pinned, GPU: true},
+			Channels: 3, Cache: Hot, Timing: totalTiming, Mem: pinned, GPU: true},
 			"variant=gpu-rgb2yuv/size=1024x1024/filter=rgb2yuv/k=1/block=default/border=zero/type=u8/ch=3/layout=interleaved/cache=hot/timing=total/mem=pinned/opts=default"},
 		{Case{Variant: "gpu-sobel", Op: convolve.SobelMagnitude, Width: 64, Height: 32, Type: convolve.Uint8,
 			Channels: 1, Cache: Cold, Timing: KernelTiming, GPU: true, Block: convolve.Block{X: 16, Y: 16}},
 			"variant=gpu-sobel/size=64x32/filter=sobel-mag/k=3/block=16x16/border=zero/type=u8/ch=1/layout=interleaved/cache=cold/timing=kernel/mem=none/opts=default"},
 		{Case{Variant: "gpu-naive", Op: convolve.Filter2D, Width: 1024, Height: 1024, Filter: "box25",
-			Block: convolve.Block{X: 32, Y: 32}, Channels: 1, Cache: Hot, Timing: KernelTiming, Opts: NoFMA, GPU: true},
+			Block: convolve.Block{X: 32, Y: 32}, Channels: 1, Cache: Hot, Timing: KernelTiming, Opts: noFMA, GPU: true},
 			"variant=gpu-naive/size=1024x1024/filter=box25/k=25/block=32x32/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=nofma"},
 		{Case{Variant: "gpu-const", Op: convolve.Filter2D, Width: 1024, Height: 1024, Filter: "box3",
-			Channels: 1, Cache: Hot, Timing: KernelTiming, Opts: FastMath, GPU: true},
+			Channels: 1, Cache: Hot, Timing: KernelTiming, Opts: fastMath, GPU: true},
 			"variant=gpu-const/size=1024x1024/filter=box3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=fast-math"},
 		// A CPU case names no compile options whatever Opts holds: its
 		// name has no opts key, as names stored before the key existed.
 		{Case{Variant: "cpu-fast", Op: convolve.Filter2D, Width: 8, Height: 8, Filter: "box3",
-			Channels: 1, Cache: Hot, Timing: CPUTiming, Opts: NoFMA},
+			Channels: 1, Cache: Hot, Timing: CPUTiming, Opts: noFMA},
 			"variant=cpu-fast/size=8x8/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"},
 	}
 	for _, tt := range tests {
@@ -58,7 +58,7 @@ func TestCaseConfig(t *testing.T) {
 	tests := []struct {
 		opts            Opts
 		noFMA, fastMath bool
-	}{{DefaultOpts, false, false}, {NoFMA, true, false}, {FastMath, false, true}}
+	}{{defaultOpts, false, false}, {noFMA, true, false}, {fastMath, false, true}}
 	for _, tt := range tests {
 		c := Case{Variant: "gpu-naive", Block: convolve.Block{X: 8, Y: 4}, Opts: tt.opts, GPU: true}
 		cfg := c.Config()
@@ -119,7 +119,7 @@ func TestTuneInName(t *testing.T) {
 // planned from the tuning table (no tune key) with one on the family's
 // defaults (tune=untuned, convolve.Config.Untuned).
 func TestTunedVsDefaultPreset(t *testing.T) {
-	p, err := LookupPreset("tuned-vs-default")
+	p, err := lookupPreset("tuned-vs-default")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestTunedVsDefaultPreset(t *testing.T) {
 			if c.Config().Untuned {
 				t.Errorf("%s: Untuned without tune=untuned", c.Name())
 			}
-		case TuneUntuned:
+		case tuneUntuned:
 			untuned[key] = true
 			if !c.Config().Untuned || !strings.HasSuffix(c.Name(), "/tune=untuned") {
 				t.Errorf("%s: config %v", c.Name(), c.Config())

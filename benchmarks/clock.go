@@ -7,7 +7,7 @@ import (
 )
 
 // Clocks reads the state of the GPU the cases run on; cudabind's NVML
-// binding is one (see OpenHost), tests use fakes.
+// binding is one (see openHost), tests use fakes.
 type Clocks interface {
 	// SMClockMHz is the SM clock now.
 	SMClockMHz() (int, error)
@@ -38,16 +38,16 @@ func (s GPUState) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// ThrottleFraction is the share of the maximum SM clock below which a
+// throttleFraction is the share of the maximum SM clock below which a
 // sample counts as taken by a throttled GPU.
-const ThrottleFraction = 0.9
+const throttleFraction = 0.9
 
-// DefaultMaxRetakes bounds the samples of one result line that the
+// defaultMaxRetakes bounds the samples of one result line that the
 // guard discards and takes again.
-const DefaultMaxRetakes = 100
+const defaultMaxRetakes = 100
 
 // ClockGuard discards samples taken while the SM clock is below
-// ThrottleFraction of the maximum (boost) SM clock, at most MaxRetakes
+// throttleFraction of the maximum (boost) SM clock, at most MaxRetakes
 // per sample set; later throttled samples are kept and counted. A guard
 // with nil Clocks is off: the output says why (Off) and no clock is
 // assumed.
@@ -62,9 +62,9 @@ type ClockGuard struct {
 func (g *ClockGuard) On() bool { return g != nil && g.Clocks != nil && g.MaxMHz > 0 }
 
 // LimitMHz is the lowest SM clock, in MHz, of a sample that counts:
-// ThrottleFraction of MaxMHz, rounded up.
+// throttleFraction of MaxMHz, rounded up.
 func (g *ClockGuard) LimitMHz() int {
-	return int(math.Ceil(ThrottleFraction * float64(g.MaxMHz)))
+	return int(math.Ceil(throttleFraction * float64(g.MaxMHz)))
 }
 
 // Throttled reports whether a sample whose lowest SM clock reading was
@@ -84,6 +84,6 @@ func (g *ClockGuard) ConfigLines() []string {
 	return []string{
 		fmt.Sprintf("gpu-max-sm-mhz: %d", g.MaxMHz),
 		fmt.Sprintf("clock-guard: on, samples taken below %d MHz (%.0f%% of %d MHz) are discarded and taken again, at most %d per line",
-			g.LimitMHz(), 100*ThrottleFraction, g.MaxMHz, g.MaxRetakes),
+			g.LimitMHz(), 100*throttleFraction, g.MaxMHz, g.MaxRetakes),
 	}
 }

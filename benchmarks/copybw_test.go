@@ -37,9 +37,9 @@ func TestCopyBWPercent(t *testing.T) {
 		{"no time", prob(64, 64, 1, convolve.Float32, 3), 0, 1000, 0},
 	}
 	for _, tt := range tests {
-		got := CopyBWPercent(tt.p, tt.per, tt.copyGBs)
+		got := copyBWPercent(tt.p, tt.per, tt.copyGBs)
 		if math.Abs(got-tt.want) > 1e-9*math.Max(1, tt.want) {
-			t.Errorf("%s: CopyBWPercent = %v, want %v", tt.name, got, tt.want)
+			t.Errorf("%s: copyBWPercent = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -33,7 +33,7 @@ func TestCPUCeilingsConfigLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := map[string]string{}
-			for _, l := range ConfigLines(tt.host, "cpu-peers", 2, 0) {
+			for _, l := range configLines(tt.host, "cpu-peers", 2, 0) {
 				k, v, ok := strings.Cut(l, ": ")
 				if !ok {
 					t.Fatalf("line %q is not key: value", l)

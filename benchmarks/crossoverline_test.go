@@ -37,9 +37,9 @@ func TestCrossoverLine(t *testing.T) {
 // takes the float32 paths and gpu-fft but no path that rounds operands
 // to TF32 or bfloat16, auto-bf16 takes those too.
 func TestAutoPathsLine(t *testing.T) {
-	line, ok := strings.CutPrefix(AutoPathsLine(), "auto-paths: ")
+	line, ok := strings.CutPrefix(autoPathsLine(), "auto-paths: ")
 	if !ok {
-		t.Fatalf("AutoPathsLine() = %q, want the auto-paths key", AutoPathsLine())
+		t.Fatalf("autoPathsLine() = %q, want the auto-paths key", autoPathsLine())
 	}
 	paths := map[string][]string{}
 	for _, part := range strings.Split(line, "; ") {

@@ -46,7 +46,7 @@
 // from the pinned gpu-h2d-gbps, gpu-d2h-gbps and gpu-bidir-gbps the run
 // measures at its start) and, after their gpus=0 counterpart, the scaling efficiency
 // T1 / (N x TN) (scaling-eff). The run's output starts with the timeline
-// of one overlapped run (TimelineCase, WriteTimeline).
+// of one overlapped run (timelineCase, WriteTimeline).
 //
 // Before the results of a case whose plan says how it was set up (a
 // convolve.TunedPlan: the GPU families, the peers, auto), the output has a
@@ -56,7 +56,7 @@
 // # Plan cost: cold and warm plans
 //
 // The framework's own cost is measured by plan-timing cases
-// (PlanTiming, timing=plan; -timing plan,plan-cold): each sample makes
+// (planTiming, timing=plan; -timing plan,plan-cold): each sample makes
 // plans of the case's variant, problem and configuration with
 // convolve.PlanFor and times them, Close excluded (each plan is closed
 // after its time is taken). For them the cache key names the compile
@@ -173,17 +173,17 @@
 // -borders, -modes, -blocks, -timing, -mem, -image) replace the axes of
 // the -sweep preset given beside them, or, without -sweep, make the sweep
 // alone, with unset axes at their defaults (BuildSweep). Filters include
-// dense<K> (convolve.Dense) and weights files (ReadWeights); a library
+// dense<K> (convolve.Dense) and weights files (readWeights); a library
 // filter's cases carry its canonical name (convolve.FilterSpec) however
 // -filters spells it. -image runs every case on a user's image
-// (LoadImage). A bad value is an error that lists the valid ones. -list prints every variant with its capabilities and every
+// (loadImage). A bad value is an error that lists the valid ones. -list prints every variant with its capabilities and every
 // preset with its axes (WriteList). Case names keep their keys: a
 // convolve-mode case has filter=<filter>@convolve, a case on an image
 // size=WxH@<image name>.
 //
 // # User kernels
 //
-// -kernel FILE (repeatable; RegisterKernelFlag, LoadKernel) adds a user's
+// -kernel FILE (repeatable; RegisterKernelFlag, loadKernel) adds a user's
 // CUDA source with its description (package gpu/userkernel) as a GPU
 // variant, applied before the other flags (ParseKernelFlags) so that
 // -variants can name it. Before any case is timed, the binary runs the

@@ -6,7 +6,7 @@ import (
 )
 
 // EnergyCounter reads the cumulative energy counter of the GPU the cases
-// run on; cudabind's NVML binding is one (see OpenHost), tests use fakes.
+// run on; cudabind's NVML binding is one (see openHost), tests use fakes.
 type EnergyCounter interface {
 	// EnergyMJ is the energy the GPU has drawn since its driver loaded,
 	// in millijoules.
@@ -23,7 +23,7 @@ type EnergyCounter interface {
 // NVML's counter (nvmlDeviceGetTotalEnergyConsumption) is not read from
 // the power sensor at each call: the driver adds to it at each of its own
 // updates, every ten milliseconds or so on the Volta to Hopper boards
-// reported (EnergyMeterFor measures the period on the GPU at hand). A
+// reported (energyMeterFor measures the period on the GPU at hand). A
 // reading therefore lags the energy drawn by up to one update, and the
 // advance over a span is off by up to one update's energy at each end of
 // it; summed over many short samples, the updates that fall between
@@ -31,7 +31,7 @@ type EnergyCounter interface {
 // size. Over 100 ms, ten updates or more, that error is at most about a
 // tenth at a 10 ms period and shrinks as the line grows longer; under it
 // the error could be as large as the value, so a line never reports
-// energy measured over less. EnergyMeterFor raises the span to ten
+// energy measured over less. energyMeterFor raises the span to ten
 // update periods of a counter that updates more slowly.
 const DefaultEnergyMinSpan = 100 * time.Millisecond
 
@@ -47,7 +47,7 @@ type EnergyMeter struct {
 	// energy; 0 means DefaultEnergyMinSpan.
 	MinSpan time.Duration
 	// Period is the counter's update period as measured when it was
-	// opened (MeasureEnergyPeriod); 0 when not measured.
+	// opened (measureEnergyPeriod); 0 when not measured.
 	Period time.Duration
 	Off    string // why the meter is off
 }
@@ -226,12 +226,12 @@ func (m *EnergyMeter) Phase(perRun time.Duration, batch int, now func() time.Tim
 	return u, err
 }
 
-// PhaseTime is the time the energy phase of a line adds to it under a
+// phaseTime is the time the energy phase of a line adds to it under a
 // meter of least span minSpan (0: DefaultEnergyMinSpan), for a line whose
 // samples span span of timed runs of perRun each: none when span is at
 // least minSpan or perRun is not positive, else its runs at perRun
 // (phaseRuns), at most phaseLimit and a run.
-func PhaseTime(span, perRun, minSpan time.Duration) time.Duration {
+func phaseTime(span, perRun, minSpan time.Duration) time.Duration {
 	if minSpan <= 0 {
 		minSpan = DefaultEnergyMinSpan
 	}
@@ -245,24 +245,24 @@ func PhaseTime(span, perRun, minSpan time.Duration) time.Duration {
 type EnergyRule string
 
 const (
-	// EnergyOff: no meter, or a meter that is off (its Off says why).
-	EnergyOff EnergyRule = "no energy counter"
-	// EnergyOtherGPU: the case runs on a GPU other than the metered one,
+	// energyOff: no meter, or a meter that is off (its Off says why).
+	energyOff EnergyRule = "no energy counter"
+	// energyOtherGPU: the case runs on a GPU other than the metered one,
 	// or on several.
-	EnergyOtherGPU EnergyRule = "the case runs on other GPUs than the metered device 0"
-	// EnergyPlanTiming: the case times plans (PlanTiming), the host's
+	energyOtherGPU EnergyRule = "the case runs on other GPUs than the metered device 0"
+	// energyPlanTiming: the case times plans (planTiming), the host's
 	// work, not runs on the GPU.
-	EnergyPlanTiming EnergyRule = "the case times plans, the host's work, not runs on the GPU"
-	// EnergyUnread: a reading failed or went back.
-	EnergyUnread EnergyRule = "the energy counter could not be read"
-	// EnergyShortSpan: the metered runs, the samples' or the energy
+	energyPlanTiming EnergyRule = "the case times plans, the host's work, not runs on the GPU"
+	// energyUnread: a reading failed or went back.
+	energyUnread EnergyRule = "the energy counter could not be read"
+	// energyShortSpan: the metered runs, the samples' or the energy
 	// phase's, span less than the meter's MinSpan.
-	EnergyShortSpan EnergyRule = "the metered runs span too little time for the counter's resolution"
-	// EnergyColdShort: the samples of a cold case (an L2 flush before
+	energyShortSpan EnergyRule = "the metered runs span too little time for the counter's resolution"
+	// energyColdShort: the samples of a cold case (an L2 flush before
 	// each run, which no energy phase repeats) span less than MinSpan.
-	EnergyColdShort EnergyRule = "the samples of a cold case (one run each after an L2 flush, no energy phase) span too little time for the counter's resolution"
-	// EnergyStill: the counter did not advance over the metered runs.
-	EnergyStill EnergyRule = "the energy counter did not advance"
+	energyColdShort EnergyRule = "the samples of a cold case (one run each after an L2 flush, no energy phase) span too little time for the counter's resolution"
+	// energyStill: the counter did not advance over the metered runs.
+	energyStill EnergyRule = "the energy counter did not advance"
 )
 
 // LineEnergy is what a result line reports of its energy: MJPerRun, or
@@ -292,15 +292,15 @@ func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
 		if m != nil && m.Off != "" {
 			why = m.Off
 		}
-		return LineEnergy{Omitted: EnergyOff, Detail: why}
+		return LineEnergy{Omitted: energyOff, Detail: why}
 	case u.Failed != "":
-		return LineEnergy{Omitted: EnergyUnread, Detail: u.Failed}
+		return LineEnergy{Omitted: energyUnread, Detail: u.Failed}
 	case u.Samples == 0 || u.Runs <= 0:
-		return LineEnergy{Omitted: EnergyUnread, Detail: "no run was metered"}
+		return LineEnergy{Omitted: energyUnread, Detail: "no run was metered"}
 	case u.Span < m.minSpan():
-		return LineEnergy{Omitted: EnergyShortSpan, Detail: fmt.Sprintf("%s span %v, under %v", what, u.Span.Round(time.Microsecond), m.minSpan())}
+		return LineEnergy{Omitted: energyShortSpan, Detail: fmt.Sprintf("%s span %v, under %v", what, u.Span.Round(time.Microsecond), m.minSpan())}
 	case u.MJ == 0:
-		return LineEnergy{Omitted: EnergyStill, Detail: fmt.Sprintf("0 mJ over %s spanning %v", what, u.Span.Round(time.Microsecond))}
+		return LineEnergy{Omitted: energyStill, Detail: fmt.Sprintf("0 mJ over %s spanning %v", what, u.Span.Round(time.Microsecond))}
 	}
 	return LineEnergy{MJPerRun: float64(u.MJ) / float64(u.Runs)}
 }
@@ -319,7 +319,7 @@ func GFLOPPerJoule(flops, mJPerRun float64) float64 {
 // key) runs on the metered GPU alone: device 0, as one or several
 // logical devices.
 func meteredDevices(gpus string) bool {
-	devs, err := ParseDevices(gpus)
+	devs, err := parseDevices(gpus)
 	if err != nil {
 		return false
 	}
@@ -331,12 +331,12 @@ func meteredDevices(gpus string) bool {
 	return true
 }
 
-// MeasureEnergyPeriod polls c every poll until it has seen the counter
+// measureEnergyPeriod polls c every poll until it has seen the counter
 // advance three times, or limit has passed, and returns the mean time
 // between its advances; now and sleep are the clock (time.Now and
 // time.Sleep outside tests). It is an error when c cannot be read, goes
 // back, or advances fewer than three times within limit.
-func MeasureEnergyPeriod(c EnergyCounter, poll, limit time.Duration, now func() time.Time, sleep func(time.Duration)) (time.Duration, error) {
+func measureEnergyPeriod(c EnergyCounter, poll, limit time.Duration, now func() time.Time, sleep func(time.Duration)) (time.Duration, error) {
 	last, err := c.EnergyMJ()
 	if err != nil {
 		return 0, err
@@ -369,17 +369,17 @@ func MeasureEnergyPeriod(c EnergyCounter, poll, limit time.Duration, now func() 
 	return latest.Sub(first) / time.Duration(steps-1), nil
 }
 
-// EnergyMeterFor returns the meter of counter c: off with why when c is
-// nil, when its update period cannot be measured (MeasureEnergyPeriod,
+// energyMeterFor returns the meter of counter c: off with why when c is
+// nil, when its update period cannot be measured (measureEnergyPeriod,
 // polling every 200us for at most a second), else on with MinSpan the
 // larger of DefaultEnergyMinSpan and ten update periods rounded up to a
 // multiple of 50ms (so that the configuration line that names it stays
 // the same from run to run).
-func EnergyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep func(time.Duration)) *EnergyMeter {
+func energyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep func(time.Duration)) *EnergyMeter {
 	if c == nil {
 		return &EnergyMeter{Off: why}
 	}
-	period, err := MeasureEnergyPeriod(c, 200*time.Microsecond, time.Second, now, sleep)
+	period, err := measureEnergyPeriod(c, 200*time.Microsecond, time.Second, now, sleep)
 	if err != nil {
 		return &EnergyMeter{Off: "NVML energy counter unusable: " + err.Error()}
 	}

@@ -95,19 +95,19 @@ func TestEnergyPerRun(t *testing.T) {
 		{"kernel", on, EnergyUse{MJ: 36000, Span: 120 * time.Millisecond, Runs: 6000, Samples: 120}, 6, ""},
 		{"one long run a sample", on, EnergyUse{MJ: 90000, Span: 300 * time.Millisecond, Runs: 3, Samples: 3}, 30000, ""},
 		{"at the minimum span", on, EnergyUse{MJ: 7, Span: DefaultEnergyMinSpan, Runs: 2, Samples: 2}, 3.5, ""},
-		{"under the minimum span", on, EnergyUse{MJ: 3000, Span: DefaultEnergyMinSpan - time.Microsecond, Runs: 100, Samples: 10}, 0, EnergyShortSpan},
-		{"ten samples of a millisecond", on, EnergyUse{MJ: 0, Span: 10 * time.Millisecond, Runs: 500, Samples: 10}, 0, EnergyShortSpan},
-		{"a meter's own minimum", slow, EnergyUse{MJ: 120000, Span: 400 * time.Millisecond, Runs: 100, Samples: 40}, 0, EnergyShortSpan},
+		{"under the minimum span", on, EnergyUse{MJ: 3000, Span: DefaultEnergyMinSpan - time.Microsecond, Runs: 100, Samples: 10}, 0, energyShortSpan},
+		{"ten samples of a millisecond", on, EnergyUse{MJ: 0, Span: 10 * time.Millisecond, Runs: 500, Samples: 10}, 0, energyShortSpan},
+		{"a meter's own minimum", slow, EnergyUse{MJ: 120000, Span: 400 * time.Millisecond, Runs: 100, Samples: 40}, 0, energyShortSpan},
 		{"a meter's own minimum met", slow, EnergyUse{MJ: 150000, Span: 500 * time.Millisecond, Runs: 100, Samples: 50}, 1500, ""},
-		{"counter still", on, EnergyUse{MJ: 0, Span: time.Second, Runs: 100, Samples: 100}, 0, EnergyStill},
-		{"a failed reading", on, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100, Failed: "reading the energy counter: boom"}, 0, EnergyUnread},
-		{"nothing metered", on, EnergyUse{}, 0, EnergyUnread},
+		{"counter still", on, EnergyUse{MJ: 0, Span: time.Second, Runs: 100, Samples: 100}, 0, energyStill},
+		{"a failed reading", on, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100, Failed: "reading the energy counter: boom"}, 0, energyUnread},
+		{"nothing metered", on, EnergyUse{}, 0, energyUnread},
 		// An energy phase of 11000 runs over 110 ms drew 22 J: 2 mJ a run.
 		{"energy phase", on, EnergyUse{MJ: 22000, Span: 110 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 2, ""},
-		{"energy phase too short", on, EnergyUse{MJ: 17600, Span: 88 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 0, EnergyShortSpan},
-		{"energy phase, counter still", on, EnergyUse{Span: 110 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 0, EnergyStill},
-		{"meter off", &EnergyMeter{Off: "NVML: libnvidia-ml.so.1 cannot be opened"}, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100}, 0, EnergyOff},
-		{"no meter", nil, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100}, 0, EnergyOff},
+		{"energy phase too short", on, EnergyUse{MJ: 17600, Span: 88 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 0, energyShortSpan},
+		{"energy phase, counter still", on, EnergyUse{Span: 110 * time.Millisecond, Runs: 11000, Samples: 1, Phase: true}, 0, energyStill},
+		{"meter off", &EnergyMeter{Off: "NVML: libnvidia-ml.so.1 cannot be opened"}, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100}, 0, energyOff},
+		{"no meter", nil, EnergyUse{MJ: 36000, Span: time.Second, Runs: 100, Samples: 100}, 0, energyOff},
 	}
 	for _, tt := range tests {
 		got := tt.meter.PerRun(tt.use)
@@ -193,7 +193,7 @@ func TestMeasureEnergyPeriod(t *testing.T) {
 		clock := &fakeTime{t: time.Unix(0, 0).Add(period / 3)}
 		c := &steppingCounter{clock: clock, start: time.Unix(0, 0), period: period, step: 700}
 		sleep := func(d time.Duration) { clock.t = clock.t.Add(d) }
-		got, err := MeasureEnergyPeriod(c, 200*time.Microsecond, time.Second, clock.now, sleep)
+		got, err := measureEnergyPeriod(c, 200*time.Microsecond, time.Second, clock.now, sleep)
 		if err != nil || got < period-200*time.Microsecond || got > period+200*time.Microsecond {
 			t.Errorf("period %v: measured %v, %v", period, got, err)
 		}
@@ -210,7 +210,7 @@ func TestMeasureEnergyPeriod(t *testing.T) {
 		clock := &fakeTime{t: time.Unix(0, 0).Add(tt.period / 3)}
 		c := &steppingCounter{clock: clock, start: time.Unix(0, 0), period: tt.period, step: 700}
 		sleep := func(d time.Duration) { clock.t = clock.t.Add(d) }
-		m := EnergyMeterFor(c, "", clock.now, sleep)
+		m := energyMeterFor(c, "", clock.now, sleep)
 		if !m.On() || m.MinSpan != tt.span || m.Period < tt.period-200*time.Microsecond || m.Period > tt.period+200*time.Microsecond {
 			t.Errorf("period %v: meter %+v, want on with MinSpan %v", tt.period, m, tt.span)
 		}
@@ -218,21 +218,21 @@ func TestMeasureEnergyPeriod(t *testing.T) {
 	clock := &fakeTime{t: time.Unix(0, 0)}
 	sleep := func(d time.Duration) { clock.t = clock.t.Add(d) }
 	still := &fakeCounter{mj: []uint64{42}}
-	if _, err := MeasureEnergyPeriod(still, time.Millisecond, time.Second, clock.now, sleep); err == nil || !strings.Contains(err.Error(), "advanced 0 times in 1s") || !strings.Contains(err.Error(), "42 mJ") {
+	if _, err := measureEnergyPeriod(still, time.Millisecond, time.Second, clock.now, sleep); err == nil || !strings.Contains(err.Error(), "advanced 0 times in 1s") || !strings.Contains(err.Error(), "42 mJ") {
 		t.Errorf("a counter that stands still: %v", err)
 	}
-	if m := EnergyMeterFor(still, "", clock.now, sleep); m.On() || !strings.Contains(m.Off, "advanced 0 times") {
+	if m := energyMeterFor(still, "", clock.now, sleep); m.On() || !strings.Contains(m.Off, "advanced 0 times") {
 		t.Errorf("a counter that stands still gives the meter %+v", m)
 	}
 	back := &fakeCounter{mj: []uint64{42, 41}}
-	if _, err := MeasureEnergyPeriod(back, time.Millisecond, time.Second, clock.now, sleep); err == nil || !strings.Contains(err.Error(), "went back from 42 to 41") {
+	if _, err := measureEnergyPeriod(back, time.Millisecond, time.Second, clock.now, sleep); err == nil || !strings.Contains(err.Error(), "went back from 42 to 41") {
 		t.Errorf("a counter that goes back: %v", err)
 	}
 	boom := errors.New("NVML_ERROR_NOT_SUPPORTED")
-	if _, err := MeasureEnergyPeriod(&fakeCounter{err: boom}, time.Millisecond, time.Second, clock.now, sleep); !errors.Is(err, boom) {
+	if _, err := measureEnergyPeriod(&fakeCounter{err: boom}, time.Millisecond, time.Second, clock.now, sleep); !errors.Is(err, boom) {
 		t.Errorf("an unreadable counter: %v", err)
 	}
-	if m := EnergyMeterFor(nil, "NVML: no library", clock.now, sleep); m.On() || m.Off != "NVML: no library" {
+	if m := energyMeterFor(nil, "NVML: no library", clock.now, sleep); m.On() || m.Off != "NVML: no library" {
 		t.Errorf("no counter gives the meter %+v", m)
 	}
 }
@@ -263,11 +263,11 @@ func TestEnergyConfigLine(t *testing.T) {
 		}
 	}
 	h := Host{GPU: &GPUInfo{Name: "X"}, Energy: tests[2].meter}
-	lines := ConfigLines(h, "s", 1, 0)
+	lines := configLines(h, "s", 1, 0)
 	if last := lines[len(lines)-1]; last != tests[2].want {
 		t.Errorf("ConfigLines end with %q, want the meter's line", last)
 	}
-	for _, l := range ConfigLines(Host{}, "s", 1, 0) {
+	for _, l := range configLines(Host{}, "s", 1, 0) {
 		if strings.HasPrefix(l, "gpu-energy") {
 			t.Errorf("a host without a GPU has the line %q", l)
 		}
@@ -317,7 +317,7 @@ func (v multiDeviceNaive) Plan(p convolve.Problem, cfg convolve.Config) (convolv
 // cpu-naive's runs (multiDeviceNaive) timed as a pipeline (timing=total)
 // on a fake device, metered by a 100 W counter.
 func TestRunnerEnergyMetrics(t *testing.T) {
-	gpuCase := Case{Variant: "cpu-naive", Width: 64, Height: 48, Filter: "gauss5", Channels: 1, Cache: Hot, Timing: TotalTiming, Mem: Pageable, GPU: true}
+	gpuCase := Case{Variant: "cpu-naive", Width: 64, Height: 48, Filter: "gauss5", Channels: 1, Cache: Hot, Timing: totalTiming, Mem: pageable, GPU: true}
 	twoGPUs := gpuCase
 	twoGPUs.GPUs = "0,1"
 	logical := gpuCase
@@ -345,7 +345,7 @@ func TestRunnerEnergyMetrics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var progress strings.Builder
 			r := &Runner{Device: fakeDevice{}, CPUThreads: 1, Seed: 1, Noise: quickNoise, Energy: tt.meter,
-				Progress: NewProgress(&progress, "test", len(tt.cases), nowForTest()),
+				Progress: newProgress(&progress, "test", len(tt.cases), nowForTest()),
 				Lookup: func(name string) (convolve.Variant, error) {
 					v, err := convolve.Lookup(name)
 					return multiDeviceNaive{v}, err

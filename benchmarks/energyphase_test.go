@@ -78,7 +78,7 @@ func TestEnergyPhase(t *testing.T) {
 		// A ns/op of 0 asks for the most runs, 2^24, which here take 16.8ms:
 		// too short.
 		{name: "runs cap", perRun: 0, batch: maxBatch, wall: time.Nanosecond, mJ: 1,
-			runs: maxPhaseRuns, calls: maxPhaseRuns / maxBatch, last: maxBatch, span: maxPhaseRuns * time.Nanosecond, rule: EnergyShortSpan},
+			runs: maxPhaseRuns, calls: maxPhaseRuns / maxBatch, last: maxBatch, span: maxPhaseRuns * time.Nanosecond, rule: energyShortSpan},
 		// Runs faster than the median by more than a tenth span 88ms in
 		// the 11000 runs; more batches take them to 100ms.
 		{name: "faster than the median", perRun: 10 * time.Microsecond, batch: 100, wall: 8 * time.Microsecond, mJ: 2,
@@ -87,7 +87,7 @@ func TestEnergyPhase(t *testing.T) {
 		{name: "faster, a batch left over", perRun: 30 * time.Microsecond, batch: 40, wall: 20 * time.Microsecond, mJ: 2,
 			runs: 3667 + 34*40, calls: 92 + 34, last: 40, span: (3667 + 34*40) * 20 * time.Microsecond, mJPerRun: 2},
 		{name: "counter still", perRun: 10 * time.Microsecond, batch: 100, wall: 10 * time.Microsecond, mJ: 0,
-			runs: 11000, calls: 110, last: 100, span: 110 * time.Millisecond, rule: EnergyStill},
+			runs: 11000, calls: 110, last: 100, span: 110 * time.Millisecond, rule: energyStill},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,7 +133,7 @@ func TestEnergyPhase(t *testing.T) {
 	}
 }
 
-// PhaseTime is the phase a line adds: none when its samples span
+// phaseTime is the phase a line adds: none when its samples span
 // MinSpan, else its runs at ns/op, at most the limit and a run.
 func TestPhaseTime(t *testing.T) {
 	tests := []struct {
@@ -149,8 +149,8 @@ func TestPhaseTime(t *testing.T) {
 		{12 * time.Millisecond, 0, 0, 0},
 	}
 	for _, tt := range tests {
-		if got := PhaseTime(tt.span, tt.perRun, tt.minSpan); got != tt.want {
-			t.Errorf("PhaseTime(%v, %v, %v) = %v, want %v", tt.span, tt.perRun, tt.minSpan, got, tt.want)
+		if got := phaseTime(tt.span, tt.perRun, tt.minSpan); got != tt.want {
+			t.Errorf("phaseTime(%v, %v, %v) = %v, want %v", tt.span, tt.perRun, tt.minSpan, got, tt.want)
 		}
 	}
 }
@@ -278,16 +278,16 @@ func TestRunnerEnergyPhase(t *testing.T) {
 		rule    EnergyRule    // why the line has no energy, "" when it has
 	}{
 		{"short kernel line", base, 50 * time.Millisecond, "kernel", true, true, ""},
-		{"short graph line", with(func(c *Case) { c.Timing = GraphTiming }), 50 * time.Millisecond, "graph", true, true, ""},
-		{"short total line", with(func(c *Case) { c.Timing, c.Mem = TotalTiming, Pageable }), 50 * time.Millisecond, "run", true, true, ""},
+		{"short graph line", with(func(c *Case) { c.Timing = graphTiming }), 50 * time.Millisecond, "graph", true, true, ""},
+		{"short total line", with(func(c *Case) { c.Timing, c.Mem = totalTiming, pageable }), 50 * time.Millisecond, "run", true, true, ""},
 		{"two logical devices of GPU 0", with(func(c *Case) { c.GPUs = "0,0" }), 50 * time.Millisecond, "kernel", true, true, ""},
 		// Six samples of at least 100us span 600us or more.
 		{"long line", base, 100 * time.Microsecond, "kernel", false, true, ""},
 		{"cold line, long", with(func(c *Case) { c.Cache = Cold }), time.Microsecond, "kernel", false, true, ""},
-		{"cold line, short", with(func(c *Case) { c.Cache = Cold }), 50 * time.Millisecond, "kernel", false, true, EnergyColdShort},
-		{"other GPUs", with(func(c *Case) { c.GPUs = "0,1" }), 50 * time.Millisecond, "kernel", false, false, EnergyOtherGPU},
-		{"plan timing", with(func(c *Case) { c.Timing = PlanTiming }), 50 * time.Millisecond, "", false, false, EnergyPlanTiming},
-		{"meter off", base, 0, "kernel", false, false, EnergyOff},
+		{"cold line, short", with(func(c *Case) { c.Cache = Cold }), 50 * time.Millisecond, "kernel", false, true, energyColdShort},
+		{"other GPUs", with(func(c *Case) { c.GPUs = "0,1" }), 50 * time.Millisecond, "kernel", false, false, energyOtherGPU},
+		{"plan timing", with(func(c *Case) { c.Timing = planTiming }), 50 * time.Millisecond, "", false, false, energyPlanTiming},
+		{"meter off", base, 0, "kernel", false, false, energyOff},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -303,7 +303,7 @@ func TestRunnerEnergyPhase(t *testing.T) {
 			noise := quickNoise
 			noise.MaxTime = 10 * time.Millisecond
 			r := &Runner{Device: fakeDevice{}, Seed: 1, Noise: noise, Energy: meter,
-				Progress: NewProgress(&progress, "test", 1, nowForTest()),
+				Progress: newProgress(&progress, "test", 1, nowForTest()),
 				Lookup: func(string) (convolve.Variant, error) {
 					v, err := convolve.Lookup("cpu-naive")
 					return fakeGPUVariant{Variant: v, gpu: gpu}, err
@@ -343,7 +343,7 @@ func TestRunnerEnergyPhase(t *testing.T) {
 				t.Fatalf("mJ/op %v (%v), GFLOP/J %v (%v); want reported %v\n%s", mj, hasMJ, gfj, hasGFJ, tt.rule == "", progress.String())
 			}
 			if tt.rule != "" {
-				if note := "energy: lines where " + string(tt.rule); tt.rule != EnergyOff && !strings.Contains(progress.String(), note) {
+				if note := "energy: lines where " + string(tt.rule); tt.rule != energyOff && !strings.Contains(progress.String(), note) {
 					t.Errorf("progress lacks the note %q...:\n%s", note, progress.String())
 				}
 				return

@@ -25,7 +25,7 @@ type CaseEstimate struct {
 	// in High: for GPU cases whose lines the energy meter reads and tops
 	// up (timing kernel, kernel-graph or total on device 0, not cold),
 	// the phase a line whose samples span less than DefaultEnergyMinSpan
-	// runs after them (PhaseTime), assuming a meter that is on; 0 for
+	// runs after them (phaseTime), assuming a meter that is on; 0 for
 	// other cases and for lines that span enough.
 	LowPhase, HighPhase time.Duration
 	// Least is the time of the MinCISamples samples of one line, which
@@ -145,8 +145,8 @@ func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 	low, high := n.LineTime(e.PerRun)
 	if energyPhased(e.Case) {
 		// A line's samples are its timed runs, the span the meter reads.
-		e.LowPhase = PhaseTime(low, e.PerRun, DefaultEnergyMinSpan)
-		e.HighPhase = PhaseTime(high, e.PerRun, DefaultEnergyMinSpan)
+		e.LowPhase = phaseTime(low, e.PerRun, DefaultEnergyMinSpan)
+		e.HighPhase = phaseTime(high, e.PerRun, DefaultEnergyMinSpan)
 	}
 	e.Low = setup + time.Duration(count)*(low+e.LowPhase)
 	e.High = setup + time.Duration(count)*(high+e.HighPhase)
@@ -172,7 +172,7 @@ const (
 // memory, its multiply-adds, and for total-time cases the bytes over the
 // host link; for plan-timing cases, the time of one plan.
 func nominalRun(c Case) time.Duration {
-	if c.Timing == PlanTiming {
+	if c.Timing == planTiming {
 		if c.Cache == Cold {
 			return nominalColdPlan
 		}
@@ -180,7 +180,7 @@ func nominalRun(c Case) time.Duration {
 	}
 	bytes := float64(c.Width) * float64(c.Height) * float64(c.Channels) * float64(c.Type.Size()+4)
 	s := bytes/nominalDeviceBps + float64(c.Work())/nominalMACps
-	if c.Timing == TotalTiming {
+	if c.Timing == totalTiming {
 		s += bytes / nominalHostBps
 	}
 	return nominalLaunchTime + time.Duration(s*float64(time.Second))

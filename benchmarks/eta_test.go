@@ -172,13 +172,13 @@ func TestEstimateEnergyPhase(t *testing.T) {
 	}{
 		{"kernel", gpu(same), DefaultNoise, true, false},
 		{"kernel, -max-time 50ms", gpu(same), quick, true, true},
-		{"graph", gpu(func(c *Case) { c.Timing = GraphTiming }), quick, true, true},
-		{"total", gpu(func(c *Case) { c.Timing, c.Mem = TotalTiming, Pageable }), quick, true, true},
+		{"graph", gpu(func(c *Case) { c.Timing = graphTiming }), quick, true, true},
+		{"total", gpu(func(c *Case) { c.Timing, c.Mem = totalTiming, pageable }), quick, true, true},
 		{"two logical devices of GPU 0", gpu(func(c *Case) { c.GPUs = "0,0" }), quick, true, true},
 		// 32768x32768: a run of about 28ms, whose ten samples span 280ms.
 		{"long runs", gpu(func(c *Case) { c.Width, c.Height = 32768, 32768 }), DefaultNoise, false, false},
 		{"cold", gpu(func(c *Case) { c.Cache = Cold }), quick, false, false},
-		{"plan timing", gpu(func(c *Case) { c.Timing = PlanTiming }), quick, false, false},
+		{"plan timing", gpu(func(c *Case) { c.Timing = planTiming }), quick, false, false},
 		{"other GPUs", gpu(func(c *Case) { c.GPUs = "0,1" }), quick, false, false},
 		{"CPU", Case{Variant: "cpu-fast", Op: convolve.Filter2D, Width: 64, Height: 64, Filter: "gauss3", Type: convolve.Float32, Channels: 1, Timing: CPUTiming}, quick, false, false},
 	}
@@ -190,10 +190,10 @@ func TestEstimateEnergyPhase(t *testing.T) {
 		low, high := tt.n.LineTime(c.PerRun)
 		var lowPhase, highPhase time.Duration
 		if tt.low {
-			lowPhase = PhaseTime(low, c.PerRun, DefaultEnergyMinSpan)
+			lowPhase = phaseTime(low, c.PerRun, DefaultEnergyMinSpan)
 		}
 		if tt.high {
-			highPhase = PhaseTime(high, c.PerRun, DefaultEnergyMinSpan)
+			highPhase = phaseTime(high, c.PerRun, DefaultEnergyMinSpan)
 		}
 		if tt.low && (lowPhase < phaseTarget(DefaultEnergyMinSpan) || lowPhase > phaseTarget(DefaultEnergyMinSpan)+c.PerRun) {
 			t.Errorf("%s: a phase of %v for runs of %v, want 110ms and at most a run more", tt.name, lowPhase, c.PerRun)

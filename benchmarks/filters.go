@@ -14,7 +14,7 @@ import (
 // FilterChoice is one value of the filter axis: an operation, and for
 // Filter2D the filter. Spec is the value of the case name's filter key:
 // the filter's canonical name (convolve.FilterSpec), or for a weights
-// file its stable name (NameValue of its base name).
+// file its stable name (nameValue of its base name).
 type FilterChoice struct {
 	Op   convolve.Operation
 	Spec string
@@ -34,7 +34,7 @@ func (f FilterChoice) String() string {
 // ParseFilters parses the value of -filters: a comma list of library
 // filter specs (convolve.ParseFilter: gauss7, sobel-x, dense9, ...),
 // "sobel" or "sobel-mag" (the Sobel magnitude operation), "rgb2yuv" (the
-// RGB->YUV operation), or paths of weights files (ReadWeights): an item
+// RGB->YUV operation), or paths of weights files (readWeights): an item
 // that names an existing file, or holds a path separator, is read as one.
 // A library filter's choice carries its canonical name, whatever the
 // spelling given ("gauss:9" is gauss9).
@@ -62,7 +62,7 @@ func parseFilter(p string) (FilterChoice, error) {
 		return FilterChoice{Op: convolve.RGBToYUV}, nil
 	}
 	if st, err := os.Stat(p); (err == nil && st.Mode().IsRegular()) || strings.ContainsRune(p, os.PathSeparator) {
-		f, err := ReadWeights(p)
+		f, err := readWeights(p)
 		if err != nil {
 			return FilterChoice{}, err
 		}
@@ -75,12 +75,12 @@ func parseFilter(p string) (FilterChoice, error) {
 	return FilterChoice{Op: convolve.Filter2D, Spec: f.Name}, nil
 }
 
-// ReadWeights reads a filter from a text file: one row of weights a line,
+// readWeights reads a filter from a text file: one row of weights a line,
 // numbers separated by spaces, tabs or commas; blank lines and text after
 // '#' are ignored. Every row must have the same odd number of weights and
 // the rows must be odd in number; the filter's size is that shape. Its
-// Name is NameValue of the file's base name.
-func ReadWeights(path string) (*convolve.Filter, error) {
+// Name is nameValue of the file's base name.
+func readWeights(path string) (*convolve.Filter, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("weights file: %w", err)
@@ -119,15 +119,15 @@ func ReadWeights(path string) (*convolve.Filter, error) {
 	if width%2 == 0 || rows%2 == 0 || width > convolve.MaxFilterSide || rows > convolve.MaxFilterSide {
 		return nil, fmt.Errorf("weights file %s: %d rows of %d weights; want odd sides, at most %d", path, rows, width, convolve.MaxFilterSide)
 	}
-	return convolve.NewFilter(NameValue(filepath.Base(path)), width, rows, w)
+	return convolve.NewFilter(nameValue(filepath.Base(path)), width, rows, w)
 }
 
-// NameValue turns the base name of a user's file into a value of a case
+// nameValue turns the base name of a user's file into a value of a case
 // name's key that stays the same from run to run: characters other than
 // letters, digits, '.', '_' and '-' become '_', and a trailing "-<digits>",
 // which a benchmark name's GOMAXPROCS suffix would be taken for, gets '_'
 // for its '-'.
-func NameValue(base string) string {
+func nameValue(base string) string {
 	b := []byte(base)
 	for i, c := range b {
 		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'

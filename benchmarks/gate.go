@@ -8,12 +8,12 @@ import (
 	"github.com/convbench/convbench/verify"
 )
 
-// FullGateWork is the largest Work for which the correctness gate
+// fullGateWork is the largest Work for which the correctness gate
 // compares every output element with the float64 reference. Larger cases
 // compare nine windows (corners, edge middles, centre) against the
 // reference computed on a crop of the input, and scan the whole output
 // for unwritten (NaN-poisoned) elements.
-const FullGateWork = 1 << 27
+const fullGateWork = 1 << 27
 
 // gateWindow is the side of one window of a windowed gate.
 const gateWindow = 48
@@ -22,33 +22,33 @@ const gateWindow = 48
 type GateMode string
 
 const (
-	GateFull    GateMode = "full"
+	gateFull    GateMode = "full"
 	GateWindows GateMode = "windows"
 )
 
-// Gate checks out, the output a plan computed for p from in, against the
+// gate checks out, the output a plan computed for p from in, against the
 // reference (verify.Reference) with its per-element tolerance. The caller
 // poisons out with NaN before the run, so unwritten float elements count
 // as violations. Metrics.OK() tells whether the variant passed.
-func Gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
-	return GateModel(p, in, out, convolve.Direct)
+func gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
+	return gateModel(p, in, out, convolve.Direct)
 }
 
-// GateModel is Gate with the tolerance of the error model m, the one the
+// gateModel is gate with the tolerance of the error model m, the one the
 // variant declares (convolve.Capabilities.Accuracy; see
 // verify.Reference). A window's tolerance is the one the whole image
 // gives its elements (verify.CropReference), under an FFT model too.
-func GateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorModel) (convolve.Metrics, GateMode, error) {
+func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorModel) (convolve.Metrics, GateMode, error) {
 	if p.Op != convolve.Filter2D {
 		m = convolve.Direct
 	}
-	if gateModeOf(p) == GateFull {
+	if gateModeOf(p) == gateFull {
 		ref, tol, err := expect(p, in, m, nil)
 		if err != nil {
-			return convolve.Metrics{}, GateFull, fmt.Errorf("benchmarks: reference for %v: %w", p, err)
+			return convolve.Metrics{}, gateFull, fmt.Errorf("benchmarks: reference for %v: %w", p, err)
 		}
 		m, err := convolve.Compare(out, ref, tol)
-		return m, GateFull, err
+		return m, gateFull, err
 	}
 	var total convolve.Metrics
 	var terms []convolve.FFTTerms
@@ -79,34 +79,34 @@ func GateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorMode
 func gateModeOf(p convolve.Problem) GateMode {
 	kw, kh := p.KernelSize()
 	work := int64(p.Input.Width) * int64(p.Input.Height) * int64(p.Input.Channels) * int64(kw*kh)
-	if work > FullGateWork {
+	if work > fullGateWork {
 		return GateWindows
 	}
-	return GateFull
+	return gateFull
 }
 
-// HasNaiveULP reports whether NaiveULP measures p: Filter2D and
+// hasNaiveULP reports whether naiveULP measures p: Filter2D and
 // SobelMagnitude, whose outputs are float32 (RGBToYUV writes bytes).
-func HasNaiveULP(p convolve.Problem) bool {
+func hasNaiveULP(p convolve.Problem) bool {
 	return p.Op == convolve.Filter2D || p.Op == convolve.SobelMagnitude
 }
 
-// NaiveULP returns the largest distance in float32 ULPs between out and
-// the output of cpu-naive for p from in, over the elements Gate compares
+// naiveULP returns the largest distance in float32 ULPs between out and
+// the output of cpu-naive for p from in, over the elements gate compares
 // (every element, or the same nine windows, each computed by cpu-naive on
 // the crop that holds it and its halo, clipped or padded as window says:
 // that crop sums the same values in the same order). A NaN in a compared
 // element of out counts as math.MaxInt64.
-func NaiveULP(p convolve.Problem, in, out *convolve.Image) (int64, GateMode, error) {
-	if !HasNaiveULP(p) {
-		return 0, GateFull, fmt.Errorf("benchmarks: no ULP distance from cpu-naive for operation %v: its output is not float32", p.Op)
+func naiveULP(p convolve.Problem, in, out *convolve.Image) (int64, GateMode, error) {
+	if !hasNaiveULP(p) {
+		return 0, gateFull, fmt.Errorf("benchmarks: no ULP distance from cpu-naive for operation %v: its output is not float32", p.Op)
 	}
 	naive, err := convolve.Lookup("cpu-naive")
 	if err != nil {
-		return 0, GateFull, err
+		return 0, gateFull, err
 	}
 	mode := gateModeOf(p)
-	if mode == GateFull {
+	if mode == gateFull {
 		want, err := runOnce(naive, p, in)
 		if err != nil {
 			return 0, mode, err

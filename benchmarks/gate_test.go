@@ -43,10 +43,10 @@ func TestGateCPU(t *testing.T) {
 		c    Case
 		mode GateMode
 	}{
-		{"full f32", Case{Variant: "cpu-fast", Width: 37, Height: 23, Filter: "gauss5", Channels: 1}, GateFull},
-		{"full u8 rgb", Case{Variant: "cpu-naive", Width: 19, Height: 31, Filter: "log5", Type: convolve.Uint8, Channels: 3}, GateFull},
-		{"sobel", Case{Variant: "cpu-fast", Op: convolve.SobelMagnitude, Width: 33, Height: 17, Type: convolve.Uint8, Channels: 1}, GateFull},
-		{"yuv", Case{Variant: "cpu-fast", Op: convolve.RGBToYUV, Width: 21, Height: 9, Type: convolve.Uint8, Channels: 3}, GateFull},
+		{"full f32", Case{Variant: "cpu-fast", Width: 37, Height: 23, Filter: "gauss5", Channels: 1}, gateFull},
+		{"full u8 rgb", Case{Variant: "cpu-naive", Width: 19, Height: 31, Filter: "log5", Type: convolve.Uint8, Channels: 3}, gateFull},
+		{"sobel", Case{Variant: "cpu-fast", Op: convolve.SobelMagnitude, Width: 33, Height: 17, Type: convolve.Uint8, Channels: 1}, gateFull},
+		{"yuv", Case{Variant: "cpu-fast", Op: convolve.RGBToYUV, Width: 21, Height: 9, Type: convolve.Uint8, Channels: 3}, gateFull},
 		// 1200x400x3x225 multiply-adds is above FullGateWork: windows.
 		{"windows i16 planar", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Int16, Channels: 3, Layout: convolve.Planar}, GateWindows},
 		// Under reflect, mirror and wrap borders the windows' crops are
@@ -66,7 +66,7 @@ func TestGateCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := runVariant(t, tt.c, in)
-			m, mode, err := Gate(p, in, out)
+			m, mode, err := gate(p, in, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestGateCPU(t *testing.T) {
 			// one for windowed gates): the gate must fail there.
 			x, y := p.Input.Width/2, p.Input.Height/2
 			out.Set(x, y, 0, out.At(x, y, 0)+7)
-			m, _, err = Gate(p, in, out)
+			m, _, err = gate(p, in, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestGateCPU(t *testing.T) {
 			// A corner, where a padded crop reads through the border.
 			out.Set(x, y, 0, out.At(x, y, 0)-7)
 			out.Set(0, 0, 0, out.At(0, 0, 0)+7)
-			m, _, err = Gate(p, in, out)
+			m, _, err = gate(p, in, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestGateUnwritten(t *testing.T) {
 	in, _ := NewInput(p, 1)
 	out := runVariant(t, c, in)
 	out.Set(300, 100, 1, nanValue())
-	m, mode, err := Gate(p, in, out)
+	m, mode, err := gate(p, in, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestNewInputDeterministic(t *testing.T) {
 func TestRunnerCPU(t *testing.T) {
 	var progress strings.Builder
 	c := Case{Variant: "cpu-fast", Width: 64, Height: 48, Filter: "gauss5", Channels: 1, Cache: Hot, Timing: CPUTiming}
-	r := &Runner{CPUThreads: 2, Seed: 1, Progress: NewProgress(&progress, "test", 1, nowForTest()), Noise: quickNoise}
+	r := &Runner{CPUThreads: 2, Seed: 1, Progress: newProgress(&progress, "test", 1, nowForTest()), Noise: quickNoise}
 	res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func bumpULP(im *convolve.Image, x, y, n int) {
 	im.Set(x, y, 0, float64(v))
 }
 
-// NaiveULP measures the distance from cpu-naive's own output: 0 for that
+// naiveULP measures the distance from cpu-naive's own output: 0 for that
 // output (on windows too, which cpu-naive computes on crops, so the crops
 // must sum the same values in the same order), and exactly the bump for
 // an element moved some ULPs inside a compared region.
@@ -210,8 +210,8 @@ func TestNaiveULP(t *testing.T) {
 		c    Case
 		mode GateMode
 	}{
-		{"full", Case{Variant: "cpu-naive", Width: 61, Height: 37, Filter: "gauss7", Channels: 1}, GateFull},
-		{"full sobel", Case{Variant: "cpu-naive", Op: convolve.SobelMagnitude, Width: 40, Height: 30, Type: convolve.Uint8, Channels: 1}, GateFull},
+		{"full", Case{Variant: "cpu-naive", Width: 61, Height: 37, Filter: "gauss7", Channels: 1}, gateFull},
+		{"full sobel", Case{Variant: "cpu-naive", Op: convolve.SobelMagnitude, Width: 40, Height: 30, Type: convolve.Uint8, Channels: 1}, gateFull},
 		// 800x400x441 multiply-adds is above FullGateWork: windows.
 		{"windows zero", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "box21", Channels: 1}, GateWindows},
 		{"windows replicate", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Replicate, Channels: 1}, GateWindows},
@@ -229,7 +229,7 @@ func TestNaiveULP(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := runVariant(t, tt.c, in)
-			ulp, mode, err := NaiveULP(p, in, out)
+			ulp, mode, err := naiveULP(p, in, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +240,7 @@ func TestNaiveULP(t *testing.T) {
 			// (1, 100) lies in no window of an 800x400 image.
 			bumpULP(out, 1, p.Input.Height/4, 9)
 			bumpULP(out, p.Input.Width/2, p.Input.Height/2, 3)
-			ulp, _, err = NaiveULP(p, in, out)
+			ulp, _, err = naiveULP(p, in, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,11 +255,11 @@ func TestNaiveULP(t *testing.T) {
 	}
 	yuv := Case{Op: convolve.RGBToYUV, Width: 8, Height: 8, Type: convolve.Uint8, Channels: 3}
 	p, _ := yuv.Problem()
-	if HasNaiveULP(p) {
-		t.Errorf("HasNaiveULP(rgb2yuv) = true: its output is bytes")
+	if hasNaiveULP(p) {
+		t.Errorf("hasNaiveULP(rgb2yuv) = true: its output is bytes")
 	}
-	if _, _, err := NaiveULP(p, nil, nil); err == nil || !strings.Contains(err.Error(), "rgb2yuv") {
-		t.Errorf("NaiveULP(rgb2yuv) error %v, want one naming the operation", err)
+	if _, _, err := naiveULP(p, nil, nil); err == nil || !strings.Contains(err.Error(), "rgb2yuv") {
+		t.Errorf("naiveULP(rgb2yuv) error %v, want one naming the operation", err)
 	}
 }
 
@@ -271,13 +271,13 @@ func TestCheckBitExact(t *testing.T) {
 		ulp     int64
 		wantErr bool
 	}{
-		{"gpu-naive", convolve.Filter2D, NoFMA, 0, false},
-		{"gpu-naive", convolve.Filter2D, NoFMA, 1, true},
-		{"gpu-const", convolve.Filter2D, NoFMA, 7, true},
-		{"gpu-naive", convolve.Filter2D, DefaultOpts, 7, false},
-		{"gpu-naive", convolve.Filter2D, FastMath, 7, false},
-		{"gpu-separable", convolve.Filter2D, NoFMA, 7, false}, // sums in another order
-		{"gpu-naive", convolve.SobelMagnitude, NoFMA, 7, false},
+		{"gpu-naive", convolve.Filter2D, noFMA, 0, false},
+		{"gpu-naive", convolve.Filter2D, noFMA, 1, true},
+		{"gpu-const", convolve.Filter2D, noFMA, 7, true},
+		{"gpu-naive", convolve.Filter2D, defaultOpts, 7, false},
+		{"gpu-naive", convolve.Filter2D, fastMath, 7, false},
+		{"gpu-separable", convolve.Filter2D, noFMA, 7, false}, // sums in another order
+		{"gpu-naive", convolve.SobelMagnitude, noFMA, 7, false},
 	}
 	for _, tt := range tests {
 		c := Case{Variant: tt.variant, Op: tt.op, Opts: tt.opts, GPU: true}
@@ -331,7 +331,7 @@ func TestGateModelFFTWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := runVariant(t, c, in)
-	m, mode, err := GateModel(p, in, out, convolve.FFT64)
+	m, mode, err := gateModel(p, in, out, convolve.FFT64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,10 +345,10 @@ func TestGateModelFFTWindows(t *testing.T) {
 	x, y := p.Input.Width/2, p.Input.Height/2
 	v := out.At(x, y, 0)
 	out.Set(x, y, 0, v+0.9*convolve.FFTTolerance(terms[0], v, convolve.FFT32.FFTRoundoff()))
-	if m, _, _ := GateModel(p, in, out, convolve.FFT32); !m.OK() {
+	if m, _, _ := gateModel(p, in, out, convolve.FFT32); !m.OK() {
 		t.Errorf("moved by 0.9 of the whole image's fft32 bound: %v; want a pass under fft32", m)
 	}
-	if m, _, _ := GateModel(p, in, out, convolve.Direct); m.OK() || m.First.X != x || m.First.Y != y {
+	if m, _, _ := gateModel(p, in, out, convolve.Direct); m.OK() || m.First.X != x || m.First.Y != y {
 		t.Errorf("moved by 0.9 of the whole image's fft32 bound: %v; want a violation at (%d,%d) under direct", m, x, y)
 	}
 }
@@ -387,7 +387,7 @@ func TestGateModelWindowsBoundOfWhole(t *testing.T) {
 			want bool
 		}{{within, true}, {beyond, false}} {
 			ref.Set(x, y, ch, float64(tt.v))
-			got, mode, err := GateModel(p, in, ref, m)
+			got, mode, err := gateModel(p, in, ref, m)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,12 +13,12 @@ import (
 	_ "github.com/convbench/convbench/gpu/variants"
 )
 
-// AutoPathsLine is the configuration line that names, for each registered
+// autoPathsLine is the configuration line that names, for each registered
 // auto variant, the paths it may run ("auto-paths: auto=gpu-regtile,...;
 // auto-bf16=..."), so that a report reading the run alone can set each
 // against the fastest of them; "auto-paths: none" when none is
 // registered.
-func AutoPathsLine() string {
+func autoPathsLine() string {
 	var parts []string
 	for _, v := range convolve.Variants() {
 		if a, ok := v.(*auto.Variant); ok {
@@ -31,7 +31,7 @@ func AutoPathsLine() string {
 	return "auto-paths: " + strings.Join(parts, "; ")
 }
 
-// OpenHost looks for a usable CUDA device and describes it: name, compute
+// openHost looks for a usable CUDA device and describes it: name, compute
 // capability, SMs, driver and NVRTC versions, theoretical and measured
 // bandwidth, FP32 peak and the kernels' common compile options. Without a
 // driver or device it returns a Host with no GPU and the reason. Its
@@ -40,7 +40,7 @@ func AutoPathsLine() string {
 // maximum clock, the guard is off and says why. Its energy meter reads
 // NVML's energy counter of the device (openEnergy), or is off and says
 // why.
-func OpenHost(maxRetakes int) Host {
+func openHost(maxRetakes int) Host {
 	d, err := cudabind.Default()
 	if err != nil {
 		return Host{NoGPUReason: err.Error(), Guard: &ClockGuard{Off: "no GPU"}, Energy: &EnergyMeter{Off: "no GPU"}}
@@ -89,7 +89,7 @@ func OpenHost(maxRetakes int) Host {
 
 // openEnergy opens the energy meter of the device with the given UUID:
 // NVML's energy counter (Volta and later), its update period measured
-// (EnergyMeterFor); off, with the reason, without NVML or the counter.
+// (energyMeterFor); off, with the reason, without NVML or the counter.
 func openEnergy(uuid string) *EnergyMeter {
 	n, err := cudabind.OpenNVML(uuid)
 	if err != nil {
@@ -98,7 +98,7 @@ func openEnergy(uuid string) *EnergyMeter {
 	if _, err := n.EnergyMJ(); err != nil {
 		return &EnergyMeter{Off: "NVML has no energy counter for this GPU (Volta or later, and a driver that exports it): " + err.Error()}
 	}
-	return EnergyMeterFor(n, "", time.Now, time.Sleep)
+	return energyMeterFor(n, "", time.Now, time.Sleep)
 }
 
 // openGuard opens the clock guard of the device with the given UUID.

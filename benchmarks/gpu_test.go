@@ -9,7 +9,7 @@ import (
 // gpuHost opens this host's GPU for a test, or skips with the reason.
 func gpuHost(t *testing.T) Host {
 	t.Helper()
-	h := OpenHost(DefaultMaxRetakes)
+	h := openHost(defaultMaxRetakes)
 	if h.GPU == nil {
 		t.Skip("no GPU: " + h.NoGPUReason)
 	}
@@ -26,9 +26,9 @@ func TestGPURunnerTimings(t *testing.T) {
 		unit string
 	}{
 		{func(c *Case) { c.Timing = KernelTiming }, "gpu-ns/op"},
-		{func(c *Case) { c.Timing = GraphTiming }, "gpu-ns/op"},
+		{func(c *Case) { c.Timing = graphTiming }, "gpu-ns/op"},
 		{func(c *Case) { c.Timing, c.Cache = KernelTiming, Cold }, "gpu-ns/op"},
-		{func(c *Case) { c.Timing, c.Mem = TotalTiming, Pinned }, "total-ns/op"},
+		{func(c *Case) { c.Timing, c.Mem = totalTiming, pinned }, "total-ns/op"},
 	}
 	for _, tt := range tests {
 		c := base

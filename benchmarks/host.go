@@ -40,11 +40,11 @@ type Host struct {
 	Device      Device   // nil without a usable GPU
 	Pinned      bool     // pinned host memory can be allocated
 	// Guard watches the GPU's SM clock while GPU cases are sampled; it
-	// is never nil from OpenHost, and off (with the reason) without a
+	// is never nil from openHost, and off (with the reason) without a
 	// GPU or NVML.
 	Guard *ClockGuard
 	// Energy reads the GPU's energy counter around the timed runs of GPU
-	// cases; it is never nil from OpenHost, and off (with the reason)
+	// cases; it is never nil from openHost, and off (with the reason)
 	// without a GPU, NVML or the counter.
 	Energy *EnergyMeter
 	// CPU holds the CPU's measured ceilings, nil when not measured (a
@@ -66,7 +66,7 @@ func (h Host) Peaks() Peaks {
 	return p
 }
 
-// ConfigLines are the key: value lines printed before the benchmarks, so
+// configLines are the key: value lines printed before the benchmarks, so
 // that benchstat can group and compare by them. Where measured they
 // include gpu-count, the devices present, and gpu-h2d-gbps and
 // gpu-d2h-gbps, the pinned host-copy bandwidths each way. Testing itself prints
@@ -76,7 +76,7 @@ func (h Host) Peaks() Peaks {
 // FMA peak (CPUCeilings). With a GPU the last line, gpu-energy, says
 // whether and when the result lines carry the energy one run drew
 // (EnergyMeter.ConfigLine).
-func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
+func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
 		"sweep: " + sweep,
 		"cpu-threads: " + strconv.Itoa(cpuThreads),
@@ -111,7 +111,7 @@ func ConfigLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		"kernel-opts: "+g.KernelOpts,
 		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Tables.Default),
 		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Tables.Default),
-		AutoPathsLine(),
+		autoPathsLine(),
 	)
 	if g.Count > 0 {
 		lines = append(lines, "gpu-count: "+strconv.Itoa(g.Count))

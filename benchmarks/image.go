@@ -13,15 +13,15 @@ import (
 
 // InputImage is a user's image that cases run on instead of noise.
 type InputImage struct {
-	// Name is the stable name of the file (NameValue of its base name);
+	// Name is the stable name of the file (nameValue of its base name);
 	// case names carry it in the size key, as WxH@Name.
 	Name  string
 	Image *convolve.Image // as decoded
 }
 
-// LoadImage decodes a PNG, TIFF, or binary PGM/PPM file with
+// loadImage decodes a PNG, TIFF, or binary PGM/PPM file with
 // convolve/testimage's readers, chosen by the file's first bytes.
-func LoadImage(path string) (*InputImage, error) {
+func loadImage(path string) (*InputImage, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("image: %w", err)
@@ -43,7 +43,7 @@ func LoadImage(path string) (*InputImage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("image %s: %w", path, err)
 	}
-	return &InputImage{Name: NameValue(filepath.Base(path)), Image: im}, nil
+	return &InputImage{Name: nameValue(filepath.Base(path)), Image: im}, nil
 }
 
 // As returns the image in geometry g, which must have the image's width

@@ -14,22 +14,22 @@ import (
 )
 
 // KernelFlagName is the name of the repeatable flag that adds a user's
-// CUDA source file as a variant (LoadKernel).
+// CUDA source file as a variant (loadKernel).
 const KernelFlagName = "kernel"
 
-// KernelFlagUsage is the -kernel flag's usage line.
-const KernelFlagUsage = "a CUDA source file with a description header or sidecar (package gpu/userkernel), added as the variant user-<file name> or the name its description gives; repeatable. Its cases are timed only after the property suite proves it"
+// kernelFlagUsage is the -kernel flag's usage line.
+const kernelFlagUsage = "a CUDA source file with a description header or sidecar (package gpu/userkernel), added as the variant user-<file name> or the name its description gives; repeatable. Its cases are timed only after the property suite proves it"
 
 var userKernels struct {
 	sync.Mutex
 	byPath map[string]*userkernel.Kernel // absolute path -> kernel
 }
 
-// LoadKernel reads the user kernel at path (userkernel.Load) and registers
+// loadKernel reads the user kernel at path (userkernel.Load) and registers
 // its variant with convolve. Loading the same file again, by any path,
 // returns the kernel registered first; a description error is a *userkernel.SpecError,
 // and a name already registered is an error too.
-func LoadKernel(path string) (*userkernel.Kernel, error) {
+func loadKernel(path string) (*userkernel.Kernel, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("-kernel %s: %w", path, err)
@@ -54,7 +54,7 @@ func LoadKernel(path string) (*userkernel.Kernel, error) {
 }
 
 // KernelFlag is the value of the repeatable -kernel flag: the user
-// kernels its values loaded (LoadKernel), each once, in the order given.
+// kernels its values loaded (loadKernel), each once, in the order given.
 type KernelFlag struct {
 	kernels []*userkernel.Kernel
 }
@@ -71,9 +71,9 @@ func (f *KernelFlag) String() string {
 	return strings.Join(paths, ",")
 }
 
-// Set loads the kernel at path and registers its variant (LoadKernel).
+// Set loads the kernel at path and registers its variant (loadKernel).
 func (f *KernelFlag) Set(path string) error {
-	k, err := LoadKernel(path)
+	k, err := loadKernel(path)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (f *KernelFlag) Lines() []string {
 // returns its value.
 func RegisterKernelFlag(fs *flag.FlagSet) *KernelFlag {
 	f := new(KernelFlag)
-	fs.Var(f, KernelFlagName, KernelFlagUsage)
+	fs.Var(f, KernelFlagName, kernelFlagUsage)
 	return f
 }
 

@@ -42,7 +42,7 @@ func newFlags() (*flag.FlagSet, *Axes, *KernelFlag) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	a := new(Axes)
-	RegisterAxisFlags(fs, a)
+	registerAxisFlags(fs, a)
 	kf := RegisterKernelFlag(fs)
 	fs.Bool("v", false, "a bool flag")
 	fs.String("sweep", "", "a string flag")
@@ -145,7 +145,7 @@ func TestProveKernelsWithoutGPU(t *testing.T) {
 	if err != nil {
 		t.Skip("cannot find the test binary: " + err.Error())
 	}
-	k, err := LoadKernel(exampleKernel)
+	k, err := loadKernel(exampleKernel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestParseProofs(t *testing.T) {
 		"    --- SKIP: TestUserKernels/user-skip (0.00s)",
 		"FAIL",
 	}, "\n")
-	got := ParseProofs(out, []string{"user-good", "user-bad", "user-skip", "user-absent"})
+	got := parseProofs(out, []string{"user-good", "user-bad", "user-skip", "user-absent"})
 	want := []Proof{
 		{Variant: "user-good", Verdict: "pass"},
 		{Variant: "user-bad", Verdict: "fail", Failed: []string{"agreement", "edge-cases"},
@@ -252,7 +252,7 @@ func TestParseProofsStopped(t *testing.T) {
 				"=== RUN   TestUserKernels/user-bad/agreement",
 				tt.report,
 			}, "\n")
-			p := ParseProofs(out, []string{"user-bad"})[0]
+			p := parseProofs(out, []string{"user-bad"})[0]
 			if p.Verdict != "fail" || !slices.Equal(p.Failed, []string{"agreement"}) || p.Detail != tt.detail {
 				t.Errorf("proof %+v\nwant a failure of agreement with the detail %q", p, tt.detail)
 			}
@@ -260,7 +260,7 @@ func TestParseProofsStopped(t *testing.T) {
 	}
 	// A line of the suite's that reports no failure is no failure.
 	out := "=== RUN   TestUserKernels/user-ok/agreement\n    run.go:199: checked 25 of 250 random cases within the 3s bound (-convtest.time=0 checks all)\n"
-	if p := ParseProofs(out, []string{"user-ok"})[0]; p.Verdict != "" || p.Failed != nil {
+	if p := parseProofs(out, []string{"user-ok"})[0]; p.Verdict != "" || p.Failed != nil {
 		t.Errorf("proof %+v: want no verdict", p)
 	}
 }

@@ -141,7 +141,7 @@ func (s sweep) extras() string {
 	var parts []string
 	if len(s.opts) > 0 {
 		parts = append(parts, "compile options "+join(s.opts, func(o Opts) string {
-			if o == DefaultOpts {
+			if o == defaultOpts {
 				return "default"
 			}
 			return string(o)

@@ -15,7 +15,7 @@ import (
 // pinned with four streams and resident, and every case carries its
 // devices in its name.
 func TestMultiGPUPreset(t *testing.T) {
-	p, err := LookupPreset("004-multigpu")
+	p, err := lookupPreset("004-multigpu")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestMultiGPUPreset(t *testing.T) {
 				t.Errorf("%d GPUs: case %s does not name its devices", gpus, c.Name())
 			}
 			seen[c.GPUs]++
-			if c.Width == 32768 && c.Timing == TotalTiming && (c.Mem != Pinned || c.Tune != "streams=4" && c.Tune != "chunks=16,streams=4") {
+			if c.Width == 32768 && c.Timing == totalTiming && (c.Mem != pinned || c.Tune != "streams=4" && c.Tune != "chunks=16,streams=4") {
 				t.Errorf("32768x32768 case %s is not the pinned four-stream pipeline of 4 or 16 chunks a device", c.Name())
 			}
 		}
@@ -69,13 +69,13 @@ func TestMultiGPUPreset(t *testing.T) {
 }
 
 func TestParseGPUs(t *testing.T) {
-	got, err := ParseGPUs("0,0 all  0,1")
+	got, err := parseGPUs("0,0 all  0,1")
 	if err != nil || !slices.Equal(got, []string{"0,0", "all", "0,1"}) {
-		t.Errorf("ParseGPUs = %v, %v", got, err)
+		t.Errorf("parseGPUs = %v, %v", got, err)
 	}
 	for _, bad := range []string{"", "x", "0,-1", "0;1"} {
-		if _, err := ParseGPUs(bad); err == nil {
-			t.Errorf("ParseGPUs(%q) succeeded", bad)
+		if _, err := parseGPUs(bad); err == nil {
+			t.Errorf("parseGPUs(%q) succeeded", bad)
 		}
 	}
 	c := Case{Variant: multiGPU, GPUs: "0,0", GPU: true}
@@ -116,7 +116,7 @@ func TestHostCopyBound(t *testing.T) {
 // carries none.
 func TestScalingEfficiency(t *testing.T) {
 	r := &Runner{}
-	one := Case{Variant: multiGPU, Op: convolve.Filter2D, Width: 64, Height: 64, Filter: "gauss5", Timing: TotalTiming, Mem: Pinned, GPU: true, GPUs: "0"}
+	one := Case{Variant: multiGPU, Op: convolve.Filter2D, Width: 64, Height: 64, Filter: "gauss5", Timing: totalTiming, Mem: pinned, GPU: true, GPUs: "0"}
 	two := one
 	two.GPUs = "0,1"
 	if _, ok := r.scaling(two, 60); ok {
@@ -136,20 +136,20 @@ func TestScalingEfficiency(t *testing.T) {
 }
 
 func TestTimelineCase(t *testing.T) {
-	p, _ := LookupPreset("004-multigpu")
+	p, _ := lookupPreset("004-multigpu")
 	ex := p.Expand(Env{GPU: true, GPUs: 2, Pinned: true, Variants: convolve.Variants()})
-	c, ok := TimelineCase(ex.Cases)
-	if !ok || c.GPUs != "0,1" || c.Width != 32768 || c.Filter != "gauss21" || c.Mem != Pinned || c.Tune != "streams=4" {
+	c, ok := timelineCase(ex.Cases)
+	if !ok || c.GPUs != "0,1" || c.Width != 32768 || c.Filter != "gauss21" || c.Mem != pinned || c.Tune != "streams=4" {
 		t.Errorf("timeline case %s, %v", c.Name(), ok)
 	}
-	if _, ok := TimelineCase([]Case{{Variant: "gpu-tiled", GPU: true, Timing: TotalTiming, Mem: Pinned}}); ok {
+	if _, ok := timelineCase([]Case{{Variant: "gpu-tiled", GPU: true, Timing: totalTiming, Mem: pinned}}); ok {
 		t.Error("a timeline case of a single-device variant")
 	}
 }
 
 func TestConfigLinesHostCopy(t *testing.T) {
 	h := Host{GPU: &GPUInfo{Name: "X", Count: 2, H2DGBps: 25.25, D2HGBps: 26.5}}
-	lines := ConfigLines(h, "s", 1, 0)
+	lines := configLines(h, "s", 1, 0)
 	for _, want := range []string{"gpu-count: 2", "gpu-h2d-gbps: 25.2", "gpu-d2h-gbps: 26.5"} {
 		if !slices.Contains(lines, want) {
 			t.Errorf("config lines %q lack %q", lines, want)
@@ -183,8 +183,8 @@ func TestMemCapFlag(t *testing.T) {
 		t.Errorf("%d cases", len(ex.Cases))
 	}
 	for _, bad := range []string{"1000", "x", "0KiB", "-5MiB"} {
-		if _, err := ParseBytes(bad); err == nil {
-			t.Errorf("ParseBytes(%q) succeeded", bad)
+		if _, err := parseBytes(bad); err == nil {
+			t.Errorf("parseBytes(%q) succeeded", bad)
 		}
 	}
 }

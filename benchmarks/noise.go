@@ -35,7 +35,7 @@ type Noise struct {
 	MinSamples int           // samples before the spread is tested (at least MinCISamples count)
 	MaxTime    time.Duration // time limit of one sample set
 	// SampleTime is the least duration of one sample: runs shorter than
-	// it are timed in batches (Batch), so that a sample is not the timer's
+	// it are timed in batches (batch), so that a sample is not the timer's
 	// resolution.
 	SampleTime time.Duration
 }
@@ -97,8 +97,8 @@ func Spread(xs []float64) (median, spread float64) {
 type Stop string
 
 const (
-	StopNoise Stop = "noise" // the spread reached its target
-	StopTime  Stop = "time"  // MaxTime passed first
+	stopNoise Stop = "noise" // the spread reached its target
+	stopTime  Stop = "time"  // MaxTime passed first
 )
 
 // SampleSet is the samples of one result line and how they were taken.
@@ -197,12 +197,12 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 			set.Median, set.Spread = Spread(set.Per)
 			set.Target = n.TargetFor(set.Median)
 			if set.Spread <= set.Target {
-				set.Stop = StopNoise
+				set.Stop = stopNoise
 				break
 			}
 		}
 		if set.Elapsed >= n.MaxTime && k >= MinCISamples {
-			set.Stop = StopTime
+			set.Stop = stopTime
 			break
 		}
 		if note != nil && t.Sub(lastNote) >= 5*time.Second {
@@ -232,12 +232,12 @@ func percent(p float64) string {
 	return fmt.Sprintf("%.2f%%", p)
 }
 
-// Batch returns how many runs one sample times so that it lasts at least
+// batch returns how many runs one sample times so that it lasts at least
 // sampleTime: it times growing batches with run (which times k runs and
 // returns their total) until one lasts long enough, and returns that
 // batch's size, at most maxBatch. The batches it times also warm the case
 // up; none of them is a sample.
-func Batch(run func(k int) (time.Duration, error), sampleTime time.Duration, maxBatch int) (int, error) {
+func batch(run func(k int) (time.Duration, error), sampleTime time.Duration, maxBatch int) (int, error) {
 	k := 1
 	for {
 		d, err := run(k)
@@ -256,7 +256,7 @@ func Batch(run func(k int) (time.Duration, error), sampleTime time.Duration, max
 }
 
 // sampleFor is the duration of one sample of a case whose one run takes
-// perRun: the run itself, or the batch of runs (Batch) that lasts at
+// perRun: the run itself, or the batch of runs (batch) that lasts at
 // least SampleTime, which overshoots it by about a fifth.
 func (n Noise) sampleFor(perRun time.Duration) time.Duration {
 	if perRun >= n.SampleTime {

@@ -118,16 +118,16 @@ func TestCollectStops(t *testing.T) {
 		maxSpread float64 // the set's spread is at most this
 	}{
 		// Steady 1 ms samples: the spread is 0 at MinSamples.
-		{"steady", base, []float64{1e6}, time.Millisecond, StopNoise, 10, 0},
+		{"steady", base, []float64{1e6}, time.Millisecond, stopNoise, 10, 0},
 		// +-3% alternation never reaches 1%: the time limit stops it, after
 		// 1 s of 10 ms samples.
-		{"noisy", base, []float64{0.97e6, 1.03e6}, 10 * time.Millisecond, StopTime, 100, math.Inf(1)},
+		{"noisy", base, []float64{0.97e6, 1.03e6}, 10 * time.Millisecond, stopTime, 100, math.Inf(1)},
 		// Short kernels (5 us) get the floor's width: +-3% is under 10%.
-		{"short kernel", base, []float64{4.85e3, 5.15e3}, time.Millisecond, StopNoise, 10, 10},
+		{"short kernel", base, []float64{4.85e3, 5.15e3}, time.Millisecond, stopNoise, 10, 10},
 		// Samples longer than MaxTime still number at least six.
-		{"slow case", base, []float64{0.9e9, 1.1e9}, 2 * time.Second, StopTime, MinCISamples, math.Inf(1)},
+		{"slow case", base, []float64{0.9e9, 1.1e9}, 2 * time.Second, stopTime, MinCISamples, math.Inf(1)},
 		// MinSamples below six: the spread exists from six samples on.
-		{"few", Noise{Target: 1, MinSamples: 2, MaxTime: time.Second}, []float64{1e6}, time.Millisecond, StopNoise, MinCISamples, 0},
+		{"few", Noise{Target: 1, MinSamples: 2, MaxTime: time.Second}, []float64{1e6}, time.Millisecond, stopNoise, MinCISamples, 0},
 	}
 	for _, tt := range tests {
 		clock := &fakeTime{t: time.Unix(0, 0), step: tt.step}
@@ -139,7 +139,7 @@ func TestCollectStops(t *testing.T) {
 		if set.Stop != tt.wantStop || len(set.Per) != tt.wantN {
 			t.Errorf("%s: stopped by %s after %d samples, want %s after %d", tt.name, set.Stop, len(set.Per), tt.wantStop, tt.wantN)
 		}
-		if set.Spread > tt.maxSpread || set.Stop == StopNoise && set.Spread > set.Target {
+		if set.Spread > tt.maxSpread || set.Stop == stopNoise && set.Spread > set.Target {
 			t.Errorf("%s: spread %v%% (target %v%%), want at most %v%%", tt.name, set.Spread, set.Target, tt.maxSpread)
 		}
 		if len(set.Host) != len(set.Per) || set.Host[0] != set.Per[0]+1 {
@@ -199,20 +199,20 @@ func TestBatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var sizes []int
-		got, err := Batch(func(k int) (time.Duration, error) {
+		got, err := batch(func(k int) (time.Duration, error) {
 			sizes = append(sizes, k)
 			return time.Duration(k) * tt.perRun, nil
 		}, tt.sampleTime, tt.maxBatch)
 		if err != nil || got != tt.want {
-			t.Errorf("Batch(%v per run, sample %v, max %d) = %d, %v (batches %v), want %d", tt.perRun, tt.sampleTime, tt.maxBatch, got, err, sizes, tt.want)
+			t.Errorf("batch(%v per run, sample %v, max %d) = %d, %v (batches %v), want %d", tt.perRun, tt.sampleTime, tt.maxBatch, got, err, sizes, tt.want)
 		}
 		if time.Duration(got)*tt.perRun < tt.sampleTime && got < tt.maxBatch {
-			t.Errorf("Batch(%v per run) = %d: a sample of %v is shorter than %v", tt.perRun, got, time.Duration(got)*tt.perRun, tt.sampleTime)
+			t.Errorf("batch(%v per run) = %d: a sample of %v is shorter than %v", tt.perRun, got, time.Duration(got)*tt.perRun, tt.sampleTime)
 		}
 	}
 	boom := errors.New("boom")
-	if _, err := Batch(func(int) (time.Duration, error) { return 0, boom }, time.Millisecond, 10); !errors.Is(err, boom) {
-		t.Errorf("Batch with a failing run: %v", err)
+	if _, err := batch(func(int) (time.Duration, error) { return 0, boom }, time.Millisecond, 10); !errors.Is(err, boom) {
+		t.Errorf("batch with a failing run: %v", err)
 	}
 }
 

@@ -51,10 +51,10 @@ func PairingName(name string) (string, error) {
 	return sb.String() + suffix, nil
 }
 
-// RewriteForPairing copies the benchmark output in r to w, every
+// rewriteForPairing copies the benchmark output in r to w, every
 // BenchmarkConv result renamed by PairingName; configuration, unit lines
 // and other benchmarks pass unchanged. name labels r in errors.
-func RewriteForPairing(w io.Writer, r io.Reader, name string) error {
+func rewriteForPairing(w io.Writer, r io.Reader, name string) error {
 	rd := benchfmt.NewReader(r, name)
 	wr := benchfmt.NewWriter(w)
 	for rd.Scan() {

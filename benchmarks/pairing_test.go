@@ -118,7 +118,7 @@ func freshCPURun(t *testing.T, pattern string, extra ...string) []byte {
 
 // A fresh CPU run of cases of the default preset pairs, case by case,
 // with the committed CPU run of that preset in benchstat's projection,
-// without any rewriting; after RewriteForPairing it also pairs with the
+// without any rewriting; after rewriteForPairing it also pairs with the
 // CPU cases of a GPU host's committed run, whose names carry opts=none.
 func TestFreshRunPairsWithCommitted(t *testing.T) {
 	if testing.Short() {
@@ -151,10 +151,10 @@ func TestFreshRunPairsWithCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var oldRW, newRW bytes.Buffer
-	if err := RewriteForPairing(&oldRW, bytes.NewReader(gpuOld), gpuHost); err != nil {
+	if err := rewriteForPairing(&oldRW, bytes.NewReader(gpuOld), gpuHost); err != nil {
 		t.Fatal(err)
 	}
-	if err := RewriteForPairing(&newRW, bytes.NewReader(fresh), "fresh"); err != nil {
+	if err := rewriteForPairing(&newRW, bytes.NewReader(fresh), "fresh"); err != nil {
 		t.Fatal(err)
 	}
 	paired := 0
@@ -162,10 +162,10 @@ func TestFreshRunPairsWithCommitted(t *testing.T) {
 		if cols["new"] && cols["old"] {
 			paired++
 		} else if cols["new"] && strings.Contains(row, "size=1024x1024/filter=gauss5/") {
-			t.Errorf("fresh case %s has no partner in %s after RewriteForPairing", row, gpuHost)
+			t.Errorf("fresh case %s has no partner in %s after rewriteForPairing", row, gpuHost)
 		}
 	}
 	if paired == 0 {
-		t.Errorf("no fresh case pairs with %s after RewriteForPairing", gpuHost)
+		t.Errorf("no fresh case pairs with %s after rewriteForPairing", gpuHost)
 	}
 }

@@ -129,14 +129,14 @@ func TestRunnerPlanTiming(t *testing.T) {
 			useFakeCompileCache(t, fake)
 			v := compilingVariant{Variant: naive, cache: tt.fake}
 			c := Case{Variant: "gpu-fake", Op: convolve.Filter2D, Width: 32, Height: 24, Filter: "gauss3", Channels: 1,
-				Cache: tt.cache, Timing: PlanTiming, GPU: true}
+				Cache: tt.cache, Timing: planTiming, GPU: true}
 			want := "variant=gpu-fake/size=32x24/filter=gauss3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=" +
 				string(tt.cache) + "/timing=plan/mem=none/opts=default"
 			if c.Name() != want {
 				t.Errorf("name %s, want %s", c.Name(), want)
 			}
 			var progress strings.Builder
-			r := &Runner{Device: noDevice{}, Seed: 1, Noise: quickNoise, Progress: NewProgress(&progress, "test", 1, nowForTest()),
+			r := &Runner{Device: noDevice{}, Seed: 1, Noise: quickNoise, Progress: newProgress(&progress, "test", 1, nowForTest()),
 				Guard:  &ClockGuard{Clocks: &fakeClocks{mhz: []int{100}}, MaxMHz: 1980, MaxRetakes: 3},
 				Lookup: func(string) (convolve.Variant, error) { return v, nil }}
 			res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
@@ -233,7 +233,7 @@ func TestGPUPlanTiming(t *testing.T) {
 	h := gpuHost(t)
 	for _, cache := range []Cache{Cold, Hot} {
 		c := Case{Variant: "gpu-regtile", Op: convolve.Filter2D, Width: 256, Height: 256, Filter: "gauss5", Channels: 1,
-			Cache: cache, Timing: PlanTiming, GPU: true}
+			Cache: cache, Timing: planTiming, GPU: true}
 		r := &Runner{Device: h.Device, Peaks: h.Peaks(), Noise: quickNoise, Guard: h.Guard}
 		before := cudabind.ReadCacheStats()
 		res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
@@ -263,14 +263,14 @@ func TestGPUPlanTiming(t *testing.T) {
 func TestPlanPresets(t *testing.T) {
 	env := Env{GPU: true, GPUs: 1, Pinned: true, Variants: convolve.Variants()}
 	plans := func(preset string) map[string][]Cache {
-		p, err := LookupPreset(preset)
+		p, err := lookupPreset(preset)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ex := p.Expand(env)
 		byVariant := map[string][]Cache{}
 		for _, c := range ex.Cases {
-			if c.Timing == PlanTiming {
+			if c.Timing == planTiming {
 				byVariant[c.Variant] = append(byVariant[c.Variant], c.Cache)
 			}
 		}

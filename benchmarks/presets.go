@@ -25,9 +25,9 @@ type Preset struct {
 	override Axes
 }
 
-// CustomName is the name of a sweep built from axis flags alone, and the
+// customName is the name of a sweep built from axis flags alone, and the
 // suffix of a preset's name when axis flags override its axes.
-const CustomName = "custom"
+const customName = "custom"
 
 // BuildSweep returns the sweep to run: the preset named preset with the
 // axes flags sets in place of its own, or, with preset empty, a sweep
@@ -40,14 +40,14 @@ func BuildSweep(preset string, flags Axes) (Preset, error) {
 		return Preset{}, fmt.Errorf("benchmarks: -image %s sets the size of every case: give it without -sizes", flags.Image.Name)
 	}
 	if preset == "" {
-		return Preset{Name: CustomName, Summary: "axes from the command line", sweeps: []sweep{{}}, override: flags}, nil
+		return Preset{Name: customName, Summary: "axes from the command line", sweeps: []sweep{{}}, override: flags}, nil
 	}
-	p, err := LookupPreset(preset)
+	p, err := lookupPreset(preset)
 	if err != nil {
 		return Preset{}, err
 	}
 	if flags.Set() {
-		p.Name += "-" + CustomName
+		p.Name += "-" + customName
 		p.override = flags
 	}
 	return p, nil
@@ -151,7 +151,7 @@ func (s sweep) cases(o Axes) []Case {
 	a := s.axes().Override(o).withDefaults()
 	opts := s.opts
 	if len(opts) == 0 {
-		opts = []Opts{DefaultOpts}
+		opts = []Opts{defaultOpts}
 	}
 	var out []Case
 	for _, v := range a.Variants {
@@ -169,7 +169,7 @@ func (s sweep) cases(o Axes) []Case {
 									for _, b := range a.Blocks {
 										for _, t := range a.Timings {
 											ms := []Memory{""}
-											if t.Timing == TotalTiming {
+											if t.Timing == totalTiming {
 												ms = a.Mems
 											}
 											for _, m := range ms {
@@ -227,10 +227,10 @@ func multiGPUSweeps() []sweep {
 	for _, typ := range []convolve.ElemType{convolve.Float32, convolve.Uint8} {
 		base := sweep{variants: []string{multiGPU}, typ: typ, filters: []string{"gauss5", "gauss21"}}
 		total, resident, logical, big, bigRes := base, base, base, base, base
-		total.sizes, total.timings, total.mems, total.tunes, total.gpus = squares(8192), []Timing{TotalTiming}, []Memory{Pageable, Pinned}, streams, []string{"0", "all"}
+		total.sizes, total.timings, total.mems, total.tunes, total.gpus = squares(8192), []Timing{totalTiming}, []Memory{pageable, pinned}, streams, []string{"0", "all"}
 		resident.sizes, resident.timings, resident.gpus = squares(8192), []Timing{KernelTiming}, []string{"0", "all", "0,0"}
-		logical.sizes, logical.timings, logical.mems, logical.tunes, logical.gpus = squares(8192), []Timing{TotalTiming}, []Memory{Pinned}, four, []string{"0,0"}
-		big.sizes, big.timings, big.mems, big.tunes, big.gpus = squares(32768), []Timing{TotalTiming}, []Memory{Pinned}, fourMore, []string{"0", "all"}
+		logical.sizes, logical.timings, logical.mems, logical.tunes, logical.gpus = squares(8192), []Timing{totalTiming}, []Memory{pinned}, four, []string{"0,0"}
+		big.sizes, big.timings, big.mems, big.tunes, big.gpus = squares(32768), []Timing{totalTiming}, []Memory{pinned}, fourMore, []string{"0", "all"}
 		bigRes.sizes, bigRes.timings, bigRes.gpus = squares(32768), []Timing{KernelTiming}, []string{"0", "all"}
 		out = append(out, total, resident, logical, big, bigRes)
 	}
@@ -248,7 +248,7 @@ var rooflineKs = []int{3, 5, 7, 9, 11, 15, 21, 31}
 func rooflineShapes() []sweep {
 	vs := []string{"gpu-regtile", "gpu-tiled"}
 	fs := sized("dense", 3, 5, 7)
-	g := []Timing{GraphTiming}
+	g := []Timing{graphTiming}
 	var out []sweep
 	for _, typ := range []convolve.ElemType{convolve.Float32, convolve.Uint8, convolve.Int16} {
 		out = append(out, sweep{variants: vs, sizes: squares(4096), filters: fs, typ: typ, ch: 1, timings: g})
@@ -313,7 +313,7 @@ var planVariants = []string{"gpu-naive*", "gpu-const", "gpu-shared*", "gpu-textu
 
 // planChoices time a warm plan (the compile cache holds the kernels) and
 // a cold one (the caches bypassed: NVRTC compiles them).
-var planChoices = []TimingChoice{{PlanTiming, Hot}, {PlanTiming, Cold}}
+var planChoices = []TimingChoice{{planTiming, Hot}, {planTiming, Cold}}
 
 // planSweeps are the sweeps of preset plan: a warm and a cold plan of
 // every family on a problem it runs, the tensor-core families on a dense
@@ -355,21 +355,21 @@ var presets = []Preset{
 		sweeps: []sweep{
 			{variants: append([]string{"cpu-naive"}, report002Variants...), sizes: squares(1024),
 				filters: sized("box", 3, 7, 15, 23, 31, 45, 61, 75), blocks: blocks("32x32"),
-				timings: []Timing{KernelTiming, TotalTiming}},
+				timings: []Timing{KernelTiming, totalTiming}},
 		}},
 	{Name: "002-block-size", Report: "002", Summary: "1024x1024 box 3, 23, 61, square blocks 4..32, every memory-type variant (figs 10-12)",
 		sweeps: []sweep{{variants: report002Variants, sizes: squares(1024), filters: sized("box", 3, 23, 61),
 			blocks: blocks("4x4", "8x8", "16x16", "32x32")}}},
 	{Name: "002-exactness", Report: "002", Summary: "1024x1024 box 3, 9, 25, 75, block 32x32, gpu-naive and gpu-const compiled with default options, --fmad=false and --use_fast_math: kernel time and max ULP distance from cpu-naive",
 		sweeps: []sweep{{variants: []string{"gpu-naive", "gpu-const"}, sizes: squares(1024), filters: sized("box", 3, 9, 25, 75),
-			blocks: blocks("32x32"), opts: []Opts{DefaultOpts, NoFMA, FastMath}}}},
+			blocks: blocks("32x32"), opts: []Opts{defaultOpts, noFMA, fastMath}}}},
 
 	{Name: "003-filter-size", Report: "003", Summary: "1000x1000 RGB int16 planar, box K 3..121, channel strategies (table 1)",
 		sweeps: []sweep{{variants: report003Variants, sizes: squares(1000), filters: sized("box", 3, 9, 17, 33, 63, 121),
-			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, TotalTiming}}}},
+			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, totalTiming}}}},
 	{Name: "003-image-size", Report: "003", Summary: "box 11x11 RGB int16 planar over 100x100..10000x100000, channel strategies (table 3)",
 		sweeps: []sweep{{variants: report003Variants, sizes: report003Sizes, filters: []string{"box11"},
-			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, TotalTiming}}}},
+			typ: convolve.Int16, ch: 3, layout: convolve.Planar, timings: []Timing{KernelTiming, totalTiming}}}},
 
 	{Name: "004-sobel", Report: "004", Summary: "Sobel magnitude, 1024x1024 8-bit gray, CPU naive/fast vs GPU naive (gpu-sobel) and optimised (shared=1) (table I)",
 		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-sobel"}, op: convolve.SobelMagnitude,
@@ -381,7 +381,7 @@ var presets = []Preset{
 	{Name: "004-rgb2yuv", Report: "004", Summary: "RGB->YUV 1024x1024, naive (gpu-rgb2yuv) and optimised (opt=1) kernels, kernel and total time from pageable and pinned memory (table I)",
 		sweeps: []sweep{{variants: []string{"cpu-naive", "cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV,
 			sizes: squares(1024), typ: convolve.Uint8, ch: 3,
-			timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
+			timings: []Timing{KernelTiming, totalTiming}, mems: []Memory{pageable, pinned},
 			tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt=1"}}}}},
 
 	{Name: "default", Summary: "a short representative set: every variant on Gaussian 5x5 at 1024, sizes, filter sizes, Sobel, RGB->YUV, total and cold time, host launches vs graph replay, and gpu-regtile's warm and cold plan",
@@ -394,13 +394,13 @@ var presets = []Preset{
 			{variants: []string{"cpu-fast", "gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8,
 				tunes: map[string][]string{"gpu-sobel": {"", "shared=1"}}},
 			{variants: []string{"cpu-fast", "gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
-				timings: []Timing{KernelTiming, TotalTiming}, mems: []Memory{Pageable, Pinned},
+				timings: []Timing{KernelTiming, totalTiming}, mems: []Memory{pageable, pinned},
 				tunes: map[string][]string{"gpu-rgb2yuv": {"", "opt=1"}}},
 			{variants: []string{"gpu-shared"}, sizes: squares(1024), filters: []string{"gauss5"},
-				timings: []Timing{TotalTiming}, mems: []Memory{Pageable, Pinned}},
+				timings: []Timing{totalTiming}, mems: []Memory{pageable, pinned}},
 			{variants: []string{"gpu-shared"}, sizes: squares(2048), filters: []string{"gauss5"}, cache: Cold},
 			{variants: []string{"gpu-naive", "gpu-shared", "gpu-tiled"}, sizes: squares(256, 1024), filters: []string{"gauss5"},
-				timings: []Timing{KernelTiming, GraphTiming}},
+				timings: []Timing{KernelTiming, graphTiming}},
 			// The framework's own cost, for one family: a warm and a cold
 			// plan, two cases of five lines of about -max-time each (10 to
 			// 30s on a GPU host; preset plan times every family).
@@ -409,11 +409,11 @@ var presets = []Preset{
 	{Name: "launch-overhead", Summary: "kernel time from one host launch per run against CUDA-graph replays: report 000's variants on Gaussian 3x3, 16x16 blocks, images 64..4096, and the small 004 kernels at 1024",
 		sweeps: []sweep{
 			{variants: report000Variants[1:], sizes: squares(64, 128, 256, 512, 1024, 2048, 4096),
-				filters: []string{"gauss3"}, blocks: blocks("16x16"), timings: []Timing{KernelTiming, GraphTiming}},
+				filters: []string{"gauss3"}, blocks: blocks("16x16"), timings: []Timing{KernelTiming, graphTiming}},
 			{variants: []string{"gpu-sobel"}, op: convolve.SobelMagnitude, sizes: squares(1024), typ: convolve.Uint8,
-				timings: []Timing{KernelTiming, GraphTiming}},
+				timings: []Timing{KernelTiming, graphTiming}},
 			{variants: []string{"gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3,
-				timings: []Timing{KernelTiming, GraphTiming}},
+				timings: []Timing{KernelTiming, graphTiming}},
 		}},
 	{Name: "plan", Summary: "the framework's own cost: the time to make a plan, cold (compile caches bypassed: NVRTC compiles the kernels) and warm (the kernels cached), of every GPU family that compiles with NVRTC, at 1024x1024 on Gaussian 5x5 f32 (tensor-core families dense 7x7; channel strategies RGB f32, Sobel and RGB->YUV u8); goal: a cold plan within 200 ms",
 		sweeps: planSweeps},
@@ -423,10 +423,10 @@ var presets = []Preset{
 	{Name: "tuning-tiled", Summary: "gpu-tiled's outputs per thread (ry 1, 2, 4, 8) and block shape at 2048 and 4096, Gaussian 3, 5, 7, 15, 31, replayed from CUDA graphs, beside gpu-shared",
 		sweeps: []sweep{
 			{variants: []string{"gpu-tiled"}, sizes: squares(2048, 4096), filters: sized("gauss", 3, 5, 7, 15, 31),
-				blocks: blocks("32x4", "32x8", "64x4", "32x16", "16x16"), timings: []Timing{GraphTiming},
+				blocks: blocks("32x4", "32x8", "64x4", "32x16", "16x16"), timings: []Timing{graphTiming},
 				tunes: map[string][]string{"gpu-tiled": {"ry=1", "ry=2", "ry=4", "ry=8"}}},
 			{variants: []string{"gpu-shared"}, sizes: squares(2048, 4096), filters: sized("gauss", 3, 5, 7, 15, 31),
-				timings: []Timing{GraphTiming}},
+				timings: []Timing{graphTiming}},
 		}},
 	{Name: "cpu-peers", Summary: "cpu-fast on the cases OpenCV's filter2D and sepFilter2D are quoted for: 2048x2048, zero border, dense 3, 7, 21 and Gaussian 3, 7, 21, in float32, u8 and i16",
 		sweeps: []sweep{
@@ -437,41 +437,41 @@ var presets = []Preset{
 	{Name: "roofline", Summary: "every GPU variant against the DRAM and FP32 floors: 4096x4096 and 8192x8192, dense and Gaussian K 3..31, float32, one channel, zero border, hot cache, replayed from CUDA graphs",
 		sweeps: []sweep{{variants: []string{"gpu-*", "npp"}, sizes: squares(4096, 8192),
 			filters: append(sized("dense", rooflineKs...), sized("gauss", rooflineKs...)...),
-			timings: []Timing{GraphTiming}}}},
+			timings: []Timing{graphTiming}}}},
 	{Name: "roofline-shapes", Summary: "the roofline's direct kernels off its one case: gpu-regtile and gpu-tiled at K 3, 5, 7 on u8 and i16, RGB interleaved and planar, every border mode, and 4099x4097 beside 4096x4096, dense filters, hot cache, replayed from CUDA graphs",
 		sweeps: rooflineShapes()},
 	{Name: "crossover", Summary: "every path and peer and auto against K: 4096x4096 and 8192x8192, dense and Gaussian K 3, 7, 11, 21, 31, and 1024x1024 with K 45, 63, 75, float32, one channel, zero border, hot cache, replayed from CUDA graphs (the run a GPU's crossover table is written from)",
 		sweeps: []sweep{
 			{variants: crossoverVariants, sizes: squares(4096, 8192),
-				filters: append(sized("dense", crossoverKs...), sized("gauss", crossoverKs...)...), timings: []Timing{GraphTiming}},
+				filters: append(sized("dense", crossoverKs...), sized("gauss", crossoverKs...)...), timings: []Timing{graphTiming}},
 			{variants: crossoverVariants, sizes: squares(1024),
-				filters: append(sized("dense", crossoverLargeKs...), sized("gauss", crossoverLargeKs...)...), timings: []Timing{GraphTiming}},
+				filters: append(sized("dense", crossoverLargeKs...), sized("gauss", crossoverLargeKs...)...), timings: []Timing{graphTiming}},
 		}},
 	{Name: "tuning-regtile", Summary: "gpu-regtile's outputs per thread (rx 2, 4, 8 by ry 1, 2, 4, 8) and block shape at 4096x4096, dense K 3, 7, 11, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-tiled's, and its default choices on 64x4 and 32x16 blocks at K 3, 5, 7, 15, 21",
 		sweeps: []sweep{
 			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),
-				blocks: blocks("32x4", "32x8"), timings: []Timing{GraphTiming},
+				blocks: blocks("32x4", "32x8"), timings: []Timing{graphTiming},
 				tunes: map[string][]string{"gpu-regtile": regtileTunes()}},
 			{variants: []string{"gpu-regtile", "gpu-tiled"}, sizes: squares(4096), filters: sized("dense", 3, 7, 11, 21, 31),
-				timings: []Timing{GraphTiming}},
+				timings: []Timing{graphTiming}},
 			// The defaults' neighbours on wider and taller blocks: fewer
 			// halo columns per output (64x4) or rows (32x16).
 			{variants: []string{"gpu-regtile"}, sizes: squares(4096), filters: sized("dense", 3, 5, 7, 15, 21),
-				blocks: blocks("64x4", "32x16"), timings: []Timing{GraphTiming},
+				blocks: blocks("64x4", "32x16"), timings: []Timing{graphTiming},
 				tunes: map[string][]string{"gpu-regtile": regtileCandidates}},
 		}},
 	{Name: "tuning-sepfused", Summary: "gpu-sepfused's rows of outputs per thread (ry 1, 2, 4, 8, 16) at 4096x4096, Gaussian 3, 7, 15, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-separable's",
 		sweeps: []sweep{
 			{variants: []string{"gpu-sepfused"}, sizes: squares(4096), filters: sized("gauss", 3, 7, 15, 21, 31),
-				timings: []Timing{GraphTiming},
+				timings: []Timing{graphTiming},
 				tunes:   map[string][]string{"gpu-sepfused": {"ry=1", "ry=2", "ry=4", "ry=8", "ry=16"}}},
 			{variants: []string{"gpu-sepfused", "gpu-separable"}, sizes: squares(4096), filters: sized("gauss", 3, 7, 15, 21, 31),
-				timings: []Timing{GraphTiming}},
+				timings: []Timing{graphTiming}},
 		}},
 	{Name: "tuned-vs-default", Summary: "gpu-regtile and gpu-tiled at 4096x4096, dense K 3, 5, 7, 11, 21, replayed from CUDA graphs, each with its GPU's tuning table (tune key absent) and with its family's defaults (tune=untuned)",
 		sweeps: []sweep{{variants: []string{"gpu-regtile", "gpu-tiled"}, sizes: squares(4096), filters: sized("dense", 3, 5, 7, 11, 21),
-			timings: []Timing{GraphTiming},
-			tunes:   map[string][]string{"gpu-regtile": {"", TuneUntuned}, "gpu-tiled": {"", TuneUntuned}}}}},
+			timings: []Timing{graphTiming},
+			tunes:   map[string][]string{"gpu-regtile": {"", tuneUntuned}, "gpu-tiled": {"", tuneUntuned}}}}},
 	{Name: "004-multigpu", Report: "004", Summary: "row slabs over GPUs (gpu-slab-gpu-regtile), Gaussian 5 and 21, f32 and u8: at 8192x8192 total time (H2D + kernels + D2H) from pageable and pinned memory with 1 and 4 streams and resident time (kernels and halo exchange), on GPU 0 and on every GPU, and on two logical devices of GPU 0; at 32768x32768 the overlapped pipeline (pinned, 4 streams, 4 and 16 chunks a device) and resident time; each line with its host-copy bound and, beside a gpus=0 line, its scaling efficiency",
 		sweeps: multiGPUSweeps()},
 	{Name: "000", Report: "000", Summary: "every experiment of report 000", parts: []string{"000-image-size", "000-filter-size", "000-block-shape"}},
@@ -486,8 +486,8 @@ var presets = []Preset{
 // per-report unions and "all".
 func Presets() []Preset { return slices.Clone(presets) }
 
-// LookupPreset returns the preset with that name.
-func LookupPreset(name string) (Preset, error) {
+// lookupPreset returns the preset with that name.
+func lookupPreset(name string) (Preset, error) {
 	for _, p := range presets {
 		if p.Name == name {
 			return p, nil
@@ -510,7 +510,7 @@ func (p Preset) candidates(o Axes) []Case {
 		out = append(out, s.cases(o)...)
 	}
 	for _, part := range p.parts {
-		sub, err := LookupPreset(part)
+		sub, err := lookupPreset(part)
 		if err != nil {
 			panic(err) // the table above names only existing presets
 		}
@@ -550,7 +550,7 @@ type Expansion struct {
 
 // Expand resolves the preset's variant patterns against env.Variants and
 // keeps the cases each variant can run on this host: GPU variants only
-// with a GPU (one note, NoGPUNote, names those left out), CPU variants
+// with a GPU (one note, noGPUNote, names those left out), CPU variants
 // only up to the CPU cap, and only valid problems and configurations
 // inside the variant's capabilities. CPU cases lose their
 // block, cache, memory and compile-option settings and duplicates
@@ -589,7 +589,7 @@ func (p Preset) Expand(env Env) Expansion {
 				c.Cache = Hot
 				c.Timing = CPUTiming
 				c.Mem = ""
-				c.Opts = DefaultOpts
+				c.Opts = defaultOpts
 				c.Tune = ""
 				c.GPUs = ""
 			}
@@ -624,7 +624,7 @@ func (p Preset) Expand(env Env) Expansion {
 				}
 				continue
 			}
-			if c.GPU && c.Timing == TotalTiming && c.Mem == Pinned && !env.Pinned {
+			if c.GPU && c.Timing == totalTiming && c.Mem == pinned && !env.Pinned {
 				note("pinned host memory: not available, mem=pinned cases are left out")
 				continue
 			}
@@ -633,7 +633,7 @@ func (p Preset) Expand(env Env) Expansion {
 				ex.CPUCapped++
 				continue
 			}
-			if err == nil && c.Tune != TuneUntuned {
+			if err == nil && c.Tune != tuneUntuned {
 				_, err = convolve.ParseTunables(c.Tune)
 			}
 			if err == nil {
@@ -657,7 +657,7 @@ func (p Preset) Expand(env Env) Expansion {
 		}
 	}
 	if len(noGPU) > 0 {
-		ex.Notes = append(ex.Notes, NoGPUNote(noGPU))
+		ex.Notes = append(ex.Notes, noGPUNote(noGPU))
 	}
 	if ex.CPUCapped > 0 {
 		ex.Notes = append(ex.Notes, fmt.Sprintf("%d CPU cases above the CPU cap of %d multiply-adds are left out", ex.CPUCapped, env.CPUCap))
@@ -665,10 +665,10 @@ func (p Preset) Expand(env Env) Expansion {
 	return ex
 }
 
-// NoGPUNote is the one note of an expansion that left out the cases of
+// noGPUNote is the one note of an expansion that left out the cases of
 // the GPU variants names because the host has no usable GPU: their count
 // and the first three names.
-func NoGPUNote(names []string) string {
+func noGPUNote(names []string) string {
 	what := "1 GPU variant skipped"
 	if len(names) > 1 {
 		what = fmt.Sprintf("%d GPU variants skipped", len(names))
@@ -690,7 +690,7 @@ func resolveGPUs(list string, n int) (string, error) {
 		}
 		return convolve.FormatDevices(devs), nil
 	}
-	devs, err := ParseDevices(list)
+	devs, err := parseDevices(list)
 	if err != nil {
 		return "", err
 	}

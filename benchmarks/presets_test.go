@@ -40,12 +40,12 @@ func TestPresetsWellFormed(t *testing.T) {
 				t.Errorf("preset %s: %v", p.Name, err)
 			}
 		}
-		if got, err := LookupPreset(p.Name); err != nil || got.Name != p.Name {
-			t.Errorf("LookupPreset(%q) = %v, %v", p.Name, got.Name, err)
+		if got, err := lookupPreset(p.Name); err != nil || got.Name != p.Name {
+			t.Errorf("lookupPreset(%q) = %v, %v", p.Name, got.Name, err)
 		}
 	}
-	if _, err := LookupPreset("nope"); err == nil || !strings.Contains(err.Error(), "000-image-size") {
-		t.Errorf("LookupPreset(nope) error %v: want one naming the presets", err)
+	if _, err := lookupPreset("nope"); err == nil || !strings.Contains(err.Error(), "000-image-size") {
+		t.Errorf("lookupPreset(nope) error %v: want one naming the presets", err)
 	}
 }
 
@@ -98,7 +98,7 @@ func TestPresetAxes(t *testing.T) {
 		{"002-exactness", "timing", []string{"kernel"}},
 	}
 	for _, tt := range tests {
-		p, err := LookupPreset(tt.preset)
+		p, err := lookupPreset(tt.preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestPresetAxes(t *testing.T) {
 }
 
 func TestExpand(t *testing.T) {
-	p, _ := LookupPreset("000-image-size")
+	p, _ := lookupPreset("000-image-size")
 	noGPU := p.Expand(Env{Variants: fakes()})
 	if got := axis(noGPU.Cases, "variant"); !slices.Equal(got, []string{"cpu-naive"}) {
 		t.Errorf("without GPU: variants %v, want [cpu-naive]", got)
@@ -132,19 +132,19 @@ func TestExpand(t *testing.T) {
 	}
 	// A prefix pattern selects every matching variant; capabilities drop
 	// what a variant cannot run, with a note for exact names.
-	p3, _ := LookupPreset("003-filter-size")
+	p3, _ := lookupPreset("003-filter-size")
 	ex3 := p3.Expand(Env{GPU: true, Variants: fakes()})
 	if got := axis(ex3.Cases, "variant"); !slices.Equal(got, []string{"cpu-naive", "gpu-ch-arrays", "gpu-ch-grid"}) {
 		t.Errorf("003 variants %v", got)
 	}
-	p2, _ := LookupPreset("002-filter-size")
+	p2, _ := lookupPreset("002-filter-size")
 	ex2 := p2.Expand(Env{GPU: true, Variants: fakes()})
 	if !containsLine(ex2.Notes, "gpu-shared: convolve: gpu-shared does not support filter size") {
 		t.Errorf("002 notes %q: want gpu-shared's filter-size limit", ex2.Notes)
 	}
 	// "all" holds every case of every report's presets and of default
 	// exactly once; the method and tuning experiments stay apart.
-	all, _ := LookupPreset("all")
+	all, _ := lookupPreset("all")
 	exAll := all.Expand(Env{GPU: true, Pinned: true, Variants: fakes()})
 	names := map[string]bool{}
 	for _, c := range exAll.Cases {
@@ -164,7 +164,7 @@ func TestExpand(t *testing.T) {
 		}
 	}
 	// The default preset's "*" never selects the float64 reference.
-	def, _ := LookupPreset("default")
+	def, _ := lookupPreset("default")
 	if slices.Contains(axis(def.Expand(Env{Variants: fakes()}).Cases, "variant"), "reference") {
 		t.Errorf("default selects the reference variant")
 	}
@@ -176,7 +176,7 @@ func TestExpand(t *testing.T) {
 func TestExpandExactness(t *testing.T) {
 	vs := append(fakes(), fakeVariant{convolve.Description{Name: "gpu-const", Caps: convolve.Capabilities{GPU: true, Ops: []convolve.Operation{convolve.Filter2D}}}})
 	for _, preset := range []string{"002", "all"} {
-		p, err := LookupPreset(preset)
+		p, err := lookupPreset(preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestExpandExactness(t *testing.T) {
 		names := map[string]bool{}
 		for _, c := range ex.Cases {
 			names[c.Name()] = true
-			if !c.GPU && (c.Opts != DefaultOpts || strings.Contains(c.Name(), "/opts=")) {
+			if !c.GPU && (c.Opts != defaultOpts || strings.Contains(c.Name(), "/opts=")) {
 				t.Errorf("%s: CPU case %s keeps compile options %q", preset, c.Name(), c.Opts)
 			}
 		}
@@ -201,7 +201,7 @@ func TestExpandExactness(t *testing.T) {
 		}
 	}
 	// Without a GPU the sweep has nothing to run and says why.
-	p, _ := LookupPreset("002-exactness")
+	p, _ := lookupPreset("002-exactness")
 	ex := p.Expand(Env{Variants: vs})
 	if len(ex.Cases) != 0 || !containsLine(ex.Notes, "GPU variants skipped: no CUDA device on this host") {
 		t.Errorf("no GPU: %d cases, notes %q", len(ex.Cases), ex.Notes)
@@ -223,7 +223,7 @@ func TestULPOnlyInOptionSweeps(t *testing.T) {
 		preset string
 		want   bool
 	}{{"002-exactness", true}, {"002-filter-size", false}, {"000-image-size", false}} {
-		p, err := LookupPreset(tt.preset)
+		p, err := lookupPreset(tt.preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func TestULPOnlyInOptionSweeps(t *testing.T) {
 // request of either: 002's filter-size and exactness sweeps both hold
 // gpu-naive box3 with the default options.
 func TestSharedCaseKeepsULP(t *testing.T) {
-	p, err := LookupPreset("002")
+	p, err := lookupPreset("002")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestPresets004Tunes(t *testing.T) {
 		{"004-gaussian", "gpu-separable", []string{"", "shared=0"}},
 		{"004-rgb2yuv", "gpu-rgb2yuv", []string{"", "opt=1"}},
 	} {
-		p, err := LookupPreset(tt.preset)
+		p, err := lookupPreset(tt.preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +310,7 @@ func TestExpandBadTune(t *testing.T) {
 // Preset launch-overhead times every GPU case both ways, so that the two
 // times of one kernel sit side by side in one run.
 func TestLaunchOverheadPairsTimings(t *testing.T) {
-	p, err := LookupPreset("launch-overhead")
+	p, err := lookupPreset("launch-overhead")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestLaunchOverheadPairsTimings(t *testing.T) {
 	}
 	for k, ts := range timings {
 		slices.Sort(ts)
-		if !slices.Equal(ts, []Timing{KernelTiming, GraphTiming}) {
+		if !slices.Equal(ts, []Timing{KernelTiming, graphTiming}) {
 			t.Errorf("%s: timings %v, want kernel and kernel-graph", k, ts)
 		}
 	}
@@ -334,7 +334,7 @@ func TestLaunchOverheadPairsTimings(t *testing.T) {
 // cpu-peers times cpu-fast alone on the six cases the OpenCV figures are
 // quoted for, in float32, u8 and i16, and no CPU cap leaves one out.
 func TestCPUPeersPreset(t *testing.T) {
-	p, err := LookupPreset("cpu-peers")
+	p, err := lookupPreset("cpu-peers")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestCPUPeersPreset(t *testing.T) {
 // two sizes, dense and Gaussian K 3..31, f32, one channel, zero border,
 // hot cache, graph replay.
 func TestRooflinePreset(t *testing.T) {
-	p, err := LookupPreset("roofline")
+	p, err := lookupPreset("roofline")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +405,7 @@ func TestRooflinePreset(t *testing.T) {
 }
 
 func TestTuningRegtilePreset(t *testing.T) {
-	p, err := LookupPreset("tuning-regtile")
+	p, err := lookupPreset("tuning-regtile")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +415,7 @@ func TestTuningRegtilePreset(t *testing.T) {
 		if c.Variant == "gpu-regtile" && c.Tune != "" && !slices.Contains(tunes, c.Tune) {
 			tunes = append(tunes, c.Tune)
 		}
-		if c.Timing != GraphTiming || c.Width != 4096 || c.Height != 4096 {
+		if c.Timing != graphTiming || c.Width != 4096 || c.Height != 4096 {
 			t.Errorf("case %s: want graph timing at 4096x4096", c.Name())
 		}
 	}
@@ -437,7 +437,7 @@ func TestTuningRegtilePreset(t *testing.T) {
 }
 
 func TestTuningSepfusedPreset(t *testing.T) {
-	p, err := LookupPreset("tuning-sepfused")
+	p, err := lookupPreset("tuning-sepfused")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +447,7 @@ func TestTuningSepfusedPreset(t *testing.T) {
 		if c.Variant == "gpu-sepfused" && c.Tune != "" && !slices.Contains(tunes, c.Tune) {
 			tunes = append(tunes, c.Tune)
 		}
-		if c.Timing != GraphTiming || c.Width != 4096 || c.Height != 4096 {
+		if c.Timing != graphTiming || c.Width != 4096 || c.Height != 4096 {
 			t.Errorf("case %s: want graph timing at 4096x4096", c.Name())
 		}
 	}
@@ -465,7 +465,7 @@ func TestTuningSepfusedPreset(t *testing.T) {
 // 1024x1024 with K 45, 63, 75; a path or peer not registered on the host
 // is left out with a note, not an error.
 func TestCrossoverPreset(t *testing.T) {
-	p, err := LookupPreset("crossover")
+	p, err := lookupPreset("crossover")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -529,11 +529,11 @@ func TestNoGPUNote(t *testing.T) {
 		{[]string{"gpu-a", "gpu-b", "gpu-c"}, "3 GPU variants skipped: no CUDA device on this host (gpu-a, gpu-b, gpu-c)"},
 		{[]string{"gpu-a", "gpu-b", "gpu-c", "gpu-d", "gpu-e"}, "5 GPU variants skipped: no CUDA device on this host (gpu-a, gpu-b, gpu-c and 2 more)"},
 	} {
-		if got := NoGPUNote(tt.names); got != tt.want {
-			t.Errorf("NoGPUNote(%q) = %q, want %q", tt.names, got, tt.want)
+		if got := noGPUNote(tt.names); got != tt.want {
+			t.Errorf("noGPUNote(%q) = %q, want %q", tt.names, got, tt.want)
 		}
 	}
-	p, _ := LookupPreset("all")
+	p, _ := lookupPreset("all")
 	ex := p.Expand(Env{Variants: convolve.Variants(), CPUCap: DefaultCPUCap})
 	n := 0
 	for _, note := range ex.Notes {

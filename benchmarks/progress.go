@@ -18,8 +18,8 @@ type Progress struct {
 	last  string
 }
 
-// NewProgress starts the clock of a sweep of total cases.
-func NewProgress(w io.Writer, sweep string, total int, now time.Time) *Progress {
+// newProgress starts the clock of a sweep of total cases.
+func newProgress(w io.Writer, sweep string, total int, now time.Time) *Progress {
 	return &Progress{W: w, Sweep: sweep, Total: total, start: now}
 }
 
@@ -70,7 +70,7 @@ func (p *Progress) Done() int { return p.done }
 func (p *Progress) Line(now time.Time) string {
 	elapsed := now.Sub(p.start)
 	return ProgressLine{Sweep: p.Sweep, Done: p.done, Total: p.Total, Elapsed: elapsed,
-		Left: Remaining(p.done, p.Total, elapsed)}.String()
+		Left: remaining(p.done, p.Total, elapsed)}.String()
 }
 
 // ProgressLine is one line Progress prints: the state of the sweep and,
@@ -133,9 +133,9 @@ func ParseProgressLine(line string) (l ProgressLine, ok bool) {
 	return l, true
 }
 
-// Remaining estimates the time left when done of total cases took
+// remaining estimates the time left when done of total cases took
 // elapsed, assuming the rest take as long on average.
-func Remaining(done, total int, elapsed time.Duration) string {
+func remaining(done, total int, elapsed time.Duration) string {
 	switch {
 	case done >= total:
 		return "finished"

@@ -19,8 +19,8 @@ func TestRemaining(t *testing.T) {
 		{4, 4, time.Hour, "finished"},
 	}
 	for _, tt := range tests {
-		if got := Remaining(tt.done, tt.total, tt.elapsed); got != tt.want {
-			t.Errorf("Remaining(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
+		if got := remaining(tt.done, tt.total, tt.elapsed); got != tt.want {
+			t.Errorf("remaining(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
 		}
 	}
 }
@@ -28,7 +28,7 @@ func TestRemaining(t *testing.T) {
 func TestProgress(t *testing.T) {
 	var sb strings.Builder
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := NewProgress(&sb, "demo", 3, t0)
+	p := newProgress(&sb, "demo", 3, t0)
 	p.Start("a", t0)
 	p.Start("a", t0.Add(time.Second)) // testing calls the same case again
 	p.Start("b", t0.Add(10*time.Second))

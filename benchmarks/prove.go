@@ -16,10 +16,10 @@ import (
 	"github.com/convbench/convbench/internal/childproc"
 )
 
-// ProveTest is the test of the benchmarks test binary that runs the
+// proveTest is the test of the benchmarks test binary that runs the
 // property suite (convtest.TestVariant) on every user kernel, one subtest
 // per variant name.
-const ProveTest = "TestUserKernels"
+const proveTest = "TestUserKernels"
 
 // DefaultProveTimeout is the default of the benchmarks' -prove-timeout
 // (and the sweep's): how long the property suite may run on one user
@@ -29,17 +29,17 @@ const ProveTest = "TestUserKernels"
 // and a cold compile cache.
 const DefaultProveTimeout = 10 * time.Minute
 
-// ProveShrinkTime bounds the shrinking of a failure in a run of the
+// proveShrinkTime bounds the shrinking of a failure in a run of the
 // suite that ProveKernels starts, unless its extra arguments set
 // -convtest.shrink-time: a refusal needs a failing case, not the
 // smallest, and after a sticky CUDA error every candidate fails, so that
 // shrinking would only spend the suite's default minute. The refusal's
 // command reruns the suite on the kernel alone.
-const ProveShrinkTime = 20 * time.Second
+const proveShrinkTime = 20 * time.Second
 
-// MaxConcurrentProofs bounds the runs of the property suite, one per
+// maxConcurrentProofs bounds the runs of the property suite, one per
 // user kernel, that ProveKernels has going at once.
-const MaxConcurrentProofs = 8
+const maxConcurrentProofs = 8
 
 // Kinds of fault a proof records (Proof.Fault).
 const (
@@ -67,7 +67,7 @@ type Proof struct {
 	// the run of the suite, else "".
 	Fault string
 	// Command is the command that runs the suite on the kernel alone, as
-	// ProveKernels ran it; "" for a proof read by ParseProofs.
+	// ProveKernels ran it; "" for a proof read by parseProofs.
 	Command string
 }
 
@@ -107,24 +107,24 @@ func (p Proof) Refusal() string {
 	return s
 }
 
-// ProveArgs are the arguments of a child run of the benchmarks test binary
+// proveArgs are the arguments of a child run of the benchmarks test binary
 // that proves the named user kernels: the suite's test, verbose, once,
 // then extra (the -kernel flags that load them, and any -convtest.*
 // flags).
-func ProveArgs(names []string, extra []string) []string {
+func proveArgs(names []string, extra []string) []string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = regexp.QuoteMeta(n)
 	}
-	args := []string{"-test.run=^" + ProveTest + "$/^(?:" + strings.Join(quoted, "|") + ")$", "-test.v", "-test.count=1", "-test.timeout=0"}
+	args := []string{"-test.run=^" + proveTest + "$/^(?:" + strings.Join(quoted, "|") + ")$", "-test.v", "-test.count=1", "-test.timeout=0"}
 	return append(args, extra...)
 }
 
 // ProveKernels runs the property suite on each of the named user kernels
-// in a child run of bin, the benchmarks test binary, of its own (ProveArgs
-// with one name and extra, and -convtest.shrink-time=ProveShrinkTime
+// in a child run of bin, the benchmarks test binary, of its own (proveArgs
+// with one name and extra, and -convtest.shrink-time=proveShrinkTime
 // unless extra sets it), so that a kernel that faults or hangs fails
-// alone: up to MaxConcurrentProofs runs at once. A run stops at the
+// alone: up to maxConcurrentProofs runs at once. A run stops at the
 // kernel's first failed property, which is verdict enough, and is killed
 // once it has run for timeout (when positive): the kernel is then taken
 // to hang. A run whose output names a sticky CUDA error (the kernel left
@@ -136,7 +136,7 @@ func ProveKernels(bin string, names []string, extra []string, timeout time.Durat
 	if !slices.ContainsFunc(extra, func(a string) bool {
 		return strings.HasPrefix(a, "-convtest.shrink-time=") || strings.HasPrefix(a, "--convtest.shrink-time=")
 	}) {
-		extra = append(slices.Clone(extra), "-convtest.shrink-time="+ProveShrinkTime.String())
+		extra = append(slices.Clone(extra), "-convtest.shrink-time="+proveShrinkTime.String())
 	}
 	proofs := make([]Proof, len(names))
 	if len(names) == 1 {
@@ -145,7 +145,7 @@ func ProveKernels(bin string, names []string, extra []string, timeout time.Durat
 	}
 	var mu sync.Mutex // log
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, MaxConcurrentProofs)
+	slots := make(chan struct{}, maxConcurrentProofs)
 	for i, name := range names {
 		wg.Add(1)
 		slots <- struct{}{}
@@ -166,7 +166,7 @@ func ProveKernels(bin string, names []string, extra []string, timeout time.Durat
 // child run of bin (ProveKernels), its output to log, and returns the
 // verdict.
 func proveOne(bin, name string, extra []string, timeout time.Duration, log io.Writer) Proof {
-	args := ProveArgs([]string{name}, extra)
+	args := proveArgs([]string{name}, extra)
 	command := childproc.Quote(append([]string{bin}, args...))
 	fmt.Fprintf(log, "[benchmarks] property suite on %s: %s\n", name, command)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -195,7 +195,7 @@ func proveOne(bin, name string, extra []string, timeout time.Duration, log io.Wr
 		w.grace.Stop()
 	}
 	w.flush()
-	p := ParseProofs(w.out.String(), []string{name})[0]
+	p := parseProofs(w.out.String(), []string{name})[0]
 	p.Command = command
 	switch {
 	case timedOut && p.Verdict == "":
@@ -333,12 +333,12 @@ func clip(s string, n int) string {
 }
 
 var (
-	resultLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): ` + ProveTest + `/([^/\s]+)(?:/([^/\s]+))?\S* \(`)
-	runLine    = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + ProveTest + `/([^/\s]+)(?:/([^/\s]+))?`)
+	resultLine = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): ` + proveTest + `/([^/\s]+)(?:/([^/\s]+))?\S* \(`)
+	runLine    = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + proveTest + `/([^/\s]+)(?:/([^/\s]+))?`)
 	logPrefix  = regexp.MustCompile(`^\s+\S+\.go:\d+: `)
 )
 
-// ParseProofs reads the verbose output of the suite's test (go test -v
+// parseProofs reads the verbose output of the suite's test (go test -v
 // format) and returns the verdict on each of names: the variant's
 // subtest's result, the properties that failed, and, as the detail, the
 // first line the suite logged under the first failing property (with the
@@ -348,7 +348,7 @@ var (
 // property=PROP ...", streamed as it comes), so that the output of a run
 // stopped at its first failed property, before the subtests' result
 // lines, reads as a failure too.
-func ParseProofs(out string, names []string) []Proof {
+func parseProofs(out string, names []string) []Proof {
 	proofs := make([]Proof, len(names))
 	for i, n := range names {
 		proofs[i].Variant = n

@@ -83,7 +83,7 @@ type Runner struct {
 	single map[string]float64
 	// energyNoted holds the rules by which lines left their energy out
 	// that a progress note has named, so that each is named once a run;
-	// its EnergyOff entry is set once the first GPU line has described
+	// its energyOff entry is set once the first GPU line has described
 	// the meter (EnergyMeter.Note).
 	energyNoted map[EnergyRule]bool
 }
@@ -98,7 +98,7 @@ type caseState struct {
 	metrics convolve.Metrics
 	gate    GateMode
 	timing  Timing
-	// maxULP is the largest ULP distance from cpu-naive (NaiveULP), when
+	// maxULP is the largest ULP distance from cpu-naive (naiveULP), when
 	// hasULP.
 	maxULP int64
 	hasULP bool
@@ -183,7 +183,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if s.out, err = p.NewOutput(); err != nil {
 		return err
 	}
-	if c.Timing == TotalTiming && c.Mem == Pinned {
+	if c.Timing == totalTiming && c.Mem == pinned {
 		if r.Device == nil {
 			return fmt.Errorf("mem=pinned needs a GPU")
 		}
@@ -212,15 +212,15 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if err := s.plan.Run(s.in, s.out); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	s.metrics, s.gate, err = GateModel(p, s.in, s.out, convolve.ModelOf(v, p, c.Config()))
+	s.metrics, s.gate, err = gateModel(p, s.in, s.out, convolve.ModelOf(v, p, c.Config()))
 	if err != nil {
 		return fmt.Errorf("gate: %w", err)
 	}
 	if !s.metrics.OK() {
 		return fmt.Errorf("output differs from the reference (%s gate): %v", s.gate, s.metrics)
 	}
-	if (c.ULP || c.Opts == NoFMA) && HasNaiveULP(p) {
-		if s.maxULP, _, err = NaiveULP(p, s.in, s.out); err != nil {
+	if (c.ULP || c.Opts == noFMA) && hasNaiveULP(p) {
+		if s.maxULP, _, err = naiveULP(p, s.in, s.out); err != nil {
 			return fmt.Errorf("gate: %w", err)
 		}
 		s.hasULP = true
@@ -228,7 +228,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 			return err
 		}
 	}
-	if c.GPU && c.Timing == PlanTiming {
+	if c.GPU && c.Timing == planTiming {
 		// One untimed plan as the case times them: a cold one must
 		// compile, else there is no cold plan to time.
 		s.variant, s.cfg = v, c.Config()
@@ -236,7 +236,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 			return err
 		}
 	}
-	if c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming) {
+	if c.GPU && (c.Timing == KernelTiming || c.Timing == graphTiming) {
 		dp, ok := s.plan.(convolve.DevicePlan)
 		if !ok {
 			return fmt.Errorf("plan of %s (%T) cannot time its kernel alone: not a convolve.DevicePlan", c.Variant, s.plan)
@@ -248,7 +248,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		if _, err := dp.TimeKernel(1); err != nil { // warm-up
 			return fmt.Errorf("warm-up: %w", err)
 		}
-		if c.Timing == GraphTiming {
+		if c.Timing == graphTiming {
 			// Captures both graphs and replays each once, so that no
 			// timed sample includes a capture.
 			if _, err := dp.TimeKernelGraph(variants.GraphBatch + 1); err != nil {
@@ -321,8 +321,8 @@ func (r *Runner) lookup(name string) (convolve.Variant, error) {
 	return convolve.Lookup(name)
 }
 
-// SettingPrefix begins the line a Runner writes to Settings for a case.
-const SettingPrefix = "# setting "
+// settingPrefix begins the line a Runner writes to Settings for a case.
+const settingPrefix = "# setting "
 
 // settingNote is the progress note naming the block and tunables a plan
 // runs with and where they came from (its tuning table, its family's
@@ -340,7 +340,7 @@ func settingNote(p convolve.Plan) string {
 // variant declares convolve.Capabilities.ReferenceOrder (cpu-naive's
 // summation order) and yet differs from cpu-naive.
 func checkBitExact(c Case, maxULP int64) error {
-	if c.Opts != NoFMA || c.Op != convolve.Filter2D {
+	if c.Opts != noFMA || c.Op != convolve.Filter2D {
 		return nil
 	}
 	v, err := convolve.Lookup(c.Variant)
@@ -360,7 +360,7 @@ func checkBitExact(c Case, maxULP int64) error {
 // line: one sample set, taken as r.Noise says (Noise.Collect) whatever
 // b.N is, so the benchmark binary runs with -test.benchtime=1x. A
 // sample times a batch of runs lasting at least Noise.SampleTime (the
-// batch size is found once per case, Batch), or for cold cases one run
+// batch size is found once per case, batch), or for cold cases one run
 // after an L2 flush. The line reports the median of the samples (ns/op
 // the host's time per run; gpu-ns/op or total-ns/op the case's), the
 // spread of that median (median-ci95-%), the number of samples, for
@@ -373,7 +373,7 @@ func checkBitExact(c Case, maxULP int64) error {
 // energy phase's after them (EnergyMeter.Phase; not for cold cases, whose
 // energy is their samples'). A progress note says, the first time, why
 // lines carry no energy.
-// A plan-timing case (PlanTiming) times plans instead of runs, a batch of
+// A plan-timing case (planTiming) times plans instead of runs, a batch of
 // warm ones or one cold one a sample, unwatched by the clock guard and
 // the energy meter; its line reports ns/op, the plan's time, and the
 // NVRTC compiles and compile-cache hits per plan (compiles/op,
@@ -403,7 +403,7 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		if r.cur.setting != "" {
 			r.Progress.Note(r.cur.setting)
 			if r.Settings != nil {
-				fmt.Fprintf(r.Settings, "%s%s: %s\n", SettingPrefix, name, r.cur.setting)
+				fmt.Fprintf(r.Settings, "%s%s: %s\n", settingPrefix, name, r.cur.setting)
 			}
 		}
 	}
@@ -443,20 +443,20 @@ func (r *Runner) Run(b *testing.B, c Case) {
 
 // lineEnergy is the energy per run of a line of case c whose samples, or
 // energy phase, used use (EnergyMeter.PerRun), or why it has none; CPU
-// cases have none (Omitted EnergyOff, and no Detail), nor do plan-timing
+// cases have none (Omitted energyOff, and no Detail), nor do plan-timing
 // cases and cases on other GPUs.
 func (r *Runner) lineEnergy(c Case, use EnergyUse) LineEnergy {
 	switch {
 	case !c.GPU:
-		return LineEnergy{Omitted: EnergyOff}
-	case r.Energy.On() && c.Timing == PlanTiming:
-		return LineEnergy{Omitted: EnergyPlanTiming, Detail: "timing=plan"}
+		return LineEnergy{Omitted: energyOff}
+	case r.Energy.On() && c.Timing == planTiming:
+		return LineEnergy{Omitted: energyPlanTiming, Detail: "timing=plan"}
 	case r.Energy.On() && !meteredDevices(c.GPUs):
-		return LineEnergy{Omitted: EnergyOtherGPU, Detail: "gpus=" + c.GPUs}
+		return LineEnergy{Omitted: energyOtherGPU, Detail: "gpus=" + c.GPUs}
 	}
 	e := r.Energy.PerRun(use)
-	if e.Omitted == EnergyShortSpan && flushesL2(c) {
-		e.Omitted = EnergyColdShort
+	if e.Omitted == energyShortSpan && flushesL2(c) {
+		e.Omitted = energyColdShort
 	}
 	return e
 }
@@ -475,8 +475,8 @@ func (r *Runner) energyNotes(c Case, line int, e LineEnergy) []string {
 		r.energyNoted = map[EnergyRule]bool{}
 	}
 	var notes []string
-	if !r.energyNoted[EnergyOff] {
-		r.energyNoted[EnergyOff] = true
+	if !r.energyNoted[energyOff] {
+		r.energyNoted[energyOff] = true
 		notes = append(notes, r.Energy.Note())
 	}
 	if !e.Reported() && !r.energyNoted[e.Omitted] {
@@ -535,7 +535,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 	var prepare func() error
 	cold := false
 	switch {
-	case !c.GPU || c.Timing == TotalTiming:
+	case !c.GPU || c.Timing == totalTiming:
 		run = func(k int) (time.Duration, time.Duration, error) {
 			t0 := time.Now()
 			for range k {
@@ -546,7 +546,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 			d := time.Since(t0)
 			return d, d, nil
 		}
-	case c.Timing == PlanTiming:
+	case c.Timing == planTiming:
 		// A cold plan is one sample, like a cold kernel: each compiles
 		// for about as long as a sample lasts anyway.
 		cold = c.Cache == Cold
@@ -578,7 +578,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 		if cold {
 			s.batch = 1
 		} else {
-			k, err := Batch(func(k int) (time.Duration, error) {
+			k, err := batch(func(k int) (time.Duration, error) {
 				d, _, err := run(k)
 				return d, err
 			}, noise.SampleTime, maxBatch)
@@ -631,7 +631,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 // a GPU case of kernel or graph timing with a cold cache, one run a
 // sample.
 func flushesL2(c Case) bool {
-	return c.GPU && c.Cache == Cold && (c.Timing == KernelTiming || c.Timing == GraphTiming)
+	return c.GPU && c.Cache == Cold && (c.Timing == KernelTiming || c.Timing == graphTiming)
 }
 
 // energyPhased reports whether lines of c whose samples span too little
@@ -646,16 +646,16 @@ func energyPhased(c Case) bool {
 // of GPU cases that time device work. A plan's time is the host's (NVRTC,
 // driver calls), and an idle GPU's SM clock is low, so the guard would
 // discard every sample of a plan-timing case.
-func clockGuarded(c Case) bool { return c.GPU && c.Timing != PlanTiming }
+func clockGuarded(c Case) bool { return c.GPU && c.Timing != planTiming }
 
-// CopyBWPercent is the share of the device's measured copy bandwidth
+// copyBWPercent is the share of the device's measured copy bandwidth
 // (copyGBps, bytes read plus written per second, as gpu-copy-gbps) that
 // one run of p taking per achieves when it moves the fewest bytes it can:
 // each input element read once and each float32 output element written
 // once, W*H*C*(input element size + 4) bytes (8*W*H for one float32
 // channel), the bytes the DRAM floor counts. 100 means the run is at that
 // floor. It is 0 when copyGBps or per is not positive.
-func CopyBWPercent(p convolve.Problem, per time.Duration, copyGBps float64) float64 {
+func copyBWPercent(p convolve.Problem, per time.Duration, copyGBps float64) float64 {
 	if per <= 0 {
 		return 0
 	}
@@ -664,7 +664,7 @@ func CopyBWPercent(p convolve.Problem, per time.Duration, copyGBps float64) floa
 
 // timeKernel times n runs of the case's device work the way its timing says.
 func (s *caseState) timeKernel(n int) (time.Duration, error) {
-	if s.timing == GraphTiming {
+	if s.timing == graphTiming {
 		return s.dev.TimeKernelGraph(n)
 	}
 	return s.dev.TimeKernel(n)
@@ -676,7 +676,7 @@ func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnerg
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
-	if c.Timing == PlanTiming && r.cur.plans > 0 {
+	if c.Timing == planTiming && r.cur.plans > 0 {
 		fmt.Fprintf(&sb, "; %d plans, %d NVRTC compiles, %d compile-cache hits", r.cur.plans, r.cur.compiles, r.cur.hits)
 	}
 	if clockGuarded(c) && r.Guard.On() {
@@ -707,7 +707,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 	}
 	host, _ := Spread(set.Host)
 	b.ReportMetric(host, "ns/op")
-	if c.GPU && c.Timing == PlanTiming {
+	if c.GPU && c.Timing == planTiming {
 		// A plan's time is ns/op; rates of pixels and bytes do not
 		// apply to it.
 		s := r.cur
@@ -718,9 +718,9 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 		return
 	}
 	switch {
-	case c.GPU && (c.Timing == KernelTiming || c.Timing == GraphTiming):
+	case c.GPU && (c.Timing == KernelTiming || c.Timing == graphTiming):
 		b.ReportMetric(set.Median, "gpu-ns/op")
-	case c.GPU && c.Timing == TotalTiming:
+	case c.GPU && c.Timing == totalTiming:
 		b.ReportMetric(set.Median, "total-ns/op")
 	}
 	tp := convolve.ThroughputOf(p)
@@ -742,9 +742,9 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 	}
 	if c.GPU && r.Peaks.CopyGBps > 0 {
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
-		b.ReportMetric(CopyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
+		b.ReportMetric(copyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
-	if c.GPU && c.Timing == TotalTiming {
+	if c.GPU && c.Timing == totalTiming {
 		if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
 			b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
 			b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")
@@ -802,7 +802,7 @@ func distinct(devs []int) int {
 // alone (gpus=0) was measured before in this run; a case on one device
 // list of one ordinal records its median as the T1 of later cases.
 func (r *Runner) scaling(c Case, median float64) (float64, bool) {
-	devs, err := ParseDevices(c.GPUs)
+	devs, err := parseDevices(c.GPUs)
 	if !c.GPU || err != nil || len(devs) == 0 {
 		return 0, false
 	}
@@ -822,9 +822,9 @@ func (r *Runner) scaling(c Case, median float64) (float64, bool) {
 	return t1 / (float64(distinct(devs)) * median), true
 }
 
-// UnitLines are the benchfmt unit metadata lines of the metrics Run
+// unitLines are the benchfmt unit metadata lines of the metrics Run
 // reports, printed once before the benchmarks.
-func UnitLines() []string {
+func unitLines() []string {
 	return []string{
 		"Unit gpu-ns/op better=lower",
 		"Unit total-ns/op better=lower",

@@ -55,7 +55,7 @@ func TestRunnerWritesSettings(t *testing.T) {
 	for _, tuned := range []bool{true, false} {
 		var settings, progress strings.Builder
 		c := Case{Variant: "cpu-naive", Width: 16, Height: 12, Filter: "gauss3", Channels: 1, Cache: Hot, Timing: CPUTiming}
-		r := &Runner{CPUThreads: 1, Seed: 1, Progress: NewProgress(&progress, "test", 1, nowForTest()), Noise: quickNoise, Settings: &settings,
+		r := &Runner{CPUThreads: 1, Seed: 1, Progress: newProgress(&progress, "test", 1, nowForTest()), Noise: quickNoise, Settings: &settings,
 			Lookup: func(string) (convolve.Variant, error) {
 				if tuned {
 					return tunedNaive{naive}, nil
@@ -68,7 +68,7 @@ func TestRunnerWritesSettings(t *testing.T) {
 		}
 		want := ""
 		if tuned {
-			want = SettingPrefix + c.Name() + ": config: block=8x8, path cpu-naive, chosen by test\n"
+			want = settingPrefix + c.Name() + ": config: block=8x8, path cpu-naive, chosen by test\n"
 		}
 		if got := settings.String(); got != want {
 			t.Errorf("tuned %v: settings %q, want %q", tuned, got, want)

@@ -16,21 +16,21 @@ type timelineWriter interface {
 	WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error
 }
 
-// TimelineCase picks the case whose one overlapped run the output shows
+// timelineCase picks the case whose one overlapped run the output shows
 // as a timeline: among the cases of the gpu-slab variants
 // timed end to end from pinned memory, the one on the most devices, then
 // the largest image, then the largest filter, then the first. ok is false
 // when there is none.
-func TimelineCase(cases []Case) (Case, bool) {
+func timelineCase(cases []Case) (Case, bool) {
 	var best Case
 	found := false
 	score := func(c Case) []int {
-		devs, _ := ParseDevices(c.GPUs)
+		devs, _ := parseDevices(c.GPUs)
 		kw, kh := c.kernelSize()
 		return []int{len(devs), c.Width * c.Height, kw * kh}
 	}
 	for _, c := range cases {
-		if !c.GPU || c.Timing != TotalTiming || c.Mem != Pinned || !isSlabVariant(c.Variant) || strings.Contains(c.Tune, "streams=1") {
+		if !c.GPU || c.Timing != totalTiming || c.Mem != pinned || !isSlabVariant(c.Variant) || strings.Contains(c.Tune, "streams=1") {
 			continue
 		}
 		if !found || slices.Compare(score(c), score(best)) > 0 {
@@ -45,10 +45,10 @@ func isSlabVariant(name string) bool {
 	return strings.HasPrefix(name, "gpu-slab") || strings.HasPrefix(name, "gpu-stream")
 }
 
-// WriteTimeline plans c, runs it once from pinned memory as a warm-up and
+// writeTimeline plans c, runs it once from pinned memory as a warm-up and
 // once with events around every chunk's upload, kernels and download,
 // and writes the plan's timeline lines, labelled with the case's name.
-func WriteTimeline(w io.Writer, dev Device, c Case, seed uint64) error {
+func writeTimeline(w io.Writer, dev Device, c Case, seed uint64) error {
 	p, err := c.Problem()
 	if err != nil {
 		return err

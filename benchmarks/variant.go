@@ -128,7 +128,7 @@ func benchCase(b *testing.B, v convolve.Variant, c Case) {
 	if err := pl.Run(in, out); err != nil {
 		b.Fatalf("run: %v", err)
 	}
-	m, _, err := GateModel(p, in, out, convolve.ModelOf(v, p, c.Config()))
+	m, _, err := gateModel(p, in, out, convolve.ModelOf(v, p, c.Config()))
 	if err != nil {
 		b.Fatalf("gate: %v", err)
 	}

@@ -9,12 +9,12 @@ import (
 	"github.com/convbench/convbench/gpu/variants"
 )
 
-// Precompile compiles the kernels of the GPU cases on up to workers
+// precompile compiles the kernels of the GPU cases on up to workers
 // goroutines before the sweep times anything (variants.Warm), so that
 // NVRTC works on every core instead of one case at a time. It reports
 // progress on w about every two seconds and a last line with the counts.
 // Cases it cannot plan are left for the sweep, which reports them.
-func Precompile(cases []Case, workers int, w io.Writer) error {
+func precompile(cases []Case, workers int, w io.Writer) error {
 	var specs []variants.WarmSpec
 	for _, c := range cases {
 		if !c.GPU {

@@ -20,9 +20,9 @@ type TestsComparison struct {
 	Totals   map[string]string            // slug -> "wall-s=S cache=C"
 }
 
-// CompareTests reads the tests summaries, each at SLUG/JOBNAME/tests-summary.txt
+// compareTests reads the tests summaries, each at SLUG/JOBNAME/tests-summary.txt
 // under a logs directory.
-func CompareTests(summaries []string) (*TestsComparison, error) {
+func compareTests(summaries []string) (*TestsComparison, error) {
 	c := &TestsComparison{Cells: map[string]map[string]string{}, Totals: map[string]string{}}
 	seen := map[string]bool{}
 	for _, path := range summaries {

@@ -275,7 +275,7 @@ func TestCompareTests(t *testing.T) {
 		"m/convolve pass=10 fail=0 skip=1 secs=3\nm/properties pass=50 fail=1 skip=0 secs=300\ntotal wall-s=310 cache=cold\n")
 	b := write(t, filepath.Join(dir, "nvidia-h200/job/tests-summary.txt"),
 		"m/convolve pass=10 fail=0 skip=1 secs=2\ntotal wall-s=200 cache=warm\n")
-	c, err := CompareTests([]string{b, a})
+	c, err := compareTests([]string{b, a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestCompareTests(t *testing.T) {
 		}
 	}
 	bad := write(t, filepath.Join(dir, "x/job/tests-summary.txt"), "m/convolve passed\n")
-	if _, err := CompareTests([]string{bad}); err == nil || !strings.Contains(err.Error(), `"m/convolve passed"`) {
+	if _, err := compareTests([]string{bad}); err == nil || !strings.Contains(err.Error(), `"m/convolve passed"`) {
 		t.Errorf("bad summary: error %v, want one naming the line", err)
 	}
 }

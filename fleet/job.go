@@ -42,8 +42,8 @@ const (
 	ModeTests = "tests" // scripts/gpu-run.sh OUTDIR tests
 )
 
-// ManifestName is the file of a job directory that describes the job.
-const ManifestName = "fleet.json"
+// manifestName is the file of a job directory that describes the job.
+const manifestName = "fleet.json"
 
 // Job is one fleet run: the same work on every target, one task each.
 type Job struct {
@@ -101,13 +101,13 @@ func (j *Job) LogPath(t *Task) string { return filepath.Join(TaskDir(j.Dir, t.In
 
 // Load reads the job in directory dir.
 func Load(dir string) (*Job, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	b, err := os.ReadFile(filepath.Join(dir, manifestName))
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %s is not a fleet job directory: %w", dir, err)
 	}
 	j := new(Job)
 	if err := json.Unmarshal(b, j); err != nil {
-		return nil, fmt.Errorf("fleet: reading %s: %w", filepath.Join(dir, ManifestName), err)
+		return nil, fmt.Errorf("fleet: reading %s: %w", filepath.Join(dir, manifestName), err)
 	}
 	j.Dir = dir
 	return j, nil
@@ -119,7 +119,7 @@ func (j *Job) save() error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(j.Dir, ManifestName)
+	path := filepath.Join(j.Dir, manifestName)
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return err
@@ -137,7 +137,7 @@ func Latest(root string) (string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(root, e.Name(), ManifestName)); err == nil {
+		if _, err := os.Stat(filepath.Join(root, e.Name(), manifestName)); err == nil {
 			names = append(names, e.Name())
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err

@@ -45,7 +45,7 @@ func (j *Job) WriteReport(w io.Writer, g *Gathered) error {
 			return err
 		}
 	case ModeTests:
-		c, err := CompareTests(g.Summary)
+		c, err := compareTests(g.Summary)
 		if err != nil {
 			return err
 		}
@@ -81,7 +81,7 @@ func (j *Job) what() string {
 
 func reportLine(s TaskStatus) string {
 	if s.State == Failed {
-		return Failure(s)
+		return failure(s)
 	}
 	return fmt.Sprintf("task %d (%s): %s", s.Task.Index, s.Task.Target, s.State)
 }

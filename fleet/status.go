@@ -23,8 +23,8 @@ const (
 	Failed  State = "failed" // ended otherwise, was cancelled, or was never submitted
 )
 
-// States lists the states in the order the counts show them.
-var States = []State{Pending, Running, Done, Failed}
+// states lists the states in the order the counts show them.
+var states = []State{Pending, Running, Done, Failed}
 
 // TaskStatus is what Slurm and the task's record say of a task's current
 // attempt.
@@ -178,8 +178,8 @@ func Count(statuses []TaskStatus) map[State]int {
 // CountLine is the one-line count of the tasks by state.
 func CountLine(statuses []TaskStatus) string {
 	n := Count(statuses)
-	parts := make([]string, len(States))
-	for i, st := range States {
+	parts := make([]string, len(states))
+	for i, st := range states {
 		parts[i] = fmt.Sprintf("%d %s", n[st], st)
 	}
 	return fmt.Sprintf("%d tasks: %s", len(statuses), strings.Join(parts, ", "))
@@ -211,7 +211,7 @@ func WriteFailures(w io.Writer, statuses []TaskStatus, tail int) error {
 		if s.State != Failed {
 			continue
 		}
-		if _, err := fmt.Fprintln(w, Failure(s)); err != nil {
+		if _, err := fmt.Fprintln(w, failure(s)); err != nil {
 			return err
 		}
 		if s.SlurmID == "" {
@@ -236,8 +236,8 @@ func WriteFailures(w io.Writer, statuses []TaskStatus, tail int) error {
 	return nil
 }
 
-// Failure is the line that reports a failed task.
-func Failure(s TaskStatus) string {
+// failure is the line that reports a failed task.
+func failure(s TaskStatus) string {
 	if s.SlurmID == "" {
 		return fmt.Sprintf("task %d (%s): not submitted: %s", s.Task.Index, s.Task.Target, s.Reason)
 	}

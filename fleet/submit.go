@@ -103,7 +103,7 @@ func Submit(r Request) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(dir, ManifestName)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, manifestName)); err == nil {
 		return nil, fmt.Errorf("fleet: %s already holds a fleet job", dir)
 	}
 	j := &Job{Dir: dir, Name: filepath.Base(dir), Mode: r.Mode, SweepArgs: r.SweepArgs, GPU: r.GPU,
@@ -175,8 +175,8 @@ func (j *Job) setup(bin string, bins []string) error {
 	return nil
 }
 
-// LocalJobID is the job ID of an attempt run on this host by a local job.
-const LocalJobID = "local"
+// localJobID is the job ID of an attempt run on this host by a local job.
+const localJobID = "local"
 
 // submit submits each task, recording every attempt in the manifest; a
 // local job runs each on this host instead, one after the other.
@@ -188,7 +188,7 @@ func (j *Job) submit(tasks []*Task) error {
 		if j.Local {
 			// The attempt is recorded before the task runs, so that a
 			// status taken meanwhile sees it running.
-			a.JobID = LocalJobID
+			a.JobID = localJobID
 			t.Attempts = append(t.Attempts, a)
 			if err := j.save(); err != nil {
 				return err

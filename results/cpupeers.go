@@ -31,7 +31,7 @@ func ceilingsOf(run *Run) cpuCeilings {
 // cpuPeerSample is the cpu-fast sample of the run for OpenCVPeers' case p
 // in element type typ, or nil.
 func cpuPeerSample(run *Run, p OpenCVPeer, typ string) *Sample {
-	return run.Sample(cpuQ("cpu-fast").with("size", OpenCVPeersSize, "filter", p.Filter, "type", typ, "ch", "1"))
+	return run.Sample(cpuQ("cpu-fast").with("size", openCVPeersSize, "filter", p.Filter, "type", typ, "ch", "1"))
 }
 
 // sectionCPUPeers sets, per host with a cpu-peers run, cpu-fast's time on
@@ -55,8 +55,8 @@ func sectionCPUPeers(hosts []*Host) *Section {
 			num(c.copyGBps, true), num(c.fmaGFLOPs, true), num(c.scalarGFLOPs, true))
 		// The ID does not end in the host's slug, so that a host without
 		// a GPU keeps the dash columns: the table holds CPU cases alone.
-		t := &Table{ID: "cpu-peers-" + h.Slug + "-opencv", Title: "cpu-fast vs OpenCV, " + OpenCVPeersSize + ", one channel, zero border — " + h.Title,
-			Caption: "cpu-fast: median of the runs ± its 95% interval, from the host's `cpu-peers` run; OpenCV: quoted from " + OpenCVPeersSource +
+		t := &Table{ID: "cpu-peers-" + h.Slug + "-opencv", Title: "cpu-fast vs OpenCV, " + openCVPeersSize + ", one channel, zero border — " + h.Title,
+			Caption: "cpu-fast: median of the runs ± its 95% interval, from the host's `cpu-peers` run; OpenCV: quoted from " + openCVPeersSource +
 				". OpenCV is quoted for f32 input only: the u8 and i16 rows have no published figure and no ratio. Below 1× cpu-fast is faster. " +
 				"GB/s counts the input read and the output written once; % of copy is that over the run's measured copy bandwidth. " +
 				"GFLOP/s counts the operations cpu-fast executed (two per multiply-add it summed): a dense K×K filter's 2·K² an output, but a separable Gaussian's two passes of K taps, about 4·K an output, not the 2·K² of a direct filter, which would overstate its rate K/2 times; % of FMA peak is that over the run's measured vector FMA peak. " +
@@ -64,7 +64,7 @@ func sectionCPUPeers(hosts []*Host) *Section {
 			Header: []string{"Case", "Type", "cpu-fast (ms)", "OpenCV (ms)", "cpu-fast / OpenCV", "GB/s", "% of copy", "GFLOP/s (executed)", "% of FMA peak"},
 			Keys:   2}
 		for _, typ := range cpuPeersTypes {
-			for _, p := range OpenCVPeers {
+			for _, p := range openCVPeers {
 				smp := cpuPeerSample(run, p, typ)
 				tm := timeOf(smp)
 				pub, ratio := noPublished, missing
@@ -86,10 +86,10 @@ func sectionCPUPeers(hosts []*Host) *Section {
 			s.Tables = append(s.Tables, here)
 		}
 	}
-	pub := &Table{ID: "cpu-peers-published", Title: "Quoted: OpenCV, " + OpenCVPeersSize + " f32, zero border",
-		Caption: "Source: " + OpenCVPeersSource + ". No figure is quoted for u8 or i16 input.",
+	pub := &Table{ID: "cpu-peers-published", Title: "Quoted: OpenCV, " + openCVPeersSize + " f32, zero border",
+		Caption: "Source: " + openCVPeersSource + ". No figure is quoted for u8 or i16 input.",
 		Header:  []string{"Case", "OpenCV call", "Time (ms)"}}
-	for _, p := range OpenCVPeers {
+	for _, p := range openCVPeers {
 		pub.Rows = append(pub.Rows, []string{p.Case, p.Function, pubMS(p.MS)})
 	}
 	s.Tables = append(s.Tables, pub)
@@ -116,7 +116,7 @@ func positiveConfig(run *Run, key string) (v float64, ok bool) {
 }
 
 // openCVHereTable sets cpu-fast beside OpenCV measured on the same host
-// (OpenCVHereFile, written by scripts/opencv-peers.py), for every case and
+// (openCVHereFile, written by scripts/opencv-peers.py), for every case and
 // element type of the cpu-peers run; nil when the host has no such file.
 // A file that cannot be read is a table saying why, not a silent gap.
 func openCVHereTable(h *Host, run *Run) *Table {
@@ -124,7 +124,7 @@ func openCVHereTable(h *Host, run *Run) *Table {
 	if o == nil && err == nil {
 		return nil
 	}
-	t := &Table{ID: "cpu-peers-" + h.Slug + "-opencv-here", Title: "cpu-fast vs OpenCV measured on this host, " + OpenCVPeersSize + ", one channel, zero border — " + h.Title,
+	t := &Table{ID: "cpu-peers-" + h.Slug + "-opencv-here", Title: "cpu-fast vs OpenCV measured on this host, " + openCVPeersSize + ", one channel, zero border — " + h.Title,
 		Header: []string{"Case", "Type", "OpenCV call", "cpu-fast (ms)", "OpenCV here (ms)", "cpu-fast / OpenCV here"},
 		Keys:   2}
 	if err != nil {
@@ -134,9 +134,9 @@ func openCVHereTable(h *Host, run *Run) *Table {
 	t.Caption = fmt.Sprintf("OpenCV %s with %s threads, measured by scripts/opencv-peers.py on this host (%s, %s); its median over the timed calls. "+
 		"cpu-fast: the host's cpu-peers run, median ± its 95%% interval. Below 1× cpu-fast is faster. Both write float32 output with a zero border; "+
 		"OpenCV's filter2D takes its own DFT path for large kernels.",
-		or(o.config["opencv-version"], "?"), or(o.config["opencv-threads"], "?"), filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(o.path))), OpenCVHereFile)), or(o.config["date"], "undated"))
+		or(o.config["opencv-version"], "?"), or(o.config["opencv-threads"], "?"), filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(o.path))), openCVHereFile)), or(o.config["date"], "undated"))
 	for _, typ := range cpuPeersTypes {
-		for _, p := range OpenCVPeers {
+		for _, p := range openCVPeers {
 			tm := timeOf(cpuPeerSample(run, p, typ))
 			ms := o.ms(p.Filter, typ)
 			here, ratio := missing, missing

@@ -41,7 +41,7 @@ func cpuPeersHost(config map[string]string, withMetrics bool) *Host {
 // sectionOf is the section of Sections titled title.
 func sectionOf(t *testing.T, hosts []*Host, title string) *Section {
 	t.Helper()
-	for _, s := range Sections(hosts) {
+	for _, s := range sections(hosts) {
 		if strings.HasPrefix(s.Title, title) {
 			return s
 		}
@@ -87,8 +87,8 @@ func TestCPUPeersSection(t *testing.T) {
 				t.Fatalf("want the host's table and the quoted one, got %+v", sec.Tables)
 			}
 			tb := sec.Tables[0]
-			if len(tb.Header) != 9 || len(tb.Rows) != 3*len(OpenCVPeers) {
-				t.Fatalf("header %q, %d rows; want 9 columns (dash columns kept on a host without GPU) and %d rows", tb.Header, len(tb.Rows), 3*len(OpenCVPeers))
+			if len(tb.Header) != 9 || len(tb.Rows) != 3*len(openCVPeers) {
+				t.Fatalf("header %q, %d rows; want 9 columns (dash columns kept on a host without GPU) and %d rows", tb.Header, len(tb.Rows), 3*len(openCVPeers))
 			}
 			rows := map[string][]string{}
 			for _, r := range tb.Rows {
@@ -108,7 +108,7 @@ func TestCPUPeersSection(t *testing.T) {
 			if got, want := rows["dense 7x7 i16"], []string{"dense 7x7", "i16", "—", noPublished, "—", "—", "—", "—", "—"}; !slices.Equal(got, want) {
 				t.Errorf("missing i16 case row %q, want %q", got, want)
 			}
-			for _, s := range []string{tt.caption, OpenCVPeersSource, "no published figure", "two passes"} {
+			for _, s := range []string{tt.caption, openCVPeersSource, "no published figure", "two passes"} {
 				if !strings.Contains(tb.Caption, s) {
 					t.Errorf("caption %q lacks %q", tb.Caption, s)
 				}
@@ -117,7 +117,7 @@ func TestCPUPeersSection(t *testing.T) {
 	}
 	// Without a cpu-peers run only the quoted figures remain.
 	sec := sectionCPUPeers([]*Host{{Slug: "g", GPU: true, Runs: []*Run{{Preset: "default"}}}})
-	if len(sec.Tables) != 1 || sec.Tables[0].ID != "cpu-peers-published" || len(sec.Tables[0].Rows) != len(OpenCVPeers) {
+	if len(sec.Tables) != 1 || sec.Tables[0].ID != "cpu-peers-published" || len(sec.Tables[0].Rows) != len(openCVPeers) {
 		t.Errorf("without a cpu-peers run: %+v", sec.Tables)
 	}
 }
@@ -176,7 +176,7 @@ func TestCPUPeersOpenCVHere(t *testing.T) {
 	}
 	host := cpuPeersHost(map[string]string{"cpu-copy-gbps": "40"}, true)
 	host.Runs[0].Path = filepath.Join(dir, "cpu-peers.txt")
-	file := filepath.Join(dir, filepath.FromSlash(OpenCVHereFile))
+	file := filepath.Join(dir, filepath.FromSlash(openCVHereFile))
 
 	lines := []string{"opencv-version: 4.6.0", "opencv-threads: 2", "date: 2026-11-23T00:00:00Z"}
 	for _, ns := range []string{"2700000", "2780000", "2800000"} {

@@ -37,7 +37,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 			continue
 		}
 		for _, typ := range cpuPeersTypes {
-			for _, p := range OpenCVPeers {
+			for _, p := range openCVPeers {
 				smp := cpuPeerSample(run, p, typ)
 				gf, gb := median(smp, "exec-GFLOP/s"), median(smp, "GB/s")
 				if !(gf > 0) || !(gb > 0) {
@@ -67,7 +67,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 		xp = append(xp, xpos{ai: hd.c.fmaGFLOPs / hd.c.copyGBps, host: hi, pt: -1})
 	}
 	slices.SortStableFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
-	plot := &Plot{ID: "cpu-roofline", Title: OpenCVPeersSize + " cpu-peers cases, cpu-fast: CPU roofline",
+	plot := &Plot{ID: "cpu-roofline", Title: openCVPeersSize + " cpu-peers cases, cpu-fast: CPU roofline",
 		XLabel: "arithmetic intensity (executed FLOP per byte read and written), log", YLabel: "GFLOP/s (executed)", LogX: true, LogY: true}
 	for _, x := range xp {
 		plot.X = append(plot.X, "")
@@ -75,7 +75,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	}
 	for hi, hd := range hs {
 		c := hd.c
-		t := &Table{ID: "cpu-roofline-" + hd.h.Slug + "-cpu-fast", Title: "Against the CPU roofline, " + OpenCVPeersSize + " cpu-peers cases — " + hd.h.Title,
+		t := &Table{ID: "cpu-roofline-" + hd.h.Slug + "-cpu-fast", Title: "Against the CPU roofline, " + openCVPeersSize + " cpu-peers cases — " + hd.h.Title,
 			Caption: fmt.Sprintf("Roof: the smaller of the measured vector FMA peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity, both measured in the same `cpu-peers` run. "+
 				"Intensity and GFLOP/s count the operations cpu-fast executed (a separable Gaussian's two passes, not 2·K² an output). "+
 				"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach. "+

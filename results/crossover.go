@@ -19,24 +19,24 @@ import (
 // dense<K> (random weights, rank > 1) and gauss<K> (rank 1).
 var crossoverFamilies = []string{"dense", "gauss"}
 
-// CrossoverPeers are the variants the crossover section sets our fastest
+// crossoverPeers are the variants the crossover section sets our fastest
 // path against, in column order: cuDNN without and with TF32, FFT
 // convolution through cuFFT, and NPP with its border passes and over
 // the interior alone.
-var CrossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-interior"}
+var crossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-interior"}
 
-// AutoVariant is the name of the variant that picks a path per problem
+// autoVariant is the name of the variant that picks a path per problem
 // among the float32-accurate ones; the section sets it, and every other
 // auto variant of the run (auto-<model>), against the fastest path of
 // each case.
-const AutoVariant = "auto"
+const autoVariant = "auto"
 
-// AutoGoal is how much slower than the fastest path it may take an auto
+// autoGoal is how much slower than the fastest path it may take an auto
 // variant may be on a case of preset crossover.
-const AutoGoal = 1.1
+const autoGoal = 1.1
 
 // isAuto reports whether v names an auto variant: auto or auto-<model>.
-func isAuto(v string) bool { return v == AutoVariant || strings.HasPrefix(v, AutoVariant+"-") }
+func isAuto(v string) bool { return v == autoVariant || strings.HasPrefix(v, autoVariant+"-") }
 
 // autoPaths reads the run's auto-paths configuration line (the paths
 // each auto variant may take, "auto=p1,p2; auto-bf16=p1,p2,p3"); nil
@@ -70,7 +70,7 @@ func autoTakes(paths map[string][]string, a, v string) bool {
 // isOurPath reports whether v is one of our GPU paths: a gpu-* variant
 // that is not one of CrossoverPeers.
 func isOurPath(v string) bool {
-	return isPath(v) && !slices.Contains(CrossoverPeers, v)
+	return isPath(v) && !slices.Contains(crossoverPeers, v)
 }
 
 // isPath reports whether v is a path auto may run: a gpu-* variant, the
@@ -240,7 +240,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 // size), the winner of every case with the runner-up's ratio, beside it
 // the most energy-efficient variant where the run records energy
 // (crossoverEnergy), the fastest of our paths against the peers, and
-// auto against the fastest path with the goal AutoGoal. Where no run
+// auto against the fastest path with the goal autoGoal. Where no run
 // records energy, a note says so.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
@@ -248,8 +248,8 @@ func sectionCrossover(hosts []*Host) *Section {
 		Caption: "Each GPU's crossover run: the median kernel time of the variant on the case against the goal, below the FP32 floor of the case (0.221 ms for dense21 and 0.482 ms for dense31 over 4096x4096 at 66.9 TFLOP/s).",
 		Header:  []string{"GPU", "Variant", "Size", "Filter", "Time (ms)", "Goal (ms)", "Verdict"}}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
-		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", sig(AutoGoal, 2)),
-		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
+		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", sig(autoGoal, 2)),
+		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
 	recorded, shown := false, false // whether a run records energy; whether any run is shown
 	for _, h := range hosts {
 		if !h.GPU {
@@ -504,7 +504,7 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-peers-" + h.Slug, Title: "Our fastest path against the peers — " + h.Title,
 		Caption: "From " + which + ": the fastest of our paths on each case (`gpu-*` but the cuFFT-based `gpu-fft`) and, per peer, the peer's median kernel time over it: above 1× our path is faster, below 1× the peer is; \"~\" where the runs do not differ significantly, a dash where the peer did not run the case (not installed on the host, refused, or not in the run). `cudnn` and `npp` are float32 direct convolution, `cudnn-tf32` rounds operands to TF32, `gpu-fft` is held to the FFT32 bound; `npp` times its two border passes beside the filter, `npp-interior` the filter alone over the interior." + untested,
 		Header:  []string{"Size", "Filter", "Our fastest", "Time (ms)"}, Keys: 2}
-	for _, p := range CrossoverPeers {
+	for _, p := range crossoverPeers {
 		t.Header = append(t.Header, p+" / ours")
 	}
 	for _, c := range cases {
@@ -514,7 +514,7 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 		}
 		best := ours[0]
 		row := []string{c.size, c.filter(), best, msCI(c.times[best])}
-		for _, p := range CrossoverPeers {
+		for _, p := range crossoverPeers {
 			row = append(row, crossoverRatio(c.times[p], c.times[best]))
 		}
 		t.Rows = append(t.Rows, row)
@@ -552,12 +552,12 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		read += " The run does not say which paths `" + a + "` may take (no auto-paths line names it): it is set against every path, looser models included."
 	}
 	id := "crossover-auto-" + h.Slug
-	if a != AutoVariant {
+	if a != autoVariant {
 		id = "crossover-" + a + "-" + h.Slug
 	}
 	t := &Table{ID: id, Title: "`" + a + "` against the fastest path — " + h.Title,
-		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, sig(AutoGoal, 2)) + read + untested,
-		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", sig(AutoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
+		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, sig(autoGoal, 2)) + read + untested,
+		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", sig(autoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
 	n, met := 0, 0
 	worst, worstAny, worstCase := math.NaN(), math.NaN(), missing
 	for _, c := range cases {
@@ -570,7 +570,7 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		ratio := m.Center() / c.times[best].Center()
 		n++
 		verdict := "no"
-		if ratio <= AutoGoal {
+		if ratio <= autoGoal {
 			met++
 			verdict = "yes"
 		}

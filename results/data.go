@@ -28,16 +28,16 @@ import (
 	"golang.org/x/perf/benchproc"
 )
 
-// NameKeys are the sub-benchmark keys of a case name, benchname.Keys.
+// nameKeys are the sub-benchmark keys of a case name, benchname.Keys.
 // Names stored before the opts key existed lack it, names of cases that
 // set no tunable lack tune, and names of cases that name no devices lack
-// gpus; ReadRun fills them in (see ImpliedKeys).
-var NameKeys = benchname.Keys()
+// gpus; ReadRun fills them in (see impliedKeys).
+var nameKeys = benchname.Keys()
 
-// ImpliedKeys are the name keys a stored name may lack, with the value
+// impliedKeys are the name keys a stored name may lack, with the value
 // that absence means given the sample's other keys, as benchname.Parse
 // fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
-var ImpliedKeys = map[string]func(keys map[string]string) string{
+var impliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
 	"tune": impliedDefault,
 	"gpus": impliedDefault,
@@ -50,11 +50,11 @@ type Sample struct {
 	Keys   map[string]string    // the case name's key=value pairs
 	Config map[string]string    // file configuration (gpu, cpu, ...)
 	Values map[string][]float64 // unit -> one value per run
-	// Implied lists the keys of ImpliedKeys the stored name lacked; Keys
+	// Implied lists the keys of impliedKeys the stored name lacked; Keys
 	// holds their implied values.
 	Implied []string
 	// named is a result holding the case's name with every key of
-	// NameKeys, implied ones included, for benchproc filters to match.
+	// nameKeys, implied ones included, for benchproc filters to match.
 	named *benchfmt.Result
 }
 
@@ -136,7 +136,7 @@ type CaseSetting struct {
 	Note string
 }
 
-// settingPrefix begins a setting line (benchmarks.SettingPrefix).
+// settingPrefix begins a setting line, as the benchmarks write it.
 const settingPrefix = "# setting "
 
 // parseSetting parses a setting line; ok is false for any other line.
@@ -226,18 +226,18 @@ func (r *Run) One(want Q) (float64, bool) {
 
 var projectionKeys = func() string {
 	var parts []string
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		parts = append(parts, "/"+k)
 	}
 	return strings.Join(parts, ",")
 }()
 
 // completeName is the benchmark name of a case with every key of
-// NameKeys, implied ones included.
+// nameKeys, implied ones included.
 func completeName(keys map[string]string) benchfmt.Name {
 	var b strings.Builder
 	b.WriteString("Conv")
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		b.WriteString("/" + k + "=" + keys[k])
 	}
 	return benchfmt.Name(b.String())
@@ -276,14 +276,14 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 				s = &Sample{Keys: map[string]string{}, Config: map[string]string{}, Values: map[string][]float64{}}
 				for i, f := range fields {
 					if v := key.Get(f); v != "" {
-						s.Keys[NameKeys[i]] = v
+						s.Keys[nameKeys[i]] = v
 					}
 				}
-				for _, k := range NameKeys {
+				for _, k := range nameKeys {
 					if _, ok := s.Keys[k]; ok {
 						continue
 					}
-					implied, ok := ImpliedKeys[k]
+					implied, ok := impliedKeys[k]
 					if !ok {
 						return nil, fmt.Errorf("results: %s: benchmark %s lacks key %s", path, name, k)
 					}

@@ -6,7 +6,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// EnergyUnit is the unit of the energy one run drew that a GPU result
+// energyUnit is the unit of the energy one run drew that a GPU result
 // line records (benchmarks' EnergyMeter: NVML's energy counter read
 // around the timed runs of each sample, or of the energy phase after
 // samples that span too little time for its resolution), beside GFLOP/J.
@@ -16,19 +16,19 @@ import (
 // below reads its absence as "not recorded"; the tables derive GFLOP per
 // joule from it. The other constants are the sections' words about it.
 const (
-	EnergyUnit        = "mJ/op"
-	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + EnergyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how a line's energy was measured)."
-	energyCaptionTail = " Energy is the median over the case's runs of `" + EnergyUnit + "`, what NVML's energy counter of the whole board advanced over the timed runs of a line's samples, or where they spanned too little time for the coarse counter of an energy phase of the same runs after them, divided by the runs (idle time between launches included), ± the half-width of its confidence interval; GFLOP/J is 2·K² FLOP an output over that energy. The last column is the fastest variant's energy a run over the most efficient one's (\"~\" where their runs do not differ significantly; a dash where the two are one). A dash where the variant's lines carry no energy: lines whose samples spanned too little time, of runs from before the energy phase or of cold cases (which run none), leave it out (the run's `gpu-energy` line says how energy was measured)." + untested
+	energyUnit        = "mJ/op"
+	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + energyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how a line's energy was measured)."
+	energyCaptionTail = " Energy is the median over the case's runs of `" + energyUnit + "`, what NVML's energy counter of the whole board advanced over the timed runs of a line's samples, or where they spanned too little time for the coarse counter of an energy phase of the same runs after them, divided by the runs (idle time between launches included), ± the half-width of its confidence interval; GFLOP/J is 2·K² FLOP an output over that energy. The last column is the fastest variant's energy a run over the most efficient one's (\"~\" where their runs do not differ significantly; a dash where the two are one). A dash where the variant's lines carry no energy: lines whose samples spanned too little time, of runs from before the energy phase or of cold cases (which run none), leave it out (the run's `gpu-energy` line says how energy was measured)." + untested
 )
 
 // energyOf is the measure of smp's energy per run (mJ); nothing where its
 // lines carry none.
-func energyOf(smp *Sample) Measure { return measureOf(smp, EnergyUnit) }
+func energyOf(smp *Sample) Measure { return measureOf(smp, energyUnit) }
 
 // hasEnergy reports whether any of ss records its energy.
 func hasEnergy(ss []*Sample) bool {
 	for _, s := range ss {
-		if len(s.Values[EnergyUnit]) > 0 {
+		if len(s.Values[energyUnit]) > 0 {
 			return true
 		}
 	}
@@ -41,7 +41,7 @@ func frugalSample(ss []*Sample) *Sample {
 	var best *Sample
 	be := 0.0
 	for _, s := range ss {
-		if e, ok := s.Median(EnergyUnit); ok && e > 0 && (best == nil || e < be) {
+		if e, ok := s.Median(energyUnit); ok && e > 0 && (best == nil || e < be) {
 			best, be = s, e
 		}
 	}

@@ -122,7 +122,7 @@ func TestNoEnergyNote(t *testing.T) {
 }
 
 func TestEnergyCells(t *testing.T) {
-	one := &Sample{Values: map[string][]float64{EnergyUnit: {6, 6.1, 5.9, 6.05, 5.95}, "gpu-ns/op": {20000}}}
+	one := &Sample{Values: map[string][]float64{energyUnit: {6, 6.1, 5.9, 6.05, 5.95}, "gpu-ns/op": {20000}}}
 	if got := energyCell(energyOf(one)); got != "6.00 ±2%" {
 		t.Errorf("energyCell = %q, want 6.00 ±2%%", got)
 	}
@@ -140,7 +140,7 @@ func TestEnergyCells(t *testing.T) {
 	if got := gflopsCell(1.2e8, timeOf(one)); got != "6000" {
 		t.Errorf("gflopsCell = %q, want 6000", got)
 	}
-	other := &Sample{Values: map[string][]float64{EnergyUnit: {6}}}
+	other := &Sample{Values: map[string][]float64{energyUnit: {6}}}
 	if got := frugalSample([]*Sample{none, one, other}); got != one {
 		t.Errorf("frugalSample picked %v, want the first of the equals", got)
 	}

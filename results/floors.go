@@ -31,10 +31,10 @@ type Floors struct {
 	DRAM, FP32 float64
 }
 
-// FloorsOf returns the floors of a one-channel float32 K x K filter over
+// floorsOf returns the floors of a one-channel float32 K x K filter over
 // a size image ("WxH"), on a GPU of copy bandwidth copyGBps (GB/s) and FP32
 // peak peakGFLOPs (GFLOP/s).
-func FloorsOf(k int, size string, copyGBps, peakGFLOPs float64) (Floors, error) {
+func floorsOf(k int, size string, copyGBps, peakGFLOPs float64) (Floors, error) {
 	w, h, ok := parseSize(size)
 	if !ok || w <= 0 || h <= 0 {
 		return Floors{}, fmt.Errorf("results: image size %q is not WxH", size)
@@ -132,7 +132,7 @@ func readFloors(run *Run) *floorData {
 		for _, size := range floorSizes {
 			for _, k := range d.ks[family] {
 				spec := convolve.FilterSpec{Family: family, K: k}.String()
-				fl, err := FloorsOf(k, size, bw, peak)
+				fl, err := floorsOf(k, size, bw, peak)
 				if err != nil {
 					continue
 				}
@@ -186,9 +186,9 @@ type FloorGoal struct {
 	Target  float64
 }
 
-// FloorGoals are the goals of the direct and fused separable kernels, at
+// floorGoals are the goals of the direct and fused separable kernels, at
 // 4096x4096 and 8192x8192.
-var FloorGoals = []FloorGoal{
+var floorGoals = []FloorGoal{
 	{Name: "dense K ≤ 7, fastest variant", Family: "dense", Ks: []int{3, 5, 7}, Floor: "DRAM", Target: 0.85},
 	{Name: "dense K 9..31, fastest variant", Family: "dense", Ks: []int{9, 11, 15, 21, 31}, Floor: "FP32", Target: 0.75},
 	{Name: "Gaussian K ≤ 31, fused separable (gpu-sepfused)", Family: "gauss", Ks: []int{3, 5, 7, 9, 11, 15, 21, 31}, Variant: "gpu-sepfused", Floor: "DRAM", Target: 0.80},
@@ -255,7 +255,7 @@ func (d *floorData) check(goal FloorGoal) GoalResult {
 // run's gpu-copy-gbps and gpu-peak-gflops: per filter family a table of
 // each variant's kernel time and share of the binding floor, with the
 // fastest variant per case, a plot of those shares against K, and the
-// goals of FloorGoals, met or not.
+// goals of floorGoals, met or not.
 func sectionFloors(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Against the floors: every variant of preset roofline against the DRAM and FP32 floors"}
 	plots := map[string]*Plot{}
@@ -347,7 +347,7 @@ func sectionFloors(hosts []*Host) *Section {
 			}
 			s.Tables = append(s.Tables, t)
 		}
-		for _, g := range FloorGoals {
+		for _, g := range floorGoals {
 			r := d.check(g)
 			lowest, lcase := missing, missing
 			if r.Cases > 0 {

@@ -25,15 +25,15 @@ func TestFloorsOf(t *testing.T) {
 		{2, "100x10", 8, 8, 1000, 1000, 1000, "DRAM"},
 	}
 	for _, tt := range tests {
-		f, err := FloorsOf(tt.k, tt.size, tt.bw, tt.peak)
+		f, err := floorsOf(tt.k, tt.size, tt.bw, tt.peak)
 		if err != nil {
-			t.Fatalf("FloorsOf(%d, %s): %v", tt.k, tt.size, err)
+			t.Fatalf("floorsOf(%d, %s): %v", tt.k, tt.size, err)
 		}
 		if math.Abs(f.DRAM-tt.dram) > 1e-9*tt.dram || math.Abs(f.FP32-tt.fp32) > 1e-9*tt.fp32 {
-			t.Errorf("FloorsOf(%d, %s) = %+v, want DRAM %v FP32 %v", tt.k, tt.size, f, tt.dram, tt.fp32)
+			t.Errorf("floorsOf(%d, %s) = %+v, want DRAM %v FP32 %v", tt.k, tt.size, f, tt.dram, tt.fp32)
 		}
 		if b, name := f.Binding(); math.Abs(b-tt.binding) > 1e-9*b || name != tt.bindingFloor {
-			t.Errorf("FloorsOf(%d, %s).Binding() = %v %s, want %v %s", tt.k, tt.size, b, name, tt.binding, tt.bindingFloor)
+			t.Errorf("floorsOf(%d, %s).Binding() = %v %s, want %v %s", tt.k, tt.size, b, name, tt.binding, tt.bindingFloor)
 		}
 	}
 	for _, bad := range []struct {
@@ -44,8 +44,8 @@ func TestFloorsOf(t *testing.T) {
 	}{
 		{3, "4096", 1, 1, `"4096"`}, {0, "8x8", 1, 1, "filter size 0"}, {3, "8x8", 0, 1, "copy bandwidth 0"}, {3, "8x8", 1, math.NaN(), "NaN"},
 	} {
-		if _, err := FloorsOf(bad.k, bad.size, bad.bw, bad.peak); err == nil || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("FloorsOf(%d, %q, %v, %v) error %v, want one naming %s", bad.k, bad.size, bad.bw, bad.peak, err, bad.want)
+		if _, err := floorsOf(bad.k, bad.size, bad.bw, bad.peak); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("floorsOf(%d, %q, %v, %v) error %v, want one naming %s", bad.k, bad.size, bad.bw, bad.peak, err, bad.want)
 		}
 	}
 }
@@ -113,9 +113,9 @@ func TestFloorsSection(t *testing.T) {
 		t.Fatal("no goals table")
 	}
 	wantGoals := [][]string{
-		{"G", FloorGoals[0].Name, "85% of the DRAM floor", "1 of 2", "80%", "8192x8192 dense3 a", "not met"},
-		{"G", FloorGoals[1].Name, "75% of the FP32 floor", "1 of 1", "80%", "4096x4096 dense31 a", "met"},
-		{"G", FloorGoals[2].Name, "80% of the DRAM floor", "1 of 1", "81%", "4096x4096 gauss31 gpu-sepfused", "met"},
+		{"G", floorGoals[0].Name, "85% of the DRAM floor", "1 of 2", "80%", "8192x8192 dense3 a", "not met"},
+		{"G", floorGoals[1].Name, "75% of the FP32 floor", "1 of 1", "80%", "4096x4096 dense31 a", "met"},
+		{"G", floorGoals[2].Name, "80% of the DRAM floor", "1 of 1", "81%", "4096x4096 gauss31 gpu-sepfused", "met"},
 	}
 	if !slices.EqualFunc(goals.Rows, wantGoals, slices.Equal) {
 		t.Errorf("goals\n%q\nwant\n%q", goals.Rows, wantGoals)

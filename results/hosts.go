@@ -134,19 +134,19 @@ func gpuQ(variant, block string) Q {
 	return q
 }
 
-// RankingQ is the case GPU variants are ranked by: the default preset's
+// rankingQ is the case GPU variants are ranked by: the default preset's
 // Gaussian 5x5 filter over a 1024x1024 one-channel float image, hot L2,
 // zero border, default compile options, kernel time.
-var RankingQ = Q{"size": "1024x1024", "filter": "gauss5", "type": "f32", "ch": "1",
+var rankingQ = Q{"size": "1024x1024", "filter": "gauss5", "type": "f32", "ch": "1",
 	"timing": "kernel", "cache": "hot", "border": "zero", "opts": "default", "tune": "default"}
 
-// RankGPU returns the variants h measured on RankingQ, fastest first by
+// RankGPU returns the variants h measured on rankingQ, fastest first by
 // median kernel time (the best block shape of each), with those times in
 // nanoseconds. It is empty for a host with no such case.
 func (h *Host) RankGPU() (variants []string, ns []float64) {
 	best := map[string]float64{}
 	for _, r := range h.Runs {
-		for _, s := range r.Find(RankingQ) {
+		for _, s := range r.Find(rankingQ) {
 			t, ok := s.Median("gpu-ns/op")
 			v := s.Keys["variant"]
 			if !ok {

@@ -11,11 +11,11 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// OpenCVHereFile is the path, under a host's data directory, of OpenCV's
+// openCVHereFile is the path, under a host's data directory, of OpenCV's
 // times on the cpu-peers cases measured on that host by
 // scripts/opencv-peers.py: Go benchmark format, one line
 // BenchmarkOpenCV/call=.../size=.../filter=.../type=... per timed call.
-const OpenCVHereFile = "peers/opencv.txt"
+const openCVHereFile = "peers/opencv.txt"
 
 // openCVHere is OpenCV measured on a host: the times of each
 // (filter, type) case and the file's configuration.
@@ -25,10 +25,10 @@ type openCVHere struct {
 	config map[string]string
 }
 
-// readOpenCVHere reads OpenCVHereFile beside run's file. It returns nil
+// readOpenCVHere reads openCVHereFile beside run's file. It returns nil
 // and no error when the host has none.
 func readOpenCVHere(run *Run) (*openCVHere, error) {
-	path := filepath.Join(filepath.Dir(run.Path), OpenCVHereFile)
+	path := filepath.Join(filepath.Dir(run.Path), openCVHereFile)
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, nil

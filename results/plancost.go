@@ -6,15 +6,15 @@ import (
 	"strings"
 )
 
-// PlanGoal is the goal for the framework's own cost: a cold plan
+// planGoal is the goal for the framework's own cost: a cold plan
 // (the NVRTC compile of its kernels included) of any variant within 200
 // ms, median, on the GPU hosts.
-const PlanGoal = 200e6 // ns
+const planGoal = 200e6 // ns
 
-// CompilesUnit is the NVRTC compiles per plan of a plan-timing case
+// compilesUnit is the NVRTC compiles per plan of a plan-timing case
 // (timing=plan), with cache-hits/op the benchmark's proof of a cold or a
 // warm plan.
-const CompilesUnit = "compiles/op"
+const compilesUnit = "compiles/op"
 
 // planCase is one problem of one variant timed as a plan: its cold and
 // warm cases, from one run.
@@ -73,7 +73,7 @@ func planCases(h *Host) []*planCase {
 // planKey is a plan case's name keys but its cache.
 func planKey(s *Sample) string {
 	var b strings.Builder
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		if k != "cache" {
 			b.WriteString("/" + k + "=" + s.Keys[k])
 		}
@@ -113,7 +113,7 @@ func problemLabel(s *Sample) string {
 // times every family, the default preset gpu-regtile): per GPU, variant
 // and problem, the median time of a cold plan (the compile caches
 // bypassed, NVRTC compiling the kernels) and of a warm one (the kernels
-// cached), and whether the cold plan meets PlanGoal.
+// cached), and whether the cold plan meets planGoal.
 func sectionPlanCost(hosts []*Host) *Section {
 	s := &Section{Report: "plan", Title: "Plan cost: the framework's own time to make a plan, cold and warm"}
 	for _, h := range hosts {
@@ -138,7 +138,7 @@ func sectionPlanCost(hosts []*Host) *Section {
 			if cold.OK() {
 				timed++
 				c := cold.Center()
-				if c <= PlanGoal {
+				if c <= planGoal {
 					met++
 					goal = "yes"
 				} else {
@@ -147,7 +147,7 @@ func sectionPlanCost(hosts []*Host) *Section {
 				if c > worstNS {
 					worst, worstNS = pc.cold.Keys["variant"], c
 				}
-				if v, ok := pc.cold.Median(CompilesUnit); ok {
+				if v, ok := pc.cold.Median(compilesUnit); ok {
 					compiles = sig(v, 3)
 				}
 			}

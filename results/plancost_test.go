@@ -11,7 +11,7 @@ import (
 // times in milliseconds, one a run.
 func planSample(variant, filter, cache string, msTimes ...float64) *Sample {
 	keys := map[string]string{}
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		keys[k] = "default"
 	}
 	for k, v := range map[string]string{"variant": variant, "size": "1024x1024", "filter": filter, "k": "5", "border": "zero",
@@ -22,7 +22,7 @@ func planSample(variant, filter, cache string, msTimes ...float64) *Sample {
 	for _, m := range msTimes {
 		s.Values["ns/op"] = append(s.Values["ns/op"], m*1e6)
 		if cache == "cold" {
-			s.Values[CompilesUnit] = append(s.Values[CompilesUnit], 1)
+			s.Values[compilesUnit] = append(s.Values[compilesUnit], 1)
 		}
 	}
 	return s

@@ -19,10 +19,10 @@ type Published000 struct {
 	ImageSize, Kernel, Block []Published000Sweep // tables 5.5/5.6, 5.7/5.8, 5.9/5.10 (no CPU column for blocks)
 }
 
-// Report000 is report 000 ("CUDA-optimized 2D convolution"), tables 5.5
+// report000 is report 000 ("CUDA-optimized 2D convolution"), tables 5.5
 // to 5.10: Gaussian 3x3 over 256..4096 with 16x16 blocks, Gaussian 3/5/7
 // at 1024x1024, and block shapes at 2048x2048 with Gaussian 5x5.
-var Report000 = []Published000{
+var report000 = []Published000{
 	{GPU: "GeForce GTX 1050 Ti",
 		ImageSize: []Published000Sweep{ // table 5.5
 			{"256x256", 1.00, 0.017, 0.020, 0.030},
@@ -65,16 +65,16 @@ var Report000 = []Published000{
 		}},
 }
 
-// Report001GPU is the GPU of report 001 ("OpenCV + CUDA"), whose CPU
+// report001GPU is the GPU of report 001 ("OpenCV + CUDA"), whose CPU
 // baseline ran on an AMD Ryzen 5 3600.
-const Report001GPU = "GeForce RTX 3060 Ti"
+const report001GPU = "GeForce RTX 3060 Ti"
 
-// Report001Sizes are the image sides of report 001's tables 1 and 2.
-var Report001Sizes = []string{"512x512", "1024x1024", "1920x1920", "2560x2560", "3840x3840", "4096x4096"}
+// report001Sizes are the image sides of report 001's tables 1 and 2.
+var report001Sizes = []string{"512x512", "1024x1024", "1920x1920", "2560x2560", "3840x3840", "4096x4096"}
 
-// Report001Speedup maps filter -> speedups over Report001Sizes: table 1
+// report001Speedup maps filter -> speedups over Report001Sizes: table 1
 // (global-memory kernel, 16x16) and table 2 (shared-memory kernel, 16x16).
-var Report001Speedup = map[string]map[string][]float64{
+var report001Speedup = map[string]map[string][]float64{
 	"gpu-naive": { // table 1
 		"prewitt-x": {69.7, 79.4, 93.7, 100.0, 72.5, 74.0},
 		"gauss5":    {215.3, 269.1, 206.5, 211.4, 220.5, 221.7},
@@ -91,14 +91,14 @@ var Report001Speedup = map[string]map[string][]float64{
 	},
 }
 
-// Report001KernelSize is report 001's tables 3 (global) and 4 (shared):
+// report001KernelSize is report 001's tables 3 (global) and 4 (shared):
 // per K, the Gaussian and box speedups and GPU times (ms).
 type Report001KernelRow struct {
 	K                                        string
 	GaussSpeedup, GaussMS, BoxSpeedup, BoxMS float64
 }
 
-var Report001KernelSize = map[string][]Report001KernelRow{
+var report001KernelSize = map[string][]Report001KernelRow{
 	"gpu-naive": { // table 3
 		{"3", 78.7, 9.1, 78.3, 9.1}, {"5", 207.5, 9.5, 207.3, 9.5}, {"7", 369.2, 10.1, 369.2, 10.1},
 		{"9", 563.4, 10.8, 565.5, 10.7}, {"11", 769.8, 11.6, 780.6, 11.5}, {"15", 1199.9, 13.7, 1203.7, 13.6},
@@ -111,14 +111,14 @@ var Report001KernelSize = map[string][]Report001KernelRow{
 	},
 }
 
-// Report001Tuned is report 001's table 5 at 1920x1920: the best block per
+// report001Tuned is report 001's table 5 at 1920x1920: the best block per
 // filter and the speedups of global 16x16, shared 16x16 and tuned shared.
 type Report001TunedRow struct {
 	Filter, Block               string
 	Global, Shared, TunedShared float64
 }
 
-var Report001Tuned = []Report001TunedRow{
+var report001Tuned = []Report001TunedRow{
 	{"prewitt-x", "16x8", 95.0, 94.1, 94.3},
 	{"gauss5", "32x16", 212.6, 247.8, 258.1},
 	{"gauss7", "32x16", 380.9, 440.9, 442.3},
@@ -126,8 +126,8 @@ var Report001Tuned = []Report001TunedRow{
 	{"sharpen", "16x16", 80.5, 102.4, 103.5},
 }
 
-// Report002GPU is the GPU of report 002 (memory-type study).
-const Report002GPU = "GeForce GTX 1060 6GB"
+// report002GPU is the GPU of report 002 (memory-type study).
+const report002GPU = "GeForce GTX 1060 6GB"
 
 // Report002Row is one row of report 002's table 1: box 75x75 on a
 // 1024x1024 image, block 32: kernel time and copy time (ms).
@@ -137,7 +137,7 @@ type Report002Row struct {
 	KernelMS, CopyMS float64
 }
 
-var Report002Table1 = []Report002Row{
+var report002Table1 = []Report002Row{
 	{"Texture and Shared", "gpu-texture-shared", 21.77, 1.18},
 	{"Constant and Shared", "gpu-shared", 21.83, 1.15},
 	{"Constant and Shared Row Wise", "gpu-shared-rows", 22.07, 1.16},
@@ -152,19 +152,19 @@ var Report002Table1 = []Report002Row{
 	{"Serial", "cpu-naive", 5694.88, 0},
 }
 
-// Report003GPU is the GPU of report 003 (RGB channel strategies); its CPU
+// report003GPU is the GPU of report 003 (RGB channel strategies); its CPU
 // was a dual Xeon Silver 4314.
-const Report003GPU = "RTX A2000 12GB"
+const report003GPU = "RTX A2000 12GB"
 
-// Report003Methods are the columns of report 003's tables 1 and 3.
-var Report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel", "3channel-3", "1channel", "Seq"}
+// report003Methods are the columns of report 003's tables 1 and 3.
+var report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel", "3channel-3", "1channel", "Seq"}
 
-// Report003Variants are our variants for Report003Methods, "" where we
+// report003Variants are our variants for report003Methods, "" where we
 // have none (every channel variant keeps the filter in constant memory).
-var Report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
+var report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
 
-// Report003KernelSize is table 1 (1000x1000 RGB, box K): average times in ms.
-var Report003KernelSize = []struct {
+// report003KernelSize is table 1 (1000x1000 RGB, box K): average times in ms.
+var report003KernelSize = []struct {
 	K     string
 	Times []float64 // in Report003Methods order
 }{
@@ -176,8 +176,8 @@ var Report003KernelSize = []struct {
 	{"121", []float64{142.25, 467.18, 164.62, 104.56, 163.21, 60764.00}},
 }
 
-// Report003ImageSize is table 3 (box 11x11): average times in ms.
-var Report003ImageSize = []struct {
+// report003ImageSize is table 3 (box 11x11): average times in ms.
+var report003ImageSize = []struct {
 	Size  string
 	Times []float64
 }{
@@ -189,8 +189,8 @@ var Report003ImageSize = []struct {
 	{"10000x100000", []float64{5828.72, 7413.29, 5904.32, 5323.00, 5354.60, 438437.00}},
 }
 
-// Report004GPU is the GPU of report 004 (Sobel, Gaussian, RGB->YUV).
-const Report004GPU = "Tesla T4"
+// report004GPU is the GPU of report 004 (Sobel, Gaussian, RGB->YUV).
+const report004GPU = "Tesla T4"
 
 // Report004Row is one row of report 004's table I (1024x1024).
 type Report004Row struct {
@@ -202,7 +202,7 @@ type Report004Row struct {
 	MS, MPixS, GBs float64
 }
 
-var Report004TableI = []Report004Row{
+var report004TableI = []Report004Row{
 	{"Sobel CPU Naive", "sobel-mag", "cpu-naive", "none", 163.1003, 6.43, 0.01},
 	{"Sobel CPU Fast", "sobel-mag", "cpu-fast", "none", 1.2636, 829.83, 1.66},
 	{"Sobel GPU Naive", "sobel-mag", "gpu-sobel", "default", 0.0637, 16461.16, 32.92},
@@ -221,13 +221,13 @@ var Report004TableI = []Report004Row{
 	{"RGB2YUV GPU Opt.", "rgb2yuv", "gpu-rgb2yuv", "opt=1", 0.0317, 33078.11, 198.47},
 }
 
-// OpenCVPeersSource says where OpenCVPeers were measured. They are quoted
+// openCVPeersSource says where OpenCVPeers were measured. They are quoted
 // figures: OpenCV is not a dependency of this project.
-const OpenCVPeersSource = "issue 18 of this project: OpenCV 4.6 from the distribution, 2 threads, on the 2-core development host, median of 5"
+const openCVPeersSource = "issue 18 of this project: OpenCV 4.6 from the distribution, 2 threads, on the 2-core development host, median of 5"
 
-// OpenCVPeersSize is the image of OpenCVPeers: float32, one channel,
+// openCVPeersSize is the image of OpenCVPeers: float32, one channel,
 // zero border.
-const OpenCVPeersSize = "2048x2048"
+const openCVPeersSize = "2048x2048"
 
 // OpenCVPeer is one quoted OpenCV time beside the cpu-peers case of the
 // same filter.
@@ -238,9 +238,9 @@ type OpenCVPeer struct {
 	MS       float64 // milliseconds
 }
 
-// OpenCVPeers are OpenCV's filter2D (dense) and sepFilter2D (Gaussian)
-// times at OpenCVPeersSize, as OpenCVPeersSource quotes them.
-var OpenCVPeers = []OpenCVPeer{
+// openCVPeers are OpenCV's filter2D (dense) and sepFilter2D (Gaussian)
+// times at openCVPeersSize, as openCVPeersSource quotes them.
+var openCVPeers = []OpenCVPeer{
 	{"dense 3x3", "dense3", "filter2D", 2.78},
 	{"dense 7x7", "dense7", "filter2D", 8.35},
 	{"dense 21x21", "dense21", "filter2D (DFT path)", 72.7},

@@ -21,7 +21,7 @@ type Options struct {
 // Report is everything built from the data.
 type Report struct {
 	Hosts []*Host
-	// Runs are the sections of each run (RunSections), which a report of
+	// Runs are the sections of each run (runSections), which a report of
 	// other runs than the committed results/data, such as a user's own
 	// (make bench), opens with.
 	Runs     []*Section
@@ -38,7 +38,7 @@ func Build(dataDir string) (*Report, error) {
 		return nil, err
 	}
 	hosts := GroupHosts(runs)
-	return &Report{Hosts: hosts, Runs: RunSections(hosts), Sections: Sections(hosts)}, nil
+	return &Report{Hosts: hosts, Runs: runSections(hosts), Sections: sections(hosts)}, nil
 }
 
 // Local reports whether the report is of other runs than the committed

@@ -84,7 +84,7 @@ func section000(hosts []*Host) *Section {
 			blockPlot.Series = append(blockPlot.Series, Series{Name: h.Title + " V2", Variant: "V2", Source: h.Title, Y: bv2})
 		}
 	}
-	for _, pub := range Report000 {
+	for _, pub := range report000 {
 		t := &Table{ID: "000-published-" + benchname.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
 			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
 			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}

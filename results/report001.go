@@ -10,16 +10,16 @@ func section001(hosts []*Host) *Section {
 	s := &Section{Report: "001", Title: "Report 001: 8-bit RGB input, global vs shared memory"}
 	rgb := Q{"type": "u8", "ch": "3"}
 	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
-		XLabel: "image size (pixels, log)", YLabel: "speedup", X: Report001Sizes, XValue: pixels(Report001Sizes), LogX: true, LogY: true}
+		XLabel: "image size (pixels, log)", YLabel: "speedup", X: report001Sizes, XValue: pixels(report001Sizes), LogX: true, LogY: true}
 	for _, h := range withReport(hosts, "001") {
 		for _, v := range []string{"gpu-naive", "gpu-shared"} {
 			t := &Table{ID: "001-speedup-" + v + "-" + h.Slug, Title: fmt.Sprintf("Speedup over cpu-naive vs image size, %s, 16x16 — %s", v, h.Title),
 				Caption: "Ours; the report's tables 1 (global) and 2 (shared) follow.",
-				Header:  append([]string{"Filter"}, Report001Sizes...)}
+				Header:  append([]string{"Filter"}, report001Sizes...)}
 			for _, f := range filters001 {
 				row := []string{f}
 				var ys []float64
-				for _, sz := range Report001Sizes {
+				for _, sz := range report001Sizes {
 					q := rgb.with("size", sz, "filter", f)
 					cpu := h.Measure(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))
 					gpu := h.Measure(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))
@@ -69,28 +69,28 @@ func section001(hosts []*Host) *Section {
 	}
 	for _, v := range []string{"gpu-naive", "gpu-shared"} {
 		tbl := map[string]string{"gpu-naive": "table 1 (global memory)", "gpu-shared": "table 2 (shared memory)"}[v]
-		t := &Table{ID: "001-published-speedup-" + v, Title: "Published by report 001 — " + Report001GPU + ", " + tbl,
-			Caption: "Speedup over the report's sequential CPU (Ryzen 5 3600), 16x16 blocks.", Header: append([]string{"Filter"}, Report001Sizes...)}
+		t := &Table{ID: "001-published-speedup-" + v, Title: "Published by report 001 — " + report001GPU + ", " + tbl,
+			Caption: "Speedup over the report's sequential CPU (Ryzen 5 3600), 16x16 blocks.", Header: append([]string{"Filter"}, report001Sizes...)}
 		for _, f := range filters001 {
 			row := []string{f}
-			for _, x := range Report001Speedup[v][f] {
+			for _, x := range report001Speedup[v][f] {
 				row = append(row, sig(x, 4)+"×")
 			}
 			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
-		plot.Series = append(plot.Series, Series{Name: Report001GPU + " " + v + " (report)", Variant: v, Source: Report001GPU + " (report)", Y: Report001Speedup[v]["gauss7"], Dashed: true})
+		plot.Series = append(plot.Series, Series{Name: report001GPU + " " + v + " (report)", Variant: v, Source: report001GPU + " (report)", Y: report001Speedup[v]["gauss7"], Dashed: true})
 	}
-	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + Report001GPU + ", tables 3 and 4",
+	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + report001GPU + ", tables 3 and 4",
 		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
-	for i, g := range Report001KernelSize["gpu-naive"] {
-		sh := Report001KernelSize["gpu-shared"][i]
+	for i, g := range report001KernelSize["gpu-naive"] {
+		sh := report001KernelSize["gpu-shared"][i]
 		tk.Rows = append(tk.Rows, []string{g.K, sig(g.GaussSpeedup, 4) + "×", pubMS(g.GaussMS), sig(sh.GaussSpeedup, 4) + "×", pubMS(sh.GaussMS), sig(g.BoxSpeedup, 4) + "×", sig(sh.BoxSpeedup, 4) + "×"})
 	}
 	s.Tables = append(s.Tables, tk)
-	tt := &Table{ID: "001-published-tuned", Title: "Published by report 001 — " + Report001GPU + ", table 5 (1920x1920)",
+	tt := &Table{ID: "001-published-tuned", Title: "Published by report 001 — " + report001GPU + ", table 5 (1920x1920)",
 		Header: []string{"Filter", "Optimal block", "Global 16x16", "Shared 16x16", "Tuned shared"}}
-	for _, r := range Report001Tuned {
+	for _, r := range report001Tuned {
 		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, sig(r.Global, 4) + "×", sig(r.Shared, 4) + "×", sig(r.TunedShared, 4) + "×"})
 	}
 	s.Tables = append(s.Tables, tt)

@@ -17,7 +17,7 @@ func section002(hosts []*Host) *Section {
 		t := &Table{ID: "002-table1-" + h.Slug, Title: "Box 75x75, 1024x1024, block 32x32 — " + h.Title,
 			Caption: "Kernel time, and total (upload + kernel + download from pageable memory) minus kernel; the report's table 1 follows.",
 			Header:  []string{"Method (report)", "Variant", "Kernel (ms)", "Total (ms)", "Copy (ms)"}}
-		for _, r := range Report002Table1 {
+		for _, r := range report002Table1 {
 			if r.Variant == "" {
 				continue
 			}
@@ -64,10 +64,10 @@ func section002(hosts []*Host) *Section {
 			s.Tables = append(s.Tables, te)
 		}
 	}
-	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + Report002GPU + ", table 1",
+	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + report002GPU + ", table 1",
 		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",
 		Header:  []string{"Method", "Our variant", "Time (ms)", "Copy (ms)"}}
-	for _, r := range Report002Table1 {
+	for _, r := range report002Table1 {
 		v := r.Variant
 		if v == "" {
 			v = missing

@@ -5,18 +5,18 @@ import ()
 func section003(hosts []*Host) *Section {
 	s := &Section{Report: "003", Title: "Report 003: RGB channel strategies (int16 planar)"}
 	var ks []string
-	for _, r := range Report003KernelSize {
+	for _, r := range report003KernelSize {
 		ks = append(ks, r.K)
 	}
 	var sizes []string
-	for _, r := range Report003ImageSize {
+	for _, r := range report003ImageSize {
 		sizes = append(sizes, r.Size)
 	}
 	plot := &Plot{ID: "003-filter-size", Title: "1000x1000 RGB int16: total time vs box filter size",
 		XLabel: "filter size K", YLabel: "total time (ms)", X: ks, XValue: numbers(ks), LogY: true}
 	hdr := []string{"", "Seq = cpu-naive (ms)"}
-	for i, m := range Report003Methods[:5] {
-		if v := Report003Variants[i]; v != "" {
+	for i, m := range report003Methods[:5] {
+		if v := report003Variants[i]; v != "" {
 			hdr = append(hdr, m+" = "+v+" total (ms)", "kernel (ms)")
 		}
 	}
@@ -40,8 +40,8 @@ func section003(hosts []*Host) *Section {
 		for _, a := range axis {
 			row := []string{a, msCI(one(h, "cpu-naive", "cpu", q(a)))}
 			si := 0
-			for i := range Report003Methods[:5] {
-				v := Report003Variants[i]
+			for i := range report003Methods[:5] {
+				v := report003Variants[i]
 				if v == "" {
 					continue
 				}
@@ -63,9 +63,9 @@ func section003(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
 			si := 0
-			for i := range Report003Methods[:5] {
-				if Report003Variants[i] != "" {
-					plot.Series = append(plot.Series, Series{Name: h.Title + " " + Report003Variants[i], Variant: Report003Variants[i], Source: h.Title, Y: series[si]})
+			for i := range report003Methods[:5] {
+				if report003Variants[i] != "" {
+					plot.Series = append(plot.Series, Series{Name: h.Title + " " + report003Variants[i], Variant: report003Variants[i], Source: h.Title, Y: series[si]})
 					si++
 				}
 			}
@@ -75,37 +75,37 @@ func section003(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, t2)
 	}
 	pub := func(id, title, axisName string, rows [][]string) *Table {
-		return &Table{ID: id, Title: title, Caption: "Average times in ms as printed by the report (" + Report003GPU + ").",
-			Header: append([]string{axisName}, Report003Methods...), Rows: rows}
+		return &Table{ID: id, Title: title, Caption: "Average times in ms as printed by the report (" + report003GPU + ").",
+			Header: append([]string{axisName}, report003Methods...), Rows: rows}
 	}
 	var rows [][]string
-	for _, r := range Report003KernelSize {
+	for _, r := range report003KernelSize {
 		row := []string{r.K}
 		for _, x := range r.Times {
 			row = append(row, pubMS(x))
 		}
 		rows = append(rows, row)
 	}
-	s.Tables = append(s.Tables, pub("003-published-filter-size", "Published by report 003 — "+Report003GPU+", table 1 (1000x1000)", "K", rows))
+	s.Tables = append(s.Tables, pub("003-published-filter-size", "Published by report 003 — "+report003GPU+", table 1 (1000x1000)", "K", rows))
 	rows = nil
-	for _, r := range Report003ImageSize {
+	for _, r := range report003ImageSize {
 		row := []string{r.Size}
 		for _, x := range r.Times {
 			row = append(row, pubMS(x))
 		}
 		rows = append(rows, row)
 	}
-	s.Tables = append(s.Tables, pub("003-published-image-size", "Published by report 003 — "+Report003GPU+", table 3 (box 11x11)", "Size", rows))
-	for i, m := range Report003Methods[:5] {
+	s.Tables = append(s.Tables, pub("003-published-image-size", "Published by report 003 — "+report003GPU+", table 3 (box 11x11)", "Size", rows))
+	for i, m := range report003Methods[:5] {
 		var ys []float64
-		for _, r := range Report003KernelSize {
+		for _, r := range report003KernelSize {
 			ys = append(ys, r.Times[i])
 		}
-		v := Report003Variants[i]
+		v := report003Variants[i]
 		if v == "" {
 			v = m
 		}
-		plot.Series = append(plot.Series, Series{Name: m + " (report)", Variant: v, Source: Report003GPU + " (report)", Y: ys, Dashed: true})
+		plot.Series = append(plot.Series, Series{Name: m + " (report)", Variant: v, Source: report003GPU + " (report)", Y: ys, Dashed: true})
 	}
 	s.Plots = []*Plot{plot}
 	return s

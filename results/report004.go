@@ -19,7 +19,7 @@ func section004(hosts []*Host) *Section {
 				"Where the report's naive and optimised GPU versions are one variant, a tunable picks the kernel, shown in brackets; " +
 				"without one, the variant runs its default (gpu-sobel and gpu-rgb2yuv: naive; gpu-separable: shared-memory passes).",
 			Header: []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
-		for _, r := range Report004TableI {
+		for _, r := range report004TableI {
 			if r.Variant == "" {
 				continue
 			}
@@ -81,9 +81,9 @@ func section004(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, ty)
 	}
-	t := &Table{ID: "004-published-table1", Title: "Published by report 004 — " + Report004GPU + ", table I (1024x1024)",
+	t := &Table{ID: "004-published-table1", Title: "Published by report 004 — " + report004GPU + ", table I (1024x1024)",
 		Header: []string{"Implementation", "Our variant", "Avg. time (ms)", "MPix/s", "GB/s"}}
-	for _, r := range Report004TableI {
+	for _, r := range report004TableI {
 		v := variantTune{r.Variant, r.Tune}.String()
 		if r.Variant == "" {
 			v = missing

@@ -48,10 +48,10 @@ var sectionBuilders = []struct {
 	{"spread", sectionSpread},
 }
 
-// Sections builds every report section from the hosts' runs. The tables
+// sections builds every report section from the hosts' runs. The tables
 // of a host without a GPU keep its CPU cases alone (Table.CPUOnly), and
 // a table with none is left out.
-func Sections(hosts []*Host) []*Section {
+func sections(hosts []*Host) []*Section {
 	secs := make([]*Section, len(sectionBuilders))
 	for i, b := range sectionBuilders {
 		secs[i] = b.build(hosts)

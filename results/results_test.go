@@ -34,7 +34,7 @@ func TestReadRunFixture(t *testing.T) {
 	}
 	var gpu, cpu int
 	for _, s := range r.Samples {
-		for _, k := range NameKeys {
+		for _, k := range nameKeys {
 			if s.Keys[k] == "" {
 				t.Fatalf("sample %v lacks key %s", s.Keys, k)
 			}
@@ -104,7 +104,7 @@ func TestSpread(t *testing.T) {
 	}
 }
 
-// The spread section counts the cases above WideSpread and names the
+// The spread section counts the cases above wideSpread and names the
 // widest, per run.
 func TestSpreadSection(t *testing.T) {
 	mk := func(variant string, v ...float64) *Sample {

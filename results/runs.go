@@ -10,11 +10,11 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// RunSections are the sections a report of a user's own runs opens with,
+// runSections are the sections a report of a user's own runs opens with,
 // one per run, newest first (Run.Modified), then by host and preset: a
-// table of every case of the run (RunTable) and a plot of its time
-// against the axis the run varied (RunPlot).
-func RunSections(hosts []*Host) []*Section {
+// table of every case of the run (runTable) and a plot of its time
+// against the axis the run varied (runPlot).
+func runSections(hosts []*Host) []*Section {
 	type hostRun struct {
 		h *Host
 		r *Run
@@ -31,20 +31,20 @@ func RunSections(hosts []*Host) []*Section {
 	var secs []*Section
 	for _, hr := range runs {
 		s := &Section{Report: hr.r.Preset, Title: fmt.Sprintf("Run `%s` on %s", hr.r.Preset, hr.h.Title)}
-		if p := RunPlot(hr.h, hr.r); p.HasData() {
+		if p := runPlot(hr.h, hr.r); p.HasData() {
 			s.Plots = []*Plot{p}
 		}
-		s.Tables = []*Table{RunTable(hr.h, hr.r)}
+		s.Tables = []*Table{runTable(hr.h, hr.r)}
 		secs = append(secs, s)
 	}
 	return secs
 }
 
 // Axes returns the name keys whose values differ between the run's cases,
-// in NameKeys order, and the value of every other key.
+// in nameKeys order, and the value of every other key.
 func (r *Run) Axes() (varying []string, constant map[string]string) {
 	constant = map[string]string{}
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		values := map[string]bool{}
 		for _, s := range r.Samples {
 			values[s.Keys[k]] = true
@@ -59,13 +59,13 @@ func (r *Run) Axes() (varying []string, constant map[string]string) {
 	return varying, constant
 }
 
-// RunTable is every case of run r, one row per case: a column for each
+// runTable is every case of run r, one row per case: a column for each
 // axis the run varies (the variant last), then the case's median time,
 // that median's confidence interval over the runs, the runs' range and
 // own intervals, and whether the runs agree (Agreement). The axes the
 // run holds constant are in the caption, and every column is in the
 // legend.
-func RunTable(h *Host, r *Run) *Table {
+func runTable(h *Host, r *Run) *Table {
 	varying, constant := r.Axes()
 	axes := slices.DeleteFunc(slices.Clone(varying), func(k string) bool { return k == "variant" })
 	axes = append(axes, "variant")
@@ -114,7 +114,7 @@ func runCaption(r *Run, varying []string, constant map[string]string) string {
 		fmt.Fprintf(&b, " It varies %s.", strings.Join(varying, ", "))
 	}
 	var fixed []string
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		if v, ok := constant[k]; ok && v != "none" && v != "default" {
 			fixed = append(fixed, k+" "+v)
 		}
@@ -125,7 +125,7 @@ func runCaption(r *Run, varying []string, constant map[string]string) string {
 	return b.String()
 }
 
-// runLegend says what each measurement column of RunTable holds.
+// runLegend says what each measurement column of runTable holds.
 func runLegend(r *Run) []string {
 	unit := "ns/op on the CPU, gpu-ns/op for GPU kernels, total-ns/op for pipeline cases"
 	if slices.ContainsFunc(r.Samples, func(s *Sample) bool { return s.Keys["timing"] == "plan" }) {
@@ -148,7 +148,7 @@ func runLegend(r *Run) []string {
 	return l
 }
 
-// runCells are a case's measurement cells of RunTable.
+// runCells are a case's measurement cells of runTable.
 func runCells(s *Sample, spreadUnit string) []string {
 	unit := s.TimeUnit()
 	m := timeOf(s)
@@ -180,9 +180,9 @@ func runCells(s *Sample, spreadUnit string) []string {
 // dash.
 func agreementCell(a Agreement) string {
 	switch a {
-	case Agree:
+	case agree:
 		return "yes"
-	case Disagree:
+	case disagree:
 		return "UNSTABLE"
 	}
 	return missing
@@ -193,20 +193,20 @@ func agreementCell(a Agreement) string {
 type Agreement int
 
 const (
-	// Unknown: fewer than two runs, or runs that do not record their
+	// unknown: fewer than two runs, or runs that do not record their
 	// intervals.
-	Unknown Agreement = iota
-	// Agree: one time lies in every run's interval.
-	Agree
-	// Disagree: two runs' intervals do not overlap.
-	Disagree
+	unknown Agreement = iota
+	// agree: one time lies in every run's interval.
+	agree
+	// disagree: two runs' intervals do not overlap.
+	disagree
 )
 
 func (a Agreement) String() string {
 	switch a {
-	case Agree:
+	case agree:
 		return "agree"
-	case Disagree:
+	case disagree:
 		return "disagree"
 	}
 	return "unknown"
@@ -219,7 +219,7 @@ func (a Agreement) String() string {
 func (s *Sample) Agreement(unit string) Agreement {
 	times, widths := s.Values[s.TimeUnit()], s.Values[unit]
 	if len(times) < 2 || len(widths) != len(times) {
-		return Unknown
+		return unknown
 	}
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for i, m := range times {
@@ -227,9 +227,9 @@ func (s *Sample) Agreement(unit string) Agreement {
 		hi = min(hi, m*(1+widths[i]/100))
 	}
 	if lo > hi {
-		return Disagree
+		return disagree
 	}
-	return Agree
+	return agree
 }
 
 // compareCases orders samples by the keys of axes in turn: sizes by
@@ -260,11 +260,11 @@ var axisLabels = map[string]string{
 	"ch":   "channels",
 }
 
-// RunPlot draws run r's median time against the first axis of plotAxes
+// runPlot draws run r's median time against the first axis of plotAxes
 // the run varies, one line per variant and value of the other axes it
 // varies (where the x axis is K, per filter family rather than filter);
 // a run that varies only the variant gets one point per variant.
-func RunPlot(h *Host, r *Run) *Plot {
+func runPlot(h *Host, r *Run) *Plot {
 	varying, _ := r.Axes()
 	x := "variant"
 	for _, k := range plotAxes {

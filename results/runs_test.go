@@ -82,7 +82,7 @@ func TestLocalReportFiles(t *testing.T) {
 
 func sample(keys map[string]string, times, cis []float64) *Sample {
 	k := map[string]string{}
-	for _, key := range NameKeys {
+	for _, key := range nameKeys {
 		k[key] = "none"
 	}
 	for key, v := range keys {
@@ -103,11 +103,11 @@ func TestAgreement(t *testing.T) {
 		times, cis []float64
 		want       Agreement
 	}{
-		{"overlapping", []float64{100, 102, 99}, []float64{3, 2, 2}, Agree},
-		{"apart by 85%", []float64{100, 185, 101}, []float64{1, 1, 1}, Disagree},
-		{"just apart", []float64{100, 103}, []float64{1, 1}, Disagree},
-		{"one run", []float64{100}, []float64{1}, Unknown},
-		{"no intervals", []float64{100, 185}, nil, Unknown},
+		{"overlapping", []float64{100, 102, 99}, []float64{3, 2, 2}, agree},
+		{"apart by 85%", []float64{100, 185, 101}, []float64{1, 1, 1}, disagree},
+		{"just apart", []float64{100, 103}, []float64{1, 1}, disagree},
+		{"one run", []float64{100}, []float64{1}, unknown},
+		{"no intervals", []float64{100, 185}, nil, unknown},
 	}
 	for _, tt := range tests {
 		if got := sample(nil, tt.times, tt.cis).Agreement("median-ci95-%"); got != tt.want {
@@ -131,7 +131,7 @@ func TestRunAxes(t *testing.T) {
 		}
 	}
 	h := &Host{Slug: "h", Title: "Some CPU (no GPU)", Runs: []*Run{r}}
-	tb := RunTable(h, r)
+	tb := runTable(h, r)
 	if got, want := strings.Join(tb.Header[:tb.Keys], ","), "filter,k,type,variant"; got != want {
 		t.Errorf("key columns %s, want %s", got, want)
 	}
@@ -144,7 +144,7 @@ func TestRunAxes(t *testing.T) {
 	if len(tb.Legend) != len(tb.Header)-tb.Keys {
 		t.Errorf("%d legend lines for %d measurement columns", len(tb.Legend), len(tb.Header)-tb.Keys)
 	}
-	p := RunPlot(h, r)
+	p := runPlot(h, r)
 	if p.XLabel != "filter size K" || strings.Join(p.X, ",") != "3,7" {
 		t.Errorf("plot across %q at %q, want filter size K at 3,7", p.XLabel, p.X)
 	}

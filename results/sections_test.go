@@ -89,7 +89,7 @@ func TestSectionsGolden(t *testing.T) {
 // The runs' own sections, which a user's report opens with, one per run.
 func TestRunSectionsGolden(t *testing.T) {
 	var b strings.Builder
-	secs := RunSections(sectionsHosts(t))
+	secs := runSections(sectionsHosts(t))
 	if len(secs) == 0 {
 		t.Fatalf("no run sections from %s", sectionsData)
 	}
@@ -107,7 +107,7 @@ func TestRunSectionsGolden(t *testing.T) {
 // every golden file under testdata/sections is one of theirs.
 func TestSectionsGoldenFiles(t *testing.T) {
 	hosts := sectionsHosts(t)
-	secs := Sections(hosts)
+	secs := sections(hosts)
 	if len(secs) != len(sectionBuilders) {
 		t.Fatalf("Sections built %d sections, sectionBuilders lists %d", len(secs), len(sectionBuilders))
 	}

@@ -22,10 +22,10 @@ var shapeLayouts = []struct{ name, ch, layout string }{
 	{"RGB planar", "3", "planar"},
 }
 
-// ShapeGoals are the targets of preset roofline-shapes: u8 and i16 input
+// shapeGoals are the targets of preset roofline-shapes: u8 and i16 input
 // at TypeShare of their own DRAM floor, every border mode and an odd size
 // within MaxSlowdown of zero border and of 4096x4096 per pixel.
-var ShapeGoals = struct {
+var shapeGoals = struct {
 	TypeShare, MaxSlowdown float64
 }{TypeShare: 0.70, MaxSlowdown: 1.10}
 
@@ -88,7 +88,7 @@ func sectionShapes(hosts []*Host) *Section {
 		Caption: fmt.Sprintf("Each GPU's run of preset roofline-shapes (dense<K>, K = 3, 5, 7, kernel time replayed from CUDA graphs, hot cache), the fastest of its variants on each case. "+
 			"Types: u8 and i16 input, one channel and RGB interleaved and planar, at %s or more of their own DRAM floor (input read once in its element size, float32 output written once, over the run's gpu-copy-gbps). "+
 			"Borders: each of replicate, reflect, mirror and wrap at most %s the time of zero border. Odd size: 4099x4097 at most %s the time per pixel of 4096x4096. "+
-			"Worst is the case furthest from its target.", percent(ShapeGoals.TypeShare, true), sig(ShapeGoals.MaxSlowdown, 3)+"x", sig(ShapeGoals.MaxSlowdown, 3)+"x"),
+			"Worst is the case furthest from its target.", percent(shapeGoals.TypeShare, true), sig(shapeGoals.MaxSlowdown, 3)+"x", sig(shapeGoals.MaxSlowdown, 3)+"x"),
 		Header: []string{"GPU", "Goal", "Target", "Cases at target", "Worst", "Worst case", "Verdict"}, Keys: 2}
 	for _, h := range hosts {
 		if !h.GPU {
@@ -150,7 +150,7 @@ func sectionShapes(hosts []*Host) *Section {
 					row = append(row, percent(share, true)+" "+bv)
 					types.Rows = append(types.Rows, row)
 					if typ != "f32" {
-						typeGoal.add(share >= ShapeGoals.TypeShare, ShapeGoals.TypeShare-share, percent(share, true), fmt.Sprintf("%s %s dense%d %s", typ, lay.name, k, bv))
+						typeGoal.add(share >= shapeGoals.TypeShare, shapeGoals.TypeShare-share, percent(share, true), fmt.Sprintf("%s %s dense%d %s", typ, lay.name, k, bv))
 					}
 				}
 			}
@@ -194,7 +194,7 @@ func sectionShapes(hosts []*Host) *Section {
 				row = append(row, sig(r, 3)+"x "+bv)
 				borders.Rows = append(borders.Rows, row)
 				if b != convolve.Zero && zbest.OK() {
-					borderGoal.add(r <= ShapeGoals.MaxSlowdown, r-ShapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
+					borderGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
 				}
 			}
 		}
@@ -223,7 +223,7 @@ func sectionShapes(hosts []*Host) *Section {
 			ov, ob := d.best(base.with("size", "4099x4097"))
 			if ov != "" && eb.OK() {
 				r := (ob.Center() / px("4099x4097")) / (eb.Center() / px("4096x4096"))
-				oddGoal.add(r <= ShapeGoals.MaxSlowdown, r-ShapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
+				oddGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
 			}
 		}
 		for _, t := range []*Table{types, borders, odd} {
@@ -232,9 +232,9 @@ func sectionShapes(hosts []*Host) *Section {
 			}
 		}
 		goals.Rows = append(goals.Rows,
-			typeGoal.row(h.Title, "u8 and i16, 1 channel and RGB, K ≤ 7", percent(ShapeGoals.TypeShare, true)+" of their DRAM floor"),
-			borderGoal.row(h.Title, "every border mode against zero", "≤ "+sig(ShapeGoals.MaxSlowdown, 3)+"x"),
-			oddGoal.row(h.Title, "4099x4097 against 4096x4096 per pixel", "≤ "+sig(ShapeGoals.MaxSlowdown, 3)+"x"))
+			typeGoal.row(h.Title, "u8 and i16, 1 channel and RGB, K ≤ 7", percent(shapeGoals.TypeShare, true)+" of their DRAM floor"),
+			borderGoal.row(h.Title, "every border mode against zero", "≤ "+sig(shapeGoals.MaxSlowdown, 3)+"x"),
+			oddGoal.row(h.Title, "4099x4097 against 4096x4096 per pixel", "≤ "+sig(shapeGoals.MaxSlowdown, 3)+"x"))
 	}
 	if len(goals.Rows) > 0 {
 		s.Tables = append([]*Table{goals}, s.Tables...)

@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// WideSpread is the spread (slowest minus fastest run, over the median)
+// wideSpread is the spread (slowest minus fastest run, over the median)
 // above which the spread section counts a case as noisy: its median is
 // still the report's number, but a difference smaller than this between
 // two such cases is not one to quote.
-const WideSpread = 0.10
+const wideSpread = 0.10
 
 func sectionSpread(hosts []*Host) *Section {
 	s := &Section{Report: "spread", Title: "Measurement spread: which medians to read with care"}
@@ -20,10 +20,10 @@ func sectionSpread(hosts []*Host) *Section {
 			ID:    "spread-" + h.Slug,
 			Title: "Spread of the runs of each case — " + h.Title,
 			Caption: fmt.Sprintf("Spread is the slowest run of a case minus its fastest, over the median; the count columns say how many cases of each preset spread wider than %s and 25%%, and the last two name the widest case.",
-				percent(WideSpread, true)),
-			Header: []string{"Preset", "Cases", "Runs per case", fmt.Sprintf("> %s", percent(WideSpread, true)), "> 25%", "Widest case", "Its spread"},
+				percent(wideSpread, true)),
+			Header: []string{"Preset", "Cases", "Runs per case", fmt.Sprintf("> %s", percent(wideSpread, true)), "> 25%", "Widest case", "Its spread"},
 		}
-		throttled := slices.ContainsFunc(h.Runs, func(r *Run) bool { return r.Has(ThrottledUnit) })
+		throttled := slices.ContainsFunc(h.Runs, func(r *Run) bool { return r.Has(throttledUnit) })
 		if throttled {
 			t.Header = append(t.Header, "Throttled samples discarded", "Throttled kept")
 			t.Caption += " The throttled columns count the samples taken below the GPU's clock limit, over every case of the preset: discarded and taken again, or kept where the guard gave up; a dash marks a run that does not record them."
@@ -38,7 +38,7 @@ func sectionSpread(hosts []*Host) *Section {
 				if !ok {
 					continue
 				}
-				if sp > WideSpread {
+				if sp > wideSpread {
 					wide++
 				}
 				if sp > 0.25 {

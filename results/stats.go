@@ -63,10 +63,10 @@ func Compare(a, b Measure) benchmath.Comparison {
 	return benchmath.AssumeNothing.Compare(a.s, b.s)
 }
 
-// Ratio is a's median over b's and whether the two differ significantly
+// ratio is a's median over b's and whether the two differ significantly
 // (Compare's p at or below the threshold). ok is false when either holds
 // nothing or a median is not positive.
-func Ratio(a, b Measure) (r float64, significant, ok bool) {
+func ratio(a, b Measure) (r float64, significant, ok bool) {
 	if !a.OK() || !b.OK() {
 		return 0, false, false
 	}
@@ -95,7 +95,7 @@ func msCI(m Measure) string {
 // ratioCell formats a over b as "1.23×", or "~" when the runs of the two
 // do not differ significantly, as benchstat prints it.
 func ratioCell(a, b Measure) string {
-	r, significant, ok := Ratio(a, b)
+	r, significant, ok := ratio(a, b)
 	switch {
 	case !ok:
 		return missing

@@ -31,8 +31,8 @@ func TestMeasureCells(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tt.name, tt.got, tt.want)
 		}
 	}
-	if r, sig, ok := Ratio(slow, fast); !ok || !sig || r != 2 {
-		t.Errorf("Ratio(slow, fast) = %g, %v, %v", r, sig, ok)
+	if r, sig, ok := ratio(slow, fast); !ok || !sig || r != 2 {
+		t.Errorf("ratio(slow, fast) = %g, %v, %v", r, sig, ok)
 	}
 }
 

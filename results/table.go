@@ -184,7 +184,7 @@ func sig(v float64, n int) string {
 var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "ch", "timing", "mem", "cache", "opts"}
 
 // Summary is a compact table of every case of a run: its time and rates,
-// one row per case in SortSamples order, with a column for every other
+// one row per case in sortSamples order, with a column for every other
 // name key the run varies (border, gpus, layout, tune, ...), so that no
 // two rows differ only in time. The timing column adds the host memory of
 // pipeline cases, "cold" for cold-cache cases and the compile options
@@ -205,7 +205,7 @@ func Summary(r *Run) *Table {
 			"%copy-bw: GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU); %peak-bw in runs that predate it.",
 		},
 	}
-	throttled, noise, energy := r.Has(ThrottledUnit), r.spreadUnit(), r.Has(EnergyUnit)
+	throttled, noise, energy := r.Has(throttledUnit), r.spreadUnit(), r.Has(energyUnit)
 	if energy {
 		t.Header = append(t.Header, "mJ/op")
 		t.Legend = append(t.Legend, "mJ/op: the energy one run drew, by the GPU's energy counter over the line's timed runs (NVML), the median over the case's runs ± the half-width of its interval; a dash where the lines carry none (CPU cases, and lines too short for the counter).")
@@ -221,7 +221,7 @@ func Summary(r *Run) *Table {
 		t.Legend = append(t.Legend, "throttled samples: samples taken below the GPU's clock limit, discarded and taken again (summed over the runs; \"kept\" ones the guard gave up retaking).")
 	}
 	samples := slices.Clone(r.Samples)
-	SortSamples(samples)
+	sortSamples(samples)
 	for _, s := range samples {
 		sp, oks := s.Spread()
 		mp, okm := s.Median("MPix/s")
@@ -280,11 +280,11 @@ func timingLabel(s *Sample) string {
 	return timing
 }
 
-// SortSamples orders samples by variant, then image size (by pixels,
-// then width), then filter, then the other name keys in NameKeys order.
+// sortSamples orders samples by variant, then image size (by pixels,
+// then width), then filter, then the other name keys in nameKeys order.
 // Text compares in natural order, numbers inside it by value: gauss3
 // before gauss11, block 8x8 before 16x16.
-func SortSamples(samples []*Sample) {
+func sortSamples(samples []*Sample) {
 	slices.SortStableFunc(samples, compareSamples)
 }
 
@@ -298,7 +298,7 @@ func compareSamples(a, b *Sample) int {
 	if c := naturalCompare(a.Keys["filter"], b.Keys["filter"]); c != 0 {
 		return c
 	}
-	for _, k := range NameKeys {
+	for _, k := range nameKeys {
 		switch k {
 		case "variant", "size", "filter":
 			continue

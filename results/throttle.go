@@ -10,17 +10,17 @@ import (
 // existed lack them, and every use below reads their absence as "not
 // recorded", never as zero.
 const (
-	// ThrottledUnit counts the samples of a case taken while the GPU ran
+	// throttledUnit counts the samples of a case taken while the GPU ran
 	// below its clock limit, discarded and taken again.
-	ThrottledUnit = "throttled-samples"
-	// ThrottledKeptUnit counts throttled samples kept after the guard
+	throttledUnit = "throttled-samples"
+	// throttledKeptUnit counts throttled samples kept after the guard
 	// gave up retaking them.
-	ThrottledKeptUnit = "throttled-kept"
+	throttledKeptUnit = "throttled-kept"
 )
 
-// SpreadUnits are the names the relative spread of a case's median is
+// spreadUnits are the names the relative spread of a case's median is
 // stored under, in percent, by the binaries that stop sampling by noise.
-var SpreadUnits = []string{"median-ci95-%", "stdrel-%"}
+var spreadUnits = []string{"median-ci95-%", "stdrel-%"}
 
 // Sum returns the sum of the unit's values over the case's lines and
 // whether there were any.
@@ -45,12 +45,12 @@ func (r *Run) Has(unit string) bool {
 // as throttled and how many throttled ones were kept, summed over every
 // case, and whether the run records them at all.
 func (r *Run) Throttled() (discarded, kept int, ok bool) {
-	if !r.Has(ThrottledUnit) {
+	if !r.Has(throttledUnit) {
 		return 0, 0, false
 	}
 	for _, s := range r.Samples {
-		d, _ := s.Sum(ThrottledUnit)
-		k, _ := s.Sum(ThrottledKeptUnit)
+		d, _ := s.Sum(throttledUnit)
+		k, _ := s.Sum(throttledKeptUnit)
 		discarded += int(d)
 		kept += int(k)
 	}
@@ -61,20 +61,20 @@ func (r *Run) Throttled() (discarded, kept int, ok bool) {
 // with the kept ones after a plus ("3", "3+1 kept"), or a dash where the
 // case records none.
 func throttledCell(s *Sample) string {
-	d, ok := s.Sum(ThrottledUnit)
+	d, ok := s.Sum(throttledUnit)
 	if !ok {
 		return missing
 	}
 	cell := strconv.Itoa(int(d))
-	if k, _ := s.Sum(ThrottledKeptUnit); k > 0 {
+	if k, _ := s.Sum(throttledKeptUnit); k > 0 {
 		cell += "+" + strconv.Itoa(int(k)) + " kept"
 	}
 	return cell
 }
 
-// spreadUnit is the unit of SpreadUnits the run records, or "".
+// spreadUnit is the unit of spreadUnits the run records, or "".
 func (r *Run) spreadUnit() string {
-	for _, u := range SpreadUnits {
+	for _, u := range spreadUnits {
 		if r.Has(u) {
 			return u
 		}

@@ -83,7 +83,7 @@ func TestThrottledSamples(t *testing.T) {
 	if !slices.Equal(got["default"], []string{"5", "1"}) || !slices.Equal(got["000"], []string{missing, missing}) {
 		t.Errorf("spread throttled cells %q", got)
 	}
-	md := string((&Report{Hosts: hosts, Sections: Sections(hosts)}).Markdown())
+	md := string((&Report{Hosts: hosts, Sections: sections(hosts)}).Markdown())
 	if !strings.Contains(md, "`default`: 3 cases at 0123456, 5 throttled samples discarded and taken again (1 kept)") {
 		t.Errorf("hosts list lacks the run's throttled count:\n%s", md[:min(len(md), 2000)])
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // timelinePrefix starts the lines a benchmark run writes for one
-// overlapped run of a multi-device case (benchmarks.TimelinePrefix).
+// overlapped run of a multi-device case, as the benchmarks write it.
 const timelinePrefix = "# timeline "
 
 // Span is one phase of one chunk in a stored timeline: the case, the

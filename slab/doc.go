@@ -49,7 +49,7 @@
 // each slab's output rows into the output image. [Stream] makes
 // "stream<limit>-<variant>", the mode for images larger than the memory
 // at hand: slabs as tall as lets two slabs' input and output buffers fit
-// in the limit ([StreamRows]; a limit too small for one row and its halo
+// in the limit ([streamRows]; a limit too small for one row and its halo
 // is a *convolve.MemoryError), run one after the other while a goroutine
 // fills the next slab's input into the other buffer pair (double
 // buffering). Its output equals the in-memory one. [Lookup] resolves

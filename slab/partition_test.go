@@ -162,14 +162,14 @@ func TestStreamRows(t *testing.T) {
 		{1 << 30, 50},
 	}
 	for _, tt := range tests {
-		if got, err := StreamRows(p, tt.limit); err != nil || got != tt.rows {
-			t.Errorf("StreamRows(%d) = %d, %v; want %d", tt.limit, got, err, tt.rows)
+		if got, err := streamRows(p, tt.limit); err != nil || got != tt.rows {
+			t.Errorf("streamRows(%d) = %d, %v; want %d", tt.limit, got, err, tt.rows)
 		}
 	}
-	_, err := StreamRows(p, 5*perRow-1)
+	_, err := streamRows(p, 5*perRow-1)
 	var me *convolve.MemoryError
 	if !errors.As(err, &me) || me.Needed != 5*perRow || me.Available != 5*perRow-1 {
-		t.Errorf("StreamRows below one row: %v, want a *convolve.MemoryError needing %d of %d bytes", err, 5*perRow, 5*perRow-1)
+		t.Errorf("streamRows below one row: %v, want a *convolve.MemoryError needing %d of %d bytes", err, 5*perRow, 5*perRow-1)
 	}
 	v, _ := Stream(lookup(t, "cpu-naive"), 5*perRow-1)
 	if _, err := convolve.PlanFor(v, p, convolve.Config{}); !errors.As(err, &me) || me.Variant != v.Describe().Name {

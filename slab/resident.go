@@ -23,8 +23,8 @@ type Resident struct {
 	loaded bool
 }
 
-// NewResident plans inner on n slabs of p's image for repeated passes.
-func NewResident(inner convolve.Variant, p convolve.Problem, n int, cfg convolve.Config) (*Resident, error) {
+// newResident plans inner on n slabs of p's image for repeated passes.
+func newResident(inner convolve.Variant, p convolve.Problem, n int, cfg convolve.Config) (*Resident, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}

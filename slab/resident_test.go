@@ -47,7 +47,7 @@ func TestResidentPassesEqualRepeatedRuns(t *testing.T) {
 						want = append(want, out)
 					}
 					for n := 1; n <= 5; n++ {
-						res, err := NewResident(inner, p, n, convolve.Config{})
+						res, err := newResident(inner, p, n, convolve.Config{})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -92,13 +92,13 @@ func TestResidentErrors(t *testing.T) {
 	p := filterProblem(4, 6, 3, convolve.Wrap)
 	u8 := p
 	u8.Input.Type = convolve.Uint8
-	if _, err := NewResident(naive, u8, 2, convolve.Config{}); err == nil || !contains(err, "next pass") {
-		t.Errorf("NewResident of a u8 problem: %v, want a refusal naming the next pass", err)
+	if _, err := newResident(naive, u8, 2, convolve.Config{}); err == nil || !contains(err, "next pass") {
+		t.Errorf("newResident of a u8 problem: %v, want a refusal naming the next pass", err)
 	}
-	if _, err := NewResident(naive, p, 0, convolve.Config{}); err == nil {
+	if _, err := newResident(naive, p, 0, convolve.Config{}); err == nil {
 		t.Error("NewResident in 0 slabs: no error")
 	}
-	res, err := NewResident(naive, p, 2, convolve.Config{})
+	res, err := newResident(naive, p, 2, convolve.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

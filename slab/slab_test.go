@@ -187,8 +187,8 @@ func TestStreamEqualsInner(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got, err := StreamRows(p, limit); err != nil || got != min(rows, p.Input.Height) {
-					t.Fatalf("%v: StreamRows(%d) = %d, %v; want %d", p, limit, got, err, min(rows, p.Input.Height))
+				if got, err := streamRows(p, limit); err != nil || got != min(rows, p.Input.Height) {
+					t.Fatalf("%v: streamRows(%d) = %d, %v; want %d", p, limit, got, err, min(rows, p.Input.Height))
 				}
 				if err := equalsInner(t, r, inner, v, p); err != nil {
 					t.Errorf("%v: %v", p, err)

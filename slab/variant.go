@@ -40,7 +40,7 @@ func Wrap(inner convolve.Variant, n int) (convolve.Variant, error) {
 
 // Stream returns the variant "stream<limit>-<inner>": inner run on the
 // slabs of the image one after the other, each slab as tall as lets two
-// slabs' buffers fit in limit bytes (StreamRows), through two pairs of
+// slabs' buffers fit in limit bytes (streamRows), through two pairs of
 // input and output buffers that the slabs take in turn: the next slab's
 // input is filled while the current slab runs (double buffering). It is the mode for images larger than the
 // memory at hand; its output equals inner's, and so Wrap's, bit for bit.
@@ -87,12 +87,12 @@ func (v *variant) Describe() convolve.Description {
 	}
 }
 
-// StreamRows returns the most output rows a slab of p may have in
+// streamRows returns the most output rows a slab of p may have in
 // streaming mode under limit bytes: two slabs' input and output buffers,
 // halo rows included, fit in it (one slab is filled while the other
 // runs). It is at most the image's height, and a *convolve.MemoryError
 // when not even one row fits.
-func StreamRows(p convolve.Problem, limit int64) (int, error) {
+func streamRows(p convolve.Problem, limit int64) (int, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
@@ -128,7 +128,7 @@ func (v *variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, 
 		pt, err = Divide(p, v.slabs)
 	} else {
 		var rows int
-		if rows, err = StreamRows(p, v.limit); err == nil {
+		if rows, err = streamRows(p, v.limit); err == nil {
 			pt, err = DivideRows(p, rows)
 		}
 	}

@@ -46,14 +46,14 @@ func (p scaledPlan) Run(in, out *convolve.Image) error {
 // declares BF16 and reports it wrong when it declares Direct.
 func TestVerifyUsesDeclaredModel(t *testing.T) {
 	caps := scaled{}.Describe().Caps
-	ps, err := VerifyProblems(Class{Type: convolve.Float32, K: 3, Size: convolve.SizeSmall}, caps, 2, 1)
+	ps, err := verifyProblems(Class{Type: convolve.Float32, K: 3, Size: convolve.SizeSmall}, caps, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := Verify(scaled{convolve.BF16}, convolve.Setting{}, ps, 1); err != nil {
 		t.Errorf("declaring bf16: %v", err)
 	}
-	if err := Verify(scaled{convolve.Direct}, convolve.Setting{}, ps, 1); !IsWrong(err) {
-		t.Errorf("declaring direct: %v, want an error IsWrong reports", err)
+	if err := Verify(scaled{convolve.Direct}, convolve.Setting{}, ps, 1); !isWrong(err) {
+		t.Errorf("declaring direct: %v, want an error isWrong reports", err)
 	}
 }

@@ -37,7 +37,7 @@ func Try(v convolve.Variant, c Class, pt convolve.Setting, o Options) (tuning.Ca
 		return tuning.Candidate{}, err
 	}
 	s := &search{v: v, class: c, prob: p, o: o, start: o.Now(), tried: map[string]int{}}
-	if s.verifyProbs, err = VerifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
+	if s.verifyProbs, err = verifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
 		return tuning.Candidate{}, err
 	}
 	return s.measure(pt), nil

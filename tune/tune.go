@@ -83,7 +83,7 @@ type Options struct {
 	Verify int
 	// Samples is the number of timed samples per candidate, SampleTime
 	// the least time of one (runs are batched to reach it); zero means
-	// DefaultSamples and DefaultSampleTime.
+	// DefaultSamples and defaultSampleTime.
 	Samples    int
 	SampleTime time.Duration
 	// Limits are the device's limits that the space's restrictions read.
@@ -120,7 +120,7 @@ const (
 	DefaultBudget     = 24
 	DefaultVerify     = 3
 	DefaultSamples    = 7
-	DefaultSampleTime = time.Millisecond
+	defaultSampleTime = time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
@@ -134,7 +134,7 @@ func (o Options) withDefaults() Options {
 		o.Samples = DefaultSamples
 	}
 	if o.SampleTime <= 0 {
-		o.SampleTime = DefaultSampleTime
+		o.SampleTime = defaultSampleTime
 	}
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
@@ -145,9 +145,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// ErrNoneCorrect is the error of a search in which no candidate passed
+// errNoneCorrect is the error of a search in which no candidate passed
 // verification (wrapped, with the class).
-var ErrNoneCorrect = errors.New("no candidate passed verification")
+var errNoneCorrect = errors.New("no candidate passed verification")
 
 // Tune searches v's tuning space for class c. The entry it returns has
 // every field but the commit, driver, NVRTC version and date, which
@@ -176,7 +176,7 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	if s.resumed, err = resumeIndex(o.Resume); err != nil {
 		return tuning.Entry{}, fmt.Errorf("tune: %s %v: %w", d.Name, c, err)
 	}
-	if s.verifyProbs, err = VerifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
+	if s.verifyProbs, err = verifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
 		return tuning.Entry{}, err
 	}
 	if len(ok)+1 <= o.Budget {
@@ -227,7 +227,7 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	}
 	e.Default = e.Candidates[0]
 	if best < 0 {
-		return e, fmt.Errorf("tune: %s %v: %w (%d tried)", d.Name, c, ErrNoneCorrect, len(s.cands))
+		return e, fmt.Errorf("tune: %s %v: %w (%d tried)", d.Name, c, errNoneCorrect, len(s.cands))
 	}
 	e.Chosen = e.Candidates[best]
 	return e, nil
@@ -384,11 +384,11 @@ type wrongError struct{ msg string }
 
 func (e *wrongError) Error() string { return e.msg }
 
-// VerifyProblems are the n random problems a candidate of class c must
+// verifyProblems are the n random problems a candidate of class c must
 // pass: one channel of c's type, sizes from K to about 300 by 200 (odd
 // and unaligned ones among them), random weights in [-1, 1), zero border
 // for the first and a random border of caps for the others.
-func VerifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]convolve.Problem, error) {
+func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]convolve.Problem, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(c.K)))
 	borders := caps.Borders
 	if len(borders) == 0 {
@@ -421,7 +421,7 @@ func VerifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 // Verify runs setting pt of v on each problem and compares its output
 // with the reference. It returns nil when every output is within the
 // tolerance of the error model v declares (verify.Output), an error that
-// IsWrong reports for a differing output, and any other error for a
+// isWrong reports for a differing output, and any other error for a
 // candidate that cannot plan or run.
 func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
 	for i, p := range ps {
@@ -432,9 +432,9 @@ func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed
 	return nil
 }
 
-// IsWrong reports whether err is Verify's error for an output that
+// isWrong reports whether err is Verify's error for an output that
 // differs from the reference.
-func IsWrong(err error) bool {
+func isWrong(err error) bool {
 	var w *wrongError
 	return errors.As(err, &w)
 }

@@ -224,8 +224,8 @@ func TestTuneTimeBudget(t *testing.T) {
 func TestTuneNoneCorrect(t *testing.T) {
 	v := wrongDefault{standIn{as: []int{6, 8}, bs: []int{3}, blocks: []convolve.Block{{X: 16, Y: 8}}}}
 	_, err := Tune(v, smallClass, Options{Verify: 1, Samples: 1})
-	if !errors.Is(err, ErrNoneCorrect) {
-		t.Fatalf("Tune = %v, want ErrNoneCorrect", err)
+	if !errors.Is(err, errNoneCorrect) {
+		t.Fatalf("Tune = %v, want errNoneCorrect", err)
 	}
 }
 
@@ -252,7 +252,7 @@ func (w wrongDefault) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pl
 
 func TestVerifyProblems(t *testing.T) {
 	caps := standIn{}.Describe().Caps
-	ps, err := VerifyProblems(Class{Type: convolve.Float32, K: 7, Size: convolve.SizeLarge}, caps, 4, 1)
+	ps, err := verifyProblems(Class{Type: convolve.Float32, K: 7, Size: convolve.SizeLarge}, caps, 4, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 // preference: each image is made by the first of them that supports its
 // filter. Without -variant the gallery is rendered by the fastest
 // variants this host can run. With a GPU, those are the GPU variants
-// ranked by their kernel time on results.RankingQ in this GPU's stored
+// ranked by their kernel time on the report's ranking case in this GPU's stored
 // runs under -data (default results/data), then every other GPU variant.
 // Without a GPU, a gallery a GPU rendered in -out is kept as it is, and
 // otherwise cpu-fast renders it.

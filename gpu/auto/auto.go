@@ -51,20 +51,20 @@ import (
 // and FFT32 models.
 const Name = "auto"
 
-// NameBF16 is the name of the registered auto variant that takes every
+// nameBF16 is the name of the registered auto variant that takes every
 // path auto takes and those that round their operands to TF32 or
 // bfloat16 (the BF16 and FFT32 models): for a user who accepts
 // bfloat16's operand error, the fastest path at that accuracy.
-const NameBF16 = "auto-bf16"
+const nameBF16 = "auto-bf16"
 
-// Paths are the paths the registered auto variant chooses among, names or
+// paths are the paths the registered auto variant chooses among, names or
 // prefixes ending in '*', in the order a choice falls back on them.
-var Paths = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-tc-*", "gpu-fft"}
+var paths = []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-separable", "gpu-tc-*", "gpu-fft"}
 
 func init() {
 	convolve.Register(New(Options{Name: Name, Models: []convolve.ErrorModel{convolve.Direct, convolve.FFT32},
 		Summary: "the fastest proven path per problem (crossover table of the GPU, else a heuristic) among the paths of the Direct and FFT32 error models, each plan held to its path's"}))
-	convolve.Register(New(Options{Name: NameBF16, Model: convolve.BF16, Models: []convolve.ErrorModel{convolve.BF16, convolve.FFT32},
+	convolve.Register(New(Options{Name: nameBF16, Model: convolve.BF16, Models: []convolve.ErrorModel{convolve.BF16, convolve.FFT32},
 		Summary: "auto with the tensor-core paths that round operands to TF32 or bfloat16 too (the BF16 and FFT32 error models), each plan held to its path's"}))
 }
 
@@ -100,7 +100,7 @@ type Variant struct {
 // New returns an auto variant with options o (not registered).
 func New(o Options) *Variant {
 	if o.Paths == nil {
-		o.Paths = Paths
+		o.Paths = paths
 	}
 	if o.Models == nil {
 		o.Models = []convolve.ErrorModel{o.Model}

@@ -243,17 +243,17 @@ func TestDescribe(t *testing.T) {
 // takes the TF32 tensor-core path and gpu-fft beside auto's, and leaves
 // the peers out; auto does not take the TF32 path.
 func TestRegisteredBF16(t *testing.T) {
-	v, err := convolve.Lookup(NameBF16)
+	v, err := convolve.Lookup(nameBF16)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := v.(*Variant)
 	if m := a.Describe().Caps.Accuracy; m != convolve.BF16 {
-		t.Errorf("%s declares %v, want BF16", NameBF16, m)
+		t.Errorf("%s declares %v, want BF16", nameBF16, m)
 	}
 	names := a.PathNames()
 	if want := []string{"gpu-regtile", "gpu-tiled", "gpu-sepfused", "gpu-tc-3xtf32", "gpu-tc-tf32", "gpu-fft"}; !slices.Equal(names, want) {
-		t.Errorf("%s's paths %v, want %v", NameBF16, names, want)
+		t.Errorf("%s's paths %v, want %v", nameBF16, names, want)
 	}
 	direct, err := convolve.Lookup(Name)
 	if err != nil {
@@ -267,7 +267,7 @@ func TestRegisteredBF16(t *testing.T) {
 		{direct.(*Variant), "gpu-regtile", true},
 		{direct.(*Variant), "gpu-tc-tf32", false},
 		{direct.(*Variant), "gpu-fft", true},
-		{direct.(*Variant), NameBF16, false},
+		{direct.(*Variant), nameBF16, false},
 		{direct.(*Variant), "cudnn", false},
 		{a, "gpu-tc-tf32", true},
 		{a, "gpu-regtile", true},

@@ -152,7 +152,7 @@ func TestOneShotMatchesWhole(t *testing.T) {
 						g := shapes[r.IntN(len(shapes))]
 						p := problem(r, 5, h, 3, kh, b, g)
 						chunks, streams := 1+r.IntN(5), 1+r.IntN(4)
-						cfg := convolve.Config{Devices: devs, Tunables: map[string]int{TuneChunks: chunks, TuneStreams: streams}}
+						cfg := convolve.Config{Devices: devs, Tunables: map[string]int{tuneChunks: chunks, tuneStreams: streams}}
 						name := fmt.Sprintf("gpus=%v devs=%v %v h=%d kh=%d %v chunks=%d streams=%d", gpus, devs, b, h, kh, g, chunks, streams)
 						in := imagetest.Random(r, p.Input, imagetest.Mixed)
 						want := runNaive(t, p, in)
@@ -191,7 +191,7 @@ func TestCopyLists(t *testing.T) {
 	fd := &fakedriver.Driver{}
 	v := fakeVariant(t, fd, 0, 0)
 	p := problem(r, 8, 24, 3, 5, convolve.Reflect, convolve.Geometry{Channels: 1, Type: convolve.Float32})
-	pl, err := v.Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{TuneChunks: 3, TuneStreams: 2}})
+	pl, err := v.Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{tuneChunks: 3, tuneStreams: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,10 +259,10 @@ func TestResidentPasses(t *testing.T) {
 		link Link
 		api  string
 	}{
-		{"logical", &fakedriver.Driver{}, []int{0, 0, 0}, Local, "cuMemcpyDtoDAsync"},
-		{"peer", &fakedriver.Driver{Devices: 2}, []int{0, 1}, Peer, "cuMemcpyPeerAsync"},
-		{"staged", &fakedriver.Driver{Devices: 2, PeerDenied: true}, []int{0, 1}, Staged, "cuMemcpyHtoDAsync"},
-		{"padded", &fakedriver.Driver{Devices: 2}, []int{0, 1}, Peer, "cuMemcpyPeerAsync"},
+		{"logical", &fakedriver.Driver{}, []int{0, 0, 0}, local, "cuMemcpyDtoDAsync"},
+		{"peer", &fakedriver.Driver{Devices: 2}, []int{0, 1}, peer, "cuMemcpyPeerAsync"},
+		{"staged", &fakedriver.Driver{Devices: 2, PeerDenied: true}, []int{0, 1}, staged, "cuMemcpyHtoDAsync"},
+		{"padded", &fakedriver.Driver{Devices: 2}, []int{0, 1}, peer, "cuMemcpyPeerAsync"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := fakeVariant(t, tc.fd, 0, 0)
@@ -272,7 +272,7 @@ func TestResidentPasses(t *testing.T) {
 			for _, b := range borders {
 				for _, h := range []int{2, 5, 16} {
 					p := problem(r, 6, h, 3, 5, b, convolve.Geometry{Channels: 1, Type: convolve.Float32})
-					pl, err := v.Plan(p, convolve.Config{Devices: tc.devs, Tunables: map[string]int{TuneChunks: 2}})
+					pl, err := v.Plan(p, convolve.Config{Devices: tc.devs, Tunables: map[string]int{tuneChunks: 2}})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -374,7 +374,7 @@ func TestCapForcesStreaming(t *testing.T) {
 			want := runNaive(t, p, in)
 			for _, capKiB := range []int{0, 2, 3} {
 				v := fakeVariant(t, fd, 0, 0)
-				pl, err := v.Plan(p, convolve.Config{Devices: devs, Tunables: map[string]int{TuneMemCap: capKiB}})
+				pl, err := v.Plan(p, convolve.Config{Devices: devs, Tunables: map[string]int{tuneMemCap: capKiB}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -383,7 +383,7 @@ func TestCapForcesStreaming(t *testing.T) {
 					t.Errorf("%v cap %d KiB: streaming %v", b, capKiB, sp.Streaming())
 				}
 				if capKiB > 0 {
-					rows, _ := StreamRows(p, int64(capKiB)<<10)
+					rows, _ := streamRows(p, int64(capKiB)<<10)
 					if len(sp.pt.Slabs) != (40+rows-1)/rows {
 						t.Errorf("%v cap %d KiB: %d slabs of %d rows", b, capKiB, len(sp.pt.Slabs), rows)
 					}
@@ -436,7 +436,7 @@ func TestCapForcesStreaming(t *testing.T) {
 	fd := &fakedriver.Driver{MemBytes: 4 << 10}
 	p := problem(r, 16, 40, 3, 3, convolve.Zero, convolve.Geometry{Channels: 1, Type: convolve.Float32})
 	in := imagetest.Random(r, p.Input, imagetest.Mixed)
-	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Tunables: map[string]int{TuneChunks: 1}})
+	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Tunables: map[string]int{tuneChunks: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +454,7 @@ func TestCapForcesStreaming(t *testing.T) {
 	// Two logical devices share their GPU's memory: slabs that each fit
 	// in it but not together are streamed.
 	fd = &fakedriver.Driver{MemBytes: 4 << 10}
-	pl, err = fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{TuneChunks: 1}})
+	pl, err = fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{tuneChunks: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,8 +499,8 @@ func TestTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(spans) != 3*2*DefaultChunks {
-		t.Errorf("%d spans, want %d", len(spans), 3*2*DefaultChunks)
+	if len(spans) != 3*2*defaultChunks {
+		t.Errorf("%d spans, want %d", len(spans), 3*2*defaultChunks)
 	}
 	for _, s := range spans {
 		if s.End < s.Start || s.Start < 0 {
@@ -544,7 +544,7 @@ func TestWriteTimeline(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 0))
 	fd := &fakedriver.Driver{}
 	p := problem(r, 8, 16, 3, 3, convolve.Zero, convolve.Geometry{Channels: 1, Type: convolve.Float32})
-	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{TuneChunks: 2}})
+	pl, err := fakeVariant(t, fd, 0, 0).Plan(p, convolve.Config{Devices: []int{0, 0}, Tunables: map[string]int{tuneChunks: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestGPUMatchesWrapped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := Wrap(inner, 0)
+		v, err := wrap(inner, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,10 +71,10 @@ func TestGPUMatchesWrapped(t *testing.T) {
 					want := runPlan(t, inner, p, convolve.Config{}, in)
 					for _, cfg := range []convolve.Config{
 						{Devices: []int{0}},
-						{Devices: []int{0, 0}, Tunables: map[string]int{TuneStreams: 1}},
+						{Devices: []int{0, 0}, Tunables: map[string]int{tuneStreams: 1}},
 						{Devices: []int{0, 0, 0, 0}},
 						{Devices: all},
-						{Devices: []int{0, 0}, Tunables: map[string]int{TuneMemCap: 64}},
+						{Devices: []int{0, 0}, Tunables: map[string]int{tuneMemCap: 64}},
 					} {
 						label := fmt.Sprintf("%s %v h=%d k=%d %v", name, b, h, k, cfg)
 						got := runPlan(t, v, p, cfg, in)
@@ -138,7 +138,7 @@ func TestGPUMatchesWrapped(t *testing.T) {
 func TestGPUTimeline(t *testing.T) {
 	gpusOrSkip(t)
 	inner, _ := convolve.Lookup("gpu-tiled")
-	v, _ := Wrap(inner, 0)
+	v, _ := wrap(inner, 0)
 	f, _ := convolve.Gaussian(5, 0)
 	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: convolve.Float32}, Filter: f}
 	pl, err := v.Plan(p, convolve.Config{Devices: []int{0}})
@@ -152,8 +152,8 @@ func TestGPUTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(spans) != 3*DefaultChunks {
-		t.Fatalf("%d spans, want %d", len(spans), 3*DefaultChunks)
+	if len(spans) != 3*defaultChunks {
+		t.Fatalf("%d spans, want %d", len(spans), 3*defaultChunks)
 	}
 	for i := 0; i < len(spans); i += 3 {
 		for j := i; j < i+3; j++ {

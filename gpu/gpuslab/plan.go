@@ -25,22 +25,22 @@ type Options struct {
 
 // options reads the plan's options from cfg.
 func (v *variant) options(cfg convolve.Config) (Options, error) {
-	o := Options{Chunks: DefaultChunks, Streams: DefaultStreams, MemCap: v.limit}
-	if n := cfg.Tunables[TuneChunks]; n != 0 {
+	o := Options{Chunks: defaultChunks, Streams: defaultStreams, MemCap: v.limit}
+	if n := cfg.Tunables[tuneChunks]; n != 0 {
 		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: need at least one chunk per device (0: %d)", TuneChunks, n, DefaultChunks)
+			return o, fmt.Errorf("gpuslab: %s=%d: need at least one chunk per device (0: %d)", tuneChunks, n, defaultChunks)
 		}
 		o.Chunks = n
 	}
-	if n := cfg.Tunables[TuneStreams]; n != 0 {
+	if n := cfg.Tunables[tuneStreams]; n != 0 {
 		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: need at least one stream per device (0: %d)", TuneStreams, n, DefaultStreams)
+			return o, fmt.Errorf("gpuslab: %s=%d: need at least one stream per device (0: %d)", tuneStreams, n, defaultStreams)
 		}
 		o.Streams = n
 	}
-	if n, ok := cfg.Tunables[TuneMemCap]; ok {
+	if n, ok := cfg.Tunables[tuneMemCap]; ok {
 		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: the cap must not be negative", TuneMemCap, n)
+			return o, fmt.Errorf("gpuslab: %s=%d: the cap must not be negative", tuneMemCap, n)
 		}
 		if n > 0 {
 			o.MemCap = int64(n) << 10
@@ -348,11 +348,11 @@ func (pl *plan) oneShotBytes() int64 {
 	return most
 }
 
-// StreamRows returns the output rows of each slab of p streamed under a
+// streamRows returns the output rows of each slab of p streamed under a
 // cap of limit bytes per device: two slabs' input and output buffers,
 // halo rows included, fit in it. It is at most the image's height, and a
 // *convolve.MemoryError for device memory when not even one row fits.
-func StreamRows(p convolve.Problem, limit int64) (int, error) {
+func streamRows(p convolve.Problem, limit int64) (int, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
@@ -375,7 +375,7 @@ func StreamRows(p convolve.Problem, limit int64) (int, error) {
 // more rows of the image than their halos, computed and dropped), so that
 // two plans per device serve them all.
 func (pl *plan) streamPartition(limit int64) error {
-	rows, err := StreamRows(pl.p, limit)
+	rows, err := streamRows(pl.p, limit)
 	if err != nil {
 		return err
 	}

@@ -19,24 +19,24 @@ import (
 type Link int
 
 const (
-	// Local is a device-to-device copy within one context: the same
+	// local is a device-to-device copy within one context: the same
 	// logical device, or two logical devices of one GPU.
-	Local Link = iota
-	// Peer is cuMemcpyPeerAsync between GPUs with peer access.
-	Peer
-	// Staged is a download into pinned host memory on the sending device
+	local Link = iota
+	// peer is cuMemcpyPeerAsync between GPUs with peer access.
+	peer
+	// staged is a download into pinned host memory on the sending device
 	// and an upload from it on the receiving one, between GPUs without
 	// peer access.
-	Staged
+	staged
 )
 
 func (l Link) String() string {
 	switch l {
-	case Local:
+	case local:
 		return "local"
-	case Peer:
+	case peer:
 		return "peer"
-	case Staged:
+	case staged:
 		return "staged"
 	}
 	return fmt.Sprintf("Link(%d)", int(l))
@@ -53,7 +53,7 @@ type pull struct {
 	bytes    int64
 	link     Link
 	stage    *cudabind.HostBuffer // Staged only, on the sending device
-	// staged, for a Staged pull, is recorded on the sender's stream when
+	// staged, for a staged pull, is recorded on the sender's stream when
 	// the download into stage is done (an event of the sending device).
 	staged cudabind.Event
 }
@@ -110,7 +110,7 @@ func (pl *plan) setupResident() error {
 		err := dv.d.Do(func(x *cudabind.Exec) error {
 			for from, fv := range pl.devs {
 				if dv.d.SameContext(fv.d) {
-					r.links[to][from] = Local
+					r.links[to][from] = local
 					continue
 				}
 				can, err := x.CanAccessPeer(fv.d)
@@ -118,9 +118,9 @@ func (pl *plan) setupResident() error {
 					return err
 				}
 				if can && x.EnablePeerAccess(fv.d) == nil {
-					r.links[to][from] = Peer
+					r.links[to][from] = peer
 				} else {
-					r.links[to][from] = Staged
+					r.links[to][from] = staged
 				}
 			}
 			return nil
@@ -176,7 +176,7 @@ func (pl *plan) setupResident() error {
 						pu.halo = hb.Add(off)
 						off += pu.bytes
 					}
-					if pu.link == Staged {
+					if pu.link == staged {
 						err := pl.devs[fc.dev].d.Do(func(x *cudabind.Exec) error {
 							var err error
 							pu.stage, err = x.HostAlloc(pu.bytes)
@@ -213,7 +213,7 @@ func (pl *plan) setupResident() error {
 	}
 	for i := range r.pulls {
 		pu := &r.pulls[i]
-		if pu.link != Staged {
+		if pu.link != staged {
 			continue
 		}
 		err := pl.devs[pl.chunks[pu.from].dev].d.Do(func(x *cudabind.Exec) error {
@@ -384,7 +384,7 @@ func (pl *plan) pass(feedback bool) error {
 			}
 			for _, i := range r.outOf[ci] {
 				pu := r.pulls[i]
-				if pu.link == Staged && moves(pu) {
+				if pu.link == staged && moves(pu) {
 					if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, s); err != nil {
 						return err
 					}
@@ -409,7 +409,7 @@ func (pl *plan) pass(feedback bool) error {
 					continue
 				}
 				wait := r.kernels[pu.from]
-				if pu.link == Staged {
+				if pu.link == staged {
 					wait = pu.staged
 				}
 				if pu.from != ci && !waited[wait] {
@@ -424,11 +424,11 @@ func (pl *plan) pass(feedback bool) error {
 				}
 				var err error
 				switch pu.link {
-				case Local:
+				case local:
 					err = x.CopyDtoDAsync(dst, pu.src, pu.bytes, s)
-				case Peer:
+				case peer:
 					err = x.CopyPeerAsync(dst, dv.d, pu.src, pl.devs[pl.chunks[pu.from].dev].d, pu.bytes, s)
-				case Staged:
+				case staged:
 					err = x.CopyHtoDAsync(dst, pu.stage.Ptr(), pu.bytes, s)
 				}
 				if err != nil {
@@ -625,11 +625,11 @@ func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 	return spans, nil
 }
 
-// TimelinePrefix starts each line WriteTimeline writes.
-const TimelinePrefix = "# timeline "
+// timelinePrefix starts each line WriteTimeline writes.
+const timelinePrefix = "# timeline "
 
 // WriteTimeline runs the plan once with its timeline (Timeline) and
-// writes one line per span: TimelinePrefix, label (a case's name, without
+// writes one line per span: timelinePrefix, label (a case's name, without
 // spaces), then dev (the logical device), gpu (its ordinal), stream,
 // chunk, phase (h2d, kernel or d2h), start-us and end-us (from the
 // device's first event) as key=value fields. Benchmark output carries
@@ -644,7 +644,7 @@ func (pl *plan) WriteTimeline(w io.Writer, label string, in, out *convolve.Image
 	}
 	for _, s := range spans {
 		_, err := fmt.Fprintf(w, "%s%s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%.1f end-us=%.1f\n",
-			TimelinePrefix, label, s.Device, s.Ordinal, s.Stream, s.Chunk, s.Phase,
+			timelinePrefix, label, s.Device, s.Ordinal, s.Stream, s.Chunk, s.Phase,
 			float64(s.Start.Nanoseconds())/1e3, float64(s.End.Nanoseconds())/1e3)
 		if err != nil {
 			return err

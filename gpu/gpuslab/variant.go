@@ -14,25 +14,25 @@ import (
 // Defaults of the one-shot pipeline: chunks per device and streams per
 // device, report 004's four-stream plan.
 const (
-	DefaultChunks  = 4
-	DefaultStreams = 4
+	defaultChunks  = 4
+	defaultStreams = 4
 )
 
 // The tunables a slab variant reads besides its wrapped variant's.
 const (
-	// TuneChunks is the number of chunks each device's slab is cut into in
+	// tuneChunks is the number of chunks each device's slab is cut into in
 	// one-shot mode, each with its own upload, kernel and download.
-	TuneChunks = "chunks"
-	// TuneStreams is the number of streams per device the chunks take in
+	tuneChunks = "chunks"
+	// tuneStreams is the number of streams per device the chunks take in
 	// turn.
-	TuneStreams = "streams"
-	// TuneMemCap caps the device memory of each device's slab buffers, in
+	tuneStreams = "streams"
+	// tuneMemCap caps the device memory of each device's slab buffers, in
 	// KiB; an image whose slabs do not fit is streamed. 0 leaves the cap
 	// to the device's free memory.
-	TuneMemCap = "memcap-kib"
+	tuneMemCap = "memcap-kib"
 )
 
-var ownTunables = []string{TuneChunks, TuneStreams, TuneMemCap}
+var ownTunables = []string{tuneChunks, tuneStreams, tuneMemCap}
 
 // variant is a slab variant: inner run on row slabs over several devices.
 type variant struct {
@@ -49,13 +49,13 @@ type variant struct {
 	gpus func() (int, error)
 }
 
-// Wrap returns the slab variant of the single-GPU variant inner on n
+// wrap returns the slab variant of the single-GPU variant inner on n
 // devices: "gpu-slab<n>-<inner>", or "gpu-slab-<inner>" for n = 0, whose
 // devices are Config.Devices or, when it names none, every GPU present
 // once. Its plans open one logical device per entry (an executor, its
 // streams and its buffers; a repeated ordinal is another logical device
 // on that GPU) and plan inner on each slab there.
-func Wrap(inner convolve.Variant, n int) (convolve.Variant, error) {
+func wrap(inner convolve.Variant, n int) (convolve.Variant, error) {
 	if err := checkInner(inner); err != nil {
 		return nil, err
 	}
@@ -65,12 +65,12 @@ func Wrap(inner convolve.Variant, n int) (convolve.Variant, error) {
 	return &variant{inner: inner, n: n, open: openLogical, gpus: gpuCount}, nil
 }
 
-// Stream returns "gpu-stream<limit>-<inner>": Wrap(inner, 0) with every
+// stream returns "gpu-stream<limit>-<inner>": Wrap(inner, 0) with every
 // device's slab buffers capped at limit bytes, so that the image is
 // streamed through the devices in slabs (StreamRows) whenever it does not
 // fit under the cap: the mode for images larger than a GPU, forced on
 // small ones.
-func Stream(inner convolve.Variant, limit int64) (convolve.Variant, error) {
+func stream(inner convolve.Variant, limit int64) (convolve.Variant, error) {
 	if err := checkInner(inner); err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func Lookup(name string) (convolve.Variant, error) {
 		if err != nil || n > (1<<62)>>shift {
 			return nil, fmt.Errorf("gpuslab: %s: cap %s%s is out of range", name, m[2], m[3])
 		}
-		return Stream(inner, n<<shift)
+		return stream(inner, n<<shift)
 	}
 	n := 0
 	if m[1] != "" {
@@ -162,7 +162,7 @@ func Lookup(name string) (convolve.Variant, error) {
 			return nil, fmt.Errorf("gpuslab: %s: device count %q must be a positive number", name, m[1])
 		}
 	}
-	return Wrap(inner, n)
+	return wrap(inner, n)
 }
 
 // Register looks each name up and registers the variant with convolve,

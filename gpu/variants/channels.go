@@ -25,10 +25,10 @@ import (
 // are split on the device (ch_deinterleave) inside the timed work, which
 // stands for the report's host-side linearization.
 
-// ChannelsMaxFilterSide is the largest filter side of the channel
+// channelsMaxFilterSide is the largest filter side of the channel
 // strategies: a 127x127 filter (64516 bytes) is the largest square one
 // that fits the 64 KB of constant memory; report 003 went up to 121.
-const ChannelsMaxFilterSide = 127
+const channelsMaxFilterSide = 127
 
 // chStrategy selects the convolution kernel of channels.cu (its STRATEGY
 // macro).
@@ -41,10 +41,10 @@ const (
 	chArrays
 )
 
-// TunableTransposed is gpu-ch-grid3d's tunable: 1 maps the grid's x
+// tunableTransposed is gpu-ch-grid3d's tunable: 1 maps the grid's x
 // dimension to rows, as report 003's Algorithm 5 did (uncoalesced); 0, the
 // default, maps it to columns.
-const TunableTransposed = "transposed"
+const tunableTransposed = "transposed"
 
 // channelCaps are the capabilities of the channel strategies. Like the
 // direct kernels (directCaps), channels.cu's tap_sum multiplies every tap
@@ -56,7 +56,7 @@ func channelCaps(tunables ...string) convolve.Capabilities {
 		Channels:      []int{3},
 		Layouts:       []convolve.Layout{convolve.Interleaved, convolve.Planar},
 		Borders:       []convolve.Border{convolve.Zero, convolve.Replicate, convolve.Reflect, convolve.Mirror, convolve.Wrap},
-		MaxFilterSide: ChannelsMaxFilterSide,
+		MaxFilterSide: channelsMaxFilterSide,
 		GPU:           true,
 		Tunables:      tunables,
 	}
@@ -69,7 +69,7 @@ func init() {
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "gpu-ch-grid3d", Report: "003",
 			Summary: "one launch over a 3-D grid, blockIdx.z is the channel (3channel_grid)",
-			Caps:    channelCaps(TunableTransposed)},
+			Caps:    channelCaps(tunableTransposed)},
 		Setup: func(b *Base) error { return setupChannels(b, chGrid3D) },
 	})
 	convolve.Register(&Variant{
@@ -159,7 +159,7 @@ func planes(b *Base, w, h, elemSize int) ([3]cudabind.DevPtr, error) {
 
 func setupChannels(b *Base, s chStrategy) error {
 	in := b.Problem.Input
-	transposed, err := tunable(b.Name, b.Config, TunableTransposed)
+	transposed, err := tunable(b.Name, b.Config, tunableTransposed)
 	if err != nil {
 		return err
 	}

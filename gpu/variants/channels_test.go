@@ -17,11 +17,11 @@ import (
 // channelVariants are report 003's strategies in the configurations
 // tested: grid3d also with the report's transposed thread map.
 var channelVariants = []gpuVariant{
-	{name: "gpu-ch-loop", maxSide: ChannelsMaxFilterSide},
-	{name: "gpu-ch-grid3d", maxSide: ChannelsMaxFilterSide},
-	{name: "gpu-ch-grid3d", cfg: convolve.Config{Tunables: map[string]int{TunableTransposed: 1}}, maxSide: ChannelsMaxFilterSide},
-	{name: "gpu-ch-linear", maxSide: ChannelsMaxFilterSide},
-	{name: "gpu-ch-arrays", maxSide: ChannelsMaxFilterSide},
+	{name: "gpu-ch-loop", maxSide: channelsMaxFilterSide},
+	{name: "gpu-ch-grid3d", maxSide: channelsMaxFilterSide},
+	{name: "gpu-ch-grid3d", cfg: convolve.Config{Tunables: map[string]int{tunableTransposed: 1}}, maxSide: channelsMaxFilterSide},
+	{name: "gpu-ch-linear", maxSide: channelsMaxFilterSide},
+	{name: "gpu-ch-arrays", maxSide: channelsMaxFilterSide},
 }
 
 // channelCases covers every border with every element type in both
@@ -55,7 +55,7 @@ func channelCases() []kernelCase {
 // would, plus extra macros, for sm_90 without a device.
 func compileFor(t *testing.T, family string, p convolve.Problem, cfg convolve.Config, blk convolve.Block, extra map[string]string) {
 	t.Helper()
-	src, err := SourceOf(family)
+	src, err := sourceOf(family)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestChannelKernelsCompile(t *testing.T) {
 				p := kc.problem(convolve.Geometry{Width: 37, Height: 23}, f(kc.kw, kc.kh))
 				blk := kc.block
 				if blk == (convolve.Block{}) {
-					blk = DefaultBlock
+					blk = defaultBlock
 				}
 				compileFor(t, "channels", p, convolve.Config{}, blk, chDefines(p, s, false))
 				if s == chGrid3D && kc.kw == 3 && kc.border == convolve.Zero {
@@ -96,13 +96,13 @@ func TestChannelKernelsCompile(t *testing.T) {
 			}
 			p := kernelCase{kw: 5, kh: 3, border: convolve.Reflect, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}.
 				problem(convolve.Geometry{Width: 37, Height: 23}, f(5, 3))
-			compileFor(t, "channels", p, convolve.Config{NoFMA: true}, DefaultBlock, chDefines(p, s, false))
-			compileFor(t, "channels", p, convolve.Config{FastMath: true}, DefaultBlock, chDefines(p, s, false))
-			src, err := SourceOf("channels")
+			compileFor(t, "channels", p, convolve.Config{NoFMA: true}, defaultBlock, chDefines(p, s, false))
+			compileFor(t, "channels", p, convolve.Config{FastMath: true}, defaultBlock, chDefines(p, s, false))
+			src, err := sourceOf("channels")
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := CompileOptions(p, convolve.Config{}, DefaultBlock, true, chDefines(p, s, false))
+			opts := CompileOptions(p, convolve.Config{}, defaultBlock, true, chDefines(p, s, false))
 			opts.Arch = compileArch
 			if _, err := cudabind.CompileOnly(src, opts); err != nil {
 				t.Errorf("INDEX64: %v", err)
@@ -115,14 +115,14 @@ func TestChannelKernelsCompile(t *testing.T) {
 // to compile for an interleaved read, instead of addressing it wrongly.
 func TestChannelKernelsRefuseMismatch(t *testing.T) {
 	gputest.NVRTC(t)
-	src, err := SourceOf("channels")
+	src, err := sourceOf("channels")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := kernelCase{kw: 3, kh: 3, typ: convolve.Float32, channels: 3}.problem(convolve.Geometry{Width: 8, Height: 8},
 		&convolve.Filter{Name: "one", Width: 3, Height: 3, Weights: make([]float32, 9)})
 	for _, s := range []chStrategy{chLinear, chArrays} {
-		opts := CompileOptions(p, convolve.Config{}, DefaultBlock, false, map[string]string{"STRATEGY": fmt.Sprint(int(s)), "PLANAR": "0"})
+		opts := CompileOptions(p, convolve.Config{}, defaultBlock, false, map[string]string{"STRATEGY": fmt.Sprint(int(s)), "PLANAR": "0"})
 		opts.Arch = compileArch
 		var ce *cudabind.CompileError
 		if _, err := cudabind.CompileOnly(src, opts); !errors.As(err, &ce) {
@@ -162,7 +162,7 @@ func TestChannelCapabilities(t *testing.T) {
 			}
 		}
 	}
-	if _, err := tunable("gpu-ch-grid3d", convolve.Config{Tunables: map[string]int{TunableTransposed: 2}}, TunableTransposed); err == nil {
+	if _, err := tunable("gpu-ch-grid3d", convolve.Config{Tunables: map[string]int{tunableTransposed: 2}}, tunableTransposed); err == nil {
 		t.Error("transposed=2 accepted")
 	}
 }

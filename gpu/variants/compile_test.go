@@ -59,20 +59,20 @@ func compileSpecs() []spec {
 	for i, k := range sizes {
 		c := chans[i%len(chans)]
 		specs = append(specs, spec{kw: k[0], kh: k[1], border: convolve.Borders[i%len(convolve.Borders)],
-			typ: convolve.ElemTypes[i%len(convolve.ElemTypes)], channels: c.n, layout: c.l, block: DefaultBlock})
+			typ: convolve.ElemTypes[i%len(convolve.ElemTypes)], channels: c.n, layout: c.l, block: defaultBlock})
 	}
 	for bi, b := range convolve.Borders {
 		for ti, t := range convolve.ElemTypes {
 			c := chans[(bi+ti)%len(chans)]
-			specs = append(specs, spec{kw: 3, kh: 3, border: b, typ: t, channels: c.n, layout: c.l, block: DefaultBlock})
+			specs = append(specs, spec{kw: 3, kh: 3, border: b, typ: t, channels: c.n, layout: c.l, block: defaultBlock})
 		}
 	}
 	for _, b := range []convolve.Block{{X: 4, Y: 4}, {X: 8, Y: 8}, {X: 16, Y: 8}, {X: 32, Y: 8}, {X: 32, Y: 16}, {X: 32, Y: 32}, {X: 7, Y: 5}} {
 		specs = append(specs, spec{kw: 7, kh: 7, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: b})
 	}
 	specs = append(specs,
-		spec{kw: 5, kh: 5, border: convolve.Reflect, typ: convolve.Int16, channels: 4, layout: convolve.Planar, block: DefaultBlock, index64: true},
-		spec{kw: 3, kh: 3, border: convolve.Wrap, typ: convolve.Float32, channels: 2, layout: convolve.Interleaved, block: DefaultBlock, index64: true},
+		spec{kw: 5, kh: 5, border: convolve.Reflect, typ: convolve.Int16, channels: 4, layout: convolve.Planar, block: defaultBlock, index64: true},
+		spec{kw: 3, kh: 3, border: convolve.Wrap, typ: convolve.Float32, channels: 2, layout: convolve.Interleaved, block: defaultBlock, index64: true},
 	)
 	return specs
 }
@@ -99,7 +99,7 @@ func TestKernelsCompile(t *testing.T) {
 	families := []string{"naive", "const", "shared", "shared_rows", "padded", "texture", "separable", "tiled"}
 	specs := compileSpecs()
 	for _, fam := range families {
-		src, err := SourceOf(fam)
+		src, err := sourceOf(fam)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,12 +133,12 @@ func TestKernelsCompile(t *testing.T) {
 // compile with a diagnostic instead of producing a kernel.
 func TestKernelsCompileErrors(t *testing.T) {
 	gputest.NVRTC(t)
-	src, err := SourceOf("naive")
+	src, err := sourceOf("naive")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := spec{kw: 3, kh: 3, typ: convolve.Float32, channels: 1, block: DefaultBlock}.problem()
-	opts := CompileOptions(p, convolve.Config{}, DefaultBlock, false, map[string]string{"BORDER": "7"})
+	p := spec{kw: 3, kh: 3, typ: convolve.Float32, channels: 1, block: defaultBlock}.problem()
+	opts := CompileOptions(p, convolve.Config{}, defaultBlock, false, map[string]string{"BORDER": "7"})
 	opts.Arch = compileArch
 	_, err = cudabind.CompileOnly(src, opts)
 	var ce *cudabind.CompileError

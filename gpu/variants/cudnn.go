@@ -67,7 +67,7 @@ import (
 // Config.NoFMA and FastMath are compile options of this module's NVRTC
 // kernels; cuDNN's kernels are built in, so the plans accept them and
 // compute the same. The block shape means nothing to cuDNN: the peers
-// accept DefaultBlock alone (and the zero Block), so that one case is not
+// accept defaultBlock alone (and the zero Block), so that one case is not
 // timed again under other names. The forward call enqueues on the plan's
 // stream, so TimeKernel and TimeKernelGraph (CUDA graphs captured from
 // it) time cuDNN's kernels alone.
@@ -88,9 +88,9 @@ func init() {
 	})
 }
 
-// TunableAlgo is the cuDNN peers' tunable: the forward algorithm to run
+// tunableAlgo is the cuDNN peers' tunable: the forward algorithm to run
 // instead of the search's choice.
-const TunableAlgo = "algo"
+const tunableAlgo = "algo"
 
 func cudnnCaps(m convolve.ErrorModel) convolve.Capabilities {
 	return convolve.Capabilities{
@@ -100,8 +100,8 @@ func cudnnCaps(m convolve.ErrorModel) convolve.Capabilities {
 		Layouts:     []convolve.Layout{convolve.Planar},
 		Borders:     []convolve.Border{convolve.Zero},
 		GPU:         true,
-		FixedBlocks: []convolve.Block{DefaultBlock},
-		Tunables:    []string{TunableAlgo},
+		FixedBlocks: []convolve.Block{defaultBlock},
+		Tunables:    []string{tunableAlgo},
 		FiniteInput: true,
 		Accuracy:    m,
 	}
@@ -117,9 +117,9 @@ type cudnnPeer struct {
 
 func (v *cudnnPeer) Describe() convolve.Description { return v.desc }
 
-// CUDNNLibrary returns the name and version of the cuDNN that loaded, or
+// cudnnLibrary returns the name and version of the cuDNN that loaded, or
 // the *cudabind.UnavailableError saying why none did.
-func CUDNNLibrary() (name string, version int, err error) {
+func cudnnLibrary() (name string, version int, err error) {
 	l, err := cudnn.Load()
 	if err != nil {
 		return "", 0, err
@@ -139,7 +139,7 @@ func cudnnConv(p convolve.Problem, m cudnn.MathType) cudnn.Conv2D {
 // forcedAlgo returns the algorithm cfg asks for, or -1, and refuses a
 // value that is not a direct-sum algorithm.
 func (v *cudnnPeer) forcedAlgo(cfg convolve.Config) (cudnn.Algo, error) {
-	n, ok := cfg.Tunables[TunableAlgo]
+	n, ok := cfg.Tunables[tunableAlgo]
 	if !ok {
 		return -1, nil
 	}
@@ -170,10 +170,10 @@ func (v *cudnnPeer) choose(found []cudnn.AlgoPerf, forced cudnn.Algo) (cudnn.Alg
 	return cudnn.AlgoPerf{}, false
 }
 
-// CUDNNSearchWorkspace is the most device memory, in bytes, a candidate
+// cudnnSearchWorkspace is the most device memory, in bytes, a candidate
 // of the cuDNN peers' search may need as workspace (half the free memory
 // when that is less); a candidate that needs more is not timed.
-const CUDNNSearchWorkspace = 1 << 30
+const cudnnSearchWorkspace = 1 << 30
 
 // cudnnTimedRuns is how many runs the search times per candidate after
 // one untimed run; a candidate whose untimed run takes longer than
@@ -232,7 +232,7 @@ func (s *cudnnState) handle(lib *cudnn.Library, d *cudabind.Device) (cudnn.Handl
 // on the first call for its shape; it runs on the device goroutine x with
 // the handle h bound to b's stream. The candidates are cuDNN's heuristic
 // ranking (cudnnGetConvolutionForwardAlgorithm_v7); those the peer may
-// run (usable) and whose workspace fits CUDNNSearchWorkspace are timed on
+// run (usable) and whose workspace fits cudnnSearchWorkspace are timed on
 // the plan's own buffers (one untimed run, then cudnnTimedRuns between
 // CUDA events), and the fastest comes first. cuDNN's own timed search,
 // cudnnFindConvolutionForwardAlgorithm(Ex), is not used: it times every
@@ -251,7 +251,7 @@ func (s *cudnnState) search(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn
 	if err != nil {
 		return r, err
 	}
-	limit := int64(CUDNNSearchWorkspace)
+	limit := int64(cudnnSearchWorkspace)
 	if free, _, err := x.MemInfo(); err == nil && free/2 < limit {
 		limit = free / 2
 	}
@@ -478,7 +478,7 @@ type cudnnPlan struct {
 
 // Setting reports the algorithm as the tunable algo.
 func (p *cudnnPlan) Setting() convolve.Setting {
-	return convolve.Setting{Tunables: map[string]int{TunableAlgo: int(p.choice.Algo)}}
+	return convolve.Setting{Tunables: map[string]int{tunableAlgo: int(p.choice.Algo)}}
 }
 
 // SettingSource says whether the algorithm was given or searched, with
@@ -487,7 +487,7 @@ func (p *cudnnPlan) Setting() convolve.Setting {
 func (p *cudnnPlan) SettingSource() string {
 	how := fmt.Sprintf("searched (cuDNN's heuristic candidates timed on the plan's buffers, %.3g s)", p.search.took.Seconds())
 	if p.forced {
-		how = SettingGiven
+		how = settingGiven
 	}
 	src := fmt.Sprintf("%s: %v, %v, %.4g ms in the search, %d bytes of workspace", how, p.choice.Algo, p.choice.MathType, p.choice.Time, p.wsBytes)
 	if !p.forced && len(p.search.perf) > 0 {

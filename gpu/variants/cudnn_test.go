@@ -146,7 +146,7 @@ func TestCUDNNChoose(t *testing.T) {
 // UnavailableError (the property suite and the GPU tests skip on it),
 // never another failure.
 func TestCUDNNUnavailable(t *testing.T) {
-	_, _, libErr := CUDNNLibrary()
+	_, _, libErr := cudnnLibrary()
 	_, devErr := cudabind.Default()
 	if libErr == nil && devErr == nil {
 		t.Skip("cuDNN and a GPU are both here; the GPU tests plan the peers")
@@ -175,7 +175,7 @@ func TestCUDNNUnavailable(t *testing.T) {
 func cudnnOrSkip(t *testing.T) *cudabind.Device {
 	t.Helper()
 	d := gputest.DeviceNoLeakCheck(t)
-	name, version, err := CUDNNLibrary()
+	name, version, err := cudnnLibrary()
 	gputest.Need(t, "cuDNN", err)
 	// cuDNN can load and yet not run here (a sub-library missing, a GPU
 	// it does not support): the first plan says so.

@@ -29,7 +29,7 @@ import (
 // use its device, except Prepare.
 type Decl struct {
 	Desc convolve.Description
-	// Block is the default block shape (zero: DefaultBlock).
+	// Block is the default block shape (zero: defaultBlock).
 	Block convolve.Block
 	// Family is the kernel family in gpu/kernels ("shared" for
 	// shared.cu).
@@ -51,12 +51,12 @@ type Decl struct {
 	// Their floats together must fit the device's constant memory.
 	Constants []Constant
 	// Scratch, when set, is the number of float32 elements of a device
-	// buffer the kernels share (ArgScratch), allocated once per plan. A
+	// buffer the kernels share (argScratch), allocated once per plan. A
 	// buffer of 2^31 elements or more compiles the family with INDEX64.
 	Scratch func(b *Base) int64
 	// Prepare, when set, runs after the scratch buffer is allocated and
 	// before the family is compiled: it may use the device, set CopyIn,
-	// release the input, and returns the values the Prepared arguments
+	// release the input, and returns the values the prepared arguments
 	// name (texture objects, for instance).
 	Prepare func(b *Base) ([]any, error)
 	// InRowAlign, when above 1, makes the device input's rows start on
@@ -144,16 +144,16 @@ const (
 	ArgWidth                  // the image width, int32
 	ArgHeight                 // the image height, int32
 	ArgStride                 // the input row stride in elements, idx_t (Base.Stride)
-	ArgFilter                 // the filter's weights in global memory, uploaded once
-	ArgScratch                // the scratch buffer (Decl.Scratch)
+	argFilter                 // the filter's weights in global memory, uploaded once
+	argScratch                // the scratch buffer (Decl.Scratch)
 	argPrepared
 )
 
-// Prepared is the argument Prepare returned at index i.
-func Prepared(i int) Arg { return argPrepared + Arg(i) }
+// prepared is the argument Prepare returned at index i.
+func prepared(i int) Arg { return argPrepared + Arg(i) }
 
 var argNames = []string{ArgIn: "ArgIn", ArgOut: "ArgOut", ArgWidth: "ArgWidth", ArgHeight: "ArgHeight",
-	ArgStride: "ArgStride", ArgFilter: "ArgFilter", ArgScratch: "ArgScratch"}
+	ArgStride: "ArgStride", argFilter: "ArgFilter", argScratch: "ArgScratch"}
 
 func (a Arg) String() string {
 	if a >= argPrepared {
@@ -197,9 +197,9 @@ func (t Tile) RowPassBytes() int { return t.Block.Y * t.Width() * 4 }
 // rows of Block.X floats.
 func (t Tile) ColPassBytes() int { return t.Height() * t.Block.X * 4 }
 
-// TileBytes is the dynamic shared memory of a (bx+kw-1) x (by+kh-1) float
+// tileBytes is the dynamic shared memory of a (bx+kw-1) x (by+kh-1) float
 // tile: Tile{blk, kw, kh, 1}.Bytes().
-func TileBytes(blk convolve.Block, kw, kh int) int {
+func tileBytes(blk convolve.Block, kw, kh int) int {
 	return Tile{Block: blk, KW: kw, KH: kh, RY: 1}.Bytes()
 }
 
@@ -424,7 +424,7 @@ func (d *Decl) checkKernels(src *familyInfo) error {
 			switch {
 			case a < ArgIn:
 				return d.declErr("argument", a.String(), "kernel "+k.Name+": no such argument")
-			case a == ArgScratch && d.Scratch == nil:
+			case a == argScratch && d.Scratch == nil:
 				return d.declErr("argument", a.String(), "kernel "+k.Name+": the declaration has no Scratch")
 			case a >= argPrepared && d.Prepare == nil:
 				return d.declErr("argument", a.String(), "kernel "+k.Name+": the declaration has no Prepare")
@@ -556,9 +556,9 @@ func (d *Decl) setup(b *Base) error {
 				v = h
 			case a == ArgStride:
 				v = b.Stride()
-			case a == ArgScratch:
+			case a == argScratch:
 				v = scratch
-			case a == ArgFilter:
+			case a == argFilter:
 				if filter == 0 {
 					weights, err := FilterWeights(b)
 					if err != nil {
@@ -705,10 +705,10 @@ func paramKinds(list string) []paramKind {
 }
 
 // kind is the parameter kind a argument fills; paramOther for the
-// Prepared values, which may be of any type.
+// prepared values, which may be of any type.
 func (a Arg) kind() paramKind {
 	switch a {
-	case ArgIn, ArgOut, ArgFilter, ArgScratch:
+	case ArgIn, ArgOut, argFilter, argScratch:
 		return paramPointer
 	case ArgWidth, ArgHeight:
 		return paramInt

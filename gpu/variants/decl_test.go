@@ -98,11 +98,11 @@ func TestDeclaredVariantsRefuse(t *testing.T) {
 		{"gpu-shared", p31, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, small, "filter size", "17296 bytes"},
 		{"gpu-shared-rows", p31, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, small, "filter size", "17296 bytes"},
 		{"gpu-texture-shared", p31, convolve.Config{Block: convolve.Block{X: 64, Y: 16}}, small, "filter size", "17296 bytes"},
-		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{TunableRY: 8}}, small, "filter size", "23312 bytes"},
+		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{tunableRY: 8}}, small, "filter size", "23312 bytes"},
 		{"gpu-const", p129, convolve.Config{}, h100, "filter size", "66564 bytes"},
-		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{TunableRY: 3}}, h100, "", "ry=3"},
+		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{tunableRY: 3}}, h100, "", "ry=3"},
 		{"gpu-separable", convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: separableFilter(r, 5, 5)},
-			convolve.Config{Tunables: map[string]int{TunableShared: 2}}, h100, "", "shared=2"},
+			convolve.Config{Tunables: map[string]int{tunableShared: 2}}, h100, "", "shared=2"},
 	}
 	for _, c := range cases {
 		err := declOf(t, c.variant).Validate(c.p, c.cfg, c.info)
@@ -158,8 +158,8 @@ func TestDeclValidateErrors(t *testing.T) {
 		{"unknown constant", func(d *Decl) { d.Constants = []Constant{{Name: "c_weights", Values: FilterWeights}} }, h100, "constant", "c_weights"},
 		{"unknown family", func(d *Decl) { d.Family = "shraed" }, h100, "kernel family", "shraed"},
 		{"no kernels", func(d *Decl) { d.Kernels = nil }, h100, "kernels", ""},
-		{"scratch argument without Scratch", func(d *Decl) { d.Kernels[0].Args = []Arg{ArgIn, ArgScratch} }, h100, "argument", "ArgScratch"},
-		{"prepared argument without Prepare", func(d *Decl) { d.Kernels[0].Args = []Arg{Prepared(2)} }, h100, "argument", "Prepared(2)"},
+		{"scratch argument without Scratch", func(d *Decl) { d.Kernels[0].Args = []Arg{ArgIn, argScratch} }, h100, "argument", "ArgScratch"},
+		{"prepared argument without Prepare", func(d *Decl) { d.Kernels[0].Args = []Arg{prepared(2)} }, h100, "argument", "Prepared(2)"},
 		{"no such argument", func(d *Decl) { d.Kernels[0].Args = []Arg{0} }, h100, "argument", "Arg(0)"},
 		{"too few arguments", func(d *Decl) { d.Kernels[0].Args = directArgs[:4] }, h100, "arguments", "[ArgIn ArgOut ArgWidth ArgHeight]"},
 		{"argument of the wrong kind", func(d *Decl) {
@@ -202,8 +202,8 @@ func TestTile(t *testing.T) {
 	if tl.Width() != 36 || tl.Height() != 34 || tl.Bytes() != 36*34*4 {
 		t.Errorf("%+v: %dx%d, %d bytes, want 36x34, %d", tl, tl.Width(), tl.Height(), tl.Bytes(), 36*34*4)
 	}
-	if got := TileBytes(convolve.Block{X: 16, Y: 16}, 7, 5); got != 22*20*4 {
-		t.Errorf("TileBytes = %d, want %d", got, 22*20*4)
+	if got := tileBytes(convolve.Block{X: 16, Y: 16}, 7, 5); got != 22*20*4 {
+		t.Errorf("tileBytes = %d, want %d", got, 22*20*4)
 	}
 	one := Tile{Block: convolve.Block{X: 16, Y: 8}, KW: 9, KH: 7, RY: 1}
 	if one.RowPassBytes() != 8*24*4 || one.ColPassBytes() != 14*16*4 {
@@ -276,7 +276,7 @@ func TestGridRules(t *testing.T) {
 		d := Decl{Desc: convolve.Description{Name: "test-grid", Caps: directCaps()}, Family: c.family,
 			Kernels: []Kernel{{Name: c.kernel, Grid: c.rule, Args: directArgs}}}
 		if c.kernel == "pad_input" {
-			d.Kernels[0].Args = []Arg{ArgIn, ArgScratch, ArgWidth, ArgHeight, ArgStride}
+			d.Kernels[0].Args = []Arg{ArgIn, argScratch, ArgWidth, ArgHeight, ArgStride}
 			d.Scratch = func(*Base) int64 { return 100 * 50 * 3 }
 		}
 		if c.defines != nil {

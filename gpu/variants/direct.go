@@ -52,7 +52,7 @@ func init() {
 			Caps:    directCaps()},
 		Family: "naive",
 		Kernels: []Kernel{{Name: "conv_naive", Grid: PerPixel,
-			Args: []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}}},
+			Args: []Arg{ArgIn, argFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}}},
 	}))
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-const", Report: "000",
@@ -90,8 +90,8 @@ func init() {
 			return int64(in.Width+b.Filter.Width-1) * int64(in.Height+b.Filter.Height-1) * int64(in.Channels)
 		},
 		Kernels: []Kernel{
-			{Name: "pad_input", Grid: PerPaddedPixel, Args: []Arg{ArgIn, ArgScratch, ArgWidth, ArgHeight, ArgStride}},
-			{Name: "conv_padded", Grid: PerPixel, Args: []Arg{ArgScratch, ArgFilter, ArgOut, ArgWidth, ArgHeight}},
+			{Name: "pad_input", Grid: PerPaddedPixel, Args: []Arg{ArgIn, argScratch, ArgWidth, ArgHeight, ArgStride}},
+			{Name: "conv_padded", Grid: PerPixel, Args: []Arg{argScratch, argFilter, ArgOut, ArgWidth, ArgHeight}},
 		},
 	}))
 }

@@ -343,9 +343,9 @@ func setupFFT(b *Base) error {
 	return nil
 }
 
-// FFTLibrary returns the cuFFT library gpu-fft uses, named with its
+// fftLibrary returns the cuFFT library gpu-fft uses, named with its
 // version, or the *cudabind.UnavailableError saying why none loaded.
-func FFTLibrary() (string, error) {
+func fftLibrary() (string, error) {
 	l, err := cufft.Default()
 	if err != nil {
 		return "", err

@@ -137,20 +137,20 @@ func TestFFTDeclaration(t *testing.T) {
 func TestFFTKernelsCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	gputest.NVRTC(t)
-	src, err := SourceOf("fft")
+	src, err := sourceOf("fft")
 	if err != nil {
 		t.Fatal(err)
 	}
 	specs := []spec{
-		{kw: 1, kh: 1, border: convolve.Zero, typ: convolve.Float32, channels: 1, block: DefaultBlock},
-		{kw: 75, kh: 75, border: convolve.Wrap, typ: convolve.Uint8, channels: 1, block: DefaultBlock},
+		{kw: 1, kh: 1, border: convolve.Zero, typ: convolve.Float32, channels: 1, block: defaultBlock},
+		{kw: 75, kh: 75, border: convolve.Wrap, typ: convolve.Uint8, channels: 1, block: defaultBlock},
 		{kw: 31, kh: 5, border: convolve.Mirror, typ: convolve.Int16, channels: 2, layout: convolve.Planar, block: convolve.Block{X: 32, Y: 8}},
 		{kw: 3, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 4, layout: convolve.Interleaved, block: convolve.Block{X: 7, Y: 5}},
-		{kw: 5, kh: 5, border: convolve.Replicate, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved, block: DefaultBlock, index64: true},
+		{kw: 5, kh: 5, border: convolve.Replicate, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved, block: defaultBlock, index64: true},
 	}
 	for _, b := range convolve.Borders {
 		for _, ty := range convolve.ElemTypes {
-			specs = append(specs, spec{kw: 3, kh: 3, border: b, typ: ty, channels: 1, block: DefaultBlock})
+			specs = append(specs, spec{kw: 3, kh: 3, border: b, typ: ty, channels: 1, block: defaultBlock})
 		}
 	}
 	for _, s := range specs {
@@ -190,7 +190,7 @@ func TestFFTPlanWithoutGPU(t *testing.T) {
 func fftOrSkip(t *testing.T) *cudabind.Device {
 	t.Helper()
 	d := gputest.DeviceNoLeakCheck(t)
-	lib, err := FFTLibrary()
+	lib, err := fftLibrary()
 	gputest.Need(t, "cuFFT", err)
 	t.Logf("cuFFT: %s", lib)
 	return d

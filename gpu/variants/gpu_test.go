@@ -40,13 +40,13 @@ var gpuVariants = []gpuVariant{
 	{name: "gpu-texture-filter", maxSide: 1023},
 	{name: "gpu-texture-shared", maxSide: 127},
 	{name: "gpu-tiled", maxSide: 127},
-	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 1}}, maxSide: 127},
-	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 8}}, maxSide: 127},
+	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{tunableRY: 1}}, maxSide: 127},
+	{name: "gpu-tiled", cfg: convolve.Config{Tunables: map[string]int{tunableRY: 8}}, maxSide: 127},
 	{name: "gpu-separable", maxSide: 1023, sep: true},
-	{name: "gpu-separable", cfg: convolve.Config{Tunables: map[string]int{TunableShared: 0}}, maxSide: 1023, sep: true},
-	{name: "gpu-sepfused", maxSide: SepfusedMaxSide, sep: true},
-	{name: "gpu-sepfused", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 1}}, maxSide: SepfusedMaxSide, sep: true},
-	{name: "gpu-sepfused", cfg: convolve.Config{Tunables: map[string]int{TunableRY: 2}}, maxSide: SepfusedMaxSide, sep: true},
+	{name: "gpu-separable", cfg: convolve.Config{Tunables: map[string]int{tunableShared: 0}}, maxSide: 1023, sep: true},
+	{name: "gpu-sepfused", maxSide: sepfusedMaxSide, sep: true},
+	{name: "gpu-sepfused", cfg: convolve.Config{Tunables: map[string]int{tunableRY: 1}}, maxSide: sepfusedMaxSide, sep: true},
+	{name: "gpu-sepfused", cfg: convolve.Config{Tunables: map[string]int{tunableRY: 2}}, maxSide: sepfusedMaxSide, sep: true},
 }
 
 // kernelCase is one specialization (everything but the image size).

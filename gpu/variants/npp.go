@@ -48,9 +48,9 @@ func nppCaps() convolve.Capabilities {
 	}
 }
 
-// NPPLibrary returns the name of the libnppif that loaded, or the
+// nppLibrary returns the name of the libnppif that loaded, or the
 // *cudaerr.UnavailableError saying why none did.
-func NPPLibrary() (string, error) {
+func nppLibrary() (string, error) {
 	l, err := npp.Load()
 	if err != nil {
 		return "", err

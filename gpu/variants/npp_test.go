@@ -16,7 +16,7 @@ import (
 func nppOrSkip(t *testing.T) *cudabind.Device {
 	t.Helper()
 	d := gputest.DeviceNoLeakCheck(t)
-	_, err := NPPLibrary()
+	_, err := nppLibrary()
 	gputest.Need(t, "NPP", err)
 	return d
 }
@@ -66,7 +66,7 @@ func TestNPPCapabilities(t *testing.T) {
 // plan was released.
 func TestNPPAgreement(t *testing.T) {
 	d := nppOrSkip(t)
-	lib, _ := NPPLibrary()
+	lib, _ := nppLibrary()
 	t.Logf("NPP library: %s", lib)
 	leakCheck := gputest.LeakCheck(t, d)
 	v, err := convolve.Lookup("npp")

@@ -13,9 +13,9 @@ import (
 	"github.com/convbench/convbench/tables/tuning"
 )
 
-// DefaultBlock is the block shape of a plan whose Config leaves it zero and
+// defaultBlock is the block shape of a plan whose Config leaves it zero and
 // whose variant names none: report 000's 16x16.
-var DefaultBlock = convolve.Block{X: 16, Y: 16}
+var defaultBlock = convolve.Block{X: 16, Y: 16}
 
 // Variant is a GPU variant built on Base: its description, its default
 // block shape and the Setup that compiles its kernels and sets the plan's
@@ -23,7 +23,7 @@ var DefaultBlock = convolve.Block{X: 16, Y: 16}
 type Variant struct {
 	Desc convolve.Description
 	// Block is used when Config.Block is zero; the zero value means
-	// DefaultBlock.
+	// defaultBlock.
 	Block convolve.Block
 	// Setup completes a plan whose buffers Base has allocated: compile,
 	// upload the filter, allocate what else the variant needs (through
@@ -161,7 +161,7 @@ const maxGridYZ = 65535
 // opens the device cfg.Devices names (device 0 when it names none; more
 // than one is a *convolve.CapabilityError) and allocates the input and
 // output buffers and the timing events. block is the variant's default
-// shape (zero: DefaultBlock), used when cfg.Block is zero.
+// shape (zero: defaultBlock), used when cfg.Block is zero.
 func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {
 	return newBaseOn(nil, desc, block, p, cfg)
 }
@@ -174,7 +174,7 @@ func newBaseOn(d *cudabind.Device, desc convolve.Description, block convolve.Blo
 		return nil, err
 	}
 	if d == nil {
-		if d, err = ConfigDevice(desc.Name, cfg); err != nil {
+		if d, err = configDevice(desc.Name, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -222,7 +222,7 @@ func newBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 		block = cfg.Block
 	}
 	if block == (convolve.Block{}) {
-		block = DefaultBlock
+		block = defaultBlock
 	}
 	// A private copy of the filter: the weights are uploaded in Setup, and
 	// later changes to the caller's filter must not reach the plan.
@@ -248,11 +248,11 @@ func newBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 
 func named(variant string, err error) error { return convolve.NameVariant(variant, err) }
 
-// ConfigDevice opens the device cfg.Devices names for a single-device
+// configDevice opens the device cfg.Devices names for a single-device
 // plan of variant: device 0 when it names none (cudabind.Default), the
 // shared device of its one ordinal otherwise (cudabind.Shared). Naming
 // more than one is a *convolve.CapabilityError.
-func ConfigDevice(variant string, cfg convolve.Config) (*cudabind.Device, error) {
+func configDevice(variant string, cfg convolve.Config) (*cudabind.Device, error) {
 	switch len(cfg.Devices) {
 	case 0:
 		return cudabind.Default()
@@ -284,8 +284,8 @@ func (b *Base) Grid() (grid, block cudabind.Dim3) {
 	return grid, block
 }
 
-// InType is the CUDA element type of an input element type.
-func InType(t convolve.ElemType) string {
+// inType is the CUDA element type of an input element type.
+func inType(t convolve.ElemType) string {
 	switch t {
 	case convolve.Uint8:
 		return "unsigned char"
@@ -310,7 +310,7 @@ func Defines(p convolve.Problem, b convolve.Block, index64 bool) map[string]stri
 		"BX":       strconv.Itoa(b.X),
 		"BY":       strconv.Itoa(b.Y),
 		"BORDER":   strconv.Itoa(int(p.Border)),
-		"IN_T":     InType(p.Input.Type),
+		"IN_T":     inType(p.Input.Type),
 		"CHANNELS": strconv.Itoa(p.Input.Channels),
 		"PLANAR":   planar,
 	}
@@ -320,8 +320,8 @@ func Defines(p convolve.Problem, b convolve.Block, index64 bool) map[string]stri
 	return d
 }
 
-// SourceOf returns the NVRTC source of a kernel family with its headers.
-func SourceOf(family string) (cudabind.Source, error) {
+// sourceOf returns the NVRTC source of a kernel family with its headers.
+func sourceOf(family string) (cudabind.Source, error) {
 	code, err := kernels.Source(family)
 	if err != nil {
 		return cudabind.Source{}, err
@@ -343,7 +343,7 @@ func CompileOptions(p convolve.Problem, cfg convolve.Config, b convolve.Block, i
 // Compile compiles kernel family for the plan's specialization, with extra
 // macros added to (or overriding) Defines.
 func (b *Base) Compile(family string, extra map[string]string) (*cudabind.Module, error) {
-	src, err := SourceOf(family)
+	src, err := sourceOf(family)
 	if err != nil {
 		return nil, err
 	}
@@ -524,9 +524,9 @@ func (b *Base) InStride() int {
 	return b.Problem.Input.RowStride()
 }
 
-// PaddedStride is the row stride of s elements rounded up to a multiple
+// paddedStride is the row stride of s elements rounded up to a multiple
 // of align (s itself for align 1 or less).
-func PaddedStride(s, align int) int {
+func paddedStride(s, align int) int {
 	if align <= 1 {
 		return s
 	}
@@ -547,7 +547,7 @@ func inRows(g convolve.Geometry) int {
 // it, without touching the device.
 func (b *Base) setInStride(align int) {
 	in := b.Problem.Input
-	ds := PaddedStride(in.RowStride(), align)
+	ds := paddedStride(in.RowStride(), align)
 	if ds == in.RowStride() {
 		return
 	}
@@ -615,7 +615,7 @@ func (b *Base) OutGeometry() convolve.Geometry {
 // Index64 with it, without touching the device.
 func (b *Base) setOutStride(align int) {
 	g := b.Problem.OutputGeometry()
-	ds := PaddedStride(g.RowStride(), align)
+	ds := paddedStride(g.RowStride(), align)
 	if ds == g.RowStride() {
 		return
 	}

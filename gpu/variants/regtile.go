@@ -7,35 +7,35 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// TunableRX is the gpu-regtile tunable for the outputs each thread
+// tunableRX is the gpu-regtile tunable for the outputs each thread
 // computes side by side in a row: 1, 2, 4 or 8. gpu-regtile reads
-// TunableRY too, the rows of outputs each thread computes (1, 2, 4 or 8).
-// Left unset, RegtileDefaults picks both from the filter size.
-const TunableRX = "rx"
+// tunableRY too, the rows of outputs each thread computes (1, 2, 4 or 8).
+// Left unset, regtileDefaults picks both from the filter size.
+const tunableRX = "rx"
 
-// RegtileUnrollLimit mirrors regtile.cu's RT_UNROLL_LIMIT: the row walk of
+// regtileUnrollLimit mirrors regtile.cu's RT_UNROLL_LIMIT: the row walk of
 // a thread is unrolled completely (every weight a constant-bank operand)
 // while it holds at most this many multiply-adds, rx*ry*kw*kh.
-const RegtileUnrollLimit = 8192
+const regtileUnrollLimit = 8192
 
-// RegtileMaxSide is the largest filter side gpu-regtile accepts: its
+// regtileMaxSide is the largest filter side gpu-regtile accepts: its
 // unrolled code grows with the filter, and the issue it serves stops at 31.
-const RegtileMaxSide = 31
+const regtileMaxSide = 31
 
 // regtileBlock is gpu-regtile's default block: a warp wide, 8 rows of
 // threads, each with rx x ry outputs.
 var regtileBlock = convolve.Block{X: 32, Y: 8}
 
-// gpu-regtile has directCaps (filters up to RegtileMaxSide): regtile.cu,
+// gpu-regtile has directCaps (filters up to regtileMaxSide): regtile.cu,
 // like the kernels directCaps lists, adds filter[j*KW+i] * pixel for every
 // tap in cpu-naive's order, zero weights and zero-border taps (read as
 // 0.f by read_px) included, with the weights read from constant memory at
 // run time. A filter up to 31x31 always fits in constant memory.
 func init() {
 	caps := directCaps()
-	caps.Tunables = []string{TunableRX, TunableRY}
+	caps.Tunables = []string{tunableRX, tunableRY}
 	caps.Space = regtileSpace
-	caps.MaxFilterSide = RegtileMaxSide
+	caps.MaxFilterSide = regtileMaxSide
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-regtile",
 			Summary: "register-blocked rx x ry outputs per thread from register row segments, shared tile filled with vector loads, constant filter",
@@ -47,11 +47,11 @@ func init() {
 		InRowAlign:  vecRowAlign,
 		OutRowAlign: vecRowAlign,
 		Kernels: []Kernel{{Name: "conv_regtile", Grid: PerTile, Args: directArgs,
-			Shared: func(t Tile) int { return RegtileSharedBytes(t.Block, t.RX, t.RY, t.KW, t.KH) }}},
+			Shared: func(t Tile) int { return regtileSharedBytes(t.Block, t.RX, t.RY, t.KW, t.KH) }}},
 	}))
 }
 
-// RegtileDefaults is gpu-regtile's outputs per thread when its tunables are
+// regtileDefaults is gpu-regtile's outputs per thread when its tunables are
 // unset, for a kw x kh filter whose larger side is k:
 //
 //   - k <= 7 (DRAM-bound): rx=4, ry=2. Eight outputs per thread let the
@@ -63,7 +63,7 @@ func init() {
 //     price is a taller halo share (18 to 22 input rows per 16 output rows),
 //     read from L2, not DRAM.
 //   - larger (FP32-bound): rx=4, ry=8, walked in chunks of 2 rows
-//     (RegtileChunk), the next chunk's input in flight while the current
+//     (regtileChunk), the next chunk's input in flight while the current
 //     one is computed. With one tile per block every block loaded its
 //     tile, waited at the barrier, then computed, and the blocks of an SM,
 //     started together, stayed in step: no multiply-adds while they all
@@ -71,41 +71,41 @@ func init() {
 //     with the partial last wave accounts for 107 us against a 60 us
 //     FP32 floor). Now only a block's first chunk waits for its load.
 //
-// Then ry is halved while a chunk's walk would exceed RegtileUnrollLimit
+// Then ry is halved while a chunk's walk would exceed regtileUnrollLimit
 // multiply-adds, so every default walk is unrolled (constant-bank weights,
 // no run-time constant indexing).
-func RegtileDefaults(kw, kh int) (rx, ry int) {
+func regtileDefaults(kw, kh int) (rx, ry int) {
 	rx, ry = 4, 8
 	if max(kw, kh) <= 7 {
 		ry = 2
 	}
-	for ry > 1 && rx*RegtileChunk(ry)*kw*kh > RegtileUnrollLimit {
+	for ry > 1 && rx*regtileChunk(ry)*kw*kh > regtileUnrollLimit {
 		ry /= 2
 	}
 	return rx, ry
 }
 
-// RegtileChunk is the rows of outputs per thread of one chunk of
+// regtileChunk is the rows of outputs per thread of one chunk of
 // gpu-regtile's walk (regtile.cu's RYC) for ry rows per thread: 2 when ry
 // is 4 or more (each chunk's input loads behind the previous chunk's
 // multiply-adds), else ry (one chunk: with rx=4, 8 or fewer outputs per
 // thread keep their registers for occupancy).
-func RegtileChunk(ry int) int {
+func regtileChunk(ry int) int {
 	if ry >= 4 {
 		return 2
 	}
 	return ry
 }
 
-// RegtileSharedBytes is the dynamic shared memory of gpu-regtile's input
+// regtileSharedBytes is the dynamic shared memory of gpu-regtile's input
 // tiles for block b with rx x ry outputs per thread and a kw x kh filter:
 // one tile per chunk buffer (two when ry is walked in more than one chunk
-// of RegtileChunk rows, else one), each of by*chunk+kh-1 rows of
+// of regtileChunk rows, else one), each of by*chunk+kh-1 rows of
 // sh+bx*rx+kw-1 floats padded to a multiple of 4 (regtile.cu's RT_PITCH),
 // where sh = -(kw/2) mod 4 (RT_SH) shifts the tile to a 4-aligned first
 // column for its vector loads.
-func RegtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
-	chunk := RegtileChunk(ry)
+func regtileSharedBytes(b convolve.Block, rx, ry, kw, kh int) int {
+	chunk := regtileChunk(ry)
 	bufs := 1
 	if chunk < ry {
 		bufs = 2
@@ -158,17 +158,17 @@ func regtileTunable(b *Base, name string, def int) (int, error) {
 	return v, nil
 }
 
-// regtileDefines sets RX and RY from the tunables or RegtileDefaults, RYC
-// (RegtileChunk), and VEC_IN where the input tile can be filled with
+// regtileDefines sets RX and RY from the tunables or regtileDefaults, RYC
+// (regtileChunk), and VEC_IN where the input tile can be filled with
 // vector loads.
 func regtileDefines(b *Base) (map[string]string, error) {
 	kw, kh := b.Problem.KernelSize()
-	rx, ry := RegtileDefaults(kw, kh)
-	rx, err := regtileTunable(b, TunableRX, rx)
+	rx, ry := regtileDefaults(kw, kh)
+	rx, err := regtileTunable(b, tunableRX, rx)
 	if err != nil {
 		return nil, err
 	}
-	ry, err = regtileTunable(b, TunableRY, ry)
+	ry, err = regtileTunable(b, tunableRY, ry)
 	if err != nil {
 		return nil, err
 	}
@@ -177,5 +177,5 @@ func regtileDefines(b *Base) (map[string]string, error) {
 		vec = "1"
 	}
 	return map[string]string{"RX": strconv.Itoa(rx), "RY": strconv.Itoa(ry),
-		"RYC": strconv.Itoa(RegtileChunk(ry)), "VEC_IN": vec, "CH_IN_X": chInX(b.Problem)}, nil
+		"RYC": strconv.Itoa(regtileChunk(ry)), "VEC_IN": vec, "CH_IN_X": chInX(b.Problem)}, nil
 }

@@ -30,33 +30,33 @@ func TestRegtileDefaults(t *testing.T) {
 		{7, 21, 4, 8},
 	}
 	for _, tt := range tests {
-		rx, ry := RegtileDefaults(tt.kw, tt.kh)
+		rx, ry := regtileDefaults(tt.kw, tt.kh)
 		if rx != tt.rx || ry != tt.ry {
-			t.Errorf("RegtileDefaults(%d, %d) = %d, %d; want %d, %d", tt.kw, tt.kh, rx, ry, tt.rx, tt.ry)
+			t.Errorf("regtileDefaults(%d, %d) = %d, %d; want %d, %d", tt.kw, tt.kh, rx, ry, tt.rx, tt.ry)
 		}
-		if rx*RegtileChunk(ry)*tt.kw*tt.kh > RegtileUnrollLimit {
+		if rx*regtileChunk(ry)*tt.kw*tt.kh > regtileUnrollLimit {
 			t.Errorf("%dx%d: rx=%d ry=%d leaves the row walk rolled", tt.kw, tt.kh, rx, ry)
 		}
 	}
 }
 
-// RegtileUnrollLimit must agree with the test regtile.cu makes in the
+// regtileUnrollLimit must agree with the test regtile.cu makes in the
 // preprocessor.
 func TestRegtileUnrollLimitMatchesKernel(t *testing.T) {
 	src, err := kernels.Source("regtile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("#define RT_UNROLL_LIMIT %d\n", RegtileUnrollLimit)
+	want := fmt.Sprintf("#define RT_UNROLL_LIMIT %d\n", regtileUnrollLimit)
 	if !strings.Contains(src, want) {
-		t.Errorf("regtile.cu lacks the line %q that RegtileUnrollLimit mirrors", strings.TrimSpace(want))
+		t.Errorf("regtile.cu lacks the line %q that regtileUnrollLimit mirrors", strings.TrimSpace(want))
 	}
 }
 
 func TestRegtileChunk(t *testing.T) {
 	for _, tt := range []struct{ ry, want int }{{1, 1}, {2, 2}, {4, 2}, {8, 2}} {
-		if got := RegtileChunk(tt.ry); got != tt.want {
-			t.Errorf("RegtileChunk(%d) = %d, want %d", tt.ry, got, tt.want)
+		if got := regtileChunk(tt.ry); got != tt.want {
+			t.Errorf("regtileChunk(%d) = %d, want %d", tt.ry, got, tt.want)
 		}
 	}
 }
@@ -83,15 +83,15 @@ func TestRegtileSharedBytes(t *testing.T) {
 		{convolve.Block{X: 7, Y: 5}, 1, 1, 5, 1, 16 * 5 * 4},
 	}
 	for _, tt := range tests {
-		if got := RegtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh); got != tt.want {
-			t.Errorf("RegtileSharedBytes(%v, rx=%d, ry=%d, %dx%d) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, got, tt.want)
+		if got := regtileSharedBytes(tt.b, tt.rx, tt.ry, tt.kw, tt.kh); got != tt.want {
+			t.Errorf("regtileSharedBytes(%v, rx=%d, ry=%d, %dx%d) = %d, want %d", tt.b, tt.rx, tt.ry, tt.kw, tt.kh, got, tt.want)
 		}
 	}
 }
 
 // TestRegtileDeclared checks gpu-regtile's declaration without a device:
 // its grid covers the image with rx x ry outputs per thread, its shared
-// memory is RegtileSharedBytes of the tunables, and a block whose tile
+// memory is regtileSharedBytes of the tunables, and a block whose tile
 // does not fit is refused before any device work.
 func TestRegtileDeclared(t *testing.T) {
 	v, err := convolve.Lookup("gpu-regtile")
@@ -111,12 +111,12 @@ func TestRegtileDeclared(t *testing.T) {
 		grid    cudabind.Dim3
 		shared  int
 	}{
-		{4096, 4096, 3, convolve.Config{Tunables: map[string]int{TunableRX: 4, TunableRY: 2}},
-			cudabind.Dim3{X: 32, Y: 256, Z: 1}, RegtileSharedBytes(regtileBlock, 4, 2, 3, 3)},
-		{4099, 4097, 21, convolve.Config{Tunables: map[string]int{TunableRX: 8, TunableRY: 2}},
-			cudabind.Dim3{X: 17, Y: 257, Z: 1}, RegtileSharedBytes(regtileBlock, 8, 2, 21, 21)},
-		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRX: 1, TunableRY: 8}},
-			cudabind.Dim3{X: 7, Y: 2, Z: 1}, RegtileSharedBytes(convolve.Block{X: 16, Y: 4}, 1, 8, 5, 5)},
+		{4096, 4096, 3, convolve.Config{Tunables: map[string]int{tunableRX: 4, tunableRY: 2}},
+			cudabind.Dim3{X: 32, Y: 256, Z: 1}, regtileSharedBytes(regtileBlock, 4, 2, 3, 3)},
+		{4099, 4097, 21, convolve.Config{Tunables: map[string]int{tunableRX: 8, tunableRY: 2}},
+			cudabind.Dim3{X: 17, Y: 257, Z: 1}, regtileSharedBytes(regtileBlock, 8, 2, 21, 21)},
+		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{tunableRX: 1, tunableRY: 8}},
+			cudabind.Dim3{X: 7, Y: 2, Z: 1}, regtileSharedBytes(convolve.Block{X: 16, Y: 4}, 1, 8, 5, 5)},
 	}
 	for _, tt := range tests {
 		p := convolve.Problem{Op: convolve.Filter2D, Filter: dense(tt.k),
@@ -141,9 +141,9 @@ func TestRegtileDeclared(t *testing.T) {
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: dense(31),
 		Input: convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32}}
 	blk := convolve.Block{X: 64, Y: 16}
-	big := convolve.Config{Block: blk, Tunables: map[string]int{TunableRX: 8, TunableRY: 8}}
+	big := convolve.Config{Block: blk, Tunables: map[string]int{tunableRX: 8, tunableRY: 8}}
 	if err := d.Validate(p, big, h100); err == nil || !strings.Contains(err.Error(), "shared") {
-		t.Errorf("31x31, 64x16 block, rx=8 ry=8 (a %d-byte tile): Validate = %v, want a shared memory error", RegtileSharedBytes(blk, 8, 8, 31, 31), err)
+		t.Errorf("31x31, 64x16 block, rx=8 ry=8 (a %d-byte tile): Validate = %v, want a shared memory error", regtileSharedBytes(blk, 8, 8, 31, 31), err)
 	}
 }
 
@@ -237,10 +237,10 @@ func TestRegtileCaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := v.Describe().Caps
-	if !c.GPU || !c.ReferenceOrder || c.MaxFilterSide != RegtileMaxSide {
-		t.Errorf("gpu-regtile caps: GPU %v, ReferenceOrder %v, MaxFilterSide %d; want true, true, %d", c.GPU, c.ReferenceOrder, c.MaxFilterSide, RegtileMaxSide)
+	if !c.GPU || !c.ReferenceOrder || c.MaxFilterSide != regtileMaxSide {
+		t.Errorf("gpu-regtile caps: GPU %v, ReferenceOrder %v, MaxFilterSide %d; want true, true, %d", c.GPU, c.ReferenceOrder, c.MaxFilterSide, regtileMaxSide)
 	}
-	for _, name := range []string{TunableRX, TunableRY} {
+	for _, name := range []string{tunableRX, tunableRY} {
 		if err := c.CheckConfig(convolve.Config{Tunables: map[string]int{name: 2}}); err != nil {
 			t.Errorf("tunable %s: %v", name, err)
 		}
@@ -267,7 +267,7 @@ func regtileSpecs() []struct {
 	b := convolve.Block{X: 32, Y: 8}
 	var out []rs
 	for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
-		rx, ry := RegtileDefaults(k, k)
+		rx, ry := regtileDefaults(k, k)
 		out = append(out, rs{spec{kw: k, kh: k, border: convolve.Borders[i%len(convolve.Borders)], typ: convolve.Float32, channels: 1, block: b}, rx, ry})
 	}
 	for _, r := range [][2]int{{1, 1}, {2, 8}, {8, 4}, {8, 8}} {
@@ -292,7 +292,7 @@ func regtileSpecs() []struct {
 func TestRegtileCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	gputest.NVRTC(t)
-	src, err := SourceOf("regtile")
+	src, err := sourceOf("regtile")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestRegtileCompile(t *testing.T) {
 					continue
 				}
 				extra := map[string]string{"RX": fmt.Sprint(rs.rx), "RY": fmt.Sprint(rs.ry),
-					"RYC": fmt.Sprint(RegtileChunk(rs.ry)), "VEC_IN": vec}
+					"RYC": fmt.Sprint(regtileChunk(rs.ry)), "VEC_IN": vec}
 				opts := CompileOptions(p, cfg, rs.s.block, rs.s.index64, extra)
 				opts.Arch = compileArch
 				c, err := cudabind.CompileOnly(src, opts)
@@ -347,7 +347,7 @@ func regtileAgreement(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(15, 15))
 	var runs []agreeRun
-	tunes := []map[string]int{nil, {TunableRX: 1, TunableRY: 1}, {TunableRX: 2, TunableRY: 4}, {TunableRX: 8, TunableRY: 8}}
+	tunes := []map[string]int{nil, {tunableRX: 1, tunableRY: 1}, {tunableRX: 2, tunableRY: 4}, {tunableRX: 8, tunableRY: 8}}
 	for ti, tu := range tunes {
 		for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
 			b := convolve.Borders[(i+ti)%len(convolve.Borders)]
@@ -365,7 +365,7 @@ func regtileAgreement(t *testing.T) {
 		agreeRun{convolve.Config{}, kernelCase{kw: 31, kh: 1, border: convolve.Wrap, typ: convolve.Float32, channels: 1}},
 		agreeRun{convolve.Config{}, kernelCase{kw: 1, kh: 31, border: convolve.Reflect, typ: convolve.Float32, channels: 1}},
 		agreeRun{convolve.Config{}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}}},
-		agreeRun{convolve.Config{Tunables: map[string]int{TunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
+		agreeRun{convolve.Config{Tunables: map[string]int{tunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
 		agreeRun{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
 	)
 	agreeOverSizes(t, v, "gpu-regtile", runs, r, randomFilter)
@@ -381,7 +381,7 @@ func TestRegtileBadTunable(t *testing.T) {
 	}
 	f := &convolve.Filter{Name: "one", Width: 3, Height: 3, Weights: make([]float32, 9)}
 	p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}}
-	for _, name := range []string{TunableRX, TunableRY} {
+	for _, name := range []string{tunableRX, tunableRY} {
 		pl, err := convolve.PlanFor(v, p, convolve.Config{Tunables: map[string]int{name: 3}})
 		if err == nil {
 			pl.Close()

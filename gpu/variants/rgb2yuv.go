@@ -9,13 +9,13 @@ import (
 	"github.com/convbench/convbench/cudabind"
 )
 
-// TunableOpt is gpu-rgb2yuv's tunable: 1 selects the optimised kernel (16
+// tunableOpt is gpu-rgb2yuv's tunable: 1 selects the optimised kernel (16
 // pixels per thread, 128-bit loads and stores), 0 (the default) the naive
 // one (one pixel per thread, byte accesses).
-const TunableOpt = "opt"
+const tunableOpt = "opt"
 
-// MaxPipelineStreams bounds the streams of RunPipelined.
-const MaxPipelineStreams = 16
+// maxPipelineStreams bounds the streams of RunPipelined.
+const maxPipelineStreams = 16
 
 // yuvRun is the pixels per thread of yuv_opt (YUV_RUN in rgb2yuv.cu).
 const yuvRun = 16
@@ -45,7 +45,7 @@ func init() {
 			Channels: []int{3},
 			Layouts:  []convolve.Layout{convolve.Interleaved},
 			GPU:      true,
-			Tunables: []string{TunableOpt},
+			Tunables: []string{tunableOpt},
 		}}})
 }
 
@@ -88,7 +88,7 @@ type YUVPlan struct {
 var _ PipelinedPlan = (*YUVPlan)(nil)
 
 func setupYUV(b *Base) (*YUVPlan, error) {
-	opt, err := tunable(b.Name, b.Config, TunableOpt)
+	opt, err := tunable(b.Name, b.Config, tunableOpt)
 	if err != nil {
 		return nil, err
 	}
@@ -275,8 +275,8 @@ func (yp *YUVPlan) RunPipelined(in, out *convolve.Image, streams int, pinned boo
 	if err := yp.usable(); err != nil {
 		return 0, err
 	}
-	if streams < 1 || streams > MaxPipelineStreams {
-		return 0, fmt.Errorf("variants: %s: RunPipelined with %d streams: want 1 to %d", yp.Name, streams, MaxPipelineStreams)
+	if streams < 1 || streams > maxPipelineStreams {
+		return 0, fmt.Errorf("variants: %s: RunPipelined with %d streams: want 1 to %d", yp.Name, streams, maxPipelineStreams)
 	}
 	if err := yp.CheckRun(in, out); err != nil {
 		return 0, err

@@ -42,7 +42,7 @@ func yuvPoisoned(t *testing.T, p convolve.Problem) *convolve.Image {
 }
 
 func yuvConfigs() []convolve.Config {
-	return []convolve.Config{{}, {Tunables: map[string]int{TunableOpt: 1}}}
+	return []convolve.Config{{}, {Tunables: map[string]int{tunableOpt: 1}}}
 }
 
 // TestYUVKernelsCompile compiles rgb2yuv.cu for sm_90 with the block
@@ -53,8 +53,8 @@ func TestYUVKernelsCompile(t *testing.T) {
 	for _, blk := range []convolve.Block{{X: 32, Y: 8}, {X: 16, Y: 16}, {X: 7, Y: 5}, {X: 1024, Y: 1}} {
 		compileFor(t, "rgb2yuv", p, convolve.Config{}, blk, nil)
 	}
-	compileFor(t, "rgb2yuv", p, convolve.Config{NoFMA: true}, DefaultBlock, nil)
-	compileFor(t, "rgb2yuv", p, convolve.Config{FastMath: true}, DefaultBlock, nil)
+	compileFor(t, "rgb2yuv", p, convolve.Config{NoFMA: true}, defaultBlock, nil)
+	compileFor(t, "rgb2yuv", p, convolve.Config{FastMath: true}, defaultBlock, nil)
 }
 
 // TestChunkRows checks the pipeline's row split: it covers every row
@@ -211,7 +211,7 @@ func TestYUVPipelined(t *testing.T) {
 				}
 			}
 			in := imagetest.Random(r, p.Input, imagetest.NonZero)
-			for _, bad := range []int{0, MaxPipelineStreams + 1} {
+			for _, bad := range []int{0, maxPipelineStreams + 1} {
 				if _, err := pp.RunPipelined(in, yuvPoisoned(t, p), bad, true); err == nil {
 					t.Errorf("RunPipelined with %d streams: no error", bad)
 				}

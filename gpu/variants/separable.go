@@ -6,15 +6,15 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// TunableShared is the gpu-separable tunable that picks the passes: 1 (the
+// tunableShared is the gpu-separable tunable that picks the passes: 1 (the
 // default) the shared-memory row and column passes, 0 the naive ones.
-const TunableShared = "shared"
+const tunableShared = "shared"
 
 func init() {
 	caps := directCaps()
 	caps.SeparableOnly = true
 	caps.ReferenceOrder = false // two 1-D passes: a different (equally valid) sum
-	caps.Tunables = []string{TunableShared}
+	caps.Tunables = []string{tunableShared}
 	// FiniteInput: the two passes multiply each pixel by a row factor and
 	// the row sum by a column factor, and Filter.Separable's factors
 	// reproduce each weight only within 1e-6 of the largest one. A tiny
@@ -27,8 +27,8 @@ func init() {
 	caps.FiniteInput = true
 	// The row pass writes the scratch buffer, a packed float plane per
 	// channel; the column pass reads it.
-	rowArgs := []Arg{ArgIn, ArgScratch, ArgWidth, ArgHeight, ArgStride}
-	colArgs := []Arg{ArgScratch, ArgOut, ArgWidth, ArgHeight}
+	rowArgs := []Arg{ArgIn, argScratch, ArgWidth, ArgHeight, ArgStride}
+	colArgs := []Arg{argScratch, ArgOut, ArgWidth, ArgHeight}
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-separable", Report: "004",
 			Summary: "rank-1 filters: row pass then column pass through a float32 intermediate (shared=0/1 picks naive or shared-memory passes)",
@@ -56,7 +56,7 @@ func init() {
 		},
 		Select: func(b *Base) ([]string, error) {
 			shared := 1
-			if v, ok := b.Config.Tunables[TunableShared]; ok {
+			if v, ok := b.Config.Tunables[tunableShared]; ok {
 				shared = v
 			}
 			switch shared {
@@ -65,7 +65,7 @@ func init() {
 			case 1:
 				return []string{"sep_rows_shared", "sep_cols_shared"}, nil
 			}
-			return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 0 (naive passes) or 1 (shared-memory passes)", b.Name, TunableShared, shared)
+			return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 0 (naive passes) or 1 (shared-memory passes)", b.Name, tunableShared, shared)
 		},
 	}))
 }

@@ -7,10 +7,10 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// SepfusedMaxSide is the largest filter side gpu-sepfused accepts: its row
+// sepfusedMaxSide is the largest filter side gpu-sepfused accepts: its row
 // pass holds a row segment of 4+KW-1 values in registers, which past 63
 // would spill to local memory.
-const SepfusedMaxSide = 63
+const sepfusedMaxSide = 63
 
 // sepfusedMaxTile is the shared memory gpu-sepfused's default rows per
 // thread keep a block's tile under, so that three blocks fit an SM of
@@ -25,14 +25,14 @@ var sepfusedBlock = convolve.Block{X: 32, Y: 8}
 // factors (Filter.Separable), the same row sums then column sums, term by
 // term in the same order (SeparableOnly, FiniteInput, not ReferenceOrder);
 // see separable.go. It adds the limit of its register row segment
-// (SepfusedMaxSide).
+// (sepfusedMaxSide).
 func init() {
 	caps := directCaps()
 	caps.SeparableOnly = true
 	caps.ReferenceOrder = false
 	caps.FiniteInput = true
-	caps.MaxFilterSide = SepfusedMaxSide
-	caps.Tunables = []string{TunableRY}
+	caps.MaxFilterSide = sepfusedMaxSide
+	caps.Tunables = []string{tunableRY}
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-sepfused",
 			Summary: "rank-1 filters in one kernel: input tile with halo, row pass kept in shared memory, column pass from there (ry rows of 4 outputs per thread)",
@@ -48,7 +48,7 @@ func init() {
 		InRowAlign:  vecRowAlign,
 		OutRowAlign: vecRowAlign,
 		Kernels: []Kernel{{Name: "sep_fused", Grid: PerTile, Args: directArgs,
-			Shared: func(t Tile) int { return SepfusedSharedBytes(t.Block, t.RY, t.KW, t.KH) }}},
+			Shared: func(t Tile) int { return sepfusedSharedBytes(t.Block, t.RY, t.KW, t.KH) }}},
 	}))
 }
 
@@ -60,48 +60,48 @@ func checkRankOne(b *Base) error {
 	return nil
 }
 
-// SepfusedSharedBytes is the dynamic shared memory of gpu-sepfused's tile
+// sepfusedSharedBytes is the dynamic shared memory of gpu-sepfused's tile
 // for block b with ry rows of outputs per thread and a kw x kh filter:
 // rows of sh+4*bx+kw-1 floats padded to a multiple of 4 (sepfused.cu's
 // FS_PITCH), by*ry+kh-1 of them, where sh = -(kw/2) mod 4 shifts the tile
 // to a 4-aligned first column. The row pass overwrites the tile in place.
-func SepfusedSharedBytes(b convolve.Block, ry, kw, kh int) int {
+func sepfusedSharedBytes(b convolve.Block, ry, kw, kh int) int {
 	sh := (4 - (kw/2)%4) % 4
 	pitch := (sh + 4*b.X + kw - 1 + 3) / 4 * 4
 	return pitch * (b.Y*ry + kh - 1) * 4
 }
 
-// SepfusedDefaultRY is gpu-sepfused's rows of outputs per thread when the
+// sepfusedDefaultRY is gpu-sepfused's rows of outputs per thread when the
 // ry tunable is unset: 4 for filters up to 7 (a 128x32 output tile: 38
 // input rows at most per 32 output rows, 16 accumulators per thread), 8
 // for larger ones, where each block computes the row pass over KH-1 halo
 // rows besides its own: a 64-row tile spends 20/64 more row-pass work at
 // K=21 where a 32-row tile would spend 20/32. Then halved while the tile
 // of block b would exceed 64 KB.
-func SepfusedDefaultRY(b convolve.Block, kw, kh int) int {
+func sepfusedDefaultRY(b convolve.Block, kw, kh int) int {
 	ry := 8
 	if max(kw, kh) <= 7 {
 		ry = 4
 	}
-	for ry > 1 && SepfusedSharedBytes(b, ry, kw, kh) > sepfusedMaxTile {
+	for ry > 1 && sepfusedSharedBytes(b, ry, kw, kh) > sepfusedMaxTile {
 		ry /= 2
 	}
 	return ry
 }
 
-// sepfusedDefines sets RY from the tunable or SepfusedDefaultRY, RX to
+// sepfusedDefines sets RY from the tunable or sepfusedDefaultRY, RX to
 // the kernel's 4 columns per thread, and VEC_IN where the input tile can
 // be filled with vector loads.
 func sepfusedDefines(b *Base) (map[string]string, error) {
 	kw, kh := b.Problem.KernelSize()
-	ry := SepfusedDefaultRY(b.Block, kw, kh)
-	if v, ok := b.Config.Tunables[TunableRY]; ok {
+	ry := sepfusedDefaultRY(b.Block, kw, kh)
+	if v, ok := b.Config.Tunables[tunableRY]; ok {
 		ry = v
 	}
 	switch ry {
 	case 1, 2, 4, 8, 16:
 	default:
-		return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2, 4, 8 or 16", b.Name, TunableRY, ry)
+		return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2, 4, 8 or 16", b.Name, tunableRY, ry)
 	}
 	vec := "0"
 	if regtileVecIn(b, b.Block.X, 4) {

@@ -24,8 +24,8 @@ func TestSepfusedSharedBytes(t *testing.T) {
 		{convolve.Block{X: 7, Y: 5}, 1, 7, 1, 36 * 5 * 4},
 	}
 	for _, tt := range tests {
-		if got := SepfusedSharedBytes(tt.b, tt.ry, tt.kw, tt.kh); got != tt.want {
-			t.Errorf("SepfusedSharedBytes(%v, ry=%d, %dx%d) = %d, want %d", tt.b, tt.ry, tt.kw, tt.kh, got, tt.want)
+		if got := sepfusedSharedBytes(tt.b, tt.ry, tt.kw, tt.kh); got != tt.want {
+			t.Errorf("sepfusedSharedBytes(%v, ry=%d, %dx%d) = %d, want %d", tt.b, tt.ry, tt.kw, tt.kh, got, tt.want)
 		}
 	}
 }
@@ -45,11 +45,11 @@ func TestSepfusedDefaultRY(t *testing.T) {
 		{convolve.Block{X: 32, Y: 32}, 5, 5, 2},
 	}
 	for _, tt := range tests {
-		ry := SepfusedDefaultRY(tt.b, tt.kw, tt.kh)
+		ry := sepfusedDefaultRY(tt.b, tt.kw, tt.kh)
 		if ry != tt.ry {
-			t.Errorf("SepfusedDefaultRY(%v, %d, %d) = %d, want %d", tt.b, tt.kw, tt.kh, ry, tt.ry)
+			t.Errorf("sepfusedDefaultRY(%v, %d, %d) = %d, want %d", tt.b, tt.kw, tt.kh, ry, tt.ry)
 		}
-		if n := SepfusedSharedBytes(tt.b, ry, tt.kw, tt.kh); n > sepfusedMaxTile {
+		if n := sepfusedSharedBytes(tt.b, ry, tt.kw, tt.kh); n > sepfusedMaxTile {
 			t.Errorf("%v %dx%d: ry=%d needs %d bytes, over %d", tt.b, tt.kw, tt.kh, ry, n, sepfusedMaxTile)
 		}
 	}
@@ -65,9 +65,9 @@ func TestSepfusedDeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	caps := v.Describe().Caps
-	if !caps.GPU || !caps.SeparableOnly || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != SepfusedMaxSide {
+	if !caps.GPU || !caps.SeparableOnly || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != sepfusedMaxSide {
 		t.Errorf("caps: GPU %v SeparableOnly %v FiniteInput %v ReferenceOrder %v MaxFilterSide %d; want true, true, true, false, %d",
-			caps.GPU, caps.SeparableOnly, caps.FiniteInput, caps.ReferenceOrder, caps.MaxFilterSide, SepfusedMaxSide)
+			caps.GPU, caps.SeparableOnly, caps.FiniteInput, caps.ReferenceOrder, caps.MaxFilterSide, sepfusedMaxSide)
 	}
 	d := v.(*Variant).Declaration()
 	if d == nil {
@@ -80,15 +80,15 @@ func TestSepfusedDeclared(t *testing.T) {
 		grid    cudabind.Dim3
 		shared  int
 	}{
-		{4096, 4096, 21, convolve.Config{}, cudabind.Dim3{X: 32, Y: 64, Z: 1}, SepfusedSharedBytes(sepfusedBlock, 8, 21, 21)},
-		{4099, 4097, 3, convolve.Config{}, cudabind.Dim3{X: 33, Y: 129, Z: 1}, SepfusedSharedBytes(sepfusedBlock, 4, 3, 3)},
+		{4096, 4096, 21, convolve.Config{}, cudabind.Dim3{X: 32, Y: 64, Z: 1}, sepfusedSharedBytes(sepfusedBlock, 8, 21, 21)},
+		{4099, 4097, 3, convolve.Config{}, cudabind.Dim3{X: 33, Y: 129, Z: 1}, sepfusedSharedBytes(sepfusedBlock, 4, 3, 3)},
 		// Three planar channels: blockIdx.z is the channel.
-		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRY: 16}},
-			cudabind.Dim3{X: 2, Y: 1, Z: 3}, SepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
+		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{tunableRY: 16}},
+			cudabind.Dim3{X: 2, Y: 1, Z: 3}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
 		// Three interleaved channels (CH_IN_X): the channels fold into
 		// gridDim.x.
-		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{TunableRY: 16}},
-			cudabind.Dim3{X: 6, Y: 1, Z: 1}, SepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
+		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{tunableRY: 16}},
+			cudabind.Dim3{X: 6, Y: 1, Z: 1}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
 	}
 	for i, tt := range tests {
 		ch, layout := 1, convolve.Interleaved
@@ -127,7 +127,7 @@ func TestSepfusedDeclared(t *testing.T) {
 	}{
 		{"dense 5x5", randomFilter(r, 5, 5), convolve.Config{}, "non-separable"},
 		{"65x1", separableFilter(r, 65, 1), convolve.Config{}, "65"},
-		{"ry=3", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{TunableRY: 3}}, "ry=3"},
+		{"ry=3", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRY: 3}}, "ry=3"},
 	}
 	for _, tt := range refusals {
 		err := d.Validate(convolve.Problem{Op: convolve.Filter2D, Filter: tt.f, Input: g}, tt.cfg, h100)
@@ -153,7 +153,7 @@ func sepfusedAgreement(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(15, 16))
 	var runs []agreeRun
-	tunes := []map[string]int{nil, {TunableRY: 1}, {TunableRY: 2}, {TunableRY: 16}}
+	tunes := []map[string]int{nil, {tunableRY: 1}, {tunableRY: 2}, {tunableRY: 16}}
 	for ti, tu := range tunes {
 		for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
 			b := convolve.Borders[(i+ti)%len(convolve.Borders)]

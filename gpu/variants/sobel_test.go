@@ -52,14 +52,14 @@ func TestSobelKernelsCompile(t *testing.T) {
 		p := kc.sobelProblem(convolve.Geometry{Width: 37, Height: 23})
 		blk := kc.block
 		if blk == (convolve.Block{}) {
-			blk = DefaultBlock
+			blk = defaultBlock
 		}
 		compileFor(t, "sobel", p, convolve.Config{}, blk, nil)
 	}
 	p := kernelCase{border: convolve.Mirror, typ: convolve.Float32, channels: 1}.sobelProblem(convolve.Geometry{Width: 8, Height: 8})
-	compileFor(t, "sobel", p, convolve.Config{NoFMA: true}, DefaultBlock, nil)
-	compileFor(t, "sobel", p, convolve.Config{FastMath: true}, DefaultBlock, nil)
-	compileFor(t, "sobel", p, convolve.Config{}, DefaultBlock, map[string]string{"INDEX64": ""})
+	compileFor(t, "sobel", p, convolve.Config{NoFMA: true}, defaultBlock, nil)
+	compileFor(t, "sobel", p, convolve.Config{FastMath: true}, defaultBlock, nil)
+	compileFor(t, "sobel", p, convolve.Config{}, defaultBlock, map[string]string{"INDEX64": ""})
 }
 
 // TestSobelCapabilities checks the refusals that need no device.

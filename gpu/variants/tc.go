@@ -6,8 +6,8 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// TCMaxSide is the largest filter side the tensor-core variants accept.
-const TCMaxSide = 31
+// tcMaxSide is the largest filter side the tensor-core variants accept.
+const tcMaxSide = 31
 
 // tcRX is tc.cu's default RX (the tunable rx of the tensor-core
 // variants: 1, 2 or 4): each warp computes 4*RX segments of 8 output
@@ -17,15 +17,15 @@ const tcRX = 2
 // tcRXValues are the values of the tensor-core variants' rx.
 var tcRXValues = []int{1, 2, 4}
 
-// TunableRound is the tensor-core variants' tunable that says when the
+// tunableRound is the tensor-core variants' tunable that says when the
 // input's operands are rounded (tc.cu's ROUND_TILE): 0, as each A
 // fragment is loaded, once per filter row that reads it (the default);
 // 1, once, as the tile is filled, the tile then holding the rounded
 // values (and, for the 3xTF32 split of non-uint8 input, a second tile of
 // the low parts: twice the tile's shared memory).
-const TunableRound = "round"
+const tunableRound = "round"
 
-// tcRoundValues are the values of TunableRound.
+// tcRoundValues are the values of tunableRound.
 var tcRoundValues = []int{0, 1}
 
 // tcLoTile reports whether tc.cu keeps a tile of low parts: the split
@@ -41,10 +41,10 @@ func tcLoTile(split bool, round int, typ convolve.ElemType) bool {
 func tcSpace(split bool) *convolve.TuningSpace {
 	return &convolve.TuningSpace{
 		Blocks:   tcBlocks,
-		Tunables: []convolve.Tunable{{Name: TunableRX, Values: tcRXValues}, {Name: TunableRound, Values: tcRoundValues}},
+		Tunables: []convolve.Tunable{{Name: tunableRX, Values: tcRXValues}, {Name: tunableRound, Values: tcRoundValues}},
 		Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
 			kw, kh := filterSides(p)
-			n := TCSharedBytes(s.Block, s.Tunables[TunableRX], kw, kh, split, tcLoTile(split, s.Tunables[TunableRound], p.Input.Type))
+			n := tcSharedBytes(s.Block, s.Tunables[tunableRX], kw, kh, split, tcLoTile(split, s.Tunables[tunableRound], p.Input.Type))
 			if lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
 				return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
 			}
@@ -54,7 +54,7 @@ func tcSpace(split bool) *convolve.TuningSpace {
 			if block == (convolve.Block{}) {
 				block = tcBlock
 			}
-			return convolve.Setting{Block: block, Tunables: map[string]int{TunableRX: tcRX, TunableRound: 0}}
+			return convolve.Setting{Block: block, Tunables: map[string]int{tunableRX: tcRX, tunableRound: 0}}
 		},
 	}
 }
@@ -105,14 +105,14 @@ var tcBlocks = []convolve.Block{{X: 32, Y: 1}, {X: 32, Y: 2}, {X: 32, Y: 4}, {X:
 // than d P + (21 + 1.01 G) u P. convolve.Direct allows at least
 // n u P + u|ref|, convolve.TF32 and convolve.BF16 d P + n u P + u|ref|,
 // n = KW*KH + KW + KH. The first
-// lies within the second when TCErrorUnits(kw, kh, split) <= n: for
+// lies within the second when tcErrorUnits(kw, kh, split) <= n: for
 // 3xTF32 every square filter from 7x7 (48.1 against 63; 21x21 118.8
 // against 483, 31x31 190.6 against 1023), for TF32 and BF16 every
 // square filter from 5x5. For the others, small or thin (5x5, or 1x31 for 3xTF32),
 // the derivation gives no bound within the model's, and tensor cores do
 // not pay: the plan launches tc.cu's conv_tc_direct instead, the same
 // tile summed on CUDA cores in float32 (KW*KH multiply-adds, within
-// Direct's bound and so TF32's and BF16's). TCTensorCores says which kernel a
+// Direct's bound and so TF32's and BF16's). tcTensorCores says which kernel a
 // filter gets; a benchmark of such a filter times the CUDA-core kernel.
 //
 // A float32 value that rounds past the largest finite TF32,
@@ -168,13 +168,13 @@ func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl
 	caps.ReferenceOrder = false
 	caps.FiniteInput = true
 	caps.Accuracy = model
-	caps.MaxFilterSide = TCMaxSide
+	caps.MaxFilterSide = tcMaxSide
 	caps.FixedBlocks = tcBlocks
-	caps.Tunables = []string{TunableRX, TunableRound}
+	caps.Tunables = []string{tunableRX, tunableRound}
 	caps.Space = tcSpace(split)
-	args := []Arg{ArgIn, ArgFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}
+	args := []Arg{ArgIn, argFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}
 	shared := func(t Tile) int {
-		return TCSharedBytes(t.Block, t.RX, t.KW, t.KH, split, t.Defines["TC_LO_TILE"] == "1")
+		return tcSharedBytes(t.Block, t.RX, t.KW, t.KH, split, t.Defines["TC_LO_TILE"] == "1")
 	}
 	return Decl{
 		Desc:   convolve.Description{Name: name, Summary: summary, Caps: caps},
@@ -183,16 +183,16 @@ func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl
 		Check:  tcCheckDevice,
 		Defines: func(b *Base) (map[string]string, error) {
 			rx := tcRX
-			if v, ok := b.Config.Tunables[TunableRX]; ok {
+			if v, ok := b.Config.Tunables[tunableRX]; ok {
 				if v != 1 && v != 2 && v != 4 {
-					return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2 or 4", b.Name, TunableRX, v)
+					return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2 or 4", b.Name, tunableRX, v)
 				}
 				rx = v
 			}
 			round := 0
-			if v, ok := b.Config.Tunables[TunableRound]; ok {
+			if v, ok := b.Config.Tunables[tunableRound]; ok {
 				if v != 0 && v != 1 {
-					return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 0 or 1", b.Name, TunableRound, v)
+					return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 0 or 1", b.Name, tunableRound, v)
 				}
 				round = v
 			}
@@ -211,7 +211,7 @@ func tcDecl(name, summary string, arith tcArith, model convolve.ErrorModel) Decl
 
 // tcKernel is the entry point a kw x kh filter runs.
 func tcKernel(kw, kh int, split bool) string {
-	if TCTensorCores(kw, kh, split) {
+	if tcTensorCores(kw, kh, split) {
 		return "conv_tc"
 	}
 	return "conv_tc_direct"
@@ -255,12 +255,12 @@ func tcDefines(arith tcArith, rx, round int, typ convolve.ElemType) map[string]s
 // Toeplitz band, ceil((kw+7)/8).
 func tcChunks(kw int) int { return (kw + 14) / 8 }
 
-// TCErrorUnits is the bound derived above for a kw x kh filter, in units
+// tcErrorUnits is the bound derived above for a kw x kh filter, in units
 // of u*absSum (u = 2^-24): 34 + 1.01*G for the 3xTF32 split, 21 + 1.01*G
 // for TF32 (whose operand rounding the TF32 model covers apart), with
 // G = kh*ceil((kw+7)/8) tensor-core groups per output. BF16 has TF32's
 // (split false).
-func TCErrorUnits(kw, kh int, split bool) float64 {
+func tcErrorUnits(kw, kh int, split bool) float64 {
 	g := float64(kh * tcChunks(kw))
 	if split {
 		return 34 + 1.01*g
@@ -268,19 +268,19 @@ func TCErrorUnits(kw, kh int, split bool) float64 {
 	return 21 + 1.01*g
 }
 
-// TCTensorCores reports whether a kw x kh filter runs on tensor cores:
-// whether TCErrorUnits is within the summation term of the declared
+// tcTensorCores reports whether a kw x kh filter runs on tensor cores:
+// whether tcErrorUnits is within the summation term of the declared
 // model, n = kw*kh + kw + kh units.
-func TCTensorCores(kw, kh int, split bool) bool {
-	return TCErrorUnits(kw, kh, split) <= float64(kw*kh+kw+kh)
+func tcTensorCores(kw, kh int, split bool) bool {
+	return tcErrorUnits(kw, kh, split) <= float64(kw*kh+kw+kh)
 }
 
-// TCSharedBytes is the dynamic shared memory of tc.cu for block b, rx
+// tcSharedBytes is the dynamic shared memory of tc.cu for block b, rx
 // (RX) and a kw x kh filter: the input tile, 16*b.Y + kh - 1 rows of TC_P
 // floats (the 32*rx outputs' columns plus 8*(TC_Q-1), plus 4), twice with
 // a tile of low parts (loTile, tcLoTile), then kh padded filter rows of
 // 8*TC_Q + 8 floats, twice with the split.
-func TCSharedBytes(b convolve.Block, rx, kw, kh int, split, loTile bool) int {
+func tcSharedBytes(b convolve.Block, rx, kw, kh int, split, loTile bool) int {
 	q := tcChunks(kw)
 	tw := 32*rx + 8*(q-1)
 	tile := (16*b.Y + kh - 1) * (tw + 4)

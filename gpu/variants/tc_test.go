@@ -90,10 +90,10 @@ func (c tcCase) problem(f *convolve.Filter) convolve.Problem {
 func (c tcCase) config(round int) convolve.Config {
 	cfg := convolve.Config{Block: c.kc.block, Tunables: map[string]int{}}
 	if c.rx != 0 {
-		cfg.Tunables[TunableRX] = c.rx
+		cfg.Tunables[tunableRX] = c.rx
 	}
 	if round != 0 {
-		cfg.Tunables[TunableRound] = round
+		cfg.Tunables[tunableRound] = round
 	}
 	return cfg
 }
@@ -135,12 +135,12 @@ func TestTCErrorUnits(t *testing.T) {
 		{3, 3, false, 21 + 1.01*6, false},
 	}
 	for _, c := range cases {
-		got := TCErrorUnits(c.kw, c.kh, c.split)
+		got := tcErrorUnits(c.kw, c.kh, c.split)
 		if math.Abs(got-c.units) > 1e-9 {
-			t.Errorf("TCErrorUnits(%d, %d, %v) = %v, want %v", c.kw, c.kh, c.split, got, c.units)
+			t.Errorf("tcErrorUnits(%d, %d, %v) = %v, want %v", c.kw, c.kh, c.split, got, c.units)
 		}
-		if tc := TCTensorCores(c.kw, c.kh, c.split); tc != c.tensor {
-			t.Errorf("TCTensorCores(%d, %d, %v) = %v, want %v", c.kw, c.kh, c.split, tc, c.tensor)
+		if tc := tcTensorCores(c.kw, c.kh, c.split); tc != c.tensor {
+			t.Errorf("tcTensorCores(%d, %d, %v) = %v, want %v", c.kw, c.kh, c.split, tc, c.tensor)
 		}
 		want := "conv_tc_direct"
 		if c.tensor {
@@ -176,8 +176,8 @@ func TestTCDeclared(t *testing.T) {
 		d := declOf(t, tv.name)
 		caps := d.Desc.Caps
 		want := tv.model
-		if caps.Accuracy != want || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != TCMaxSide {
-			t.Errorf("%s: caps %+v: want Accuracy %v, FiniteInput, not ReferenceOrder, MaxFilterSide %d", tv.name, caps, want, TCMaxSide)
+		if caps.Accuracy != want || !caps.FiniteInput || caps.ReferenceOrder || caps.MaxFilterSide != tcMaxSide {
+			t.Errorf("%s: caps %+v: want Accuracy %v, FiniteInput, not ReferenceOrder, MaxFilterSide %d", tv.name, caps, want, tcMaxSide)
 		}
 		for ci, c := range tcCases() {
 			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
@@ -199,21 +199,21 @@ func TestTCDeclared(t *testing.T) {
 	}
 }
 
-// TestTCSharedBytes checks TCSharedBytes against the layout of tc.cu's
+// TestTCSharedBytes checks tcSharedBytes against the layout of tc.cu's
 // header for two cases worked by hand.
 func TestTCSharedBytes(t *testing.T) {
 	// 31x31, 32x4, split: TC_Q = 5, tile 64+30 = 94 rows of 64+32+4 =
 	// 100 floats, two filters of 31 rows of 48 floats.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true, false), (94*100+2*31*48)*4; got != want {
+	if got, want := tcSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true, false), (94*100+2*31*48)*4; got != want {
 		t.Errorf("31x31 split: %d bytes, want %d", got, want)
 	}
 	// The same with the low parts' tile: the tile twice.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true, true), (2*94*100+2*31*48)*4; got != want {
+	if got, want := tcSharedBytes(convolve.Block{X: 32, Y: 4}, 2, 31, 31, true, true), (2*94*100+2*31*48)*4; got != want {
 		t.Errorf("31x31 split, low parts' tile: %d bytes, want %d", got, want)
 	}
 	// 7x5, 32x1, rx=4, TF32: TC_Q = 2, tile 16+4 = 20 rows of 128+8+4 =
 	// 140 floats, one filter of 5 rows of 24 floats.
-	if got, want := TCSharedBytes(convolve.Block{X: 32, Y: 1}, 4, 7, 5, false, false), (20*140+5*24)*4; got != want {
+	if got, want := tcSharedBytes(convolve.Block{X: 32, Y: 1}, 4, 7, 5, false, false), (20*140+5*24)*4; got != want {
 		t.Errorf("7x5 tf32: %d bytes, want %d", got, want)
 	}
 }
@@ -239,7 +239,7 @@ var tcCompileCases = []tcCase{
 func TestTCCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	gputest.NVRTC(t)
-	src, err := SourceOf("tc")
+	src, err := sourceOf("tc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -611,8 +611,8 @@ func TestTCHostNearOverflow(t *testing.T) {
 // TestTCBoundWithinModel checks, for every filter up to 31x31 that runs
 // on tensor cores, that the bound derived in tc.go lies within the
 // tolerance convolve computes for the declared model, so that a change
-// to either shows here: 3xTF32's (TCErrorUnits u P + u|ref|) within
-// Direct's, and TF32's and BF16's (d P + TCErrorUnits u (1+d) P +
+// to either shows here: 3xTF32's (tcErrorUnits u P + u|ref|) within
+// Direct's, and TF32's and BF16's (d P + tcErrorUnits u (1+d) P +
 // u|ref|) within their models'.
 func TestTCBoundWithinModel(t *testing.T) {
 	const u = 0x1p-24
@@ -626,14 +626,14 @@ func TestTCBoundWithinModel(t *testing.T) {
 			d = 0x1p-7 + 0x1p-16
 		}
 		tensor := 0
-		for kw := 1; kw <= TCMaxSide; kw += 2 {
-			for kh := 1; kh <= TCMaxSide; kh += 2 {
-				if !TCTensorCores(kw, kh, split) {
+		for kw := 1; kw <= tcMaxSide; kw += 2 {
+			for kh := 1; kh <= tcMaxSide; kh += 2 {
+				if !tcTensorCores(kw, kh, split) {
 					continue
 				}
 				tensor++
 				for _, c := range []struct{ absSum, ref float64 }{{1, 1}, {1, 0}, {1e30, -3e29}, {1e-20, 1e-21}} {
-					bound := d*c.absSum + TCErrorUnits(kw, kh, split)*u*(1+d)*c.absSum + u*math.Abs(c.ref)
+					bound := d*c.absSum + tcErrorUnits(kw, kh, split)*u*(1+d)*c.absSum + u*math.Abs(c.ref)
 					tol, err := convolve.ModelTolerance(tv.model, kw, kh, c.absSum, c.ref)
 					if err != nil {
 						t.Fatal(err)

@@ -14,7 +14,7 @@ func init() {
 		Kernel{Name: "conv_texture", Grid: PerPixel, Args: textureArgs})))
 	convolve.Register(Declare(textureDecl("gpu-texture-filter", "image and filter both read through texture objects",
 		Kernel{Name: "conv_texture_filter", Grid: PerPixel,
-			Args: []Arg{Prepared(0), Prepared(1), Prepared(2), Prepared(3), Prepared(texFilterArg), ArgOut, ArgWidth, ArgHeight}})))
+			Args: []Arg{prepared(0), prepared(1), prepared(2), prepared(3), prepared(texFilterArg), ArgOut, ArgWidth, ArgHeight}})))
 	convolve.Register(Declare(textureDecl("gpu-texture-shared", "tile plus halo fetched through a texture into shared memory, constant filter",
 		Kernel{Name: "conv_texture_shared", Grid: PerPixel, Shared: Tile.Bytes, Args: textureArgs})))
 }
@@ -22,7 +22,7 @@ func init() {
 // textureArgs are the arguments of the texture kernels that read the
 // filter from constant memory: the four plane textures (texturePrepare's
 // values), the output and the image size.
-var textureArgs = []Arg{Prepared(0), Prepared(1), Prepared(2), Prepared(3), ArgOut, ArgWidth, ArgHeight}
+var textureArgs = []Arg{prepared(0), prepared(1), prepared(2), prepared(3), ArgOut, ArgWidth, ArgHeight}
 
 // texFilterArg is the index of the filter texture among texturePrepare's
 // values.

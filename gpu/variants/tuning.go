@@ -17,10 +17,10 @@ func Limits(info cudabind.DeviceInfo) convolve.DeviceLimits {
 		MaxThreadsPerBlock: info.MaxThreadsPerBlock, ConstantBytes: info.ConstantBytes}
 }
 
-// TuneBlocks are the block shapes the tiled and register-tiled families
+// tuneBlocks are the block shapes the tiled and register-tiled families
 // are tuned over: a warp or more wide (coalesced rows), 128 to 512
 // threads.
-var TuneBlocks = []convolve.Block{
+var tuneBlocks = []convolve.Block{
 	{X: 32, Y: 4}, {X: 32, Y: 8}, {X: 32, Y: 16}, {X: 64, Y: 2}, {X: 64, Y: 4}, {X: 64, Y: 8},
 	{X: 128, Y: 1}, {X: 128, Y: 2}, {X: 128, Y: 4}, {X: 16, Y: 8}, {X: 16, Y: 16},
 }
@@ -40,11 +40,11 @@ func filterSides(p convolve.Problem) (kw, kh int) {
 // when tiled.cu would not unroll its row walk (about 4x slower; ry=1
 // always stays).
 var tiledSpace = &convolve.TuningSpace{
-	Blocks:   TuneBlocks,
-	Tunables: []convolve.Tunable{{Name: TunableRY, Values: outputsPerThread}},
+	Blocks:   tuneBlocks,
+	Tunables: []convolve.Tunable{{Name: tunableRY, Values: outputsPerThread}},
 	Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
 		kw, kh := filterSides(p)
-		ry := s.Tunables[TunableRY]
+		ry := s.Tunables[tunableRY]
 		if n := (Tile{Block: s.Block, KW: kw, KH: kh, RY: ry}).Bytes(); lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
 			return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
 		}
@@ -57,26 +57,26 @@ var tiledSpace = &convolve.TuningSpace{
 		if block == (convolve.Block{}) {
 			block = tiledBlock
 		}
-		return convolve.Setting{Block: block, Tunables: map[string]int{TunableRY: tiling.DefaultRY(p, block, lim.SMs)}}
+		return convolve.Setting{Block: block, Tunables: map[string]int{tunableRY: tiling.DefaultRY(p, block, lim.SMs)}}
 	},
 }
 
 // regtileSpace is gpu-regtile's tuning space: the block, rx and ry. A
 // point is kept out when its tile does not fit the device's shared
-// memory, or when the row walk of one chunk (RegtileChunk rows) would
-// hold more than RegtileUnrollLimit multiply-adds (rx=ry=1 always stays).
+// memory, or when the row walk of one chunk (regtileChunk rows) would
+// hold more than regtileUnrollLimit multiply-adds (rx=ry=1 always stays).
 var regtileSpace = &convolve.TuningSpace{
-	Blocks:   TuneBlocks,
-	Tunables: []convolve.Tunable{{Name: TunableRX, Values: outputsPerThread}, {Name: TunableRY, Values: outputsPerThread}},
+	Blocks:   tuneBlocks,
+	Tunables: []convolve.Tunable{{Name: tunableRX, Values: outputsPerThread}, {Name: tunableRY, Values: outputsPerThread}},
 	Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
 		kw, kh := filterSides(p)
-		rx, ry := s.Tunables[TunableRX], s.Tunables[TunableRY]
-		n := RegtileSharedBytes(s.Block, rx, ry, kw, kh)
+		rx, ry := s.Tunables[tunableRX], s.Tunables[tunableRY]
+		n := regtileSharedBytes(s.Block, rx, ry, kw, kh)
 		if lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
 			return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
 		}
-		if ryc := RegtileChunk(ry); rx*ryc > 1 && rx*ryc*kw*kh > RegtileUnrollLimit {
-			return fmt.Errorf("rx=%d ry=%d: %d multiply-adds per row walk of a chunk, over %d", rx, ry, rx*ryc*kw*kh, RegtileUnrollLimit)
+		if ryc := regtileChunk(ry); rx*ryc > 1 && rx*ryc*kw*kh > regtileUnrollLimit {
+			return fmt.Errorf("rx=%d ry=%d: %d multiply-adds per row walk of a chunk, over %d", rx, ry, rx*ryc*kw*kh, regtileUnrollLimit)
 		}
 		return nil
 	},
@@ -84,16 +84,16 @@ var regtileSpace = &convolve.TuningSpace{
 		if block == (convolve.Block{}) {
 			block = regtileBlock
 		}
-		rx, ry := RegtileDefaults(filterSides(p))
-		return convolve.Setting{Block: block, Tunables: map[string]int{TunableRX: rx, TunableRY: ry}}
+		rx, ry := regtileDefaults(filterSides(p))
+		return convolve.Setting{Block: block, Tunables: map[string]int{tunableRX: rx, tunableRY: ry}}
 	},
 }
 
 // Sources of a plan's setting (convolve.TunedPlan).
 const (
-	SettingGiven   = "given"   // the configuration set the block and every tunable
-	SettingDefault = "default" // the family's heuristic, for the parts left unset
-	SettingTuned   = "tuned"   // a tuning table's entry, for the parts left unset
+	settingGiven   = "given"   // the configuration set the block and every tunable
+	settingDefault = "default" // the family's heuristic, for the parts left unset
+	settingTuned   = "tuned"   // a tuning table's entry, for the parts left unset
 )
 
 // applyTuning completes the block and tunables that b's configuration
@@ -120,14 +120,14 @@ func applyTuning(b *Base, sp *convolve.TuningSpace, set *tuning.Set) error {
 		eff.Tunables = map[string]int{}
 	}
 	if !unsetBlock && len(unset) == 0 {
-		b.setting, b.settingSource = eff, SettingGiven
+		b.setting, b.settingSource = eff, settingGiven
 		return nil
 	}
 	def := sp.Default(b.Problem, b.Block, lim)
 	for _, n := range unset {
 		eff.Tunables[n] = def.Tunables[n]
 	}
-	b.setting, b.settingSource = eff, SettingDefault
+	b.setting, b.settingSource = eff, settingDefault
 	if set == nil || b.Config.Untuned {
 		return nil
 	}
@@ -159,7 +159,7 @@ func applyTuning(b *Base, sp *convolve.TuningSpace, set *tuning.Set) error {
 	b.Config.Block = cand.Block
 	b.Config.Tunables = cand.Tunables
 	b.setting = cand
-	b.settingSource = fmt.Sprintf("%s (%s: %s)", SettingTuned, m.Source, m.Entry.Key())
+	b.settingSource = fmt.Sprintf("%s (%s: %s)", settingTuned, m.Source, m.Entry.Key())
 	return nil
 }
 
@@ -173,18 +173,18 @@ func (b *Base) Setting() convolve.Setting {
 	return convolve.Setting{Block: b.setting.Block, Tunables: maps.Clone(b.setting.Tunables)}
 }
 
-// SettingSource says where Setting came from: SettingGiven,
-// SettingDefault, or SettingTuned followed by the table and its entry in
-// parentheses. Variants without a tuning space report SettingGiven when
-// the configuration set a block and SettingDefault otherwise.
+// SettingSource says where Setting came from: settingGiven,
+// settingDefault, or settingTuned followed by the table and its entry in
+// parentheses. Variants without a tuning space report settingGiven when
+// the configuration set a block and settingDefault otherwise.
 func (b *Base) SettingSource() string {
 	if b.settingSource != "" {
 		return b.settingSource
 	}
 	if b.Config.Block != (convolve.Block{}) {
-		return SettingGiven
+		return settingGiven
 	}
-	return SettingDefault
+	return settingDefault
 }
 
 // SettledConfig is cfg with the block and tunables that v's plan of p

@@ -183,11 +183,11 @@ func TestSettledConfig(t *testing.T) {
 	info := testInfo()
 	info.Name = "GPU without a table"
 	got := SettledConfig(v, tuneProblem(t, 4096, 3), convolve.Config{NoFMA: true}, info)
-	if got.Block != (convolve.Block{X: 32, Y: 8}) || got.Tunables[TunableRY] != 8 || !got.NoFMA {
+	if got.Block != (convolve.Block{X: 32, Y: 8}) || got.Tunables[tunableRY] != 8 || !got.NoFMA {
 		t.Errorf("SettledConfig = %+v, want block 32x8, ry=8, NoFMA kept", got)
 	}
 	small := SettledConfig(v, tuneProblem(t, 16, 3), convolve.Config{}, info)
-	if small.Tunables[TunableRY] == 8 {
+	if small.Tunables[tunableRY] == 8 {
 		t.Errorf("SettledConfig of a 16x16 image = %+v: the test no longer shows a difference", small)
 	}
 	plain := lookupVariant(t, "gpu-naive")

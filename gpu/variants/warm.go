@@ -16,11 +16,11 @@ type WarmSpec struct {
 	Config  convolve.Config
 }
 
-// WarmSide is the largest image side Warm plans with. A kernel's
+// warmSide is the largest image side Warm plans with. A kernel's
 // specialization (Defines) depends on the filter size, block, border,
 // element type, channels and layout, not on the image size, so a small
 // image compiles the same module.
-const WarmSide = 16
+const warmSide = 16
 
 // WarmStats counts what Warm did.
 type WarmStats struct {
@@ -30,7 +30,7 @@ type WarmStats struct {
 
 // Warm compiles the kernels of specs on up to workers goroutines before
 // they are needed: it plans each GPU spec on an image of at most
-// WarmSide x WarmSide with the same specialization and closes the plan at
+// warmSide x warmSide with the same specialization and closes the plan at
 // once, so that the real plans, made one at a time, find their modules in
 // the compile cache. NVRTC runs on the calling goroutines, so compiles
 // overlap. Specs of CPU variants are skipped. Failures are counted, not
@@ -87,8 +87,8 @@ func Warm(specs []WarmSpec, workers int, progress func(done, total int)) (WarmSt
 	return stats, nil
 }
 
-// WarmPlan plans v for p under cfg on an image of at most WarmSide x
-// WarmSide with the same specialization and closes the plan at once, so
+// WarmPlan plans v for p under cfg on an image of at most warmSide x
+// warmSide with the same specialization and closes the plan at once, so
 // that a plan of p made later finds its modules in the compile cache: what
 // Warm does for one spec. A variant with a tuning space gets the block and
 // tunables its plan of p would take (SettledConfig), which the small image
@@ -100,8 +100,8 @@ func WarmPlan(v convolve.Variant, p convolve.Problem, cfg convolve.Config) error
 			cfg = SettledConfig(vv, p, cfg, d.Info())
 		}
 	}
-	p.Input.Width = min(p.Input.Width, WarmSide)
-	p.Input.Height = min(p.Input.Height, WarmSide)
+	p.Input.Width = min(p.Input.Width, warmSide)
+	p.Input.Height = min(p.Input.Height, warmSide)
 	p.Input.Stride = 0
 	pl, err := convolve.PlanFor(v, p, cfg)
 	if err != nil {

@@ -45,7 +45,7 @@
 // compile, is timed by preset plan (every GPU family, a cold plan with the
 // compile caches bypassed and a warm one; the default preset times
 // gpu-regtile's) or by -timing plan-cold,plan beside any axes (see
-// benchmarks.PlanTiming); the report's section "Plan cost" sets the cold
+// the package doc of benchmarks); the report's section "Plan cost" sets the cold
 // plans against the goal of 200 ms:
 //
 //	go run ./benchmarks/cmd/sweep -sweep plan

@@ -4,7 +4,7 @@
 // plots of their figures, built by package results from the stored files
 // alone. It needs no GPU and imports no GPU package. A report of other
 // runs than results/data, such as make bench's under results/local/data,
-// opens with each of those runs (results.RunSections): every case's
+// opens with each of those runs: every case's
 // median with its interval and whether its runs agree, and its time
 // against the axis the run varied.
 //
