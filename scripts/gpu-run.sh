@@ -45,7 +45,7 @@
 #                   ^gpu-(slab|stream)), which need 2 GPUs or more: on a host with fewer
 #                   (nvidia-smi -L) the stage does not run and fails;
 #                   OUTDIR/sanitizers-slabs-TOOL.log and sanitizers-slabs-summary.txt
-#   props-sanitizers  the former name of sanitizers
+#   props-sanitizers  another name for sanitizers
 #   memcheck        memcheck over cudabind's and gpu/variants' GPU tests (-test.short), then
 #                   its sanitizers line alone (OUTDIR/memcheck-props.log)
 #   racecheck       racecheck over gpu/variants' tests (-test.short), then racecheck and
