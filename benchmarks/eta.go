@@ -189,7 +189,10 @@ func nominalRun(c Case) time.Duration {
 // ETA estimates the time left in a sweep as it runs: from the expected
 // times of the cases not yet started and of the rest of the current one,
 // each scaled by how long the finished cases took against their own
-// expected times (of the same variant where some finished, else of all).
+// expected times: those of the same variant where some finished; else
+// those of all, but never below the case's own low estimate (a variant
+// whose lines met the noise target at once says little of one whose
+// lines run to -max-time).
 type ETA struct {
 	cases    []CaseEstimate
 	index    map[string]int // case name -> index in cases
@@ -241,16 +244,17 @@ func (t *ETA) finish(now time.Time) {
 	t.cur = -1
 }
 
-// ratio is how long the finished cases of variant took over their
-// expected times; of all finished cases when none of variant finished,
-// 1 when none did.
-func (t *ETA) ratio(variant string) float64 {
-	for _, k := range []string{variant, ""} {
-		if e := t.expected[k]; e > 0 {
-			return float64(t.actual[k]) / float64(e)
-		}
+// expect is how long case c is expected to take in all, given the cases
+// finished so far.
+func (t *ETA) expect(c CaseEstimate) float64 {
+	if e := t.expected[c.Case.Variant]; e > 0 {
+		return float64(c.Expected()) * float64(t.actual[c.Case.Variant]) / float64(e)
 	}
-	return 1
+	r := 1.0
+	if e := t.expected[""]; e > 0 {
+		r = float64(t.actual[""]) / float64(e)
+	}
+	return max(float64(c.Expected())*r, float64(c.Low))
 }
 
 // Left is the estimated time left at now, and whether there is one: false
@@ -262,12 +266,12 @@ func (t *ETA) Left(now time.Time) (time.Duration, bool) {
 	var left float64
 	for i, c := range t.cases {
 		if !t.started[i] {
-			left += float64(c.Expected()) * t.ratio(c.Case.Variant)
+			left += t.expect(c)
 		}
 	}
 	if t.cur >= 0 {
 		c := t.cases[t.cur]
-		rest := float64(c.Expected())*t.ratio(c.Case.Variant) - float64(now.Sub(t.curStart))
+		rest := t.expect(c) - float64(now.Sub(t.curStart))
 		left += max(rest, 0)
 	}
 	return time.Duration(left), true

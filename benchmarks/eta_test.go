@@ -136,6 +136,34 @@ func TestETAFollowsTheWork(t *testing.T) {
 	}
 }
 
+// TestETAOtherVariants: a variant whose lines met the noise target at
+// once (a fifth of the estimate) does not scale another variant's cases
+// below their low estimate; once a case of that variant finished, its
+// own ratio counts.
+func TestETAOtherVariants(t *testing.T) {
+	var e SweepEstimate
+	add := func(v string, low, high time.Duration) {
+		c := Case{Variant: v, Op: convolve.Filter2D, Width: 1024, Height: 1024 + len(e.Cases), Filter: "gauss5", Type: convolve.Float32, Channels: 1}
+		e.Cases = append(e.Cases, CaseEstimate{Case: c, Low: low, High: high})
+	}
+	add("cpu-fast", 2*time.Second, 10*time.Second)
+	add("cpu-fft", 6*time.Second, 10*time.Second)
+	add("cpu-fft", 6*time.Second, 10*time.Second)
+	eta := NewETA(e)
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	eta.Start(e.Cases[0].Case.Name(), now)
+	now = now.Add(2 * time.Second) // a fifth of its estimate
+	eta.Start(e.Cases[1].Case.Name(), now)
+	if left, _ := eta.Left(now); left != 12*time.Second {
+		t.Errorf("after the fast variant: %v left, want 12s (the low estimates, not 10s x 0.2 each)", left)
+	}
+	now = now.Add(10 * time.Second) // cpu-fft ran to its estimate
+	eta.Start(e.Cases[2].Case.Name(), now)
+	if left, _ := eta.Left(now); left != 10*time.Second {
+		t.Errorf("after one cpu-fft case: %v left, want its own ratio's 10s", left)
+	}
+}
+
 // A probe runs the case through its gate and times it.
 func TestRunnerProbe(t *testing.T) {
 	r := &Runner{CPUThreads: 1, Seed: 1}
