@@ -24,7 +24,8 @@
 #                   cudnn-tf32, auto and auto-bf16; cuDNN's peers skip where the library
 #                   is absent), -props.n=$SAN_N (default 5), -test.short,
 #                   -test.parallel 1, -test.timeout $SAN_TIMEOUT (default 10m) a tool;
-#                   $SAN_JOBS tools at once (default 1; over 1, a run of the suite
+#                   the tools $SAN_TOOLS names (default all four; a subset splits the
+#                   stage over runs), $SAN_JOBS at once (default 1; over 1, a run of the suite
 #                   without a tool fills the compile cache first, sanitizers-warm.log).
 #                   Each tool's log is OUTDIR/sanitizers-TOOL.log; OUTDIR/sanitizers-summary.txt
 #                   has one line a tool ("TOOL rc=N errors=N api-errors=N passed=N
@@ -311,7 +312,14 @@ sanverdict() { # name summary-lines
 # regex matches (santool), $SAN_JOBS at a time, then
 # OUTDIR/NAME-summary.txt, its lines added to OUTDIR/summary.txt.
 sanitizers() { # name regex
-  local name=$1 re=$2 tools="memcheck racecheck synccheck initcheck" tool n=${SAN_JOBS:-1} lines
+  local name=$1 re=$2 tools=${SAN_TOOLS:-memcheck racecheck synccheck initcheck} tool n=${SAN_JOBS:-1} lines
+  for tool in $tools; do
+    case $tool in
+    memcheck|racecheck|synccheck|initcheck) ;;
+    *) echo "$name NOT OK: SAN_TOOLS names $tool: want memcheck, racecheck, synccheck or initcheck" | tee -a "$summary"
+       failed=$((failed+1)); return ;;
+    esac
+  done
   if [ "$n" -gt 1 ]; then
     # The tools at once would compile the same kernels each: fill the
     # compile cache first with the suite under no tool.

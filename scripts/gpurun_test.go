@@ -654,6 +654,13 @@ func TestGPURunSanitizers(t *testing.T) {
 			"--tool initcheck --error-exitcode 3 " + flags(slabRE),
 		}},
 		{"slabs on one GPU", "sanitizers-slabs", "clean", 1, nil, 1, nil, []string{}},
+		{"a tool misnamed", "sanitizers", "clean", 1, []string{"SAN_TOOLS=memchek"}, 1, nil, []string{}},
+		{"two of the tools", "sanitizers", "clean", 1, []string{"SAN_TOOLS=initcheck memcheck"}, 0, []string{
+			"sanitizers ok: 2 tools, 0 errors",
+		}, []string{
+			"--tool memcheck --leak-check full --error-exitcode 3 " + flags(gpuRE),
+			"--tool initcheck --error-exitcode 3 " + flags(gpuRE),
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -682,7 +689,11 @@ func TestGPURunSanitizers(t *testing.T) {
 			name := strings.TrimPrefix(tt.stage, "props-")
 			all, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
 			if tt.want == nil {
-				if want := "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists 1: not run\n"; !strings.Contains(string(all), want) {
+				want := "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists 1: not run\n"
+				if slices.Contains(tt.env, "SAN_TOOLS=memchek") {
+					want = "sanitizers NOT OK: SAN_TOOLS names memchek: want memcheck, racecheck, synccheck or initcheck\n"
+				}
+				if !strings.Contains(string(all), want) {
 					t.Errorf("summary.txt lacks %q:\n%s", want, all)
 				}
 				return
@@ -706,6 +717,14 @@ func TestGPURunSanitizers(t *testing.T) {
 			}
 			for _, tool := range []string{"memcheck", "racecheck", "synccheck", "initcheck"} {
 				log, err := os.ReadFile(filepath.Join(out, name+"-"+tool+".log"))
+				if ran := !slices.ContainsFunc(tt.env, func(e string) bool {
+					return strings.HasPrefix(e, "SAN_TOOLS=") && !strings.Contains(e, tool)
+				}); !ran {
+					if err == nil {
+						t.Errorf("%s-%s.log written, but SAN_TOOLS leaves %s out", name, tool, tool)
+					}
+					continue
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
