@@ -47,8 +47,12 @@ test-long: vet
 # staticcheck is a tool of go.mod: its version is pinned there and in go.sum.
 STATICCHECK ?= $(GO) tool staticcheck
 
+# vet also type-checks the module for Windows and macOS: it builds there
+# (CGO_ENABLED=0), the CUDA libraries then reported unavailable.
 vet:
 	$(GO) vet $(PKGS)
+	GOOS=windows CGO_ENABLED=0 $(GO) vet $(PKGS)
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet $(PKGS)
 	$(STATICCHECK) $(PKGS)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 

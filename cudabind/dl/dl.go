@@ -57,7 +57,7 @@ func (e *OpenError) Error() string {
 func Open(names []string) (*Library, error) {
 	e := &OpenError{}
 	for _, n := range names {
-		h, err := purego.Dlopen(n, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		h, err := open(n)
 		if err == nil {
 			return &Library{Name: n, handle: h}, nil
 		}
@@ -124,7 +124,7 @@ func (l *Library) Lookup(names ...string) (addr uintptr, name string, ok bool) {
 		return 0, "", false
 	}
 	for _, n := range names {
-		if p, err := purego.Dlsym(l.handle, n); err == nil && p != 0 {
+		if p, err := sym(l.handle, n); err == nil && p != 0 {
 			return p, n, true
 		}
 	}
