@@ -249,7 +249,7 @@ type proofWatch struct {
 
 	mu       sync.Mutex
 	out      bytes.Buffer
-	part     []byte
+	lines    childproc.Lines
 	started  bool   // the kernel's subtest started
 	property string // the property running
 	sticky   string // the first line naming a sticky CUDA error
@@ -259,31 +259,20 @@ type proofWatch struct {
 	grace    *time.Timer
 }
 
-// deathLine matches the first line of what the Go runtime prints when
-// the process ends abnormally: a panic, a fatal error, a signal.
-var deathLine = regexp.MustCompile(`^(panic: |fatal error: |SIG[A-Z]+: |unexpected fault address )`)
-
 func (w *proofWatch) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.part = append(w.part, b...)
-	for !w.stopped {
-		i := bytes.IndexByte(w.part, '\n')
-		if i < 0 {
-			break
-		}
-		w.line(w.part[:i+1])
-		w.part = w.part[i+1:]
+	if !w.stopped {
+		w.lines.Add(b, func(line []byte) bool { w.line(line); return !w.stopped })
 	}
 	return len(b), nil
 }
 
 // flush reads the output's last line when it has no newline.
 func (w *proofWatch) flush() {
-	if len(w.part) > 0 && !w.stopped {
-		w.line(append(w.part, '\n'))
+	if rest := w.lines.Rest(); len(rest) > 0 && !w.stopped {
+		w.line(append(rest, '\n'))
 	}
-	w.part = nil
 }
 
 // line takes one line of output, its newline included.
@@ -306,7 +295,7 @@ func (w *proofWatch) line(b []byte) {
 		}
 		return
 	}
-	if w.death == "" && w.started && deathLine.MatchString(t) {
+	if w.death == "" && w.started && childproc.IsDeath(t) {
 		w.death = t
 	}
 	if w.sticky == "" && w.started && cudabind.MentionsSticky(t) {

@@ -166,7 +166,7 @@ type watch struct {
 	fault    *fault
 
 	out      bytes.Buffer
-	part     []byte
+	lines    childproc.Lines
 	lastFail string
 	sticky   bool // a sticky error was seen: the rest of stdout is dropped
 }
@@ -205,15 +205,12 @@ func (w *watch) caseStarted(name string) {
 func (w *watch) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.part = append(w.part, b...)
-	for !w.sticky {
-		i := bytes.IndexByte(w.part, '\n')
-		if i < 0 {
-			break
-		}
-		line := string(w.part[:i])
-		w.out.Write(w.part[:i+1])
-		w.part = w.part[i+1:]
+	if w.sticky {
+		return len(b), nil
+	}
+	w.lines.Add(b, func(l []byte) bool {
+		line := strings.TrimSuffix(string(l), "\n")
+		w.out.Write(l)
 		if c, ok := failedCase(line); ok {
 			w.lastFail = c
 		}
@@ -224,7 +221,8 @@ func (w *watch) Write(b []byte) (int, error) {
 			w.sticky = true
 			w.kill()
 		}
-	}
+		return !w.sticky
+	})
 	return len(b), nil
 }
 
@@ -251,8 +249,8 @@ func runBinary(cmd *exec.Cmd, progress *progressFilter, w *watch) attempt {
 	}
 	w.gen++
 	a := attempt{err: err, started: w.started, finished: w.finished, fault: w.fault}
-	if w.fault == nil && len(w.part) > 0 && err == nil {
-		w.out.Write(append(w.part, '\n'))
+	if rest := w.lines.Rest(); w.fault == nil && len(rest) > 0 && err == nil {
+		w.out.Write(append(rest, '\n'))
 	}
 	// A crashed binary's last line may be a result line it never ended:
 	// it is dropped.

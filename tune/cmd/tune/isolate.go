@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,8 +239,8 @@ func (r *childRunner) runChild(mode string, j job, input []byte) attempt {
 	if w.timer != nil {
 		w.timer.Stop()
 	}
-	if !w.stopped && len(w.part) > 0 {
-		w.line(w.part)
+	if rest := w.lines.Rest(); !w.stopped && len(rest) > 0 {
+		w.line(rest)
 	}
 	a := attempt{device: w.device, tried: w.tried, trying: w.trying, end: w.end, fault: w.fault, exit: "exit status 0"}
 	if err != nil {
@@ -273,7 +272,7 @@ type childWatch struct {
 	kill   func()
 
 	mu      sync.Mutex
-	part    []byte
+	lines   childproc.Lines
 	gen     int
 	timer   *time.Timer
 	phase   string // what the child was doing at its last event
@@ -322,15 +321,8 @@ func (w *childWatch) arm() {
 func (w *childWatch) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.part = append(w.part, b...)
-	for !w.stopped {
-		i := bytes.IndexByte(w.part, '\n')
-		if i < 0 {
-			break
-		}
-		line := w.part[:i]
-		w.part = w.part[i+1:]
-		w.line(line)
+	if !w.stopped {
+		w.lines.Add(b, func(line []byte) bool { w.line(bytes.TrimSuffix(line, []byte("\n"))); return !w.stopped })
 	}
 	return len(b), nil
 }
@@ -377,28 +369,16 @@ type stderrTail struct {
 	w io.Writer
 
 	mu    sync.Mutex
-	part  []byte
+	lines childproc.Lines
 	death string
 	last  string
 }
-
-// deathLine matches the first line of what the Go runtime prints when
-// the process ends abnormally.
-var deathLine = regexp.MustCompile(`^(panic: |fatal error: |SIG[A-Z]+: |unexpected fault address )`)
 
 func (t *stderrTail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.w.Write(b)
-	t.part = append(t.part, b...)
-	for {
-		i := bytes.IndexByte(t.part, '\n')
-		if i < 0 {
-			break
-		}
-		t.take(string(t.part[:i]))
-		t.part = t.part[i+1:]
-	}
+	t.lines.Add(b, func(line []byte) bool { t.take(string(line)); return true })
 	return len(b), nil
 }
 
@@ -407,7 +387,7 @@ func (t *stderrTail) take(line string) {
 	if line == "" {
 		return
 	}
-	if t.death == "" && deathLine.MatchString(line) {
+	if t.death == "" && childproc.IsDeath(line) {
 		t.death = line
 	}
 	t.last = line
@@ -417,9 +397,8 @@ func (t *stderrTail) take(line string) {
 func (t *stderrTail) why() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.part) > 0 {
-		t.take(string(t.part))
-		t.part = nil
+	if rest := t.lines.Rest(); len(rest) > 0 {
+		t.take(string(rest))
 	}
 	s := t.death
 	if s == "" {
