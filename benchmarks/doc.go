@@ -74,7 +74,7 @@
 // the clock guard does not watch it (a plan is the host's work, and the
 // idle GPU's clock drops). Preset plan times a cold and a warm plan of
 // every GPU family that compiles with NVRTC; the default preset times
-// gpu-regtile's, two cases of 10 to 30s on a GPU host. The report's
+// gpu-regtile's, two cases. The report's
 // section "Plan cost" sets the cold medians against the goal, a cold plan
 // of any variant within 200 ms.
 //

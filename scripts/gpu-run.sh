@@ -33,15 +33,11 @@
 #                   memcheck leaked-bytes=; errors=missing where the log has no summary)
 #                   and a last line, "sanitizers ok" or "sanitizers NOT OK: ...". The
 #                   stage fails unless every tool exited 0 with 0 errors and 0 failed tests.
-#                   Why -test.parallel 1 and one tool at a time: on an H200 (38b0ea9
-#                   binaries, warm compile cache, -props.n=5), each tool alone over the
-#                   35 GPU variants run in parallel, as the suite runs them, stopped
-#                   making progress within its first 35 s and was killed at 95 s, while
-#                   synccheck with -test.parallel 1 checked all 35 in 83 s, 0 errors;
-#                   and the four tools at once over four variants took 19 to 64 s each,
-#                   against 2 and 3 s for synccheck and initcheck alone, the CPUs
-#                   nearly idle (load under 3): sanitized processes sharing the GPU
-#                   slow each other more than running one after another costs.
+#                   Why -test.parallel 1 and one tool at a time: in trials on an H200
+#                   a tool over the suite's variants run in parallel stopped making
+#                   progress, and tools run at once slowed each other far more than
+#                   running them one after another costs; the stage's own logs time
+#                   each tool (secs=).
 #   sanitizers-slabs  the same over the multi-GPU variants, $SAN_SLAB_VARIANT (default
 #                   ^gpu-(slab|stream)), which need 2 GPUs or more: on a host with fewer
 #                   (nvidia-smi -L) the stage does not run and fails;
