@@ -103,13 +103,23 @@ func poisons(t convolve.ElemType) []float64 {
 	return []float64{0, 255}
 }
 
-// runPoisoned runs pl on in into a fresh output of p filled with poison.
+// runPoisoned runs pl on in into a fresh output of p filled with poison,
+// the plan's own output buffer too where it is an OutputPoisoner.
 func runPoisoned(pl convolve.Plan, p convolve.Problem, in *convolve.Image, poison float64) (*convolve.Image, error) {
 	out, err := p.NewOutput()
 	if err != nil {
 		return nil, err
 	}
 	out.Fill(poison)
+	target := pl
+	if cp, ok := pl.(*countedPlan); ok {
+		target = cp.Plan
+	}
+	if po, ok := target.(OutputPoisoner); ok {
+		if err := po.PoisonOutput(poison); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+			return nil, fmt.Errorf("poisoning the plan's output: %w", err)
+		}
+	}
 	if err := pl.Run(in, out); err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}

@@ -42,6 +42,23 @@ type AllocationCounter interface {
 	LiveAllocations() (int, error)
 }
 
+// OutputPoisoner is a plan that computes into an output buffer of its own
+// (a GPU plan's device memory) and copies that buffer into Run's out. The
+// checks fill a run's out with a poison (NaN for float32) to find the
+// elements a variant leaves unwritten; Run's copy would overwrite that
+// poison with whatever the plan's buffer held. Before each checked run of
+// a plan that is an OutputPoisoner, the checks ask it to fill its buffer
+// with the same poison, so that an element the run does not write comes
+// back as the poison. An error that is or wraps errors.ErrUnsupported
+// leaves the buffer as it is (the poison cannot be set there); any other
+// fails the case.
+type OutputPoisoner interface {
+	convolve.Plan
+	// PoisonOutput fills the plan's own output buffer with v in the
+	// output's element type.
+	PoisonOutput(v float64) error
+}
+
 // UnavailableError is an error saying that the hardware or a library a
 // variant needs is absent on this machine, such as cudabind's
 // *UnavailableError. When the first plan TestVariant makes of a variant

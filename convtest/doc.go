@@ -57,7 +57,10 @@
 // later case would fail with it. The shrink candidates after it are then
 // checked each in a child process (the test binary run again on the
 // property and that one case, -convtest.case), so the shrunk case is one
-// that faults by itself; the failure says how many were checked so.
+// that faults by itself; the failure says how many were checked so. A
+// child killed at its time limit (what is left of the shrink time) leaves
+// its candidate undecided: shrinking stops there, and the last case that
+// failed is reported with its own error.
 //
 // Flags (in the test binary of any package that imports convtest):
 //

@@ -26,15 +26,26 @@ func isSticky(err error) bool {
 }
 
 // caseChecker checks one case in a fresh process: nil when the property
-// holds for it there.
+// holds for it there, a *noVerdictError when the process gave no answer
+// within limit.
 type caseChecker func(c testCase, limit time.Duration) error
+
+// noVerdictError is a child process that was killed at its time limit
+// before it passed or failed its case: the case is undecided, not a
+// failure (the limit may be what was left of the shrink time, or the
+// device may not take new work while the faulted process holds it).
+type noVerdictError struct{ limit time.Duration }
+
+func (e *noVerdictError) Error() string {
+	return fmt.Sprintf("no verdict within %v in a child process", e.limit)
+}
 
 // childChecker returns the caseChecker that runs the test binary again
 // (os.Args[0], with its flags) on exactly the test named test and the one
 // case, as -convtest.case reruns a printed case: used to go on shrinking
 // once a sticky error has made this process's device unusable. The child
-// passes when it exits 0; a child past limit is killed and counts as a
-// hang.
+// passes when it exits 0; a child past limit is killed, and the case is
+// undecided (*noVerdictError).
 func childChecker(test string, o Options) caseChecker {
 	return func(c testCase, limit time.Duration) error {
 		if limit <= 0 {
@@ -51,7 +62,7 @@ func childChecker(test string, o Options) caseChecker {
 		err := cmd.Run()
 		switch {
 		case ctx.Err() != nil:
-			return fmt.Errorf("hang: no verdict within %v in a child process", limit)
+			return &noVerdictError{limit}
 		case err == nil:
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -136,5 +137,41 @@ func TestStickyWithoutChild(t *testing.T) {
 	a := r.result.Args[0]
 	if a.Shrinks != 0 || a.Arg.(testCase).W < 8 {
 		t.Errorf("shrunk %d times to %v; want the faulting case as it was", a.Shrinks, a.Arg)
+	}
+}
+
+// TestStickyChildUndecided: a child process that gives no verdict (killed
+// at its limit) leaves its candidate undecided: the shrinking stops, and
+// the failure reported is the last case that failed, with its own sticky
+// error, not a hang of the child.
+func TestStickyChildUndecided(t *testing.T) {
+	defer poisoned.Store(false)
+	inner, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, stickyAbove{inner}, 5)
+	calls := 0
+	child := func(c testCase, limit time.Duration) error {
+		calls++
+		return &noVerdictError{limit: time.Second}
+	}
+	r := checkProperty(e, propertyNamed(t, "agreement"), 5, 40, -1, -1, child)
+	if r.result.Passed() || !r.sticky {
+		t.Fatalf("passed %v, sticky %v; want a sticky failure", r.result.Passed(), r.sticky)
+	}
+	if calls != 1 || r.isolated != 1 {
+		t.Errorf("%d child processes started (%d counted); want 1: none after the first undecided", calls, r.isolated)
+	}
+	if r.undecided == nil {
+		t.Error("the undecided child is not recorded")
+	}
+	a := r.result.Args[0]
+	if a.Shrinks != 0 {
+		t.Errorf("shrunk %d times to %v; want the faulting case as it was", a.Shrinks, a.Arg)
+	}
+	labels := strings.Join(r.result.Labels, "; ")
+	if !strings.Contains(labels, "CUDA_ERROR_ILLEGAL_ADDRESS") || strings.Contains(labels, "no verdict") {
+		t.Errorf("failure %q: want the case's own sticky error, not the child's", labels)
 	}
 }

@@ -95,6 +95,9 @@ type propertyRun struct {
 	// child checker, shrinking stops at the case that failed.
 	sticky   bool
 	isolated int
+	// undecided is the first child process that gave no verdict: the
+	// shrinking stops there, at the last case that failed.
+	undecided error
 }
 
 // checkProperty runs property pr on e with n random cases from seed and
@@ -109,7 +112,7 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound ti
 	r := &propertyRun{seed: derivedSeed(seed, e.name, pr.name)}
 	var deadline time.Time
 	stopped := func() bool {
-		if r.sticky && child == nil {
+		if r.sticky && (child == nil || r.undecided != nil) {
 			return true
 		}
 		if shrinkTime <= 0 || deadline.IsZero() || time.Now().Before(deadline) {
@@ -147,6 +150,14 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound ti
 				limit = time.Until(deadline)
 			}
 			err = child(c, limit)
+			var nv *noVerdictError
+			if errors.As(err, &nv) {
+				// Undecided: counts as passing, so the last case that
+				// failed stands with its own failure, and no more
+				// children are started.
+				r.undecided = err
+				return &gopter.PropResult{Status: gopter.PropTrue}
+			}
 		} else {
 			lock := e.shared
 			if pr.countsAllocations {
@@ -197,6 +208,9 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, o Options) {
 		}
 		if r.sticky {
 			cut += fmt.Sprintf(", %d checked in child processes after a sticky device error", r.isolated)
+		}
+		if r.undecided != nil {
+			cut += fmt.Sprintf(", stopped at an undecided candidate: %v", r.undecided)
 		}
 		t.Errorf("variant=%s property=%s FAILED after %d passing cases\n"+
 			"  shrunk case (%d shrinks%s): %s\n"+

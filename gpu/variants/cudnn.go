@@ -312,6 +312,9 @@ func timeCandidate(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn.Convolut
 			return 0, wsBytes, err
 		}
 		defer x.Free(ws)
+		if err := x.MemsetD8(ws, 0, wsBytes); err != nil {
+			return 0, wsBytes, err
+		}
 	}
 	start, err := x.NewEvent()
 	if err != nil {
@@ -410,6 +413,14 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 			return err
 		}
 		b.OnClose(func(*cudabind.Exec) error { return cv.Destroy() })
+		// The search runs the candidates on the plan's buffers before
+		// any input is uploaded: give them defined contents.
+		if err := x.MemsetD8(b.In, 0, b.InBytes); err != nil {
+			return err
+		}
+		if err := x.Sync(); err != nil {
+			return err
+		}
 		found, err := cudnnShared.search(x, b, h, cv, weights, v.usable)
 		if err != nil {
 			return err
@@ -427,6 +438,9 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 		}
 		if wsBytes > 0 {
 			if ws, err = b.alloc(x, wsBytes); err != nil {
+				return fmt.Errorf("%v workspace: %w", choice.Algo, err)
+			}
+			if err := x.MemsetD8(ws, 0, wsBytes); err != nil {
 				return fmt.Errorf("%v workspace: %w", choice.Algo, err)
 			}
 		}

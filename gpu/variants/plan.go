@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -908,6 +909,38 @@ func (b *Base) captureGraph(x *cudabind.Exec, i, runs int) error {
 	}
 	b.graphs[i] = g
 	b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyGraph(g) })
+	return nil
+}
+
+// PoisonOutput fills the device output Out with v in the output's element
+// type (float32, or uint8 for RGB->YUV), so that an element the next Run
+// does not write comes back as v instead of whatever the buffer held
+// (convtest.OutputPoisoner).
+func (b *Base) PoisonOutput(v float64) error {
+	if err := b.usable(); err != nil {
+		return err
+	}
+	t := b.Problem.OutputGeometry().Type
+	err := b.Dev.Do(func(x *cudabind.Exec) error {
+		var err error
+		switch t {
+		case convolve.Float32:
+			err = x.MemsetD32(b.Out, math.Float32bits(float32(v)), b.OutBytes/4)
+		case convolve.Uint8:
+			err = x.MemsetD8(b.Out, uint8(v), b.OutBytes)
+		default:
+			return fmt.Errorf("output type %v: %w", t, errors.ErrUnsupported)
+		}
+		if err != nil {
+			return err
+		}
+		// A memset of device memory does not wait for the device, and
+		// the plan's stream need not wait for the legacy stream.
+		return x.Sync()
+	})
+	if err != nil {
+		return fmt.Errorf("variants: %s: PoisonOutput: %w", b.Name, err)
+	}
 	return nil
 }
 
