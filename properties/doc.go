@@ -10,6 +10,7 @@
 //	-props.n=N        random cases per variant and property (-short runs fewer)
 //	-props.variant=RE run only the variants whose name matches the regular expression
 //	-props.case=CASE  check only this case, as a failure prints it (no random cases, no shrinking)
+//	-props.list       print the names of the variants -props.variant selects, one a line, and run no test
 //
 // Each variant is a subtest of TestProperties with one subtest per
 // property, "edge-cases" and "bad-input"; its run ends with a line such as

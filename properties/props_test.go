@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"os"
 	"regexp"
 	"sync"
 	"testing"
@@ -23,7 +24,45 @@ var (
 	timeFlag    = flag.Duration("props.time", convtest.TimeBound(), "longest the random cases of one property of one variant run once convtest.MinCases passed; 0 checks all -props.n")
 	variantFlag = flag.String("props.variant", "", "regular expression (or substring) selecting the variants to test")
 	caseFlag    = flag.String("props.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
+	listFlag    = flag.Bool("props.list", false, "print the names of the variants -props.variant selects, one a line, and run no test")
 )
+
+// TestMain prints the selected variants' names and exits under
+// -props.list, and runs the tests otherwise.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if *listFlag {
+		vs, err := selected(*variantFlag)
+		if err == nil && len(vs) == 0 {
+			err = fmt.Errorf("-props.variant=%q matches none of the registered variants", *variantFlag)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		for _, v := range vs {
+			fmt.Println(v.Describe().Name)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// selected returns the registered variants whose name pattern matches,
+// in the registry's order (by name).
+func selected(pattern string) ([]convolve.Variant, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("-props.variant=%q: %v", pattern, err)
+	}
+	var vs []convolve.Variant
+	for _, v := range convolve.Variants() {
+		if re.MatchString(v.Describe().Name) {
+			vs = append(vs, v)
+		}
+	}
+	return vs, nil
+}
 
 var (
 	seedOnce sync.Once
@@ -60,25 +99,20 @@ func options(name string, seed int64, n int, c string) convtest.Options {
 // while other variants use the GPU, and convtest lets a check that counts
 // the device's live allocations run alone.
 func TestProperties(t *testing.T) {
-	re, err := regexp.Compile(*variantFlag)
+	vs, err := selected(*variantFlag)
 	if err != nil {
-		t.Fatalf("-props.variant=%q: %v", *variantFlag, err)
+		t.Fatal(err)
 	}
 	seed := suiteSeed()
 	t.Logf("props.seed=%d (rerun with -props.seed=%d)", seed, seed)
-	ran := 0
-	for _, v := range convolve.Variants() {
+	for _, v := range vs {
 		d := v.Describe()
-		if !re.MatchString(d.Name) {
-			continue
-		}
-		ran++
 		t.Run(d.Name, func(t *testing.T) {
 			t.Parallel()
 			convtest.TestVariantOptions(t, v, options(d.Name, seed, *nFlag, *caseFlag))
 		})
 	}
-	if ran == 0 {
+	if len(vs) == 0 {
 		t.Errorf("-props.variant=%q matches none of the registered variants", *variantFlag)
 	}
 }

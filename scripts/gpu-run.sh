@@ -20,33 +20,54 @@
 #                   synccheck and initcheck, with their default options otherwise,
 #                   over the property suite of every GPU variant that $SAN_VARIANT
 #                   matches (default ^(gpu-|npp|cudnn|auto$|auto-bf16$): every gpu-
-#                   variant, the gpu-slab ones on the one GPU, npp, npp-interior, cudnn,
+#                   variant, the gpu-slab ones on one GPU, npp, npp-interior, cudnn,
 #                   cudnn-tf32, auto and auto-bf16; cuDNN's peers skip where the library
-#                   is absent), -props.n=$SAN_N (default 5), -test.short,
-#                   -test.parallel 1, -test.timeout $SAN_TIMEOUT (default 10m) a tool;
-#                   the tools $SAN_TOOLS names (default all four; a subset splits the
-#                   stage over runs), $SAN_JOBS at once (default 1; over 1, a run of the suite
-#                   without a tool fills the compile cache first, sanitizers-warm.log).
-#                   Each tool's log is OUTDIR/sanitizers-TOOL.log; OUTDIR/sanitizers-summary.txt
-#                   has one line a tool ("TOOL rc=N errors=N api-errors=N passed=N
-#                   failed=N secs=S log=FILE", racecheck adding hazards= and warnings=,
-#                   memcheck leaked-bytes=; errors=missing where the log has no summary)
-#                   and a last line, "sanitizers ok" or "sanitizers NOT OK: ...". The
-#                   stage fails unless every tool exited 0 with 0 errors and 0 failed tests.
-#                   Why -test.parallel 1 and one tool at a time: in trials on an H200
-#                   a tool over the suite's variants run in parallel stopped making
-#                   progress, and tools run at once slowed each other far more than
-#                   running them one after another costs; the stage's own logs time
-#                   each tool (secs=).
+#                   is absent), spread over the host's GPUs. The variants
+#                   (properties.test -props.list) are dealt round-robin into
+#                   $SAN_SHARDS shards (default one a GPU, at most one a variant), and
+#                   each tool that $SAN_TOOLS names (default all four; a subset splits
+#                   the stage over runs) over each shard is a job: one compute-sanitizer
+#                   process running the suite with -props.variant the shard's names
+#                   (quoted, anchored), -props.n=$SAN_N (default 5), -test.short,
+#                   -test.parallel 1 and -test.timeout $SAN_TIMEOUT (default 10m).
+#                   The GPUs are those $SAN_GPUS names (indices, comma-separated),
+#                   else every one nvidia-smi -L lists; each runs one job at a time,
+#                   CUDA_VISIBLE_DEVICES naming it, and takes the next job of the
+#                   queue (the tools in order, each one's shards in order) when its
+#                   job ends, so as many jobs run at once as there are GPUs ($SAN_JOBS
+#                   is not read). With no GPU the stage does not run and fails.
+#                   Each job's log is OUTDIR/sanitizers-TOOL-shardS.log, its command,
+#                   CUDA_VISIBLE_DEVICES included, on its second line;
+#                   OUTDIR/sanitizers-shards.txt has a line a job (its summary as
+#                   below, then shard=S cuda-visible-devices=G variants=NAME,...);
+#                   OUTDIR/sanitizers-summary.txt has one line a tool ("TOOL rc=N
+#                   errors=N api-errors=N passed=N failed=N secs=S wall-s=S shards=N
+#                   log=sanitizers-TOOL-shard*.log", racecheck adding hazards= and
+#                   warnings=, memcheck leaked-bytes=): rc the first of its shards'
+#                   that is not 0, the counts and secs its shards' summed, errors=missing
+#                   where a shard's log has no summary, wall-s from its first job's
+#                   start to its last one's end; then a last line, "sanitizers ok" or
+#                   "sanitizers NOT OK: ...". The stage fails unless every tool exited
+#                   0 with 0 errors and 0 failed tests in every shard.
+#                   Why shards, one process a GPU: on a 4-GPU H200 host one tool over
+#                   the suite's variants (about 36) on one GPU did not end in 520 s
+#                   (memcheck got through about 21), and two sanitizer processes on
+#                   one GPU slowed each other badly. Why -test.parallel 1: in trials
+#                   on an H200 a tool over the suite's variants run in parallel
+#                   stopped making progress.
 #   sanitizers-slabs  the same over the multi-GPU variants, $SAN_SLAB_VARIANT (default
-#                   ^gpu-(slab|stream)), which need 2 GPUs or more: on a host with fewer
-#                   (nvidia-smi -L) the stage does not run and fails;
-#                   OUTDIR/sanitizers-slabs-TOOL.log and sanitizers-slabs-summary.txt
+#                   ^gpu-(slab|stream)), each job on a pair of GPUs (the first two
+#                   GPUs, the next two, ...: CUDA_VISIBLE_DEVICES=0,1 and 2,3 of 4,
+#                   $SAN_SHARDS defaulting to the pairs); with fewer than 2 GPUs the
+#                   stage does not run and fails; OUTDIR/sanitizers-slabs-TOOL-shardS.log,
+#                   sanitizers-slabs-shards.txt and sanitizers-slabs-summary.txt
 #   props-sanitizers  another name for sanitizers
 #   memcheck        memcheck over cudabind's and gpu/variants' GPU tests (-test.short), then
-#                   its sanitizers line alone (OUTDIR/memcheck-props.log)
+#                   over the property suite as in sanitizers but in one process over
+#                   every variant, on the GPUs it sees (OUTDIR/memcheck-props.log)
 #   racecheck       racecheck over gpu/variants' tests (-test.short), then racecheck and
-#                   synccheck as in sanitizers (racecheck-props.log, synccheck-props.log)
+#                   synccheck over the property suite as memcheck runs it
+#                   (racecheck-props.log, synccheck-props.log)
 #   faults          one sweep (.gpu/sweep) that proves and times the deliberately broken
 #                   user kernels of gpu/userkernel/testdata/broken (an out-of-bounds
 #                   store, __trap(), a kernel that never ends, one asking for more
@@ -245,19 +266,37 @@ sanflags() { # regex
   sflags=(-test.v -test.short -test.parallel 1 -test.timeout "${SAN_TIMEOUT:-10m}" -props.variant="$1" -props.n="${SAN_N:-5}")
 }
 
+# shellwords prints its arguments as a shell reads them back: those with
+# other characters than letters, digits and ._/=,:+@%- in single quotes.
+shellwords() { # arg...
+  local a s=
+  for a; do
+    [[ $a =~ ^[A-Za-z0-9._/=,:+@%-]+$ ]] || a="'${a//\'/\'\\\'\'}'"
+    s+="${s:+ }$a"
+  done
+  printf '%s\n' "$s"
+}
+
 # santool runs the property suite of the variants regex matches under one
-# compute-sanitizer tool, its output in OUTDIR/NAME.log, and writes its
-# summary line (sanline) to OUTDIR/NAME.line.
-santool() { # name tool regex
-  local name=$1 tool=$2 re=$3 log=$out/$1.log t0 rc cmd extra=
+# compute-sanitizer tool, with CUDA_VISIBLE_DEVICES=devices when devices
+# is given, its output in OUTDIR/NAME.log; it writes its summary line
+# (sanline) to OUTDIR/NAME.line and its start and end (seconds since the
+# epoch) and devices to OUTDIR/NAME.span.
+santool() { # name tool regex [devices]
+  local name=$1 tool=$2 re=$3 dev=${4:-} log=$out/$1.log t0 rc cmd extra=
   [ "$tool" = memcheck ] && extra="--leak-check full"
   sanflags "$re"
   # shellcheck disable=SC2206
   cmd=(compute-sanitizer --tool "$tool" $extra --error-exitcode 3 "$bin/properties.test" "${sflags[@]}")
-  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd properties && ${cmd[*]})"; } >"$log"
+  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd properties && ${dev:+CUDA_VISIBLE_DEVICES=$dev }$(shellwords "${cmd[@]}"))"; } >"$log"
   t0=$(date +%s)
-  (cd "$root/properties" && "${cmd[@]}") >>"$log" 2>&1
+  if [ -n "$dev" ]; then
+    (cd "$root/properties" && CUDA_VISIBLE_DEVICES=$dev "${cmd[@]}") >>"$log" 2>&1
+  else
+    (cd "$root/properties" && "${cmd[@]}") >>"$log" 2>&1
+  fi
   rc=$?
+  echo "$t0 $(date +%s) ${dev:--}" >"$out/$name.span"
   sanline "$tool" "$rc" $(( $(date +%s) - t0 )) "$log" >"$out/$name.line"
 }
 
@@ -268,7 +307,7 @@ sanone() { # name tool regex
   santool "$@"
   sed "s|^|$1: |" "$out/$1.line" | tee -a "$summary"
   sanverdict "$1" "$out/$1.line" | grep -q " NOT OK" && failed=$((failed+1))
-  rm "$out/$1.line"
+  rm "$out/$1.line" "$out/$1.span"
 }
 
 # sanline: the summary line of one tool's log: the exit status, the count
@@ -295,6 +334,32 @@ sanline() { # tool rc secs log
     }' "$4"
 }
 
+# sanmerge: one tool's summary line from its shards' sanline lines, in
+# shard order: rc the first that is not 0, errors, api-errors, passed,
+# failed, secs, hazards, warnings and leaked-bytes summed (errors=missing
+# where a shard's is missing, or fewer than want shards have a line),
+# then wall-s, shards and log as given.
+sanmerge() { # tool want wall log shard-lines
+  awk -v tool="$1" -v want="$2" -v wall="$3" -v file="$4" '
+    {
+      n++
+      for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+      if (rc == 0) rc = f["rc"] + 0
+      if (f["errors"] == "missing") missing = 1; else errors += f["errors"]
+      api += f["api-errors"]; pass += f["passed"]; fail += f["failed"]; secs += f["secs"]
+      if ("hazards" in f) { hz = 1; hazards += f["hazards"]; warn += f["warnings"] }
+      if ("leaked-bytes" in f) { lk = 1; leak += f["leaked-bytes"] }
+      delete f
+    }
+    END {
+      if (missing || n < want) errors = "missing"
+      printf "%-9s rc=%d errors=%s api-errors=%d passed=%d failed=%d secs=%d wall-s=%d shards=%d log=%s", tool, rc, errors, api, pass, fail, secs, wall, want, file
+      if (hz) printf " hazards=%d warnings=%d", hazards, warn
+      if (lk) printf " leaked-bytes=%d", leak
+      printf "\n"
+    }' "$5"
+}
+
 # sanverdict: the summary's last line, "NAME ok" or "NAME NOT OK: ..."
 # naming the tools whose line is not rc=0 errors=0 failed=0.
 sanverdict() { # name summary-lines
@@ -304,32 +369,125 @@ sanverdict() { # name summary-lines
     END { if (n == 0) print name " NOT OK: no tool ran"; else if (bad == "") print name " ok: " n " tools, 0 errors"; else print name " NOT OK: " bad }' "$2"
 }
 
-# sanitizers: the four tools over the property suite of the variants
-# regex matches (santool), $SAN_JOBS at a time, then
-# OUTDIR/NAME-summary.txt, its lines added to OUTDIR/summary.txt.
-sanitizers() { # name regex
-  local name=$1 re=$2 tools=${SAN_TOOLS:-memcheck racecheck synccheck initcheck} tool n=${SAN_JOBS:-1} lines
+# regexquote prints s with the characters of Go's regular expressions
+# escaped.
+regexquote() { # s
+  # shellcheck disable=SC2016
+  printf '%s\n' "$1" | sed 's/[][\\.*+?^$(){}|]/\\&/g'
+}
+
+# sanrefuse adds "NAME NOT OK: why" to OUTDIR/summary.txt and fails the
+# stage.
+sanrefuse() { # name why
+  echo "$1 NOT OK: $2" | tee -a "$summary"
+  failed=$((failed+1))
+}
+
+# sanworker runs, one after another on the GPUs devices names, each job
+# of the sanitizers stage that no other worker has taken; it takes job J
+# by creating the folder queue/J. Job J is tool ${jtool[J]} over shard
+# ${jshard[J]}, whose pattern is ${shardre[S]} (arrays of sanitizers).
+sanworker() { # name queue devices
+  local j
+  for j in "${!jtool[@]}"; do
+    mkdir "$2/$j" 2>/dev/null || continue
+    santool "$1-${jtool[j]}-shard${jshard[j]}" "${jtool[j]}" "${shardre[${jshard[j]}]}" "$3"
+  done
+}
+
+# sanitizers: the tools over the property suite of the variants regex
+# matches, spread over the host's GPUs. The variants (properties.test
+# -props.list) are dealt round-robin into shards, and each pair of a tool
+# and a shard is a job: one compute-sanitizer process (santool) whose
+# -props.variant is the shard's names, quoted and anchored. The GPUs
+# ($SAN_GPUS, else nvidia-smi -L's) are taken per at a time, in order,
+# into slots, each with a worker (sanworker) that runs the jobs no other
+# has taken, one after another, CUDA_VISIBLE_DEVICES naming its GPUs, so
+# no GPU runs two at once. Then OUTDIR/NAME-shards.txt, a line a job, and
+# OUTDIR/NAME-summary.txt, a line a tool (sanmerge) and the verdict, its
+# lines added to OUTDIR/summary.txt.
+sanitizers() { # name regex per
+  local name=$1 re=$2 per=$3 tools=${SAN_TOOLS:-memcheck racecheck synccheck initcheck} tool
+  local gpus=() slots=() variants=() shardre=() shardnames=() jtool=() jshard=()
+  local g i k s from list err queue lines t0 t1 wall pids=()
   for tool in $tools; do
     case $tool in
     memcheck|racecheck|synccheck|initcheck) ;;
-    *) echo "$name NOT OK: SAN_TOOLS names $tool: want memcheck, racecheck, synccheck or initcheck" | tee -a "$summary"
-       failed=$((failed+1)); return ;;
+    *) sanrefuse "$name" "SAN_TOOLS names $tool: want memcheck, racecheck, synccheck or initcheck"; return ;;
     esac
   done
-  if [ "$n" -gt 1 ]; then
-    # The tools at once would compile the same kernels each: fill the
-    # compile cache first with the suite under no tool.
-    sanflags "$re"
-    run "$name-warm" properties "$bin/properties.test" "${sflags[@]}"
+  [[ $tools =~ [^[:space:]] ]] || { sanrefuse "$name" "SAN_TOOLS names no tool"; return; }
+  if [ -n "${SAN_GPUS:-}" ]; then
+    IFS=, read -ra gpus <<<"$SAN_GPUS"
+    for g in "${gpus[@]}"; do
+      [[ $g =~ ^[0-9]+$ ]] || { sanrefuse "$name" "SAN_GPUS=$SAN_GPUS: $g is not a GPU index"; return; }
+    done
+    if [ "$(printf '%s\n' "${gpus[@]}" | sort | uniq -d)" != "" ]; then
+      sanrefuse "$name" "SAN_GPUS=$SAN_GPUS names a GPU twice"; return
+    fi
+    from="SAN_GPUS=$SAN_GPUS names ${#gpus[@]}"
+  else
+    mapfile -t gpus < <(nvidia-smi -L 2>/dev/null | sed -n 's/^GPU \([0-9][0-9]*\):.*/\1/p')
+    from="nvidia-smi -L lists ${#gpus[@]}"
   fi
-  for tool in $tools; do
-    while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do wait -n; done
-    santool "$name-$tool" "$tool" "$re" &
+  if [ "${#gpus[@]}" -lt "$per" ]; then
+    if [ "$per" = 1 ]; then sanrefuse "$name" "needs a GPU, $from: not run"
+    else sanrefuse "$name" "needs $per GPUs or more, $from: not run"; fi
+    return
+  fi
+  for ((i = 0; i + per <= ${#gpus[@]}; i += per)); do
+    slots+=("$(IFS=,; echo "${gpus[*]:i:per}")")
   done
-  wait
+  err=$(mktemp)
+  list=$(cd "$root/properties" && "$bin/properties.test" -props.list -props.variant="$re" 2>"$err")
+  s=$?
+  if [ $s != 0 ] || [ -z "$list" ]; then
+    sanrefuse "$name" "(cd properties && $(shellwords "$bin/properties.test" -props.list -props.variant="$re")) exited $s, listing no variant: $(head -c 300 "$err")"
+    rm "$err"; return
+  fi
+  rm "$err"
+  mapfile -t variants <<<"$list"
+  k=${SAN_SHARDS:-${#slots[@]}}
+  [[ $k =~ ^[1-9][0-9]*$ ]] || { sanrefuse "$name" "SAN_SHARDS=$k: want a count of shards, 1 or more"; return; }
+  [ "$k" -le "${#variants[@]}" ] || k=${#variants[@]}
+  for i in "${!variants[@]}"; do
+    s=$((i % k))
+    shardre[s]+="${shardre[s]:+|}$(regexquote "${variants[i]}")"
+    shardnames[s]+="${shardnames[s]:+,}${variants[i]}"
+  done
+  for ((s = 0; s < k; s++)); do shardre[s]="^(${shardre[s]})\$"; done
+  for tool in $tools; do
+    for ((s = 0; s < k; s++)); do jtool+=("$tool"); jshard+=("$s"); done
+  done
+  rm -f "$out/$name"-*-shard*.line "$out/$name"-*-shard*.span
+  queue=$(mktemp -d)
+  for g in "${slots[@]}"; do
+    sanworker "$name" "$queue" "$g" &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  rm -rf "$queue"
   lines=$out/$name-summary.lines
-  for tool in $tools; do cat "$out/$name-$tool.line" && rm "$out/$name-$tool.line"; done >"$lines"
-  { echo "# commit $commit, gpu: $gpu; $name: compute-sanitizer over the property suite of $re (-props.n=${SAN_N:-5}), $n at once"
+  {
+    echo "# commit $commit, gpu: $gpu; $name: a line a job, a tool over a shard of the variants: its summary, the shard, its CUDA_VISIBLE_DEVICES and its variants"
+    for tool in $tools; do
+      for ((s = 0; s < k; s++)); do
+        read -r _ _ g <"$out/$name-$tool-shard$s.span" 2>/dev/null || g=-
+        echo "$(cat "$out/$name-$tool-shard$s.line" 2>/dev/null || printf '%-9s errors=missing' "$tool") shard=$s cuda-visible-devices=$g variants=${shardnames[s]}"
+      done
+    done
+  } >"$out/$name-shards.txt"
+  for tool in $tools; do
+    # The tool's wall time: from its first job's start to its last one's end.
+    wall=0
+    if read -r t0 t1 < <(cat "$out/$name-$tool"-shard*.span 2>/dev/null | awk 'NR == 1 || $1 < a { a = $1 } NR == 1 || $2 > b { b = $2 } END { if (NR) print a, b }'); then
+      wall=$((t1 - t0))
+    fi
+    for ((s = 0; s < k; s++)); do cat "$out/$name-$tool-shard$s.line" 2>/dev/null; done |
+      sanmerge "$tool" "$k" "$wall" "$name-$tool-shard*.log" /dev/stdin
+    rm -f "$out/$name-$tool"-shard*.line "$out/$name-$tool"-shard*.span
+  done >"$lines"
+  { echo "# commit $commit, gpu: $gpu; $name: compute-sanitizer over the property suite of $re (-props.n=${SAN_N:-5}): ${#variants[@]} variants in $k shards a tool, one process at a time on each of CUDA_VISIBLE_DEVICES=${slots[*]}"
     cat "$lines"; sanverdict "$name" "$lines"; } >"$out/$name-summary.txt"
   rm "$lines"
   tail -n +2 "$out/$name-summary.txt" | sed "/^$name /!s|^|$name: |" | tee -a "$summary"
@@ -437,15 +595,9 @@ for stage in "$@"; do
     testsreport ${logs[@]+"${logs[@]}"}
     unset CONVBENCH_COMPILE_LOG ;;
   sanitizers|props-sanitizers)
-    sanitizers sanitizers "$sanre" ;;
+    sanitizers sanitizers "$sanre" 1 ;;
   sanitizers-slabs)
-    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
-    if [ "$gpus" -lt 2 ]; then
-      echo "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists $gpus: not run" | tee -a "$summary"
-      failed=$((failed+1))
-    else
-      sanitizers sanitizers-slabs "${SAN_SLAB_VARIANT:-^gpu-(slab|stream)}"
-    fi ;;
+    sanitizers sanitizers-slabs "${SAN_SLAB_VARIANT:-^gpu-(slab|stream)}" 2 ;;
   memcheck)
     run memcheck-cudabind cudabind $san --tool memcheck --leak-check full "$bin/cudabind.test" -test.v -test.run GPU
     run memcheck-variants gpu/variants $san --tool memcheck --leak-check full "$bin/variants.test" -test.v -test.short

@@ -544,14 +544,21 @@ func TestGPURunFaultsStage(t *testing.T) {
 	}
 }
 
-// fakeSanitizer is a stand-in for compute-sanitizer: it appends its
-// arguments to $SANLOG, runs the program after its options, and ends as
-// the real tool does, by FAKE_SAN: "clean", each tool's summary with no
-// error; "dirty", memcheck 1460 errors (one of them printed, a CUDA API
-// error), racecheck 1 error and 1 warning in 2 hazards (exit 3 for
-// both), synccheck clean, initcheck killed before its summary (exit 2).
-const fakeSanitizer = `#!/bin/sh
-echo "$*" >>"$SANLOG"
+// fakeSanitizer is a stand-in for compute-sanitizer. It appends
+// "CUDA_VISIBLE_DEVICES|its arguments" to $SANLOG; holds a folder
+// $LOCKS/G for each GPU G it was given while it runs, noting in
+// $OVERLAPS a GPU whose folder another process holds and in $BUSY how
+// many GPUs are held as it starts; runs the program after its options
+// with FAKE_TOOL set to its tool; takes 1.1 s (memcheck) or 0.3 s (the
+// others); and ends as the real tool does. Its
+// summary is clean, with 100 bytes leaked (memcheck) and 3 hazards, all
+// warnings (racecheck), except where FAKE_SAN is "dirty" and the program
+// ran gpu-tiled or auto: then memcheck reports 1460 errors (one printed,
+// a CUDA API error), racecheck 1 error and 4 warnings in 5 hazards (exit
+// 3 for both), synccheck is clean, and initcheck, where it ran gpu-tiled,
+// prints no summary.
+const fakeSanitizer = `#!/bin/bash
+echo "${CUDA_VISIBLE_DEVICES:-}|$*" >>"$SANLOG"
 tool=
 while [ $# -gt 0 ]; do
   case $1 in
@@ -561,34 +568,76 @@ while [ $# -gt 0 ]; do
   *) break ;;
   esac
 done
+gpus=${CUDA_VISIBLE_DEVICES//,/ }
+for g in $gpus; do mkdir "$LOCKS/$g" 2>/dev/null || echo "GPU $g" >>"$OVERLAPS"; done
+ls "$LOCKS" | wc -l >>"$BUSY"
 echo "========= COMPUTE-SANITIZER"
-"$@"
-case $FAKE_SAN:$tool in
-*:memcheck) echo "========= LEAK SUMMARY: 0 bytes leaked in 0 allocations" ;;
+ran=$(FAKE_TOOL=$tool "$@")
+echo "$ran"
+# A memcheck job lasts a second or more, others less.
+case $tool in memcheck) sleep 1.1 ;; *) sleep 0.3 ;; esac
+for g in $gpus; do rmdir "$LOCKS/$g"; done
+mode=clean
+case $ran in
+*"TestProperties/gpu-tiled "*) mode=$FAKE_SAN ;;
+*"TestProperties/auto "*) [ "$tool" = initcheck ] || mode=$FAKE_SAN ;;
 esac
-case $FAKE_SAN:$tool in
-clean:racecheck) echo "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)" ;;
+case $tool in memcheck) echo "========= LEAK SUMMARY: 100 bytes leaked in 1 allocations" ;; esac
+case $mode:$tool in
+clean:racecheck) echo "========= RACECHECK SUMMARY: 3 hazards displayed (0 errors, 3 warnings)" ;;
 clean:*|dirty:synccheck) echo "========= ERROR SUMMARY: 0 errors" ;;
 dirty:memcheck)
   echo '========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuFuncGetParamInfo.'
   echo "========= ERROR SUMMARY: 1460 errors"
   echo "========= ERROR SUMMARY: 1459 errors were not printed. Use --print-limit option to adjust the number of printed errors"
   exit 3 ;;
-dirty:racecheck) echo "========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)"; exit 3 ;;
-dirty:initcheck) exit 2 ;;
+dirty:racecheck) echo "========= RACECHECK SUMMARY: 5 hazards displayed (1 error, 4 warnings)"; exit 3 ;;
 esac
 `
 
-// secs matches the seconds of a sanitizer's summary line.
-var secs = regexp.MustCompile(`secs=[0-9]+ `)
+// fakeVariants are the variants fakeProperties knows: gpu-v1.5's dot
+// must be quoted, or a shard's pattern also selects gpu-v1x5.
+var fakeVariants = []string{"auto", "auto-bf16", "cpu-fast", "cudnn", "gpu-naive", "gpu-slab2", "gpu-slab4",
+	"gpu-stream", "gpu-tiled", "gpu-v1.5", "gpu-v1x5", "npp", "npp-interior"}
+
+// fakeProperties is a stand-in for the properties test binary over
+// fakeVariants: with -props.list it prints those -props.variant selects,
+// one a line (exit status 1 when none), else it prints its folder, and a
+// passing subtest of TestProperties for each, noting
+// "$FAKE_TOOL $CUDA_VISIBLE_DEVICES VARIANT" in $COVER.
+var fakeProperties = `#!/bin/bash
+list=; re=
+for a; do case $a in -props.list) list=1 ;; -props.variant=*) re=${a#*=} ;; esac; done
+sel=$(printf '%s\n' ` + strings.Join(fakeVariants, " ") + ` | grep -E -- "$re")
+if [ -n "$list" ]; then
+  [ -n "$sel" ] || { echo "-props.variant=\"$re\" matches none of the registered variants" >&2; exit 1; }
+  echo "$sel"; exit 0
+fi
+echo "pwd[$(pwd)]"
+echo "=== RUN   TestProperties"
+for n in $sel; do echo "    --- PASS: TestProperties/$n (0.00s)"; echo "$FAKE_TOOL ${CUDA_VISIBLE_DEVICES:-} $n" >>"$COVER"; done
+echo "--- PASS: TestProperties (0.00s)"
+echo PASS
+`
+
+// seconds of the sanitizer summaries' lines, which read 0 or 1 over the
+// stand-ins.
+var (
+	secs  = regexp.MustCompile(`\b(secs|wall-s)=[0-9]+\b`)
+	field = regexp.MustCompile(`^(\S+)\s+rc=(\d+) errors=(\S+) api-errors=(\d+) passed=(\d+) failed=(\d+) secs=(\d+) `)
+)
 
 // TestGPURunSanitizers runs the sanitizer stages over a stand-in
-// compute-sanitizer, properties test binary and nvidia-smi: each stage
-// runs the four tools with their default options (no
-// --report-api-errors) over the property suite of its variants, one
-// variant at a time, each tool's log apart, and OUTDIR/NAME-summary.txt
-// reads each tool's exit status and error count from the tool's output;
-// sanitizers-slabs needs two GPUs.
+// compute-sanitizer, properties test binary and nvidia-smi. Each stage
+// lists its variants, deals them into shards and runs each tool over
+// each shard as one process, with its default options (no
+// --report-api-errors), one variant at a time, on one GPU
+// (sanitizers-slabs: a pair of GPUs) named by CUDA_VISIBLE_DEVICES:
+// every GPU gets jobs, none runs two at once, and every variant is in
+// one shard of each tool. Each job's log starts with its command;
+// OUTDIR/NAME-shards.txt has a line a job and OUTDIR/NAME-summary.txt a
+// line a tool, summing its jobs' figures, and the verdict, NOT OK where
+// a shard had errors or no summary. A stage that cannot run says why.
 func TestGPURunSanitizers(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
@@ -604,140 +653,280 @@ func TestGPURunSanitizers(t *testing.T) {
 		filepath.Join(path, "compute-sanitizer"): fakeSanitizer,
 		filepath.Join(path, "nvidia-smi"): "#!/bin/sh\ncase \"$*\" in\n-L) i=0; while [ $i -lt $FAKE_GPUS ]; do echo \"GPU $i: NVIDIA H100 80GB HBM3 (UUID: GPU-$i)\"; i=$((i+1)); done ;;\n" +
 			"*) echo 'NVIDIA H100 80GB HBM3, 580.159.04' ;;\nesac\n",
-		filepath.Join(bin, "properties.test"): "#!/bin/sh\necho \"pwd[$(pwd)]\"\nprintf -- '=== RUN   TestProperties\\n    --- PASS: TestProperties/gpu-naive (1.00s)\\n--- PASS: TestProperties (1.00s)\\nPASS\\n'\n",
+		filepath.Join(bin, "properties.test"): fakeProperties,
 	} {
 		if err := os.WriteFile(file, []byte(text), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	flags := func(re string) string {
-		return filepath.Join(bin, "properties.test") + " -test.v -test.short -test.parallel 1 -test.timeout 10m -props.variant=" + re + " -props.n=5"
-	}
 	const gpuRE, slabRE = "^(gpu-|npp|cudnn|auto$|auto-bf16$)", "^gpu-(slab|stream)"
+	all := []string{"memcheck", "racecheck", "synccheck", "initcheck"}
 	for _, tt := range []struct {
 		name, stage, san string
 		gpus             int
 		env              []string
 		code             int
-		want             []string // lines of the summary after its header
-		calls            []string // compute-sanitizer's arguments, in order
+		re               string   // the variants the stage covers
+		tools            []string // the tools it runs
+		slots            []string // the CUDA_VISIBLE_DEVICES values of its jobs
+		shards           int      // shards a tool
+		want             []string // lines of the summary after its header, secs and wall-s 0
+		refusal          string   // the line of summary.txt of a stage that did not run
 	}{
-		{"clean", "sanitizers", "clean", 1, nil, 0, []string{
-			"memcheck  rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-memcheck.log leaked-bytes=0",
-			"racecheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-racecheck.log hazards=0 warnings=0",
-			"synccheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-synccheck.log",
-			"initcheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-initcheck.log",
-			"sanitizers ok: 4 tools, 0 errors",
-		}, []string{
-			"--tool memcheck --leak-check full --error-exitcode 3 " + flags(gpuRE),
-			"--tool racecheck --error-exitcode 3 " + flags(gpuRE),
-			"--tool synccheck --error-exitcode 3 " + flags(gpuRE),
-			"--tool initcheck --error-exitcode 3 " + flags(gpuRE),
-		}},
-		{"dirty", "sanitizers", "dirty", 1, nil, 1, []string{
-			"memcheck  rc=3 errors=1460 api-errors=1 passed=2 failed=0 secs=0 log=sanitizers-memcheck.log leaked-bytes=0",
-			"racecheck rc=3 errors=1 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-racecheck.log hazards=2 warnings=1",
-			"synccheck rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-synccheck.log",
-			"initcheck rc=2 errors=missing api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-initcheck.log",
-			"sanitizers NOT OK: memcheck (rc=3 errors=1460 failed=0), racecheck (rc=3 errors=1 failed=0), initcheck (rc=2 errors=missing failed=0)",
-		}, nil},
-		{"the former name, all at once", "props-sanitizers", "clean", 1, []string{"SAN_JOBS=4"}, 0, []string{
-			"sanitizers ok: 4 tools, 0 errors",
-		}, nil},
-		{"slabs", "sanitizers-slabs", "clean", 2, nil, 0, []string{
-			"memcheck  rc=0 errors=0 api-errors=0 passed=2 failed=0 secs=0 log=sanitizers-slabs-memcheck.log leaked-bytes=0",
-			"sanitizers-slabs ok: 4 tools, 0 errors",
-		}, []string{
-			"--tool memcheck --leak-check full --error-exitcode 3 " + flags(slabRE),
-			"--tool racecheck --error-exitcode 3 " + flags(slabRE),
-			"--tool synccheck --error-exitcode 3 " + flags(slabRE),
-			"--tool initcheck --error-exitcode 3 " + flags(slabRE),
-		}},
-		{"slabs on one GPU", "sanitizers-slabs", "clean", 1, nil, 1, nil, []string{}},
-		{"a tool misnamed", "sanitizers", "clean", 1, []string{"SAN_TOOLS=memchek"}, 1, nil, []string{}},
-		{"two of the tools", "sanitizers", "clean", 1, []string{"SAN_TOOLS=initcheck memcheck"}, 0, []string{
-			"sanitizers ok: 2 tools, 0 errors",
-		}, []string{
-			"--tool memcheck --leak-check full --error-exitcode 3 " + flags(gpuRE),
-			"--tool initcheck --error-exitcode 3 " + flags(gpuRE),
-		}},
+		{
+			name: "two tools on 4 GPUs", stage: "sanitizers", san: "clean", gpus: 4,
+			env: []string{"SAN_TOOLS=memcheck racecheck"}, re: gpuRE, tools: []string{"memcheck", "racecheck"},
+			slots: []string{"0", "1", "2", "3"}, shards: 4, want: []string{
+				"memcheck  rc=0 errors=0 api-errors=0 passed=16 failed=0 secs=0 wall-s=0 shards=4 log=sanitizers-memcheck-shard*.log leaked-bytes=400",
+				"racecheck rc=0 errors=0 api-errors=0 passed=16 failed=0 secs=0 wall-s=0 shards=4 log=sanitizers-racecheck-shard*.log hazards=12 warnings=12",
+				"sanitizers ok: 2 tools, 0 errors",
+			},
+		},
+		{
+			name: "a dirty shard a tool", stage: "sanitizers", san: "dirty", gpus: 4, code: 1,
+			re: gpuRE, tools: all, slots: []string{"0", "1", "2", "3"}, shards: 4, want: []string{
+				"memcheck  rc=3 errors=2920 api-errors=2 passed=16 failed=0 secs=0 wall-s=0 shards=4 log=sanitizers-memcheck-shard*.log leaked-bytes=400",
+				"racecheck rc=3 errors=2 api-errors=0 passed=16 failed=0 secs=0 wall-s=0 shards=4 log=sanitizers-racecheck-shard*.log hazards=16 warnings=14",
+				"synccheck rc=0 errors=0 api-errors=0 passed=16 failed=0 secs=0 wall-s=0 shards=4 log=sanitizers-synccheck-shard*.log",
+				"initcheck rc=0 errors=missing api-errors=0 passed=16 failed=0 secs=0 wall-s=0 shards=4 log=sanitizers-initcheck-shard*.log",
+				"sanitizers NOT OK: memcheck (rc=3 errors=2920 failed=0), racecheck (rc=3 errors=2 failed=0), initcheck (rc=0 errors=missing failed=0)",
+			},
+		},
+		{
+			name: "3 shards on GPUs 1 and 3", stage: "sanitizers", san: "clean", gpus: 4,
+			env: []string{"SAN_GPUS=3,1", "SAN_SHARDS=3", "SAN_TOOLS=initcheck"}, re: gpuRE, tools: []string{"initcheck"},
+			slots: []string{"3", "1"}, shards: 3, want: []string{
+				"initcheck rc=0 errors=0 api-errors=0 passed=15 failed=0 secs=0 wall-s=0 shards=3 log=sanitizers-initcheck-shard*.log",
+				"sanitizers ok: 1 tools, 0 errors",
+			},
+		},
+		{
+			name: "the former name on one GPU", stage: "props-sanitizers", san: "clean", gpus: 1,
+			env: []string{"SAN_TOOLS=synccheck"}, re: gpuRE, tools: []string{"synccheck"},
+			slots: []string{"0"}, shards: 1, want: []string{
+				"synccheck rc=0 errors=0 api-errors=0 passed=13 failed=0 secs=0 wall-s=0 shards=1 log=sanitizers-synccheck-shard*.log",
+				"sanitizers ok: 1 tools, 0 errors",
+			},
+		},
+		{
+			name: "slabs on 4 GPUs", stage: "sanitizers-slabs", san: "clean", gpus: 4,
+			re: slabRE, tools: all, slots: []string{"0,1", "2,3"}, shards: 2, want: []string{
+				"memcheck  rc=0 errors=0 api-errors=0 passed=5 failed=0 secs=0 wall-s=0 shards=2 log=sanitizers-slabs-memcheck-shard*.log leaked-bytes=200",
+				"sanitizers-slabs ok: 4 tools, 0 errors",
+			},
+		},
+		{
+			name: "slabs on 3 GPUs, more shards than variants", stage: "sanitizers-slabs", san: "clean", gpus: 3,
+			env: []string{"SAN_TOOLS=memcheck", "SAN_SHARDS=5"}, re: slabRE, tools: []string{"memcheck"}, slots: []string{"0,1"}, shards: 3, want: []string{
+				"memcheck  rc=0 errors=0 api-errors=0 passed=6 failed=0 secs=0 wall-s=0 shards=3 log=sanitizers-slabs-memcheck-shard*.log leaked-bytes=300",
+				"sanitizers-slabs ok: 1 tools, 0 errors",
+			},
+		},
+		{
+			name: "slabs on one GPU", stage: "sanitizers-slabs", gpus: 1, code: 1,
+			refusal: "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists 1: not run",
+		},
+		{
+			name: "slabs on one GPU of SAN_GPUS", stage: "sanitizers-slabs", gpus: 4, env: []string{"SAN_GPUS=2"}, code: 1,
+			refusal: "sanitizers-slabs NOT OK: needs 2 GPUs or more, SAN_GPUS=2 names 1: not run",
+		},
+		{
+			name: "no GPU", stage: "sanitizers", gpus: 0, code: 1,
+			refusal: "sanitizers NOT OK: needs a GPU, nvidia-smi -L lists 0: not run",
+		},
+		{
+			name: "SAN_GPUS not indices", stage: "sanitizers", gpus: 4, env: []string{"SAN_GPUS=0,x"}, code: 1,
+			refusal: "sanitizers NOT OK: SAN_GPUS=0,x: x is not a GPU index",
+		},
+		{
+			name: "SAN_GPUS naming a GPU twice", stage: "sanitizers", gpus: 4, env: []string{"SAN_GPUS=0,1,0"}, code: 1,
+			refusal: "sanitizers NOT OK: SAN_GPUS=0,1,0 names a GPU twice",
+		},
+		{
+			name: "SAN_SHARDS not a count", stage: "sanitizers", gpus: 4, env: []string{"SAN_SHARDS=0"}, code: 1,
+			refusal: "sanitizers NOT OK: SAN_SHARDS=0: want a count of shards, 1 or more",
+		},
+		{
+			name: "a tool misnamed", stage: "sanitizers", gpus: 4, env: []string{"SAN_TOOLS=memchek"}, code: 1,
+			refusal: "sanitizers NOT OK: SAN_TOOLS names memchek: want memcheck, racecheck, synccheck or initcheck",
+		},
+		{
+			name: "no variant", stage: "sanitizers", gpus: 4, env: []string{"SAN_VARIANT=^none$"}, code: 1,
+			refusal: `sanitizers NOT OK: (cd properties && ` + filepath.Join(bin, "properties.test") + ` -props.list '-props.variant=^none$') exited 1, listing no variant: -props.variant="^none$" matches none of the registered variants`,
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "out")
-			sanlog := filepath.Join(t.TempDir(), "san.log")
-			env := append([]string{"PATH=" + path + ":/usr/bin:/bin", "GPU_BIN=" + bin, "SANLOG=" + sanlog,
-				"FAKE_SAN=" + tt.san, "FAKE_GPUS=" + strconv.Itoa(tt.gpus)}, tt.env...)
+			out, tmp := filepath.Join(t.TempDir(), "out"), t.TempDir()
+			sanlog, cover, overlaps, busy, locks := filepath.Join(tmp, "san.log"), filepath.Join(tmp, "cover"),
+				filepath.Join(tmp, "overlaps"), filepath.Join(tmp, "busy"), filepath.Join(tmp, "locks")
+			if err := os.Mkdir(locks, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := append([]string{"PATH=" + path + ":/usr/bin:/bin", "GPU_BIN=" + bin, "SANLOG=" + sanlog, "COVER=" + cover,
+				"OVERLAPS=" + overlaps, "BUSY=" + busy, "LOCKS=" + locks, "FAKE_SAN=" + tt.san, "FAKE_GPUS=" + strconv.Itoa(tt.gpus)}, tt.env...)
 			b, code := gpuRun(t, root, out, env, tt.stage)
 			if code != tt.code {
 				t.Errorf("exit status %d, want %d\n%s", code, tt.code, b)
 			}
 			calls, _ := os.ReadFile(sanlog)
-			if tt.calls != nil {
-				got := strings.Fields(strings.ReplaceAll(string(calls), " ", "\x00"))
-				slices.Sort(got) // the tools may run at once
-				want := slices.Sorted(slices.Values(tt.calls))
-				for i := range want {
-					want[i] = strings.ReplaceAll(want[i], " ", "\x00")
+			summary, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+			if tt.refusal != "" {
+				if len(calls) != 0 {
+					t.Errorf("compute-sanitizer ran:\n%s", calls)
 				}
-				if !slices.Equal(got, want) {
-					t.Errorf("compute-sanitizer ran with\n%q\nwant\n%q", got, want)
-				}
-			}
-			if strings.Contains(string(calls), "report-api-errors") {
-				t.Errorf("compute-sanitizer ran with --report-api-errors:\n%s", calls)
-			}
-			name := strings.TrimPrefix(tt.stage, "props-")
-			all, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
-			if tt.want == nil {
-				want := "sanitizers-slabs NOT OK: needs 2 GPUs or more, nvidia-smi -L lists 1: not run\n"
-				if slices.Contains(tt.env, "SAN_TOOLS=memchek") {
-					want = "sanitizers NOT OK: SAN_TOOLS names memchek: want memcheck, racecheck, synccheck or initcheck\n"
-				}
-				if !strings.Contains(string(all), want) {
-					t.Errorf("summary.txt lacks %q:\n%s", want, all)
+				if !strings.Contains(string(summary), "\n"+tt.refusal+"\n") {
+					t.Errorf("summary.txt lacks %q:\n%s", tt.refusal, summary)
 				}
 				return
 			}
+			name := strings.TrimPrefix(tt.stage, "props-")
+
+			// The jobs: a process a tool and shard, each on a slot's GPUs,
+			// every slot used, no GPU running two at once, and more than
+			// one running at once where there are several slots.
+			var lines []string
+			if s := strings.TrimSuffix(string(calls), "\n"); s != "" {
+				lines = strings.Split(s, "\n")
+			}
+			if len(lines) != len(tt.tools)*tt.shards {
+				t.Errorf("compute-sanitizer ran %d times, want %d (%d tools, %d shards):\n%s", len(lines), len(tt.tools)*tt.shards, len(tt.tools), tt.shards, calls)
+			}
+			arg := regexp.MustCompile(`^--tool (\w+) (--leak-check full )?--error-exitcode 3 ` + regexp.QuoteMeta(filepath.Join(bin, "properties.test")) +
+				` -test\.v -test\.short -test\.parallel 1 -test\.timeout 10m -props\.variant=\^\((.*)\)\$ -props\.n=5$`)
+			used := map[string]bool{}
+			for _, l := range lines {
+				dev, args, _ := strings.Cut(l, "|")
+				m := arg.FindStringSubmatch(args)
+				if m == nil || !slices.Contains(tt.slots, dev) || (m[1] == "memcheck") != (m[2] != "") {
+					t.Errorf("compute-sanitizer ran on CUDA_VISIBLE_DEVICES=%q with %q, want a slot of %q, the flags of the short suite and an anchored alternation of variants", dev, args, tt.slots)
+				}
+				used[dev] = true
+			}
+			if got := slices.Sorted(maps.Keys(used)); !slices.Equal(got, slices.Sorted(slices.Values(tt.slots))) {
+				t.Errorf("the jobs ran on CUDA_VISIBLE_DEVICES %q, want each of %q", got, tt.slots)
+			}
+			if o, _ := os.ReadFile(overlaps); len(o) != 0 {
+				t.Errorf("two jobs ran at once on one GPU:\n%s", o)
+			}
+			if len(tt.slots) > 1 {
+				most := 0
+				bs, _ := os.ReadFile(busy)
+				for _, f := range strings.Fields(string(bs)) {
+					n, _ := strconv.Atoi(f)
+					most = max(most, n)
+				}
+				if per := strings.Count(tt.slots[0], ",") + 1; most <= per {
+					t.Errorf("at most %d GPUs busy at once, want the jobs of more than one slot at once", most)
+				}
+			}
+
+			// Every variant of the stage in one shard of each tool.
+			cv, _ := os.ReadFile(cover)
+			ran := map[string]int{}
+			for _, l := range strings.Split(strings.TrimSpace(string(cv)), "\n") {
+				if f := strings.Fields(l); len(f) == 3 {
+					ran[f[0]+" "+f[2]]++
+				} else {
+					t.Errorf("a variant ran on no GPU: %q", l)
+				}
+			}
+			want := map[string]int{}
+			for _, tool := range tt.tools {
+				for _, v := range fakeVariants {
+					if regexp.MustCompile(tt.re).MatchString(v) {
+						want[tool+" "+v] = 1
+					}
+				}
+			}
+			if !maps.Equal(ran, want) {
+				t.Errorf("tool and variant: times run\n%v\nwant each once\n%v", ran, want)
+			}
+
+			// Each job's log starts with its command, CUDA_VISIBLE_DEVICES
+			// included, and runs in properties/.
+			for _, tool := range tt.tools {
+				for s := range tt.shards {
+					file := name + "-" + tool + "-shard" + strconv.Itoa(s) + ".log"
+					log, err := os.ReadFile(filepath.Join(out, file))
+					if err != nil {
+						t.Error(err)
+						continue
+					}
+					head := strings.SplitN(string(log), "\n", 4)
+					if len(head) < 4 || !strings.HasPrefix(head[0], "# commit unknown, gpu: ") ||
+						!regexp.MustCompile(`^# command: \(cd properties && CUDA_VISIBLE_DEVICES=[0-9,]+ compute-sanitizer --tool `+tool+` .* '-props\.variant=\^\(.*\)\$' -props\.n=5\)$`).MatchString(head[1]) ||
+						!strings.Contains(head[3], "pwd["+filepath.Join(root, "properties")+"]") {
+						t.Errorf("%s does not start with its command and run in properties/:\n%s", file, log)
+					}
+				}
+			}
+
+			// The summary: a line a tool, its figures the sums of its
+			// shards' lines, then the verdict, also in summary.txt.
 			sum, err := os.ReadFile(filepath.Join(out, name+"-summary.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The tools' seconds read 0 or 1 over the stand-ins.
-			lines := strings.Split(strings.TrimSuffix(secs.ReplaceAllString(string(sum), "secs=0 "), "\n"), "\n")
-			if !strings.HasPrefix(lines[0], "# commit unknown, gpu: NVIDIA H100 80GB HBM3, 580.159.04; "+name+": compute-sanitizer over the property suite of ") {
-				t.Errorf("%s-summary.txt's header %q", name, lines[0])
+			got := strings.Split(strings.TrimSuffix(string(sum), "\n"), "\n")
+			if !strings.HasPrefix(got[0], "# commit unknown, gpu: NVIDIA H100 80GB HBM3, 580.159.04; "+name+": compute-sanitizer over the property suite of "+tt.re+" ") {
+				t.Errorf("%s-summary.txt's header %q", name, got[0])
 			}
+			if len(got) != len(tt.tools)+2 {
+				t.Errorf("%s-summary.txt has %d lines, want the header, %d tools' and the verdict:\n%s", name, len(got), len(tt.tools), sum)
+			}
+			zeroed := strings.Split(secs.ReplaceAllString(strings.Join(got, "\n"), "${1}=0"), "\n")
 			for _, w := range tt.want {
-				if !slices.Contains(lines[1:], w) {
+				if !slices.Contains(zeroed[1:], w) {
 					t.Errorf("%s-summary.txt lacks %q:\n%s", name, w, sum)
 				}
 			}
-			if v := lines[len(lines)-1]; v != tt.want[len(tt.want)-1] || !strings.Contains(string(all), v+"\n") {
-				t.Errorf("verdict %q, want %q last in %s-summary.txt and in summary.txt:\n%s", v, tt.want[len(tt.want)-1], name, all)
+			if v, w := got[len(got)-1], tt.want[len(tt.want)-1]; v != w || !strings.Contains(string(summary), "\n"+v+"\n") {
+				t.Errorf("verdict %q, want %q last in %s-summary.txt and in summary.txt:\n%s", v, w, name, summary)
 			}
-			for _, tool := range []string{"memcheck", "racecheck", "synccheck", "initcheck"} {
-				log, err := os.ReadFile(filepath.Join(out, name+"-"+tool+".log"))
-				if ran := !slices.ContainsFunc(tt.env, func(e string) bool {
-					return strings.HasPrefix(e, "SAN_TOOLS=") && !strings.Contains(e, tool)
-				}); !ran {
-					if err == nil {
-						t.Errorf("%s-%s.log written, but SAN_TOOLS leaves %s out", name, tool, tool)
-					}
+			shards, err := os.ReadFile(filepath.Join(out, name+"-shards.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			type figures struct{ n, passed, failed, secs int }
+			per := map[string]figures{}
+			for _, l := range strings.Split(strings.TrimSpace(string(shards)), "\n")[1:] {
+				m := field.FindStringSubmatch(l)
+				if m == nil || !strings.Contains(l, " cuda-visible-devices=") || !strings.Contains(l, " variants=") {
+					t.Errorf("%s-shards.txt line %q, want a job's summary, its GPUs and its variants", name, l)
 					continue
 				}
-				if err != nil {
-					t.Fatal(err)
+				f := per[m[1]]
+				f.n++
+				f.passed += atoi(m[5])
+				f.failed += atoi(m[6])
+				f.secs += atoi(m[7])
+				per[m[1]] = f
+			}
+			for _, l := range got[1 : len(got)-1] {
+				m := field.FindStringSubmatch(l)
+				if m == nil {
+					t.Errorf("%s-summary.txt line %q, want a tool's summary", name, l)
+					continue
 				}
-				head := strings.SplitN(string(log), "\n", 3)
-				if len(head) < 3 || !strings.HasPrefix(head[1], "# command: (cd properties && compute-sanitizer --tool "+tool+" ") ||
-					!strings.Contains(head[2], "pwd["+filepath.Join(root, "properties")+"]") {
-					t.Errorf("%s-%s.log does not start with its command and run in properties/:\n%s", name, tool, log)
+				if f, w := per[m[1]], (figures{tt.shards, atoi(m[5]), atoi(m[6]), atoi(m[7])}); f != w {
+					t.Errorf("%s: shards, passed, failed and secs of %s-shards.txt %v, want those of the summary's line %v", m[1], name, f, w)
+				}
+				if m[1] == "memcheck" && atoi(m[7]) < tt.shards {
+					t.Errorf("memcheck's secs=%s, want the sum of %d jobs of a second or more", m[7], tt.shards)
 				}
 			}
-			_, err = os.Stat(filepath.Join(out, name+"-warm.log"))
-			if warm := slices.Contains(tt.env, "SAN_JOBS=4"); (err == nil) != warm {
-				t.Errorf("%s-warm.log there: %v, want %v (the suite under no tool first when the tools run at once)", name, err == nil, warm)
+			if !strings.Contains(string(summary), name+": "+got[1]+"\n") {
+				t.Errorf("summary.txt lacks %q:\n%s", name+": "+got[1], summary)
+			}
+			if strings.Contains(string(calls), "report-api-errors") {
+				t.Errorf("compute-sanitizer ran with --report-api-errors:\n%s", calls)
 			}
 		})
 	}
+}
+
+// atoi reads a count of a summary line.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
