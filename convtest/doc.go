@@ -60,7 +60,9 @@
 // that faults by itself; the failure says how many were checked so. A
 // child killed at its time limit (what is left of the shrink time) leaves
 // its candidate undecided: shrinking stops there, and the last case that
-// failed is reported with its own error.
+// failed is reported with its own error. A GPU may not run a child's work
+// while the faulted process holds it (an H200 did not), so such a failure
+// may come unshrunk.
 //
 // Flags (in the test binary of any package that imports convtest):
 //
