@@ -117,6 +117,10 @@ func TestShrinkAfterStickyError(t *testing.T) {
 	if n, _ := strconv.Atoi(string(shrunk[2])); n == 0 {
 		t.Errorf("no case checked in a child process")
 	}
+	// The failure is the shrunk case's own, as its child process said it.
+	if !regexp.MustCompile(`failure: in a child process: exit status 1: failure: run: CUDA_ERROR_ILLEGAL_ADDRESS \(stand-in\)`).Match(out) {
+		t.Errorf("the failure does not carry the child's error:\n%s", out)
+	}
 	t.Logf("%s", shrunk[0])
 }
 

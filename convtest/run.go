@@ -260,7 +260,7 @@ func checkOneCase(t *testing.T, e *env, pr *property, o Options) int {
 	case errors.As(err, &rf):
 		t.Skipf("case %v: %v", c, err)
 	case err != nil:
-		t.Errorf("variant=%s property=%s case %v:\n%v", e.name, pr.name, c, err)
+		t.Errorf("variant=%s property=%s case %v:\n  failure: %v", e.name, pr.name, c, err)
 	}
 	return 1
 }
