@@ -15,7 +15,7 @@
 #   make report    rebuild results/report/ from the committed raw data (offline); the
 #                  gallery it links is left as it is (go run ./cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
-#   make gpu-bins  test binaries, the report, gallery, sweep and tune commands for a GPU host without Go, into .gpu/
+#   make gpu-bins  test binaries, the report, gallery, sweep, tune and ncusum commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
 #   make fleet-submit FLEET='-partitions h100,l40s -wait -- -sweep default -count 6'
@@ -99,6 +99,7 @@ gpu-bins:
 	$(GO) build -ldflags=-s -o .gpu/sweep ./benchmarks/cmd/sweep
 	$(GO) build -ldflags=-s -o .gpu/tune ./tune/cmd/tune
 	$(GO) build -ldflags=-s -o .gpu/crossover ./results/cmd/crossover
+	$(GO) build -ldflags=-s -o .gpu/ncusum ./results/cmd/ncusum
 	$(GO) build -ldflags=-s -o .gpu/fleet ./fleet/cmd/fleet
 
 fleet-submit: gpu-bins

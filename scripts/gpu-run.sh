@@ -136,6 +136,28 @@
 #                   -noise=$NOISE percent or -max-time=$MAX_TIME when set, else the
 #                   benchmarks' defaults, 1% and 2s; -cpu-cap=$CPU_CAP
 #                   when set, else the package default)
+#   ncu:NAME        Nsight Compute's Speed Of Light section over the benchmark cases
+#                   that $NCU_BENCH names (a -test.bench regex, required, such as
+#                   'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'),
+#                   run from benchmarks/: ncu --clock-control none (the clocks are left
+#                   as the host sets them) --section SpeedOfLight --csv --page details
+#                   --launch-skip $NCU_SKIP (default 2) --launch-count $NCU_COUNT
+#                   (default 3), -k regex:$NCU_KERNEL when that is set (the kernels
+#                   profiled), over .gpu/benchmarks.test with -test.benchtime 1x
+#                   -test.count 1 -test.cpu 1 -test.timeout 0 -max-time=$NCU_MAX_TIME
+#                   (default 20ms: each line's sampling is kept short, ncu replaying
+#                   every launch it profiles) and the binary's flags in $NCU_ARGS
+#                   (split at spaces: -sweep=PRESET, or axis flags such as -variants
+#                   gpu-regtile -sizes 4096x4096 -filters dense11 that make the cases).
+#                   ncu's CSV, the benchmark's own output among it, goes to
+#                   OUTDIR/ncu-NAME.csv, the command on its second line, and the table
+#                   .gpu/ncusum makes of it, a row a kernel, block and grid: launches,
+#                   median duration and throughput shares, the limiting roof and its
+#                   share, to OUTDIR/ncu-NAME.md; summary.txt gets ncu's line as any
+#                   stage's, then "ncu-NAME ok: K kernels, L launches profiled; table
+#                   in ncu-NAME.md" or "ncu-NAME NOT OK: ..." (ncusum found no launch
+#                   or could not read one). With NCU_BENCH empty or no ncu on PATH the
+#                   stage does not run and fails.
 #
 # GPU_BIN names another folder of binaries than .gpu/; PROPS_SEED sets the
 # props stage's -props.seed (0: a fresh seed from the clock, logged); PROPS_VARIANT
@@ -162,10 +184,14 @@ cap=${CPU_CAP:+-cpu-cap=$CPU_CAP}
 echo "# commit $commit gpu: $gpu date: $(date -u +%FT%TZ)" >>"$summary"
 
 run() { # name dir command...
-  local name=$1 dir=$2; shift 2
-  local log=$out/$name.log
+  runto "$out/$1.log" "$@"
+}
+
+# runto is run with the command's output in log instead of OUTDIR/NAME.log.
+runto() { # log name dir command...
+  local log=$1 name=$2 dir=$3; shift 3
   local t0=$(date +%s)
-  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd $dir && $*)"; } >"$log"
+  { echo "# commit $commit, gpu: $gpu"; echo "# command: (cd $dir && $(shellwords "$@"))"; } >"$log"
   (cd "$root/$dir" && "$@") >>"$log" 2>&1
   local rc=$?
   [ $rc = 0 ] || failed=$((failed+1))
@@ -494,6 +520,25 @@ sanitizers() { # name regex per
   grep -q " NOT OK" "$out/$name-summary.txt" && failed=$((failed+1))
 }
 
+# ncusummary writes OUTDIR/NAME.md, ncusum's table of OUTDIR/NAME.csv,
+# and adds "NAME ok: K kernels, L launches profiled; table in NAME.md" to
+# OUTDIR/summary.txt, or "NAME NOT OK: " and why (no table written),
+# failing the stage.
+ncusummary() { # name
+  local name=$1 err k l
+  if [ ! -x "$bin/ncusum" ]; then
+    sanrefuse "$name" "no $bin/ncusum (make gpu-bins builds it); ncu's CSV is in $name.csv"
+    return
+  fi
+  if ! err=$(cd "$out" && "$bin/ncusum" "$name.csv" 2>&1 >"$name.md"); then
+    rm -f "$out/$name.md"
+    sanrefuse "$name" "$(printf '%s' "$err" | head -c 600 | tr '\n' ' ')"
+    return
+  fi
+  read -r k l < <(cd "$out" && "$bin/ncusum" -tsv "$name.csv" | awk -F '\t' 'NR > 1 { k++; l += $4 } END { print k + 0, l + 0 }')
+  echo "$name ok: $k kernels, $l launches profiled; table in $name.md" | tee -a "$summary"
+}
+
 # The faults stage's kernels: the correct example first, then every
 # deliberately broken kernel.
 faultkernels() {
@@ -638,6 +683,22 @@ for stage in "$@"; do
     run sweep-crossover . env ${table:+CONVBENCH_CROSSOVER=$table} "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-2} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep=crossover ;;
   sweep:*)
     run "sweep-${stage#sweep:}" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ${SWEEP_ARGS:-} ;;
+  ncu:*)
+    # Nsight Compute over the cases NCU_BENCH names (see the stage's
+    # description above).
+    name=ncu-${stage#ncu:}
+    if [ -z "${NCU_BENCH:-}" ]; then
+      sanrefuse "$name" "NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as 'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'; not run"
+      continue
+    fi
+    if ! command -v ncu >/dev/null 2>&1; then
+      sanrefuse "$name" "ncu is not on PATH; not run"
+      continue
+    fi
+    nk=(); [ -n "${NCU_KERNEL:-}" ] && nk=(-k "regex:$NCU_KERNEL")
+    # shellcheck disable=SC2086
+    runto "$out/$name.csv" "$name" benchmarks ncu --clock-control none --section SpeedOfLight --csv --page details --launch-skip "${NCU_SKIP:-2}" --launch-count "${NCU_COUNT:-3}" ${nk[@]+"${nk[@]}"} "$bin/benchmarks.test" -test.run '^$' -test.bench "$NCU_BENCH" -test.benchtime 1x -test.count 1 -test.cpu 1 -test.timeout 0 -max-time="${NCU_MAX_TIME:-20ms}" ${NCU_ARGS:-}
+    ncusummary "$name" ;;
   bench:*)
     preset=${stage#bench:}
     run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime 1x -test.timeout 0 -sweep=$preset $cap ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ;;

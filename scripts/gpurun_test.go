@@ -930,3 +930,204 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }
+
+// fakeNCU is a stand-in for ncu: it prints its arguments one a line and
+// ncu's "==PROF==" lines, runs the program its options end at (the first
+// argument that is not an option or an option's value), and then prints
+// a CSV details page of two kernels, three launches, as ncu --csv --page
+// details does, with the program's output before it and a line of it
+// among the rows. With FAKE_NCU=none it profiles no launch.
+const fakeNCU = `#!/bin/bash
+for a in "$@"; do echo "arg[$a]"; done
+while [ $# -gt 0 ]; do
+  case $1 in
+  --clock-control|--section|--page|--launch-skip|--launch-count|-k) shift 2 ;;
+  -*) shift ;;
+  *) break ;;
+  esac
+done
+echo "==PROF== Connected to process 4242 ($1)"
+"$@"
+rc=$?
+echo "==PROF== Disconnected from process 4242"
+if [ "$FAKE_NCU" = none ]; then echo "==WARNING== No kernels were profiled."; exit $rc; fi
+h='"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"'
+echo "$h"
+row() { echo "\"$1\",\"4242\",\"benchmarks.test\",\"127.0.0.1\",\"$2\",\"1\",\"7\",\"(16, 16, 1)\",\"(256, 256, 1)\",\"0\",\"9.0\",\"GPU Speed Of Light Throughput\",\"$3\",\"$4\",\"$5\""; }
+k='void conv<float, 11>(const float *, float *, int)'
+for id in 0 1; do
+  row $id "$k" Duration usecond 1,100.4
+  row $id "$k" "Compute (SM) Throughput" % 71.5
+  row $id "$k" "Memory Throughput" % 40.25
+  row $id "$k" "DRAM Throughput" % 40.25
+done
+echo "[benchmarks] a line of the program's among the rows"
+row 2 'flush_l2(int *)' Duration usecond 5.5
+row 2 'flush_l2(int *)' "Compute (SM) Throughput" % 3.5
+row 2 'flush_l2(int *)' "Memory Throughput" % 60
+row 2 'flush_l2(int *)' "L2 Cache Throughput" % 60
+exit $rc
+`
+
+// TestGPURunNCUStage runs the ncu stage over a stand-in ncu and benchmark
+// binary, with the real ncusum built into the folder of binaries, and
+// checks: ncu's command line (clocks left alone, the SpeedOfLight
+// section as CSV of the details page, the launch options, the kernel
+// regex, the benchmark binary run once over NCU_BENCH's cases from
+// benchmarks/ with a short -max-time, NCU_ARGS after), the CSV in
+// OUTDIR/ncu-NAME.csv after the commit and command lines, ncusum's table
+// in OUTDIR/ncu-NAME.md and the stage's lines in summary.txt. Without
+// NCU_BENCH, without ncu on PATH, or when ncu profiles no launch, the
+// stage says NOT OK and fails.
+func TestGPURunNCUStage(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build ncusum")
+	}
+	dir := t.TempDir()
+	root, bin, path := filepath.Join(dir, "root"), filepath.Join(dir, "bin"), filepath.Join(dir, "path")
+	for _, d := range []string{filepath.Join(root, "benchmarks"), bin, path} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build := exec.Command(goCmd, "build", "-o", filepath.Join(bin, "ncusum"), "./results/cmd/ncusum")
+	build.Dir = ".."
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./results/cmd/ncusum: %v\n%s", err, b)
+	}
+	for file, text := range map[string]string{
+		filepath.Join(path, "ncu"):            fakeNCU,
+		filepath.Join(bin, "benchmarks.test"): "#!/bin/sh\necho \"pwd[$(pwd)]\"\necho 'BenchmarkConv/variant=gpu-regtile/size=4096x4096 1 2200000 ns/op'\necho PASS\n",
+	} {
+		if err := os.WriteFile(file, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const bench = "BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/"
+	withNCU := "PATH=" + path + ":/usr/bin:/bin"
+	for _, tt := range []struct {
+		name    string
+		env     []string
+		code    int
+		args    []string // ncu's arguments, in order; nil where ncu must not run
+		summary []string // lines of summary.txt, its seconds 0
+	}{
+		{
+			name: "defaults", env: []string{withNCU, "NCU_BENCH=" + bench},
+			args: []string{"--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
+				"--launch-skip", "2", "--launch-count", "3", filepath.Join(bin, "benchmarks.test"),
+				"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "1x", "-test.count", "1", "-test.cpu", "1",
+				"-test.timeout", "0", "-max-time=20ms"},
+			summary: []string{
+				"ncu-a                        rc=0 passed=0 failed=0 skipped=0 0s ",
+				"ncu-a ok: 2 kernels, 3 launches profiled; table in ncu-a.md",
+			},
+		},
+		{
+			name: "settings", env: []string{withNCU, "NCU_BENCH=" + bench, "NCU_SKIP=0", "NCU_COUNT=10",
+				"NCU_KERNEL=conv|regtile", "NCU_MAX_TIME=5ms", "NCU_ARGS=-variants gpu-regtile -sizes 4096x4096"},
+			args: []string{"--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
+				"--launch-skip", "0", "--launch-count", "10", "-k", "regex:conv|regtile", filepath.Join(bin, "benchmarks.test"),
+				"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "1x", "-test.count", "1", "-test.cpu", "1",
+				"-test.timeout", "0", "-max-time=5ms", "-variants", "gpu-regtile", "-sizes", "4096x4096"},
+			summary: []string{"ncu-a ok: 2 kernels, 3 launches profiled; table in ncu-a.md"},
+		},
+		{
+			name: "no launch profiled", env: []string{withNCU, "NCU_BENCH=" + bench, "FAKE_NCU=none"}, code: 1,
+			args: []string{"--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
+				"--launch-skip", "2", "--launch-count", "3", filepath.Join(bin, "benchmarks.test"),
+				"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "1x", "-test.count", "1", "-test.cpu", "1",
+				"-test.timeout", "0", "-max-time=20ms"},
+			summary: []string{"ncu-a NOT OK: ncusum: ncu-a.csv: no kernel launch found: no CSV header row starting with \"ID\" (ncu --csv --page details writes one)"},
+		},
+		{
+			name: "no NCU_BENCH", env: []string{withNCU}, code: 1,
+			summary: []string{"ncu-a NOT OK: NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as '" + bench + "'; not run"},
+		},
+		{
+			name: "no ncu", env: []string{"NCU_BENCH=" + bench}, code: 1,
+			summary: []string{"ncu-a NOT OK: ncu is not on PATH; not run"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "no ncu" {
+				if p, err := exec.LookPath("/usr/bin/ncu"); err == nil {
+					t.Skipf("%s is on the script's PATH", p)
+				}
+				if p, err := exec.LookPath("/bin/ncu"); err == nil {
+					t.Skipf("%s is on the script's PATH", p)
+				}
+			}
+			out := filepath.Join(dir, "out-"+strings.ReplaceAll(tt.name, " ", "-"))
+			b, code := gpuRun(t, root, out, append([]string{"GPU_BIN=" + bin}, tt.env...), "ncu:a")
+			if code != tt.code {
+				t.Fatalf("gpu-run.sh ncu:a: exit status %d, want %d\n%s", code, tt.code, b)
+			}
+			summary, err := os.ReadFile(filepath.Join(out, "summary.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(regexp.MustCompile(` [0-9]+s `).ReplaceAllString(string(summary), " 0s "), "\n")
+			for _, w := range tt.summary {
+				if !slices.Contains(lines, w) {
+					t.Errorf("summary.txt lacks %q:\n%s", w, summary)
+				}
+			}
+			if tt.code != 0 && !strings.Contains(string(summary), "1 stage command(s) failed") {
+				t.Errorf("summary.txt does not count the failed stage:\n%s", summary)
+			}
+			csv, err := os.ReadFile(filepath.Join(out, "ncu-a.csv"))
+			if tt.args == nil {
+				if err == nil {
+					t.Errorf("the stage ran ncu:\n%s", csv)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := strings.Split(string(csv), "\n")
+			if !strings.HasPrefix(log[0], "# commit ") ||
+				!strings.HasPrefix(log[1], "# command: (cd benchmarks && ncu --clock-control none --section SpeedOfLight --csv --page details ") ||
+				!strings.Contains(log[1], " -test.run '^$' -test.bench "+bench+" ") {
+				t.Errorf("ncu-a.csv does not start with the commit and the command, quoted:\n%s\n%s", log[0], log[1])
+			}
+			var args []string
+			for _, l := range log {
+				if a, ok := strings.CutPrefix(l, "arg["); ok {
+					args = append(args, strings.TrimSuffix(a, "]"))
+				}
+			}
+			if !slices.Equal(args, tt.args) {
+				t.Errorf("ncu's arguments\n%q\nwant\n%q", args, tt.args)
+			}
+			if !slices.Contains(log, "pwd["+filepath.Join(root, "benchmarks")+"]") {
+				t.Errorf("the benchmark binary did not run in benchmarks/:\n%s", csv)
+			}
+			if tt.code != 0 {
+				if _, err := os.Stat(filepath.Join(out, "ncu-a.md")); err == nil {
+					t.Errorf("a failed stage left ncu-a.md")
+				}
+				return
+			}
+			md, err := os.ReadFile(filepath.Join(out, "ncu-a.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []string{
+				"Nsight Compute's Speed Of Light section of ncu-a.csv: 3 launches of 2 kernels.\n",
+				"| `void conv<float, 11>(const float *, float *, int)` | (16, 16, 1) | (256, 256, 1) |        2 |          1100 |       2201 | 71.5 |     40.2 |   40.2 |          |      | compute (SM) |            71.5 |\n",
+				"| `flush_l2(int *)`                                   | (16, 16, 1) | (256, 256, 1) |        1 |          5.50 |       5.50 | 3.50 |     60.0 |        |          | 60.0 | memory (L2)  |            60.0 |\n",
+			} {
+				if !strings.Contains(string(md), w) {
+					t.Errorf("ncu-a.md lacks %q:\n%s", w, md)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A kernel is the launches of one kernel name, block size and grid size,
+// summarised.
+type kernel struct {
+	name, block, grid string
+	launches          int
+	total             float64 // summed duration of the launches that have one, microseconds
+	figures                   // medians over the launches that have each
+	limiter           string  // "compute (SM)", "memory (DRAM)", ...; "" where neither share is known
+	share             float64 // the limiter's share of its roof, percent
+}
+
+// group summarises launches by kernel name, block and grid, longest
+// total duration first; kernels without a duration come last, and ties
+// go by name, block and grid.
+func group(launches []*launch) []*kernel {
+	type key struct{ name, block, grid string }
+	byKey := map[key][]*launch{}
+	var keys []key
+	for _, l := range launches {
+		k := key{l.kernel, l.block, l.grid}
+		if byKey[k] == nil {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], l)
+	}
+	var kernels []*kernel
+	for _, k := range keys {
+		ls := byKey[k]
+		g := &kernel{name: k.name, block: k.block, grid: k.grid, launches: len(ls)}
+		for f := range nfigures {
+			var vs []float64
+			for _, l := range ls {
+				if l.has[f] {
+					vs = append(vs, l.val[f])
+				}
+			}
+			if len(vs) > 0 {
+				g.val[f], g.has[f] = median(vs), true
+				if f == duration {
+					for _, v := range vs {
+						g.total += v
+					}
+				}
+			}
+		}
+		g.limiter, g.share = limiter(g.figures)
+		kernels = append(kernels, g)
+	}
+	slices.SortStableFunc(kernels, func(a, b *kernel) int {
+		if a.has[duration] != b.has[duration] {
+			if a.has[duration] {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(b.total, a.total), cmp.Compare(a.name, b.name),
+			cmp.Compare(a.block, b.block), cmp.Compare(a.grid, b.grid))
+	})
+	return kernels
+}
+
+// median returns the median of vs, the mean of the middle two for an even
+// count; it sorts vs.
+func median(vs []float64) float64 {
+	slices.Sort(vs)
+	n := len(vs)
+	if n%2 == 1 {
+		return vs[n/2]
+	}
+	return (vs[n/2-1] + vs[n/2]) / 2
+}
+
+// limiter names the roof that limits a kernel and gives its share: the
+// larger of the SM and memory throughput shares, compute on a tie; memory
+// is qualified by its unit with the largest share among DRAM, L2 and
+// L1/TEX (the first of them on a tie), where one is known. It returns ""
+// where neither share is known.
+func limiter(f figures) (name string, share float64) {
+	switch {
+	case f.has[sm] && (!f.has[memory] || f.val[sm] >= f.val[memory]):
+		return "compute (SM)", f.val[sm]
+	case !f.has[memory]:
+		return "", 0
+	}
+	name, best := "memory", math.Inf(-1)
+	for _, u := range []struct {
+		f    figure
+		name string
+	}{{dram, "memory (DRAM)"}, {l2, "memory (L2)"}, {l1, "memory (L1/TEX)"}} {
+		if f.has[u.f] && f.val[u.f] > best {
+			name, best = u.name, f.val[u.f]
+		}
+	}
+	return name, f.val[memory]
+}
+
+// header is the table's header row.
+var header = []string{"kernel", "block", "grid", "launches", "duration (us)", "total (us)",
+	"SM %", "memory %", "DRAM %", "L1/TEX %", "L2 %", "limiter", "share of roof %"}
+
+// numeric reports whether column i of the table holds numbers.
+func numeric(i int) bool { return i >= 3 && i != 11 }
+
+// cells returns k's row of the table, numbers formatted by num (ok false
+// for an unknown value).
+func (k *kernel) cells(num func(v float64, ok bool) string) []string {
+	share := ""
+	if k.limiter != "" {
+		share = num(k.share, true)
+	}
+	return []string{k.name, k.block, k.grid, strconv.Itoa(k.launches),
+		num(k.val[duration], k.has[duration]), num(k.total, k.has[duration]),
+		num(k.val[sm], k.has[sm]), num(k.val[memory], k.has[memory]), num(k.val[dram], k.has[dram]),
+		num(k.val[l1], k.has[l1]), num(k.val[l2], k.has[l2]), k.limiter, share}
+}
+
+// writeTSV writes the header and a line a kernel, tab-separated, the
+// numbers to at most six decimal places; a tab or line break in a name
+// becomes a space.
+func writeTSV(w io.Writer, kernels []*kernel) error {
+	var sb strings.Builder
+	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+	line := func(cells []string) {
+		for i, c := range cells {
+			if i > 0 {
+				sb.WriteByte('\t')
+			}
+			sb.WriteString(clean.Replace(c))
+		}
+		sb.WriteByte('\n')
+	}
+	line(header)
+	for _, k := range kernels {
+		line(k.cells(func(v float64, ok bool) string {
+			if !ok {
+				return ""
+			}
+			return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
+		}))
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// writeMarkdown writes a line naming the files and counting launches and
+// kernels, the table as GitHub Markdown with its columns aligned, and its
+// legend.
+func writeMarkdown(w io.Writer, kernels []*kernel, files []string) error {
+	launches := 0
+	for _, k := range kernels {
+		launches += k.launches
+	}
+	rows := [][]string{header}
+	for _, k := range kernels {
+		r := k.cells(func(v float64, ok bool) string {
+			if !ok {
+				return ""
+			}
+			return sig(v, 3)
+		})
+		r[0] = "`" + r[0] + "`"
+		rows = append(rows, r)
+	}
+	for _, r := range rows {
+		for i := range r {
+			r[i] = strings.ReplaceAll(r[i], "|", `\|`)
+		}
+	}
+	width := make([]int, len(header))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(c), 3)
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Nsight Compute's Speed Of Light section of %s: %d launches of %d kernels.\n\n",
+		strings.Join(files, ", "), launches, len(kernels))
+	row := func(r []string) {
+		sb.WriteString("|")
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if numeric(i) {
+				sb.WriteString(" " + pad + c + " |")
+			} else {
+				sb.WriteString(" " + c + pad + " |")
+			}
+		}
+		sb.WriteString("\n")
+	}
+	row(rows[0])
+	sep := make([]string, len(header))
+	for i := range sep {
+		if numeric(i) {
+			sep[i] = strings.Repeat("-", width[i]-1) + ":"
+		} else {
+			sep[i] = strings.Repeat("-", width[i])
+		}
+	}
+	row(sep)
+	for _, r := range rows[1:] {
+		row(r)
+	}
+	sb.WriteString(`
+- A row is the launches of one kernel with the same block and grid, longest total duration first.
+- duration, SM %, memory %, DRAM %, L1/TEX %, L2 %: medians over the launches, of ncu's
+  Duration and the Compute (SM), Memory, DRAM, L1/TEX Cache and L2 Cache Throughput, each
+  a percentage of its peak; total: the launches' durations summed. An empty cell: ncu gave no value.
+- limiter: compute (SM) where the SM's share is at least the memory's, else memory and the
+  unit with the largest share of DRAM, L2 and L1/TEX; share of roof: the larger share.
+`)
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// sig formats v with n significant digits, without exponent for the
+// magnitudes of kernel durations and percentages.
+func sig(v float64, n int) string {
+	if v == 0 {
+		return "0"
+	}
+	mag := int(math.Floor(math.Log10(math.Abs(v))))
+	return strconv.FormatFloat(v, 'f', max(n-1-mag, 0), 64)
+}
