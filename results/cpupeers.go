@@ -141,7 +141,7 @@ func openCVHereTable(h *Host, run *Run) *Table {
 			ms := o.ms(p.Filter, typ)
 			here, ratio := missing, missing
 			if !math.IsNaN(ms) {
-				here, ratio = sig(ms, 3), xCell(speedup(tm.Center(), ms*1e6))
+				here, ratio = Sig(ms, 3), xCell(speedup(tm.Center(), ms*1e6))
 			}
 			t.Rows = append(t.Rows, []string{p.Case, typ, p.Function, msCI(tm), here, ratio})
 		}

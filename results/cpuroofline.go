@@ -80,7 +80,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 				"Intensity and GFLOP/s count the operations cpu-fast executed (a separable Gaussian's two passes, not 2·K² an output). "+
 				"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach. "+
 				"The copy roof is that of a 64 MiB buffer; a case whose input and output partly stay in the caches between runs can pass it.",
-				sig(c.fmaGFLOPs, 3), sig(c.copyGBps, 3), sig(c.fmaGFLOPs/2, 3)),
+				Sig(c.fmaGFLOPs, 3), Sig(c.copyGBps, 3), Sig(c.fmaGFLOPs/2, 3)),
 			Header: []string{"Case", "Type", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "cpu-fast (GFLOP/s)", "% of roof"},
 			Keys:   2}
 		roof := func(ai float64) (float64, string) {
@@ -91,7 +91,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 		}
 		for _, p := range hd.pts {
 			r, bound := roof(p.ai)
-			t.Rows = append(t.Rows, []string{p.label, p.typ, sig(p.ai, 3), sig(r, 3), bound, sig(p.gf, 3), percent(p.gf/r, true)})
+			t.Rows = append(t.Rows, []string{p.label, p.typ, Sig(p.ai, 3), Sig(r, 3), bound, Sig(p.gf, 3), percent(p.gf/r, true)})
 		}
 		s.Tables = append(s.Tables, t)
 		full, half := make([]float64, len(xp)), make([]float64, len(xp))

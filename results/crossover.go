@@ -248,8 +248,8 @@ func sectionCrossover(hosts []*Host) *Section {
 		Caption: "Each GPU's crossover run: the median kernel time of the variant on the case against the goal, below the FP32 floor of the case (0.221 ms for dense21 and 0.482 ms for dense31 over 4096x4096 at 66.9 TFLOP/s).",
 		Header:  []string{"GPU", "Variant", "Size", "Filter", "Time (ms)", "Goal (ms)", "Verdict"}}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
-		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", sig(autoGoal, 2)),
-		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
+		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", Sig(autoGoal, 2)),
+		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
 	recorded, shown := false, false // whether a run records energy; whether any run is shown
 	for _, h := range hosts {
 		if !h.GPU {
@@ -336,7 +336,7 @@ func tcGoalRow(h *Host, g TCGoal, cases []crossoverCase) ([]string, bool) {
 		if ms <= g.MaxMS {
 			verdict = "met"
 		}
-		return []string{h.Title, g.Variant, g.Size, g.Filter, msCI(m), sig(g.MaxMS, 2), verdict}, true
+		return []string{h.Title, g.Variant, g.Size, g.Filter, msCI(m), Sig(g.MaxMS, 2), verdict}, true
 	}
 	return nil, false
 }
@@ -423,7 +423,7 @@ func crossoverRatio(a, b Measure) string {
 	if a.OK() && b.OK() && (len(a.s.Values) < minTested || len(b.s.Values) < minTested) {
 		ca, cb := a.Center(), b.Center()
 		if ca > 0 && cb > 0 {
-			return sig(ca/cb, 3) + "×"
+			return Sig(ca/cb, 3) + "×"
 		}
 	}
 	return ratioCell(a, b)
@@ -556,8 +556,8 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		id = "crossover-" + a + "-" + h.Slug
 	}
 	t := &Table{ID: id, Title: "`" + a + "` against the fastest path — " + h.Title,
-		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, sig(autoGoal, 2)) + read + untested,
-		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", sig(autoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
+		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, Sig(autoGoal, 2)) + read + untested,
+		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
 	n, met := 0, 0
 	worst, worstAny, worstCase := math.NaN(), math.NaN(), missing
 	for _, c := range cases {
@@ -594,5 +594,5 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 	if met < n {
 		verdict = "not met"
 	}
-	return t, []string{h.Title, a, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), sig(worst, 3) + "×", worstCase, verdict, sig(worstAny, 3) + "×"}
+	return t, []string{h.Title, a, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), Sig(worst, 3) + "×", worstCase, verdict, Sig(worstAny, 3) + "×"}
 }

@@ -58,7 +58,7 @@ func energyCell(m Measure) string {
 	if !(s.Center > 0) {
 		return missing
 	}
-	return sig(s.Center, 3) + " ±" + s.PctRangeString()
+	return Sig(s.Center, 3) + " ±" + s.PctRangeString()
 }
 
 // gflopPerJouleCell formats the work of one run of flops FLOP over the
@@ -69,7 +69,7 @@ func gflopPerJouleCell(flops float64, m Measure) string {
 	if math.IsNaN(mj) || mj <= 0 {
 		return missing
 	}
-	return sig(flops/1e9/(mj/1e3), 3)
+	return Sig(flops/1e9/(mj/1e3), 3)
 }
 
 // gflopsCell formats the rate of one run of flops FLOP taking the median
@@ -79,7 +79,7 @@ func gflopsCell(flops float64, m Measure) string {
 	if math.IsNaN(ns) || ns <= 0 {
 		return missing
 	}
-	return sig(flops/ns, 3)
+	return Sig(flops/ns, 3)
 }
 
 // energyRatioCell formats the fastest variant's energy a run over the

@@ -296,7 +296,7 @@ func sectionFloors(hosts []*Host) *Section {
 				Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
 					"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s GB/s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
 					"A time without ± is one sample set (`-count 1`), one with ±∞ two to five (too few for a 95%% interval of the median over the sets); the spread within each set is the `median-ci95-%%` of its line.",
-					which, sig(d.bw, 5), sig(d.peak, 5)),
+					which, Sig(d.bw, 5), Sig(d.peak, 5)),
 				Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
 			for _, v := range vs {
 				t.Header = append(t.Header, v+" (ms, share)")

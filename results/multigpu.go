@@ -121,7 +121,7 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	}
 	all := allGPUs(n)
 	t := &Table{ID: "004-multigpu-goals-" + h.Slug, Title: "Goals on every GPU — " + h.Title,
-		Caption: fmt.Sprintf("Resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling efficiency of at least %s, and the one-shot pipeline (pinned, 4 streams) within 10%% of the host-copy bound (at least %s%% of it), on gpus=%s.", sig(residentEffGoal, 2), sig(oneShotBoundGoal, 2), all),
+		Caption: fmt.Sprintf("Resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling efficiency of at least %s, and the one-shot pipeline (pinned, 4 streams) within 10%% of the host-copy bound (at least %s%% of it), on gpus=%s.", Sig(residentEffGoal, 2), Sig(oneShotBoundGoal, 2), all),
 		Header:  []string{"goal", "size", "type", "filter", "measured", "met"}}
 	verdict := func(ok bool) string {
 		if ok {
@@ -132,14 +132,14 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	base := Q{"variant": multiGPUVariant, "size": "32768x32768", "gpus": all}
 	res := h.Sample(base.with("type", "f32", "filter", "gauss21", "timing", "kernel"))
 	if eff, ok := metricOf(res, "scaling-eff"); ok {
-		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", sig(eff, 3), verdict(eff >= residentEffGoal)})
+		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", Sig(eff, 3), verdict(eff >= residentEffGoal)})
 	}
 	for _, typ := range []string{"f32", "u8"} {
 		for _, f := range []string{"gauss5", "gauss21"} {
 			for _, tune := range []string{"streams=4", "chunks=16,streams=4"} {
 				smp := h.Sample(base.with("type", typ, "filter", f, "timing", "total", "mem", "pinned", "tune", tune))
 				if pct, ok := copyBoundPercent(run, smp, n); ok {
-					t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound (" + tune + ")", "32768x32768", typ, f, sig(pct, 3) + "%", verdict(pct >= oneShotBoundGoal)})
+					t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound (" + tune + ")", "32768x32768", typ, f, Sig(pct, 3) + "%", verdict(pct >= oneShotBoundGoal)})
 				}
 			}
 		}

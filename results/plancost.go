@@ -148,7 +148,7 @@ func sectionPlanCost(hosts []*Host) *Section {
 					worst, worstNS = pc.cold.Keys["variant"], c
 				}
 				if v, ok := pc.cold.Median(compilesUnit); ok {
-					compiles = sig(v, 3)
+					compiles = Sig(v, 3)
 				}
 			}
 			t.Rows = append(t.Rows, []string{pc.any().Keys["variant"], problemLabel(pc.any()),

@@ -74,7 +74,7 @@ func section001(hosts []*Host) *Section {
 		for _, f := range filters001 {
 			row := []string{f}
 			for _, x := range report001Speedup[v][f] {
-				row = append(row, sig(x, 4)+"×")
+				row = append(row, Sig(x, 4)+"×")
 			}
 			t.Rows = append(t.Rows, row)
 		}
@@ -85,13 +85,13 @@ func section001(hosts []*Host) *Section {
 		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
 	for i, g := range report001KernelSize["gpu-naive"] {
 		sh := report001KernelSize["gpu-shared"][i]
-		tk.Rows = append(tk.Rows, []string{g.K, sig(g.GaussSpeedup, 4) + "×", pubMS(g.GaussMS), sig(sh.GaussSpeedup, 4) + "×", pubMS(sh.GaussMS), sig(g.BoxSpeedup, 4) + "×", sig(sh.BoxSpeedup, 4) + "×"})
+		tk.Rows = append(tk.Rows, []string{g.K, Sig(g.GaussSpeedup, 4) + "×", pubMS(g.GaussMS), Sig(sh.GaussSpeedup, 4) + "×", pubMS(sh.GaussMS), Sig(g.BoxSpeedup, 4) + "×", Sig(sh.BoxSpeedup, 4) + "×"})
 	}
 	s.Tables = append(s.Tables, tk)
 	tt := &Table{ID: "001-published-tuned", Title: "Published by report 001 — " + report001GPU + ", table 5 (1920x1920)",
 		Header: []string{"Filter", "Optimal block", "Global 16x16", "Shared 16x16", "Tuned shared"}}
 	for _, r := range report001Tuned {
-		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, sig(r.Global, 4) + "×", sig(r.Shared, 4) + "×", sig(r.TunedShared, 4) + "×"})
+		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, Sig(r.Global, 4) + "×", Sig(r.Shared, 4) + "×", Sig(r.TunedShared, 4) + "×"})
 	}
 	s.Tables = append(s.Tables, tt)
 	s.Plots = []*Plot{plot}

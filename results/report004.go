@@ -88,7 +88,7 @@ func section004(hosts []*Host) *Section {
 		if r.Variant == "" {
 			v = missing
 		}
-		t.Rows = append(t.Rows, []string{r.Implementation, v, sig(r.MS, 4), sig(r.MPixS, 4), fmt.Sprintf("%.2f", r.GBs)})
+		t.Rows = append(t.Rows, []string{r.Implementation, v, Sig(r.MS, 4), Sig(r.MPixS, 4), fmt.Sprintf("%.2f", r.GBs)})
 	}
 	s.Tables = append(s.Tables, t)
 	s.Plots = []*Plot{plot}

@@ -96,7 +96,7 @@ func xCell(r float64) string {
 	if math.IsNaN(r) || r <= 0 {
 		return missing
 	}
-	return sig(r, 3) + "×"
+	return Sig(r, 3) + "×"
 }
 func pubMS(v float64) string {
 	if v <= 0 {

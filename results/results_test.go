@@ -130,7 +130,7 @@ func TestSig(t *testing.T) {
 		want string
 	}{{0.012345, "0.0123"}, {1.5, "1.50"}, {123.4, "123"}, {98765, "98765"}, {0, "0"}}
 	for _, tt := range tests {
-		if got := sig(tt.v, 3); got != tt.want {
+		if got := Sig(tt.v, 3); got != tt.want {
 			t.Errorf("sig(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}

@@ -103,7 +103,7 @@ func sectionRoofline(hosts []*Host) *Section {
 		t := &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
 			Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. "+
 				"Each variant's GFLOP/s at its fastest block and tunables in the host's run `%s` (%s), and in brackets its share of the roof; GFLOP/s counts 2·K² FLOP an output, so a separable path, which executes fewer, can pass the FP32 roof.",
-				sig(hd.peak, 3), sig(hd.bw, 3), hd.run.Preset, timingOf(rooflineSamples(hd.run))),
+				Sig(hd.peak, 3), Sig(hd.bw, 3), hd.run.Preset, timingOf(rooflineSamples(hd.run))),
 			Header: []string{"Filter", "FLOP/byte", "Roof (GFLOP/s)", "Bound"}}
 		t.Header = append(t.Header, hd.variants...)
 		roof := make([]float64, len(xp))
@@ -124,7 +124,7 @@ func sectionRoofline(hosts []*Host) *Section {
 			p := pts[x.pt]
 			floor, bound := p.tp.Roofline(hd.bw, hd.peak)
 			r := p.tp.GFLOPPerSec(floor)
-			row := []string{p.spec, sig(p.ai, 3), sig(r, 3), bound}
+			row := []string{p.spec, Sig(p.ai, 3), Sig(r, 3), bound}
 			any := false
 			for vi, v := range hd.variants {
 				best := fastest(hd.run.Find(Q{"size": rooflineSize, "filter": p.spec, "variant": v, "cache": "hot", "opts": "default"}))
@@ -132,7 +132,7 @@ func sectionRoofline(hosts []*Host) *Section {
 				if best > 0 {
 					gf := p.tp.GFLOPPerSec(time.Duration(best))
 					ys[vi][i] = gf
-					cell = sig(gf, 3) + " (" + percent(gf/r, true) + ")"
+					cell = Sig(gf, 3) + " (" + percent(gf/r, true) + ")"
 					any = true
 				}
 				row = append(row, cell)

@@ -88,7 +88,7 @@ func sectionShapes(hosts []*Host) *Section {
 		Caption: fmt.Sprintf("Each GPU's run of preset roofline-shapes (dense<K>, K = 3, 5, 7, kernel time replayed from CUDA graphs, hot cache), the fastest of its variants on each case. "+
 			"Types: u8 and i16 input, one channel and RGB interleaved and planar, at %s or more of their own DRAM floor (input read once in its element size, float32 output written once, over the run's gpu-copy-gbps). "+
 			"Borders: each of replicate, reflect, mirror and wrap at most %s the time of zero border. Odd size: 4099x4097 at most %s the time per pixel of 4096x4096. "+
-			"Worst is the case furthest from its target.", percent(shapeGoals.TypeShare, true), sig(shapeGoals.MaxSlowdown, 3)+"x", sig(shapeGoals.MaxSlowdown, 3)+"x"),
+			"Worst is the case furthest from its target.", percent(shapeGoals.TypeShare, true), Sig(shapeGoals.MaxSlowdown, 3)+"x", Sig(shapeGoals.MaxSlowdown, 3)+"x"),
 		Header: []string{"GPU", "Goal", "Target", "Cases at target", "Worst", "Worst case", "Verdict"}, Keys: 2}
 	for _, h := range hosts {
 		if !h.GPU {
@@ -115,7 +115,7 @@ func sectionShapes(hosts []*Host) *Section {
 
 		// Element types and layouts against their own DRAM floor.
 		types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
-			Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, sig(bw, 5)),
+			Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(bw, 5)),
 			Header:  []string{"Type", "Channels", "K", "DRAM floor (ms)"}, Keys: 3}
 		for _, v := range d.variants {
 			types.Header = append(types.Header, v+" (ms, share)")
@@ -182,7 +182,7 @@ func sectionShapes(hosts []*Host) *Section {
 					any = true
 					cell := floorTime(m)
 					if zok {
-						cell += " (" + sig(m.Center()/z.Center(), 3) + "x)"
+						cell += " (" + Sig(m.Center()/z.Center(), 3) + "x)"
 					}
 					row = append(row, cell)
 				}
@@ -191,10 +191,10 @@ func sectionShapes(hosts []*Host) *Section {
 				}
 				bv, bm := d.best(q)
 				r := bm.Center() / zbest.Center()
-				row = append(row, sig(r, 3)+"x "+bv)
+				row = append(row, Sig(r, 3)+"x "+bv)
 				borders.Rows = append(borders.Rows, row)
 				if b != convolve.Zero && zbest.OK() {
-					borderGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
+					borderGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, Sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
 				}
 			}
 		}
@@ -217,13 +217,13 @@ func sectionShapes(hosts []*Host) *Section {
 					continue
 				}
 				r := (o.Center() / px("4099x4097")) / (e.Center() / px("4096x4096"))
-				odd.Rows = append(odd.Rows, []string{strconv.Itoa(k), v, floorTime(e), floorTime(o), sig(r, 3) + "x"})
+				odd.Rows = append(odd.Rows, []string{strconv.Itoa(k), v, floorTime(e), floorTime(o), Sig(r, 3) + "x"})
 			}
 			_, eb := d.best(base.with("size", "4096x4096"))
 			ov, ob := d.best(base.with("size", "4099x4097"))
 			if ov != "" && eb.OK() {
 				r := (ob.Center() / px("4099x4097")) / (eb.Center() / px("4096x4096"))
-				oddGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
+				oddGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, Sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
 			}
 		}
 		for _, t := range []*Table{types, borders, odd} {
@@ -233,8 +233,8 @@ func sectionShapes(hosts []*Host) *Section {
 		}
 		goals.Rows = append(goals.Rows,
 			typeGoal.row(h.Title, "u8 and i16, 1 channel and RGB, K ≤ 7", percent(shapeGoals.TypeShare, true)+" of their DRAM floor"),
-			borderGoal.row(h.Title, "every border mode against zero", "≤ "+sig(shapeGoals.MaxSlowdown, 3)+"x"),
-			oddGoal.row(h.Title, "4099x4097 against 4096x4096 per pixel", "≤ "+sig(shapeGoals.MaxSlowdown, 3)+"x"))
+			borderGoal.row(h.Title, "every border mode against zero", "≤ "+Sig(shapeGoals.MaxSlowdown, 3)+"x"),
+			oddGoal.row(h.Title, "4099x4097 against 4096x4096 per pixel", "≤ "+Sig(shapeGoals.MaxSlowdown, 3)+"x"))
 	}
 	if len(goals.Rows) > 0 {
 		s.Tables = append([]*Table{goals}, s.Tables...)

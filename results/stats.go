@@ -89,7 +89,7 @@ func msCI(m Measure) string {
 	if s.Center <= 0 || math.IsNaN(s.Center) {
 		return missing
 	}
-	return sig(s.Center/1e6, 3) + " ±" + s.PctRangeString()
+	return Sig(s.Center/1e6, 3) + " ±" + s.PctRangeString()
 }
 
 // ratioCell formats a over b as "1.23×", or "~" when the runs of the two
@@ -102,7 +102,7 @@ func ratioCell(a, b Measure) string {
 	case !significant:
 		return "~"
 	}
-	return sig(r, 3) + "×"
+	return Sig(r, 3) + "×"
 }
 
 // Measure is the time of the sample h.Sample finds for q.

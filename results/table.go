@@ -147,14 +147,14 @@ func ms(ns float64, ok bool) string {
 	if !ok || ns <= 0 || math.IsNaN(ns) {
 		return missing
 	}
-	return sig(ns/1e6, 3)
+	return Sig(ns/1e6, 3)
 }
 
 func num(v float64, ok bool) string {
 	if !ok || math.IsNaN(v) {
 		return missing
 	}
-	return sig(v, 3)
+	return Sig(v, 3)
 }
 
 // percent formats a fraction as a percentage with 2 significant digits.
@@ -162,12 +162,12 @@ func percent(f float64, ok bool) string {
 	if !ok || math.IsNaN(f) {
 		return missing
 	}
-	return sig(100*f, 2) + "%"
+	return Sig(100*f, 2) + "%"
 }
 
-// sig formats v with n significant digits, without exponent for the
+// Sig formats v with n significant digits, without exponent for the
 // magnitudes benchmark tables hold.
-func sig(v float64, n int) string {
+func Sig(v float64, n int) string {
 	if v == 0 {
 		return "0"
 	}

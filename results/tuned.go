@@ -109,7 +109,7 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		}
 		ratio := missing
 		if e.Chosen.MedianNS > 0 && e.Default.MedianNS > 0 {
-			ratio = sig(e.Default.MedianNS/e.Chosen.MedianNS, 3) + "×"
+			ratio = Sig(e.Default.MedianNS/e.Chosen.MedianNS, 3) + "×"
 		}
 		commit := e.Commit
 		if len(commit) > 7 {

@@ -1120,9 +1120,9 @@ func TestGPURunNCUStage(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, w := range []string{
-				"Nsight Compute's Speed Of Light section of ncu-a.csv: 3 launches of 2 kernels.\n",
-				"| `void conv<float, 11>(const float *, float *, int)` | (16, 16, 1) | (256, 256, 1) |        2 |          1100 |       2201 | 71.5 |     40.2 |   40.2 |          |      | compute (SM) |            71.5 |\n",
-				"| `flush_l2(int *)`                                   | (16, 16, 1) | (256, 256, 1) |        1 |          5.50 |       5.50 | 3.50 |     60.0 |        |          | 60.0 | memory (L2)  |            60.0 |\n",
+				"\nncu-a.csv: 3 launches of 2 kernels.\n",
+				"| `void conv<float, 11>(const float *, float *, int)` | (16, 16, 1) | (256, 256, 1) | 2 | 1100 | 2201 | 71.5 | 40.2 | 40.2 |  |  | compute (SM) | 71.5 |\n",
+				"| `flush_l2(int *)` | (16, 16, 1) | (256, 256, 1) | 1 | 5.50 | 5.50 | 3.50 | 60.0 |  |  | 60.0 | memory (L2) | 60.0 |\n",
 			} {
 				if !strings.Contains(string(md), w) {
 					t.Errorf("ncu-a.md lacks %q:\n%s", w, md)

@@ -35,8 +35,9 @@
 // and L1/TEX ("memory (DRAM)"), with that larger share as the share of
 // its roof. Rows are sorted by total duration, longest first.
 //
-// The table is Markdown, with a line above it naming the files and a
-// legend under it; -tsv writes tab-separated values instead, a header
+// The table is Markdown, written as the report's tables are
+// (results.Table): a heading, a caption naming the files, the table and
+// its legend; -tsv writes tab-separated values instead, a header
 // line and a line a row, the numbers to at most six decimal places.
 //
 // It exits with status 1 and a line on standard error naming the file

@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/convbench/convbench/results"
 )
 
 // A kernel is the launches of one kernel name, block size and grid size,
@@ -111,9 +112,6 @@ func limiter(f figures) (name string, share float64) {
 var header = []string{"kernel", "block", "grid", "launches", "duration (us)", "total (us)",
 	"SM %", "memory %", "DRAM %", "L1/TEX %", "L2 %", "limiter", "share of roof %"}
 
-// numeric reports whether column i of the table holds numbers.
-func numeric(i int) bool { return i >= 3 && i != 11 }
-
 // cells returns k's row of the table, numbers formatted by num (ok false
 // for an unknown value).
 func (k *kernel) cells(num func(v float64, ok bool) string) []string {
@@ -155,82 +153,37 @@ func writeTSV(w io.Writer, kernels []*kernel) error {
 	return err
 }
 
-// writeMarkdown writes a line naming the files and counting launches and
-// kernels, the table as GitHub Markdown with its columns aligned, and its
-// legend.
+// writeMarkdown writes the table as results' Markdown tables are written
+// (results.Table), a caption naming the files and counting launches and
+// kernels, and its legend.
 func writeMarkdown(w io.Writer, kernels []*kernel, files []string) error {
 	launches := 0
 	for _, k := range kernels {
 		launches += k.launches
 	}
-	rows := [][]string{header}
+	t := &results.Table{
+		Title:   "Nsight Compute's Speed Of Light section, by kernel",
+		Caption: fmt.Sprintf("%s: %d launches of %d kernels.", strings.Join(files, ", "), launches, len(kernels)),
+		Header:  header,
+		Keys:    3,
+		Legend: []string{
+			"A row is the launches of one kernel with the same block and grid, longest total duration first.",
+			"duration, SM %, memory %, DRAM %, L1/TEX %, L2 %: medians over the launches, of ncu's " +
+				"Duration and the Compute (SM), Memory, DRAM, L1/TEX Cache and L2 Cache Throughput, each " +
+				"a percentage of its peak; total: the launches' durations summed. An empty cell: ncu gave no value.",
+			"limiter: compute (SM) where the SM's share is at least the memory's, else memory and the " +
+				"unit with the largest share of DRAM, L2 and L1/TEX; share of roof: the larger share.",
+		},
+	}
 	for _, k := range kernels {
 		r := k.cells(func(v float64, ok bool) string {
 			if !ok {
 				return ""
 			}
-			return sig(v, 3)
+			return results.Sig(v, 3)
 		})
 		r[0] = "`" + r[0] + "`"
-		rows = append(rows, r)
+		t.Rows = append(t.Rows, r)
 	}
-	for _, r := range rows {
-		for i := range r {
-			r[i] = strings.ReplaceAll(r[i], "|", `\|`)
-		}
-	}
-	width := make([]int, len(header))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], utf8.RuneCountInString(c), 3)
-		}
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "Nsight Compute's Speed Of Light section of %s: %d launches of %d kernels.\n\n",
-		strings.Join(files, ", "), launches, len(kernels))
-	row := func(r []string) {
-		sb.WriteString("|")
-		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if numeric(i) {
-				sb.WriteString(" " + pad + c + " |")
-			} else {
-				sb.WriteString(" " + c + pad + " |")
-			}
-		}
-		sb.WriteString("\n")
-	}
-	row(rows[0])
-	sep := make([]string, len(header))
-	for i := range sep {
-		if numeric(i) {
-			sep[i] = strings.Repeat("-", width[i]-1) + ":"
-		} else {
-			sep[i] = strings.Repeat("-", width[i])
-		}
-	}
-	row(sep)
-	for _, r := range rows[1:] {
-		row(r)
-	}
-	sb.WriteString(`
-- A row is the launches of one kernel with the same block and grid, longest total duration first.
-- duration, SM %, memory %, DRAM %, L1/TEX %, L2 %: medians over the launches, of ncu's
-  Duration and the Compute (SM), Memory, DRAM, L1/TEX Cache and L2 Cache Throughput, each
-  a percentage of its peak; total: the launches' durations summed. An empty cell: ncu gave no value.
-- limiter: compute (SM) where the SM's share is at least the memory's, else memory and the
-  unit with the largest share of DRAM, L2 and L1/TEX; share of roof: the larger share.
-`)
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
-
-// sig formats v with n significant digits, without exponent for the
-// magnitudes of kernel durations and percentages.
-func sig(v float64, n int) string {
-	if v == 0 {
-		return "0"
-	}
-	mag := int(math.Floor(math.Log10(math.Abs(v))))
-	return strconv.FormatFloat(v, 'f', max(n-1-mag, 0), 64)
+	return t.RenderMarkdown(w)
 }
