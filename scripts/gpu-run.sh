@@ -402,9 +402,9 @@ regexquote() { # s
   printf '%s\n' "$1" | sed 's/[][\\.*+?^$(){}|]/\\&/g'
 }
 
-# sanrefuse adds "NAME NOT OK: why" to OUTDIR/summary.txt and fails the
+# refuse adds "NAME NOT OK: why" to OUTDIR/summary.txt and fails the
 # stage.
-sanrefuse() { # name why
+refuse() { # name why
   echo "$1 NOT OK: $2" | tee -a "$summary"
   failed=$((failed+1))
 }
@@ -439,17 +439,17 @@ sanitizers() { # name regex per
   for tool in $tools; do
     case $tool in
     memcheck|racecheck|synccheck|initcheck) ;;
-    *) sanrefuse "$name" "SAN_TOOLS names $tool: want memcheck, racecheck, synccheck or initcheck"; return ;;
+    *) refuse "$name" "SAN_TOOLS names $tool: want memcheck, racecheck, synccheck or initcheck"; return ;;
     esac
   done
-  [[ $tools =~ [^[:space:]] ]] || { sanrefuse "$name" "SAN_TOOLS names no tool"; return; }
+  [[ $tools =~ [^[:space:]] ]] || { refuse "$name" "SAN_TOOLS names no tool"; return; }
   if [ -n "${SAN_GPUS:-}" ]; then
     IFS=, read -ra gpus <<<"$SAN_GPUS"
     for g in "${gpus[@]}"; do
-      [[ $g =~ ^[0-9]+$ ]] || { sanrefuse "$name" "SAN_GPUS=$SAN_GPUS: $g is not a GPU index"; return; }
+      [[ $g =~ ^[0-9]+$ ]] || { refuse "$name" "SAN_GPUS=$SAN_GPUS: $g is not a GPU index"; return; }
     done
     if [ "$(printf '%s\n' "${gpus[@]}" | sort | uniq -d)" != "" ]; then
-      sanrefuse "$name" "SAN_GPUS=$SAN_GPUS names a GPU twice"; return
+      refuse "$name" "SAN_GPUS=$SAN_GPUS names a GPU twice"; return
     fi
     from="SAN_GPUS=$SAN_GPUS names ${#gpus[@]}"
   else
@@ -457,8 +457,8 @@ sanitizers() { # name regex per
     from="nvidia-smi -L lists ${#gpus[@]}"
   fi
   if [ "${#gpus[@]}" -lt "$per" ]; then
-    if [ "$per" = 1 ]; then sanrefuse "$name" "needs a GPU, $from: not run"
-    else sanrefuse "$name" "needs $per GPUs or more, $from: not run"; fi
+    if [ "$per" = 1 ]; then refuse "$name" "needs a GPU, $from: not run"
+    else refuse "$name" "needs $per GPUs or more, $from: not run"; fi
     return
   fi
   for ((i = 0; i + per <= ${#gpus[@]}; i += per)); do
@@ -468,13 +468,13 @@ sanitizers() { # name regex per
   list=$(cd "$root/properties" && "$bin/properties.test" -props.list -props.variant="$re" 2>"$err")
   s=$?
   if [ $s != 0 ] || [ -z "$list" ]; then
-    sanrefuse "$name" "(cd properties && $(shellwords "$bin/properties.test" -props.list -props.variant="$re")) exited $s, listing no variant: $(head -c 300 "$err")"
+    refuse "$name" "(cd properties && $(shellwords "$bin/properties.test" -props.list -props.variant="$re")) exited $s, listing no variant: $(head -c 300 "$err")"
     rm "$err"; return
   fi
   rm "$err"
   mapfile -t variants <<<"$list"
   k=${SAN_SHARDS:-${#slots[@]}}
-  [[ $k =~ ^[1-9][0-9]*$ ]] || { sanrefuse "$name" "SAN_SHARDS=$k: want a count of shards, 1 or more"; return; }
+  [[ $k =~ ^[1-9][0-9]*$ ]] || { refuse "$name" "SAN_SHARDS=$k: want a count of shards, 1 or more"; return; }
   [ "$k" -le "${#variants[@]}" ] || k=${#variants[@]}
   for i in "${!variants[@]}"; do
     s=$((i % k))
@@ -527,12 +527,12 @@ sanitizers() { # name regex per
 ncusummary() { # name
   local name=$1 err k l
   if [ ! -x "$bin/ncusum" ]; then
-    sanrefuse "$name" "no $bin/ncusum (make gpu-bins builds it); ncu's CSV is in $name.csv"
+    refuse "$name" "no $bin/ncusum (make gpu-bins builds it); ncu's CSV is in $name.csv"
     return
   fi
   if ! err=$(cd "$out" && "$bin/ncusum" "$name.csv" 2>&1 >"$name.md"); then
     rm -f "$out/$name.md"
-    sanrefuse "$name" "$(printf '%s' "$err" | head -c 600 | tr '\n' ' ')"
+    refuse "$name" "$(printf '%s' "$err" | head -c 600 | tr '\n' ' ')"
     return
   fi
   read -r k l < <(cd "$out" && "$bin/ncusum" -tsv "$name.csv" | awk -F '\t' 'NR > 1 { k++; l += $4 } END { print k + 0, l + 0 }')
@@ -688,11 +688,11 @@ for stage in "$@"; do
     # description above).
     name=ncu-${stage#ncu:}
     if [ -z "${NCU_BENCH:-}" ]; then
-      sanrefuse "$name" "NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as 'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'; not run"
+      refuse "$name" "NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as 'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'; not run"
       continue
     fi
     if ! command -v ncu >/dev/null 2>&1; then
-      sanrefuse "$name" "ncu is not on PATH; not run"
+      refuse "$name" "ncu is not on PATH; not run"
       continue
     fi
     nk=(); [ -n "${NCU_KERNEL:-}" ] && nk=(-k "regex:$NCU_KERNEL")
