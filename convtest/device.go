@@ -42,6 +42,19 @@ type AllocationCounter interface {
 	LiveAllocations() (int, error)
 }
 
+// DeviceReleaser is a GPU variant that can give up what this process
+// holds on its GPUs once a sticky error has made them unusable here. A
+// GPU may run no other process's work while a process holds a context a
+// fault poisoned, and the checks of the shrink candidates that follow
+// such an error run in child processes: before the first of them, the
+// checks call ReleaseDevice of a variant that is a DeviceReleaser, once.
+type DeviceReleaser interface {
+	convolve.Variant
+	// ReleaseDevice releases this process's poisoned device contexts.
+	// The variant's device is not used again in this process.
+	ReleaseDevice() error
+}
+
 // OutputPoisoner is a plan that computes into an output buffer of its own
 // (a GPU plan's device memory) and copies that buffer into Run's out. The
 // checks fill a run's out with a poison (NaN for float32) to find the

@@ -60,9 +60,9 @@
 // that faults by itself; the failure says how many were checked so. A
 // child killed at its time limit (what is left of the shrink time) leaves
 // its candidate undecided: shrinking stops there, and the last case that
-// failed is reported with its own error. A GPU may not run a child's work
-// while the faulted process holds it (an H200 did not), so such a failure
-// may come unshrunk.
+// failed is reported with its own error. A GPU may run no child's work
+// while the faulted process holds its poisoned context, so before the
+// first child a variant that is a DeviceReleaser releases it.
 //
 // Flags (in the test binary of any package that imports convtest):
 //

@@ -179,3 +179,88 @@ func TestStickyChildUndecided(t *testing.T) {
 		t.Errorf("failure %q: want the case's own sticky error, not the child's", labels)
 	}
 }
+
+// releasingSticky is stickyAbove that is a DeviceReleaser: it counts the
+// calls of ReleaseDevice and returns err.
+type releasingSticky struct {
+	stickyAbove
+	calls *int
+	err   error
+}
+
+func (r releasingSticky) ReleaseDevice() error {
+	*r.calls++
+	return r.err
+}
+
+// TestReleaseBeforeChildren: a variant that is a DeviceReleaser is asked
+// once to release its device after a sticky error, before the first
+// child process, and not at all when nothing faults or when no child
+// checks the candidates; its error is kept for the report.
+func TestReleaseBeforeChildren(t *testing.T) {
+	inner, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	passChild := func(testCase, time.Duration) error { return nil }
+	busy := errors.New("device busy")
+	for _, tt := range []struct {
+		name      string
+		v         func(calls *int) convolve.Variant
+		child     caseChecker
+		wantCalls int
+		wantErr   error
+	}{
+		{"sticky with children", func(c *int) convolve.Variant { return releasingSticky{stickyAbove{inner}, c, nil} }, passChild, 1, nil},
+		{"release fails", func(c *int) convolve.Variant { return releasingSticky{stickyAbove{inner}, c, busy} }, passChild, 1, busy},
+		{"sticky without children", func(c *int) convolve.Variant { return releasingSticky{stickyAbove{inner}, c, nil} }, nil, 0, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer poisoned.Store(false)
+			calls := 0
+			e := newEnv(t, tt.v(&calls), 5)
+			r := checkProperty(e, propertyNamed(t, "agreement"), 5, 40, -1, -1, tt.child)
+			if !r.sticky {
+				t.Fatal("no sticky failure")
+			}
+			if calls != tt.wantCalls {
+				t.Errorf("ReleaseDevice called %d times, want %d", calls, tt.wantCalls)
+			}
+			if !errors.Is(r.releaseErr, tt.wantErr) || (tt.wantErr == nil) != (r.releaseErr == nil) {
+				t.Errorf("release error %v, want %v", r.releaseErr, tt.wantErr)
+			}
+			if tt.child != nil && r.isolated == 0 {
+				t.Error("no candidate checked in a child")
+			}
+		})
+	}
+}
+
+// releasingPlain is a correct variant that is a DeviceReleaser.
+type releasingPlain struct {
+	convolve.Variant
+	calls *int
+}
+
+func (r releasingPlain) ReleaseDevice() error {
+	*r.calls++
+	return nil
+}
+
+// TestNoReleaseWithoutFault: a DeviceReleaser that never faults is never
+// asked to release its device.
+func TestNoReleaseWithoutFault(t *testing.T) {
+	inner, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	e := newEnv(t, releasingPlain{inner, &calls}, 5)
+	r := checkProperty(e, propertyNamed(t, "agreement"), 5, 20, -1, -1, func(testCase, time.Duration) error { return nil })
+	if !r.result.Passed() {
+		t.Fatalf("agreement failed on cpu-naive: %v", r.result.Labels)
+	}
+	if calls != 0 {
+		t.Errorf("ReleaseDevice called %d times without a fault", calls)
+	}
+}

@@ -98,6 +98,10 @@ type propertyRun struct {
 	// undecided is the first child process that gave no verdict: the
 	// shrinking stops there, at the last case that failed.
 	undecided error
+	// released is set once the variant, a DeviceReleaser, was asked to
+	// release its device before the first child; releaseErr is its error.
+	released   bool
+	releaseErr error
 }
 
 // checkProperty runs property pr on e with n random cases from seed and
@@ -144,6 +148,12 @@ func checkProperty(e *env, pr *property, seed int64, n int, shrinkTime, bound ti
 		r.checked++
 		var err error
 		if r.sticky {
+			if !r.released {
+				r.released = true
+				if dr, ok := e.variant.(DeviceReleaser); ok {
+					r.releaseErr = dr.ReleaseDevice()
+				}
+			}
 			r.isolated++
 			limit := time.Duration(0)
 			if shrinkTime > 0 {
@@ -211,6 +221,9 @@ func (r *propertyRun) report(t *testing.T, e *env, pr *property, o Options) {
 		}
 		if r.undecided != nil {
 			cut += fmt.Sprintf(", stopped at an undecided candidate: %v", r.undecided)
+		}
+		if r.releaseErr != nil {
+			cut += fmt.Sprintf(", releasing the device first failed: %v", r.releaseErr)
 		}
 		t.Errorf("variant=%s property=%s FAILED after %d passing cases\n"+
 			"  shrunk case (%d shrinks%s): %s\n"+

@@ -188,9 +188,12 @@ type Device struct {
 	work   chan task
 	tid    atomic.Int64 // OS thread id of the executor
 	exec   Exec
-	mu     sync.Mutex // guards closed
+	mu     sync.Mutex // guards closed and reset
 	closed bool
-	stop   chan struct{}
+	// reset is the sticky error after which ResetFaulted reset the
+	// context; nil while the device is usable.
+	reset error
+	stop  chan struct{}
 
 	live [numKinds]atomic.Int64
 }
@@ -286,7 +289,74 @@ func open(l *cudaDriver, ordinal int) (*Device, error) {
 	if err := <-started; err != nil {
 		return nil, err
 	}
+	openMu.Lock()
+	openDevices[d] = true
+	openMu.Unlock()
 	return d, nil
+}
+
+// openDevices are the devices open in this process, for ResetFaulted.
+var (
+	openMu      sync.Mutex
+	openDevices = map[*Device]bool{}
+)
+
+// ResetFaulted resets the primary context of every device open in this
+// process that a sticky error poisoned (its synchronize returns one),
+// with cuDevicePrimaryCtxReset, and returns how many it reset. The reset
+// frees what this process held on the GPU, so that other processes can
+// run there while this one lives, such as child processes that check a
+// faulting case alone. A reset device is not used again in this process:
+// its Do returns an error naming the sticky error, and its live
+// allocations count 0 (the driver freed them).
+func ResetFaulted() (int, error) {
+	openMu.Lock()
+	devs := make([]*Device, 0, len(openDevices))
+	for d := range openDevices {
+		devs = append(devs, d)
+	}
+	openMu.Unlock()
+	n := 0
+	var first error
+	for _, d := range devs {
+		reset, err := d.resetIfFaulted()
+		if reset {
+			n++
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return n, first
+}
+
+// resetIfFaulted resets d's context when a sticky error poisoned it.
+func (d *Device) resetIfFaulted() (bool, error) {
+	var cause error
+	err := d.Do(func(x *Exec) error {
+		r := d.drv.CtxSynchronize()
+		if !IsStickyCode(int(r)) {
+			return nil
+		}
+		if err := checkWith(d.drv, "cuDevicePrimaryCtxReset", d.drv.DevicePrimaryCtxReset(d.dev)); err != nil {
+			return err
+		}
+		cause = checkWith(d.drv, "cuCtxSynchronize", r)
+		return nil
+	})
+	if err != nil || cause == nil {
+		if err != nil {
+			err = fmt.Errorf("cudabind: device %d: reset after a sticky error: %w", d.info.Ordinal, err)
+		}
+		return false, err
+	}
+	d.mu.Lock()
+	d.reset = cause
+	d.mu.Unlock()
+	for i := range d.live {
+		d.live[i].Store(0)
+	}
+	return true, nil
 }
 
 // run is the executor: it locks its OS thread, makes the primary context
@@ -353,6 +423,10 @@ func (d *Device) Do(f func(x *Exec) error) error {
 		d.mu.Unlock()
 		return fmt.Errorf("cudabind: device %d is closed", d.info.Ordinal)
 	}
+	if d.reset != nil {
+		d.mu.Unlock()
+		return fmt.Errorf("cudabind: device %d was reset after a sticky error and cannot be used again in this process: %w", d.info.Ordinal, d.reset)
+	}
 	t := task{f: f, done: make(chan error, 1)}
 	// Send while holding mu so that Close cannot stop the executor between
 	// the check and the hand-off.
@@ -402,7 +476,11 @@ func (d *Device) Close() error {
 		return err
 	}
 	d.closed = true
-	// Release the context on the executor, then stop it.
+	openMu.Lock()
+	delete(openDevices, d)
+	openMu.Unlock()
+	// Release the context on the executor (a reset one too: the retain
+	// outlives the reset), then stop it.
 	done := make(chan error, 1)
 	d.work <- task{f: func(x *Exec) error {
 		return checkWith(d.drv, "cuDevicePrimaryCtxRelease", d.drv.DevicePrimaryCtxRelease(d.dev))

@@ -3,6 +3,7 @@ package cudabind_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -499,5 +500,57 @@ func TestWaitEvent(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("cuStreamWaitEvent called %d times, want 2 (the null event never reaches the driver)", n)
+	}
+}
+
+// TestResetFaulted: ResetFaulted resets the context of a device a sticky
+// error poisoned, and only that one: the reset device refuses further
+// work with an error naming the fault and counts no live allocations;
+// a healthy device is left as it was, and both close.
+func TestResetFaulted(t *testing.T) {
+	kernels := map[string][]int{"boom": {8}}
+	faulty := &fakedriver.Driver{Kernels: kernels, Faults: map[string]driver.Result{"boom": driver.ErrorIllegalAddress}}
+	healthy := &fakedriver.Driver{Kernels: kernels}
+	fd := gputest.OpenDriver(t, faulty)
+	hd := gputest.OpenDriver(t, healthy)
+	for _, d := range []*cudabind.Device{fd, hd} {
+		if err := d.Do(func(x *cudabind.Exec) error { _, err := x.Alloc(64); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, f := fakeKernel(t, fd, "boom")
+	err := fd.Do(func(x *cudabind.Exec) error {
+		if err := x.Launch(f, cudabind.Dim3{X: 1}, cudabind.Dim3{X: 32}, 0, 0, cudabind.DevPtr(0)); err != nil {
+			return err
+		}
+		return x.Sync()
+	})
+	wantCode(t, "the faulting run", err, cudabind.CodeIllegalAddress, true)
+
+	n, err := cudabind.ResetFaulted()
+	if err != nil || n < 1 {
+		t.Fatalf("ResetFaulted() = %d, %v; want at least the faulted device reset", n, err)
+	}
+	if !slices.Contains(faulty.Calls(), "cuDevicePrimaryCtxReset") {
+		t.Errorf("the faulted device's driver saw no cuDevicePrimaryCtxReset: %v", faulty.Calls())
+	}
+	if slices.Contains(healthy.Calls(), "cuDevicePrimaryCtxReset") {
+		t.Error("the healthy device was reset")
+	}
+	err = fd.Do(func(x *cudabind.Exec) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "reset after a sticky error") || !cudabind.IsSticky(err) {
+		t.Errorf("Do on the reset device = %v, want an error naming the reset and wrapping the sticky error", err)
+	}
+	if n := fd.LiveAllocations(); n != 0 {
+		t.Errorf("the reset device counts %d live allocations, want 0", n)
+	}
+	if n := hd.LiveAllocations(); n != 1 {
+		t.Errorf("the healthy device counts %d live allocations, want its 1 buffer", n)
+	}
+	if err := hd.Do(func(x *cudabind.Exec) error { _, err := x.Alloc(64); return err }); err != nil {
+		t.Errorf("the healthy device after ResetFaulted: %v", err)
+	}
+	if err := fd.Close(); err != nil {
+		t.Errorf("Close of the reset device: %v", err)
 	}
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // Every registered GPU variant (gpu/variants, gpu/auto, gpu/gpuslab) is
-// warmed and checked for leaked device allocations by the suite: it
-// implements convtest's optional interfaces. It needs no GPU.
+// warmed, checked for leaked device allocations and asked to release a
+// poisoned device by the suite: it implements convtest's optional
+// interfaces. It needs no GPU.
 func TestGPUVariantsAreDeviceVariants(t *testing.T) {
 	n := 0
 	for _, v := range convolve.Variants() {
@@ -26,6 +27,9 @@ func TestGPUVariantsAreDeviceVariants(t *testing.T) {
 		}
 		if _, ok := v.(convtest.AllocationCounter); !ok {
 			t.Errorf("%s (%T) is not a convtest.AllocationCounter", d.Name, v)
+		}
+		if _, ok := v.(convtest.DeviceReleaser); !ok {
+			t.Errorf("%s (%T) is not a convtest.DeviceReleaser", d.Name, v)
 		}
 	}
 	if n == 0 {

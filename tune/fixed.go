@@ -80,6 +80,7 @@ type deviceVariant interface {
 	convolve.Variant
 	Warm(p convolve.Problem, cfg convolve.Config) error
 	LiveAllocations() (int, error)
+	ReleaseDevice() error
 }
 
 // fixedOnDevice is Fixed of a deviceVariant.
@@ -98,3 +99,6 @@ func (f *fixedOnDevice) Warm(p convolve.Problem, cfg convolve.Config) error {
 func (f *fixedOnDevice) LiveAllocations() (int, error) {
 	return f.v.(deviceVariant).LiveAllocations()
 }
+
+// ReleaseDevice releases v's poisoned device contexts.
+func (f *fixedOnDevice) ReleaseDevice() error { return f.v.(deviceVariant).ReleaseDevice() }

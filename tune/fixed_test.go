@@ -48,6 +48,7 @@ func (d deviceStandIn) Warm(p convolve.Problem, cfg convolve.Config) error {
 }
 
 func (d deviceStandIn) LiveAllocations() (int, error) { return d.live, nil }
+func (d deviceStandIn) ReleaseDevice() error          { return nil }
 
 // Fixed is a device variant (convtest.Warmer, convtest.AllocationCounter)
 // exactly when the variant it fixes is one; it warms with its setting
@@ -72,8 +73,9 @@ func TestFixedDeviceMethods(t *testing.T) {
 			f := Fixed(tt.v, s, convolve.DeviceLimits{})
 			w, warms := f.(convtest.Warmer)
 			c, counts := f.(convtest.AllocationCounter)
-			if warms != tt.device || counts != tt.device {
-				t.Fatalf("Fixed of %s: Warmer %v, AllocationCounter %v; want %v", tt.name, warms, counts, tt.device)
+			_, releases := f.(convtest.DeviceReleaser)
+			if warms != tt.device || counts != tt.device || releases != tt.device {
+				t.Fatalf("Fixed of %s: Warmer %v, AllocationCounter %v, DeviceReleaser %v; want %v", tt.name, warms, counts, releases, tt.device)
 			}
 			if !tt.device {
 				return

@@ -212,6 +212,10 @@ type Driver interface {
 	DeviceTotalMem(d Device) (uint64, Result)
 	DevicePrimaryCtxRetain(d Device) (Context, Result)
 	DevicePrimaryCtxRelease(d Device) Result
+	// DevicePrimaryCtxReset destroys every allocation and all state of
+	// the primary context of d in this process, whatever its retain
+	// count; it may be called on a context a sticky error poisoned.
+	DevicePrimaryCtxReset(d Device) Result
 	CtxSetCurrent(c Context) Result
 	CtxSynchronize() Result
 	// DeviceCanAccessPeer reports whether device d can access the memory

@@ -24,6 +24,7 @@ type Lib struct {
 	cuDeviceTotalMem          func(n *uint64, d Device) Result
 	cuDevicePrimaryCtxRetain  func(c *Context, d Device) Result
 	cuDevicePrimaryCtxRelease func(d Device) Result
+	cuDevicePrimaryCtxReset   func(d Device) Result
 	cuCtxSetCurrent           func(c Context) Result
 	cuCtxSynchronize          uintptr // hot: called with dl.Call
 
@@ -90,6 +91,7 @@ func (l *Lib) table() []dl.Symbol {
 		f(&l.cuDeviceTotalMem, "cuDeviceTotalMem_v2"),
 		f(&l.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
 		f(&l.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"),
+		f(&l.cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset"),
 		f(&l.cuCtxSetCurrent, "cuCtxSetCurrent"),
 		a(&l.cuCtxSynchronize, "cuCtxSynchronize"),
 		f(&l.cuMemAlloc, "cuMemAlloc_v2"),
@@ -239,6 +241,7 @@ func (l *Lib) DevicePrimaryCtxRetain(d Device) (Context, Result) {
 }
 
 func (l *Lib) DevicePrimaryCtxRelease(d Device) Result { return l.cuDevicePrimaryCtxRelease(d) }
+func (l *Lib) DevicePrimaryCtxReset(d Device) Result   { return l.cuDevicePrimaryCtxReset(d) }
 func (l *Lib) CtxSetCurrent(c Context) Result          { return l.cuCtxSetCurrent(c) }
 func (l *Lib) CtxSynchronize() Result                  { return Result(dl.Call(l.cuCtxSynchronize)) }
 

@@ -473,6 +473,13 @@ func (a *Variant) LiveAllocations() (int, error) {
 	return d.LiveAllocations(), nil
 }
 
+// ReleaseDevice resets the device contexts of this process that a sticky
+// error poisoned (cudabind.ResetFaulted; convtest.DeviceReleaser).
+func (a *Variant) ReleaseDevice() error {
+	_, err := cudabind.ResetFaulted()
+	return err
+}
+
 // Plan is a plan of auto: the chosen path's plan, with the check of
 // non-finite input auto declares.
 type Plan struct {

@@ -163,6 +163,10 @@ func (v *variant) LiveAllocations() (int, error) {
 	return d.LiveAllocations(), nil
 }
 
+// ReleaseDevice resets the device contexts of this process that a sticky
+// error poisoned (variants.ReleaseFaulted; convtest.DeviceReleaser).
+func (v *variant) ReleaseDevice() error { return variants.ReleaseFaulted() }
+
 // innerConfig is cfg without the slab tunables and devices, with the
 // block and tunables the wrapped variant's plan of the whole image would
 // take on device d (variants.SettledConfig) written in, so that every

@@ -124,24 +124,42 @@ func defaultLiveAllocations() (int, error) {
 }
 
 // Warm compiles the kernels a plan of p under cfg will need (WarmPlan).
-// With LiveAllocations it makes every variant of the package, user
-// kernels included, one the property suite warms and checks for leaked
-// device allocations (convtest.Warmer, convtest.AllocationCounter); the
-// package's other variant types have the same two methods.
+// With LiveAllocations and ReleaseDevice it makes every variant of the
+// package, user kernels included, one the property suite warms, checks
+// for leaked device allocations and lets release a poisoned device
+// (convtest.Warmer, convtest.AllocationCounter, convtest.DeviceReleaser);
+// the package's other variant types have the same three methods.
 func (v *Variant) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
 
 // LiveAllocations is the default device's count of live allocations, or
 // its *cudabind.UnavailableError.
 func (v *Variant) LiveAllocations() (int, error) { return defaultLiveAllocations() }
 
+// ReleaseDevice resets the device contexts of this process that a sticky
+// error poisoned (ReleaseFaulted), so that child processes can use the
+// GPU while this one lives (convtest.DeviceReleaser).
+func (v *Variant) ReleaseDevice() error { return ReleaseFaulted() }
+
+// ReleaseFaulted resets every device context of this process that a
+// sticky error poisoned (cudabind.ResetFaulted). The GPU variants of
+// other packages release their devices with it.
+func ReleaseFaulted() error {
+	_, err := cudabind.ResetFaulted()
+	return err
+}
+
 func (v *loopVariant) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
 func (v *loopVariant) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+func (v *loopVariant) ReleaseDevice() error                               { return ReleaseFaulted() }
 
 func (v *cudnnPeer) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
 func (v *cudnnPeer) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+func (v *cudnnPeer) ReleaseDevice() error                               { return ReleaseFaulted() }
 
 func (v nppInterior) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
 func (v nppInterior) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+func (v nppInterior) ReleaseDevice() error                               { return ReleaseFaulted() }
 
 func (v *yuvVariant) Warm(p convolve.Problem, cfg convolve.Config) error { return WarmPlan(v, p, cfg) }
 func (v *yuvVariant) LiveAllocations() (int, error)                      { return defaultLiveAllocations() }
+func (v *yuvVariant) ReleaseDevice() error                               { return ReleaseFaulted() }

@@ -324,6 +324,27 @@ func (d *Driver) DevicePrimaryCtxRelease(dev driver.Device) driver.Result {
 	return driver.Success
 }
 
+// DevicePrimaryCtxReset clears the sticky error and frees everything the
+// context held (memory, modules, streams, events, textures, graphs), as
+// the real driver destroys the context's state; the retain count stays.
+// It runs whatever error the context holds.
+func (d *Driver) DevicePrimaryCtxReset(dev driver.Device) driver.Result {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.mem == nil {
+		d.init()
+	}
+	d.calls = append(d.calls, "cuDevicePrimaryCtxReset")
+	if r := d.Fail["cuDevicePrimaryCtxReset"]; r != driver.Success {
+		return r
+	}
+	retained, next := d.retained, d.next
+	d.init()
+	d.retained, d.next, d.used = retained, next, 0
+	d.sticky = driver.Success
+	return driver.Success
+}
+
 func (d *Driver) CtxSetCurrent(c driver.Context) driver.Result {
 	if r := d.enter("cuCtxSetCurrent"); r != driver.Success {
 		return r
