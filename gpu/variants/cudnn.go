@@ -414,11 +414,10 @@ func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, 
 		}
 		b.OnClose(func(*cudabind.Exec) error { return cv.Destroy() })
 		// The search runs the candidates on the plan's buffers before
-		// any input is uploaded: give them defined contents.
+		// any input is uploaded: give them defined contents (the memset
+		// is ordered before the plan's stream's work, which waits for
+		// the legacy stream).
 		if err := x.MemsetD8(b.In, 0, b.InBytes); err != nil {
-			return err
-		}
-		if err := x.Sync(); err != nil {
 			return err
 		}
 		found, err := cudnnShared.search(x, b, h, cv, weights, v.usable)

@@ -921,22 +921,16 @@ func (b *Base) PoisonOutput(v float64) error {
 		return err
 	}
 	t := b.Problem.OutputGeometry().Type
+	// The memset is ordered on the legacy stream, which the plan's
+	// stream (cudabind.Exec.NewStream) waits for: Run's work follows it.
 	err := b.Dev.Do(func(x *cudabind.Exec) error {
-		var err error
 		switch t {
 		case convolve.Float32:
-			err = x.MemsetD32(b.Out, math.Float32bits(float32(v)), b.OutBytes/4)
+			return x.MemsetD32(b.Out, math.Float32bits(float32(v)), b.OutBytes/4)
 		case convolve.Uint8:
-			err = x.MemsetD8(b.Out, uint8(v), b.OutBytes)
-		default:
-			return fmt.Errorf("output type %v: %w", t, errors.ErrUnsupported)
+			return x.MemsetD8(b.Out, uint8(v), b.OutBytes)
 		}
-		if err != nil {
-			return err
-		}
-		// A memset of device memory does not wait for the device, and
-		// the plan's stream need not wait for the legacy stream.
-		return x.Sync()
+		return fmt.Errorf("output type %v: %w", t, errors.ErrUnsupported)
 	})
 	if err != nil {
 		return fmt.Errorf("variants: %s: PoisonOutput: %w", b.Name, err)
