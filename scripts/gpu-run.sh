@@ -78,8 +78,8 @@
 #                   -count $FAULTS_COUNT (default 2) -max-time 0.5s -case-timeout
 #                   $FAULTS_CASE_TIMEOUT (default 20s) -prove-timeout $FAULTS_PROVE_TIMEOUT
 #                   (default 2m: each kernel is proved in a run of the suite of its own,
-#                   all at once, and the one that never ends is killed then; the stage
-#                   takes about that and a minute). Its run goes under OUTDIR/faults/,
+#                   one after another, and the one that never ends is killed then; the
+#                   stage takes about that and two minutes). Its run goes under OUTDIR/faults/,
 #                   its log to OUTDIR/faults.log, and OUTDIR/faults-summary.txt has a
 #                   line a kernel: direct "ok: proven" with every case's -count result
 #                   lines, each broken kernel "ok: refused" with a refusal that holds the
@@ -147,8 +147,11 @@
 #                   -test.count 1 -test.cpu 1 -test.timeout 0 -max-time=$NCU_MAX_TIME
 #                   (default 20ms: each line's sampling is kept short, ncu replaying
 #                   every launch it profiles) and the binary's flags in $NCU_ARGS
-#                   (split at spaces: -sweep=PRESET, or axis flags such as -variants
-#                   gpu-regtile -sizes 4096x4096 -filters dense11 that make the cases).
+#                   (split at spaces: axis flags such as -variants gpu-regtile -sizes
+#                   4096x4096 -filters dense11 -borders zero -timing kernel-graph that
+#                   make the cases, or -sweep=PRESET; a preset plans all its cases
+#                   first, and plans launch kernels, cuFFT's among them, that
+#                   --launch-skip counts: name the case's axes, or set NCU_KERNEL).
 #                   ncu's CSV, the benchmark's own output among it, goes to
 #                   OUTDIR/ncu-NAME.csv, the command on its second line, and the table
 #                   .gpu/ncusum makes of it, a row a kernel, block and grid: launches,

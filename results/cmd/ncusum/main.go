@@ -12,8 +12,11 @@
 // among others. Lines before the header row (the one that starts with
 // "ID" in quotes), such as ncu's "==PROF==" lines, comments and the
 // profiled program's own output, are skipped, and so are later lines
-// that are not CSV rows as wide as the header. A field is read from its
-// line alone: a quoted field that spans lines is not a row.
+// that are not CSV rows reaching every column read and at most one field
+// wider than the header (ncu ends a metric row at its Metric Value, with
+// a trailing comma, and fills the rule columns of rule rows only). A
+// field is read from its line alone: a quoted field that spans lines is
+// not a row.
 //
 // For each launch it takes, from the rows of the GPU Speed Of Light
 // Throughput section, the kernel's Duration (in microseconds, from
@@ -29,10 +32,11 @@
 // Launches of the same kernel name, block size and grid size form a row
 // of the table: the launch count, the median of each figure over the
 // launches that have it, the total duration, and the limiter. The
-// limiter is the larger of the SM and memory throughput shares: "compute
-// (SM)" where the SM's share is the larger (or the two are equal), else
+// memory's share is the largest of the Memory, DRAM, L2 and L1/TEX
+// shares (ncu's Memory Throughput can be below L1/TEX's). The limiter is
+// "compute (SM)" where the SM's share is at least the memory's, else
 // "memory" qualified by the unit with the largest share among DRAM, L2
-// and L1/TEX ("memory (DRAM)"), with that larger share as the share of
+// and L1/TEX ("memory (DRAM)"), with the limiter's share as the share of
 // its roof. Rows are sorted by total duration, longest first.
 //
 // The table is Markdown, written as the report's tables are

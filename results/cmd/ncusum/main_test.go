@@ -33,6 +33,13 @@ func TestMain(m *testing.M) {
 // msecond and usecond, one with a thousands separator), a memory-bound
 // kernel whose DRAM Throughput row is missing and whose L2 share is
 // "n/a", and a compute-bound kernel; each launch has its rule row.
+//
+// testdata/h200.csv is the ncu stage's CSV of one run on an H200, as
+// ncu 2025 wrote it: its metric rows end at the Metric Value with a
+// trailing comma (16 fields against the header's 20), and only its rule
+// rows fill the rule columns. It profiled three launches of cuFFT's
+// kernels, the first three the benchmark binary launched after the two
+// skipped.
 func TestGolden(t *testing.T) {
 	for _, tt := range []struct {
 		golden string
@@ -40,6 +47,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"details", []string{"testdata/details.csv"}},
 		{"details-tsv", []string{"-tsv", "testdata/details.csv"}},
+		{"h200", []string{"testdata/h200.csv"}},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			var out, stderr bytes.Buffer
@@ -190,9 +198,12 @@ func TestLimiter(t *testing.T) {
 		{"a tie of units goes to DRAM", fig(map[figure]float64{sm: 10, memory: 60, dram: 60, l2: 60}), "memory (DRAM)", 60},
 		{"no unit known", fig(map[figure]float64{sm: 10, memory: 60}), "memory", 60},
 		{"DRAM missing", fig(map[figure]float64{sm: 10, memory: 60, l2: 20, l1: 60}), "memory (L1/TEX)", 60},
-		{"memory missing", fig(map[figure]float64{sm: 10, dram: 60}), "compute (SM)", 10},
+		{"memory missing", fig(map[figure]float64{sm: 10, dram: 60}), "memory (DRAM)", 60},
+		{"L1/TEX above memory", fig(map[figure]float64{sm: 0.04, memory: 0.49, dram: 0.08, l1: 23.3, l2: 0.49}), "memory (L1/TEX)", 23.3},
+		{"a unit above memory beats SM", fig(map[figure]float64{sm: 30, memory: 20, l1: 40}), "memory (L1/TEX)", 40},
 		{"SM missing", fig(map[figure]float64{memory: 30, l2: 30}), "memory (L2)", 30},
-		{"neither", fig(map[figure]float64{dram: 60, duration: 5}), "", 0},
+		{"no share", fig(map[figure]float64{duration: 5}), "", 0},
+		{"DRAM alone", fig(map[figure]float64{dram: 60, duration: 5}), "memory (DRAM)", 60},
 	} {
 		name, share := limiter(tt.f)
 		if name != tt.want || share != tt.share {
@@ -226,7 +237,7 @@ func TestMissingMetric(t *testing.T) {
 	if err := run([]string{"-tsv"}, strings.NewReader(in), &out, &out); err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Join(header, "\t") + "\n" + "k\t(128, 1, 1)\t(64, 1, 1)\t3\t15\t30\t\t\t50\t\t\t\t\n"
+	want := strings.Join(header, "\t") + "\n" + "k\t(128, 1, 1)\t(64, 1, 1)\t3\t15\t30\t\t\t50\t\t\tmemory (DRAM)\t50\n"
 	if out.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
 	}
@@ -255,7 +266,9 @@ func TestMalformed(t *testing.T) {
 		{"no header", "==PROF== Connected to process 1\n==WARNING== No kernels were profiled.\n",
 			[]string{"in.csv", "no kernel launch found", `"ID"`}},
 		{"no row as wide as the header", csvHeader + `"0","k","Duration"` + "\n==PROF== Disconnected\n",
-			[]string{"in.csv", "no kernel launch found", "15 columns", "2 lines skipped"}},
+			[]string{"in.csv", "no kernel launch found", "to 16 columns", "2 lines skipped"}},
+		{"rows wider than the header by two", csvHeader + strings.TrimSuffix(row("0", "k", solSection, "Duration", "us", "1"), "\n") + `,"",""` + "\n",
+			[]string{"in.csv", "no kernel launch found", "1 lines skipped"}},
 		{"no row of the section", csvHeader + row("0", "k", "Occupancy", "Achieved Occupancy", "%", "50"),
 			[]string{"in.csv", "no kernel launch found", solSection}},
 	} {

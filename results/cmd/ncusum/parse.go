@@ -55,7 +55,8 @@ type launch struct {
 // columns locates the columns ncusum reads in a header row; an optional
 // column missing from the header is -1.
 type columns struct {
-	width                                 int
+	width                                 int // fields in the header
+	need                                  int // fields a row needs: the last column read, plus one
 	id, pid, kernel, block, grid, section int
 	metric, unit, value                   int
 }
@@ -89,6 +90,9 @@ func parseHeader(rec []string) (columns, error) {
 	}
 	if missing != nil {
 		return c, fmt.Errorf("header row lacks the column %s (is it ncu --csv --page details?)", strings.Join(missing, ", "))
+	}
+	for _, at := range []int{c.id, c.pid, c.kernel, c.block, c.grid, c.section, c.metric, c.unit, c.value} {
+		c.need = max(c.need, at+1)
 	}
 	return c, nil
 }
@@ -134,8 +138,12 @@ func readLaunches(r io.Reader, name string) ([]*launch, error) {
 			}
 			cols, header = c, true
 		} else if header {
+			// ncu ends a metric row after its Metric Value, with a
+			// trailing comma, and fills the rule columns in rule rows
+			// only: a row is at least as wide as the columns read and at
+			// most one wider than the header.
 			rec, perr := parseLine(line)
-			if perr != nil || len(rec) != cols.width {
+			if perr != nil || len(rec) < cols.need || len(rec) > cols.width+1 {
 				skipped++
 			} else {
 				rows++
@@ -152,7 +160,7 @@ func readLaunches(r io.Reader, name string) ([]*launch, error) {
 	case !header:
 		return nil, fmt.Errorf("%s: no kernel launch found: no CSV header row starting with \"ID\" (ncu --csv --page details writes one)", name)
 	case len(order) == 0 && rows == 0:
-		return nil, fmt.Errorf("%s: no kernel launch found: no row after the header is a CSV row of its %d columns (%d lines skipped)", name, cols.width, skipped)
+		return nil, fmt.Errorf("%s: no kernel launch found: no row after the header is a CSV row of %d to %d columns (%d lines skipped)", name, cols.need, cols.width+1, skipped)
 	case len(order) == 0:
 		return nil, fmt.Errorf("%s: no kernel launch found: none of the %d rows is a metric of section %q", name, rows, solSection)
 	}

@@ -84,28 +84,35 @@ func median(vs []float64) float64 {
 	return (vs[n/2-1] + vs[n/2]) / 2
 }
 
-// limiter names the roof that limits a kernel and gives its share: the
-// larger of the SM and memory throughput shares, compute on a tie; memory
-// is qualified by its unit with the largest share among DRAM, L2 and
-// L1/TEX (the first of them on a tie), where one is known. It returns ""
-// where neither share is known.
+// limiter names the roof that limits a kernel and gives its share. The
+// memory's share is the largest known of Memory Throughput and the DRAM,
+// L2 and L1/TEX shares (ncu's Memory Throughput can be below the L1/TEX
+// share, as in small kernels), qualified by the unit with the largest
+// share among DRAM, L2 and L1/TEX (the first of them on a tie), where one
+// is known. The limiter is compute (SM) where the SM's share is at least
+// the memory's, else memory. It returns "" where no share is known.
 func limiter(f figures) (name string, share float64) {
-	switch {
-	case f.has[sm] && (!f.has[memory] || f.val[sm] >= f.val[memory]):
-		return "compute (SM)", f.val[sm]
-	case !f.has[memory]:
-		return "", 0
+	name, mem, known := "memory", math.Inf(-1), f.has[memory]
+	if known {
+		mem = f.val[memory]
 	}
-	name, best := "memory", math.Inf(-1)
+	best := math.Inf(-1)
 	for _, u := range []struct {
 		f    figure
 		name string
 	}{{dram, "memory (DRAM)"}, {l2, "memory (L2)"}, {l1, "memory (L1/TEX)"}} {
 		if f.has[u.f] && f.val[u.f] > best {
-			name, best = u.name, f.val[u.f]
+			name, best, known = u.name, f.val[u.f], true
 		}
 	}
-	return name, f.val[memory]
+	mem = max(mem, best)
+	switch {
+	case f.has[sm] && (!known || f.val[sm] >= mem):
+		return "compute (SM)", f.val[sm]
+	case !known:
+		return "", 0
+	}
+	return name, mem
 }
 
 // header is the table's header row.
@@ -171,8 +178,9 @@ func writeMarkdown(w io.Writer, kernels []*kernel, files []string) error {
 			"duration, SM %, memory %, DRAM %, L1/TEX %, L2 %: medians over the launches, of ncu's " +
 				"Duration and the Compute (SM), Memory, DRAM, L1/TEX Cache and L2 Cache Throughput, each " +
 				"a percentage of its peak; total: the launches' durations summed. An empty cell: ncu gave no value.",
-			"limiter: compute (SM) where the SM's share is at least the memory's, else memory and the " +
-				"unit with the largest share of DRAM, L2 and L1/TEX; share of roof: the larger share.",
+			"limiter: compute (SM) where the SM's share is at least the memory's (the largest of memory %, " +
+				"DRAM %, L1/TEX % and L2 %), else memory and the unit with the largest share of DRAM, L2 and " +
+				"L1/TEX; share of roof: the limiter's share.",
 		},
 	}
 	for _, k := range kernels {
