@@ -308,7 +308,8 @@ var (
 // run there while this one lives, such as child processes that check a
 // faulting case alone. A reset device is not used again in this process:
 // its Do returns an error naming the sticky error, and its live
-// allocations count 0 (the driver freed them).
+// allocations count 0 (the driver freed them); a later ResetFaulted
+// leaves it alone and does not count it.
 func ResetFaulted() (int, error) {
 	openMu.Lock()
 	devs := make([]*Device, 0, len(openDevices))
@@ -330,8 +331,15 @@ func ResetFaulted() (int, error) {
 	return n, first
 }
 
-// resetIfFaulted resets d's context when a sticky error poisoned it.
+// resetIfFaulted resets d's context when a sticky error poisoned it. A
+// device reset before has nothing left to release: it is left alone.
 func (d *Device) resetIfFaulted() (bool, error) {
+	d.mu.Lock()
+	done := d.reset != nil
+	d.mu.Unlock()
+	if done {
+		return false, nil
+	}
 	var cause error
 	err := d.Do(func(x *Exec) error {
 		r := d.drv.CtxSynchronize()

@@ -506,7 +506,8 @@ func TestWaitEvent(t *testing.T) {
 // TestResetFaulted: ResetFaulted resets the context of a device a sticky
 // error poisoned, and only that one: the reset device refuses further
 // work with an error naming the fault and counts no live allocations;
-// a healthy device is left as it was, and both close.
+// a healthy device is left as it was; a second ResetFaulted leaves the
+// reset device alone; and both close.
 func TestResetFaulted(t *testing.T) {
 	kernels := map[string][]int{"boom": {8}}
 	faulty := &fakedriver.Driver{Kernels: kernels, Faults: map[string]driver.Result{"boom": driver.ErrorIllegalAddress}}
@@ -543,6 +544,24 @@ func TestResetFaulted(t *testing.T) {
 	}
 	if n := fd.LiveAllocations(); n != 0 {
 		t.Errorf("the reset device counts %d live allocations, want 0", n)
+	}
+	// A second call, as the next property of the suite makes: the reset
+	// device has nothing left to release.
+	resets := func() int {
+		k := 0
+		for _, c := range faulty.Calls() {
+			if c == "cuDevicePrimaryCtxReset" {
+				k++
+			}
+		}
+		return k
+	}
+	before := resets()
+	if n, err := cudabind.ResetFaulted(); err != nil || n != 0 {
+		t.Errorf("ResetFaulted() again = %d, %v; want 0, nil", n, err)
+	}
+	if after := resets(); after != before {
+		t.Errorf("the second ResetFaulted reset the device again (%d resets, want %d)", after, before)
 	}
 	if n := hd.LiveAllocations(); n != 1 {
 		t.Errorf("the healthy device counts %d live allocations, want its 1 buffer", n)
