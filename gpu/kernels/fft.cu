@@ -27,7 +27,7 @@
 //   fft_multiply       each tile's spectrum times the filter's
 //   (cuFFT C2R)
 //   fft_crop           each output from its tile, scaled back by
-//                      2^(e + ew)
+//                      2^(e + ew); a block's outputs lie in one tile
 //
 // The filter's spectrum is made once per plan: fft_place_filter puts the
 // weights, oriented for correlation and scaled by 2^-ew into [0.5, 1) in
@@ -56,6 +56,36 @@ __device__ __forceinline__ int fft_exponent(unsigned int bits)
     return e;
 }
 
+// fft_normal reports whether x is a normal number, an infinity or a NaN
+// (its exponent field is not 0), read from its bits so that no
+// flush-to-zero mode changes the answer.
+__device__ __forceinline__ bool fft_normal(float x)
+{
+    return (__float_as_uint(x) & 0x7f800000u) != 0u;
+}
+
+// fft_ldexp is x * 2^k, rounded once, as scalbnf gives it. Where 2^k is a
+// normal float and neither x nor the product is subnormal the product
+// with 2^k is exact and is returned (a multiply against scalbnf's
+// dozens of instructions, and the same in any flush-to-zero mode); zero
+// stays zero with its sign; anything else goes to scalbnf.
+__device__ __forceinline__ float fft_ldexp(float x, int k)
+{
+    if (k >= -126 && k <= 127) {
+        const float r = x * __uint_as_float((unsigned int)(k + 127) << 23);
+        if ((__float_as_uint(x) << 1) == 0u || (fft_normal(x) && fft_normal(r))) {
+            return r;
+        }
+    }
+    return scalbnf(x, k);
+}
+
+// fft_log2 is log2 of n, a power of two.
+__device__ __forceinline__ int fft_log2(int n)
+{
+    return __ffs(n) - 1;
+}
+
 // fft_absmax: blocks of 256 threads, blockIdx.z the channel; each block
 // strides over the channel's rows from blockIdx.y by gridDim.y and over
 // their columns from blockIdx.x*256 by gridDim.x*256, and adds its
@@ -66,6 +96,7 @@ fft_absmax(const in_t* __restrict__ in, unsigned int* __restrict__ amax, int W, 
     __shared__ float part[256];
     const int c = blockIdx.z;
     float m = 0.f;
+#pragma unroll 4
     for (int y = blockIdx.y; y < H; y += gridDim.y) {
         for (int x = blockIdx.x * 256 + threadIdx.x; x < W; x += gridDim.x * 256) {
             m = fmaxf(m, fabsf((float)in[in_offset(x, y, c, H, S)]));
@@ -86,10 +117,10 @@ fft_absmax(const in_t* __restrict__ in, unsigned int* __restrict__ amax, int W, 
 }
 
 // fft_tile_offset is the element offset of point (u, v) of tile
-// (c, gy, gx).
-__device__ __forceinline__ long long fft_tile_offset(int c, int gx, int gy, int u, int v, int TX, int TY, int GX, int GY)
+// (c, gy, gx), tiles of 2^LTX x 2^LTY points.
+__device__ __forceinline__ long long fft_tile_offset(int c, int gx, int gy, int u, int v, int LTX, int LTY, int GX, int GY)
 {
-    return (((long long)c * GY + gy) * GX + gx) * ((long long)TX * TY) + (long long)v * TX + u;
+    return ((((long long)c * GY + gy) * GX + gx) << (LTX + LTY)) + ((long long)v << LTX) + u;
 }
 
 // fft_fill: a grid over GX*TX x GY*TY points, blockIdx.z the channel.
@@ -103,15 +134,16 @@ fft_fill(const in_t* __restrict__ in, float* __restrict__ pad, const unsigned in
     if (U >= GX * TX || V >= GY * TY) {
         return;
     }
-    const int gx = U / TX, u = U - gx * TX;
-    const int gy = V / TY, v = V - gy * TY;
+    const int ltx = fft_log2(TX), lty = fft_log2(TY);
+    const int gx = U >> ltx, u = U & (TX - 1);
+    const int gy = V >> lty, v = V & (TY - 1);
     const int bu = gx * (TX - KW + 1) + u; // bordered coordinates
     const int bv = gy * (TY - KH + 1) + v;
     float val = 0.f;
     if (bu < W + KW - 1 && bv < H + KH - 1) {
-        val = scalbnf(read_px(in, bu - KW / 2, bv - KH / 2, c, W, H, S), -fft_exponent(amax[c]));
+        val = fft_ldexp(read_px(in, bu - KW / 2, bv - KH / 2, c, W, H, S), -fft_exponent(amax[c]));
     }
-    pad[fft_tile_offset(c, gx, gy, u, v, TX, TY, GX, GY)] = val;
+    pad[fft_tile_offset(c, gx, gy, u, v, ltx, lty, GX, GY)] = val;
 }
 
 // fft_place_filter writes every point of every tile, on fft_fill's grid:
@@ -126,15 +158,16 @@ fft_place_filter(const float* __restrict__ w, float* __restrict__ pad, int TX, i
     if (U >= GX * TX || V >= GY * TY) {
         return;
     }
-    const int gx = U / TX, u = U - gx * TX;
-    const int gy = V / TY, v = V - gy * TY;
-    const int i = (TX - u) % TX;
-    const int j = (TY - v) % TY;
+    const int ltx = fft_log2(TX), lty = fft_log2(TY);
+    const int gx = U >> ltx, u = U & (TX - 1);
+    const int gy = V >> lty, v = V & (TY - 1);
+    const int i = (TX - u) & (TX - 1);
+    const int j = (TY - v) & (TY - 1);
     float val = 0.f;
     if (c == 0 && gx == 0 && gy == 0 && i < KW && j < KH) {
         val = w[j * KW + i];
     }
-    pad[fft_tile_offset(c, gx, gy, u, v, TX, TY, GX, GY)] = val;
+    pad[fft_tile_offset(c, gx, gy, u, v, ltx, lty, GX, GY)] = val;
 }
 
 // fft_scale_spectrum: dst[k] = src[k] * scale for the n complex values of
@@ -168,19 +201,23 @@ fft_multiply(float2* __restrict__ spec, const float2* __restrict__ filt, long lo
     }
 }
 
-// fft_crop: one thread per output, blockIdx.z the channel.
+// fft_crop: one thread per output, blockIdx.z the channel. The grid is
+// GX*NBX x GY*NBY blocks: NBX blocks across each tile's SX outputs and
+// NBY down its SY, so that a block's tile (gx, gy) comes from blockIdx
+// alone, and its threads past the tile's outputs or the image do nothing.
 extern "C" __global__ void __launch_bounds__(BX * BY)
 fft_crop(const float* __restrict__ pad, float* __restrict__ out, const unsigned int* __restrict__ amax,
-         int W, int H, int TX, int TY, int GX, int GY, int ew)
+         int W, int H, int TX, int TY, int GX, int GY, int ew, int NBX, int NBY)
 {
-    const int x = blockIdx.x * BX + threadIdx.x;
-    const int y = blockIdx.y * BY + threadIdx.y;
+    const int gx = blockIdx.x / NBX, gy = blockIdx.y / NBY;
+    const int lx = (blockIdx.x - gx * NBX) * BX + threadIdx.x;
+    const int ly = (blockIdx.y - gy * NBY) * BY + threadIdx.y;
     const int c = blockIdx.z;
-    if (x >= W || y >= H) {
+    const int sx = TX - KW + 1, sy = TY - KH + 1;
+    const int x = gx * sx + lx, y = gy * sy + ly;
+    if (lx >= sx || ly >= sy || x >= W || y >= H) {
         return;
     }
-    const int sx = TX - KW + 1, sy = TY - KH + 1;
-    const int gx = x / sx, gy = y / sy;
-    const float v = pad[fft_tile_offset(c, gx, gy, x - gx * sx, y - gy * sy, TX, TY, GX, GY)];
-    out[out_offset(x, y, c, W, H)] = scalbnf(v, fft_exponent(amax[c]) + ew);
+    const float v = pad[fft_tile_offset(c, gx, gy, lx, ly, fft_log2(TX), fft_log2(TY), GX, GY)];
+    out[out_offset(x, y, c, W, H)] = fft_ldexp(v, fft_exponent(amax[c]) + ew);
 }

@@ -157,11 +157,13 @@ const fftMaxBlocks = 1024
 
 // fftGrids is the launch geometry of a gpu-fft plan: the grid over every
 // tile's points (GX*TX x GY*TY per channel) of the fill and filter
-// passes in the plan's blocks, the W x H grid of the crop, and the 1-D
-// grids of the absmax, scale and multiply passes.
+// passes in the plan's blocks, the crop's grid of NBX x NBY blocks over
+// each tile's SX x SY outputs, and the 1-D grids of the absmax, scale and
+// multiply passes.
 type fftGrids struct {
 	layout                fftLayout
 	tiles, block, out     cudabind.Dim3
+	nbx, nby              int // the crop's blocks across and down a tile
 	max, mul, scale, line cudabind.Dim3
 }
 
@@ -182,7 +184,14 @@ func newFFTGrids(b *Base) (fftGrids, error) {
 		// Grid's message names the tiles' span as the image.
 		return fftGrids{}, named(b.Name, err)
 	}
-	g.out, _ = b.Grid()
+	g.nbx = (l.SX + int(g.block.X) - 1) / int(g.block.X)
+	g.nby = (l.SY + int(g.block.Y) - 1) / int(g.block.Y)
+	outX, outY := int64(l.GX)*int64(g.nbx), int64(l.GY)*int64(g.nby)
+	if outX > math.MaxInt32 || outY > maxGridYZ {
+		return fftGrids{}, &convolve.CapabilityError{Variant: b.Name, What: "image size",
+			Value: fmt.Sprintf("%dx%d: the crop's %dx%d blocks (%v) pass CUDA's grid limits", in.Width, in.Height, outX, outY, l)}
+	}
+	g.out = cudabind.Dim3{X: uint32(outX), Y: uint32(outY), Z: uint32(l.Channels)}
 	specBlocks := (l.SpecPoints() + fftBlock - 1) / fftBlock
 	if specBlocks > math.MaxInt32 {
 		return fftGrids{}, &convolve.CapabilityError{Variant: b.Name, What: "image size",
@@ -221,6 +230,7 @@ func setupFFT(b *Base) error {
 	}
 	weights, ew := scaledWeights(b.Filter.Weights)
 	tx, ty, gx, gy := int32(l.TX), int32(l.TY), int32(l.GX), int32(l.GY)
+	nbx, nby := int32(g.nbx), int32(g.nby)
 
 	var (
 		plans          [2]cufft.Handle // forward (R2C), inverse (C2R)
@@ -338,7 +348,7 @@ func setupFFT(b *Base) error {
 		if err := lib.ExecC2R(plans[1], uintptr(spec), uintptr(pad)); err != nil {
 			return fmt.Errorf("%s: inverse transform of %v: %w", lib.Name(), l, err)
 		}
-		return x.Launch(fns["fft_crop"], outGrid, block, 0, s, pad, b.Out, amax, w, h, tx, ty, gx, gy, int32(ew))
+		return x.Launch(fns["fft_crop"], outGrid, block, 0, s, pad, b.Out, amax, w, h, tx, ty, gx, gy, int32(ew), nbx, nby)
 	}
 	return nil
 }

@@ -508,5 +508,17 @@ func TestFFTGrids(t *testing.T) {
 		if g.max.X < 1 || g.max.Y < 1 || g.max.X*g.max.Y > fftMaxBlocks || int(g.max.Y) > c.h {
 			t.Errorf("%v: absmax grid %v", p.Input, g.max)
 		}
+		// The crop: NBX x NBY blocks a tile cover its SX x SY outputs
+		// with less than a block to spare, and the tiles cover the image.
+		bx, by := int(g.block.X), int(g.block.Y)
+		if g.nbx*bx < l.SX || (g.nbx-1)*bx >= l.SX || g.nby*by < l.SY || (g.nby-1)*by >= l.SY {
+			t.Errorf("%v: crop's %dx%d blocks of %v a tile for its %dx%d outputs", p.Input, g.nbx, g.nby, g.block, l.SX, l.SY)
+		}
+		if int64(g.out.X) != int64(l.GX)*int64(g.nbx) || int64(g.out.Y) != int64(l.GY)*int64(g.nby) || int(g.out.Z) != c.ch {
+			t.Errorf("%v: crop grid %v, want %dx%dx%d", p.Input, g.out, l.GX*g.nbx, l.GY*g.nby, c.ch)
+		}
+		if l.GX*l.SX < c.w || l.GY*l.SY < c.h {
+			t.Errorf("%v: %v cover %dx%d outputs", p.Input, l, l.GX*l.SX, l.GY*l.SY)
+		}
 	}
 }
