@@ -37,6 +37,10 @@ const DefaultProveTimeout = 10 * time.Minute
 // command reruns the suite on the kernel alone.
 const proveShrinkTime = 20 * time.Second
 
+// maxConcurrentProofs bounds the runs of the property suite, one per
+// user kernel, that ProveKernels has going at once.
+const maxConcurrentProofs = 8
+
 // Kinds of fault a proof records (Proof.Fault).
 const (
 	// FaultCrash: the kernel left the device unusable in its process (a
@@ -120,18 +124,14 @@ func proveArgs(names []string, extra []string) []string {
 // in a child run of bin, the benchmarks test binary, of its own (proveArgs
 // with one name and extra, and -convtest.shrink-time=proveShrinkTime
 // unless extra sets it), so that a kernel that faults or hangs fails
-// alone. The runs go one after another, never two at once: a kernel that
-// never ends holds the GPU until its run is killed, and shrinking a
-// crashed kernel's failure needs the GPU for its child processes (on an
-// H200, such a child gave no verdict within 19 s while another kernel's
-// endless run went on, and shrank the case when run alone). A run stops
-// at the kernel's first failed property, which is verdict enough, and is
-// killed once it has run for timeout (when positive): the kernel is then
-// taken to hang. A run whose output names a sticky CUDA error (the kernel
-// left the device unusable, as an illegal address or a trap does), or
-// that died while checking the kernel, marks a crash. Each run's output
-// goes to log as it comes. It returns the verdict on each name, in the
-// order of names.
+// alone: up to maxConcurrentProofs runs at once. A run stops at the
+// kernel's first failed property, which is verdict enough, and is killed
+// once it has run for timeout (when positive): the kernel is then taken
+// to hang. A run whose output names a sticky CUDA error (the kernel left
+// the device unusable, as an illegal address or a trap does), or that
+// died while checking the kernel, marks a crash. Each run's output goes
+// to log as it comes when there is one name, else as a block when the run
+// ends. It returns the verdict on each name, in the order of names.
 func ProveKernels(bin string, names []string, extra []string, timeout time.Duration, log io.Writer) []Proof {
 	if !slices.ContainsFunc(extra, func(a string) bool {
 		return strings.HasPrefix(a, "-convtest.shrink-time=") || strings.HasPrefix(a, "--convtest.shrink-time=")
@@ -139,9 +139,26 @@ func ProveKernels(bin string, names []string, extra []string, timeout time.Durat
 		extra = append(slices.Clone(extra), "-convtest.shrink-time="+proveShrinkTime.String())
 	}
 	proofs := make([]Proof, len(names))
-	for i, name := range names {
-		proofs[i] = proveOne(bin, name, extra, timeout, log)
+	if len(names) == 1 {
+		proofs[0] = proveOne(bin, names[0], extra, timeout, log)
+		return proofs
 	}
+	var mu sync.Mutex // log
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxConcurrentProofs)
+	for i, name := range names {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			var out bytes.Buffer
+			proofs[i] = proveOne(bin, name, extra, timeout, &out)
+			mu.Lock()
+			defer mu.Unlock()
+			log.Write(out.Bytes())
+		}()
+	}
+	wg.Wait()
 	return proofs
 }
 

@@ -78,8 +78,8 @@
 #                   -count $FAULTS_COUNT (default 2) -max-time 0.5s -case-timeout
 #                   $FAULTS_CASE_TIMEOUT (default 20s) -prove-timeout $FAULTS_PROVE_TIMEOUT
 #                   (default 2m: each kernel is proved in a run of the suite of its own,
-#                   one after another, and the one that never ends is killed then; the
-#                   stage takes about that and two minutes). Its run goes under OUTDIR/faults/,
+#                   all at once, and the one that never ends is killed then; the stage
+#                   takes about that and a minute). Its run goes under OUTDIR/faults/,
 #                   its log to OUTDIR/faults.log, and OUTDIR/faults-summary.txt has a
 #                   line a kernel: direct "ok: proven" with every case's -count result
 #                   lines, each broken kernel "ok: refused" with a refusal that holds the
