@@ -60,9 +60,12 @@
 // that faults by itself; the failure says how many were checked so. A
 // child killed at its time limit (what is left of the shrink time) leaves
 // its candidate undecided: shrinking stops there, and the last case that
-// failed is reported with its own error. A GPU may run no child's work
-// while the faulted process holds its poisoned context, so before the
-// first child a variant that is a DeviceReleaser releases it.
+// failed is reported with its own error; the child is sent SIGQUIT
+// first (where the platform has it), and its output, with every
+// goroutine's stack, is kept in a file of the temporary directory that
+// the failure names beside the child's last line. A GPU may run no
+// child's work while the faulted process holds its poisoned context, so
+// before the first child a variant that is a DeviceReleaser releases it.
 //
 // Flags (in the test binary of any package that imports convtest):
 //

@@ -264,3 +264,76 @@ func TestNoReleaseWithoutFault(t *testing.T) {
 		t.Errorf("ReleaseDevice called %d times without a fault", calls)
 	}
 }
+
+// childHangEnv, set in a child's environment, makes the test binary a
+// child that prints childHangLine and sleeps (TestMain) instead of
+// running its tests.
+const (
+	childHangEnv  = "CONVTEST_TEST_CHILD_HANGS"
+	childHangLine = "child: waiting for ever"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childHangEnv) != "" {
+		fmt.Println(childHangLine)
+		time.Sleep(time.Hour)
+	}
+	os.Exit(m.Run())
+}
+
+// TestChildUndecidedKeepsStacks: a child that outlives its limit is
+// undecided, and its error names its last line and the file that keeps
+// its output, with every goroutine's stack where SIGQUIT exists.
+func TestChildUndecidedKeepsStacks(t *testing.T) {
+	t.Setenv(childHangEnv, "1")
+	check := childChecker("TestChildUndecidedKeepsStacks", Options{FlagPrefix: "convtest"})
+	start := time.Now()
+	err := check(testCase{Op: convolve.Filter2D, W: 4, H: 4, Channels: 1, KW: 3, KH: 3}, time.Second)
+	if d := time.Since(start); d > time.Second+childStackWait+5*time.Second {
+		t.Errorf("the child took %v to end past its limit of 1s", d)
+	}
+	var nv *noVerdictError
+	if !errors.As(err, &nv) {
+		t.Fatalf("check = %v, want a *noVerdictError", err)
+	}
+	if nv.output != "" {
+		t.Cleanup(func() { os.Remove(nv.output) })
+	}
+	if nv.last != childHangLine {
+		t.Errorf("last line %q, want %q", nv.last, childHangLine)
+	}
+	if nv.output == "" {
+		t.Fatalf("no file keeps the child's output: %v", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, nv.output) || !strings.Contains(msg, childHangLine) || strings.Contains(msg, "\n") {
+		t.Errorf("error %q: want one line naming %s and the last line", msg, nv.output)
+	}
+	out, rerr := os.ReadFile(nv.output)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if quitSignal != os.Kill && (!strings.Contains(string(out), "goroutine ") || !strings.Contains(string(out), "time.Sleep")) {
+		t.Errorf("the child's output holds no stacks at its sleep:\n%s", out)
+	}
+}
+
+// undecided keeps the line before the runtime's report of SIGQUIT, and
+// says so when the child wrote nothing.
+func TestUndecidedLastLine(t *testing.T) {
+	for _, tt := range []struct{ out, last string }{
+		{"=== RUN   T\nprecompiling\n\nSIGQUIT: quit\nPC=0x1 m=0 sigcode=0\n\ngoroutine 1 [sleep]:\n", "precompiling"},
+		{"a\nb\n", "b"},
+		{"", ""},
+	} {
+		e := undecided(time.Second, []byte(tt.out))
+		if e.output != "" {
+			os.Remove(e.output)
+		}
+		if e.last != tt.last {
+			t.Errorf("undecided(%q).last = %q, want %q", tt.out, e.last, tt.last)
+		}
+		if tt.out == "" && e.output != "" && !strings.Contains(e.Error(), "no output") {
+			t.Errorf("error %q for a child that wrote nothing: want it said", e.Error())
+		}
+	}
+}
