@@ -80,6 +80,9 @@
 #                   (default 2m: each kernel is proved in a run of the suite of its own,
 #                   all at once, and the one that never ends is killed then; the stage
 #                   takes about that and a minute). Its run goes under OUTDIR/faults/,
+#                   its temporary files under OUTDIR/faults-tmp/ (the output and
+#                   goroutine stacks of a shrinking child killed at its limit,
+#                   convtest-child-*.txt, among them),
 #                   its log to OUTDIR/faults.log, and OUTDIR/faults-summary.txt has a
 #                   line a kernel: direct "ok: proven" with every case's -count result
 #                   lines, each broken kernel "ok: refused" with a refusal that holds the
@@ -660,7 +663,10 @@ for stage in "$@"; do
     kargs=()
     for k in "${kernels[@]}"; do kargs+=(-kernel "$k"); done
     before=$failed
-    run faults . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/faults" -variants 'user-.*' -sizes "${FAULTS_SIZES:-512x512}" -filters gauss3,gauss5 -types f32 -count "${FAULTS_COUNT:-2}" -max-time 0.5s -case-timeout "${FAULTS_CASE_TIMEOUT:-20s}" -prove-timeout "${FAULTS_PROVE_TIMEOUT:-2m}" "${kargs[@]}"
+    # Temporary files, the output of a shrinking child killed at its
+    # limit among them (convtest-child-*.txt), stay with the stage's logs.
+    mkdir -p "$out/faults-tmp"
+    TMPDIR=$out/faults-tmp run faults . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/faults" -variants 'user-.*' -sizes "${FAULTS_SIZES:-512x512}" -filters gauss3,gauss5 -types f32 -count "${FAULTS_COUNT:-2}" -max-time 0.5s -case-timeout "${FAULTS_CASE_TIMEOUT:-20s}" -prove-timeout "${FAULTS_PROVE_TIMEOUT:-2m}" "${kargs[@]}"
     failed=$before # the sweep fails the broken kernels' cases by design
     faultsummary "${FAULTS_COUNT:-2}" "${kernels[@]}" || failed=$((failed+1)) ;;
   props)
