@@ -129,6 +129,13 @@ func sweepMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	o, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
+		// The flags' own values, not their recorders, so that the
+		// usage names each one's type and default.
+		fs.VisitAll(func(f *flag.Flag) {
+			if r, ok := f.Value.(recorder); ok {
+				f.Value = r.Value
+			}
+		})
 		fs.SetOutput(stderr)
 		fmt.Fprintln(stderr, "usage: sweep [flags]")
 		fs.PrintDefaults()
@@ -216,6 +223,15 @@ func (r recorder) Set(s string) error {
 		*r.err = &flagError{Name: r.name, Value: s, Err: err}
 	}
 	return err
+}
+
+// String is the wrapped value's, or "" for the zero recorder the flag
+// package makes to find a flag's zero value.
+func (r recorder) String() string {
+	if r.Value == nil {
+		return ""
+	}
+	return r.Value.String()
 }
 
 func (r recorder) IsBoolFlag() bool {

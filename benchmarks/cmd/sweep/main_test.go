@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -428,5 +429,23 @@ func TestPrintEstimateEnergyPhase(t *testing.T) {
 	printEstimate(&sb, "test", benchmarks.EstimateSweep(cases, benchmarks.DefaultNoise, 2, probe))
 	if want := "2 GPU cases at a nominal rate; the lines of 1 of them that span under 100ms add an energy phase of about that long)"; !strings.Contains(sb.String(), want) {
 		t.Errorf("estimate %q lacks %q", sb.String(), want)
+	}
+}
+
+// -h prints every flag with its type and default, and nothing the flag
+// package says of a value that panicked.
+func TestHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := sweepMain([]string{"-h"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("sweep -h exited %d: %s", code, stderr.String())
+	}
+	out := stderr.String()
+	for _, want := range []string{"usage: sweep", "-count int", "-max-time duration", "-bin string", "-publish", "(default 5)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("usage lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "panic") {
+		t.Errorf("usage reports a panic:\n%s", out)
 	}
 }
