@@ -134,6 +134,19 @@
 #   sweep:NAME      the sweep command (.gpu/sweep with -bin .gpu/benchmarks.test)
 #                   with the arguments in $SWEEP_ARGS (split at spaces), writing
 #                   its run under OUTDIR/data/ and its summary table to the log
+#   shards:PRESET   the sweep command over preset PRESET split over the GPUs that
+#                   $SHARD_GPUS names (indices, comma-separated), else every one
+#                   nvidia-smi -L lists: N GPUs run N sweeps at once, the Kth with
+#                   CUDA_VISIBLE_DEVICES its GPU and -shard K/N (every Nth case of the
+#                   preset from the Kth), -count $COUNT (default 5), $NOISE and
+#                   $MAX_TIME as sweep:NAME takes them, each logged to
+#                   OUTDIR/shards-PRESET-K-of-N.log and writing
+#                   OUTDIR/data/<gpu>/PRESET.shard-K-of-N.txt; then sweep -merge joins
+#                   those into OUTDIR/data/<gpu>/PRESET.txt (log
+#                   OUTDIR/shards-PRESET-merge.log), the run a single sweep would have
+#                   written, each case's lines from one GPU. It is for presets whose
+#                   lines take long, such as roofline and crossover at -count 6, where
+#                   every GPU line meters its energy for a second or more
 #   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
 #                   each result line one sample set, -test.benchtime=1x, sampled until
 #                   -noise=$NOISE percent or -max-time=$MAX_TIME when set, else the
@@ -708,6 +721,36 @@ for stage in "$@"; do
     # shellcheck disable=SC2086
     runto "$out/$name.csv" "$name" benchmarks ncu --clock-control none --section SpeedOfLight --csv --page details --launch-skip "${NCU_SKIP:-2}" --launch-count "${NCU_COUNT:-3}" ${nk[@]+"${nk[@]}"} "$bin/benchmarks.test" -test.run '^$' -test.bench "$NCU_BENCH" -test.benchtime 1x -test.count 1 -test.cpu 1 -test.timeout 0 -max-time="${NCU_MAX_TIME:-20ms}" ${NCU_ARGS:-}
     ncusummary "$name" ;;
+  shards:*)
+    # One sweep of the preset split over the GPUs (see the stage's
+    # description above), then its shards merged.
+    preset=${stage#shards:}
+    if [ -n "${SHARD_GPUS:-}" ]; then
+      IFS=, read -ra sg <<<"$SHARD_GPUS"
+    else
+      mapfile -t sg < <(nvidia-smi -L 2>/dev/null | sed -n 's/^GPU \([0-9][0-9]*\):.*/\1/p')
+    fi
+    if [ "${#sg[@]}" = 0 ]; then
+      refuse "shards-$preset" "needs a GPU: SHARD_GPUS is empty and nvidia-smi -L lists none; not run"
+      continue
+    fi
+    n=${#sg[@]} pids=()
+    for i in "${!sg[@]}"; do
+      # shellcheck disable=SC2086
+      ( export CUDA_VISIBLE_DEVICES=${sg[i]}
+        run "shards-$preset-$((i+1))-of-$n" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep="$preset" -shard $((i+1))/$n
+        exit $failed ) &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || failed=$((failed+1)); done
+    shopt -s nullglob
+    parts=("$out"/data/*/"$preset".shard-*-of-$n.txt)
+    shopt -u nullglob
+    if [ "${#parts[@]}" = 0 ]; then
+      refuse "shards-$preset" "no shard wrote a run under $out/data; the shards' logs say why"
+      continue
+    fi
+    run "shards-$preset-merge" . "$bin/sweep" -merge "${parts[@]}" ;;
   bench:*)
     preset=${stage#bench:}
     run "bench-$preset" benchmarks "$bin/benchmarks.test" -test.run '^$' -test.bench . -test.cpu 1 -test.count ${COUNT:-5} -test.benchtime 1x -test.timeout 0 -sweep=$preset $cap ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} ;;

@@ -4,6 +4,7 @@ package scripts
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -1127,6 +1128,87 @@ func TestGPURunNCUStage(t *testing.T) {
 				if !strings.Contains(string(md), w) {
 					t.Errorf("ncu-a.md lacks %q:\n%s", w, md)
 				}
+			}
+		})
+	}
+}
+
+// fakeShardSweep is a stand-in for the sweep command in the shards stage:
+// with -shard K/N it writes DATA/fake-gpu/PRESET.shard-K-of-N.txt, a line
+// naming its shard and CUDA_VISIBLE_DEVICES (FAKE_FAIL=K makes shard K
+// fail instead); with -merge it writes the files it is given, in order,
+// into PRESET.txt beside them and removes them.
+const fakeShardSweep = `#!/bin/bash
+echo "args: $*"
+if [ "$1" = -merge ]; then
+  shift
+  dir=$(dirname "$1"); name=$(basename "$1"); name=${name%%.shard-*}
+  cat "$@" >"$dir/$name.txt" && rm "$@"
+  exit
+fi
+data=; preset=; shard=
+while [ $# -gt 0 ]; do
+  case $1 in -data) data=$2; shift ;; -sweep=*) preset=${1#-sweep=} ;; -shard) shard=$2; shift ;; esac
+  shift
+done
+k=${shard%/*} n=${shard#*/}
+[ "$FAKE_FAIL" = "$k" ] && { echo "shard $k failed"; exit 1; }
+mkdir -p "$data/fake-gpu"
+echo "shard $k of $n on CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES" >"$data/fake-gpu/$preset.shard-$k-of-$n.txt"
+`
+
+// TestGPURunShardsStage runs the shards stage over a stand-in sweep: one
+// sweep a GPU of SHARD_GPUS, each with its GPU and its shard, then one
+// merge of their files into the preset's run. A shard that fails fails
+// the stage, and the merge is given only the files the others wrote (the
+// real sweep -merge then refuses, naming the shard missing; the stand-in
+// joins what it is given, which shows what that was).
+func TestGPURunShardsStage(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	for _, tt := range []struct {
+		name string
+		env  []string
+		code int
+		want []string // lines of OUTDIR/data/fake-gpu/roofline.txt
+	}{
+		{"three GPUs", []string{"SHARD_GPUS=2,5,7"}, 0, []string{
+			"shard 1 of 3 on CUDA_VISIBLE_DEVICES=2", "shard 2 of 3 on CUDA_VISIBLE_DEVICES=5", "shard 3 of 3 on CUDA_VISIBLE_DEVICES=7"}},
+		{"a shard fails", []string{"SHARD_GPUS=0,1", "FAKE_FAIL=2"}, 1, []string{"shard 1 of 2 on CUDA_VISIBLE_DEVICES=0"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			bin := filepath.Join(root, "bin")
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(bin, "sweep"), []byte(fakeShardSweep), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(root, "out")
+			b, code := gpuRun(t, root, out, append([]string{"GPU_BIN=" + bin, "COUNT=6"}, tt.env...), "shards:roofline")
+			if code != tt.code {
+				t.Fatalf("gpu-run.sh shards:roofline: exit status %d, want %d\n%s", code, tt.code, b)
+			}
+			got, err := os.ReadFile(filepath.Join(out, "data", "fake-gpu", "roofline.txt"))
+			if err != nil {
+				t.Fatalf("no merged run: %v\n%s", err, b)
+			}
+			if lines := strings.Split(strings.TrimSpace(string(got)), "\n"); !slices.Equal(lines, tt.want) {
+				t.Errorf("merged run:\n%s\nwant\n%s", got, strings.Join(tt.want, "\n"))
+			}
+			left, _ := filepath.Glob(filepath.Join(out, "data", "fake-gpu", "roofline.shard-*"))
+			if len(left) != 0 {
+				t.Errorf("shards left after the merge: %v", left)
+			}
+			n := len(strings.Split(strings.TrimPrefix(tt.env[0], "SHARD_GPUS="), ","))
+			log, err := os.ReadFile(filepath.Join(out, fmt.Sprintf("shards-roofline-1-of-%d.log", n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(log), "-count 6 -sweep=roofline -shard 1/"+fmt.Sprint(n)) || !strings.Contains(strings.Split(string(log), "\n")[1], "command:") {
+				t.Errorf("shard 1's log:\n%s", log)
 			}
 		})
 	}

@@ -270,12 +270,19 @@ var errNoProgress = errors.New("the restarted benchmark binary ran no case")
 
 // reproCommand is the command, run in the repository root, that runs the
 // case called name alone: the binary with args, -test.bench selecting
-// that case.
+// that case and no -test.skip (another shard's cases).
 func reproCommand(binName string, args []string, name string) string {
-	a := append([]string(nil), args...)
-	for i := range a {
-		if a[i] == "-test.bench" && i+1 < len(a) {
-			a[i+1] = casePattern(name)
+	var a []string
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "-test.bench" && i+1 < len(args):
+			a = append(a, args[i], casePattern(name))
+			i++
+		case args[i] == "-test.skip" && i+1 < len(args):
+			// Another shard's cases: the pattern names one case.
+			i++
+		default:
+			a = append(a, args[i])
 		}
 	}
 	return "cd benchmarks && " + binName + " " + shellJoin(a)

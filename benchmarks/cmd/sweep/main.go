@@ -11,6 +11,14 @@
 // takes only 0 (the GPU variants run on device 0; pick another GPU with
 // CUDA_VISIBLE_DEVICES).
 //
+// -shard K/N runs only every Nth case of the sweep, from the Kth in its
+// order (the others are skipped with -test.skip), and stores the run as
+// <name>.shard-K-of-N.txt, so that N sweeps, one a GPU, run a long preset
+// between them; -merge FILE... then joins the N shards' files, one whole
+// set, into <name>.txt beside them (a header line, then each file as it
+// was written) and removes them. It refuses a shard missing or given
+// twice, shards of different sweeps or counts, and a case in two of them.
+//
 // It builds the benchmarks test binary (or takes a prebuilt one with
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
 // stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
@@ -92,6 +100,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -148,7 +157,13 @@ func sweepMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err == nil {
+	if err == nil && o.merge != nil {
+		var path string
+		if path, err = mergeShards(o.merge); err == nil {
+			fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
+			return 0
+		}
+	} else if err == nil {
 		err = run(o, stdout, stderr)
 	}
 	if err == nil {
@@ -178,6 +193,8 @@ type options struct {
 	caseTimeout   time.Duration
 	proveTimeout  time.Duration // the binary's -prove-timeout, passed when kernels > 0
 	kernels       int           // the user kernels -kernel added
+	shard         shard         // the part of the cases this run takes (-shard)
+	merge         []string      // the shards' files -merge names
 }
 
 // flagError is a wrong command line: the flag, the value it was given
@@ -257,6 +274,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.DurationVar(&o.proveTimeout, "prove-timeout", benchmarks.DefaultProveTimeout, "time limit of the property suite on one user kernel (-kernel), which runs before any case; past it the kernel is a hang: its run of the suite is killed and its cases are not timed")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
+	fs.Func("shard", "K/N: run shard K of N of the sweep's cases (every Nth in the sweep's order, from the Kth), written as <name>.shard-K-of-N.txt, so that N sweeps, one a GPU (CUDA_VISIBLE_DEVICES), run it between them; -merge joins their files", func(v string) (err error) {
+		o.shard, err = parseShard(v)
+		return err
+	})
+	merge := fs.Bool("merge", false, "merge the runs of every shard of one sweep, the files named after the flags (<name>.shard-K-of-N.txt), into <name>.txt beside them, and remove them")
 	for _, f := range benchmarks.AxisFlags() {
 		fs.Func(f.Name, f.Usage, func(s string) error {
 			o.raw[f.Name] = s
@@ -274,8 +296,15 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, parseError(err, bad)
 	}
+	if *merge {
+		if fs.NArg() == 0 {
+			return nil, &flagError{Name: "merge", Err: errors.New("names no file: want the shards' runs, such as data/nvidia-h100/roofline.shard-*.txt")}
+		}
+		o.merge = fs.Args()
+		return o, nil
+	}
 	if fs.NArg() > 0 {
-		return nil, &flagError{Name: fs.Arg(0), Err: errors.New("not a flag: the sweep takes flags only")}
+		return nil, &flagError{Name: fs.Arg(0), Err: errors.New("not a flag: the sweep takes flags only, and file names after -merge")}
 	}
 	if o.list {
 		return o, nil
@@ -440,7 +469,7 @@ func run(o *options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	name := runName(built.Name, o.args)
+	name := runName(built.Name, o.args) + o.shard.suffix()
 	root, commit, err := checkout()
 	if err != nil {
 		return err
@@ -452,6 +481,19 @@ func run(o *options, stdout, stderr io.Writer) error {
 	if len(ex.Cases) == 0 {
 		return fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
 	}
+	// Another shard's cases are skipped as if done.
+	var mine []benchmarks.Case
+	others := map[string]bool{}
+	for i, c := range ex.Cases {
+		if o.shard.holds(i) {
+			mine = append(mine, c)
+		} else {
+			others[c.Name()] = true
+		}
+	}
+	if len(mine) == 0 {
+		return fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards; nothing written", o.shard.k, o.shard.n, len(ex.Cases), o.shard.n)
+	}
 	bin, steps, cleanup, err := testBinary(root, o.bin, stderr)
 	if err != nil {
 		return err
@@ -462,7 +504,7 @@ func run(o *options, stdout, stderr io.Writer) error {
 	}
 	noise := benchmarks.DefaultNoise
 	noise.Target, noise.MaxTime = o.noise, o.maxTime
-	est := estimate(ex.Cases, noise, o.count, stderr)
+	est := estimate(mine, noise, o.count, stderr)
 	printEstimate(stderr, name, est)
 
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
@@ -475,11 +517,14 @@ func run(o *options, stdout, stderr io.Writer) error {
 		args = append(args, "-prove-timeout="+o.proveTimeout.String())
 	}
 	args = append(args, absPaths(o.args)...)
+	if len(others) > 0 {
+		args = append(args, "-test.skip", skipPattern(caseNames(ex.Cases), others))
+	}
 	binName := binDisplayName(bin, o.bin != "")
 	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
 
 	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now}
-	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, progress, stderr)
+	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, others, progress, stderr)
 
 	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
 	if gpu == "none" {
@@ -533,18 +578,18 @@ func run(o *options, stdout, stderr io.Writer) error {
 // reproduces it, and the binary is started again on the cases that had
 // not started: no case runs twice. runErr is the binary's last failed
 // exit; stopErr ends the sweep early: a restart that ran no case.
-func runCases(o *options, bin, binName, root string, args []string, cases []benchmarks.Case,
+func runCases(o *options, bin, binName, root string, args []string, cases []benchmarks.Case, skipped map[string]bool,
 	progress *progressFilter, stderr io.Writer) (out *bytes.Buffer, faults []fault, runErr, stopErr error) {
 	out = new(bytes.Buffer)
-	all := make([]string, len(cases))
-	for i, c := range cases {
-		all[i] = c.Name()
-	}
+	all := caseNames(cases)
 	limit := o.caseTimeout
 	if limit <= 0 {
 		limit = DefaultCaseTimeout
 	}
-	done := map[string]bool{}
+	done := maps.Clone(skipped)
+	if done == nil {
+		done = map[string]bool{}
+	}
 	for restart := 0; ; restart++ {
 		runArgs := args
 		if restart > 0 {
@@ -585,6 +630,15 @@ func runCases(o *options, bin, binName, root string, args []string, cases []benc
 		}
 		fmt.Fprintf(stderr, "sweep: restarting the benchmark binary on the %d cases not yet run\n", notDone(all, done))
 	}
+}
+
+// caseNames are the names of cases, in order.
+func caseNames(cases []benchmarks.Case) []string {
+	all := make([]string, len(cases))
+	for i, c := range cases {
+		all[i] = c.Name()
+	}
+	return all
 }
 
 // notDone counts the cases of all not in done.

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/convbench/convbench/results"
+)
+
+// A shard is the part of a sweep's cases one process runs, so that N
+// processes, one a GPU, run a long sweep between them: shard K of N has
+// the cases whose place in the sweep's order, from 0, is K-1 modulo N.
+// The zero shard is the whole sweep.
+type shard struct{ k, n int }
+
+// parseShard reads -shard's K/N.
+func parseShard(s string) (shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	if !ok {
+		return shard{}, errors.New("want K/N, such as 1/4: shard K of N")
+	}
+	ki, kerr := strconv.Atoi(k)
+	ni, nerr := strconv.Atoi(n)
+	if kerr != nil || nerr != nil || ni < 1 || ki < 1 || ki > ni {
+		return shard{}, errors.New("want K/N with 1 <= K <= N, such as 1/4")
+	}
+	return shard{ki, ni}, nil
+}
+
+// whole reports whether s is the whole sweep.
+func (s shard) whole() bool { return s.n <= 1 }
+
+// holds reports whether the case at place i of the sweep is s's.
+func (s shard) holds(i int) bool { return s.whole() || i%s.n == s.k-1 }
+
+// suffix is what the shard adds to the run's name.
+func (s shard) suffix() string {
+	if s.whole() {
+		return ""
+	}
+	return fmt.Sprintf(".shard-%d-of-%d", s.k, s.n)
+}
+
+// shardName matches the file name of a shard's run: NAME.shard-K-of-N.txt.
+var shardName = regexp.MustCompile(`^(.+)\.shard-([0-9]+)-of-([0-9]+)\.txt$`)
+
+// mergeShards writes the runs of every shard of one sweep, the files
+// paths names, as one run, NAME.txt beside them: their contents in shard
+// order behind a header line naming them, each as the sweep wrote it.
+// It then removes the shards' files. It refuses, naming the files, shards
+// of different sweeps, folders or counts, a shard missing or given twice,
+// a case in two shards, a file that is not a run, and a NAME.txt that is
+// already there. It returns the path written.
+func mergeShards(paths []string) (string, error) {
+	if len(paths) == 0 {
+		return "", errors.New("-merge: no shard files named")
+	}
+	var name, dir string
+	n := 0
+	files := map[int]string{}
+	for _, p := range paths {
+		m := shardName.FindStringSubmatch(filepath.Base(p))
+		if m == nil {
+			return "", fmt.Errorf("-merge: %s is not a shard's run (NAME.shard-K-of-N.txt, as sweep -shard K/N writes)", p)
+		}
+		k, _ := strconv.Atoi(m[2])
+		kn, _ := strconv.Atoi(m[3])
+		switch {
+		case name == "":
+			name, dir, n = m[1], filepath.Dir(p), kn
+		case m[1] != name || filepath.Dir(p) != dir:
+			return "", fmt.Errorf("-merge: %s is not a shard of %s", p, filepath.Join(dir, name))
+		case kn != n:
+			return "", fmt.Errorf("-merge: %s is one of %d shards, %s one of %d", p, kn, files[minKey(files)], n)
+		}
+		if prev, ok := files[k]; ok {
+			return "", fmt.Errorf("-merge: shard %d of %d is named twice: %s and %s", k, n, prev, p)
+		}
+		files[k] = p
+	}
+	var missing []string
+	for k := 1; k <= n; k++ {
+		if _, ok := files[k]; !ok {
+			missing = append(missing, filepath.Join(dir, fmt.Sprintf("%s.shard-%d-of-%d.txt", name, k, n)))
+		}
+	}
+	if missing != nil {
+		return "", fmt.Errorf("-merge: %d of the %d shards of %s missing: %s", len(missing), n, filepath.Join(dir, name), strings.Join(missing, ", "))
+	}
+	var merged bytes.Buffer
+	fmt.Fprintf(&merged, "# convbench sweep %s: the runs of its %d shards (sweep -shard K/%d), merged by sweep -merge, each below as the sweep wrote it\n", name, n, n)
+	owner := map[string]string{} // case name -> the shard file that holds it
+	for k := 1; k <= n; k++ {
+		p := files[k]
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", fmt.Errorf("-merge: %w", err)
+		}
+		r, err := results.ReadRun(bytes.NewReader(data), p)
+		if err != nil {
+			return "", fmt.Errorf("-merge: %w", err)
+		}
+		if len(r.Samples) == 0 {
+			return "", fmt.Errorf("-merge: %s holds no benchmark result", p)
+		}
+		for _, s := range r.Samples {
+			c := caseKey(s)
+			if prev, ok := owner[c]; ok {
+				return "", fmt.Errorf("-merge: case %s is in %s and in %s", c, prev, p)
+			}
+			owner[c] = p
+		}
+		merged.Write(data)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			merged.WriteByte('\n')
+		}
+	}
+	out := filepath.Join(dir, name+".txt")
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("-merge: %w", err)
+	}
+	if _, err := f.Write(merged.Bytes()); err != nil {
+		f.Close()
+		os.Remove(out)
+		return "", fmt.Errorf("-merge: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(out)
+		return "", fmt.Errorf("-merge: %w", err)
+	}
+	for k := 1; k <= n; k++ {
+		if err := os.Remove(files[k]); err != nil {
+			return out, fmt.Errorf("-merge: wrote %s, but %w", out, err)
+		}
+	}
+	return out, nil
+}
+
+// caseKey names a sample's case by its name's keys, in order.
+func caseKey(s *results.Sample) string {
+	keys := slices.Sorted(maps.Keys(s.Keys))
+	for i, k := range keys {
+		keys[i] = k + "=" + s.Keys[k]
+	}
+	return strings.Join(keys, "/")
+}
+
+// minKey is the least key of m.
+func minKey(m map[int]string) int {
+	first := true
+	least := 0
+	for k := range m {
+		if first || k < least {
+			least, first = k, false
+		}
+	}
+	return least
+}
