@@ -146,7 +146,7 @@
 #                   OUTDIR/shards-PRESET-merge.log), the run a single sweep would have
 #                   written, each case's lines from one GPU. It is for presets whose
 #                   lines take long, such as roofline and crossover at -count 6, where
-#                   every GPU line meters its energy for a second or more
+#                   every GPU line meters its energy (over at least 1.05 s on an H200)
 #   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
 #                   each result line one sample set, -test.benchtime=1x, sampled until
 #                   -noise=$NOISE percent or -max-time=$MAX_TIME when set, else the
