@@ -136,15 +136,19 @@
 #                   its run under OUTDIR/data/ and its summary table to the log
 #   shards:PRESET   the sweep command over preset PRESET split over the GPUs that
 #                   $SHARD_GPUS names (indices, comma-separated), else every one
-#                   nvidia-smi -L lists: N GPUs run N sweeps at once, the Kth with
-#                   CUDA_VISIBLE_DEVICES its GPU and -shard K/N (every Nth case of the
-#                   preset from the Kth), -count $COUNT (default 5), $NOISE and
-#                   $MAX_TIME as sweep:NAME takes them, each logged to
+#                   nvidia-smi -L lists: G GPUs run G sweeps at once, the ith with
+#                   CUDA_VISIBLE_DEVICES its GPU and -shard K/N, K = $SHARD_FIRST
+#                   (default 1) + i - 1, N = $SHARDS (default G): every Nth case of
+#                   the preset from the Kth; -count $COUNT (default 5), $NOISE and
+#                   $MAX_TIME as sweep:NAME takes them; each logged to
 #                   OUTDIR/shards-PRESET-K-of-N.log and writing
-#                   OUTDIR/data/<gpu>/PRESET.shard-K-of-N.txt; then sweep -merge joins
-#                   those into OUTDIR/data/<gpu>/PRESET.txt (log
-#                   OUTDIR/shards-PRESET-merge.log), the run a single sweep would have
-#                   written, each case's lines from one GPU. It is for presets whose
+#                   OUTDIR/data/<gpu>/PRESET.shard-K-of-N.txt. When the G GPUs ran
+#                   all N shards, sweep -merge joins those into
+#                   OUTDIR/data/<gpu>/PRESET.txt (log OUTDIR/shards-PRESET-merge.log),
+#                   the run a single sweep would have written, each case's lines
+#                   from one GPU; else (SHARDS=8 SHARD_FIRST=5 on 4 GPUs: the second
+#                   half, in a second run) a summary line says to merge the N files
+#                   once together. It is for presets whose
 #                   lines take long, such as roofline and crossover at -count 6, where
 #                   every GPU line meters its energy (over at least 1.05 s on an H200)
 #   bench:PRESET    a benchmark preset (-test.count=$COUNT, default 5;
@@ -734,11 +738,16 @@ for stage in "$@"; do
       refuse "shards-$preset" "needs a GPU: SHARD_GPUS is empty and nvidia-smi -L lists none; not run"
       continue
     fi
-    n=${#sg[@]} pids=()
+    n=${SHARDS:-${#sg[@]}} first=${SHARD_FIRST:-1} pids=()
+    if ! [[ $n =~ ^[1-9][0-9]*$ && $first =~ ^[1-9][0-9]*$ ]] || [ $((first + ${#sg[@]} - 1)) -gt "$n" ]; then
+      refuse "shards-$preset" "SHARDS=$n SHARD_FIRST=$first with ${#sg[@]} GPUs: want shards $first to $((first + ${#sg[@]} - 1)) of $n to be shards; not run"
+      continue
+    fi
     for i in "${!sg[@]}"; do
+      k=$((first + i))
       # shellcheck disable=SC2086
       ( export CUDA_VISIBLE_DEVICES=${sg[i]}
-        run "shards-$preset-$((i+1))-of-$n" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep="$preset" -shard $((i+1))/$n
+        run "shards-$preset-$k-of-$n" . "$bin/sweep" -bin "$bin/benchmarks.test" -data "$out/data" -count ${COUNT:-5} ${NOISE:+-noise=$NOISE} ${MAX_TIME:+-max-time=$MAX_TIME} -sweep="$preset" -shard $k/$n
         exit $failed ) &
       pids+=($!)
     done
@@ -748,6 +757,10 @@ for stage in "$@"; do
     shopt -u nullglob
     if [ "${#parts[@]}" = 0 ]; then
       refuse "shards-$preset" "no shard wrote a run under $out/data; the shards' logs say why"
+      continue
+    fi
+    if [ "$first" != 1 ] || [ "${#sg[@]}" != "$n" ]; then
+      echo "shards-$preset: shards $first to $((first + ${#sg[@]} - 1)) of $n run here; join all $n with: sweep -merge DATA/<gpu>/$preset.shard-*-of-$n.txt" | tee -a "$summary"
       continue
     fi
     run "shards-$preset-merge" . "$bin/sweep" -merge "${parts[@]}" ;;

@@ -1176,6 +1176,8 @@ func TestGPURunShardsStage(t *testing.T) {
 		{"three GPUs", []string{"SHARD_GPUS=2,5,7"}, 0, []string{
 			"shard 1 of 3 on CUDA_VISIBLE_DEVICES=2", "shard 2 of 3 on CUDA_VISIBLE_DEVICES=5", "shard 3 of 3 on CUDA_VISIBLE_DEVICES=7"}},
 		{"a shard fails", []string{"SHARD_GPUS=0,1", "FAKE_FAIL=2"}, 1, []string{"shard 1 of 2 on CUDA_VISIBLE_DEVICES=0"}},
+		{"the second half of 4 shards", []string{"SHARD_GPUS=0,1", "SHARDS=4", "SHARD_FIRST=3"}, 0, nil},
+		{"shards past the count", []string{"SHARD_GPUS=0,1", "SHARDS=4", "SHARD_FIRST=4"}, 1, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -1190,6 +1192,27 @@ func TestGPURunShardsStage(t *testing.T) {
 			b, code := gpuRun(t, root, out, append([]string{"GPU_BIN=" + bin, "COUNT=6"}, tt.env...), "shards:roofline")
 			if code != tt.code {
 				t.Fatalf("gpu-run.sh shards:roofline: exit status %d, want %d\n%s", code, tt.code, b)
+			}
+			if tt.want == nil {
+				// Not all shards here: no merge, and a line saying so.
+				if _, err := os.Stat(filepath.Join(out, "data", "fake-gpu", "roofline.txt")); !os.IsNotExist(err) {
+					t.Errorf("a merged run without every shard (%v)", err)
+				}
+				summary, _ := os.ReadFile(filepath.Join(out, "summary.txt"))
+				switch {
+				case code == 0:
+					for _, k := range []string{"3", "4"} {
+						if _, err := os.Stat(filepath.Join(out, "data", "fake-gpu", "roofline.shard-"+k+"-of-4.txt")); err != nil {
+							t.Errorf("shard %s of 4: %v", k, err)
+						}
+					}
+					if !strings.Contains(string(summary), "shards 3 to 4 of 4 run here") {
+						t.Errorf("summary.txt does not say to merge later:\n%s", summary)
+					}
+				case !strings.Contains(string(summary), "shards-roofline NOT OK: SHARDS=4 SHARD_FIRST=4 with 2 GPUs"):
+					t.Errorf("summary.txt does not refuse the shards:\n%s", summary)
+				}
+				return
 			}
 			got, err := os.ReadFile(filepath.Join(out, "data", "fake-gpu", "roofline.txt"))
 			if err != nil {
