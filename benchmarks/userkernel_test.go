@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,8 @@ func TestUserKernels(t *testing.T) {
 		}
 		t.Run("user-cpu", func(t *testing.T) { convtest.TestVariant(t, renamed{naive, "user-cpu"}) })
 		t.Run("user-broken", func(t *testing.T) { convtest.TestVariant(t, broken{renamed{naive, "user-broken"}}) })
-		for _, f := range []faulty{{renamed{naive, "user-sticky"}, "sticky"}, {renamed{naive, "user-hang"}, "hang"}, {renamed{naive, "user-dies"}, "dies"}} {
+		for _, f := range []faulty{{renamed{naive, "user-sticky"}, "sticky"}, {renamed{naive, "user-hang"}, "hang"}, {renamed{naive, "user-dies"}, "dies"},
+			{renamed{naive, "user-sticky-big"}, "sticky-big"}} {
 			t.Run(f.name, func(t *testing.T) { convtest.TestVariant(t, f) })
 		}
 		return
@@ -161,8 +163,54 @@ func (fp faultyPlan) Run(in, out *convolve.Image) error {
 		time.Sleep(time.Hour)
 	case "dies":
 		os.Exit(3)
+	case "sticky-big":
+		if in.Width*in.Height > stickyBigPixels {
+			return stickyError{}
+		}
 	}
 	return fp.Plan.Run(in, out)
+}
+
+// stickyBigPixels is the largest image the "sticky-big" stand-in runs
+// correctly; on larger ones it fails with a sticky error.
+const stickyBigPixels = 16
+
+// stickyError is a sticky device error, as the CUDA bindings' illegal
+// address is: convtest checks the shrink candidates after it in child
+// processes.
+type stickyError struct{}
+
+func (stickyError) Error() string {
+	return "cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"
+}
+func (stickyError) Sticky() bool { return true }
+
+// A crash is shrunk through child processes in a proof as the sweep runs
+// it: the stand-in that faults (a sticky error) on images of more than
+// stickyBigPixels pixels is refused as a crash, its case shrunk by
+// children to one just past that size.
+func TestProveKernelsShrinksCrash(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	t.Setenv(envStandIns, "1")
+	var log bytes.Buffer
+	p := benchmarks.ProveKernels(exe, []string{"user-sticky-big"}, []string{"-convtest.n=20"}, time.Minute, &log)[0]
+	if p.Fault != benchmarks.FaultCrash || p.Verdict != "fail" {
+		t.Fatalf("fault %q verdict %q, want a crash that failed; log:\n%s", p.Fault, p.Verdict, log.String())
+	}
+	m := regexp.MustCompile(`shrunk case \(([0-9]+) shrinks, ([0-9]+) checked in child processes after a sticky device error[,)]`).FindStringSubmatch(p.Detail)
+	if m == nil || m[1] == "0" {
+		t.Fatalf("refusal %q: want the case shrunk by child processes; log:\n%s", p.Refusal(), log.String())
+	}
+	if strings.Contains(p.Detail, "undecided") || strings.Contains(p.Detail, "no verdict") {
+		t.Errorf("refusal %q: a child gave no verdict", p.Refusal())
+	}
+	if !strings.Contains(p.Detail, "CUDA_ERROR_ILLEGAL_ADDRESS") {
+		t.Errorf("refusal %q lacks the sticky error", p.Refusal())
+	}
+	t.Logf("refusal: %s", p.Refusal())
 }
 
 // broken is a variant whose output is off by one at pixel (0, 0).
