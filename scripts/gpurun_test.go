@@ -1031,9 +1031,11 @@ func TestGPURunNCUStage(t *testing.T) {
 		},
 		{
 			name: "settings", env: []string{withNCU, "NCU_BENCH=" + bench, "NCU_SKIP=0", "NCU_COUNT=10",
-				"NCU_KERNEL=conv|regtile", "NCU_MAX_TIME=5ms", "NCU_ARGS=-variants gpu-regtile -sizes 4096x4096"},
+				"NCU_KERNEL=conv|regtile", "NCU_MAX_TIME=5ms", "NCU_ARGS=-variants gpu-regtile -sizes 4096x4096",
+				"NCU_SECTIONS=ComputeWorkloadAnalysis InstructionStats"},
 			args: []string{"--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
-				"--launch-skip", "0", "--launch-count", "10", "-k", "regex:conv|regtile", filepath.Join(bin, "benchmarks.test"),
+				"--launch-skip", "0", "--launch-count", "10", "-k", "regex:conv|regtile",
+				"--section", "ComputeWorkloadAnalysis", "--section", "InstructionStats", filepath.Join(bin, "benchmarks.test"),
 				"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "1x", "-test.count", "1", "-test.cpu", "1",
 				"-test.timeout", "0", "-max-time=5ms", "-variants", "gpu-regtile", "-sizes", "4096x4096"},
 			summary: []string{"ncu-a ok: 2 kernels, 3 launches profiled; table in ncu-a.md"},
