@@ -135,10 +135,12 @@ func TestOutputDir(t *testing.T) {
 	}
 }
 
-// The sweep command builds a sweep from axis flags alone, passes them to
-// the benchmark binary and stores its output, one standard benchmark line
-// per case, under a name of its own.
-func TestRunAxisFlags(t *testing.T) {
+// cpuRunAxes readies a test that builds and runs the benchmark binary on
+// the CPU, skipping it under -short or outside a git checkout: it returns
+// the axis flags of a four-case sweep of cpu-fast (two filters, two
+// types) and the axes they set.
+func cpuRunAxes(t *testing.T) ([]string, benchmarks.Axes) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the benchmark binary (a few seconds)")
 	}
@@ -158,6 +160,14 @@ func TestRunAxisFlags(t *testing.T) {
 			}
 		}
 	}
+	return args, axes
+}
+
+// The sweep command builds a sweep from axis flags alone, passes them to
+// the benchmark binary and stores its output, one standard benchmark line
+// per case, under a name of its own.
+func TestRunAxisFlags(t *testing.T) {
+	args, axes := cpuRunAxes(t)
 	data := t.TempDir()
 	o := &options{axes: axes, args: args, count: 1, noise: 1, maxTime: 50 * time.Millisecond, dataDir: data}
 	var stdout, stderr strings.Builder

@@ -63,7 +63,7 @@ func mergeShards(paths []string) (string, error) {
 	if len(paths) == 0 {
 		return "", errors.New("-merge: no shard files named")
 	}
-	var name, dir string
+	var name, dir, first string // the sweep's name and folder, from the first file
 	n := 0
 	files := map[int]string{}
 	for _, p := range paths {
@@ -75,11 +75,11 @@ func mergeShards(paths []string) (string, error) {
 		kn, _ := strconv.Atoi(m[3])
 		switch {
 		case name == "":
-			name, dir, n = m[1], filepath.Dir(p), kn
+			name, dir, n, first = m[1], filepath.Dir(p), kn, p
 		case m[1] != name || filepath.Dir(p) != dir:
 			return "", fmt.Errorf("-merge: %s is not a shard of %s", p, filepath.Join(dir, name))
 		case kn != n:
-			return "", fmt.Errorf("-merge: %s is one of %d shards, %s one of %d", p, kn, files[minKey(files)], n)
+			return "", fmt.Errorf("-merge: %s is one of %d shards, %s one of %d", p, kn, first, n)
 		}
 		if prev, ok := files[k]; ok {
 			return "", fmt.Errorf("-merge: shard %d of %d is named twice: %s and %s", k, n, prev, p)
@@ -152,16 +152,4 @@ func caseKey(s *results.Sample) string {
 		keys[i] = k + "=" + s.Keys[k]
 	}
 	return strings.Join(keys, "/")
-}
-
-// minKey is the least key of m.
-func minKey(m map[int]string) int {
-	first := true
-	least := 0
-	for k := range m {
-		if first || k < least {
-			least, first = k, false
-		}
-	}
-	return least
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/results"
 )
 
@@ -70,25 +69,7 @@ func TestShardHolds(t *testing.T) {
 // shard's run; -merge joins them into the sweep's one run and removes
 // them.
 func TestRunShards(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the benchmark binary twice (a few seconds)")
-	}
-	if _, err := gitOutput("rev-parse", "--show-toplevel"); err != nil {
-		t.Skip("not in a git checkout: " + err.Error())
-	}
-	t.Setenv("CONVBENCH_LIBCUDA", "/nonexistent/libcuda.so.1")
-	args := []string{"-variants=cpu-fast", "-sizes=64x48", "-filters=gauss3,dense5", "-types=u8,f32"}
-	var axes benchmarks.Axes
-	for _, a := range args {
-		name, value, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
-		for _, f := range benchmarks.AxisFlags() {
-			if f.Name == name {
-				if err := f.Apply(&axes, value); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
+	args, axes := cpuRunAxes(t)
 	data := t.TempDir()
 	var paths []string
 	names := map[int][]string{}
