@@ -29,6 +29,9 @@
 //   fft_crop           each output from its tile, scaled back by
 //                      2^(e + ew); a block's outputs lie in one tile
 //
+// fft_fill and fft_crop take FFT_RUN adjacent points of a row per thread,
+// one 128-bit access of the tile buffer where its rows hold whole vectors.
+//
 // The filter's spectrum is made once per plan: fft_place_filter puts the
 // weights, oriented for correlation and scaled by 2^-ew into [0.5, 1) in
 // magnitude, at the negated indices modulo TX and TY in the first tile
@@ -123,31 +126,57 @@ __device__ __forceinline__ long long fft_tile_offset(int c, int gx, int gy, int 
     return ((((long long)c * GY + gy) * GX + gx) << (LTX + LTY)) + ((long long)v << LTX) + u;
 }
 
-// fft_fill: a grid over GX*TX x GY*TY points, blockIdx.z the channel.
+// FFT_RUN is the points of a tile row one thread of fft_fill and
+// fft_crop takes: FFT_RUN adjacent ones, a 128-bit vector of the tile
+// buffer where a tile row holds whole vectors (TX >= FFT_RUN).
+#define FFT_RUN 4
+
+// fft_fill: a grid over GX*TX/FFT_RUN x GY*TY threads (rounded up to
+// whole blocks), blockIdx.z the channel; the thread at (t, V) fills the
+// FFT_RUN points from U = t*FFT_RUN along row V of the tiles.
 extern "C" __global__ void __launch_bounds__(BX * BY)
 fft_fill(const in_t* __restrict__ in, float* __restrict__ pad, const unsigned int* __restrict__ amax,
          int W, int H, idx_t S, int TX, int TY, int GX, int GY)
 {
-    const int U = blockIdx.x * BX + threadIdx.x;
+    const int U0 = (blockIdx.x * BX + threadIdx.x) * FFT_RUN;
     const int V = blockIdx.y * BY + threadIdx.y;
     const int c = blockIdx.z;
-    if (U >= GX * TX || V >= GY * TY) {
+    if (U0 >= GX * TX || V >= GY * TY) {
         return;
     }
     const int ltx = fft_log2(TX), lty = fft_log2(TY);
-    const int gx = U >> ltx, u = U & (TX - 1);
     const int gy = V >> lty, v = V & (TY - 1);
-    const int bu = gx * (TX - KW + 1) + u; // bordered coordinates
-    const int bv = gy * (TY - KH + 1) + v;
-    float val = 0.f;
-    if (bu < W + KW - 1 && bv < H + KH - 1) {
-        val = fft_ldexp(read_px(in, bu - KW / 2, bv - KH / 2, c, W, H, S), -fft_exponent(amax[c]));
+    const int bv = gy * (TY - KH + 1) + v; // bordered row
+    const int e = -fft_exponent(amax[c]);
+    float val[FFT_RUN];
+#pragma unroll
+    for (int j = 0; j < FFT_RUN; j++) {
+        const int U = U0 + j;
+        const int gx = U >> ltx, u = U & (TX - 1);
+        const int bu = gx * (TX - KW + 1) + u; // bordered column
+        val[j] = 0.f;
+        if (U < GX * TX && bu < W + KW - 1 && bv < H + KH - 1) {
+            val[j] = fft_ldexp(read_px(in, bu - KW / 2, bv - KH / 2, c, W, H, S), e);
+        }
     }
-    pad[fft_tile_offset(c, gx, gy, u, v, ltx, lty, GX, GY)] = val;
+    if (TX >= FFT_RUN) {
+        // The run lies in one tile row, 16-byte aligned.
+        const int gx = U0 >> ltx, u = U0 & (TX - 1);
+        *reinterpret_cast<float4*>(pad + fft_tile_offset(c, gx, gy, u, v, ltx, lty, GX, GY)) =
+            make_float4(val[0], val[1], val[2], val[3]);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < FFT_RUN; j++) {
+        const int U = U0 + j;
+        if (U < GX * TX) {
+            pad[fft_tile_offset(c, U >> ltx, gy, U & (TX - 1), v, ltx, lty, GX, GY)] = val[j];
+        }
+    }
 }
 
-// fft_place_filter writes every point of every tile, on fft_fill's grid:
-// the filter in the first tile, zeros elsewhere. w holds the KW x KH
+// fft_place_filter writes every point of every tile, a thread a point on a
+// grid over GX*TX x GY*TY: the filter in the first tile, zeros elsewhere. w holds the KW x KH
 // weights row-major, oriented for correlation and already scaled.
 extern "C" __global__ void __launch_bounds__(BX * BY)
 fft_place_filter(const float* __restrict__ w, float* __restrict__ pad, int TX, int TY, int GX, int GY)
@@ -201,23 +230,42 @@ fft_multiply(float2* __restrict__ spec, const float2* __restrict__ filt, long lo
     }
 }
 
-// fft_crop: one thread per output, blockIdx.z the channel. The grid is
-// GX*NBX x GY*NBY blocks: NBX blocks across each tile's SX outputs and
-// NBY down its SY, so that a block's tile (gx, gy) comes from blockIdx
-// alone, and its threads past the tile's outputs or the image do nothing.
+// fft_crop: FFT_RUN adjacent outputs of a row per thread, blockIdx.z the
+// channel. The grid is GX*NBX x GY*NBY blocks: NBX blocks across each
+// tile's SX outputs (BX*FFT_RUN a block) and NBY down its SY, so that a
+// block's tile (gx, gy) comes from blockIdx alone; outputs past the
+// tile's or the image's are not written.
 extern "C" __global__ void __launch_bounds__(BX * BY)
 fft_crop(const float* __restrict__ pad, float* __restrict__ out, const unsigned int* __restrict__ amax,
          int W, int H, int TX, int TY, int GX, int GY, int ew, int NBX, int NBY)
 {
     const int gx = blockIdx.x / NBX, gy = blockIdx.y / NBY;
-    const int lx = (blockIdx.x - gx * NBX) * BX + threadIdx.x;
+    const int lx0 = ((blockIdx.x - gx * NBX) * BX + threadIdx.x) * FFT_RUN;
     const int ly = (blockIdx.y - gy * NBY) * BY + threadIdx.y;
     const int c = blockIdx.z;
     const int sx = TX - KW + 1, sy = TY - KH + 1;
-    const int x = gx * sx + lx, y = gy * sy + ly;
-    if (lx >= sx || ly >= sy || x >= W || y >= H) {
+    const int x0 = gx * sx + lx0, y = gy * sy + ly;
+    if (lx0 >= sx || ly >= sy || x0 >= W || y >= H) {
         return;
     }
-    const float v = pad[fft_tile_offset(c, gx, gy, lx, ly, fft_log2(TX), fft_log2(TY), GX, GY)];
-    out[out_offset(x, y, c, W, H)] = fft_ldexp(v, fft_exponent(amax[c]) + ew);
+    const int ltx = fft_log2(TX), lty = fft_log2(TY);
+    const long long row = fft_tile_offset(c, gx, gy, 0, ly, ltx, lty, GX, GY);
+    const int e = fft_exponent(amax[c]) + ew;
+    float v[FFT_RUN];
+    if (TX >= FFT_RUN) {
+        // lx0 + FFT_RUN <= TX: the run lies in the tile row, 16-byte aligned.
+        const float4 q = *reinterpret_cast<const float4*>(pad + row + lx0);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+#pragma unroll
+        for (int j = 0; j < FFT_RUN; j++) {
+            v[j] = lx0 + j < sx ? pad[row + lx0 + j] : 0.f;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < FFT_RUN; j++) {
+        if (lx0 + j < sx && x0 + j < W) {
+            out[out_offset(x0 + j, y, c, W, H)] = fft_ldexp(v[j], e);
+        }
+    }
 }

@@ -155,16 +155,20 @@ const fftBlock = 256
 // GPU, few enough atomics on one address.
 const fftMaxBlocks = 1024
 
-// fftGrids is the launch geometry of a gpu-fft plan: the grid over every
-// tile's points (GX*TX x GY*TY per channel) of the fill and filter
-// passes in the plan's blocks, the crop's grid of NBX x NBY blocks over
-// each tile's SX x SY outputs, and the 1-D grids of the absmax, scale and
-// multiply passes.
+// fftRun is the points of a row one thread of the fill and crop passes
+// takes (FFT_RUN in fft.cu).
+const fftRun = 4
+
+// fftGrids is the launch geometry of a gpu-fft plan, in the plan's
+// blocks: the grid over every tile's points (GX*TX x GY*TY per channel)
+// of the filter pass, the fill's over the same points fftRun a thread,
+// the crop's of NBX x NBY blocks over each tile's SX x SY outputs (fftRun
+// a thread), and the 1-D grids of the absmax, scale and multiply passes.
 type fftGrids struct {
-	layout                fftLayout
-	tiles, block, out     cudabind.Dim3
-	nbx, nby              int // the crop's blocks across and down a tile
-	max, mul, scale, line cudabind.Dim3
+	layout                  fftLayout
+	tiles, fill, block, out cudabind.Dim3
+	nbx, nby                int // the crop's blocks across and down a tile
+	max, mul, scale, line   cudabind.Dim3
 }
 
 // newFFTGrids returns the launch geometry of b's problem, or a
@@ -184,7 +188,10 @@ func newFFTGrids(b *Base) (fftGrids, error) {
 		// Grid's message names the tiles' span as the image.
 		return fftGrids{}, named(b.Name, err)
 	}
-	g.nbx = (l.SX + int(g.block.X) - 1) / int(g.block.X)
+	if g.fill, _, err = Grid(int((across+fftRun-1)/fftRun), int(down), l.Channels, b.Block); err != nil {
+		return fftGrids{}, named(b.Name, err)
+	}
+	g.nbx = (l.SX + fftRun*int(g.block.X) - 1) / (fftRun * int(g.block.X))
 	g.nby = (l.SY + int(g.block.Y) - 1) / int(g.block.Y)
 	outX, outY := int64(l.GX)*int64(g.nbx), int64(l.GY)*int64(g.nby)
 	if outX > math.MaxInt32 || outY > maxGridYZ {
@@ -215,7 +222,7 @@ func setupFFT(b *Base) error {
 		return err
 	}
 	l := g.layout
-	tileGrid, block, outGrid, maxGrid, mulGrid, scaleGrid, line := g.tiles, g.block, g.out, g.max, g.mul, g.scale, g.line
+	tileGrid, fillGrid, block, outGrid, maxGrid, mulGrid, scaleGrid, line := g.tiles, g.fill, g.block, g.out, g.max, g.mul, g.scale, g.line
 	w, h := b.Dims()
 
 	mod, err := b.Compile("fft", nil)
@@ -336,7 +343,7 @@ func setupFFT(b *Base) error {
 		if err := x.Launch(fns["fft_absmax"], maxGrid, line, 0, s, b.In, amax, w, h, stride); err != nil {
 			return err
 		}
-		if err := x.Launch(fns["fft_fill"], tileGrid, block, 0, s, b.In, pad, amax, w, h, stride, tx, ty, gx, gy); err != nil {
+		if err := x.Launch(fns["fft_fill"], fillGrid, block, 0, s, b.In, pad, amax, w, h, stride, tx, ty, gx, gy); err != nil {
 			return err
 		}
 		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {

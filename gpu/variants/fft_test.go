@@ -508,9 +508,17 @@ func TestFFTGrids(t *testing.T) {
 		if g.max.X < 1 || g.max.Y < 1 || g.max.X*g.max.Y > fftMaxBlocks || int(g.max.Y) > c.h {
 			t.Errorf("%v: absmax grid %v", p.Input, g.max)
 		}
-		// The crop: NBX x NBY blocks a tile cover its SX x SY outputs
-		// with less than a block to spare, and the tiles cover the image.
-		bx, by := int(g.block.X), int(g.block.Y)
+		// The fill: fftRun points a thread cover every tile's points.
+		if got := int64(g.fill.X) * int64(g.block.X) * fftRun; got < across || got >= across+int64(g.block.X)*fftRun {
+			t.Errorf("%v: fill grid %v x block %v x %d does not cover %d columns", p.Input, g.fill, g.block, fftRun, across)
+		}
+		if g.fill.Y != g.tiles.Y || g.fill.Z != g.tiles.Z {
+			t.Errorf("%v: fill grid %v, rows and channels of %v", p.Input, g.fill, g.tiles)
+		}
+		// The crop: NBX x NBY blocks a tile (fftRun outputs a thread
+		// across) cover its SX x SY outputs with less than a block to
+		// spare, and the tiles cover the image.
+		bx, by := int(g.block.X)*fftRun, int(g.block.Y)
 		if g.nbx*bx < l.SX || (g.nbx-1)*bx >= l.SX || g.nby*by < l.SY || (g.nby-1)*by >= l.SY {
 			t.Errorf("%v: crop's %dx%d blocks of %v a tile for its %dx%d outputs", p.Input, g.nbx, g.nby, g.block, l.SX, l.SY)
 		}
