@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -69,7 +71,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "benchmarks:", err)
 		os.Exit(2)
 	}
-	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+	if f := flag.Lookup("test.bench"); f != nil && selectsBenchmark(f.Value.String(), "BenchmarkConv") {
 		if err := setupBench(os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
@@ -82,6 +84,35 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// selectsBenchmark reports whether the -test.bench pattern runs the
+// top-level benchmark called name: its first '/'-separated element, as
+// the testing package splits it, matches name. A pattern that runs no
+// benchmark ("" or "^$", as convtest's shrinking children are given)
+// sets nothing up, so a child process checks its one case and no more.
+// An invalid pattern selects nothing here; the testing package reports it.
+func selectsBenchmark(pattern, name string) bool {
+	if pattern == "" {
+		return false
+	}
+	top, depth := pattern, 0
+scan:
+	for i, r := range pattern {
+		switch r {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case '/':
+			if depth == 0 {
+				top = pattern[:i]
+				break scan
+			}
+		}
+	}
+	re, err := regexp.Compile(top)
+	return err == nil && re.MatchString(name)
 }
 
 // setupBench finds the host's devices, expands the preset and prints the
@@ -268,4 +299,45 @@ func proveUserKernels(kf *KernelFlag, cases []Case, stdout, stderr io.Writer) ma
 		fmt.Fprintln(stderr, "[benchmarks] "+line)
 	}
 	return refused
+}
+
+func TestSelectsBenchmark(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		want    bool
+	}{
+		{"", false},
+		{"^$", false},
+		{".", true},
+		{"BenchmarkConv", true},
+		{"Conv/variant=gpu-fft", true},
+		{"^BenchmarkConv$/size=[0-9]+/", true},
+		{"BenchmarkOther", false},
+		{"[/]Conv", false}, // a '/' inside brackets does not split
+		{"(", false},       // invalid: the testing package reports it
+		{"/variant=cpu", true},
+	} {
+		if got := selectsBenchmark(tt.pattern, "BenchmarkConv"); got != tt.want {
+			t.Errorf("selectsBenchmark(%q, BenchmarkConv) = %v, want %v", tt.pattern, got, tt.want)
+		}
+	}
+}
+
+// TestNoSweepForNoBenchmark runs this test binary as convtest's shrinking
+// children run it, -test.bench=^$ after the parent's flags: it must set up
+// no sweep (no configuration lines, no proofs of user kernels), so that a
+// child checks its one case and nothing more.
+func TestNoSweepForNoBenchmark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs this test binary again; -short")
+	}
+	out, err := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=.", "-test.bench=^$").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "Unit ") || strings.HasPrefix(l, "[benchmarks]") {
+			t.Errorf("a run that selects no benchmark set up a sweep: %q", l)
+		}
+	}
 }
