@@ -18,7 +18,7 @@ func TestFixedStandIn(t *testing.T) {
 	if len(d.Caps.Tunables) != 0 || d.Caps.Space != nil || len(d.Caps.FixedBlocks) != 1 {
 		t.Errorf("capabilities %+v", d.Caps)
 	}
-	p, err := smallClass.Problem()
+	p, err := smallClass.Problem(convolve.Capabilities{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func (d deviceStandIn) ReleaseDevice() error          { return nil }
 func TestFixedDeviceMethods(t *testing.T) {
 	in := standIn{as: []int{5, 6}, bs: []int{3}, blocks: []convolve.Block{{X: 16, Y: 8}}}
 	s := convolve.Setting{Block: convolve.Block{X: 16, Y: 8}, Tunables: map[string]int{"a": 5, "b": 3}}
-	p, err := smallClass.Problem()
+	p, err := smallClass.Problem(convolve.Capabilities{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func resumeIndex(cands []tuning.Candidate) (map[string]tuning.Candidate, error) 
 func Try(v convolve.Variant, c Class, pt convolve.Setting, o Options) (tuning.Candidate, error) {
 	o = o.withDefaults()
 	d := v.Describe()
-	p, err := c.Problem()
+	p, err := c.Problem(d.Caps)
 	if err != nil {
 		return tuning.Candidate{}, err
 	}

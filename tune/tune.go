@@ -10,8 +10,9 @@
 // candidate whose output differs is recorded as wrong, with the
 // mismatch, and is never chosen; one that fails to plan
 // or run is recorded as refused. A verified candidate is then timed on
-// the class's problem (a dense<K> filter on a square image of the class's
-// side, zero border): the median over samples of its kernel time, each
+// the class's problem (a dense<K> filter, a Gaussian one for a variant
+// of separable filters only, on a square image of the class's side, zero
+// border): the median over samples of its kernel time, each
 // sample a batch of runs replayed from CUDA graphs
 // (convolve.DevicePlan.TimeKernelGraph), as the benchmarks time kernels.
 // Times are compared only within one run.
@@ -51,11 +52,18 @@ type Class struct {
 
 func (c Class) String() string { return fmt.Sprintf("%v k=%d %s", c.Type, c.K, c.Size) }
 
-// Problem is the problem the class is timed on: a dense<K> filter
-// (convolve.Dense) on a one-channel square image of the class's side,
-// zero border.
-func (c Class) Problem() (convolve.Problem, error) {
-	f, err := convolve.Dense(c.K)
+// Problem is the problem the class is timed on by a variant of caps: a
+// dense<K> filter (convolve.Dense), or the K x K Gaussian of its default
+// sigma for a variant that takes separable filters only, on a
+// one-channel square image of the class's side, zero border.
+func (c Class) Problem(caps convolve.Capabilities) (convolve.Problem, error) {
+	var f *convolve.Filter
+	var err error
+	if caps.SeparableOnly {
+		f, err = convolve.Gaussian(c.K, convolve.GaussianDefaultSigma(c.K))
+	} else {
+		f, err = convolve.Dense(c.K)
+	}
 	if err != nil {
 		return convolve.Problem{}, fmt.Errorf("tune: class %v: %w", c, err)
 	}
@@ -162,7 +170,7 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	if err := sp.Check(d.Caps); err != nil {
 		return tuning.Entry{}, fmt.Errorf("tune: %s: %w", d.Name, err)
 	}
-	p, err := c.Problem()
+	p, err := c.Problem(d.Caps)
 	if err != nil {
 		return tuning.Entry{}, err
 	}
@@ -386,8 +394,10 @@ func (e *wrongError) Error() string { return e.msg }
 
 // verifyProblems are the n random problems a candidate of class c must
 // pass: one channel of c's type, sizes from K to about 300 by 200 (odd
-// and unaligned ones among them), random weights in [-1, 1), zero border
-// for the first and a random border of caps for the others.
+// and unaligned ones among them), random weights in [-1, 1) (the outer
+// product of a random row and column in [-1, 1) for a variant that takes
+// separable filters only), zero border for the first and a random border
+// of caps for the others.
 func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]convolve.Problem, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(c.K)))
 	borders := caps.Borders
@@ -399,6 +409,17 @@ func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 		w := make([]float32, c.K*c.K)
 		for j := range w {
 			w[j] = float32(2*rng.Float64() - 1)
+		}
+		if caps.SeparableOnly {
+			row, col := make([]float32, c.K), make([]float32, c.K)
+			for j := range c.K {
+				row[j], col[j] = float32(2*rng.Float64()-1), float32(2*rng.Float64()-1)
+			}
+			for j := range c.K {
+				for i := range c.K {
+					w[j*c.K+i] = col[j] * row[i]
+				}
+			}
 		}
 		f, err := convolve.NewFilter(fmt.Sprintf("random%d", i), c.K, c.K, w)
 		if err != nil {

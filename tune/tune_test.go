@@ -266,6 +266,36 @@ func TestVerifyProblems(t *testing.T) {
 	}
 }
 
+// A variant that takes separable filters only is timed on a Gaussian and
+// verified on random rank-one filters; the others on dense and random
+// full-rank ones.
+func TestSeparableOnlyClassProblems(t *testing.T) {
+	c := Class{Type: convolve.Float32, K: 5, Size: convolve.SizeLarge}
+	for _, tt := range []struct {
+		sep    bool
+		filter string
+	}{{false, "dense5"}, {true, "gauss5"}} {
+		caps := standIn{}.Describe().Caps
+		caps.SeparableOnly = tt.sep
+		p, err := c.Problem(caps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name := p.Filter.Name; !strings.HasPrefix(name, tt.filter) {
+			t.Errorf("SeparableOnly=%v: class problem's filter %s, want %s", tt.sep, name, tt.filter)
+		}
+		ps, err := verifyProblems(c, caps, 4, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, vp := range ps {
+			if _, _, ok := vp.Filter.Separable(); ok != tt.sep {
+				t.Errorf("SeparableOnly=%v: verification filter %v separable: %v", tt.sep, vp.Filter, ok)
+			}
+		}
+	}
+}
+
 // Seeds are tried right after the default: with a budget too small for
 // the random sample and the local search to reach the best point, a seed
 // holding it makes it the choice; a seed outside the space is left out.

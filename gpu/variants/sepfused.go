@@ -33,6 +33,7 @@ func init() {
 	caps.FiniteInput = true
 	caps.MaxFilterSide = sepfusedMaxSide
 	caps.Tunables = []string{tunableRY}
+	caps.Space = sepfusedSpace
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-sepfused",
 			Summary: "rank-1 filters in one kernel: input tile with halo, row pass kept in shared memory, column pass from there (ry rows of 4 outputs per thread)",

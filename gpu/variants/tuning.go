@@ -61,6 +61,29 @@ var tiledSpace = &convolve.TuningSpace{
 	},
 }
 
+// sepfusedSpace is gpu-sepfused's tuning space: the block and ry (rows of
+// 4 outputs per thread, up to 16: a tall tile spends less of its row pass
+// on the KH-1 halo rows). A point is kept out when its tile does not fit
+// the device's shared memory per block.
+var sepfusedSpace = &convolve.TuningSpace{
+	Blocks:   tuneBlocks,
+	Tunables: []convolve.Tunable{{Name: tunableRY, Values: []int{1, 2, 4, 8, 16}}},
+	Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
+		kw, kh := filterSides(p)
+		if n := sepfusedSharedBytes(s.Block, s.Tunables[tunableRY], kw, kh); lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
+			return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
+		}
+		return nil
+	},
+	Default: func(p convolve.Problem, block convolve.Block, lim convolve.DeviceLimits) convolve.Setting {
+		if block == (convolve.Block{}) {
+			block = sepfusedBlock
+		}
+		kw, kh := filterSides(p)
+		return convolve.Setting{Block: block, Tunables: map[string]int{tunableRY: sepfusedDefaultRY(block, kw, kh)}}
+	},
+}
+
 // regtileSpace is gpu-regtile's tuning space: the block, rx and ry. A
 // point is kept out when its tile does not fit the device's shared
 // memory, or when the row walk of one chunk (regtileChunk rows) would

@@ -22,7 +22,7 @@ func TestTuningSpacesCheck(t *testing.T) {
 			t.Errorf("%s: %v", d.Name, err)
 		}
 	}
-	for _, name := range []string{"gpu-tiled", "gpu-regtile"} {
+	for _, name := range []string{"gpu-tiled", "gpu-regtile", "gpu-sepfused"} {
 		v, err := convolve.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +41,7 @@ func TestTuningSpacesCheck(t *testing.T) {
 // for a declared family, the same defines as a plan without tunables.
 func TestTuningSpaceDefaults(t *testing.T) {
 	info := testInfo()
-	for _, name := range []string{"gpu-tiled", "gpu-regtile"} {
+	for _, name := range []string{"gpu-tiled", "gpu-regtile", "gpu-sepfused"} {
 		for _, k := range []int{3, 7, 15, 31} {
 			for _, side := range []int{256, 4096} {
 				p := tuneProblem(t, side, k)

@@ -443,7 +443,7 @@ func otherDefaults(j job, jobs []job, lim convolve.DeviceLimits) []convolve.Sett
 		if o.v.Describe().Name != j.v.Describe().Name || o.class.Type != j.class.Type || o.class.Size != j.class.Size || o.class.K == j.class.K {
 			continue
 		}
-		if p, err := o.class.Problem(); err == nil {
+		if p, err := o.class.Problem(j.v.Describe().Caps); err == nil {
 			out = append(out, sp.Default(p, convolve.Block{}, lim))
 		}
 	}
