@@ -142,8 +142,8 @@ func TestTunedVsDefaultPreset(t *testing.T) {
 			t.Errorf("%s: tune %q", c.Name(), c.Tune)
 		}
 	}
-	if len(tuned) != 10 || len(untuned) != 10 {
-		t.Errorf("%d tuned and %d untuned cases, want 10 of each (2 variants x 5 K)", len(tuned), len(untuned))
+	if len(tuned) != 14 || len(untuned) != 14 {
+		t.Errorf("%d tuned and %d untuned cases, want 14 of each (2 variants x 5 dense K, gpu-sepfused x 4 Gaussian K)", len(tuned), len(untuned))
 	}
 	for k := range tuned {
 		if !untuned[k] {
