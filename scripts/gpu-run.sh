@@ -166,7 +166,10 @@
 #                   profiled), --section S for each S of $NCU_SECTIONS (split at
 #                   spaces, such as ComputeWorkloadAnalysis InstructionStats: kept in
 #                   the CSV, which ncusum does not summarise; each costs more
-#                   replays of every launch), over .gpu/benchmarks.test with -test.benchtime 1x
+#                   replays of every launch), --metrics $NCU_METRICS when that is set
+#                   (a comma list, such as the warp stall reasons
+#                   smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,
+#                   also kept in the CSV), over .gpu/benchmarks.test with -test.benchtime 1x
 #                   -test.count 1 -test.cpu 1 -test.timeout 0 -max-time=$NCU_MAX_TIME
 #                   (default 20ms: each line's sampling is kept short, ncu replaying
 #                   every launch it profiles) and the binary's flags in $NCU_ARGS
@@ -726,6 +729,7 @@ for stage in "$@"; do
     fi
     nk=(); [ -n "${NCU_KERNEL:-}" ] && nk=(-k "regex:$NCU_KERNEL")
     for sec in ${NCU_SECTIONS:-}; do nk+=(--section "$sec"); done
+    [ -n "${NCU_METRICS:-}" ] && nk+=(--metrics "$NCU_METRICS")
     # shellcheck disable=SC2086
     runto "$out/$name.csv" "$name" benchmarks ncu --clock-control none --section SpeedOfLight --csv --page details --launch-skip "${NCU_SKIP:-2}" --launch-count "${NCU_COUNT:-3}" ${nk[@]+"${nk[@]}"} "$bin/benchmarks.test" -test.run '^$' -test.bench "$NCU_BENCH" -test.benchtime 1x -test.count 1 -test.cpu 1 -test.timeout 0 -max-time="${NCU_MAX_TIME:-20ms}" ${NCU_ARGS:-}
     ncusummary "$name" ;;

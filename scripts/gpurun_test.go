@@ -942,7 +942,7 @@ const fakeNCU = `#!/bin/bash
 for a in "$@"; do echo "arg[$a]"; done
 while [ $# -gt 0 ]; do
   case $1 in
-  --clock-control|--section|--page|--launch-skip|--launch-count|-k) shift 2 ;;
+  --clock-control|--section|--metrics|--page|--launch-skip|--launch-count|-k) shift 2 ;;
   -*) shift ;;
   *) break ;;
   esac
@@ -1032,10 +1032,10 @@ func TestGPURunNCUStage(t *testing.T) {
 		{
 			name: "settings", env: []string{withNCU, "NCU_BENCH=" + bench, "NCU_SKIP=0", "NCU_COUNT=10",
 				"NCU_KERNEL=conv|regtile", "NCU_MAX_TIME=5ms", "NCU_ARGS=-variants gpu-regtile -sizes 4096x4096",
-				"NCU_SECTIONS=ComputeWorkloadAnalysis InstructionStats"},
+				"NCU_SECTIONS=ComputeWorkloadAnalysis InstructionStats", "NCU_METRICS=m.a,m.b"},
 			args: []string{"--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
 				"--launch-skip", "0", "--launch-count", "10", "-k", "regex:conv|regtile",
-				"--section", "ComputeWorkloadAnalysis", "--section", "InstructionStats", filepath.Join(bin, "benchmarks.test"),
+				"--section", "ComputeWorkloadAnalysis", "--section", "InstructionStats", "--metrics", "m.a,m.b", filepath.Join(bin, "benchmarks.test"),
 				"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "1x", "-test.count", "1", "-test.cpu", "1",
 				"-test.timeout", "0", "-max-time=5ms", "-variants", "gpu-regtile", "-sizes", "4096x4096"},
 			summary: []string{"ncu-a ok: 2 kernels, 3 launches profiled; table in ncu-a.md"},
