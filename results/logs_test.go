@@ -10,8 +10,9 @@ import (
 
 // TestLogsCarryTheirCommand holds the committed GPU evidence to its
 // policy: every run directory under logs/<gpu>/ has a README saying how
-// the run was made, and every raw log names, in its first two lines, the
-// exact command that produced it.
+// the run was made, and every raw log (*.log, and the CSV pages the ncu
+// stage writes, *.csv) names, in its first two lines, the exact command
+// that produced it.
 func TestLogsCarryTheirCommand(t *testing.T) {
 	runs, err := filepath.Glob(filepath.Join("logs", "*", "*"))
 	if err != nil {
@@ -25,6 +26,8 @@ func TestLogsCarryTheirCommand(t *testing.T) {
 			t.Errorf("%s: no README.md describing the run", run)
 		}
 		logs, _ := filepath.Glob(filepath.Join(run, "*.log"))
+		csvs, _ := filepath.Glob(filepath.Join(run, "*.csv"))
+		logs = append(logs, csvs...)
 		if len(logs) == 0 {
 			t.Errorf("%s: no raw logs", run)
 		}
