@@ -97,9 +97,9 @@
 #                   than now, inside the stage's 9-minute limit; cuDNN from
 #                   $CONVBENCH_CUDNN, a path, or libcudnn.so.9 on the loader's path,
 #                   else its peers skip)
-#   tune            the tuner (.gpu/tune) on $TUNE_VARIANTS (default gpu-regtile,gpu-tiled),
+#   tune            the tuner (.gpu/tune) on $TUNE_VARIANTS (default gpu-regtile,gpu-tiled,gpu-sepfused),
 #                   K in $TUNE_K (default 3,5,7,11,21), size classes $TUNE_SIZES (default
-#                   large), -time $TUNE_TIME (default 110s) in all, -budget $TUNE_BUDGET
+#                   large), -time $TUNE_TIME (default 165s) in all, -budget $TUNE_BUDGET
 #                   (default 24) candidates per class, -case-timeout $TUNE_CASE_TIMEOUT
 #                   (default 2m) a candidate; its table goes to
 #                   OUTDIR/tuning/<gpu slug>.json, merged with the committed one
@@ -697,7 +697,7 @@ for stage in "$@"; do
   tune)
     mkdir -p "$out/tuning"
     cp "$root"/tables/tuning/*.json "$out/tuning/" 2>/dev/null
-    run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-110s}" -budget "${TUNE_BUDGET:-24}" -case-timeout "${TUNE_CASE_TIMEOUT:-2m}" -commit "$commit" -out "$out/tuning" ;;
+    run tune . "$bin/tune" -variants "${TUNE_VARIANTS:-gpu-regtile,gpu-tiled,gpu-sepfused}" -k "${TUNE_K:-3,5,7,11,21}" -sizes "${TUNE_SIZES:-large}" -time "${TUNE_TIME:-165s}" -budget "${TUNE_BUDGET:-24}" -case-timeout "${TUNE_CASE_TIMEOUT:-2m}" -commit "$commit" -out "$out/tuning" ;;
   tune-props)
     tables=; [ -d "$out/tuning" ] && tables=$(cd "$out/tuning" && pwd)
     run tune-props tune env ${tables:+CONVBENCH_TUNING=$tables} "$bin/tune.test" -test.v -test.timeout 9m -test.run 'TestTunedProperties|TestTuneGPU' -tune.props -convtest.time=0 -convtest.n=${PROPS_N:-60} ;;

@@ -164,7 +164,7 @@ func TestGPURunTuneStages(t *testing.T) {
 	}
 	tables := filepath.Join(out, "tuning")
 	for log, wants := range map[string][]string{
-		"tune.log": {"arg[-variants]", "arg[gpu-regtile,gpu-tiled]", "arg[-k]", "arg[3,21]", "arg[-sizes]", "arg[large]",
+		"tune.log": {"arg[-variants]", "arg[gpu-regtile,gpu-tiled,gpu-sepfused]", "arg[-k]", "arg[3,21]", "arg[-sizes]", "arg[large]",
 			"arg[-time]", "arg[100s]", "arg[-case-timeout]", "arg[2m]", "arg[-out]", "arg[" + tables + "]"},
 		"tune-props.log": {"pwd[" + filepath.Join(root, "tune") + "]", "env[" + tables + "]",
 			"arg[-test.run]", "arg[TestTunedProperties|TestTuneGPU]", "arg[-convtest.n=7]"},

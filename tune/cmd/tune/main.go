@@ -2,7 +2,7 @@
 // results into the GPU's tuning table, tables/tuning/<gpu slug>.json,
 // which every plan then reads (package tables/tuning).
 //
-//	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled -k 3,5,7,11,21 -sizes large -time 110s
+//	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled,gpu-sepfused -k 3,5,7,11,21 -sizes large -time 165s
 //
 // For each variant and class (element type, K, size class) it runs
 // tune.Tune: the family's default setting first, then the space
@@ -79,7 +79,7 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	var o options
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.variants, "variants", "gpu-regtile,gpu-tiled", "comma-separated variants to tune (each must declare a tuning space)")
+	fs.StringVar(&o.variants, "variants", "gpu-regtile,gpu-tiled,gpu-sepfused", "comma-separated variants to tune (each must declare a tuning space)")
 	fs.StringVar(&o.ks, "k", "3,5,7,11,21", "comma-separated filter sides")
 	fs.StringVar(&o.sizes, "sizes", "large", "comma-separated size classes: small, medium, large, huge")
 	fs.StringVar(&o.types, "types", "f32", "comma-separated element types: f32, u8, i16")

@@ -45,7 +45,7 @@ func TestParse(t *testing.T) {
 		{[]string{"-time", "-5s"}, "-time -5s: want a positive duration (0: none)"},
 		{[]string{"-verify", "-1"}, "-verify -1: want 1 or more (0: the default, 3)"},
 		{[]string{"-samples", "-2"}, "-samples -2: want 1 or more (0: the default, 7)"},
-		{[]string{"-setting", "rx=2"}, `-setting "rx=2": the other flags select 10 variants and classes, want one (a single -variants, -types, -k and -sizes)`},
+		{[]string{"-setting", "rx=2"}, `-setting "rx=2": the other flags select 15 variants and classes, want one (a single -variants, -types, -k and -sizes)`},
 		{[]string{"-variants", "gpu-regtile", "-k", "3", "-setting", "block=3x"}, `-setting "block=3x": convolve: block "3x": want WxH such as 32x8`},
 		{[]string{"-variants", "gpu-regtile", "-k", "3", "-setting", "zz=1"}, `-setting "zz=1": gpu-regtile has no tunable "zz" (its tunables: `},
 	} {
