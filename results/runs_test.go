@@ -2,16 +2,12 @@ package results
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/convbench/convbench/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ with what the code now writes")
 
 // localData is a user's run as make bench leaves it: a CPU sweep of
 // cpu-naive and cpu-fast over two sizes, -count 3.
@@ -36,19 +32,7 @@ func TestLocalReportGolden(t *testing.T) {
 	if !ok {
 		t.Fatalf("report has no hosts list:\n%s", md)
 	}
-	golden := filepath.Join(localData, "report-head.md")
-	if *update {
-		if err := os.WriteFile(golden, []byte(head), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), head); diff != "" {
-		t.Errorf("report head differs from %s (-want +got; go test -run %s -update rewrites it):\n%s", golden, t.Name(), diff)
-	}
+	golden.Check(t, filepath.Join(localData, "report-head.md"), []byte(head))
 	if i, j := strings.Index(md, "## Run `custom-"), strings.Index(md, "## Report 000"); i < 0 || j < i {
 		t.Errorf("the run's section (at %d) does not come before report 000's (at %d)", i, j)
 	}

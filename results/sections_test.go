@@ -2,14 +2,13 @@ package results
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/convbench/convbench/internal/golden"
 )
 
 // sectionsData is a small excerpt of the committed runs, every preset of
@@ -48,23 +47,10 @@ func checkGolden(t *testing.T, name, got string) {
 	checkGoldenIn(t, sectionsData, name, got)
 }
 
-// checkGoldenIn compares got with the golden file dir/name, which -update
-// rewrites first.
+// checkGoldenIn compares got with the golden file dir/name (golden.Check).
 func checkGoldenIn(t *testing.T, dir, name, got string) {
 	t.Helper()
-	golden := filepath.Join(dir, name)
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got; go test -run %s -update rewrites it):\n%s", golden, t.Name(), diff)
-	}
+	golden.Check(t, filepath.Join(dir, name), []byte(got))
 }
 
 // Each section renders from the excerpt as its golden file says, as the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/internal/golden"
 
 	"github.com/convbench/convbench/cudabind/nvrtc"
 )
@@ -74,8 +75,6 @@ func TestSummaryCompileChecksRan(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from this run's output")
-
 // TestGolden prints the summary of a recorded go test -json stream
 // (testdata/events.json: nvrtc from go test's cache, convolve and refimpl
 // run, on a host without NVRTC; the output of passing tests and the passes
@@ -101,19 +100,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.print(&got)
-	golden := filepath.Join("testdata", "summary.golden")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, got.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "summary.golden"), got.Bytes())
 }
 
 // TestSlowest feeds pass, fail and skip events and checks which packages

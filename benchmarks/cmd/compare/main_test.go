@@ -3,16 +3,15 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "write the golden files of TestGolden")
+	"github.com/convbench/convbench/internal/golden"
+)
 
 // TestMain runs the command itself when the tests start their own
 // binary with COMPARE_RUN_MAIN=1, so that TestExit sees its exit status.
@@ -77,23 +76,10 @@ func readTestFiles(t *testing.T, paths ...string) []*file {
 	return files
 }
 
-// checkGolden compares got with testdata/NAME.golden, or writes it there
-// with -update. Its lines must fit in the width they were made for.
+// checkGolden compares got with testdata/NAME.golden (golden.Check).
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update writes it):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 // Two default runs compare with finite intervals and called changes, in
