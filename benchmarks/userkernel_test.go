@@ -55,15 +55,23 @@ func TestUserKernels(t *testing.T) {
 	}
 }
 
-// ProveKernels reads the suite's verdicts from a real run: a correct
-// variant passes and is timed; a broken one is refused, with the
-// properties it failed and the suite's shrunk case.
-func TestProveKernelsVerdicts(t *testing.T) {
+// standInBinary is this test binary, set up so that the child runs
+// ProveKernels starts register the stand-in user kernels.
+func standInBinary(t *testing.T) string {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Skip("cannot find the test binary: " + err.Error())
 	}
 	t.Setenv(envStandIns, "1")
+	return exe
+}
+
+// ProveKernels reads the suite's verdicts from a real run: a correct
+// variant passes and is timed; a broken one is refused, with the
+// properties it failed and the suite's shrunk case.
+func TestProveKernelsVerdicts(t *testing.T) {
+	exe := standInBinary(t)
 	var log bytes.Buffer
 	proofs := benchmarks.ProveKernels(exe, []string{"user-cpu", "user-broken"}, []string{"-convtest.n=10"}, 0, &log)
 	good, bad := proofs[0], proofs[1]
@@ -86,11 +94,7 @@ func TestProveKernelsVerdicts(t *testing.T) {
 // the time limit and is a hang, a run that dies is a crash; each refusal
 // says so and ends with the command that reruns the suite on the kernel.
 func TestProveKernelsFaults(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
-	t.Setenv(envStandIns, "1")
+	exe := standInBinary(t)
 	var log bytes.Buffer
 	const limit = 4 * time.Second
 	start := time.Now()
@@ -190,11 +194,7 @@ func (stickyError) Sticky() bool { return true }
 // stickyBigPixels pixels is refused as a crash, its case shrunk by
 // children to one just past that size.
 func TestProveKernelsShrinksCrash(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
-	t.Setenv(envStandIns, "1")
+	exe := standInBinary(t)
 	var log bytes.Buffer
 	p := benchmarks.ProveKernels(exe, []string{"user-sticky-big"}, []string{"-convtest.n=20"}, time.Minute, &log)[0]
 	if p.Fault != benchmarks.FaultCrash || p.Verdict != "fail" {
