@@ -404,21 +404,23 @@ func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 	if len(borders) == 0 {
 		borders = []convolve.Border{convolve.Zero}
 	}
+	uniform := func() float32 { return float32(2*rng.Float64() - 1) }
 	var ps []convolve.Problem
 	for i := range n {
 		w := make([]float32, c.K*c.K)
-		for j := range w {
-			w[j] = float32(2*rng.Float64() - 1)
-		}
 		if caps.SeparableOnly {
 			row, col := make([]float32, c.K), make([]float32, c.K)
 			for j := range c.K {
-				row[j], col[j] = float32(2*rng.Float64()-1), float32(2*rng.Float64()-1)
+				row[j], col[j] = uniform(), uniform()
 			}
 			for j := range c.K {
 				for i := range c.K {
 					w[j*c.K+i] = col[j] * row[i]
 				}
+			}
+		} else {
+			for j := range w {
+				w[j] = uniform()
 			}
 		}
 		f, err := convolve.NewFilter(fmt.Sprintf("random%d", i), c.K, c.K, w)
