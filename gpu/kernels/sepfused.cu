@@ -7,7 +7,8 @@
 // Memory strategy: a BX x BY block computes a (BX*4) x (BY*RY) output
 // tile. It loads the input tile with its halo, FS_TW = FS_SH+BX*4+KW-1
 // columns by FS_TH = BY*RY+KH-1 rows, into dynamic shared memory as float
-// (rows FS_PITCH floats apart, a multiple of 4):
+// (rows FS_PITCH floats apart, a multiple of 4; 4 more than a multiple of
+// 32 under RXR = 8):
 //   - under VEC_IN (pixels contiguous in a row, every input row starting
 //     on a 4-element boundary; BX*4 columns per block, so that every tile
 //     starts on a 4-aligned image column x0 - FS_SH): vector loads of 4
@@ -22,12 +23,14 @@
 //   - otherwise blocks that reach past an image edge: every element
 //     through read_px, the border mapping of both coordinates
 //     (border.cuh).
-// Row pass, in place: each thread takes 4 adjacent columns of one tile
-// row, loads the FS_SH+4+KW-1 values they read into registers (128-bit
-// shared loads), sums row[i]*pixel for each, and after a __syncthreads()
-// that orders every read of the step before every write, stores the 4
-// sums over the first BX*4 columns of the same row (a step covers BY
-// rows). Column pass: each thread owns 4 adjacent columns of RY output
+// Row pass, in place: each thread takes RXR (4 or 8) adjacent columns of
+// one tile row, loads the FS_SH+RXR+KW-1 values they read into registers
+// (128-bit shared loads), sums row[i]*pixel for each, and after a
+// __syncthreads() that orders every read of the step before every write,
+// stores the RXR sums over the first BX*4 columns of the same row (a step
+// covers BY*RXR/4 rows). With 8 columns a thread each segment load feeds
+// twice the sums; a warp then walks down rows rather than along one, so
+// that its loads at one column do not share banks. Column pass: each thread owns 4 adjacent columns of RY output
 // rows and walks the RY+KH-1 row-pass rows they read, one 128-bit shared
 // load per row feeding up to 4*RY multiply-adds. Outputs are stored as
 // 128-bit vectors where the layout and the width allow.
@@ -46,8 +49,8 @@
 //
 // Dynamic shared memory: FS_PITCH*FS_TH*4 bytes.
 //
-// Compile-time: KW, KH, BX, BY, RY, RX (always 4), VEC_IN plus the parameters of
-// border.cuh.
+// Compile-time: KW, KH, BX, BY, RY, RX (always 4), RXR (4 or 8), VEC_IN
+// plus the parameters of border.cuh.
 #include "border.cuh"
 
 #ifndef RY
@@ -61,6 +64,18 @@
 #if RX != 4
 #error "sep_fused computes RX = 4 columns per thread"
 #endif
+// Row-pass sums per thread: 4 (a thread per 4 columns of a row, BY rows a
+// step) or 8 (a thread per 8 columns, 2*BY rows a step, consecutive
+// threads on consecutive rows), each from one register segment.
+#ifndef RXR
+#define RXR 4
+#endif
+#if RXR != 4 && RXR != 8
+#error "sep_fused's row pass sums RXR = 4 or 8 columns per thread"
+#endif
+#if (BX * 4) % RXR != 0
+#error "sep_fused with RXR = 8 needs an even BX"
+#endif
 #ifndef VEC_IN
 #define VEC_IN 0
 #endif
@@ -72,17 +87,29 @@
 #define FS_SH ((4 - (KW / 2) % 4) % 4)
 #define FS_TW (FS_SH + FS_OW + KW - 1)
 #define FS_TH (FS_OH + KH - 1)
-#define FS_PITCH ((FS_TW + 3) / 4 * 4)
+// FS_LW: the columns loaded a tile row, whole 128-bit vectors.
+#define FS_LW ((FS_TW + 3) / 4 * 4)
+// With RXR = 8 a warp's row-pass threads walk down tile rows, so the
+// pitch is 4 more than a multiple of 32 floats: 8 rows' 128-bit loads at
+// one column fall in 8 different 16-byte slots of the banks.
+#if RXR == 4
+#define FS_PITCH FS_LW
+#else
+#define FS_PITCH ((FS_TW + 27) / 32 * 32 + 4)
+#endif
 // A row segment: the FS_SH columns before a thread's first input column
-// and the 4+KW-1 values its 4 row sums read, in whole 128-bit loads.
-#define FS_SEG ((FS_SH + 4 + KW - 1 + 3) / 4 * 4)
+// and the RXR+KW-1 values its RXR row sums read, in whole 128-bit loads.
+#define FS_SEG ((FS_SH + RXR + KW - 1 + 3) / 4 * 4)
 
-#define FS_NV (FS_PITCH / 4)
+#define FS_NV (FS_LW / 4)
 #define FS_NVEC (FS_TH * FS_NV)
 #define FS_FILL_N ((FS_NVEC + BX * BY - 1) / (BX * BY))
 #define FS_BATCH 4
-// Row-pass steps: BY tile rows each.
-#define FS_STEPS ((FS_TH + BY - 1) / BY)
+// Row pass: FS_RG threads a tile row, each summing RXR columns from a
+// segment of FS_SEG values; FS_RR tile rows a step.
+#define FS_RG (FS_OW / RXR)
+#define FS_RR ((BX * BY) / FS_RG)
+#define FS_STEPS ((FS_TH + FS_RR - 1) / FS_RR)
 
 __constant__ float c_row[KW];
 __constant__ float c_col[KH];
@@ -90,6 +117,7 @@ __constant__ float c_col[KH];
 #if VEC_IN
 #define VF_NV FS_NV
 #define VF_NVEC FS_NVEC
+#define VF_PITCH4 (FS_PITCH / 4)
 #define VF_FILL_N FS_FILL_N
 #define VF_BATCH FS_BATCH
 #include "vecfill.cuh"
@@ -111,7 +139,7 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
 #if VEC_IN
     // 4-element vector loads of whole pitch rows from the 4-aligned
     // column x0; blocks at an edge map each load through the border.
-    if (x0 >= 0 && y0 >= 0 && x0 + FS_PITCH <= W && y0 + FS_TH <= H) {
+    if (x0 >= 0 && y0 >= 0 && x0 + FS_LW <= W && y0 + FS_TH <= H) {
         vf_fill_vec<false>(fs_smem, in, x0, y0, c, W, H, S);
     } else {
         vf_fill_vec<true>(fs_smem, in, x0, y0, c, W, H, S);
@@ -140,12 +168,24 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
     __syncthreads();
 
     // Row pass, in place. Every thread runs every step (the barrier is
-    // reached by all); rows past the tile are skipped.
+    // reached by all); rows past the tile are skipped. A step's rows are
+    // read before the barrier and written after it; no other step reads
+    // them.
+#if RXR == 4
+    const int rr = threadIdx.y, g = threadIdx.x;
+#else
+    const int tid = threadIdx.y * BX + threadIdx.x;
+    const int rr = tid % FS_RR, g = tid / FS_RR;
+#endif
     for (int step = 0; step < FS_STEPS; ++step) {
-        const int t = step * BY + threadIdx.y;
-        float r[4] = {0.f, 0.f, 0.f, 0.f};
+        const int t = step * FS_RR + rr;
+        float r[RXR];
+#pragma unroll
+        for (int k = 0; k < RXR; ++k) {
+            r[k] = 0.f;
+        }
         if (t < FS_TH) {
-            const float4* p = reinterpret_cast<const float4*>(tile + t * FS_PITCH + threadIdx.x * 4);
+            const float4* p = reinterpret_cast<const float4*>(tile + t * FS_PITCH + g * RXR);
             float v[FS_SEG];
 #pragma unroll
             for (int m = 0; m < FS_SEG / 4; ++m) {
@@ -159,19 +199,23 @@ sep_fused(const in_t* __restrict__ in, float* __restrict__ out, int W, int H, id
             for (int i = 0; i < KW; ++i) {
                 const float w = c_row[i];
 #pragma unroll
-                for (int k = 0; k < 4; ++k) {
+                for (int k = 0; k < RXR; ++k) {
                     r[k] += w * v[FS_SH + k + i];
                 }
             }
         }
         __syncthreads();
         if (t < FS_TH) {
-            float4 q;
-            q.x = r[0];
-            q.y = r[1];
-            q.z = r[2];
-            q.w = r[3];
-            reinterpret_cast<float4*>(tile + t * FS_PITCH)[threadIdx.x] = q;
+            float4* q = reinterpret_cast<float4*>(tile + t * FS_PITCH + g * RXR);
+#pragma unroll
+            for (int m = 0; m < RXR / 4; ++m) {
+                float4 o;
+                o.x = r[4 * m];
+                o.y = r[4 * m + 1];
+                o.z = r[4 * m + 2];
+                o.w = r[4 * m + 3];
+                q[m] = o;
+            }
         }
     }
     __syncthreads();

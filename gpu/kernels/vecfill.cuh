@@ -4,8 +4,10 @@
 // sepfused.cu).
 //
 // The includer defines, before including it:
-//   VF_NV      float4 vectors per tile row (tile rows are 4*VF_NV floats apart)
-//   VF_NVEC    float4 vectors in the tile
+//   VF_NV      float4 vectors loaded per tile row
+//   VF_NVEC    float4 vectors loaded in all (VF_NV times the tile's rows)
+// and may define VF_PITCH4, the float4 vectors from one tile row to the
+// next (VF_NV when not defined).
 //   VF_FILL_N  vectors each thread fills, rounded up
 //   VF_BATCH   loads each thread has in flight before its shared stores
 #pragma once
@@ -14,6 +16,9 @@
 
 #if !defined(VF_NV) || !defined(VF_NVEC) || !defined(VF_FILL_N) || !defined(VF_BATCH)
 #error "vecfill.cuh needs VF_NV, VF_NVEC, VF_FILL_N and VF_BATCH"
+#endif
+#ifndef VF_PITCH4
+#define VF_PITCH4 VF_NV
 #endif
 
 // vf_f4 is the float4 (a, b, c, d).
@@ -93,4 +98,9 @@ __device__ __forceinline__ void vf_fill_vec(float4* dst, const in_t* __restrict_
         for (int n = 0; n < VF_BATCH; ++n) {
             const int e = tid + (n0 + n) * (BX * BY);
             if (n0 + n < VF_FILL_N && e < VF_NVEC) {
+#if VF_PITCH4 == VF_NV
                 dst[e] = q[n];
+#else
+                const int ty = e / VF_NV;
+                dst[ty * VF_PITCH4 + (e - ty * VF_NV)] = q[n];
+#endif

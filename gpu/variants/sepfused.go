@@ -17,6 +17,11 @@ const sepfusedMaxSide = 63
 // 228 KB.
 const sepfusedMaxTile = 64 << 10
 
+// tunableRXR is gpu-sepfused's tunable for the row-pass sums each thread
+// computes from one register segment: 4 (the default) or 8 (an even
+// block width).
+const tunableRXR = "rxr"
+
 // sepfusedBlock is gpu-sepfused's default block: a warp wide (128 output
 // columns, 4 per thread), 8 rows of threads.
 var sepfusedBlock = convolve.Block{X: 32, Y: 8}
@@ -32,7 +37,7 @@ func init() {
 	caps.ReferenceOrder = false
 	caps.FiniteInput = true
 	caps.MaxFilterSide = sepfusedMaxSide
-	caps.Tunables = []string{tunableRY}
+	caps.Tunables = []string{tunableRY, tunableRXR}
 	caps.Space = sepfusedSpace
 	convolve.Register(Declare(Decl{
 		Desc: convolve.Description{Name: "gpu-sepfused",
@@ -49,7 +54,10 @@ func init() {
 		InRowAlign:  vecRowAlign,
 		OutRowAlign: vecRowAlign,
 		Kernels: []Kernel{{Name: "sep_fused", Grid: PerTile, Args: directArgs,
-			Shared: func(t Tile) int { return sepfusedSharedBytes(t.Block, t.RY, t.KW, t.KH) }}},
+			Shared: func(t Tile) int {
+				rxr, _ := strconv.Atoi(t.Defines["RXR"])
+				return sepfusedSharedBytes(t.Block, t.RY, rxr, t.KW, t.KH)
+			}}},
 	}))
 }
 
@@ -62,13 +70,18 @@ func checkRankOne(b *Base) error {
 }
 
 // sepfusedSharedBytes is the dynamic shared memory of gpu-sepfused's tile
-// for block b with ry rows of outputs per thread and a kw x kh filter:
-// rows of sh+4*bx+kw-1 floats padded to a multiple of 4 (sepfused.cu's
+// for block b with ry rows of outputs per thread, rxr row-pass sums per
+// thread and a kw x kh filter: rows of sh+4*bx+kw-1 floats padded to a
+// multiple of 4 (to 4 more than a multiple of 32 for rxr=8: sepfused.cu's
 // FS_PITCH), by*ry+kh-1 of them, where sh = -(kw/2) mod 4 shifts the tile
 // to a 4-aligned first column. The row pass overwrites the tile in place.
-func sepfusedSharedBytes(b convolve.Block, ry, kw, kh int) int {
+func sepfusedSharedBytes(b convolve.Block, ry, rxr, kw, kh int) int {
 	sh := (4 - (kw/2)%4) % 4
-	pitch := (sh + 4*b.X + kw - 1 + 3) / 4 * 4
+	w := sh + 4*b.X + kw - 1
+	pitch := (w + 3) / 4 * 4
+	if rxr == 8 {
+		pitch = (w+27)/32*32 + 4
+	}
 	return pitch * (b.Y*ry + kh - 1) * 4
 }
 
@@ -84,7 +97,7 @@ func sepfusedDefaultRY(b convolve.Block, kw, kh int) int {
 	if max(kw, kh) <= 7 {
 		ry = 4
 	}
-	for ry > 1 && sepfusedSharedBytes(b, ry, kw, kh) > sepfusedMaxTile {
+	for ry > 1 && sepfusedSharedBytes(b, ry, 4, kw, kh) > sepfusedMaxTile {
 		ry /= 2
 	}
 	return ry
@@ -104,9 +117,19 @@ func sepfusedDefines(b *Base) (map[string]string, error) {
 	default:
 		return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 1, 2, 4, 8 or 16", b.Name, tunableRY, ry)
 	}
+	rxr := 4
+	if v, ok := b.Config.Tunables[tunableRXR]; ok {
+		rxr = v
+	}
+	switch {
+	case rxr != 4 && rxr != 8:
+		return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 4 or 8", b.Name, tunableRXR, rxr)
+	case rxr == 8 && b.Block.X%2 != 0:
+		return nil, fmt.Errorf("variants: %s: tunable %s=8 needs an even block width, not %d", b.Name, tunableRXR, b.Block.X)
+	}
 	vec := "0"
 	if regtileVecIn(b, b.Block.X, 4) {
 		vec = "1"
 	}
-	return map[string]string{"RX": "4", "RY": strconv.Itoa(ry), "VEC_IN": vec, "CH_IN_X": chInX(b.Problem)}, nil
+	return map[string]string{"RX": "4", "RY": strconv.Itoa(ry), "RXR": strconv.Itoa(rxr), "VEC_IN": vec, "CH_IN_X": chInX(b.Problem)}, nil
 }

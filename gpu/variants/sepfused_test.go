@@ -12,20 +12,26 @@ import (
 
 func TestSepfusedSharedBytes(t *testing.T) {
 	tests := []struct {
-		b          convolve.Block
-		ry, kw, kh int
-		want       int
+		b               convolve.Block
+		ry, rxr, kw, kh int
+		want            int
 	}{
 		// Shift -(21/2) mod 4 = 2: 2+128+20 = 150, padded to 152; 64+20 = 84 rows.
-		{convolve.Block{X: 32, Y: 8}, 8, 21, 21, 152 * 84 * 4},
+		{convolve.Block{X: 32, Y: 8}, 8, 4, 21, 21, 152 * 84 * 4},
+		// rxr=8: 150 padded to 164, 4 more than 5*32.
+		{convolve.Block{X: 32, Y: 8}, 8, 8, 21, 21, 164 * 84 * 4},
 		// Shift 3: 3+128+2 = 133, padded to 136; 32+2 = 34 rows.
-		{convolve.Block{X: 32, Y: 8}, 4, 3, 3, 136 * 34 * 4},
+		{convolve.Block{X: 32, Y: 8}, 4, 4, 3, 3, 136 * 34 * 4},
+		// rxr=8: 1+64+30 = 95, padded to 100; 64+30 = 94 rows.
+		{convolve.Block{X: 16, Y: 16}, 4, 8, 31, 31, 100 * 94 * 4},
+		// rxr=8: 3+64+2 = 69, padded to 100 (68 is 4 more than 2*32, too short).
+		{convolve.Block{X: 16, Y: 16}, 4, 8, 3, 3, 100 * 66 * 4},
 		// Shift 1: 1+28+6 = 35, padded to 36; 5+0 = 5 rows.
-		{convolve.Block{X: 7, Y: 5}, 1, 7, 1, 36 * 5 * 4},
+		{convolve.Block{X: 7, Y: 5}, 1, 4, 7, 1, 36 * 5 * 4},
 	}
 	for _, tt := range tests {
-		if got := sepfusedSharedBytes(tt.b, tt.ry, tt.kw, tt.kh); got != tt.want {
-			t.Errorf("sepfusedSharedBytes(%v, ry=%d, %dx%d) = %d, want %d", tt.b, tt.ry, tt.kw, tt.kh, got, tt.want)
+		if got := sepfusedSharedBytes(tt.b, tt.ry, tt.rxr, tt.kw, tt.kh); got != tt.want {
+			t.Errorf("sepfusedSharedBytes(%v, ry=%d, rxr=%d, %dx%d) = %d, want %d", tt.b, tt.ry, tt.rxr, tt.kw, tt.kh, got, tt.want)
 		}
 	}
 }
@@ -49,7 +55,7 @@ func TestSepfusedDefaultRY(t *testing.T) {
 		if ry != tt.ry {
 			t.Errorf("sepfusedDefaultRY(%v, %d, %d) = %d, want %d", tt.b, tt.kw, tt.kh, ry, tt.ry)
 		}
-		if n := sepfusedSharedBytes(tt.b, ry, tt.kw, tt.kh); n > sepfusedMaxTile {
+		if n := sepfusedSharedBytes(tt.b, ry, 4, tt.kw, tt.kh); n > sepfusedMaxTile {
 			t.Errorf("%v %dx%d: ry=%d needs %d bytes, over %d", tt.b, tt.kw, tt.kh, ry, n, sepfusedMaxTile)
 		}
 	}
@@ -80,15 +86,18 @@ func TestSepfusedDeclared(t *testing.T) {
 		grid    cudabind.Dim3
 		shared  int
 	}{
-		{4096, 4096, 21, convolve.Config{}, cudabind.Dim3{X: 32, Y: 64, Z: 1}, sepfusedSharedBytes(sepfusedBlock, 8, 21, 21)},
-		{4099, 4097, 3, convolve.Config{}, cudabind.Dim3{X: 33, Y: 129, Z: 1}, sepfusedSharedBytes(sepfusedBlock, 4, 3, 3)},
+		{4096, 4096, 21, convolve.Config{}, cudabind.Dim3{X: 32, Y: 64, Z: 1}, sepfusedSharedBytes(sepfusedBlock, 8, 4, 21, 21)},
+		{4099, 4097, 3, convolve.Config{}, cudabind.Dim3{X: 33, Y: 129, Z: 1}, sepfusedSharedBytes(sepfusedBlock, 4, 4, 3, 3)},
 		// Three planar channels: blockIdx.z is the channel.
 		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{tunableRY: 16}},
-			cudabind.Dim3{X: 2, Y: 1, Z: 3}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
+			cudabind.Dim3{X: 2, Y: 1, Z: 3}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 4, 5, 5)},
 		// Three interleaved channels (CH_IN_X): the channels fold into
 		// gridDim.x.
 		{100, 50, 5, convolve.Config{Block: convolve.Block{X: 16, Y: 4}, Tunables: map[string]int{tunableRY: 16}},
-			cudabind.Dim3{X: 6, Y: 1, Z: 1}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 5, 5)},
+			cudabind.Dim3{X: 6, Y: 1, Z: 1}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 4}, 16, 4, 5, 5)},
+		// rxr=8: the pitch of 4 more than a multiple of 32 floats.
+		{4096, 4096, 31, convolve.Config{Block: convolve.Block{X: 16, Y: 16}, Tunables: map[string]int{tunableRY: 4, tunableRXR: 8}},
+			cudabind.Dim3{X: 64, Y: 64, Z: 1}, sepfusedSharedBytes(convolve.Block{X: 16, Y: 16}, 4, 8, 31, 31)},
 	}
 	for i, tt := range tests {
 		ch, layout := 1, convolve.Interleaved
@@ -128,6 +137,8 @@ func TestSepfusedDeclared(t *testing.T) {
 		{"dense 5x5", randomFilter(r, 5, 5), convolve.Config{}, "non-separable"},
 		{"65x1", separableFilter(r, 65, 1), convolve.Config{}, "65"},
 		{"ry=3", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRY: 3}}, "ry=3"},
+		{"rxr=6", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRXR: 6}}, "rxr=6"},
+		{"rxr=8 odd block", separableFilter(r, 5, 5), convolve.Config{Block: convolve.Block{X: 7, Y: 4}, Tunables: map[string]int{tunableRXR: 8}}, "even block width, not 7"},
 	}
 	for _, tt := range refusals {
 		err := d.Validate(convolve.Problem{Op: convolve.Filter2D, Filter: tt.f, Input: g}, tt.cfg, h100)
@@ -135,7 +146,7 @@ func TestSepfusedDeclared(t *testing.T) {
 			t.Errorf("%s: Validate = %v, want an error about %q", tt.name, err, tt.want)
 		}
 		var ce *convolve.CapabilityError
-		if tt.name != "ry=3" && !errors.As(err, &ce) {
+		if !strings.HasPrefix(tt.name, "r") && !errors.As(err, &ce) {
 			t.Errorf("%s: Validate = %v, want a *convolve.CapabilityError", tt.name, err)
 		}
 	}
@@ -153,7 +164,7 @@ func sepfusedAgreement(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(15, 16))
 	var runs []agreeRun
-	tunes := []map[string]int{nil, {tunableRY: 1}, {tunableRY: 2}, {tunableRY: 16}}
+	tunes := []map[string]int{nil, {tunableRY: 1}, {tunableRY: 2}, {tunableRY: 16}, {tunableRXR: 8}, {tunableRY: 2, tunableRXR: 8}}
 	for ti, tu := range tunes {
 		for i, k := range []int{1, 3, 5, 7, 9, 11, 15, 21, 31} {
 			b := convolve.Borders[(i+ti)%len(convolve.Borders)]
@@ -174,6 +185,9 @@ func sepfusedAgreement(t *testing.T) {
 		agreeRun{convolve.Config{}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 7, Y: 5}}},
 		agreeRun{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Int16, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
 		agreeRun{convolve.Config{}, kernelCase{kw: 9, kh: 5, border: convolve.Replicate, typ: convolve.Float32, channels: 2, block: convolve.Block{X: 64, Y: 4}}},
+		agreeRun{convolve.Config{Tunables: map[string]int{tunableRXR: 8}}, kernelCase{kw: 7, kh: 7, border: convolve.Zero, typ: convolve.Float32, channels: 3, layout: convolve.Planar, block: convolve.Block{X: 2, Y: 5}}},
+		agreeRun{convolve.Config{Tunables: map[string]int{tunableRXR: 8, tunableRY: 4}}, kernelCase{kw: 31, kh: 31, border: convolve.Mirror, typ: convolve.Uint8, channels: 2, block: convolve.Block{X: 16, Y: 16}}},
+		agreeRun{convolve.Config{Tunables: map[string]int{tunableRXR: 8}}, kernelCase{kw: 63, kh: 63, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 128, Y: 2}}},
 	)
 	agreeOverSizes(t, v, "gpu-sepfused", runs, r, separableFilter)
 }

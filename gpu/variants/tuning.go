@@ -61,16 +61,20 @@ var tiledSpace = &convolve.TuningSpace{
 	},
 }
 
-// sepfusedSpace is gpu-sepfused's tuning space: the block and ry (rows of
-// 4 outputs per thread, up to 16: a tall tile spends less of its row pass
-// on the KH-1 halo rows). A point is kept out when its tile does not fit
-// the device's shared memory per block.
+// sepfusedSpace is gpu-sepfused's tuning space: the block, ry (rows of 4
+// outputs per thread, up to 16: a tall tile spends less of its row pass
+// on the KH-1 halo rows) and rxr (row-pass sums per thread, 4 or 8). A
+// point is kept out when its tile does not fit the device's shared
+// memory per block.
 var sepfusedSpace = &convolve.TuningSpace{
 	Blocks:   tuneBlocks,
-	Tunables: []convolve.Tunable{{Name: tunableRY, Values: []int{1, 2, 4, 8, 16}}},
+	Tunables: []convolve.Tunable{{Name: tunableRY, Values: []int{1, 2, 4, 8, 16}}, {Name: tunableRXR, Values: []int{4, 8}}},
 	Allow: func(p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
 		kw, kh := filterSides(p)
-		if n := sepfusedSharedBytes(s.Block, s.Tunables[tunableRY], kw, kh); lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
+		if s.Tunables[tunableRXR] == 8 && s.Block.X%2 != 0 {
+			return fmt.Errorf("rxr=8 needs an even block width, not %d", s.Block.X)
+		}
+		if n := sepfusedSharedBytes(s.Block, s.Tunables[tunableRY], s.Tunables[tunableRXR], kw, kh); lim.SharedPerBlock > 0 && n > lim.SharedPerBlock {
 			return fmt.Errorf("tile of %d bytes over the device's %d bytes of shared memory per block", n, lim.SharedPerBlock)
 		}
 		return nil
@@ -80,7 +84,7 @@ var sepfusedSpace = &convolve.TuningSpace{
 			block = sepfusedBlock
 		}
 		kw, kh := filterSides(p)
-		return convolve.Setting{Block: block, Tunables: map[string]int{tunableRY: sepfusedDefaultRY(block, kw, kh)}}
+		return convolve.Setting{Block: block, Tunables: map[string]int{tunableRY: sepfusedDefaultRY(block, kw, kh), tunableRXR: 4}}
 	},
 }
 
