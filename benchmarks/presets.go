@@ -460,11 +460,11 @@ var presets = []Preset{
 				blocks: blocks("64x4", "32x16"), timings: []Timing{graphTiming},
 				tunes: map[string][]string{"gpu-regtile": regtileCandidates}},
 		}},
-	{Name: "tuning-sepfused", Summary: "gpu-sepfused's rows of outputs per thread (ry 1, 2, 4, 8, 16) at 4096x4096, Gaussian 3, 7, 15, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-separable's",
+	{Name: "tuning-sepfused", Summary: "gpu-sepfused's rows of outputs per thread (ry 1, 2, 4, 8, 16) and row-pass sums per thread (rxr 4, 8 at ry 2, 4, 8) at 4096x4096, Gaussian 3, 7, 15, 21, 31, replayed from CUDA graphs, beside its defaults and gpu-separable's",
 		sweeps: []sweep{
 			{variants: []string{"gpu-sepfused"}, sizes: squares(4096), filters: sized("gauss", 3, 7, 15, 21, 31),
 				timings: []Timing{graphTiming},
-				tunes:   map[string][]string{"gpu-sepfused": {"ry=1", "ry=2", "ry=4", "ry=8", "ry=16"}}},
+				tunes:   map[string][]string{"gpu-sepfused": {"ry=1", "ry=2", "ry=4", "ry=8", "ry=16", "rxr=8,ry=2", "rxr=8,ry=4", "rxr=8,ry=8"}}},
 			{variants: []string{"gpu-sepfused", "gpu-separable"}, sizes: squares(4096), filters: sized("gauss", 3, 7, 15, 21, 31),
 				timings: []Timing{graphTiming}},
 		}},

@@ -451,11 +451,11 @@ func TestTuningSepfusedPreset(t *testing.T) {
 			t.Errorf("case %s: want graph timing at 4096x4096", c.Name())
 		}
 	}
-	if want := []string{"ry=1", "ry=2", "ry=4", "ry=8", "ry=16"}; !slices.Equal(tunes, want) {
+	if want := []string{"ry=1", "ry=2", "ry=4", "ry=8", "ry=16", "rxr=8,ry=2", "rxr=8,ry=4", "rxr=8,ry=8"}; !slices.Equal(tunes, want) {
 		t.Errorf("tuning-sepfused tunes %v, want %v", tunes, want)
 	}
-	// 5 filters x 5 tunes, then 5 filters x 2 variants at their defaults.
-	if n, want := len(cands), 5*5+5*2; n != want {
+	// 5 filters x 8 tunes, then 5 filters x 2 variants at their defaults.
+	if n, want := len(cands), 5*8+5*2; n != want {
 		t.Errorf("tuning-sepfused has %d candidates, want %d", n, want)
 	}
 }
