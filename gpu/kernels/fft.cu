@@ -92,17 +92,28 @@ __device__ __forceinline__ int fft_log2(int n)
 // fft_absmax: blocks of 256 threads, blockIdx.z the channel; each block
 // strides over the channel's rows from blockIdx.y by gridDim.y and over
 // their columns from blockIdx.x*256 by gridDim.x*256, and adds its
-// maximum with one atomic.
+// maximum with one atomic. A thread loads FFT_MAXROWS of its rows before
+// it compares them, so that as many loads are in flight at once.
+#define FFT_MAXROWS 4
 extern "C" __global__ void __launch_bounds__(256)
 fft_absmax(const in_t* __restrict__ in, unsigned int* __restrict__ amax, int W, int H, idx_t S)
 {
     __shared__ float part[256];
     const int c = blockIdx.z;
+    const int gy = gridDim.y;
     float m = 0.f;
-#pragma unroll 4
-    for (int y = blockIdx.y; y < H; y += gridDim.y) {
+    for (int y0 = blockIdx.y; y0 < H; y0 += FFT_MAXROWS * gy) {
         for (int x = blockIdx.x * 256 + threadIdx.x; x < W; x += gridDim.x * 256) {
-            m = fmaxf(m, fabsf((float)in[in_offset(x, y, c, H, S)]));
+            float v[FFT_MAXROWS];
+#pragma unroll
+            for (int r = 0; r < FFT_MAXROWS; ++r) {
+                const int y = y0 + r * gy;
+                v[r] = y < H ? fabsf((float)in[in_offset(x, y, c, H, S)]) : 0.f;
+            }
+#pragma unroll
+            for (int r = 0; r < FFT_MAXROWS; ++r) {
+                m = fmaxf(m, v[r]);
+            }
         }
     }
     part[threadIdx.x] = m;
