@@ -160,10 +160,12 @@ func (c testCase) Config() convolve.Config {
 // tunableValues lists the values drawn for the GPU variants' tunables
 // that their tuning space does not list (valuesOf)
 // (gpu-tiled's and gpu-regtile's "ry", gpu-regtile's "rx": outputs per
-// thread; the gpu-slab variants' chunks and streams per device, 0 their
-// default, and their device-memory cap in KiB, 0 none); any other
-// tunable is a 0/1 switch.
-var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8},
+// thread; gpu-sepfused's "rxr": row-pass sums per thread; the gpu-slab
+// variants' chunks and streams per device, 0 their default, and their
+// device-memory cap in KiB, 0 none). A gpu-slab variant declares no tuning
+// space, so the tunables of the variant it wraps are drawn from here too.
+// Any other tunable is a 0/1 switch.
+var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8}, "rxr": {4, 8},
 	"chunks": {0, 1, 3, 5}, "streams": {0, 1, 2, 4}, "memcap-kib": {0, 0, 64}}
 
 // drawTune sets each of the named tunables with probability 1/2, to a
