@@ -20,8 +20,8 @@
 // The family's default setting is tried first, so the result is never
 // slower than it. A space no larger than the budget is searched
 // exhaustively; a larger one from the seeds (Options.Seeds: the command
-// passes the winners of the classes it tuned before and the defaults of
-// the other K classes) and a random sample (half the budget together),
+// passes the class's stored choice, the winners of the classes it tuned
+// before and the defaults of the other K classes) and a random sample (half the budget together),
 // then by best-first local search: the best candidate not yet expanded has
 // its allowed neighbours (convolve.TuningSpace.Neighbours) tried, until
 // the budget of candidates or of time is spent or no candidate is left

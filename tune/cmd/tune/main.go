@@ -5,7 +5,9 @@
 //	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled,gpu-sepfused -k 3,5,7,11,21 -sizes large -time 165s
 //
 // For each variant and class (element type, K, size class) it runs
-// tune.Tune: the family's default setting first, then the space
+// tune.Tune: the family's default setting first, then the setting the
+// table under -out already holds for the class (so that a rerun keeps
+// the stored choice unless it times a faster one), then the space
 // exhaustively or by random sampling and local search, within -budget
 // candidates per class and -time in all (what is left shared evenly by
 // the classes left);
@@ -273,9 +275,11 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 	var faults []fault
 	failed := 0
 	// winners holds, per variant, type and size class, the settings
-	// chosen so far, the latest first: with the defaults of the other K
-	// classes they seed each search.
+	// chosen so far, the latest first: after the class's stored choice
+	// and before the defaults of the other K classes they seed each
+	// search.
 	winners := map[string][]convolve.Setting{}
+	stored := storedChoices(o.out, dev.Name)
 	for i, j := range jobs {
 		t0 := time.Now()
 		var budget time.Duration
@@ -286,7 +290,11 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 		}
 		name := j.v.Describe().Name
 		key := fmt.Sprintf("%s/%v/%s", name, j.class.Type, j.class.Size)
-		seeds := append(slices.Clone(winners[key]), otherDefaults(j, jobs, dev.Limits)...)
+		var seeds []convolve.Setting
+		if st, ok := stored[tuning.Entry{Variant: name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
+			seeds = append(seeds, st)
+		}
+		seeds = append(append(seeds, winners[key]...), otherDefaults(j, jobs, dev.Limits)...)
 		res := r.tune(j, budget, seeds)
 		faults = append(faults, res.faults...)
 		if res.err != nil {
@@ -428,6 +436,25 @@ func findCommit() string {
 		}
 	}
 	return "unknown"
+}
+
+// storedChoices maps each entry key of gpu's table under dir (the table
+// the run merges its entries into) to the setting that entry chose: a
+// class's search tries it first, so that a run keeps the stored choice
+// unless it times something faster. A missing or unreadable table gives
+// none; Save reports the unreadable one.
+func storedChoices(dir, gpu string) map[string]convolve.Setting {
+	t, err := tuning.Tables.ReadFile(dir, gpu)
+	if err != nil {
+		return nil
+	}
+	out := map[string]convolve.Setting{}
+	for _, e := range t.Entries {
+		if st, err := e.Chosen.Setting(); err == nil {
+			out[e.Key()] = st
+		}
+	}
+	return out
 }
 
 // otherDefaults are the family's default settings for the jobs of j's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/tune"
 )
 
@@ -97,5 +98,25 @@ func TestOtherDefaults(t *testing.T) {
 	}
 	if want := []int{3, 11}; !slices.Equal(got, want) {
 		t.Errorf("seeds of a k=7 large: block widths %v, want %v", got, want)
+	}
+}
+
+// The stored choices are the chosen settings of the table the run merges
+// into, by entry key; with no table there are none.
+func TestStoredChoices(t *testing.T) {
+	dir := t.TempDir()
+	if got := storedChoices(dir, "Test GPU"); len(got) != 0 {
+		t.Errorf("no table: %v, want none", got)
+	}
+	e := tuning.Entry{Variant: "gpu-sepfused", Type: "f32", K: 31, Size: convolve.SizeLarge,
+		Chosen:  tuning.Candidate{Block: "32x16", Tunables: map[string]int{"rxr": 8, "ry": 4}, Status: tuning.OK, MedianNS: 75000, VsDefault: 0.9},
+		Default: tuning.Candidate{Block: "32x8", Tunables: map[string]int{"ry": 8}, Status: tuning.OK, MedianNS: 83000, VsDefault: 1}}
+	if _, err := tune.Save(dir, "Test GPU", []tuning.Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	got := storedChoices(dir, "Test GPU")
+	want := convolve.Setting{Block: convolve.Block{X: 32, Y: 16}, Tunables: map[string]int{"rxr": 8, "ry": 4}}
+	if len(got) != 1 || !got[e.Key()].Equal(want) {
+		t.Errorf("stored choices %v, want %s: %v", got, e.Key(), want)
 	}
 }
