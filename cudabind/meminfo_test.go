@@ -1,6 +1,7 @@
 package cudabind
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -16,32 +17,41 @@ func TestMemInfoOutsideDo(t *testing.T) {
 
 // TestMemInfo: the driver's free memory is positive, at most the total,
 // the total at most the device's, and a 256 MiB allocation takes at least that
-// much from the free memory until it is freed.
+// much from the free memory until it is freed. Free memory is the
+// device's, shared with every other process on it (the test stage runs
+// packages side by side), so one of up to five tries must see the drop.
 func TestMemInfo(t *testing.T) {
 	d := gpu(t)
 	const n = 256 << 20
+	const tries = 5
+	var seen []string
 	err := d.Do(func(x *Exec) error {
-		free, total, err := x.MemInfo()
-		if err != nil {
-			return err
+		for range tries {
+			free, total, err := x.MemInfo()
+			if err != nil {
+				return err
+			}
+			if free <= 0 || free > total || total > d.Info().TotalMemBytes {
+				t.Errorf("MemInfo = %d free of %d; device total %d", free, total, d.Info().TotalMemBytes)
+				return nil
+			}
+			p, err := x.Alloc(n)
+			if err != nil {
+				return err
+			}
+			after, _, err := x.MemInfo()
+			if ferr := x.Free(p); err == nil {
+				err = ferr
+			}
+			if err != nil {
+				return err
+			}
+			if free-after >= n {
+				return nil
+			}
+			seen = append(seen, fmt.Sprintf("%d before, %d after", free, after))
 		}
-		if free <= 0 || free > total || total > d.Info().TotalMemBytes {
-			t.Errorf("MemInfo = %d free of %d; device total %d", free, total, d.Info().TotalMemBytes)
-		}
-		p, err := x.Alloc(n)
-		if err != nil {
-			return err
-		}
-		after, _, err := x.MemInfo()
-		if ferr := x.Free(p); err == nil {
-			err = ferr
-		}
-		if err != nil {
-			return err
-		}
-		if free-after < n {
-			t.Errorf("free memory %d before and %d after a %d-byte allocation", free, after, n)
-		}
+		t.Errorf("a %d-byte allocation took less than its size from the free memory in each of %d tries: %s", n, tries, strings.Join(seen, "; "))
 		return nil
 	})
 	if err != nil {
