@@ -31,6 +31,7 @@ package tune
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -198,6 +199,7 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 			if len(batch) > n {
 				break
 			}
+			sd = completed(sd, def)
 			if inSpace(ok, sd) && !inSpace(batch, sd) {
 				batch = append(batch, sd)
 			}
@@ -239,6 +241,24 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	}
 	e.Chosen = e.Candidates[best]
 	return e, nil
+}
+
+// completed is s with each tunable of def that s does not set at def's
+// value: a seed stored before its family gained a tunable names the
+// setting the family ran then.
+func completed(s, def convolve.Setting) convolve.Setting {
+	missing := false
+	for k := range def.Tunables {
+		if _, ok := s.Tunables[k]; !ok {
+			missing = true
+		}
+	}
+	if !missing {
+		return s
+	}
+	t := maps.Clone(def.Tunables)
+	maps.Copy(t, s.Tunables)
+	return convolve.Setting{Block: s.Block, Tunables: t}
 }
 
 // inSpace reports whether pts holds a setting equal to pt.

@@ -332,3 +332,20 @@ func TestTuneSeeds(t *testing.T) {
 		t.Errorf("search %q, want it to count the one seed used", with.Search)
 	}
 }
+
+// A seed that leaves a tunable of the space unset is tried with the
+// default's value for it.
+func TestTuneSeedMissingTunable(t *testing.T) {
+	v := standIn{as: []int{1, 2, 3, 4, 5, 6, 7, 8}, bs: []int{1, 2, 3, 4, 5, 6, 7, 8},
+		blocks: []convolve.Block{{X: 8, Y: 8}, {X: 16, Y: 8}, {X: 16, Y: 16}, {X: 32, Y: 8}}}
+	opts := Options{Budget: 4, Verify: 1, Samples: 1, Seed: 1,
+		Seeds: []convolve.Setting{{Block: convolve.Block{X: 16, Y: 8}, Tunables: map[string]int{"a": 5}}}}
+	e, err := Tune(v, smallClass, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := convolve.Setting{Block: convolve.Block{X: 16, Y: 8}, Tunables: map[string]int{"a": 5, "b": 1}}
+	if second, _ := e.Candidates[1].Setting(); !second.Equal(want) {
+		t.Errorf("second candidate %v, want the seed completed from the default, %v", second, want)
+	}
+}
