@@ -12,6 +12,11 @@ import (
 
 // ---- tuned against default ----
 
+// tuningTables are the tuning tables the section shows the tuner's
+// records of: those plans read (tuning.Tables.Default), fixed ones in the
+// golden tests.
+var tuningTables = tuning.Tables.Default
+
 // sectionTunedVsDefault reads preset tuned-vs-default: per GPU, variant,
 // image size and filter, the kernel time with the GPU's tuning table
 // (cases without a tune key) against the family's defaults
@@ -54,7 +59,7 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
-	if set, err := tuning.Tables.Default(); err == nil {
+	if set, err := tuningTables(); err == nil {
 		for _, gpu := range set.GPUs() {
 			if t := tunerTable(set.Table(gpu), set.Source(gpu)); t != nil {
 				s.Tables = append(s.Tables, t)
