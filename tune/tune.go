@@ -21,11 +21,11 @@
 // slower than it. A space no larger than the budget is searched
 // exhaustively; a larger one from the seeds (Options.Seeds: the command
 // passes the class's stored choice, the winners of the classes it tuned
-// before and the defaults of the other K classes) and a random sample (half the budget together),
-// then by best-first local search: the best candidate not yet expanded has
-// its allowed neighbours (convolve.TuningSpace.Neighbours) tried, until
-// the budget of candidates or of time is spent or no candidate is left
-// to expand.
+// before and the defaults of the other K classes) and a random sample
+// (half the budget together), then by best-first local search: the best
+// candidate not yet expanded has its allowed neighbours
+// (convolve.TuningSpace.Neighbours) tried, until the budget of candidates
+// or of time is spent or no candidate is left to expand.
 package tune
 
 import (
@@ -247,18 +247,14 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 // value: a seed stored before its family gained a tunable names the
 // setting the family ran then.
 func completed(s, def convolve.Setting) convolve.Setting {
-	missing := false
 	for k := range def.Tunables {
 		if _, ok := s.Tunables[k]; !ok {
-			missing = true
+			t := maps.Clone(def.Tunables)
+			maps.Copy(t, s.Tunables)
+			return convolve.Setting{Block: s.Block, Tunables: t}
 		}
 	}
-	if !missing {
-		return s
-	}
-	t := maps.Clone(def.Tunables)
-	maps.Copy(t, s.Tunables)
-	return convolve.Setting{Block: s.Block, Tunables: t}
+	return s
 }
 
 // inSpace reports whether pts holds a setting equal to pt.

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/internal/golden"
-
 	"github.com/convbench/convbench/cudabind/nvrtc"
+	"github.com/convbench/convbench/internal/golden"
 )
 
 func TestSummary(t *testing.T) {
