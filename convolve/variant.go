@@ -162,6 +162,11 @@ type Capabilities struct {
 	// Space, when set, is what a tuner searches over: blocks, tunables
 	// and their restrictions (see TuningSpace).
 	Space *TuningSpace
+	// TunableValues lists values worth trying of tunables that Space does
+	// not list (the tunables of a variant another wraps, say), for
+	// conformance suites that draw configurations; a tunable in neither
+	// is taken for a 0/1 switch.
+	TunableValues map[string][]int
 	// FiniteInput variants do not follow IEEE arithmetic over every tap
 	// (they leave out zero taps, factor the filter, or run code that
 	// cannot be inspected), so NaN and infinite values would give other
@@ -191,6 +196,13 @@ func (c Capabilities) Clone() Capabilities {
 	c.Borders = slices.Clone(c.Borders)
 	c.FixedBlocks = slices.Clone(c.FixedBlocks)
 	c.Tunables = slices.Clone(c.Tunables)
+	if c.TunableValues != nil {
+		vals := make(map[string][]int, len(c.TunableValues))
+		for k, v := range c.TunableValues {
+			vals[k] = slices.Clone(v)
+		}
+		c.TunableValues = vals
+	}
 	return c
 }
 

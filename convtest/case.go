@@ -157,43 +157,31 @@ func (c testCase) Config() convolve.Config {
 	return cfg
 }
 
-// tunableValues lists the values drawn for the GPU variants' tunables
-// that their tuning space does not list (valuesOf)
-// (gpu-tiled's and gpu-regtile's "ry", gpu-regtile's "rx": outputs per
-// thread; gpu-sepfused's "rxr": row-pass sums per thread; the gpu-slab
-// variants' chunks and streams per device, 0 their default, and their
-// device-memory cap in KiB, 0 none). A gpu-slab variant declares no tuning
-// space, so the tunables of the variant it wraps are drawn from here too.
-// Any other tunable is a 0/1 switch.
-var tunableValues = map[string][]int{"ry": {1, 2, 4, 8}, "rx": {1, 2, 4, 8}, "rxr": {4, 8},
-	"chunks": {0, 1, 3, 5}, "streams": {0, 1, 2, 4}, "memcap-kib": {0, 0, 64}}
-
-// drawTune sets each of the named tunables with probability 1/2, to a
-// value of the variant's tuning space where it declares one (space may
-// be nil).
-func drawTune(rng *rand.Rand, names []string, space *convolve.TuningSpace) string {
+// drawTune sets each tunable of caps with probability 1/2, to one of its
+// values (valuesOf).
+func drawTune(rng *rand.Rand, caps convolve.Capabilities) string {
 	t := map[string]int{}
-	for _, name := range slices.Sorted(slices.Values(names)) {
+	for _, name := range slices.Sorted(slices.Values(caps.Tunables)) {
 		if rng.Intn(2) == 0 {
 			continue
 		}
-		vals := valuesOf(name, space)
+		vals := valuesOf(name, caps)
 		t[name] = vals[rng.Intn(len(vals))]
 	}
 	return convolve.FormatTunables(t)
 }
 
-// valuesOf is the values drawn for one tunable: those the variant's
-// tuning space lists for it, else tunableValues', else 0 and 1.
-func valuesOf(name string, space *convolve.TuningSpace) []int {
-	if space != nil {
-		for _, tu := range space.Tunables {
+// valuesOf is the values drawn for one tunable of caps: those its tuning
+// space lists, else those its TunableValues lists, else 0 and 1.
+func valuesOf(name string, caps convolve.Capabilities) []int {
+	if caps.Space != nil {
+		for _, tu := range caps.Space.Tunables {
 			if tu.Name == name && len(tu.Values) > 0 {
 				return tu.Values
 			}
 		}
 	}
-	if vals, ok := tunableValues[name]; ok {
+	if vals := caps.TunableValues[name]; len(vals) > 0 {
 		return vals
 	}
 	return []int{0, 1}

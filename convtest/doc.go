@@ -7,8 +7,10 @@
 //
 // TestVariant draws random problem
 // descriptors (image size, filter size, border, mode, element type,
-// channels, layout, row padding, block shape, compile options and a data
-// seed) within the capabilities the variant declares, and checks with
+// channels, layout, row padding, block shape, compile options, tunables
+// and a data seed) within the capabilities the variant declares (a
+// tunable takes the values its tuning space lists, else those of
+// Capabilities.TunableValues, else 0 and 1), and checks with
 // github.com/leanovate/gopter that:
 //
 //   - the output agrees with refimpl's float64 reference within the

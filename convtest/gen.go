@@ -111,7 +111,7 @@ func specPool(caps convolve.Capabilities, seed int64) []testCase {
 	for try := 0; len(pool) < gpuPoolSize && try < 100*gpuPoolSize; try++ {
 		c := d.drawSpec(rng)
 		if misses < 20 {
-			c.Tune = coverTune(c.Tune, caps.Tunables, caps.Space, len(pool))
+			c.Tune = coverTune(c.Tune, caps, len(pool))
 			if len(pool) < len(types) {
 				c.Type = types[len(pool)]
 				c = c.normalize()
@@ -129,16 +129,15 @@ func specPool(caps convolve.Capabilities, seed int64) []testCase {
 	return pool
 }
 
-// coverTune returns the tune t (testCase.Tune) with every tunable of names
-// that has more than slot values set to its slot-th value (valuesOf, from
-// the variant's tuning space where it declares one; space may be nil).
-func coverTune(t string, names []string, space *convolve.TuningSpace, slot int) string {
+// coverTune returns the tune t (testCase.Tune) with every tunable of caps
+// that has more than slot values (valuesOf) set to its slot-th value.
+func coverTune(t string, caps convolve.Capabilities, slot int) string {
 	set, _ := convolve.ParseTunables(t)
 	if set == nil {
 		set = map[string]int{}
 	}
-	for _, name := range names {
-		if vals := valuesOf(name, space); slot < len(vals) {
+	for _, name := range caps.Tunables {
+		if vals := valuesOf(name, caps); slot < len(vals) {
 			set[name] = vals[slot]
 		}
 	}
@@ -194,7 +193,7 @@ func (d *domain) drawSpec(rng *rand.Rand) testCase {
 		c.NoFMA = rng.Intn(4) == 0
 		c.Fast = rng.Intn(4) == 0
 	}
-	c.Tune = drawTune(rng, d.caps.Tunables, d.caps.Space)
+	c.Tune = drawTune(rng, d.caps)
 	return c.normalize()
 }
 

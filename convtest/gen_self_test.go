@@ -18,6 +18,7 @@ var testCaps = map[string]convolve.Capabilities{
 		Channels: []int{1, 3}, Layouts: []convolve.Layout{convolve.Planar},
 		Borders: []convolve.Border{convolve.Replicate, convolve.Wrap}, MaxFilterSide: 15, GPU: true,
 		FixedBlocks: []convolve.Block{{X: 16, Y: 16}, {X: 32, Y: 8}}, Tunables: []string{"ry", "shared"},
+		TunableValues: map[string][]int{"ry": {1, 2, 4, 8}},
 	},
 	"separable-only": {Ops: []convolve.Operation{convolve.Filter2D}, SeparableOnly: true, GPU: true},
 	"sobel-only":     {Ops: []convolve.Operation{convolve.SobelMagnitude}, Borders: []convolve.Border{convolve.Mirror}},
@@ -210,7 +211,7 @@ func TestSpecPoolsCoverEveryTunable(t *testing.T) {
 				}
 			}
 			for _, tun := range c.Tunables {
-				for _, v := range valuesOf(tun, c.Space) {
+				for _, v := range valuesOf(tun, c) {
 					if want := fmt.Sprintf("%s=%d", tun, v); !seen[want] {
 						t.Errorf("%s seed %d: no specialization sets %s", name, seed, want)
 					}
@@ -221,7 +222,7 @@ func TestSpecPoolsCoverEveryTunable(t *testing.T) {
 }
 
 func TestCoverTune(t *testing.T) {
-	names := []string{"shared", "ry"}
+	caps := convolve.Capabilities{Tunables: []string{"shared", "ry"}, TunableValues: map[string][]int{"ry": {1, 2, 4, 8}}}
 	for _, tt := range []struct {
 		in   string
 		slot int
@@ -233,19 +234,21 @@ func TestCoverTune(t *testing.T) {
 		{"ry=2", 4, "ry=2"},
 		{"", 5, ""},
 	} {
-		if got := coverTune(tt.in, names, nil, tt.slot); got != tt.want {
+		if got := coverTune(tt.in, caps, tt.slot); got != tt.want {
 			t.Errorf("coverTune(%q, slot %d) = %q, want %q", tt.in, tt.slot, got, tt.want)
 		}
 	}
 }
 
-// gpu-regtile's rx, like ry, counts outputs per thread: every drawn value
-// must be one the variant accepts.
-func TestDrawTuneOutputsPerThread(t *testing.T) {
+// A variant without a tuning space (a wrapper's) gets the values its
+// TunableValues lists: every drawn value is one of them, and each is drawn.
+func TestDrawTuneFollowsTunableValues(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	seen := map[int]bool{}
+	caps := convolve.Capabilities{Tunables: []string{"rx", "ry"},
+		TunableValues: map[string][]int{"rx": {1, 2, 4, 8}, "ry": {1, 2, 4, 8}}}
 	for range 200 {
-		set, err := convolve.ParseTunables(drawTune(rng, []string{"rx", "ry"}, nil))
+		set, err := convolve.ParseTunables(drawTune(rng, caps))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,15 +267,16 @@ func TestDrawTuneOutputsPerThread(t *testing.T) {
 }
 
 // A variant that declares a tuning space gets only the values it lists
-// for a tunable, drawn or set to cover them, even where another family
-// accepts more under the same name (gpu-regtile's rx takes 8, the
-// tensor-core variants' only 1, 2 and 4).
+// for a tunable, drawn or set to cover them, before any its TunableValues
+// lists (gpu-regtile's rx takes 8, the tensor-core variants' only 1, 2
+// and 4).
 func TestDrawTuneFollowsSpace(t *testing.T) {
 	space := &convolve.TuningSpace{Tunables: []convolve.Tunable{{Name: "rx", Values: []int{1, 2, 4}}}}
+	caps := convolve.Capabilities{Tunables: []string{"rx"}, Space: space, TunableValues: map[string][]int{"rx": {1, 2, 4, 8}}}
 	rng := rand.New(rand.NewSource(3))
 	seen := map[int]bool{}
 	for range 300 {
-		set, err := convolve.ParseTunables(drawTune(rng, []string{"rx"}, space))
+		set, err := convolve.ParseTunables(drawTune(rng, caps))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,7 +291,7 @@ func TestDrawTuneFollowsSpace(t *testing.T) {
 		t.Errorf("rx values drawn %v, want 1, 2 and 4", seen)
 	}
 	for slot := range 5 {
-		set, _ := convolve.ParseTunables(coverTune("", []string{"rx"}, space, slot))
+		set, _ := convolve.ParseTunables(coverTune("", caps, slot))
 		if v, ok := set["rx"]; ok && v != 1 && v != 2 && v != 4 {
 			t.Errorf("coverTune slot %d set rx=%d outside the space", slot, v)
 		}

@@ -592,3 +592,38 @@ func (pl *plan) streamCount() int {
 	}
 	return n
 }
+
+// TestTunableValues: a slab variant declares no tuning space, and lists
+// for every tunable the values its wrapped variant's space lists, and its
+// own tunables' values, so that a conformance suite draws only settings
+// the wrapped variant accepts.
+func TestTunableValues(t *testing.T) {
+	for _, inner := range []string{"gpu-sepfused", "gpu-regtile", "gpu-tiled"} {
+		w, err := convolve.Lookup(inner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"gpu-slab-" + inner, "gpu-stream64KiB-" + inner} {
+			v, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			caps := v.Describe().Caps
+			if caps.Space != nil {
+				t.Errorf("%s declares a tuning space", name)
+			}
+			want := map[string][]int{}
+			for _, tu := range w.Describe().Caps.Space.Tunables {
+				want[tu.Name] = tu.Values
+			}
+			for k, vals := range ownTunableValues {
+				want[k] = vals
+			}
+			for _, tun := range caps.Tunables {
+				if got := caps.TunableValues[tun]; !slices.Equal(got, want[tun]) {
+					t.Errorf("%s: values of %s %v, want %v", name, tun, got, want[tun])
+				}
+			}
+		}
+	}
+}

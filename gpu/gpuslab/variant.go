@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
@@ -33,6 +34,11 @@ const (
 )
 
 var ownTunables = []string{tuneChunks, tuneStreams, tuneMemCap}
+
+// ownTunableValues are values worth trying of ownTunables (0: the
+// default chunks and streams, no memory cap; a 64 KiB cap streams any
+// image but the smallest).
+var ownTunableValues = map[string][]int{tuneChunks: {0, 1, 3, 5}, tuneStreams: {0, 1, 2, 4}, tuneMemCap: {0, 0, 64}}
 
 // variant is a slab variant: inner run on row slabs over several devices.
 type variant struct {
@@ -110,7 +116,25 @@ func (v *variant) Describe() convolve.Description {
 	d := v.inner.Describe()
 	caps := d.Caps.Clone()
 	caps.Tunables = append(caps.Tunables, ownTunables...)
-	caps.Space = nil // the wrapped variant's setting is the whole image's (variants.SettledConfig)
+	// The wrapped variant's setting is the whole image's
+	// (variants.SettledConfig), so the slab variant declares no tuning
+	// space; the values its space lists stay known in TunableValues.
+	vals := map[string][]int{}
+	if caps.Space != nil {
+		for _, tu := range caps.Space.Tunables {
+			vals[tu.Name] = slices.Clone(tu.Values)
+		}
+	}
+	for k, v := range caps.TunableValues {
+		if _, ok := vals[k]; !ok {
+			vals[k] = slices.Clone(v)
+		}
+	}
+	for k, v := range ownTunableValues {
+		vals[k] = slices.Clone(v)
+	}
+	caps.Space = nil
+	caps.TunableValues = vals
 	caps.MultiDevice = true
 	switch {
 	case v.limit > 0:
