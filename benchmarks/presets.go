@@ -647,6 +647,9 @@ func (p Preset) Expand(env Env) Expansion {
 			if err == nil {
 				err = d.Caps.CheckConfig(c.Config())
 			}
+			if err == nil && c.GPU && c.Timing == graphTiming && d.Caps.NoGraphReplay {
+				err = &convolve.CapabilityError{What: "timing", Value: string(graphTiming) + " (its runs are not replayed from CUDA graphs; time it with timing=kernel)"}
+			}
 			if ce, ok := err.(*convolve.CapabilityError); ok {
 				ce.Variant = name
 			}

@@ -560,3 +560,56 @@ func TestExpandTooLargeIsNotCapped(t *testing.T) {
 		t.Errorf("capped %d, cases %d, notes %q: want the case left out for its image size", ex.CPUCapped, len(ex.Cases), ex.Notes)
 	}
 }
+
+// The gpu-slab variants' plans cannot replay from CUDA graphs: a sweep's
+// kernel-graph cases leave them out with the reason, its kernel cases
+// keep them, and the presets that time graph replays of every GPU
+// variant leave them out without a note.
+func TestExpandNoGraphReplay(t *testing.T) {
+	for _, tc := range []struct {
+		variants, timing string
+		slabs            bool
+		note             string
+	}{
+		{"gpu-tiled,gpu-slab-gpu-tiled", "kernel-graph", false, "variant gpu-slab-gpu-tiled: convolve: gpu-slab-gpu-tiled does not support timing kernel-graph"},
+		{"gpu-*", "kernel-graph", false, "variant gpu-stream16KiB-gpu-tiled: convolve: gpu-stream16KiB-gpu-tiled does not support timing kernel-graph"},
+		{"gpu-*", "kernel", true, ""},
+		{"gpu-tiled,gpu-slab-gpu-tiled", "kernel", true, ""},
+	} {
+		a, err := parseFlags("-variants", tc.variants, "-timing", tc.timing, "-sizes", "64x48", "-filters", "dense5")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := BuildSweep("", a)
+		ex := p.Expand(Env{GPU: true, GPUs: 2, Variants: convolve.Variants()})
+		got := axis(ex.Cases, "variant")
+		if !slices.Contains(got, "gpu-tiled") {
+			t.Errorf("-variants %s -timing %s: variants %v lack gpu-tiled", tc.variants, tc.timing, got)
+		}
+		slabs := slices.ContainsFunc(got, func(v string) bool {
+			return strings.HasPrefix(v, "gpu-slab") || strings.HasPrefix(v, "gpu-stream")
+		})
+		if slabs != tc.slabs {
+			t.Errorf("-variants %s -timing %s: variants %v; gpu-slab cases %v, want %v", tc.variants, tc.timing, got, slabs, tc.slabs)
+		}
+		if tc.note != "" && !containsLine(ex.Notes, tc.note) {
+			t.Errorf("-variants %s -timing %s: notes %q, want one saying %q", tc.variants, tc.timing, ex.Notes, tc.note)
+		}
+	}
+	for _, name := range []string{"roofline", "crossover"} {
+		p, err := lookupPreset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := p.Expand(Env{GPU: true, GPUs: 2, Pinned: true, Variants: convolve.Variants()})
+		for _, c := range ex.Cases {
+			if strings.HasPrefix(c.Variant, "gpu-slab") || strings.HasPrefix(c.Variant, "gpu-stream") {
+				t.Errorf("preset %s: case %s of a variant that cannot replay graphs", name, c.Name())
+			}
+		}
+		if containsLine(ex.Notes, "timing kernel-graph") {
+			t.Errorf("preset %s: notes %q name the variants its pattern matched", name, ex.Notes)
+		}
+		t.Logf("preset %s: %d cases", name, len(ex.Cases))
+	}
+}

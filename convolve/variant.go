@@ -154,6 +154,11 @@ type Capabilities struct {
 	// MultiDevice variants run on several devices (Config.Devices with
 	// more than one entry); CheckConfig refuses more than one to others.
 	MultiDevice bool
+	// NoGraphReplay variants' device plans cannot replay their runs from
+	// CUDA graphs (a run spans several executors and host barriers):
+	// their TimeKernelGraph returns an error, and only TimeKernel times
+	// their device work.
+	NoGraphReplay bool
 	// FixedBlocks lists the accepted block shapes; empty means any shape
 	// up to 1024 threads (GPU variants) or none at all (CPU variants).
 	FixedBlocks []Block

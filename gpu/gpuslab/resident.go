@@ -500,8 +500,9 @@ func (pl *plan) TimeKernel(n int) (time.Duration, error) {
 	return time.Since(t0), nil
 }
 
-// TimeKernelGraph is not offered: a run spans several executors and a
-// host barrier between its phases, which one CUDA graph cannot hold.
+// TimeKernelGraph is not offered (the variants declare NoGraphReplay): a
+// run spans several executors and a host barrier between its phases,
+// which one CUDA graph cannot hold.
 func (pl *plan) TimeKernelGraph(n int) (time.Duration, error) {
 	return 0, fmt.Errorf("gpuslab: %s: runs over several devices are not replayed from CUDA graphs; time them with TimeKernel (timing=kernel)", pl.name)
 }

@@ -136,6 +136,7 @@ func (v *variant) Describe() convolve.Description {
 	caps.Space = nil
 	caps.TunableValues = vals
 	caps.MultiDevice = true
+	caps.NoGraphReplay = true
 	switch {
 	case v.limit > 0:
 		return convolve.Description{
