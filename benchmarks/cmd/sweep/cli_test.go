@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -227,6 +228,32 @@ func TestProgressFilter(t *testing.T) {
 	}
 	if tail := p.Tail(); len(tail) != 2 || tail[0] != "no GPU (none): running the CPU variants only" {
 		t.Errorf("tail %q", tail)
+	}
+}
+
+// A shard's progress lines count its own cases under its own name, where
+// the benchmark binary counts the whole preset's, and its last says
+// finished.
+func TestProgressFilterShard(t *testing.T) {
+	c := benchmarks.Case{Variant: "cpu-fast", Width: 64, Height: 48, Filter: "gauss3", Channels: 1, Timing: benchmarks.CPUTiming}
+	est := benchmarks.SweepEstimate{Cases: []benchmarks.CaseEstimate{{Case: c, Low: time.Minute, High: time.Minute}}}
+	var sb strings.Builder
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progressFilter{w: &sb, eta: benchmarks.NewETA(est), now: func() time.Time { return now }, name: "roofline.shard-2-of-24", total: 1}
+	lines := []benchmarks.ProgressLine{
+		{Sweep: "roofline", Total: 752, Left: "time left unknown", Case: c.Name()},
+		{Sweep: "roofline", Done: 1, Total: 752, Elapsed: time.Minute, Left: "about 12h30m0s left"},
+	}
+	for _, l := range lines {
+		p.Write([]byte(l.String() + "\n"))
+	}
+	got := strings.Split(strings.TrimSpace(sb.String()), "\n")
+	want := []string{
+		"sweep roofline.shard-2-of-24: 0/1 done, 0s elapsed, about 1m0s left (estimate) " + c.Name(),
+		"sweep roofline.shard-2-of-24: 1/1 done, 1m0s elapsed, finished",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("filtered:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -524,6 +524,9 @@ func run(o *options, stdout, stderr io.Writer) error {
 	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
 
 	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now}
+	if !o.shard.whole() {
+		progress.name, progress.total = name, len(mine)
+	}
 	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, others, progress, stderr)
 
 	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
@@ -833,12 +836,18 @@ func round(d time.Duration) time.Duration {
 // replaced by the ETA's, and keeps the last lines that are not progress,
 // the reason of a failed run.
 type progressFilter struct {
-	w    io.Writer
-	eta  *benchmarks.ETA
-	now  func() time.Time
-	mu   sync.Mutex
-	part []byte
-	tail []string
+	w   io.Writer
+	eta *benchmarks.ETA
+	now func() time.Time
+	// name and total, when total is set, replace the sweep's name and
+	// case count in the binary's progress lines: a shard's (-shard) own,
+	// where the binary counts every case of the preset, the other
+	// shards' that it skips among them.
+	name  string
+	total int
+	mu    sync.Mutex
+	part  []byte
+	tail  []string
 	// onCase, when set, is called with the case each progress line
 	// starts, and "" at the final line.
 	onCase func(name string)
@@ -894,6 +903,12 @@ func (p *progressFilter) line(s string) {
 		p.onCase(l.Case)
 	}
 	now := p.now()
+	if p.total > 0 {
+		l.Sweep, l.Total = p.name, p.total
+		if l.Case == "" && l.Done >= p.total {
+			l.Left = "finished"
+		}
+	}
 	if l.Case == "" {
 		p.eta.Finish(now)
 	} else if p.eta.Start(l.Case, now) {
