@@ -119,15 +119,14 @@ func (v *variant) Describe() convolve.Description {
 	// The wrapped variant's setting is the whole image's
 	// (variants.SettledConfig), so the slab variant declares no tuning
 	// space; the values its space lists stay known in TunableValues.
-	vals := map[string][]int{}
+	// caps is a clone: its TunableValues are its own to add to.
+	vals := caps.TunableValues
+	if vals == nil {
+		vals = map[string][]int{}
+	}
 	if caps.Space != nil {
 		for _, tu := range caps.Space.Tunables {
 			vals[tu.Name] = slices.Clone(tu.Values)
-		}
-	}
-	for k, v := range caps.TunableValues {
-		if _, ok := vals[k]; !ok {
-			vals[k] = slices.Clone(v)
 		}
 	}
 	for k, v := range ownTunableValues {
