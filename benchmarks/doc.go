@@ -148,6 +148,21 @@
 // a ns/op under 7 ns; the phase then reports no energy if its runs span
 // less than MinSpan).
 //
+// Where the meter measured the counter's update period when it opened
+// (EnergyMeter.Period; NVML on Hopper updates about every 100 ms, so
+// MinSpan is about a second there), the phase is aligned to the updates
+// instead: it runs short batches (a fiftieth of a period of runs at the
+// line's ns/op, at most its batch size) and reads the counter after each
+// until the counter advances, runs longer batches until three periods
+// (rounded up to 50 ms, at least 100 ms) have passed, then short ones
+// again until the counter advances once more. Each update is dated to the
+// middle of the batch it fell in, so the power between the two updates
+// is known within a fraction of a percent, where a reading at an
+// arbitrary moment lags by up to a period; the line's energy is that
+// power times the wall time of one of the runs timed between them. Such a
+// phase takes three to five periods, about 0.45 s on Hopper, where the
+// unaligned one would take over a second.
+//
 // The samples alone give the line's times, spread and stop, and the clock
 // guard watches them alone; the phase adds about 110 ms to each such line,
 // which the sweep's estimate counts (EstimateSweep). A cold case's energy

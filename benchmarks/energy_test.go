@@ -243,8 +243,11 @@ func TestEnergyConfigLine(t *testing.T) {
 		want, note string
 	}{
 		{&EnergyMeter{Counter: &fakeCounter{mj: []uint64{1}}, Period: 10*time.Millisecond + 23*time.Microsecond, MinSpan: 150 * time.Millisecond},
-			"gpu-energy: NVML energy counter over at least 150ms of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at 165ms, more until they span 150ms, stopped at 300ms; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
-			"energy: NVML's counter, updates about every 10ms; GPU lines carry mJ/op and GFLOP/J over at least 150ms of timed runs: their samples', or an energy phase's of about 165ms after them where the samples span less (cache=cold lines their samples' alone)"},
+			"gpu-energy: NVML energy counter over at least 150ms of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least 100ms apart, each dated within a fiftieth of its update period; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+			"energy: NVML's counter, updates about every 10ms; GPU lines carry mJ/op and GFLOP/J over at least 150ms of timed runs: their samples', or where the samples span less an energy phase's after them, between two updates at least 100ms apart (cache=cold lines their samples' alone)"},
+		{&EnergyMeter{Counter: &fakeCounter{mj: []uint64{1}}, Period: 100*time.Millisecond + 700*time.Microsecond, MinSpan: time.Second + 50*time.Millisecond},
+			"gpu-energy: NVML energy counter over at least 1.05s of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least 350ms apart, each dated within a fiftieth of its update period; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+			"energy: NVML's counter, updates about every 100.7ms; GPU lines carry mJ/op and GFLOP/J over at least 1.05s of timed runs: their samples', or where the samples span less an energy phase's after them, between two updates at least 350ms apart (cache=cold lines their samples' alone)"},
 		{&EnergyMeter{Counter: &fakeCounter{mj: []uint64{1}}},
 			"gpu-energy: NVML energy counter over at least 100ms of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at 110ms, more until they span 100ms, stopped at 200ms; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
 			"energy: NVML's counter, an update period not measured; GPU lines carry mJ/op and GFLOP/J over at least 100ms of timed runs: their samples', or an energy phase's of about 110ms after them where the samples span less (cache=cold lines their samples' alone)"},
@@ -262,9 +265,9 @@ func TestEnergyConfigLine(t *testing.T) {
 			t.Errorf("Note() = %q\nwant %q", got, tt.note)
 		}
 	}
-	h := Host{GPU: &GPUInfo{Name: "X"}, Energy: tests[2].meter}
+	h := Host{GPU: &GPUInfo{Name: "X"}, Energy: tests[3].meter}
 	lines := configLines(h, "s", 1, 0)
-	if last := lines[len(lines)-1]; last != tests[2].want {
+	if last := lines[len(lines)-1]; last != tests[3].want {
 		t.Errorf("ConfigLines end with %q, want the meter's line", last)
 	}
 	for _, l := range configLines(Host{}, "s", 1, 0) {

@@ -687,6 +687,9 @@ func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnerg
 		fmt.Fprintf(&sb, "; GPU %v -> %v", set.Start, set.End)
 	}
 	switch {
+	case energy.Reported() && use.Updates > 0:
+		fmt.Fprintf(&sb, "; %.4g mJ a run (%d mJ between counter updates %v apart, %.4g W, over an energy phase after the samples, which spanned %v; %d runs timed between the updates in %v)",
+			energy.MJPerRun, use.MJ, use.Updates.Round(100*time.Microsecond), float64(use.MJ)/use.Updates.Seconds()/1e3, set.Energy.Span.Round(100*time.Microsecond), use.Runs, use.Span.Round(100*time.Microsecond))
 	case energy.Reported() && use.Phase:
 		fmt.Fprintf(&sb, "; %.4g mJ a run (%d mJ over %v of an energy phase of %d runs after the samples, which spanned %v)",
 			energy.MJPerRun, use.MJ, use.Span.Round(time.Millisecond), use.Runs, set.Energy.Span.Round(100*time.Microsecond))
