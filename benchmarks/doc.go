@@ -151,17 +151,16 @@
 // Where the meter measured the counter's update period when it opened
 // (EnergyMeter.Period; NVML on Hopper updates about every 100 ms, so
 // MinSpan is about a second there), the phase is aligned to the updates
-// instead: it runs short batches (a fiftieth of a period of runs at the
-// line's ns/op, at most its batch size) and reads the counter after each
-// until the counter advances, runs longer batches until three periods
-// (rounded up to 50 ms, at least 100 ms) have passed, then short ones
-// again until the counter advances once more. Each update is dated to the
-// middle of the batch it fell in, so the power between the two updates
-// is known within a fraction of a percent, where a reading at an
-// arbitrary moment lags by up to a period; the line's energy is that
-// power times the wall time of one of the runs timed between them. Such a
-// phase takes three to five periods, about 0.45 s on Hopper, where the
-// unaligned one would take over a second.
+// instead: a goroutine reads the counter every 100 us beside the runs
+// and dates each advance, while the runs go on in batches of about a
+// tenth of a period until it has seen one advance and another at least
+// three periods later (rounded up to 50 ms, at least 100 ms). The line's
+// energy is the power between those two updates times the wall time of
+// one of the runs timed wholly between them. A reading at an arbitrary
+// moment lags by up to a period, and one taken between batches would
+// leave the GPU idle while NVML answers; a reader beside the runs does
+// neither. Such a phase takes three to five periods, about 0.45 s on
+// Hopper, where the unaligned one takes over a second.
 //
 // The samples alone give the line's times, spread and stop, and the clock
 // guard watches them alone; the phase adds about 110 ms to each such line,

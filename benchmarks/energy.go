@@ -50,6 +50,9 @@ type EnergyMeter struct {
 	// opened (measureEnergyPeriod); 0 when not measured.
 	Period time.Duration
 	Off    string // why the meter is off
+	// newWatch, when set, makes the counterWatch of an aligned energy
+	// phase in place of a pollWatch of Counter (tests).
+	newWatch func() counterWatch
 }
 
 // On reports whether the meter reads a counter.
@@ -77,7 +80,7 @@ func (m *EnergyMeter) ConfigLine() string {
 	}
 	span := m.minSpan()
 	if m.Period > 0 {
-		return fmt.Sprintf("gpu-energy: NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least %v apart, each dated within a fiftieth of its update period; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+		return fmt.Sprintf("gpu-energy: NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least %v apart, read beside the runs; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
 			span, m.alignedSpan())
 	}
 	return fmt.Sprintf("gpu-energy: NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at %v, more until they span %v, stopped at %v; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
@@ -211,7 +214,7 @@ func phaseRuns(perRun, minSpan time.Duration) int {
 //
 // A meter that knows its counter's update period (Period, measured when
 // it was opened) aligns the phase to the counter's updates instead
-// (alignedPhase), which needs a third of the time for a closer figure.
+// (alignedPhase), which needs about a third of the time.
 func (m *EnergyMeter) Phase(perRun time.Duration, batch int, now func() time.Time, run func(k int) error) (EnergyUse, error) {
 	if !m.On() {
 		return EnergyUse{}, nil

@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -28,97 +29,166 @@ func runsIn(d, perRun time.Duration, batch int) int {
 	return int(min(max((d+perRun-1)/perRun, 1), time.Duration(batch)))
 }
 
-// alignedPhase is Phase on a meter whose counter's update period is
-// known. The counter advances only at the driver's updates, so a reading
-// taken at an arbitrary moment lags the energy drawn by up to a period;
-// two readings taken just after two updates do not. The phase runs
-// short batches (a fiftieth of a period, at most the line's batch size)
-// and reads the counter after each until it advances, which dates that
-// update to the middle of the batch it fell in; it then runs longer
-// batches (a tenth of a period) until alignedSpan has passed since, and
-// short ones again, reading after each, until the counter advances once
-// more. MJ is the advance between those two updates, Updates the time
-// between them, and Span and Runs the wall time and count of the runs
-// timed wholly between the two batches that held them: PerRun takes the
-// power over Updates times the wall time of one of those runs. Each
-// update is dated within half a short batch, a fiftieth of a period of
-// at least three, so the power is off by well under a percent from the
-// dating, against up to a period at each end for a reading not aligned.
-// Where the counter does not advance within alignedSpan and four
-// periods of the phase's start, or a reading fails or goes back, the use
-// it returns says so (Failed) and the line carries no energy.
-func (m *EnergyMeter) alignedPhase(perRun time.Duration, batch int, now func() time.Time, run func(k int) error) (EnergyUse, error) {
-	span := m.alignedSpan()
-	batch = max(batch, 1)
-	short, long := runsIn(m.Period/50, perRun, batch), runsIn(m.Period/10, perRun, batch)
-	start := now()
-	limit := span + 4*m.Period
-	u := EnergyUse{Samples: 1, Phase: true}
-	read := func(prev uint64) (uint64, bool) {
-		e, err := m.Counter.EnergyMJ()
+// counterStep is an advance of the energy counter that a watch saw: the
+// reading and when it was taken.
+type counterStep struct {
+	At time.Time
+	MJ uint64
+}
+
+// counterWatch reads the energy counter beside the runs of an aligned
+// energy phase, so that the runs never wait for a reading.
+type counterWatch interface {
+	// Steps returns the advances seen so far, in order, and why the
+	// watch stopped reading (a reading failed or went back), if it did.
+	Steps() ([]counterStep, string)
+	// Stop ends the watch.
+	Stop()
+}
+
+// pollWatch is the counterWatch of a real counter: a goroutine that reads
+// it every poll and dates each advance to the middle of the reading that
+// saw it.
+type pollWatch struct {
+	mu     sync.Mutex
+	steps  []counterStep
+	failed string
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+// watchCounter starts a pollWatch of c, reading it every poll.
+func watchCounter(c EnergyCounter, poll time.Duration) counterWatch {
+	w := &pollWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	go w.loop(c, poll)
+	return w
+}
+
+func (w *pollWatch) loop(c EnergyCounter, poll time.Duration) {
+	defer close(w.done)
+	var last uint64
+	first := true
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		t0 := time.Now()
+		e, err := c.EnergyMJ()
+		at := t0.Add(time.Since(t0) / 2)
+		w.mu.Lock()
 		switch {
 		case err != nil:
-			u.Failed = "reading the energy counter: " + err.Error()
-			return 0, false
-		case e < prev:
-			u.Failed = fmt.Sprintf("the energy counter went back from %d to %d mJ", prev, e)
-			return 0, false
+			w.failed = "reading the energy counter: " + err.Error()
+		case !first && e < last:
+			w.failed = fmt.Sprintf("the energy counter went back from %d to %d mJ", last, e)
+		case !first && e != last:
+			w.steps = append(w.steps, counterStep{At: at, MJ: e})
 		}
-		return e, true
-	}
-	// untilUpdate runs short batches until the counter passes from; it
-	// returns the reading, the start and end of the batch the update fell
-	// in, and whether the counter advanced in time.
-	untilUpdate := func(from uint64) (e uint64, b0, b1 time.Time, ok bool, err error) {
-		for now().Sub(start) < limit {
-			b0 = now()
-			if err := run(short); err != nil {
-				return 0, b0, b0, false, err
-			}
-			b1 = now()
-			u.Runs += short
-			var read0 bool
-			if e, read0 = read(from); !read0 {
-				return 0, b0, b1, false, nil
-			}
-			if e != from {
-				return e, b0, b1, true, nil
-			}
+		failed := w.failed != ""
+		w.mu.Unlock()
+		if failed {
+			return
 		}
-		u.Failed = fmt.Sprintf("the energy counter did not advance from %d mJ within %v of an energy phase", from, limit)
-		return from, b0, b1, false, nil
+		last, first = e, false
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+		}
 	}
-	e0, ok := read(0)
-	if !ok {
-		return u, nil
+}
+
+func (w *pollWatch) Steps() ([]counterStep, string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]counterStep(nil), w.steps...), w.failed
+}
+
+func (w *pollWatch) Stop() {
+	select {
+	case <-w.stop:
+	default:
+		close(w.stop)
 	}
-	e1, a0, a1, ok, err := untilUpdate(e0)
-	if err != nil || !ok {
-		u.Span = now().Sub(start)
-		return u, err
+	<-w.done
+}
+
+// watchPoll is how often a pollWatch reads the counter: a small share of
+// any update period NVML has shown (10 to 100 ms).
+const watchPoll = 100 * time.Microsecond
+
+// watch starts the meter's counterWatch.
+func (m *EnergyMeter) watch() counterWatch {
+	if m.newWatch != nil {
+		return m.newWatch()
 	}
-	first := a0.Add(a1.Sub(a0) / 2)
-	inner := 0
-	for now().Sub(first) < span {
-		if err := run(long); err != nil {
+	return watchCounter(m.Counter, watchPoll)
+}
+
+// alignedPhase is Phase on a meter whose counter's update period is
+// known. The counter advances only at the driver's updates, so a reading
+// taken at an arbitrary moment lags the energy drawn by up to a period,
+// and a reading between batches leaves the GPU idle while it lasts. Here
+// a watch reads the counter beside the runs (counterWatch), dating each
+// advance within a poll; the runs go on in batches of about a tenth of a
+// period (at most the line's batch size) until the watch has seen an
+// advance and another at least alignedSpan later. MJ is the advance
+// between those two, Updates the time between them, and Span and Runs
+// the wall time and count of the batches that lie wholly between them:
+// PerRun takes the power between the two updates times the wall time of
+// one of those runs. A delay common to the datings of both updates
+// cancels. Where the counter does not advance twice within alignedSpan
+// and four periods, or a reading fails or goes back, the use it returns
+// says so (Failed) and the line carries no energy.
+func (m *EnergyMeter) alignedPhase(perRun time.Duration, batch int, now func() time.Time, run func(k int) error) (EnergyUse, error) {
+	span := m.alignedSpan()
+	k := runsIn(m.Period/10, perRun, max(batch, 1))
+	limit := span + 4*m.Period
+	type timed struct {
+		start, end time.Time
+	}
+	var batches []timed
+	w := m.watch()
+	defer w.Stop()
+	start := now()
+	u := EnergyUse{Samples: 1, Phase: true}
+	for {
+		b0 := now()
+		if err := run(k); err != nil {
 			return u, err
 		}
-		u.Runs += long
-		inner += long
+		b1 := now()
+		batches = append(batches, timed{b0, b1})
+		u.Runs += k
+		u.Span = b1.Sub(start)
+		steps, failed := w.Steps()
+		if failed != "" {
+			u.Failed = failed
+			return u, nil
+		}
+		if len(steps) >= 2 {
+			first := steps[0]
+			for _, s := range steps[1:] {
+				if s.At.Sub(first.At) < span {
+					continue
+				}
+				inner := 0
+				var from, to time.Time
+				for _, b := range batches {
+					if b.start.Before(first.At) || b.end.After(s.At) {
+						continue
+					}
+					if inner == 0 {
+						from = b.start
+					}
+					inner += k
+					to = b.end
+				}
+				return EnergyUse{MJ: s.MJ - first.MJ, Updates: s.At.Sub(first.At), Span: to.Sub(from), Runs: inner, Samples: 1, Phase: true}, nil
+			}
+		}
+		if b1.Sub(start) >= limit {
+			u.Failed = fmt.Sprintf("the energy counter advanced %d times within %v of an energy phase, not twice %v apart", len(steps), limit, span)
+			return u, nil
+		}
 	}
-	mark, ok := read(e1)
-	if !ok {
-		return u, nil
-	}
-	// The short batches before the update count among the inner runs:
-	// untilUpdate adds each batch's runs to u.Runs as it goes.
-	before := u.Runs
-	e2, c0, c1, ok, err := untilUpdate(mark)
-	if err != nil || !ok {
-		u.Span = now().Sub(start)
-		return u, err
-	}
-	inner += u.Runs - before - short
-	last := c0.Add(c1.Sub(c0) / 2)
-	return EnergyUse{MJ: e2 - e1, Updates: last.Sub(first), Span: c0.Sub(a1), Runs: inner, Samples: 1, Phase: true}, nil
 }

@@ -20,6 +20,7 @@ type steppedGPU struct {
 	wall           time.Duration
 	runs           int
 	calls          []int
+	reads          int   // counter readings
 	err            error // what the fifth call returns
 }
 
@@ -29,6 +30,7 @@ func newSteppedGPU(period, offset time.Duration, watts float64, wall time.Durati
 }
 
 func (g *steppedGPU) EnergyMJ() (uint64, error) {
+	g.reads++
 	since := g.clock.t.Sub(g.start)
 	if since < g.offset {
 		return 5000, nil
@@ -47,45 +49,72 @@ func (g *steppedGPU) run(k int) error {
 	return nil
 }
 
-// An aligned energy phase measures the power between two counter updates
-// at least alignedSpan apart, each dated within half a short batch, and
-// reports it times a run's wall time: within a percent of the true
-// energy of a run where runs are short, within the dating's share where
-// a run is a sizeable part of a period; it lasts the span and at most
-// about two periods more, and no call exceeds the line's batch.
+// modelWatch is the counterWatch of a steppedGPU: it sees each update
+// late after it happens, from the moment the watch starts.
+type modelWatch struct {
+	g     *steppedGPU
+	from  time.Time
+	late  time.Duration
+	still bool // the counter never advances
+}
+
+func (w *modelWatch) Steps() ([]counterStep, string) {
+	if w.still {
+		return nil, ""
+	}
+	var steps []counterStep
+	for at := w.g.start.Add(w.g.offset); !at.Add(w.late).After(w.g.clock.t); at = at.Add(w.g.period) {
+		if !at.After(w.from) {
+			continue
+		}
+		since := at.Sub(w.g.start)
+		steps = append(steps, counterStep{At: at.Add(w.late), MJ: 5000 + uint64(math.Round(since.Seconds()*w.g.watts*1e3))})
+	}
+	return steps, ""
+}
+
+func (w *modelWatch) Stop() {}
+
+// An aligned energy phase takes the power between two counter updates at
+// least alignedSpan apart, as its watch dates them (a delay common to
+// both cancels), times the wall time of a run timed wholly between them:
+// the true energy of a run within a percent; it lasts the span and at
+// most about two periods more, no call exceeds the line's batch, and
+// only the watch reads the counter (a reading between batches would
+// leave the GPU idle and lengthen the runs).
 func TestAlignedEnergyPhase(t *testing.T) {
 	tests := []struct {
 		name           string
 		period, offset time.Duration
+		late           time.Duration // the watch's delay in dating an update
 		watts          float64
 		wall           time.Duration // a run's
 		batch          int
-		tolerance      float64 // relative error allowed of mJ/op
 	}{
-		{"short runs, 100ms updates", 100 * time.Millisecond, 37 * time.Millisecond, 500, 10 * time.Microsecond, 100, 0.01},
-		{"short runs, 10ms updates", 10 * time.Millisecond, 3 * time.Millisecond, 300, 7 * time.Microsecond, 1000, 0.01},
-		{"runs in large batches", 100 * time.Millisecond, 90 * time.Millisecond, 650, 3 * time.Microsecond, 100000, 0.01},
-		// A run of 17ms dates each update within 8.5ms, over at least
-		// 350ms.
-		{"long runs", 100 * time.Millisecond, 5 * time.Millisecond, 420, 17 * time.Millisecond, 1, 0.05},
+		{"short runs, 100ms updates", 100 * time.Millisecond, 37 * time.Millisecond, 0, 500, 10 * time.Microsecond, 100},
+		{"a late watch", 100 * time.Millisecond, 37 * time.Millisecond, 700 * time.Microsecond, 500, 10 * time.Microsecond, 100},
+		{"short runs, 10ms updates", 10 * time.Millisecond, 3 * time.Millisecond, 50 * time.Microsecond, 300, 7 * time.Microsecond, 1000},
+		{"runs in large batches", 100 * time.Millisecond, 90 * time.Millisecond, 0, 650, 3 * time.Microsecond, 100000},
+		{"long runs", 100 * time.Millisecond, 5 * time.Millisecond, 0, 420, 17 * time.Millisecond, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newSteppedGPU(tt.period, tt.offset, tt.watts, tt.wall)
-			m := &EnergyMeter{Counter: g, Period: tt.period, MinSpan: 10 * tt.period}
+			m := &EnergyMeter{Counter: g, Period: tt.period, MinSpan: 10 * tt.period,
+				newWatch: func() counterWatch { return &modelWatch{g: g, from: g.clock.t, late: tt.late} }}
 			u, err := m.Phase(tt.wall, tt.batch, g.clock.now, g.run)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if u.Failed != "" || !u.Phase || u.Samples != 1 || u.Updates < m.alignedSpan() {
+			if u.Failed != "" || !u.Phase || u.Samples != 1 || u.Updates < m.alignedSpan() || u.Runs <= 0 {
 				t.Fatalf("use %+v: want a phase between updates at least %v apart", u, m.alignedSpan())
 			}
 			e := m.PerRun(u)
 			want := tt.watts * tt.wall.Seconds() * 1e3
-			if !e.Reported() || math.Abs(e.MJPerRun-want) > tt.tolerance*want {
-				t.Errorf("line energy %+v, want %.4g mJ a run within %.0f%%", e, want, 100*tt.tolerance)
+			if !e.Reported() || math.Abs(e.MJPerRun-want) > 0.01*want {
+				t.Errorf("line energy %+v, want %.4g mJ a run within 1%%", e, want)
 			}
-			if took := g.clock.t.Sub(g.start); took > m.alignedSpan()+2*tt.period+2*tt.wall*time.Duration(tt.batch) {
+			if took := g.clock.t.Sub(g.start); took > m.alignedSpan()+2*tt.period+tt.late+tt.wall*time.Duration(tt.batch) {
 				t.Errorf("the phase took %v, over its span %v and two periods", took, m.alignedSpan())
 			}
 			for i, k := range g.calls {
@@ -96,6 +125,9 @@ func TestAlignedEnergyPhase(t *testing.T) {
 			if u.Runs > g.runs {
 				t.Errorf("%d runs between the updates, of %d timed", u.Runs, g.runs)
 			}
+			if g.reads != 0 {
+				t.Errorf("the phase read the counter %d times between its runs; only its watch reads it", g.reads)
+			}
 		})
 	}
 }
@@ -104,12 +136,13 @@ func TestAlignedEnergyPhase(t *testing.T) {
 // reason, and the line carries none; the runs' error comes back.
 func TestAlignedEnergyPhaseFaults(t *testing.T) {
 	still := newSteppedGPU(100*time.Millisecond, 0, 0, 10*time.Microsecond)
-	m := &EnergyMeter{Counter: still, Period: 100 * time.Millisecond, MinSpan: time.Second}
+	m := &EnergyMeter{Counter: still, Period: 100 * time.Millisecond, MinSpan: time.Second,
+		newWatch: func() counterWatch { return &modelWatch{g: still, still: true} }}
 	u, err := m.Phase(10*time.Microsecond, 100, still.clock.now, still.run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := m.PerRun(u); e.Reported() || e.Omitted != energyUnread || !strings.Contains(e.Detail, "did not advance") {
+	if e := m.PerRun(u); e.Reported() || e.Omitted != energyUnread || !strings.Contains(e.Detail, "advanced 0 times") {
 		t.Errorf("a still counter: line energy %+v, want none, saying it did not advance", e)
 	}
 	if took := still.clock.t.Sub(still.start); took > m.alignedSpan()+5*m.Period {
@@ -118,9 +151,59 @@ func TestAlignedEnergyPhaseFaults(t *testing.T) {
 	boom := errors.New("launch failed")
 	g := newSteppedGPU(100*time.Millisecond, 0, 100, 10*time.Microsecond)
 	g.err = boom
-	if _, err := (&EnergyMeter{Counter: g, Period: 100 * time.Millisecond}).Phase(10*time.Microsecond, 100, g.clock.now, g.run); !errors.Is(err, boom) {
+	m = &EnergyMeter{Counter: g, Period: 100 * time.Millisecond,
+		newWatch: func() counterWatch { return &modelWatch{g: g, from: g.clock.t} }}
+	if _, err := m.Phase(10*time.Microsecond, 100, g.clock.now, g.run); !errors.Is(err, boom) {
 		t.Errorf("a failing run: %v, want its error", err)
 	}
+}
+
+// clockCounter advances by one millijoule every step of the wall clock
+// from start, or fails with err.
+type clockCounter struct {
+	start time.Time
+	step  time.Duration
+	err   error
+}
+
+func (c *clockCounter) EnergyMJ() (uint64, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	return uint64(time.Since(c.start) / c.step), nil
+}
+
+// A pollWatch sees a counter's advances in order while the caller goes
+// on, and stops; a reading that fails stops it with the reason.
+func TestPollWatch(t *testing.T) {
+	w := watchCounter(&clockCounter{start: time.Now(), step: 2 * time.Millisecond}, watchPoll)
+	time.Sleep(60 * time.Millisecond)
+	w.Stop()
+	steps, failed := w.Steps()
+	if failed != "" || len(steps) < 3 {
+		t.Fatalf("%d advances (%q) of a counter advancing every 2ms over 60ms; want several", len(steps), failed)
+	}
+	for i := 1; i < len(steps); i++ {
+		if steps[i].MJ <= steps[i-1].MJ || steps[i].At.Before(steps[i-1].At) {
+			t.Errorf("advance %d %+v after %+v: want both later", i, steps[i], steps[i-1])
+		}
+	}
+	w.Stop() // a second Stop returns
+	bad := watchCounter(&clockCounter{err: errors.New("NVML: GPU is lost")}, watchPoll)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, failed := bad.Steps(); failed != "" {
+			if !strings.Contains(failed, "GPU is lost") {
+				t.Errorf("failed %q, want the reading's error", failed)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a failing counter: the watch never said so")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	bad.Stop()
 }
 
 // The number of runs that fill a span: at least one, at most the batch.
