@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convbench/convbench/convolve"
 )
 
 // steppedGPU is a GPU that draws watts at all times and whose energy
@@ -222,5 +224,62 @@ func TestRunsIn(t *testing.T) {
 		if got := runsIn(tt.d, tt.perRun, tt.batch); got != tt.want {
 			t.Errorf("runsIn(%v, %v, %d) = %d, want %d", tt.d, tt.perRun, tt.batch, got, tt.want)
 		}
+	}
+}
+
+// batchWatch is a counterWatch of a fakeGPU for the runner's tests: each
+// time the phase asks, it dates an advance to that moment where a period
+// has passed since the last, with the counter as the runs left it.
+type batchWatch struct {
+	gpu    *fakeGPU
+	period time.Duration
+	last   time.Time
+	steps  []counterStep
+}
+
+func (w *batchWatch) Steps() ([]counterStep, string) {
+	if now := time.Now(); now.Sub(w.last) >= w.period {
+		w.last = now
+		w.steps = append(w.steps, counterStep{At: now, MJ: 1000 + w.gpu.mJ*uint64(w.gpu.runs)})
+	}
+	return w.steps, ""
+}
+
+func (w *batchWatch) Stop() {}
+
+// A runner whose meter knows its counter's period gives a short line the
+// energy of an aligned phase: mJ/op near the runs' own, and a note that
+// gives the power between the two updates.
+func TestRunnerAlignedEnergyPhase(t *testing.T) {
+	useFakeCompileCache(t, &fakeCompileCache{})
+	const mJ = 3
+	gpu := &fakeGPU{per: 5 * time.Microsecond, mJ: mJ}
+	meter := &EnergyMeter{Counter: gpu, MinSpan: 50 * time.Millisecond, Period: 5 * time.Millisecond,
+		newWatch: func() counterWatch { return &batchWatch{gpu: gpu, period: 5 * time.Millisecond, last: time.Now()} }}
+	var progress strings.Builder
+	noise := quickNoise
+	noise.MaxTime = 10 * time.Millisecond
+	r := &Runner{Device: fakeDevice{}, Seed: 1, Noise: noise, Energy: meter,
+		Progress: newProgress(&progress, "test", 1, nowForTest()),
+		Lookup: func(string) (convolve.Variant, error) {
+			v, err := convolve.Lookup("cpu-naive")
+			return fakeGPUVariant{Variant: v, gpu: gpu}, err
+		}}
+	c := Case{Variant: "gpu-fake", Op: convolve.Filter2D, Width: 32, Height: 24, Filter: "gauss3", Channels: 1, Cache: Hot, Timing: KernelTiming, GPU: true}
+	res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
+	if r.cur.err != nil || res.N == 0 {
+		t.Fatalf("the case did not run: %v\n%s", r.cur.err, progress.String())
+	}
+	r.Finish(nowForTest())
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The watch dates each advance at a batch's end, so the span between
+	// two holds the gaps between batches as well as the runs.
+	if mj, ok := res.Extra["mJ/op"]; !ok || math.Abs(mj-mJ) > 0.2*mJ {
+		t.Errorf("mJ/op %v (%v), want about %d\n%s", mj, ok, mJ, progress.String())
+	}
+	if !strings.Contains(progress.String(), "between counter updates") {
+		t.Errorf("the line note does not give the aligned phase:\n%s", progress.String())
 	}
 }
