@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -55,11 +56,21 @@ type pollWatch struct {
 	failed string
 	stop   chan struct{}
 	done   chan struct{}
+	procs  int // GOMAXPROCS to restore at Stop; 0 to leave it
 }
 
-// watchCounter starts a pollWatch of c, reading it every poll.
+// watchCounter starts a pollWatch of c, reading it every poll. The
+// benchmarks run with one P (-test.cpu 1), and a goroutine that launches
+// kernels in a loop of short driver calls keeps that P, so that a
+// watch beside it would read only when the scheduler preempts the loop
+// (every 10 to 20ms, far coarser than poll); the watch therefore raises
+// GOMAXPROCS to two while it runs.
 func watchCounter(c EnergyCounter, poll time.Duration) counterWatch {
 	w := &pollWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	if p := runtime.GOMAXPROCS(0); p < 2 {
+		runtime.GOMAXPROCS(2)
+		w.procs = p
+	}
 	go w.loop(c, poll)
 	return w
 }
@@ -106,10 +117,14 @@ func (w *pollWatch) Steps() ([]counterStep, string) {
 func (w *pollWatch) Stop() {
 	select {
 	case <-w.stop:
+		return // stopped before
 	default:
-		close(w.stop)
 	}
+	close(w.stop)
 	<-w.done
+	if w.procs > 0 {
+		runtime.GOMAXPROCS(w.procs)
+	}
 }
 
 // watchPoll is how often a pollWatch reads the counter: a small share of

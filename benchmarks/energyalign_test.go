@@ -3,7 +3,9 @@ package benchmarks
 import (
 	"errors"
 	"math"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -206,6 +208,31 @@ func TestPollWatch(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	bad.Stop()
+}
+
+// With one P, as the benchmarks run, a pollWatch still reads the counter
+// about every poll while the caller keeps the P in a loop of short system
+// calls (as a loop of kernel launches does), and gives the P back at Stop.
+func TestPollWatchOneProc(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const step = 2 * time.Millisecond
+	w := watchCounter(&clockCounter{start: time.Now(), step: step}, watchPoll)
+	end := time.Now().Add(200 * time.Millisecond)
+	for time.Now().Before(end) {
+		for range 1000 {
+			syscall.Getppid()
+		}
+	}
+	w.Stop()
+	if p := runtime.GOMAXPROCS(0); p != 1 {
+		t.Errorf("GOMAXPROCS %d after Stop, want 1 restored", p)
+	}
+	steps, failed := w.Steps()
+	// 100 advances over 200ms; a watch that reads only when the loop is
+	// preempted sees about one in eight.
+	if failed != "" || len(steps) < 50 {
+		t.Fatalf("%d advances (%q) of a counter advancing every %v over 200ms beside a loop of system calls; want at least 50", len(steps), failed, step)
+	}
 }
 
 // The number of runs that fill a span: at least one, at most the batch.
