@@ -95,9 +95,9 @@ func mergeShards(paths []string) (string, error) {
 	if missing != nil {
 		return "", fmt.Errorf("-merge: %d of the %d shards of %s missing: %s", len(missing), n, filepath.Join(dir, name), strings.Join(missing, ", "))
 	}
-	var merged bytes.Buffer
-	fmt.Fprintf(&merged, "# convbench sweep %s: the runs of its %d shards (sweep -shard K/%d), merged by sweep -merge, each below as the sweep wrote it\n", name, n, n)
+	var body bytes.Buffer
 	owner := map[string]string{} // case name -> the shard file that holds it
+	commits := map[string]bool{} // the commits the shards' headers name
 	for k := 1; k <= n; k++ {
 		p := files[k]
 		data, err := os.ReadFile(p)
@@ -118,11 +118,23 @@ func mergeShards(paths []string) (string, error) {
 			}
 			owner[c] = p
 		}
-		merged.Write(data)
+		commits[r.Commit()] = true
+		body.Write(data)
 		if len(data) > 0 && data[len(data)-1] != '\n' {
-			merged.WriteByte('\n')
+			body.WriteByte('\n')
 		}
 	}
+	// The merged run's header names the shards' commit where they share
+	// one, so that the report dates the run as it dates any other.
+	of := ""
+	if len(commits) == 1 && !commits[""] {
+		for c := range commits {
+			of = ", commit " + c
+		}
+	}
+	var merged bytes.Buffer
+	fmt.Fprintf(&merged, "# convbench sweep %s: the runs of its %d shards (sweep -shard K/%d)%s, merged by sweep -merge, each below as the sweep wrote it\n", name, n, n, of)
+	merged.Write(body.Bytes())
 	out := filepath.Join(dir, name+".txt")
 	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {

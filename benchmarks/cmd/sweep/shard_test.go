@@ -106,9 +106,13 @@ func TestRunShards(t *testing.T) {
 		}
 	}
 
+	shardCommit := readRun(t, paths[0]).Commit()
 	merged, err := mergeShards([]string{paths[1], paths[0]})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c := readRun(t, merged).Commit(); c == "" || c != shardCommit {
+		t.Errorf("the merged run's commit is %q, want the shards' %q", c, shardCommit)
 	}
 	if filepath.Base(merged) != runName("custom", args)+".txt" {
 		t.Errorf("merged into %s, want %s.txt", merged, runName("custom", args))
