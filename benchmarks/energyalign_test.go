@@ -17,20 +17,16 @@ import (
 // offset after start, on a fake clock that its runs advance by wall
 // each: the counter NVML reads between updates.
 type steppedGPU struct {
-	clock          fakeTime
+	fakeRuns
 	start          time.Time
 	period, offset time.Duration
 	watts          float64
-	wall           time.Duration
-	runs           int
-	calls          []int
-	reads          int   // counter readings
-	err            error // what the fifth call returns
+	reads          int // counter readings
 }
 
 func newSteppedGPU(period, offset time.Duration, watts float64, wall time.Duration) *steppedGPU {
 	t0 := time.Unix(0, 0)
-	return &steppedGPU{clock: fakeTime{t: t0}, start: t0, period: period, offset: offset, watts: watts, wall: wall}
+	return &steppedGPU{fakeRuns: fakeRuns{clock: fakeTime{t: t0}, wall: wall, failAt: 5}, start: t0, period: period, offset: offset, watts: watts}
 }
 
 func (g *steppedGPU) EnergyMJ() (uint64, error) {
@@ -41,16 +37,6 @@ func (g *steppedGPU) EnergyMJ() (uint64, error) {
 	}
 	last := g.offset + (since-g.offset)/g.period*g.period
 	return 5000 + uint64(math.Round(last.Seconds()*g.watts*1e3)), nil
-}
-
-func (g *steppedGPU) run(k int) error {
-	g.calls = append(g.calls, k)
-	if g.err != nil && len(g.calls) == 5 {
-		return g.err
-	}
-	g.runs += k
-	g.clock.t = g.clock.t.Add(time.Duration(k) * g.wall)
-	return nil
 }
 
 // modelWatch is the counterWatch of a steppedGPU: it sees each update
@@ -284,14 +270,7 @@ func TestRunnerAlignedEnergyPhase(t *testing.T) {
 	meter := &EnergyMeter{Counter: gpu, MinSpan: 50 * time.Millisecond, Period: 5 * time.Millisecond,
 		newWatch: func() counterWatch { return &batchWatch{gpu: gpu, period: 5 * time.Millisecond, last: time.Now()} }}
 	var progress strings.Builder
-	noise := quickNoise
-	noise.MaxTime = 10 * time.Millisecond
-	r := &Runner{Device: fakeDevice{}, Seed: 1, Noise: noise, Energy: meter,
-		Progress: newProgress(&progress, "test", 1, nowForTest()),
-		Lookup: func(string) (convolve.Variant, error) {
-			v, err := convolve.Lookup("cpu-naive")
-			return fakeGPUVariant{Variant: v, gpu: gpu}, err
-		}}
+	r := meteredRunner(gpu, meter, &progress)
 	c := Case{Variant: "gpu-fake", Op: convolve.Filter2D, Width: 32, Height: 24, Filter: "gauss3", Channels: 1, Cache: Hot, Timing: KernelTiming, GPU: true}
 	res := benchOnce(t, func(b *testing.B) { r.Run(b, c) })
 	if r.cur.err != nil || res.N == 0 {

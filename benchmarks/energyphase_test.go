@@ -11,27 +11,49 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
+// meteredRunner is a Runner of cases of a fakeGPUVariant on gpu, metered
+// by meter, writing its progress to progress. Its lines last at most 10ms
+// or so, under the 50ms MinSpan of the tests' short lines, however loaded
+// the host.
+func meteredRunner(gpu *fakeGPU, meter *EnergyMeter, progress *strings.Builder) *Runner {
+	noise := quickNoise
+	noise.MaxTime = 10 * time.Millisecond
+	return &Runner{Device: fakeDevice{}, Seed: 1, Noise: noise, Energy: meter,
+		Progress: newProgress(progress, "test", 1, nowForTest()),
+		Lookup: func(string) (convolve.Variant, error) {
+			v, err := convolve.Lookup("cpu-naive")
+			return fakeGPUVariant{Variant: v, gpu: gpu}, err
+		}}
+}
+
 // phaseClock is a fake clock and energy counter for EnergyMeter.Phase: a
 // run takes wall on the clock and draws mJ on the counter, and every call
 // of the runs is recorded.
 type phaseClock struct {
-	clock fakeTime
-	wall  time.Duration // wall time of one run
-	mJ    uint64        // energy of one run; 0: the counter stands still
-	runs  int
-	calls []int
-	err   error // what the third call returns
+	fakeRuns
+	mJ uint64 // energy of one run; 0: the counter stands still
 }
 
 func (p *phaseClock) EnergyMJ() (uint64, error) { return 7000 + p.mJ*uint64(p.runs), nil }
 
-func (p *phaseClock) run(k int) error {
-	p.calls = append(p.calls, k)
-	if p.err != nil && len(p.calls) == 3 {
-		return p.err
+// fakeRuns are runs on a fake clock: each takes wall on it, every call
+// is recorded, and call number failAt returns err.
+type fakeRuns struct {
+	clock  fakeTime
+	wall   time.Duration // wall time of one run
+	runs   int
+	calls  []int
+	err    error
+	failAt int
+}
+
+func (f *fakeRuns) run(k int) error {
+	f.calls = append(f.calls, k)
+	if f.err != nil && len(f.calls) == f.failAt {
+		return f.err
 	}
-	p.runs += k
-	p.clock.t = p.clock.t.Add(time.Duration(k) * p.wall)
+	f.runs += k
+	f.clock.t = f.clock.t.Add(time.Duration(k) * f.wall)
 	return nil
 }
 
@@ -91,7 +113,7 @@ func TestEnergyPhase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &phaseClock{clock: fakeTime{t: time.Unix(0, 0)}, wall: tt.wall, mJ: tt.mJ}
+			p := &phaseClock{fakeRuns: fakeRuns{clock: fakeTime{t: time.Unix(0, 0)}, wall: tt.wall}, mJ: tt.mJ}
 			m := &EnergyMeter{Counter: p, MinSpan: tt.minSpan}
 			u, err := m.Phase(tt.perRun, tt.batch, p.clock.now, p.run)
 			if err != nil {
@@ -121,12 +143,12 @@ func TestEnergyPhase(t *testing.T) {
 	// The runs' error ends the phase and comes back; an off meter runs
 	// nothing.
 	boom := errors.New("launch failed")
-	p := &phaseClock{clock: fakeTime{t: time.Unix(0, 0)}, wall: time.Microsecond, mJ: 1, err: boom}
+	p := &phaseClock{fakeRuns: fakeRuns{clock: fakeTime{t: time.Unix(0, 0)}, wall: time.Microsecond, err: boom, failAt: 3}, mJ: 1}
 	if _, err := (&EnergyMeter{Counter: p}).Phase(time.Microsecond, 10, p.clock.now, p.run); !errors.Is(err, boom) || len(p.calls) != 3 {
 		t.Errorf("a failing run: %v after %d calls; want its error after the third", err, len(p.calls))
 	}
 	for _, m := range []*EnergyMeter{nil, {Off: "no GPU"}} {
-		p := &phaseClock{clock: fakeTime{t: time.Unix(0, 0)}, wall: time.Microsecond}
+		p := &phaseClock{fakeRuns: fakeRuns{clock: fakeTime{t: time.Unix(0, 0)}, wall: time.Microsecond}}
 		if u, err := m.Phase(time.Microsecond, 10, p.clock.now, p.run); err != nil || u != (EnergyUse{}) || len(p.calls) != 0 {
 			t.Errorf("off meter %+v: phase %+v, %v after %d calls; want nothing", m, u, err, len(p.calls))
 		}
@@ -298,16 +320,7 @@ func TestRunnerEnergyPhase(t *testing.T) {
 				meter = &EnergyMeter{Counter: gpu, MinSpan: tt.minSpan}
 			}
 			var progress strings.Builder
-			// Lines of at most 10ms or so, under the short lines'
-			// MinSpan of 50ms, however loaded the host.
-			noise := quickNoise
-			noise.MaxTime = 10 * time.Millisecond
-			r := &Runner{Device: fakeDevice{}, Seed: 1, Noise: noise, Energy: meter,
-				Progress: newProgress(&progress, "test", 1, nowForTest()),
-				Lookup: func(string) (convolve.Variant, error) {
-					v, err := convolve.Lookup("cpu-naive")
-					return fakeGPUVariant{Variant: v, gpu: gpu}, err
-				}}
+			r := meteredRunner(gpu, meter, &progress)
 			res := benchOnce(t, func(b *testing.B) { r.Run(b, tt.c) })
 			if r.cur.err != nil || res.N == 0 {
 				t.Fatalf("the case did not run: %v\n%s", r.cur.err, progress.String())
