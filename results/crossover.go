@@ -56,6 +56,30 @@ func autoPaths(run *Run) map[string][]string {
 	return m
 }
 
+// looserPaths are the paths of a run that only an auto variant of a
+// looser error model than auto's own may take (autoPaths: in auto-bf16's
+// list, not in auto's), the tensor-core paths that round operands to TF32
+// or bfloat16; nil when the run does not list auto's paths.
+func looserPaths(run *Run) map[string]bool {
+	paths := autoPaths(run)
+	own, ok := paths[autoVariant]
+	if !ok {
+		return nil
+	}
+	looser := map[string]bool{}
+	for a, ps := range paths {
+		if a == autoVariant {
+			continue
+		}
+		for _, v := range ps {
+			if !slices.Contains(own, v) {
+				looser[v] = true
+			}
+		}
+	}
+	return looser
+}
+
 // autoTakes reports whether the auto variant a may take the path v by
 // paths (autoPaths): v among a's paths; every path (isPath) when paths
 // does not name a.

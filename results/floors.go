@@ -96,6 +96,19 @@ type floorData struct {
 	variants map[string][]string // family -> variants in run order
 	ks       map[string][]int    // family -> K ascending
 	cases    map[string]floorCase
+	looser   map[string]bool // variants of a looser error model than float32's (looserPaths)
+}
+
+// accurate returns the variants of family that are held to float32's
+// error model: all but the looser ones.
+func (d *floorData) accurate(family string) []string {
+	var vs []string
+	for _, v := range d.variants[family] {
+		if !d.looser[v] {
+			vs = append(vs, v)
+		}
+	}
+	return vs
 }
 
 func floorKey(family, size string, k int) string {
@@ -113,7 +126,7 @@ func readFloors(run *Run) *floorData {
 	if err1 != nil || err2 != nil || !(bw > 0) || !(peak > 0) {
 		return nil
 	}
-	d := &floorData{run: run, bw: bw, peak: peak, variants: map[string][]string{}, ks: map[string][]int{}, cases: map[string]floorCase{}}
+	d := &floorData{run: run, bw: bw, peak: peak, variants: map[string][]string{}, ks: map[string][]int{}, cases: map[string]floorCase{}, looser: looserPaths(run)}
 	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default"}
 	for _, smp := range run.Find(base) {
 		family, k, ok := familyK(smp.Keys["filter"], floorFamilies)
@@ -149,6 +162,27 @@ func readFloors(run *Run) *floorData {
 	return d
 }
 
+// bestCells are the cells of the fastest of vs on c and its share of the
+// binding floor, dashes where none of them ran it.
+func bestCells(c floorCase, vs []string) []string {
+	best := c.best(vs)
+	if best == "" {
+		return []string{missing, missing}
+	}
+	return []string{best, percent(c.share(best), true)}
+}
+
+// looserOf returns the variants of vs that looser holds, in order.
+func looserOf(vs []string, looser map[string]bool) []string {
+	var out []string
+	for _, v := range vs {
+		if looser[v] {
+			out = append(out, "`"+v+"`")
+		}
+	}
+	return out
+}
+
 // familyK reads the value of a filter key as a filter of one of
 // families at size K, with the default sigma: "dense21" is ("dense", 21).
 // It reports false for any other value, a spelling other than the
@@ -175,8 +209,8 @@ func floorTime(m Measure) string {
 }
 
 // FloorGoal is one of the goals the floors section checks: on every case
-// it names, Variant (or, where empty, the fastest variant) reaches Target
-// of the Floor ("DRAM" or "FP32").
+// it names, Variant (or, where empty, the fastest variant held to
+// float32's error model) reaches Target of the Floor ("DRAM" or "FP32").
 type FloorGoal struct {
 	Name    string
 	Family  string
@@ -189,8 +223,8 @@ type FloorGoal struct {
 // floorGoals are the goals of the direct and fused separable kernels, at
 // 4096x4096 and 8192x8192.
 var floorGoals = []FloorGoal{
-	{Name: "dense K ≤ 7, fastest variant", Family: "dense", Ks: []int{3, 5, 7}, Floor: "DRAM", Target: 0.85},
-	{Name: "dense K 9..31, fastest variant", Family: "dense", Ks: []int{9, 11, 15, 21, 31}, Floor: "FP32", Target: 0.75},
+	{Name: "dense K ≤ 7, fastest float32-accurate variant", Family: "dense", Ks: []int{3, 5, 7}, Floor: "DRAM", Target: 0.85},
+	{Name: "dense K 9..31, fastest float32-accurate variant", Family: "dense", Ks: []int{9, 11, 15, 21, 31}, Floor: "FP32", Target: 0.75},
 	{Name: "Gaussian K ≤ 31, fused separable (gpu-sepfused)", Family: "gauss", Ks: []int{3, 5, 7, 9, 11, 15, 21, 31}, Variant: "gpu-sepfused", Floor: "DRAM", Target: 0.80},
 }
 
@@ -226,7 +260,7 @@ func (d *floorData) check(goal FloorGoal) GoalResult {
 			}
 			v := goal.Variant
 			if v == "" {
-				v = c.best(d.variants[goal.Family])
+				v = c.best(d.accurate(goal.Family))
 			}
 			m, ok := c.times[v]
 			if v == "" || !ok || !m.OK() || !(m.Center() > 0) {
@@ -266,7 +300,7 @@ func sectionFloors(hosts []*Host) *Section {
 	// Separable paths pass the direct kernels' FP32 floor many times over.
 	plots["gauss"].LogY = true
 	goals := &Table{ID: "floors-goals", Title: "Goals against the floors",
-		Caption: "Each goal over the 4096x4096 and 8192x8192 cases of each GPU's roofline run (the run the tables below name): the share is the named floor over the kernel time of the named variant, or of the fastest variant of each case; \"met\" when every case reaches the target. Lowest is the lowest share over the cases, and the case it is.",
+		Caption: "Each goal over the 4096x4096 and 8192x8192 cases of each GPU's roofline run (the run the tables below name): the share is the named floor over the kernel time of the named variant, or of the fastest float32-accurate variant of each case (every variant but those only `auto-bf16` may take, by the run's `auto-paths` line: the tensor cores that round operands to TF32 or bfloat16); \"met\" when every case reaches the target. Lowest is the lowest share over the cases, and the case it is.",
 		Header:  []string{"GPU", "Goal", "Target", "Cases at target", "Lowest share", "Lowest case", "Verdict"}, Keys: 2}
 	for _, h := range hosts {
 		if !h.GPU {
@@ -302,6 +336,12 @@ func sectionFloors(hosts []*Host) *Section {
 				t.Header = append(t.Header, v+" (ms, share)")
 			}
 			t.Header = append(t.Header, "Best", "Best share")
+			acc := d.accurate(family)
+			mixed := len(acc) < len(vs) // some variants of a looser model
+			if mixed {
+				t.Header = append(t.Header, "Best float32-accurate", "Its share")
+				t.Caption += " Best is the fastest variant of any error model; the last two columns the fastest held to float32's (all but " + strings.Join(looserOf(vs, d.looser), " and ") + ", which round operands to TF32 or bfloat16 and which only `auto-bf16` may take)."
+			}
 			for _, size := range floorSizes {
 				ys := map[string][]float64{}
 				for _, k := range d.ks[family] {
@@ -320,11 +360,9 @@ func sectionFloors(hosts []*Host) *Section {
 						row = append(row, cell)
 						ys[v] = append(ys[v], 100*sh)
 					}
-					best := c.best(vs)
-					if best == "" {
-						row = append(row, missing, missing)
-					} else {
-						row = append(row, best, percent(c.share(best), true))
+					row = append(row, bestCells(c, vs)...)
+					if mixed {
+						row = append(row, bestCells(c, acc)...)
 					}
 					t.Rows = append(t.Rows, row)
 				}

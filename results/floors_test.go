@@ -1,6 +1,7 @@
 package results
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -150,6 +151,60 @@ func TestFloorsSection(t *testing.T) {
 		if sec := sectionFloors([]*Host{h}); len(sec.Tables)+len(sec.Plots) != 0 {
 			t.Errorf("host with runs %q got %d tables, %d plots", h.Runs[0].Preset, len(sec.Tables), len(sec.Plots))
 		}
+	}
+}
+
+// The dense goals count the fastest variant held to float32's error
+// model: a path that only auto-bf16 may take (the run's auto-paths line)
+// is the table's Best, but not the goal's, and the table gives the best
+// float32-accurate variant beside it. A run without the line counts
+// every variant.
+func TestFloorsGoalsLooserModel(t *testing.T) {
+	fp32k31 := 2 * 961 * 16777216 / 10000.0
+	samples := []*Sample{
+		floorSample("a", "4096x4096", "dense31", fp32k31/0.5),  // 50% of the FP32 floor
+		floorSample("x", "4096x4096", "dense31", fp32k31/1.2),  // 120%, bfloat16
+		floorSample("y", "4096x4096", "dense31", fp32k31/0.25), // 25%, float32
+	}
+	config := maps.Clone(floorConfig)
+	config["auto-paths"] = "auto=a,y; auto-bf16=a,x,y"
+	tests := []struct {
+		name     string
+		config   map[string]string
+		goal     []string
+		header   []string
+		denseRow []string
+	}{
+		{"auto-paths names x looser", config,
+			[]string{"G", floorGoals[1].Name, "75% of the FP32 floor", "0 of 1", "50%", "4096x4096 dense31 a", "not met"},
+			[]string{"Best", "Best share", "Best float32-accurate", "Its share"},
+			[]string{"x", "120%", "a", "50%"}},
+		{"no auto-paths line", floorConfig,
+			[]string{"G", floorGoals[1].Name, "75% of the FP32 floor", "1 of 1", "120%", "4096x4096 dense31 x", "met"},
+			[]string{"y (ms, share)", "Best", "Best share"},
+			[]string{"x", "120%"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sec := sectionFloors([]*Host{floorHost(&Run{Preset: "roofline", Config: tt.config, Samples: samples})})
+			byID := map[string]*Table{}
+			for _, tb := range sec.Tables {
+				byID[tb.ID] = tb
+			}
+			goals, dense := byID["floors-goals"], byID["floors-dense-g"]
+			if goals == nil || dense == nil || len(goals.Rows) < 2 || len(dense.Rows) == 0 {
+				t.Fatalf("tables %v", byID)
+			}
+			if !slices.Equal(goals.Rows[1], tt.goal) {
+				t.Errorf("goal row %q, want %q", goals.Rows[1], tt.goal)
+			}
+			if h := dense.Header[len(dense.Header)-len(tt.header):]; !slices.Equal(h, tt.header) {
+				t.Errorf("dense header ends %q, want %q", h, tt.header)
+			}
+			if r := dense.Rows[0][len(dense.Rows[0])-len(tt.denseRow):]; !slices.Equal(r, tt.denseRow) {
+				t.Errorf("dense row ends %q, want %q", r, tt.denseRow)
+			}
+		})
 	}
 }
 
