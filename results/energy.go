@@ -1,7 +1,9 @@
 package results
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -114,24 +116,58 @@ func rooflineEnergy(h *Host, run *Run, filters []string, flops map[string]float6
 	}
 	t := &Table{ID: "roofline-energy-" + h.Slug, Title: "Fastest and most energy-efficient, " + rooflineSize + " Gaussian K x K — " + h.Title,
 		Caption: "From the host's run `" + run.Preset + "` (" + timingOf(rooflineSamples(run)) + "): per filter the fastest variant at its fastest block and tunables, and the variant that drew the least energy a run at its most frugal setting, each with its GFLOP/s, energy a run and GFLOP per joule." + energyCaptionTail,
-		Header:  []string{"Filter", "Fastest", "GFLOP/s", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "GFLOP/s", "Fastest's mJ / its"}}
+		Header:  append([]string{"Filter"}, energyHeader...)}
 	for _, spec := range filters {
 		ss := run.Find(Q{"size": rooflineSize, "filter": spec, "cache": "hot", "opts": "default"})
 		fast := fastestSample(ss)
 		if fast == nil {
 			continue
 		}
-		f := flops[spec]
-		row := []string{spec, fast.Keys["variant"], gflopsCell(f, timeOf(fast)), energyCell(energyOf(fast)), gflopPerJouleCell(f, energyOf(fast))}
-		if fr := frugalSample(ss); fr != nil {
-			row = append(row, fr.Keys["variant"], energyCell(energyOf(fr)), gflopPerJouleCell(f, energyOf(fr)), gflopsCell(f, timeOf(fr)),
-				energyRatioCell(fast != fr, energyOf(fast), energyOf(fr)))
-		} else {
-			row = append(row, missing, missing, missing, missing, missing)
-		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append([]string{spec}, energyCells(flops[spec], fast, frugalSample(ss))...))
 	}
 	return t
+}
+
+// energyHeader names the cells of energyCells.
+var energyHeader = []string{"Fastest", "GFLOP/s", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "GFLOP/s", "Fastest's mJ / its"}
+
+// energyCells are the cells of a case of flops FLOP a run whose fastest
+// sample is fast and whose most frugal is fr (nil where none records its
+// energy): each one's variant, GFLOP/s, energy a run and GFLOP per
+// joule, and the fastest's energy over the frugal one's.
+func energyCells(flops float64, fast, fr *Sample) []string {
+	row := []string{fast.Keys["variant"], gflopsCell(flops, timeOf(fast)), energyCell(energyOf(fast)), gflopPerJouleCell(flops, energyOf(fast))}
+	if fr == nil {
+		return append(row, missing, missing, missing, missing, missing)
+	}
+	return append(row, fr.Keys["variant"], energyCell(energyOf(fr)), gflopPerJouleCell(flops, energyOf(fr)), gflopsCell(flops, timeOf(fr)),
+		energyRatioCell(fast != fr, energyOf(fast), energyOf(fr)))
+}
+
+// floorsEnergy is the table of d's cases of family that sets, per case,
+// the fastest variant at its fastest setting beside the one that drew the
+// least energy a run at its most frugal setting; nil when none of the
+// family's lines records its energy. which names the run.
+func floorsEnergy(h *Host, d *floorData, family, which string) *Table {
+	var rows [][]string
+	any := false
+	for _, size := range floorSizes {
+		for _, k := range d.ks[family] {
+			c, ok := d.cases[floorKey(family, size, k)]
+			if !ok || c.fastest == nil {
+				continue
+			}
+			any = any || c.frugal != nil
+			f, _ := squareFlops(size, k)
+			rows = append(rows, append([]string{size, strconv.Itoa(k)}, energyCells(f, c.fastest, c.frugal)...))
+		}
+	}
+	if !any {
+		return nil
+	}
+	return &Table{ID: "floors-energy-" + family + "-" + h.Slug, Title: fmt.Sprintf("%s<K>: fastest and most energy-efficient — %s", family, h.Title),
+		Caption: "From " + which + " (`timing=kernel-graph`, f32, one channel, zero border, hot cache): per case the fastest variant of any error model at its fastest block and tunables, and the variant that drew the least energy a run at its most frugal setting, each with its GFLOP/s, energy a run and GFLOP per joule." + energyCaptionTail,
+		Header:  append([]string{"Size", "K"}, energyHeader...), Keys: 2, Rows: rows}
 }
 
 // crossoverEnergy is the table of h's crossover cases that sets, per

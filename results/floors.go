@@ -66,6 +66,10 @@ type floorCase struct {
 	k            int
 	floors       Floors
 	times        map[string]Measure
+	// fastest and frugal are the case's fastest sample and the one
+	// that drew the least energy a run, of any variant (frugal nil where
+	// none records its energy).
+	fastest, frugal *Sample
 }
 
 // share is the binding floor over variant v's time, NaN without a time.
@@ -149,7 +153,8 @@ func readFloors(run *Run) *floorData {
 				if err != nil {
 					continue
 				}
-				c := floorCase{family: family, size: size, k: k, floors: fl, times: map[string]Measure{}}
+				all := run.Find(base.with("size", size, "filter", spec))
+				c := floorCase{family: family, size: size, k: k, floors: fl, times: map[string]Measure{}, fastest: fastestSample(all), frugal: frugalSample(all)}
 				for _, v := range d.variants[family] {
 					if smp := fastestSample(run.Find(base.with("variant", v, "size", size, "filter", spec))); smp != nil {
 						c.times[v] = timeOf(smp)
@@ -384,6 +389,9 @@ func sectionFloors(hosts []*Host) *Section {
 				t.Caption += " The FP32 floor counts the 2·K² FLOP an output of a direct kernel; a separable path executes two passes of K taps, so only the DRAM floor binds it, and its share of the binding floor passes 100% where the FP32 floor binds."
 			}
 			s.Tables = append(s.Tables, t)
+			if et := floorsEnergy(h, d, family, which); et != nil {
+				s.Tables = append(s.Tables, et)
+			}
 		}
 		for _, g := range floorGoals {
 			r := d.check(g)

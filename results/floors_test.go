@@ -208,6 +208,45 @@ func TestFloorsGoalsLooserModel(t *testing.T) {
 	}
 }
 
+// Each family's cases get a table of the fastest variant beside the most
+// frugal one where the run records energy, and none where it does not.
+func TestFloorsEnergy(t *testing.T) {
+	withEnergy := func(smp *Sample, mJ ...float64) *Sample {
+		smp.Values[energyUnit] = mJ
+		return smp
+	}
+	run := &Run{Preset: "roofline", Config: floorConfig, Samples: []*Sample{
+		withEnergy(floorSample("a", "4096x4096", "dense3", 200000), 10, 10),
+		withEnergy(floorSample("b", "4096x4096", "dense3", 400000), 4, 4),
+		withEnergy(floorSample("a", "8192x8192", "dense3", 800000), 30, 30),
+		floorSample("a", "4096x4096", "gauss3", 200000), // no energy: no gauss table
+	}}
+	sec := sectionFloors([]*Host{floorHost(run)})
+	byID := map[string]*Table{}
+	for _, tb := range sec.Tables {
+		byID[tb.ID] = tb
+	}
+	if byID["floors-energy-gauss-g"] != nil {
+		t.Error("a gauss energy table where no gauss line records energy")
+	}
+	et := byID["floors-energy-dense-g"]
+	if et == nil {
+		t.Fatalf("no dense energy table among %v", byID)
+	}
+	// 2·9·4096² FLOP = 0.302 GFLOP a run: 1510 GFLOP/s in 200us, 30.2
+	// GFLOP/J at 10 mJ, 75.5 at 4 mJ.
+	want := [][]string{
+		{"4096x4096", "3", "a", "1510", "10.0 ±∞", "30.2", "b", "4.00 ±∞", "75.5", "755", "2.50×"},
+		{"8192x8192", "3", "a", "1510", "30.0 ±∞", "40.3", "a", "30.0 ±∞", "40.3", "1510", "—"},
+	}
+	if !slices.EqualFunc(et.Rows, want, slices.Equal) {
+		t.Errorf("rows\n%q\nwant\n%q", et.Rows, want)
+	}
+	if !strings.Contains(et.Caption, "run `roofline`") {
+		t.Errorf("caption does not name the run: %s", et.Caption)
+	}
+}
+
 // The section reads the run of the preset's own axes when there is one,
 // else the custom run with the most cases, and says which.
 func TestFloorsRun(t *testing.T) {
