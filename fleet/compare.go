@@ -26,8 +26,19 @@ type Comparison struct {
 // CaseRow is one case's times by slug.
 type CaseRow struct {
 	Case  string               // the name's parts that differ between cases
+	Unit  string               // the time compared (timeUnits)
 	Times map[string]CaseTimes // by slug
 }
+
+// timeUnits are the time metrics a result line may carry, the one
+// compared first: the GPU's kernel time (CUDA events) where the line has
+// it, else the GPU's time with the host copies, else the host's wall time
+// an operation, which for a GPU case adds the launches and
+// synchronisations of each sample to the kernels.
+var timeUnits = []string{"gpu-sec/op", "total-sec/op", "sec/op"}
+
+// unitWords says what each of timeUnits measures, in a table's column.
+var unitWords = map[string]string{"gpu-sec/op": "GPU kernel", "total-sec/op": "GPU with copies", "sec/op": "host"}
 
 // CaseTimes is a case's result lines on one slug.
 type CaseTimes struct {
@@ -40,21 +51,42 @@ type CaseTimes struct {
 // with several slugs the cases measured on at least two of them, with
 // one every case.
 func Compare(files []string) (*Comparison, error) {
-	times := map[string]map[string][]float64{} // case -> slug -> sec/op of each line
+	type line struct {
+		slug  string
+		times map[string]float64 // unit -> seconds an operation
+	}
+	lines := map[string][]line{} // case -> its result lines
 	slugSet := map[string]bool{}
 	var names []string
 	for _, path := range files {
 		slug := filepath.Base(filepath.Dir(path))
 		slugSet[slug] = true
-		err := readTimes(path, func(name string, sec float64) {
-			if times[name] == nil {
-				times[name] = map[string][]float64{}
+		err := readTimes(path, func(name string, times map[string]float64) {
+			if lines[name] == nil {
 				names = append(names, name)
 			}
-			times[name][slug] = append(times[name][slug], sec)
+			lines[name] = append(lines[name], line{slug, times})
 		})
 		if err != nil {
 			return nil, err
+		}
+	}
+	// A case compares the first of timeUnits that any of its lines has,
+	// over the lines that have it.
+	units := map[string]string{}
+	times := map[string]map[string][]float64{} // case -> slug -> seconds of each line
+	for _, name := range names {
+		for _, u := range timeUnits {
+			if slices.ContainsFunc(lines[name], func(l line) bool { _, ok := l.times[u]; return ok }) {
+				units[name] = u
+				break
+			}
+		}
+		times[name] = map[string][]float64{}
+		for _, l := range lines[name] {
+			if sec, ok := l.times[units[name]]; ok {
+				times[name][l.slug] = append(times[name][l.slug], sec)
+			}
 		}
 	}
 	c := &Comparison{}
@@ -73,7 +105,7 @@ func Compare(files []string) (*Comparison, error) {
 	sort.Strings(kept)
 	c.Common = commonParts(kept)
 	for _, name := range kept {
-		row := CaseRow{Case: strings.Join(distinctParts(name, c.Common), "/"), Times: map[string]CaseTimes{}}
+		row := CaseRow{Case: strings.Join(distinctParts(name, c.Common), "/"), Unit: units[name], Times: map[string]CaseTimes{}}
 		for slug, secs := range times[name] {
 			row.Times[slug] = CaseTimes{Median: median(secs), Lines: len(secs)}
 		}
@@ -83,8 +115,9 @@ func Compare(files []string) (*Comparison, error) {
 }
 
 // readTimes calls found with the name (without its GOMAXPROCS suffix) and
-// time of every result line of the benchmark file at path.
-func readTimes(path string, found func(name string, sec float64)) error {
+// the times of timeUnits of every result line of the benchmark file at
+// path that has one.
+func readTimes(path string, found func(name string, times map[string]float64)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -96,8 +129,14 @@ func readTimes(path string, found func(name string, sec float64)) error {
 		if !ok {
 			continue
 		}
-		if sec, ok := res.Value("sec/op"); ok {
-			found(caseName(res.Name), sec)
+		times := map[string]float64{}
+		for _, u := range timeUnits {
+			if sec, ok := res.Value(u); ok {
+				times[u] = sec
+			}
+		}
+		if len(times) > 0 {
+			found(caseName(res.Name), times)
 		}
 	}
 	return r.Err()
@@ -180,9 +219,9 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	if len(c.Common) > 0 {
 		fmt.Fprintf(bw, "every case: %s\n", strings.Join(c.Common, "/"))
 	}
-	fmt.Fprintf(bw, "\ncell: median time an operation, ×ratio to the case's fastest slug, (result lines)\n\n")
-	fmt.Fprintf(bw, "| case | %s | fastest |\n", strings.Join(c.Slugs, " | "))
-	fmt.Fprintf(bw, "|---%s|---|\n", strings.Repeat("|---:", len(c.Slugs)))
+	fmt.Fprintf(bw, "\ncell: median time an operation, ×ratio to the case's fastest slug, (result lines); time: the one compared, the GPU kernel's where the lines have it (gpu-sec/op), else the GPU's with its copies (total-sec/op), else the host's (sec/op)\n\n")
+	fmt.Fprintf(bw, "| case | time | %s | fastest |\n", strings.Join(c.Slugs, " | "))
+	fmt.Fprintf(bw, "|---|---%s|---|\n", strings.Repeat("|---:", len(c.Slugs)))
 	for _, r := range c.Rows {
 		fastest := r.fastest()
 		cells := make([]string, len(c.Slugs))
@@ -194,7 +233,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 			}
 			cells[i] = fmt.Sprintf("%s ×%.2f (%d)", formatSeconds(t.Median), t.Median/r.Times[fastest].Median, t.Lines)
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s |\n", r.Case, strings.Join(cells, " | "), fastest)
+		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", r.Case, unitWords[r.Unit], strings.Join(cells, " | "), fastest)
 	}
 	return bw.Flush()
 }

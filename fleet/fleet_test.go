@@ -237,20 +237,27 @@ func TestCompare(t *testing.T) {
 	l40s := write(t, filepath.Join(dir, "nvidia-l40s/default.txt"), benchHeader+
 		line("variant=gpu-tiled/size=1024x1024/type=f32", "400")+
 		line("variant=npp/size=1024x1024/type=f32", "1000"))
-	c, err := Compare([]string{h100, l40s})
+	// A GPU case's lines carry the kernel's time beside the host's: the
+	// kernel's is compared.
+	gpuLine := func(ns, gpuNS string) string {
+		return "BenchmarkConv/variant=gpu-regtile/size=1024x1024/type=f32 1 " + ns + " ns/op " + gpuNS + " gpu-ns/op\n"
+	}
+	h200 := write(t, filepath.Join(dir, "nvidia-h200/default.txt"), benchHeader+gpuLine("900", "100"))
+	h100GPU := write(t, filepath.Join(dir, "nvidia-h100/gpu.txt"), benchHeader+gpuLine("150", "120"))
+	c, err := Compare([]string{h100, l40s, h200, h100GPU})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"nvidia-h100", "nvidia-l40s"}; !reflect.DeepEqual(c.Slugs, want) {
+	if want := []string{"nvidia-h100", "nvidia-h200", "nvidia-l40s"}; !reflect.DeepEqual(c.Slugs, want) {
 		t.Errorf("slugs %q, want %q", c.Slugs, want)
 	}
 	if want := []string{"size=1024x1024", "type=f32"}; !reflect.DeepEqual(c.Common, want) {
 		t.Errorf("common parts %q, want %q", c.Common, want)
 	}
-	if c.Alone != 1 || len(c.Rows) != 2 {
-		t.Fatalf("%d rows, %d alone; want 2 rows and 1 case alone", len(c.Rows), c.Alone)
+	if c.Alone != 1 || len(c.Rows) != 3 {
+		t.Fatalf("%d rows, %d alone; want 3 rows and 1 case alone", len(c.Rows), c.Alone)
 	}
-	tiled := c.Rows[0]
+	tiled := c.Rows[1]
 	if h := tiled.Times["nvidia-h100"]; tiled.Case != "variant=gpu-tiled" || h.Lines != 3 || math.Abs(h.Median-200e-9) > 1e-15 {
 		t.Errorf("first row %+v, want gpu-tiled with the h100's median 200ns of 3 lines", tiled)
 	}
@@ -259,8 +266,9 @@ func TestCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| variant=gpu-tiled | 200ns ×1.00 (3) | 400ns ×2.00 (1) | nvidia-h100 |",
-		"| variant=npp | 2µs ×2.00 (1) | 1µs ×1.00 (1) | nvidia-l40s |",
+		"| variant=gpu-regtile | GPU kernel | 120ns ×1.20 (1) | 100ns ×1.00 (1) | — | nvidia-h200 |",
+		"| variant=gpu-tiled | host | 200ns ×1.00 (3) | — | 400ns ×2.00 (1) | nvidia-h100 |",
+		"| variant=npp | host | 2µs ×2.00 (1) | — | 1µs ×1.00 (1) | nvidia-l40s |",
 		"(1 cases measured on one slug only left out)",
 	} {
 		if !strings.Contains(b.String(), want) {

@@ -106,7 +106,7 @@ func TestSweepAcrossNodes(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("after the second gather the data holds %q, want both tasks' runs", got)
 	}
-	row := regexp.MustCompile(`(?m)^\| variant=cpu-naive/size=64x64/filter=gauss5/\S* \| \S+ ×\d\.\d\d \(2\) \| \S+ ×\d\.\d\d \(2\) \| cpu-\S+-n[12] \|$`)
+	row := regexp.MustCompile(`(?m)^\| variant=cpu-naive/size=64x64/filter=gauss5/\S* \| host \| \S+ ×\d\.\d\d \(2\) \| \S+ ×\d\.\d\d \(2\) \| cpu-\S+-n[12] \|$`)
 	if !row.MatchString(out) {
 		t.Errorf("report lacks the case on both hosts (want a line matching %s)", row)
 	}
