@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -26,19 +27,13 @@ type Comparison struct {
 // CaseRow is one case's times by slug.
 type CaseRow struct {
 	Case  string               // the name's parts that differ between cases
-	Unit  string               // the time compared (timeUnits)
+	Unit  string               // the time compared, one of benchname.TimeUnits
 	Times map[string]CaseTimes // by slug
 }
 
-// timeUnits are the time metrics a result line may carry, the one
-// compared first: the GPU's kernel time (CUDA events) where the line has
-// it, else the GPU's time with the host copies, else the host's wall time
-// an operation, which for a GPU case adds the launches and
-// synchronisations of each sample to the kernels.
-var timeUnits = []string{"gpu-sec/op", "total-sec/op", "sec/op"}
-
-// unitWords says what each of timeUnits measures, in a table's column.
-var unitWords = map[string]string{"gpu-sec/op": "GPU kernel", "total-sec/op": "GPU with copies", "sec/op": "host"}
+// unitWords says what each of benchname.TimeUnits measures, in a table's
+// column.
+var unitWords = map[string]string{"gpu-ns/op": "GPU kernel", "total-ns/op": "GPU with copies", "ns/op": "host"}
 
 // CaseTimes is a case's result lines on one slug.
 type CaseTimes struct {
@@ -53,7 +48,7 @@ type CaseTimes struct {
 func Compare(files []string) (*Comparison, error) {
 	type line struct {
 		slug  string
-		times map[string]float64 // unit -> seconds an operation
+		times map[string]float64 // unit as written -> seconds an operation
 	}
 	lines := map[string][]line{} // case -> its result lines
 	slugSet := map[string]bool{}
@@ -71,12 +66,12 @@ func Compare(files []string) (*Comparison, error) {
 			return nil, err
 		}
 	}
-	// A case compares the first of timeUnits that any of its lines has,
+	// A case compares the first of benchname.TimeUnits that any of its lines has,
 	// over the lines that have it.
 	units := map[string]string{}
 	times := map[string]map[string][]float64{} // case -> slug -> seconds of each line
 	for _, name := range names {
-		for _, u := range timeUnits {
+		for _, u := range benchname.TimeUnits {
 			if slices.ContainsFunc(lines[name], func(l line) bool { _, ok := l.times[u]; return ok }) {
 				units[name] = u
 				break
@@ -115,7 +110,7 @@ func Compare(files []string) (*Comparison, error) {
 }
 
 // readTimes calls found with the name (without its GOMAXPROCS suffix) and
-// the times of timeUnits of every result line of the benchmark file at
+// the times of benchname.TimeUnits (in seconds) of every result line of the benchmark file at
 // path that has one.
 func readTimes(path string, found func(name string, times map[string]float64)) error {
 	f, err := os.Open(path)
@@ -130,9 +125,13 @@ func readTimes(path string, found func(name string, times map[string]float64)) e
 			continue
 		}
 		times := map[string]float64{}
-		for _, u := range timeUnits {
-			if sec, ok := res.Value(u); ok {
-				times[u] = sec
+		for _, v := range res.Values {
+			u := v.OrigUnit // as written; Unit is benchfmt's tidied one, in seconds
+			if u == "" {
+				u = v.Unit
+			}
+			if slices.Contains(benchname.TimeUnits, u) {
+				times[u] = v.Value
 			}
 		}
 		if len(times) > 0 {
@@ -219,7 +218,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	if len(c.Common) > 0 {
 		fmt.Fprintf(bw, "every case: %s\n", strings.Join(c.Common, "/"))
 	}
-	fmt.Fprintf(bw, "\ncell: median time an operation, ×ratio to the case's fastest slug, (result lines); time: the one compared, the GPU kernel's where the lines have it (gpu-sec/op), else the GPU's with its copies (total-sec/op), else the host's (sec/op)\n\n")
+	fmt.Fprintf(bw, "\ncell: median time an operation, ×ratio to the case's fastest slug, (result lines); time: the one compared, the GPU kernel's where the lines have it (gpu-ns/op), else the GPU's with its copies (total-ns/op), else the host's (ns/op)\n\n")
 	fmt.Fprintf(bw, "| case | time | %s | fastest |\n", strings.Join(c.Slugs, " | "))
 	fmt.Fprintf(bw, "|---|---%s|---|\n", strings.Repeat("|---:", len(c.Slugs)))
 	for _, r := range c.Rows {

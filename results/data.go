@@ -77,10 +77,11 @@ func (s *Sample) Max(unit string) (float64, bool) {
 	return slices.Max(v), true
 }
 
-// TimeUnit returns the unit Time reads: gpu-ns/op for GPU kernel cases,
-// total-ns/op for pipeline cases, ns/op for CPU cases.
+// TimeUnit returns the unit Time reads, the first of benchname.TimeUnits
+// the case has: gpu-ns/op for GPU kernel cases, total-ns/op for pipeline
+// cases, ns/op for CPU cases.
 func (s *Sample) TimeUnit() string {
-	for _, u := range []string{"gpu-ns/op", "total-ns/op"} {
+	for _, u := range benchname.TimeUnits {
 		if len(s.Values[u]) > 0 {
 			return u
 		}

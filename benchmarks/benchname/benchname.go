@@ -66,6 +66,13 @@ func Parse(name string) (map[string]string, error) {
 	return kv, nil
 }
 
+// TimeUnits are the units of the time an operation a result line may
+// carry, in the order they are read as the case's time: the GPU kernel's
+// (CUDA events) for kernel cases, the GPU's with its host copies for
+// pipeline cases, else the host's wall time, which for a GPU case adds
+// each sample's launches and synchronisations to the kernels.
+var TimeUnits = []string{"gpu-ns/op", "total-ns/op", "ns/op"}
+
 // Implied is the value of the opts or tune key of a case name that lacks
 // it, given the name's timing: "none" for a CPU case (CPUTiming),
 // "default" otherwise.
