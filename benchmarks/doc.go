@@ -163,8 +163,11 @@
 // Hopper, where the unaligned one takes over a second.
 //
 // The samples alone give the line's times, spread and stop, and the clock
-// guard watches them alone; the phase adds about 110 ms to each such line,
-// which the sweep's estimate counts (EstimateSweep). A cold case's energy
+// guard watches them alone; the unaligned phase adds about 110 ms to each
+// such line, which the sweep's estimate counts (EstimateSweep); the
+// aligned one's length depends on the period the binary measures when
+// its meter opens, which the sweep's first estimate does not know and its
+// running ETA, scaled by the cases done, takes in. A cold case's energy
 // is its samples' (the flushes left out, and no phase, which would have to
 // flush too), so its lines carry energy only where their runs alone span
 // MinSpan; plan-timing lines (the host's work) and lines of cases on other

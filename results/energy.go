@@ -150,19 +150,19 @@ func energyCells(flops float64, fast, fr *Sample) []string {
 // family's lines records its energy. which names the run.
 func floorsEnergy(h *Host, d *floorData, family, which string) *Table {
 	var rows [][]string
-	any := false
+	recorded := false
 	for _, size := range floorSizes {
 		for _, k := range d.ks[family] {
 			c, ok := d.cases[floorKey(family, size, k)]
 			if !ok || c.fastest == nil {
 				continue
 			}
-			any = any || c.frugal != nil
+			recorded = recorded || c.frugal != nil
 			f, _ := squareFlops(size, k)
 			rows = append(rows, append([]string{size, strconv.Itoa(k)}, energyCells(f, c.fastest, c.frugal)...))
 		}
 	}
-	if !any {
+	if !recorded {
 		return nil
 	}
 	return &Table{ID: "floors-energy-" + family + "-" + h.Slug, Title: fmt.Sprintf("%s<K>: fastest and most energy-efficient — %s", family, h.Title),

@@ -37,7 +37,9 @@ var ownTunables = []string{tuneChunks, tuneStreams, tuneMemCap}
 
 // ownTunableValues are values worth trying of ownTunables (0: the
 // default chunks and streams, no memory cap; a 64 KiB cap streams any
-// image but the smallest).
+// image but the smallest). The cap lists 0 twice: a draw that sets it
+// (convtest) runs uncapped two times in three, and of the cover cases,
+// one per place in these lists, only the third runs capped.
 var ownTunableValues = map[string][]int{tuneChunks: {0, 1, 3, 5}, tuneStreams: {0, 1, 2, 4}, tuneMemCap: {0, 0, 64}}
 
 // variant is a slab variant: inner run on row slabs over several devices.
