@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -338,11 +339,45 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		}
 	}
 	if len(run.Samples) > 0 {
-		run.Config = run.Samples[0].Config
+		run.Config = maps.Clone(run.Samples[0].Config)
+		for _, k := range measuredConfig {
+			if vs := configValues(run, k); len(vs) > 1 {
+				run.Config[k] = strconv.FormatFloat(middle(vs), 'f', -1, 64)
+			}
+		}
 	} else {
 		run.Config = map[string]string{}
 	}
 	return run, nil
+}
+
+// measuredConfig are the configuration keys a sweep measures on its host
+// rather than reads from the device. The shards of a merged run each
+// measured their own, so the run's value is the median of theirs.
+var measuredConfig = []string{"gpu-copy-gbps"}
+
+// configValues returns the distinct values of the numeric configuration
+// key over run's samples, sorted: one for a run measured once, one a
+// shard for a merged run.
+func configValues(run *Run, key string) []float64 {
+	var vs []float64
+	for _, s := range run.Samples {
+		x, err := strconv.ParseFloat(s.Config[key], 64)
+		if err == nil && !slices.Contains(vs, x) {
+			vs = append(vs, x)
+		}
+	}
+	slices.Sort(vs)
+	return vs
+}
+
+// middle returns the median of the sorted, non-empty xs.
+func middle(xs []float64) float64 {
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.

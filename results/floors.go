@@ -115,6 +115,16 @@ func (d *floorData) accurate(family string) []string {
 	return vs
 }
 
+// copyBWNote describes the copy bandwidth bw of run's floors: the value,
+// and for a merged run the range of its shards' values it is the median of.
+func copyBWNote(run *Run, bw float64) string {
+	note := Sig(bw, 5) + " GB/s"
+	if vs := configValues(run, "gpu-copy-gbps"); len(vs) > 1 {
+		note += fmt.Sprintf(", the median of the %d distinct values its shards measured, %s to %s GB/s", len(vs), Sig(vs[0], 5), Sig(vs[len(vs)-1], 5))
+	}
+	return note
+}
+
 func floorKey(family, size string, k int) string {
 	return family + "/" + size + "/" + strconv.Itoa(k)
 }
@@ -333,9 +343,9 @@ func sectionFloors(hosts []*Host) *Section {
 			}
 			t := &Table{ID: "floors-" + family + "-" + h.Slug, Title: fmt.Sprintf("%s<K> against the floors — %s", family, h.Title),
 				Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
-					"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s GB/s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
-					"A time without ± is one sample set (`-count 1`), one with ±∞ two to five (too few for a 95%% interval of the median over the sets); the spread within each set is the `median-ci95-%%` of its line.",
-					which, Sig(d.bw, 5), Sig(d.peak, 5)),
+					"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
+					"A time without ± is one sample set (`-count 1`); with more, ± is the half-width of the %.0f%% confidence interval of the median over the sets, ±∞ where they are too few for one (under five); the spread within each set is the `median-ci95-%%` of its line.",
+					which, copyBWNote(run, d.bw), Sig(d.peak, 5), 100*Confidence),
 				Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
 			for _, v := range vs {
 				t.Header = append(t.Header, v+" (ms, share)")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -398,4 +399,37 @@ func committedReport(t *testing.T) *Report {
 		t.Fatal(committed.err)
 	}
 	return committed.r
+}
+
+// A merged run's measured copy bandwidth is the median of its shards'
+// values; the sample keeps its own shard's, and a run measured once keeps
+// its one value.
+func TestReadRunMergedCopyBandwidth(t *testing.T) {
+	shard := func(k int, gbps string) string {
+		return "# sweep roofline.shard-" + strconv.Itoa(k) + "-of-3\ngpu: G\ngpu-copy-gbps: " + gbps + "\n" +
+			"BenchmarkConv/variant=v" + strconv.Itoa(k) + "/size=64x64/filter=dense3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel-graph/mem=none/opts=default \t1\t1000 ns/op\n"
+	}
+	tests := []struct {
+		file      string
+		want      string
+		wantShard map[string]string
+	}{
+		{shard(1, "3000") + shard(2, "2900.5") + shard(3, "2950"), "2950", map[string]string{"v1": "3000", "v2": "2900.5", "v3": "2950"}},
+		{shard(1, "3000") + shard(2, "2900"), "2950", map[string]string{"v1": "3000", "v2": "2900"}},
+		{shard(1, "3000.25"), "3000.25", map[string]string{"v1": "3000.25"}},
+	}
+	for _, tt := range tests {
+		run, err := ReadRun(strings.NewReader(tt.file), "x/nvidia-g/roofline.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := run.Config["gpu-copy-gbps"]; got != tt.want {
+			t.Errorf("run gpu-copy-gbps = %q, want %q", got, tt.want)
+		}
+		for _, s := range run.Samples {
+			if got, want := s.Config["gpu-copy-gbps"], tt.wantShard[s.Keys["variant"]]; got != want {
+				t.Errorf("sample %s gpu-copy-gbps = %q, want %q", s.Keys["variant"], got, want)
+			}
+		}
+	}
 }
