@@ -42,6 +42,7 @@ var sectionBuilders = []struct {
 	{"shapes", sectionShapes},
 	{"crossover", sectionCrossover},
 	{"roofline", sectionRoofline},
+	{"across", sectionAcrossGPUs},
 	{"cpu_roofline", sectionCPURoofline},
 	{"cpu_peers", sectionCPUPeers},
 	{"plan_cost", sectionPlanCost},

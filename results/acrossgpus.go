@@ -1,0 +1,186 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ---- across GPUs: the same preset's cases on each GPU ----
+
+// acrossPresets are the presets whose runs the section sets side by side
+// across GPUs: each a run of the preset's own axes on every GPU host that
+// has one, so that the GPUs ran the same cases.
+var acrossPresets = []string{"roofline", "crossover"}
+
+// acrossRun is one GPU host's run of a preset and the cases the section
+// reads of it (readCrossover: f32, one channel, zero border, hot cache,
+// graph replay, dense and Gaussian filters).
+type acrossRun struct {
+	host  *Host
+	run   *Run
+	cases []crossoverCase
+}
+
+// find returns the run's case of size, family and K, and whether it has it.
+func (r acrossRun) find(size, family string, k int) (crossoverCase, bool) {
+	for _, c := range r.cases {
+		if c.size == size && c.family == family && c.k == k {
+			return c, true
+		}
+	}
+	return crossoverCase{}, false
+}
+
+// acrossRuns returns the GPU hosts' runs of preset, in host order, those
+// with no case of it left out.
+func acrossRuns(hosts []*Host, preset string) []acrossRun {
+	var out []acrossRun
+	for _, h := range hosts {
+		if !h.GPU {
+			continue
+		}
+		run := h.run(preset)
+		if run == nil {
+			continue
+		}
+		if cases := readCrossover(run); len(cases) > 0 {
+			out = append(out, acrossRun{host: h, run: run, cases: cases})
+		}
+	}
+	return out
+}
+
+// acrossTally counts the (case, variant) pairs two runs share by how
+// their kernel times compare, other over base.
+type acrossTally struct {
+	pairs, faster, slower, same int
+	logSum                      float64 // sum of log(other/base) over the pairs
+}
+
+// add counts one pair.
+func (t *acrossTally) add(base, other Measure) {
+	r, significant, ok := ratio(other, base)
+	if !ok {
+		return
+	}
+	t.pairs++
+	t.logSum += math.Log(r)
+	switch {
+	case !significant:
+		t.same++
+	case r < 1:
+		t.faster++
+	default:
+		t.slower++
+	}
+}
+
+// geomean is the geometric mean of the pairs' ratios.
+func (t acrossTally) geomean() float64 { return math.Exp(t.logSum / float64(t.pairs)) }
+
+// sectionAcrossGPUs sets each preset of acrossPresets side by side on the
+// GPUs that ran it: a summary of every variant's kernel time on every
+// case, the later GPUs against the first, and per case our fastest
+// float32-accurate path on the first GPU, timed on each.
+func sectionAcrossGPUs(hosts []*Host) *Section {
+	s := &Section{Report: strings.Join(acrossPresets, "` or `"), Title: "Across GPUs: the same cases on each GPU"}
+	for _, preset := range acrossPresets {
+		runs := acrossRuns(hosts, preset)
+		if len(runs) < 2 {
+			continue
+		}
+		s.Tables = append(s.Tables, acrossSummary(preset, runs))
+		s.Tables = append(s.Tables, acrossBest(preset, runs))
+	}
+	return s
+}
+
+// acrossWhich names each run of runs with its GPU and commit.
+func acrossWhich(runs []acrossRun) string {
+	var parts []string
+	for _, r := range runs {
+		p := r.host.Title
+		if c := r.run.Commit(); c != "" {
+			p += " at " + c
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// acrossSummary is the table of how every (case, variant) pair of the
+// first run compares with the same pair on each later run.
+func acrossSummary(preset string, runs []acrossRun) *Table {
+	base := runs[0]
+	t := &Table{ID: "across-" + preset + "-summary", Title: fmt.Sprintf("Preset %s: every variant and case against %s", preset, base.host.Title),
+		Caption: fmt.Sprintf("From the runs of preset `%s` (its own axes): %s. Every variant's kernel time (`gpu-ns/op`, f32, one channel, zero border, hot cache, graph replay, each variant at its fastest block) on each case both runs hold, the later GPU's over the first's. "+
+			"A difference is called where the Mann-Whitney U test of the two runs' lines gives p ≤ 0.05, as benchstat calls it (`make compare OLD=... NEW=...` prints every pair); it takes 4 lines a case on each side to reach that at all.",
+			preset, acrossWhich(runs)),
+		Header: []string{"GPU", "Pairs in both", "Faster on it", "Slower on it", "No significant difference", "Geomean of time over " + base.host.Title + "'s"}}
+	for _, other := range runs[1:] {
+		var tally acrossTally
+		for _, c := range base.cases {
+			oc, ok := other.find(c.size, c.family, c.k)
+			if !ok {
+				continue
+			}
+			for v, m := range c.times {
+				if om, ok := oc.times[v]; ok {
+					tally.add(m, om)
+				}
+			}
+		}
+		gm := missing
+		if tally.pairs > 0 {
+			gm = Sig(tally.geomean(), 3) + "×"
+		}
+		t.Rows = append(t.Rows, []string{other.host.Title, strconv.Itoa(tally.pairs), strconv.Itoa(tally.faster), strconv.Itoa(tally.slower), strconv.Itoa(tally.same), gm})
+	}
+	return t
+}
+
+// acrossBest is the table of our fastest float32-accurate path of each
+// case on the first run, its time on every run and each later run's
+// time over the first's.
+func acrossBest(preset string, runs []acrossRun) *Table {
+	base := runs[0]
+	looser := looserPaths(base.run)
+	t := &Table{ID: "across-" + preset + "-best", Title: fmt.Sprintf("Preset %s: our fastest float32-accurate path of each case on each GPU", preset),
+		Caption: fmt.Sprintf("From the runs of preset `%s`: %s. Per case the fastest of our paths (`gpu-*`, `gpu-fft` among them, no auto variant) held to float32's error model (not `gpu-tc-bf16` or `gpu-tc-tf32`) on %s, its kernel time on each GPU (ms ± the half-width of the %.0f%% confidence interval of the median, ±∞ under five lines), and each later GPU's time over the first's, or ~ where the two do not differ significantly (p ≤ 0.05).",
+			preset, acrossWhich(runs), base.host.Title, 100*Confidence),
+		Header: []string{"Filter", "Size", "K", "Path"}, Keys: 4}
+	for _, r := range runs {
+		t.Header = append(t.Header, r.host.Title+" (ms)")
+	}
+	for _, r := range runs[1:] {
+		t.Header = append(t.Header, r.host.Title+" / "+base.host.Title)
+	}
+	for _, c := range base.cases {
+		best, bt := "", math.Inf(1)
+		for v, m := range c.times {
+			if isPath(v) && !isAuto(v) && !looser[v] && m.OK() && m.Center() < bt {
+				best, bt = v, m.Center()
+			}
+		}
+		if best == "" {
+			continue
+		}
+		row := []string{c.family, c.size, strconv.Itoa(c.k), best}
+		var ms []Measure
+		for _, r := range runs {
+			var m Measure
+			if rc, ok := r.find(c.size, c.family, c.k); ok {
+				m = rc.times[best]
+			}
+			ms = append(ms, m)
+			row = append(row, msCI(m))
+		}
+		for _, m := range ms[1:] {
+			row = append(row, ratioCell(m, ms[0]))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
