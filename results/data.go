@@ -129,6 +129,9 @@ type Run struct {
 	// Modified is when the file was last written, as Load found it; zero
 	// for a run ReadRun read from elsewhere.
 	Modified time.Time
+	// measured holds, per key of measuredConfig, the value of each of the
+	// key's configuration lines, sorted: one a shard of a merged run.
+	measured map[string][]float64
 }
 
 // CaseSetting is one "# setting <case>: <note>" line of a run: the case's
@@ -332,16 +335,31 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		} else if ok {
 			run.Timeline = append(run.Timeline, sp)
 		}
+		for _, k := range measuredConfig {
+			if v, ok := strings.CutPrefix(line, k+":"); ok {
+				x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil {
+					return nil, fmt.Errorf("results: %s: configuration line %q: %w", path, line, err)
+				}
+				if run.measured == nil {
+					run.measured = map[string][]float64{}
+				}
+				run.measured[k] = append(run.measured[k], x)
+			}
+		}
 		if st, ok, err := parseSetting(line); err != nil {
 			return nil, fmt.Errorf("results: %s: %w", path, err)
 		} else if ok {
 			run.Settings = append(run.Settings, st)
 		}
 	}
+	for _, vs := range run.measured {
+		slices.Sort(vs)
+	}
 	if len(run.Samples) > 0 {
 		run.Config = maps.Clone(run.Samples[0].Config)
-		for _, k := range measuredConfig {
-			if vs := configValues(run, k); len(vs) > 1 {
+		for k, vs := range run.measured {
+			if len(vs) > 1 {
 				run.Config[k] = strconv.FormatFloat(middle(vs), 'f', -1, 64)
 			}
 		}
@@ -353,23 +371,9 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 
 // measuredConfig are the configuration keys a sweep measures on its host
 // rather than reads from the device. The shards of a merged run each
-// measured their own, so the run's value is the median of theirs.
+// measured their own, each in a configuration line of its block, so the
+// run's value is the median of those lines' values.
 var measuredConfig = []string{"gpu-copy-gbps"}
-
-// configValues returns the distinct values of the numeric configuration
-// key over run's samples, sorted: one for a run measured once, one a
-// shard for a merged run.
-func configValues(run *Run, key string) []float64 {
-	var vs []float64
-	for _, s := range run.Samples {
-		x, err := strconv.ParseFloat(s.Config[key], 64)
-		if err == nil && !slices.Contains(vs, x) {
-			vs = append(vs, x)
-		}
-	}
-	slices.Sort(vs)
-	return vs
-}
 
 // middle returns the median of the sorted, non-empty xs.
 func middle(xs []float64) float64 {

@@ -119,8 +119,8 @@ func (d *floorData) accurate(family string) []string {
 // and for a merged run the range of its shards' values it is the median of.
 func copyBWNote(run *Run, bw float64) string {
 	note := Sig(bw, 5) + " GB/s"
-	if vs := configValues(run, "gpu-copy-gbps"); len(vs) > 1 {
-		note += fmt.Sprintf(", the median of the %d distinct values its shards measured, %s to %s GB/s", len(vs), Sig(vs[0], 5), Sig(vs[len(vs)-1], 5))
+	if vs := run.measured["gpu-copy-gbps"]; len(vs) > 1 {
+		note += fmt.Sprintf(", the median of the %d values its shards measured, %s to %s GB/s", len(vs), Sig(vs[0], 5), Sig(vs[len(vs)-1], 5))
 	}
 	return note
 }

@@ -416,6 +416,8 @@ func TestReadRunMergedCopyBandwidth(t *testing.T) {
 	}{
 		{shard(1, "3000") + shard(2, "2900.5") + shard(3, "2950"), "2950", map[string]string{"v1": "3000", "v2": "2900.5", "v3": "2950"}},
 		{shard(1, "3000") + shard(2, "2900"), "2950", map[string]string{"v1": "3000", "v2": "2900"}},
+		// Two shards that measured alike count twice.
+		{shard(1, "3000") + shard(2, "2900") + shard(3, "2900"), "2900", map[string]string{"v1": "3000", "v2": "2900", "v3": "2900"}},
 		{shard(1, "3000.25"), "3000.25", map[string]string{"v1": "3000.25"}},
 	}
 	for _, tt := range tests {
@@ -431,5 +433,8 @@ func TestReadRunMergedCopyBandwidth(t *testing.T) {
 				t.Errorf("sample %s gpu-copy-gbps = %q, want %q", s.Keys["variant"], got, want)
 			}
 		}
+	}
+	if _, err := ReadRun(strings.NewReader(shard(1, "fast")), "x/nvidia-g/roofline.txt"); err == nil || !strings.Contains(err.Error(), `"gpu-copy-gbps: fast"`) {
+		t.Errorf("a copy bandwidth that is not a number: error %v, want one naming the line", err)
 	}
 }
