@@ -163,11 +163,12 @@
 // Hopper, where the unaligned one takes over a second.
 //
 // The samples alone give the line's times, spread and stop, and the clock
-// guard watches them alone; the unaligned phase adds about 110 ms to each
-// such line, which the sweep's estimate counts (EstimateSweep); the
-// aligned one's length depends on the period the binary measures when
-// its meter opens, which the sweep's first estimate does not know and its
-// running ETA, scaled by the cases done, takes in. A cold case's energy
+// guard watches them alone. The aligned phase's length depends on the
+// period the binary measures when its meter opens, which the sweep's first
+// estimate does not know: it assumes a counter that updates every 100 ms,
+// as Hopper's does (NominalEnergyMeter: lines whose samples span under a
+// second add about 0.4 s), and its running ETA, scaled by the cases done,
+// takes in the real one. A cold case's energy
 // is its samples' (the flushes left out, and no phase, which would have to
 // flush too), so its lines carry energy only where their runs alone span
 // MinSpan; plan-timing lines (the host's work) and lines of cases on other

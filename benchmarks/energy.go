@@ -417,7 +417,32 @@ func energyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep fun
 	if err != nil {
 		return &EnergyMeter{Off: "NVML energy counter unusable: " + err.Error()}
 	}
+	m := alignedMeter(period)
+	m.Counter = c
+	return m
+}
+
+// alignedMeter is a meter of a counter that updates every period, with
+// no counter: its MinSpan is ten periods rounded up to 50 ms, at least
+// DefaultEnergyMinSpan, and its energy phases align to the updates.
+func alignedMeter(period time.Duration) *EnergyMeter {
 	const step = 50 * time.Millisecond
 	span := (10*period + step - 1) / step * step
-	return &EnergyMeter{Counter: c, Period: period, MinSpan: max(DefaultEnergyMinSpan, span)}
+	return &EnergyMeter{Period: period, MinSpan: max(DefaultEnergyMinSpan, span)}
+}
+
+// PhaseEstimate is the time the energy phase of a line whose samples
+// span span, of runs of perRun each, adds to it under m: none where span
+// reaches MinSpan or perRun is not positive; for an aligned meter the
+// wait for the counter's next update (a period at most), alignedSpan, and
+// the batch under way when the phase ends (a tenth of a period, or a
+// run); else phaseTime's.
+func (m *EnergyMeter) PhaseEstimate(span, perRun time.Duration) time.Duration {
+	if m.Period <= 0 {
+		return phaseTime(span, perRun, m.minSpan())
+	}
+	if span >= m.minSpan() || perRun <= 0 {
+		return 0
+	}
+	return m.Period + m.alignedSpan() + max(m.Period/10, perRun)
 }

@@ -177,6 +177,33 @@ func TestPhaseTime(t *testing.T) {
 	}
 }
 
+// PhaseEstimate is phaseTime on a meter whose period is unknown, and on
+// an aligned one a period's wait, alignedSpan and a batch (a tenth of a
+// period, or a run) where the samples span under MinSpan (ten periods).
+func TestPhaseEstimate(t *testing.T) {
+	const ms = time.Millisecond
+	aligned := alignedMeter(100 * ms) // MinSpan 1s, alignedSpan 300ms
+	slow := alignedMeter(117 * ms)    // MinSpan 1.2s, alignedSpan 400ms
+	tests := []struct {
+		m                  *EnergyMeter
+		span, perRun, want time.Duration
+	}{
+		{&EnergyMeter{}, 12 * ms, 10 * time.Microsecond, 110 * ms},
+		{&EnergyMeter{MinSpan: 150 * ms}, 12 * ms, 10 * time.Microsecond, 165 * ms},
+		{aligned, 12 * ms, 10 * time.Microsecond, 410 * ms},
+		{aligned, 900 * ms, 50 * ms, 450 * ms},
+		{aligned, time.Second, 10 * time.Microsecond, 0},
+		{aligned, 12 * ms, 0, 0},
+		{slow, 1100 * ms, 10 * time.Microsecond, 117*ms + 400*ms + 11700*time.Microsecond},
+		{slow, 1200 * ms, 10 * time.Microsecond, 0},
+	}
+	for _, tt := range tests {
+		if got := tt.m.PhaseEstimate(tt.span, tt.perRun); got != tt.want {
+			t.Errorf("meter of period %v, MinSpan %v: PhaseEstimate(%v, %v) = %v, want %v", tt.m.Period, tt.m.MinSpan, tt.span, tt.perRun, got, tt.want)
+		}
+	}
+}
+
 // fakeGPU is a GPU for fake device plans: each run of their device work
 // spins the host for per and draws mJ on its energy counter, whose reads
 // it logs between the runs, so that a test can tell the samples' metered

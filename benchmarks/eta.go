@@ -24,9 +24,9 @@ type CaseEstimate struct {
 	// LowPhase and HighPhase are the energy phase of one line in Low and
 	// in High: for GPU cases whose lines the energy meter reads and tops
 	// up (timing kernel, kernel-graph or total on device 0, not cold),
-	// the phase a line whose samples span less than DefaultEnergyMinSpan
-	// runs after them (phaseTime), assuming a meter that is on; 0 for
-	// other cases and for lines that span enough.
+	// the phase a line whose samples span less than the MinSpan of
+	// NominalEnergyMeter runs after them; 0 for other cases and for lines
+	// that span enough.
 	LowPhase, HighPhase time.Duration
 	// Least is the time of the MinCISamples samples of one line, which
 	// every line takes even when they outlast MaxTime (Overrun).
@@ -106,7 +106,7 @@ type Prober func(c Case) (time.Duration, error)
 // cases are not probed: their run time is nominal (nominalRun), which
 // the progress of the run corrects (ETA). A GPU line that the energy
 // meter tops up adds its energy phase where its samples span less than
-// DefaultEnergyMinSpan (CaseEstimate.LowPhase, HighPhase), about 110 ms.
+// NominalEnergyMeter's MinSpan (CaseEstimate.LowPhase, HighPhase).
 func EstimateSweep(cases []Case, n Noise, count int, probe Prober) SweepEstimate {
 	type result struct {
 		d   time.Duration
@@ -145,14 +145,21 @@ func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 	low, high := n.LineTime(e.PerRun)
 	if energyPhased(e.Case) {
 		// A line's samples are its timed runs, the span the meter reads.
-		e.LowPhase = phaseTime(low, e.PerRun, DefaultEnergyMinSpan)
-		e.HighPhase = phaseTime(high, e.PerRun, DefaultEnergyMinSpan)
+		e.LowPhase = NominalEnergyMeter.PhaseEstimate(low, e.PerRun)
+		e.HighPhase = NominalEnergyMeter.PhaseEstimate(high, e.PerRun)
 	}
 	e.Low = setup + time.Duration(count)*(low+e.LowPhase)
 	e.High = setup + time.Duration(count)*(high+e.HighPhase)
 	e.Least, e.Overrun = n.Overrun(e.PerRun)
 	return e
 }
+
+// NominalEnergyMeter is the energy meter the estimate assumes for GPU
+// lines: one whose counter updates every 100 ms, as NVML's does on
+// Hopper, so that a line whose samples span under a second runs an
+// aligned energy phase of about 0.4 s. The binary measures the real
+// period when its meter opens; the running ETA takes it in.
+var NominalEnergyMeter = alignedMeter(100 * time.Millisecond)
 
 // Nominal rates of GPU cases, which are not probed: device memory at
 // 500 GB/s, 2.5e12 multiply-adds a second (5 TFLOP/s), host copies at

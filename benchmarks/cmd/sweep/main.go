@@ -73,8 +73,8 @@
 // duration: one run of each CPU case shape, probed in this process on an
 // image of at most 2^18 pixels and scaled by pixels, GPU cases at a
 // nominal rate, each of their lines that the energy meter tops up with
-// the energy phase it runs where its samples span under 100 ms
-// (benchmarks.EstimateSweep); it names the cases that will
+// the energy phase it runs where its samples span under a second
+// (benchmarks.EstimateSweep, at benchmarks.NominalEnergyMeter); it names the cases that will
 // overrun -max-time. While the binary runs, each case's progress line
 // says the time left, from the estimates of the cases left scaled by how
 // long the finished ones took against theirs (benchmarks.ETA). A run in
@@ -791,7 +791,8 @@ func printEstimate(w io.Writer, name string, e benchmarks.SweepEstimate) {
 		basis += fmt.Sprintf("; %d GPU cases at a nominal rate", gpu)
 	}
 	if phased > 0 {
-		basis += fmt.Sprintf("; the lines of %d of them that span under %v add an energy phase of about that long", phased, benchmarks.DefaultEnergyMinSpan)
+		m := benchmarks.NominalEnergyMeter
+		basis += fmt.Sprintf("; the lines of %d of them that span under %v add an energy phase of about %v, as on a GPU whose energy counter updates every %v", phased, m.MinSpan, round(m.PhaseEstimate(0, time.Microsecond)), m.Period)
 	}
 	fmt.Fprintf(w, "sweep %s: %d cases, %d lines each; estimated duration about %v with -max-time %v ending the lines, down to %v where they meet -noise %g%% at once (an estimate: %s)\n",
 		name, len(e.Cases), e.Count, round(exp), e.Noise.MaxTime, round(low), e.Noise.Target, basis)
