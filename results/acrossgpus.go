@@ -52,8 +52,9 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	return out
 }
 
-// acrossTally counts the (case, variant) pairs two runs share by how
-// their kernel times compare, other over base.
+// acrossTally counts the (case, variant) pairs two runs share by how a
+// measure of theirs compares, other over base: lower (faster), higher
+// (slower), or not significantly different.
 type acrossTally struct {
 	pairs, faster, slower, same int
 	logSum                      float64 // sum of log(other/base) over the pairs
@@ -81,9 +82,9 @@ func (t *acrossTally) add(base, other Measure) {
 func (t acrossTally) geomean() float64 { return math.Exp(t.logSum / float64(t.pairs)) }
 
 // sectionAcrossGPUs sets each preset of acrossPresets side by side on the
-// GPUs that ran it: a summary of every variant's kernel time on every
-// case, the later GPUs against the first, and per case our fastest
-// float32-accurate path on the first GPU, timed on each.
+// GPUs that ran it: a summary of every variant's kernel time and energy
+// on every case, the later GPUs against the first, and per case our
+// fastest float32-accurate path on the first GPU, timed on each.
 func sectionAcrossGPUs(hosts []*Host) *Section {
 	s := &Section{Report: strings.Join(acrossPresets, "` or `"), Title: "Across GPUs: the same cases on each GPU"}
 	for _, preset := range acrossPresets {
@@ -111,16 +112,17 @@ func acrossWhich(runs []acrossRun) string {
 }
 
 // acrossSummary is the table of how every (case, variant) pair of the
-// first run compares with the same pair on each later run.
+// first run compares with the same pair on each later run: its kernel
+// time, and the energy a run drew where both lines record it.
 func acrossSummary(preset string, runs []acrossRun) *Table {
 	base := runs[0]
 	t := &Table{ID: "across-" + preset + "-summary", Title: fmt.Sprintf("Preset %s: every variant and case against %s", preset, base.host.Title),
-		Caption: fmt.Sprintf("From the runs of preset `%s` (its own axes): %s. Every variant's kernel time (`gpu-ns/op`, f32, one channel, zero border, hot cache, graph replay, each variant at its fastest block) on each case both runs hold, the later GPU's over the first's. "+
+		Caption: fmt.Sprintf("From the runs of preset `%s` (its own axes): %s. Every variant's kernel time (`gpu-ns/op`, f32, one channel, zero border, hot cache, graph replay, each variant at its fastest block) and energy a run (`mJ/op`, where both lines record it) on each case both runs hold, the later GPU's over the first's. "+
 			"A difference is called where the Mann-Whitney U test of the two runs' lines gives p ≤ 0.05, as benchstat calls it (`make compare OLD=... NEW=...` prints every pair); it takes 4 lines a case on each side to reach that at all.",
 			preset, acrossWhich(runs)),
-		Header: []string{"GPU", "Pairs in both", "Faster on it", "Slower on it", "No significant difference", "Geomean of time over " + base.host.Title + "'s"}}
+		Header: []string{"GPU", "Measure", "Pairs in both", "Lower on it", "Higher on it", "No significant difference", "Geomean over " + base.host.Title + "'s"}, Keys: 2}
 	for _, other := range runs[1:] {
-		var tally acrossTally
+		var times, energy acrossTally
 		for _, c := range base.cases {
 			oc, ok := other.find(c.size, c.family, c.k)
 			if !ok {
@@ -128,15 +130,24 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 			}
 			for v, m := range c.times {
 				if om, ok := oc.times[v]; ok {
-					tally.add(m, om)
+					times.add(m, om)
+				}
+			}
+			for v, m := range c.energy {
+				if om, ok := oc.energy[v]; ok {
+					energy.add(m, om)
 				}
 			}
 		}
-		gm := missing
-		if tally.pairs > 0 {
-			gm = Sig(tally.geomean(), 3) + "×"
+		for _, r := range []struct {
+			what  string
+			tally acrossTally
+		}{{"kernel time", times}, {"energy a run", energy}} {
+			if r.tally.pairs == 0 {
+				continue
+			}
+			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.pairs), strconv.Itoa(r.tally.faster), strconv.Itoa(r.tally.slower), strconv.Itoa(r.tally.same), Sig(r.tally.geomean(), 3) + "×"})
 		}
-		t.Rows = append(t.Rows, []string{other.host.Title, strconv.Itoa(tally.pairs), strconv.Itoa(tally.faster), strconv.Itoa(tally.slower), strconv.Itoa(tally.same), gm})
 	}
 	return t
 }
