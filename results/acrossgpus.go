@@ -53,11 +53,11 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 }
 
 // acrossTally counts the (case, variant) pairs two runs share by how a
-// measure of theirs compares, other over base: lower (faster), higher
-// (slower), or not significantly different.
+// measure of theirs compares, other over base: lower, higher, or not
+// significantly different.
 type acrossTally struct {
-	pairs, faster, slower, same int
-	logSum                      float64 // sum of log(other/base) over the pairs
+	pairs, lower, higher, same int
+	logSum                     float64 // sum of log(other/base) over the pairs
 }
 
 // add counts one pair.
@@ -72,9 +72,9 @@ func (t *acrossTally) add(base, other Measure) {
 	case !significant:
 		t.same++
 	case r < 1:
-		t.faster++
+		t.lower++
 	default:
-		t.slower++
+		t.higher++
 	}
 }
 
@@ -146,7 +146,7 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 			if r.tally.pairs == 0 {
 				continue
 			}
-			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.pairs), strconv.Itoa(r.tally.faster), strconv.Itoa(r.tally.slower), strconv.Itoa(r.tally.same), Sig(r.tally.geomean(), 3) + "×"})
+			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.pairs), strconv.Itoa(r.tally.lower), strconv.Itoa(r.tally.higher), strconv.Itoa(r.tally.same), Sig(r.tally.geomean(), 3) + "×"})
 		}
 	}
 	return t
@@ -169,15 +169,11 @@ func acrossBest(preset string, runs []acrossRun) *Table {
 		t.Header = append(t.Header, r.host.Title+" / "+base.host.Title)
 	}
 	for _, c := range base.cases {
-		best, bt := "", math.Inf(1)
-		for v, m := range c.times {
-			if isPath(v) && !isAuto(v) && !looser[v] && m.OK() && m.Center() < bt {
-				best, bt = v, m.Center()
-			}
-		}
-		if best == "" {
+		paths := c.ranked(func(v string) bool { return isPath(v) && !isAuto(v) && !looser[v] })
+		if len(paths) == 0 {
 			continue
 		}
+		best := paths[0]
 		row := []string{c.family, c.size, strconv.Itoa(c.k), best}
 		var ms []Measure
 		for _, r := range runs {
