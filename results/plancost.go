@@ -116,9 +116,13 @@ func problemLabel(s *Sample) string {
 // cached), and whether the cold plan meets planGoal.
 func sectionPlanCost(hosts []*Host) *Section {
 	s := &Section{Report: "plan", Title: "Plan cost: the framework's own time to make a plan, cold and warm"}
+	var untimed []string // GPUs whose runs time no plan
 	for _, h := range hosts {
 		cases := planCases(h)
 		if len(cases) == 0 {
+			if h.GPU {
+				untimed = append(untimed, h.Title)
+			}
 			continue
 		}
 		t := &Table{ID: "plan-cost-" + h.Slug, Title: "Cold and warm plans — " + h.Title,
@@ -161,6 +165,11 @@ func sectionPlanCost(hosts []*Host) *Section {
 		}
 		t.Caption += "."
 		s.Tables = append(s.Tables, t)
+	}
+	if len(s.Tables) > 0 {
+		for _, g := range untimed {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: no stored run times a plan; `go run ./benchmarks/cmd/sweep -sweep=plan` on that GPU makes one.", g))
+		}
 	}
 	return s
 }

@@ -31,7 +31,8 @@ func planSample(variant, filter, cache string, msTimes ...float64) *Sample {
 // The plan-cost section takes each case's cold and warm plans from one
 // run, a run of preset plan before the others, and says per case whether
 // the cold plan's median meets the 200 ms goal; a case timed warm only
-// has no verdict, and a host with no plan case no table.
+// has no verdict, and a host with no plan case no table but a note
+// that names it where another host has a table.
 func TestPlanCostSection(t *testing.T) {
 	ms5 := func(m float64) []float64 { return []float64{m, m * 1.01, m * 0.99, m * 1.02, m} }
 	plan := &Run{Preset: "plan", Samples: []*Sample{
@@ -76,10 +77,13 @@ func TestPlanCostSection(t *testing.T) {
 	if !strings.Contains(tb.Caption, "2 of the 3 cold plans timed meet it, the slowest gpu-tc-3xtf32 at 240 ms") {
 		t.Errorf("caption %q", tb.Caption)
 	}
+	if len(sec.Notes) != 1 || !strings.HasPrefix(sec.Notes[0], "Other: no stored run times a plan;") {
+		t.Errorf("notes %q: want one that names the GPU without a plan run", sec.Notes)
+	}
 
 	var b bytes.Buffer
 	writeSection(&b, sectionPlanCost(hosts[1:]))
-	if !strings.Contains(b.String(), "No stored run holds preset `plan` yet.") {
-		t.Errorf("a report without plan cases renders\n%s\nwant the note that no run holds them", b.String())
+	if !strings.Contains(b.String(), "No stored run holds preset `plan` yet.") || strings.Contains(b.String(), "Other:") {
+		t.Errorf("a report without plan cases renders\n%s\nwant the note that no run holds them, and no note per GPU", b.String())
 	}
 }
