@@ -274,6 +274,7 @@ func sectionCrossover(hosts []*Host) *Section {
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
 		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", Sig(autoGoal, 2)),
 		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
+	pathGoalsTable := pathGoalTable()
 	recorded, shown := false, false // whether a run records energy; whether any run is shown
 	for _, h := range hosts {
 		if !h.GPU {
@@ -307,6 +308,11 @@ func sectionCrossover(hosts []*Host) *Section {
 				tcGoals.Rows = append(tcGoals.Rows, row)
 			}
 		}
+		for _, g := range pathGoals {
+			if row, ok := pathGoalRow(h, g, cases); ok {
+				pathGoalsTable.Rows = append(pathGoalsTable.Rows, row)
+			}
+		}
 		paths := autoPaths(run)
 		for _, a := range autoVariants(cases) {
 			at, row := crossoverAuto(h, a, which, run.Config["crossover"], paths, cases)
@@ -315,6 +321,9 @@ func sectionCrossover(hosts []*Host) *Section {
 				goal.Rows = append(goal.Rows, row)
 			}
 		}
+	}
+	if len(pathGoalsTable.Rows) > 0 {
+		s.Tables = append([]*Table{pathGoalsTable}, s.Tables...)
 	}
 	if len(tcGoals.Rows) > 0 {
 		s.Tables = append([]*Table{tcGoals}, s.Tables...)

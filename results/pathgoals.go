@@ -1,0 +1,123 @@
+package results
+
+import "fmt"
+
+// pathGoal is a goal of one path over a range of dense<K> cases of preset
+// crossover: either its median kernel time within MaxMS, or, where
+// Against names another path, that path's median over its own at least
+// MinSpeedup.
+type pathGoal struct {
+	Variant string
+	// Against is the path the variant is set against; "" for a time goal.
+	Against    string
+	MinSpeedup float64
+	MaxMS      float64
+	// Size limits the goal to one image size; "" takes every size.
+	Size string
+	// MinK and MaxK bound the filter sides taken; MaxK 0 takes every K
+	// from MinK.
+	MinK, MaxK int
+}
+
+// pathGoals are the goals of the float32-accurate tensor-core path, the
+// looser tensor-core paths and the FFT path against the direct kernel on
+// CUDA cores, over the dense cases of preset crossover.
+var pathGoals = []pathGoal{
+	{Variant: "gpu-tc-3xtf32", Against: "gpu-regtile", MinSpeedup: 1, MinK: 11},
+	{Variant: "gpu-tc-tf32", Against: "gpu-regtile", MinSpeedup: 2, MinK: 21},
+	{Variant: "gpu-tc-bf16", Against: "gpu-regtile", MinSpeedup: 2, MinK: 21},
+	{Variant: "gpu-fft", MaxMS: 0.25, Size: "4096x4096", MinK: 21, MaxK: 63},
+}
+
+// String says what the goal asks, as the goal table's Goal column does.
+func (g pathGoal) String() string {
+	var s string
+	if g.Against != "" {
+		s = fmt.Sprintf("%s at least %s× as fast as %s", g.Variant, Sig(g.MinSpeedup, 2), g.Against)
+		if g.MinSpeedup == 1 {
+			s = fmt.Sprintf("%s as fast as %s or faster", g.Variant, g.Against)
+		}
+	} else {
+		s = fmt.Sprintf("%s within %s ms", g.Variant, Sig(g.MaxMS, 2))
+	}
+	if g.MaxK > 0 {
+		s += fmt.Sprintf(", dense K %d to %d", g.MinK, g.MaxK)
+	} else {
+		s += fmt.Sprintf(", dense K ≥ %d", g.MinK)
+	}
+	if g.Size != "" {
+		s += ", " + g.Size
+	}
+	return s
+}
+
+// measure is the goal's figure on c: the speedup of the variant over
+// Against, or the variant's median time in ms; false where c is not one
+// of the goal's cases or either path did not run it.
+func (g pathGoal) measure(c crossoverCase) (float64, bool) {
+	if c.family != "dense" || c.k < g.MinK || (g.MaxK > 0 && c.k > g.MaxK) || (g.Size != "" && c.size != g.Size) {
+		return 0, false
+	}
+	m, ok := c.times[g.Variant]
+	if !ok || !m.OK() || m.Center() <= 0 {
+		return 0, false
+	}
+	if g.Against == "" {
+		return m.Center() / 1e6, true
+	}
+	r, ok := c.times[g.Against]
+	if !ok || !r.OK() {
+		return 0, false
+	}
+	return r.Center() / m.Center(), true
+}
+
+// met reports whether the goal's figure v meets it.
+func (g pathGoal) met(v float64) bool {
+	if g.Against == "" {
+		return v <= g.MaxMS
+	}
+	return v >= g.MinSpeedup
+}
+
+// pathGoalRow is h's row of the path-goal table for g: how many of the
+// goal's cases the run measured meet it, the figure furthest from it and
+// its case, and the verdict; false where the run measured none.
+func pathGoalRow(h *Host, g pathGoal, cases []crossoverCase) ([]string, bool) {
+	n, at := 0, 0
+	var worst float64
+	var worstCase string
+	for _, c := range cases {
+		v, ok := g.measure(c)
+		if !ok {
+			continue
+		}
+		n++
+		if g.met(v) {
+			at++
+		}
+		if worstCase == "" || (g.Against == "" && v > worst) || (g.Against != "" && v < worst) {
+			worst, worstCase = v, c.size+" "+c.filter()
+		}
+	}
+	if n == 0 {
+		return nil, false
+	}
+	cell := Sig(worst, 3) + "×"
+	if g.Against == "" {
+		cell = Sig(worst, 3) + " ms"
+	}
+	verdict := "not met"
+	if at == n {
+		verdict = "met"
+	}
+	return []string{h.Title, g.String(), fmt.Sprintf("%d of %d", at, n), cell, worstCase, verdict}, true
+}
+
+// pathGoalTable is the empty table of pathGoals; sectionCrossover adds
+// a row per GPU and goal.
+func pathGoalTable() *Table {
+	return &Table{ID: "crossover-path-goals", Title: "Tensor-core and FFT goals against the direct kernel",
+		Caption: "Each GPU's crossover run, dense filters: per goal the cases at which both paths ran (or the path, for a time goal), how many meet it by median kernel time, and the figure furthest from the goal with its case: the smallest speedup (the other path's median over the variant's), or the longest time.",
+		Header:  []string{"GPU", "Goal", "Cases at goal", "Furthest from it", "Its case", "Verdict"}}
+}
