@@ -19,7 +19,9 @@
 //     93.75% confidence;
 //   - a change is printed where the Mann-Whitney U test of the two files'
 //     runs gives p <= 0.05 (five runs against five reach p = 0.008), and
-//     "~" where it does not.
+//     "~" where it does not; under each table a line per later file
+//     counts the cases it shares with the first, those that differ
+//     (lower and higher) and those that do not.
 //
 // Rows name a case by the values of the keys of its name that differ
 // between cases, under a header naming the keys. Keys every case shares,

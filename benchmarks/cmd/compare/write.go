@@ -223,8 +223,8 @@ func distinct(rows []*row, key string) int {
 }
 
 // render writes t's lines in layout lay: its title, the columns'
-// header, then its rows under their group lines, the geometric means and
-// the warnings.
+// header, then its rows under their group lines, the geometric means,
+// the count of changes each later file shows, and the warnings.
 func (c *comparison) render(t *table, lay *layout) []string {
 	title := t.unit
 	if len(lay.title) > 0 {
@@ -248,6 +248,11 @@ func (c *comparison) render(t *table, lay *layout) []string {
 	}
 	for ; next < len(grid.cells); next++ {
 		lines = append(lines, indent+grid.line(next))
+	}
+	for i, f := range c.files[1:] {
+		if tl := tally(t.rows, i); tl.n > 0 {
+			lines = append(lines, wrap(tl.String(f.label+" vs "+c.files[0].label), c.width)...)
+		}
 	}
 	for _, warn := range warnings(t) {
 		lines = append(lines, wrap("note: "+warn, c.width)...)
@@ -584,4 +589,40 @@ func wrap(text string, w int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// A changeTally counts the cases a file shares with the first and how
+// many of them the test calls lower or higher in it.
+type changeTally struct{ n, lower, higher int }
+
+// tally counts the changes of rows from the first file to file i+1: the
+// cases both hold, and those whose change the Mann-Whitney U test calls
+// significant (p <= alpha, as the delta column prints them), lower and
+// higher.
+func tally(rows []*row, i int) changeTally {
+	var tl changeTally
+	for _, r := range rows {
+		d := r.deltas[i]
+		if !d.ok {
+			continue
+		}
+		tl.n++
+		if d.cmp.P > d.cmp.Alpha {
+			continue
+		}
+		switch old, new := r.cells[0].sum.Center, r.cells[i+1].sum.Center; {
+		case new < old:
+			tl.lower++
+		case new > old:
+			tl.higher++
+		}
+	}
+	return tl
+}
+
+// String says the tally under a table: "new vs old: 5 of 8 cases
+// differ, 3 lower and 2 higher; 3 ~".
+func (tl changeTally) String(which string) string {
+	return fmt.Sprintf("%s: %d of %d cases differ, %d lower and %d higher; %d ~", which,
+		tl.lower+tl.higher, tl.n, tl.lower, tl.higher, tl.n-tl.lower-tl.higher)
 }
