@@ -19,6 +19,19 @@
 // was written) and removes them. It refuses a shard missing or given
 // twice, shards of different sweeps or counts, and a case in two of them.
 //
+// -devices LIST (CUDA device ordinals, such as 0,1,2,3) does both on one
+// host: it runs the sweep in one shard per device, all at once, each
+// shard's benchmark binary on its device (CUDA_VISIBLE_DEVICES), from one
+// test binary built for them all, with each shard's progress lines
+// tagged by its device, and stores the merged run as one sweep's
+// (<name>.txt, or <name>-2.txt beside an earlier one) with its summary.
+// Where a shard writes nothing, the others' files are kept and the error
+// names the shard and the commands that finish the sweep. It refuses a
+// sweep with CPU cases, which the shards would time on the same cores;
+// with one device the sweep runs whole on it.
+//
+//	go run ./benchmarks/cmd/sweep -devices 0,1,2,3 -sweep roofline -count 6
+//
 // It builds the benchmarks test binary (or takes a prebuilt one with
 // -bin), runs it with -test.cpu 1 and the preset, streams progress to
 // stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
@@ -106,6 +119,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -195,6 +209,14 @@ type options struct {
 	kernels       int           // the user kernels -kernel added
 	shard         shard         // the part of the cases this run takes (-shard)
 	merge         []string      // the shards' files -merge names
+	devices       []string      // the CUDA devices -devices spreads the shards over
+	// device is the CUDA device a shard of a -devices run takes
+	// (CUDA_VISIBLE_DEVICES of its benchmark binary); "" leaves the
+	// environment as it is.
+	device string
+	// built is the test binary a -devices run built once for its shards;
+	// nil builds one (or takes -bin).
+	built *testBin
 }
 
 // flagError is a wrong command line: the flag, the value it was given
@@ -278,6 +300,10 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 		o.shard, err = parseShard(v)
 		return err
 	})
+	fs.Func("devices", "LIST: run the sweep in one shard per CUDA device of LIST (ordinals such as 0,1,2,3), all at once, each on its device (CUDA_VISIBLE_DEVICES), and merge their runs into one file; GPU cases only", func(v string) (err error) {
+		o.devices, err = parseDevices(v)
+		return err
+	})
 	merge := fs.Bool("merge", false, "merge the runs of every shard of one sweep, the files named after the flags (<name>.shard-K-of-N.txt), into <name>.txt beside them, and remove them")
 	for _, f := range benchmarks.AxisFlags() {
 		fs.Func(f.Name, f.Usage, func(s string) error {
@@ -308,6 +334,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	}
 	if o.list {
 		return o, nil
+	}
+	if o.devices != nil && given(fs, "shard") {
+		return nil, &flagError{Name: "devices", Value: strings.Join(o.devices, ","), Err: errors.New("makes its own shards, one a device: leave out -shard")}
 	}
 	if err := benchmarks.ValidateGPU(*gpu); err != nil {
 		return nil, &flagError{Name: "gpu", Value: fmt.Sprint(*gpu), Err: err}
@@ -465,21 +494,31 @@ func hostEnv(cpuCap int64) benchmarks.Env {
 // benchmark binary, which gets the axis and -kernel flags, and stores its
 // output under the sweep's name, unless no case ran.
 func run(o *options, stdout, stderr io.Writer) error {
+	if len(o.devices) > 0 {
+		return runDevices(o, stdout, stderr)
+	}
+	_, err := runOne(o, stdout, stderr)
+	return err
+}
+
+// runOne runs the sweep, or the shard of it that o names, and returns the
+// path of the file it wrote ("" where it wrote none) with the run's error.
+func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	built, err := benchmarks.BuildSweep(o.preset, o.axes)
 	if err != nil {
-		return err
+		return "", err
 	}
 	name := runName(built.Name, o.args) + o.shard.suffix()
 	root, commit, err := checkout()
 	if err != nil {
-		return err
+		return "", err
 	}
 	if st, err := os.Stat(filepath.Join(root, "benchmarks")); err != nil || !st.IsDir() {
-		return fmt.Errorf("no benchmarks directory under %s: run the sweep inside the convbench tree (the test binary runs in its benchmarks directory)", root)
+		return "", fmt.Errorf("no benchmarks directory under %s: run the sweep inside the convbench tree (the test binary runs in its benchmarks directory)", root)
 	}
 	ex := built.Expand(hostEnv(o.cpuCap))
 	if len(ex.Cases) == 0 {
-		return fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
+		return "", fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
 	}
 	// Another shard's cases are skipped as if done.
 	var mine []benchmarks.Case
@@ -492,13 +531,16 @@ func run(o *options, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(mine) == 0 {
-		return fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards; nothing written", o.shard.k, o.shard.n, len(ex.Cases), o.shard.n)
+		return "", fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards; nothing written", o.shard.k, o.shard.n, len(ex.Cases), o.shard.n)
 	}
-	bin, steps, cleanup, err := testBinary(root, o.bin, stderr)
-	if err != nil {
-		return err
+	tb := o.built
+	if tb == nil {
+		if tb, err = buildTestBinary(root, o.bin, stderr); err != nil {
+			return "", err
+		}
+		defer tb.cleanup()
 	}
-	defer cleanup()
+	bin, steps := tb.path, slices.Clone(tb.steps)
 	if c, ok := binaryCommit(bin); ok && o.bin != "" {
 		commit = c
 	}
@@ -521,6 +563,9 @@ func run(o *options, stdout, stderr io.Writer) error {
 		args = append(args, "-test.skip", skipPattern(caseNames(ex.Cases), others))
 	}
 	binName := binDisplayName(bin, o.bin != "")
+	if o.device != "" {
+		binName = "CUDA_VISIBLE_DEVICES=" + o.device + " " + binName
+	}
 	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
 
 	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now}
@@ -536,18 +581,18 @@ func run(o *options, stdout, stderr io.Writer) error {
 	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), benchname.Slug(gpu, cpu))
 	r, err := results.ReadRun(bytes.NewReader(out.Bytes()), filepath.Join(dir, name+".txt"))
 	if err != nil {
-		return fmt.Errorf("reading the benchmark output: %w", err)
+		return "", fmt.Errorf("reading the benchmark output: %w", err)
 	}
 	if len(r.Samples) == 0 {
 		if stopErr != nil {
-			return fmt.Errorf("%w, nothing written", stopErr)
+			return "", fmt.Errorf("%w, nothing written", stopErr)
 		}
-		return noCaseRan(runErr, r, out.Bytes(), progress.Tail())
+		return "", noCaseRan(runErr, r, out.Bytes(), progress.Tail())
 	}
 	header := fmt.Sprintf("# convbench sweep %s, commit %s, command: %s\n", name, commit, strings.Join(steps, " && "))
 	path, err := writeNew(dir, name, append([]byte(header), out.Bytes()...))
 	if err != nil {
-		return err
+		return "", err
 	}
 	fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
 	if gpu == "" && configValue(out.Bytes(), "gpu") == "none" {
@@ -555,7 +600,7 @@ func run(o *options, stdout, stderr io.Writer) error {
 	}
 	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
 	if err := printSummary(stdout, r); err != nil {
-		return err
+		return path, err
 	}
 	if len(faults) > 0 {
 		fmt.Fprintf(stderr, "sweep: %s ended the benchmark binary and failed; the other cases ran in a new one:\n", plural(len(faults), "case"))
@@ -565,13 +610,13 @@ func run(o *options, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case stopErr != nil:
-		return fmt.Errorf("%w; the cases that ran are in %s", stopErr, path)
+		return path, fmt.Errorf("%w; the cases that ran are in %s", stopErr, path)
 	case len(faults) > 0:
-		return fmt.Errorf("%s failed by ending the benchmark binary (%s); the other cases are in %s", plural(len(faults), "case"), faultNames(faults), path)
+		return path, fmt.Errorf("%s failed by ending the benchmark binary (%s); the other cases are in %s", plural(len(faults), "case"), faultNames(faults), path)
 	case runErr != nil:
-		return fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
+		return path, fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
 	}
-	return nil
+	return path, nil
 }
 
 // runCases runs the benchmark binary bin with args on the sweep's cases,
@@ -601,6 +646,9 @@ func runCases(o *options, bin, binName, root string, args []string, cases []benc
 		}
 		cmd := exec.Command(bin, runArgs...)
 		cmd.Dir = filepath.Join(root, "benchmarks")
+		if o.device != "" {
+			cmd.Env = append(os.Environ(), "CUDA_VISIBLE_DEVICES="+o.device)
+		}
 		w := &watch{limit: limit, repro: func(name string) string { return reproCommand(binName, args, name) }}
 		a := runBinary(cmd, progress, w)
 		out.Write(a.out)
@@ -664,29 +712,38 @@ func faultNames(faults []fault) string {
 	return strings.Join(s, ", ")
 }
 
-// testBinary returns the benchmarks test binary to run: bin, made
-// absolute, or one built into a temporary directory that cleanup
+// A testBin is the benchmarks test binary a sweep runs: its path, the
+// steps that built it for the run's header, and cleanup, which removes
+// it where the sweep built it.
+type testBin struct {
+	path    string
+	steps   []string
+	cleanup func()
+}
+
+// buildTestBinary returns the benchmarks test binary to run: bin, made
+// absolute, or one built into a temporary directory that its cleanup
 // removes, with the build step for the header.
-func testBinary(root, bin string, stderr io.Writer) (path string, steps []string, cleanup func(), err error) {
+func buildTestBinary(root, bin string, stderr io.Writer) (*testBin, error) {
 	if bin != "" {
 		abs, err := filepath.Abs(bin)
-		return abs, nil, func() {}, err
+		return &testBin{path: abs, cleanup: func() {}}, err
 	}
 	tmp, err := os.MkdirTemp("", "convbench-sweep")
 	if err != nil {
-		return "", nil, nil, err
+		return nil, err
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
-	path = filepath.Join(tmp, "benchmarks.test")
+	cleanup := func() { os.RemoveAll(tmp) }
+	path := filepath.Join(tmp, "benchmarks.test")
 	build := exec.Command("go", "test", "-c", "-o", path, "./benchmarks")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = stderr, stderr
 	if err := build.Run(); err != nil {
 		cleanup()
-		return "", nil, nil, fmt.Errorf("building the benchmarks test binary: %w", err)
+		return nil, fmt.Errorf("building the benchmarks test binary: %w", err)
 	}
-	return path, []string{"CGO_ENABLED=0 go test -c -o benchmarks.test ./benchmarks"}, cleanup, nil
+	return &testBin{path: path, steps: []string{"CGO_ENABLED=0 go test -c -o benchmarks.test ./benchmarks"}, cleanup: cleanup}, nil
 }
 
 // noCaseRan is the error of a run without a single result line: the

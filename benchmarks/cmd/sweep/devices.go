@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/results"
+)
+
+// parseDevices parses the value of -devices: distinct CUDA device
+// ordinals, comma-separated.
+func parseDevices(v string) ([]string, error) {
+	var devs []string
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || strconv.Itoa(n) != f {
+			return nil, fmt.Errorf("-devices %s: %q is not a device ordinal: want a list such as 0,1,2,3", v, f)
+		}
+		if slices.Contains(devs, f) {
+			return nil, fmt.Errorf("-devices %s: device %s is named twice", v, f)
+		}
+		devs = append(devs, f)
+	}
+	return devs, nil
+}
+
+// runDevices runs the sweep o names in one shard per device of
+// o.devices, all at once, each shard's benchmark binary on its device
+// (CUDA_VISIBLE_DEVICES), from one test binary built for them all. Each
+// shard's progress goes to stderr behind its device's tag. The shards
+// write their runs into a temporary folder; when every shard wrote one, they are merged (mergeShards)
+// and the run is stored as a single sweep's would be, with its summary on
+// stdout. Where a shard wrote nothing, the others' files are stored as
+// they are, with the commands that run the missing shard and merge. A
+// sweep with CPU cases is refused: the shards would time them on the
+// host's shared cores. With one device the sweep runs whole on it.
+func runDevices(o *options, stdout, stderr io.Writer) error {
+	built, err := benchmarks.BuildSweep(o.preset, o.axes)
+	if err != nil {
+		return err
+	}
+	ex := built.Expand(hostEnv(o.cpuCap))
+	if len(ex.Cases) == 0 {
+		return fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
+	}
+	if len(o.devices) == 1 {
+		so := *o
+		so.devices, so.device = nil, o.devices[0]
+		_, err := runOne(&so, stdout, stderr)
+		return err
+	}
+	var cpu []string
+	for _, c := range ex.Cases {
+		if !c.GPU && !slices.Contains(cpu, c.Variant) {
+			cpu = append(cpu, c.Variant)
+		}
+	}
+	if len(cpu) > 0 {
+		return fmt.Errorf("-devices: the sweep has CPU cases (%s), which the shards would time on the host's shared cores, each slowing the others'; name GPU variants with -variants, or run without -devices", strings.Join(cpu, ", "))
+	}
+	return runShards(o, len(ex.Cases), stdout, stderr)
+}
+
+// runShards runs the n = len(o.devices) shards of o's sweep of cases
+// cases at once and stores their runs (see runDevices).
+func runShards(o *options, cases int, stdout, stderr io.Writer) error {
+	n := len(o.devices)
+	if cases < n {
+		return fmt.Errorf("-devices %s: the sweep has %d cases, fewer than the %d devices; nothing written", strings.Join(o.devices, ","), cases, n)
+	}
+	root, _, err := checkout()
+	if err != nil {
+		return err
+	}
+	final := outputDir(root, o.dataDir, o.publish)
+	work, err := os.MkdirTemp("", "convbench-devices-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	tb := o.built
+	if tb == nil {
+		if tb, err = buildTestBinary(root, o.bin, stderr); err != nil {
+			return err
+		}
+		defer tb.cleanup()
+	}
+	fmt.Fprintf(stderr, "sweep: %d shards at once, one on each of the devices %s\n", n, strings.Join(o.devices, ", "))
+
+	var mu sync.Mutex // orders the shards' lines on stderr
+	paths := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i, dev := range o.devices {
+		so := *o
+		so.devices, so.device, so.built = nil, dev, tb
+		so.shard = shard{i + 1, n}
+		so.dataDir, so.publish = work, false
+		w := &taggedWriter{w: stderr, mu: &mu, tag: "[device " + dev + "] "}
+		wg.Go(func() {
+			paths[i], errs[i] = runOne(&so, io.Discard, w)
+			w.Flush()
+		})
+	}
+	wg.Wait()
+
+	var failed []string
+	for i, err := range errs {
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("shard %d of %d on device %s: %v", i+1, n, o.devices[i], err))
+		}
+	}
+	if slices.Contains(paths, "") {
+		return keepShards(o, final, paths, failed, stderr)
+	}
+	merged, err := mergeShards(paths)
+	if err != nil {
+		return fmt.Errorf("%w (shards of %s)", err, strings.Join(failed, "; "))
+	}
+	data, err := os.ReadFile(merged)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(final, filepath.Base(filepath.Dir(merged)))
+	path, err := writeNew(dir, strings.TrimSuffix(filepath.Base(merged), ".txt"), data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "sweep: wrote %s, the runs of its %d shards\n", path, n)
+	r, err := results.ReadRun(bytes.NewReader(data), path)
+	if err != nil {
+		return err
+	}
+	r.Preset = strings.TrimSuffix(filepath.Base(path), ".txt")
+	if err := printSummary(stdout, r); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%s; their results are in %s", strings.Join(failed, "; "), path)
+	}
+	return nil
+}
+
+// keepShards stores the shards' runs that were written, as they are,
+// beside where the merged run would have gone, and returns the error
+// that names the shards that wrote none with the commands that finish
+// the sweep: each missing shard alone, then -merge.
+func keepShards(o *options, final string, paths, failed []string, stderr io.Writer) error {
+	var kept []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(final, filepath.Base(filepath.Dir(p)))
+		out, err := writeNew(dir, strings.TrimSuffix(filepath.Base(p), ".txt"), data)
+		if err != nil {
+			return err
+		}
+		kept = append(kept, out)
+	}
+	var todo []string
+	for i, p := range paths {
+		if p == "" {
+			todo = append(todo, fmt.Sprintf("CUDA_VISIBLE_DEVICES=%s sweep <the same flags> -shard %d/%d", o.devices[i], i+1, len(paths)))
+		}
+	}
+	msg := strings.Join(failed, "; ")
+	if len(kept) == 0 {
+		return errors.New(msg + "; nothing written")
+	}
+	fmt.Fprintf(stderr, "sweep: kept the runs of %d of the %d shards: %s\n", len(kept), len(paths), strings.Join(kept, ", "))
+	return fmt.Errorf("%s; to finish the sweep run %s, then sweep -merge on the %d shards' files", msg, strings.Join(todo, " and "), len(paths))
+}
+
+// A taggedWriter writes whole lines to w, each behind tag, holding mu
+// while it writes so that the lines of several writers do not mix.
+type taggedWriter struct {
+	w   io.Writer
+	mu  *sync.Mutex
+	tag string
+	buf []byte
+}
+
+func (t *taggedWriter) Write(b []byte) (int, error) {
+	t.buf = append(t.buf, b...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		t.line(t.buf[:i+1])
+		t.buf = t.buf[i+1:]
+	}
+}
+
+// Flush writes what is left of a last line without its newline.
+func (t *taggedWriter) Flush() {
+	if len(t.buf) > 0 {
+		t.line(append(t.buf, '\n'))
+		t.buf = nil
+	}
+}
+
+func (t *taggedWriter) line(l []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	io.WriteString(t.w, t.tag)
+	t.w.Write(l)
+}
