@@ -268,9 +268,6 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 // records energy, a note says so.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
-	tcGoals := &Table{ID: "crossover-tc-goals", Title: "Tensor-core goals",
-		Caption: "Each GPU's crossover run: the median kernel time of the variant on the case against the goal, below the FP32 floor of the case (0.221 ms for dense21 and 0.482 ms for dense31 over 4096x4096 at 66.9 TFLOP/s).",
-		Header:  []string{"GPU", "Variant", "Size", "Filter", "Time (ms)", "Goal (ms)", "Verdict"}}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
 		Caption: fmt.Sprintf("Each GPU's crossover run, per auto variant: the cases where it ran beside at least one path it may take (`gpu-*` whose error model its own admits: `auto` the float32 direct and separable paths, the 3xTF32 tensor cores and `gpu-fft`; `auto-bf16` the TF32 and bfloat16 tensor cores too), how many of them it finished within %s× the median kernel time of the fastest of those, and the worst ratio and its case; the last column is the worst ratio against the fastest path of any model, what an auto variant's accuracy costs where a looser path is faster.", Sig(autoGoal, 2)),
 		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
@@ -303,11 +300,6 @@ func sectionCrossover(hosts []*Host) *Section {
 		if t := crossoverStarts(h, which, cases); t != nil {
 			s.Tables = append(s.Tables, t)
 		}
-		for _, g := range TCGoals {
-			if row, ok := tcGoalRow(h, g, cases); ok {
-				tcGoals.Rows = append(tcGoals.Rows, row)
-			}
-		}
 		for _, g := range pathGoals {
 			if row, ok := pathGoalRow(h, g, cases); ok {
 				pathGoalsTable.Rows = append(pathGoalsTable.Rows, row)
@@ -325,9 +317,6 @@ func sectionCrossover(hosts []*Host) *Section {
 	if len(pathGoalsTable.Rows) > 0 {
 		s.Tables = append([]*Table{pathGoalsTable}, s.Tables...)
 	}
-	if len(tcGoals.Rows) > 0 {
-		s.Tables = append([]*Table{tcGoals}, s.Tables...)
-	}
 	if len(goal.Rows) > 0 {
 		s.Tables = append([]*Table{goal}, s.Tables...)
 	}
@@ -335,43 +324,6 @@ func sectionCrossover(hosts []*Host) *Section {
 		s.Notes = append(s.Notes, noEnergyRecorded)
 	}
 	return s
-}
-
-// TCGoal is a time goal of a tensor-core variant on one case of preset
-// crossover.
-type TCGoal struct {
-	Variant, Size, Filter string
-	MaxMS                 float64
-}
-
-// TCGoals are the tensor-core goals: gpu-tc-3xtf32 under the FP32 floor
-// of a dense 21x21 and 31x31 filter over 4096x4096 (0.221 and 0.482 ms
-// at 66.9 TFLOP/s).
-var TCGoals = []TCGoal{
-	{"gpu-tc-3xtf32", "4096x4096", "dense21", 0.15},
-	{"gpu-tc-3xtf32", "4096x4096", "dense31", 0.30},
-}
-
-// tcGoalRow is h's row of the tensor-core goal table for g: the
-// variant's median kernel time on the case and whether it is within the
-// goal; false when the run lacks the case.
-func tcGoalRow(h *Host, g TCGoal, cases []crossoverCase) ([]string, bool) {
-	for _, c := range cases {
-		if c.size != g.Size || c.filter() != g.Filter {
-			continue
-		}
-		m, ok := c.times[g.Variant]
-		if !ok || !m.OK() {
-			return nil, false
-		}
-		ms := m.Center() / 1e6
-		verdict := "not met"
-		if ms <= g.MaxMS {
-			verdict = "met"
-		}
-		return []string{h.Title, g.Variant, g.Size, g.Filter, msCI(m), Sig(g.MaxMS, 2), verdict}, true
-	}
-	return nil, false
 }
 
 // isDirectCUDACores reports whether v is one of the direct paths on CUDA

@@ -38,6 +38,8 @@ func TestPathGoalRow(t *testing.T) {
 			[]string{"Test GPU", "gpu-tc-bf16 at least 2.0× as fast as gpu-regtile, dense K ≥ 21", "2 of 2", "2.14×", "4096x4096 dense21", "met"}},
 		{pathGoal{Variant: "gpu-fft", MaxMS: 0.25, Size: "4096x4096", MinK: 21, MaxK: 63},
 			[]string{"Test GPU", "gpu-fft within 0.25 ms, dense K 21 to 63, 4096x4096", "1 of 2", "0.260 ms", "4096x4096 dense31", "not met"}},
+		{pathGoal{Variant: "gpu-fft", MaxMS: 0.25, Size: "4096x4096", MinK: 21, MaxK: 21},
+			[]string{"Test GPU", "gpu-fft within 0.25 ms, dense K 21, 4096x4096", "1 of 1", "0.240 ms", "4096x4096 dense21", "met"}},
 		{pathGoal{Variant: "gpu-tc-tf32", Against: "gpu-regtile", MinSpeedup: 2, MinK: 21}, nil},
 	}
 	for _, tt := range tests {
