@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/results"
 )
 
@@ -36,27 +35,24 @@ func parseDevices(v string) ([]string, error) {
 
 // runDevices runs the sweep o names in one shard per device of
 // o.devices, all at once, each shard's benchmark binary on its device
-// (CUDA_VISIBLE_DEVICES), from one test binary built for them all. Each
-// shard's progress goes to stderr behind its device's tag. The shards
-// write their runs into a temporary folder; when every shard wrote one, they are merged (mergeShards)
-// and the run is stored as a single sweep's would be, with its summary on
-// stdout. Where a shard wrote nothing, the others' files are stored as
-// they are, with the commands that run the missing shard and merge. A
-// sweep with CPU cases is refused: the shards would time them on the
-// host's shared cores. With one device the sweep runs whole on it.
+// (CUDA_VISIBLE_DEVICES, replacing any the environment sets), from one
+// test binary built for them all. Each shard's progress goes to stderr
+// behind its device's tag. The shards write their runs into a temporary
+// folder; when every shard wrote one they are merged (mergeShards) and
+// the run is stored as a single sweep's would be, with its summary on
+// stdout. Where a shard wrote nothing, or the runs do not merge, the
+// shards' files are stored as they are and the error says what is left
+// to do. A sweep with CPU cases is refused: the shards would time them on
+// the host's shared cores. With one device the sweep runs whole on it.
 func runDevices(o *options, stdout, stderr io.Writer) error {
-	built, err := benchmarks.BuildSweep(o.preset, o.axes)
-	if err != nil {
-		return err
-	}
-	ex := built.Expand(hostEnv(o.cpuCap))
-	if len(ex.Cases) == 0 {
-		return fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
-	}
 	if len(o.devices) == 1 {
 		so := *o
 		so.devices, so.device = nil, o.devices[0]
 		_, err := runOne(&so, stdout, stderr)
+		return err
+	}
+	_, ex, err := expandSweep(o)
+	if err != nil {
 		return err
 	}
 	var cpu []string
@@ -114,76 +110,80 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 	}
 	wg.Wait()
 
-	var failed []string
+	var failed, todo []string
 	for i, err := range errs {
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("shard %d of %d on device %s: %v", i+1, n, o.devices[i], err))
 		}
+		if paths[i] == "" {
+			todo = append(todo, fmt.Sprintf("CUDA_VISIBLE_DEVICES=%s sweep <the same flags> -shard %d/%d", o.devices[i], i+1, n))
+		}
 	}
-	if slices.Contains(paths, "") {
-		return keepShards(o, final, paths, failed, stderr)
+	if todo == nil {
+		merged, err := mergeShards(paths)
+		if err == nil {
+			path, err := store(final, merged)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "sweep: wrote %s, the runs of its %d shards\n", path, n)
+			if err := printStored(stdout, path); err != nil {
+				return err
+			}
+			if failed != nil {
+				return fmt.Errorf("%s; their results are in %s", strings.Join(failed, "; "), path)
+			}
+			return nil
+		}
+		failed = append(failed, err.Error())
 	}
-	merged, err := mergeShards(paths)
-	if err != nil {
-		return fmt.Errorf("%w (shards of %s)", err, strings.Join(failed, "; "))
-	}
-	data, err := os.ReadFile(merged)
-	if err != nil {
-		return err
-	}
-	dir := filepath.Join(final, filepath.Base(filepath.Dir(merged)))
-	path, err := writeNew(dir, strings.TrimSuffix(filepath.Base(merged), ".txt"), data)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "sweep: wrote %s, the runs of its %d shards\n", path, n)
-	r, err := results.ReadRun(bytes.NewReader(data), path)
-	if err != nil {
-		return err
-	}
-	r.Preset = strings.TrimSuffix(filepath.Base(path), ".txt")
-	if err := printSummary(stdout, r); err != nil {
-		return err
-	}
-	if len(failed) > 0 {
-		return fmt.Errorf("%s; their results are in %s", strings.Join(failed, "; "), path)
-	}
-	return nil
-}
-
-// keepShards stores the shards' runs that were written, as they are,
-// beside where the merged run would have gone, and returns the error
-// that names the shards that wrote none with the commands that finish
-// the sweep: each missing shard alone, then -merge.
-func keepShards(o *options, final string, paths, failed []string, stderr io.Writer) error {
+	// Keep what the shards wrote.
 	var kept []string
 	for _, p := range paths {
 		if p == "" {
 			continue
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Join(final, filepath.Base(filepath.Dir(p)))
-		out, err := writeNew(dir, strings.TrimSuffix(filepath.Base(p), ".txt"), data)
+		out, err := store(final, p)
 		if err != nil {
 			return err
 		}
 		kept = append(kept, out)
 	}
-	var todo []string
-	for i, p := range paths {
-		if p == "" {
-			todo = append(todo, fmt.Sprintf("CUDA_VISIBLE_DEVICES=%s sweep <the same flags> -shard %d/%d", o.devices[i], i+1, len(paths)))
-		}
-	}
 	msg := strings.Join(failed, "; ")
-	if len(kept) == 0 {
+	switch {
+	case kept == nil:
 		return errors.New(msg + "; nothing written")
+	case todo == nil:
+		return fmt.Errorf("%s; the shards' runs are kept as they are: %s", msg, strings.Join(kept, ", "))
 	}
-	fmt.Fprintf(stderr, "sweep: kept the runs of %d of the %d shards: %s\n", len(kept), len(paths), strings.Join(kept, ", "))
-	return fmt.Errorf("%s; to finish the sweep run %s, then sweep -merge on the %d shards' files", msg, strings.Join(todo, " and "), len(paths))
+	return fmt.Errorf("%s; the runs of %d of the %d shards are kept (%s): to finish the sweep run %s, then sweep -merge on the %d shards' files",
+		msg, len(kept), n, strings.Join(kept, ", "), strings.Join(todo, " and "), n)
+}
+
+// store writes the run at path, written by a shard under the temporary
+// folder's <slug>/, into final/<slug>/ under the same name, or beside an
+// earlier file of that name as writeNew does, and returns where.
+func store(final, path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(final, filepath.Base(filepath.Dir(path)))
+	return writeNew(dir, strings.TrimSuffix(filepath.Base(path), ".txt"), data)
+}
+
+// printStored prints the summary of the run stored at path.
+func printStored(stdout io.Writer, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	r, err := results.ReadRun(bytes.NewReader(data), path)
+	if err != nil {
+		return err
+	}
+	r.Preset = strings.TrimSuffix(filepath.Base(path), ".txt")
+	return printSummary(stdout, r)
 }
 
 // A taggedWriter writes whole lines to w, each behind tag, holding mu

@@ -62,8 +62,9 @@ func TestDevicesRefuseCPUCases(t *testing.T) {
 // The shards of a -devices run run at once, each benchmark binary on its
 // device, and their runs are stored as one: a single file with every
 // case once, each shard's command naming its device, and no shard file
-// or temporary folder left. Where a shard writes nothing, the others'
-// files are kept and the error says how to finish.
+// or temporary folder left; with one device the sweep runs whole on it.
+// Where a shard writes nothing, or the shards' runs do not merge, the
+// files written are kept and the error says why and what is left.
 func TestRunShardsOnDevices(t *testing.T) {
 	args, axes := cpuRunAxes(t)
 	root, _, err := checkout()
@@ -107,8 +108,44 @@ func TestRunShardsOnDevices(t *testing.T) {
 		if !strings.Contains(stdout.String(), "cpu-fast") {
 			t.Errorf("no summary on stdout:\n%s", stdout.String())
 		}
-		if left, _ := os.ReadDir(tmp); len(left) > 1 { // the test binary's own folder
-			t.Errorf("temporary files left: %v", left)
+		if left, _ := filepath.Glob(filepath.Join(tmp, "convbench-devices-*")); len(left) > 0 {
+			t.Errorf("temporary folders left: %v", left)
+		}
+	})
+
+	t.Run("one device", func(t *testing.T) {
+		data := t.TempDir()
+		o := &options{axes: axes, args: args, count: 1, noise: 1, maxTime: 50 * time.Millisecond, dataDir: data, devices: []string{"0"}, built: tb}
+		if err := run(o, new(syncBuffer), new(syncBuffer)); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(data, "*", "*"))
+		if len(files) != 1 || filepath.Base(files[0]) != runName("custom", args)+".txt" {
+			t.Fatalf("wrote %v, want the whole sweep in one file", files)
+		}
+		if b, _ := os.ReadFile(files[0]); !bytes.Contains(b, []byte("CUDA_VISIBLE_DEVICES=0 ")) || len(runCaseNames(t, files[0])) != 4 {
+			t.Errorf("the run does not name its device or lacks cases:\n%s", b)
+		}
+	})
+
+	t.Run("shards do not merge", func(t *testing.T) {
+		// On device 1 the host reports another CPU: its run goes under
+		// another folder, and the two shards are not one sweep's.
+		fake := filepath.Join(t.TempDir(), "benchmarks.test")
+		script := "#!/bin/sh\nif [ \"$CUDA_VISIBLE_DEVICES\" = 1 ]; then " + tb.path + " \"$@\" | sed 's/^cpu: .*/cpu: Other CPU/'; exit 0; fi\nexec " + tb.path + " \"$@\"\n"
+		if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data := t.TempDir()
+		o := &options{axes: axes, args: args, count: 1, noise: 1, maxTime: 50 * time.Millisecond, dataDir: data, devices: []string{"0", "1"},
+			built: &testBin{path: fake, cleanup: func() {}}}
+		err := runShards(o, 4, new(syncBuffer), new(syncBuffer))
+		if err == nil || !strings.Contains(err.Error(), "is not a shard of") || !strings.Contains(err.Error(), "kept as they are") {
+			t.Fatalf("err = %v; want the merge's refusal and the shards kept", err)
+		}
+		files, _ := filepath.Glob(filepath.Join(data, "*", "*"))
+		if len(files) != 2 || filepath.Dir(files[0]) == filepath.Dir(files[1]) {
+			t.Errorf("kept %v, want each shard's run in its host's folder", files)
 		}
 	})
 

@@ -25,8 +25,10 @@
 // test binary built for them all, with each shard's progress lines
 // tagged by its device, and stores the merged run as one sweep's
 // (<name>.txt, or <name>-2.txt beside an earlier one) with its summary.
-// Where a shard writes nothing, the others' files are kept and the error
-// names the shard and the commands that finish the sweep. It refuses a
+// Where a shard writes nothing, or the shards' runs do not merge (two
+// models of GPU), the files written are kept and the error says why and
+// what is left to run. Each shard's CUDA_VISIBLE_DEVICES replaces any the
+// environment sets. It refuses a
 // sweep with CPU cases, which the shards would time on the same cores;
 // with one device the sweep runs whole on it.
 //
@@ -504,7 +506,7 @@ func run(o *options, stdout, stderr io.Writer) error {
 // runOne runs the sweep, or the shard of it that o names, and returns the
 // path of the file it wrote ("" where it wrote none) with the run's error.
 func runOne(o *options, stdout, stderr io.Writer) (string, error) {
-	built, err := benchmarks.BuildSweep(o.preset, o.axes)
+	built, ex, err := expandSweep(o)
 	if err != nil {
 		return "", err
 	}
@@ -515,10 +517,6 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	}
 	if st, err := os.Stat(filepath.Join(root, "benchmarks")); err != nil || !st.IsDir() {
 		return "", fmt.Errorf("no benchmarks directory under %s: run the sweep inside the convbench tree (the test binary runs in its benchmarks directory)", root)
-	}
-	ex := built.Expand(hostEnv(o.cpuCap))
-	if len(ex.Cases) == 0 {
-		return "", fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
 	}
 	// Another shard's cases are skipped as if done.
 	var mine []benchmarks.Case
@@ -617,6 +615,20 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 		return path, fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
 	}
 	return path, nil
+}
+
+// expandSweep builds the sweep o names and its cases on this host; it is
+// an error when the host runs none of them.
+func expandSweep(o *options) (benchmarks.Preset, benchmarks.Expansion, error) {
+	built, err := benchmarks.BuildSweep(o.preset, o.axes)
+	if err != nil {
+		return built, benchmarks.Expansion{}, err
+	}
+	ex := built.Expand(hostEnv(o.cpuCap))
+	if len(ex.Cases) == 0 {
+		return built, ex, fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
+	}
+	return built, ex, nil
 }
 
 // runCases runs the benchmark binary bin with args on the sweep's cases,
