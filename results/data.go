@@ -26,6 +26,7 @@ import (
 
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
 )
 
@@ -360,7 +361,7 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		run.Config = maps.Clone(run.Samples[0].Config)
 		for k, vs := range run.measured {
 			if len(vs) > 1 {
-				run.Config[k] = strconv.FormatFloat(middle(vs), 'f', -1, 64)
+				run.Config[k] = strconv.FormatFloat(Measure{benchmath.NewSample(vs, &thresholds)}.Center(), 'f', -1, 64)
 			}
 		}
 	} else {
@@ -374,15 +375,6 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 // measured their own, each in a configuration line of its block, so the
 // run's value is the median of those lines' values.
 var measuredConfig = []string{"gpu-copy-gbps"}
-
-// middle returns the median of the sorted, non-empty xs.
-func middle(xs []float64) float64 {
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
-}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.
 func Load(dataDir string) ([]*Run, error) {
