@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -84,35 +83,6 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
-}
-
-// selectsBenchmark reports whether the -test.bench pattern runs the
-// top-level benchmark called name: its first '/'-separated element, as
-// the testing package splits it, matches name. A pattern that runs no
-// benchmark ("" or "^$", as convtest's shrinking children are given)
-// sets nothing up, so a child process checks its one case and no more.
-// An invalid pattern selects nothing here; the testing package reports it.
-func selectsBenchmark(pattern, name string) bool {
-	if pattern == "" {
-		return false
-	}
-	top, depth := pattern, 0
-scan:
-	for i, r := range pattern {
-		switch r {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case '/':
-			if depth == 0 {
-				top = pattern[:i]
-				break scan
-			}
-		}
-	}
-	re, err := regexp.Compile(top)
-	return err == nil && re.MatchString(name)
 }
 
 // setupBench finds the host's devices, expands the preset and prints the
@@ -195,8 +165,9 @@ func setupBench(stdout, stderr io.Writer) error {
 	}
 	bench.refused = proveUserKernels(kernelFlag, ex.Cases, stdout, stderr)
 	bench.cases = ex.Cases
+	selected := selectedCases(ex.Cases)
 	if host.GPU != nil {
-		timed := slices.DeleteFunc(slices.Clone(ex.Cases), func(c Case) bool { return bench.refused[c.Variant] != "" })
+		timed := slices.DeleteFunc(slices.Clone(selected), func(c Case) bool { return bench.refused[c.Variant] != "" })
 		if err := precompile(timed, runtime.NumCPU(), stderr); err != nil {
 			fmt.Fprintln(stderr, "[benchmarks]", err)
 		}
@@ -205,7 +176,7 @@ func setupBench(stdout, stderr io.Writer) error {
 		Device:     host.Device,
 		Peaks:      host.Peaks(),
 		CPUThreads: *cpuThreadsFlag,
-		Progress:   newProgress(stderr, preset.Name, len(ex.Cases), time.Now()),
+		Progress:   newProgress(stderr, preset.Name, len(selected), time.Now()),
 		Seed:       *seedFlag,
 		Noise:      noise,
 		Guard:      host.Guard,
@@ -299,28 +270,6 @@ func proveUserKernels(kf *KernelFlag, cases []Case, stdout, stderr io.Writer) ma
 		fmt.Fprintln(stderr, "[benchmarks] "+line)
 	}
 	return refused
-}
-
-func TestSelectsBenchmark(t *testing.T) {
-	for _, tt := range []struct {
-		pattern string
-		want    bool
-	}{
-		{"", false},
-		{"^$", false},
-		{".", true},
-		{"BenchmarkConv", true},
-		{"Conv/variant=gpu-fft", true},
-		{"^BenchmarkConv$/size=[0-9]+/", true},
-		{"BenchmarkOther", false},
-		{"[/]Conv", false}, // a '/' inside brackets does not split
-		{"(", false},       // invalid: the testing package reports it
-		{"/variant=cpu", true},
-	} {
-		if got := selectsBenchmark(tt.pattern, "BenchmarkConv"); got != tt.want {
-			t.Errorf("selectsBenchmark(%q, BenchmarkConv) = %v, want %v", tt.pattern, got, tt.want)
-		}
-	}
 }
 
 // TestNoSweepForNoBenchmark runs this test binary as convtest's shrinking

@@ -233,6 +233,9 @@
 //
 // or through benchmarks/cmd/sweep, which also stores the output under
 // results/local/data (or results/data with -publish). Progress goes to
-// stderr. Runs pair across ages and hosts through PairingName
+// stderr. A -bench or -test.skip pattern that names some of the sweep's
+// cases (-bench 'Conv/variant=gpu-fft/size=4096x4096/') runs those alone:
+// the progress counts them, and only their kernels are compiled ahead.
+// Runs pair across ages and hosts through PairingName
 // (benchmarks/cmd/compare, make compare).
 package benchmarks
