@@ -166,6 +166,10 @@ func setupBench(stdout, stderr io.Writer) error {
 	bench.refused = proveUserKernels(kernelFlag, ex.Cases, stdout, stderr)
 	bench.cases = ex.Cases
 	selected := selectedCases(ex.Cases)
+	if len(selected) == 0 && len(ex.Cases) > 0 {
+		fmt.Fprintf(stderr, "[benchmarks] -test.bench %q and -test.skip %q select none of the sweep's %d cases, named as %s\n",
+			flagValue("test.bench"), flagValue("test.skip"), len(ex.Cases), "BenchmarkConv/"+ex.Cases[0].Name())
+	}
 	if host.GPU != nil {
 		timed := slices.DeleteFunc(slices.Clone(selected), func(c Case) bool { return bench.refused[c.Variant] != "" })
 		if err := precompile(timed, runtime.NumCPU(), stderr); err != nil {

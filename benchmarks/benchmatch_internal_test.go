@@ -107,3 +107,29 @@ func TestProgressCountsSelectedCases(t *testing.T) {
 		t.Errorf("progress does not count the one case selected of four:\n%s", stderr.String())
 	}
 }
+
+// TestNoCaseSelected: a pattern that names none of the sweep's cases
+// says so, with the form of their names, and times nothing.
+func TestNoCaseSelected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the benchmark binary")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	cmd := exec.Command(exe, "-test.run", "^$", "-test.cpu", "1", "-test.bench", "Conv/variant=cpu-naive/size=1024x1024/",
+		"-variants", "cpu-naive", "-sizes", "32x32", "-filters", "gauss3", "-test.count", "1", "-max-time=50ms")
+	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := `[benchmarks] -test.bench "Conv/variant=cpu-naive/size=1024x1024/" and -test.skip "" select none of the sweep's 1 cases, named as BenchmarkConv/variant=cpu-naive/size=32x32/filter=gauss3/`
+	if !strings.Contains(string(out), want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if regexp.MustCompile(`(?m)^BenchmarkConv/\S+\s+\d`).Match(out) {
+		t.Errorf("a case was timed:\n%s", out)
+	}
+}

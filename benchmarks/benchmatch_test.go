@@ -124,14 +124,8 @@ func selectsBenchmark(pattern, name string) bool {
 // does not compile, every case is kept and the testing package reports
 // the pattern.
 func selectedCases(cases []Case) []Case {
-	pattern := func(name string) string {
-		if f := flag.Lookup(name); f != nil {
-			return f.Value.String()
-		}
-		return ""
-	}
-	run, err1 := parseBenchMatch(pattern("test.bench"))
-	skip, err2 := parseBenchMatch(pattern("test.skip"))
+	run, err1 := parseBenchMatch(flagValue("test.bench"))
+	skip, err2 := parseBenchMatch(flagValue("test.skip"))
 	if err1 != nil || err2 != nil {
 		return cases
 	}
@@ -142,4 +136,13 @@ func selectedCases(cases []Case) []Case {
 		}
 	}
 	return sel
+}
+
+// flagValue is the value of the flag called name, or "" where no such
+// flag is defined.
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }
