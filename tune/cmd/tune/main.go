@@ -90,7 +90,7 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	fs.IntVar(&o.verify, "verify", tune.DefaultVerify, "random problems each candidate must pass before it is timed")
 	fs.IntVar(&o.samples, "samples", tune.DefaultSamples, "timed samples per candidate (the median is kept)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random sample and the verification problems")
-	fs.StringVar(&o.out, "out", filepath.Join("results", "tuning"), "directory of the tuning tables")
+	fs.StringVar(&o.out, "out", filepath.Join("tables", "tuning"), "directory of the tuning tables (the default, run from the repository root, is the one package tables/tuning embeds)")
 	fs.StringVar(&o.commit, "commit", "", "commit recorded in the entries (default: git's HEAD, else the COMMIT file beside the binary)")
 	fs.BoolVar(&o.verbose, "v", false, "a line per candidate on stderr")
 	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one candidate (its plans, verification and timing; also of compiling one kernel ahead and of a class's start; the default fits the largest class's candidates, seconds each, with room): past it the candidate is a hang, its process is killed and the class goes on in a new one")

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -118,5 +121,33 @@ func TestStoredChoices(t *testing.T) {
 	want := convolve.Setting{Block: convolve.Block{X: 32, Y: 16}, Tunables: map[string]int{"rxr": 8, "ry": 4}}
 	if len(got) != 1 || !got[e.Key()].Equal(want) {
 		t.Errorf("stored choices %v, want %s: %v", got, e.Key(), want)
+	}
+}
+
+// The default -out, read from the repository root as the README runs the
+// command, is the directory whose tables every plan reads: the stored
+// choices the tuner starts from are the committed table's.
+func TestDefaultOutIsTheEmbeddedTables(t *testing.T) {
+	o, _, err := parse(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join("..", "..", "..")
+	files, _ := filepath.Glob(filepath.Join(root, o.out, "*.json"))
+	if len(files) == 0 {
+		t.Fatalf("-out %s holds no tables under the repository root", o.out)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, err := tuning.Parse(b)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if got := storedChoices(filepath.Join(root, o.out), tb.GPUName()); len(got) == 0 {
+			t.Errorf("%s: the tuner finds no stored choice for %s under its default -out", f, tb.GPUName())
+		}
 	}
 }
