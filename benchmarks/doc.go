@@ -176,8 +176,9 @@
 // whose metered runs span too little, over which the counter did not
 // advance or whose reading failed carries no energy either; a progress
 // note names each such rule the first time, with the line's numbers. The
-// configuration line gpu-energy says how energy is measured and which
-// lines carry it, or why none does (no GPU, no NVML, no counter); the
+// configuration line gpu-energy, written where the run has a GPU, says
+// how energy is measured and which lines carry it, or why none does (no
+// NVML, no counter); the
 // first GPU line's progress note gives the counter's measured update
 // period, and each line's note the energy a run and what it was measured
 // over.

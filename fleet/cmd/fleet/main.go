@@ -86,6 +86,9 @@ func run(ctx context.Context, name string, args []string, w io.Writer) error {
 		return gather(args, w)
 	case "rerun":
 		return rerun(args, w)
+	case "-h", "-help", "--help", "help":
+		_, err := fmt.Fprintln(w, usage)
+		return err
 	}
 	return fmt.Errorf("unknown command %q\n%s", name, usage)
 }

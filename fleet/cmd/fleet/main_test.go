@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,5 +180,19 @@ func TestLocalRefusesTargets(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), args[0]+" ") {
 			t.Errorf("submit -local %v: %v, want an error naming %s", args, err, args[0])
 		}
+	}
+}
+
+// Asked for help, fleet prints its commands and succeeds; an unknown
+// command is an error that names it.
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help", "help"} {
+		var out strings.Builder
+		if err := run(context.Background(), arg, nil, &out); err != nil || !strings.Contains(out.String(), "fleet submit [flags]") {
+			t.Errorf("fleet %s: %v, output %q", arg, err, out.String())
+		}
+	}
+	if err := run(context.Background(), "sumbit", nil, io.Discard); err == nil || !strings.Contains(err.Error(), `unknown command "sumbit"`) {
+		t.Errorf("fleet sumbit: %v", err)
 	}
 }
