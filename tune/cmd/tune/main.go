@@ -39,6 +39,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -233,6 +234,9 @@ func split(s string) []string {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, jobs, err := parse(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tune:", err)
 		return 2

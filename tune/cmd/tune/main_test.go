@@ -151,3 +151,22 @@ func TestDefaultOutIsTheEmbeddedTables(t *testing.T) {
 		}
 	}
 }
+
+// -h prints the flags and succeeds; an unknown flag is a usage error.
+func TestHelpExitStatus(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-h"}, 0},
+		{[]string{"-bogus"}, 2},
+	} {
+		var stderr strings.Builder
+		if got := run(tt.args, strings.NewReader(""), io.Discard, &stderr); got != tt.want {
+			t.Errorf("tune %v: exit status %d, want %d; stderr:\n%s", tt.args, got, tt.want, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "-case-timeout") {
+			t.Errorf("tune %v: stderr lacks the flags:\n%s", tt.args, stderr.String())
+		}
+	}
+}
