@@ -1,20 +1,21 @@
-// Package benchmarks holds the testing.B sweeps of the framework: the
-// experiments of the five source reports as presets of benchmark cases,
-// each case a sub-benchmark of BenchmarkConv whose name carries every
-// sweep key (variant, size, filter, k, block, border, type, ch, layout,
-// cache, timing, mem, opts, tune where a case sets a variant's tunable,
-// and gpus where it names its devices), so that benchstat can compare
-// along any of them. A GPU case
-// that sets no tunable runs with its GPU's tuning table (tables/tuning),
-// or its family's defaults where the table has no entry; tune=untuned
-// asks for the defaults (preset tuned-vs-default times both). The first
-// progress note of such a case names the block and tunables and where
-// they came from ("config: block=64x4 rx=4,ry=8, tuned (...)"), and the
-// run's configuration line "tuning:" names the table (and the
-// CONVBENCH_TUNING that chose it) or says the defaults were used. The
-// line "crossover:" names, the same way, the crossover table the auto
-// variant's cases choose their paths from (tables/crossover,
-// CONVBENCH_CROSSOVER), or says auto took its heuristic.
+// Package benchmarks holds the framework's benchmark sweeps.
+//
+// The experiments of the five source reports are presets of benchmark
+// cases, each case a sub-benchmark of BenchmarkConv whose name carries
+// every sweep key (variant, size, filter, k, block, border, type, ch,
+// layout, cache, timing, mem, opts, tune where a case sets a variant's
+// tunable, and gpus where it names its devices), so that benchstat can
+// compare along any of them. A GPU case that sets no tunable runs with its
+// GPU's tuning table (tables/tuning), or its family's defaults where the
+// table has no entry; tune=untuned asks for the defaults (preset
+// tuned-vs-default times both). The first progress note of such a case
+// names the block and tunables and where they came from ("config:
+// block=64x4 rx=4,ry=8, tuned (...)"), and the run's configuration line
+// "tuning:" names the table (and the CONVBENCH_TUNING that chose it) or
+// says the defaults were used. The line "crossover:" names, the same way,
+// the crossover table the auto variant's cases choose their paths from
+// (tables/crossover, CONVBENCH_CROSSOVER), or says auto took its
+// heuristic.
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of

@@ -1,6 +1,8 @@
-// Package convolve is the problem model of the framework: images, filters,
-// border modes, the operations a variant can compute, the Variant interface
-// with its registry, error metrics and throughput arithmetic.
+// Package convolve defines the framework's convolution problems and the Variant contract.
+//
+// It holds images, filters, border modes, the operations a variant can
+// compute, the Variant interface with its registry, error metrics and
+// throughput arithmetic.
 //
 // Data flows one way. A [Problem] describes what to compute (operation,
 // input geometry, filter, border, correlate or convolve). A [Variant] turns a

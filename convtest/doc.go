@@ -1,7 +1,8 @@
-// Package convtest is a conformance suite for implementations of
-// convolve.Variant, in the spirit of testing/fstest: a test of any module
-// calls TestVariant on its variant (and a benchmark calls package
-// benchmarks' BenchmarkVariant).
+// Package convtest implements a conformance suite for convolve.Variant implementations.
+//
+// In the spirit of testing/fstest, a test of any module calls TestVariant
+// on its variant (and a benchmark calls package benchmarks'
+// BenchmarkVariant).
 //
 //	func TestMyVariant(t *testing.T) { convtest.TestVariant(t, myVariant{}) }
 //

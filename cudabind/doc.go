@@ -1,7 +1,8 @@
-// Package cudabind is the framework's CUDA runtime, in pure Go: devices,
-// the executor thread, contexts, memory, streams, events, modules,
-// launches, textures and CUDA graphs, over the driver API (libcuda.so.1)
-// opened at run time with purego, so the module builds with
+// Package cudabind is the framework's CUDA runtime in pure Go.
+//
+// It provides devices, the executor thread, contexts, memory, streams,
+// events, modules, launches, textures and CUDA graphs, over the driver API
+// (libcuda.so.1) opened at run time with purego, so the module builds with
 // CGO_ENABLED=0 and no CUDA toolkit, and its tests pass on machines
 // without a GPU.
 //

@@ -1,14 +1,15 @@
-// Package fleet runs convbench across many GPU hosts through Slurm: a
-// sweep, a preset or the GPU test run as one Slurm array task a target (a
-// partition, a node or a GPU type), each task running the prebuilt binaries
-// of make gpu-bins from a job directory on a file system the nodes share,
-// so that the nodes need no Go. It follows the tasks (pending, running,
-// done, failed, each failure with its node, exit code and the tail of its
-// log), submits again only the failed ones, and gathers the runs of the
-// tasks that succeeded into one data directory, by GPU slug, with a
-// comparison of the same cases across GPUs. A local job (Request.Local)
-// runs its one task on the submitting host through the same script,
-// without Slurm.
+// Package fleet runs convbench across many GPU hosts through Slurm.
+//
+// It runs a sweep, a preset or the GPU test run as one Slurm array task a
+// target (a partition, a node or a GPU type), each task running the
+// prebuilt binaries of make gpu-bins from a job directory on a file system
+// the nodes share, so that the nodes need no Go. It follows the tasks
+// (pending, running, done, failed, each failure with its node, exit code
+// and the tail of its log), submits again only the failed ones, and
+// gathers the runs of the tasks that succeeded into one data directory, by
+// GPU slug, with a comparison of the same cases across GPUs. A local job
+// (Request.Local) runs its one task on the submitting host through the
+// same script, without Slurm.
 //
 // A job directory holds:
 //

@@ -1,8 +1,9 @@
-// Package properties runs the conformance suite of package convtest over
-// every variant in the convolve registry, the CPU variants of refimpl and
-// the GPU variants of gpu/variants, before any of them is timed. It
-// holds tests only; the properties, the case generator, shrinking, the
-// edge cases and the bad-input checks live in convtest.
+// Package properties runs the convtest conformance suite over every registered variant.
+//
+// That is the CPU variants of refimpl and the GPU variants of
+// gpu/variants, before any of them is timed. It holds tests only; the
+// properties, the case generator, shrinking, the edge cases and the
+// bad-input checks live in convtest.
 //
 // Flags:
 //

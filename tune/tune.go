@@ -1,6 +1,8 @@
-// Package tune searches a variant's tuning space (convolve.TuningSpace)
-// for the fastest correct setting of one problem class: element type,
-// filter size K and image size class, on the device the variant plans on.
+// Package tune finds the fastest correct setting of a variant for a problem class.
+//
+// It searches the variant's tuning space (convolve.TuningSpace) for one
+// class (element type, filter size K and image size class) on the device
+// the variant plans on.
 //
 // Every candidate is first verified: it runs on a few random problems of
 // the class's type and K (odd, unaligned sizes, random weights) and its

@@ -1,5 +1,6 @@
-// Package benchname reads and writes the parts of benchmark output that
-// name things: the keys of a benchmark case's name, their values when a
+// Package benchname reads and writes the names in benchmark output.
+//
+// It covers the keys of a benchmark case's name, their values when a
 // stored name lacks one, and the directory name of a host's results. It
 // imports nothing that needs a GPU, so that both the benchmarks, which
 // write these names, and package results, which reads them from stored

@@ -1,10 +1,12 @@
-// Command testsummary runs go test over packages and prints, besides the
-// usual per-package lines, how many tests passed, failed and skipped, how
-// many of the skips were for want of a GPU or of NVRTC, whether the NVRTC
-// kernel compile checks ran, the slowest packages and top-level tests, and
-// how many kernels NVRTC compiled and for how long. It is what `make test`
-// runs, so that a machine without a GPU says plainly which checks it could
-// not make, and one with a GPU says where the time went.
+// Command testsummary runs go test and summarises what ran and what was skipped.
+//
+// Besides the usual per-package lines it prints how many tests passed,
+// failed and skipped, how many of the skips were for want of a GPU or of
+// NVRTC, whether the NVRTC kernel compile checks ran, the slowest packages
+// and top-level tests, and how many kernels NVRTC compiled and for how
+// long. It is what `make test` runs, so that a machine without a GPU says
+// plainly which checks it could not make, and one with a GPU says where
+// the time went.
 //
 //	go run ./cmd/testsummary [go test flags] ./...
 //

@@ -1,8 +1,9 @@
-// Package tiling holds the launch-shape rules of gpu-tiled that other
-// packages need without a GPU: how many outputs each thread computes when
-// its ry tunable is unset. The GPU variant applies the rule when it plans;
-// package results applies the same rule to stored runs, to name the
-// configuration the variant would have picked.
+// Package tiling holds gpu-tiled's launch-shape rules for packages without a GPU.
+//
+// The rule says how many outputs each thread computes when its ry tunable
+// is unset. The GPU variant applies the rule when it plans; package
+// results applies the same rule to stored runs, to name the configuration
+// the variant would have picked.
 package tiling
 
 import "github.com/convbench/convbench/convolve"

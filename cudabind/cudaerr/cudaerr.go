@@ -1,7 +1,8 @@
-// Package cudaerr holds the errors of the CUDA library bindings: [Error],
-// a failed call of the driver, NVRTC or NVML with its code and the
-// library's name for it, and [UnavailableError], a library or device that
-// is not there. Package cudabind re-exports both.
+// Package cudaerr defines the errors of the CUDA library bindings.
+//
+// [Error] is a failed call of the driver, NVRTC or NVML with its code and
+// the library's name for it, and [UnavailableError], a library or device
+// that is not there. Package cudabind re-exports both.
 package cudaerr
 
 import (

@@ -1,8 +1,9 @@
-// Package cudnn binds the part of NVIDIA cuDNN 9 that a single-channel
-// 2-D convolution needs, loaded at run time and bound with package dl
-// (no cgo): the handle and its stream, the version, the status strings,
-// 4-d float tensor, filter and convolution descriptors in NCHW, the
-// math type, the forward algorithm search, the workspace size and the
+// Package cudnn binds the part of NVIDIA cuDNN 9 that a 2-D convolution needs.
+//
+// The library is loaded at run time and bound with package dl (no cgo).
+// The binding covers the handle and its stream, the version, the status
+// strings, 4-d float tensor, filter and convolution descriptors in NCHW,
+// the math type, the forward algorithm search, the workspace size and the
 // forward convolution itself.
 //
 // # Loading

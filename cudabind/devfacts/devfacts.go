@@ -1,8 +1,9 @@
-// Package devfacts measures and computes the facts about a CUDA device
-// that only benchmarks need: the device-to-device copy bandwidth
-// ([CopyBandwidth]), the FP32 FMA peak ([PeakFP32GFLOPs]) and an L2 cache
-// flush before cold runs ([L2Flusher]). It uses the public API of package
-// cudabind and nothing else.
+// Package devfacts measures the device facts that only benchmarks need.
+//
+// They are the device-to-device copy bandwidth ([CopyBandwidth]), the FP32
+// FMA peak ([PeakFP32GFLOPs]) and an L2 cache flush before cold runs
+// ([L2Flusher]). It uses the public API of package cudabind and nothing
+// else.
 package devfacts
 
 import (

@@ -1,7 +1,8 @@
-// Package driver is the typed binding of the CUDA driver API (libcuda):
-// the [Driver] interface that the cudabind runtime calls, and [Load],
-// which opens the real library and binds each entry point to a typed Go
-// function value (package dl), versioned names first.
+// Package driver is the typed binding of the CUDA driver API (libcuda).
+//
+// It holds the [Driver] interface that the cudabind runtime calls, and
+// [Load], which opens the real library and binds each entry point to a
+// typed Go function value (package dl), versioned names first.
 //
 // Every method returns the call's [Result] (a CUresult; 0 is success)
 // with the values C writes through out-parameters returned as Go

@@ -1,8 +1,9 @@
-// Package nvml reads the SM clock, power, temperature and energy counter
-// of a GPU through the NVIDIA Management Library (libnvidia-ml.so.1, or
-// the library in CONVBENCH_LIBNVML), opened at run time and bound with
-// package dl. The benchmarks' clock guard and energy meter use it; package
-// cudabind re-exports it.
+// Package nvml reads a GPU's clock, power, temperature and energy through NVML.
+//
+// The NVIDIA Management Library (libnvidia-ml.so.1, or the library in
+// CONVBENCH_LIBNVML) is opened at run time and bound with package dl. The
+// benchmarks' clock guard and energy meter use it; package cudabind
+// re-exports it.
 package nvml
 
 import (

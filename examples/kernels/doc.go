@@ -1,6 +1,8 @@
-// Package kernels holds example user kernels: CUDA source files in the
-// contract of package gpu/userkernel, each with its description, that
-// the benchmarks' -kernel flag adds as variants without any Go.
+// Package kernels holds example user kernels.
+//
+// They are CUDA source files in the contract of package gpu/userkernel,
+// each with its description, that the benchmarks' -kernel flag adds as
+// variants without any Go.
 //
 // direct.cu is a correct direct convolution described by a comment
 // header; testdata/offbyone.cu, described by the sidecar file

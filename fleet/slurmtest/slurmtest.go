@@ -1,6 +1,7 @@
-// Package slurmtest starts a real Slurm cluster on this host for tests:
-// munged, slurmctld and one slurmd a node name, all run by the current
-// user from the Debian packages (slurm-wlm, munge), with their
+// Package slurmtest starts a real Slurm cluster on this host for tests.
+//
+// It runs munged, slurmctld and one slurmd a node name, all run by the
+// current user from the Debian packages (slurm-wlm, munge), with their
 // configuration, key, state, spool and logs under the test's temporary
 // directory, and stops them when the test ends. Every node is this host,
 // each slurmd on its own port. The client commands find the cluster

@@ -1,8 +1,10 @@
-// Package auto registers the variant auto, which plans each problem on
-// the fastest path proven on the GPU at hand: the tuned direct kernels
-// (gpu-regtile, gpu-tiled), the fused separable one (gpu-sepfused) and
-// the separable pair (gpu-separable), the tensor-core paths (gpu-tc-*)
-// and FFT convolution (gpu-fft), whichever of them are registered.
+// Package auto registers auto, the variant that picks the fastest proven path.
+//
+// auto plans each problem on the fastest path proven on the GPU at hand:
+// the tuned direct kernels (gpu-regtile, gpu-tiled), the fused separable
+// one (gpu-sepfused) and the separable pair (gpu-separable), the
+// tensor-core paths (gpu-tc-*) and FFT convolution (gpu-fft), whichever of
+// them are registered.
 //
 // The choice comes from the GPU's crossover table (package
 // tables/crossover, written from a run of preset crossover): the entry

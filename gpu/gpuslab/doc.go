@@ -1,7 +1,9 @@
-// Package gpuslab runs any single-GPU variant on horizontal slabs of the
-// image over several devices: the multi-GPU half of package slab, whose
-// partition (halo rows taken through the whole image's border) it uses as
-// it is, so that the output equals the wrapped variant's bit for bit.
+// Package gpuslab runs any single-GPU variant over several devices.
+//
+// Each device takes horizontal slabs of the image. It is the multi-GPU
+// half of package slab, whose partition (halo rows taken through the whole
+// image's border) it uses as it is, so that the output equals the wrapped
+// variant's bit for bit.
 //
 // # Devices
 //

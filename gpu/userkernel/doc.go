@@ -1,5 +1,6 @@
-// Package userkernel turns a user's CUDA source file into a GPU variant,
-// without Go: Load reads the .cu file and its description, checks the
+// Package userkernel turns a user's CUDA source file into a GPU variant.
+//
+// No Go is needed: Load reads the .cu file and its description, checks the
 // description field by field, and Kernel.Variant builds a
 // *variants.Variant whose plans compile the file with NVRTC for the GPU at
 // hand, with the same specialization macros as the built-in kernels. The

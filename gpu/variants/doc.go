@@ -1,7 +1,8 @@
-// Package variants registers the GPU convolution variants with convolve:
-// the kernel designs of the five reports, each specialized by NVRTC for the
-// problem (filter size, block shape, border, element type, channels and
-// layout as compile-time constants, see gpu/kernels).
+// Package variants registers the GPU convolution variants with convolve.
+//
+// They are the kernel designs of the five reports, each specialized by
+// NVRTC for the problem (filter size, block shape, border, element type,
+// channels and layout as compile-time constants, see gpu/kernels).
 //
 // Every variant is a *Variant over the common plan Base: Plan checks the
 // capabilities, opens the device convolve.Config.Devices names (device 0

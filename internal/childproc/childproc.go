@@ -1,5 +1,6 @@
-// Package childproc starts, kills and names the child processes that keep
-// a fault (a crash, a sticky CUDA error, a hang) from ending a run: the
+// Package childproc runs the child processes that keep a fault from ending a run.
+//
+// A fault is a crash, a sticky CUDA error or a hang; the children are the
 // sweep's test binary, the proofs of user kernels, the tuner's jobs.
 package childproc
 

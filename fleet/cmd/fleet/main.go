@@ -1,9 +1,10 @@
-// Command fleet runs a sweep, a preset or the GPU test run across many GPU
-// hosts through Slurm, one array task a target, and gathers their runs
-// into one data directory with a cross-GPU comparison (package fleet).
-// Run it from the repository root, on a host that submits to the cluster,
-// after make gpu-bins; the job directory (default under
-// results/local/fleet/) must be on a file system the nodes share.
+// Command fleet runs sweeps and GPU test runs across many GPU hosts through Slurm.
+//
+// It submits one array task a target and gathers their runs into one data
+// directory with a cross-GPU comparison (package fleet). Run it from the
+// repository root, on a host that submits to the cluster, after make
+// gpu-bins; the job directory (default under results/local/fleet/) must be
+// on a file system the nodes share.
 //
 //	fleet submit [flags] [-- sweep flags]   one task a target; the sweep's flags after --
 //	fleet submit -tests [flags]             the GPU test run (scripts/gpu-run.sh OUTDIR tests)

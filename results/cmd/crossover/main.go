@@ -1,5 +1,6 @@
-// Command crossover writes the crossover tables the auto variant reads:
-// for each stored run of preset crossover named on the command line
+// Command crossover writes the crossover tables the auto variant reads.
+//
+// For each stored run of preset crossover named on the command line
 // (results/data/<gpu>/crossover.txt), the table of its GPU, per image size
 // class, K and filter kind every variant that passed the case, fastest
 // first (results.CrossoverTable), as <out>/<gpu slug>.json. It needs no

@@ -1,5 +1,6 @@
-// Command ncusum summarises the Speed Of Light section that Nsight
-// Compute writes as CSV, kernel by kernel: where each kernel's time goes
+// Command ncusum summarises Nsight Compute's Speed Of Light section, kernel by kernel.
+//
+// It reads the CSV ncu writes and says where each kernel's time goes
 // against the GPU's roofs, and which roof limits it.
 //
 //	ncu --csv --page details --section SpeedOfLight ./prog >prog.csv

@@ -1,11 +1,12 @@
-// Command report rebuilds a report from the raw benchmark runs under
-// -data (default results/data) into -out (default results/report): each
-// source report's tables (Markdown, and on the terminal with -print) and
-// plots of their figures, built by package results from the stored files
-// alone. It needs no GPU and imports no GPU package. A report of other
-// runs than results/data, such as make bench's under results/local/data,
-// opens with each of those runs: every case's
-// median with its interval and whether its runs agree, and its time
+// Command report rebuilds a report from stored benchmark runs.
+//
+// It reads the raw runs under -data (default results/data) and writes into
+// -out (default results/report) each source report's tables (Markdown, and
+// on the terminal with -print) and plots of their figures, built by
+// package results from the stored files alone. It needs no GPU and imports
+// no GPU package. A report of other runs than results/data, such as make
+// bench's under results/local/data, opens with each of those runs: every
+// case's median with its interval and whether its runs agree, and its time
 // against the axis the run varied.
 //
 // The report links the filter gallery in its gallery directory and leaves

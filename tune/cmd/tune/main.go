@@ -1,6 +1,7 @@
-// Command tune tunes GPU variants on this host's GPU and writes the
-// results into the GPU's tuning table, tables/tuning/<gpu slug>.json,
-// which every plan then reads (package tables/tuning).
+// Command tune tunes GPU variants on this host's GPU.
+//
+// It writes the results into the GPU's tuning table, tables/tuning/<gpu
+// slug>.json, which every plan then reads (package tables/tuning).
 //
 //	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled,gpu-sepfused -k 3,5,7,11,21 -sizes large -time 165s
 //
