@@ -71,7 +71,8 @@ func benchCases(d convolve.Description) []Case {
 // declares), one sub-benchmark per case named as the sweeps name their
 // cases (Case.Name), for example
 // variant=cpu-fast/size=512x512/filter=gauss3/k=3/block=none/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none,
-// so that benchstat compares its output with the project's sweeps. It is
+// so that benchstat groups its output by the same keys as a sweep's
+// (-row /size,/filter,/type -col .file sets it beside a stored run). It is
 // the benchmark of a variant written in a module of its own:
 //
 //	func BenchmarkMyVariant(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant{}) }

@@ -77,10 +77,15 @@
 //	-convtest.case=CASE check only this case, as a failure prints it (no random cases, no shrinking)
 //	-convtest.shrink-time=D  longest a failure is shrunk (default DefaultShrinkTime); the smallest
 //	                    failing case found by then is reported, and the report says shrinking stopped
+//	-convtest.time=D    longest the random cases of one property run once MinCases passed
+//	                    (default TimeBound(): DefaultTime, or 0 with CONVBENCH_TEST_LONG=1);
+//	                    0 checks every case of -convtest.n
 //
-// Options sets the same from code (the properties package maps its own
-// -props.* flags onto it). A variant's run ends with a line such as
-// "variant=cpu-fast cases=2250 pass elapsed=1.2s". A failure prints the
+// TestVariantOptions takes the same as an Options from code (the
+// properties package maps its own -props.* flags onto it). A variant's
+// run ends with a line such as "variant=cpu-fast cases=2250 pass
+// elapsed=1.2s", or "cases=3068 (3 properties stopped at the 3s bound)"
+// where the time bound cut some properties short. A failure prints the
 // shrunk case, the original one, a go-cmp diff of the first mismatching
 // elements, the seed and the go test command that reproduces it.
 //

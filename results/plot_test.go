@@ -25,6 +25,11 @@ var plotDir = flag.String("plotdir", "", "write every plot of the committed repo
 // and one marker per source, and a canvas that holds its whole legend and
 // every text.
 func TestPlotsRender(t *testing.T) {
+	if *plotDir != "" {
+		if err := os.MkdirAll(*plotDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r := committedReport(t)
 	sections := append(slices.Clone(r.Sections), localReport(t).Runs...)
 	n := 0
