@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -462,14 +461,9 @@ func TestImageBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the benchmark binary")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
 	path := writePNG(t, t.TempDir())
-	cmd := exec.Command(exe, "-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
+	cmd := binaryWithoutGPU(t, "-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
 		"-image", path, "-variants", "cpu-fast", "-filters", "gauss3", "-types", "u8", "-max-time=100ms")
-	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -479,7 +473,7 @@ func TestImageBench(t *testing.T) {
 		t.Errorf("output lacks a line matching %s or the sweep-axes line:\n%s", want, out)
 	}
 	// A bad axis value stops the binary with the valid values.
-	cmd = exec.Command(exe, "-test.run", "^$", "-test.bench", ".", "-types", "u9")
+	cmd = binaryWithoutGPU(t, "-test.run", "^$", "-test.bench", ".", "-types", "u9")
 	out, err = cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "-types u9: want one of f32, u8, i16") {
 		t.Errorf("-types u9: %v\n%s", err, out)

@@ -276,6 +276,21 @@ func proveUserKernels(kf *KernelFlag, cases []Case, stdout, stderr io.Writer) ma
 	return refused
 }
 
+// binaryWithoutGPU is a command that runs this test binary with args
+// and no CUDA driver to find (CONVBENCH_LIBCUDA names none), so that its
+// benchmarks set up as on a machine without a GPU; it skips the test
+// where the binary cannot be found.
+func binaryWithoutGPU(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary: " + err.Error())
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
+	return cmd
+}
+
 // TestNoSweepForNoBenchmark runs this test binary as convtest's shrinking
 // children run it, -test.bench=^$ after the parent's flags: it must set up
 // no sweep (no configuration lines, no proofs of user kernels), so that a

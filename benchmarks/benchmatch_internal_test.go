@@ -1,8 +1,6 @@
 package benchmarks
 
 import (
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -84,15 +82,10 @@ func TestProgressCountsSelectedCases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the benchmark binary")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
-	cmd := exec.Command(exe, "-test.run", "^$", "-test.cpu", "1",
+	cmd := binaryWithoutGPU(t, "-test.run", "^$", "-test.cpu", "1",
 		"-test.bench", "Conv/variant=cpu-naive/size=32x32/",
 		"-test.skip", "Conv/variant=cpu-naive/size=32x32/filter=box5",
 		"-variants", "cpu-naive", "-sizes", "32x32,48x48", "-filters", "gauss3,box5", "-test.count", "1", "-max-time=50ms")
-	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -114,13 +107,8 @@ func TestNoCaseSelected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the benchmark binary")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
-	cmd := exec.Command(exe, "-test.run", "^$", "-test.cpu", "1", "-test.bench", "Conv/variant=cpu-naive/size=1024x1024/",
+	cmd := binaryWithoutGPU(t, "-test.run", "^$", "-test.cpu", "1", "-test.bench", "Conv/variant=cpu-naive/size=1024x1024/",
 		"-variants", "cpu-naive", "-sizes", "32x32", "-filters", "gauss3", "-test.count", "1", "-max-time=50ms")
-	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

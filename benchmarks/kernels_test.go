@@ -120,13 +120,8 @@ func TestKernelFlagErrors(t *testing.T) {
 // The test binary given a bad kernel description exits with the error,
 // without a panic and before any benchmark.
 func TestBinaryRefusesBadKernel(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("cannot find the test binary: " + err.Error())
-	}
 	bad := writeKernel(t, "nodesc.cu", "// no description here")
-	cmd := exec.Command(exe, "-test.run", "^$", "-test.bench", ".", "-variants", "cpu-fast", "-kernel", bad)
-	cmd.Env = append(os.Environ(), "CONVBENCH_LIBCUDA=/nonexistent/libcuda.so.1")
+	cmd := binaryWithoutGPU(t, "-test.run", "^$", "-test.bench", ".", "-variants", "cpu-fast", "-kernel", bad)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
