@@ -7,16 +7,29 @@ import (
 	"strings"
 )
 
-// DeviceLimits are the limits of a device that a tuning space's
-// restrictions read, as plain numbers so that this package needs no GPU.
+// DeviceLimits are the limits of a device that the variants' validity
+// rules (Supporter) and the tuning spaces' restrictions read, as plain
+// numbers so that this package needs no GPU. The zero value of a field
+// means the limit is not known, and the rules then leave it unchecked.
 type DeviceLimits struct {
-	Name string // the device's name ("NVIDIA H100 80GB HBM3")
-	SMs  int
+	Name         string // the device's name ("NVIDIA H100 80GB HBM3")
+	Major, Minor int    // compute capability
+	SMs          int
 	// SharedPerBlock is the most dynamic shared memory one block may use,
 	// after opting in, in bytes.
 	SharedPerBlock     int
+	SharedPerSM        int
 	MaxThreadsPerBlock int
+	MaxThreadsPerSM    int
+	RegistersPerBlock  int
 	ConstantBytes      int
+	// MemoryBytes is the device's total memory.
+	MemoryBytes int64
+	MaxGridDimX int
+	// The largest 1-D and 2-D linear textures, in elements and rows.
+	MaxTex1DLinearWidth  int
+	MaxTex2DLinearWidth  int
+	MaxTex2DLinearHeight int
 }
 
 // Tunable is one tunable parameter of a kernel family: a Config.Tunables

@@ -404,6 +404,59 @@ type Variant interface {
 	Plan(p Problem, cfg Config) (Plan, error)
 }
 
+// Supporter is a variant whose support of a problem depends on more than
+// its Capabilities: on its configuration's tunables, or on the limits of
+// the device it runs on (shared memory per block, texture sizes, a
+// memory cap). Supports is its validity rule, the only one: its Plan
+// calls it first, and the conformance suite, the sweeps' presets and the
+// tuner consult it before they plan, so that what they draw or list is
+// what the variant accepts. A plan that refuses what Supports accepts is
+// a bug of the variant.
+type Supporter interface {
+	Variant
+	// Supports reports whether the variant plans p under cfg on a device
+	// with limits lim, without using a device: nil, an error of p or cfg
+	// themselves (an even filter side, an unknown tunable value), or a
+	// *CapabilityError that says what is not supported and why. Fields of
+	// lim left zero are not checked.
+	Supports(p Problem, cfg Config, lim DeviceLimits) error
+	// DeviceLimits returns the limits of the device a plan under cfg runs
+	// on (the first, for a plan of several devices), read from the device;
+	// an error that says the device is unavailable where there is none.
+	DeviceLimits(cfg Config) (DeviceLimits, error)
+}
+
+// Supports reports whether v plans p under cfg on a device with limits
+// lim: the capabilities (Capabilities.Check and CheckConfig), then v's
+// own rule where v is a Supporter. It returns nil, an error of p or cfg
+// themselves, or an error holding a *CapabilityError (errors.As) that
+// says what v does not support; every error names v.
+func Supports(v Variant, p Problem, cfg Config, lim DeviceLimits) error {
+	if v == nil {
+		return fmt.Errorf("convolve: Supports of a nil variant")
+	}
+	d := v.Describe()
+	err := d.Caps.Check(p)
+	if err == nil {
+		err = d.Caps.CheckConfig(cfg)
+	}
+	if s, ok := v.(Supporter); ok && err == nil {
+		err = s.Supports(p, cfg, lim)
+	}
+	if err != nil {
+		return variantError(d.Name, err)
+	}
+	return nil
+}
+
+// IsUnsupported reports whether err says that a variant does not support
+// a problem or configuration (a *CapabilityError in its chain), as
+// opposed to an invalid problem or a failure.
+func IsUnsupported(err error) bool {
+	var ce *CapabilityError
+	return errors.As(err, &ce)
+}
+
 // Plan is a prepared problem. Run may be called many times; Close releases
 // what Plan allocated. A plan is not safe for concurrent use.
 type Plan interface {
@@ -464,6 +517,15 @@ func Lookup(name string) (Variant, error) {
 			name, registered, CPUVariantsPackage, GPUVariantsPackage)
 	}
 	return v, nil
+}
+
+// Registered returns the number of registered variants. It only grows
+// (Register adds, nothing removes), so a result computed over the
+// registry stays right while Registered is unchanged.
+func Registered() int {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return len(registry)
 }
 
 // Variants returns every registered variant, sorted by name.

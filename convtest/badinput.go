@@ -206,21 +206,12 @@ func trim[T any](s []T) []T {
 // plan whose Run was refused still works. It starts from one valid case
 // of each operation the variant supports, a subtest each.
 func testBadInput(t *testing.T, e *env, seed int64) {
-	d := newDomain(e.desc.Caps, nil, e.pool)
-	d.budget = 1 << 16
-	rng := rand.New(rand.NewSource(derivedSeed(seed, e.name, "bad-input")))
-	for _, op := range d.ops {
-		var base testCase
-		found := false
-		for try := 0; try < 500 && !found; try++ {
-			base, found = d.draw(rng)
-			found = found && base.Op == op && base.W > 1 && base.H > 1
-		}
-		if !found {
-			t.Errorf("no valid %v case to start from", op)
-			continue
-		}
-		t.Run(op.String(), func(t *testing.T) {
+	bases, missing := badInputBases(e, seed)
+	for _, op := range missing {
+		t.Errorf("no valid %v case to start from", op)
+	}
+	for _, base := range bases {
+		t.Run(base.Op.String(), func(t *testing.T) {
 			unlock := e.exclusive()
 			problems, summary := checkBadInput(e, base)
 			unlock()
@@ -230,6 +221,30 @@ func testBadInput(t *testing.T, e *env, seed int64) {
 			t.Log(summary)
 		})
 	}
+}
+
+// badInputBases draws, for each operation e's variant supports, the
+// valid case its bad-input checks start from (at least 2x2, within the
+// validity rule), and lists the operations for which none was found.
+func badInputBases(e *env, seed int64) (bases []testCase, missing []convolve.Operation) {
+	d := newDomain(e.desc.Caps, nil, e.pool)
+	d.rule = e.rule
+	d.budget = 1 << 16
+	rng := rand.New(rand.NewSource(derivedSeed(seed, e.name, "bad-input")))
+	for _, op := range d.ops {
+		var base testCase
+		found := false
+		for try := 0; try < 500 && !found; try++ {
+			base, found = d.draw(rng)
+			found = found && base.Op == op && base.W > 1 && base.H > 1
+		}
+		if found {
+			bases = append(bases, base)
+		} else {
+			missing = append(missing, op)
+		}
+	}
+	return bases, missing
 }
 
 // checkBadInput returns every way the variant mishandles invalid input

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/testimage"
@@ -192,8 +193,56 @@ func (c testCase) Filter() (*convolve.Filter, error) {
 	return makeFilter(c.Weights, c.KW, c.KH, c.Seed, "case")
 }
 
-// makeFilter draws a KW x KH filter of the given kind from seed.
+// filterKey names a filter makeFilter draws.
+type filterKey struct {
+	kind   weightKind
+	kw, kh int
+	seed   int64
+	name   string
+}
+
+// filterCache holds filters makeFilter drew, up to filterCacheSize of
+// them, each of at most filterCacheTaps weights: the generator's checks
+// build a case's problem several times, and seeding a math/rand source
+// costs more than the rest of a small case's checks.
+var filterCache = struct {
+	sync.Mutex
+	m map[filterKey]*convolve.Filter
+}{m: map[filterKey]*convolve.Filter{}}
+
+const (
+	filterCacheSize = 4096
+	filterCacheTaps = 1024
+)
+
+// makeFilter draws a KW x KH filter of the given kind from seed. Each
+// call returns a filter of its own.
 func makeFilter(kind weightKind, kw, kh int, seed int64, name string) (*convolve.Filter, error) {
+	key := filterKey{kind, kw, kh, seed, name}
+	if kw*kh > filterCacheTaps {
+		return drawFilter(kind, kw, kh, seed, name)
+	}
+	filterCache.Lock()
+	f, ok := filterCache.m[key]
+	filterCache.Unlock()
+	if ok {
+		return f.Clone(), nil
+	}
+	f, err := drawFilter(kind, kw, kh, seed, name)
+	if err != nil {
+		return nil, err
+	}
+	filterCache.Lock()
+	if len(filterCache.m) >= filterCacheSize {
+		clear(filterCache.m)
+	}
+	filterCache.m[key] = f.Clone()
+	filterCache.Unlock()
+	return f, nil
+}
+
+// drawFilter is makeFilter without the cache.
+func drawFilter(kind weightKind, kw, kh int, seed int64, name string) (*convolve.Filter, error) {
 	rng := rand.New(rand.NewSource(seed ^ 0x0f11_7e25))
 	w := make([]float32, kw*kh)
 	switch kind {

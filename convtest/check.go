@@ -14,8 +14,10 @@ import (
 )
 
 // refusedError marks a case the variant declined at plan time with a
-// *convolve.CapabilityError (a GPU variant may refuse a filter its device's
-// memory cannot hold): not a failure, but counted and reported.
+// *convolve.CapabilityError that its validity rule predicts: not a
+// failure, but counted and reported. The generator consults the rule, so
+// drawn cases are refused only where a property plans a problem of its
+// own making.
 type refusedError struct{ err error }
 
 func (e *refusedError) Error() string { return "refused: " + e.err.Error() }
@@ -30,6 +32,8 @@ type env struct {
 	open atomic.Int64
 	// pool is the GPU specialization pool (nil for CPU variants).
 	pool []testCase
+	// rule is the variant's validity rule on its device.
+	rule *rule
 }
 
 // expect is the reference of p on in with the tolerance of the error
@@ -61,7 +65,9 @@ func (p *countedPlan) Close() error {
 }
 
 // planOn plans p on variant v through convolve.PlanFor and counts the plan
-// in e. A *CapabilityError becomes a *refusedError.
+// in e. A *CapabilityError that v's validity rule predicts (convolve.Supports
+// on e's device refuses p too) becomes a *refusedError; one the rule did
+// not predict is a failure, a bug of the variant's rule or plan.
 func (e *env) planOn(v convolve.Variant, p convolve.Problem, cfg convolve.Config) (*countedPlan, error) {
 	pl, err := convolve.PlanFor(v, p, cfg)
 	if err != nil {
@@ -69,8 +75,14 @@ func (e *env) planOn(v convolve.Variant, p convolve.Problem, cfg convolve.Config
 			pl.Close()
 			return nil, fmt.Errorf("plan %v: returned both a plan and the error %v", p, err)
 		}
-		var ce *convolve.CapabilityError
-		if errors.As(err, &ce) {
+		if convolve.IsUnsupported(err) {
+			var lim convolve.DeviceLimits
+			if e.rule != nil {
+				lim = e.rule.lim
+			}
+			if rerr := convolve.Supports(v, p, cfg, lim); rerr == nil {
+				return nil, fmt.Errorf("plan %v (%v) refused what the validity rule (Supports) accepts on %s: %w", p, cfg, deviceName(lim), err)
+			}
 			return nil, &refusedError{err}
 		}
 		return nil, fmt.Errorf("plan %v (%v): %w", p, cfg, err)

@@ -163,19 +163,20 @@ func warmVariant(t *testing.T, v convolve.Variant, seed int64) {
 			specs = append(specs, c)
 		}
 	}
-	for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool")) {
+	r := newRule(v)
+	for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool"), r) {
 		add(c)
 		// The specializations the properties' fixes make of it
 		// (another element type, border or compile option).
 		for _, pr := range properties {
 			if pr.fix != nil {
-				if f := pr.fix(newDomain(d.Caps, pr, nil), c).normalize(); f != c {
+				if f := pr.fix(newDomain(d.Caps, pr, nil), c).normalize(); f != c && r.check(f) == nil {
 					add(f)
 				}
 			}
 		}
 	}
-	cases, _ := edgeCasesFor(d.Caps)
+	cases, _ := edgeCasesFor(d.Caps, r)
 	for _, c := range cases {
 		add(c)
 	}

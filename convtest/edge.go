@@ -81,9 +81,11 @@ func adapt(c testCase, caps convolve.Capabilities) testCase {
 }
 
 // edgeCasesFor is the edge-case table adapted to caps (adapt), and the
-// number of its cases that stay outside them.
-func edgeCasesFor(caps convolve.Capabilities) (cases []testCase, outside int) {
+// number of its cases that stay outside them or that the validity rule r
+// (nil: none) refuses.
+func edgeCasesFor(caps convolve.Capabilities, r *rule) (cases []testCase, outside int) {
 	d := newDomain(caps, nil, nil)
+	d.rule = r
 	d.maxSide, d.budget = 1<<20, 1<<40
 	for _, c := range edgeCases() {
 		if c = adapt(c, caps); d.specValid(c) {
@@ -99,7 +101,7 @@ func edgeCasesFor(caps convolve.Capabilities) (cases []testCase, outside int) {
 // number of cases that passed; cases outside its capabilities are counted
 // and skipped.
 func testEdgeCases(t *testing.T, e *env) int {
-	cases, outside := edgeCasesFor(e.desc.Caps)
+	cases, outside := edgeCasesFor(e.desc.Caps, e.rule)
 	ran, refused := 0, 0
 	for _, c := range cases {
 		unlock := e.shared()
@@ -115,7 +117,7 @@ func testEdgeCases(t *testing.T, e *env) int {
 			ran++
 		}
 	}
-	msg := fmt.Sprintf("variant=%s edge cases: %d passed, %d outside its capabilities, %d refused at plan time", e.name, ran, outside, refused)
+	msg := fmt.Sprintf("variant=%s edge cases: %d passed, %d outside its capabilities or its validity rule, %d refused at plan time", e.name, ran, outside, refused)
 	if ran == 0 {
 		t.Errorf("%s: no edge case within the capabilities", msg)
 	}

@@ -49,6 +49,9 @@ type domain struct {
 	// stopShrink, when set, reports that shrinking has run out of time:
 	// the shrinker then proposes nothing.
 	stopShrink func() bool
+	// rule, when set, is the variant's validity rule on its device: a
+	// case it refuses is outside the domain (redrawn, never checked).
+	rule *rule
 }
 
 // newDomain builds the domain of a property (nil: no constraint beyond the
@@ -99,8 +102,10 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []testCase) *domai
 // accepts, so that a property open to one type only (subnormal pixels are
 // float32) finds a specialization; a slot that finds no valid
 // specialization with its forced values in 20 draws takes a free one.
-func specPool(caps convolve.Capabilities, seed int64) []testCase {
+// With a rule, every specialization is one the rule accepts.
+func specPool(caps convolve.Capabilities, seed int64, r *rule) []testCase {
 	d := newDomain(caps, nil, nil)
+	d.rule = r
 	rng := rand.New(rand.NewSource(seed))
 	types := caps.Types
 	if len(types) == 0 {
@@ -249,7 +254,7 @@ func (d *domain) draw(rng *rand.Rand) (testCase, bool) {
 	return testCase{}, false
 }
 
-// specValid checks the capabilities alone.
+// specValid checks the capabilities and the validity rule.
 func (d *domain) specValid(c testCase) bool {
 	if c.normalize() != c || !slices.Contains(d.ops, c.Op) {
 		return false
@@ -264,7 +269,10 @@ func (d *domain) specValid(c testCase) bool {
 		return false
 	}
 	p, err := c.Problem()
-	return err == nil && d.caps.Check(p) == nil
+	if err != nil || d.caps.Check(p) != nil {
+		return false
+	}
+	return d.rule == nil || d.rule.accepts(p, c.Config())
 }
 
 // valid reports whether c belongs to the domain.

@@ -48,7 +48,7 @@ func TestGeneratedCasesStayWithinCapabilities(t *testing.T) {
 			for _, pr := range properties {
 				var pool []testCase
 				if caps.GPU {
-					pool = specPool(caps, 7)
+					pool = specPool(caps, 7, nil)
 				}
 				d := newDomain(caps, pr, pool)
 				rng := rand.New(rand.NewSource(1))
@@ -109,7 +109,7 @@ func TestSpecPoolsCoverTheFilterRange(t *testing.T) {
 	caps := convolve.Capabilities{Ops: []convolve.Operation{convolve.Filter2D}, MaxFilterSide: 63, GPU: true}
 	seen := map[int]bool{}
 	for seed := int64(1); seed <= 40; seed++ {
-		pool := specPool(caps, seed)
+		pool := specPool(caps, seed, nil)
 		if len(pool) != gpuPoolSize {
 			t.Fatalf("seed %d: pool of %d, want %d", seed, len(pool), gpuPoolSize)
 		}
@@ -205,7 +205,7 @@ func TestSpecPoolsCoverEveryTunable(t *testing.T) {
 	for name, c := range caps {
 		for _, seed := range []int64{1, 7, 20240601} {
 			seen := map[string]bool{}
-			for _, s := range specPool(c, seed) {
+			for _, s := range specPool(c, seed, nil) {
 				for _, part := range strings.Split(s.Tune, ",") {
 					seen[part] = true
 				}
@@ -313,7 +313,7 @@ func TestSpecPoolsCoverTheTypes(t *testing.T) {
 		}
 		for seed := int64(1); seed <= 200; seed++ {
 			seen := map[convolve.ElemType]bool{}
-			for _, c := range specPool(caps, seed) {
+			for _, c := range specPool(caps, seed, nil) {
 				seen[c.Type] = true
 			}
 			for _, typ := range want {

@@ -18,11 +18,11 @@ import (
 // variant's first plan finds its hardware absent (an UnavailableError).
 func newEnv(t *testing.T, v convolve.Variant, seed int64) *env {
 	d := v.Describe()
-	e := &env{name: d.Name, variant: v, desc: d}
+	e := &env{name: d.Name, variant: v, desc: d, rule: newRule(v)}
 	if !d.Caps.GPU {
 		return e
 	}
-	e.pool = specPool(d.Caps, derivedSeed(seed, d.Name, "pool"))
+	e.pool = specPool(d.Caps, derivedSeed(seed, d.Name, "pool"), e.rule)
 	if len(e.pool) == 0 {
 		t.Fatalf("%s: no specialization within its capabilities %+v", d.Name, d.Caps)
 	}
@@ -70,6 +70,7 @@ func specString(c testCase) string {
 // propertyDomain is the domain property pr draws from for variant e.
 func propertyDomain(e *env, pr *property) *domain {
 	d := newDomain(e.desc.Caps, pr, e.pool)
+	d.rule = e.rule
 	if pr.acceptFor != nil {
 		d.accept = pr.acceptFor(e)
 	}
@@ -340,6 +341,7 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 		t.Run("edge-cases", func(t *testing.T) { cases += testEdgeCases(t, e) })
 		t.Run("bad-input", func(t *testing.T) { testBadInput(t, e, o.Seed) })
 	}
+	t.Log(e.rule.summary())
 	verdict := "pass"
 	if t.Failed() {
 		verdict = "FAIL"

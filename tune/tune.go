@@ -177,7 +177,7 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	if err != nil {
 		return tuning.Entry{}, err
 	}
-	ok, excluded := sp.Settings(p, o.Limits)
+	ok, excluded := candidates(v, p, o.Limits)
 	def := sp.Default(p, convolve.Block{}, o.Limits)
 	e := tuning.Entry{Variant: d.Name, Type: c.Type.String(), K: c.K, Size: c.Size,
 		Problem: fmt.Sprintf("%dx%d %s %s border=%v", p.Input.Width, p.Input.Height, p.Input.Type, p.Filter.Name, p.Border),
@@ -397,12 +397,37 @@ func (s *search) local(sp *convolve.TuningSpace) {
 		expanded[s.sets[best].String()] = true
 		var next []convolve.Setting
 		for _, n := range sp.Neighbours(s.sets[best]) {
-			if sp.Allowed(s.prob, n, s.o.Limits) == nil {
+			if allowed(s.v, s.prob, n, s.o.Limits) == nil {
 				next = append(next, n)
 			}
 		}
 		s.tryAll(next)
 	}
+}
+
+// candidates are the points of v's tuning space for p on a device with
+// limits lim that the space's restriction and v's validity rule
+// (convolve.Supports) both accept, and those kept out, with the reason.
+func candidates(v convolve.Variant, p convolve.Problem, lim convolve.DeviceLimits) (ok []convolve.Setting, out []convolve.Excluded) {
+	in, out := v.Describe().Caps.Space.Settings(p, lim)
+	for _, s := range in {
+		if err := convolve.Supports(v, p, s.Apply(convolve.Config{}), lim); err != nil {
+			out = append(out, convolve.Excluded{Setting: s, Reason: err.Error()})
+			continue
+		}
+		ok = append(ok, s)
+	}
+	return ok, out
+}
+
+// allowed returns why setting s of v's tuning space cannot run p on a
+// device with limits lim (the space's restriction, then v's validity
+// rule), or nil.
+func allowed(v convolve.Variant, p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
+	if err := v.Describe().Caps.Space.Allowed(p, s, lim); err != nil {
+		return err
+	}
+	return convolve.Supports(v, p, s.Apply(convolve.Config{}), lim)
 }
 
 // wrongError is a candidate's output that differs from the reference.

@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/convbench/convbench/convolve"
@@ -97,6 +98,13 @@ type Options struct {
 // Variant is an auto variant.
 type Variant struct {
 	opt Options
+	// cache holds paths' result for a registry of cache.n variants.
+	cache struct {
+		sync.Mutex
+		ok    bool
+		n     int
+		paths []convolve.Variant
+	}
 }
 
 // New returns an auto variant with options o (not registered).
@@ -176,6 +184,17 @@ func Heuristic(p convolve.Problem) []string {
 // paths returns the registered variants of the options' paths that the
 // declared model admits, in path order, without auto variants.
 func (a *Variant) paths() []convolve.Variant {
+	n := convolve.Registered()
+	a.cache.Lock()
+	defer a.cache.Unlock()
+	if !a.cache.ok || a.cache.n != n {
+		a.cache.paths, a.cache.n, a.cache.ok = a.findPaths(), n, true
+	}
+	return slices.Clone(a.cache.paths)
+}
+
+// findPaths is paths, read from the registry.
+func (a *Variant) findPaths() []convolve.Variant {
 	var out []convolve.Variant
 	seen := map[string]bool{}
 	all := convolve.Variants()
@@ -570,3 +589,50 @@ func (p *DevicePlan) TimeKernelGraph(n int) (time.Duration, error) { return p.de
 
 // Download downloads the output through the chosen path's plan.
 func (p *DevicePlan) Download(out *convolve.Image) error { return p.dev.Download(out) }
+
+// Supports is auto's validity rule (convolve.Supporter): p under cfg is
+// supported on a device with limits lim when a path of Choose's order
+// whose error bound lies within the first choice's supports it there, as
+// Plan would find.
+func (a *Variant) Supports(p convolve.Problem, cfg convolve.Config, lim convolve.DeviceLimits) error {
+	choices, err := a.Choose(p, cfg)
+	if err != nil {
+		return err
+	}
+	var model convolve.ErrorModel // ModelFor's: the first choice's
+	var refused []string
+	for i, c := range choices {
+		v, err := convolve.Lookup(c.Variant)
+		if err != nil {
+			return err
+		}
+		d := v.Describe()
+		if i == 0 {
+			model = d.Caps.Accuracy
+		}
+		if !Admits(model, d.Caps.Accuracy) {
+			continue
+		}
+		err = convolve.Supports(v, p, cfg, lim)
+		if err == nil {
+			return nil
+		}
+		if !convolve.IsUnsupported(err) {
+			return fmt.Errorf("%s: path %s: %w", a.opt.Name, c.Variant, err)
+		}
+		refused = append(refused, err.Error())
+	}
+	return &convolve.CapabilityError{Variant: a.opt.Name, What: "problem", Value: fmt.Sprintf("%v: every path refuses it (%s)", p, strings.Join(refused, "; "))}
+}
+
+// DeviceLimits returns the limits of the device a plan under cfg runs on
+// (convolve.Supporter), as the first of auto's paths that can read them
+// reads them.
+func (a *Variant) DeviceLimits(cfg convolve.Config) (convolve.DeviceLimits, error) {
+	for _, v := range a.paths() {
+		if s, ok := v.(convolve.Supporter); ok {
+			return s.DeviceLimits(cfg)
+		}
+	}
+	return convolve.DeviceLimits{}, fmt.Errorf("%s: no path reads device limits", a.opt.Name)
+}

@@ -23,8 +23,89 @@ type Options struct {
 	MemCap  int64 // bytes; 0: the device's free memory
 }
 
-// options reads the plan's options from cfg.
+// Supports is the validity rule of the slab variants
+// (convolve.Supporter): the capabilities, the slab tunables, the number
+// of devices named, a cap on the slab buffers that holds two slabs of
+// one row and their halos (checkCap), and the wrapped variant's own rule
+// for p under the configuration its slabs' plans take.
+func (v *variant) Supports(p convolve.Problem, cfg convolve.Config, lim convolve.DeviceLimits) error {
+	d := v.Describe()
+	err := d.Caps.Check(p)
+	if err == nil {
+		err = d.Caps.CheckConfig(cfg)
+	}
+	var o Options
+	if err == nil {
+		o, err = v.tunableOptions(cfg)
+	}
+	if err == nil {
+		err = checkCap(p, o.MemCap)
+	}
+	if err == nil {
+		err = convolve.Supports(v.inner, p, strippedConfig(cfg), lim)
+	}
+	if err != nil {
+		return convolve.NameVariant(d.Name, err)
+	}
+	return nil
+}
+
+// DeviceLimits returns the limits of the first device a plan under cfg
+// runs on (convolve.Supporter): the first ordinal cfg names, or device 0.
+func (v *variant) DeviceLimits(cfg convolve.Config) (convolve.DeviceLimits, error) {
+	o := 0
+	if len(cfg.Devices) > 0 {
+		o = cfg.Devices[0]
+	}
+	d, err := cudabind.Shared(o)
+	if err != nil {
+		return convolve.DeviceLimits{}, err
+	}
+	return variants.Limits(d.Info()), nil
+}
+
+// checkCap refuses, with a *convolve.CapabilityError, a cap on the slab
+// buffers (memCap bytes; 0 is none) under which not even two slabs of one
+// output row and their halos fit.
+func checkCap(p convolve.Problem, memCap int64) error {
+	if memCap <= 0 {
+		return nil
+	}
+	var me *convolve.MemoryError
+	if _, err := streamRows(p, memCap); errors.As(err, &me) {
+		_, kh := p.KernelSize()
+		return &convolve.CapabilityError{What: "image rows",
+			Value: fmt.Sprintf("of %v with a %d-row filter: one row and its halo need %d bytes of slab buffers, over the cap of %d", p.Input, kh, me.Needed, memCap)}
+	}
+	return nil
+}
+
+// options reads the plan's options from cfg, the devices included.
 func (v *variant) options(cfg convolve.Config) (Options, error) {
+	o, err := v.tunableOptions(cfg)
+	if err != nil || len(o.Devices) > 0 {
+		return o, err
+	}
+	gpus, err := v.gpus()
+	if err != nil {
+		return o, err
+	}
+	if gpus < 1 {
+		return o, &cudabind.UnavailableError{Lib: "driver", Reason: "no CUDA device"}
+	}
+	n := v.n
+	if n == 0 {
+		n = gpus
+	}
+	for i := range n {
+		o.Devices = append(o.Devices, i%gpus) // logical devices round robin over the GPUs
+	}
+	return o, nil
+}
+
+// tunableOptions reads the options cfg sets without a device: the slab
+// tunables, and the devices when cfg names them.
+func (v *variant) tunableOptions(cfg convolve.Config) (Options, error) {
 	o := Options{Chunks: defaultChunks, Streams: defaultStreams, MemCap: v.limit}
 	if n := cfg.Tunables[tuneChunks]; n != 0 {
 		if n < 0 {
@@ -46,28 +127,12 @@ func (v *variant) options(cfg convolve.Config) (Options, error) {
 			o.MemCap = int64(n) << 10
 		}
 	}
-	switch {
-	case len(cfg.Devices) > 0:
+	if len(cfg.Devices) > 0 {
 		if v.n > 0 && len(cfg.Devices) != v.n {
 			return o, &convolve.CapabilityError{What: "devices",
 				Value: fmt.Sprintf("%s (%d of them; this variant runs on %d)", convolve.FormatDevices(cfg.Devices), len(cfg.Devices), v.n)}
 		}
 		o.Devices = cfg.Devices
-	default:
-		gpus, err := v.gpus()
-		if err != nil {
-			return o, err
-		}
-		if gpus < 1 {
-			return o, &cudabind.UnavailableError{Lib: "driver", Reason: "no CUDA device"}
-		}
-		n := v.n
-		if n == 0 {
-			n = gpus
-		}
-		for i := range n {
-			o.Devices = append(o.Devices, i%gpus) // logical devices round robin over the GPUs
-		}
 	}
 	return o, nil
 }
@@ -130,6 +195,9 @@ func (v *variant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, 
 	if err != nil {
 		return nil, convolve.NameVariant(d.Name, err)
 	}
+	if err := v.Supports(p, cfg, convolve.DeviceLimits{}); err != nil {
+		return nil, err
+	}
 	opts, err := v.options(cfg)
 	if err != nil {
 		return nil, convolve.NameVariant(d.Name, err)
@@ -172,6 +240,16 @@ func (v *variant) ReleaseDevice() error { return variants.ReleaseFaulted() }
 // take on device d (variants.SettledConfig) written in, so that every
 // slab's plan computes as that plan would.
 func innerConfig(inner convolve.Variant, d *cudabind.Device, p convolve.Problem, cfg convolve.Config) (convolve.Config, error) {
+	cfg = strippedConfig(cfg)
+	if v, ok := inner.(*variants.Variant); ok {
+		cfg = variants.SettledConfig(v, p, cfg, d.Info())
+	}
+	return cfg, nil
+}
+
+// strippedConfig is cfg without the slab tunables and devices: the
+// wrapped variant's configuration.
+func strippedConfig(cfg convolve.Config) convolve.Config {
 	cfg.Devices = nil
 	cfg.Tunables = maps.Clone(cfg.Tunables)
 	for _, k := range ownTunables {
@@ -180,10 +258,7 @@ func innerConfig(inner convolve.Variant, d *cudabind.Device, p convolve.Problem,
 	if len(cfg.Tunables) == 0 {
 		cfg.Tunables = nil
 	}
-	if v, ok := inner.(*variants.Variant); ok {
-		cfg = variants.SettledConfig(v, p, cfg, d.Info())
-	}
-	return cfg, nil
+	return cfg
 }
 
 // prepare opens the devices, chooses one-shot or streaming mode and
@@ -211,14 +286,9 @@ func (pl *plan) prepare(v *variant, cfg convolve.Config) error {
 	pl.pt = pt
 	pl.assign()
 	if need := pl.oneShotBytes(); need > limit || v.limit > 0 {
+		// A cap too small for one row is refused by the validity rule
+		// (checkCap); here the device's free memory can still be.
 		if err := pl.streamPartition(limit); err != nil {
-			var me *convolve.MemoryError
-			if errors.As(err, &me) && pl.opts.MemCap > 0 && limit == pl.opts.MemCap {
-				// The cap, not the device, is too small: this variant
-				// (or configuration) cannot run the problem.
-				return &convolve.CapabilityError{What: "image rows",
-					Value: fmt.Sprintf("of %v with a %d-row filter: one row and its halo need %d bytes of slab buffers, over the cap of %d", pl.p.Input, pl.pt.Above+pl.pt.Below+1, me.Needed, limit)}
-			}
 			return err
 		}
 	}

@@ -71,19 +71,47 @@ func init() {
 			Summary: "one launch over a 3-D grid, blockIdx.z is the channel (3channel_grid)",
 			Caps:    channelCaps(tunableTransposed)},
 		Setup: func(b *Base) error { return setupChannels(b, chGrid3D) },
+		Check: func(b *Base) error { return checkChannels(b, chGrid3D) },
 	})
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "gpu-ch-linear", Report: "003",
 			Summary: "one launch over a 1-D grid of the linearized planar image (3channel)",
 			Caps:    channelCaps()},
 		Setup: func(b *Base) error { return setupChannels(b, chLinear) },
+		Check: func(b *Base) error { return checkChannels(b, chLinear) },
 	})
 	convolve.Register(&Variant{
 		Desc: convolve.Description{Name: "gpu-ch-arrays", Report: "003",
 			Summary: "one launch on three separate channel arrays, three channels per thread (3channel_3)",
 			Caps:    channelCaps()},
 		Setup: func(b *Base) error { return setupChannels(b, chArrays) },
+		Check: func(b *Base) error { return checkChannels(b, chArrays) },
 	})
+}
+
+// checkChannels is the validity rule of strategy s beyond what Base
+// checks, without a device: the transposed switch's value, and grids
+// within CUDA's limits.
+func checkChannels(b *Base, s chStrategy) error {
+	in := b.Problem.Input
+	transposed, err := tunable(b.Name, b.Config, tunableTransposed)
+	if err != nil {
+		return err
+	}
+	switch s {
+	case chGrid3D:
+		if gy := (in.Width + b.Block.Y - 1) / b.Block.Y; transposed && gy > maxGridYZ {
+			return &convolve.CapabilityError{Variant: b.Name, What: "grid",
+				Value: fmt.Sprintf("transposed: %d block rows for width %d (at most %d)", gy, in.Width, maxGridYZ)}
+		}
+	case chLinear:
+		threads := int64(b.Block.X * b.Block.Y)
+		if blocks := (3*int64(in.Width)*int64(in.Height) + threads - 1) / threads; blocks > math.MaxInt32 {
+			return &convolve.CapabilityError{Variant: b.Name, What: "grid",
+				Value: fmt.Sprintf("%d blocks of %d threads (at most %d)", blocks, threads, math.MaxInt32)}
+		}
+	}
+	return nil
 }
 
 // tunable returns cfg.Tunables[name], which must be 0 or 1 (absent: 0).
@@ -158,6 +186,9 @@ func planes(b *Base, w, h, elemSize int) ([3]cudabind.DevPtr, error) {
 }
 
 func setupChannels(b *Base, s chStrategy) error {
+	if err := checkChannels(b, s); err != nil {
+		return err
+	}
 	in := b.Problem.Input
 	transposed, err := tunable(b.Name, b.Config, tunableTransposed)
 	if err != nil {
@@ -208,11 +239,7 @@ func setupChannels(b *Base, s chStrategy) error {
 		}
 		if transposed {
 			// The grid's x covers rows and its y columns.
-			gy := (in.Width + b.Block.Y - 1) / b.Block.Y
-			if gy > maxGridYZ {
-				return &convolve.CapabilityError{Variant: b.Name, What: "grid",
-					Value: fmt.Sprintf("transposed: %d block rows for width %d (at most %d)", gy, in.Width, maxGridYZ)}
-			}
+			gy := (in.Width + b.Block.Y - 1) / b.Block.Y // within maxGridYZ (checkChannels)
 			grid = cudabind.Dim3{X: uint32((in.Height + b.Block.X - 1) / b.Block.X), Y: uint32(gy), Z: 3}
 		}
 		b.Enqueue = func(x *cudabind.Exec, st cudabind.Stream) error {
@@ -225,11 +252,7 @@ func setupChannels(b *Base, s chStrategy) error {
 		}
 		threads := b.Block.X * b.Block.Y
 		total := 3 * int64(in.Width) * int64(in.Height)
-		blocks := (total + int64(threads) - 1) / int64(threads)
-		if blocks > math.MaxInt32 {
-			return &convolve.CapabilityError{Variant: b.Name, What: "grid",
-				Value: fmt.Sprintf("%d blocks of %d threads (at most %d)", blocks, threads, math.MaxInt32)}
-		}
+		blocks := (total + int64(threads) - 1) / int64(threads) // within 2^31-1 (checkChannels)
 		lgrid := cudabind.Dim3{X: uint32(blocks), Y: 1, Z: 1}
 		lblock := cudabind.Dim3{X: uint32(threads), Y: 1, Z: 1}
 		b.Enqueue = func(x *cudabind.Exec, st cudabind.Stream) error {

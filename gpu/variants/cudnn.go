@@ -357,20 +357,11 @@ func timeCandidate(x *cudabind.Exec, b *Base, h cudnn.Handle, cv *cudnn.Convolut
 // the descriptors, searches (or recalls) the algorithms, allocates the
 // chosen one's workspace and uploads the filter.
 func (v *cudnnPeer) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	if err := v.desc.Caps.Check(p); err != nil {
-		return nil, named(v.desc.Name, err)
-	}
-	if err := v.desc.Caps.CheckConfig(cfg); err != nil {
-		return nil, named(v.desc.Name, err)
-	}
-	forced, err := v.forcedAlgo(cfg)
-	if err != nil {
+	if err := v.Supports(p, cfg, convolve.DeviceLimits{}); err != nil {
 		return nil, err
 	}
+	forced, _ := v.forcedAlgo(cfg) // checked by Supports
 	conv := cudnnConv(p, v.math)
-	if err := conv.Validate(); err != nil {
-		return nil, &convolve.CapabilityError{Variant: v.desc.Name, What: "image", Value: fmt.Sprintf("%v: %v", p.Input, err)}
-	}
 	lib, err := cudnn.Load()
 	if err != nil {
 		return nil, fmt.Errorf("variants: %s: %w", v.desc.Name, err)

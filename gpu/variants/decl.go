@@ -232,8 +232,9 @@ func Declare(d Decl) *Variant {
 func (v *Variant) Declaration() *Decl { return v.decl }
 
 // Validate checks the declaration for problem p and configuration cfg on
-// a device described by info, without using a device: the problem against
-// the capabilities and Check, the family, its entry points (and their
+// a device described by info, without using a device, as the declared
+// variant's Supports does: the problem against the capabilities and Check,
+// the block and tunables settled from the tuning table or defaults, the family, its entry points (and their
 // parameters against the arguments), constants and defines against its
 // source, the grid rules, and the constant and shared memory against
 // info's limits. It returns the error Plan would return on such a device
@@ -241,16 +242,8 @@ func (v *Variant) Declaration() *Decl { return v.decl }
 // *convolve.CapabilityError for a problem the variant refuses. Prepare is
 // not run.
 func (d *Decl) Validate(p convolve.Problem, cfg convolve.Config, info cudabind.DeviceInfo) error {
-	b, err := newBase(d.Desc, d.Block, p, cfg)
-	if err == nil {
-		b.setInStride(d.InRowAlign)
-		b.setOutStride(d.OutRowAlign)
-	}
-	if err != nil {
-		return err
-	}
-	b.Info = info
-	_, err = d.resolve(b)
+	v := &Variant{Desc: d.Desc, Block: d.Block, decl: d}
+	_, err := v.supports(p, cfg, info)
 	return err
 }
 

@@ -39,6 +39,7 @@ func init() {
 			Summary: "FFT convolution through cuFFT by overlap-save: power-of-two tiles of the bordered image, batched R2C, product with the filter's spectrum (once per plan), C2R, crop",
 			Caps:    fftCaps()},
 		Setup: setupFFT,
+		Check: func(b *Base) error { _, err := newFFTGrids(b); return err },
 	})
 }
 

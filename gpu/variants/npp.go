@@ -26,6 +26,7 @@ func init() {
 			Summary: "NVIDIA NPP nppiFilter_32f_C1R_Ctx on a device-padded float image (vendor peer)",
 			Caps:    nppCaps()},
 		Setup: setupNPP,
+		Check: checkNPP,
 	})
 	convolve.Register(nppInterior{convolve.Description{Name: "npp-interior",
 		Summary: "NVIDIA NPP nppiFilter_32f_C1R_Ctx timed alone over the interior ROI of npp's padded image, padding and copy untimed (vendor peer)",
@@ -75,6 +76,23 @@ func setupNPP(b *Base) error {
 	return nil
 }
 
+// checkNPP is the validity rule of both NPP peers beyond what Base
+// checks, without a device: the double-halo buffer's row step within
+// NPP's 32-bit byte count, and its padding grid within CUDA's limits.
+func checkNPP(b *Base) error {
+	in := b.Problem.Input
+	kw, kh := b.Filter.Width, b.Filter.Height
+	bw, bh := in.Width+2*kw-2, in.Height+2*kh-2
+	if int64(bw)*4 > math.MaxInt32 {
+		return &convolve.CapabilityError{Variant: b.Name, What: "image width",
+			Value: fmt.Sprintf("%d with a %dx%d filter: NPP's row step is a 32-bit byte count", in.Width, kw, kh)}
+	}
+	if _, _, err := Grid(bw, bh, 1, b.Block); err != nil {
+		return named(b.Name, err)
+	}
+	return nil
+}
+
 // nppPipeline is the device work of an npp plan in its three stages, each
 // enqueued on a stream: the padding pass, NPP's filter over its ROI, and
 // the copy of the ROI's centre to the output.
@@ -101,9 +119,8 @@ func nppStages(b *Base) (*nppPipeline, error) {
 	// where every window lies inside the ROI, is copied to the output.
 	bw, bh := in.Width+2*kw-2, in.Height+2*kh-2 // double-halo buffer
 	rw, rh := in.Width+kw-1, in.Height+kh-1     // NPP's ROI
-	if int64(bw)*4 > math.MaxInt32 {
-		return nil, &convolve.CapabilityError{Variant: b.Name, What: "image width",
-			Value: fmt.Sprintf("%d with a %dx%d filter: NPP's row step is a 32-bit byte count", in.Width, kw, kh)}
+	if err := checkNPP(b); err != nil {
+		return nil, err
 	}
 	padGrid, block, err := Grid(bw, bh, 1, b.Block)
 	if err != nil {

@@ -31,8 +31,70 @@ type Variant struct {
 	// b.Alloc, so Close frees it) and set b.Enqueue. Declare writes it
 	// from a Decl.
 	Setup func(b *Base) error
+	// Check, when set, is the part of Setup's refusals that needs no
+	// device (grids past CUDA's limits, say), for a variant whose Setup is
+	// written by hand: Supports runs it on a Base that holds the problem,
+	// the settled configuration and the device's limits. Declared
+	// variants check their declaration instead (Decl.Validate).
+	Check func(b *Base) error
 
 	decl *Decl // the declaration Setup comes from, if any
+}
+
+// Supports is the variant's validity rule (convolve.Supporter): whether a
+// plan of p under cfg on a device with limits lim would be refused before
+// any device work, without a device. It checks the capabilities, the
+// image's grid, the block and tunables the plan would settle on (from the
+// tuning table for lim's device, or the family's defaults) and the
+// declaration's kernels against lim's shared and constant memory (or
+// Check); Plan calls it first, with the device's own limits.
+func (v *Variant) Supports(p convolve.Problem, cfg convolve.Config, lim convolve.DeviceLimits) error {
+	_, err := v.supports(p, cfg, InfoOf(lim))
+	return err
+}
+
+// supports is Supports on a device described by info; it returns the
+// checked Base, with no device, for Plan to go on from.
+func (v *Variant) supports(p convolve.Problem, cfg convolve.Config, info cudabind.DeviceInfo) (*Base, error) {
+	b, err := newBase(v.Desc, v.Block, p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	b.Info = info
+	if sp := v.Desc.Caps.Space; sp != nil {
+		set, err := tuning.Tables.Default()
+		if err == nil {
+			err = applyTuning(b, sp, set)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("variants: %s: %w", v.Desc.Name, err)
+		}
+	}
+	switch {
+	case v.decl != nil:
+		c := *b
+		c.setInStride(v.decl.InRowAlign)
+		c.setOutStride(v.decl.OutRowAlign)
+		if _, err := v.decl.resolve(&c); err != nil {
+			return nil, named(v.Desc.Name, err)
+		}
+	case v.Check != nil:
+		if err := v.Check(b); err != nil {
+			return nil, named(v.Desc.Name, err)
+		}
+	}
+	return b, nil
+}
+
+// DeviceLimits returns the limits of the device a plan under cfg runs on
+// (convolve.Supporter), opening it; a *cudabind.UnavailableError where
+// there is none.
+func (v *Variant) DeviceLimits(cfg convolve.Config) (convolve.DeviceLimits, error) {
+	d, err := configDevice(v.Desc.Name, cfg)
+	if err != nil {
+		return convolve.DeviceLimits{}, err
+	}
+	return Limits(d.Info()), nil
 }
 
 // Describe returns the variant's description.
@@ -73,24 +135,33 @@ func PlanOn(v convolve.Variant, d *cudabind.Device, p convolve.Problem, cfg conv
 
 // plan is Plan on device d, or on the device cfg names when d is nil.
 func (v *Variant) plan(d *cudabind.Device, p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	b, err := newBaseOn(d, v.Desc, v.Block, p, cfg)
+	if v.Setup == nil {
+		return nil, fmt.Errorf("variants: %s has no Setup", v.Desc.Name)
+	}
+	// A problem or configuration invalid on any device is refused before
+	// a device is opened.
+	if _, err := newBase(v.Desc, v.Block, p, cfg); err != nil {
+		return nil, err
+	}
+	if d == nil {
+		var err error
+		if d, err = configDevice(v.Desc.Name, cfg); err != nil {
+			return nil, err
+		}
+	}
+	// The validity rule first, on this device's limits: what it refuses is
+	// refused before any device work, and the block and tunables it
+	// settles on are the plan's.
+	checked, err := v.supports(p, cfg, d.Info())
 	if err != nil {
 		return nil, err
 	}
-	if v.Setup == nil {
-		b.Close()
-		return nil, fmt.Errorf("variants: %s has no Setup", v.Desc.Name)
+	b, err := newBaseOn(d, v.Desc, v.Block, p, checked.Config)
+	if err != nil {
+		return nil, err
 	}
-	if sp := v.Desc.Caps.Space; sp != nil {
-		set, err := tuning.Tables.Default()
-		if err == nil {
-			err = applyTuning(b, sp, set)
-		}
-		if err != nil {
-			b.Close()
-			return nil, fmt.Errorf("variants: %s: %w", v.Desc.Name, err)
-		}
-	}
+	b.Block = checked.Block
+	b.setting, b.settingSource = checked.setting, checked.settingSource
 	if err := v.Setup(b); err != nil {
 		b.Close()
 		return nil, err
@@ -385,10 +456,11 @@ func (b *Base) Function(mod *cudabind.Module, name string, sharedBytes int) (*cu
 
 // CheckShared reports a *convolve.CapabilityError when a block needs more
 // dynamic shared memory than the device allows per block even after
-// opting in.
+// opting in. A device description with no shared-memory limit (the zero
+// limits of a rule checked for any device) checks nothing.
 func (b *Base) CheckShared(bytes int) error {
 	limit := max(b.Info.SharedPerBlockOptin, b.Info.SharedPerBlock)
-	if bytes > limit {
+	if limit > 0 && bytes > limit {
 		kw, kh := b.Problem.KernelSize()
 		return &convolve.CapabilityError{Variant: b.Name, What: "filter size",
 			Value: fmt.Sprintf("%dx%d with block %v: the tile needs %d bytes of shared memory, the device allows %d per block", kw, kh, b.Block, bytes, limit)}

@@ -51,10 +51,13 @@ func init() {
 
 type yuvVariant struct{ desc convolve.Description }
 
+// yuvBlock is gpu-rgb2yuv's default block shape.
+var yuvBlock = convolve.Block{X: 32, Y: 8}
+
 func (v *yuvVariant) Describe() convolve.Description { return v.desc }
 
 func (v *yuvVariant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
-	b, err := NewBase(v.desc, convolve.Block{X: 32, Y: 8}, p, cfg)
+	b, err := NewBase(v.desc, yuvBlock, p, cfg)
 	if err != nil {
 		return nil, err
 	}

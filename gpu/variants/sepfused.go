@@ -125,7 +125,8 @@ func sepfusedDefines(b *Base) (map[string]string, error) {
 	case rxr != 4 && rxr != 8:
 		return nil, fmt.Errorf("variants: %s: tunable %s=%d: want 4 or 8", b.Name, tunableRXR, rxr)
 	case rxr == 8 && b.Block.X%2 != 0:
-		return nil, fmt.Errorf("variants: %s: tunable %s=8 needs an even block width, not %d", b.Name, tunableRXR, b.Block.X)
+		return nil, &convolve.CapabilityError{Variant: b.Name, What: "block shape",
+			Value: fmt.Sprintf("%v with tunable %s=8 (it needs an even block width)", b.Block, tunableRXR)}
 	}
 	vec := "0"
 	if regtileVecIn(b, b.Block.X, 4) {

@@ -138,7 +138,7 @@ func TestSepfusedDeclared(t *testing.T) {
 		{"65x1", separableFilter(r, 65, 1), convolve.Config{}, "65"},
 		{"ry=3", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRY: 3}}, "ry=3"},
 		{"rxr=6", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRXR: 6}}, "rxr=6"},
-		{"rxr=8 odd block", separableFilter(r, 5, 5), convolve.Config{Block: convolve.Block{X: 7, Y: 4}, Tunables: map[string]int{tunableRXR: 8}}, "even block width, not 7"},
+		{"rxr=8 odd block", separableFilter(r, 5, 5), convolve.Config{Block: convolve.Block{X: 7, Y: 4}, Tunables: map[string]int{tunableRXR: 8}}, "7x4 with tunable rxr=8 (it needs an even block width)"},
 	}
 	for _, tt := range refusals {
 		err := d.Validate(convolve.Problem{Op: convolve.Filter2D, Filter: tt.f, Input: g}, tt.cfg, h100)

@@ -221,7 +221,7 @@ func tcKernel(kw, kh int, split bool) string {
 // capability below 8.0, where mma.sync has no TF32 form) with a
 // *convolve.CapabilityError.
 func tcCheckDevice(b *Base) error {
-	if b.Info.Major < 8 {
+	if b.Info.Major > 0 && b.Info.Major < 8 { // 0: not known
 		return &convolve.CapabilityError{Variant: b.Name, What: "device",
 			Value: fmt.Sprintf("%s of compute capability %d.%d (TF32 tensor cores need 8.0)", b.Info.Name, b.Info.Major, b.Info.Minor)}
 	}

@@ -7,14 +7,45 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/tiling"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/devfacts"
 	"github.com/convbench/convbench/tables/tuning"
 )
 
-// Limits are the device limits a tuning space's restrictions read.
+// Limits are the limits of the device info describes that the validity
+// rules (Variant.Supports) and the tuning spaces' restrictions read.
 func Limits(info cudabind.DeviceInfo) convolve.DeviceLimits {
-	return convolve.DeviceLimits{Name: info.Name, SMs: info.SMs,
-		SharedPerBlock:     max(info.SharedPerBlock, info.SharedPerBlockOptin),
-		MaxThreadsPerBlock: info.MaxThreadsPerBlock, ConstantBytes: info.ConstantBytes}
+	return convolve.DeviceLimits{Name: info.Name, Major: info.Major, Minor: info.Minor, SMs: info.SMs,
+		SharedPerBlock: max(info.SharedPerBlock, info.SharedPerBlockOptin), SharedPerSM: info.SharedPerSM,
+		MaxThreadsPerBlock: info.MaxThreadsPerBlock, MaxThreadsPerSM: info.MaxThreadsPerSM,
+		RegistersPerBlock: info.RegistersPerBlock, ConstantBytes: info.ConstantBytes,
+		MemoryBytes: info.TotalMemBytes, MaxGridDimX: info.MaxGridDimX,
+		MaxTex1DLinearWidth: info.MaxTex1DLinearWidth, MaxTex2DLinearWidth: info.MaxTex2DLinearWidth,
+		MaxTex2DLinearHeight: info.MaxTex2DLinearHeight}
+}
+
+// InfoOf is the device description that limits lim stand for: the
+// fields of cudabind.DeviceInfo that Limits reads, with the default
+// shared memory per block at CUDA's 48 KiB (or lim's limit when smaller).
+// The validity rules run on it as on a device's own description.
+func InfoOf(lim convolve.DeviceLimits) cudabind.DeviceInfo {
+	return cudabind.DeviceInfo{Name: lim.Name, Major: lim.Major, Minor: lim.Minor, SMs: lim.SMs,
+		SharedPerBlock: min(lim.SharedPerBlock, 48<<10), SharedPerBlockOptin: lim.SharedPerBlock, SharedPerSM: lim.SharedPerSM,
+		MaxThreadsPerBlock: lim.MaxThreadsPerBlock, MaxThreadsPerSM: lim.MaxThreadsPerSM,
+		RegistersPerBlock: lim.RegistersPerBlock, ConstantBytes: lim.ConstantBytes,
+		TotalMemBytes: lim.MemoryBytes, MaxGridDimX: lim.MaxGridDimX,
+		MaxTex1DLinearWidth: lim.MaxTex1DLinearWidth, MaxTex2DLinearWidth: lim.MaxTex2DLinearWidth,
+		MaxTex2DLinearHeight: lim.MaxTex2DLinearHeight}
+}
+
+// KnownLimits are the limits of every device of devfacts.Known, the GPUs
+// the project supports, for checks of the validity rules on a machine
+// without them.
+func KnownLimits() []convolve.DeviceLimits {
+	lims := make([]convolve.DeviceLimits, len(devfacts.Known))
+	for i, info := range devfacts.Known {
+		lims[i] = Limits(info)
+	}
+	return lims
 }
 
 // tuneBlocks are the block shapes the tiled and register-tiled families
