@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	_ "github.com/convbench/convbench/gpu/gpuslab" // the gpu-slab variants
 	"github.com/convbench/convbench/gpu/userkernel"
+	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 )
 
 var (

@@ -8,9 +8,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/devfacts"
-	// The GPU variants, and auto over them, register themselves with convolve.
 	"github.com/convbench/convbench/gpu/auto"
-	_ "github.com/convbench/convbench/gpu/variants"
 )
 
 // autoPathsLine is the configuration line that names, for each registered

@@ -34,8 +34,7 @@ import (
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	_ "github.com/convbench/convbench/gpu/variants"
-	_ "github.com/convbench/convbench/refimpl"
+	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 	"github.com/convbench/convbench/results"
 )
 

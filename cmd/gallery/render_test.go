@@ -9,8 +9,6 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/testimage"
-	_ "github.com/convbench/convbench/gpu/variants"
-	_ "github.com/convbench/convbench/refimpl"
 )
 
 // filterOnly is cpu-fast restricted to Filter2D, to check that the

@@ -130,7 +130,7 @@ import (
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	_ "github.com/convbench/convbench/gpu/gpuslab" // the gpu-slab variants
+	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 	"github.com/convbench/convbench/results"
 )
 

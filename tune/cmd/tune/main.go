@@ -53,6 +53,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/tune"
 )

@@ -1,0 +1,67 @@
+// Package names lists the variant names that package allvariants registers.
+//
+// A command's test checks its own registry against the list with
+// [Check]. It takes the list from here rather than from importing
+// allvariants, which would register every family in the test binary and
+// hide an import the command lacks. The list is names.txt, one name a
+// line; this package's test keeps it equal to what allvariants registers,
+// and under -update rewrites it.
+package names
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+)
+
+//go:embed names.txt
+var list string
+
+// All returns the names package allvariants registers, sorted.
+func All() []string {
+	return strings.Fields(list)
+}
+
+// Registered returns the names of the variants registered with convolve
+// now, sorted.
+func Registered() []string {
+	var ns []string
+	for _, v := range convolve.Variants() {
+		ns = append(ns, v.Describe().Name)
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// Check returns nil when got holds the names of All and no other, and
+// otherwise an error naming the missing names and the extra ones.
+func Check(got []string) error {
+	want := All()
+	var missing, extra []string
+	for _, n := range want {
+		if !slices.Contains(got, n) {
+			missing = append(missing, n)
+		}
+	}
+	for _, n := range got {
+		if !slices.Contains(want, n) {
+			extra = append(extra, n)
+		}
+	}
+	var msgs []string
+	if len(missing) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%d of the %d variants package allvariants registers are not registered (%s): import _ %q",
+			len(missing), len(want), strings.Join(missing, ", "), "github.com/convbench/convbench/internal/allvariants"))
+	}
+	if len(extra) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%d variants are registered that package allvariants does not register (%s): add their family to allvariants and rewrite the list (go test ./internal/allvariants/names -update)",
+			len(extra), strings.Join(extra, ", ")))
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+}
