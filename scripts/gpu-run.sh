@@ -7,7 +7,8 @@
 #   scripts/gpu-run.sh /tmp/out tests faults
 #
 # It runs $GPU_BIN/gpurun (GPU_BIN defaults to .gpu, where make gpu-bins
-# builds it), or on a host with Go and no such binary, go run ./cmd/gpurun.
+# builds it), or on a host with Go and no such binary, ./cmd/gpurun built
+# into a temporary folder.
 # The stages and the variables they read are in gpurun's package doc
 # (go doc ./cmd/gpurun).
 set -eu
@@ -16,7 +17,11 @@ if [ -x "$bin/gpurun" ]; then
   exec "$bin/gpurun" "$@"
 fi
 if command -v go >/dev/null 2>&1; then
-  CGO_ENABLED=0 exec go run ./cmd/gpurun "$@"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  CGO_ENABLED=0 go build -o "$tmp/gpurun" ./cmd/gpurun
+  "$tmp/gpurun" "$@" # its exit status is the script's
+  exit 0
 fi
 echo "gpu-run.sh: no $bin/gpurun (make gpu-bins builds it) and no go command to run ./cmd/gpurun" >&2
 exit 2

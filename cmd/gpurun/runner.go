@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/convbench/convbench/internal/childproc"
@@ -161,8 +162,10 @@ func (r *runner) run(st step) outcome {
 	switch {
 	case errors.As(err, &ee):
 		o.rc = ee.ExitCode()
-		if o.rc < 0 {
-			o.rc = 128 + 9 // killed by a signal
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			// As a shell reports it: 128 and the signal's number.
+			o.rc = 128 + int(ws.Signal())
+			fmt.Fprintln(f, "gpurun:", ee)
 		}
 	case err != nil:
 		o.rc = 127

@@ -338,3 +338,16 @@ func TestNCUStage(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledCommand: a command killed by a signal reports 128 and the
+// signal's number, as a shell does, and its log says so.
+func TestKilledCommand(t *testing.T) {
+	h := newHost(t)
+	h.exe(h.bin, "sweep", "#!/bin/sh\necho started\nkill -TERM $$\n")
+	if stdout, code := h.run("sweep:a"); code != 1 || !strings.Contains(zeroSecs(stdout), "sweep-a                      rc=143 passed=0 failed=0 skipped=0 0s \n") {
+		t.Errorf("exit status %d\n%s", code, stdout)
+	}
+	if log := h.read("sweep-a.log"); !strings.HasSuffix(log, "started\ngpurun: signal: terminated\n") {
+		t.Errorf("sweep-a.log:\n%s", log)
+	}
+}
