@@ -15,9 +15,10 @@
 #   make report    rebuild results/report/ from the committed raw data (offline); the
 #                  gallery it links is left as it is (go run ./cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
-#   make gpu-bins  test binaries, the report, gallery, sweep, tune and ncusum commands for a GPU host without Go, into .gpu/
+#   make gpu-bins  test binaries, the report, gallery, sweep, tune, ncusum and gpurun commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
-#                  scripts/gpu-run.sh runs them stage by stage and keeps raw logs
+#                  .gpu/gpurun OUTDIR STAGE... runs them stage by stage and keeps raw logs
+#                  (.gpu/gpurun OUTDIR release: the release check)
 #   make fleet-submit FLEET='-partitions h100,l40s -wait -- -sweep default -count 6'
 #                  the sweep (or -tests, the GPU test run) on every target through Slurm
 #   make fleet-gather  the fleet's runs into results/local/data/ and its cross-GPU report
@@ -101,6 +102,7 @@ gpu-bins:
 	$(GO) build -ldflags=-s -o .gpu/crossover ./results/cmd/crossover
 	$(GO) build -ldflags=-s -o .gpu/ncusum ./results/cmd/ncusum
 	$(GO) build -ldflags=-s -o .gpu/fleet ./fleet/cmd/fleet
+	$(GO) build -ldflags=-s -o .gpu/gpurun ./cmd/gpurun
 
 fleet-submit: gpu-bins
 	$(GO) run ./fleet/cmd/fleet submit $(FLEET)

@@ -54,6 +54,8 @@ func (r *Request) binaries() ([]string, error) {
 		for _, t := range tests {
 			names = append(names, filepath.Base(t))
 		}
+		// The runner the task's scripts/gpu-run.sh runs.
+		names = append(names, "gpurun")
 	default:
 		return nil, fmt.Errorf("fleet: mode %q: want %s or %s", r.Mode, ModeSweep, ModeTests)
 	}

@@ -10,7 +10,8 @@
 #                       tree=DIR (the tree the tests run in)
 #   JOBDIR/sweep.args   the sweep command's arguments, one a line
 #   JOBDIR/bin/         the prebuilt binaries (make gpu-bins): sweep,
-#                       benchmarks.test, the *.test of the tests run, COMMIT
+#                       benchmarks.test, the *.test of the tests run and
+#                       gpurun, which runs them, COMMIT
 #   JOBDIR/tree/        where the sweep runs: a go.mod, so that it finds its
 #                       root without git, and benchmarks/
 #

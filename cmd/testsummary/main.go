@@ -25,6 +25,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"github.com/convbench/convbench/internal/testsum"
 )
 
 // envCompileLog is cudabind/nvrtc's EnvCompileLog.
@@ -57,8 +59,8 @@ func run(args []string, log compileLog, stdout io.Writer) int {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
 		return 2
 	}
-	s := newSummary(stdout)
-	if err := s.read(events); err != nil {
+	s := testsum.New(stdout)
+	if err := s.ReadJSON(events); err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary: reading go test -json:", err)
 	}
 	io.Copy(io.Discard, events)
@@ -66,7 +68,7 @@ func run(args []string, log compileLog, stdout io.Writer) int {
 	if err := log.readInto(s); err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary: reading the compile log:", err)
 	}
-	s.print(stdout)
+	s.Print(stdout)
 	if werr != nil {
 		if ee, ok := werr.(*exec.ExitError); ok {
 			return ee.ExitCode()
@@ -121,7 +123,7 @@ func openCompileLog(path string) (compileLog, error) {
 
 // readInto adds the compiles logged since the log was opened to s. A log
 // that no test binary wrote is no compiles.
-func (l compileLog) readInto(s *summary) error {
+func (l compileLog) readInto(s *testsum.Summary) error {
 	f, err := os.Open(l.path)
 	if os.IsNotExist(err) {
 		return nil
@@ -133,7 +135,7 @@ func (l compileLog) readInto(s *summary) error {
 	if _, err := f.Seek(l.start, io.SeekStart); err != nil {
 		return err
 	}
-	return s.readCompiles(f)
+	return s.ReadCompiles(f)
 }
 
 // close removes the log when testsummary made it.

@@ -147,11 +147,16 @@ func TestTestsAcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "test", "-c", "-o", filepath.Join(bin, "devfacts.test"), "./cudabind/devfacts")
-	build.Dir = root
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
+	for _, args := range [][]string{
+		{"test", "-c", "-o", filepath.Join(bin, "devfacts.test"), "./cudabind/devfacts"},
+		{"build", "-o", filepath.Join(bin, "gpurun"), "./cmd/gpurun"},
+	} {
+		build := exec.Command("go", args...)
+		build.Dir = root
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
 	}
 	tmp := t.TempDir()
 	job, logs, rep := filepath.Join(tmp, "job"), filepath.Join(tmp, "logs"), filepath.Join(tmp, "report")

@@ -1,4 +1,13 @@
-package main
+// Package testsum counts and summarises test results: how many tests
+// passed, failed and skipped, why they skipped (for want of a GPU, of
+// NVRTC, or another reason), the slowest packages and top-level tests, and
+// the NVRTC compiles the test binaries logged.
+//
+// It reads go test -json events (ReadJSON), or the -test.v output of one
+// test binary run alone (ReadVerbose), as GPU hosts without Go run them.
+// cmd/testsummary prints its summary after go test; the GPU-host runner
+// (cmd/gpurun) after the prebuilt test binaries.
+package testsum
 
 import (
 	"bufio"
@@ -10,8 +19,8 @@ import (
 	"strings"
 )
 
-// event is one line of go test -json (cmd/test2json's TestEvent).
-type event struct {
+// Event is one line of go test -json (cmd/test2json's TestEvent).
+type Event struct {
 	Action  string
 	Package string
 	Test    string
@@ -33,9 +42,9 @@ const (
 	topCompilers = 5
 )
 
-// summary counts test outcomes from go test -json events. Package result
+// Summary counts test outcomes from go test -json events. Package result
 // lines and the output of failing tests are echoed as go test prints them.
-type summary struct {
+type Summary struct {
 	w              io.Writer
 	passed, failed int
 	skipped        map[string]int // by reason
@@ -58,29 +67,35 @@ type timing struct {
 	secs      float64
 }
 
-func newSummary(w io.Writer) *summary {
-	return &summary{w: w, skipped: map[string]int{}, out: map[string][]string{},
+// New returns an empty summary that echoes package result lines and the
+// output of failing tests to w.
+func New(w io.Writer) *Summary {
+	return &Summary{w: w, skipped: map[string]int{}, out: map[string][]string{},
 		testSecs: map[testKey]float64{}, testEnded: map[testKey]bool{}, cached: map[string]bool{}}
 }
 
-func (s *summary) read(r io.Reader) error {
+// ReadJSON adds the events of a go test -json stream; lines that are not
+// events (build failures and the like) are echoed.
+func (s *Summary) ReadJSON(r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
-		var e event
+		var e Event
 		if err := json.Unmarshal(line, &e); err != nil || e.Action == "" {
 			// Build failures and other non-JSON output pass through.
 			fmt.Fprintln(s.w, string(line))
 			s.badLines++
 			continue
 		}
-		s.add(e)
+		s.Add(e)
 	}
 	return sc.Err()
 }
 
-func (s *summary) add(e event) {
+// Add adds one event: a test's output, pass, fail or skip (Test set), or
+// a package's (Test empty).
+func (s *Summary) Add(e Event) {
 	key := e.Package + " " + e.Test
 	switch e.Action {
 	case "output":
@@ -130,7 +145,7 @@ func isCachedResult(output string) bool {
 // top-level test counts as long as its longest subtest: one whose subtests
 // run in parallel reports only its own time, often none, and its result
 // may come before theirs.
-func (s *summary) recordTime(e event) {
+func (s *Summary) recordTime(e Event) {
 	if e.Test == "" {
 		s.packageTimes = append(s.packageTimes, timing{pkg: e.Package, secs: e.Elapsed})
 		return
@@ -144,7 +159,7 @@ func (s *summary) recordTime(e event) {
 }
 
 // testTimes returns the times of the top-level tests that passed or failed.
-func (s *summary) testTimes() []timing {
+func (s *Summary) testTimes() []timing {
 	var times []timing
 	for k := range s.testEnded {
 		times = append(times, timing{pkg: k.pkg, test: k.test, secs: s.testSecs[k]})
@@ -165,11 +180,11 @@ func skipReason(output []string) string {
 	return needOther
 }
 
-func (s *summary) print(w io.Writer) {
-	total := 0
-	for _, n := range s.skipped {
-		total += n
-	}
+// Print writes the summary: the tests passed, failed and skipped (and why
+// skipped), whether the NVRTC compile checks ran, the failed tests, the
+// slowest packages and tests, and the kernels compiled.
+func (s *Summary) Print(w io.Writer) {
+	total := s.skippedTotal()
 	fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped", s.passed, s.failed, total)
 	if total > 0 {
 		var parts []string
@@ -199,7 +214,7 @@ func (s *summary) print(w io.Writer) {
 
 // printSlowest prints the packages and top-level tests that took longest,
 // leaving out those whose result go test took from its cache.
-func (s *summary) printSlowest(w io.Writer) {
+func (s *Summary) printSlowest(w io.Writer) {
 	packages := slowest(s.packageTimes, s.cached, slowPackages)
 	tests := slowest(s.testTimes(), s.cached, slowTests)
 	if len(packages) == 0 && len(tests) == 0 {
@@ -323,8 +338,9 @@ func parseCompile(line string) (c compile, ok bool) {
 	return compile{secs: secs, ok: f[3] == "ok", program: f[4]}, true
 }
 
-// readCompiles adds the compiles of a compile log to the summary.
-func (s *summary) readCompiles(r io.Reader) error {
+// ReadCompiles adds the compiles of a compile log ($CONVBENCH_COMPILE_LOG)
+// to the summary.
+func (s *Summary) ReadCompiles(r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		if c, ok := parseCompile(sc.Text()); ok {
@@ -371,4 +387,18 @@ func (t compileTotal) String() string {
 		s += fmt.Sprintf(" (%d failed)", t.failed)
 	}
 	return s
+}
+
+// Counts returns how many tests (subtests included) passed, failed and
+// skipped.
+func (s *Summary) Counts() (passed, failed, skipped int) {
+	return s.passed, s.failed, s.skippedTotal()
+}
+
+func (s *Summary) skippedTotal() int {
+	total := 0
+	for _, n := range s.skipped {
+		total += n
+	}
+	return total
 }

@@ -1,4 +1,4 @@
-package main
+package testsum
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/cudabind/nvrtc"
 	"github.com/convbench/convbench/internal/golden"
 )
 
@@ -34,11 +33,11 @@ func TestSummary(t *testing.T) {
 {"Action":"fail","Package":"p/gpu"}
 `
 	var echo, sum bytes.Buffer
-	s := newSummary(&echo)
-	if err := s.read(strings.NewReader(events)); err != nil {
+	s := New(&echo)
+	if err := s.ReadJSON(strings.NewReader(events)); err != nil {
 		t.Fatal(err)
 	}
-	s.print(&sum)
+	s.Print(&sum)
 	for _, want := range []string{"got 2 want 3", "FAIL\tp/gpu"} {
 		if !strings.Contains(echo.String(), want) {
 			t.Errorf("echoed output lacks %q:\n%s", want, echo.String())
@@ -64,11 +63,11 @@ func TestSummaryCompileChecksRan(t *testing.T) {
 {"Action":"skip","Package":"p","Test":"TestGPUSaxpy"}
 `
 	var sum bytes.Buffer
-	s := newSummary(&bytes.Buffer{})
-	if err := s.read(strings.NewReader(events)); err != nil {
+	s := New(&bytes.Buffer{})
+	if err := s.ReadJSON(strings.NewReader(events)); err != nil {
 		t.Fatal(err)
 	}
-	s.print(&sum)
+	s.Print(&sum)
 	if !strings.Contains(sum.String(), "NVRTC kernel compile checks: ran") {
 		t.Errorf("summary:\n%s", sum.String())
 	}
@@ -91,14 +90,14 @@ func TestGolden(t *testing.T) {
 	}
 	defer compiles.Close()
 	var got bytes.Buffer
-	s := newSummary(&got)
-	if err := s.read(events); err != nil {
+	s := New(&got)
+	if err := s.ReadJSON(events); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.readCompiles(compiles); err != nil {
+	if err := s.ReadCompiles(compiles); err != nil {
 		t.Fatal(err)
 	}
-	s.print(&got)
+	s.Print(&got)
 	golden.Check(t, filepath.Join("testdata", "summary.golden"), got.Bytes())
 }
 
@@ -167,8 +166,8 @@ func TestSlowest(t *testing.T) {
 		tests:    []timing{{"new", "TestFast", 0.5}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSummary(io.Discard)
-			if err := s.read(strings.NewReader(tc.events)); err != nil {
+			s := New(io.Discard)
+			if err := s.ReadJSON(strings.NewReader(tc.events)); err != nil {
 				t.Fatal(err)
 			}
 			if got := slowest(s.packageTimes, s.cached, slowPackages); !slices.Equal(got, tc.packages) {
@@ -242,8 +241,8 @@ func TestCompilesPrinted(t *testing.T) {
 		not:  []string{"p1"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSummary(io.Discard)
-			if err := s.readCompiles(strings.NewReader(tc.log)); err != nil {
+			s := New(io.Discard)
+			if err := s.ReadCompiles(strings.NewReader(tc.log)); err != nil {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
@@ -259,121 +258,5 @@ func TestCompilesPrinted(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestRunCountsTheChildsCompiles runs go test through run over
-// testdata/compiler, whose test logs one compile to the file it finds in
-// $CONVBENCH_COMPILE_LOG, and checks that the summary counts it under the
-// test binary's name and that the temporary log is gone afterwards.
-func TestRunCountsTheChildsCompiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-	t.Setenv(envCompileLog, "")
-	log, err := openCompileLog(os.Getenv(envCompileLog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	code := run([]string{"-count=1", "./testdata/compiler"}, log, &out)
-	log.close()
-	if code != 0 {
-		t.Fatalf("run: exit status %d\n%s", code, out.String())
-	}
-	for _, want := range []string{
-		"ok  \tgithub.com/convbench/convbench/cmd/testsummary/testdata/compiler\t",
-		"tests: 1 passed, 0 failed, 0 skipped\n",
-		"slowest packages:\n",
-		"  compiler  TestCompiles\n",
-		"kernels compiled: 1 in 0.50s\n  compiler  1 in 0.50s\n",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-	if _, err := os.Stat(log.path); !os.IsNotExist(err) {
-		t.Errorf("temporary compile log %s left behind (stat: %v)", log.path, err)
-	}
-}
-
-// TestRunKeepsGoTestsCache runs testdata/envreader, whose test reads
-// $CONVBENCH_COMPILE_LOG, through run twice: testsummary's own log has the
-// same name each time, so the second result comes from go test's cache.
-func TestRunKeepsGoTestsCache(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-	t.Setenv(envCompileLog, "")
-	var out bytes.Buffer
-	for range 2 {
-		out.Reset()
-		log, err := openCompileLog("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		code := run([]string{"./testdata/envreader"}, log, &out)
-		log.close()
-		if code != 0 {
-			t.Fatalf("run: exit status %d\n%s", code, out.String())
-		}
-	}
-	if want := "envreader\t(cached)\n"; !strings.Contains(out.String(), want) {
-		t.Errorf("second run's output lacks %q:\n%s", want, out.String())
-	}
-}
-
-// TestGivenCompileLog: a compile log named by the caller, even relative
-// to the working directory, is given to the test binaries by its absolute
-// path; only the lines appended after it was opened count, and it is kept.
-func TestGivenCompileLog(t *testing.T) {
-	t.Chdir(t.TempDir())
-	earlier := "nvrtc-compile 9.000 old.cu ok variants\n"
-	if err := os.WriteFile("compiles.log", []byte(earlier), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log, err := openCompileLog("compiles.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !filepath.IsAbs(log.path) {
-		t.Errorf("compile log path %q is not absolute", log.path)
-	}
-	f, err := os.OpenFile(log.path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintln(f, "nvrtc-compile 0.250 new.cu ok properties")
-	f.Close()
-	s := newSummary(io.Discard)
-	if err := log.readInto(s); err != nil {
-		t.Fatal(err)
-	}
-	log.close()
-	if s.compiles.count != 1 || s.compiles.byProgram["properties"] == nil {
-		t.Errorf("counted %s, by program %v; want only this run's compile, properties'", s.compiles.compileTotal, s.compiles.byProgram)
-	}
-	if _, err := os.Stat("compiles.log"); err != nil {
-		t.Errorf("the given compile log was not kept: %v", err)
-	}
-}
-
-// TestMissingCompileLog: a log that no test binary created is no compiles.
-func TestMissingCompileLog(t *testing.T) {
-	log, err := openCompileLog(filepath.Join(t.TempDir(), "never-written.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSummary(io.Discard)
-	if err := log.readInto(s); err != nil || s.compiles.count != 0 {
-		t.Errorf("readInto: %v, %d compiles; want none and no error", err, s.compiles.count)
-	}
-}
-
-// TestCompileLogEnvIsNVRTCs pins the variable testsummary sets to the one
-// cudabind/nvrtc reads.
-func TestCompileLogEnvIsNVRTCs(t *testing.T) {
-	if envCompileLog != nvrtc.EnvCompileLog {
-		t.Errorf("envCompileLog = %q, nvrtc.EnvCompileLog = %q", envCompileLog, nvrtc.EnvCompileLog)
 	}
 }

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/convbench/convbench/results"
+)
+
+// faultKernels are the faults stage's kernels: the correct example first,
+// then every deliberately broken kernel.
+func (r *runner) faultKernels() ([]string, error) {
+	broken, err := filepath.Glob(filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken", "*.cu"))
+	if err != nil {
+		return nil, err
+	}
+	if len(broken) == 0 {
+		return nil, fmt.Errorf("no broken kernels in %s", filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken"))
+	}
+	sort.Strings(broken)
+	return append([]string{filepath.Join(r.root, "examples", "kernels", "direct.cu")}, broken...), nil
+}
+
+// faults is the faults stage (runFaults).
+func (r *runner) faults() string {
+	_, note := r.runFaults()
+	return note
+}
+
+// runFaults runs one sweep that proves and times every kernel of
+// faultKernels, then writes OUTDIR/faults-summary.txt (faultSummary), its
+// lines noted, and returns whether it is ok and its last line. The sweep
+// fails the broken kernels' cases by design; the stage fails when the
+// summary is not ok.
+func (r *runner) runFaults() (ok bool, note string) {
+	kernels, err := r.faultKernels()
+	if err != nil {
+		r.refuse("faults", err.Error())
+		return false, err.Error()
+	}
+	count, err := strconv.Atoi(r.setting("FAULTS_COUNT", "2"))
+	if err != nil || count < 1 {
+		why := fmt.Sprintf("FAULTS_COUNT=%s: want a count of result lines, 1 or more", r.getenv("FAULTS_COUNT"))
+		r.refuse("faults", why)
+		return false, why
+	}
+	args := []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", r.outPath("faults"),
+		"-variants", "user-.*", "-sizes", r.setting("FAULTS_SIZES", "512x512"), "-filters", "gauss3,gauss5", "-types", "f32",
+		"-count", strconv.Itoa(count), "-max-time", "0.5s", "-case-timeout", r.setting("FAULTS_CASE_TIMEOUT", "20s"),
+		"-prove-timeout", r.setting("FAULTS_PROVE_TIMEOUT", "2m")}
+	for _, k := range kernels {
+		args = append(args, "-kernel", k)
+	}
+	// Temporary files, the output of a shrinking child killed at its
+	// limit among them (convtest-child-*.txt), stay with the stage's logs.
+	tmp := r.outPath("faults-tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		r.refuse("faults", err.Error())
+		return false, err.Error()
+	}
+	o := r.run(step{name: "faults", args: args, env: []string{"TMPDIR=" + tmp}, mayFail: true})
+	file := runFile(o.log, r.outPath("faults"))
+	lines, ok := faultSummary(file, kernels, count)
+	from := file
+	if from == "" {
+		from = "no run file"
+	}
+	r.writeFile("faults-summary.txt", append([]string{r.header() + "; faults: the sweep's verdict on each user kernel, from " + from}, lines...))
+	r.note(lines...)
+	if !ok {
+		r.fail()
+	}
+	return ok, lines[len(lines)-1]
+}
+
+// wrotePrefix begins the line in which the sweep names the file it wrote.
+const wrotePrefix = "sweep: wrote "
+
+// runFile returns the run file a sweep wrote: the one its log's last
+// "sweep: wrote " line names, or else the only one under data/<host>/;
+// "" where there is none.
+func runFile(log, data string) string {
+	if b, err := os.ReadFile(log); err == nil {
+		path := ""
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			if p, ok := strings.CutPrefix(sc.Text(), wrotePrefix); ok {
+				path = strings.TrimSpace(p)
+			}
+		}
+		if _, err := os.Stat(path); path != "" && err == nil {
+			return path
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(data, "*", "*.txt"))
+	if len(files) == 1 {
+		return files[0]
+	}
+	return ""
+}
+
+// A userKernel is a kernel of the faults stage as its source describes it.
+type userKernel struct {
+	name    string   // its "// name: " line, else user-<file name>
+	expects []string // the texts of its "// expect refusal: " lines; none for a correct kernel
+}
+
+// readUserKernel reads a kernel source's name and expected refusals.
+func readUserKernel(path string) (userKernel, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return userKernel{}, err
+	}
+	var k userKernel
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if n, ok := strings.CutPrefix(l, "// name:"); ok && k.name == "" {
+			k.name = strings.TrimSpace(n)
+		}
+		if e, ok := strings.CutPrefix(l, "// expect refusal: "); ok {
+			k.expects = append(k.expects, strings.TrimLeft(e, " "))
+		}
+	}
+	if k.name == "" {
+		k.name = "user-" + strings.TrimSuffix(filepath.Base(path), ".cu")
+	}
+	return k, nil
+}
+
+// faultSummary judges the faults sweep's run file: a line a kernel, then
+// the run's "# fault" lines, then "faults ok: ..." or "faults NOT OK:
+// ...", and whether every kernel is as expected. The correct kernel (no
+// "// expect refusal: " line) must be proven, with no failed case and
+// count result lines for each of its cases; each broken one refused with
+// a refusal that holds every text its expect lines name, and not timed.
+func faultSummary(file string, kernels []string, count int) (lines []string, ok bool) {
+	var text []byte
+	var run *results.Run
+	var readErr error
+	if file != "" {
+		if text, readErr = os.ReadFile(file); readErr == nil {
+			run, readErr = results.ReadRun(bytes.NewReader(text), file)
+		}
+	}
+	fileLines := strings.Split(string(text), "\n")
+	bad := 0
+	for _, path := range kernels {
+		k, err := readUserKernel(path)
+		if err != nil {
+			lines = append(lines, fmt.Sprintf("%s WRONG: %v", path, err))
+			bad++
+			continue
+		}
+		why, line := judgeKernel(k, kernelVerdict(fileLines, k.name), run, count)
+		if why != "" {
+			lines = append(lines, k.name+" WRONG: "+clip(why, 600))
+			bad++
+			continue
+		}
+		lines = append(lines, line)
+	}
+	for _, l := range fileLines {
+		if strings.HasPrefix(l, "# fault ") {
+			lines = append(lines, l)
+		}
+	}
+	switch {
+	case file == "":
+		lines = append(lines, "faults NOT OK: the sweep wrote no run file (see faults.log)")
+	case readErr != nil:
+		lines = append(lines, fmt.Sprintf("faults NOT OK: reading the run file: %v", readErr))
+	case bad == 0:
+		lines = append(lines, fmt.Sprintf("faults ok: %d kernels as expected", len(kernels)))
+		return lines, true
+	default:
+		lines = append(lines, fmt.Sprintf("faults NOT OK: %d of %d kernels not as expected", bad, len(kernels)))
+	}
+	return lines, false
+}
+
+// kernelVerdict is the text after "# user kernel NAME: " of the run's
+// first line that gives the kernel's verdict (proven or refused), not
+// the line naming its file; "" where there is none.
+func kernelVerdict(lines []string, name string) string {
+	for _, l := range lines {
+		v, ok := strings.CutPrefix(l, "# user kernel "+name+": ")
+		if ok && (strings.HasPrefix(v, "passed the property suite") || strings.HasPrefix(v, "refused: ")) {
+			return v
+		}
+	}
+	return ""
+}
+
+// judgeKernel says why a kernel's verdict and result lines are not what
+// its source expects, or else gives its "ok" line.
+func judgeKernel(k userKernel, verdict string, run *results.Run, count int) (why, line string) {
+	shown := verdict
+	if shown == "" {
+		shown = "no verdict line"
+	}
+	cases, full, timed, failed := 0, 0, 0, 0
+	if run != nil {
+		for _, s := range run.Samples {
+			if s.Keys["variant"] != k.name {
+				continue
+			}
+			n := len(s.Values["ns/op"])
+			cases, timed = cases+1, timed+n
+			if n == count {
+				full++
+			}
+		}
+		for _, f := range run.Failures {
+			if strings.HasPrefix(f, "--- FAIL: BenchmarkConv/variant="+k.name+"/") {
+				failed++
+			}
+		}
+	}
+	if len(k.expects) == 0 {
+		if !strings.HasPrefix(verdict, "passed the property suite") {
+			return "want it proven, got: " + shown, ""
+		}
+		if failed != 0 || cases == 0 || cases != full {
+			return fmt.Sprintf("want %d result lines for each case and no failed case: %d failed, %d cases, %d of them with %d lines", count, failed, cases, full, count), ""
+		}
+		return "", fmt.Sprintf("%s ok: proven; %d cases, %d result lines each", k.name, cases, count)
+	}
+	if !strings.HasPrefix(verdict, "refused:") {
+		return "want it refused, got: " + shown, ""
+	}
+	for _, e := range k.expects {
+		if !strings.Contains(verdict, e) {
+			return "want a refusal that says \"" + e + "\", got: " + verdict, ""
+		}
+	}
+	if timed != 0 {
+		return fmt.Sprintf("refused, but %d result lines were timed", timed), ""
+	}
+	return "", k.name + " ok: " + clip(verdict, 600)
+}
+
+// clip returns s cut to at most n bytes, at a character's start.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

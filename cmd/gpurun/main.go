@@ -1,0 +1,372 @@
+// Command gpurun runs the prebuilt binaries of make gpu-bins on a GPU host without Go, stage by stage, and keeps their raw logs.
+//
+// On a GPU host with the driver but no Go toolchain, from the root of a
+// copy of the tree with its .gpu/ (make gpu-bins builds gpurun there too):
+//
+//	.gpu/gpurun OUTDIR STAGE...
+//
+// scripts/gpu-run.sh OUTDIR STAGE... runs the same. Every command a
+// stage runs writes its output to a log under OUTDIR whose first line
+// names the binaries' commit (.gpu/COMMIT) and the GPU, and whose second
+// the exact command, "# command: (cd DIR && ...)"; OUTDIR/summary.txt
+// gets a line a command (its exit status; the tests passed, failed and
+// skipped, subtests included; its seconds; compute-sanitizer's summary
+// lines) and the lines of each stage's own summary. A stage that fails
+// does not stop the others. A table of the stages comes last; the exit
+// status is 1 when a stage failed, 2 for a wrong command line.
+//
+// The release check, what a GPU landing must pass, on one GPU in about 10
+// minutes:
+//
+//	.gpu/gpurun /tmp/out release
+//
+// runs at once the test run (the tests stage, -test.timeout
+// RELEASE_TEST_TIMEOUT, default 7m), whose property suite gets a fresh
+// seed (-props.seed), the property suite at three more fresh seeds, one
+// after another (release-props-SEED.log: -props.n=RELEASE_PROPS_N,
+// default 40, -props.time=RELEASE_PROPS_TIME, default 2s, -test.timeout
+// RELEASE_PROPS_TIMEOUT, default 5m, over every variant or those
+// RELEASE_PROPS_VARIANT selects), and the faults stage; then, with the GPU
+// to itself, the default sweep into OUTDIR/data (release-sweep.log:
+// .gpu/sweep -sweep=default -count RELEASE_COUNT, default 2, -noise
+// RELEASE_NOISE, default 1, -max-time RELEASE_MAX_TIME, default 1s: make
+// bench's sweep with fewer lines a case, to fit the time), its report
+// (.gpu/report -data OUTDIR/data -out OUTDIR/report) and the gallery
+// (.gpu/gallery, -out OUTDIR/report/gallery). The seeds come from
+// crypto/rand and are printed; RELEASE_SEEDS=A,B,C,D runs a check again
+// at those. OUTDIR/release-summary.txt holds, printed too:
+//
+//	seed=<n> pass=N fail=N secs=S      a line a seed, the test run's first
+//	bench rc=N cases=N failed=N unsupported=N unstable=N secs=S
+//	report rc=N
+//	gallery rc=N
+//	faults rc=N
+//	release ok, or release NOT OK: <why>
+//
+// A seed's counts are its tests, subtests included (a test binary that
+// failed outside any test counts one failure). The sweep's cases are its
+// run file's (result lines grouped by name), failed its "--- FAIL"
+// lines, unsupported the cases that lines of the run file or log skip
+// ("# unsupported <case>: ...", "# skip: ...", "--- SKIP: ..."), unstable
+// the count its summary prints; faults rc is 0 when the faults summary is
+// ok. The check is ok when every seed's tests passed, the sweep exited 0
+// with cases, none failed and at most a tenth unstable, the report and
+// gallery exited 0, and the faults summary is ok.
+//
+// The other stages:
+//
+//   - tests: every test binary of the binaries' folder (those make
+//     gpu-bins builds for the Makefile's TESTPKGS; each binary's package
+//     is read from its build information) from its package's folder, at
+//     most TEST_JOBS at once (default one a core), with -test.v,
+//     -test.timeout TEST_TIMEOUT (default 10m), TEST_FLAGS (split at
+//     spaces) and -test.run=TEST_RUN when set: test-NAME.log each, the
+//     NVRTC compiles in compiles.log, tests-summary.txt with a line a
+//     package, "<import path> pass=N fail=N skip=N secs=S", and last
+//     "total wall-s=S cache=cold|warm" (cold: the compile cache was
+//     empty), and tests-report.txt, printed too: the counts, the skips by
+//     reason, the failed tests, the slowest packages and tests and the
+//     kernels compiled (package internal/testsum, as make test prints).
+//   - faults: one sweep that proves and times the deliberately broken
+//     user kernels of gpu/userkernel/testdata/broken beside
+//     examples/kernels/direct.cu (-variants 'user-.*' -sizes FAULTS_SIZES,
+//     default 512x512, -filters gauss3,gauss5 -types f32 -count
+//     FAULTS_COUNT, default 2, -max-time 0.5s -case-timeout
+//     FAULTS_CASE_TIMEOUT, default 20s, -prove-timeout
+//     FAULTS_PROVE_TIMEOUT, default 2m), its run under OUTDIR/faults/, its
+//     temporary files under OUTDIR/faults-tmp/, its log faults.log; then
+//     faults-summary.txt, a line a kernel: the correct one "ok: proven"
+//     with FAULTS_COUNT result lines for each case, each broken one "ok:
+//     refused" with a refusal holding the texts of its "// expect
+//     refusal: " lines, else WRONG and why; then the run's "# fault" lines,
+//     and "faults ok" or "faults NOT OK: ...". The sweep exits 1 by design
+//     (the broken kernels' cases fail); the stage fails when the summary
+//     is not ok.
+//   - props: the property suite over the GPU variants and the peers
+//     (-props.variant=PROPS_VARIANT, default ^(gpu-|npp|cudnn),
+//     -props.n=PROPS_N, default 30, -props.time=PROPS_TIME, default 0,
+//     -props.seed=PROPS_SEED when set), props-gpu.log.
+//   - sanitizers (or props-sanitizers): compute-sanitizer's tools of
+//     SAN_TOOLS (default memcheck, with --leak-check full, racecheck,
+//     synccheck, initcheck) over the property suite of the variants
+//     SAN_VARIANT selects (default ^(gpu-|npp|cudnn|auto$|auto-bf16$)),
+//     spread over the GPUs of SAN_GPUS (indices, comma-separated) or
+//     nvidia-smi -L. The variants (properties.test -props.list) are dealt
+//     round-robin into SAN_SHARDS shards (default one a GPU); each tool
+//     over each shard is one process (-test.short -test.parallel 1
+//     -props.n=SAN_N, default 5, -test.timeout SAN_TIMEOUT, default 10m)
+//     on one GPU (CUDA_VISIBLE_DEVICES), each GPU running one at a time:
+//     sanitizers-TOOL-shardS.log, sanitizers-shards.txt (a line a job),
+//     and sanitizers-summary.txt, a line a tool, "TOOL rc=N errors=N
+//     api-errors=N passed=N failed=N secs=S wall-s=S shards=N log=..."
+//     (racecheck adding hazards= and warnings=, memcheck leaked-bytes=),
+//     then "sanitizers ok: ..." or "sanitizers NOT OK: ...".
+//     sanitizers-slabs does the same for the multi-GPU variants
+//     (SAN_SLAB_VARIANT, default ^gpu-(slab|stream)) on pairs of GPUs.
+//   - memcheck: memcheck over cudabind's GPU tests and gpu/variants'
+//     tests (-test.short), then over the property suite in one process
+//     (memcheck-props); racecheck: racecheck over gpu/variants' tests,
+//     then racecheck and synccheck over the property suite.
+//   - tune: the tuner (.gpu/tune) over TUNE_VARIANTS, TUNE_K, TUNE_SIZES,
+//     -time TUNE_TIME (default 165s), -budget TUNE_BUDGET (24),
+//     -case-timeout TUNE_CASE_TIMEOUT (2m), its table written to
+//     OUTDIR/tuning/ over a copy of tables/tuning/. tune-props: the
+//     property suite on every setting of that table (or the embedded one)
+//     and a short real tuning, -convtest.n=PROPS_N (default 60).
+//   - gallery: the filter gallery rendered by this GPU's fastest variants
+//     (.gpu/gallery, ranked by results/data), as OUTDIR/gallery.tar of
+//     gallery/.
+//   - crossover: the crossover preset's paths alone (CROSS_PATHS,
+//     -max-time CROSS_PATHS_TIME, default 0.1s), their table written by
+//     .gpu/crossover to OUTDIR/crossover/, then the whole preset with auto
+//     reading it (with CROSS_TABLE=embedded only the whole preset).
+//   - sweep:NAME: .gpu/sweep with SWEEP_ARGS (split at spaces), its run
+//     under OUTDIR/data/; bench:PRESET: the benchmark binary over a preset
+//     from benchmarks/ (-cpu-cap=CPU_CAP when set); kernel:FILE: a user
+//     kernel (a .cu file, path from the root) proved and timed beside
+//     KERNEL_VARIANTS on KERNEL_AXES through the sweep. These take
+//     -count COUNT (defaults 5, 5, 3), -noise=NOISE and -max-time=MAX_TIME
+//     when set.
+//   - shards:PRESET: the sweep over a preset on every GPU of SHARD_GPUS or
+//     nvidia-smi -L at once, a shard a GPU, merged into one run (the
+//     sweep's -devices). To split a preset over hosts, run .gpu/sweep
+//     -shard K/N on each and join the runs with sweep -merge.
+//   - ncu:NAME: Nsight Compute's SpeedOfLight section (--clock-control
+//     none, CSV of the details page, --launch-skip NCU_SKIP, default 2,
+//     --launch-count NCU_COUNT, default 3, -k regex:NCU_KERNEL, a
+//     --section each of NCU_SECTIONS, --metrics NCU_METRICS) over the
+//     benchmark cases NCU_BENCH names (a -test.bench regex, required),
+//     -max-time NCU_MAX_TIME (default 20ms) and NCU_ARGS, from
+//     benchmarks/: the CSV in ncu-NAME.csv, .gpu/ncusum's table of it in
+//     ncu-NAME.md, and "ncu-NAME ok: K kernels, L launches profiled".
+//
+// GPU_BIN names another folder of binaries than .gpu/. Compiled kernels
+// are cached in CONVBENCH_CACHE_DIR, by default .gpu-cache/ beside .gpu/,
+// so that later runs on the host skip the compiles done.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	os.Exit(gpurun(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+const usage = `usage: gpurun OUTDIR STAGE...
+stages: release tests faults props sanitizers sanitizers-slabs props-sanitizers memcheck racecheck
+        tune tune-props gallery crossover sweep:NAME bench:PRESET ncu:NAME shards:PRESET kernel:FILE
+(run from the repository root; go doc ./cmd/gpurun describes each stage and its variables)`
+
+// stages are the stages by name, and whether the name takes a part after
+// a colon (bench:PRESET).
+var stages = map[string]bool{
+	"release": false, "tests": false, "faults": false, "props": false,
+	"sanitizers": false, "props-sanitizers": false, "sanitizers-slabs": false,
+	"memcheck": false, "racecheck": false, "tune": false, "tune-props": false,
+	"gallery": false, "crossover": false,
+	"sweep": true, "bench": true, "ncu": true, "shards": true, "kernel": true,
+}
+
+// checkStage says what is wrong with a stage's name, or nil.
+func checkStage(s string) error {
+	kind, arg, colon := strings.Cut(s, ":")
+	takesArg, ok := stages[kind]
+	switch {
+	case !ok:
+		return fmt.Errorf("unknown stage %q", s)
+	case takesArg && arg == "":
+		return fmt.Errorf("stage %q needs its part after the colon, such as %s:default", s, kind)
+	case !takesArg && colon:
+		return fmt.Errorf("stage %q takes nothing after a colon", s)
+	}
+	return nil
+}
+
+// gpurun runs the command with args and returns its exit status: 0 when
+// every stage passed, 1 when one failed, 2 for a wrong command line.
+func gpurun(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	for _, s := range args[1:] {
+		if err := checkStage(s); err != nil {
+			fmt.Fprintf(stderr, "gpurun: %v\n%s\n", err, usage)
+			return 2
+		}
+	}
+	r, err := newRunner(args[0], getenv, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpurun:", err)
+		return 2
+	}
+	r.note(fmt.Sprintf("# commit %s gpu: %s date: %s", r.commit, r.gpu, time.Now().UTC().Format(time.RFC3339)))
+	var done []stageResult
+	for _, s := range args[1:] {
+		done = append(done, r.stage(s))
+	}
+	failed := r.failures()
+	if failed > 0 {
+		r.note(fmt.Sprintf("%d stage command(s) failed", failed))
+	}
+	printTable(stdout, done)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// newRunner returns a runner from the working directory, the repository
+// root, writing under outDir (made if missing).
+func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*runner, error) {
+	root, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		return nil, fmt.Errorf("no go.mod in %s: run gpurun from the repository root", root)
+	}
+	r := &runner{root: root, stdout: stdout, getenv: getenv, testPackage: testPackageOf}
+	if r.out, err = filepath.Abs(outDir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(r.out, 0o755); err != nil {
+		return nil, err
+	}
+	if r.bin, err = filepath.Abs(r.setting("GPU_BIN", filepath.Join(root, ".gpu"))); err != nil {
+		return nil, err
+	}
+	r.commit = "unknown"
+	if b, err := os.ReadFile(r.binary("COMMIT")); err == nil {
+		if l := firstLine(string(b)); l != "" {
+			r.commit = l
+		}
+	}
+	if b, err := exec.Command("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader").Output(); err == nil {
+		r.gpu = firstLine(string(b))
+	}
+	if getenv("CONVBENCH_CACHE_DIR") == "" {
+		r.env = append(r.env, "CONVBENCH_CACHE_DIR="+filepath.Join(root, ".gpu-cache"))
+	}
+	return r, nil
+}
+
+// testPackageOf names the package a test binary tests (tests replace
+// it for stand-ins that are scripts).
+var testPackageOf = testBinaryPackage
+
+// firstLine is s's first line, trimmed.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(l)
+}
+
+// gpuIndices lists the GPUs of nvidia-smi -L by index; none without
+// nvidia-smi.
+func gpuIndices() []string {
+	b, err := exec.Command("nvidia-smi", "-L").Output()
+	if err != nil {
+		return nil
+	}
+	var gpus []string
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "GPU ")
+		if !ok {
+			continue
+		}
+		n, _, ok := strings.Cut(rest, ":")
+		if ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			gpus = append(gpus, n)
+		}
+	}
+	return gpus
+}
+
+// A stageResult is what the last table says of a stage.
+type stageResult struct {
+	stage string
+	ok    bool
+	secs  int
+	note  string
+}
+
+// stage runs one stage, by name, and says how it went.
+func (r *runner) stage(s string) stageResult {
+	before := r.failures()
+	t0 := time.Now()
+	kind, arg, _ := strings.Cut(s, ":")
+	var note string
+	switch kind {
+	case "release":
+		note = r.release()
+	case "tests":
+		note = r.tests()
+	case "faults":
+		note = r.faults()
+	case "props":
+		note = r.props()
+	case "sanitizers", "props-sanitizers":
+		note = r.sanitizers("sanitizers", r.setting("SAN_VARIANT", sanitizerVariants), 1)
+	case "sanitizers-slabs":
+		note = r.sanitizers("sanitizers-slabs", r.setting("SAN_SLAB_VARIANT", "^gpu-(slab|stream)"), 2)
+	case "memcheck":
+		note = r.memcheck()
+	case "racecheck":
+		note = r.racecheck()
+	case "tune":
+		note = r.tune()
+	case "tune-props":
+		note = r.tuneProps()
+	case "gallery":
+		note = r.gallery()
+	case "crossover":
+		note = r.crossover()
+	case "sweep":
+		note = r.sweepStage(arg)
+	case "bench":
+		note = r.bench(arg)
+	case "ncu":
+		note = r.ncu(arg)
+	case "shards":
+		note = r.shards(arg)
+	case "kernel":
+		note = r.kernel(arg)
+	}
+	return stageResult{stage: s, ok: r.failures() == before, secs: int(time.Since(t0).Seconds()), note: note}
+}
+
+// failures is how many commands and checks failed so far.
+func (r *runner) failures() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed
+}
+
+// printTable prints a line a stage: its name, ok or NOT OK, its seconds
+// and what it said last.
+func printTable(w io.Writer, done []stageResult) {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nstage\tresult\tsecs\tnote")
+	for _, d := range done {
+		result := "ok"
+		if !d.ok {
+			result = "NOT OK"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", d.stage, result, d.secs, d.note)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/convbench/convbench/results"
+)
+
+// releaseSeeds is how many fresh seeds a release check runs the property
+// suite at: the test run's, then three more.
+const releaseSeeds = 4
+
+// seeds returns the release check's seeds: RELEASE_SEEDS (a comma list
+// of releaseSeeds positive integers, to run a check again), else fresh
+// ones from crypto/rand.
+func (r *runner) seeds() ([]int64, error) {
+	if v := r.getenv("RELEASE_SEEDS"); v != "" {
+		var seeds []int64
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+			if err != nil || n <= 0 {
+				return nil, fmt.Errorf("RELEASE_SEEDS=%s: %q is not a positive integer", v, f)
+			}
+			seeds = append(seeds, n)
+		}
+		if len(seeds) != releaseSeeds {
+			return nil, fmt.Errorf("RELEASE_SEEDS=%s: want %d seeds, the test run's first", v, releaseSeeds)
+		}
+		return seeds, nil
+	}
+	seeds := make([]int64, releaseSeeds)
+	var b [8]byte
+	for i := range seeds {
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		seeds[i] = int64(binary.LittleEndian.Uint64(b[:])>>2) | 1 // positive: 0 would ask the suite for the clock
+	}
+	return seeds, nil
+}
+
+// A seedResult is the property suite at one seed: the tests passed and
+// failed (subtests included; a binary that failed outside any test counts
+// one failure) and the seconds.
+type seedResult struct {
+	seed       int64
+	pass, fail int
+	secs       int
+}
+
+// A benchResult is the release check's sweep: its exit status, its cases
+// (result lines grouped by name), the failed ones, those skipped as
+// unsupported, the unstable ones its summary counts, and the seconds.
+type benchResult struct {
+	rc, cases, failed, unsupported, unstable, secs int
+	err                                            error // the run file could not be read
+}
+
+// release is the release check a GPU landing must pass, on one GPU: the
+// test run with a fresh property-suite seed, the property suite at three
+// more fresh seeds and the faults stage, all at once; then, with the GPU
+// to itself, the default sweep, its report and the gallery. It writes
+// OUTDIR/release-summary.txt (releaseLines) and prints it.
+func (r *runner) release() string {
+	before := r.failures()
+	seeds, err := r.seeds()
+	if err != nil {
+		r.refuse("release", err.Error())
+		return err.Error()
+	}
+	r.note(fmt.Sprintf("release: seeds %d (the test run's), %d, %d, %d", seeds[0], seeds[1], seeds[2], seeds[3]))
+	seedResults := make([]seedResult, len(seeds))
+	var testErr error
+	var faultsOK bool
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		tr := r.testRun(r.setting("RELEASE_TEST_TIMEOUT", "7m"), map[string][]string{"properties": {seedFlag(seeds[0])}})
+		testErr = tr.err
+		if tr.err == nil {
+			if _, err := os.Stat(r.binary("properties.test")); err != nil {
+				testErr = fmt.Errorf("no properties.test in %s: the test run did not run the property suite", r.bin)
+			}
+		}
+		seedResults[0] = seedResult{seed: seeds[0], pass: tr.pass, fail: tr.fail, secs: tr.secs}
+	}()
+	go func() {
+		defer wg.Done()
+		for i, s := range seeds[1:] {
+			seedResults[i+1] = r.propsAtSeed(s)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		faultsOK, _ = r.runFaults()
+	}()
+	wg.Wait()
+	bench := r.releaseBench()
+	report := r.run(step{name: "release-report", args: []string{r.binary("report"), "-data", r.outPath("data"), "-out", r.outPath("report")}})
+	gallery := r.run(step{name: "release-gallery", args: []string{r.binary("gallery"), "-data", r.outPath("data"), "-out", filepath.Join(r.outPath("report"), "gallery")}})
+	lines, why := releaseLines(seedResults, testErr, bench, report.rc, gallery.rc, faultsOK)
+	r.writeFile("release-summary.txt", lines)
+	r.note(lines...)
+	if why != "" && r.failures() == before {
+		r.fail()
+	}
+	return lines[len(lines)-1]
+}
+
+// seedFlag is the property suite's flag for a seed.
+func seedFlag(seed int64) string { return "-props.seed=" + strconv.FormatInt(seed, 10) }
+
+// propsAtSeed runs the property suite at seed, budgeted by its flags:
+// -props.n=RELEASE_PROPS_N (default 40) random cases a property,
+// -props.time=RELEASE_PROPS_TIME (default 2s) once the first 25 passed,
+// -test.timeout RELEASE_PROPS_TIMEOUT (default 5m), the variants
+// RELEASE_PROPS_VARIANT selects (default all). Its log is
+// OUTDIR/release-props-SEED.log.
+func (r *runner) propsAtSeed(seed int64) seedResult {
+	args := []string{r.binary("properties.test"), "-test.v", "-test.timeout", r.setting("RELEASE_PROPS_TIMEOUT", "5m"), seedFlag(seed),
+		"-props.n=" + r.setting("RELEASE_PROPS_N", "40"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s")}
+	if v := r.getenv("RELEASE_PROPS_VARIANT"); v != "" {
+		args = append(args, "-props.variant="+v)
+	}
+	o := r.run(step{name: fmt.Sprintf("release-props-%d", seed), dir: "properties", args: args})
+	res := seedResult{seed: seed, pass: o.pass, fail: o.fail, secs: o.secs}
+	if o.rc != 0 && res.fail == 0 {
+		res.fail = 1
+	}
+	return res
+}
+
+// releaseBench runs the default sweep from the prebuilt binaries into
+// OUTDIR/data (log OUTDIR/release-sweep.log): -count RELEASE_COUNT
+// (default 2), -noise RELEASE_NOISE (default 1), -max-time
+// RELEASE_MAX_TIME (default 1s), and counts what its run file and log say.
+func (r *runner) releaseBench() benchResult {
+	data := r.outPath("data")
+	o := r.run(step{name: "release-sweep", args: []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", data,
+		"-sweep=default", "-count", r.setting("RELEASE_COUNT", "2"), "-noise=" + r.setting("RELEASE_NOISE", "1"),
+		"-max-time=" + r.setting("RELEASE_MAX_TIME", "1s")}})
+	res := benchResult{rc: o.rc, secs: o.secs}
+	log, _ := os.ReadFile(o.log)
+	res.unstable = unstableCases(string(log))
+	file := runFile(o.log, data)
+	if file == "" {
+		res.err = fmt.Errorf("the sweep wrote no run file (see release-sweep.log)")
+		return res
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	run, err := results.ReadRun(bytes.NewReader(text), file)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.cases, res.failed = len(run.Samples), len(run.Failures)
+	res.unsupported = unsupportedCases(strings.Split(string(text)+"\n"+string(log), "\n"))
+	return res
+}
+
+// releaseLines are the lines of release-summary.txt: a line a seed, the
+// test run's first ("seed=N pass=N fail=N secs=S"), the sweep's ("bench
+// rc=N cases=N failed=N unsupported=N unstable=N secs=S"), "report rc=N",
+// "gallery rc=N", "faults rc=N" (0 when its summary is ok), and last
+// "release ok" or "release NOT OK: " and why, which it also returns ("" when
+// ok). The check passes when every seed's tests passed, the sweep exited 0
+// with cases, none failed and at most a tenth unstable, the report and
+// gallery exited 0, and the faults stage's summary is ok.
+func releaseLines(seeds []seedResult, testErr error, b benchResult, reportRC, galleryRC int, faultsOK bool) (lines []string, why string) {
+	var bad []string
+	for i, s := range seeds {
+		lines = append(lines, fmt.Sprintf("seed=%d pass=%d fail=%d secs=%d", s.seed, s.pass, s.fail, s.secs))
+		what := "the property suite"
+		if i == 0 {
+			what = "the test run"
+		}
+		switch {
+		case s.fail > 0:
+			bad = append(bad, fmt.Sprintf("%s at seed %d: %d failed", what, s.seed, s.fail))
+		case s.pass == 0:
+			bad = append(bad, fmt.Sprintf("%s at seed %d: no test passed", what, s.seed))
+		}
+	}
+	if testErr != nil {
+		bad = append(bad, "the test run: "+testErr.Error())
+	}
+	lines = append(lines, fmt.Sprintf("bench rc=%d cases=%d failed=%d unsupported=%d unstable=%d secs=%d", b.rc, b.cases, b.failed, b.unsupported, b.unstable, b.secs))
+	switch {
+	case b.err != nil:
+		bad = append(bad, "bench: "+b.err.Error())
+	case b.cases == 0:
+		bad = append(bad, "bench: no case in the run file")
+	}
+	if b.rc != 0 {
+		bad = append(bad, fmt.Sprintf("bench: the sweep exited %d", b.rc))
+	}
+	if b.failed > 0 {
+		bad = append(bad, fmt.Sprintf("bench: %d cases failed", b.failed))
+	}
+	if b.cases > 0 && b.unstable*10 > b.cases {
+		bad = append(bad, fmt.Sprintf("bench: %d of %d cases unstable, over a tenth", b.unstable, b.cases))
+	}
+	faultsRC := 0
+	if !faultsOK {
+		faultsRC = 1
+		bad = append(bad, "faults: see faults-summary.txt")
+	}
+	lines = append(lines, fmt.Sprintf("report rc=%d", reportRC), fmt.Sprintf("gallery rc=%d", galleryRC), fmt.Sprintf("faults rc=%d", faultsRC))
+	if reportRC != 0 {
+		bad = append(bad, fmt.Sprintf("report exited %d", reportRC))
+	}
+	if galleryRC != 0 {
+		bad = append(bad, fmt.Sprintf("gallery exited %d", galleryRC))
+	}
+	if len(bad) == 0 {
+		return append(lines, "release ok"), ""
+	}
+	why = strings.Join(bad, "; ")
+	return append(lines, "release NOT OK: "+why), why
+}
+
+// unstableRE matches the sweep summary's count of unstable cases, "12
+// cases UNSTABLE" or "1 case UNSTABLE".
+var unstableRE = regexp.MustCompile(`(?m)\b([0-9]+) cases? UNSTABLE\b`)
+
+// unstableCases is the count of unstable cases a sweep's log gives in its
+// summary; 0 where it names none.
+func unstableCases(log string) int {
+	m := unstableRE.FindAllStringSubmatch(log, -1)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[len(m)-1][1])
+	return n
+}
+
+// unsupportedCases counts the distinct cases that lines, of a sweep's run
+// file and log, mark as skipped: "# unsupported <case>: <reason>" (or
+// "# unsupported: <case>: ..."), "# skip: <case>: ..." and testing's
+// "--- SKIP: BenchmarkConv/<case>", at any indentation. A case two such
+// lines name counts once.
+func unsupportedCases(lines []string) int {
+	seen := map[string]bool{}
+	for _, l := range lines {
+		if c, ok := skippedCase(l); ok {
+			seen[c] = true
+		}
+	}
+	return len(seen)
+}
+
+// skippedCase returns the case a skip line names (see unsupportedCases).
+func skippedCase(line string) (string, bool) {
+	l := strings.TrimLeft(line, " \t")
+	rest, ok := strings.CutPrefix(l, "--- SKIP:")
+	if !ok {
+		if rest, ok = strings.CutPrefix(l, "# unsupported"); ok {
+			rest = strings.TrimPrefix(rest, ":")
+		} else if rest, ok = strings.CutPrefix(l, "# skip:"); !ok {
+			return "", false
+		}
+	}
+	name, _, _ := strings.Cut(strings.TrimSpace(rest), ": ")
+	f := strings.Fields(name)
+	if len(f) == 0 {
+		return "", false
+	}
+	name = strings.TrimPrefix(strings.TrimPrefix(f[0], "BenchmarkConv/"), "Conv/")
+	return name, name != ""
+}

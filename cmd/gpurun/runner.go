@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/convbench/convbench/internal/childproc"
+	"github.com/convbench/convbench/internal/testsum"
+)
+
+// runner runs the stages' commands from the repository root and keeps
+// their logs under the output folder. Its methods may run at once.
+type runner struct {
+	root   string // the repository root: the stages run there or below
+	bin    string // the prebuilt binaries (make gpu-bins)
+	out    string // OUTDIR
+	commit string // the binaries' commit (BIN/COMMIT), or "unknown"
+	gpu    string // the first GPU's name and driver, "" without nvidia-smi
+	stdout io.Writer
+	getenv func(string) string
+	env    []string // KEY=VALUE set for every command (CONVBENCH_CACHE_DIR)
+	// testPackage names the package a test binary tests: the module and
+	// the import path (testBinaryPackage, from the binary's build
+	// information).
+	testPackage func(binary string) (module, importPath string, err error)
+
+	mu     sync.Mutex
+	failed int // commands and checks that failed, over all stages
+}
+
+// setting returns the environment variable name, or def when it is
+// unset or empty.
+func (r *runner) setting(name, def string) string {
+	if v := r.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// fields returns the environment variable name split at spaces, or def
+// split so when it is unset.
+func (r *runner) fields(name, def string) []string {
+	return strings.Fields(r.setting(name, def))
+}
+
+// binary returns the path of a prebuilt binary.
+func (r *runner) binary(name string) string { return filepath.Join(r.bin, name) }
+
+// outPath returns the path of a file or folder under OUTDIR.
+func (r *runner) outPath(name string) string { return filepath.Join(r.out, name) }
+
+// header is the first line of every log and summary file the runner
+// writes: the binaries' commit and the GPU.
+func (r *runner) header() string { return fmt.Sprintf("# commit %s, gpu: %s", r.commit, r.gpu) }
+
+// fail counts one failed command or check.
+func (r *runner) fail() {
+	r.mu.Lock()
+	r.failed++
+	r.mu.Unlock()
+}
+
+// note appends lines to OUTDIR/summary.txt and prints them.
+func (r *runner) note(lines ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, err := os.OpenFile(r.outPath("summary.txt"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		fmt.Fprintln(r.stdout, "gpurun:", err)
+	} else {
+		defer f.Close()
+	}
+	for _, l := range lines {
+		fmt.Fprintln(r.stdout, l)
+		if f != nil {
+			fmt.Fprintln(f, l)
+		}
+	}
+}
+
+// refuse notes "NAME NOT OK: why" and counts a failure: a stage that
+// could not run, or whose check failed.
+func (r *runner) refuse(name, why string) {
+	r.note(name + " NOT OK: " + why)
+	r.fail()
+}
+
+// writeFile writes OUTDIR/name, a summary the runner made.
+func (r *runner) writeFile(name string, lines []string) {
+	text := strings.Join(lines, "\n") + "\n"
+	if err := os.WriteFile(r.outPath(name), []byte(text), 0o644); err != nil {
+		r.refuse(name, err.Error())
+	}
+}
+
+// A step is one command of a stage.
+type step struct {
+	name string   // the summary line's name, and the log's: OUTDIR/NAME.log
+	dir  string   // where it runs, relative to the root ("" the root)
+	args []string // the command; a name without a slash is looked up on PATH
+	env  []string // KEY=VALUE set for it, in front of the environment
+	log  string   // its log instead of OUTDIR/NAME.log
+	// quiet leaves out the summary line and the failure count: the
+	// stage reads the outcome and says what it means.
+	quiet bool
+	// mayFail keeps the command's exit status from failing the stage
+	// (the faults sweep fails the broken kernels' cases by design).
+	mayFail bool
+}
+
+// An outcome is what one step did.
+type outcome struct {
+	log              string
+	rc               int // exit status; 127 when it could not start
+	secs             int
+	pass, fail, skip int      // "--- PASS", "--- FAIL", "--- SKIP" lines, subtests included
+	sanitizer        []string // compute-sanitizer's ERROR, LEAK and RACECHECK SUMMARY lines
+}
+
+// commandLine is the command a log's second line names, as a shell
+// reads it back.
+func commandLine(dir string, env, args []string) string {
+	if dir == "" {
+		dir = "."
+	}
+	return "(cd " + dir + " && " + childproc.Quote(append(slices.Clone(env), args...)) + ")"
+}
+
+// run runs a step with its output in its log, after two lines: the commit
+// and GPU, and the command. Unless quiet, it notes its summary line (the
+// exit status, the tests passed, failed and skipped, the seconds, and any
+// sanitizer summaries) and counts a failure when it did not exit 0.
+func (r *runner) run(st step) outcome {
+	o := outcome{log: st.log}
+	if o.log == "" {
+		o.log = r.outPath(st.name + ".log")
+	}
+	f, err := os.Create(o.log)
+	if err != nil {
+		r.refuse(st.name, err.Error())
+		return outcome{log: o.log, rc: 127}
+	}
+	fmt.Fprintf(f, "%s\n# command: %s\n", r.header(), commandLine(st.dir, st.env, st.args))
+	t0 := time.Now()
+	cmd := exec.Command(st.args[0], st.args[1:]...)
+	cmd.Dir = filepath.Join(r.root, st.dir)
+	cmd.Env = slices.Concat(os.Environ(), r.env, st.env)
+	cmd.Stdout, cmd.Stderr = f, f
+	err = cmd.Run()
+	o.secs = int(time.Since(t0).Seconds())
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		o.rc = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			// As a shell reports it: 128 and the signal's number.
+			o.rc = 128 + int(ws.Signal())
+			fmt.Fprintln(f, "gpurun:", ee)
+		}
+	case err != nil:
+		o.rc = 127
+		fmt.Fprintln(f, "gpurun:", err)
+	}
+	f.Close()
+	o.count()
+	if !st.quiet {
+		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, sanitizerText(o.sanitizer)))
+		if o.rc != 0 && !st.mayFail {
+			r.fail()
+		}
+	}
+	return o
+}
+
+// sanitizerText is the sanitizer summary lines as a summary line ends
+// with them, each followed by a space.
+func sanitizerText(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l + " ")
+	}
+	return b.String()
+}
+
+// count reads the log back: the test results (testsum) and the sanitizer
+// summaries.
+func (o *outcome) count() {
+	b, err := os.ReadFile(o.log)
+	if err != nil {
+		return
+	}
+	s := testsum.New(io.Discard)
+	s.ReadVerbose("", bytes.NewReader(b), 0, false)
+	o.pass, o.fail, o.skip = s.Counts()
+	for _, line := range strings.Split(string(b), "\n") {
+		if isSanitizerSummary(line) {
+			o.sanitizer = append(o.sanitizer, line)
+		}
+	}
+}
+
+// isSanitizerSummary reports whether a line is one of compute-sanitizer's
+// summaries: errors, bytes leaked, or racecheck's hazards.
+func isSanitizerSummary(line string) bool {
+	for _, p := range []string{"========= ERROR SUMMARY", "========= LEAK SUMMARY", "========= RACECHECK SUMMARY"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}

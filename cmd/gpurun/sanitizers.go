@@ -1,0 +1,368 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// sanitizerVariants are the variants the sanitizer stages cover by
+// default: every gpu- variant, npp, npp-interior, cudnn, cudnn-tf32, auto
+// and auto-bf16.
+const sanitizerVariants = "^(gpu-|npp|cudnn|auto$|auto-bf16$)"
+
+// sanitizerTools are compute-sanitizer's tools, in the order the stages
+// run them.
+var sanitizerTools = []string{"memcheck", "racecheck", "synccheck", "initcheck"}
+
+// sanLine is the summary of one compute-sanitizer run over the property
+// suite, or of a tool's runs over every shard.
+type sanLine struct {
+	tool                string
+	rc                  int
+	errors              int
+	missing             bool // a run printed no error summary (killed, crashed)
+	api, pass, fail     int  // CUDA API errors; tests passed and failed
+	secs                int
+	wall, shards        int // a tool's summary: its first job's start to its last one's end, and its shards
+	log                 string
+	hazards, warnings   int // racecheck's
+	hasHazards, hasLeak bool
+	leaked              int64 // memcheck's bytes leaked
+}
+
+// errorCount is the errors as a line gives them: a count, or missing.
+func (l sanLine) errorCount() string {
+	if l.missing {
+		return "missing"
+	}
+	return strconv.Itoa(l.errors)
+}
+
+// String is the line as the summaries print it.
+func (l sanLine) String() string {
+	s := fmt.Sprintf("%-9s rc=%d errors=%s api-errors=%d passed=%d failed=%d secs=%d", l.tool, l.rc, l.errorCount(), l.api, l.pass, l.fail, l.secs)
+	if l.shards > 0 {
+		s += fmt.Sprintf(" wall-s=%d shards=%d", l.wall, l.shards)
+	}
+	s += " log=" + l.log
+	if l.hasHazards {
+		s += fmt.Sprintf(" hazards=%d warnings=%d", l.hazards, l.warnings)
+	}
+	if l.hasLeak {
+		s += fmt.Sprintf(" leaked-bytes=%d", l.leaked)
+	}
+	return s
+}
+
+// ok reports whether the tool exited 0 with no error and no failed test.
+func (l sanLine) ok() bool { return l.rc == 0 && !l.missing && l.errors == 0 && l.fail == 0 }
+
+var (
+	errorSummary     = regexp.MustCompile(`^========= ERROR SUMMARY: ([0-9]+) errors?$`)
+	racecheckSummary = regexp.MustCompile(`^========= RACECHECK SUMMARY: ([0-9]+) hazards? displayed \(([0-9]+) errors?, ([0-9]+) warnings?\)`)
+	leakSummary      = regexp.MustCompile(`^========= LEAK SUMMARY: ([0-9]+) bytes`)
+	apiError         = regexp.MustCompile(`^========= Program hit .* on CUDA API call to `)
+)
+
+// readSanLine reads a tool's log: the count of its first ERROR SUMMARY
+// line (racecheck's: the errors of its RACECHECK SUMMARY line, where it
+// prints no ERROR SUMMARY; missing where neither is printed), the errors
+// that are CUDA API errors, racecheck's hazards and warnings and
+// memcheck's bytes leaked; the exit status, tests and seconds are o's.
+func readSanLine(tool string, o outcome) sanLine {
+	l := sanLine{tool: tool, rc: o.rc, pass: o.pass, fail: o.fail, secs: o.secs, log: filepath.Base(o.log)}
+	b, _ := os.ReadFile(o.log)
+	errs, raceErrs := -1, -1
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := errorSummary.FindStringSubmatch(line); m != nil && errs < 0 {
+			errs, _ = strconv.Atoi(m[1])
+		}
+		if m := racecheckSummary.FindStringSubmatch(line); m != nil {
+			l.hasHazards = true
+			l.hazards, _ = strconv.Atoi(m[1])
+			raceErrs, _ = strconv.Atoi(m[2])
+			l.warnings, _ = strconv.Atoi(m[3])
+		}
+		if m := leakSummary.FindStringSubmatch(line); m != nil {
+			l.hasLeak = true
+			l.leaked, _ = strconv.ParseInt(m[1], 10, 64)
+		}
+		if apiError.MatchString(line) {
+			l.api++
+		}
+	}
+	switch {
+	case errs >= 0:
+		l.errors = errs
+	case raceErrs >= 0:
+		l.errors = raceErrs
+	default:
+		l.missing = true
+	}
+	return l
+}
+
+// mergeSanLines sums one tool's lines of its shards: the first exit
+// status that is not 0, the errors (missing where a shard's is, or fewer
+// than want shards ran), API errors, tests, seconds, hazards, warnings
+// and bytes leaked.
+func mergeSanLines(tool string, want, wall int, log string, lines []sanLine) sanLine {
+	m := sanLine{tool: tool, wall: wall, shards: want, log: log, missing: len(lines) < want}
+	for _, l := range lines {
+		if m.rc == 0 {
+			m.rc = l.rc
+		}
+		m.missing = m.missing || l.missing
+		m.errors += l.errors
+		m.api, m.pass, m.fail, m.secs = m.api+l.api, m.pass+l.pass, m.fail+l.fail, m.secs+l.secs
+		m.hasHazards = m.hasHazards || l.hasHazards
+		m.hazards, m.warnings = m.hazards+l.hazards, m.warnings+l.warnings
+		m.hasLeak = m.hasLeak || l.hasLeak
+		m.leaked += l.leaked
+	}
+	return m
+}
+
+// sanVerdict is a sanitizer summary's last line: "NAME ok: N tools, 0
+// errors", or "NAME NOT OK: " naming the tools that did not exit 0 with 0
+// errors and 0 failed tests.
+func sanVerdict(name string, lines []sanLine) string {
+	if len(lines) == 0 {
+		return name + " NOT OK: no tool ran"
+	}
+	var bad []string
+	for _, l := range lines {
+		if !l.ok() {
+			bad = append(bad, fmt.Sprintf("%s (rc=%d errors=%s failed=%d)", l.tool, l.rc, l.errorCount(), l.fail))
+		}
+	}
+	if len(bad) > 0 {
+		return name + " NOT OK: " + strings.Join(bad, ", ")
+	}
+	return fmt.Sprintf("%s ok: %d tools, 0 errors", name, len(lines))
+}
+
+// sanTool runs the property suite of the variants re matches under one
+// compute-sanitizer tool, with CUDA_VISIBLE_DEVICES=devices when devices
+// is not empty, its output in OUTDIR/NAME.log: the short suite
+// (-props.n=SAN_N, default 5), one variant at a time, time limit
+// SAN_TIMEOUT (default 10m).
+func (r *runner) sanTool(name, tool, re, devices string) (sanLine, time.Time, time.Time) {
+	args := []string{"compute-sanitizer", "--tool", tool}
+	if tool == "memcheck" {
+		args = append(args, "--leak-check", "full")
+	}
+	args = append(args, "--error-exitcode", "3", r.binary("properties.test"), "-test.v", "-test.short", "-test.parallel", "1",
+		"-test.timeout", r.setting("SAN_TIMEOUT", "10m"), "-props.variant="+re, "-props.n="+r.setting("SAN_N", "5"))
+	var env []string
+	if devices != "" {
+		env = []string{"CUDA_VISIBLE_DEVICES=" + devices}
+	}
+	t0 := time.Now()
+	o := r.run(step{name: name, dir: "properties", args: args, env: env, quiet: true})
+	return readSanLine(tool, o), t0, time.Now()
+}
+
+// sanOne runs sanTool alone, as the memcheck and racecheck stages do: its
+// line is noted, and a line that is not rc=0 errors=0 failed=0 fails the
+// stage.
+func (r *runner) sanOne(name, tool, re string) string {
+	l, _, _ := r.sanTool(name, tool, re, "")
+	r.note(name + ": " + l.String())
+	if !l.ok() {
+		r.fail()
+	}
+	return sanVerdict(name, []sanLine{l})
+}
+
+// memcheck is the memcheck stage: memcheck over cudabind's and
+// gpu/variants' GPU tests, then over the property suite in one process.
+func (r *runner) memcheck() string {
+	san := []string{"compute-sanitizer", "--error-exitcode", "3", "--tool", "memcheck", "--leak-check", "full"}
+	r.run(step{name: "memcheck-cudabind", dir: "cudabind", args: append(slices.Clone(san), r.binary("cudabind.test"), "-test.v", "-test.run", "GPU")})
+	r.run(step{name: "memcheck-variants", dir: "gpu/variants", args: append(slices.Clone(san), r.binary("variants.test"), "-test.v", "-test.short")})
+	return r.sanOne("memcheck-props", "memcheck", r.setting("SAN_VARIANT", sanitizerVariants))
+}
+
+// racecheck is the racecheck stage: racecheck over gpu/variants' tests,
+// then racecheck and synccheck over the property suite.
+func (r *runner) racecheck() string {
+	r.run(step{name: "racecheck-variants", dir: "gpu/variants", args: []string{"compute-sanitizer", "--error-exitcode", "3", "--tool", "racecheck",
+		r.binary("variants.test"), "-test.v", "-test.short"}})
+	re := r.setting("SAN_VARIANT", sanitizerVariants)
+	r.sanOne("racecheck-props", "racecheck", re)
+	return r.sanOne("synccheck-props", "synccheck", re)
+}
+
+// sanGPUs returns the GPUs the sanitizer stages use, SAN_GPUS (indices,
+// comma-separated) or else those nvidia-smi -L lists, and how it found
+// them.
+func (r *runner) sanGPUs() (gpus []string, from string, err error) {
+	v := r.getenv("SAN_GPUS")
+	if v == "" {
+		gpus = gpuIndices()
+		return gpus, fmt.Sprintf("nvidia-smi -L lists %d", len(gpus)), nil
+	}
+	for _, g := range strings.Split(v, ",") {
+		if g == "" || strings.Trim(g, "0123456789") != "" {
+			return nil, "", fmt.Errorf("SAN_GPUS=%s: %s is not a GPU index", v, g)
+		}
+		if slices.Contains(gpus, g) {
+			return nil, "", fmt.Errorf("SAN_GPUS=%s names a GPU twice", v)
+		}
+		gpus = append(gpus, g)
+	}
+	return gpus, fmt.Sprintf("SAN_GPUS=%s names %d", v, len(gpus)), nil
+}
+
+// listVariants returns the variants of the property suite that re
+// selects (properties.test -props.list).
+func (r *runner) listVariants(re string) ([]string, error) {
+	args := []string{r.binary("properties.test"), "-props.list", "-props.variant=" + re}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = filepath.Join(r.root, "properties")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	names := strings.Fields(stdout.String())
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("%s exited %v, listing no variant: %s", commandLine("properties", nil, args), err, clip(stderr.String(), 300))
+	}
+	return names, nil
+}
+
+// A sanJob is one tool over one shard of the variants.
+type sanJob struct {
+	tool  string
+	shard int
+}
+
+// sanitizers is the sanitizers stage (per 1) and the sanitizers-slabs
+// stage (per 2): the tools of SAN_TOOLS over the property suite of the
+// variants re selects, spread over the host's GPUs. The variants are
+// dealt round-robin into SAN_SHARDS shards (default one a slot of per
+// GPUs, at most one a variant), and each tool over each shard is a job:
+// one compute-sanitizer process (sanTool) whose -props.variant names the
+// shard's variants, quoted and anchored. Each slot runs one job at a
+// time, CUDA_VISIBLE_DEVICES naming its GPUs, and takes the next job no
+// other slot has taken (the tools in order, each one's shards in order).
+// Then OUTDIR/NAME-shards.txt has a line a job and OUTDIR/NAME-summary.txt
+// a line a tool (mergeSanLines) and the verdict, its lines noted.
+func (r *runner) sanitizers(name, re string, per int) string {
+	refuse := func(why string) string { r.refuse(name, why); return why }
+	tools := r.fields("SAN_TOOLS", strings.Join(sanitizerTools, " "))
+	if len(tools) == 0 {
+		return refuse("SAN_TOOLS names no tool")
+	}
+	for _, t := range tools {
+		if !slices.Contains(sanitizerTools, t) {
+			return refuse(fmt.Sprintf("SAN_TOOLS names %s: want memcheck, racecheck, synccheck or initcheck", t))
+		}
+	}
+	gpus, from, err := r.sanGPUs()
+	if err != nil {
+		return refuse(err.Error())
+	}
+	if len(gpus) < per {
+		if per == 1 {
+			return refuse(fmt.Sprintf("needs a GPU, %s: not run", from))
+		}
+		return refuse(fmt.Sprintf("needs %d GPUs or more, %s: not run", per, from))
+	}
+	var slots []string
+	for i := 0; i+per <= len(gpus); i += per {
+		slots = append(slots, strings.Join(gpus[i:i+per], ","))
+	}
+	variants, err := r.listVariants(re)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	k := len(slots)
+	if v := r.getenv("SAN_SHARDS"); v != "" {
+		if k, err = strconv.Atoi(v); err != nil || k < 1 {
+			return refuse(fmt.Sprintf("SAN_SHARDS=%s: want a count of shards, 1 or more", v))
+		}
+	}
+	k = min(k, len(variants))
+	shardRE, shardNames := make([]string, k), make([][]string, k)
+	for i, v := range variants {
+		shardNames[i%k] = append(shardNames[i%k], v)
+	}
+	for s, names := range shardNames {
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		shardRE[s] = "^(" + strings.Join(quoted, "|") + ")$"
+	}
+	jobs := make(chan sanJob, len(tools)*k)
+	for _, t := range tools {
+		for s := range k {
+			jobs <- sanJob{t, s}
+		}
+	}
+	close(jobs)
+	type done struct {
+		line       sanLine
+		start, end time.Time
+		slot       string
+	}
+	var mu sync.Mutex
+	results := map[sanJob]done{}
+	var wg sync.WaitGroup
+	for _, slot := range slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				l, t0, t1 := r.sanTool(fmt.Sprintf("%s-%s-shard%d", name, j.tool, j.shard), j.tool, shardRE[j.shard], slot)
+				mu.Lock()
+				results[j] = done{l, t0, t1, slot}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	shardLines := []string{r.header() + "; " + name + ": a line a job, a tool over a shard of the variants: its summary, the shard, its CUDA_VISIBLE_DEVICES and its variants"}
+	var toolLines []sanLine
+	for _, t := range tools {
+		var lines []sanLine
+		var first, last time.Time
+		for s := range k {
+			d := results[sanJob{t, s}]
+			lines = append(lines, d.line)
+			shardLines = append(shardLines, fmt.Sprintf("%s shard=%d cuda-visible-devices=%s variants=%s", d.line, s, d.slot, strings.Join(shardNames[s], ",")))
+			if first.IsZero() || d.start.Before(first) {
+				first = d.start
+			}
+			if d.end.After(last) {
+				last = d.end
+			}
+		}
+		toolLines = append(toolLines, mergeSanLines(t, k, int(last.Sub(first).Seconds()), fmt.Sprintf("%s-%s-shard*.log", name, t), lines))
+	}
+	r.writeFile(name+"-shards.txt", shardLines)
+	verdict := sanVerdict(name, toolLines)
+	summary := []string{fmt.Sprintf("%s; %s: compute-sanitizer over the property suite of %s (-props.n=%s): %d variants in %d shards a tool, one process at a time on each of CUDA_VISIBLE_DEVICES=%s",
+		r.header(), name, re, r.setting("SAN_N", "5"), len(variants), k, strings.Join(slots, " "))}
+	var noted []string
+	for _, l := range toolLines {
+		summary = append(summary, l.String())
+		noted = append(noted, name+": "+l.String())
+	}
+	r.writeFile(name+"-summary.txt", append(summary, verdict))
+	r.note(append(noted, verdict)...)
+	if strings.HasPrefix(verdict, name+" NOT OK") {
+		r.fail()
+	}
+	return verdict
+}

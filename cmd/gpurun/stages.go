@@ -1,0 +1,316 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// verdict is a stage's note from one step: its exit status.
+func verdict(o outcome) string {
+	if o.rc == 0 {
+		return "exit 0"
+	}
+	return fmt.Sprintf("exit %d, see %s", o.rc, filepath.Base(o.log))
+}
+
+// props is the props stage: the property suite over the GPU variants and
+// the peers (PROPS_VARIANT, default ^(gpu-|npp|cudnn)) at
+// -props.n=PROPS_N (default 30), -props.time=PROPS_TIME (default 0: all
+// of them) and -props.seed=PROPS_SEED when that is set (0: one from the
+// clock, logged).
+func (r *runner) props() string {
+	args := []string{r.binary("properties.test"), "-test.v", "-test.timeout", "9m",
+		"-props.variant=" + r.setting("PROPS_VARIANT", "^(gpu-|npp|cudnn)"),
+		"-props.n=" + r.setting("PROPS_N", "30"), "-props.time=" + r.setting("PROPS_TIME", "0")}
+	if s := r.getenv("PROPS_SEED"); s != "" {
+		args = append(args, "-props.seed="+s)
+	}
+	return verdict(r.run(step{name: "props-gpu", dir: "properties", args: args}))
+}
+
+// tune is the tune stage: the tuner over TUNE_VARIANTS, its table written
+// to OUTDIR/tuning/ over a copy of the committed tables.
+func (r *runner) tune() string {
+	dir := r.outPath("tuning")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		r.refuse("tune", err.Error())
+		return err.Error()
+	}
+	tables, _ := filepath.Glob(filepath.Join(r.root, "tables", "tuning", "*.json"))
+	for _, t := range tables {
+		if err := copyFile(t, filepath.Join(dir, filepath.Base(t))); err != nil {
+			r.refuse("tune", err.Error())
+			return err.Error()
+		}
+	}
+	return verdict(r.run(step{name: "tune", args: []string{r.binary("tune"),
+		"-variants", r.setting("TUNE_VARIANTS", "gpu-regtile,gpu-tiled,gpu-sepfused"),
+		"-k", r.setting("TUNE_K", "3,5,7,11,21"), "-sizes", r.setting("TUNE_SIZES", "large"),
+		"-time", r.setting("TUNE_TIME", "165s"), "-budget", r.setting("TUNE_BUDGET", "24"),
+		"-case-timeout", r.setting("TUNE_CASE_TIMEOUT", "2m"), "-commit", r.commit, "-out", dir}}))
+}
+
+// copyFile copies the file from to the file to.
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}
+
+// tuneProps is the tune-props stage: the property suite on every setting
+// of this GPU's tuning table (OUTDIR/tuning/ where the tune stage wrote
+// it, else the table the binary embeds), and a short real tuning.
+func (r *runner) tuneProps() string {
+	var env []string
+	if st, err := os.Stat(r.outPath("tuning")); err == nil && st.IsDir() {
+		env = []string{"CONVBENCH_TUNING=" + r.outPath("tuning")}
+	}
+	return verdict(r.run(step{name: "tune-props", dir: "tune", env: env, args: []string{r.binary("tune.test"),
+		"-test.v", "-test.timeout", "9m", "-test.run", "TestTunedProperties|TestTuneGPU", "-tune.props",
+		"-convtest.time=0", "-convtest.n=" + r.setting("PROPS_N", "60")}}))
+}
+
+// gallery is the gallery stage: the report's filter gallery rendered by
+// this GPU's fastest variants, ranked by the committed runs, packed as
+// OUTDIR/gallery.tar of gallery/.
+func (r *runner) gallery() string {
+	tmp, err := os.MkdirTemp("", "gpurun-gallery-")
+	if err != nil {
+		r.refuse("gallery", err.Error())
+		return err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	o := r.run(step{name: "gallery", args: []string{r.binary("gallery"), "-data", filepath.Join(r.root, "results", "data"), "-out", filepath.Join(tmp, "gallery")}})
+	if err := tarFolder(r.outPath("gallery.tar"), tmp, "gallery"); err != nil {
+		r.refuse("gallery", err.Error())
+		return err.Error()
+	}
+	return verdict(o)
+}
+
+// tarFolder writes the folder parent/name, its files and folders, to the
+// tar archive path, under name/.
+func tarFolder(path, parent, name string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	tw := tar.NewWriter(f)
+	err = filepath.WalkDir(filepath.Join(parent, name), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if !info.Mode().IsRegular() && !info.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(parent, p)
+		if err != nil {
+			return err
+		}
+		h, err := tar.FileInfoHeader(info, "")
+		if err != nil {
+			return err
+		}
+		h.Name = filepath.ToSlash(rel)
+		if info.IsDir() {
+			h.Name += "/"
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if info.IsDir() {
+			return nil
+		}
+		src, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		_, err = io.Copy(tw, src)
+		return err
+	})
+	if cerr := tw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// sweepArgs are the sweep command's first arguments: the prebuilt
+// benchmark binary, the data folder OUTDIR/data, -count COUNT (def when
+// unset), -noise=NOISE and -max-time=MAX_TIME when set.
+func (r *runner) sweepArgs(count string) []string {
+	args := []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", r.outPath("data"), "-count", r.setting("COUNT", count)}
+	if v := r.getenv("NOISE"); v != "" {
+		args = append(args, "-noise="+v)
+	}
+	if v := r.getenv("MAX_TIME"); v != "" {
+		args = append(args, "-max-time="+v)
+	}
+	return args
+}
+
+// sweepStage is the sweep:NAME stage: the sweep command with SWEEP_ARGS
+// (split at spaces), -count COUNT (default 5).
+func (r *runner) sweepStage(name string) string {
+	return verdict(r.run(step{name: "sweep-" + name, args: append(r.sweepArgs("5"), r.fields("SWEEP_ARGS", "")...)}))
+}
+
+// bench is the bench:PRESET stage: the benchmark binary over a preset,
+// -test.count COUNT (default 5), -cpu-cap=CPU_CAP, -noise=NOISE and
+// -max-time=MAX_TIME when set.
+func (r *runner) bench(preset string) string {
+	args := []string{r.binary("benchmarks.test"), "-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
+		"-test.count", r.setting("COUNT", "5"), "-test.benchtime", "1x", "-test.timeout", "0", "-sweep=" + preset}
+	for _, f := range []struct{ env, flag string }{{"CPU_CAP", "-cpu-cap="}, {"NOISE", "-noise="}, {"MAX_TIME", "-max-time="}} {
+		if v := r.getenv(f.env); v != "" {
+			args = append(args, f.flag+v)
+		}
+	}
+	return verdict(r.run(step{name: "bench-" + preset, dir: "benchmarks", args: args}))
+}
+
+// kernel is the kernel:FILE stage: a user kernel proved by the property
+// suite and timed beside KERNEL_VARIANTS on KERNEL_AXES, through the sweep.
+func (r *runner) kernel(file string) string {
+	args := []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-kernel", filepath.Join(r.root, file),
+		"-variants", r.setting("KERNEL_VARIANTS", "user-.*|gpu-naive|gpu-tiled")}
+	args = append(args, r.fields("KERNEL_AXES", "-sizes 2048x2048 -filters gauss5,dense9 -types u8,f32")...)
+	args = append(args, "-count", r.setting("COUNT", "3"), "-data", r.outPath("data"))
+	return verdict(r.run(step{name: "kernel-" + strings.TrimSuffix(filepath.Base(file), ".cu"), args: args}))
+}
+
+// crossover is the crossover stage: the paths alone, their table written
+// by the crossover command to OUTDIR/crossover/, then the whole preset
+// with auto reading that table; with CROSS_TABLE=embedded only the whole
+// preset, auto reading the tables the binaries embed.
+func (r *runner) crossover() string {
+	var env []string
+	if r.getenv("CROSS_TABLE") != "embedded" {
+		paths := r.outPath("crossover-paths")
+		r.run(step{name: "crossover-paths", args: []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", paths,
+			"-count", "1", "-max-time=" + r.setting("CROSS_PATHS_TIME", "0.1s"), "-sweep=crossover",
+			"-variants", r.setting("CROSS_PATHS", "gpu-regtile|gpu-tiled|gpu-sepfused|gpu-separable|gpu-fft|gpu-tc-.*")}})
+		runs, _ := filepath.Glob(filepath.Join(paths, "*", "crossover*.txt"))
+		r.run(step{name: "crossover-table", args: append([]string{r.binary("crossover"), "-out", r.outPath("crossover")}, runs...)})
+		env = []string{"CONVBENCH_CROSSOVER=" + r.outPath("crossover")}
+	}
+	return verdict(r.run(step{name: "sweep-crossover", env: env, args: append(r.sweepArgs("2"), "-sweep=crossover")}))
+}
+
+// shards is the shards:PRESET stage: the sweep over the preset split over
+// the GPUs (SHARD_GPUS, else those nvidia-smi -L lists) by the sweep's
+// -devices, one shard a GPU at once, merged into one run.
+func (r *runner) shards(preset string) string {
+	name := "shards-" + preset
+	if r.getenv("SHARDS") != "" || r.getenv("SHARD_FIRST") != "" {
+		why := "SHARDS and SHARD_FIRST are not read: this stage runs one shard on each GPU of this host (sweep -devices); to split a preset over hosts, run .gpu/sweep -shard K/N on each and join the runs with sweep -merge; not run"
+		r.refuse(name, why)
+		return why
+	}
+	gpus := strings.Split(r.getenv("SHARD_GPUS"), ",")
+	if r.getenv("SHARD_GPUS") == "" {
+		gpus = gpuIndices()
+	}
+	if len(gpus) == 0 {
+		why := "needs a GPU: SHARD_GPUS is empty and nvidia-smi -L lists none; not run"
+		r.refuse(name, why)
+		return why
+	}
+	return verdict(r.run(step{name: name, args: append(r.sweepArgs("5"), "-sweep="+preset, "-devices", strings.Join(gpus, ","))}))
+}
+
+// ncu is the ncu:NAME stage: Nsight Compute's Speed Of Light section over
+// the benchmark cases NCU_BENCH names, its CSV in OUTDIR/ncu-NAME.csv and
+// the ncusum command's table of it in OUTDIR/ncu-NAME.md.
+func (r *runner) ncu(label string) string {
+	name := "ncu-" + label
+	if r.getenv("NCU_BENCH") == "" {
+		why := "NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as 'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'; not run"
+		r.refuse(name, why)
+		return why
+	}
+	if _, err := exec.LookPath("ncu"); err != nil {
+		why := "ncu is not on PATH; not run"
+		r.refuse(name, why)
+		return why
+	}
+	args := []string{"ncu", "--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
+		"--launch-skip", r.setting("NCU_SKIP", "2"), "--launch-count", r.setting("NCU_COUNT", "3")}
+	if k := r.getenv("NCU_KERNEL"); k != "" {
+		args = append(args, "-k", "regex:"+k)
+	}
+	for _, s := range r.fields("NCU_SECTIONS", "") {
+		args = append(args, "--section", s)
+	}
+	if m := r.getenv("NCU_METRICS"); m != "" {
+		args = append(args, "--metrics", m)
+	}
+	args = append(args, r.binary("benchmarks.test"), "-test.run", "^$", "-test.bench", r.getenv("NCU_BENCH"),
+		"-test.benchtime", "1x", "-test.count", "1", "-test.cpu", "1", "-test.timeout", "0",
+		"-max-time="+r.setting("NCU_MAX_TIME", "20ms"))
+	args = append(args, r.fields("NCU_ARGS", "")...)
+	r.run(step{name: name, dir: "benchmarks", args: args, log: r.outPath(name + ".csv")})
+	return r.ncuSummary(name)
+}
+
+// ncuSummary writes OUTDIR/NAME.md, ncusum's table of OUTDIR/NAME.csv,
+// and notes "NAME ok: K kernels, L launches profiled; table in NAME.md",
+// or "NAME NOT OK: " and why (no table written), failing the stage.
+func (r *runner) ncuSummary(name string) string {
+	if _, err := os.Stat(r.binary("ncusum")); err != nil {
+		why := fmt.Sprintf("no %s (make gpu-bins builds it); ncu's CSV is in %s.csv", r.binary("ncusum"), name)
+		r.refuse(name, why)
+		return why
+	}
+	var md, stderr bytes.Buffer
+	cmd := exec.Command(r.binary("ncusum"), name+".csv")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = r.out, &md, &stderr
+	if err := cmd.Run(); err != nil {
+		why := strings.Join(strings.Fields(clip(stderr.String(), 600)), " ")
+		if why == "" {
+			why = err.Error()
+		}
+		r.refuse(name, why)
+		return why
+	}
+	if err := os.WriteFile(r.outPath(name+".md"), md.Bytes(), 0o644); err != nil {
+		r.refuse(name, err.Error())
+		return err.Error()
+	}
+	tsv := exec.Command(r.binary("ncusum"), "-tsv", name+".csv")
+	tsv.Dir = r.out
+	b, err := tsv.Output()
+	if err != nil {
+		r.refuse(name, "ncusum -tsv: "+err.Error())
+		return err.Error()
+	}
+	kernels, launches := 0, 0
+	for i, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		f := strings.Split(l, "\t")
+		if i == 0 || len(f) < 4 {
+			continue
+		}
+		n, _ := strconv.Atoi(f[3])
+		kernels, launches = kernels+1, launches+n
+	}
+	line := fmt.Sprintf("%s ok: %d kernels, %d launches profiled; table in %s.md", name, kernels, launches, name)
+	r.note(line)
+	return line
+}

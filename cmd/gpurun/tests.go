@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"debug/buildinfo"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/convbench/convbench/internal/testsum"
+)
+
+// testBinaryPackage reads a test binary's build information: its module
+// and the import path of the package it tests (go test -c builds the
+// binary as that path with .test added).
+func testBinaryPackage(binary string) (module, importPath string, err error) {
+	bi, err := buildinfo.ReadFile(binary)
+	if err != nil {
+		return "", "", err
+	}
+	p, ok := strings.CutSuffix(bi.Path, ".test")
+	if !ok {
+		return "", "", fmt.Errorf("%s is %s, not a test binary of go test -c", binary, bi.Path)
+	}
+	return bi.Main.Path, p, nil
+}
+
+// A testPkg is a test binary of the binaries' folder and its package.
+type testPkg struct {
+	name       string // the binary is NAME.test
+	dir        string // the package's folder, relative to the root
+	importPath string
+}
+
+// testPackages lists the test binaries (BIN/*.test) with their packages,
+// by import path: the packages that make gpu-bins built (the Makefile's
+// TESTPKGS), read from the binaries themselves.
+func (r *runner) testPackages() ([]testPkg, error) {
+	bins, err := filepath.Glob(filepath.Join(r.bin, "*.test"))
+	if err != nil {
+		return nil, err
+	}
+	if len(bins) == 0 {
+		return nil, fmt.Errorf("no test binaries (*.test) in %s: make gpu-bins builds them", r.bin)
+	}
+	var pkgs []testPkg
+	for _, b := range bins {
+		mod, imp, err := r.testPackage(b)
+		if err != nil {
+			return nil, err
+		}
+		dir := "."
+		if rel, ok := strings.CutPrefix(imp, mod+"/"); ok {
+			dir = rel
+		} else if imp != mod {
+			return nil, fmt.Errorf("%s tests %s, outside its module %s", b, imp, mod)
+		}
+		pkgs = append(pkgs, testPkg{name: strings.TrimSuffix(filepath.Base(b), ".test"), dir: dir, importPath: imp})
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].importPath < pkgs[j].importPath })
+	return pkgs, nil
+}
+
+// A testRunResult is the outcome of every package's tests.
+type testRunResult struct {
+	packages         int
+	pass, fail, skip int
+	secs             int
+	err              error // the binaries could not be listed
+}
+
+// tests is the tests stage: every package's tests, -test.v, with the
+// time limit TEST_TIMEOUT.
+func (r *runner) tests() string {
+	res := r.testRun(r.setting("TEST_TIMEOUT", "10m"), nil)
+	if res.err != nil {
+		return res.err.Error()
+	}
+	return fmt.Sprintf("%d packages: %d passed, %d failed, %d skipped", res.packages, res.pass, res.fail, res.skip)
+}
+
+// testRun runs every test binary from its package's folder, at most
+// TEST_JOBS at once (default one a core, as go test ./... runs packages),
+// with -test.v, the time limit, TEST_FLAGS (split at spaces),
+// -test.run=TEST_RUN when that is set, and the flags extra gives a binary
+// by name. Each writes OUTDIR/test-NAME.log, and its NVRTC compiles to
+// OUTDIR/compiles.log; then OUTDIR/tests-summary.txt has a line a
+// package, "<import path> pass=N fail=N skip=N secs=S" (a binary that
+// failed outside any test counts one failure), and last "total wall-s=S
+// cache=cold|warm" (cold: the compile cache was empty), its lines also
+// noted; OUTDIR/tests-report.txt, also printed, is testsum's summary of
+// them all.
+func (r *runner) testRun(timeout string, extra map[string][]string) testRunResult {
+	pkgs, err := r.testPackages()
+	if err != nil {
+		r.refuse("tests", err.Error())
+		return testRunResult{err: err}
+	}
+	cache := "warm"
+	if entries, _ := os.ReadDir(r.cacheDir()); len(entries) == 0 {
+		cache = "cold"
+	}
+	compiles := r.outPath("compiles.log")
+	r.writeFile("compiles.log", []string{r.header(), "# command: the NVRTC compiles of the tests stage, one line each (CONVBENCH_COMPILE_LOG)"})
+	jobs, err := strconv.Atoi(r.setting("TEST_JOBS", strconv.Itoa(runtime.NumCPU())))
+	if err != nil || jobs < 1 {
+		jobs = runtime.NumCPU()
+	}
+	flags := []string{"-test.v", "-test.timeout", timeout}
+	flags = append(flags, r.fields("TEST_FLAGS", "")...)
+	if run := r.getenv("TEST_RUN"); run != "" {
+		flags = append(flags, "-test.run="+run)
+	}
+	t0 := time.Now()
+	outcomes := make([]outcome, len(pkgs))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, p := range pkgs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			args := append([]string{r.binary(p.name + ".test")}, flags...)
+			outcomes[i] = r.run(step{name: "test-" + p.name, dir: p.dir, args: append(args, extra[p.name]...),
+				env: []string{"CONVBENCH_COMPILE_LOG=" + compiles}, quiet: true})
+		}()
+	}
+	wg.Wait()
+	res := testRunResult{packages: len(pkgs), secs: int(time.Since(t0).Seconds())}
+	all := testsum.New(io.Discard)
+	var lines []string
+	for i, p := range pkgs {
+		o := outcomes[i]
+		b, _ := os.ReadFile(o.log)
+		one := testsum.New(io.Discard)
+		one.ReadVerbose(p.importPath, bytes.NewReader(b), float64(o.secs), o.rc != 0)
+		all.ReadVerbose(p.importPath, bytes.NewReader(b), float64(o.secs), o.rc != 0)
+		pass, fail, skip := one.Counts()
+		res.pass, res.fail, res.skip = res.pass+pass, res.fail+fail, res.skip+skip
+		lines = append(lines, fmt.Sprintf("%s pass=%d fail=%d skip=%d secs=%d", p.importPath, pass, fail, skip, o.secs))
+	}
+	lines = append(lines, fmt.Sprintf("total wall-s=%d cache=%s", res.secs, cache))
+	r.writeFile("tests-summary.txt", lines)
+	r.note(lines...)
+	if res.fail > 0 {
+		r.fail()
+	}
+	if f, err := os.Open(compiles); err == nil {
+		all.ReadCompiles(f)
+		f.Close()
+	}
+	var report bytes.Buffer
+	fmt.Fprintln(&report, r.header())
+	fmt.Fprintf(&report, "# command: the tests stage, %s for each package, %d at once; read from tests-summary.txt, test-*.log and compiles.log\n",
+		commandLine("DIR", nil, append([]string{r.binary("NAME.test")}, flags...)), jobs)
+	all.Print(&report)
+	if err := os.WriteFile(r.outPath("tests-report.txt"), report.Bytes(), 0o644); err != nil {
+		r.refuse("tests", err.Error())
+	}
+	r.stdout.Write(report.Bytes())
+	return res
+}
+
+// cacheDir is the folder of compiled kernels the commands share.
+func (r *runner) cacheDir() string {
+	return r.setting("CONVBENCH_CACHE_DIR", filepath.Join(r.root, ".gpu-cache"))
+}
