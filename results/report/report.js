@@ -436,6 +436,14 @@
       }
       if (a > b) rows = rows.map((x) => [x[1], x[0], x[2]]);
       const cases = rows.map(([ia, ib, p]) => ({ A: ra.cases[ia], B: rb.cases[ib], p }));
+      // Rows in the order of their keys' values, as the report's tables list cases.
+      cases.sort((x, y) => {
+        for (let ki = 0; ki < D.keys.length; ki++) {
+          const d = collator.compare(D.dict[x.A[0][ki]], D.dict[y.A[0][ki]]);
+          if (d !== 0) return d;
+        }
+        return 0;
+      });
       const keys = D.keys.filter((k, ki) => cases.some((c) => c.A[0][ki] !== cases[0].A[0][ki]));
       if (keys.length === 0) keys.push('variant');
       const common = D.keys
