@@ -6,14 +6,17 @@
 #                  (no time bound), and the suite on every tuned setting on a GPU host
 #   make bench     the default sweep: GPU variants if a GPU is there, else the CPU ones;
 #                  raw output under results/local/data/<gpu>/, its report under
-#                  results/local/report/ and the filter gallery, rendered by the
+#                  results/local/report/ (README.md, and index.html to open in a
+#                  browser, your runs first) and the filter gallery, rendered by the
 #                  fastest variants here, in its gallery/ (git ignores results/local/)
 #   make publish   copy the runs under results/local/data/ into the committed
 #                  results/data/ and rebuild results/report/; refuses (exit 2)
 #                  to overwrite a file results/data/ holds unless FORCE=1
 #   make vet       go vet, staticcheck and gofmt (make test runs it first)
-#   make report    rebuild results/report/ from the committed raw data (offline); the
-#                  gallery it links is left as it is (go run ./cmd/gallery renders it)
+#   make report    rebuild results/report/ from the committed raw data (offline):
+#                  README.md, its plots and the same report as a web page, index.html
+#                  with report.css and report.js; the gallery it links is left as it
+#                  is (go run ./cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
 #   make gpu-bins  test binaries, the report, gallery, sweep, tune, ncusum and gpurun commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);

@@ -112,10 +112,14 @@ func (s *Sample) Spread() (float64, bool) {
 
 // Run is one stored file: a preset run on one host.
 type Run struct {
-	Path    string
-	Host    string // the directory name: GPU slug, or cpu-... without GPU
-	Preset  string // the file name without .txt
-	Header  string // the first line: command and commit
+	Path   string
+	Host   string // the directory name: GPU slug, or cpu-... without GPU
+	Preset string // the file name without .txt
+	Header string // the first line: command and commit
+	// Command is the command line that produced the run, as the comment
+	// lines the file opens with name it ("command: ..."; for a merged
+	// run, its first shard's), or "" where they name none.
+	Command string
 	Config  map[string]string
 	Samples []*Sample // in file order
 	// Failures are the "--- FAIL" lines: cases that failed their gate.
@@ -321,12 +325,17 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 	}
 	sc := bufio.NewScanner(strings.NewReader(all.String()))
 	sc.Buffer(nil, 1<<20)
-	first := true
+	first, leading := true, true
 	for sc.Scan() {
 		line := sc.Text()
 		if first {
 			run.Header = line
 			first = false
+		}
+		if leading = leading && strings.HasPrefix(line, "#"); leading && run.Command == "" {
+			if _, cmd, ok := strings.Cut(line, "command: "); ok {
+				run.Command = strings.TrimSpace(cmd)
+			}
 		}
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
 			run.Failures = append(run.Failures, line)

@@ -94,6 +94,20 @@ func (p *Plot) drawn() []Series {
 	return out
 }
 
+// Drawn returns the series with at least one plottable point, in the
+// order Styles describes them.
+func (p *Plot) Drawn() []Series { return p.drawn() }
+
+// Point returns the position on the x axis of point i of a series, of
+// value y, and whether the point can be drawn: a finite value, positive
+// on a log axis, at a position that exists.
+func (p *Plot) Point(i int, y float64) (x float64, ok bool) {
+	if !p.ok(i, y) {
+		return 0, false
+	}
+	return p.x(i), true
+}
+
 // ok reports whether point i of a series, of value y, can be drawn.
 func (p *Plot) ok(i int, y float64) bool {
 	if i >= len(p.X) || math.IsNaN(y) || math.IsInf(y, 0) || (p.LogY && y <= 0) {

@@ -10,6 +10,10 @@ import (
 // Section is one source report's part of the report: our tables per
 // host, the report's published tables, and plots.
 type Section struct {
+	// ID names the section in links and file names: its builder's name
+	// ("000", "floors", "crossover", ...), or "run-<host>-<preset>" for a
+	// run's own section.
+	ID     string
 	Report string // "000".."004", or "default"
 	Title  string
 	// Notes are paragraphs printed under the plots, before the tables:
@@ -56,6 +60,7 @@ func sections(hosts []*Host) []*Section {
 	secs := make([]*Section, len(sectionBuilders))
 	for i, b := range sectionBuilders {
 		secs[i] = b.build(hosts)
+		secs[i].ID = b.name
 	}
 	keepCPUOnly(hosts, secs)
 	return secs

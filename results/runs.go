@@ -30,14 +30,21 @@ func runSections(hosts []*Host) []*Section {
 	slices.SortStableFunc(runs, func(a, b hostRun) int { return b.r.Modified.Compare(a.r.Modified) })
 	var secs []*Section
 	for _, hr := range runs {
-		s := &Section{Report: hr.r.Preset, Title: fmt.Sprintf("Run `%s` on %s", hr.r.Preset, hr.h.Title)}
-		if p := runPlot(hr.h, hr.r); p.HasData() {
-			s.Plots = []*Plot{p}
-		}
-		s.Tables = []*Table{runTable(hr.h, hr.r)}
-		secs = append(secs, s)
+		secs = append(secs, RunSection(hr.h, hr.r))
 	}
 	return secs
+}
+
+// RunSection is the section of run r of host h: a table of every case of
+// the run (runTable) and a plot of its time against the axis the run
+// varied (runPlot), where it has a point to draw.
+func RunSection(h *Host, r *Run) *Section {
+	s := &Section{ID: "run-" + h.Slug + "-" + r.Preset, Report: r.Preset, Title: fmt.Sprintf("Run `%s` on %s", r.Preset, h.Title)}
+	if p := runPlot(h, r); p.HasData() {
+		s.Plots = []*Plot{p}
+	}
+	s.Tables = []*Table{runTable(h, r)}
+	return s
 }
 
 // Axes returns the name keys whose values differ between the run's cases,

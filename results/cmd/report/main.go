@@ -3,7 +3,8 @@
 // It reads the raw runs under -data (default results/data) and writes into
 // -out (default results/report) each source report's tables (Markdown, and
 // on the terminal with -print) and plots of their figures, built by
-// package results from the stored files alone. It needs no GPU and imports
+// package results from the stored files alone, and the same report as a
+// web page, index.html with its assets (package results/htmlreport). It needs no GPU and imports
 // no GPU package. A report of other runs than results/data, such as make
 // bench's under results/local/data, opens with each of those runs: every
 // case's median with its interval and whether its runs agree, and its time
@@ -25,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/results/htmlreport"
 )
 
 func main() {
@@ -76,6 +78,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, DataName: name})
 	if err != nil {
+		return err
+	}
+	if err := htmlreport.Write(r, *out); err != nil {
 		return err
 	}
 	if *print {

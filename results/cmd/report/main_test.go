@@ -34,6 +34,11 @@ func TestDataAndOutFlags(t *testing.T) {
 	if plots, _ := filepath.Glob(filepath.Join(out, "plots", "*.svg")); len(plots) == 0 {
 		t.Errorf("no plots under %s", out)
 	}
+	for _, name := range []string{"index.html", "report.css", "report.js"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("the web page: %v", err)
+		}
+	}
 	after, err := os.ReadFile(filepath.Join("..", "..", "report", "README.md"))
 	if err != nil || !bytes.Equal(after, committed) {
 		t.Errorf("the committed report changed: %v", err)
