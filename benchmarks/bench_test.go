@@ -186,6 +186,9 @@ func setupBench(stdout, stderr io.Writer) error {
 		Guard:      host.Guard,
 		Energy:     host.Energy,
 		Settings:   stdout,
+		// A case its variant refuses at plan time is a comment line
+		// of the run, beside the fault and no-GPU lines.
+		Unsupported: stdout,
 	}
 	return nil
 }

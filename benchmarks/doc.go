@@ -19,7 +19,11 @@
 //
 // Every case is gated: the plan's output is checked against the float64
 // reference once before any timing, and a wrong variant fails instead of
-// being timed. In sweeps over compile options (002-exactness) the gate
+// being timed. A case its variant refuses as unsupported when it is
+// planned (a *convolve.CapabilityError from convolve.PlanFor, such as a
+// stream variant's image whose rows do not fit under its cap) is skipped
+// with the reason, in a "# unsupported <case>: <reason>" line of the
+// output (benchname.UnsupportedLine); any other plan error fails it. In sweeps over compile options (002-exactness) the gate
 // also records, as the max-ulp metric, the largest distance in float32
 // ULPs between the output and cpu-naive's; kernels that sum in
 // cpu-naive's order and are compiled with --fmad=false (opts=nofma) must

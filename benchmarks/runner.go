@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/variants"
@@ -74,6 +75,13 @@ type Runner struct {
 	// records it beside the case's results. It is written before testing
 	// prints the case's name, so it never splits a result line.
 	Settings io.Writer
+	// Unsupported, when set, receives the line
+	// benchname.UnsupportedLine writes for each case whose variant
+	// refuses its problem or configuration as unsupported when the case
+	// is planned (a *convolve.CapabilityError from convolve.PlanFor):
+	// such a case is skipped with the reason, not failed. Like Settings,
+	// it is written before testing prints the case's name.
+	Unsupported io.Writer
 
 	cur     *caseState
 	pending []string // progress notes waiting for the end of the case
@@ -204,7 +212,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		s.out = pout
 	}
 	if s.plan, err = convolve.PlanFor(v, p, c.Config()); err != nil {
-		return fmt.Errorf("plan: %w", err)
+		return planError(err)
 	}
 	s.setting = settingNote(s.plan)
 	// Correctness gate: poison, run once end to end, compare.
@@ -257,6 +265,25 @@ func (r *Runner) setup(c Case, s *caseState) error {
 		}
 	}
 	return nil
+}
+
+// unsupportedError is the error of a case whose variant refused its
+// problem or configuration as unsupported when the case was planned: a
+// *convolve.CapabilityError in the chain of convolve.PlanFor's error.
+// The case is skipped with the reason; any other plan error fails it.
+type unsupportedError struct{ err error }
+
+func (e *unsupportedError) Error() string { return "plan: " + e.err.Error() }
+func (e *unsupportedError) Unwrap() error { return e.err }
+
+// planError is the case's error for err, the error of convolve.PlanFor:
+// an *unsupportedError where err's chain holds a
+// *convolve.CapabilityError, else err as a failure of the plan.
+func planError(err error) error {
+	if ce := new(convolve.CapabilityError); errors.As(err, &ce) {
+		return &unsupportedError{err}
+	}
+	return fmt.Errorf("plan: %w", err)
 }
 
 // The compile cache as plan-timing cases see it: its counters and its
@@ -381,6 +408,12 @@ func checkBitExact(c Case, maxULP int64) error {
 // compiles, fails the case; a cold case whose plan compiles nothing is
 // skipped.
 //
+// A case whose variant refuses it as unsupported when it is planned (a
+// *convolve.CapabilityError from convolve.PlanFor) is skipped with the
+// reason, which a progress note and, where set, r.Unsupported record; a
+// case missing what its variant needs here (a *cudabind.UnavailableError)
+// is skipped too. Every other error fails the case.
+//
 // Progress notes (one per line, and one about every five seconds of a
 // long line) go to r.Progress at once during a case's first line, which
 // testing runs before it prints the case's name; the notes of later lines,
@@ -409,6 +442,15 @@ func (r *Runner) Run(b *testing.B, c Case) {
 	}
 	s := r.cur
 	if s.err != nil {
+		if ue := new(unsupportedError); errors.As(s.err, &ue) {
+			if first {
+				r.Progress.Note("unsupported, skipped: " + ue.err.Error())
+				if r.Unsupported != nil {
+					fmt.Fprintln(r.Unsupported, benchname.UnsupportedLine(name, ue.err.Error()))
+				}
+			}
+			b.Skipf("%s: unsupported, skipped: %v", c.Variant, ue.err)
+		}
 		if unavailableHere(s.err) || errors.Is(s.err, errNoCompile) {
 			b.Skipf("%s: skipped: %v", c.Variant, s.err)
 		}

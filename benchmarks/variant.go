@@ -82,9 +82,11 @@ func benchCases(d convolve.Description) []Case {
 // ns/op of Plan.Run; a GPU variant's input is uploaded once and gpu-ns/op
 // is the device time of b.N kernel runs measured with events. Every case
 // reports MPix/s and GB/s. b.N is the testing package's (-benchtime), not
-// the sweeps' stop by noise. A variant whose plan fails with a
-// *cudabind.UnavailableError (no GPU, or a library it needs is missing)
-// skips with the reason.
+// the sweeps' stop by noise. A case whose plan fails with a
+// *cudabind.UnavailableError (no GPU, or a library it needs is missing),
+// or that the variant refuses as unsupported at plan time (a
+// *convolve.CapabilityError), skips with the reason; any other plan
+// error fails it.
 func BenchmarkVariant(b *testing.B, v convolve.Variant) {
 	if v == nil {
 		b.Fatal("benchmarks: BenchmarkVariant of a nil variant")
@@ -116,6 +118,9 @@ func benchCase(b *testing.B, v convolve.Variant, c Case) {
 	pl, err := convolve.PlanFor(v, p, c.Config())
 	if ue := new(cudabind.UnavailableError); errors.As(err, &ue) {
 		b.Skipf("%s needs a GPU: %s", c.Variant, ue.Error())
+	}
+	if ce := new(convolve.CapabilityError); errors.As(err, &ce) {
+		b.Skipf("%s: unsupported, skipped: %v", c.Variant, err)
 	}
 	if err != nil {
 		b.Fatalf("plan: %v", err)

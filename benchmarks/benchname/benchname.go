@@ -1,7 +1,8 @@
 // Package benchname reads and writes the names in benchmark output.
 //
 // It covers the keys of a benchmark case's name, their values when a
-// stored name lacks one, and the directory name of a host's results. It
+// stored name lacks one, the directory name of a host's results, and the
+// comment line that records a case its variant refused as unsupported. It
 // imports nothing that needs a GPU, so that both the benchmarks, which
 // write these names, and package results, which reads them from stored
 // files, share one definition.
@@ -105,4 +106,31 @@ func Slug(gpuName, cpuName string) string {
 		}
 	}
 	return strings.TrimSuffix(sb.String(), "-")
+}
+
+// unsupportedPrefix begins the comment line of a case its variant refused
+// as unsupported when it was planned (UnsupportedLine).
+const unsupportedPrefix = "# unsupported "
+
+// UnsupportedLine is the comment line that records a case its variant
+// refused as unsupported at plan time: "# unsupported <case>: <reason>",
+// the case's name without "BenchmarkConv/" and the reason on one line.
+// benchstat ignores it, as it ignores every line that is not a result or
+// a configuration line.
+func UnsupportedLine(name, reason string) string {
+	return unsupportedPrefix + name + ": " + strings.Join(strings.Fields(reason), " ")
+}
+
+// ParseUnsupported reads a line UnsupportedLine wrote: the case's name
+// and the reason. ok is false for any other line.
+func ParseUnsupported(line string) (name, reason string, ok bool) {
+	rest, found := strings.CutPrefix(line, unsupportedPrefix)
+	if !found {
+		return "", "", false
+	}
+	name, reason, found = strings.Cut(rest, ": ")
+	if !found || name == "" {
+		return "", "", false
+	}
+	return name, reason, true
 }

@@ -89,3 +89,22 @@ func ExampleSlug() {
 	// nvidia-h100-80gb-hbm3
 	// cpu-amd-epyc-7b13
 }
+
+// An unsupported line reads back as the case and the reason, the reason
+// on one line; other lines are not unsupported lines.
+func TestUnsupportedLine(t *testing.T) {
+	name := "variant=gpu-stream16KiB-gpu-tiled/size=1024x1024/filter=gauss5/k=5/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
+	line := benchname.UnsupportedLine(name, "plan: convolve: gpu-stream16KiB-gpu-tiled does not support image rows:\n  over the cap of 16384")
+	if !strings.HasPrefix(line, "# unsupported ") || strings.Contains(line, "\n") {
+		t.Errorf("line %q: want one comment line", line)
+	}
+	n, reason, ok := benchname.ParseUnsupported(line)
+	if !ok || n != name || reason != "plan: convolve: gpu-stream16KiB-gpu-tiled does not support image rows: over the cap of 16384" {
+		t.Errorf("ParseUnsupported(%q) = %q, %q, %v", line, n, reason, ok)
+	}
+	for _, other := range []string{"# setting " + name + ": config: block=32x8", "# unsupported", "# unsupported : why", "BenchmarkConv/" + name + " 1 100 ns/op"} {
+		if _, _, ok := benchname.ParseUnsupported(other); ok {
+			t.Errorf("ParseUnsupported(%q) accepted it", other)
+		}
+	}
+}
