@@ -131,6 +131,10 @@ type Run struct {
 	// setting " lines: block, tunables, their source, auto's path), in
 	// file order.
 	Settings []CaseSetting
+	// Unsupported are the cases the run skipped because their variants
+	// refused them as unsupported when they were planned ("# unsupported "
+	// lines, benchname.UnsupportedLine), in file order.
+	Unsupported []UnsupportedCase
 	// Modified is when the file was last written, as Load found it; zero
 	// for a run ReadRun read from elsewhere.
 	Modified time.Time
@@ -144,6 +148,28 @@ type Run struct {
 type CaseSetting struct {
 	Keys map[string]string
 	Note string
+}
+
+// UnsupportedCase is a case a run skipped because its variant refused it
+// as unsupported at plan time: its name, the name's keys and the reason.
+type UnsupportedCase struct {
+	Name   string
+	Keys   map[string]string
+	Reason string
+}
+
+// parseUnsupported parses an unsupported line; ok is false for any other
+// line.
+func parseUnsupported(line string) (UnsupportedCase, bool, error) {
+	name, reason, ok := benchname.ParseUnsupported(line)
+	if !ok {
+		return UnsupportedCase{}, false, nil
+	}
+	keys, err := benchname.Parse(name)
+	if err != nil {
+		return UnsupportedCase{}, false, fmt.Errorf("unsupported line %q: %w", line, err)
+	}
+	return UnsupportedCase{Name: name, Keys: keys, Reason: reason}, true, nil
 }
 
 // settingPrefix begins a setting line, as the benchmarks write it.
@@ -361,6 +387,11 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 			return nil, fmt.Errorf("results: %s: %w", path, err)
 		} else if ok {
 			run.Settings = append(run.Settings, st)
+		}
+		if u, ok, err := parseUnsupported(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			run.Unsupported = append(run.Unsupported, u)
 		}
 	}
 	for _, vs := range run.measured {

@@ -59,6 +59,32 @@ func TestReadRunFixture(t *testing.T) {
 	}
 }
 
+// A run's unsupported lines are read with their cases' keys and reasons;
+// benchstat's reader, as ReadRun's, takes them for comments.
+func TestReadRunUnsupported(t *testing.T) {
+	const name = "variant=gpu-stream16KiB-gpu-tiled/size=1024x1024/filter=gauss5/k=5/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
+	in := "gpu: Test GPU\n" +
+		"# unsupported " + name + ": convolve: gpu-stream16KiB-gpu-tiled does not support image rows of 1024x1024x1 f32: over the cap of 16384\n" +
+		"BenchmarkConv/variant=gpu-tiled/size=1024x1024/filter=gauss5/k=5/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default 1 6000 ns/op 5959 gpu-ns/op\n"
+	r, err := ReadRun(strings.NewReader(in), "data/test-gpu/default.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Samples) != 1 || len(r.Failures) != 0 {
+		t.Errorf("%d samples, failures %q: want the one result line and no failure", len(r.Samples), r.Failures)
+	}
+	if len(r.Unsupported) != 1 {
+		t.Fatalf("unsupported %+v, want one case", r.Unsupported)
+	}
+	u := r.Unsupported[0]
+	if u.Name != name || u.Keys["variant"] != "gpu-stream16KiB-gpu-tiled" || u.Keys["tune"] != "default" || !strings.HasSuffix(u.Reason, "over the cap of 16384") {
+		t.Errorf("unsupported case %+v", u)
+	}
+	if _, err := ReadRun(strings.NewReader("# unsupported variant=x/size=1x1: why\n"), "x/y.txt"); err == nil {
+		t.Error("an unsupported line whose case lacks keys read without error")
+	}
+}
+
 func TestReadRunErrors(t *testing.T) {
 	tests := []struct{ name, in string }{
 		{"missing keys", "BenchmarkConv/variant=x/size=1x1 1 100 ns/op\n"},

@@ -258,3 +258,54 @@ func TestProgressFilterShard(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A case the binary skipped as unsupported does not fail the sweep: the
+// file keeps its line, and the summary counts it and gives its reason. A
+// run whose every case was skipped so writes nothing and says why.
+func TestSweepUnsupported(t *testing.T) {
+	if _, err := gitOutput("rev-parse", "--show-toplevel"); err != nil {
+		t.Skip("not in a git checkout: " + err.Error())
+	}
+	const keys = "/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	refused := "# unsupported variant=cpu-fast/size=64x48/filter=gauss5" + strings.Replace(keys, "k=3", "k=5", 1) +
+		": convolve: cpu-fast does not support image rows of 64x48x1 f32: over the cap of 16384\n"
+	ran := "BenchmarkConv/variant=cpu-fast/size=64x48/filter=gauss3" + keys + " 1 1000 ns/op\n"
+	for _, tt := range []struct {
+		name, out string
+		code      int
+		want      []string
+	}{
+		{"some ran", "sweep: custom\ncpu: Test CPU\n" + refused + ran + "PASS\n", 0,
+			[]string{"1 case unsupported, skipped: their variants refuse them at plan time", "  cpu-fast 64x48 gauss5 f32 cpu: convolve: cpu-fast does not support image rows of 64x48x1 f32: over the cap of 16384"}},
+		{"none ran", "sweep: custom\ncpu: Test CPU\n" + refused + "PASS\n", exitFailed,
+			[]string{"no case ran, nothing written: every case was skipped, 1 as unsupported; the first: cpu-fast 64x48 gauss5 f32 cpu: convolve: cpu-fast does not support"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data := t.TempDir()
+			var stdout, stderr strings.Builder
+			code := sweepMain([]string{"-bin", fakeBinary(t, tt.out, 0), "-variants", "cpu-fast", "-sizes", "64x48", "-filters", "gauss3,gauss5", "-count", "1", "-data", data}, &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout.String()+stderr.String(), w) {
+					t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", w, stdout.String(), stderr.String())
+				}
+			}
+			files, _ := filepath.Glob(filepath.Join(data, "*", "*.txt"))
+			if tt.code != 0 {
+				if len(files) != 0 {
+					t.Errorf("files %v written by a run without a result", files)
+				}
+				return
+			}
+			if len(files) != 1 {
+				t.Fatalf("files %v, want one", files)
+			}
+			r := readRun(t, files[0])
+			if len(r.Unsupported) != 1 || r.Unsupported[0].Keys["filter"] != "gauss5" || len(r.Failures) != 0 {
+				t.Errorf("the file records unsupported %+v, failures %q: want the gauss5 case and no failure", r.Unsupported, r.Failures)
+			}
+		})
+	}
+}

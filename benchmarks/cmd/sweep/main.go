@@ -97,6 +97,13 @@
 // never replaces an earlier file: a second run of the same flags is
 // written as <name>-2.txt, then -3, and so on.
 //
+// A case whose variant refuses it as unsupported when it is planned (a
+// *convolve.CapabilityError, such as a stream variant's image whose rows
+// do not fit under its cap) is skipped, not failed: the file records it
+// in a "# unsupported <case>: <reason>" line, the summary counts those
+// cases and names each with its reason, and they do not make the sweep
+// fail. Any other error of a case fails it.
+//
 // A case that ends the benchmark binary (a crash, a signal, or a sticky
 // CUDA error after which the process cannot use the device again) or runs
 // longer than -case-timeout (a hung kernel: the binary's process group is
@@ -772,6 +779,10 @@ func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
 	if len(r.Failures) > 0 {
 		return fmt.Errorf("no case ran, nothing written: every case failed (%d); the first: %s", len(r.Failures), r.Failures[0])
 	}
+	if len(r.Unsupported) > 0 {
+		u := r.Unsupported[0]
+		return fmt.Errorf("no case ran, nothing written: every case was skipped, %d as unsupported; the first: %s: %s", len(r.Unsupported), caseLabel(u.Keys), u.Reason)
+	}
 	var notes []string
 	for _, l := range strings.Split(string(out), "\n") {
 		if n, ok := strings.CutPrefix(l, "# "); ok {
@@ -878,7 +889,10 @@ func printEstimate(w io.Writer, name string, e benchmarks.SweepEstimate) {
 			shortName(c.Case), round(c.Least/benchmarks.MinCISamples), benchmarks.MinCISamples, round(c.Least), e.Noise.MaxTime)
 	}
 	for _, c := range e.Cases {
-		if c.Err != nil {
+		switch ce := new(convolve.CapabilityError); {
+		case errors.As(c.Err, &ce):
+			fmt.Fprintf(w, "sweep: %s refuses %s as unsupported, the run will skip it: %v\n", c.Case.Variant, shortName(c.Case), c.Err)
+		case c.Err != nil:
 			fmt.Fprintf(w, "sweep: the probe of %s failed, the run will fail it too: %v\n", shortName(c.Case), c.Err)
 		}
 	}

@@ -442,6 +442,32 @@ func TestPrintEstimateEnergyPhase(t *testing.T) {
 	}
 }
 
+// The estimate says that a case whose probe its variant refuses as
+// unsupported will be skipped, and that one whose probe fails otherwise
+// will fail.
+func TestPrintEstimateUnsupported(t *testing.T) {
+	cases := []benchmarks.Case{
+		{Variant: "cpu-refusing", Op: convolve.Filter2D, Width: 64, Height: 48, Filter: "gauss5", Type: convolve.Float32, Channels: 1, Timing: benchmarks.CPUTiming},
+		{Variant: "cpu-failing", Op: convolve.Filter2D, Width: 64, Height: 48, Filter: "gauss5", Type: convolve.Float32, Channels: 1, Timing: benchmarks.CPUTiming},
+	}
+	probe := func(c benchmarks.Case) (time.Duration, error) {
+		if c.Variant == "cpu-refusing" {
+			return 0, fmt.Errorf("plan: %w", &convolve.CapabilityError{Variant: c.Variant, What: "image rows", Value: "of 64x48"})
+		}
+		return 0, errors.New("plan: out of handles")
+	}
+	var sb strings.Builder
+	printEstimate(&sb, "test", benchmarks.EstimateSweep(cases, benchmarks.DefaultNoise, 2, probe))
+	for _, want := range []string{
+		"sweep: cpu-refusing refuses cpu-refusing 64x48 gauss5 f32 as unsupported, the run will skip it: plan: convolve: cpu-refusing does not support image rows of 64x48",
+		"sweep: the probe of cpu-failing 64x48 gauss5 f32 failed, the run will fail it too: plan: out of handles",
+	} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("estimate lacks %q:\n%s", want, sb.String())
+		}
+	}
+}
+
 // -h prints every flag with its type and default, and nothing the flag
 // package says of a value that panicked.
 func TestHelp(t *testing.T) {

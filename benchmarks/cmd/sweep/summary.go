@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/convbench/convbench/results"
 )
@@ -11,7 +12,8 @@ import (
 // printSummary writes the summary table of run r to w (results.Summary:
 // a column for every axis the run varies, each case's median with its
 // interval, whether its lines agree, the legend), then how many cases are
-// unstable, and the cases that failed.
+// unstable, the cases skipped as unsupported with their reasons
+// (unsupportedNotes), and the cases that failed.
 func printSummary(w io.Writer, r *results.Run) error {
 	t := results.Summary(r)
 	if err := t.RenderTerminal(w); err != nil {
@@ -21,6 +23,7 @@ func printSummary(w io.Writer, r *results.Run) error {
 	if n := unstableRows(t); n > 0 {
 		notes = append(notes, fmt.Sprintf("%s UNSTABLE: their lines differ by more than each line's own interval allows (a shared or throttling host); trust their spread, not their median spread", plural(n, "case")))
 	}
+	notes = append(notes, unsupportedNotes(r)...)
 	notes = append(notes, r.Failures...)
 	for _, n := range notes {
 		if _, err := fmt.Fprintln(w, n); err != nil {
@@ -28,6 +31,39 @@ func printSummary(w io.Writer, r *results.Run) error {
 		}
 	}
 	return nil
+}
+
+// unsupportedNotes are the summary's lines on the cases r skipped because
+// their variants refused them as unsupported at plan time: their count,
+// then one line a case, its variant, size, filter, timing and the name's
+// other keys that are set, with the reason.
+func unsupportedNotes(r *results.Run) []string {
+	if len(r.Unsupported) == 0 {
+		return nil
+	}
+	notes := []string{fmt.Sprintf("%s unsupported, skipped: their variants refuse them at plan time", plural(len(r.Unsupported), "case"))}
+	for _, u := range r.Unsupported {
+		notes = append(notes, "  "+caseLabel(u.Keys)+": "+u.Reason)
+	}
+	return notes
+}
+
+// caseLabel names a case by the values of its name's keys: variant, size,
+// filter, type and timing, then those of block, border, channels, layout,
+// cache, mem, opts, tune and gpus that are set (not "none" or "default",
+// nor the usual zero border, one channel, interleaved layout and hot
+// cache).
+func caseLabel(keys map[string]string) string {
+	parts := []string{keys["variant"], keys["size"], keys["filter"], keys["type"], keys["timing"]}
+	usual := map[string]string{"border": "zero", "ch": "1", "layout": "interleaved", "cache": "hot"}
+	for _, k := range []string{"block", "border", "ch", "layout", "cache", "mem", "opts", "tune", "gpus"} {
+		v := keys[k]
+		if v == "" || v == "none" || v == "default" || usual[k] == v {
+			continue
+		}
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, " ")
 }
 
 // unstableRows counts the rows of summary t whose "runs agree" cell says
