@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -611,5 +612,71 @@ func TestExpandNoGraphReplay(t *testing.T) {
 			t.Errorf("preset %s: notes %q name the variants its pattern matched", name, ex.Notes)
 		}
 		t.Logf("preset %s: %d cases", name, len(ex.Cases))
+	}
+}
+
+// streamCap matches a stream variant's name and its cap.
+var streamCap = regexp.MustCompile(`^gpu-stream([0-9]+)(B|KiB|MiB|GiB)-`)
+
+// The default preset times every stream variant, on a case it runs: none
+// is given an image it refuses at plan time, one row of which with the
+// filter's halo rows does not fit twice (an input and a float32 output
+// slab buffer) under the cap its name fixes.
+func TestDefaultPresetFitsStreamCaps(t *testing.T) {
+	def, err := lookupPreset("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := def.Expand(Env{GPU: true, GPUs: 1, Pinned: true, Variants: convolve.Variants()})
+	timed := map[string]bool{}
+	streams := 0
+	for _, c := range ex.Cases {
+		timed[c.Variant] = true
+		m := streamCap.FindStringSubmatch(c.Variant)
+		if m == nil {
+			continue
+		}
+		streams++
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		capBytes := n << map[string]uint{"B": 0, "KiB": 10, "MiB": 20, "GiB": 30}[m[2]]
+		p, err := c.Problem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, kh := p.KernelSize()
+		out := p.OutputGeometry()
+		row := int64(p.Input.Width*p.Input.Channels*p.Input.Type.Size()) + int64(out.Width*out.Channels*out.Type.Size())
+		if rows := capBytes/2/row - int64(kh-1); rows < 1 {
+			t.Errorf("case %s: two slab buffers of one row and %d halo rows, %d bytes, are over the cap of %d bytes", c.Name(), kh-1, 2*row*int64(kh), capBytes)
+		}
+	}
+	if streams == 0 {
+		t.Error("the default preset times no stream variant")
+	}
+	for _, v := range convolve.Variants() {
+		if name := v.Describe().Name; streamCap.MatchString(name) && !timed[name] {
+			t.Errorf("the default preset times no case of %s", name)
+		}
+	}
+}
+
+// A sweep's except patterns take variants out of what its patterns
+// match, silently; variants given by flags replace them, except and all.
+func TestExpandExcept(t *testing.T) {
+	p := Preset{Name: "t", sweeps: []sweep{
+		{variants: []string{"gpu-*"}, except: []string{"gpu-ch-*", "gpu-shared"}, sizes: squares(64), filters: []string{"gauss3"}},
+		{variants: []string{"gpu-ch-*"}, except: []string{"gpu-ch-*"}, sizes: squares(64), filters: []string{"gauss3"}, ch: 3},
+	}}
+	env := Env{GPU: true, Variants: fakes()}
+	ex := p.Expand(env)
+	if got := strings.Join(axis(ex.Cases, "variant"), ","); got != "gpu-naive" {
+		t.Errorf("variants %s, want gpu-naive alone", got)
+	}
+	if len(ex.Notes) != 0 {
+		t.Errorf("notes %q, want none", ex.Notes)
+	}
+	p.override = Axes{Variants: []string{"gpu-shared"}}
+	if got := strings.Join(axis(p.Expand(env).Cases, "variant"), ","); got != "gpu-shared" {
+		t.Errorf("with -variants gpu-shared: variants %s, want gpu-shared", got)
 	}
 }
