@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convbench/convbench/benchmarks/benchname"
 )
 
 func TestSpread(t *testing.T) {
@@ -237,6 +239,17 @@ func TestLineTime(t *testing.T) {
 		}
 		if least, over := n.Overrun(tt.perRun); over != tt.overrun || least != 6*max(tt.perRun, 1200*time.Microsecond) {
 			t.Errorf("Overrun(%v) = %v, %v; want %v", tt.perRun, least, over, tt.overrun)
+		}
+	}
+}
+
+// The rule's configuration line states its target as package results
+// reads it (benchname.ParseNoiseTarget).
+func TestNoiseStringTarget(t *testing.T) {
+	for _, n := range []Noise{DefaultNoise, quickNoise, {Target: 2.5, Floor: time.Millisecond, MinSamples: 10, MaxTime: time.Second}} {
+		target, floor, ok := benchname.ParseNoiseTarget(n.String())
+		if !ok || target != n.Target || floor != n.Floor {
+			t.Errorf("%q reads as %v, %v, %v; want %v, %v", n.String(), target, floor, ok, n.Target, n.Floor)
 		}
 	}
 }

@@ -148,7 +148,7 @@ func runLegend(r *Run) []string {
 	if u := r.spreadUnit(); u != "" {
 		l = append(l,
 			"run ±: the widest of the runs' own intervals: each run is a set of samples, and `"+u+"` is the half-width of the 95% confidence interval of its median, in percent of it.",
-			"runs agree: yes where one time lies in every run's own interval; UNSTABLE where two runs' intervals do not overlap, so the runs disagree beyond what each run's samples allow (the machine changed between them: other load, clock, heat) and the spread, not run ±, is the noise to read the case with.")
+			agreementLegend("run ±"))
 	} else {
 		l = append(l, "run ±, runs agree: a dash, as the run's lines do not record their own intervals (`median-ci95-%`).")
 	}
@@ -178,19 +178,21 @@ func runCells(s *Sample, spreadUnit string) []string {
 		if w, ok := s.Max(spreadUnit); ok {
 			own = "±" + percent(w/100, true)
 		}
-		agree = agreementCell(s.Agreement(spreadUnit))
+		agree = agreementCell(s, spreadUnit)
 	}
 	return []string{med, ci, strconv.Itoa(len(v)), rng, percent(sp, ok), own, agree}
 }
 
-// agreementCell formats an Agreement for a table: yes, UNSTABLE or a
-// dash.
-func agreementCell(a Agreement) string {
-	switch a {
+// agreementCell formats whether the runs of s agree (Agreement) for a
+// table: yes, UNSTABLE with the cause its lines record in parentheses
+// (UnstableCause: "UNSTABLE (drift)"), or a dash.
+func agreementCell(s *Sample, unit string) string {
+	switch s.Agreement(unit) {
 	case agree:
 		return "yes"
 	case disagree:
-		return "UNSTABLE"
+		c, _ := s.UnstableCause(unit)
+		return "UNSTABLE (" + c.Short() + ")"
 	}
 	return missing
 }
@@ -221,22 +223,31 @@ func (a Agreement) String() string {
 
 // Agreement tells whether the runs of s agree: each run's median time m
 // with the half-width c (percent of m) of its own confidence interval,
-// the value of unit on the same line, spans m·(1 ± c/100), and the runs
-// agree when those intervals share a point.
+// the value of unit on the same line, or the run's noise target where
+// that is wider (targetWidth), spans m·(1 ± c/100), and the runs agree
+// when those intervals share a point.
 func (s *Sample) Agreement(unit string) Agreement {
 	times, widths := s.Values[s.TimeUnit()], s.Values[unit]
 	if len(times) < 2 || len(widths) != len(times) {
 		return unknown
 	}
+	if s.overlap(times, widths) {
+		return agree
+	}
+	return disagree
+}
+
+// overlap reports whether the intervals of runs with median times times
+// and own half-widths widths (percent), each at least the run's noise
+// target (targetWidth), share a point.
+func (s *Sample) overlap(times, widths []float64) bool {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for i, m := range times {
-		lo = max(lo, m*(1-widths[i]/100))
-		hi = min(hi, m*(1+widths[i]/100))
+		w := max(widths[i], s.targetWidth(m))
+		lo = max(lo, m*(1-w/100))
+		hi = min(hi, m*(1+w/100))
 	}
-	if lo > hi {
-		return disagree
-	}
-	return agree
+	return lo <= hi
 }
 
 // compareCases orders samples by the keys of axes in turn: sizes by

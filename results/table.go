@@ -214,7 +214,7 @@ func Summary(r *Run) *Table {
 		t.Header = append(t.Header, "median spread", "runs agree")
 		t.Legend = append(t.Legend,
 			"median spread: the benchmark's own measure of each run's median (the half-width of its 95% confidence interval over the run's samples, "+noise+") where it stopped sampling, the median over the runs.",
-			"runs agree: yes where one time lies in every run's own interval; UNSTABLE where two runs' intervals do not overlap, so the runs disagree beyond what their samples allow and spread, not median spread, is the case's noise.")
+			agreementLegend("median spread"))
 	}
 	if throttled {
 		t.Header = append(t.Header, "throttled samples")
@@ -241,7 +241,7 @@ func Summary(r *Run) *Table {
 		}
 		if noise != "" {
 			v, ok := s.Median(noise)
-			row = append(row, percent(v/100, ok), agreementCell(s.Agreement(noise)))
+			row = append(row, percent(v/100, ok), agreementCell(s, noise))
 		}
 		if throttled {
 			row = append(row, throttledCell(s))

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // keys is the order of the keys in every case name. The filter key
@@ -133,4 +134,39 @@ func ParseUnsupported(line string) (name, reason string, ok bool) {
 		return "", "", false
 	}
 	return name, reason, true
+}
+
+// noisePrefix begins the value of a run's "noise" configuration line,
+// which states the sampling rule its lines were held to.
+const noisePrefix = "median-ci95 <= "
+
+// ParseNoiseTarget reads the target of a run's "noise" configuration
+// line (its value, after "noise: "): the largest spread of a line's
+// median, in percent, and the median below which that target is the same
+// absolute width (0 where the line names none), as
+// "median-ci95 <= 1% (of 50µs for medians below it), ..." states them. ok
+// is false for a value that does not state a target.
+func ParseNoiseTarget(value string) (target float64, floor time.Duration, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSpace(value), noisePrefix)
+	if !found {
+		return 0, 0, false
+	}
+	num, rest, found := strings.Cut(rest, "%")
+	if !found {
+		return 0, 0, false
+	}
+	target, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(target > 0) {
+		return 0, 0, false
+	}
+	if d, found := strings.CutPrefix(rest, " (of "); found {
+		d, _, found = strings.Cut(d, " for medians below it)")
+		if !found {
+			return 0, 0, false
+		}
+		if floor, err = time.ParseDuration(d); err != nil || floor < 0 {
+			return 0, 0, false
+		}
+	}
+	return target, floor, true
 }

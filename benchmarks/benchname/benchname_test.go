@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convbench/convbench/benchmarks/benchname"
 )
@@ -105,6 +106,28 @@ func TestUnsupportedLine(t *testing.T) {
 	for _, other := range []string{"# setting " + name + ": config: block=32x8", "# unsupported", "# unsupported : why", "BenchmarkConv/" + name + " 1 100 ns/op"} {
 		if _, _, ok := benchname.ParseUnsupported(other); ok {
 			t.Errorf("ParseUnsupported(%q) accepted it", other)
+		}
+	}
+}
+
+func TestParseNoiseTarget(t *testing.T) {
+	for _, tt := range []struct {
+		value  string
+		target float64
+		floor  time.Duration
+		ok     bool
+	}{
+		{"median-ci95 <= 1% (of 50µs for medians below it), at least 10 samples, at most 2s per line unless under 6 samples, samples of at least 1ms", 1, 50 * time.Microsecond, true},
+		{"median-ci95 <= 0.5%, at least 10 samples", 0.5, 0, true},
+		{"median-ci95 <= 2.5% (of 1ms for medians below it)", 2.5, time.Millisecond, true},
+		{"median-ci95 <= 0%", 0, 0, false},
+		{"median-ci95 <= x%", 0, 0, false},
+		{"median-ci95 <= 1% (of soon for medians below it)", 0, 0, false},
+		{"at most 2s per line", 0, 0, false},
+	} {
+		target, floor, ok := benchname.ParseNoiseTarget(tt.value)
+		if target != tt.target || floor != tt.floor || ok != tt.ok {
+			t.Errorf("ParseNoiseTarget(%q) = %v, %v, %v; want %v, %v, %v", tt.value, target, floor, ok, tt.target, tt.floor, tt.ok)
 		}
 	}
 }

@@ -179,30 +179,46 @@ func TestSummaryVaryingAxes(t *testing.T) {
 	}
 }
 
-// A case whose lines disagree beyond their own intervals is flagged
-// unstable, one whose lines agree is not.
+// A case whose lines disagree beyond their own intervals and the noise
+// target is flagged unstable with the cause its lines record, one whose
+// lines agree is not, and the note under the table counts them by cause.
 func TestSummaryUnstable(t *testing.T) {
 	const name = "BenchmarkConv/variant=cpu-fast/size=64x64/filter=gauss3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
-	var lines []string
-	for _, ns := range []int{1000, 1850, 1010, 1400, 990} { // 85% apart, each ±1%
-		lines = append(lines, name+" 1 "+itoa(ns)+" ns/op 1 median-ci95-%")
-	}
-	other := strings.Replace(name, "gauss3", "gauss5", 1)
-	for _, ns := range []int{1000, 1005, 1010, 995, 990} {
-		lines = append(lines, other+" 1 "+itoa(ns)+" ns/op 1 median-ci95-%")
-	}
-	got := summaryOf(t, lines...)
-	var g3, g5 string
-	for _, l := range strings.Split(got, "\n") {
-		switch {
-		case strings.Contains(l, "gauss3"):
-			g3 = l
-		case strings.Contains(l, "gauss5"):
-			g5 = l
+	lines := []string{"noise: median-ci95 <= 1% (of 50µs for medians below it), at least 10 samples"}
+	for f, times := range map[string][]int{
+		"gauss3": {100000, 185000, 101000, 140000, 99000},  // 85% apart, each ±1%: no pattern
+		"gauss5": {100000, 100500, 101000, 99500, 99000},   // within ±1%
+		"gauss7": {100000, 110000, 120000, 130000, 140000}, // slower line after line
+		"gauss9": {100000, 100200, 100100, 100150, 99800},  // 0.4% apart at ±0.01%, within the target
+	} {
+		ci := "1"
+		if f == "gauss9" {
+			ci = "0.01"
+		}
+		for _, ns := range times {
+			lines = append(lines, strings.Replace(name, "gauss3", f, 1)+" 1 "+itoa(ns)+" ns/op "+ci+" median-ci95-%")
 		}
 	}
-	if !strings.Contains(g3, "UNSTABLE") || strings.Contains(g5, "UNSTABLE") || !strings.Contains(got, "1 case UNSTABLE") {
-		t.Errorf("want gauss3 unstable, gauss5 not:\n%s", got)
+	got := summaryOf(t, lines...)
+	rows := map[string]string{}
+	for _, l := range strings.Split(got, "\n") {
+		for _, f := range []string{"gauss3", "gauss5", "gauss7", "gauss9"} {
+			if strings.Contains(l, f) {
+				rows[f] = l
+			}
+		}
+	}
+	if !strings.Contains(rows["gauss3"], "UNSTABLE (cause not measured)") || !strings.Contains(rows["gauss7"], "UNSTABLE (drift)") ||
+		strings.Contains(rows["gauss5"], "UNSTABLE") || strings.Contains(rows["gauss9"], "UNSTABLE") {
+		t.Errorf("want gauss3 unstable with no cause measured, gauss7 with drift, gauss5 and gauss9 not:\n%s", got)
+	}
+	for _, want := range []string{
+		"2 cases UNSTABLE: their lines differ by more than each line's own interval and the -noise target allow",
+		"  by cause: 1 drift between lines (a monotone trend from first to last); 1 cause not measured (",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
 	}
 }
 

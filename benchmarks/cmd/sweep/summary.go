@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/convbench/convbench/results"
@@ -12,17 +11,15 @@ import (
 // printSummary writes the summary table of run r to w (results.Summary:
 // a column for every axis the run varies, each case's median with its
 // interval, whether its lines agree, the legend), then how many cases are
-// unstable, the cases skipped as unsupported with their reasons
-// (unsupportedNotes), and the cases that failed.
+// unstable and what their lines record as the cause (unstableNotes), the
+// cases skipped as unsupported with their reasons (unsupportedNotes), and
+// the cases that failed.
 func printSummary(w io.Writer, r *results.Run) error {
 	t := results.Summary(r)
 	if err := t.RenderTerminal(w); err != nil {
 		return err
 	}
-	var notes []string
-	if n := unstableRows(t); n > 0 {
-		notes = append(notes, fmt.Sprintf("%s UNSTABLE: their lines differ by more than each line's own interval allows (a shared or throttling host); trust their spread, not their median spread", plural(n, "case")))
-	}
+	notes := unstableNotes(r)
 	notes = append(notes, unsupportedNotes(r)...)
 	notes = append(notes, r.Failures...)
 	for _, n := range notes {
@@ -66,20 +63,28 @@ func caseLabel(keys map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// unstableRows counts the rows of summary t whose "runs agree" cell says
-// UNSTABLE.
-func unstableRows(t *results.Table) int {
-	col := slices.Index(t.Header, "runs agree")
-	if col < 0 {
-		return 0
+// unstableNotes are the summary's lines on the cases of r whose lines
+// disagree (results.Run.Unstable): how many, and how many of them each
+// cause their lines record accounts for, the unmeasured last.
+func unstableNotes(r *results.Run) []string {
+	unstable := r.Unstable()
+	if len(unstable) == 0 {
+		return nil
 	}
-	n := 0
-	for _, row := range t.Rows {
-		if col < len(row) && row[col] == "UNSTABLE" {
-			n++
+	count := map[results.Cause]int{}
+	for _, u := range unstable {
+		count[u.Cause]++
+	}
+	var by []string
+	for _, c := range results.Causes() {
+		if n := count[c]; n > 0 {
+			by = append(by, fmt.Sprintf("%d %s", n, c))
 		}
 	}
-	return n
+	return []string{
+		fmt.Sprintf("%s UNSTABLE: their lines differ by more than each line's own interval and the -noise target allow; trust their spread, not their median spread", plural(len(unstable), "case")),
+		"  by cause: " + strings.Join(by, "; "),
+	}
 }
 
 // plural is "1 case" or "n cases".
