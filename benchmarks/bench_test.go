@@ -31,6 +31,8 @@ var (
 	minSamplesFlag = flag.Int("min-samples", DefaultNoise.MinSamples, "samples of a result line before its spread is tested")
 	maxTimeFlag    = flag.Duration("max-time", DefaultNoise.MaxTime, "time limit of one result line's sampling (it still takes at least 6 samples)")
 	sampleTimeFlag = flag.Duration("sample-time", DefaultNoise.SampleTime, "least duration of one sample: shorter runs are timed in batches")
+	minTimeFlag    = flag.Duration("min-time", DefaultNoise.MinTime, "least sampling time of a result line whose median is below -noise-floor (see Noise)")
+	warmUpFlag     = flag.Duration("warm-up", DefaultNoise.WarmUp, "time a case's runs are timed and discarded before its first result line")
 	maxRetakesFlag = flag.Int("max-retakes", defaultMaxRetakes, "samples of a result line taken below 90% of the max SM clock that are discarded and taken again; later ones are kept and counted")
 
 	proveTimeoutFlag = flag.Duration("prove-timeout", DefaultProveTimeout, "longest the property suite may run on one user kernel (-kernel) before it is killed and the kernel refused as a hang; 0 means no limit")
@@ -101,7 +103,8 @@ func setupBench(stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	noise := Noise{Target: *noiseFlag, Floor: *noiseFloorFlag, MinSamples: *minSamplesFlag, MaxTime: *maxTimeFlag, SampleTime: *sampleTimeFlag}
+	noise := Noise{Target: *noiseFlag, Floor: *noiseFloorFlag, MinSamples: *minSamplesFlag, MaxTime: *maxTimeFlag, SampleTime: *sampleTimeFlag,
+		MinTime: *minTimeFlag, WarmUp: *warmUpFlag}
 	if err := noise.Validate(); err != nil {
 		return err
 	}

@@ -99,7 +99,13 @@
 // time limit never ends a line with fewer than 6. The 1% target holds for
 // medians of -noise-floor (50us) or more; below it the target is the same
 // absolute width, 1% of 50us = 0.5us, so a 5us kernel stops at 10%
-// (event timer resolution is about 0.5us). The line's values are medians
+// (event timer resolution is about 0.5us). A line whose median is below
+// the floor samples for at least -min-time (100ms) before its spread may
+// stop it, and every case's first line follows -warm-up (200ms) of its
+// runs, timed and discarded: ten samples of such a case would span only
+// about 12ms, one state of the host's launch rate and clock, so that
+// lines taken apart would disagree beyond their intervals (see Noise).
+// The line's values are medians
 // of its samples: ns/op the host's time per run, gpu-ns/op or
 // total-ns/op the case's; median-ci95-% is the spread reached and
 // samples the count. Progress on stderr has a note per line: samples,

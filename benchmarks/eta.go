@@ -133,14 +133,18 @@ func EstimateSweep(cases []Case, n Noise, count int, probe Prober) SweepEstimate
 	return e
 }
 
-// bound sets the case's bounds from its PerRun: two runs of setup and
-// count lines, each with its energy phase; a case whose probe failed only
-// its setup.
+// bound sets the case's bounds from its PerRun: two runs of setup, the
+// warm-up before the first line (Noise.WarmUpTime; not for plan cases)
+// and count lines, each with its energy phase; a case whose probe failed
+// only its setup.
 func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 	setup := 2 * e.PerRun
 	if e.Err != nil {
 		e.Low, e.High = setup, setup
 		return e
+	}
+	if e.Case.Timing != planTiming {
+		setup += n.WarmUpTime(e.PerRun)
 	}
 	low, high := n.LineTime(e.PerRun)
 	if energyPhased(e.Case) {

@@ -78,6 +78,8 @@ func TestNoiseValidate(t *testing.T) {
 		{func(n *Noise) { n.MinSamples = 0 }, "min samples 0"},
 		{func(n *Noise) { n.MaxTime = 0 }, "max time 0s"},
 		{func(n *Noise) { n.SampleTime = -time.Second }, "sample time -1s"},
+		{func(n *Noise) { n.MinTime = -time.Second }, "min time -1s"},
+		{func(n *Noise) { n.WarmUp = -time.Second }, "warm-up -1s"},
 	}
 	for _, tt := range bad {
 		n := good
@@ -147,6 +149,63 @@ func TestCollectStops(t *testing.T) {
 		if len(set.Host) != len(set.Per) || set.Host[0] != set.Per[0]+1 {
 			t.Errorf("%s: host samples %v do not follow the samples %v", tt.name, set.Host, set.Per)
 		}
+	}
+}
+
+// A line whose median is below the floor samples for MinTime before its
+// spread may stop it, even when the spread is met at the first test; a
+// line of longer runs stops at its first test; MaxTime still ends either.
+func TestCollectMinTime(t *testing.T) {
+	n := Noise{Target: 1, Floor: 50 * time.Microsecond, MinSamples: 10, MaxTime: time.Second, MinTime: 100 * time.Millisecond}
+	for _, tt := range []struct {
+		name     string
+		n        Noise
+		per      float64
+		wantStop Stop
+		wantN    int
+	}{
+		{"few microseconds", n, 5e3, stopNoise, 100},
+		{"a millisecond", n, 1e6, stopNoise, 10},
+		{"no min time", Noise{Target: 1, Floor: 50 * time.Microsecond, MinSamples: 10, MaxTime: time.Second}, 5e3, stopNoise, 10},
+		{"max time first", Noise{Target: 1, Floor: 50 * time.Microsecond, MinSamples: 10, MaxTime: 30 * time.Millisecond, MinTime: 100 * time.Millisecond}, 5e3, stopTime, 30},
+	} {
+		clock := &fakeTime{t: time.Unix(0, 0), step: time.Millisecond}
+		take, _ := takes(clock, tt.per)
+		set, err := tt.n.Collect(take, nil, clock.now, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		// The spread is tested every twentieth of the set's size: the
+		// stop comes within that of the wanted count.
+		if set.Stop != tt.wantStop || len(set.Per) < tt.wantN || len(set.Per) > tt.wantN+tt.wantN/20 {
+			t.Errorf("%s: stopped by %s after %d samples (%v), want %s after %d", tt.name, set.Stop, len(set.Per), set.Elapsed, tt.wantStop, tt.wantN)
+		}
+	}
+}
+
+// The warm-up times batches until its time has passed since the case's
+// first run, counting the batch sizing, and none once it has.
+func TestWarmUp(t *testing.T) {
+	var batches []int
+	run := func(k int) (time.Duration, time.Duration, error) {
+		batches = append(batches, k)
+		time.Sleep(time.Millisecond)
+		return time.Millisecond, time.Millisecond, nil
+	}
+	prepared := 0
+	prepare := func() error { prepared++; return nil }
+	start := time.Now()
+	n, err := warmUp(prepare, run, 3, start, 20*time.Millisecond)
+	if err != nil || time.Since(start) < 20*time.Millisecond || n != 3*len(batches) || n == 0 || prepared != len(batches) {
+		t.Errorf("warmUp = %d, %v after %v; batches %v, %d prepared: want batches of 3 for 20ms, each prepared", n, err, time.Since(start), batches, prepared)
+	}
+	batches = nil
+	if n, err := warmUp(nil, run, 3, time.Now().Add(-time.Second), 20*time.Millisecond); n != 0 || err != nil || len(batches) != 0 {
+		t.Errorf("a warm-up whose time has passed timed %d runs (%v)", n, err)
+	}
+	boom := errors.New("boom")
+	if _, err := warmUp(nil, func(int) (time.Duration, time.Duration, error) { return 0, 0, boom }, 1, time.Now(), time.Second); !errors.Is(err, boom) {
+		t.Errorf("a failing run: %v", err)
 	}
 }
 
@@ -222,7 +281,7 @@ func TestBatch(t *testing.T) {
 // samples whatever MaxTime says, a fast one between its first test of the
 // spread and MaxTime.
 func TestLineTime(t *testing.T) {
-	n := DefaultNoise // 10 samples before the first test, 2s, samples of 1ms or more
+	n := DefaultNoise // 10 samples before the first test, 2s, samples of 1ms or more, 100ms for runs under 50µs
 	for _, tt := range []struct {
 		perRun    time.Duration
 		low, high time.Duration
@@ -231,7 +290,9 @@ func TestLineTime(t *testing.T) {
 		{6500 * time.Millisecond, 39 * time.Second, 39 * time.Second, true},
 		{500 * time.Millisecond, 3 * time.Second, 3 * time.Second, true},
 		{100 * time.Millisecond, time.Second, 2 * time.Second, false},
-		{10 * time.Microsecond, 12 * time.Millisecond, 2*time.Second + 400*time.Microsecond, false},
+		{100 * time.Microsecond, 12 * time.Millisecond, 2*time.Second + 400*time.Microsecond, false},
+		// Under the floor: the samples of 100 ms, 84 of 1.2 ms.
+		{10 * time.Microsecond, 84 * 1200 * time.Microsecond, 2*time.Second + 400*time.Microsecond, false},
 	} {
 		low, high := n.LineTime(tt.perRun)
 		if low != tt.low || high != tt.high {
@@ -251,5 +312,27 @@ func TestNoiseStringTarget(t *testing.T) {
 		if !ok || target != n.Target || floor != n.Floor {
 			t.Errorf("%q reads as %v, %v, %v; want %v, %v", n.String(), target, floor, ok, n.Target, n.Floor)
 		}
+	}
+}
+
+// A case's first line follows its warm-up, which its progress note
+// names; later lines do not repeat it.
+func TestRunnerWarmUp(t *testing.T) {
+	var progress strings.Builder
+	n := quickNoise
+	n.WarmUp = 30 * time.Millisecond
+	c := Case{Variant: "cpu-naive", Width: 16, Height: 12, Filter: "gauss3", Channels: 1, Cache: Hot, Timing: CPUTiming}
+	r := &Runner{CPUThreads: 1, Seed: 1, Progress: newProgress(&progress, "test", 1, nowForTest()), Noise: n}
+	for range 2 {
+		benchOnce(t, func(b *testing.B) { r.Run(b, c) })
+	}
+	r.Finish(nowForTest())
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := progress.String()
+	if !strings.Contains(out, "  line 1: after a warm-up of ") || !strings.Contains(out, " runs in ") ||
+		!strings.Contains(out, "  line 2: ") || strings.Count(out, "warm-up") != 1 {
+		t.Errorf("progress %q: want the warm-up named by line 1 alone", out)
 	}
 }

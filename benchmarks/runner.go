@@ -113,8 +113,13 @@ type caseState struct {
 	// batch is the number of runs one sample times, found by the first
 	// sample set of the case.
 	batch int
-	lines int // result lines taken so far
-	err   error
+	// warmRuns are the runs the warm-up before the first line timed and
+	// discarded (warmUp), and warmTime how long the batch sizing and the
+	// warm-up took.
+	warmRuns int
+	warmTime time.Duration
+	lines    int // result lines taken so far
+	err      error
 	// setting is the plan's block and tunables and where they came from
 	// (convolve.TunedPlan), printed with the case's first line.
 	setting string
@@ -388,7 +393,9 @@ func checkBitExact(c Case, maxULP int64) error {
 // b.N is, so the benchmark binary runs with -test.benchtime=1x. A
 // sample times a batch of runs lasting at least Noise.SampleTime (the
 // batch size is found once per case, batch), or for cold cases one run
-// after an L2 flush. The line reports the median of the samples (ns/op
+// after an L2 flush. Before the case's first line, its runs are timed in
+// such batches and discarded until Noise.WarmUp has passed since the
+// batch sizing began (warmUp; not for plan-timing cases). The line reports the median of the samples (ns/op
 // the host's time per run; gpu-ns/op or total-ns/op the case's), the
 // spread of that median (median-ci95-%), the number of samples, for
 // GPU cases under a clock guard that is on the samples discarded below
@@ -617,6 +624,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 		}
 	}
 	if s.batch == 0 {
+		start := time.Now()
 		if cold {
 			s.batch = 1
 		} else {
@@ -628,6 +636,13 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 				return SampleSet{}, EnergyUse{}, err
 			}
 			s.batch = k
+		}
+		if c.Timing != planTiming {
+			n, err := warmUp(prepare, run, s.batch, start, noise.WarmUp)
+			if err != nil {
+				return SampleSet{}, EnergyUse{}, fmt.Errorf("warm-up: %w", err)
+			}
+			s.warmRuns, s.warmTime = n, time.Since(start)
 		}
 	}
 	k := s.batch
@@ -667,6 +682,26 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 		return set, use, fmt.Errorf("energy phase: %w", err)
 	}
 	return set, use, nil
+}
+
+// warmUp times batches of k runs with run, each after prepare where it is
+// set, until d has passed since start (the batch sizing before it
+// included), and returns how many runs it timed; none is a sample. It
+// times none when d has passed already.
+func warmUp(prepare func() error, run func(k int) (time.Duration, time.Duration, error), k int, start time.Time, d time.Duration) (int, error) {
+	n := 0
+	for time.Since(start) < d {
+		if prepare != nil {
+			if err := prepare(); err != nil {
+				return n, err
+			}
+		}
+		if _, _, err := run(k); err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
 }
 
 // flushesL2 reports whether c's samples flush L2 before each timed run:
@@ -716,6 +751,9 @@ func (s *caseState) timeKernel(n int) (time.Duration, error) {
 // came from use.
 func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnergy) string {
 	var sb strings.Builder
+	if r.cur.lines == 1 && r.cur.warmRuns > 0 {
+		fmt.Fprintf(&sb, "after a warm-up of %d runs in %v, discarded: ", r.cur.warmRuns, r.cur.warmTime.Round(time.Millisecond))
+	}
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
 	if c.Timing == planTiming && r.cur.plans > 0 {
