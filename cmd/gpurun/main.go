@@ -22,8 +22,8 @@
 //
 // runs at once the test run (the tests stage, -test.timeout
 // RELEASE_TEST_TIMEOUT, default 7m), whose property suite gets a fresh
-// seed (-props.seed), the property suite at three more fresh seeds, one
-// after another (release-props-SEED.log: -props.n=RELEASE_PROPS_N,
+// seed (-props.seed), the property suite at three more fresh seeds, in
+// three processes at once (release-props-SEED.log: -props.n=RELEASE_PROPS_N,
 // default 40, -props.time=RELEASE_PROPS_TIME, default 2s, -test.timeout
 // RELEASE_PROPS_TIMEOUT, default 5m, over every variant or those
 // RELEASE_PROPS_VARIANT selects), and the faults stage; then, with the GPU

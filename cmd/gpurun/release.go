@@ -67,7 +67,8 @@ type benchResult struct {
 
 // release is the release check a GPU landing must pass, on one GPU: the
 // test run with a fresh property-suite seed, the property suite at three
-// more fresh seeds and the faults stage, all at once; then, with the GPU
+// more fresh seeds (each its own process) and the faults stage, all at
+// once; then, with the GPU
 // to itself, the default sweep, its report and the gallery. It writes
 // OUTDIR/release-summary.txt (releaseLines) and prints it.
 func (r *runner) release() string {
@@ -96,9 +97,13 @@ func (r *runner) release() string {
 	}()
 	go func() {
 		defer wg.Done()
+		// The extra seeds' suites run at once: they compile on the
+		// host's cores more than they wait on the GPU.
+		var seedsWG sync.WaitGroup
 		for i, s := range seeds[1:] {
-			seedResults[i+1] = r.propsAtSeed(s)
+			seedsWG.Go(func() { seedResults[i+1] = r.propsAtSeed(s) })
 		}
+		seedsWG.Wait()
 	}()
 	go func() {
 		defer wg.Done()
