@@ -20,19 +20,18 @@
 //
 //	.gpu/gpurun /tmp/out release
 //
-// runs at once the test run (the tests stage, -test.timeout
-// RELEASE_TEST_TIMEOUT, default 7m), whose property suite gets a fresh
+// runs first, with the GPU to itself, the default sweep into OUTDIR/data
+// (release-sweep.log: .gpu/sweep -sweep=default -count RELEASE_COUNT,
+// default 2, -noise RELEASE_NOISE, default 1, -max-time RELEASE_MAX_TIME,
+// default 1s: make bench's sweep with fewer lines a case, to fit the
+// time), its report (.gpu/report -data OUTDIR/data -out OUTDIR/report) and
+// the gallery; then at once the test run (the tests stage, -test.timeout
+// RELEASE_TEST_TIMEOUT, default 5m30s), whose property suite gets a fresh
 // seed (-props.seed), the property suite at three more fresh seeds, in
 // three processes at once (release-props-SEED.log: -props.n=RELEASE_PROPS_N,
 // default 40, -props.time=RELEASE_PROPS_TIME, default 2s, -test.timeout
 // RELEASE_PROPS_TIMEOUT, default 5m, over every variant or those
-// RELEASE_PROPS_VARIANT selects), and the faults stage; then, with the GPU
-// to itself, the default sweep into OUTDIR/data (release-sweep.log:
-// .gpu/sweep -sweep=default -count RELEASE_COUNT, default 2, -noise
-// RELEASE_NOISE, default 1, -max-time RELEASE_MAX_TIME, default 1s: make
-// bench's sweep with fewer lines a case, to fit the time), its report
-// (.gpu/report -data OUTDIR/data -out OUTDIR/report) and the gallery
-// (.gpu/gallery, -out OUTDIR/report/gallery). The seeds come from
+// RELEASE_PROPS_VARIANT selects), and the faults stage. The seeds come from
 // crypto/rand and are printed; RELEASE_SEEDS=A,B,C,D runs a check again
 // at those. OUTDIR/release-summary.txt holds, printed too:
 //
