@@ -317,6 +317,7 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 	cases, cut := 0, 0
 	for _, pr := range properties {
 		t.Run(pr.name, func(t *testing.T) {
+			t.Helper() // failures point at the caller's TestVariant line
 			if pr.applies != nil {
 				if why := pr.applies(e); why != "" {
 					t.Skip(why)
