@@ -509,14 +509,62 @@ func Lookup(name string) (Variant, error) {
 	defer registryMu.RUnlock()
 	v, ok := registry[name]
 	if !ok {
-		registered := "none"
-		if names := namesLocked(); len(names) > 0 {
-			registered = strings.Join(names, ", ")
+		names := namesLocked()
+		if len(names) == 0 {
+			return nil, fmt.Errorf("convolve: no variant named %q (registered: none; importing %s registers the CPU variants, %s the GPU ones)",
+				name, CPUVariantsPackage, GPUVariantsPackage)
 		}
-		return nil, fmt.Errorf("convolve: no variant named %q (registered: %s; importing %s registers the CPU variants, %s the GPU ones)",
-			name, registered, CPUVariantsPackage, GPUVariantsPackage)
+		if near := closest(name, names, 3); len(near) > 0 {
+			return nil, fmt.Errorf("convolve: no variant named %q (did you mean %s? %d are registered)", name, strings.Join(near, ", "), len(names))
+		}
+		return nil, fmt.Errorf("convolve: no variant named %q (none of the %d registered is close; Variants lists them)", name, len(names))
 	}
 	return v, nil
+}
+
+// closest returns up to n of names nearest to name by edit distance,
+// nearest first (ties by name), among those within a third of name's
+// length (at least 2 edits) or holding it as a part.
+func closest(name string, names []string, n int) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	limit := max(2, len(name)/3)
+	var cs []cand
+	for _, c := range names {
+		d := editDistance(name, c)
+		if d <= limit || (len(name) >= 3 && strings.Contains(c, name)) {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var out []string
+	for _, c := range cs[:min(n, len(cs))] {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // Registered returns the number of registered variants. It only grows
