@@ -20,37 +20,12 @@
 //
 //	.gpu/gpurun /tmp/out release
 //
-// runs first, with the GPU to itself, the default sweep into OUTDIR/data
-// (release-sweep.log: .gpu/sweep -sweep=default -count RELEASE_COUNT,
-// default 2, -noise RELEASE_NOISE, default 1, -max-time RELEASE_MAX_TIME,
-// default 1s: make bench's sweep with fewer lines a case, to fit the
-// time), its report (.gpu/report -data OUTDIR/data -out OUTDIR/report) and
-// the gallery; then at once the test run (the tests stage, -test.timeout
-// RELEASE_TEST_TIMEOUT, default 5m30s), whose property suite gets a fresh
-// seed (-props.seed), the property suite at three more fresh seeds, in
-// three processes at once (release-props-SEED.log: -props.n=RELEASE_PROPS_N,
-// default 40, -props.time=RELEASE_PROPS_TIME, default 2s, -test.timeout
-// RELEASE_PROPS_TIMEOUT, default 5m, over every variant or those
-// RELEASE_PROPS_VARIANT selects), and the faults stage. The seeds come from
-// crypto/rand and are printed; RELEASE_SEEDS=A,B,C,D runs a check again
-// at those. OUTDIR/release-summary.txt holds, printed too:
-//
-//	seed=<n> pass=N fail=N secs=S      a line a seed, the test run's first
-//	bench rc=N cases=N failed=N unsupported=N unstable=N secs=S
-//	report rc=N
-//	gallery rc=N
-//	faults rc=N
-//	release ok, or release NOT OK: <why>
-//
-// A seed's counts are its tests, subtests included (a test binary that
-// failed outside any test counts one failure). The sweep's cases are its
-// run file's (result lines grouped by name), failed its "--- FAIL"
-// lines, unsupported the cases that lines of the run file or log skip
-// ("# unsupported <case>: ...", "# skip: ...", "--- SKIP: ..."), unstable
-// the count its summary prints; faults rc is 0 when the faults summary is
-// ok. The check is ok when every seed's tests passed, the sweep exited 0
-// with cases, none failed and at most a tenth unstable, the report and
-// gallery exited 0, and the faults summary is ok.
+// runs first, with the GPU to itself, the default sweep with its report and
+// gallery; then at once the test run with a fresh property-suite seed, the
+// property suite at three more fresh seeds and the faults stage; and writes
+// OUTDIR/release-summary.txt. The steps, their variables (RELEASE_*), the
+// summary's lines and when the check is ok are in docs/gpu-hosts.md, "The
+// release check".
 //
 // The other stages:
 //
