@@ -8,7 +8,7 @@ import (
 	"github.com/convbench/convbench/cudabind"
 )
 
-// The declaration of README's "Adding a variant": a kernel family of one
+// The declaration of docs/variants.md's "Adding a variant": a family of one
 // .cu file and the Go that declares it. Here the source is read from
 // testdata instead of gpu/kernels, and the declaration is checked
 // against an H100's limits without a GPU.

@@ -211,7 +211,7 @@ func TestTile(t *testing.T) {
 	}
 }
 
-// TestExampleFamilyCompiles compiles README's example family
+// TestExampleFamilyCompiles compiles the example family of docs/variants.md
 // (testdata/shared_interior.cu, ExampleDecl) for sm_90 with the local
 // NVRTC over the specializations of compileSpecs.
 func TestExampleFamilyCompiles(t *testing.T) {

@@ -124,7 +124,7 @@ func TestStoredChoices(t *testing.T) {
 	}
 }
 
-// The default -out, read from the repository root as the README runs the
+// The default -out, read from the repository root as docs/tuning-and-auto.md runs the
 // command, is the directory whose tables every plan reads: the stored
 // choices the tuner starts from are the committed table's.
 func TestDefaultOutIsTheEmbeddedTables(t *testing.T) {
