@@ -143,7 +143,7 @@ func (e CaseEstimate) bound(n Noise, count int) CaseEstimate {
 		e.Low, e.High = setup, setup
 		return e
 	}
-	if e.Case.Timing != planTiming {
+	if modeOf(e.Case).warmsUp() {
 		setup += n.WarmUpTime(e.PerRun)
 	}
 	low, high := n.LineTime(e.PerRun)

@@ -624,33 +624,10 @@ func (p Preset) Expand(env Env) Expansion {
 		})
 		for _, name := range matched {
 			d := byName[name]
-			c := cand.Case
-			c.Variant = name
-			c.GPU = d.Caps.GPU
-			if !c.GPU {
-				c.Block = convolve.Block{}
-				c.Cache = Hot
-				c.Timing = CPUTiming
-				c.Mem = ""
-				c.Opts = defaultOpts
-				c.Tune = ""
-				c.GPUs = ""
-			}
-			if p.override.MemCap > 0 && isSlabVariant(name) {
-				t, _ := convolve.ParseTunables(c.Tune)
-				if t == nil {
-					t = map[string]int{}
-				}
-				t["memcap-kib"] = int(min(p.override.MemCap>>10, 1<<30))
-				c.Tune = convolve.FormatTunables(t)
-			}
-			if c.GPUs != "" && env.GPU {
-				gpus, err := resolveGPUs(c.GPUs, env.GPUs)
-				if err != nil {
-					note(fmt.Sprintf("gpus=%s: %v; its cases are left out", c.GPUs, err))
-					continue
-				}
-				c.GPUs = gpus
+			c, why := p.variantCase(cand.Case, d, env)
+			if why != "" {
+				note(why)
+				continue
 			}
 			if i, dup := seen[c.Name()]; dup {
 				// The same case from another part of the preset: it
@@ -676,17 +653,8 @@ func (p Preset) Expand(env Env) Expansion {
 				ex.CPUCapped++
 				continue
 			}
-			if err == nil && c.Tune != tuneUntuned {
-				_, err = convolve.ParseTunables(c.Tune)
-			}
 			if err == nil {
-				err = d.Caps.Check(prob)
-			}
-			if err == nil {
-				err = d.Caps.CheckConfig(c.Config())
-			}
-			if err == nil && c.GPU && c.Timing == graphTiming && d.Caps.NoGraphReplay {
-				err = &convolve.CapabilityError{What: "timing", Value: string(graphTiming) + " (its runs are not replayed from CUDA graphs; time it with timing=kernel)"}
+				err = checkCase(c, d, prob)
 			}
 			if ce, ok := err.(*convolve.CapabilityError); ok {
 				ce.Variant = name
@@ -709,6 +677,61 @@ func (p Preset) Expand(env Env) Expansion {
 		ex.Notes = append(ex.Notes, fmt.Sprintf("%d CPU cases above the CPU cap of %d multiply-adds are left out", ex.CPUCapped, env.CPUCap))
 	}
 	return ex
+}
+
+// variantCase is the case c of the preset as variant d runs it: a CPU
+// variant's without the GPU's axes, a slab variant's with the override's
+// memory cap, its device list resolved against env's GPUs; or, when the
+// device list cannot be resolved, the note saying why its cases are left
+// out.
+func (p Preset) variantCase(c Case, d convolve.Description, env Env) (Case, string) {
+	c.Variant = d.Name
+	c.GPU = d.Caps.GPU
+	if !c.GPU {
+		c.Block = convolve.Block{}
+		c.Cache = Hot
+		c.Timing = CPUTiming
+		c.Mem = ""
+		c.Opts = defaultOpts
+		c.Tune = ""
+		c.GPUs = ""
+	}
+	if p.override.MemCap > 0 && isSlabVariant(d.Name) {
+		t, _ := convolve.ParseTunables(c.Tune)
+		if t == nil {
+			t = map[string]int{}
+		}
+		t["memcap-kib"] = int(min(p.override.MemCap>>10, 1<<30))
+		c.Tune = convolve.FormatTunables(t)
+	}
+	if c.GPUs != "" && env.GPU {
+		gpus, err := resolveGPUs(c.GPUs, env.GPUs)
+		if err != nil {
+			return c, fmt.Sprintf("gpus=%s: %v; its cases are left out", c.GPUs, err)
+		}
+		c.GPUs = gpus
+	}
+	return c, ""
+}
+
+// checkCase is why variant d refuses case c of problem prob (its
+// tunables, its capabilities for the problem and the configuration, graph
+// replay), or nil.
+func checkCase(c Case, d convolve.Description, prob convolve.Problem) error {
+	var err error
+	if c.Tune != tuneUntuned {
+		_, err = convolve.ParseTunables(c.Tune)
+	}
+	if err == nil {
+		err = d.Caps.Check(prob)
+	}
+	if err == nil {
+		err = d.Caps.CheckConfig(c.Config())
+	}
+	if err == nil && c.GPU && c.Timing == graphTiming && d.Caps.NoGraphReplay {
+		err = &convolve.CapabilityError{What: "timing", Value: string(graphTiming) + " (its runs are not replayed from CUDA graphs; time it with timing=kernel)"}
+	}
+	return err
 }
 
 // noGPUNote is the one note of an expansion that left out the cases of

@@ -13,7 +13,6 @@ import (
 	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
-	"github.com/convbench/convbench/gpu/variants"
 )
 
 // Device is what the runner needs from a GPU besides the variants' plans.
@@ -105,7 +104,7 @@ type caseState struct {
 	free    []func() error
 	metrics convolve.Metrics
 	gate    GateMode
-	timing  Timing
+	mode    timingMode
 	// maxULP is the largest ULP distance from cpu-naive (naiveULP), when
 	// hasULP.
 	maxULP int64
@@ -165,7 +164,7 @@ func (s *caseState) release() error {
 // checks the output against the reference. It returns the case state
 // whether the gate passed or not; state.err says what went wrong.
 func (r *Runner) prepare(c Case) *caseState {
-	s := &caseState{name: c.Name(), timing: c.Timing}
+	s := &caseState{name: c.Name(), mode: modeOf(c)}
 	s.err = r.setup(c, s)
 	return s
 }
@@ -196,25 +195,8 @@ func (r *Runner) setup(c Case, s *caseState) error {
 	if s.out, err = p.NewOutput(); err != nil {
 		return err
 	}
-	if c.Timing == totalTiming && c.Mem == pinned {
-		if r.Device == nil {
-			return fmt.Errorf("mem=pinned needs a GPU")
-		}
-		pin, free, err := r.Device.NewPinnedImage(in.Geometry)
-		if err != nil {
-			return fmt.Errorf("pinned input: %w", err)
-		}
-		s.free = append(s.free, free)
-		if err := pin.CopyFrom(in); err != nil {
-			return fmt.Errorf("pinned input: %w", err)
-		}
-		s.in = pin
-		pout, free, err := r.Device.NewPinnedImage(s.out.Geometry)
-		if err != nil {
-			return fmt.Errorf("pinned output: %w", err)
-		}
-		s.free = append(s.free, free)
-		s.out = pout
+	if err := s.mode.beforePlan(r, s); err != nil {
+		return err
 	}
 	if s.plan, err = convolve.PlanFor(v, p, c.Config()); err != nil {
 		return planError(err)
@@ -241,35 +223,7 @@ func (r *Runner) setup(c Case, s *caseState) error {
 			return err
 		}
 	}
-	if c.GPU && c.Timing == planTiming {
-		// One untimed plan as the case times them: a cold one must
-		// compile, else there is no cold plan to time.
-		s.variant, s.cfg = v, c.Config()
-		if _, err := s.timePlans(c.Cache == Cold, 1); err != nil {
-			return err
-		}
-	}
-	if c.GPU && (c.Timing == KernelTiming || c.Timing == graphTiming) {
-		dp, ok := s.plan.(convolve.DevicePlan)
-		if !ok {
-			return fmt.Errorf("plan of %s (%T) cannot time its kernel alone: not a convolve.DevicePlan", c.Variant, s.plan)
-		}
-		s.dev = dp
-		if err := dp.Upload(s.in); err != nil {
-			return fmt.Errorf("upload: %w", err)
-		}
-		if _, err := dp.TimeKernel(1); err != nil { // warm-up
-			return fmt.Errorf("warm-up: %w", err)
-		}
-		if c.Timing == graphTiming {
-			// Captures both graphs and replays each once, so that no
-			// timed sample includes a capture.
-			if _, err := dp.TimeKernelGraph(variants.GraphBatch + 1); err != nil {
-				return fmt.Errorf("warm-up: %w", err)
-			}
-		}
-	}
-	return nil
+	return s.mode.ready(r, c, s, v)
 }
 
 // unsupportedError is the error of a case whose variant refused its
@@ -495,12 +449,13 @@ func (r *Runner) Run(b *testing.B, c Case) {
 // cases have none (Omitted energyOff, and no Detail), nor do plan-timing
 // cases and cases on other GPUs.
 func (r *Runner) lineEnergy(c Case, use EnergyUse) LineEnergy {
-	switch {
-	case !c.GPU:
+	if !c.GPU {
 		return LineEnergy{Omitted: energyOff}
-	case r.Energy.On() && c.Timing == planTiming:
-		return LineEnergy{Omitted: energyPlanTiming, Detail: "timing=plan"}
-	case r.Energy.On() && !meteredDevices(c.GPUs):
+	}
+	if e, ok := modeOf(c).noEnergy(); ok && r.Energy.On() {
+		return e
+	}
+	if r.Energy.On() && !meteredDevices(c.GPUs) {
 		return LineEnergy{Omitted: energyOtherGPU, Detail: "gpus=" + c.GPUs}
 	}
 	e := r.Energy.PerRun(use)
@@ -577,55 +532,10 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
 	}
 	noise := r.noise()
-	// run times k runs: the case's time and the host's. prepare, when
-	// set, runs before each sample, outside its timed runs and the
-	// energy counter's readings.
-	var run func(k int) (time.Duration, time.Duration, error)
-	var prepare func() error
-	cold := false
-	switch {
-	case !c.GPU || c.Timing == totalTiming:
-		run = func(k int) (time.Duration, time.Duration, error) {
-			t0 := time.Now()
-			for range k {
-				if err := s.plan.Run(s.in, s.out); err != nil {
-					return 0, 0, err
-				}
-			}
-			d := time.Since(t0)
-			return d, d, nil
-		}
-	case c.Timing == planTiming:
-		// A cold plan is one sample, like a cold kernel: each compiles
-		// for about as long as a sample lasts anyway.
-		cold = c.Cache == Cold
-		run = func(k int) (time.Duration, time.Duration, error) {
-			d, err := s.timePlans(cold, k)
-			return d, d, err
-		}
-	case c.Cache == Cold:
-		cold = true
-		prepare = func() error {
-			if err := r.Device.FlushL2(); err != nil {
-				return fmt.Errorf("flush L2: %w", err)
-			}
-			return nil
-		}
-		run = func(int) (time.Duration, time.Duration, error) {
-			t0 := time.Now()
-			d, err := s.timeKernel(1)
-			return d, time.Since(t0), err
-		}
-	default:
-		run = func(k int) (time.Duration, time.Duration, error) {
-			t0 := time.Now()
-			d, err := s.timeKernel(k)
-			return d, time.Since(t0), err
-		}
-	}
+	run, prepare, oneRun := s.mode.runs(r, s)
 	if s.batch == 0 {
 		start := time.Now()
-		if cold {
+		if oneRun {
 			s.batch = 1
 		} else {
 			k, err := batch(func(k int) (time.Duration, error) {
@@ -637,7 +547,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 			}
 			s.batch = k
 		}
-		if c.Timing != planTiming {
+		if s.mode.warmsUp() {
 			n, err := warmUp(prepare, run, s.batch, start, noise.WarmUp)
 			if err != nil {
 				return SampleSet{}, EnergyUse{}, fmt.Errorf("warm-up: %w", err)
@@ -688,7 +598,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 // set, until d has passed since start (the batch sizing before it
 // included), and returns how many runs it timed; none is a sample. It
 // times none when d has passed already.
-func warmUp(prepare func() error, run func(k int) (time.Duration, time.Duration, error), k int, start time.Time, d time.Duration) (int, error) {
+func warmUp(prepare func() error, run runFunc, k int, start time.Time, d time.Duration) (int, error) {
 	n := 0
 	for time.Since(start) < d {
 		if prepare != nil {
@@ -707,9 +617,7 @@ func warmUp(prepare func() error, run func(k int) (time.Duration, time.Duration,
 // flushesL2 reports whether c's samples flush L2 before each timed run:
 // a GPU case of kernel or graph timing with a cold cache, one run a
 // sample.
-func flushesL2(c Case) bool {
-	return c.GPU && c.Cache == Cold && (c.Timing == KernelTiming || c.Timing == graphTiming)
-}
+func flushesL2(c Case) bool { return modeOf(c).flushesL2() }
 
 // energyPhased reports whether lines of c whose samples span too little
 // time for an energy meter that is on run an energy phase: those of GPU
@@ -719,11 +627,9 @@ func energyPhased(c Case) bool {
 	return clockGuarded(c) && meteredDevices(c.GPUs) && !flushesL2(c)
 }
 
-// clockGuarded reports whether the clock guard watches c's samples: those
-// of GPU cases that time device work. A plan's time is the host's (NVRTC,
-// driver calls), and an idle GPU's SM clock is low, so the guard would
-// discard every sample of a plan-timing case.
-func clockGuarded(c Case) bool { return c.GPU && c.Timing != planTiming }
+// clockGuarded reports whether the clock guard watches c's samples
+// (timingMode.guarded): those of GPU cases that time device work.
+func clockGuarded(c Case) bool { return modeOf(c).guarded() }
 
 // copyBWPercent is the share of the device's measured copy bandwidth
 // (copyGBps, bytes read plus written per second, as gpu-copy-gbps) that
@@ -739,14 +645,6 @@ func copyBWPercent(p convolve.Problem, per time.Duration, copyGBps float64) floa
 	return convolve.PercentOf(convolve.ThroughputOf(p).GBPerSec(per), copyGBps)
 }
 
-// timeKernel times n runs of the case's device work the way its timing says.
-func (s *caseState) timeKernel(n int) (time.Duration, error) {
-	if s.timing == graphTiming {
-		return s.dev.TimeKernelGraph(n)
-	}
-	return s.dev.TimeKernel(n)
-}
-
 // lineNote is the progress line of one sample set whose line's energy
 // came from use.
 func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnergy) string {
@@ -756,9 +654,7 @@ func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnerg
 	}
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
-	if c.Timing == planTiming && r.cur.plans > 0 {
-		fmt.Fprintf(&sb, "; %d plans, %d NVRTC compiles, %d compile-cache hits", r.cur.plans, r.cur.compiles, r.cur.hits)
-	}
+	sb.WriteString(r.cur.mode.note(r.cur))
 	if clockGuarded(c) && r.Guard.On() {
 		fmt.Fprintf(&sb, "; %d samples below %d MHz discarded and taken again", set.Discarded, r.Guard.LimitMHz())
 		if set.KeptThrottled > 0 {
@@ -790,21 +686,12 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 	}
 	host, _ := Spread(set.Host)
 	b.ReportMetric(host, "ns/op")
-	if c.GPU && c.Timing == planTiming {
-		// A plan's time is ns/op; rates of pixels and bytes do not
-		// apply to it.
-		s := r.cur
-		b.ReportMetric(float64(s.compiles)/float64(max(s.plans, 1)), "compiles/op")
-		b.ReportMetric(float64(s.hits)/float64(max(s.plans, 1)), "cache-hits/op")
-		b.ReportMetric(set.Spread, "median-ci95-%")
-		b.ReportMetric(float64(len(set.Per)), "samples")
+	mode := modeOf(c)
+	if mode.reportOwn(b, r.cur, set) {
 		return
 	}
-	switch {
-	case c.GPU && (c.Timing == KernelTiming || c.Timing == graphTiming):
-		b.ReportMetric(set.Median, "gpu-ns/op")
-	case c.GPU && c.Timing == totalTiming:
-		b.ReportMetric(set.Median, "total-ns/op")
+	if u := mode.timeUnit(); u != "" {
+		b.ReportMetric(set.Median, u)
 	}
 	tp := convolve.ThroughputOf(p)
 	b.ReportMetric(tp.MPixPerSec(per), "MPix/s")
@@ -827,7 +714,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
 		b.ReportMetric(copyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
 	}
-	if c.GPU && c.Timing == totalTiming {
+	if mode.copyBound() {
 		if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
 			b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
 			b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")

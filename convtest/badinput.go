@@ -26,21 +26,41 @@ type badPlan struct {
 // badPlans lists the invalid problems and configurations for a variant,
 // built from a valid problem p of it.
 func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
-	var bs []badPlan
-	add := func(name string, capability bool, mod func(*convolve.Problem, *convolve.Config)) {
-		q, cfg := p, convolve.Config{}
-		mod(&q, &cfg)
-		bs = append(bs, badPlan{name: name, p: q, cfg: cfg, capability: capability})
-	}
-	if p.Op == convolve.Filter2D {
-		add("even filter width", false, func(q *convolve.Problem, _ *convolve.Config) {
+	s := &badPlanSet{p: p}
+	s.invalid(caps)
+	s.undeclared(caps)
+	s.config(caps)
+	return s.bs
+}
+
+// badPlanSet gathers the bad plans of a valid problem p.
+type badPlanSet struct {
+	p  convolve.Problem
+	bs []badPlan
+}
+
+// add adds the plan of p and a zero configuration as mod changes them,
+// named name; capability says whether the variant must refuse it with a
+// *convolve.CapabilityError.
+func (s *badPlanSet) add(name string, capability bool, mod func(*convolve.Problem, *convolve.Config)) {
+	q, cfg := s.p, convolve.Config{}
+	mod(&q, &cfg)
+	s.bs = append(s.bs, badPlan{name: name, p: q, cfg: cfg, capability: capability})
+}
+
+// invalid adds the problems and configurations no variant accepts: bad
+// filters (and non-finite weights for a variant that declares
+// FiniteInput), bad geometry, unknown enumerations and tunables.
+func (s *badPlanSet) invalid(caps convolve.Capabilities) {
+	if s.p.Op == convolve.Filter2D {
+		s.add("even filter width", false, func(q *convolve.Problem, _ *convolve.Config) {
 			q.Filter = &convolve.Filter{Name: "even", Width: 4, Height: 3, Weights: make([]float32, 12)}
 		})
-		add("even filter height", false, func(q *convolve.Problem, _ *convolve.Config) {
+		s.add("even filter height", false, func(q *convolve.Problem, _ *convolve.Config) {
 			q.Filter = &convolve.Filter{Name: "even", Width: 3, Height: 2, Weights: make([]float32, 6)}
 		})
-		add("nil filter", false, func(q *convolve.Problem, _ *convolve.Config) { q.Filter = nil })
-		add("too few weights", false, func(q *convolve.Problem, _ *convolve.Config) {
+		s.add("nil filter", false, func(q *convolve.Problem, _ *convolve.Config) { q.Filter = nil })
+		s.add("too few weights", false, func(q *convolve.Problem, _ *convolve.Config) {
 			q.Filter = &convolve.Filter{Name: "short", Width: 3, Height: 3, Weights: make([]float32, 8)}
 		})
 		if caps.FiniteInput {
@@ -48,59 +68,63 @@ func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
 			// weights; the others compute with them (property
 			// nonfinite-weights).
 			for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-				add(fmt.Sprintf("%v weight for a finite-only variant", v), false, func(q *convolve.Problem, _ *convolve.Config) {
+				s.add(fmt.Sprintf("%v weight for a finite-only variant", v), false, func(q *convolve.Problem, _ *convolve.Config) {
 					w := make([]float32, 9)
 					w[3], w[4] = 1, float32(v)
 					q.Filter = &convolve.Filter{Name: "non-finite", Width: 3, Height: 3, Weights: w}
 				})
-				bs[len(bs)-1].nonFinite = true
+				s.bs[len(s.bs)-1].nonFinite = true
 			}
 		}
 	}
-	add("zero image width", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Width = 0 })
-	add("negative image height", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Height = -3 })
-	add("five channels", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Channels = 5 })
-	add("stride shorter than a row", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Stride = q.Input.RowElems() - 1 })
-	add("unknown element type", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Type = 7 })
-	add("unknown border", false, func(q *convolve.Problem, _ *convolve.Config) { q.Border = 99 })
-	add("unknown mode", false, func(q *convolve.Problem, _ *convolve.Config) { q.Mode = -1 })
-	add("unknown operation", false, func(q *convolve.Problem, _ *convolve.Config) { q.Op = 42 })
-	add("unknown tunable", false, func(_ *convolve.Problem, cfg *convolve.Config) {
+	s.add("zero image width", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Width = 0 })
+	s.add("negative image height", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Height = -3 })
+	s.add("five channels", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Channels = 5 })
+	s.add("stride shorter than a row", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Stride = q.Input.RowElems() - 1 })
+	s.add("unknown element type", false, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Type = 7 })
+	s.add("unknown border", false, func(q *convolve.Problem, _ *convolve.Config) { q.Border = 99 })
+	s.add("unknown mode", false, func(q *convolve.Problem, _ *convolve.Config) { q.Mode = -1 })
+	s.add("unknown operation", false, func(q *convolve.Problem, _ *convolve.Config) { q.Op = 42 })
+	s.add("unknown tunable", false, func(_ *convolve.Problem, cfg *convolve.Config) {
 		cfg.Tunables = map[string]int{"no-such-tunable": 1}
 	})
+}
 
-	// Capabilities the variant does not declare.
+// undeclared adds the problems of capabilities the variant does not
+// declare: an element type, a channel count, a layout, a border, an
+// operation, a filter side, a non-separable filter.
+func (s *badPlanSet) undeclared(caps convolve.Capabilities) {
 	for _, t := range convolve.ElemTypes {
-		if len(caps.Types) > 0 && !slices.Contains(caps.Types, t) && p.Op != convolve.RGBToYUV {
-			add("unsupported element type "+t.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Type = t })
+		if len(caps.Types) > 0 && !slices.Contains(caps.Types, t) && s.p.Op != convolve.RGBToYUV {
+			s.add("unsupported element type "+t.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Input.Type = t })
 			break
 		}
 	}
 	for ch := 1; ch <= convolve.MaxChannels; ch++ {
-		if len(caps.Channels) > 0 && !slices.Contains(caps.Channels, ch) && p.Op != convolve.RGBToYUV {
-			add(fmt.Sprintf("unsupported channel count %d", ch), true, func(q *convolve.Problem, _ *convolve.Config) {
+		if len(caps.Channels) > 0 && !slices.Contains(caps.Channels, ch) && s.p.Op != convolve.RGBToYUV {
+			s.add(fmt.Sprintf("unsupported channel count %d", ch), true, func(q *convolve.Problem, _ *convolve.Config) {
 				keepPadding(&q.Input, func(g *convolve.Geometry) { g.Channels = ch })
 			})
 			break
 		}
 	}
 	for _, l := range convolve.Layouts {
-		if len(caps.Layouts) > 0 && !slices.Contains(caps.Layouts, l) && p.Input.Channels > 1 {
-			add("unsupported layout "+l.String(), true, func(q *convolve.Problem, _ *convolve.Config) {
+		if len(caps.Layouts) > 0 && !slices.Contains(caps.Layouts, l) && s.p.Input.Channels > 1 {
+			s.add("unsupported layout "+l.String(), true, func(q *convolve.Problem, _ *convolve.Config) {
 				keepPadding(&q.Input, func(g *convolve.Geometry) { g.Layout = l })
 			})
 			break
 		}
 	}
 	for _, b := range convolve.Borders {
-		if len(caps.Borders) > 0 && !slices.Contains(caps.Borders, b) && p.Op != convolve.RGBToYUV {
-			add("unsupported border "+b.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Border = b })
+		if len(caps.Borders) > 0 && !slices.Contains(caps.Borders, b) && s.p.Op != convolve.RGBToYUV {
+			s.add("unsupported border "+b.String(), true, func(q *convolve.Problem, _ *convolve.Config) { q.Border = b })
 			break
 		}
 	}
 	for _, o := range []convolve.Operation{convolve.Filter2D, convolve.SobelMagnitude} {
 		if len(caps.Ops) > 0 && !slices.Contains(caps.Ops, o) {
-			add("unsupported operation "+o.String(), true, func(q *convolve.Problem, _ *convolve.Config) {
+			s.add("unsupported operation "+o.String(), true, func(q *convolve.Problem, _ *convolve.Config) {
 				q.Op = o
 				if o == convolve.Filter2D {
 					q.Filter = convolve.GaussianInt3()
@@ -109,31 +133,36 @@ func badPlans(caps convolve.Capabilities, p convolve.Problem) []badPlan {
 			break
 		}
 	}
-	if p.Op == convolve.Filter2D && caps.MaxFilterSide > 0 && caps.MaxFilterSide < convolve.MaxFilterSide {
+	if s.p.Op == convolve.Filter2D && caps.MaxFilterSide > 0 && caps.MaxFilterSide < convolve.MaxFilterSide {
 		k := caps.MaxFilterSide + 1 + caps.MaxFilterSide%2 // the next odd size
-		add(fmt.Sprintf("filter side %d above the largest %d", k, caps.MaxFilterSide), true, func(q *convolve.Problem, _ *convolve.Config) {
+		s.add(fmt.Sprintf("filter side %d above the largest %d", k, caps.MaxFilterSide), true, func(q *convolve.Problem, _ *convolve.Config) {
 			f, _ := makeFilter(outerWeights, k, 1, 1, "big")
 			q.Filter = f
 		})
 	}
-	if p.Op == convolve.Filter2D && caps.SeparableOnly {
-		add("non-separable filter", true, func(q *convolve.Problem, _ *convolve.Config) { q.Filter = convolve.Laplacian() })
+	if s.p.Op == convolve.Filter2D && caps.SeparableOnly {
+		s.add("non-separable filter", true, func(q *convolve.Problem, _ *convolve.Config) { q.Filter = convolve.Laplacian() })
 	}
+}
+
+// config adds the configurations the variant refuses: a block too large
+// and one outside its fixed blocks for a GPU variant, a block or
+// fmad=false for a CPU one.
+func (s *badPlanSet) config(caps convolve.Capabilities) {
 	if caps.GPU {
-		add("block of 2048 threads", false, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = convolve.Block{X: 64, Y: 32} })
+		s.add("block of 2048 threads", false, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = convolve.Block{X: 64, Y: 32} })
 		if len(caps.FixedBlocks) > 0 {
 			for _, b := range []convolve.Block{{X: 7, Y: 3}, {X: 1, Y: 1}, {X: 32, Y: 8}, {X: 16, Y: 16}} {
 				if !slices.Contains(caps.FixedBlocks, b) {
-					add("block "+b.String()+" not among the fixed ones", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = b })
+					s.add("block "+b.String()+" not among the fixed ones", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = b })
 					break
 				}
 			}
 		}
 	} else {
-		add("block shape for a CPU variant", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = convolve.Block{X: 32, Y: 8} })
-		add("fmad=false for a CPU variant", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.NoFMA = true })
+		s.add("block shape for a CPU variant", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.Block = convolve.Block{X: 32, Y: 8} })
+		s.add("fmad=false for a CPU variant", true, func(_ *convolve.Problem, cfg *convolve.Config) { cfg.NoFMA = true })
 	}
-	return bs
 }
 
 // badRun is one invalid pair of images for a valid plan.
@@ -277,20 +306,8 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 				}
 				return err
 			})
-			var ce *convolve.CapabilityError
-			switch {
-			case err == nil:
-				errorf("%s with %s: no error", via, b.name)
-				pl.Close()
-			case pl != nil:
-				errorf("%s with %s: returned a plan beside the error %v", via, b.name, err)
-				pl.Close()
-			case errors.As(err, new(*panicError)):
-				errorf("%s with %s: %v", via, b.name, err)
-			case b.capability && !errors.As(err, &ce):
-				errorf("%s with %s: error %q is not a *convolve.CapabilityError", via, b.name, err)
-			case b.nonFinite && !errors.As(err, new(*convolve.NonFiniteError)):
-				errorf("%s with %s: error %q is not a *convolve.NonFiniteError", via, b.name, err)
+			if problem := badPlanProblem(via, b, pl, err); problem != "" {
+				errorf("%s", problem)
 			}
 			noAllocs(fmt.Sprintf("after %s with %s", via, b.name))
 		}
@@ -349,6 +366,28 @@ func checkBadInput(e *env, base testCase) (problems []string, summary string) {
 	}
 	noAllocs("after the calls on the closed plan")
 	return problems, fmt.Sprintf("base case %v: %d invalid plans and %d invalid runs tried", base, 2*len(badPlans(e.desc.Caps, p)), len(badRuns(p, in, out)))
+}
+
+// badPlanProblem is what is wrong with the answer pl, err of plan-maker
+// via to bad plan b (a plan, a panic, an error of the wrong type), or ""
+// when nothing is; a plan it was given is closed.
+func badPlanProblem(via string, b badPlan, pl convolve.Plan, err error) string {
+	var ce *convolve.CapabilityError
+	switch {
+	case err == nil:
+		pl.Close()
+		return fmt.Sprintf("%s with %s: no error", via, b.name)
+	case pl != nil:
+		pl.Close()
+		return fmt.Sprintf("%s with %s: returned a plan beside the error %v", via, b.name, err)
+	case errors.As(err, new(*panicError)):
+		return fmt.Sprintf("%s with %s: %v", via, b.name, err)
+	case b.capability && !errors.As(err, &ce):
+		return fmt.Sprintf("%s with %s: error %q is not a *convolve.CapabilityError", via, b.name, err)
+	case b.nonFinite && !errors.As(err, new(*convolve.NonFiniteError)):
+		return fmt.Sprintf("%s with %s: error %q is not a *convolve.NonFiniteError", via, b.name, err)
+	}
+	return ""
 }
 
 // checkOverlapRefused runs pl on an input and an output whose data share

@@ -17,39 +17,7 @@ import (
 // A run without those ceilings or metrics has no roofline.
 func sectionCPURoofline(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU roofline: cpu-fast against the copy and FMA roofs"}
-	type point struct {
-		label, typ string
-		ai, gf     float64
-	}
-	type hostData struct {
-		h   *Host
-		c   cpuCeilings
-		pts []point
-	}
-	var hs []hostData
-	for _, h := range hosts {
-		run := h.run("cpu-peers")
-		if run == nil {
-			continue
-		}
-		hd := hostData{h: h, c: ceilingsOf(run)}
-		if math.IsNaN(hd.c.copyGBps) || math.IsNaN(hd.c.fmaGFLOPs) {
-			continue
-		}
-		for _, typ := range cpuPeersTypes {
-			for _, p := range openCVPeers {
-				smp := cpuPeerSample(run, p, typ)
-				gf, gb := median(smp, "exec-GFLOP/s"), median(smp, "GB/s")
-				if !(gf > 0) || !(gb > 0) {
-					continue
-				}
-				hd.pts = append(hd.pts, point{p.Case, typ, gf / gb, gf})
-			}
-		}
-		if len(hd.pts) > 0 {
-			hs = append(hs, hd)
-		}
-	}
+	hs := cpuRooflineHosts(hosts)
 	if len(hs) == 0 {
 		return s
 	}
@@ -75,25 +43,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	}
 	for hi, hd := range hs {
 		c := hd.c
-		t := &Table{ID: "cpu-roofline-" + hd.h.Slug + "-cpu-fast", Title: "Against the CPU roofline, " + openCVPeersSize + " cpu-peers cases — " + hd.h.Title,
-			Caption: fmt.Sprintf("Roof: the smaller of the measured vector FMA peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity, both measured in the same `cpu-peers` run. "+
-				"Intensity and GFLOP/s count the operations cpu-fast executed (a separable Gaussian's two passes, not 2·K² an output). "+
-				"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach. "+
-				"The copy roof is that of a 64 MiB buffer; a case whose input and output partly stay in the caches between runs can pass it.",
-				Sig(c.fmaGFLOPs, 3), Sig(c.copyGBps, 3), Sig(c.fmaGFLOPs/2, 3)),
-			Header: []string{"Case", "Type", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "cpu-fast (GFLOP/s)", "% of roof"},
-			Keys:   2}
-		roof := func(ai float64) (float64, string) {
-			if ai*c.copyGBps < c.fmaGFLOPs {
-				return ai * c.copyGBps, "copy"
-			}
-			return c.fmaGFLOPs, "FMA"
-		}
-		for _, p := range hd.pts {
-			r, bound := roof(p.ai)
-			t.Rows = append(t.Rows, []string{p.label, p.typ, Sig(p.ai, 3), Sig(r, 3), bound, Sig(p.gf, 3), percent(p.gf/r, true)})
-		}
-		s.Tables = append(s.Tables, t)
+		s.Tables = append(s.Tables, cpuRooflineTable(hd))
 		full, half := make([]float64, len(xp)), make([]float64, len(xp))
 		byType := map[string][]float64{}
 		var labels []string
@@ -101,7 +51,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 			byType[typ] = make([]float64, len(xp))
 		}
 		for i, x := range xp {
-			full[i], _ = roof(x.ai)
+			full[i], _ = c.roof(x.ai)
 			half[i] = math.Min(full[i], c.fmaGFLOPs/2)
 			for _, typ := range cpuPeersTypes {
 				byType[typ][i] = nan()
@@ -129,4 +79,75 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	}
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// cpuRooflinePoint is one case of cpu-fast on the CPU roofline: its
+// label and element type, its executed arithmetic intensity and GFLOP/s.
+type cpuRooflinePoint struct {
+	label, typ string
+	ai, gf     float64
+}
+
+// cpuRooflineHost is a host's measured ceilings and its points.
+type cpuRooflineHost struct {
+	h   *Host
+	c   cpuCeilings
+	pts []cpuRooflinePoint
+}
+
+// cpuRooflineHosts selects the hosts whose cpu-peers run measured both
+// ceilings and at least one point.
+func cpuRooflineHosts(hosts []*Host) []cpuRooflineHost {
+	var hs []cpuRooflineHost
+	for _, h := range hosts {
+		run := h.run("cpu-peers")
+		if run == nil {
+			continue
+		}
+		hd := cpuRooflineHost{h: h, c: ceilingsOf(run)}
+		if math.IsNaN(hd.c.copyGBps) || math.IsNaN(hd.c.fmaGFLOPs) {
+			continue
+		}
+		for _, typ := range cpuPeersTypes {
+			for _, p := range openCVPeers {
+				smp := cpuPeerSample(run, p, typ)
+				gf, gb := median(smp, "exec-GFLOP/s"), median(smp, "GB/s")
+				if !(gf > 0) || !(gb > 0) {
+					continue
+				}
+				hd.pts = append(hd.pts, cpuRooflinePoint{p.Case, typ, gf / gb, gf})
+			}
+		}
+		if len(hd.pts) > 0 {
+			hs = append(hs, hd)
+		}
+	}
+	return hs
+}
+
+// roof is the CPU roofline at intensity ai, and the ceiling that binds
+// there (copy or FMA).
+func (c cpuCeilings) roof(ai float64) (float64, string) {
+	if ai*c.copyGBps < c.fmaGFLOPs {
+		return ai * c.copyGBps, "copy"
+	}
+	return c.fmaGFLOPs, "FMA"
+}
+
+// cpuRooflineTable is host hd's table of cpu-fast against its roofline.
+func cpuRooflineTable(hd cpuRooflineHost) *Table {
+	c := hd.c
+	t := &Table{ID: "cpu-roofline-" + hd.h.Slug + "-cpu-fast", Title: "Against the CPU roofline, " + openCVPeersSize + " cpu-peers cases — " + hd.h.Title,
+		Caption: fmt.Sprintf("Roof: the smaller of the measured vector FMA peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity, both measured in the same `cpu-peers` run. "+
+			"Intensity and GFLOP/s count the operations cpu-fast executed (a separable Gaussian's two passes, not 2·K² an output). "+
+			"cpu-fast's loops round each product before adding it, so half the FMA peak (%s GFLOP/s, the dashed roof) is the most they can reach. "+
+			"The copy roof is that of a 64 MiB buffer; a case whose input and output partly stay in the caches between runs can pass it.",
+			Sig(c.fmaGFLOPs, 3), Sig(c.copyGBps, 3), Sig(c.fmaGFLOPs/2, 3)),
+		Header: []string{"Case", "Type", "FLOP/byte", "Roof (GFLOP/s)", "Bound", "cpu-fast (GFLOP/s)", "% of roof"},
+		Keys:   2}
+	for _, p := range hd.pts {
+		r, bound := c.roof(p.ai)
+		t.Rows = append(t.Rows, []string{p.label, p.typ, Sig(p.ai, 3), Sig(r, 3), bound, Sig(p.gf, 3), percent(p.gf/r, true)})
+	}
+	return t
 }

@@ -337,66 +337,9 @@ func sectionFloors(hosts []*Host) *Section {
 			which += " at " + c
 		}
 		for _, family := range floorFamilies {
-			vs := d.variants[family]
-			if len(vs) == 0 {
+			t := floorsTable(h, d, family, which, plots[family])
+			if t == nil {
 				continue
-			}
-			t := &Table{ID: "floors-" + family + "-" + h.Slug, Title: fmt.Sprintf("%s<K> against the floors — %s", family, h.Title),
-				Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
-					"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
-					"A time without ± is one sample set (`-count 1`); with more, ± is the half-width of the %.0f%% confidence interval of the median over the sets, ±∞ where they are too few for one (under five); the spread within each set is the `median-ci95-%%` of its line.",
-					which, copyBWNote(run, d.bw), Sig(d.peak, 5), 100*Confidence),
-				Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
-			for _, v := range vs {
-				t.Header = append(t.Header, v+" (ms, share)")
-			}
-			t.Header = append(t.Header, "Best", "Best share")
-			acc := d.accurate(family)
-			mixed := len(acc) < len(vs) // some variants of a looser model
-			if mixed {
-				t.Header = append(t.Header, "Best float32-accurate", "Its share")
-				t.Caption += " Best is the fastest variant of any error model; the last two columns the fastest held to float32's (all but " + strings.Join(looserOf(vs, d.looser), " and ") + ", which round operands to TF32 or bfloat16 and which only `auto-bf16` may take)."
-			}
-			for _, size := range floorSizes {
-				ys := map[string][]float64{}
-				for _, k := range d.ks[family] {
-					c, ok := d.cases[floorKey(family, size, k)]
-					if !ok {
-						continue
-					}
-					_, binds := c.floors.Binding()
-					row := []string{size, strconv.Itoa(k), ms(c.floors.DRAM, true), ms(c.floors.FP32, true), binds}
-					for _, v := range vs {
-						sh := c.share(v)
-						cell := floorTime(c.times[v])
-						if !math.IsNaN(sh) {
-							cell += " (" + percent(sh, true) + ")"
-						}
-						row = append(row, cell)
-						ys[v] = append(ys[v], 100*sh)
-					}
-					row = append(row, bestCells(c, vs)...)
-					if mixed {
-						row = append(row, bestCells(c, acc)...)
-					}
-					t.Rows = append(t.Rows, row)
-				}
-				p := plots[family]
-				if p.X == nil {
-					for _, k := range d.ks[family] {
-						p.X = append(p.X, strconv.Itoa(k))
-						p.XValue = append(p.XValue, float64(k))
-					}
-				}
-				if !slices.Equal(p.X, intStrings(d.ks[family])) {
-					continue // another GPU's Ks: a plot has one axis
-				}
-				for _, v := range vs {
-					p.Series = append(p.Series, Series{Name: h.Title + " " + size + " " + v, Variant: v, Source: h.Title + " " + size, Y: ys[v]})
-				}
-			}
-			if family == "gauss" {
-				t.Caption += " The FP32 floor counts the 2·K² FLOP an output of a direct kernel; a separable path executes two passes of K taps, so only the DRAM floor binds it, and its share of the binding floor passes 100% where the FP32 floor binds."
 			}
 			s.Tables = append(s.Tables, t)
 			if et := floorsEnergy(h, d, family, which); et != nil {
@@ -422,6 +365,75 @@ func sectionFloors(hosts []*Host) *Section {
 		}
 	}
 	return s
+}
+
+// floorsTable is host h's table of family's variants against the
+// floors in run data d (which names the run), or nil when the run has
+// none of them; it adds the share of each variant at each size to plot,
+// where the plot's Ks are the run's.
+func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table {
+	vs := d.variants[family]
+	if len(vs) == 0 {
+		return nil
+	}
+	t := &Table{ID: "floors-" + family + "-" + h.Slug, Title: fmt.Sprintf("%s<K> against the floors — %s", family, h.Title),
+		Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
+			"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
+			"A time without ± is one sample set (`-count 1`); with more, ± is the half-width of the %.0f%% confidence interval of the median over the sets, ±∞ where they are too few for one (under five); the spread within each set is the `median-ci95-%%` of its line.",
+			which, copyBWNote(d.run, d.bw), Sig(d.peak, 5), 100*Confidence),
+		Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
+	for _, v := range vs {
+		t.Header = append(t.Header, v+" (ms, share)")
+	}
+	t.Header = append(t.Header, "Best", "Best share")
+	acc := d.accurate(family)
+	mixed := len(acc) < len(vs) // some variants of a looser model
+	if mixed {
+		t.Header = append(t.Header, "Best float32-accurate", "Its share")
+		t.Caption += " Best is the fastest variant of any error model; the last two columns the fastest held to float32's (all but " + strings.Join(looserOf(vs, d.looser), " and ") + ", which round operands to TF32 or bfloat16 and which only `auto-bf16` may take)."
+	}
+	for _, size := range floorSizes {
+		ys := map[string][]float64{}
+		for _, k := range d.ks[family] {
+			c, ok := d.cases[floorKey(family, size, k)]
+			if !ok {
+				continue
+			}
+			_, binds := c.floors.Binding()
+			row := []string{size, strconv.Itoa(k), ms(c.floors.DRAM, true), ms(c.floors.FP32, true), binds}
+			for _, v := range vs {
+				sh := c.share(v)
+				cell := floorTime(c.times[v])
+				if !math.IsNaN(sh) {
+					cell += " (" + percent(sh, true) + ")"
+				}
+				row = append(row, cell)
+				ys[v] = append(ys[v], 100*sh)
+			}
+			row = append(row, bestCells(c, vs)...)
+			if mixed {
+				row = append(row, bestCells(c, acc)...)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		p := plot
+		if p.X == nil {
+			for _, k := range d.ks[family] {
+				p.X = append(p.X, strconv.Itoa(k))
+				p.XValue = append(p.XValue, float64(k))
+			}
+		}
+		if !slices.Equal(p.X, intStrings(d.ks[family])) {
+			continue // another GPU's Ks: a plot has one axis
+		}
+		for _, v := range vs {
+			p.Series = append(p.Series, Series{Name: h.Title + " " + size + " " + v, Variant: v, Source: h.Title + " " + size, Y: ys[v]})
+		}
+	}
+	if family == "gauss" {
+		t.Caption += " The FP32 floor counts the 2·K² FLOP an output of a direct kernel; a separable path executes two passes of K taps, so only the DRAM floor binds it, and its share of the binding floor passes 100% where the FP32 floor binds."
+	}
+	return t
 }
 
 func intStrings(ks []int) []string {

@@ -10,7 +10,6 @@ var sizes000 = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x40
 
 func section000(hosts []*Host) *Section {
 	s := &Section{Report: "000", Title: "Report 000: naive (V1), constant-memory (V1c) and shared-memory (V2) kernels"}
-	f32 := Q{"type": "f32", "ch": "1"}
 	sizePlot := &Plot{ID: "000-image-size", Title: "Gaussian 3x3, 16x16 blocks: kernel time vs image size",
 		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: sizes000, XValue: pixels(sizes000), LogX: true, LogY: true}
 	kPlot := &Plot{ID: "000-filter-size", Title: "1024x1024, 16x16 blocks: V2/V1 vs filter size",
@@ -19,31 +18,7 @@ func section000(hosts []*Host) *Section {
 	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
 		XLabel: "block", YLabel: "time (ms)", X: blocks, LogY: true}
 	for _, h := range withReport(hosts, "000") {
-		t := &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
-			Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",
-			Header:  []string{"Image size", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1", "Speedup V2"}}
-		launch := h.run("launch-overhead")
-		if launch != nil {
-			t.Header = append(t.Header, "V1 graph (ms)", "V2 graph (ms)")
-			t.Caption += " The graph columns come from the host's launch-overhead run."
-		}
-		var v1s, v2s, v1cs []float64
-		for _, sz := range sizes000 {
-			q := f32.with("size", sz, "filter", "gauss3")
-			cpu := h.Measure(q.with("variant", "cpu-naive", "timing", "cpu"))
-			v1 := h.Measure(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
-			v1c := h.Measure(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
-			v2 := h.Measure(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
-			v1s, v1cs, v2s = append(v1s, v1.Center()/1e6), append(v1cs, v1c.Center()/1e6), append(v2s, v2.Center()/1e6)
-			row := []string{sz, msCI(cpu), msCI(v1), msCI(v1c), msCI(v2), ratioCell(cpu, v1), ratioCell(cpu, v2)}
-			if launch != nil {
-				g := func(v string) Measure {
-					return launch.Measure(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph"))
-				}
-				row = append(row, msCI(g("gpu-naive")), msCI(g("gpu-shared")))
-			}
-			t.Rows = append(t.Rows, row)
-		}
+		t, v1s, v1cs, v2s := imageSizeTable000(h)
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
 			sizePlot.Series = append(sizePlot.Series, Series{Name: h.Title + " V1", Variant: "V1", Source: h.Title, Y: v1s}, Series{Name: h.Title + " V1c", Variant: "V1c", Source: h.Title, Y: v1cs}, Series{Name: h.Title + " V2", Variant: "V2", Source: h.Title, Y: v2s})
@@ -108,4 +83,37 @@ func section000(hosts []*Host) *Section {
 	}
 	s.Plots = []*Plot{sizePlot, kPlot, blockPlot}
 	return s
+}
+
+// imageSizeTable000 is host h's table of the image-size sweep (Gaussian
+// 3x3, 16x16 blocks), with graph-replay columns from its launch-overhead
+// run where it has one, and V1's, V1c's and V2's times in ms, a series
+// each.
+func imageSizeTable000(h *Host) (t *Table, v1s, v1cs, v2s []float64) {
+	f32 := Q{"type": "f32", "ch": "1"}
+	t = &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
+		Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",
+		Header:  []string{"Image size", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1", "Speedup V2"}}
+	launch := h.run("launch-overhead")
+	if launch != nil {
+		t.Header = append(t.Header, "V1 graph (ms)", "V2 graph (ms)")
+		t.Caption += " The graph columns come from the host's launch-overhead run."
+	}
+	for _, sz := range sizes000 {
+		q := f32.with("size", sz, "filter", "gauss3")
+		cpu := h.Measure(q.with("variant", "cpu-naive", "timing", "cpu"))
+		v1 := h.Measure(gpuQ("gpu-naive", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+		v1c := h.Measure(gpuQ("gpu-const", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+		v2 := h.Measure(gpuQ("gpu-shared", "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1"))
+		v1s, v1cs, v2s = append(v1s, v1.Center()/1e6), append(v1cs, v1c.Center()/1e6), append(v2s, v2.Center()/1e6)
+		row := []string{sz, msCI(cpu), msCI(v1), msCI(v1c), msCI(v2), ratioCell(cpu, v1), ratioCell(cpu, v2)}
+		if launch != nil {
+			g := func(v string) Measure {
+				return launch.Measure(gpuQ(v, "16x16").with("size", sz, "filter", "gauss3", "type", "f32", "ch", "1", "timing", "kernel-graph"))
+			}
+			row = append(row, msCI(g("gpu-naive")), msCI(g("gpu-shared")))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, v1s, v1cs, v2s
 }

@@ -47,24 +47,7 @@ func section001(hosts []*Host) *Section {
 				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
 		}
 		s.Tables = append(s.Tables, tk)
-		tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
-			Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",
-			Header:  []string{"Filter", "Best block (shared)", "Global 16x16 (ms)", "Shared 16x16 (ms)", "Tuned shared (ms)"}}
-		for _, f := range filters001 {
-			var all []*Sample
-			for _, r := range h.Runs {
-				all = append(all, r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))...)
-			}
-			best := missing
-			bestSmp := fastestSample(all)
-			if bestSmp != nil {
-				best = bestSmp.Keys["block"]
-			}
-			g := func(v string) Measure {
-				return h.Measure(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))
-			}
-			tt.Rows = append(tt.Rows, []string{f, best, msCI(g("gpu-naive")), msCI(g("gpu-shared")), msCI(timeOf(bestSmp))})
-		}
+		tt := tunedTable001(h)
 		s.Tables = append(s.Tables, tt)
 	}
 	for _, v := range []string{"gpu-naive", "gpu-shared"} {
@@ -96,4 +79,28 @@ func section001(hosts []*Host) *Section {
 	s.Tables = append(s.Tables, tt)
 	s.Plots = []*Plot{plot}
 	return s
+}
+
+// tunedTable001 is host h's table of the best block of gpu-shared per
+// filter at 1920x1920 8-bit RGB, beside both kernels at 16x16.
+func tunedTable001(h *Host) *Table {
+	tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
+		Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",
+		Header:  []string{"Filter", "Best block (shared)", "Global 16x16 (ms)", "Shared 16x16 (ms)", "Tuned shared (ms)"}}
+	for _, f := range filters001 {
+		var all []*Sample
+		for _, r := range h.Runs {
+			all = append(all, r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))...)
+		}
+		best := missing
+		bestSmp := fastestSample(all)
+		if bestSmp != nil {
+			best = bestSmp.Keys["block"]
+		}
+		g := func(v string) Measure {
+			return h.Measure(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))
+		}
+		tt.Rows = append(tt.Rows, []string{f, best, msCI(g("gpu-naive")), msCI(g("gpu-shared")), msCI(timeOf(bestSmp))})
+	}
+	return tt
 }

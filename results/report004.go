@@ -14,36 +14,7 @@ func section004(hosts []*Host) *Section {
 	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
 		{"gpu-separable", "shared=0"}, {"gpu-separable", "default"}}
 	for _, h := range withReport(hosts, "004") {
-		t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
-			Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians. " +
-				"Where the report's naive and optimised GPU versions are one variant, a tunable picks the kernel, shown in brackets; " +
-				"without one, the variant runs its default (gpu-sobel and gpu-rgb2yuv: naive; gpu-separable: shared-memory passes).",
-			Header: []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
-		for _, r := range report004TableI {
-			if r.Variant == "" {
-				continue
-			}
-			q := Q{"size": "1024x1024", "filter": r.Op}
-			switch r.Op {
-			case "rgb2yuv":
-				q = q.with("type", "u8", "ch", "3")
-			default:
-				q = q.with("type", "u8", "ch", "1")
-			}
-			vt := variantTune{r.Variant, r.Tune}
-			var smp *Sample
-			if strings.HasPrefix(r.Variant, "cpu-") {
-				smp = h.Sample(cpuQ(r.Variant).with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"]))
-			} else {
-				smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
-			}
-			mp, gb := nan(), nan()
-			if smp != nil {
-				mp = val(smp.Median("MPix/s"))
-				gb = val(smp.Median("GB/s"))
-			}
-			t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCI(timeOf(smp)), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
-		}
+		t := tableI004(h)
 		s.Tables = append(s.Tables, t)
 		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
 			Header: []string{"K"}}
@@ -121,4 +92,41 @@ func withReport(hosts []*Host, report string) []*Host {
 		}
 	}
 	return out
+}
+
+// tableI004 is host h's table in the shape of report 004's table I:
+// each implementation's variant at 1024x1024 with its time, MPix/s and
+// GB/s.
+func tableI004(h *Host) *Table {
+	t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
+		Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians. " +
+			"Where the report's naive and optimised GPU versions are one variant, a tunable picks the kernel, shown in brackets; " +
+			"without one, the variant runs its default (gpu-sobel and gpu-rgb2yuv: naive; gpu-separable: shared-memory passes).",
+		Header: []string{"Implementation (report)", "Variant", "Time (ms)", "MPix/s", "GB/s"}}
+	for _, r := range report004TableI {
+		if r.Variant == "" {
+			continue
+		}
+		q := Q{"size": "1024x1024", "filter": r.Op}
+		switch r.Op {
+		case "rgb2yuv":
+			q = q.with("type", "u8", "ch", "3")
+		default:
+			q = q.with("type", "u8", "ch", "1")
+		}
+		vt := variantTune{r.Variant, r.Tune}
+		var smp *Sample
+		if strings.HasPrefix(r.Variant, "cpu-") {
+			smp = h.Sample(cpuQ(r.Variant).with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"]))
+		} else {
+			smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
+		}
+		mp, gb := nan(), nan()
+		if smp != nil {
+			mp = val(smp.Median("MPix/s"))
+			gb = val(smp.Median("GB/s"))
+		}
+		t.Rows = append(t.Rows, []string{r.Implementation, vt.String(), msCI(timeOf(smp)), num(mp, !math.IsNaN(mp)), num(gb, !math.IsNaN(gb))})
+	}
+	return t
 }

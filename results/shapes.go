@@ -113,119 +113,9 @@ func sectionShapes(hosts []*Host) *Section {
 			at = " at " + c
 		}
 
-		// Element types and layouts against their own DRAM floor.
-		types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
-			Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(bw, 5)),
-			Header:  []string{"Type", "Channels", "K", "DRAM floor (ms)"}, Keys: 3}
-		for _, v := range d.variants {
-			types.Header = append(types.Header, v+" (ms, share)")
-		}
-		types.Header = append(types.Header, "Best share")
-		typeGoal := newShapeGoal()
-		for _, typ := range []string{"f32", "u8", "i16"} {
-			for _, lay := range shapeLayouts {
-				for _, k := range shapeKs {
-					q := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "border": "zero", "type": typ, "ch": lay.ch, "layout": lay.layout}
-					ch, _ := strconv.Atoi(lay.ch)
-					fl, ok := d.dramFloor(4096, 4096, ch, typ)
-					if !ok {
-						continue
-					}
-					row := []string{typ, lay.name, strconv.Itoa(k), ms(fl, true)}
-					any := false
-					for _, v := range d.variants {
-						m, ok := d.time(v, q)
-						if !ok {
-							row = append(row, missing)
-							continue
-						}
-						any = true
-						row = append(row, floorTime(m)+" ("+percent(fl/m.Center(), true)+")")
-					}
-					if !any {
-						continue
-					}
-					bv, bm := d.best(q)
-					share := fl / bm.Center()
-					row = append(row, percent(share, true)+" "+bv)
-					types.Rows = append(types.Rows, row)
-					if typ != "f32" {
-						typeGoal.add(share >= shapeGoals.TypeShare, shapeGoals.TypeShare-share, percent(share, true), fmt.Sprintf("%s %s dense%d %s", typ, lay.name, k, bv))
-					}
-				}
-			}
-		}
-
-		// Borders against zero.
-		borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
-			Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
-			Header:  []string{"K", "Border"}, Keys: 2}
-		for _, v := range d.variants {
-			borders.Header = append(borders.Header, v+" (ms, / zero)")
-		}
-		borders.Header = append(borders.Header, "Best / best at zero")
-		borderGoal := newShapeGoal()
-		for _, k := range shapeKs {
-			zq := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
-			_, zbest := d.best(zq)
-			for _, b := range convolve.Borders {
-				q := zq.with("border", b.String())
-				row := []string{strconv.Itoa(k), b.String()}
-				any := false
-				for _, v := range d.variants {
-					m, ok := d.time(v, q)
-					z, zok := d.time(v, zq)
-					if !ok {
-						row = append(row, missing)
-						continue
-					}
-					any = true
-					cell := floorTime(m)
-					if zok {
-						cell += " (" + Sig(m.Center()/z.Center(), 3) + "x)"
-					}
-					row = append(row, cell)
-				}
-				if !any {
-					continue
-				}
-				bv, bm := d.best(q)
-				r := bm.Center() / zbest.Center()
-				row = append(row, Sig(r, 3)+"x "+bv)
-				borders.Rows = append(borders.Rows, row)
-				if b != convolve.Zero && zbest.OK() {
-					borderGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, Sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
-				}
-			}
-		}
-
-		// An odd size against 4096x4096, per pixel.
-		odd := &Table{ID: "shapes-odd-" + h.Slug, Title: "4099x4097 against 4096x4096 per pixel — " + h.Title,
-			Caption: fmt.Sprintf("From run `roofline-shapes`%s: f32, one channel, zero border, kernel time (ms) of each size and the ratio of their times per pixel (4099x4097 over 4096x4096).", at),
-			Header:  []string{"K", "Variant", "4096x4096 (ms)", "4099x4097 (ms)", "Per pixel, odd / even"}, Keys: 2}
-		oddGoal := newShapeGoal()
-		px := func(size string) float64 {
-			w, hh, _ := parseSize(size)
-			return float64(w) * float64(hh)
-		}
-		for _, k := range shapeKs {
-			base := Q{"filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
-			for _, v := range d.variants {
-				e, eok := d.time(v, base.with("size", "4096x4096"))
-				o, ook := d.time(v, base.with("size", "4099x4097"))
-				if !eok || !ook {
-					continue
-				}
-				r := (o.Center() / px("4099x4097")) / (e.Center() / px("4096x4096"))
-				odd.Rows = append(odd.Rows, []string{strconv.Itoa(k), v, floorTime(e), floorTime(o), Sig(r, 3) + "x"})
-			}
-			_, eb := d.best(base.with("size", "4096x4096"))
-			ov, ob := d.best(base.with("size", "4099x4097"))
-			if ov != "" && eb.OK() {
-				r := (ob.Center() / px("4099x4097")) / (eb.Center() / px("4096x4096"))
-				oddGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, Sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
-			}
-		}
+		types, typeGoal := d.typesTable(h, at)
+		borders, borderGoal := d.bordersTable(h, at)
+		odd, oddGoal := d.oddTable(h, at)
 		for _, t := range []*Table{types, borders, odd} {
 			if len(t.Rows) > 0 {
 				s.Tables = append(s.Tables, t)
@@ -240,6 +130,134 @@ func sectionShapes(hosts []*Host) *Section {
 		s.Tables = append([]*Table{goals}, s.Tables...)
 	}
 	return s
+}
+
+// typesTable is the table of element types and channel layouts against
+// their own DRAM floor on host h (at names the run's commit), and the
+// goal of the types other than f32.
+func (d *shapeData) typesTable(h *Host, at string) (*Table, *shapeGoal) {
+	types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
+		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(d.bw, 5)),
+		Header:  []string{"Type", "Channels", "K", "DRAM floor (ms)"}, Keys: 3}
+	for _, v := range d.variants {
+		types.Header = append(types.Header, v+" (ms, share)")
+	}
+	types.Header = append(types.Header, "Best share")
+	typeGoal := newShapeGoal()
+	for _, typ := range []string{"f32", "u8", "i16"} {
+		for _, lay := range shapeLayouts {
+			for _, k := range shapeKs {
+				q := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "border": "zero", "type": typ, "ch": lay.ch, "layout": lay.layout}
+				ch, _ := strconv.Atoi(lay.ch)
+				fl, ok := d.dramFloor(4096, 4096, ch, typ)
+				if !ok {
+					continue
+				}
+				row := []string{typ, lay.name, strconv.Itoa(k), ms(fl, true)}
+				any := false
+				for _, v := range d.variants {
+					m, ok := d.time(v, q)
+					if !ok {
+						row = append(row, missing)
+						continue
+					}
+					any = true
+					row = append(row, floorTime(m)+" ("+percent(fl/m.Center(), true)+")")
+				}
+				if !any {
+					continue
+				}
+				bv, bm := d.best(q)
+				share := fl / bm.Center()
+				row = append(row, percent(share, true)+" "+bv)
+				types.Rows = append(types.Rows, row)
+				if typ != "f32" {
+					typeGoal.add(share >= shapeGoals.TypeShare, shapeGoals.TypeShare-share, percent(share, true), fmt.Sprintf("%s %s dense%d %s", typ, lay.name, k, bv))
+				}
+			}
+		}
+	}
+	return types, typeGoal
+}
+
+// bordersTable is the table of border modes against zero border on host
+// h (at names the run's commit), and the goal of the modes other than
+// zero.
+func (d *shapeData) bordersTable(h *Host, at string) (*Table, *shapeGoal) {
+	borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
+		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
+		Header:  []string{"K", "Border"}, Keys: 2}
+	for _, v := range d.variants {
+		borders.Header = append(borders.Header, v+" (ms, / zero)")
+	}
+	borders.Header = append(borders.Header, "Best / best at zero")
+	borderGoal := newShapeGoal()
+	for _, k := range shapeKs {
+		zq := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
+		_, zbest := d.best(zq)
+		for _, b := range convolve.Borders {
+			q := zq.with("border", b.String())
+			row := []string{strconv.Itoa(k), b.String()}
+			any := false
+			for _, v := range d.variants {
+				m, ok := d.time(v, q)
+				z, zok := d.time(v, zq)
+				if !ok {
+					row = append(row, missing)
+					continue
+				}
+				any = true
+				cell := floorTime(m)
+				if zok {
+					cell += " (" + Sig(m.Center()/z.Center(), 3) + "x)"
+				}
+				row = append(row, cell)
+			}
+			if !any {
+				continue
+			}
+			bv, bm := d.best(q)
+			r := bm.Center() / zbest.Center()
+			row = append(row, Sig(r, 3)+"x "+bv)
+			borders.Rows = append(borders.Rows, row)
+			if b != convolve.Zero && zbest.OK() {
+				borderGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, Sig(r, 3)+"x", fmt.Sprintf("dense%d %s %s", k, b, bv))
+			}
+		}
+	}
+	return borders, borderGoal
+}
+
+// oddTable is the table of 4099x4097 against 4096x4096 per pixel on
+// host h (at names the run's commit), and its goal.
+func (d *shapeData) oddTable(h *Host, at string) (*Table, *shapeGoal) {
+	odd := &Table{ID: "shapes-odd-" + h.Slug, Title: "4099x4097 against 4096x4096 per pixel — " + h.Title,
+		Caption: fmt.Sprintf("From run `roofline-shapes`%s: f32, one channel, zero border, kernel time (ms) of each size and the ratio of their times per pixel (4099x4097 over 4096x4096).", at),
+		Header:  []string{"K", "Variant", "4096x4096 (ms)", "4099x4097 (ms)", "Per pixel, odd / even"}, Keys: 2}
+	oddGoal := newShapeGoal()
+	px := func(size string) float64 {
+		w, hh, _ := parseSize(size)
+		return float64(w) * float64(hh)
+	}
+	for _, k := range shapeKs {
+		base := Q{"filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
+		for _, v := range d.variants {
+			e, eok := d.time(v, base.with("size", "4096x4096"))
+			o, ook := d.time(v, base.with("size", "4099x4097"))
+			if !eok || !ook {
+				continue
+			}
+			r := (o.Center() / px("4099x4097")) / (e.Center() / px("4096x4096"))
+			odd.Rows = append(odd.Rows, []string{strconv.Itoa(k), v, floorTime(e), floorTime(o), Sig(r, 3) + "x"})
+		}
+		_, eb := d.best(base.with("size", "4096x4096"))
+		ov, ob := d.best(base.with("size", "4099x4097"))
+		if ov != "" && eb.OK() {
+			r := (ob.Center() / px("4099x4097")) / (eb.Center() / px("4096x4096"))
+			oddGoal.add(r <= shapeGoals.MaxSlowdown, r-shapeGoals.MaxSlowdown, Sig(r, 3)+"x", fmt.Sprintf("dense%d %s", k, ov))
+		}
+	}
+	return odd, oddGoal
 }
 
 // shapeGoal counts the cases of one goal and keeps the worst: the one

@@ -499,35 +499,65 @@ func decodeXImage(b []byte, spp uint32, maxPixels int64) (*convolve.Image, error
 // stripped file with 8-bit unsigned, 16-bit signed or 32-bit float
 // samples, 1 to 4 per pixel.
 func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
-	if c, err := h.one(tagCompression, "Compression", 1, false); err != nil {
+	g, err := h.rawGeometry()
+	if err != nil {
 		return nil, err
+	}
+	raw, err := h.stripBytes(g)
+	if err != nil {
+		return nil, err
+	}
+	im, err := convolve.NewImage(g)
+	if err != nil {
+		return nil, err
+	}
+	switch g.Type {
+	case convolve.Uint8:
+		copy(im.U8, raw)
+	case convolve.Int16:
+		for i := range im.I16 {
+			im.I16[i] = int16(h.order.Uint16(raw[2*i:]))
+		}
+	default:
+		for i := range im.F32 {
+			im.F32[i] = math.Float32frombits(h.order.Uint32(raw[4*i:]))
+		}
+	}
+	return im, nil
+}
+
+// rawGeometry is the geometry of an uncompressed, chunky, stripped file
+// of gray or RGB samples of a type convolve has, checked.
+func (h *tiffHeader) rawGeometry() (convolve.Geometry, error) {
+	if c, err := h.one(tagCompression, "Compression", 1, false); err != nil {
+		return convolve.Geometry{}, err
 	} else if c != 1 {
-		return nil, fmt.Errorf("compression %d: only uncompressed (1) files of signed, float or 2-channel samples are supported", c)
+		return convolve.Geometry{}, fmt.Errorf("compression %d: only uncompressed (1) files of signed, float or 2-channel samples are supported", c)
 	}
 	if p, err := h.one(tagPlanarConfig, "PlanarConfiguration", 1, false); err != nil {
-		return nil, err
+		return convolve.Geometry{}, err
 	} else if p != 1 && h.spp > 1 {
-		return nil, fmt.Errorf("planar configuration %d: only chunky (1) files of signed, float or 2-channel samples are supported", p)
+		return convolve.Geometry{}, fmt.Errorf("planar configuration %d: only chunky (1) files of signed, float or 2-channel samples are supported", p)
 	}
 	if _, tiled := h.fields[322]; tiled {
-		return nil, errors.New("tiled files of signed, float or 2-channel samples are not supported")
+		return convolve.Geometry{}, errors.New("tiled files of signed, float or 2-channel samples are not supported")
 	}
 	photometric, err := h.one(tagPhotometric, "PhotometricInterpretation", 0, true)
 	if err != nil {
-		return nil, err
+		return convolve.Geometry{}, err
 	}
 	switch spp := h.spp; {
 	case photometric == 1 && spp <= 2, photometric == 2 && spp >= 3:
 	default:
-		return nil, fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, spp)
+		return convolve.Geometry{}, fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, spp)
 	}
 	bits, err := h.perSample(tagBitsPerSample, "BitsPerSample", 1)
 	if err != nil {
-		return nil, err
+		return convolve.Geometry{}, err
 	}
 	format, err := h.perSample(tagSampleFormat, "SampleFormat", 1)
 	if err != nil {
-		return nil, err
+		return convolve.Geometry{}, err
 	}
 	var typ convolve.ElemType
 	switch {
@@ -538,12 +568,18 @@ func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
 	case bits == 32 && format == 3:
 		typ = convolve.Float32
 	default:
-		return nil, fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
+		return convolve.Geometry{}, fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
 	}
 	g := convolve.Geometry{Width: int(h.width), Height: int(h.height), Channels: int(h.spp), Type: typ}
 	if err := g.Validate(); err != nil {
-		return nil, err
+		return convolve.Geometry{}, err
 	}
+	return g, nil
+}
+
+// stripBytes are the bytes of the image of geometry g, read from the
+// file's strips, each checked against the file's end.
+func (h *tiffHeader) stripBytes(g convolve.Geometry) ([]byte, error) {
 	rowsPerStrip, err := h.one(tagRowsPerStrip, "RowsPerStrip", h.height, false)
 	if err != nil {
 		return nil, err
@@ -569,7 +605,7 @@ func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
 		return nil, fmt.Errorf("%d strip offsets and %d byte counts for %d strips", len(offs), len(counts), strips)
 	}
 	b := h.b
-	need := uint64(g.Len()) * uint64(typ.Size())
+	need := uint64(g.Len()) * uint64(g.Type.Size())
 	var total uint64
 	for i := range offs {
 		if uint64(offs[i])+uint64(counts[i]) > uint64(len(b)) {
@@ -585,21 +621,5 @@ func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
 		k := min(uint64(counts[i]), need-uint64(len(raw)))
 		raw = append(raw, b[offs[i]:uint64(offs[i])+k]...)
 	}
-	im, err := convolve.NewImage(g)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case convolve.Uint8:
-		copy(im.U8, raw)
-	case convolve.Int16:
-		for i := range im.I16 {
-			im.I16[i] = int16(h.order.Uint16(raw[2*i:]))
-		}
-	default:
-		for i := range im.F32 {
-			im.F32[i] = math.Float32frombits(h.order.Uint32(raw[4*i:]))
-		}
-	}
-	return im, nil
+	return raw, nil
 }

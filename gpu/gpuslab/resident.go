@@ -104,6 +104,31 @@ func (pl *plan) setupResident() error {
 			return fmt.Errorf("%s copies its input into buffers of its own: its slabs cannot exchange halo rows", pl.name)
 		}
 	}
+	if err := pl.peerLinks(); err != nil {
+		return err
+	}
+	for to := range pl.chunks {
+		if err := pl.chunkPulls(to); err != nil {
+			return err
+		}
+	}
+	r.into, r.outOf = make([][]int, len(pl.chunks)), make([][]int, len(pl.chunks))
+	for i, pu := range r.pulls {
+		r.into[pu.to] = append(r.into[pu.to], i)
+		r.outOf[pu.from] = append(r.outOf[pu.from], i)
+	}
+	if err := pl.residentEvents(); err != nil {
+		return err
+	}
+	r.ready = true
+	return nil
+}
+
+// peerLinks finds the link between each pair of the plan's devices: the
+// same context, peer access (enabled here), or copies staged through
+// host memory.
+func (pl *plan) peerLinks() error {
+	r := &pl.res
 	r.links = make([][]Link, len(pl.devs))
 	for to, dv := range pl.devs {
 		r.links[to] = make([]Link, len(pl.devs))
@@ -129,73 +154,79 @@ func (pl *plan) setupResident() error {
 			return err
 		}
 	}
-	for to := range pl.chunks {
-		tc := &pl.chunks[to]
-		g := tc.in
-		og := pl.pt.Problem(pl.p, tc.s).OutputGeometry()
-		es := int64(og.Type.Size())
-		var haloBytes int64
-		for _, cp := range pl.pt.Copies(to) {
-			if cp.From != to {
-				haloBytes += int64(cp.Rows) * int64(og.RowElems()) * es * int64(planes(og))
-			}
+	return nil
+}
+
+// chunkPulls allocates chunk to's halo buffer and adds its pulls: the
+// rows it needs of each chunk's output, a run of rows one copy where the
+// input's and the source output's rows are both packed, one copy per row
+// where either is padded, each staged copy with its host buffer.
+func (pl *plan) chunkPulls(to int) error {
+	r := &pl.res
+	tc := &pl.chunks[to]
+	g := tc.in
+	og := pl.pt.Problem(pl.p, tc.s).OutputGeometry()
+	es := int64(og.Type.Size())
+	var haloBytes int64
+	for _, cp := range pl.pt.Copies(to) {
+		if cp.From != to {
+			haloBytes += int64(cp.Rows) * int64(og.RowElems()) * es * int64(planes(og))
 		}
-		var hb cudabind.DevPtr
-		if haloBytes > 0 {
-			err := pl.devs[tc.dev].d.Do(func(x *cudabind.Exec) error {
-				var err error
-				hb, err = x.Alloc(haloBytes)
-				return err
-			})
-			if err != nil {
-				return fmt.Errorf("halo buffer of chunk %d: %w", to, err)
-			}
-			r.halos = append(r.halos, halo{tc.dev, hb})
+	}
+	var hb cudabind.DevPtr
+	if haloBytes > 0 {
+		err := pl.devs[tc.dev].d.Do(func(x *cudabind.Exec) error {
+			var err error
+			hb, err = x.Alloc(haloBytes)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("halo buffer of chunk %d: %w", to, err)
 		}
-		// A run of rows is one copy where the input's and the source
-		// output's rows are both packed, one copy per row where either is
-		// padded.
-		var off int64
-		for _, cp := range pl.pt.Copies(to) {
-			fc := &pl.chunks[cp.From]
-			fg := fc.b.OutGeometry()
-			n := cp.Rows
-			if g.RowStride() != og.RowElems() || fg.RowStride() != og.RowElems() {
-				n = 1
-			}
-			for c := range planes(og) {
-				for k := 0; k < cp.Rows; k += n {
-					pu := pull{from: cp.From, to: to,
-						src:   fc.b.Out.Add(int64(fg.Offset(0, cp.Src+k-fc.s.In0, c)) * es),
-						bytes: int64(n) * int64(og.RowElems()) * es,
-						link:  r.links[tc.dev][fc.dev]}
-					if pl.feedback() {
-						pu.dst = tc.b.In.Add(int64(g.Offset(0, cp.Dst+k, c)) * es)
-					}
-					if cp.From != to {
-						pu.halo = hb.Add(off)
-						off += pu.bytes
-					}
-					if pu.link == staged {
-						err := pl.devs[fc.dev].d.Do(func(x *cudabind.Exec) error {
-							var err error
-							pu.stage, err = x.HostAlloc(pu.bytes)
-							return err
-						})
-						if err != nil {
-							return err
-						}
-					}
-					r.pulls = append(r.pulls, pu)
+		r.halos = append(r.halos, halo{tc.dev, hb})
+	}
+	var off int64
+	for _, cp := range pl.pt.Copies(to) {
+		fc := &pl.chunks[cp.From]
+		fg := fc.b.OutGeometry()
+		n := cp.Rows
+		if g.RowStride() != og.RowElems() || fg.RowStride() != og.RowElems() {
+			n = 1
+		}
+		for c := range planes(og) {
+			for k := 0; k < cp.Rows; k += n {
+				pu := pull{from: cp.From, to: to,
+					src:   fc.b.Out.Add(int64(fg.Offset(0, cp.Src+k-fc.s.In0, c)) * es),
+					bytes: int64(n) * int64(og.RowElems()) * es,
+					link:  r.links[tc.dev][fc.dev]}
+				if pl.feedback() {
+					pu.dst = tc.b.In.Add(int64(g.Offset(0, cp.Dst+k, c)) * es)
 				}
+				if cp.From != to {
+					pu.halo = hb.Add(off)
+					off += pu.bytes
+				}
+				if pu.link == staged {
+					err := pl.devs[fc.dev].d.Do(func(x *cudabind.Exec) error {
+						var err error
+						pu.stage, err = x.HostAlloc(pu.bytes)
+						return err
+					})
+					if err != nil {
+						return err
+					}
+				}
+				r.pulls = append(r.pulls, pu)
 			}
 		}
 	}
-	r.into, r.outOf = make([][]int, len(pl.chunks)), make([][]int, len(pl.chunks))
-	for i, pu := range r.pulls {
-		r.into[pu.to] = append(r.into[pu.to], i)
-		r.outOf[pu.from] = append(r.outOf[pu.from], i)
-	}
+	return nil
+}
+
+// residentEvents makes the events of each chunk's kernel and pulls and
+// of each staged copy.
+func (pl *plan) residentEvents() error {
+	r := &pl.res
 	r.kernels = make([]cudabind.Event, len(pl.chunks))
 	r.pulled = make([]cudabind.Event, len(pl.chunks))
 	for ci, c := range pl.chunks {
@@ -225,7 +256,6 @@ func (pl *plan) setupResident() error {
 			return fmt.Errorf("event of a staged copy: %w", err)
 		}
 	}
-	r.ready = true
 	return nil
 }
 

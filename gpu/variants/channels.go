@@ -200,35 +200,10 @@ func setupChannels(b *Base, s chStrategy) error {
 	}
 	w, h := b.Dims()
 	grid, block := b.Grid()
-	interleaved := in.Layout == convolve.Interleaved
 
-	// The plane readers get the input planes: the device copy itself for a
-	// planar input, planes split on the device for an interleaved one.
-	var split func(x *cudabind.Exec, st cudabind.Stream) error
-	var inPlanes [3]cudabind.DevPtr
-	stride := idxArg(b, in.RowStride())
-	if s == chLinear || s == chArrays {
-		if interleaved {
-			if inPlanes, err = planes(b, in.Width, in.Height, in.Type.Size()); err != nil {
-				return err
-			}
-			fn, err := b.Function(mod, "ch_deinterleave", 0)
-			if err != nil {
-				return err
-			}
-			stride = idxArg(b, in.Width)
-			hostStride := b.Stride()
-			split = func(x *cudabind.Exec, st cudabind.Stream) error {
-				g := grid
-				g.Z = 1
-				return x.Launch(fn, g, block, 0, st, b.In, inPlanes[0], inPlanes[1], inPlanes[2], w, h, hostStride)
-			}
-		} else {
-			plane := int64(in.Height) * int64(in.RowStride()) * int64(in.Type.Size())
-			for c := range inPlanes {
-				inPlanes[c] = b.In.Add(int64(c) * plane)
-			}
-		}
+	split, inPlanes, stride, err := channelInputs(b, s, mod, grid, block, w, h)
+	if err != nil {
+		return err
 	}
 
 	switch s {
@@ -264,49 +239,91 @@ func setupChannels(b *Base, s chStrategy) error {
 			return x.Launch(fn, lgrid, lblock, 0, st, inPlanes[0], b.Out, w, h, stride)
 		}
 	case chArrays:
-		fn, err := b.Function(mod, "ch_conv_arrays", 0)
+		return setupArrays(b, mod, grid, block, w, h, stride, split, inPlanes)
+	default:
+		return fmt.Errorf("variants: %s: strategy %d has no setup here", b.Name, s)
+	}
+	return nil
+}
+
+// channelInputs are the input planes the plane readers of strategy s
+// (chLinear, chArrays) get: the device copy itself for a planar input,
+// planes split on the device for an interleaved one, with split the
+// launch that splits them (nil when none does), and the row stride the
+// convolution kernels take.
+func channelInputs(b *Base, s chStrategy, mod *cudabind.Module, grid, block cudabind.Dim3, w, h int32) (split func(x *cudabind.Exec, st cudabind.Stream) error, inPlanes [3]cudabind.DevPtr, stride any, err error) {
+	in := b.Problem.Input
+	stride = idxArg(b, in.RowStride())
+	if s == chLinear || s == chArrays {
+		if in.Layout == convolve.Interleaved {
+			if inPlanes, err = planes(b, in.Width, in.Height, in.Type.Size()); err != nil {
+				return nil, inPlanes, nil, err
+			}
+			fn, err := b.Function(mod, "ch_deinterleave", 0)
+			if err != nil {
+				return nil, inPlanes, nil, err
+			}
+			stride = idxArg(b, in.Width)
+			hostStride := b.Stride()
+			split = func(x *cudabind.Exec, st cudabind.Stream) error {
+				g := grid
+				g.Z = 1
+				return x.Launch(fn, g, block, 0, st, b.In, inPlanes[0], inPlanes[1], inPlanes[2], w, h, hostStride)
+			}
+		} else {
+			plane := int64(in.Height) * int64(in.RowStride()) * int64(in.Type.Size())
+			for c := range inPlanes {
+				inPlanes[c] = b.In.Add(int64(c) * plane)
+			}
+		}
+	}
+	return split, inPlanes, stride, nil
+}
+
+// setupArrays sets b's device work for strategy chArrays: three arrays in
+// one launch, after split where it is set. Planar output: the three
+// arrays are the planes of the output. Interleaved output: three float
+// planes, merged at the end.
+func setupArrays(b *Base, mod *cudabind.Module, grid, block cudabind.Dim3, w, h int32, stride any, split func(x *cudabind.Exec, st cudabind.Stream) error, inPlanes [3]cudabind.DevPtr) error {
+	in := b.Problem.Input
+	fn, err := b.Function(mod, "ch_conv_arrays", 0)
+	if err != nil {
+		return err
+	}
+	grid.Z = 1
+	var outPlanes [3]cudabind.DevPtr
+	var merge func(x *cudabind.Exec, st cudabind.Stream) error
+	if in.Layout == convolve.Interleaved {
+		if outPlanes, err = planes(b, in.Width, in.Height, 4); err != nil {
+			return err
+		}
+		mfn, err := b.Function(mod, "ch_interleave", 0)
 		if err != nil {
 			return err
 		}
-		grid.Z = 1
-		// Planar output: the three arrays are the planes of the output.
-		// Interleaved output: three float planes, merged at the end.
-		var outPlanes [3]cudabind.DevPtr
-		var merge func(x *cudabind.Exec, st cudabind.Stream) error
-		if interleaved {
-			if outPlanes, err = planes(b, in.Width, in.Height, 4); err != nil {
+		merge = func(x *cudabind.Exec, st cudabind.Stream) error {
+			return x.Launch(mfn, grid, block, 0, st, outPlanes[0], outPlanes[1], outPlanes[2], b.Out, w, h)
+		}
+	} else {
+		plane := int64(in.Width) * int64(in.Height) * 4
+		for c := range outPlanes {
+			outPlanes[c] = b.Out.Add(int64(c) * plane)
+		}
+	}
+	b.Enqueue = func(x *cudabind.Exec, st cudabind.Stream) error {
+		if split != nil {
+			if err := split(x, st); err != nil {
 				return err
-			}
-			mfn, err := b.Function(mod, "ch_interleave", 0)
-			if err != nil {
-				return err
-			}
-			merge = func(x *cudabind.Exec, st cudabind.Stream) error {
-				return x.Launch(mfn, grid, block, 0, st, outPlanes[0], outPlanes[1], outPlanes[2], b.Out, w, h)
-			}
-		} else {
-			plane := int64(in.Width) * int64(in.Height) * 4
-			for c := range outPlanes {
-				outPlanes[c] = b.Out.Add(int64(c) * plane)
 			}
 		}
-		b.Enqueue = func(x *cudabind.Exec, st cudabind.Stream) error {
-			if split != nil {
-				if err := split(x, st); err != nil {
-					return err
-				}
-			}
-			if err := x.Launch(fn, grid, block, 0, st, inPlanes[0], inPlanes[1], inPlanes[2],
-				outPlanes[0], outPlanes[1], outPlanes[2], w, h, stride); err != nil {
-				return err
-			}
-			if merge != nil {
-				return merge(x, st)
-			}
-			return nil
+		if err := x.Launch(fn, grid, block, 0, st, inPlanes[0], inPlanes[1], inPlanes[2],
+			outPlanes[0], outPlanes[1], outPlanes[2], w, h, stride); err != nil {
+			return err
 		}
-	default:
-		return fmt.Errorf("variants: %s: strategy %d has no setup here", b.Name, s)
+		if merge != nil {
+			return merge(x, st)
+		}
+		return nil
 	}
 	return nil
 }

@@ -340,22 +340,8 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 		}
 	}
 
-	floats := 0
-	for _, c := range d.Constants {
-		v, err := c.Values(b)
-		if err != nil {
-			return nil, err
-		}
-		if len(v) == 0 {
-			return nil, d.declErr("constant", c.Name, "no values")
-		}
-		floats += len(v)
-		r.constants = append(r.constants, constantValues{name: c.Name, values: v})
-	}
-	if floats > 0 {
-		if err := b.CheckConstant(floats); err != nil {
-			return nil, err
-		}
+	if err := d.constantValues(b, r); err != nil {
+		return nil, err
 	}
 
 	if d.Scratch != nil {
@@ -368,29 +354,62 @@ func (d *Decl) resolve(b *Base) (*resolved, error) {
 		}
 	}
 
+	if err := d.launches(b, tile, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// constantValues adds the values of d's __constant__ arrays on b's
+// problem to r, checked against the device's constant memory.
+func (d *Decl) constantValues(b *Base, r *resolved) error {
+	floats := 0
+	for _, c := range d.Constants {
+		v, err := c.Values(b)
+		if err != nil {
+			return err
+		}
+		if len(v) == 0 {
+			return d.declErr("constant", c.Name, "no values")
+		}
+		floats += len(v)
+		r.constants = append(r.constants, constantValues{name: c.Name, values: v})
+	}
+	if floats > 0 {
+		if err := b.CheckConstant(floats); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// launches adds to r the launch of each kernel d selects for b (its
+// grid, block and shared memory, checked against the device's), for the
+// tile's block, filter and defines.
+func (d *Decl) launches(b *Base, tile Tile, r *resolved) error {
 	names, err := d.selected(b)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, name := range names {
 		i := slices.IndexFunc(d.Kernels, func(k Kernel) bool { return k.Name == name })
 		if i < 0 {
-			return nil, d.declErr("selected kernel", name, "not among the declared Kernels")
+			return d.declErr("selected kernel", name, "not among the declared Kernels")
 		}
 		k := d.Kernels[i]
 		l := launch{name: k.Name, args: k.Args}
 		if l.grid, l.block, err = d.grid(b, k.Grid, tile, r.defines); err != nil {
-			return nil, err
+			return err
 		}
 		if k.Shared != nil {
 			l.shared = k.Shared(tile)
 			if err := b.CheckShared(l.shared); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		r.kernels = append(r.kernels, l)
 	}
-	return r, nil
+	return nil
 }
 
 // checkKernels checks what of the kernels the source decides: entry

@@ -222,143 +222,182 @@ func setupFFT(b *Base) error {
 	if err != nil {
 		return err
 	}
-	l := g.layout
-	tileGrid, fillGrid, block, outGrid, maxGrid, mulGrid, scaleGrid, line := g.tiles, g.fill, g.block, g.out, g.max, g.mul, g.scale, g.line
-	w, h := b.Dims()
+	f := &fftPlan{b: b, lib: lib, g: g, l: g.layout, fns: map[string]*cudabind.Function{}}
+	f.w, f.h = b.Dims()
 
 	mod, err := b.Compile("fft", nil)
 	if err != nil {
 		return err
 	}
-	fns := map[string]*cudabind.Function{}
 	for _, name := range []string{"fft_absmax", "fft_fill", "fft_place_filter", "fft_scale_spectrum", "fft_multiply", "fft_crop"} {
-		if fns[name], err = b.Function(mod, name, 0); err != nil {
+		if f.fns[name], err = b.Function(mod, name, 0); err != nil {
 			return err
 		}
 	}
-	weights, ew := scaledWeights(b.Filter.Weights)
-	tx, ty, gx, gy := int32(l.TX), int32(l.TY), int32(l.GX), int32(l.GY)
-	nbx, nby := int32(g.nbx), int32(g.nby)
-
-	var (
-		plans          [2]cufft.Handle // forward (R2C), inverse (C2R)
-		pad, spec      cudabind.DevPtr
-		filt, amax, wd cudabind.DevPtr
-		dims           = []int64{int64(l.TY), int64(l.TX)}
-	)
+	f.weights, f.ew = scaledWeights(b.Filter.Weights)
+	l := f.l
+	f.tx, f.ty, f.gx, f.gy = int32(l.TX), int32(l.TY), int32(l.GX), int32(l.GY)
+	f.nbx, f.nby = int32(g.nbx), int32(g.nby)
 	err = b.Dev.Do(func(x *cudabind.Exec) error {
-		what := fmt.Sprintf("the FFT buffers (%v, and cuFFT's work area)", l)
-		if err := b.CheckDeviceMemory(x, what, l.Bytes(len(weights))); err != nil {
+		if err := f.allocate(x); err != nil {
 			return err
 		}
-		// The buffers are checked against the free memory before cuFFT
-		// is asked for plans of their size, and again with the plans'
-		// work area (left to this plan to allocate) before any of them
-		// is allocated.
-		var work int64
-		for i, typ := range []cufft.Type{cufft.R2C, cufft.C2R} {
-			hdl, err := lib.Create()
-			if err != nil {
-				return err
-			}
-			b.OnClose(func(*cudabind.Exec) error { return lib.Destroy(hdl) })
-			if err := lib.SetAutoAllocation(hdl, false); err != nil {
-				return err
-			}
-			ws, err := lib.MakePlanMany64(hdl, dims, typ, l.Tiles())
-			if err != nil {
-				return err
-			}
-			plans[i] = hdl
-			work = max(work, ws)
-		}
-		if err := b.CheckDeviceMemory(x, what, l.Bytes(len(weights))+work); err != nil {
-			return err
-		}
-		var err error
-		for _, a := range []struct {
-			p     *cudabind.DevPtr
-			bytes int64
-		}{{&pad, l.RealBytes()}, {&spec, l.SpecBytes()}, {&filt, l.FilterBytes()}, {&wd, int64(len(weights)) * 4}, {&amax, int64(l.Channels) * 4}} {
-			if *a.p, err = b.alloc(x, a.bytes); err != nil {
-				return err
-			}
-		}
-		if work > 0 {
-			area, err := b.alloc(x, work)
-			if err != nil {
-				return err
-			}
-			for _, hdl := range plans {
-				if err := lib.SetWorkArea(hdl, uintptr(area)); err != nil {
-					return err
-				}
-			}
-		}
-		for _, hdl := range plans {
-			if err := lib.SetStream(hdl, uintptr(b.stream)); err != nil {
-				return err
-			}
-		}
-		if err := x.CopyHtoD(wd, unsafe.Pointer(&weights[0]), int64(len(weights))*4); err != nil {
-			return err
-		}
-		// The filter's spectrum: placed in the first tile, transformed,
-		// kept times 1/(TX*TY) (a power of two: exact). The inverse plan
-		// then runs once too, on that spectrum, so that both plans have
-		// run before any graph capture.
-		s := b.stream
-		if err := x.Launch(fns["fft_place_filter"], tileGrid, block, 0, s, wd, pad, tx, ty, gx, gy); err != nil {
-			return err
-		}
-		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {
-			return err
-		}
-		scale := float32(math.Ldexp(1, -l.LogPoints()))
-		if err := x.Launch(fns["fft_scale_spectrum"], scaleGrid, line, 0, s, spec, filt, l.SpecPoints(), scale); err != nil {
-			return err
-		}
-		if err := lib.ExecC2R(plans[1], uintptr(spec), uintptr(pad)); err != nil {
-			return err
-		}
-		return x.StreamSync(s)
+		return f.filterSpectrum(x)
 	})
 	if err != nil {
 		return fmt.Errorf("variants: %s: plan %v: %w", b.Name, b.Problem, err)
 	}
+	f.stride = b.Stride()
+	f.stream = b.stream // the stream the plans enqueue on
+	b.Enqueue = f.enqueue
+	return nil
+}
 
-	stride := b.Stride()
-	stream := b.stream // the stream the plans enqueue on
-	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
-		if s != stream {
-			for _, hdl := range plans {
-				if err := lib.SetStream(hdl, uintptr(s)); err != nil {
-					return err
-				}
+// fftPlan is the device side of an FFT plan: cuFFT and its forward
+// (R2C) and inverse (C2R) plans, the kernels, the buffers (the padded
+// tiles, their spectrum, the filter's scaled spectrum, the weights and
+// the channels' largest magnitudes) and the launch geometry.
+type fftPlan struct {
+	b     *Base
+	lib   *cufft.Library
+	g     fftGrids
+	l     fftLayout
+	fns   map[string]*cudabind.Function
+	plans [2]cufft.Handle // forward (R2C), inverse (C2R)
+
+	pad, spec, filt, amax, wd cudabind.DevPtr
+
+	weights        []float32
+	ew             int
+	w, h           int32
+	tx, ty, gx, gy int32
+	nbx, nby       int32
+	stride         any
+	stream         cudabind.Stream // the stream the plans enqueue on
+}
+
+// allocate makes the two cuFFT plans and allocates the buffers and
+// cuFFT's work area, each checked against the device's free memory
+// first, and sets the plans' stream to the plan's.
+func (f *fftPlan) allocate(x *cudabind.Exec) error {
+	b, lib, l := f.b, f.lib, f.l
+	dims := []int64{int64(l.TY), int64(l.TX)}
+	what := fmt.Sprintf("the FFT buffers (%v, and cuFFT's work area)", l)
+	if err := b.CheckDeviceMemory(x, what, l.Bytes(len(f.weights))); err != nil {
+		return err
+	}
+	// The buffers are checked against the free memory before cuFFT
+	// is asked for plans of their size, and again with the plans'
+	// work area (left to this plan to allocate) before any of them
+	// is allocated.
+	var work int64
+	for i, typ := range []cufft.Type{cufft.R2C, cufft.C2R} {
+		hdl, err := lib.Create()
+		if err != nil {
+			return err
+		}
+		b.OnClose(func(*cudabind.Exec) error { return lib.Destroy(hdl) })
+		if err := lib.SetAutoAllocation(hdl, false); err != nil {
+			return err
+		}
+		ws, err := lib.MakePlanMany64(hdl, dims, typ, l.Tiles())
+		if err != nil {
+			return err
+		}
+		f.plans[i] = hdl
+		work = max(work, ws)
+	}
+	if err := b.CheckDeviceMemory(x, what, l.Bytes(len(f.weights))+work); err != nil {
+		return err
+	}
+	var err error
+	for _, a := range []struct {
+		p     *cudabind.DevPtr
+		bytes int64
+	}{{&f.pad, l.RealBytes()}, {&f.spec, l.SpecBytes()}, {&f.filt, l.FilterBytes()}, {&f.wd, int64(len(f.weights)) * 4}, {&f.amax, int64(l.Channels) * 4}} {
+		if *a.p, err = b.alloc(x, a.bytes); err != nil {
+			return err
+		}
+	}
+	if work > 0 {
+		area, err := b.alloc(x, work)
+		if err != nil {
+			return err
+		}
+		for _, hdl := range f.plans {
+			if err := lib.SetWorkArea(hdl, uintptr(area)); err != nil {
+				return err
 			}
-			stream = s
 		}
-		if err := x.MemsetD32Async(amax, 0, int64(l.Channels), s); err != nil {
+	}
+	for _, hdl := range f.plans {
+		if err := lib.SetStream(hdl, uintptr(b.stream)); err != nil {
 			return err
 		}
-		if err := x.Launch(fns["fft_absmax"], maxGrid, line, 0, s, b.In, amax, w, h, stride); err != nil {
-			return err
-		}
-		if err := x.Launch(fns["fft_fill"], fillGrid, block, 0, s, b.In, pad, amax, w, h, stride, tx, ty, gx, gy); err != nil {
-			return err
-		}
-		if err := lib.ExecR2C(plans[0], uintptr(pad), uintptr(spec)); err != nil {
-			return fmt.Errorf("%s: forward transform of %v: %w", lib.Name(), l, err)
-		}
-		if err := x.Launch(fns["fft_multiply"], mulGrid, line, 0, s, spec, filt, l.SpecPoints(), l.Tiles()); err != nil {
-			return err
-		}
-		if err := lib.ExecC2R(plans[1], uintptr(spec), uintptr(pad)); err != nil {
-			return fmt.Errorf("%s: inverse transform of %v: %w", lib.Name(), l, err)
-		}
-		return x.Launch(fns["fft_crop"], outGrid, block, 0, s, pad, b.Out, amax, w, h, tx, ty, gx, gy, int32(ew), nbx, nby)
 	}
 	return nil
+}
+
+// filterSpectrum uploads the weights and makes the filter's spectrum:
+// placed in the first tile, transformed, kept times 1/(TX*TY) (a power
+// of two: exact). The inverse plan then runs once too, on that spectrum,
+// so that both plans have run before any graph capture.
+func (f *fftPlan) filterSpectrum(x *cudabind.Exec) error {
+	lib, l, g := f.lib, f.l, f.g
+	if err := x.CopyHtoD(f.wd, unsafe.Pointer(&f.weights[0]), int64(len(f.weights))*4); err != nil {
+		return err
+	}
+	s := f.b.stream
+	if err := x.Launch(f.fns["fft_place_filter"], g.tiles, g.block, 0, s, f.wd, f.pad, f.tx, f.ty, f.gx, f.gy); err != nil {
+		return err
+	}
+	if err := lib.ExecR2C(f.plans[0], uintptr(f.pad), uintptr(f.spec)); err != nil {
+		return err
+	}
+	scale := float32(math.Ldexp(1, -l.LogPoints()))
+	if err := x.Launch(f.fns["fft_scale_spectrum"], g.scale, g.line, 0, s, f.spec, f.filt, l.SpecPoints(), scale); err != nil {
+		return err
+	}
+	if err := lib.ExecC2R(f.plans[1], uintptr(f.spec), uintptr(f.pad)); err != nil {
+		return err
+	}
+	return x.StreamSync(s)
+}
+
+// enqueue is the plan's device work on stream s (Base.Enqueue): the
+// channels' largest magnitudes, the padded tiles, the forward transform,
+// the product with the filter's spectrum, the inverse transform and the
+// crop into the output. The cuFFT plans move to s first where they were
+// on another stream.
+func (f *fftPlan) enqueue(x *cudabind.Exec, s cudabind.Stream) error {
+	lib, l, g := f.lib, f.l, f.g
+	if s != f.stream {
+		for _, hdl := range f.plans {
+			if err := lib.SetStream(hdl, uintptr(s)); err != nil {
+				return err
+			}
+		}
+		f.stream = s
+	}
+	if err := x.MemsetD32Async(f.amax, 0, int64(l.Channels), s); err != nil {
+		return err
+	}
+	if err := x.Launch(f.fns["fft_absmax"], g.max, g.line, 0, s, f.b.In, f.amax, f.w, f.h, f.stride); err != nil {
+		return err
+	}
+	if err := x.Launch(f.fns["fft_fill"], g.fill, g.block, 0, s, f.b.In, f.pad, f.amax, f.w, f.h, f.stride, f.tx, f.ty, f.gx, f.gy); err != nil {
+		return err
+	}
+	if err := lib.ExecR2C(f.plans[0], uintptr(f.pad), uintptr(f.spec)); err != nil {
+		return fmt.Errorf("%s: forward transform of %v: %w", lib.Name(), l, err)
+	}
+	if err := x.Launch(f.fns["fft_multiply"], g.mul, g.line, 0, s, f.spec, f.filt, l.SpecPoints(), l.Tiles()); err != nil {
+		return err
+	}
+	if err := lib.ExecC2R(f.plans[1], uintptr(f.spec), uintptr(f.pad)); err != nil {
+		return fmt.Errorf("%s: inverse transform of %v: %w", lib.Name(), l, err)
+	}
+	return x.Launch(f.fns["fft_crop"], g.out, g.block, 0, s, f.pad, f.b.Out, f.amax, f.w, f.h, f.tx, f.ty, f.gx, f.gy, int32(f.ew), f.nbx, f.nby)
 }
 
 // fftLibrary returns the cuFFT library gpu-fft uses, named with its

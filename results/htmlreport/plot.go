@@ -152,23 +152,7 @@ func (p *page) seriesHost(source string) string {
 func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 	series := pl.Drawn()
 	styles := pl.Styles()
-	var xs, ys []float64
-	for _, s := range series {
-		for i, y := range s.Y {
-			if x, ok := pl.Point(i, y); ok {
-				xs, ys = append(xs, x), append(ys, y)
-			}
-		}
-	}
-	category := pl.XValue == nil
-	var ax axis
-	if category {
-		ax = axis{lo: -0.5, hi: float64(len(pl.X)) - 0.5, from: marginL, to: chartW - marginR}
-	} else {
-		ax = newAxis(xs, pl.LogX, marginL, chartW-marginR)
-	}
-	ay := newAxis(ys, pl.LogY, chartH-marginB, marginT)
-
+	ax, ay, category := plotAxes(pl, series)
 	hosts := map[string]bool{}
 	var sources []string
 	for _, s := range series {
@@ -198,126 +182,16 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 		y := ay.pos(v)
 		fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%s\" y2=\"%s\"/>", marginL, chartW-marginR, f1(y), f1(y))
 	}
-	type xtick struct {
-		x     float64
-		label string
-	}
-	var xt []xtick
-	switch {
-	case category:
-		for i, l := range pl.X {
-			xt = append(xt, xtick{ax.pos(float64(i)), l})
-		}
-	case slices.ContainsFunc(pl.X, func(l string) bool { return l != "" }):
-		for i, l := range pl.X {
-			if l != "" && i < len(pl.XValue) {
-				if x, ok := pl.Point(i, 1); ok {
-					xt = append(xt, xtick{ax.pos(x), l})
-				}
-			}
-		}
-	default:
-		for _, v := range ax.ticks() {
-			xt = append(xt, xtick{ax.pos(v), number(v)})
-		}
-	}
-	// Labels that would overlap keep the first of them.
-	rotate := len(xt) > 10
-	last := math.Inf(-1)
-	var shown []xtick
-	for _, t := range xt {
-		w := 6.5 * float64(len(t.label))
-		if rotate {
-			w = 14
-		}
-		if t.x-last < w {
-			continue
-		}
-		shown = append(shown, t)
-		last = t.x
-	}
+	shown, rotate := xTicks(pl, ax, category)
 	for _, t := range shown {
 		fmt.Fprintf(b, "<line x1=\"%s\" x2=\"%s\" y1=\"%d\" y2=\"%d\"/>", f1(t.x), f1(t.x), marginT, chartH-marginB)
 	}
-	b.WriteString("</g>\n<g class=\"axes\">")
-	fmt.Fprintf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", marginL, marginT, chartW-marginL-marginR, chartH-marginT-marginB)
-	for _, v := range ay.ticks() {
-		fmt.Fprintf(b, "<text class=\"yt\" x=\"%d\" y=\"%s\">%s</text>", marginL-5, f1(ay.pos(v)+4), esc(number(v)))
-	}
-	for _, t := range shown {
-		if rotate {
-			fmt.Fprintf(b, "<text class=\"xt r\" transform=\"translate(%s %d) rotate(-35)\">%s</text>", f1(t.x+3), chartH-marginB+12, esc(t.label))
-		} else {
-			fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%d\">%s</text>", f1(t.x), chartH-marginB+15, esc(t.label))
-		}
-	}
-	fmt.Fprintf(b, "<text class=\"xl\" x=\"%d\" y=\"%d\">%s</text>", (marginL+chartW-marginR)/2, chartH-6, esc(pl.XLabel))
-	fmt.Fprintf(b, "<text class=\"yl\" transform=\"translate(14 %d) rotate(-90)\">%s</text>", (marginT+chartH-marginB)/2, esc(pl.YLabel))
-	b.WriteString("</g>\n")
+	writeAxes(b, pl, ay, shown, rotate)
 
 	// Series: a path through each run of plottable points, and a circle
 	// at each point carrying its value.
 	for si, s := range series {
-		st := styles[si]
-		col := hexColour(st.Colour)
-		dash := ""
-		if len(st.Dashes) > 0 {
-			var ds []string
-			for _, d := range st.Dashes {
-				ds = append(ds, f1(float64(d)))
-			}
-			dash = " stroke-dasharray=\"" + strings.Join(ds, " ") + "\""
-		}
-		hollow := slices.Index(sources, s.Source)%2 == 1
-		fmt.Fprintf(b, "<g class=\"s\" data-s=\"%d\"", si)
-		if v := s.Variant; p.variants[v] {
-			fmt.Fprintf(b, " data-variant=\"%s\"", esc(v))
-		}
-		if h := p.seriesHost(s.Source); h != "" {
-			fmt.Fprintf(b, " data-host=\"%s\"", esc(h))
-		}
-		fmt.Fprintf(b, " stroke=\"%s\" fill=\"%s\">", col, col)
-		var path strings.Builder
-		var pts []string
-		pen := false
-		for i, y := range s.Y {
-			x, ok := pl.Point(i, y)
-			if !ok {
-				pen = false
-				continue
-			}
-			px, py := ax.pos(x), ay.pos(y)
-			if pen {
-				fmt.Fprintf(&path, "L%s %s", f1(px), f1(py))
-			} else {
-				fmt.Fprintf(&path, "M%s %s", f1(px), f1(py))
-			}
-			pen = true
-			xl := "" // the point's x as the axis labels it
-			if i < len(pl.X) {
-				xl = pl.X[i]
-			}
-			if xl == "" {
-				xl = number(x)
-			}
-			class := ""
-			switch {
-			case s.LineOnly:
-				class = " class=\"lo\""
-			case hollow:
-				class = " class=\"ho\""
-			}
-			label := ""
-			if i < len(s.Labels) && s.Labels[i] != "" {
-				label = fmt.Sprintf(" data-l=\"%s\"", esc(s.Labels[i]))
-			}
-			pts = append(pts, fmt.Sprintf("<circle cx=\"%s\" cy=\"%s\"%s data-x=\"%s\" data-y=\"%s\"%s/>", f1(px), f1(py), class, esc(xl), number(y), label))
-		}
-		if !s.Markers && strings.Contains(path.String(), "L") {
-			fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\"%s/>", path.String(), dash)
-		}
-		b.WriteString(strings.Join(pts, ""))
-		b.WriteString("</g>\n")
+		p.writeSeries(b, pl, si, s, styles[si], ax, ay, slices.Index(sources, s.Source)%2 == 1)
 	}
 	b.WriteString("</svg>\n<ul class=\"plegend\">\n")
 	for si, s := range series {
@@ -337,6 +211,156 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 		fmt.Fprintf(b, "<p class=\"plinks\"><a href=\"plots/%s.svg\">The plot as an SVG file</a></p>\n", esc(pl.ID))
 	}
 	b.WriteString("</figure>\n")
+}
+
+// plotAxes are the x and y axes of plot pl over the points of series:
+// an axis of categories (category) where pl has no x values.
+func plotAxes(pl *results.Plot, series []results.Series) (ax, ay axis, category bool) {
+	var xs, ys []float64
+	for _, s := range series {
+		for i, y := range s.Y {
+			if x, ok := pl.Point(i, y); ok {
+				xs, ys = append(xs, x), append(ys, y)
+			}
+		}
+	}
+	category = pl.XValue == nil
+	if category {
+		ax = axis{lo: -0.5, hi: float64(len(pl.X)) - 0.5, from: marginL, to: chartW - marginR}
+	} else {
+		ax = newAxis(xs, pl.LogX, marginL, chartW-marginR)
+	}
+	ay = newAxis(ys, pl.LogY, chartH-marginB, marginT)
+	return ax, ay, category
+}
+
+// xtick is a labelled position on a plot's x axis.
+type xtick struct {
+	x     float64
+	label string
+}
+
+// xTicks are the x axis's ticks shown, those of labels that would
+// overlap keeping the first of them, and whether the labels are rotated
+// (more than ten ticks).
+func xTicks(pl *results.Plot, ax axis, category bool) (shown []xtick, rotate bool) {
+	var xt []xtick
+	switch {
+	case category:
+		for i, l := range pl.X {
+			xt = append(xt, xtick{ax.pos(float64(i)), l})
+		}
+	case slices.ContainsFunc(pl.X, func(l string) bool { return l != "" }):
+		for i, l := range pl.X {
+			if l != "" && i < len(pl.XValue) {
+				if x, ok := pl.Point(i, 1); ok {
+					xt = append(xt, xtick{ax.pos(x), l})
+				}
+			}
+		}
+	default:
+		for _, v := range ax.ticks() {
+			xt = append(xt, xtick{ax.pos(v), number(v)})
+		}
+	}
+	rotate = len(xt) > 10
+	last := math.Inf(-1)
+	for _, t := range xt {
+		w := 6.5 * float64(len(t.label))
+		if rotate {
+			w = 14
+		}
+		if t.x-last < w {
+			continue
+		}
+		shown = append(shown, t)
+		last = t.x
+	}
+	return shown, rotate
+}
+
+// writeAxes closes the grid's group and writes the plot's frame, the y axis's tick labels, the x
+// axis's shown tick labels (rotated with rotate) and the axis labels.
+func writeAxes(b *strings.Builder, pl *results.Plot, ay axis, shown []xtick, rotate bool) {
+	b.WriteString("</g>\n<g class=\"axes\">")
+	fmt.Fprintf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", marginL, marginT, chartW-marginL-marginR, chartH-marginT-marginB)
+	for _, v := range ay.ticks() {
+		fmt.Fprintf(b, "<text class=\"yt\" x=\"%d\" y=\"%s\">%s</text>", marginL-5, f1(ay.pos(v)+4), esc(number(v)))
+	}
+	for _, t := range shown {
+		if rotate {
+			fmt.Fprintf(b, "<text class=\"xt r\" transform=\"translate(%s %d) rotate(-35)\">%s</text>", f1(t.x+3), chartH-marginB+12, esc(t.label))
+		} else {
+			fmt.Fprintf(b, "<text class=\"xt\" x=\"%s\" y=\"%d\">%s</text>", f1(t.x), chartH-marginB+15, esc(t.label))
+		}
+	}
+	fmt.Fprintf(b, "<text class=\"xl\" x=\"%d\" y=\"%d\">%s</text>", (marginL+chartW-marginR)/2, chartH-6, esc(pl.XLabel))
+	fmt.Fprintf(b, "<text class=\"yl\" transform=\"translate(14 %d) rotate(-90)\">%s</text>", (marginT+chartH-marginB)/2, esc(pl.YLabel))
+	b.WriteString("</g>\n")
+}
+
+// writeSeries writes series s, the si'th of plot pl, in style st: a path
+// through each run of plottable points, and a circle at each point
+// carrying its value, hollow where hollow.
+func (p *page) writeSeries(b *strings.Builder, pl *results.Plot, si int, s results.Series, st results.Style, ax, ay axis, hollow bool) {
+	col := hexColour(st.Colour)
+	dash := ""
+	if len(st.Dashes) > 0 {
+		var ds []string
+		for _, d := range st.Dashes {
+			ds = append(ds, f1(float64(d)))
+		}
+		dash = " stroke-dasharray=\"" + strings.Join(ds, " ") + "\""
+	}
+	fmt.Fprintf(b, "<g class=\"s\" data-s=\"%d\"", si)
+	if v := s.Variant; p.variants[v] {
+		fmt.Fprintf(b, " data-variant=\"%s\"", esc(v))
+	}
+	if h := p.seriesHost(s.Source); h != "" {
+		fmt.Fprintf(b, " data-host=\"%s\"", esc(h))
+	}
+	fmt.Fprintf(b, " stroke=\"%s\" fill=\"%s\">", col, col)
+	var path strings.Builder
+	var pts []string
+	pen := false
+	for i, y := range s.Y {
+		x, ok := pl.Point(i, y)
+		if !ok {
+			pen = false
+			continue
+		}
+		px, py := ax.pos(x), ay.pos(y)
+		if pen {
+			fmt.Fprintf(&path, "L%s %s", f1(px), f1(py))
+		} else {
+			fmt.Fprintf(&path, "M%s %s", f1(px), f1(py))
+		}
+		pen = true
+		xl := "" // the point's x as the axis labels it
+		if i < len(pl.X) {
+			xl = pl.X[i]
+		}
+		if xl == "" {
+			xl = number(x)
+		}
+		class := ""
+		switch {
+		case s.LineOnly:
+			class = " class=\"lo\""
+		case hollow:
+			class = " class=\"ho\""
+		}
+		label := ""
+		if i < len(s.Labels) && s.Labels[i] != "" {
+			label = fmt.Sprintf(" data-l=\"%s\"", esc(s.Labels[i]))
+		}
+		pts = append(pts, fmt.Sprintf("<circle cx=\"%s\" cy=\"%s\"%s data-x=\"%s\" data-y=\"%s\"%s/>", f1(px), f1(py), class, esc(xl), number(y), label))
+	}
+	if !s.Markers && strings.Contains(path.String(), "L") {
+		fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\"%s/>", path.String(), dash)
+	}
+	b.WriteString(strings.Join(pts, ""))
+	b.WriteString("</g>\n")
 }
 
 // f1 formats a coordinate with one decimal.
