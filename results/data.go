@@ -24,20 +24,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
 )
 
-// nameKeys are the sub-benchmark keys of a case name, benchname.Keys.
+// nameKeys are the sub-benchmark keys of a case name, runfile.Keys.
 // Names stored before the opts key existed lack it, names of cases that
 // set no tunable lack tune, and names of cases that name no devices lack
 // gpus; ReadRun fills them in (see impliedKeys).
-var nameKeys = benchname.Keys()
+var nameKeys = runfile.Keys()
 
 // impliedKeys are the name keys a stored name may lack, with the value
-// that absence means given the sample's other keys, as benchname.Parse
+// that absence means given the sample's other keys, as runfile.Parse
 // fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
 var impliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
@@ -45,7 +45,7 @@ var impliedKeys = map[string]func(keys map[string]string) string{
 	"gpus": impliedDefault,
 }
 
-func impliedDefault(keys map[string]string) string { return benchname.Implied(keys["timing"]) }
+func impliedDefault(keys map[string]string) string { return runfile.Implied(keys["timing"]) }
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {
@@ -79,11 +79,11 @@ func (s *Sample) Max(unit string) (float64, bool) {
 	return slices.Max(v), true
 }
 
-// TimeUnit returns the unit Time reads, the first of benchname.TimeUnits
+// TimeUnit returns the unit Time reads, the first of runfile.TimeUnits
 // the case has: gpu-ns/op for GPU kernel cases, total-ns/op for pipeline
 // cases, ns/op for CPU cases.
 func (s *Sample) TimeUnit() string {
-	for _, u := range benchname.TimeUnits {
+	for _, u := range runfile.TimeUnits {
 		if len(s.Values[u]) > 0 {
 			return u
 		}
@@ -126,14 +126,14 @@ type Run struct {
 	Failures []string
 	// Timeline is the phases of one overlapped run of a multi-device case
 	// that the run wrote ("# timeline " lines), in file order.
-	Timeline []Span
+	Timeline []runfile.Span
 	// Settings are how the cases whose plans say so were set up ("#
 	// setting " lines: block, tunables, their source, auto's path), in
 	// file order.
 	Settings []CaseSetting
 	// Unsupported are the cases the run skipped because their variants
 	// refused them as unsupported when they were planned ("# unsupported "
-	// lines, benchname.UnsupportedLine), in file order.
+	// lines, runfile.UnsupportedLine), in file order.
 	Unsupported []UnsupportedCase
 	// Modified is when the file was last written, as Load found it; zero
 	// for a run ReadRun read from elsewhere.
@@ -161,11 +161,11 @@ type UnsupportedCase struct {
 // parseUnsupported parses an unsupported line; ok is false for any other
 // line.
 func parseUnsupported(line string) (UnsupportedCase, bool, error) {
-	name, reason, ok := benchname.ParseUnsupported(line)
+	name, reason, ok := runfile.ParseUnsupported(line)
 	if !ok {
 		return UnsupportedCase{}, false, nil
 	}
-	keys, err := benchname.Parse(name)
+	keys, err := runfile.Parse(name)
 	if err != nil {
 		return UnsupportedCase{}, false, fmt.Errorf("unsupported line %q: %w", line, err)
 	}
@@ -185,7 +185,7 @@ func parseSetting(line string) (CaseSetting, bool, error) {
 	if !ok {
 		return CaseSetting{}, false, fmt.Errorf("setting line %q: want the case, \": \" and the note", line)
 	}
-	keys, err := benchname.Parse(name)
+	keys, err := runfile.Parse(name)
 	if err != nil {
 		return CaseSetting{}, false, fmt.Errorf("setting line %q: %w", line, err)
 	}
@@ -366,7 +366,7 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
 			run.Failures = append(run.Failures, line)
 		}
-		if sp, ok, err := parseSpan(line); err != nil {
+		if sp, ok, err := runfile.ParseSpan(line); err != nil {
 			return nil, fmt.Errorf("results: %s: %w", path, err)
 		} else if ok {
 			run.Timeline = append(run.Timeline, sp)

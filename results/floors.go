@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // ---- against the floors: preset roofline ----
@@ -345,7 +346,7 @@ func sectionFloors(hosts []*Host) *Section {
 				Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
 					"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
 					"A time without ± is one sample set (`-count 1`); with more, ± is the half-width of the %.0f%% confidence interval of the median over the sets, ±∞ where they are too few for one (under five); the spread within each set is the `median-ci95-%%` of its line.",
-					which, copyBWNote(run, d.bw), Sig(d.peak, 5), 100*Confidence),
+					which, copyBWNote(run, d.bw), Sig(d.peak, 5), 100*runfile.Confidence),
 				Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
 			for _, v := range vs {
 				t.Header = append(t.Header, v+" (ms, share)")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // multiGPUVariant is the variant preset 004-multigpu times.
@@ -88,7 +89,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		}
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
-			var spans []Span
+			var spans []runfile.Span
 			for _, sp := range run.Timeline {
 				if sp.Case == c {
 					spans = append(spans, sp)

@@ -134,11 +134,11 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 func main() {
@@ -583,7 +583,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	if gpu == "none" {
 		gpu = ""
 	}
-	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), benchname.Slug(gpu, cpu))
+	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), runfile.Slug(gpu, cpu))
 	r, err := results.ReadRun(bytes.NewReader(out.Bytes()), filepath.Join(dir, name+".txt"))
 	if err != nil {
 		return "", fmt.Errorf("reading the benchmark output: %w", err)
