@@ -353,8 +353,9 @@ func (r *Runner) lookup(name string) (convolve.Variant, error) {
 	return convolve.Lookup(name)
 }
 
-// settingPrefix begins the line a Runner writes to Settings for a case.
-const settingPrefix = "# setting "
+// settingPrefix begins the line a Runner writes to Settings for a case
+// (runfile.SettingLine).
+const settingPrefix = runfile.SettingPrefix
 
 // settingNote is the progress note naming the block and tunables a plan
 // runs with and where they came from (its tuning table, its family's

@@ -17,7 +17,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -172,18 +171,11 @@ func parseUnsupported(line string) (UnsupportedCase, bool, error) {
 	return UnsupportedCase{Name: name, Keys: keys, Reason: reason}, true, nil
 }
 
-// settingPrefix begins a setting line, as the benchmarks write it.
-const settingPrefix = "# setting "
-
 // parseSetting parses a setting line; ok is false for any other line.
 func parseSetting(line string) (CaseSetting, bool, error) {
-	rest, ok := strings.CutPrefix(line, settingPrefix)
+	name, note, ok, err := runfile.ParseSetting(line)
 	if !ok {
-		return CaseSetting{}, false, nil
-	}
-	name, note, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return CaseSetting{}, false, fmt.Errorf("setting line %q: want the case, \": \" and the note", line)
+		return CaseSetting{}, false, err
 	}
 	keys, err := runfile.Parse(name)
 	if err != nil {
@@ -204,24 +196,10 @@ func (r *Run) SettingOf(q Q) (string, bool) {
 	return "", false
 }
 
-// commitPattern finds the commit in a run's header line, which the sweep
-// command and scripts/gpu-run.sh both write as "commit <sha>".
-var commitPattern = regexp.MustCompile(`\bcommit ([0-9a-f]{7,40})\b`)
-
 // Commit returns the short commit the run's header names, with
 // " (with uncommitted changes)" when the header says so, or "" when it
-// names none.
-func (r *Run) Commit() string {
-	m := commitPattern.FindStringSubmatch(r.Header)
-	if m == nil {
-		return ""
-	}
-	c := m[1][:min(7, len(m[1]))]
-	if strings.Contains(r.Header, "with uncommitted changes") {
-		c += " (with uncommitted changes)"
-	}
-	return c
-}
+// names none (runfile.HeaderCommit).
+func (r *Run) Commit() string { return runfile.HeaderCommit(r.Header) }
 
 // Find returns the samples whose keys match every key=value of want, by
 // the benchproc filter that query names (Q.Filter).
@@ -359,8 +337,8 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 			first = false
 		}
 		if leading = leading && strings.HasPrefix(line, "#"); leading && run.Command == "" {
-			if _, cmd, ok := strings.Cut(line, "command: "); ok {
-				run.Command = strings.TrimSpace(cmd)
+			if cmd, ok := runfile.HeaderCommand(line); ok {
+				run.Command = cmd
 			}
 		}
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
@@ -414,7 +392,7 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 // rather than reads from the device. The shards of a merged run each
 // measured their own, each in a configuration line of its block, so the
 // run's value is the median of those lines' values.
-var measuredConfig = []string{"gpu-copy-gbps"}
+var measuredConfig = []string{runfile.KeyGPUCopyGBps}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.
 func Load(dataDir string) ([]*Run, error) {

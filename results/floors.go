@@ -120,7 +120,7 @@ func (d *floorData) accurate(family string) []string {
 // and for a merged run the range of its shards' values it is the median of.
 func copyBWNote(run *Run, bw float64) string {
 	note := Sig(bw, 5) + " GB/s"
-	if vs := run.measured["gpu-copy-gbps"]; len(vs) > 1 {
+	if vs := run.measured[runfile.KeyGPUCopyGBps]; len(vs) > 1 {
 		note += fmt.Sprintf(", the median of the %d values its shards measured, %s to %s GB/s", len(vs), Sig(vs[0], 5), Sig(vs[len(vs)-1], 5))
 	}
 	return note
@@ -136,8 +136,8 @@ func floorKey(family, size string, k int) string {
 // variant's fastest sample. It is nil when the run lacks its copy
 // bandwidth or FP32 peak.
 func readFloors(run *Run) *floorData {
-	bw, err1 := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
-	peak, err2 := strconv.ParseFloat(run.Config["gpu-peak-gflops"], 64)
+	bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
+	peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
 	if err1 != nil || err2 != nil || !(bw > 0) || !(peak > 0) {
 		return nil
 	}

@@ -81,7 +81,7 @@ func (r *Report) Markdown() []byte {
 		if len(h.Runs) > 0 {
 			c := h.Runs[0].Config
 			var parts []string
-			for _, k := range []string{"gpu-cc", "gpu-sms", "driver", "gpu-peak-gbps", "gpu-copy-gbps", "gpu-peak-gflops", "cpu", "cpu-threads", "cpu-cap"} {
+			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, "cpu", runfile.KeyCPUThreads, runfile.KeyCPUCap} {
 				if v := c[k]; v != "" {
 					parts = append(parts, k+" "+v)
 				}
@@ -96,7 +96,7 @@ func (r *Report) Markdown() []byte {
 			if c := run.Commit(); c != "" {
 				fmt.Fprintf(&b, " at %s", c)
 			}
-			if c := run.Config["cpu-cap"]; c != "" && c != h.Runs[0].Config["cpu-cap"] {
+			if c := run.Config[runfile.KeyCPUCap]; c != "" && c != h.Runs[0].Config[runfile.KeyCPUCap] {
 				fmt.Fprintf(&b, " (cpu-cap %s)", c)
 			}
 			if d, k, ok := run.Throttled(); ok {

@@ -107,8 +107,8 @@ func runCaption(r *Run, varying []string, constant map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From `%s/%s.txt`", r.Host, r.Preset)
 	if a := strings.TrimSpace(r.Config["sweep-axes"]); a != "" {
-		fmt.Fprintf(&b, " (sweep `%s` with `%s`)", r.Config["sweep"], a)
-	} else if sw := r.Config["sweep"]; sw != "" {
+		fmt.Fprintf(&b, " (sweep `%s` with `%s`)", r.Config[runfile.KeySweep], a)
+	} else if sw := r.Config[runfile.KeySweep]; sw != "" {
 		fmt.Fprintf(&b, " (sweep `%s`)", sw)
 	}
 	if img := r.Config["image"]; img != "" {

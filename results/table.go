@@ -378,7 +378,7 @@ func leadingRun(s string) (run, rest string) {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func hostTitle(r *Run) string {
-	if g := r.Config["gpu"]; g != "" && g != "none" {
+	if g := r.Config[runfile.KeyGPU]; g != "" && g != "none" {
 		return g
 	}
 	if c := r.Config["cpu"]; c != "" {
