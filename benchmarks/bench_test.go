@@ -15,6 +15,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/gpu/userkernel"
 	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
+	"github.com/convbench/convbench/runfile"
 )
 
 var (
@@ -150,7 +151,7 @@ func setupBench(stdout, stderr io.Writer) error {
 	}
 	if host.GPU == nil {
 		fmt.Fprintf(stderr, "[benchmarks] no GPU (%s): running the CPU variants only\n", host.NoGPUReason)
-		fmt.Fprintf(stdout, "# no GPU: %s; CPU variants only\n", host.NoGPUReason)
+		fmt.Fprintln(stdout, runfile.NoGPULine(host.NoGPUReason))
 	}
 	for _, n := range ex.Notes {
 		fmt.Fprintln(stdout, "# "+n)

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // Timing says what a benchmark case times.
@@ -40,7 +40,7 @@ const (
 	// variants only.
 	planTiming Timing = "plan"
 	// CPUTiming times Plan.Run of a CPU variant with the host clock.
-	CPUTiming Timing = benchname.CPUTiming
+	CPUTiming Timing = runfile.CPUTiming
 )
 
 // Memory names the host memory a total-time GPU case copies from and to.
@@ -167,13 +167,13 @@ func (c Case) optsKey() string {
 	return string(c.Opts)
 }
 
-// Name is the sub-benchmark name: the keys of benchname.Keys as key=value,
+// Name is the sub-benchmark name: the keys of runfile.Keys as key=value,
 // separated by slashes, for example
 // variant=gpu-shared/size=2048x2048/filter=gauss5/k=5/block=32x8/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default.
 // Two keys are written only where they carry a choice: opts not by CPU
 // cases (timing=cpu: no compile options; their names are those stored
 // before the key existed, so that benchstat pairs fresh CPU runs with
-// them), tune only by cases that set a tunable. benchname.Parse supplies the
+// them), tune only by cases that set a tunable. runfile.Parse supplies the
 // implied value of either. Two choices ride in other keys' values, so that
 // every other name stays as it was: a case on a user's image has size
 // WxH@<image name>, and a convolve-mode case filter <filter>@convolve.
@@ -205,7 +205,7 @@ func (c Case) Name() string {
 		c.GPUs,
 	}
 	var sb strings.Builder
-	for i, key := range benchname.Keys() {
+	for i, key := range runfile.Keys() {
 		if key == "tune" && c.Tune == "" || key == "gpus" && c.GPUs == "" || key == "opts" && !c.GPU && c.Timing == CPUTiming {
 			continue
 		}

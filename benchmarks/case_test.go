@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 func TestCaseName(t *testing.T) {
@@ -41,15 +41,15 @@ func TestCaseName(t *testing.T) {
 		if got := tt.c.Name(); got != tt.want {
 			t.Errorf("Name() =\n %s\nwant\n %s", got, tt.want)
 		}
-		kv, err := benchname.Parse("BenchmarkConv/" + tt.want)
+		kv, err := runfile.Parse("BenchmarkConv/" + tt.want)
 		if err != nil {
-			t.Fatalf("benchname.Parse(%q): %v", tt.want, err)
+			t.Fatalf("runfile.Parse(%q): %v", tt.want, err)
 		}
 		if kv["variant"] != tt.c.Variant || kv["ch"] == "" || kv["mem"] == "" || kv["opts"] != tt.c.optsKey() {
-			t.Errorf("benchname.Parse(%q) = %v", tt.want, kv)
+			t.Errorf("runfile.Parse(%q) = %v", tt.want, kv)
 		}
-		if len(kv) != len(benchname.Keys()) {
-			t.Errorf("benchname.Parse(%q): %d keys, want %d", tt.want, len(kv), len(benchname.Keys()))
+		if len(kv) != len(runfile.Keys()) {
+			t.Errorf("runfile.Parse(%q): %d keys, want %d", tt.want, len(kv), len(runfile.Keys()))
 		}
 	}
 }
@@ -94,7 +94,7 @@ func TestTuneInName(t *testing.T) {
 	if got := c.Name(); got != want {
 		t.Errorf("Name() =\n %s\nwant\n %s", got, want)
 	}
-	kv, err := benchname.Parse(want)
+	kv, err := runfile.Parse(want)
 	if err != nil || kv["tune"] != "shared=1" {
 		t.Errorf("Parse: tune %q, err %v", kv["tune"], err)
 	}
@@ -107,8 +107,8 @@ func TestTuneInName(t *testing.T) {
 	if strings.Contains(name, "tune=") {
 		t.Errorf("Name() of a case with no tunable carries tune: %s", name)
 	}
-	if kv, _ := benchname.Parse(name); kv["tune"] != "default" {
-		t.Errorf("benchname.Parse(%s): tune %q, want default", name, kv["tune"])
+	if kv, _ := runfile.Parse(name); kv["tune"] != "default" {
+		t.Errorf("runfile.Parse(%s): tune %q, want default", name, kv["tune"])
 	}
 	if c.Config().Tunables != nil {
 		t.Errorf("Config().Tunables of a case with no tunable = %v", c.Config().Tunables)

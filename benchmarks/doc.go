@@ -23,7 +23,7 @@
 // planned (a *convolve.CapabilityError from convolve.PlanFor, such as a
 // stream variant's image whose rows do not fit under its cap) is skipped
 // with the reason, in a "# unsupported <case>: <reason>" line of the
-// output (benchname.UnsupportedLine); any other plan error fails it. In sweeps over compile options (002-exactness) the gate
+// output (runfile.UnsupportedLine); any other plan error fails it. In sweeps over compile options (002-exactness) the gate
 // also records, as the max-ulp metric, the largest distance in float32
 // ULPs between the output and cpu-naive's; kernels that sum in
 // cpu-naive's order and are compiled with --fmad=false (opts=nofma) must
@@ -248,6 +248,6 @@
 // stderr. A -bench or -test.skip pattern that names some of the sweep's
 // cases (-bench 'Conv/variant=gpu-fft/size=4096x4096/') runs those alone:
 // the progress counts them, and only their kernels are compiled ahead.
-// Runs pair across ages and hosts through PairingName
+// Runs pair across ages and hosts through runfile.PairingName
 // (benchmarks/cmd/compare, make compare).
 package benchmarks

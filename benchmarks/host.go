@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/convbench/convbench/runfile"
 	"github.com/convbench/convbench/tables/crossover"
 	"github.com/convbench/convbench/tables/tuning"
 )
@@ -78,51 +79,51 @@ func (h Host) Peaks() Peaks {
 // (EnergyMeter.ConfigLine).
 func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
-		"sweep: " + sweep,
-		"cpu-threads: " + strconv.Itoa(cpuThreads),
+		runfile.ConfigLine(runfile.KeySweep, sweep),
+		runfile.ConfigLine(runfile.KeyCPUThreads, strconv.Itoa(cpuThreads)),
 	}
 	if cpuCap > 0 {
-		lines = append(lines, fmt.Sprintf("cpu-cap: %d multiply-adds per CPU case", cpuCap))
+		lines = append(lines, runfile.ConfigLine(runfile.KeyCPUCap, fmt.Sprintf("%d multiply-adds per CPU case", cpuCap)))
 	} else {
-		lines = append(lines, "cpu-cap: none")
+		lines = append(lines, runfile.ConfigLine(runfile.KeyCPUCap, "none"))
 	}
 	if c := h.CPU; c != nil {
 		lines = append(lines,
-			"cpu-copy-gbps: "+strconv.FormatFloat(c.CopyGBps, 'f', 1, 64),
-			"cpu-scalar-gflops: "+strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64),
+			runfile.ConfigLine(runfile.KeyCPUCopyGBps, strconv.FormatFloat(c.CopyGBps, 'f', 1, 64)),
+			runfile.ConfigLine(runfile.KeyCPUScalar, strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64)),
 		)
 		if c.FMAGFLOPs > 0 {
-			lines = append(lines, "cpu-fma-gflops: "+strconv.FormatFloat(c.FMAGFLOPs, 'f', 1, 64))
+			lines = append(lines, runfile.ConfigLine(runfile.KeyCPUFMA, strconv.FormatFloat(c.FMAGFLOPs, 'f', 1, 64)))
 		}
 	}
 	if h.GPU == nil {
-		return append(lines, "gpu: none")
+		return append(lines, runfile.ConfigLine(runfile.KeyGPU, "none"))
 	}
 	g := h.GPU
 	lines = append(lines,
-		"gpu: "+g.Name,
-		"gpu-cc: "+g.CC,
-		"gpu-sms: "+strconv.Itoa(g.SMs),
-		"driver: "+g.Driver,
-		"nvrtc: "+g.NVRTC,
-		"gpu-peak-gbps: "+strconv.FormatFloat(g.PeakGBps, 'f', 1, 64),
-		"gpu-copy-gbps: "+strconv.FormatFloat(g.CopyGBps, 'f', 1, 64),
-		"gpu-peak-gflops: "+strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64),
-		"kernel-opts: "+g.KernelOpts,
+		runfile.ConfigLine(runfile.KeyGPU, g.Name),
+		runfile.ConfigLine(runfile.KeyGPUCC, g.CC),
+		runfile.ConfigLine(runfile.KeyGPUSMs, strconv.Itoa(g.SMs)),
+		runfile.ConfigLine(runfile.KeyDriver, g.Driver),
+		runfile.ConfigLine(runfile.KeyNVRTC, g.NVRTC),
+		runfile.ConfigLine(runfile.KeyGPUPeakGBps, strconv.FormatFloat(g.PeakGBps, 'f', 1, 64)),
+		runfile.ConfigLine(runfile.KeyGPUCopyGBps, strconv.FormatFloat(g.CopyGBps, 'f', 1, 64)),
+		runfile.ConfigLine(runfile.KeyGPUPeakFLOPs, strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64)),
+		runfile.ConfigLine(runfile.KeyKernelOpts, g.KernelOpts),
 		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Tables.Default),
 		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Tables.Default),
 		autoPathsLine(),
 	)
 	if g.Count > 0 {
-		lines = append(lines, "gpu-count: "+strconv.Itoa(g.Count))
+		lines = append(lines, runfile.ConfigLine(runfile.KeyGPUCount, strconv.Itoa(g.Count)))
 	}
 	if g.H2DGBps > 0 && g.D2HGBps > 0 {
 		lines = append(lines,
-			"gpu-h2d-gbps: "+strconv.FormatFloat(g.H2DGBps, 'f', 1, 64),
-			"gpu-d2h-gbps: "+strconv.FormatFloat(g.D2HGBps, 'f', 1, 64))
+			runfile.ConfigLine(runfile.KeyGPUH2DGBps, strconv.FormatFloat(g.H2DGBps, 'f', 1, 64)),
+			runfile.ConfigLine(runfile.KeyGPUD2HGBps, strconv.FormatFloat(g.D2HGBps, 'f', 1, 64)))
 	}
 	if g.BothGBps > 0 {
-		lines = append(lines, "gpu-bidir-gbps: "+strconv.FormatFloat(g.BothGBps, 'f', 1, 64))
+		lines = append(lines, runfile.ConfigLine(runfile.KeyGPUBidirGBps, strconv.FormatFloat(g.BothGBps, 'f', 1, 64)))
 	}
 	return append(lines, h.Energy.ConfigLine())
 }

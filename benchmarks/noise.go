@@ -102,7 +102,7 @@ func (n Noise) Validate() error {
 }
 
 // String describes the rule for the output's configuration line; it opens
-// with the target as benchname.ParseNoiseTarget reads it.
+// with the target as runfile.ParseNoiseTarget reads it.
 func (n Noise) String() string {
 	s := fmt.Sprintf("median-ci95 <= %g%% (of %v for medians below it), at least %d samples, at most %v per line unless under %d samples, samples of at least %v",
 		n.Target, n.Floor, max(n.MinSamples, MinCISamples), n.MaxTime, MinCISamples, n.SampleTime)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 )
 
 func TestSpread(t *testing.T) {
@@ -305,10 +305,10 @@ func TestLineTime(t *testing.T) {
 }
 
 // The rule's configuration line states its target as package results
-// reads it (benchname.ParseNoiseTarget).
+// reads it (runfile.ParseNoiseTarget).
 func TestNoiseStringTarget(t *testing.T) {
 	for _, n := range []Noise{DefaultNoise, quickNoise, {Target: 2.5, Floor: time.Millisecond, MinSamples: 10, MaxTime: time.Second}} {
-		target, floor, ok := benchname.ParseNoiseTarget(n.String())
+		target, floor, ok := runfile.ParseNoiseTarget(n.String())
 		if !ok || target != n.Target || floor != n.Floor {
 			t.Errorf("%q reads as %v, %v, %v; want %v, %v", n.String(), target, floor, ok, n.Target, n.Floor)
 		}

@@ -2,6 +2,8 @@ package benchmarks
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,42 +11,10 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 )
-
-func TestPairingName(t *testing.T) {
-	const mid = "/size=8x8/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
-	const gmid = "/size=8x8/filter=box3/k=3/block=16x16/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"
-	tests := []struct {
-		in, want string
-		wantErr  bool
-	}{
-		// CPU cases: opts=none, written by older runs, goes.
-		{"Conv/variant=cpu-fast" + mid + "/opts=none", "Conv/variant=cpu-fast" + mid, false},
-		{"Conv/variant=cpu-fast" + mid, "Conv/variant=cpu-fast" + mid, false},
-		{"BenchmarkConv/variant=cpu-fast" + mid + "/opts=none-8", "BenchmarkConv/variant=cpu-fast" + mid + "-8", false},
-		{"variant=cpu-fast" + mid + "/opts=none/tune=none", "variant=cpu-fast" + mid, false},
-		// GPU cases: stored before the opts key, they get opts=default.
-		{"Conv/variant=gpu-naive" + gmid, "Conv/variant=gpu-naive" + gmid + "/opts=default", false},
-		{"Conv/variant=gpu-naive" + gmid + "/opts=default-4", "Conv/variant=gpu-naive" + gmid + "/opts=default-4", false},
-		{"Conv/variant=gpu-naive" + gmid + "/opts=nofma", "Conv/variant=gpu-naive" + gmid + "/opts=nofma", false},
-		{"Conv/variant=gpu-naive" + gmid + "/opts=default/tune=default", "Conv/variant=gpu-naive" + gmid + "/opts=default", false},
-		{"Conv/variant=gpu-sobel" + gmid + "/opts=default/tune=shared=1", "Conv/variant=gpu-sobel" + gmid + "/opts=default/tune=shared=1", false},
-		{"Conv/variant=gpu-naive/size=8x8", "", true},
-		{"Conv/variant=gpu-naive" + gmid + "/oops", "", true},
-	}
-	for _, tt := range tests {
-		got, err := PairingName(tt.in)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("PairingName(%q) error %v, want error %v", tt.in, err, tt.wantErr)
-			continue
-		}
-		if got != tt.want {
-			t.Errorf("PairingName(%q) =\n %q\nwant\n %q", tt.in, got, tt.want)
-		}
-	}
-}
 
 // Every case name written today is its own pairing name.
 func TestPairingNameOfPresetCases(t *testing.T) {
@@ -52,7 +22,7 @@ func TestPairingNameOfPresetCases(t *testing.T) {
 		for _, gpu := range []bool{false, true} {
 			ex := p.Expand(Env{GPU: gpu, Pinned: true, Variants: convolve.Variants()})
 			for _, c := range ex.Cases {
-				if got, err := PairingName(c.Name()); err != nil || got != c.Name() {
+				if got, err := runfile.PairingName(c.Name()); err != nil || got != c.Name() {
 					t.Fatalf("%s: PairingName(%s) = %s, %v", p.Name, c.Name(), got, err)
 				}
 			}
@@ -168,4 +138,30 @@ func TestFreshRunPairsWithCommitted(t *testing.T) {
 	if paired == 0 {
 		t.Errorf("no fresh case pairs with %s after rewriteForPairing", gpuHost)
 	}
+}
+
+// rewriteForPairing copies the benchmark output in r to w, every
+// BenchmarkConv result renamed by runfile.PairingName; configuration,
+// unit lines and other benchmarks pass unchanged. name labels r in
+// errors.
+func rewriteForPairing(w io.Writer, r io.Reader, name string) error {
+	rd := benchfmt.NewReader(r, name)
+	wr := benchfmt.NewWriter(w)
+	for rd.Scan() {
+		rec := rd.Result()
+		if res, ok := rec.(*benchfmt.Result); ok {
+			if base, _ := res.Name.Parts(); string(base) == "Conv" {
+				pn, err := runfile.PairingName(string(res.Name))
+				if err != nil {
+					file, line := res.Pos()
+					return fmt.Errorf("%s:%d: %w", file, line, err)
+				}
+				res.Name = benchfmt.Name(pn)
+			}
+		}
+		if err := wr.Write(rec); err != nil {
+			return err
+		}
+	}
+	return rd.Err()
 }

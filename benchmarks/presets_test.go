@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // fakeVariant describes itself only; Expand never plans.
@@ -55,7 +55,7 @@ func axis(cases []Case, key string) []string {
 	var vals []string
 	for _, c := range cases {
 		c.GPU = !strings.HasPrefix(c.Variant, "cpu-")
-		kv, err := benchname.Parse(c.Name())
+		kv, err := runfile.Parse(c.Name())
 		if err != nil {
 			panic(err)
 		}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/runfile"
 )
 
 // Device is what the runner needs from a GPU besides the variants' plans.
@@ -75,7 +75,7 @@ type Runner struct {
 	// prints the case's name, so it never splits a result line.
 	Settings io.Writer
 	// Unsupported, when set, receives the line
-	// benchname.UnsupportedLine writes for each case whose variant
+	// runfile.UnsupportedLine writes for each case whose variant
 	// refuses its problem or configuration as unsupported when the case
 	// is planned (a *convolve.CapabilityError from convolve.PlanFor):
 	// such a case is skipped with the reason, not failed. Like Settings,
@@ -307,8 +307,9 @@ func (r *Runner) lookup(name string) (convolve.Variant, error) {
 	return convolve.Lookup(name)
 }
 
-// settingPrefix begins the line a Runner writes to Settings for a case.
-const settingPrefix = "# setting "
+// settingPrefix begins the line a Runner writes to Settings for a case
+// (runfile.SettingLine).
+const settingPrefix = runfile.SettingPrefix
 
 // settingNote is the progress note naming the block and tunables a plan
 // runs with and where they came from (its tuning table, its family's
@@ -407,7 +408,7 @@ func (r *Runner) Run(b *testing.B, c Case) {
 			if first {
 				r.Progress.Note("unsupported, skipped: " + ue.err.Error())
 				if r.Unsupported != nil {
-					fmt.Fprintln(r.Unsupported, benchname.UnsupportedLine(name, ue.err.Error()))
+					fmt.Fprintln(r.Unsupported, runfile.UnsupportedLine(name, ue.err.Error()))
 				}
 			}
 			b.Skipf("%s: unsupported, skipped: %v", c.Variant, ue.err)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // fakeVariantsEnv, set to 1 in the environment of a run of this test
@@ -100,7 +100,7 @@ func TestSweepSkipsUnsupported(t *testing.T) {
 	}
 	var lines []string
 	for _, l := range strings.Split(out, "\n") {
-		if name, reason, found := benchname.ParseUnsupported(l); found {
+		if name, reason, found := runfile.ParseUnsupported(l); found {
 			lines = append(lines, name)
 			want := "test-refusing does not support image rows of 64x48x1 f32"
 			if !strings.Contains(reason, want) || !strings.Contains(reason, "over the cap of 16384") {
@@ -166,7 +166,7 @@ func TestRunnerRecordsUnsupported(t *testing.T) {
 	if res.N != 0 {
 		t.Errorf("a refused case was timed: %+v", res)
 	}
-	name, reason, ok := benchname.ParseUnsupported(strings.TrimSuffix(unsupported.String(), "\n"))
+	name, reason, ok := runfile.ParseUnsupported(strings.TrimSuffix(unsupported.String(), "\n"))
 	if !ok || name != c.Name() || !strings.Contains(reason, "refusing does not support image rows of 16x12x1 f32") {
 		t.Errorf("unsupported %q: want one line naming %s and the refusal", unsupported.String(), c.Name())
 	}

@@ -3,8 +3,8 @@ package benchmarks
 import (
 	"testing"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 func TestBenchCasesWithinCapabilities(t *testing.T) {
@@ -40,7 +40,7 @@ func TestBenchCasesWithinCapabilities(t *testing.T) {
 				if err := tt.caps.Check(p); err != nil {
 					t.Errorf("case %s outside the capabilities: %v", c.Name(), err)
 				}
-				keys, err := benchname.Parse(c.Name())
+				keys, err := runfile.Parse(c.Name())
 				if err != nil {
 					t.Errorf("name %s does not parse: %v", c.Name(), err)
 				}

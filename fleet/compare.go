@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -27,11 +27,11 @@ type Comparison struct {
 // CaseRow is one case's times by slug.
 type CaseRow struct {
 	Case  string               // the name's parts that differ between cases
-	Unit  string               // the time compared, one of benchname.TimeUnits
+	Unit  string               // the time compared, one of runfile.TimeUnits
 	Times map[string]CaseTimes // by slug
 }
 
-// unitWords says what each of benchname.TimeUnits measures, in a table's
+// unitWords says what each of runfile.TimeUnits measures, in a table's
 // column.
 var unitWords = map[string]string{"gpu-ns/op": "GPU kernel", "total-ns/op": "GPU with copies", "ns/op": "host"}
 
@@ -66,12 +66,12 @@ func Compare(files []string) (*Comparison, error) {
 			return nil, err
 		}
 	}
-	// A case compares the first of benchname.TimeUnits that any of its lines has,
+	// A case compares the first of runfile.TimeUnits that any of its lines has,
 	// over the lines that have it.
 	units := map[string]string{}
 	times := map[string]map[string][]float64{} // case -> slug -> seconds of each line
 	for _, name := range names {
-		for _, u := range benchname.TimeUnits {
+		for _, u := range runfile.TimeUnits {
 			if slices.ContainsFunc(lines[name], func(l line) bool { _, ok := l.times[u]; return ok }) {
 				units[name] = u
 				break
@@ -110,7 +110,7 @@ func Compare(files []string) (*Comparison, error) {
 }
 
 // readTimes calls found with the name (without its GOMAXPROCS suffix) and
-// the times of benchname.TimeUnits (in seconds) of every result line of the benchmark file at
+// the times of runfile.TimeUnits (in seconds) of every result line of the benchmark file at
 // path that has one.
 func readTimes(path string, found func(name string, times map[string]float64)) error {
 	f, err := os.Open(path)
@@ -130,7 +130,7 @@ func readTimes(path string, found func(name string, times map[string]float64)) e
 			if u == "" {
 				u = v.Unit
 			}
-			if slices.Contains(benchname.TimeUnits, u) {
+			if slices.Contains(runfile.TimeUnits, u) {
 				times[u] = v.Value
 			}
 		}

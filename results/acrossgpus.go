@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // ---- across GPUs: the same preset's cases on each GPU ----
@@ -160,7 +162,7 @@ func acrossBest(preset string, runs []acrossRun) *Table {
 	looser := looserPaths(base.run)
 	t := &Table{ID: "across-" + preset + "-best", Title: fmt.Sprintf("Preset %s: our fastest float32-accurate path of each case on each GPU", preset),
 		Caption: fmt.Sprintf("From the runs of preset `%s`: %s. Per case the fastest of our paths (`gpu-*`, `gpu-fft` among them, no auto variant) held to float32's error model (not `gpu-tc-bf16` or `gpu-tc-tf32`) on %s, its kernel time on each GPU (ms ± the half-width of the %.0f%% confidence interval of the median, ±∞ under five lines), and each later GPU's time over the first's, or ~ where the two do not differ significantly (p ≤ 0.05).",
-			preset, acrossWhich(runs), base.host.Title, 100*Confidence),
+			preset, acrossWhich(runs), base.host.Title, 100*runfile.Confidence),
 		Header: []string{"Filter", "Size", "K", "Path"}, Keys: 4}
 	for _, r := range runs {
 		t.Header = append(t.Header, r.host.Title+" (ms)")

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 	"github.com/convbench/convbench/tables/crossover"
 )
 
@@ -221,7 +222,7 @@ func readCrossover(run *Run) []crossoverCase {
 // error when the run names no GPU, holds no case of the preset, or holds
 // two images of one size class for the same K and kind.
 func CrossoverTable(run *Run) (*crossover.Table, error) {
-	gpu := run.Config["gpu"]
+	gpu := run.Config[runfile.KeyGPU]
 	if gpu == "" {
 		return nil, fmt.Errorf("results: %s: the run names no gpu", run.Path)
 	}

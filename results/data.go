@@ -17,27 +17,26 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
 )
 
-// nameKeys are the sub-benchmark keys of a case name, benchname.Keys.
+// nameKeys are the sub-benchmark keys of a case name, runfile.Keys.
 // Names stored before the opts key existed lack it, names of cases that
 // set no tunable lack tune, and names of cases that name no devices lack
 // gpus; ReadRun fills them in (see impliedKeys).
-var nameKeys = benchname.Keys()
+var nameKeys = runfile.Keys()
 
 // impliedKeys are the name keys a stored name may lack, with the value
-// that absence means given the sample's other keys, as benchname.Parse
+// that absence means given the sample's other keys, as runfile.Parse
 // fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
 var impliedKeys = map[string]func(keys map[string]string) string{
 	"opts": impliedDefault,
@@ -45,7 +44,7 @@ var impliedKeys = map[string]func(keys map[string]string) string{
 	"gpus": impliedDefault,
 }
 
-func impliedDefault(keys map[string]string) string { return benchname.Implied(keys["timing"]) }
+func impliedDefault(keys map[string]string) string { return runfile.Implied(keys["timing"]) }
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {
@@ -79,11 +78,11 @@ func (s *Sample) Max(unit string) (float64, bool) {
 	return slices.Max(v), true
 }
 
-// TimeUnit returns the unit Time reads, the first of benchname.TimeUnits
+// TimeUnit returns the unit Time reads, the first of runfile.TimeUnits
 // the case has: gpu-ns/op for GPU kernel cases, total-ns/op for pipeline
 // cases, ns/op for CPU cases.
 func (s *Sample) TimeUnit() string {
-	for _, u := range benchname.TimeUnits {
+	for _, u := range runfile.TimeUnits {
 		if len(s.Values[u]) > 0 {
 			return u
 		}
@@ -126,14 +125,14 @@ type Run struct {
 	Failures []string
 	// Timeline is the phases of one overlapped run of a multi-device case
 	// that the run wrote ("# timeline " lines), in file order.
-	Timeline []Span
+	Timeline []runfile.Span
 	// Settings are how the cases whose plans say so were set up ("#
 	// setting " lines: block, tunables, their source, auto's path), in
 	// file order.
 	Settings []CaseSetting
 	// Unsupported are the cases the run skipped because their variants
 	// refused them as unsupported when they were planned ("# unsupported "
-	// lines, benchname.UnsupportedLine), in file order.
+	// lines, runfile.UnsupportedLine), in file order.
 	Unsupported []UnsupportedCase
 	// Modified is when the file was last written, as Load found it; zero
 	// for a run ReadRun read from elsewhere.
@@ -161,31 +160,24 @@ type UnsupportedCase struct {
 // parseUnsupported parses an unsupported line; ok is false for any other
 // line.
 func parseUnsupported(line string) (UnsupportedCase, bool, error) {
-	name, reason, ok := benchname.ParseUnsupported(line)
+	name, reason, ok := runfile.ParseUnsupported(line)
 	if !ok {
 		return UnsupportedCase{}, false, nil
 	}
-	keys, err := benchname.Parse(name)
+	keys, err := runfile.Parse(name)
 	if err != nil {
 		return UnsupportedCase{}, false, fmt.Errorf("unsupported line %q: %w", line, err)
 	}
 	return UnsupportedCase{Name: name, Keys: keys, Reason: reason}, true, nil
 }
 
-// settingPrefix begins a setting line, as the benchmarks write it.
-const settingPrefix = "# setting "
-
 // parseSetting parses a setting line; ok is false for any other line.
 func parseSetting(line string) (CaseSetting, bool, error) {
-	rest, ok := strings.CutPrefix(line, settingPrefix)
+	name, note, ok, err := runfile.ParseSetting(line)
 	if !ok {
-		return CaseSetting{}, false, nil
+		return CaseSetting{}, false, err
 	}
-	name, note, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return CaseSetting{}, false, fmt.Errorf("setting line %q: want the case, \": \" and the note", line)
-	}
-	keys, err := benchname.Parse(name)
+	keys, err := runfile.Parse(name)
 	if err != nil {
 		return CaseSetting{}, false, fmt.Errorf("setting line %q: %w", line, err)
 	}
@@ -204,24 +196,10 @@ func (r *Run) SettingOf(q Q) (string, bool) {
 	return "", false
 }
 
-// commitPattern finds the commit in a run's header line, which the sweep
-// command and scripts/gpu-run.sh both write as "commit <sha>".
-var commitPattern = regexp.MustCompile(`\bcommit ([0-9a-f]{7,40})\b`)
-
 // Commit returns the short commit the run's header names, with
 // " (with uncommitted changes)" when the header says so, or "" when it
-// names none.
-func (r *Run) Commit() string {
-	m := commitPattern.FindStringSubmatch(r.Header)
-	if m == nil {
-		return ""
-	}
-	c := m[1][:min(7, len(m[1]))]
-	if strings.Contains(r.Header, "with uncommitted changes") {
-		c += " (with uncommitted changes)"
-	}
-	return c
-}
+// names none (runfile.HeaderCommit).
+func (r *Run) Commit() string { return runfile.HeaderCommit(r.Header) }
 
 // Find returns the samples whose keys match every key=value of want, by
 // the benchproc filter that query names (Q.Filter).
@@ -359,14 +337,14 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 			first = false
 		}
 		if leading = leading && strings.HasPrefix(line, "#"); leading && run.Command == "" {
-			if _, cmd, ok := strings.Cut(line, "command: "); ok {
-				run.Command = strings.TrimSpace(cmd)
+			if cmd, ok := runfile.HeaderCommand(line); ok {
+				run.Command = cmd
 			}
 		}
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
 			run.Failures = append(run.Failures, line)
 		}
-		if sp, ok, err := parseSpan(line); err != nil {
+		if sp, ok, err := runfile.ParseSpan(line); err != nil {
 			return nil, fmt.Errorf("results: %s: %w", path, err)
 		} else if ok {
 			run.Timeline = append(run.Timeline, sp)
@@ -414,7 +392,7 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 // rather than reads from the device. The shards of a merged run each
 // measured their own, each in a configuration line of its block, so the
 // run's value is the median of those lines' values.
-var measuredConfig = []string{"gpu-copy-gbps"}
+var measuredConfig = []string{runfile.KeyGPUCopyGBps}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.
 func Load(dataDir string) ([]*Run, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // ---- against the floors: preset roofline ----
@@ -119,7 +120,7 @@ func (d *floorData) accurate(family string) []string {
 // and for a merged run the range of its shards' values it is the median of.
 func copyBWNote(run *Run, bw float64) string {
 	note := Sig(bw, 5) + " GB/s"
-	if vs := run.measured["gpu-copy-gbps"]; len(vs) > 1 {
+	if vs := run.measured[runfile.KeyGPUCopyGBps]; len(vs) > 1 {
 		note += fmt.Sprintf(", the median of the %d values its shards measured, %s to %s GB/s", len(vs), Sig(vs[0], 5), Sig(vs[len(vs)-1], 5))
 	}
 	return note
@@ -135,8 +136,8 @@ func floorKey(family, size string, k int) string {
 // variant's fastest sample. It is nil when the run lacks its copy
 // bandwidth or FP32 peak.
 func readFloors(run *Run) *floorData {
-	bw, err1 := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
-	peak, err2 := strconv.ParseFloat(run.Config["gpu-peak-gflops"], 64)
+	bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
+	peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
 	if err1 != nil || err2 != nil || !(bw > 0) || !(peak > 0) {
 		return nil
 	}
@@ -380,7 +381,7 @@ func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table
 		Caption: fmt.Sprintf("From %s: kernel time (ms, `timing=kernel-graph`, f32, one channel, zero border, hot cache) and, in brackets, the share of the binding floor (floor / time). "+
 			"DRAM floor: 8·W·H bytes over the run's gpu-copy-gbps (%s); FP32 floor: 2·K²·W·H FLOP over its gpu-peak-gflops (%s GFLOP/s); the binding floor is the larger. "+
 			"A time without ± is one sample set (`-count 1`); with more, ± is the half-width of the %.0f%% confidence interval of the median over the sets, ±∞ where they are too few for one (under five); the spread within each set is the `median-ci95-%%` of its line.",
-			which, copyBWNote(d.run, d.bw), Sig(d.peak, 5), 100*Confidence),
+			which, copyBWNote(d.run, d.bw), Sig(d.peak, 5), 100*runfile.Confidence),
 		Header: []string{"Size", "K", "DRAM floor (ms)", "FP32 floor (ms)", "Binds"}, Keys: 2}
 	for _, v := range vs {
 		t.Header = append(t.Header, v+" (ms, share)")

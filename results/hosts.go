@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchproc"
 )
 
@@ -27,7 +28,7 @@ func GroupHosts(runs []*Run) []*Host {
 	for _, r := range runs {
 		h := by[r.Host]
 		if h == nil {
-			g := r.Config["gpu"]
+			g := r.Config[runfile.KeyGPU]
 			h = &Host{Slug: r.Host, Title: hostTitle(r), GPU: g != "" && g != "none"}
 			by[r.Host] = h
 			order = append(order, r.Host)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // multiGPUVariant is the variant preset 004-multigpu times.
@@ -44,14 +45,14 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		if run == nil {
 			continue
 		}
-		n, _ := strconv.Atoi(run.Config["gpu-count"])
+		n, _ := strconv.Atoi(run.Config[runfile.KeyGPUCount])
 		n = max(n, 1)
 		t := &Table{ID: "004-multigpu-scaling-" + h.Slug,
 			Title: fmt.Sprintf("%s on row slabs: scaling over %d GPU(s) — %s", multiGPUVariant, n, h.Title),
 			Caption: "Times are medians (ms). gpus=0,0 is two logical devices (executors, streams, slabs) on GPU 0; " +
 				"efficiency is T1 / (N x TN) over the N GPUs of the case, with T1 the gpus=0 time of the same run; " +
 				"% bound is the host-copy bound over the measured total time: the least time the copies can take (convolve.HostCopyBound: the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, the two directions overlapped but together no faster than gpu-bidir-gbps, copies both ways at once, where the run measured it; each GPU over its own link), computed here from the run's bandwidths and the case's bytes. " +
-				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", orMissing(run.Config["gpu-h2d-gbps"]), orMissing(run.Config["gpu-d2h-gbps"]), orMissing(run.Config["gpu-bidir-gbps"])),
+				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", orMissing(run.Config[runfile.KeyGPUH2DGBps]), orMissing(run.Config[runfile.KeyGPUD2HGBps]), orMissing(run.Config[runfile.KeyGPUBidirGBps])),
 			Header: []string{"size", "type", "filter", "what", "gpus=0", "gpus=0,0", "efficiency 0,0", "% bound (0)"}}
 		if n > 1 {
 			t.Header = append(t.Header, "gpus="+allGPUs(n), "efficiency", "% bound")
@@ -88,7 +89,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		}
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
-			var spans []Span
+			var spans []runfile.Span
 			for _, sp := range run.Timeline {
 				if sp.Case == c {
 					spans = append(spans, sp)
@@ -185,9 +186,9 @@ func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	w, h, ok := parseSize(smp.Keys["size"])
 	typ, err := convolve.ParseElemType(smp.Keys["type"])
 	ch, errCh := strconv.Atoi(smp.Keys["ch"])
-	h2d, err1 := strconv.ParseFloat(run.Config["gpu-h2d-gbps"], 64)
-	d2h, err2 := strconv.ParseFloat(run.Config["gpu-d2h-gbps"], 64)
-	both, _ := strconv.ParseFloat(run.Config["gpu-bidir-gbps"], 64) // absent in older runs: 0, not used
+	h2d, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUH2DGBps], 64)
+	d2h, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUD2HGBps], 64)
+	both, _ := strconv.ParseFloat(run.Config[runfile.KeyGPUBidirGBps], 64) // absent in older runs: 0, not used
 	t := timeOf(smp)
 	if !ok || err != nil || errCh != nil || err1 != nil || err2 != nil || !t.OK() || t.Center() <= 0 {
 		return 0, false

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // syntheticMultiGPU is a stored 004-multigpu run on two GPUs: the one-GPU
@@ -38,7 +40,7 @@ func TestMultiGPUSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Timeline) != 6 || r.Timeline[4] != (Span{Case: r.Timeline[0].Case, Dev: 1, GPU: 1, Stream: 0, Chunk: 1, Phase: "kernel", StartUS: 100, EndUS: 190}) {
+	if len(r.Timeline) != 6 || r.Timeline[4] != (runfile.Span{Case: r.Timeline[0].Case, Dev: 1, GPU: 1, Stream: 0, Chunk: 1, Phase: "kernel", StartUS: 100, EndUS: 190}) {
 		t.Fatalf("timeline %+v", r.Timeline)
 	}
 	s := sectionMultiGPU(GroupHosts([]*Run{r}))
@@ -70,22 +72,6 @@ func TestMultiGPUSection(t *testing.T) {
 		if !strings.Contains(svg.String(), want) {
 			t.Errorf("timeline SVG lacks %q", want)
 		}
-	}
-}
-
-func TestParseSpanErrors(t *testing.T) {
-	for _, line := range []string{
-		"# timeline c dev=0 gpu=0 stream=0 chunk=0 phase=h2d start-us=5",
-		"# timeline c dev=x gpu=0 stream=0 chunk=0 phase=h2d start-us=5 end-us=6",
-		"# timeline c dev=0 gpu=0 stream=0 chunk=0 phase=h2d start-us=5 end-us=4",
-		"# timeline c dev=0 gpu=0 stream=0 chunk=0 phase=h2d start-us=5 when=4",
-	} {
-		if _, _, err := parseSpan(line); err == nil {
-			t.Errorf("parseSpan(%q) succeeded", line)
-		}
-	}
-	if _, ok, err := parseSpan("# no GPU"); ok || err != nil {
-		t.Errorf("another comment line: %v, %v", ok, err)
 	}
 }
 

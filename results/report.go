@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // Options say where the report reads and writes.
@@ -79,7 +81,7 @@ func (r *Report) Markdown() []byte {
 		if len(h.Runs) > 0 {
 			c := h.Runs[0].Config
 			var parts []string
-			for _, k := range []string{"gpu-cc", "gpu-sms", "driver", "gpu-peak-gbps", "gpu-copy-gbps", "gpu-peak-gflops", "cpu", "cpu-threads", "cpu-cap"} {
+			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, "cpu", runfile.KeyCPUThreads, runfile.KeyCPUCap} {
 				if v := c[k]; v != "" {
 					parts = append(parts, k+" "+v)
 				}
@@ -94,7 +96,7 @@ func (r *Report) Markdown() []byte {
 			if c := run.Commit(); c != "" {
 				fmt.Fprintf(&b, " at %s", c)
 			}
-			if c := run.Config["cpu-cap"]; c != "" && c != h.Runs[0].Config["cpu-cap"] {
+			if c := run.Config[runfile.KeyCPUCap]; c != "" && c != h.Runs[0].Config[runfile.KeyCPUCap] {
 				fmt.Fprintf(&b, " (cpu-cap %s)", c)
 			}
 			if d, k, ok := run.Throttled(); ok {
@@ -122,7 +124,7 @@ func (r *Report) Markdown() []byte {
 func ReadingNotes() string {
 	var b strings.Builder
 	b.WriteString("Times are medians over each case's runs: kernel time from CUDA events for GPU kernels, host time of `Plan.Run` for CPU variants.\n")
-	fmt.Fprintf(&b, "A measured time reads `median ±x%%`: x is the half-width of the median's %.0f%% confidence interval (benchmath, order statistics, as benchstat computes it; with five runs the interval is their range, of 94%% confidence). ", 100*Confidence)
+	fmt.Fprintf(&b, "A measured time reads `median ±x%%`: x is the half-width of the median's %.0f%% confidence interval (benchmath, order statistics, as benchstat computes it; with five runs the interval is their range, of 94%% confidence). ", 100*runfile.Confidence)
 	b.WriteString("A ratio of two measured times (speedups, `V2/V1`, `Default / best`) is printed only where the Mann-Whitney U test finds their runs different (p ≤ 0.05); `~` marks a difference the runs do not support, as in benchstat.\n")
 	b.WriteString("How widely each case's runs spread, and which cases to read with care, is in the last section.\n")
 	b.WriteString("A dash marks a case that is not in the data (a CPU case above the CPU cap, or a preset not run). A host without a GPU shows its CPU cases alone: the GPU columns, rows and tables it cannot fill are left out.\n")

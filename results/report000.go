@@ -3,7 +3,7 @@ package results
 import (
 	"strconv"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 )
 
 var sizes000 = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
@@ -60,7 +60,7 @@ func section000(hosts []*Host) *Section {
 		}
 	}
 	for _, pub := range report000 {
-		t := &Table{ID: "000-published-" + benchname.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
+		t := &Table{ID: "000-published-" + runfile.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
 			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
 			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}
 		var v1s, v2s, ratios, bv2 []float64

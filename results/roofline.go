@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // rooflineSize is the image of the roofline section: the largest of
@@ -111,8 +112,8 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 		if run == nil {
 			continue
 		}
-		bw, err1 := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
-		peak, err2 := strconv.ParseFloat(run.Config["gpu-peak-gflops"], 64)
+		bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
+		peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
 		if err1 != nil || err2 != nil || bw <= 0 || peak <= 0 {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // runSections are the sections a report of a user's own runs opens with,
@@ -82,7 +83,7 @@ func runTable(h *Host, r *Run) *Table {
 	t := &Table{
 		ID:     "run-" + h.Slug + "-" + r.Preset,
 		Title:  fmt.Sprintf("Every case of `%s` — %s", r.Preset, h.Title),
-		Header: append(slices.Clone(axes), "median (ms)", fmt.Sprintf("%.0f%% CI (ms)", 100*Confidence), "runs", "fastest – slowest (ms)", "spread", "run ±", "runs agree"),
+		Header: append(slices.Clone(axes), "median (ms)", fmt.Sprintf("%.0f%% CI (ms)", 100*runfile.Confidence), "runs", "fastest – slowest (ms)", "spread", "run ±", "runs agree"),
 		Keys:   len(axes),
 	}
 	t.Caption = runCaption(r, varying, constant)
@@ -106,8 +107,8 @@ func runCaption(r *Run, varying []string, constant map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From `%s/%s.txt`", r.Host, r.Preset)
 	if a := strings.TrimSpace(r.Config["sweep-axes"]); a != "" {
-		fmt.Fprintf(&b, " (sweep `%s` with `%s`)", r.Config["sweep"], a)
-	} else if sw := r.Config["sweep"]; sw != "" {
+		fmt.Fprintf(&b, " (sweep `%s` with `%s`)", r.Config[runfile.KeySweep], a)
+	} else if sw := r.Config[runfile.KeySweep]; sw != "" {
 		fmt.Fprintf(&b, " (sweep `%s`)", sw)
 	}
 	if img := r.Config["image"]; img != "" {
@@ -140,7 +141,7 @@ func runLegend(r *Run) []string {
 	}
 	l := []string{
 		"median (ms): the median over the case's runs (its result lines, `-count`) of its time per operation (" + unit + ").",
-		fmt.Sprintf("%.0f%% CI (ms): that median's confidence interval over the runs, by benchmath's order statistics as benchstat computes it; a dash where the runs are too few for one (five or more give one: `-count 5`).", 100*Confidence),
+		fmt.Sprintf("%.0f%% CI (ms): that median's confidence interval over the runs, by benchmath's order statistics as benchstat computes it; a dash where the runs are too few for one (five or more give one: `-count 5`).", 100*runfile.Confidence),
 		"runs: how many runs (result lines) the case has.",
 		"fastest – slowest (ms): the fastest and the slowest run.",
 		"spread: the slowest run minus the fastest, over the median.",

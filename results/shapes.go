@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // ---- off the roofline's one case: preset roofline-shapes ----
@@ -98,7 +99,7 @@ func sectionShapes(hosts []*Host) *Section {
 		if run == nil {
 			continue
 		}
-		bw, err := strconv.ParseFloat(run.Config["gpu-copy-gbps"], 64)
+		bw, err := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
 		if err != nil || !(bw > 0) {
 			continue
 		}

@@ -4,15 +4,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchmath"
 )
-
-// Confidence is the level of the confidence intervals of medians the
-// tables print. benchmath's interval of a median is made of order
-// statistics, and at the 95% that benchstat uses by default it needs six
-// runs or more to be finite; the stored runs have five, which at 90% give
-// the range of the runs, an interval of 94% confidence.
-const Confidence = 0.90
 
 // thresholds are benchmath's defaults: a difference is called when the
 // Mann-Whitney U test gives p below 0.05, as benchstat calls it.
@@ -45,9 +39,9 @@ func timeOf(smp *Sample) Measure {
 func (m Measure) OK() bool { return m.s != nil && len(m.s.Values) > 0 }
 
 // Summary is the median of the values with its confidence interval at
-// Confidence, by benchmath making no assumption about their distribution.
+// runfile.Confidence, by benchmath making no assumption about their distribution.
 func (m Measure) Summary() benchmath.Summary {
-	return benchmath.AssumeNothing.Summary(m.s, Confidence)
+	return benchmath.AssumeNothing.Summary(m.s, runfile.Confidence)
 }
 
 // Center is the median, or NaN when the measure holds nothing.
@@ -80,7 +74,7 @@ func ratio(a, b Measure) (r float64, significant, ok bool) {
 
 // msCI formats a time measure (ns) as its median in milliseconds and the
 // half-width of its confidence interval in percent: "1.23 ±4%". "±∞"
-// says the runs are too few for an interval at Confidence.
+// says the runs are too few for an interval at runfile.Confidence.
 func msCI(m Measure) string {
 	if !m.OK() {
 		return missing

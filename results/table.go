@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convbench/convbench/runfile"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -200,7 +201,7 @@ func Summary(r *Run) *Table {
 		Header:  append(append([]string{"variant", "size", "filter", "block", "type", "ch"}, extra...), "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"),
 		Keys:    7 + len(extra),
 		Legend: []string{
-			fmt.Sprintf("time (ms): the median over the case's runs (result lines) ± the half-width of its %.0f%% confidence interval, in percent; ±∞: too few runs for one, as benchstat shows it (-count 5 or more gives one). gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.", 100*Confidence),
+			fmt.Sprintf("time (ms): the median over the case's runs (result lines) ± the half-width of its %.0f%% confidence interval, in percent; ±∞: too few runs for one, as benchstat shows it (-count 5 or more gives one). gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.", 100*runfile.Confidence),
 			"spread: the slowest run minus the fastest, over the median.",
 			"%copy-bw: GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU); %peak-bw in runs that predate it.",
 		},
@@ -377,7 +378,7 @@ func leadingRun(s string) (run, rest string) {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func hostTitle(r *Run) string {
-	if g := r.Config["gpu"]; g != "" && g != "none" {
+	if g := r.Config[runfile.KeyGPU]; g != "" && g != "none" {
 		return g
 	}
 	if c := r.Config["cpu"]; c != "" {

@@ -5,9 +5,8 @@ import (
 	"image/color"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 
+	"github.com/convbench/convbench/runfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -15,70 +14,12 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// timelinePrefix starts the lines a benchmark run writes for one
-// overlapped run of a multi-device case, as the benchmarks write it.
-const timelinePrefix = "# timeline "
-
-// Span is one phase of one chunk in a stored timeline: the case, the
-// logical device and its GPU, the stream, the chunk, the phase (h2d,
-// kernel or d2h) and its start and end in microseconds from the device's
-// first event.
-type Span struct {
-	Case                    string
-	Dev, GPU, Stream, Chunk int
-	Phase                   string
-	StartUS, EndUS          float64
-}
-
-// parseSpan reads a timeline line: ok is false for any other line, and a
-// timeline line that does not parse is an error naming the field.
-func parseSpan(line string) (Span, bool, error) {
-	rest, ok := strings.CutPrefix(line, timelinePrefix)
-	if !ok {
-		return Span{}, false, nil
-	}
-	f := strings.Fields(rest)
-	if len(f) != 8 {
-		return Span{}, false, fmt.Errorf("timeline line %q: want the case and 7 key=value fields", line)
-	}
-	s := Span{Case: f[0]}
-	for _, kv := range f[1:] {
-		k, v, _ := strings.Cut(kv, "=")
-		var err error
-		switch k {
-		case "dev":
-			s.Dev, err = strconv.Atoi(v)
-		case "gpu":
-			s.GPU, err = strconv.Atoi(v)
-		case "stream":
-			s.Stream, err = strconv.Atoi(v)
-		case "chunk":
-			s.Chunk, err = strconv.Atoi(v)
-		case "phase":
-			s.Phase = v
-		case "start-us":
-			s.StartUS, err = strconv.ParseFloat(v, 64)
-		case "end-us":
-			s.EndUS, err = strconv.ParseFloat(v, 64)
-		default:
-			err = fmt.Errorf("unknown key")
-		}
-		if err != nil {
-			return Span{}, false, fmt.Errorf("timeline line %q: field %q: %v", line, kv, err)
-		}
-	}
-	if s.EndUS < s.StartUS {
-		return Span{}, false, fmt.Errorf("timeline line %q: ends before it starts", line)
-	}
-	return s, true, nil
-}
-
 // Timeline is a plot of one overlapped run: a lane per stream of each
 // logical device, a bar per phase of each chunk, coloured by phase.
 type Timeline struct {
 	ID    string
 	Title string
-	Spans []Span
+	Spans []runfile.Span
 }
 
 // HasData reports whether there is a span to draw.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/tiling"
+	"github.com/convbench/convbench/runfile"
 )
 
 // sectionTuningTiled reads preset tuning-tiled: per GPU, image size and
@@ -47,7 +48,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 				if bestSmp != nil {
 					bestName = bestSmp.Keys["tune"] + " " + bestSmp.Keys["block"]
 				}
-				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config["gpu-sms"]))
+				defTune := "ry=" + strconv.Itoa(tiledDefaultRY(sz, f, run.Config[runfile.KeyGPUSMs]))
 				def := run.Measure(q.with("variant", "gpu-tiled", "tune", defTune, "block", "32x8"))
 				shared := run.Measure(q.with("variant", "gpu-shared", "tune", "default"))
 				if !best.OK() && !shared.OK() {

@@ -4,20 +4,20 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 )
 
 // targetWidth is the least half-width, in percent of m, of the interval
 // of a line whose median time is m nanoseconds, by the noise target the
 // run held its lines to: the run's "noise" configuration line states a
 // target in percent and a floor below which the target is the same
-// absolute width (benchname.ParseNoiseTarget). A line samples until its
+// absolute width (runfile.ParseNoiseTarget). A line samples until its
 // own interval is within that target, so two lines whose medians differ
 // by less than it agree at the precision the run asked for, however
 // narrow each line's own interval came out. It is 0 for a run that
 // states no target.
 func (s *Sample) targetWidth(m float64) float64 {
-	target, floor, ok := benchname.ParseNoiseTarget(s.Config["noise"])
+	target, floor, ok := runfile.ParseNoiseTarget(s.Config["noise"])
 	if !ok || !(m > 0) {
 		return 0
 	}

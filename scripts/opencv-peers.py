@@ -43,7 +43,7 @@ def cpu_name():
 
 
 def slug(name):
-    # The sweep's benchname.Slug for a host without a GPU: "cpu-" and the
+    # The sweep's runfile.Slug for a host without a GPU: "cpu-" and the
     # CPU name lower-cased, every run of other characters one dash.
     return "cpu-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 

@@ -19,14 +19,14 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // Slug is the file name (without .json) of gpu's table: its name in
 // lower case with runs of other characters turned into '-', as the
 // results' host directories are named ("nvidia-h100-80gb-hbm3").
-func Slug(gpu string) string { return benchname.Slug(gpu, "") }
+func Slug(gpu string) string { return runfile.Slug(gpu, "") }
 
 // Path is the file of gpu's table in directory dir:
 // dir/<Slug(gpu)>.json.

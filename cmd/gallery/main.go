@@ -31,11 +31,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 func main() {
@@ -155,7 +155,7 @@ func pickVariants(dataDir, dataName, galleryDir string) (variants []string, note
 		return []string{"cpu-fast"}, "", ""
 	}
 	name := dev.Info().Name
-	slug := benchname.Slug(name, "")
+	slug := runfile.Slug(name, "")
 	runs, err := results.Load(dataDir)
 	if err == nil {
 		for _, h := range results.GroupHosts(runs) {

@@ -503,7 +503,7 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("%d spans, want %d", len(spans), 3*2*defaultChunks)
 	}
 	for _, s := range spans {
-		if s.End < s.Start || s.Start < 0 {
+		if s.EndUS < s.StartUS || s.StartUS < 0 {
 			t.Errorf("span %+v ends before it starts", s)
 		}
 	}

@@ -157,7 +157,7 @@ func TestGPUTimeline(t *testing.T) {
 	}
 	for i := 0; i < len(spans); i += 3 {
 		for j := i; j < i+3; j++ {
-			if spans[j].End < spans[j].Start || j > i && spans[j].Start < spans[j-1].End {
+			if spans[j].EndUS < spans[j].StartUS || j > i && spans[j].StartUS < spans[j-1].EndUS {
 				t.Errorf("spans out of order: %+v", spans[i:i+3])
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/runfile"
 )
 
 // Link is how halo rows travel from one logical device to another in
@@ -574,23 +575,11 @@ func (pl *plan) Download(out *convolve.Image) error {
 	return nil
 }
 
-// Span is one phase of one chunk in a timed run (Timeline): its device,
-// stream and chunk, and its start and end from the device's first event.
-type Span struct {
-	Device  int // logical device
-	Ordinal int // its GPU
-	Stream  int
-	Chunk   int
-	Phase   string // "h2d", "kernel" or "d2h"
-	Start   time.Duration
-	End     time.Duration
-}
-
 // Timeline runs the plan once end to end (Run) with events around every
 // chunk's upload, kernels and download on its stream, and returns the
 // spans, each device's from its own first event, by device, chunk and
-// phase.
-func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
+// phase; their Case is empty.
+func (pl *plan) Timeline(in, out *convolve.Image) ([]runfile.Span, error) {
 	if err := pl.usable(); err != nil {
 		return nil, err
 	}
@@ -625,7 +614,7 @@ func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 		return nil, err
 	}
 	var mu sync.Mutex
-	var spans []Span
+	var spans []runfile.Span
 	phases := [3]string{"h2d", "kernel", "d2h"}
 	err = pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
 		for k, ci := range dv.chunks {
@@ -639,8 +628,8 @@ func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 			}
 			mu.Lock()
 			for i, ph := range phases {
-				spans = append(spans, Span{Device: di, Ordinal: pl.opts.Devices[di], Stream: pl.chunks[ci].stream,
-					Chunk: ci, Phase: ph, Start: at[i], End: at[i+1]})
+				spans = append(spans, runfile.Span{Dev: di, GPU: pl.opts.Devices[di], Stream: pl.chunks[ci].stream,
+					Chunk: ci, Phase: ph, StartUS: microseconds(at[i]), EndUS: microseconds(at[i+1])})
 			}
 			mu.Unlock()
 		}
@@ -649,21 +638,19 @@ func (pl *plan) Timeline(in, out *convolve.Image) ([]Span, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpuslab: %s: timeline: %w", pl.name, err)
 	}
-	slices.SortFunc(spans, func(a, b Span) int {
-		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Chunk, b.Chunk),
+	slices.SortFunc(spans, func(a, b runfile.Span) int {
+		return cmp.Or(cmp.Compare(a.Dev, b.Dev), cmp.Compare(a.Chunk, b.Chunk),
 			cmp.Compare(slices.Index(phases[:], a.Phase), slices.Index(phases[:], b.Phase)))
 	})
 	return spans, nil
 }
 
-// timelinePrefix starts each line WriteTimeline writes.
-const timelinePrefix = "# timeline "
+// microseconds is d in microseconds.
+func microseconds(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 // WriteTimeline runs the plan once with its timeline (Timeline) and
-// writes one line per span: timelinePrefix, label (a case's name, without
-// spaces), then dev (the logical device), gpu (its ordinal), stream,
-// chunk, phase (h2d, kernel or d2h), start-us and end-us (from the
-// device's first event) as key=value fields. Benchmark output carries
+// writes the timeline line of each span (runfile.Span.Line), label (a
+// case's name, without spaces) as its case. Benchmark output carries
 // these lines and package results draws them.
 func (pl *plan) WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error {
 	if label == "" || strings.ContainsAny(label, " \t\n") {
@@ -674,10 +661,8 @@ func (pl *plan) WriteTimeline(w io.Writer, label string, in, out *convolve.Image
 		return err
 	}
 	for _, s := range spans {
-		_, err := fmt.Fprintf(w, "%s%s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%.1f end-us=%.1f\n",
-			timelinePrefix, label, s.Device, s.Ordinal, s.Stream, s.Chunk, s.Phase,
-			float64(s.Start.Nanoseconds())/1e3, float64(s.End.Nanoseconds())/1e3)
-		if err != nil {
+		s.Case = label
+		if _, err := fmt.Fprintln(w, s.Line()); err != nil {
 			return err
 		}
 	}
@@ -686,7 +671,7 @@ func (pl *plan) WriteTimeline(w io.Writer, label string, in, out *convolve.Image
 
 // Timed is implemented by the family's plans: a run with its timeline.
 type Timed interface {
-	Timeline(in, out *convolve.Image) ([]Span, error)
+	Timeline(in, out *convolve.Image) ([]runfile.Span, error)
 	WriteTimeline(w io.Writer, label string, in, out *convolve.Image) error
 }
 

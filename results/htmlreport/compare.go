@@ -9,21 +9,20 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
-	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchmath"
 )
 
 // The compare view's data, embedded in the page as JSON. Every number
 // in it is computed here, as benchmarks/cmd/compare computes it: each
 // case's median and the median's confidence interval at
-// results.Confidence (benchmath, assuming nothing of the distribution),
+// runfile.Confidence (benchmath, assuming nothing of the distribution),
 // and for every two runs with cases in common the Mann-Whitney U test's
 // p of each shared case (benchmath's AssumeNothing.Compare, which is
 // symmetric in its two samples). The page's script picks two runs,
 // divides their medians and calls a change where p <= Alpha.
 type compareJSON struct {
-	// Keys are the keys of a case's name (benchname.Keys), the order
+	// Keys are the keys of a case's name (runfile.Keys), the order
 	// of each case's K.
 	Keys []string `json:"keys"`
 	// Dict holds every key value once; a case's K index it.
@@ -94,8 +93,8 @@ type cmpPaired struct {
 // compareData returns the compare view's data for runs, in their order,
 // as JSON that can stand inside a script element.
 func compareData(runs []hostRun, dataName string) ([]byte, error) {
-	keys := benchname.Keys()
-	d := &compareJSON{Keys: keys, Units: benchname.TimeUnits, Alpha: benchmath.DefaultThresholds.CompareAlpha, Confidence: results.Confidence}
+	keys := runfile.Keys()
+	d := &compareJSON{Keys: keys, Units: runfile.TimeUnits, Alpha: benchmath.DefaultThresholds.CompareAlpha, Confidence: runfile.Confidence}
 	dict := map[string]int{}
 	intern := func(v string) int {
 		i, ok := dict[v]
@@ -120,14 +119,14 @@ func compareData(runs []hostRun, dataName string) ([]byte, error) {
 			if len(vs) == 0 {
 				continue
 			}
-			c := cmpCase{U: slices.Index(benchname.TimeUnits, unit), N: len(vs)}
+			c := cmpCase{U: slices.Index(runfile.TimeUnits, unit), N: len(vs)}
 			var name []string
 			for _, k := range keys {
 				c.K = append(c.K, intern(s.Keys[k]))
 				name = append(name, s.Keys[k])
 			}
 			smp := benchmath.NewSample(slices.Clone(vs), &thresholds)
-			sum := benchmath.AssumeNothing.Summary(smp, results.Confidence)
+			sum := benchmath.AssumeNothing.Summary(smp, runfile.Confidence)
 			c.M, c.Lo, c.Hi = sum.Center, sum.Lo, sum.Hi
 			byName[ri][strings.Join(name, "/")+"@"+unit] = len(cr.Cases)
 			cr.Cases = append(cr.Cases, c)

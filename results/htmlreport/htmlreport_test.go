@@ -16,6 +16,7 @@ import (
 
 	"github.com/convbench/convbench/internal/golden"
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -200,7 +201,7 @@ func TestCompareData(t *testing.T) {
 		if err := json.Unmarshal(d.Runs[0].Cases[int(c[0])][3], &m); err != nil {
 			t.Fatal(err)
 		}
-		if want := benchmath.AssumeNothing.Summary(a, results.Confidence).Center; m != want {
+		if want := benchmath.AssumeNothing.Summary(a, runfile.Confidence).Center; m != want {
 			t.Errorf("median of %v = %v, want %v", sa.Keys, m, want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 //go:embed assets/report.css assets/report.js
@@ -326,7 +327,7 @@ func (p *page) overview() string {
 		if len(h.Runs) > 0 {
 			c := h.Runs[0].Config
 			b.WriteString("<dl class=\"config\">")
-			for _, k := range []string{"gpu-cc", "gpu-sms", "driver", "gpu-peak-gbps", "gpu-copy-gbps", "gpu-peak-gflops", "cpu", "cpu-threads", "cpu-cap"} {
+			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, "cpu", runfile.KeyCPUThreads, runfile.KeyCPUCap} {
 				if v := c[k]; v != "" {
 					fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", esc(k), esc(v))
 				}
@@ -596,7 +597,7 @@ func (p *page) table(b *strings.Builder, t *results.Table, host string) {
 func (p *page) compareView() string {
 	var b strings.Builder
 	b.WriteString("<h2>Compare two runs</h2>\n")
-	fmt.Fprintf(&b, "<p>Any two stored runs, case by case, as <code>make compare OLD=a.txt NEW=b.txt</code> compares them: cases pair by the keys of their names (a key a stored name lacks takes the value its absence implies), whichever host ran them; each case&#39;s time is the one the report reads (<code>gpu-ns/op</code> for GPU kernels, <code>total-ns/op</code> for pipelines, else <code>ns/op</code>). A median&#39;s interval is benchmath&#39;s at %.0f%%, distribution-free; a change is called where the Mann-Whitney U test of the two runs gives p ≤ 0.05, and is <code>~</code> otherwise.</p>\n", 100*results.Confidence)
+	fmt.Fprintf(&b, "<p>Any two stored runs, case by case, as <code>make compare OLD=a.txt NEW=b.txt</code> compares them: cases pair by the keys of their names (a key a stored name lacks takes the value its absence implies), whichever host ran them; each case&#39;s time is the one the report reads (<code>gpu-ns/op</code> for GPU kernels, <code>total-ns/op</code> for pipelines, else <code>ns/op</code>). A median&#39;s interval is benchmath&#39;s at %.0f%%, distribution-free; a change is called where the Mann-Whitney U test of the two runs gives p ≤ 0.05, and is <code>~</code> otherwise.</p>\n", 100*runfile.Confidence)
 	b.WriteString("<div class=\"pick\">\n<label>Base run (A) <select id=\"cmp-a\"></select></label>\n<button type=\"button\" id=\"cmp-swap\" title=\"Swap A and B\">⇄</button>\n<label>Run compared with it (B) <select id=\"cmp-b\"></select></label>\n</div>\n")
 	b.WriteString("<div id=\"cmp-runs\" class=\"cmp-runs\"></div>\n<p id=\"cmp-summary\" class=\"summary\" aria-live=\"polite\"></p>\n<div id=\"cmp-table\"></div>\n")
 	return b.String()

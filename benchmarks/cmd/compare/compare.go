@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -143,7 +143,7 @@ func (c *comparison) newTable(unit string, paired map[string]bool) *table {
 			}
 			s := benchmath.NewSample(slices.Clone(vs), &benchmath.DefaultThresholds)
 			samples = append(samples, s)
-			r.cells = append(r.cells, cell{ok: true, n: len(vs), sum: assume.Summary(s, results.Confidence)})
+			r.cells = append(r.cells, cell{ok: true, n: len(vs), sum: assume.Summary(s, runfile.Confidence)})
 		}
 		for _, s := range samples[1:] {
 			if samples[0] == nil || s == nil {

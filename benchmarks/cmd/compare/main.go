@@ -4,7 +4,7 @@
 //	go run ./benchmarks/cmd/compare [-all] OLD NEW [NEW ...]
 //
 // Cases pair by the name they are written with today
-// (benchmarks.PairingName: older runs name CPU cases with opts=none, or
+// (runfile.PairingName: older runs name CPU cases with opts=none, or
 // GPU cases without opts), whatever the hosts' configuration lines say.
 // For every time metric (sec/op, gpu-sec/op, total-sec/op, ...; -all
 // adds every other metric) it prints one table: each case's median in
@@ -13,7 +13,7 @@
 // (golang.org/x/perf/benchmath):
 //
 //   - the interval is distribution-free, made of order statistics, at the
-//     level of the sweep's summary (results.Confidence, 90%): at
+//     level of the sweep's summary (runfile.Confidence, 90%): at
 //     benchstat's default 95% the five runs of the sweep's default -count
 //     have none, while at 90% they give their range, an interval of
 //     93.75% confidence;

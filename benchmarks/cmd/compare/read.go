@@ -6,8 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convbench/convbench/benchmarks"
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -16,7 +15,7 @@ type file struct {
 	path  string
 	label string   // its column's name: "old", "new", or "A", "B", ...
 	host  string   // "gpu: ..." or "cpu: ..." from its configuration, or ""
-	cases []string // case names (benchmarks.PairingName), in order of appearance
+	cases []string // case names (runfile.PairingName), in order of appearance
 	// values holds every value of each case, by case name and tidied
 	// unit ("sec/op"), in the order read.
 	values map[string]map[string][]float64
@@ -57,7 +56,7 @@ func readFile(path string) (*file, error) {
 func (f *file) add(res *benchfmt.Result) error {
 	name := string(res.Name)
 	if base, _ := res.Name.Parts(); string(base) == "Conv" {
-		pn, err := benchmarks.PairingName(name)
+		pn, err := runfile.PairingName(name)
 		if err != nil {
 			file, line := res.Pos()
 			return fmt.Errorf("%s:%d: %w", file, line, err)
@@ -116,7 +115,7 @@ func labelFiles(files []*file) {
 type keyValue struct{ key, value string }
 
 // caseKeys splits a case name into its keys. A BenchmarkConv case has
-// every key of benchname.Keys, those its name leaves out holding the
+// every key of runfile.Keys, those its name leaves out holding the
 // value they imply; other benchmarks have the key "benchmark" for their
 // base name and one key for each part of their name ("part2" for the
 // second part where it is not key=value). A GOMAXPROCS suffix is the key
@@ -126,8 +125,8 @@ func caseKeys(name string) []keyValue {
 	base, parts := n.Parts()
 	kvs := []keyValue{{"benchmark", string(base)}}
 	if string(base) == "Conv" {
-		if m, err := benchname.Parse(name); err == nil {
-			for _, k := range benchname.Keys() {
+		if m, err := runfile.Parse(name); err == nil {
+			for _, k := range runfile.Keys() {
 				kvs = append(kvs, keyValue{k, m[k]})
 			}
 			if p := parts[len(parts)-1]; len(p) > 0 && p[0] == '-' {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchunit"
 )
 
@@ -25,7 +25,7 @@ func (c *comparison) write(w io.Writer) error {
 	}
 	ns := c.runCounts()
 	lines = append(lines, wrap(c.scopeNote(ns), c.width)...)
-	lines = append(lines, wrap(levelNote(results.Confidence, ns), c.width)...)
+	lines = append(lines, wrap(levelNote(runfile.Confidence, ns), c.width)...)
 	lines = append(lines, wrap(testNote(c.files[0].label, ns), c.width)...)
 	if n := c.keysNote(); n != "" {
 		lines = append(lines, wrap(n, c.width)...)

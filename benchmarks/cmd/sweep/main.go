@@ -134,11 +134,11 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
-	"github.com/convbench/convbench/benchmarks/benchname"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 func main() {
@@ -583,7 +583,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	if gpu == "none" {
 		gpu = ""
 	}
-	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), benchname.Slug(gpu, cpu))
+	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), runfile.Slug(gpu, cpu))
 	r, err := results.ReadRun(bytes.NewReader(out.Bytes()), filepath.Join(dir, name+".txt"))
 	if err != nil {
 		return "", fmt.Errorf("reading the benchmark output: %w", err)
@@ -594,7 +594,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 		}
 		return "", noCaseRan(runErr, r, out.Bytes(), progress.Tail())
 	}
-	header := fmt.Sprintf("# convbench sweep %s, commit %s, command: %s\n", name, commit, strings.Join(steps, " && "))
+	header := runfile.Header(name, commit, strings.Join(steps, " && "), 0)
 	path, err := writeNew(dir, name, append([]byte(header), out.Bytes()...))
 	if err != nil {
 		return "", err
@@ -796,11 +796,11 @@ func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
 }
 
 // noGPUReason is the reason the binary gave for running without a GPU
-// ("# no GPU: <reason>; CPU variants only").
+// (runfile.NoGPULine).
 func noGPUReason(out []byte) string {
 	for _, l := range strings.Split(string(out), "\n") {
-		if r, ok := strings.CutPrefix(l, "# no GPU: "); ok {
-			return strings.TrimSuffix(r, "; CPU variants only")
+		if r, ok := runfile.ParseNoGPU(l); ok {
+			return r
 		}
 	}
 	return "the binary found none"

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 // A shard is the part of a sweep's cases one process runs, so that N
@@ -126,14 +127,14 @@ func mergeShards(paths []string) (string, error) {
 	}
 	// The merged run's header names the shards' commit where they share
 	// one, so that the report dates the run as it dates any other.
-	of := ""
+	shared := ""
 	if len(commits) == 1 && !commits[""] {
 		for c := range commits {
-			of = ", commit " + c
+			shared = c
 		}
 	}
 	var merged bytes.Buffer
-	fmt.Fprintf(&merged, "# convbench sweep %s: the runs of its %d shards (sweep -shard K/%d)%s, merged by sweep -merge, each below as the sweep wrote it\n", name, n, n, of)
+	merged.WriteString(runfile.Header(name, shared, "", n))
 	merged.Write(body.Bytes())
 	out := filepath.Join(dir, name+".txt")
 	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)

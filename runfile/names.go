@@ -1,12 +1,4 @@
-// Package benchname reads and writes the names in benchmark output.
-//
-// It covers the keys of a benchmark case's name, their values when a
-// stored name lacks one, the directory name of a host's results, and the
-// comment line that records a case its variant refused as unsupported. It
-// imports nothing that needs a GPU, so that both the benchmarks, which
-// write these names, and package results, which reads them from stored
-// files, share one definition.
-package benchname
+package runfile
 
 import (
 	"fmt"
@@ -52,7 +44,7 @@ func Parse(name string) (map[string]string, error) {
 	for _, part := range strings.Split(name, "/") {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("benchname: name part %q of %q is not key=value", part, name)
+			return nil, fmt.Errorf("runfile: name part %q of %q is not key=value", part, name)
 		}
 		kv[k] = v
 	}
@@ -63,7 +55,7 @@ func Parse(name string) (map[string]string, error) {
 	}
 	for _, k := range keys {
 		if _, ok := kv[k]; !ok {
-			return nil, fmt.Errorf("benchname: name %q lacks key %q", name, k)
+			return nil, fmt.Errorf("runfile: name %q lacks key %q", name, k)
 		}
 	}
 	return kv, nil

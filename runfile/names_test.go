@@ -1,4 +1,4 @@
-package benchname_test
+package runfile_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/convbench/convbench/benchmarks/benchname"
+	"github.com/convbench/convbench/runfile"
 )
 
 func TestParse(t *testing.T) {
@@ -34,7 +34,7 @@ func TestParse(t *testing.T) {
 		{strings.Replace(gpuOld, "/timing=kernel", "", 1), true, "", ""},
 	}
 	for _, tt := range tests {
-		kv, err := benchname.Parse(tt.name)
+		kv, err := runfile.Parse(tt.name)
 		if (err != nil) != tt.wantErr {
 			t.Errorf("Parse(%q) error %v, want error %v", tt.name, err, tt.wantErr)
 			continue
@@ -45,16 +45,16 @@ func TestParse(t *testing.T) {
 		if kv["opts"] != tt.opts || kv["tune"] != tt.tune || kv["filter"] != "sobel-x" || kv["mem"] != "none" {
 			t.Errorf("Parse(%q) = %v, want opts=%s tune=%s", tt.name, kv, tt.opts, tt.tune)
 		}
-		if len(kv) != len(benchname.Keys()) {
-			t.Errorf("Parse(%q): %d keys, want %d", tt.name, len(kv), len(benchname.Keys()))
+		if len(kv) != len(runfile.Keys()) {
+			t.Errorf("Parse(%q): %d keys, want %d", tt.name, len(kv), len(runfile.Keys()))
 		}
 	}
 }
 
 func TestKeysIsACopy(t *testing.T) {
-	k := benchname.Keys()
+	k := runfile.Keys()
 	k[0] = "changed"
-	if benchname.Keys()[0] != "variant" {
+	if runfile.Keys()[0] != "variant" {
 		t.Errorf("Keys() shares its slice with the package")
 	}
 }
@@ -67,14 +67,14 @@ func TestSlug(t *testing.T) {
 		{"", "", "cpu"},
 	}
 	for _, tt := range tests {
-		if got := benchname.Slug(tt.gpu, tt.cpu); got != tt.want {
+		if got := runfile.Slug(tt.gpu, tt.cpu); got != tt.want {
 			t.Errorf("Slug(%q, %q) = %q, want %q", tt.gpu, tt.cpu, got, tt.want)
 		}
 	}
 }
 
 func ExampleParse() {
-	kv, err := benchname.Parse("BenchmarkConv/variant=cpu-fast/size=8x8/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none-4")
+	kv, err := runfile.Parse("BenchmarkConv/variant=cpu-fast/size=8x8/filter=box3/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none-4")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -84,8 +84,8 @@ func ExampleParse() {
 }
 
 func ExampleSlug() {
-	fmt.Println(benchname.Slug("NVIDIA H100 80GB HBM3", ""))
-	fmt.Println(benchname.Slug("", "AMD EPYC 7B13"))
+	fmt.Println(runfile.Slug("NVIDIA H100 80GB HBM3", ""))
+	fmt.Println(runfile.Slug("", "AMD EPYC 7B13"))
 	// Output:
 	// nvidia-h100-80gb-hbm3
 	// cpu-amd-epyc-7b13
@@ -95,16 +95,16 @@ func ExampleSlug() {
 // on one line; other lines are not unsupported lines.
 func TestUnsupportedLine(t *testing.T) {
 	name := "variant=gpu-stream16KiB-gpu-tiled/size=1024x1024/filter=gauss5/k=5/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
-	line := benchname.UnsupportedLine(name, "plan: convolve: gpu-stream16KiB-gpu-tiled does not support image rows:\n  over the cap of 16384")
+	line := runfile.UnsupportedLine(name, "plan: convolve: gpu-stream16KiB-gpu-tiled does not support image rows:\n  over the cap of 16384")
 	if !strings.HasPrefix(line, "# unsupported ") || strings.Contains(line, "\n") {
 		t.Errorf("line %q: want one comment line", line)
 	}
-	n, reason, ok := benchname.ParseUnsupported(line)
+	n, reason, ok := runfile.ParseUnsupported(line)
 	if !ok || n != name || reason != "plan: convolve: gpu-stream16KiB-gpu-tiled does not support image rows: over the cap of 16384" {
 		t.Errorf("ParseUnsupported(%q) = %q, %q, %v", line, n, reason, ok)
 	}
 	for _, other := range []string{"# setting " + name + ": config: block=32x8", "# unsupported", "# unsupported : why", "BenchmarkConv/" + name + " 1 100 ns/op"} {
-		if _, _, ok := benchname.ParseUnsupported(other); ok {
+		if _, _, ok := runfile.ParseUnsupported(other); ok {
 			t.Errorf("ParseUnsupported(%q) accepted it", other)
 		}
 	}
@@ -125,7 +125,7 @@ func TestParseNoiseTarget(t *testing.T) {
 		{"median-ci95 <= 1% (of soon for medians below it)", 0, 0, false},
 		{"at most 2s per line", 0, 0, false},
 	} {
-		target, floor, ok := benchname.ParseNoiseTarget(tt.value)
+		target, floor, ok := runfile.ParseNoiseTarget(tt.value)
 		if target != tt.target || floor != tt.floor || ok != tt.ok {
 			t.Errorf("ParseNoiseTarget(%q) = %v, %v, %v; want %v, %v, %v", tt.value, target, floor, ok, tt.target, tt.floor, tt.ok)
 		}
