@@ -507,9 +507,3 @@ func SizeOf[T any](s []T) int64 {
 	var zero T
 	return int64(len(s)) * int64(unsafe.Sizeof(zero))
 }
-
-// ElemSize returns sizeof(T).
-func ElemSize[T any]() int64 {
-	var zero T
-	return int64(unsafe.Sizeof(zero))
-}

@@ -486,9 +486,9 @@ func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 
 // Verify runs setting pt of v on each problem and compares its output
 // with the reference. It returns nil when every output is within the
-// tolerance of the error model v declares (verify.Output), an error that
-// isWrong reports for a differing output, and any other error for a
-// candidate that cannot plan or run.
+// tolerance of the error model v declares (verify.Output), a *wrongError
+// for a differing output, and any other error for a candidate that
+// cannot plan or run.
 func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
 	for i, p := range ps {
 		if err := verifyOne(v, pt, p, seed+uint64(i)); err != nil {
@@ -496,13 +496,6 @@ func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed
 		}
 	}
 	return nil
-}
-
-// isWrong reports whether err is Verify's error for an output that
-// differs from the reference.
-func isWrong(err error) bool {
-	var w *wrongError
-	return errors.As(err, &w)
 }
 
 func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed uint64) error {

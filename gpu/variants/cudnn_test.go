@@ -419,3 +419,13 @@ func TestCUDNNSettingSource(t *testing.T) {
 		t.Errorf("forced plan's SettingSource() = %q lists the search", got)
 	}
 }
+
+// cudnnLibrary returns the name and version of the cuDNN that loaded, or
+// the *cudabind.UnavailableError saying why none did.
+func cudnnLibrary() (name string, version int, err error) {
+	l, err := cudnn.Load()
+	if err != nil {
+		return "", 0, err
+	}
+	return l.Name, l.Version, nil
+}

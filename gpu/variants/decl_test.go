@@ -298,3 +298,9 @@ func TestGridRules(t *testing.T) {
 		}
 	}
 }
+
+// tileBytes is the dynamic shared memory of a (bx+kw-1) x (by+kh-1) float
+// tile: Tile{blk, kw, kh, 1}.Bytes().
+func tileBytes(blk convolve.Block, kw, kh int) int {
+	return Tile{Block: blk, KW: kw, KH: kh, RY: 1}.Bytes()
+}

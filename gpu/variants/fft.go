@@ -360,13 +360,3 @@ func setupFFT(b *Base) error {
 	}
 	return nil
 }
-
-// fftLibrary returns the cuFFT library gpu-fft uses, named with its
-// version, or the *cudabind.UnavailableError saying why none loaded.
-func fftLibrary() (string, error) {
-	l, err := cufft.Default()
-	if err != nil {
-		return "", err
-	}
-	return l.String(), nil
-}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/cufft"
 	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
@@ -529,4 +530,14 @@ func TestFFTGrids(t *testing.T) {
 			t.Errorf("%v: %v cover %dx%d outputs", p.Input, l, l.GX*l.SX, l.GY*l.SY)
 		}
 	}
+}
+
+// fftLibrary returns the cuFFT library gpu-fft uses, named with its
+// version, or the *cudabind.UnavailableError saying why none loaded.
+func fftLibrary() (string, error) {
+	l, err := cufft.Default()
+	if err != nil {
+		return "", err
+	}
+	return l.String(), nil
 }

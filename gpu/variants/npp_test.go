@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/npp"
 	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
@@ -102,4 +103,14 @@ func TestNPPAgreement(t *testing.T) {
 		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
 	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
 	leakCheck()
+}
+
+// nppLibrary returns the name of the libnppif that loaded, or the
+// *cudaerr.UnavailableError saying why none did.
+func nppLibrary() (string, error) {
+	l, err := npp.Load()
+	if err != nil {
+		return "", err
+	}
+	return l.Name(), nil
 }
