@@ -36,12 +36,11 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/median"
 	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/verify"
 )
@@ -570,14 +569,5 @@ func (s *search) time(pt convolve.Setting) (float64, error) {
 		}
 		per[i] = float64(d.Nanoseconds()) / float64(n)
 	}
-	return median(per), nil
-}
-
-func median(x []float64) float64 {
-	y := slices.Clone(x)
-	sort.Float64s(y)
-	if len(y)%2 == 1 {
-		return y[len(y)/2]
-	}
-	return (y[len(y)/2-1] + y[len(y)/2]) / 2
+	return median.Of(per), nil
 }
