@@ -1,7 +1,6 @@
 package allvariants
 
 import (
-	"bufio"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -13,32 +12,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/internal/modroot"
 )
 
-// module reads go.mod above the working directory: its directory and path.
+// module returns the module's root directory and path (modroot.Find).
 func module(t *testing.T) (root, path string) {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	root, path, err := modroot.Find("")
+	if err != nil || path == "" {
+		t.Fatalf("module root %q, path %q: %v", root, path, err)
 	}
-	for {
-		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if m, ok := strings.CutPrefix(sc.Text(), "module "); ok {
-					return dir, strings.TrimSpace(m)
-				}
-			}
-			t.Fatalf("%s/go.mod names no module", dir)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return root, path
 }
 
 // pkg is a package of the module: its import path, name, imports and

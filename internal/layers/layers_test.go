@@ -1,7 +1,6 @@
 package layers
 
 import (
-	"bufio"
 	"go/build"
 	"io/fs"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/internal/modroot"
 )
 
 // A rule forbids the packages under from (a module-relative directory)
@@ -56,30 +57,14 @@ func TestUnder(t *testing.T) {
 	}
 }
 
-// module reads go.mod above the working directory: its directory and path.
+// module returns the module's root directory and path (modroot.Find).
 func module(t *testing.T) (root, path string) {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	root, path, err := modroot.Find("")
+	if err != nil || path == "" {
+		t.Fatalf("module root %q, path %q: %v", root, path, err)
 	}
-	for {
-		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if m, ok := strings.CutPrefix(sc.Text(), "module "); ok {
-					return dir, strings.TrimSpace(m)
-				}
-			}
-			t.Fatalf("%s/go.mod names no module", dir)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return root, path
 }
 
 // graph returns the non-test imports within the module of every package
