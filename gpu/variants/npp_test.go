@@ -77,7 +77,7 @@ func TestNPPAgreement(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 5))
 	failures := 0
 	for _, kc := range nppCases() {
-		f := randomFilter(r, kc.kw, kc.kh)
+		f := imagetest.RandomFilter(r, kc.kw, kc.kh)
 		for _, g := range agreementSizes {
 			p := kc.problem(g, f)
 			plan, err := convolve.PlanFor(v, p, convolve.Config{Block: kc.block})
@@ -100,7 +100,7 @@ func TestNPPAgreement(t *testing.T) {
 		}
 	}
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
-		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
+		problem(convolve.Geometry{Width: 123, Height: 45}, imagetest.RandomFilter(r, 7, 5))
 	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
 	leakCheck()
 }
