@@ -1,10 +1,6 @@
 package layers
 
 import (
-	"go/build"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -74,43 +70,19 @@ func module(t *testing.T) (root, path string) {
 func graph(t *testing.T) map[string][]string {
 	t.Helper()
 	root, mod := module(t)
-	g := map[string][]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
-			return filepath.SkipDir
-		}
-		if path != root {
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
-			}
-		}
-		pkg, err := build.Default.ImportDir(path, 0)
-		if err != nil {
-			if _, ok := err.(*build.NoGoError); ok {
-				return nil
-			}
-			t.Fatalf("%s: %v", path, err)
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		var deps []string
-		for _, imp := range pkg.Imports {
-			if p, ok := strings.CutPrefix(imp, mod+"/"); ok {
-				deps = append(deps, p)
-			}
-		}
-		g[rel] = deps
-		return nil
-	})
+	pkgs, err := modroot.Packages(root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	g := map[string][]string{}
+	for _, p := range pkgs {
+		var deps []string
+		for _, imp := range p.Imports {
+			if d, ok := strings.CutPrefix(imp, mod+"/"); ok {
+				deps = append(deps, d)
+			}
+		}
+		g[p.Rel] = deps
 	}
 	return g
 }

@@ -3,6 +3,8 @@ package modroot
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +56,49 @@ func TestFindWorkingDirectory(t *testing.T) {
 	wd, _ := os.Getwd()
 	if rel, err := filepath.Rel(root, wd); err != nil || filepath.ToSlash(rel) != "internal/modroot" {
 		t.Errorf("root %s is not two levels above the working directory %s", root, wd)
+	}
+}
+
+// Packages walks the module's tree as the go command does: it leaves out
+// directories without Go files, those named .x, _x and testdata, and
+// other modules.
+func TestPackages(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"go.mod":              "module example.org/m\n",
+		"m.go":                "package m\n",
+		"a/a.go":              "package a\n\nimport _ \"example.org/m/a/b\"\n",
+		"a/a_test.go":         "package a\n\nimport _ \"testing\"\n",
+		"a/b/b.go":            "package b\n",
+		"a/b/doc.txt":         "not Go\n",
+		"empty/x.txt":         "not Go\n",
+		".hidden/h.go":        "package h\n",
+		"_skip/s.go":          "package s\n",
+		"a/testdata/t.go":     "package t\n",
+		"other/go.mod":        "module example.org/other\n",
+		"other/o.go":          "package o\n",
+		"other/sub/sub.go":    "package sub\n",
+		"cmd/tool/main.go":    "package main\n",
+		"cmd/tool/notes.json": "{}\n",
+	} {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := Packages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Rel+" "+p.Name+" "+strings.Join(p.Imports, ","))
+	}
+	want := []string{". m ", "a a example.org/m/a/b", "a/b b ", "cmd/tool main "}
+	if !slices.Equal(got, want) {
+		t.Errorf("Packages = %q, want %q", got, want)
 	}
 }
