@@ -241,8 +241,8 @@ func devicePlanAgrees(t *testing.T, v convolve.Variant, p convolve.Problem, cfg 
 }
 
 // compareToReference checks out against refimpl.Expect(p, in) within the
-// per-element tolerance (exactly, for RGB->YUV).
-func compareToReference(t *testing.T, name string, p convolve.Problem, in, out *convolve.Image) {
+// per-element tolerance (exactly, for RGB->YUV), and returns the errors.
+func compareToReference(t *testing.T, name string, p convolve.Problem, in, out *convolve.Image) convolve.Metrics {
 	t.Helper()
 	ref, tol, err := refimpl.Expect(p, in)
 	if err != nil {
@@ -255,4 +255,5 @@ func compareToReference(t *testing.T, name string, p convolve.Problem, in, out *
 	if !m.OK() {
 		t.Errorf("%s %v: %v", name, p, m)
 	}
+	return m
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/internal/imagetest"
-	"github.com/convbench/convbench/refimpl"
 )
 
 // poisoned returns an output image for p filled with NaN.
@@ -32,17 +31,7 @@ func agree(t *testing.T, name string, plan convolve.Plan, p convolve.Problem, in
 		t.Errorf("%s %v: Run: %v", name, p, err)
 		return convolve.Metrics{}, false
 	}
-	ref, tol, err := refimpl.Expect(p, in)
-	if err != nil {
-		t.Fatalf("Expect(%v): %v", p, err)
-	}
-	m, err := convolve.Compare(out, ref, tol)
-	if err != nil {
-		t.Fatalf("%s %v: Compare: %v", name, p, err)
-	}
-	if !m.OK() {
-		t.Errorf("%s %v: %v", name, p, m)
-	}
+	m := compareToReference(t, name, p, in, out)
 	return m, m.OK()
 }
 

@@ -55,21 +55,14 @@ func TestUnder(t *testing.T) {
 	}
 }
 
-// module returns the module's root directory and path (modroot.Find).
-func module(t *testing.T) (root, path string) {
-	t.Helper()
-	root, path, err := modroot.Find("")
-	if err != nil || path == "" {
-		t.Fatalf("module root %q, path %q: %v", root, path, err)
-	}
-	return root, path
-}
-
 // graph returns the non-test imports within the module of every package
 // in it, by module-relative path.
 func graph(t *testing.T) map[string][]string {
 	t.Helper()
-	root, mod := module(t)
+	root, mod, err := modroot.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
 	pkgs, err := modroot.Packages(root)
 	if err != nil {
 		t.Fatal(err)
