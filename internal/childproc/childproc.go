@@ -147,9 +147,10 @@ func (c *Child) TimedOut() bool {
 	return c.timedOut
 }
 
-// Why says why the child died, from its standard error: the first line of
-// the Go runtime's report of an abnormal end (IsDeath), else the last
-// line that is not empty, cut to 300 bytes; "" when it wrote none.
+// Why says why the child died, from the lines of its standard error (with
+// its output, where they join): the first line of the Go runtime's report
+// of an abnormal end (IsDeath), else the last line that is not empty, cut
+// to 300 bytes; "" when it wrote none.
 func (c *Child) Why() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
