@@ -285,19 +285,11 @@ func (c Case) Config() convolve.Config {
 	return cfg
 }
 
-// parseDevices parses a comma list of device ordinals ("0,0", "0,1");
-// "" is none.
+// parseDevices parses the device list of a gpus key (convolve.ParseDevices).
 func parseDevices(s string) ([]int, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var devs []int
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(part)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("benchmarks: gpus %q: %q is not a device ordinal", s, part)
-		}
-		devs = append(devs, n)
+	devs, err := convolve.ParseDevices(s)
+	if err != nil {
+		return nil, fmt.Errorf("benchmarks: gpus %q: %w", s, err)
 	}
 	return devs, nil
 }

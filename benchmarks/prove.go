@@ -2,7 +2,6 @@ package benchmarks
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os/exec"
@@ -169,36 +168,18 @@ func proveOne(bin, name string, extra []string, timeout time.Duration, log io.Wr
 	args := proveArgs([]string{name}, extra)
 	command := childproc.Quote(append([]string{bin}, args...))
 	fmt.Fprintf(log, "[benchmarks] property suite on %s: %s\n", name, command)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w := &proofWatch{name: name, log: log, stop: cancel}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Stdout, cmd.Stderr = w, w
-	cmd.WaitDelay = 5 * time.Second
-	var timer *time.Timer
-	var timedOut bool
-	if timeout > 0 {
-		timer = time.AfterFunc(timeout, func() {
-			w.mu.Lock()
-			timedOut = !w.failed
-			w.mu.Unlock()
-			cancel()
-		})
-	}
-	err := cmd.Run()
-	if timer != nil {
-		timer.Stop()
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	// The child is not put in a process group of its own: a sweep that
+	// ends this binary's group ends it too.
+	w := &proofWatch{name: name, log: log}
+	w.child = childproc.Child{Limit: timeout, Stdout: w.line}
+	err := w.child.Run(exec.Command(bin, args...))
 	if w.grace != nil {
 		w.grace.Stop()
 	}
-	w.flush()
 	p := parseProofs(w.out.String(), []string{name})[0]
 	p.Command = command
 	switch {
-	case timedOut && p.Verdict == "":
+	case w.child.TimedOut() && !w.failed && p.Verdict == "":
 		p.Fault = FaultHang
 		p.Detail = fmt.Sprintf("the property suite was still running after %v (-prove-timeout)", timeout)
 		if w.property != "" {
@@ -237,53 +218,37 @@ func proveOne(bin, name string, extra []string, timeout time.Duration, log io.Wr
 	return p
 }
 
-// proofWatch takes the output of one run of the suite on one kernel: it
-// copies it to log, keeps it, notes the property running, the first line
-// naming a sticky CUDA error and the runtime's report of a death, and
-// stops the run (stop) at the end of the report of the kernel's first
-// failed property, dropping what follows.
+// proofWatch takes the output of one run of the suite on one kernel (its
+// stdout and stderr as one): it copies it to log, keeps it, notes the
+// property running, the first line naming a sticky CUDA error and the
+// runtime's report of a death, and stops the run at the end of the report
+// of the kernel's first failed property, dropping what follows.
 type proofWatch struct {
-	name string
-	log  io.Writer
-	stop func()
+	name  string
+	log   io.Writer
+	child childproc.Child
 
-	mu       sync.Mutex
 	out      bytes.Buffer
-	lines    childproc.Lines
 	started  bool   // the kernel's subtest started
 	property string // the property running
 	sticky   string // the first line naming a sticky CUDA error
 	death    string // the first line of a Go runtime's or a signal's report of the process's end
 	failed   bool   // a property failed: the run is stopped
-	stopped  bool   // the report of the failure ended: later output is dropped
 	grace    *time.Timer
 }
 
-func (w *proofWatch) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.stopped {
-		w.lines.Add(b, func(line []byte) bool { w.line(line); return !w.stopped })
-	}
-	return len(b), nil
-}
-
-// flush reads the output's last line when it has no newline.
-func (w *proofWatch) flush() {
-	if rest := w.lines.Rest(); len(rest) > 0 && !w.stopped {
-		w.line(append(rest, '\n'))
-	}
-}
-
-// line takes one line of output, its newline included.
+// line takes one line of output, its newline included but for a last
+// line without one.
 func (w *proofWatch) line(b []byte) {
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(bytes.Clone(b), '\n')
+	}
 	l := strings.TrimSuffix(string(b), "\n")
 	t := strings.TrimSpace(l)
 	if w.failed && (strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ")) {
 		// The report of the failure is complete: what follows is
 		// dropped, the run stopped.
-		w.stopped = true
-		w.stop()
+		w.child.Stop()
 		return
 	}
 	w.log.Write(b)
@@ -305,7 +270,7 @@ func (w *proofWatch) line(b []byte) {
 		// Stop at the next line of the test's, or in a moment: the
 		// lines of the report may come in more than one write.
 		w.failed = true
-		w.grace = time.AfterFunc(failureGrace, w.stop)
+		w.grace = time.AfterFunc(failureGrace, w.child.Stop)
 	}
 }
 

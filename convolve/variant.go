@@ -66,6 +66,27 @@ func FormatDevices(devs []int) string {
 	return strings.Join(parts, ",")
 }
 
+// ParseDevices reads a comma list of device ordinals as FormatDevices
+// writes it ("0,1", "0,0"; spaces around an ordinal are allowed); "" is
+// none. An ordinal is a non-negative decimal number without a sign or
+// leading zeros.
+func ParseDevices(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	devs := make([]int, len(parts))
+	for i, part := range parts {
+		part = strings.TrimSpace(part)
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 0 || strconv.Itoa(n) != part {
+			return nil, fmt.Errorf("%q is not a device ordinal", part)
+		}
+		devs[i] = n
+	}
+	return devs, nil
+}
+
 func (c Config) String() string {
 	var parts []string
 	if c.Block != (Block{}) {

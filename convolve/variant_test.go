@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -226,6 +227,36 @@ func TestParseBlock(t *testing.T) {
 			t.Errorf("ParseBlock(%q) = %v, want an error", s, b)
 		} else if !strings.Contains(err.Error(), `"`+s+`"`) {
 			t.Errorf("ParseBlock(%q) error %q does not quote the input", s, err)
+		}
+	}
+}
+
+func TestParseDevices(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []int
+		bad  string // the part an error quotes; "" when it parses
+	}{
+		{"", nil, ""},
+		{"0", []int{0}, ""},
+		{"0,0", []int{0, 0}, ""},
+		{"3, 1,2", []int{3, 1, 2}, ""},
+		{"10", []int{10}, ""},
+		{"0,", nil, `""`},
+		{"a", nil, `"a"`},
+		{"-1", nil, `"-1"`},
+		{"+1", nil, `"+1"`},
+		{"01", nil, `"01"`},
+		{"0;1", nil, `"0;1"`},
+	} {
+		got, err := ParseDevices(tt.in)
+		switch {
+		case tt.bad == "" && (err != nil || !slices.Equal(got, tt.want)):
+			t.Errorf("ParseDevices(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
+			t.Errorf("ParseDevices(%q) = %v, %v; want an error quoting %s", tt.in, got, err, tt.bad)
+		case err == nil && len(got) > 0 && FormatDevices(got) != strings.ReplaceAll(tt.in, " ", ""):
+			t.Errorf("FormatDevices(ParseDevices(%q)) = %q", tt.in, FormatDevices(got))
 		}
 	}
 }

@@ -2,13 +2,14 @@ package convtest
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/convbench/convbench/internal/childproc"
 )
 
 // stickyError is what a device error whose context can no longer be used
@@ -91,28 +92,24 @@ func undecided(limit time.Duration, out []byte) *noVerdictError {
 // (os.Args[0], with its flags) on exactly the test named test and the one
 // case, as -convtest.case reruns a printed case: used to go on shrinking
 // once a sticky error has made this process's device unusable. The child
-// passes when it exits 0; a child past limit is sent quitSignal (a Go
-// test binary then prints its goroutines' stacks) and killed
-// childStackWait later if still alive, and the case is undecided
-// (*noVerdictError, naming the file that keeps the child's output).
+// passes when it exits 0; a child past limit is sent
+// childproc.QuitSignal (a Go test binary then prints its goroutines'
+// stacks) and killed childStackWait later if still alive, and the case is
+// undecided (*noVerdictError, naming the file that keeps the child's
+// output).
 func childChecker(test string, o Options) caseChecker {
 	return func(c testCase, limit time.Duration) error {
 		if limit <= 0 {
 			limit = 10 * time.Minute
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), limit)
-		defer cancel()
 		args := append(append([]string(nil), os.Args[1:]...),
 			"-test.run="+runPattern(test), "-test.count=1", "-test.bench=^$",
 			fmt.Sprintf("-%s.case=%v", o.FlagPrefix, c))
-		cmd := exec.CommandContext(ctx, os.Args[0], args...)
-		cmd.Cancel = func() error { return cmd.Process.Signal(quitSignal) }
-		cmd.WaitDelay = childStackWait
 		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
+		child := &childproc.Child{Limit: limit, Quit: true, Grace: childStackWait, Stdout: func(l []byte) { out.Write(l) }}
+		err := child.Run(exec.Command(os.Args[0], args...))
 		switch {
-		case ctx.Err() != nil:
+		case child.TimedOut():
 			return undecided(limit, out.Bytes())
 		case err == nil:
 			return nil

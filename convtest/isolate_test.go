@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/childproc"
 )
 
 // errFakeSticky stands for a device error after which the process's
@@ -312,7 +313,7 @@ func TestChildUndecidedKeepsStacks(t *testing.T) {
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	if quitSignal != os.Kill && (!strings.Contains(string(out), "goroutine ") || !strings.Contains(string(out), "time.Sleep")) {
+	if childproc.QuitSignal != os.Kill && (!strings.Contains(string(out), "goroutine ") || !strings.Contains(string(out), "time.Sleep")) {
 		t.Errorf("the child's output holds no stacks at its sleep:\n%s", out)
 	}
 }

@@ -2,7 +2,6 @@ package cudabind
 
 import (
 	"github.com/convbench/convbench/cudabind/cudaerr"
-	"github.com/convbench/convbench/cudabind/driver"
 )
 
 // Error is a failed CUDA driver, NVRTC or NVML call: the API that failed,
@@ -69,13 +68,3 @@ func DriverErrorName(code int) (name, text string) { return cudaerr.DriverErrorN
 // NVRTCErrorName returns the symbolic name of an nvrtcResult from the
 // built-in table.
 func NVRTCErrorName(code int) string { return cudaerr.NVRTCErrorName(code) }
-
-// newDriverError builds the error for a failed driver call, asking the
-// loaded driver for the name and text when it can.
-func newDriverError(api string, code int) *Error {
-	var drv driver.Driver
-	if l := loadedDriver(); l != nil {
-		drv = l
-	}
-	return driverError(drv, api, driver.Result(code))
-}

@@ -2,6 +2,8 @@ package cudabind
 
 import (
 	"testing"
+
+	"github.com/convbench/convbench/cudabind/driver"
 )
 
 func TestDriverErrorWithoutDriver(t *testing.T) {
@@ -24,4 +26,14 @@ func TestDriverErrorWithoutDriver(t *testing.T) {
 	if n := NVRTCErrorName(99); n != "NVRTC_ERROR_99" {
 		t.Errorf("NVRTCErrorName(99) = %q", n)
 	}
+}
+
+// newDriverError builds the error for a failed driver call, asking the
+// loaded driver for the name and text when it can.
+func newDriverError(api string, code int) *Error {
+	var drv driver.Driver
+	if l := loadedDriver(); l != nil {
+		drv = l
+	}
+	return driverError(drv, api, driver.Result(code))
 }

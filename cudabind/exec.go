@@ -262,21 +262,8 @@ func (x *Exec) CopyDtoH2D(dst unsafe.Pointer, dstPitch int64, src DevPtr, srcPit
 	return x.check("cuMemcpy2D", x.lib().Memcpy2D(c))
 }
 
-// CopyDtoD2D copies height rows of widthBytes between pitched device buffers.
-func (x *Exec) CopyDtoD2D(dst DevPtr, dstPitch int64, src DevPtr, srcPitch, widthBytes, height int64) error {
-	if err := x.copyArgs("CopyDtoD2D", dst == 0 || src == 0, false, 1); err != nil {
-		return err
-	}
-	if err := check2D("CopyDtoD2D", dstPitch, srcPitch, widthBytes, height); err != nil {
-		return err
-	}
-	c := &driver.Memcpy2D{SrcMemoryType: driver.MemoryTypeDevice, SrcDevice: driver.DevPtr(src), SrcPitch: uintptr(srcPitch),
-		DstMemoryType: driver.MemoryTypeDevice, DstDevice: driver.DevPtr(dst), DstPitch: uintptr(dstPitch),
-		WidthInBytes: uintptr(widthBytes), Height: uintptr(height)}
-	return x.check("cuMemcpy2D", x.lib().Memcpy2D(c))
-}
-
-// CopyDtoD2DAsync is CopyDtoD2D ordered on stream s (cuMemcpy2DAsync).
+// CopyDtoD2DAsync copies height rows of widthBytes between pitched
+// device buffers, ordered on stream s (cuMemcpy2DAsync).
 func (x *Exec) CopyDtoD2DAsync(dst DevPtr, dstPitch int64, src DevPtr, srcPitch, widthBytes, height int64, s Stream) error {
 	if err := x.copyArgs("CopyDtoD2DAsync", dst == 0 || src == 0, false, 1); err != nil {
 		return err
@@ -506,10 +493,4 @@ func Ptr[T any](s []T) unsafe.Pointer {
 func SizeOf[T any](s []T) int64 {
 	var zero T
 	return int64(len(s)) * int64(unsafe.Sizeof(zero))
-}
-
-// ElemSize returns sizeof(T).
-func ElemSize[T any]() int64 {
-	var zero T
-	return int64(unsafe.Sizeof(zero))
 }

@@ -27,7 +27,3 @@ func OpenNVML(uuid string) (*NVMLDevice, error) { return nvml.Open(uuid) }
 
 // NVMLSearchList returns the names tried for NVML (nvml.SearchList).
 func NVMLSearchList() []string { return nvml.SearchList() }
-
-// NVMLErrorName returns the symbolic name of an nvmlReturn_t value
-// (nvml.ErrorName).
-func NVMLErrorName(code int) string { return nvml.ErrorName(code) }

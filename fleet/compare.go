@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convbench/convbench/internal/median"
 	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 )
@@ -102,7 +103,7 @@ func Compare(files []string) (*Comparison, error) {
 	for _, name := range kept {
 		row := CaseRow{Case: strings.Join(distinctParts(name, c.Common), "/"), Unit: units[name], Times: map[string]CaseTimes{}}
 		for slug, secs := range times[name] {
-			row.Times[slug] = CaseTimes{Median: median(secs), Lines: len(secs)}
+			row.Times[slug] = CaseTimes{Median: median.Of(secs), Lines: len(secs)}
 		}
 		c.Rows = append(c.Rows, row)
 	}
@@ -193,16 +194,6 @@ func distinctParts(name string, common []string) []string {
 func nameParts(name string) []string {
 	parts := strings.Split(name, "/")
 	return parts[1:]
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // WriteMarkdown writes the comparison as a Markdown table: a row a case,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
 )
 
@@ -62,25 +63,6 @@ func fuzzProblem(w, h, shift, kw, kh, ch, typ, layout, border, mode, op, pad uin
 	return p
 }
 
-// fuzzInput fills every element of an image of geometry g, padding
-// included, with finite random values.
-func fuzzInput(g convolve.Geometry, r *rand.Rand) (*convolve.Image, error) {
-	im, err := convolve.NewImage(g)
-	if err != nil {
-		return nil, err
-	}
-	for i := range im.F32 {
-		im.F32[i] = float32(200*r.Float64() - 100)
-	}
-	for i := range im.U8 {
-		im.U8[i] = uint8(r.Uint32())
-	}
-	for i := range im.I16 {
-		im.I16[i] = int16(r.Uint32())
-	}
-	return im, nil
-}
-
 // FuzzCPUVariants plans and runs reference, cpu-naive and cpu-fast on
 // random problems, valid and not: an invalid problem (such as a 2^20 x
 // 2^20 image, over convolve.MaxImageBytes) is refused by PlanFor and
@@ -120,10 +102,7 @@ func FuzzCPUVariants(f *testing.F) {
 		if p.Input.Len() > 1<<16 || p.OutputGeometry().Len() > 1<<16 {
 			return // valid, but too large to run here
 		}
-		in, err := fuzzInput(p.Input, r)
-		if err != nil {
-			t.Fatalf("%v: input: %v", p, err)
-		}
+		in := imagetest.Random(r, p.Input, imagetest.Mixed)
 		ref, tol, err := refimpl.Expect(p, in)
 		if err != nil {
 			t.Fatalf("%v: Expect: %v", p, err)

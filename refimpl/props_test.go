@@ -135,10 +135,10 @@ func TestSeparablePath(t *testing.T) {
 	var row7 [7]float32
 	var col5 [5]float32
 	for i := range row7 {
-		row7[i] = nonZero(r)
+		row7[i] = imagetest.Weight(r)
 	}
 	for j := range col5 {
-		col5[j] = nonZero(r)
+		col5[j] = imagetest.Weight(r)
 	}
 	outer := make([]float32, 7*5)
 	for j := range col5 {

@@ -1,7 +1,6 @@
 package refimpl
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -17,28 +16,9 @@ func randomFilter(r *rand.Rand) *convolve.Filter {
 	kw, kh := 1+2*r.IntN(8), 1+2*r.IntN(8)
 	switch r.IntN(4) {
 	case 0, 1:
-		w := make([]float32, kw*kh)
-		for i := range w {
-			w[i] = nonZero(r)
-		}
-		f, _ := convolve.NewFilter(fmt.Sprintf("rand%dx%d", kw, kh), kw, kh, w)
-		return f
+		return imagetest.RandomFilter(r, kw, kh)
 	case 2:
-		row, col := make([]float64, kw), make([]float64, kh)
-		for i := range row {
-			row[i] = float64(nonZero(r))
-		}
-		for j := range col {
-			col[j] = float64(nonZero(r))
-		}
-		w := make([]float32, kw*kh)
-		for j := range col {
-			for i := range row {
-				w[j*kw+i] = float32(col[j] * row[i])
-			}
-		}
-		f, _ := convolve.NewFilter(fmt.Sprintf("outer%dx%d", kw, kh), kw, kh, w)
-		return f
+		return imagetest.SeparableFilter(r, kw, kh)
 	default:
 		lib := []func() (*convolve.Filter, error){
 			func() (*convolve.Filter, error) { return convolve.Box(kw) },
@@ -54,15 +34,6 @@ func randomFilter(r *rand.Rand) *convolve.Filter {
 		}
 		return f
 	}
-}
-
-// nonZero is a random float32 in [-1, -1/64] or [1/64, 1].
-func nonZero(r *rand.Rand) float32 {
-	v := float32(1.0/64 + r.Float64()*(1-1.0/64))
-	if r.IntN(2) == 0 {
-		v = -v
-	}
-	return v
 }
 
 // randomProblem draws a problem: sizes 1..70, odd filter sides 1..15

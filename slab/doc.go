@@ -58,12 +58,11 @@
 // [Partitioned]. A variant that declares FiniteInput has the whole image
 // checked first, so that an error names the pixel's row in the image.
 //
-// [Resident] keeps an image in slabs between repeated passes of a filter
-// over a Float32 image: after each pass every slab's new output rows go
-// to its own input and to the halos of the slabs that read them
-// ([Partition.Copies]), and k passes equal k runs of the wrapped variant
-// on the whole image, bit for bit. It is resident mode's halo exchange
-// with host memory standing in for the devices.
+// [Partition.Copies] lists the halo exchange of repeated passes over an
+// image kept in slabs: after each pass every slab's new output rows go
+// to its own input and to the halos of the slabs that read them, so that
+// k passes equal k runs of the wrapped variant on the whole image, bit
+// for bit. Package gpu/gpuslab's resident mode exchanges them so.
 //
 // The wrapped plan computes every row of its slab's input, the halo rows
 // included, and their outputs are dropped: at most KH-1 rows of extra

@@ -37,27 +37,13 @@ var shapes = []shape{
 	{convolve.Int16, 1, convolve.Planar, 0},
 }
 
-// randomFilter returns a kw x kh filter of random weights; rank1 makes it
-// separable (an outer product), so that cpu-fast takes its two-pass path.
-func randomFilter(r *rand.Rand, kw, kh int, rank1 bool) *convolve.Filter {
-	w := make([]float32, kw*kh)
-	col, row := make([]float32, kh), make([]float32, kw)
-	for j := range col {
-		col[j] = float32(r.IntN(7) - 3)
+// drawFilter returns a kw x kh filter of random weights, separable when
+// sep, so that cpu-fast takes its two-pass path.
+func drawFilter(r *rand.Rand, kw, kh int, sep bool) *convolve.Filter {
+	if sep {
+		return imagetest.SeparableFilter(r, kw, kh)
 	}
-	for i := range row {
-		row[i] = float32(r.IntN(7)-3) / 4
-	}
-	for j := 0; j < kh; j++ {
-		for i := 0; i < kw; i++ {
-			if rank1 {
-				w[j*kw+i] = col[j] * row[i]
-			} else {
-				w[j*kw+i] = float32(r.NormFloat64())
-			}
-		}
-	}
-	return &convolve.Filter{Name: fmt.Sprintf("random%dx%d", kw, kh), Width: kw, Height: kh, Weights: w}
+	return imagetest.RandomFilter(r, kw, kh)
 }
 
 // run plans v for p, runs it on in into a poisoned output and returns the
@@ -118,7 +104,7 @@ func problems(r *rand.Rand) []convolve.Problem {
 				}
 				ps = append(ps, convolve.Problem{
 					Op: convolve.Filter2D, Input: g, Border: b, Mode: convolve.Modes[i%2],
-					Filter: randomFilter(r, kw, kh, i%4 == 0),
+					Filter: drawFilter(r, kw, kh, i%4 == 0),
 				})
 				i++
 			}

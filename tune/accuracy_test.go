@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -56,4 +57,11 @@ func TestVerifyUsesDeclaredModel(t *testing.T) {
 	if err := Verify(scaled{convolve.Direct}, convolve.Setting{}, ps, 1); !isWrong(err) {
 		t.Errorf("declaring direct: %v, want an error isWrong reports", err)
 	}
+}
+
+// isWrong reports whether err is Verify's error for an output that
+// differs from the reference.
+func isWrong(err error) bool {
+	var w *wrongError
+	return errors.As(err, &w)
 }

@@ -36,12 +36,11 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/internal/median"
 	"github.com/convbench/convbench/tables/tuning"
 	"github.com/convbench/convbench/verify"
 )
@@ -486,9 +485,9 @@ func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 
 // Verify runs setting pt of v on each problem and compares its output
 // with the reference. It returns nil when every output is within the
-// tolerance of the error model v declares (verify.Output), an error that
-// isWrong reports for a differing output, and any other error for a
-// candidate that cannot plan or run.
+// tolerance of the error model v declares (verify.Output), a *wrongError
+// for a differing output, and any other error for a candidate that
+// cannot plan or run.
 func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
 	for i, p := range ps {
 		if err := verifyOne(v, pt, p, seed+uint64(i)); err != nil {
@@ -496,13 +495,6 @@ func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed
 		}
 	}
 	return nil
-}
-
-// isWrong reports whether err is Verify's error for an output that
-// differs from the reference.
-func isWrong(err error) bool {
-	var w *wrongError
-	return errors.As(err, &w)
 }
 
 func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed uint64) error {
@@ -577,14 +569,5 @@ func (s *search) time(pt convolve.Setting) (float64, error) {
 		}
 		per[i] = float64(d.Nanoseconds()) / float64(n)
 	}
-	return median(per), nil
-}
-
-func median(x []float64) float64 {
-	y := slices.Clone(x)
-	sort.Float64s(y)
-	if len(y)%2 == 1 {
-		return y[len(y)/2]
-	}
-	return (y[len(y)/2-1] + y[len(y)/2]) / 2
+	return median.Of(per), nil
 }

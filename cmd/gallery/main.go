@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +33,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
 	_ "github.com/convbench/convbench/internal/allvariants" // every variant family
+	"github.com/convbench/convbench/internal/modroot"
 	"github.com/convbench/convbench/results"
 	"github.com/convbench/convbench/runfile"
 )
@@ -95,13 +95,13 @@ func run(args []string, stderr io.Writer) error {
 	return nil
 }
 
-// repoRoot returns the repository's top directory, or "." outside one.
+// repoRoot returns the repository root (modroot.Find), or "." outside one.
 func repoRoot() string {
-	b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	root, _, err := modroot.Find("")
 	if err != nil {
 		return "."
 	}
-	return strings.TrimSpace(string(b))
+	return root
 }
 
 // relName returns dir relative to root, with slashes, where dir lies

@@ -166,13 +166,6 @@ func storeCache(c *Compiled) {
 	}
 }
 
-// resetMemoryCache empties the in-memory cache (tests).
-func resetMemoryCache() {
-	memCacheMu.Lock()
-	memCache = map[string]*Compiled{}
-	memCacheMu.Unlock()
-}
-
 func (c *Compiled) cachedCopy() *Compiled {
 	cp := *c
 	cp.Cached = true

@@ -336,3 +336,10 @@ func TestBypassCache(t *testing.T) {
 		}
 	}
 }
+
+// resetMemoryCache empties the in-memory cache.
+func resetMemoryCache() {
+	memCacheMu.Lock()
+	memCache = map[string]*Compiled{}
+	memCacheMu.Unlock()
+}

@@ -91,14 +91,6 @@ func fakePadded(t testing.TB, fd *fakedriver.Driver, n int, limit int64, pad int
 	return v
 }
 
-func randomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
-	w := make([]float32, kw*kh)
-	for i := range w {
-		w[i] = float32(r.NormFloat64())
-	}
-	return &convolve.Filter{Name: fmt.Sprintf("random%dx%d", kw, kh), Width: kw, Height: kh, Weights: w}
-}
-
 // runNaive is cpu-naive's output for p on in.
 func runNaive(t testing.TB, p convolve.Problem, in *convolve.Image) *convolve.Image {
 	t.Helper()
@@ -117,7 +109,7 @@ func runNaive(t testing.TB, p convolve.Problem, in *convolve.Image) *convolve.Im
 
 func problem(r *rand.Rand, w, h, kw, kh int, b convolve.Border, g convolve.Geometry) convolve.Problem {
 	g.Width, g.Height = w, h
-	return convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, kw, kh), Border: b}
+	return convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: imagetest.RandomFilter(r, kw, kh), Border: b}
 }
 
 var borders = []convolve.Border{convolve.Zero, convolve.Replicate, convolve.Reflect, convolve.Mirror, convolve.Wrap}

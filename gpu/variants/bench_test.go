@@ -22,7 +22,7 @@ func BenchmarkDirect(b *testing.B) {
 	g := convolve.Geometry{Width: 4096, Height: 4096, Channels: 1, Type: convolve.Float32}
 	in := imagetest.Random(r, g, imagetest.NonZero)
 	for _, k := range []int{3, 7, 15, 31} {
-		f := randomFilter(r, k, k)
+		f := imagetest.RandomFilter(r, k, k)
 		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: convolve.Mirror}
 		for _, name := range []string{"gpu-naive", "gpu-const", "gpu-shared", "gpu-texture", "gpu-tiled"} {
 			b.Run(fmt.Sprintf("variant=%s/k=%d", name, k), func(b *testing.B) {

@@ -177,7 +177,7 @@ func channelAgreement(t *testing.T, vi int, gv gpuVariant) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agreeAll(t, gv.String(), v, gv.cfg, channelCases(), rand.New(rand.NewPCG(uint64(vi), 3)), randomFilter)
+	agreeAll(t, gv.String(), v, gv.cfg, channelCases(), rand.New(rand.NewPCG(uint64(vi), 3)), imagetest.RandomFilter)
 }
 
 // TestChannelsDevicePlan checks the timed path of each strategy: Upload,
@@ -197,7 +197,7 @@ func TestChannelsDevicePlan(t *testing.T) {
 				cfg := gv.cfg
 				cfg.NoFMA, cfg.FastMath = extra.NoFMA, extra.FastMath
 				kc := kernelCase{kw: 5, kh: 7, border: convolve.Reflect, typ: convolve.Int16, channels: 3, layout: layout}
-				p := kc.problem(convolve.Geometry{Width: 53, Height: 41}, randomFilter(r, 5, 7))
+				p := kc.problem(convolve.Geometry{Width: 53, Height: 41}, imagetest.RandomFilter(r, 5, 7))
 				devicePlanAgrees(t, v, p, cfg, imagetest.Random(r, p.Input, imagetest.NonZero))
 			}
 		}
@@ -241,8 +241,8 @@ func devicePlanAgrees(t *testing.T, v convolve.Variant, p convolve.Problem, cfg 
 }
 
 // compareToReference checks out against refimpl.Expect(p, in) within the
-// per-element tolerance (exactly, for RGB->YUV).
-func compareToReference(t *testing.T, name string, p convolve.Problem, in, out *convolve.Image) {
+// per-element tolerance (exactly, for RGB->YUV), and returns the errors.
+func compareToReference(t *testing.T, name string, p convolve.Problem, in, out *convolve.Image) convolve.Metrics {
 	t.Helper()
 	ref, tol, err := refimpl.Expect(p, in)
 	if err != nil {
@@ -255,4 +255,5 @@ func compareToReference(t *testing.T, name string, p convolve.Problem, in, out *
 	if !m.OK() {
 		t.Errorf("%s %v: %v", name, p, m)
 	}
+	return m
 }

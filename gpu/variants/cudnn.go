@@ -117,16 +117,6 @@ type cudnnPeer struct {
 
 func (v *cudnnPeer) Describe() convolve.Description { return v.desc }
 
-// cudnnLibrary returns the name and version of the cuDNN that loaded, or
-// the *cudabind.UnavailableError saying why none did.
-func cudnnLibrary() (name string, version int, err error) {
-	l, err := cudnn.Load()
-	if err != nil {
-		return "", 0, err
-	}
-	return l.Name, l.Version, nil
-}
-
 // cudnnConv is the cudnn.Conv2D of problem p under math type m.
 func cudnnConv(p convolve.Problem, m cudnn.MathType) cudnn.Conv2D {
 	in := p.Input

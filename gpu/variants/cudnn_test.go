@@ -242,7 +242,7 @@ func TestCUDNNAgreement(t *testing.T) {
 			failures := 0
 			for _, tune := range []map[string]int{nil, {"algo": 0}, {"algo": 1}} {
 				for _, kc := range cases {
-					f := randomFilter(r, kc.kw, kc.kh)
+					f := imagetest.RandomFilter(r, kc.kw, kc.kh)
 					for _, g := range agreementSizes {
 						p := kc.problem(g, f)
 						plan, err := convolve.PlanFor(v, p, convolve.Config{Tunables: tune})
@@ -271,7 +271,7 @@ func TestCUDNNAgreement(t *testing.T) {
 				}
 			}
 			p := kernelCase{kw: 7, kh: 5, border: convolve.Zero, mode: convolve.Convolve, typ: convolve.Float32, channels: 2, layout: convolve.Planar}.
-				problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
+				problem(convolve.Geometry{Width: 123, Height: 45}, imagetest.RandomFilter(r, 7, 5))
 			cudnnDevicePlanAgrees(t, v, p, imagetest.Random(r, p.Input, imagetest.NonZero))
 		})
 	}
@@ -323,7 +323,7 @@ func cudnnDevicePlanAgrees(t *testing.T, v convolve.Variant, p convolve.Problem,
 func TestCUDNNSearchKept(t *testing.T) {
 	cudnnOrSkip(t)
 	r := rand.New(rand.NewPCG(4, 4))
-	f := randomFilter(r, 11, 11)
+	f := imagetest.RandomFilter(r, 11, 11)
 	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 512, Height: 384, Channels: 1, Type: convolve.Float32}, Filter: f}
 	in := imagetest.Random(r, p.Input, imagetest.NonZero)
 	for _, name := range cudnnPeers {
@@ -418,4 +418,14 @@ func TestCUDNNSettingSource(t *testing.T) {
 	if got := p.SettingSource(); strings.Contains(got, "every result") {
 		t.Errorf("forced plan's SettingSource() = %q lists the search", got)
 	}
+}
+
+// cudnnLibrary returns the name and version of the cuDNN that loaded, or
+// the *cudabind.UnavailableError saying why none did.
+func cudnnLibrary() (name string, version int, err error) {
+	l, err := cudnn.Load()
+	if err != nil {
+		return "", 0, err
+	}
+	return l.Name, l.Version, nil
 }

@@ -197,12 +197,6 @@ func (t Tile) RowPassBytes() int { return t.Block.Y * t.Width() * 4 }
 // rows of Block.X floats.
 func (t Tile) ColPassBytes() int { return t.Height() * t.Block.X * 4 }
 
-// tileBytes is the dynamic shared memory of a (bx+kw-1) x (by+kh-1) float
-// tile: Tile{blk, kw, kh, 1}.Bytes().
-func tileBytes(blk convolve.Block, kw, kh int) int {
-	return Tile{Block: blk, KW: kw, KH: kh, RY: 1}.Bytes()
-}
-
 // DeclError is a declaration that cannot work as written: a kernel family,
 // entry point, constant, define, grid rule or argument that does not
 // exist, arguments that do not match the entry point's parameters in

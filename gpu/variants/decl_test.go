@@ -11,6 +11,7 @@ import (
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
 	"github.com/convbench/convbench/internal/gputest"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 // h100 is the device information the GPU-free checks plan against: an
@@ -55,9 +56,9 @@ func TestDeclaredVariantsValidate(t *testing.T) {
 			}
 			continue
 		}
-		filter := randomFilter
+		filter := imagetest.RandomFilter
 		if gv.sep {
-			filter = separableFilter
+			filter = imagetest.SeparableFilter
 		}
 		for _, kc := range agreementCases(gv) {
 			f := filter(r, kc.kw, kc.kh)
@@ -81,8 +82,8 @@ func TestDeclaredVariantsRefuse(t *testing.T) {
 	small.SharedPerBlock, small.SharedPerBlockOptin = 16<<10, 16<<10
 	r := rand.New(rand.NewPCG(7, 8))
 	g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
-	p31 := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, 31, 31)}
-	p129 := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, 129, 129)}
+	p31 := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: imagetest.RandomFilter(r, 31, 31)}
+	p129 := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: imagetest.RandomFilter(r, 129, 129)}
 	cases := []struct {
 		variant string
 		p       convolve.Problem
@@ -101,7 +102,7 @@ func TestDeclaredVariantsRefuse(t *testing.T) {
 		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{tunableRY: 8}}, small, "filter size", "23312 bytes"},
 		{"gpu-const", p129, convolve.Config{}, h100, "filter size", "66564 bytes"},
 		{"gpu-tiled", p31, convolve.Config{Tunables: map[string]int{tunableRY: 3}}, h100, "", "ry=3"},
-		{"gpu-separable", convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: separableFilter(r, 5, 5)},
+		{"gpu-separable", convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: imagetest.SeparableFilter(r, 5, 5)},
 			convolve.Config{Tunables: map[string]int{tunableShared: 2}}, h100, "", "shared=2"},
 	}
 	for _, c := range cases {
@@ -297,4 +298,10 @@ func TestGridRules(t *testing.T) {
 			t.Errorf("%v %v: grid %v block %v, want %v and 16x8x1", c.rule, c.defines, l.grid, l.block, c.want)
 		}
 	}
+}
+
+// tileBytes is the dynamic shared memory of a (bx+kw-1) x (by+kh-1) float
+// tile: Tile{blk, kw, kh, 1}.Bytes().
+func tileBytes(blk convolve.Block, kw, kh int) int {
+	return Tile{Block: blk, KW: kw, KH: kh, RY: 1}.Bytes()
 }

@@ -399,13 +399,3 @@ func (f *fftPlan) enqueue(x *cudabind.Exec, s cudabind.Stream) error {
 	}
 	return x.Launch(f.fns["fft_crop"], g.out, g.block, 0, s, f.pad, f.b.Out, f.amax, f.w, f.h, f.tx, f.ty, f.gx, f.gy, int32(f.ew), f.nbx, f.nby)
 }
-
-// fftLibrary returns the cuFFT library gpu-fft uses, named with its
-// version, or the *cudabind.UnavailableError saying why none loaded.
-func fftLibrary() (string, error) {
-	l, err := cufft.Default()
-	if err != nil {
-		return "", err
-	}
-	return l.String(), nil
-}

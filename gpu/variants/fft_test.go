@@ -12,6 +12,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/cufft"
 	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 	"github.com/convbench/convbench/refimpl"
@@ -290,7 +291,7 @@ func fftAgreement(t *testing.T) {
 	worst := 0.0
 	tiles := map[bool]int{} // cases of one tile per channel and of several
 	for i, kc := range fftCases() {
-		f := randomFilter(r, kc.kw, kc.kh)
+		f := imagetest.RandomFilter(r, kc.kw, kc.kh)
 		// The compile options cycle: default, --fmad=false, fast math.
 		cfg := convolve.Config{Block: kc.block, NoFMA: i%3 == 1, FastMath: i%3 == 2}
 		for _, g := range fftSizes {
@@ -337,7 +338,7 @@ func TestFFTExtremeScale(t *testing.T) {
 	for _, c := range []struct {
 		pixels, weights int // exponents
 	}{{100, 0}, {0, 110}, {-140, 0}, {0, -135}, {60, 60}, {-70, -70}} {
-		f := randomFilter(r, 7, 5)
+		f := imagetest.RandomFilter(r, 7, 5)
 		for i := range f.Weights {
 			f.Weights[i] = float32(math.Ldexp(float64(f.Weights[i]), c.weights))
 		}
@@ -373,7 +374,7 @@ func TestFFTDevicePlan(t *testing.T) {
 	v, _ := convolve.Lookup("gpu-fft")
 	r := rand.New(rand.NewPCG(3, 3))
 	p := kernelCase{kw: 21, kh: 21, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}.
-		problem(convolve.Geometry{Width: 300, Height: 200}, randomFilter(r, 21, 21))
+		problem(convolve.Geometry{Width: 300, Height: 200}, imagetest.RandomFilter(r, 21, 21))
 	in := imagetest.Random(r, p.Input, imagetest.NonZero)
 	plan, err := convolve.PlanFor(v, p, convolve.Config{})
 	if err != nil {
@@ -529,4 +530,14 @@ func TestFFTGrids(t *testing.T) {
 			t.Errorf("%v: %v cover %dx%d outputs", p.Input, l, l.GX*l.SX, l.GY*l.SY)
 		}
 	}
+}
+
+// fftLibrary returns the cuFFT library gpu-fft uses, named with its
+// version, or the *cudabind.UnavailableError saying why none loaded.
+func fftLibrary() (string, error) {
+	l, err := cufft.Default()
+	if err != nil {
+		return "", err
+	}
+	return l.String(), nil
 }

@@ -184,9 +184,9 @@ func variantAgreement(t *testing.T, vi int, gv gpuVariant) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	filter := randomFilter
+	filter := imagetest.RandomFilter
 	if gv.sep {
-		filter = separableFilter
+		filter = imagetest.SeparableFilter
 	}
 	agreeAll(t, gv.String(), v, gv.cfg, agreementCases(gv), rand.New(rand.NewPCG(uint64(vi), 1)), filter)
 }
@@ -215,7 +215,7 @@ func TestBitExactNoFMA(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, kc := range cases {
-			p := kc.problem(convolve.Geometry{Width: 45, Height: 29}, randomFilter(r, kc.kw, kc.kh))
+			p := kc.problem(convolve.Geometry{Width: 45, Height: 29}, imagetest.RandomFilter(r, kc.kw, kc.kh))
 			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			want := poisoned(t, p)
 			cp, err := convolve.PlanFor(cpu, p, convolve.Config{})
@@ -335,9 +335,9 @@ func TestDevicePlan(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for _, gv := range gpuVariants {
 		v, _ := convolve.Lookup(gv.name)
-		f := randomFilter(r, 5, 5)
+		f := imagetest.RandomFilter(r, 5, 5)
 		if gv.sep {
-			f = separableFilter(r, 5, 5)
+			f = imagetest.SeparableFilter(r, 5, 5)
 		}
 		p := kernelCase{kw: 5, kh: 5, border: convolve.Mirror, typ: convolve.Uint8, channels: 3}.problem(convolve.Geometry{Width: 200, Height: 130}, f)
 		plan, err := convolve.PlanFor(v, p, gv.cfg)
@@ -403,9 +403,9 @@ func TestLimitsOnDevice(t *testing.T) {
 	}
 	for _, c := range cases {
 		v, _ := convolve.Lookup(c.variant)
-		f := randomFilter(r, c.kw, c.kh)
+		f := imagetest.RandomFilter(r, c.kw, c.kh)
 		if c.variant == "gpu-separable" || c.variant == "gpu-sepfused" {
-			f = separableFilter(r, c.kw, c.kh)
+			f = imagetest.SeparableFilter(r, c.kw, c.kh)
 		}
 		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f}
 		plan, err := convolve.PlanFor(v, p, c.cfg)
@@ -432,7 +432,7 @@ func TestNoDevice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := kernelCase{kw: 3, kh: 3, typ: convolve.Float32, channels: 1}.problem(convolve.Geometry{Width: 8, Height: 8}, separableFilter(r, 3, 3))
+		p := kernelCase{kw: 3, kh: 3, typ: convolve.Float32, channels: 1}.problem(convolve.Geometry{Width: 8, Height: 8}, imagetest.SeparableFilter(r, 3, 3))
 		_, err = convolve.PlanFor(v, p, gv.cfg)
 		var ue *cudabind.UnavailableError
 		if !errors.As(err, &ue) {

@@ -16,7 +16,7 @@ import (
 // capabilities accept is the one it is tested on. The filter is rank 1 so
 // that the separable variants accept it.
 func graphProblems(r *rand.Rand) []convolve.Problem {
-	f := separableFilter(r, 5, 5)
+	f := imagetest.SeparableFilter(r, 5, 5)
 	g := func(c int, t convolve.ElemType) convolve.Geometry {
 		return convolve.Geometry{Width: 200, Height: 130, Channels: c, Type: t, Layout: convolve.Interleaved}
 	}

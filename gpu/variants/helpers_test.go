@@ -10,41 +10,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/internal/imagetest"
-	"github.com/convbench/convbench/refimpl"
 )
-
-// randomFilter is a kw x kh filter of random non-zero weights of both
-// signs (not separable in general).
-func randomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
-	w := make([]float32, kw*kh)
-	for i := range w {
-		w[i] = float32(r.Float64()*2-1) + 1.0/128
-	}
-	return &convolve.Filter{Name: "random", Width: kw, Height: kh, Weights: w}
-}
-
-// separableFilter is the outer product of two random positive vectors,
-// rounded to float32: rank one within float32 rounding.
-func separableFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
-	row := make([]float64, kw)
-	col := make([]float64, kh)
-	for i := range row {
-		row[i] = 0.25 + r.Float64()
-	}
-	for j := range col {
-		col[j] = 0.25 + r.Float64()
-	}
-	if kw > 1 {
-		row[r.IntN(kw)] *= -1
-	}
-	w := make([]float32, kw*kh)
-	for j := range col {
-		for i := range row {
-			w[j*kw+i] = float32(col[j] * row[i])
-		}
-	}
-	return &convolve.Filter{Name: "sep-random", Width: kw, Height: kh, Weights: w}
-}
 
 // poisoned returns an output image for p filled with NaN.
 func poisoned(t testing.TB, p convolve.Problem) *convolve.Image {
@@ -65,17 +31,7 @@ func agree(t *testing.T, name string, plan convolve.Plan, p convolve.Problem, in
 		t.Errorf("%s %v: Run: %v", name, p, err)
 		return convolve.Metrics{}, false
 	}
-	ref, tol, err := refimpl.Expect(p, in)
-	if err != nil {
-		t.Fatalf("Expect(%v): %v", p, err)
-	}
-	m, err := convolve.Compare(out, ref, tol)
-	if err != nil {
-		t.Fatalf("%s %v: Compare: %v", name, p, err)
-	}
-	if !m.OK() {
-		t.Errorf("%s %v: %v", name, p, m)
-	}
+	m := compareToReference(t, name, p, in, out)
 	return m, m.OK()
 }
 

@@ -49,16 +49,6 @@ func nppCaps() convolve.Capabilities {
 	}
 }
 
-// nppLibrary returns the name of the libnppif that loaded, or the
-// *cudaerr.UnavailableError saying why none did.
-func nppLibrary() (string, error) {
-	l, err := npp.Load()
-	if err != nil {
-		return "", err
-	}
-	return l.Name(), nil
-}
-
 func setupNPP(b *Base) error {
 	st, err := nppStages(b)
 	if err != nil {

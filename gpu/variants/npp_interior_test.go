@@ -44,10 +44,10 @@ func TestNPPInteriorAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agreeAll(t, "npp-interior", v, convolve.Config{}, nppCases(), rand.New(rand.NewPCG(23, 6)), randomFilter)
+	agreeAll(t, "npp-interior", v, convolve.Config{}, nppCases(), rand.New(rand.NewPCG(23, 6)), imagetest.RandomFilter)
 	r := rand.New(rand.NewPCG(2, 3))
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Wrap, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
-		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
+		problem(convolve.Geometry{Width: 123, Height: 45}, imagetest.RandomFilter(r, 7, 5))
 	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
 	leakCheck()
 }
@@ -61,7 +61,7 @@ func TestNPPInteriorTimesFilterAlone(t *testing.T) {
 	nppOrSkip(t)
 	r := rand.New(rand.NewPCG(7, 7))
 	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: convolve.Float32},
-		Filter: randomFilter(r, 5, 5), Border: convolve.Reflect}
+		Filter: imagetest.RandomFilter(r, 5, 5), Border: convolve.Reflect}
 	in := imagetest.Random(r, p.Input, imagetest.NonZero)
 	ref, tol, err := refimpl.Expect(p, in)
 	if err != nil {

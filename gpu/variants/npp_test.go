@@ -7,6 +7,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/npp"
 	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
 )
@@ -76,7 +77,7 @@ func TestNPPAgreement(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 5))
 	failures := 0
 	for _, kc := range nppCases() {
-		f := randomFilter(r, kc.kw, kc.kh)
+		f := imagetest.RandomFilter(r, kc.kw, kc.kh)
 		for _, g := range agreementSizes {
 			p := kc.problem(g, f)
 			plan, err := convolve.PlanFor(v, p, convolve.Config{Block: kc.block})
@@ -99,7 +100,17 @@ func TestNPPAgreement(t *testing.T) {
 		}
 	}
 	p := kernelCase{kw: 7, kh: 5, border: convolve.Mirror, mode: convolve.Convolve, typ: convolve.Float32, channels: 1}.
-		problem(convolve.Geometry{Width: 123, Height: 45}, randomFilter(r, 7, 5))
+		problem(convolve.Geometry{Width: 123, Height: 45}, imagetest.RandomFilter(r, 7, 5))
 	devicePlanAgrees(t, v, p, convolve.Config{}, imagetest.Random(r, p.Input, imagetest.NonZero))
 	leakCheck()
+}
+
+// nppLibrary returns the name of the libnppif that loaded, or the
+// *cudaerr.UnavailableError saying why none did.
+func nppLibrary() (string, error) {
+	l, err := npp.Load()
+	if err != nil {
+		return "", err
+	}
+	return l.Name(), nil
 }

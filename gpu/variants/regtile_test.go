@@ -368,7 +368,7 @@ func regtileAgreement(t *testing.T) {
 		agreeRun{convolve.Config{Tunables: map[string]int{tunableRX: 4}}, kernelCase{kw: 7, kh: 5, border: convolve.Mirror, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 7, Y: 5}}},
 		agreeRun{convolve.Config{}, kernelCase{kw: 3, kh: 3, border: convolve.Mirror, typ: convolve.Uint8, channels: 1, block: convolve.Block{X: 1, Y: 64}}},
 	)
-	agreeOverSizes(t, v, "gpu-regtile", runs, r, randomFilter)
+	agreeOverSizes(t, v, "gpu-regtile", runs, r, imagetest.RandomFilter)
 }
 
 // TestRegtileBadTunable: a value other than 1, 2, 4 or 8 is an error that
@@ -417,7 +417,7 @@ func TestRegtileBitExactNoFMA(t *testing.T) {
 	}
 	for _, kc := range cases {
 		for _, g := range regtileSizes[:3] {
-			p := kc.problem(g, randomFilter(r, kc.kw, kc.kh))
+			p := kc.problem(g, imagetest.RandomFilter(r, kc.kw, kc.kh))
 			if g.Stride != 0 {
 				p.Input.Stride = g.Stride * kc.channels
 			}

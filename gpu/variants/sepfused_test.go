@@ -8,6 +8,7 @@ import (
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/internal/imagetest"
 )
 
 func TestSepfusedSharedBytes(t *testing.T) {
@@ -107,7 +108,7 @@ func TestSepfusedDeclared(t *testing.T) {
 		case 3:
 			ch = 3
 		}
-		p := convolve.Problem{Op: convolve.Filter2D, Filter: separableFilter(r, tt.k, tt.k),
+		p := convolve.Problem{Op: convolve.Filter2D, Filter: imagetest.SeparableFilter(r, tt.k, tt.k),
 			Input: convolve.Geometry{Width: tt.w, Height: tt.h, Channels: ch, Type: convolve.Uint8, Layout: layout}}
 		if err := d.Validate(p, tt.cfg, h100); err != nil {
 			t.Errorf("%dx%d K=%d %v: Validate: %v", tt.w, tt.h, tt.k, tt.cfg, err)
@@ -134,11 +135,11 @@ func TestSepfusedDeclared(t *testing.T) {
 		cfg  convolve.Config
 		want string
 	}{
-		{"dense 5x5", randomFilter(r, 5, 5), convolve.Config{}, "non-separable"},
-		{"65x1", separableFilter(r, 65, 1), convolve.Config{}, "65"},
-		{"ry=3", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRY: 3}}, "ry=3"},
-		{"rxr=6", separableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRXR: 6}}, "rxr=6"},
-		{"rxr=8 odd block", separableFilter(r, 5, 5), convolve.Config{Block: convolve.Block{X: 7, Y: 4}, Tunables: map[string]int{tunableRXR: 8}}, "7x4 with tunable rxr=8 (it needs an even block width)"},
+		{"dense 5x5", imagetest.RandomFilter(r, 5, 5), convolve.Config{}, "non-separable"},
+		{"65x1", imagetest.SeparableFilter(r, 65, 1), convolve.Config{}, "65"},
+		{"ry=3", imagetest.SeparableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRY: 3}}, "ry=3"},
+		{"rxr=6", imagetest.SeparableFilter(r, 5, 5), convolve.Config{Tunables: map[string]int{tunableRXR: 6}}, "rxr=6"},
+		{"rxr=8 odd block", imagetest.SeparableFilter(r, 5, 5), convolve.Config{Block: convolve.Block{X: 7, Y: 4}, Tunables: map[string]int{tunableRXR: 8}}, "7x4 with tunable rxr=8 (it needs an even block width)"},
 	}
 	for _, tt := range refusals {
 		err := d.Validate(convolve.Problem{Op: convolve.Filter2D, Filter: tt.f, Input: g}, tt.cfg, h100)
@@ -189,5 +190,5 @@ func sepfusedAgreement(t *testing.T) {
 		agreeRun{convolve.Config{Tunables: map[string]int{tunableRXR: 8, tunableRY: 4}}, kernelCase{kw: 31, kh: 31, border: convolve.Mirror, typ: convolve.Uint8, channels: 2, block: convolve.Block{X: 16, Y: 16}}},
 		agreeRun{convolve.Config{Tunables: map[string]int{tunableRXR: 8}}, kernelCase{kw: 63, kh: 63, border: convolve.Wrap, typ: convolve.Float32, channels: 1, block: convolve.Block{X: 128, Y: 2}}},
 	)
-	agreeOverSizes(t, v, "gpu-sepfused", runs, r, separableFilter)
+	agreeOverSizes(t, v, "gpu-sepfused", runs, r, imagetest.SeparableFilter)
 }

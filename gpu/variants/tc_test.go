@@ -151,7 +151,7 @@ func TestTCErrorUnits(t *testing.T) {
 			name = "gpu-tc-3xtf32"
 		}
 		g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
-		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(rand.New(rand.NewPCG(1, 2)), c.kw, c.kh)}
+		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: imagetest.RandomFilter(rand.New(rand.NewPCG(1, 2)), c.kw, c.kh)}
 		d := declOf(t, name)
 		if err := d.Validate(p, convolve.Config{}, h100); err != nil {
 			t.Errorf("%s %dx%d: %v", name, c.kw, c.kh, err)
@@ -180,13 +180,13 @@ func TestTCDeclared(t *testing.T) {
 			t.Errorf("%s: caps %+v: want Accuracy %v, FiniteInput, not ReferenceOrder, MaxFilterSide %d", tv.name, caps, want, tcMaxSide)
 		}
 		for ci, c := range tcCases() {
-			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
+			p := c.problem(imagetest.RandomFilter(r, c.kc.kw, c.kc.kh))
 			if err := d.Validate(p, c.config(ci%2), h100); err != nil {
 				t.Errorf("%s %v: %v", tv.name, p, err)
 			}
 		}
 		g := convolve.Geometry{Width: 64, Height: 64, Channels: 1, Type: convolve.Float32}
-		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: randomFilter(r, 9, 9)}
+		p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: imagetest.RandomFilter(r, 9, 9)}
 		if err := d.Validate(p, convolve.Config{Block: convolve.Block{X: 16, Y: 8}}, h100); err == nil {
 			t.Errorf("%s: block 16x8 accepted, want refused", tv.name)
 		}
@@ -246,7 +246,7 @@ func TestTCCompile(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, tv := range tcVariants {
 		for ci, c := range tcCompileCases {
-			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
+			p := c.problem(imagetest.RandomFilter(r, c.kc.kw, c.kc.kh))
 			// Each case compiles with both values of round over the arithmetics.
 			round := (ci + int(tv.arith)) % 2
 			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, c.rxOr(), round, p.Input.Type))
@@ -279,7 +279,7 @@ func tcAgreement(t *testing.T) {
 		var specs []WarmSpec
 		// Every other case rounds its operands as the tile is filled.
 		for ci, c := range tcCases() {
-			specs = append(specs, WarmSpec{Variant: v, Problem: c.problem(randomFilter(r, c.kc.kw, c.kc.kh)), Config: c.config(ci % 2)})
+			specs = append(specs, WarmSpec{Variant: v, Problem: c.problem(imagetest.RandomFilter(r, c.kc.kw, c.kc.kh)), Config: c.config(ci % 2)})
 		}
 		if _, err := Warm(specs, runtime.NumCPU(), nil); err != nil {
 			t.Logf("%s: precompiling: %v (the cases compile one at a time)", tv.name, err)
@@ -287,7 +287,7 @@ func tcAgreement(t *testing.T) {
 		t.Run(tv.name, func(t *testing.T) {
 			failures := 0
 			for ci, c := range tcCases() {
-				p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
+				p := c.problem(imagetest.RandomFilter(r, c.kc.kw, c.kc.kh))
 				plan, err := convolve.PlanFor(v, p, c.config(ci%2))
 				if err != nil {
 					t.Errorf("%v: Plan: %v", p, err)
@@ -497,7 +497,7 @@ func TestTCHost(t *testing.T) {
 		model := declOf(t, tv.name).Desc.Caps.Accuracy
 		r := rand.New(rand.NewPCG(uint64(vi), 17))
 		for ci, c := range tcHostCases {
-			p := c.problem(randomFilter(r, c.kc.kw, c.kc.kh))
+			p := c.problem(imagetest.RandomFilter(r, c.kc.kw, c.kc.kh))
 			in := imagetest.Random(r, p.Input, imagetest.NonZero)
 			// gpu-tc-3xtf32 runs every case; the single-product
 			// arithmetics, whose code differs only in the operand format,
@@ -551,7 +551,7 @@ func TestTCHostCatchesLayoutError(t *testing.T) {
 		}
 		r := rand.New(rand.NewPCG(9, 9))
 		c := tcCase{kernelCase{kw: 7, kh: 7, border: convolve.Reflect, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 40, Height: 20}, 0}
-		p := c.problem(randomFilter(r, 7, 7))
+		p := c.problem(imagetest.RandomFilter(r, 7, 7))
 		in := imagetest.Random(r, p.Input, imagetest.NonZero)
 		out, err := h.run(p, c.block(), c.rxOr(), 0, m.arith, in)
 		if err != nil {
@@ -580,7 +580,7 @@ func TestTCHostNearOverflow(t *testing.T) {
 	for _, tv := range tcVariants {
 		for _, k := range []int{3, 9} {
 			c := tcCase{kernelCase{kw: k, kh: k, border: convolve.Replicate, typ: convolve.Float32, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
-			f := randomFilter(r, k, k)
+			f := imagetest.RandomFilter(r, k, k)
 			for i := range f.Weights {
 				f.Weights[i] *= 1.0 / 8 / float32(k*k)
 			}
@@ -667,7 +667,7 @@ func TestTCHostOverflow(t *testing.T) {
 			for _, typ := range []convolve.ElemType{convolve.Float32, convolve.Int16} {
 				for _, sign := range []float64{1, -1} {
 					c := tcCase{kernelCase{kw: k.kw, kh: k.kh, border: convolve.Zero, typ: typ, channels: 1}, convolve.Geometry{Width: 70, Height: 20}, 0}
-					f := randomFilter(r, k.kw, k.kh)
+					f := imagetest.RandomFilter(r, k.kw, k.kh)
 					p := c.problem(f)
 					in := imagetest.Random(r, p.Input, imagetest.NonZero)
 					switch typ {

@@ -1,44 +1,27 @@
 package allvariants
 
 import (
-	"bufio"
 	"go/ast"
-	"go/build"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/internal/modroot"
 )
 
-// module reads go.mod above the working directory: its directory and path.
+// module returns the module's root directory and path (modroot.Find).
 func module(t *testing.T) (root, path string) {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	root, path, err := modroot.Find("")
+	if err != nil || path == "" {
+		t.Fatalf("module root %q, path %q: %v", root, path, err)
 	}
-	for {
-		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if m, ok := strings.CutPrefix(sc.Text(), "module "); ok {
-					return dir, strings.TrimSpace(m)
-				}
-			}
-			t.Fatalf("%s/go.mod names no module", dir)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return root, path
 }
 
 // pkg is a package of the module: its import path, name, imports and
@@ -59,51 +42,22 @@ func packages(t *testing.T) []pkg {
 		return parsed
 	}
 	root, mod := module(t)
+	all, err := modroot.Packages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ps []pkg
-	err := filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if dir != root {
-			name := d.Name()
-			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
-			}
-		}
-		bp, err := build.Default.ImportDir(dir, 0)
-		if err != nil {
-			if _, ok := err.(*build.NoGoError); ok {
-				return nil
-			}
-			return err
-		}
-		rel, err := filepath.Rel(root, dir)
-		if err != nil {
-			return err
-		}
-		p := pkg{path: mod + "/" + filepath.ToSlash(rel), name: bp.Name, imports: bp.Imports}
-		if rel == "." {
-			p.path = mod
-		}
+	for _, bp := range all {
+		p := pkg{path: path.Join(mod, bp.Rel), name: bp.Name, imports: bp.Imports}
 		fset := token.NewFileSet()
 		for _, name := range bp.GoFiles {
-			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
+			f, err := parser.ParseFile(fset, filepath.Join(bp.Dir, name), nil, 0)
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
 			p.files = append(p.files, f)
 		}
 		ps = append(ps, p)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(ps) < 20 {
 		t.Fatalf("found %d packages in the module; the walk is broken", len(ps))

@@ -2,13 +2,20 @@
 
 package childproc
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
-// SetGroup does nothing where there are no process groups.
-func SetGroup(cmd *exec.Cmd) {}
+// QuitSignal is what a Child with Quit is sent at its limit: where there
+// is no SIGQUIT, a kill, and no stacks.
+var QuitSignal os.Signal = os.Kill
 
-// KillGroup kills cmd's process alone.
-func KillGroup(cmd *exec.Cmd) {
+// setGroup does nothing where there are no process groups.
+func setGroup(cmd *exec.Cmd) {}
+
+// killGroup kills cmd's process alone.
+func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		cmd.Process.Kill()
 	}

@@ -3,21 +3,26 @@
 package childproc
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
 
-// SetGroup makes cmd start in a process group of its own, so that
-// KillGroup ends whatever it started too.
-func SetGroup(cmd *exec.Cmd) {
+// QuitSignal is what a Child with Quit is sent at its limit: SIGQUIT,
+// on which a Go program prints every goroutine's stack as it exits.
+var QuitSignal os.Signal = syscall.SIGQUIT
+
+// setGroup makes cmd start in a process group of its own, so that
+// killGroup ends whatever it started too.
+func setGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// KillGroup kills cmd's process group, started with SetGroup.
-func KillGroup(cmd *exec.Cmd) {
+// killGroup kills cmd's process group, started with setGroup.
+func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}

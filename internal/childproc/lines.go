@@ -5,32 +5,50 @@ import (
 	"regexp"
 )
 
-// Lines splits what a child process writes into lines, however the
-// writes cut them.
-type Lines struct{ part []byte }
+// lineWriter is one of a child's streams, cut into lines for a handler.
+type lineWriter struct {
+	c     *Child
+	each  func(line []byte)
+	drops bool   // the output: dropped once the child is stopped
+	tells bool   // carries the standard error: read for Why
+	part  []byte // what was written after the last newline
+}
 
-// Add appends b and hands each complete line, its newline included, to
-// each, until each returns false; the lines after that stay unread.
-func (l *Lines) Add(b []byte, each func(line []byte) bool) {
-	l.part = append(l.part, b...)
+// Write hands on each line b completes, however the writes cut them.
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.c.lineMu.Lock()
+	defer w.c.lineMu.Unlock()
+	w.part = append(w.part, b...)
 	for {
-		i := bytes.IndexByte(l.part, '\n')
+		i := bytes.IndexByte(w.part, '\n')
 		if i < 0 {
-			return
+			return len(b), nil
 		}
-		line := l.part[:i+1]
-		l.part = l.part[i+1:]
-		if !each(line) {
-			return
-		}
+		line := w.part[:i+1]
+		w.part = w.part[i+1:]
+		w.take(line)
 	}
 }
 
-// Rest returns what was written after the last newline, and forgets it.
-func (l *Lines) Rest() []byte {
-	r := l.part
-	l.part = nil
-	return r
+// flush hands on a last line without a newline.
+func (w *lineWriter) flush() {
+	w.c.lineMu.Lock()
+	defer w.c.lineMu.Unlock()
+	if len(w.part) > 0 {
+		w.take(w.part)
+		w.part = nil
+	}
+}
+
+// take hands on one line, unless the child's output is dropped.
+func (w *lineWriter) take(line []byte) {
+	if w.drops && w.c.dropping() {
+		return
+	}
+	if w.tells {
+		w.c.tell(line)
+	}
+	w.each(line)
 }
 
 // deathLine matches the first line of what the Go runtime prints when a

@@ -5,24 +5,18 @@ import (
 	"testing"
 )
 
-func TestLines(t *testing.T) {
-	var l Lines
+// A child's writes are handed on as lines, however the writes cut them;
+// the last may lack its newline.
+func TestLineWriter(t *testing.T) {
 	var got []string
-	take := func(line []byte) bool {
-		got = append(got, string(line))
-		return string(line) != "stop\n"
+	w := &lineWriter{c: &Child{}, each: func(line []byte) { got = append(got, string(line)) }}
+	for _, b := range []string{"a", "b\nc\n", "", "d\ne\nf"} {
+		w.Write([]byte(b))
 	}
-	for _, w := range []string{"a", "b\nc\n", "", "d\nstop\ne\nf"} {
-		l.Add([]byte(w), take)
-	}
-	if want := []string{"ab\n", "c\n", "d\n", "stop\n"}; !slices.Equal(got, want) {
+	w.flush()
+	w.flush()
+	if want := []string{"ab\n", "c\n", "d\n", "e\n", "f"}; !slices.Equal(got, want) {
 		t.Errorf("lines %q, want %q", got, want)
-	}
-	if r := string(l.Rest()); r != "e\nf" {
-		t.Errorf("Rest() = %q, want the unread lines and the unended one", r)
-	}
-	if r := l.Rest(); len(r) != 0 {
-		t.Errorf("Rest() twice = %q", r)
 	}
 }
 

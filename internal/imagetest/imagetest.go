@@ -1,5 +1,7 @@
-// Package imagetest makes and compares images for the tests of the
-// variants: random inputs, poisoned outputs and bit-for-bit comparison.
+// Package imagetest makes and compares images for the tests of the variants.
+//
+// It draws random inputs and filters, poisons outputs and compares
+// images bit for bit.
 package imagetest
 
 import (
@@ -38,11 +40,7 @@ func Random(r *rand.Rand, g convolve.Geometry, v Values) *convolve.Image {
 		im.F32[i] = float32(r.NormFloat64() * 100)
 		switch v {
 		case NonZero:
-			m := float32(1.0/64 + r.Float64()*(1-1.0/64))
-			if r.IntN(2) == 0 {
-				m = -m
-			}
-			im.F32[i] = m * float32(1+r.IntN(100))
+			im.F32[i] = Weight(r) * float32(1+r.IntN(100))
 		case NonFinite:
 			switch r.IntN(50) {
 			case 0:
@@ -65,6 +63,46 @@ func Random(r *rand.Rand, g convolve.Geometry, v Values) *convolve.Image {
 		}
 	}
 	return im
+}
+
+// Weight returns a float32 of magnitude in [1/64, 1] and either sign
+// drawn from r: never zero, so that a missed or doubled term shows.
+func Weight(r *rand.Rand) float32 {
+	w := float32(1.0/64 + r.Float64()*(1-1.0/64))
+	if r.IntN(2) == 0 {
+		w = -w
+	}
+	return w
+}
+
+// RandomFilter returns a kw x kh filter of weights drawn from r (Weight):
+// not separable, but for chance or a side of 1.
+func RandomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
+	w := make([]float32, kw*kh)
+	for i := range w {
+		w[i] = Weight(r)
+	}
+	return &convolve.Filter{Name: fmt.Sprintf("random%dx%d", kw, kh), Width: kw, Height: kh, Weights: w}
+}
+
+// SeparableFilter returns the kw x kh outer product of a column and a row
+// of weights drawn from r (Weight), each product rounded to float32: rank
+// one within float32 rounding, as convolve.Filter.Separable takes it.
+func SeparableFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
+	row, col := make([]float64, kw), make([]float64, kh)
+	for i := range row {
+		row[i] = float64(Weight(r))
+	}
+	for j := range col {
+		col[j] = float64(Weight(r))
+	}
+	w := make([]float32, kw*kh)
+	for j := range col {
+		for i := range row {
+			w[j*kw+i] = float32(col[j] * row[i])
+		}
+	}
+	return &convolve.Filter{Name: fmt.Sprintf("separable%dx%d", kw, kh), Width: kw, Height: kh, Weights: w}
 }
 
 // PoisonF32 is the float32 Poison writes: a quiet NaN with a payload no

@@ -50,6 +50,35 @@ func TestRandom(t *testing.T) {
 	}
 }
 
+// The filters' weights are Weight's, and SeparableFilter's are rank one
+// where RandomFilter's, of two sides over 1, are not.
+func TestFilters(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, tt := range []struct {
+		kw, kh int
+		sep    bool // RandomFilter's is separable too: a side of 1
+	}{
+		{1, 1, true}, {3, 3, false}, {5, 1, true}, {1, 7, true}, {9, 5, false}, {21, 21, false},
+	} {
+		for _, f := range []*convolve.Filter{RandomFilter(r, tt.kw, tt.kh), SeparableFilter(r, tt.kw, tt.kh)} {
+			if err := f.Validate(); err != nil || f.Width != tt.kw || f.Height != tt.kh {
+				t.Errorf("%s: %dx%d, %v; want %dx%d", f.Name, f.Width, f.Height, err, tt.kw, tt.kh)
+			}
+			for _, w := range f.Weights {
+				if a := math.Abs(float64(w)); a < 1.0/64/64 || a > 1 {
+					t.Errorf("%s: weight %v, want a magnitude in [1/64^2, 1]", f.Name, w)
+				}
+			}
+		}
+		if _, _, ok := RandomFilter(r, tt.kw, tt.kh).Separable(); ok != tt.sep {
+			t.Errorf("RandomFilter %dx%d separable: %v, want %v", tt.kw, tt.kh, ok, tt.sep)
+		}
+		if _, _, ok := SeparableFilter(r, tt.kw, tt.kh).Separable(); !ok {
+			t.Errorf("SeparableFilter %dx%d is not separable", tt.kw, tt.kh)
+		}
+	}
+}
+
 func TestPoisonAndBitDiff(t *testing.T) {
 	for _, typ := range convolve.ElemTypes {
 		g := convolve.Geometry{Width: 5, Height: 4, Channels: 2, Type: typ}

@@ -1,14 +1,11 @@
 package layers
 
 import (
-	"bufio"
-	"go/build"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/internal/modroot"
 )
 
 // A rule forbids the packages under from (a module-relative directory)
@@ -28,8 +25,10 @@ var rules = []rule{
 		from: "convolve", allow: []string{"convolve"}},
 	{why: "the CUDA bindings know nothing of convolution",
 		from: "cudabind", allow: []string{"cudabind"}},
-	{why: "convtest is a leaf: the contract, the CPU reference and the verifier only",
-		from: "convtest", allow: []string{"convtest", "convolve", "refimpl", "verify"}},
+	{why: "convtest is a leaf: the contract, the CPU reference, the verifier and the child-process supervisor only",
+		from: "convtest", allow: []string{"convtest", "convolve", "refimpl", "verify", "internal/childproc"}},
+	{why: "the child-process supervisor, which convtest uses, imports nothing of the module's",
+		from: "internal/childproc", allow: []string{"internal/childproc"}},
 	{why: "the GPU code reads no report tree",
 		from: "gpu", to: []string{"results"}},
 	{why: "the tables are read by GPU code, not built on it",
@@ -64,74 +63,27 @@ func TestUnder(t *testing.T) {
 	}
 }
 
-// module reads go.mod above the working directory: its directory and path.
-func module(t *testing.T) (root, path string) {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if m, ok := strings.CutPrefix(sc.Text(), "module "); ok {
-					return dir, strings.TrimSpace(m)
-				}
-			}
-			t.Fatalf("%s/go.mod names no module", dir)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // graph returns the non-test imports within the module of every package
 // in it, by module-relative path.
 func graph(t *testing.T) map[string][]string {
 	t.Helper()
-	root, mod := module(t)
-	g := map[string][]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
-			return filepath.SkipDir
-		}
-		if path != root {
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
-				return filepath.SkipDir // another module
-			}
-		}
-		pkg, err := build.Default.ImportDir(path, 0)
-		if err != nil {
-			if _, ok := err.(*build.NoGoError); ok {
-				return nil
-			}
-			t.Fatalf("%s: %v", path, err)
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		var deps []string
-		for _, imp := range pkg.Imports {
-			if p, ok := strings.CutPrefix(imp, mod+"/"); ok {
-				deps = append(deps, p)
-			}
-		}
-		g[rel] = deps
-		return nil
-	})
+	root, mod, err := modroot.Find("")
 	if err != nil {
 		t.Fatal(err)
+	}
+	pkgs, err := modroot.Packages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := map[string][]string{}
+	for _, p := range pkgs {
+		var deps []string
+		for _, imp := range p.Imports {
+			if d, ok := strings.CutPrefix(imp, mod+"/"); ok {
+				deps = append(deps, d)
+			}
+		}
+		g[p.Rel] = deps
 	}
 	return g
 }

@@ -12,19 +12,23 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/results"
 )
 
 // parseDevices parses the value of -devices: distinct CUDA device
-// ordinals, comma-separated.
+// ordinals, comma-separated (convolve.ParseDevices).
 func parseDevices(v string) ([]string, error) {
+	ords, err := convolve.ParseDevices(v)
+	if err == nil && len(ords) == 0 {
+		err = errors.New("no device ordinal")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-devices %s: %v: want a list such as 0,1,2,3", v, err)
+	}
 	var devs []string
-	for _, f := range strings.Split(v, ",") {
-		f = strings.TrimSpace(f)
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 || strconv.Itoa(n) != f {
-			return nil, fmt.Errorf("-devices %s: %q is not a device ordinal: want a list such as 0,1,2,3", v, f)
-		}
+	for _, n := range ords {
+		f := strconv.Itoa(n)
 		if slices.Contains(devs, f) {
 			return nil, fmt.Errorf("-devices %s: device %s is named twice", v, f)
 		}

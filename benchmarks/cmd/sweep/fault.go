@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/convbench/convbench/cudabind"
@@ -155,30 +154,28 @@ type attempt struct {
 type watch struct {
 	limit time.Duration
 	repro func(name string) string
-	kill  func()
 
-	mu       sync.Mutex
+	child    childproc.Child
 	cur      string
-	gen      int
-	timer    *time.Timer
 	started  []string
 	finished bool
 	fault    *fault
 
 	out      bytes.Buffer
-	lines    childproc.Lines
+	partial  []byte // a last line without a newline
 	lastFail string
-	sticky   bool // a sticky error was seen: the rest of stdout is dropped
 }
 
 // caseStarted is the progress filter's hook: name started ("" after
-// the last case).
+// the last case), with a time limit of its own. Once the binary is
+// ended, what it still prints does not count.
 func (w *watch) caseStarted(name string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.gen++
-	if w.timer != nil {
-		w.timer.Stop()
+	limit := w.limit
+	if name == "" {
+		limit = 0
+	}
+	if !w.child.Arm(limit) {
+		return
 	}
 	w.cur = name
 	if name == "" {
@@ -186,74 +183,48 @@ func (w *watch) caseStarted(name string) {
 		return
 	}
 	w.started = append(w.started, name)
-	gen, limit := w.gen, w.limit
-	w.timer = time.AfterFunc(limit, func() {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.gen != gen || w.fault != nil {
-			return
-		}
-		w.fault = &fault{Case: name, Kind: faultHang, Repro: w.repro(name),
-			Err: fmt.Sprintf("still running after %v (-case-timeout): killed the benchmark binary", limit)}
-		w.kill()
-	})
 }
 
-// Write takes the binary's stdout, and ends the binary at a line of a
-// failed case that names a sticky CUDA error; what follows is dropped,
-// since every later case would fail with the same error.
-func (w *watch) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.sticky {
-		return len(b), nil
+// line takes a line of the binary's stdout, and ends the binary at a
+// line of a failed case that names a sticky CUDA error; what follows is
+// dropped, since every later case would fail with the same error.
+func (w *watch) line(l []byte) {
+	line, ended := strings.CutSuffix(string(l), "\n")
+	if !ended {
+		w.partial = bytes.Clone(l)
+		return
 	}
-	w.lines.Add(b, func(l []byte) bool {
-		line := strings.TrimSuffix(string(l), "\n")
-		w.out.Write(l)
-		if c, ok := failedCase(line); ok {
-			w.lastFail = c
-		}
-		if w.fault == nil && w.lastFail != "" && (strings.HasPrefix(line, " ") || strings.Contains(line, failPrefix)) &&
-			!strings.Contains(line, ": not timed: ") && cudabind.MentionsSticky(line) {
-			w.fault = &fault{Case: w.lastFail, Kind: faultCrash, Repro: w.repro(w.lastFail),
-				Err: "sticky CUDA error, the device cannot be used again in the process: " + strings.TrimSpace(line)}
-			w.sticky = true
-			w.kill()
-		}
-		return !w.sticky
-	})
-	return len(b), nil
+	w.out.Write(l)
+	if c, ok := failedCase(line); ok {
+		w.lastFail = c
+	}
+	if w.fault == nil && w.lastFail != "" && (strings.HasPrefix(line, " ") || strings.Contains(line, failPrefix)) &&
+		!strings.Contains(line, ": not timed: ") && cudabind.MentionsSticky(line) {
+		w.fault = &fault{Case: w.lastFail, Kind: faultCrash, Repro: w.repro(w.lastFail),
+			Err: "sticky CUDA error, the device cannot be used again in the process: " + strings.TrimSpace(line)}
+		w.child.Stop()
+	}
 }
 
 // runBinary runs cmd, whose stderr goes through progress, under w.
 func runBinary(cmd *exec.Cmd, progress *progressFilter, w *watch) attempt {
-	cmd.Stdout = w
-	cmd.Stderr = progress
 	progress.onCase = w.caseStarted
-	childproc.SetGroup(cmd)
-	cmd.WaitDelay = 5 * time.Second
-	w.mu.Lock()
-	w.kill = func() { childproc.KillGroup(cmd) }
-	w.mu.Unlock()
-	err := cmd.Start()
-	if err == nil {
-		err = cmd.Wait()
-	}
+	w.child.Group = true
+	w.child.Stdout = w.line
+	w.child.Stderr = func(l []byte) { progress.Write(l) }
+	err := w.child.Run(cmd)
 	progress.Flush()
 	progress.onCase = nil
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	w.gen++
 	a := attempt{err: err, started: w.started, finished: w.finished, fault: w.fault}
-	if rest := w.lines.Rest(); w.fault == nil && len(rest) > 0 && err == nil {
-		w.out.Write(append(rest, '\n'))
+	if w.child.TimedOut() {
+		a.fault = &fault{Case: w.cur, Kind: faultHang, Repro: w.repro(w.cur),
+			Err: fmt.Sprintf("still running after %v (-case-timeout): killed the benchmark binary", w.limit)}
 	}
 	// A crashed binary's last line may be a result line it never ended:
 	// it is dropped.
+	if a.fault == nil && len(w.partial) > 0 && err == nil {
+		w.out.Write(append(w.partial, '\n'))
+	}
 	a.out = w.out.Bytes()
 	if a.fault == nil && err != nil && !w.finished && w.cur != "" {
 		why := err.Error()
@@ -285,7 +256,7 @@ func reproCommand(binName string, args []string, name string) string {
 			a = append(a, args[i])
 		}
 	}
-	return "cd benchmarks && " + binName + " " + shellJoin(a)
+	return "cd benchmarks && " + binName + " " + childproc.Quote(a)
 }
 
 // binDisplayName is how the header and reproduce commands name the

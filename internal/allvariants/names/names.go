@@ -1,7 +1,7 @@
 // Package names lists the variant names that package allvariants registers.
 //
 // A command's test checks its own registry against the list with
-// [Check]. It takes the list from here rather than from importing
+// [Test]. It takes the list from here rather than from importing
 // allvariants, which would register every family in the test binary and
 // hide an import the command lacks. The list is names.txt, one name a
 // line; this package's test keeps it equal to what allvariants registers,
@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -34,6 +35,17 @@ func Registered() []string {
 	}
 	slices.Sort(ns)
 	return ns
+}
+
+// Test fails t unless registered holds the names of All and no other
+// (Check). A command's test calls it with the Registered of a variable
+// of its package, which initialises before the package's init functions
+// register any stand-in.
+func Test(t testing.TB, registered []string) {
+	t.Helper()
+	if err := Check(registered); err != nil {
+		t.Error(err)
+	}
 }
 
 // Check returns nil when got holds the names of All and no other, and

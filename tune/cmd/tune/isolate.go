@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/convbench/convbench/convolve"
@@ -213,122 +212,59 @@ type attempt struct {
 }
 
 // runChild runs a child in mode for job j with input on its stdin, and
-// watches it.
+// watches it: its stderr, and the lines of its stdout that are no event,
+// go to r.stderr.
 func (r *childRunner) runChild(mode string, j job, input []byte) attempt {
-	args := append(jobArgs(j), r.common...)
-	cmd := exec.Command(r.bin, args...)
+	cmd := exec.Command(r.bin, append(jobArgs(j), r.common...)...)
 	cmd.Env = append(os.Environ(), childEnvVar+"="+mode)
 	cmd.Stdin = bytes.NewReader(input)
-	// Both the child's stderr and the lines of its stdout that are no
-	// event go to r.stderr, from goroutines of their own.
-	toStderr := &syncWriter{w: r.stderr}
-	w := &childWatch{limit: r.limit, stderr: toStderr}
-	errs := &stderrTail{w: toStderr}
-	cmd.Stdout, cmd.Stderr = w, errs
-	childproc.SetGroup(cmd)
-	cmd.WaitDelay = 5 * time.Second
-	w.kill = func() { childproc.KillGroup(cmd) }
-	err := cmd.Start()
-	if err == nil {
-		w.started()
-		err = cmd.Wait()
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.gen++
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	if rest := w.lines.Rest(); !w.stopped && len(rest) > 0 {
-		w.line(rest)
-	}
+	w := &childWatch{stderr: r.stderr, phase: "starting"}
+	c := &childproc.Child{Limit: r.limit, Group: true, Stdout: w.line, Stderr: func(l []byte) { r.stderr.Write(l) }}
+	w.progress = func() { c.Arm(r.limit) }
+	w.stop = c.Stop
+	err := c.Run(cmd)
 	a := attempt{device: w.device, tried: w.tried, trying: w.trying, end: w.end, fault: w.fault, exit: "exit status 0"}
 	if err != nil {
 		a.exit = err.Error()
 	}
-	if why := errs.why(); why != "" {
+	if why := c.Why(); why != "" {
 		a.exit += ": " + why
 	}
-	if a.end == nil && a.fault.Kind == "" {
-		a.fault.Kind = tuning.Crash
-		if a.trying != nil {
-			a.fault.Err = "its process died (" + a.exit + ")"
-		} else {
-			a.fault.Err = "the child process ended before its search did (" + a.exit + ")"
-		}
-	}
-	if a.end != nil {
+	switch {
+	case a.end != nil:
 		a.fault = fault{}
+	case a.fault.Kind != "": // a sticky error
+	case c.TimedOut() && a.trying != nil:
+		a.fault = fault{Kind: tuning.Hang, Err: fmt.Sprintf("still running after %v (-case-timeout): killed its process", r.limit)}
+	case c.TimedOut():
+		a.fault = fault{Kind: tuning.Hang, Err: fmt.Sprintf("the child process went %v (-case-timeout) without a sign of progress, no candidate under way (%s): killed it", r.limit, w.phase)}
+	case a.trying != nil:
+		a.fault = fault{Kind: tuning.Crash, Err: "its process died (" + a.exit + ")"}
+	default:
+		a.fault = fault{Kind: tuning.Crash, Err: "the child process ended before its search did (" + a.exit + ")"}
 	}
 	return a
 }
 
-// childWatch takes a child's stdout: it reads the events, forwards any
-// other line to stderr, kills the child at a candidate's sticky CUDA
-// error, and kills it when it goes limit without an event.
+// childWatch takes a child's stdout: it reads the events, each a sign of
+// progress, forwards any other line to stderr, and stops the child at a
+// candidate's sticky CUDA error.
 type childWatch struct {
-	limit  time.Duration
-	stderr io.Writer
-	kill   func()
+	stderr   io.Writer
+	progress func() // restarts the child's time limit
+	stop     func() // ends the child
 
-	mu      sync.Mutex
-	lines   childproc.Lines
-	gen     int
-	timer   *time.Timer
-	phase   string // what the child was doing at its last event
-	device  *deviceInfo
-	trying  *tuning.Candidate
-	tried   []tuning.Candidate
-	end     *childEnd
-	fault   fault
-	stopped bool // a fault was seen: the rest of stdout is dropped
+	phase  string // what the child was doing at its last event
+	device *deviceInfo
+	trying *tuning.Candidate
+	tried  []tuning.Candidate
+	end    *childEnd
+	fault  fault // a sticky error's crash
 }
 
-// started starts the time limit of the child's start.
-func (w *childWatch) started() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.phase = "starting"
-	w.arm()
-}
-
-// arm restarts the time limit; w.mu is held.
-func (w *childWatch) arm() {
-	w.gen++
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	gen := w.gen
-	w.timer = time.AfterFunc(w.limit, func() {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.gen != gen || w.stopped {
-			return
-		}
-		w.stopped = true
-		if w.end == nil {
-			w.fault = fault{Kind: tuning.Hang}
-			if w.trying != nil {
-				w.fault.Err = fmt.Sprintf("still running after %v (-case-timeout): killed its process", w.limit)
-			} else {
-				w.fault.Err = fmt.Sprintf("the child process went %v (-case-timeout) without a sign of progress, no candidate under way (%s): killed it", w.limit, w.phase)
-			}
-		}
-		w.kill()
-	})
-}
-
-func (w *childWatch) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.stopped {
-		w.lines.Add(b, func(line []byte) bool { w.line(bytes.TrimSuffix(line, []byte("\n"))); return !w.stopped })
-	}
-	return len(b), nil
-}
-
-// line takes one line of the child's stdout; w.mu is held.
+// line takes one line of the child's stdout.
 func (w *childWatch) line(line []byte) {
+	line = bytes.TrimSuffix(line, []byte("\n"))
 	var ev childEvent
 	if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &ev) != nil {
 		fmt.Fprintf(w.stderr, "%s\n", line)
@@ -351,75 +287,14 @@ func (w *childWatch) line(line []byte) {
 			c := *ev.Tried
 			w.trying = &c
 			w.fault = fault{Kind: tuning.Crash, Err: "sticky CUDA error, the device cannot be used again in the process: " + ev.Tried.Error}
-			w.stopped = true
-			w.kill()
+			w.stop()
 			return
 		}
 		w.tried = append(w.tried, *ev.Tried)
 	case ev.End != nil:
 		w.end, w.phase = ev.End, "after its search ended"
 	}
-	w.arm()
-}
-
-// stderrTail copies a child's stderr to w and keeps what says why it
-// died: the first line of a Go runtime's report of a panic, a fatal
-// error or a signal, and the last line.
-type stderrTail struct {
-	w io.Writer
-
-	mu    sync.Mutex
-	lines childproc.Lines
-	death string
-	last  string
-}
-
-func (t *stderrTail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.w.Write(b)
-	t.lines.Add(b, func(line []byte) bool { t.take(string(line)); return true })
-	return len(b), nil
-}
-
-func (t *stderrTail) take(line string) {
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return
-	}
-	if t.death == "" && childproc.IsDeath(line) {
-		t.death = line
-	}
-	t.last = line
-}
-
-// why is the death line, else the last line, clipped.
-func (t *stderrTail) why() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if rest := t.lines.Rest(); len(rest) > 0 {
-		t.take(string(rest))
-	}
-	s := t.death
-	if s == "" {
-		s = t.last
-	}
-	if len(s) > 300 {
-		s = s[:300] + "..."
-	}
-	return s
-}
-
-// syncWriter is w, one write at a time.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (sw *syncWriter) Write(b []byte) (int, error) {
-	sw.mu.Lock()
-	defer sw.mu.Unlock()
-	return sw.w.Write(b)
+	w.progress()
 }
 
 // commandName is how reproduce commands name this command: "go run

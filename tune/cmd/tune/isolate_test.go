@@ -396,12 +396,13 @@ func TestRepro(t *testing.T) {
 	}
 }
 
-// A child's stdout lines are events; a candidate whose error names a
-// sticky CUDA error stops the watch, other lines go to stderr.
+// A child's stdout lines are events, each a sign of progress; a
+// candidate whose error names a sticky CUDA error stops the child, other
+// lines go to stderr.
 func TestChildWatch(t *testing.T) {
 	var stderr strings.Builder
-	killed := 0
-	w := &childWatch{limit: time.Minute, stderr: &stderr, kill: func() { killed++ }}
+	killed, progress := 0, 0
+	w := &childWatch{stderr: &stderr, stop: func() { killed++ }, progress: func() { progress++ }}
 	lines := []string{
 		`{"device":{"name":"G","driver":"1","nvrtc":"2","limits":{"Name":"G","SMs":0,"SharedPerBlock":0,"MaxThreadsPerBlock":0,"ConstantBytes":0}}}`,
 		`not an event`,
@@ -411,12 +412,12 @@ func TestChildWatch(t *testing.T) {
 		`{"tried":{"tunables":{"a":2},"status":"refused","error":"run: cuStreamSynchronize: CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure)"}}`,
 		`{"tried":{"tunables":{"a":3},"status":"ok","median_ns":1}}`,
 	}
-	for _, l := range lines {
-		w.Write([]byte(l + "\n"))
+	for _, l := range lines[:6] { // the child is stopped at the sixth
+		w.line([]byte(l + "\n"))
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.timer.Stop()
+	if progress != 4 {
+		t.Errorf("%d signs of progress, want the 4 events before the sticky error", progress)
+	}
 	if w.device == nil || w.device.Name != "G" {
 		t.Errorf("device %+v", w.device)
 	}
