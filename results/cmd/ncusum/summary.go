@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/convbench/convbench/internal/median"
 	"github.com/convbench/convbench/results"
 )
 
@@ -49,7 +50,7 @@ func group(launches []*launch) []*kernel {
 				}
 			}
 			if len(vs) > 0 {
-				g.val[f], g.has[f] = median(vs), true
+				g.val[f], g.has[f] = median.Of(vs), true
 				if f == duration {
 					for _, v := range vs {
 						g.total += v
@@ -71,17 +72,6 @@ func group(launches []*launch) []*kernel {
 			cmp.Compare(a.block, b.block), cmp.Compare(a.grid, b.grid))
 	})
 	return kernels
-}
-
-// median returns the median of vs, the mean of the middle two for an even
-// count; it sorts vs.
-func median(vs []float64) float64 {
-	slices.Sort(vs)
-	n := len(vs)
-	if n%2 == 1 {
-		return vs[n/2]
-	}
-	return (vs[n/2-1] + vs[n/2]) / 2
 }
 
 // limiter names the roof that limits a kernel and gives its share. The
