@@ -229,15 +229,6 @@ func (r *Run) Sample(want Q) *Sample {
 	return nil
 }
 
-// One returns the time (ns) of the single sample matching want.
-func (r *Run) One(want Q) (float64, bool) {
-	s := r.Sample(want)
-	if s == nil {
-		return 0, false
-	}
-	return s.Time()
-}
-
 var projectionKeys = func() string {
 	var parts []string
 	for _, k := range nameKeys {
