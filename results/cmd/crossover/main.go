@@ -19,10 +19,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
+	"github.com/convbench/convbench/internal/modroot"
 	"github.com/convbench/convbench/results"
 	"github.com/convbench/convbench/tables"
 )
@@ -51,8 +50,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out == "" {
 		root := "."
-		if b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
-			root = strings.TrimSpace(string(b))
+		if r, _, err := modroot.Find(""); err == nil {
+			root = r
 		}
 		*out = filepath.Join(root, "tables", "crossover")
 	}

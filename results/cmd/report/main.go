@@ -21,10 +21,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/convbench/convbench/internal/modroot"
 	"github.com/convbench/convbench/results"
 	"github.com/convbench/convbench/results/htmlreport"
 )
@@ -59,8 +59,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	root := "."
-	if b, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {
-		root = strings.TrimSpace(string(b))
+	if r, _, err := modroot.Find(""); err == nil {
+		root = r
 	}
 	if *data == "" {
 		*data = filepath.Join(root, "results", "data")
