@@ -429,8 +429,9 @@ type Variant interface {
 // its Capabilities: on its configuration's tunables, or on the limits of
 // the device it runs on (shared memory per block, texture sizes, a
 // memory cap). Supports is its validity rule, the only one: its Plan
-// calls it first, and the conformance suite, the sweeps' presets and the
-// tuner consult it before they plan, so that what they draw or list is
+// refuses what it refuses, from the same checks, before any device work;
+// the conformance suite and the tuner consult it before they plan, and a
+// test holds every preset case to it, so that what they draw or list is
 // what the variant accepts. A plan that refuses what Supports accepts is
 // a bug of the variant.
 type Supporter interface {
