@@ -68,8 +68,8 @@ type benchResult struct {
 // release is the release check a GPU landing must pass, on one GPU:
 // first, with the GPU to itself, the default sweep, its report and the
 // gallery; then the test run with a fresh property-suite seed, the
-// property suite at three more fresh seeds (each its own process) and the
-// faults stage, all at once. It writes
+// property suite at three more fresh seeds (each its own process; every
+// seed on propsBudget) and the faults stage, all at once. It writes
 // OUTDIR/release-summary.txt (releaseLines) and prints it.
 func (r *runner) release() string {
 	before := r.failures()
@@ -91,7 +91,7 @@ func (r *runner) release() string {
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		tr := r.testRun(r.setting("RELEASE_TEST_TIMEOUT", "5m30s"), map[string][]string{"properties": {seedFlag(seeds[0])}})
+		tr := r.testRun(r.setting("RELEASE_TEST_TIMEOUT", "5m30s"), map[string][]string{"properties": append([]string{seedFlag(seeds[0])}, r.propsBudget()...)})
 		testErr = tr.err
 		if tr.err == nil {
 			if _, err := os.Stat(r.binary("properties.test")); err != nil {
@@ -127,17 +127,26 @@ func (r *runner) release() string {
 // seedFlag is the property suite's flag for a seed.
 func seedFlag(seed int64) string { return "-props.seed=" + strconv.FormatInt(seed, 10) }
 
+// propsBudget are the property suite's budget flags at every seed of the
+// release check, the test run's included: -props.n=RELEASE_PROPS_N
+// (default 10) random cases a property and -props.time=RELEASE_PROPS_TIME
+// (default 2s). Every seed still draws its own specialization pool, the
+// fixes the properties make of it and its bad-input base cases, and runs
+// the edge-case table; the count bounds the random cases checked a
+// property, so that the four seeds fit the check's 10 minutes.
+func (r *runner) propsBudget() []string {
+	return []string{"-props.n=" + r.setting("RELEASE_PROPS_N", "10"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s")}
+}
+
 // propsAtSeed runs the property suite (TestProperties alone: the other
 // tests of properties/ draw no case from the seed and ran in the test
-// run) at seed, budgeted by its flags:
-// -props.n=RELEASE_PROPS_N (default 40) random cases a property,
-// -props.time=RELEASE_PROPS_TIME (default 2s) once the first 25 passed,
+// run) at seed, budgeted by propsBudget and
 // -test.timeout RELEASE_PROPS_TIMEOUT (default 5m), the variants
 // RELEASE_PROPS_VARIANT selects (default all). Its log is
 // OUTDIR/release-props-SEED.log.
 func (r *runner) propsAtSeed(seed int64) seedResult {
-	args := []string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", r.setting("RELEASE_PROPS_TIMEOUT", "5m"), seedFlag(seed),
-		"-props.n=" + r.setting("RELEASE_PROPS_N", "40"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s")}
+	args := append([]string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", r.setting("RELEASE_PROPS_TIMEOUT", "5m"), seedFlag(seed)},
+		r.propsBudget()...)
 	if v := r.getenv("RELEASE_PROPS_VARIANT"); v != "" {
 		args = append(args, "-props.variant="+v)
 	}

@@ -128,7 +128,7 @@ func TestReleaseSteps(t *testing.T) {
 		log  string
 		want []string
 	}{
-		{"test-properties.log", []string{"-test.v", "-test.timeout", "5m30s", "-props.seed=11"}},
+		{"test-properties.log", []string{"-test.v", "-test.timeout", "5m30s", "-props.seed=11", "-props.n=7", "-props.time=2s"}},
 		{"test-convolve.log", []string{"-test.v", "-test.timeout", "5m30s"}},
 		{"release-props-22.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "5m", "-props.seed=22", "-props.n=7", "-props.time=2s"}},
 		{"release-props-44.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "5m", "-props.seed=44", "-props.n=7", "-props.time=2s"}},
