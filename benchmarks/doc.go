@@ -121,7 +121,8 @@
 // reports throttled-samples (discarded), throttled-kept, and the SM clock
 // (sm-mhz-start, sm-mhz-end), power (power-w-*) and temperature
 // (temp-c-*) before its first and after its last sample, where NVML
-// reports them; configuration lines give gpu-max-sm-mhz and the rule.
+// reports them; a measured line gives gpu-max-sm-mhz, a configuration
+// line the rule.
 // Without a GPU or NVML the guard is off, one clock-guard configuration
 // line says why, and no clock is reported.
 //

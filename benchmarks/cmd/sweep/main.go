@@ -579,7 +579,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	}
 	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, others, progress, stderr)
 
-	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
+	gpu, cpu := configValue(out.Bytes(), runfile.KeyGPU), configValue(out.Bytes(), runfile.KeyCPU)
 	if gpu == "none" {
 		gpu = ""
 	}
@@ -600,7 +600,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 		return "", err
 	}
 	fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
-	if gpu == "" && configValue(out.Bytes(), "gpu") == "none" {
+	if gpu == "" && configValue(out.Bytes(), runfile.KeyGPU) == "none" {
 		fmt.Fprintf(stderr, "sweep: no GPU on this host (%s): the file holds the CPU variants only\n", noGPUReason(out.Bytes()))
 	}
 	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
@@ -769,7 +769,7 @@ func buildTestBinary(root, bin string, stderr io.Writer) (*testBin, error) {
 // binary's refusal when it printed no configuration (its last lines on
 // stderr), else the failed cases or the notes on what was left out.
 func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
-	if configValue(out, "sweep") == "" {
+	if configValue(out, runfile.KeySweep) == "" {
 		why := strings.Join(tail, "; ")
 		if why == "" && runErr != nil {
 			why = runErr.Error()
