@@ -234,8 +234,15 @@
 // BenchmarkVariant times one variant, such as one written in a module of
 // its own, on a small sweep of two sizes, three filters and two element
 // types within its capabilities, in that module's own go test -bench run:
-// each case is gated as the sweeps' are and named as they are, and b.N is
-// the testing package's.
+// each case is gated as the sweeps' are and named as they are (a
+// benchmark function named BenchmarkConv, run with -cpu 1, writes lines
+// named as a sweep's), and b.N is the testing package's. Such a module's
+// test binary takes testing's flags and those of package convtest
+// (-convtest.seed, -convtest.n, -convtest.case, -convtest.time,
+// -convtest.shrink-time); the flags named in this documentation
+// (-sweep, the axis flags, -noise, -max-time and the others of the
+// sampling) are those of this package's own test binary, as the commands
+// below give them, and of benchmarks/cmd/sweep.
 //
 // Run a preset, or a sweep of your own, with
 //
