@@ -29,7 +29,7 @@
 GO      ?= go
 export CGO_ENABLED = 0
 SWEEP   ?= default
-COUNT   ?= 5
+COUNT   ?= 6
 # Each result line samples its case until its median's 95% confidence interval is
 # within NOISE percent, or MAXTIME passes (see the benchmarks package).
 NOISE   ?= 1

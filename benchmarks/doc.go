@@ -246,7 +246,7 @@
 //
 // Run a preset, or a sweep of your own, with
 //
-//	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
+//	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 6 -args -sweep=000-image-size
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants gpu-regtile -timing plan,plan-cold
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants cpu-fast -sizes 640x480 -filters gauss9,dense9
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -kernel $PWD/my.cu -variants 'user-.*|gpu-tiled'

@@ -476,7 +476,7 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("sweep -h exited %d: %s", code, stderr.String())
 	}
 	out := stderr.String()
-	for _, want := range []string{"usage: sweep", "-count int", "-max-time duration", "-bin string", "-publish", "(default 5)"} {
+	for _, want := range []string{"usage: sweep", "-count int", "-max-time duration", "-bin string", "-publish", "(default 6)", "-dry-run", "-report"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("usage lacks %q:\n%s", want, out)
 		}
