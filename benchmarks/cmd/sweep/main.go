@@ -827,6 +827,9 @@ func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
 	}
 	var notes []string
 	for _, l := range strings.Split(string(out), "\n") {
+		if _, _, measured := runfile.ParseMeasured(l); measured {
+			continue
+		}
 		if n, ok := strings.CutPrefix(l, "# "); ok {
 			notes = append(notes, n)
 		}
