@@ -252,9 +252,9 @@ func completeName(keys map[string]string) benchfmt.Name {
 // ReadRun parses one file of benchmark output. A sample's Config holds
 // the file's configuration lines in effect at its first result line and
 // the values of the measured lines (runfile.MeasuredLine) written before
-// it; the run's Config is its first sample's, with each measured key
-// that several blocks of the file measured (the shards of a merged run)
-// at the median of their values.
+// it; the run's Config is its first sample's, with gpu-copy-gbps, where
+// several blocks of the file measured it (the shards of a merged run), at
+// the median of their values (medianOfBlocks).
 func ReadRun(r io.Reader, path string) (*Run, error) {
 	var pp benchproc.ProjectionParser
 	proj, err := pp.Parse(projectionKeys, nil)
@@ -340,8 +340,8 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 	}
 	if len(run.Samples) > 0 {
 		run.Config = maps.Clone(run.Samples[0].Config)
-		for k, vs := range run.measured {
-			if len(vs) > 1 {
+		for _, k := range medianOfBlocks {
+			if vs := run.measured[k]; len(vs) > 1 {
 				run.Config[k] = strconv.FormatFloat(Measure{benchmath.NewSample(vs, &thresholds)}.Center(), 'f', -1, 64)
 			}
 		}
@@ -416,6 +416,11 @@ func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 	}
 	return measuredAt, sc.Err()
 }
+
+// medianOfBlocks are the measured keys whose value for a run that
+// measured them in several blocks (the shards of a merged run) is the
+// median of the blocks' values; for the others it is the first block's.
+var medianOfBlocks = []string{runfile.KeyGPUCopyGBps}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.
 func Load(dataDir string) ([]*Run, error) {

@@ -10,7 +10,8 @@ import (
 // A run's measured values read the same from measured lines as from the
 // configuration lines runs were written with before them: each sample
 // has those its block measured, and the run the median of its blocks'
-// (the shards of a merged run).
+// copy bandwidths (the shards of a merged run) and its first block's
+// other values.
 func TestReadRunMeasured(t *testing.T) {
 	const name = "BenchmarkConv/variant=gpu-tiled/size=8x8/filter=box3/k=3/block=16x16/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none/opts=default"
 	block := func(line func(k, v string) string, bw, mhz, size string) string {
@@ -47,6 +48,9 @@ func TestReadRunMeasured(t *testing.T) {
 			}
 			if got := r.Config[runfile.KeyGPUCopyGBps]; got != "1100" {
 				t.Errorf("run: %s %q, want the median 1100", runfile.KeyGPUCopyGBps, got)
+			}
+			if got := r.Config[runfile.KeyGPUMaxSMMHz]; got != "1980" {
+				t.Errorf("run: %s %q, want the first block's 1980", runfile.KeyGPUMaxSMMHz, got)
 			}
 			if got := r.Config[runfile.KeyGPU]; got != "G" {
 				t.Errorf("run: %s %q, want G", runfile.KeyGPU, got)
