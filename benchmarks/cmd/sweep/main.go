@@ -317,7 +317,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.StringVar(&o.bin, "bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
 	fs.StringVar(&o.dataDir, "data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
-	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 5 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
+	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 6 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
 	fs.DurationVar(&o.proveTimeout, "prove-timeout", benchmarks.DefaultProveTimeout, "time limit of the property suite on one user kernel (-kernel), which runs before any case; past it the kernel is a hang: its run of the suite is killed and its cases are not timed")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
