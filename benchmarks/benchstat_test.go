@@ -58,7 +58,6 @@ func benchstatCSV(t *testing.T, files ...string) [][]string {
 	}
 	args := append([]string{"tool", "benchstat", "-format", "csv"}, files...)
 	cmd := exec.Command(gocmd, args...)
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
