@@ -23,8 +23,8 @@ func TestLockKeyExcludes(t *testing.T) {
 	go func() { got <- lockKey(dir, key) }()
 	select {
 	case u := <-got:
-		t.Fatalf("a second lock on %s was granted while the first was held", key)
 		u()
+		t.Fatalf("a second lock on %s was granted while the first was held", key)
 	case <-time.After(200 * time.Millisecond):
 	}
 	if other := lockKey(dir, strings.Repeat("cd", 32)); other == nil {
