@@ -148,14 +148,15 @@ func summaryOf(t *testing.T, lines ...string) string {
 		t.Fatal(err)
 	}
 	var sb strings.Builder
-	if err := printSummary(&sb, r); err != nil {
+	if err := printSummary(&sb, r, ""); err != nil {
 		t.Fatal(err)
 	}
 	return sb.String()
 }
 
 // The summary has a column for each axis that varies in the run, so that
-// no two rows read alike but for their times, and a legend.
+// no two rows read alike but for their times, names the values every case
+// shares in its caption, and has a legend.
 func TestSummaryVaryingAxes(t *testing.T) {
 	line := func(border, gpus string, ns int) string {
 		return "BenchmarkConv/variant=gpu-slab/size=64x64/filter=gauss3/k=3/block=default/border=" + border +
@@ -163,15 +164,26 @@ func TestSummaryVaryingAxes(t *testing.T) {
 			" 1 " + itoa(ns) + " ns/op " + itoa(ns) + " gpu-ns/op 1 median-ci95-%"
 	}
 	got := summaryOf(t, line("zero", "0", 1000), line("reflect", "0", 1100), line("zero", "0,1", 600), line("reflect", "0,1", 700))
-	header := strings.SplitN(got, "\n", 4)[2]
-	for _, col := range []string{"variant", "size", "filter", "border", "gpus", "time (ms)", "spread", "median spread", "runs agree"} {
+	var header string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "│") {
+			header = l
+			break
+		}
+	}
+	for _, col := range []string{"border", "gpus", "time (ms)", "spread", "median spread", "runs agree"} {
 		if !strings.Contains(header, col) {
 			t.Errorf("header %q lacks %q", header, col)
 		}
 	}
-	for _, col := range []string{" layout ", " k "} {
+	for _, col := range []string{" layout ", " k ", " variant ", " size ", " filter "} {
 		if strings.Contains(header, col) {
 			t.Errorf("header %q has %q, which does not vary", header, col)
+		}
+	}
+	for _, shared := range []string{"variant gpu-slab", "size 64x64", "filter gauss3"} {
+		if !strings.Contains(strings.Join(strings.Fields(got), " "), shared) {
+			t.Errorf("the summary does not name %q, which every case has:\n%s", shared, got)
 		}
 	}
 	if !strings.Contains(got, "time (ms): the median over the case's runs") || !strings.Contains(got, "runs agree: yes where") {
@@ -208,7 +220,7 @@ func TestSummaryUnstable(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(rows["gauss3"], "UNSTABLE (cause not measured)") || !strings.Contains(rows["gauss7"], "UNSTABLE (drift)") ||
+	if !strings.Contains(rows["gauss3"], "UNSTABLE (unmeasured)") || !strings.Contains(rows["gauss7"], "UNSTABLE (drift)") ||
 		strings.Contains(rows["gauss5"], "UNSTABLE") || strings.Contains(rows["gauss9"], "UNSTABLE") {
 		t.Errorf("want gauss3 unstable with no cause measured, gauss7 with drift, gauss5 and gauss9 not:\n%s", got)
 	}

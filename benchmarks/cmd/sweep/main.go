@@ -213,6 +213,7 @@ type options struct {
 	cpuCap        int64
 	bin, dataDir  string
 	publish, list bool
+	baseline      string // the variant the summary's speed-ups compare with; "" for the default
 	caseTimeout   time.Duration
 	proveTimeout  time.Duration // the binary's -prove-timeout, passed when kernels > 0
 	kernels       int           // the user kernels -kernel added
@@ -303,6 +304,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
 	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 5 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
 	fs.DurationVar(&o.proveTimeout, "prove-timeout", benchmarks.DefaultProveTimeout, "time limit of the property suite on one user kernel (-kernel), which runs before any case; past it the kernel is a hang: its run of the suite is killed and its cases are not timed")
+	fs.StringVar(&o.baseline, "baseline", "", "variant the summary's speed-up column compares each case with (default: the reference where a case has it, else the slowest)")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
 	fs.Func("shard", "K/N: run shard K of N of the sweep's cases (every Nth in the sweep's order, from the Kth), written as <name>.shard-K-of-N.txt, so that N sweeps, one a GPU (CUDA_VISIBLE_DEVICES), run it between them; -merge joins their files", func(v string) (err error) {
@@ -399,6 +401,11 @@ func checkOptions(o *options) error {
 		return &flagError{Name: "prove-timeout", Value: o.proveTimeout.String(), Err: errors.New("want a positive duration, such as 10m")}
 	case o.cpuCap < 0:
 		return &flagError{Name: "cpu-cap", Value: fmt.Sprint(o.cpuCap), Err: errors.New("want 0 (no cap) or a positive count of multiply-adds")}
+	}
+	if o.baseline != "" {
+		if _, err := convolve.Lookup(o.baseline); err != nil {
+			return &flagError{Name: "baseline", Value: o.baseline, Err: err}
+		}
 	}
 	if _, err := benchmarks.BuildSweep(o.preset, o.axes); err != nil {
 		name := "sweep"
@@ -604,7 +611,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 		fmt.Fprintf(stderr, "sweep: no GPU on this host (%s): the file holds the CPU variants only\n", noGPUReason(out.Bytes()))
 	}
 	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
-	if err := printSummary(stdout, r); err != nil {
+	if err := printSummary(stdout, r, o.baseline); err != nil {
 		return path, err
 	}
 	if len(faults) > 0 {

@@ -43,13 +43,13 @@ func TestPrintSummaryOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sb strings.Builder
-	if err := printSummary(&sb, readRun(t, path)); err != nil {
+	if err := printSummary(&sb, readRun(t, path), ""); err != nil {
 		t.Fatal(err)
 	}
 	got := sb.String()
 	// Each case's time (ms) tells its row apart: cpu-fast gauss3, cpu-fast
 	// gauss11, cpu-naive 512x512, cpu-naive 2048x2048, then the failure.
-	order := []string{"0.00100", "0.00300", "0.00200", "0.00400", "--- FAIL: BenchmarkConv/variant=cpu-fast/size=4096x4096"}
+	order := []string{"0.00100", "0.00300", "0.00200", "0.00400", "1 case FAILED", "  cpu-fast 4096x4096 gauss3 f32 cpu\n"}
 	last := -1
 	for _, w := range order {
 		i := strings.Index(got, w)
@@ -403,7 +403,7 @@ func TestPrintSummaryInfiniteNote(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		if err := printSummary(&sb, readRun(t, path)); err != nil {
+		if err := printSummary(&sb, readRun(t, path), ""); err != nil {
 			t.Fatal(err)
 		}
 		out := sb.String()
