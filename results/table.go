@@ -149,7 +149,7 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 	lines = append(lines, Wrap(t.Title, TerminalWidth, "")...)
 	caption := strings.ReplaceAll(t.Caption, "`", "")
 	if len(left) > 0 {
-		caption += fmt.Sprintf(" Left out to fit %d columns: %s (the report's table has them).", TerminalWidth, strings.Join(left, ", "))
+		caption += fmt.Sprintf(" Left out to fit %d columns: %s (the run's file holds them).", TerminalWidth, strings.Join(left, ", "))
 	}
 	if caption = strings.TrimSpace(caption); caption != "" {
 		lines = append(lines, Wrap(caption, TerminalWidth, "")...)

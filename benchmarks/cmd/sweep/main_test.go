@@ -437,7 +437,7 @@ func TestPrintEstimateEnergyPhase(t *testing.T) {
 	probe := func(benchmarks.Case) (time.Duration, error) { return time.Millisecond, nil }
 	var sb strings.Builder
 	printEstimate(&sb, "test", benchmarks.EstimateSweep(cases, benchmarks.DefaultNoise, 2, probe))
-	if want := "2 GPU cases at a nominal rate; the lines of 1 of them that span under 1s add an energy phase of about 410ms, as on a GPU whose energy counter updates every 100ms)"; !strings.Contains(sb.String(), want) {
+	if want := "2 GPU cases at a nominal rate; the lines of 1 of them that span under 1s add an energy phase of about 410ms, as on a GPU whose energy counter updates every 100ms)"; !strings.Contains(collapse(sb.String()), want) {
 		t.Errorf("estimate %q lacks %q", sb.String(), want)
 	}
 }
@@ -485,3 +485,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("usage reports a panic:\n%s", out)
 	}
 }
+
+// collapse replaces each run of white space in s, such as a wrapped
+// line's break and indent, with one space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

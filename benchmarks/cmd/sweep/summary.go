@@ -25,15 +25,9 @@ func printSummary(w io.Writer, r *results.Run, baseline string) error {
 	notes = append(notes, unsupportedNotes(r)...)
 	notes = append(notes, failureNotes(r.Failures)...)
 	for _, n := range notes {
-		indent := "  "
-		if strings.HasPrefix(n, "  ") {
-			indent = "    "
-		}
-		for i, l := range results.Wrap(n, results.TerminalWidth, indent) {
-			if i == 0 && strings.HasPrefix(n, "  ") {
-				l = "  " + l
-			}
-			if _, err := fmt.Fprintln(w, l); err != nil {
+		indent := n[:len(n)-len(strings.TrimLeft(n, " "))]
+		for _, l := range results.Wrap(n, results.TerminalWidth-len(indent), "  ") {
+			if _, err := fmt.Fprintln(w, indent+l); err != nil {
 				return err
 			}
 		}
