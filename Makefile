@@ -18,6 +18,7 @@
 #                  with report.css and report.js; the gallery it links is left as it
 #                  is (go run ./cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
+#                  (go run ./benchmarks/cmd/compare -col variant FILE: variant against variant in one run)
 #   make gpu-bins  test binaries, the report, gallery, sweep, tune, ncusum and gpurun commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  .gpu/gpurun OUTDIR STAGE... runs them stage by stage and keeps raw logs
