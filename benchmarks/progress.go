@@ -157,8 +157,8 @@ func roundDuration(d time.Duration) time.Duration {
 // tells it apart from the sweep's other cases, names (their Case.Name):
 // its variant, then key=value for each other key whose value differs
 // between the cases ("cpu-fast size=64x48 filter=gauss3"), leaving out k
-// where every filter's name ends in its size (gauss5, k=5). A name that
-// is not one of names keeps its every key.
+// where each filter has one size (gauss5 is k=5). A name that is not one
+// of names keeps its every key.
 func CaseLabels(names []string) func(name string) string {
 	parsed := make([][][2]string, len(names))
 	values := map[string]map[string]bool{}
@@ -173,16 +173,20 @@ func CaseLabels(names []string) func(name string) string {
 			values[kv[0]][kv[1]] = true
 		}
 	}
-	kSpelled := true
+	// The filter's name says its size: k is left out where each filter
+	// has one.
+	kOf := map[string]string{}
+	kFollows := true
 	for _, p := range parsed {
 		f, k := caseValue(p, "filter"), caseValue(p, "k")
-		if k == "" || !strings.HasSuffix(f, k) || len(f) == len(k) || isDigit(f[len(f)-len(k)-1]) {
-			kSpelled = false
+		if prev, ok := kOf[f]; ok && prev != k {
+			kFollows = false
 		}
+		kOf[f] = k
 	}
 	shown := map[string]bool{"variant": true}
 	for _, k := range order {
-		if len(values[k]) > 1 && !(k == "k" && kSpelled) {
+		if len(values[k]) > 1 && !(k == "k" && kFollows) {
 			shown[k] = true
 		}
 	}
@@ -228,5 +232,3 @@ func caseValue(kvs [][2]string, key string) string {
 	}
 	return ""
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }

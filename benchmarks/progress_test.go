@@ -95,7 +95,7 @@ func TestCaseLabels(t *testing.T) {
 	if got := CaseLabels(names[:1])(names[0]); got != "cpu-fast" {
 		t.Errorf("the label of a sweep's only case = %q, want its variant", got)
 	}
-	// k stays where a filter's name does not end in it.
+	// k stays where a filter has more than one.
 	two := []string{"variant=a/filter=sobel-mag/k=3", "variant=a/filter=sobel-mag/k=5"}
 	if got := CaseLabels(two)(two[1]); got != "a k=5" {
 		t.Errorf("label = %q, want \"a k=5\"", got)
