@@ -30,7 +30,7 @@
 GO      ?= go
 export CGO_ENABLED = 0
 SWEEP   ?= default
-COUNT   ?= 5
+COUNT   ?= 6
 # Each result line samples its case until its median's 95% confidence interval is
 # within NOISE percent, or MAXTIME passes (see the benchmarks package).
 NOISE   ?= 1
@@ -65,8 +65,7 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 bench:
-	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data
-	$(GO) run ./results/cmd/report -data $(LOCAL)/data -out $(LOCAL)/report
+	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data -report
 	$(GO) run ./cmd/gallery -data $(LOCAL)/data -out $(LOCAL)/report/gallery
 
 # publish refuses to overwrite a file results/data/ already holds: it lists

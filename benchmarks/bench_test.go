@@ -132,9 +132,9 @@ func setupBench(stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, l)
 	}
 	if axisFlags.Set() {
-		fmt.Fprintln(stdout, "sweep-axes: "+axisFlags.FlagString())
+		fmt.Fprintln(stdout, runfile.ConfigLine(runfile.KeySweepAxes, axisFlags.FlagString()))
 	}
-	fmt.Fprintln(stdout, "noise: "+noise.String())
+	fmt.Fprintln(stdout, runfile.ConfigLine(runfile.KeyNoise, noise.String()))
 	for _, l := range host.Guard.ConfigLines() {
 		fmt.Fprintln(stdout, l)
 	}

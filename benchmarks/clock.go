@@ -3,7 +3,10 @@ package benchmarks
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // Clocks reads the state of the GPU the cases run on; cudabind's NVML
@@ -71,19 +74,20 @@ func (g *ClockGuard) LimitMHz() int {
 // mhz was taken below the limit.
 func (g *ClockGuard) Throttled(mhz int) bool { return g.On() && mhz < g.LimitMHz() }
 
-// ConfigLines are the output's configuration lines of the guard: the
-// maximum SM clock and the rule when it is on, the reason when off.
+// ConfigLines are the output's lines of the guard: the maximum SM clock
+// (a measured line, runfile.KeyGPUMaxSMMHz, since it differs from board
+// to board) and the rule when it is on, the reason when off.
 func (g *ClockGuard) ConfigLines() []string {
 	if !g.On() {
 		why := "no clock source"
 		if g != nil && g.Off != "" {
 			why = g.Off
 		}
-		return []string{"clock-guard: off (" + why + "); samples are kept whatever the SM clock"}
+		return []string{runfile.ConfigLine(runfile.KeyClockGuard, "off ("+why+"); samples are kept whatever the SM clock")}
 	}
 	return []string{
-		fmt.Sprintf("gpu-max-sm-mhz: %d", g.MaxMHz),
-		fmt.Sprintf("clock-guard: on, samples taken below %d MHz (%.0f%% of %d MHz) are discarded and taken again, at most %d per line",
-			g.LimitMHz(), 100*throttleFraction, g.MaxMHz, g.MaxRetakes),
+		runfile.MeasuredLine(runfile.KeyGPUMaxSMMHz, strconv.Itoa(g.MaxMHz)),
+		runfile.ConfigLine(runfile.KeyClockGuard, fmt.Sprintf("on, samples taken below %.0f%% of %s are discarded and taken again, at most %d per line",
+			100*throttleFraction, runfile.KeyGPUMaxSMMHz, g.MaxRetakes)),
 	}
 }

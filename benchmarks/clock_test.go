@@ -125,8 +125,8 @@ func TestClockGuardReadError(t *testing.T) {
 func TestClockGuardConfigLines(t *testing.T) {
 	on := &ClockGuard{Clocks: &fakeClocks{mhz: []int{1980}}, MaxMHz: 1980, MaxRetakes: 100}
 	want := []string{
-		"gpu-max-sm-mhz: 1980",
-		"clock-guard: on, samples taken below 1782 MHz (90% of 1980 MHz) are discarded and taken again, at most 100 per line",
+		"# measured gpu-max-sm-mhz: 1980",
+		"clock-guard: on, samples taken below 90% of gpu-max-sm-mhz are discarded and taken again, at most 100 per line",
 	}
 	if got := on.ConfigLines(); !slices.Equal(got, want) {
 		t.Errorf("on: %q, want %q", got, want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 func TestCPUCeilingsConfigLines(t *testing.T) {
@@ -34,7 +35,10 @@ func TestCPUCeilingsConfigLines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := map[string]string{}
 			for _, l := range configLines(tt.host, "cpu-peers", 2, 0) {
-				k, v, ok := strings.Cut(l, ": ")
+				k, v, ok := runfile.ParseMeasured(l)
+				if !ok {
+					k, v, ok = strings.Cut(l, ": ")
+				}
 				if !ok {
 					t.Fatalf("line %q is not key: value", l)
 				}

@@ -121,7 +121,8 @@
 // reports throttled-samples (discarded), throttled-kept, and the SM clock
 // (sm-mhz-start, sm-mhz-end), power (power-w-*) and temperature
 // (temp-c-*) before its first and after its last sample, where NVML
-// reports them; configuration lines give gpu-max-sm-mhz and the rule.
+// reports them; a measured line gives gpu-max-sm-mhz, a configuration
+// line the rule.
 // Without a GPU or NVML the guard is off, one clock-guard configuration
 // line says why, and no clock is reported.
 //
@@ -233,12 +234,19 @@
 // BenchmarkVariant times one variant, such as one written in a module of
 // its own, on a small sweep of two sizes, three filters and two element
 // types within its capabilities, in that module's own go test -bench run:
-// each case is gated as the sweeps' are and named as they are, and b.N is
-// the testing package's.
+// each case is gated as the sweeps' are and named as they are (a
+// benchmark function named BenchmarkConv, run with -cpu 1, writes lines
+// named as a sweep's), and b.N is the testing package's. Such a module's
+// test binary takes testing's flags and those of package convtest
+// (-convtest.seed, -convtest.n, -convtest.case, -convtest.time,
+// -convtest.shrink-time); the flags named in this documentation
+// (-sweep, the axis flags, -noise, -max-time and the others of the
+// sampling) are those of this package's own test binary, as the commands
+// below give them, and of benchmarks/cmd/sweep.
 //
 // Run a preset, or a sweep of your own, with
 //
-//	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 5 -args -sweep=000-image-size
+//	go test ./benchmarks -run '^$' -bench . -cpu 1 -count 6 -args -sweep=000-image-size
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants gpu-regtile -timing plan,plan-cold
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -variants cpu-fast -sizes 640x480 -filters gauss9,dense9
 //	go test ./benchmarks -run '^$' -bench . -cpu 1 -args -kernel $PWD/my.cu -variants 'user-.*|gpu-tiled'

@@ -3,6 +3,8 @@ package benchmarks
 import (
 	"fmt"
 	"time"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // EnergyCounter reads the cumulative energy counter of the GPU the cases
@@ -76,17 +78,17 @@ func (m *EnergyMeter) ConfigLine() string {
 		if m != nil && m.Off != "" {
 			why = m.Off
 		}
-		return "gpu-energy: off (" + why + "); lines carry no mJ/op or GFLOP/J"
+		return runfile.ConfigLine(runfile.KeyGPUEnergy, "off ("+why+"); lines carry no mJ/op or GFLOP/J")
 	}
 	span := m.minSpan()
 	if m.Period > 0 {
 		// The spans follow the period measured at the start, which varies
 		// from run to run and GPU to GPU (Note gives them): the line names
 		// the rule, so that runs to be compared share it.
-		return fmt.Sprintf("gpu-energy: NVML energy counter over at least ten of its update periods of timed runs (rounded up to 50ms, at least %v), where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least %d update periods apart (rounded up to 50ms, at least %v), read beside the runs; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+		return runfile.KeyGPUEnergy + fmt.Sprintf(": NVML energy counter over at least ten of its update periods of timed runs (rounded up to 50ms, at least %v), where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least %d update periods apart (rounded up to 50ms, at least %v), read beside the runs; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
 			DefaultEnergyMinSpan, alignedSpanPeriods, DefaultEnergyMinSpan)
 	}
-	return fmt.Sprintf("gpu-energy: NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at %v, more until they span %v, stopped at %v; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
+	return runfile.KeyGPUEnergy + fmt.Sprintf(": NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at %v, more until they span %v, stopped at %v; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
 		span, phaseTarget(span), span, phaseLimit(span))
 }
 

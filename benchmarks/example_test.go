@@ -54,8 +54,9 @@ func ExampleParseFilters() {
 
 // BenchmarkVariant is the benchmark of a variant written in a module of
 // its own, beside convtest.TestVariant; here cpu-naive stands in for it.
-// go test -bench . runs it in that module, one sub-benchmark per case of
-// its small sweep, named as the sweeps name their cases.
+// go test -run '^$' -bench . -cpu 1 runs it in that module, one
+// sub-benchmark per case of its small sweep, named as the sweeps name
+// their cases: BenchmarkConv/variant=.../size=512x512/...
 func ExampleBenchmarkVariant() {
 	myVariant, err := convolve.Lookup("cpu-naive")
 	if err != nil {
@@ -65,6 +66,6 @@ func ExampleBenchmarkVariant() {
 
 	// In the other module's _test.go file:
 	//
-	//	func BenchmarkMyVariant(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant) }
+	//	func BenchmarkConv(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant) }
 	_ = func(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant) }
 }

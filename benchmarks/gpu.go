@@ -9,6 +9,7 @@ import (
 	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/cudabind/devfacts"
 	"github.com/convbench/convbench/gpu/auto"
+	"github.com/convbench/convbench/runfile"
 )
 
 // autoPathsLine is the configuration line that names, for each registered
@@ -24,9 +25,9 @@ func autoPathsLine() string {
 		}
 	}
 	if len(parts) == 0 {
-		return "auto-paths: none"
+		return runfile.ConfigLine(runfile.KeyAutoPaths, "none")
 	}
-	return "auto-paths: " + strings.Join(parts, "; ")
+	return runfile.ConfigLine(runfile.KeyAutoPaths, strings.Join(parts, "; "))
 }
 
 // openHost looks for a usable CUDA device and describes it: name, compute

@@ -67,15 +67,19 @@ func (h Host) Peaks() Peaks {
 	return p
 }
 
-// configLines are the key: value lines printed before the benchmarks, so
-// that benchstat can group and compare by them. Where measured they
-// include gpu-count, the devices present, and gpu-h2d-gbps and
-// gpu-d2h-gbps, the pinned host-copy bandwidths each way. Testing itself prints
-// goos, goarch, pkg and cpu. With h.CPU they include cpu-copy-gbps and
-// cpu-scalar-gflops, the CPU's measured copy bandwidth and scalar
-// multiply-add rate, and where it was measured cpu-fma-gflops, its vector
-// FMA peak (CPUCeilings). With a GPU the last line, gpu-energy, says
-// whether and when the result lines carry the energy one run drew
+// configLines are the lines printed before the benchmarks: the
+// configuration lines ("key: value"), which benchstat groups and compares
+// by, and the measured lines (runfile.MeasuredLine: the values of
+// runfile.MeasuredKeys, which differ from run to run and which benchstat
+// must not split its tables on). Testing itself prints goos, goarch, pkg
+// and cpu. With h.CPU they include the measured cpu-copy-gbps and
+// cpu-scalar-gflops, the CPU's copy bandwidth and scalar multiply-add
+// rate, and where it was measured cpu-fma-gflops, its vector FMA peak
+// (CPUCeilings). With a GPU they include its peaks from its clocks and
+// its measured copy bandwidth, gpu-count, the devices present, where
+// counted, and the measured gpu-h2d-gbps and gpu-d2h-gbps, the pinned
+// host-copy bandwidths each way; the last line, gpu-energy, says whether
+// and when the result lines carry the energy one run drew
 // (EnergyMeter.ConfigLine).
 func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	lines := []string{
@@ -89,11 +93,11 @@ func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	}
 	if c := h.CPU; c != nil {
 		lines = append(lines,
-			runfile.ConfigLine(runfile.KeyCPUCopyGBps, strconv.FormatFloat(c.CopyGBps, 'f', 1, 64)),
-			runfile.ConfigLine(runfile.KeyCPUScalar, strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64)),
+			runfile.MeasuredLine(runfile.KeyCPUCopyGBps, strconv.FormatFloat(c.CopyGBps, 'f', 1, 64)),
+			runfile.MeasuredLine(runfile.KeyCPUScalar, strconv.FormatFloat(c.ScalarGFLOPs, 'f', 1, 64)),
 		)
 		if c.FMAGFLOPs > 0 {
-			lines = append(lines, runfile.ConfigLine(runfile.KeyCPUFMA, strconv.FormatFloat(c.FMAGFLOPs, 'f', 1, 64)))
+			lines = append(lines, runfile.MeasuredLine(runfile.KeyCPUFMA, strconv.FormatFloat(c.FMAGFLOPs, 'f', 1, 64)))
 		}
 	}
 	if h.GPU == nil {
@@ -106,9 +110,9 @@ func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 		runfile.ConfigLine(runfile.KeyGPUSMs, strconv.Itoa(g.SMs)),
 		runfile.ConfigLine(runfile.KeyDriver, g.Driver),
 		runfile.ConfigLine(runfile.KeyNVRTC, g.NVRTC),
-		runfile.ConfigLine(runfile.KeyGPUPeakGBps, strconv.FormatFloat(g.PeakGBps, 'f', 1, 64)),
-		runfile.ConfigLine(runfile.KeyGPUCopyGBps, strconv.FormatFloat(g.CopyGBps, 'f', 1, 64)),
-		runfile.ConfigLine(runfile.KeyGPUPeakFLOPs, strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64)),
+		runfile.MeasuredLine(runfile.KeyGPUPeakGBps, strconv.FormatFloat(g.PeakGBps, 'f', 1, 64)),
+		runfile.MeasuredLine(runfile.KeyGPUCopyGBps, strconv.FormatFloat(g.CopyGBps, 'f', 1, 64)),
+		runfile.MeasuredLine(runfile.KeyGPUPeakFLOPs, strconv.FormatFloat(g.PeakGFLOPs, 'f', 0, 64)),
 		runfile.ConfigLine(runfile.KeyKernelOpts, g.KernelOpts),
 		tuningLine(g.Name, os.Getenv(tuning.EnvVar), tuning.Tables.Default),
 		crossoverLine(g.Name, os.Getenv(crossover.EnvVar), crossover.Tables.Default),
@@ -119,11 +123,11 @@ func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 	}
 	if g.H2DGBps > 0 && g.D2HGBps > 0 {
 		lines = append(lines,
-			runfile.ConfigLine(runfile.KeyGPUH2DGBps, strconv.FormatFloat(g.H2DGBps, 'f', 1, 64)),
-			runfile.ConfigLine(runfile.KeyGPUD2HGBps, strconv.FormatFloat(g.D2HGBps, 'f', 1, 64)))
+			runfile.MeasuredLine(runfile.KeyGPUH2DGBps, strconv.FormatFloat(g.H2DGBps, 'f', 1, 64)),
+			runfile.MeasuredLine(runfile.KeyGPUD2HGBps, strconv.FormatFloat(g.D2HGBps, 'f', 1, 64)))
 	}
 	if g.BothGBps > 0 {
-		lines = append(lines, runfile.ConfigLine(runfile.KeyGPUBidirGBps, strconv.FormatFloat(g.BothGBps, 'f', 1, 64)))
+		lines = append(lines, runfile.MeasuredLine(runfile.KeyGPUBidirGBps, strconv.FormatFloat(g.BothGBps, 'f', 1, 64)))
 	}
 	return append(lines, h.Energy.ConfigLine())
 }
@@ -134,20 +138,20 @@ func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 // heuristic.
 func crossoverLine(gpu, env string, load func() (*crossover.Set, error)) string {
 	if env == "off" {
-		return "crossover: off (" + crossover.EnvVar + "=off): auto's heuristic"
+		return runfile.ConfigLine(runfile.KeyCrossover, "off ("+crossover.EnvVar+"=off): auto's heuristic")
 	}
 	set, err := load()
 	if err != nil {
-		return "crossover: unreadable (" + err.Error() + "): auto's heuristic"
+		return runfile.ConfigLine(runfile.KeyCrossover, "unreadable ("+err.Error()+"): auto's heuristic")
 	}
 	src := set.Source(gpu)
 	if src == "" {
-		return "crossover: no table for " + gpu + ": auto's heuristic"
+		return runfile.ConfigLine(runfile.KeyCrossover, "no table for "+gpu+": auto's heuristic")
 	}
 	if env != "" {
 		src += " (" + crossover.EnvVar + "=" + env + ")"
 	}
-	return "crossover: " + src + " for auto's paths, its heuristic where it has no entry"
+	return runfile.ConfigLine(runfile.KeyCrossover, src+" for auto's paths, its heuristic where it has no entry")
 }
 
 // tuningLine is the configuration line that says where the run's GPU
@@ -156,18 +160,18 @@ func crossoverLine(gpu, env string, load func() (*crossover.Set, error)) string 
 // the families' defaults.
 func tuningLine(gpu, env string, load func() (*tuning.Set, error)) string {
 	if env == "off" {
-		return "tuning: off (" + tuning.EnvVar + "=off): family defaults"
+		return runfile.ConfigLine(runfile.KeyTuning, "off ("+tuning.EnvVar+"=off): family defaults")
 	}
 	set, err := load()
 	if err != nil {
-		return "tuning: unreadable (" + err.Error() + "): family defaults"
+		return runfile.ConfigLine(runfile.KeyTuning, "unreadable ("+err.Error()+"): family defaults")
 	}
 	src := set.Source(gpu)
 	if src == "" {
-		return "tuning: no table for " + gpu + ": family defaults"
+		return runfile.ConfigLine(runfile.KeyTuning, "no table for "+gpu+": family defaults")
 	}
 	if env != "" {
 		src += " (" + tuning.EnvVar + "=" + env + ")"
 	}
-	return "tuning: " + src + " for unset tunables, family defaults where it has no entry"
+	return runfile.ConfigLine(runfile.KeyTuning, src+" for unset tunables, family defaults where it has no entry")
 }

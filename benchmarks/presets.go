@@ -418,8 +418,8 @@ var presets = []Preset{
 			{variants: []string{"gpu-naive", "gpu-shared", "gpu-tiled"}, sizes: squares(256, 1024), filters: []string{"gauss5"},
 				timings: []Timing{KernelTiming, graphTiming}},
 			// The framework's own cost, for one family: a warm and a cold
-			// plan, two cases of five lines of about -max-time each (10 to
-			// 30s on a GPU host; preset plan times every family).
+			// plan, two cases of six lines of about -max-time each (12 to
+			// 36s on a GPU host; preset plan times every family).
 			{variants: []string{"gpu-regtile"}, sizes: squares(1024), filters: []string{"gauss5"}, choices: planChoices},
 		}},
 	{Name: "launch-overhead", Summary: "kernel time from one host launch per run against CUDA-graph replays: report 000's variants on Gaussian 3x3, 16x16 blocks, images 64..4096, and the small 004 kernels at 1024",

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -70,22 +71,30 @@ func benchCases(d convolve.Description) []Case {
 // sizes, three filters, two element types, within the capabilities v
 // declares), one sub-benchmark per case named as the sweeps name their
 // cases (Case.Name), for example
-// variant=cpu-fast/size=512x512/filter=gauss3/k=3/block=none/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none,
-// so that benchstat groups its output by the same keys as a sweep's
-// (-row /size,/filter,/type -col .file sets it beside a stored run). It is
-// the benchmark of a variant written in a module of its own:
+// variant=cpu-fast/size=512x512/filter=gauss3/k=3/block=none/border=zero/type=u8/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none.
+// It is the benchmark of a variant written in a module of its own:
 //
-//	func BenchmarkMyVariant(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant{}) }
+//	func BenchmarkConv(b *testing.B) { benchmarks.BenchmarkVariant(b, myVariant{}) }
+//
+// Named BenchmarkConv and run with -cpu 1, as the sweeps' binary runs
+// (go test -run '^$' -bench . -cpu 1), its result lines are named as a
+// sweep's lines of the same cases, byte for byte: testing adds a "-N"
+// GOMAXPROCS suffix to every name when N is not 1, and the sweeps run at
+// 1. A CPU variant's case still runs with GOMAXPROCS raised to the
+// machine's CPUs, as the sweeps run CPU variants (their -cpu-threads), so
+// that benchstat pairs the lines with a stored run's and compares like
+// with like (benchstat -col /variant).
 //
 // Each case's output is first checked against the float64 reference,
 // and a wrong variant fails instead of being timed. A CPU variant reports
 // ns/op of Plan.Run; a GPU variant's input is uploaded once and gpu-ns/op
 // is the device time of b.N kernel runs measured with events. Every case
 // reports MPix/s and GB/s. b.N is the testing package's (-benchtime), not
-// the sweeps' stop by noise. A case whose plan fails with a
-// *cudabind.UnavailableError (no GPU, or a library it needs is missing),
-// or that the variant refuses as unsupported at plan time (a
-// *convolve.CapabilityError), skips with the reason; any other plan
+// the sweeps' stop by noise, whose flags (-noise, -max-time) are those of
+// this package's own test binary and the sweep command. A case whose plan
+// fails with a *cudabind.UnavailableError (no GPU, or a library it needs
+// is missing), or that the variant refuses as unsupported at plan time
+// (a *convolve.CapabilityError), skips with the reason; any other plan
 // error fails it.
 func BenchmarkVariant(b *testing.B, v convolve.Variant) {
 	if v == nil {
@@ -101,8 +110,13 @@ func BenchmarkVariant(b *testing.B, v convolve.Variant) {
 	}
 }
 
-// benchCase gates and times one case.
+// benchCase gates and times one case, a CPU variant's on every CPU of
+// the machine (GOMAXPROCS raised to runtime.NumCPU while it runs, and
+// set back after), as the sweeps time them.
 func benchCase(b *testing.B, v convolve.Variant, c Case) {
+	if n := runtime.NumCPU(); !c.GPU && runtime.GOMAXPROCS(0) < n {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	}
 	p, err := c.Problem()
 	if err != nil {
 		b.Fatal(err)

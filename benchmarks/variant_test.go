@@ -1,6 +1,10 @@
 package benchmarks
 
 import (
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
@@ -94,5 +98,91 @@ func TestBenchmarkVariantGatesWrongVariant(t *testing.T) {
 		if timed := r.N > 0; timed != tt.timed {
 			t.Errorf("%s, case %s: timed %v (N=%d), want %v", tt.v.Describe().Name, c.Name(), timed, r.N, tt.timed)
 		}
+	}
+}
+
+// procsSeen wraps a CPU variant and records the largest GOMAXPROCS its
+// plans ran under.
+type procsSeen struct {
+	convolve.Variant
+	max *atomic.Int64
+}
+
+func (v procsSeen) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, error) {
+	pl, err := v.Variant.Plan(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return procsSeenPlan{pl, v.max}, nil
+}
+
+type procsSeenPlan struct {
+	convolve.Plan
+	max *atomic.Int64
+}
+
+func (p procsSeenPlan) Run(in, out *convolve.Image) error {
+	n := int64(runtime.GOMAXPROCS(0))
+	for m := p.max.Load(); n > m && !p.max.CompareAndSwap(m, n); m = p.max.Load() {
+	}
+	return p.Plan.Run(in, out)
+}
+
+// At -cpu 1, where its names are the sweeps', BenchmarkVariant still
+// runs a CPU variant on every CPU, as the sweeps do, and leaves
+// GOMAXPROCS as it found it.
+func TestBenchmarkVariantCPUThreads(t *testing.T) {
+	if runtime.NumCPU() == 1 {
+		t.Skip("one CPU: every GOMAXPROCS is the machine's")
+	}
+	naive, err := convolve.Lookup("cpu-naive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := procsSeen{naive, new(atomic.Int64)}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	c := benchCases(v.Describe())[0]
+	if r := testing.Benchmark(func(b *testing.B) { benchCase(b, v, c) }); r.N == 0 {
+		t.Fatalf("case %s was not timed", c.Name())
+	}
+	if got := v.max.Load(); got != int64(runtime.NumCPU()) {
+		t.Errorf("the CPU variant ran under GOMAXPROCS %d, want the %d CPUs", got, runtime.NumCPU())
+	}
+	if p := runtime.GOMAXPROCS(0); p != 1 {
+		t.Errorf("GOMAXPROCS %d after the case, want 1 as before it", p)
+	}
+}
+
+// resultNames returns the names of the result lines of out that start
+// with prefix, without it.
+func resultNames(out, prefix string) []string {
+	var names []string
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(l, prefix); ok {
+			names = append(names, strings.Fields(rest)[0])
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A variant's benchmark (BenchmarkVariant) and a sweep of the same cases,
+// both run as documented (-cpu 1), name their result lines alike, below
+// the benchmark function's name, so that benchstat pairs them.
+func TestBenchmarkVariantNamesAsTheSweep(t *testing.T) {
+	common := []string{"-test.run", "^$", "-test.cpu", "1", "-test.benchtime", "1x", "-test.count", "1"}
+	sweep, errOut, ok := runFake(t, nil, append(common, "-test.bench", "^BenchmarkConv$",
+		"-variants", "cpu-naive", "-sizes", "512x512", "-filters", "gauss3,sharpen", "-types", "u8,f32", "-max-time", "100ms")...)
+	if !ok {
+		t.Fatalf("the sweep failed:\n%s\n%s", sweep, errOut)
+	}
+	own, errOut, ok := runFake(t, []string{fakeVariantsEnv + "_RUN=cpu-naive"}, append(common,
+		"-test.bench", "^BenchmarkFakeVariants$/^variant=cpu-naive$/^size=512x512$/^filter=(gauss3|sharpen)$/")...)
+	if !ok {
+		t.Fatalf("BenchmarkVariant failed:\n%s\n%s", own, errOut)
+	}
+	s, v := resultNames(sweep, "BenchmarkConv/"), resultNames(own, "BenchmarkFakeVariants/")
+	if len(s) != 4 || !slices.Equal(s, v) {
+		t.Errorf("the sweep names its 4 cases\n%q\nBenchmarkVariant names them\n%q", s, v)
 	}
 }

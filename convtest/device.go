@@ -164,7 +164,7 @@ func warmVariant(t *testing.T, v convolve.Variant, seed int64) {
 		}
 	}
 	r := newRule(v)
-	for _, c := range specPool(d.Caps, derivedSeed(seed, d.Name, "pool"), r) {
+	for _, c := range variantPool(&env{name: d.Name, variant: v, desc: d, rule: r}, derivedSeed(seed, d.Name, "pool")) {
 		add(c)
 		// The specializations the properties' fixes make of it
 		// (another element type, border or compile option).

@@ -106,7 +106,10 @@
 // GPU specializations (filter size, block shape, border, element type,
 // channels, layout, compile options) are drawn from a small pool chosen by
 // the seed, so compiled modules are reused across cases; different seeds
-// cover the whole filter-size range. Before the first GPU case, the
+// cover the whole filter-size range. A property whose own constraint no
+// specialization of the pool meets (translation needs room around the
+// filter) adds one drawn under that constraint, so every property finds
+// cases at every seed. Before the first GPU case, the
 // kernels of the pool and of the edge-case table are compiled on all cores
 // (Warmer), so NVRTC does not run one module at a time. Tests of
 // several GPU variants may run in parallel (t.Parallel): the checks that

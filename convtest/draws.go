@@ -51,7 +51,7 @@ func CheckDraws(v convolve.Variant, lim convolve.DeviceLimits, seeds []int64, n 
 func checkSeedDraws(e *env, seed int64, n int, check func(what string, c testCase)) (problems []error) {
 	d, lim := e.desc, e.rule.lim
 	if d.Caps.GPU {
-		e.pool = specPool(d.Caps, derivedSeed(seed, d.Name, "pool"), e.rule)
+		e.pool = variantPool(e, derivedSeed(seed, d.Name, "pool"))
 		if len(e.pool) == 0 {
 			return []error{fmt.Errorf("%s seed %d on %s: no specialization within its capabilities and validity rule (%s)", d.Name, seed, deviceName(lim), e.rule.summary())}
 		}

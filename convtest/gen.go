@@ -134,6 +134,55 @@ func specPool(caps convolve.Capabilities, seed int64, r *rule) []testCase {
 	return pool
 }
 
+// variantPool is the specialization pool of e's variant for seed: the
+// pool specPool draws, then, for each property of the suite that applies
+// to the variant and can draw no case from it (a property's own
+// constraint, such as translation's room around the filter, can rule out
+// every specialization of a pool), a specialization drawn under that
+// property's constraints. So every property finds cases at every seed;
+// the pool grows only for a property that would otherwise find none.
+func variantPool(e *env, seed int64) []testCase {
+	pool := specPool(e.desc.Caps, seed, e.rule)
+	if len(pool) == 0 {
+		return nil
+	}
+	base := newDomain(e.desc.Caps, nil, nil)
+	base.rule = e.rule
+	rng := rand.New(rand.NewSource(seed ^ 0x2c0e5))
+	withPool := &env{name: e.name, variant: e.variant, desc: e.desc, rule: e.rule}
+	for _, pr := range properties {
+		if pr.applies != nil && pr.applies(e) != "" {
+			continue
+		}
+		withPool.pool = pool
+		if d := propertyDomain(withPool, pr); len(d.ops) == 0 {
+			continue
+		} else if _, ok := d.draw(rng); ok {
+			continue
+		}
+		withPool.pool = nil
+		free := propertyDomain(withPool, pr)
+		free.pool = nil
+		for try := 0; try < 20; try++ {
+			c, ok := free.draw(rng)
+			if !ok {
+				break
+			}
+			c.W, c.H, c.Pad, c.Seed = 1, 1, 0, 1
+			c.Weights, c.Mode = base.kinds[0], 0
+			c = c.normalize()
+			withPool.pool = []testCase{c}
+			if d := propertyDomain(withPool, pr); base.specValid(c) && !slices.Contains(pool, c) {
+				if _, ok := d.draw(rng); ok {
+					pool = append(pool, c)
+					break
+				}
+			}
+		}
+	}
+	return pool
+}
+
 // coverTune returns the tune t (testCase.Tune) with every tunable of caps
 // that has more than slot values (valuesOf) set to its slot-th value.
 func coverTune(t string, caps convolve.Capabilities, slot int) string {

@@ -22,7 +22,7 @@ func newEnv(t *testing.T, v convolve.Variant, seed int64) *env {
 	if !d.Caps.GPU {
 		return e
 	}
-	e.pool = specPool(d.Caps, derivedSeed(seed, d.Name, "pool"), e.rule)
+	e.pool = variantPool(e, derivedSeed(seed, d.Name, "pool"))
 	if len(e.pool) == 0 {
 		t.Fatalf("%s: no specialization within its capabilities %+v", d.Name, d.Caps)
 	}

@@ -43,3 +43,33 @@ func TestDrawsWithinDeviceLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryPropertyDrawsAtAnySeed draws one case of every property, for
+// every registered GPU variant on every supported device, at many more
+// seeds than TestDrawsWithinDeviceLimits: at no seed may a property find
+// no case (the suite would fail it as exhausted) or draw one the validity
+// rule refuses.
+func TestEveryPropertyDrawsAtAnySeed(t *testing.T) {
+	seeds := make([]int64, 30)
+	for i := range seeds {
+		seeds[i] = 610077523 + int64(i)*7919
+	}
+	if testing.Short() {
+		seeds = seeds[:10]
+	}
+	lims := variants.KnownLimits()
+	for _, v := range convolve.Variants() {
+		if !v.Describe().Caps.GPU {
+			continue
+		}
+		t.Run(v.Describe().Name, func(t *testing.T) {
+			t.Parallel()
+			for _, lim := range lims {
+				_, problems := convtest.CheckDraws(v, lim, seeds, 1)
+				for _, p := range problems {
+					t.Error(p)
+				}
+			}
+		})
+	}
+}

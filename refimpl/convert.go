@@ -18,6 +18,10 @@ type rowConverter struct {
 var (
 	portableConvert = rowConverter{u8: convertU8, i16: convertI16}
 	vectorConvert   = rowConverter{u8: convertU8Vector, i16: convertI16Vector}
+	// vector512Convert is the AVX-512 path's conversion: the vector
+	// path's loops, in a variable of its own so that a test can break
+	// one path's without the other's.
+	vector512Convert = rowConverter{u8: convertU8Vector, i16: convertI16Vector}
 )
 
 // convertU8 sets dst[x] to float32(src[x]), one value at a time.
@@ -45,7 +49,10 @@ func (fp *fastPlan) loadRow(in *convolve.Image, c, y int, dst []float32) {
 		return
 	}
 	conv := portableConvert
-	if fp.vector {
+	switch fp.width {
+	case 16:
+		conv = vector512Convert
+	case 8:
 		conv = vectorConvert
 	}
 	dst = dst[:in.Width]

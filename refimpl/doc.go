@@ -15,10 +15,11 @@
 //   - "cpu-fast": report 004's "CPU fast": every core, a separable path for
 //     rank-1 filters, borders handled apart from the interior, and the
 //     row sums and the conversion of uint8 and int16 rows to float32 in
-//     AVX assembly on amd64 where the CPU has it (the portable Go loops
-//     elsewhere, with the same results). [NewFast] makes cpu-fast
-//     on one [FastPath], portable or vector, whatever the CPU prefers: the
-//     package's tests run convtest's property suite on each. Its plans
+//     AVX assembly on amd64 where the CPU has it, the row sums in AVX-512
+//     where it has AVX-512F (chosen at start-up; the portable Go loops
+//     elsewhere, with the same results). [NewFast] makes cpu-fast on one
+//     [FastPath], portable, vector or vector512, whatever the CPU prefers:
+//     the package's tests run convtest's property suite on each. Its plans
 //     count the floating-point operations each Run executed (RunFLOPs: a
 //     separable filter's two passes, not 2*KW*KH an output), which the
 //     benchmarks report as exec-GFLOP/s.

@@ -16,8 +16,8 @@ var BreakParts = []string{BreakSums, BreakConversion}
 // BreakConversion) of path p's until the returned function restores it,
 // so a test can show that a check of that path fails. The broken portable
 // loops leave the last value of every row as it was; the broken vector
-// loops leave the values after the last multiple of eight (those their Go
-// tail handles) as they were: the remainder bugs such loops are prone to.
+// loops leave the values after the last multiple of eight (sixteen for
+// the 512-bit one: those their narrower loops handle) as they were: the remainder bugs such loops are prone to.
 // Other paths and parts are left alone.
 func BreakFastPath(p FastPath, part string) (restore func()) {
 	switch {
@@ -32,6 +32,25 @@ func BreakFastPath(p FastPath, part string) (restore func()) {
 			}
 		}
 		return func() { passes = saved }
+	case p == FastVector512 && part == BreakSums:
+		saved := vectorSum512
+		vectorSum512 = func(dst []float32, t []term, set bool) {
+			saved(dst[:len(dst)&^15], t, set)
+		}
+		return func() { vectorSum512 = saved }
+	case p == FastVector512 && part == BreakConversion:
+		saved := vector512Convert
+		vector512Convert = rowConverter{
+			u8: func(dst []float32, src []uint8) {
+				n := len(dst) &^ 7
+				saved.u8(dst[:n], src[:n])
+			},
+			i16: func(dst []float32, src []int16) {
+				n := len(dst) &^ 7
+				saved.i16(dst[:n], src[:n])
+			},
+		}
+		return func() { vector512Convert = saved }
 	case p == FastVector && part == BreakSums:
 		saved := vectorSum
 		vectorSum = func(dst []float32, t []term, set bool) {

@@ -27,8 +27,10 @@ import (
 // the loops keep the weights and source rows in registers.
 // On amd64 with AVX (golang.org/x/sys/cpu, checked at start-up) a pass
 // runs eight values per instruction in assembly (sumVector, 64 values per
-// pass over the terms); elsewhere, and for the last len%8 values, it runs
-// in the portable Go loops. Both round each product and add in the same
+// pass over the terms), and with AVX-512F sixteen (sumVector512, 128
+// values per pass, the rest of the row's multiple of eight in sumVector);
+// elsewhere, and for the last len%8 values, it runs in the portable Go
+// loops. Both round each product and add in the same
 // order, so they give the same float32 values. The conversion of a
 // contiguous uint8 or int16 row to float32 takes the same path
 // (rowConverter: eight values per instruction in assembly, or one at a
@@ -89,7 +91,7 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	// A private copy of the filter: later changes to the caller's filter
 	// do not reach the plan.
 	p.Filter = p.Filter.Clone()
-	fp := &fastPlan{p: p, vector: f.path.vector()}
+	fp := &fastPlan{p: p, width: f.path.width()}
 	switch p.Op {
 	case convolve.Filter2D:
 		fp.stages = []stage{newStage(p.Filter.Oriented(p.Mode))}
@@ -243,7 +245,7 @@ func factorsExact(f *convolve.Filter, row, col []float32) bool {
 
 type fastPlan struct {
 	p       convolve.Problem
-	vector  bool // passes run in the vector loop (sumVector), else the portable ones
+	width   int // values an instruction of the passes takes: 16 (vectorSum512), 8 (vectorSum), 0 (the portable ones)
 	kw, kh  int
 	stages  []stage
 	workers []*fastWorker // one per goroutine; nil entries for RGBToYUV
@@ -440,7 +442,7 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		}
 		one := [1]tapRow{{src: pad, taps: list}}
 		var k int
-		wk.terms, k = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.vector)
+		wk.terms, k = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.width)
 		wk.madds += int64(k) * int64(w)
 	}
 }
@@ -477,7 +479,7 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
 	}
 	var k int
-	wk.terms, k = weightedSum(dst, rows, wk.terms, fp.vector)
+	wk.terms, k = weightedSum(dst, rows, wk.terms, fp.width)
 	wk.madds += int64(k) * int64(len(dst))
 	wk.rows = rows[:0]
 }
@@ -500,10 +502,10 @@ type tapRow struct {
 // hold len(dst) plus its largest offset values. The terms go through as
 // few passes over dst as take at most maxPass terms each, shared evenly,
 // so dst is loaded and stored once per eight or nine terms, each pass in
-// the vector loop (vectorSum) with vector, else in the portable ones
-// (passes). terms is scratch space, grown as needed and returned with
-// the number of terms summed.
-func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) ([]term, int) {
+// the vector loop of width (vectorSum512 for 16, vectorSum for 8), else
+// in the portable ones (passes). terms is scratch space, grown as needed
+// and returned with the number of terms summed.
+func weightedSum(dst []float32, rows []tapRow, terms []term, width int) ([]term, int) {
 	terms = terms[:0]
 	n := len(dst)
 	for _, r := range rows {
@@ -514,9 +516,12 @@ func weightedSum(dst []float32, rows []tapRow, terms []term, vector bool) ([]ter
 	first, count := true, len(terms)
 	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
 		k := (len(terms) + left - 1) / left
-		if vector {
+		switch width {
+		case 16:
+			vectorSum512(dst, terms[:k], first)
+		case 8:
 			vectorSum(dst, terms[:k], first)
-		} else {
+		default:
 			passes[k](dst, terms[:k], first)
 		}
 		terms = terms[k:]

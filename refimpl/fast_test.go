@@ -12,8 +12,9 @@ import (
 
 // BenchmarkFast times cpu-fast on 2048x2048 images of each element type
 // (float32, uint8, int16) with the Zero border: dense filters of random
-// weights (the 2-D path) and Gaussians (the separable path). Its names
-// are type/filter, so -bench 'Fast/u8/gauss' picks a few.
+// weights (the 2-D path) and Gaussians (the separable path), on each
+// path of loops this CPU runs. Its names are path/type/filter, so -bench
+// 'Fast/vector512/u8/gauss' picks a few.
 func BenchmarkFast(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var filters []*convolve.Filter
@@ -31,27 +32,36 @@ func BenchmarkFast(b *testing.B) {
 		name string
 		t    convolve.ElemType
 	}{{"f32", convolve.Float32}, {"u8", convolve.Uint8}, {"i16", convolve.Int16}}
-	for _, typ := range types {
-		g := convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: typ.t}
-		in := imagetest.Random(r, g, imagetest.NonZero)
-		for _, f := range filters {
-			b.Run(typ.name+"/"+f.Name, func(b *testing.B) {
-				p := convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: convolve.Zero}
-				plan, err := fast{}.Plan(p, convolve.Config{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer plan.Close()
-				out, err := p.NewOutput()
-				if err != nil {
-					b.Fatal(err)
-				}
-				for b.Loop() {
-					if err := plan.Run(in, out); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+	for _, path := range FastPaths[1:] {
+		if !path.Available() {
+			continue
+		}
+		for _, typ := range types {
+			g := convolve.Geometry{Width: 2048, Height: 2048, Channels: 1, Type: typ.t}
+			in := imagetest.Random(r, g, imagetest.NonZero)
+			for _, f := range filters {
+				b.Run(path.String()+"/"+typ.name+"/"+f.Name, func(b *testing.B) {
+					benchmarkFast(b, path, convolve.Problem{Op: convolve.Filter2D, Input: g, Filter: f, Border: convolve.Zero}, in)
+				})
+			}
+		}
+	}
+}
+
+// benchmarkFast times cpu-fast's path on problem p and its input in.
+func benchmarkFast(b *testing.B, path FastPath, p convolve.Problem, in *convolve.Image) {
+	plan, err := fast{path: path}.Plan(p, convolve.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer plan.Close()
+	out, err := p.NewOutput()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := plan.Run(in, out); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

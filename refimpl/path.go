@@ -12,8 +12,10 @@ import (
 type FastPath int
 
 const (
-	// FastAuto is the vector loop where the CPU has it, the portable
-	// loops elsewhere: the registered "cpu-fast".
+	// FastAuto is the widest vector loop the CPU has (FastVector512,
+	// else FastVector), the portable loops elsewhere: the registered
+	// "cpu-fast". The choice is made once, at start-up, from the CPU's
+	// features.
 	FastAuto FastPath = iota
 	// FastPortable is the portable Go loops, on every CPU.
 	FastPortable
@@ -21,10 +23,14 @@ const (
 	// row sums and the conversion of uint8 and int16 rows, with the
 	// portable Go loops for a row's last len%8 values.
 	FastVector
+	// FastVector512 is FastVector with the row sums in AVX-512 assembly
+	// (amd64 with AVX-512F only), sixteen values per instruction, and
+	// FastVector's loop for the values after the last multiple of 16.
+	FastVector512
 )
 
 // FastPaths are the paths cpu-fast has, in the order of their constants.
-var FastPaths = []FastPath{FastAuto, FastPortable, FastVector}
+var FastPaths = []FastPath{FastAuto, FastPortable, FastVector, FastVector512}
 
 func (p FastPath) String() string {
 	switch p {
@@ -34,6 +40,8 @@ func (p FastPath) String() string {
 		return "portable"
 	case FastVector:
 		return "vector"
+	case FastVector512:
+		return "vector512"
 	}
 	return fmt.Sprintf("FastPath(%d)", int(p))
 }
@@ -45,13 +53,22 @@ func (p FastPath) Available() bool {
 		return true
 	case FastVector:
 		return hasVector
+	case FastVector512:
+		return hasVector512
 	}
 	return false
 }
 
-// vector reports whether plans of path p sum in the vector loop.
-func (p FastPath) vector() bool {
-	return p == FastVector || p == FastAuto && autoVector
+// width is the number of values an instruction of path p's row sums
+// takes: 16 (vectorSum512), 8 (vectorSum) or 0 for the portable loops.
+func (p FastPath) width() int {
+	switch {
+	case p == FastVector512 || p == FastAuto && autoWidth == 16:
+		return 16
+	case p == FastVector || p == FastAuto && autoWidth == 8:
+		return 8
+	}
+	return 0
 }
 
 // NewFast returns cpu-fast with its row sums on path p, for tests and
@@ -61,19 +78,35 @@ func (p FastPath) vector() bool {
 // CPU lacks (FastPath.Available).
 func NewFast(p FastPath) (convolve.Variant, error) {
 	switch {
-	case p < FastAuto || p > FastVector:
-		return nil, fmt.Errorf("refimpl: cpu-fast has no path %v (want auto, portable or vector)", p)
+	case p < FastAuto || p > FastVector512:
+		return nil, fmt.Errorf("refimpl: cpu-fast has no path %v (want auto, portable, vector or vector512)", p)
+	case p == FastVector512 && !p.Available():
+		return nil, fmt.Errorf("refimpl: cpu-fast's %v path needs a CPU with AVX-512F on amd64", p)
 	case !p.Available():
 		return nil, fmt.Errorf("refimpl: cpu-fast's %v path needs a CPU with AVX on amd64", p)
 	}
 	return fast{path: p}, nil
 }
 
-// autoVector is whether FastAuto plans use the vector loop: hasVector,
-// unless a test sets it false to run the registered cpu-fast on the
-// portable loops.
-var autoVector = hasVector
+// autoWidth is the width of FastAuto's row sums: 16 where the CPU has
+// AVX-512F, 8 where it has AVX, else 0 (the portable loops); a test sets
+// it 0 to run the registered cpu-fast on the portable loops.
+var autoWidth = bestWidth()
 
-// vectorSum is the pass of the vector path; tests put a broken pass in
-// its place to show that the property suite catches it.
-var vectorSum = sumVector
+func bestWidth() int {
+	switch {
+	case hasVector512:
+		return 16
+	case hasVector:
+		return 8
+	}
+	return 0
+}
+
+// vectorSum and vectorSum512 are the passes of the vector paths; tests
+// put broken passes in their place to show that the property suite
+// catches them.
+var (
+	vectorSum    = sumVector
+	vectorSum512 = sumVector512
+)

@@ -18,7 +18,7 @@ const brokenPathEnv = "REFIMPL_BROKEN_FAST_PATH"
 
 // summingPaths are the paths with loops of their own (FastAuto is one of
 // them, chosen by the CPU).
-var summingPaths = []refimpl.FastPath{refimpl.FastPortable, refimpl.FastVector}
+var summingPaths = []refimpl.FastPath{refimpl.FastPortable, refimpl.FastVector, refimpl.FastVector512}
 
 // TestFastPathProperties runs the property suite of convtest on each of
 // cpu-fast's loops: the portable Go loops, and the AVX loop on a CPU

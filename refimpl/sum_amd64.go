@@ -6,6 +6,16 @@ import "golang.org/x/sys/cpu"
 // otherwise passes over a row use the portable loops sum1..sum9.
 var hasVector = cpu.X86.HasAVX
 
+// hasVector512 is true when this CPU also runs the 512-bit loop
+// (sumVector512, AVX-512F).
+var hasVector512 = hasVector && cpu.X86.HasAVX512F
+
+// mulAddRows16 is mulAddRows sixteen values per instruction (AVX-512F),
+// for n a multiple of 16, with the same result.
+//
+//go:noescape
+func mulAddRows16(dst *float32, n int, srcs **float32, ws *float32, k int, set bool)
+
 // mulAddRows sets dst[x] (set) or adds to it, for x in 0..n-1 with n a
 // multiple of 8 and k >= 1, the sum ws[0]*srcs[0][x] + ... +
 // ws[k-1]*srcs[k-1][x], eight values per instruction. Each product is
@@ -54,5 +64,28 @@ func sumTail(dst []float32, t []term, set bool, from int) {
 		} else {
 			dst[x] += s
 		}
+	}
+}
+
+// sumVector512 is sumVector with the first multiple of sixteen values in
+// mulAddRows16 and the rest in sumVector: the same result.
+func sumVector512(dst []float32, t []term, set bool) {
+	n := len(dst)
+	m := n &^ 15
+	if len(t) == 0 || m == 0 {
+		sumVector(dst, t, set)
+		return
+	}
+	var srcs [maxPass]*float32
+	var ws [maxPass]float32
+	var rest [maxPass]term
+	for j := range t {
+		srcs[j] = &t[j].src[:n][0]
+		ws[j] = t[j].w
+		rest[j] = term{src: t[j].src[m:n], w: t[j].w}
+	}
+	mulAddRows16(&dst[0], m, &srcs[0], &ws[0], len(t), set)
+	if m < n {
+		sumVector(dst[m:], rest[:len(t)], set)
 	}
 }

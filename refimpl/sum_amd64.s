@@ -119,3 +119,122 @@ store8:
 done:
 	VZEROUPPER
 	RET
+
+// func mulAddRows16(dst *float32, n int, srcs **float32, ws *float32, k int, set bool)
+//
+// mulAddRows with 512-bit registers (AVX-512F), n a multiple of 16: eight
+// accumulators of sixteen values each (Z0-Z7) take 128 values per pass
+// over the terms, then one accumulator 16 at a time; Z15 holds the
+// broadcast weight, Z8-Z14 the products. Each product is rounded and the
+// sum taken in mulAddRows's order, so the values are the same.
+TEXT ·mulAddRows16(SB), NOSPLIT, $0-41
+	MOVQ    dst+0(FP), DI
+	MOVQ    n+8(FP), CX
+	MOVQ    srcs+16(FP), SI
+	MOVQ    ws+24(FP), DX
+	MOVQ    k+32(FP), R8
+	MOVBLZX set+40(FP), R9
+	XORQ    AX, AX
+	MOVQ    CX, BX
+	ANDQ    $-128, BX
+	CMPQ    AX, BX
+	JGE     blocks16
+
+blocks128:
+	MOVQ         (SI), R11
+	VBROADCASTSS (DX), Z15
+	VMULPS       (R11)(AX*4), Z15, Z0
+	VMULPS       64(R11)(AX*4), Z15, Z1
+	VMULPS       128(R11)(AX*4), Z15, Z2
+	VMULPS       192(R11)(AX*4), Z15, Z3
+	VMULPS       256(R11)(AX*4), Z15, Z4
+	VMULPS       320(R11)(AX*4), Z15, Z5
+	VMULPS       384(R11)(AX*4), Z15, Z6
+	VMULPS       448(R11)(AX*4), Z15, Z7
+	MOVQ         $1, R12
+
+terms128:
+	CMPQ         R12, R8
+	JGE          sum128
+	MOVQ         (SI)(R12*8), R11
+	VBROADCASTSS (DX)(R12*4), Z15
+	VMULPS       (R11)(AX*4), Z15, Z8
+	VADDPS       Z8, Z0, Z0
+	VMULPS       64(R11)(AX*4), Z15, Z9
+	VADDPS       Z9, Z1, Z1
+	VMULPS       128(R11)(AX*4), Z15, Z10
+	VADDPS       Z10, Z2, Z2
+	VMULPS       192(R11)(AX*4), Z15, Z11
+	VADDPS       Z11, Z3, Z3
+	VMULPS       256(R11)(AX*4), Z15, Z12
+	VADDPS       Z12, Z4, Z4
+	VMULPS       320(R11)(AX*4), Z15, Z13
+	VADDPS       Z13, Z5, Z5
+	VMULPS       384(R11)(AX*4), Z15, Z14
+	VADDPS       Z14, Z6, Z6
+	VMULPS       448(R11)(AX*4), Z15, Z8
+	VADDPS       Z8, Z7, Z7
+	INCQ         R12
+	JMP          terms128
+
+sum128:
+	TESTQ   R9, R9
+	JNZ     store128
+	VADDPS  (DI)(AX*4), Z0, Z0
+	VADDPS  64(DI)(AX*4), Z1, Z1
+	VADDPS  128(DI)(AX*4), Z2, Z2
+	VADDPS  192(DI)(AX*4), Z3, Z3
+	VADDPS  256(DI)(AX*4), Z4, Z4
+	VADDPS  320(DI)(AX*4), Z5, Z5
+	VADDPS  384(DI)(AX*4), Z6, Z6
+	VADDPS  448(DI)(AX*4), Z7, Z7
+
+store128:
+	VMOVUPS Z0, (DI)(AX*4)
+	VMOVUPS Z1, 64(DI)(AX*4)
+	VMOVUPS Z2, 128(DI)(AX*4)
+	VMOVUPS Z3, 192(DI)(AX*4)
+	VMOVUPS Z4, 256(DI)(AX*4)
+	VMOVUPS Z5, 320(DI)(AX*4)
+	VMOVUPS Z6, 384(DI)(AX*4)
+	VMOVUPS Z7, 448(DI)(AX*4)
+	ADDQ    $128, AX
+	CMPQ    AX, BX
+	JLT     blocks128
+
+blocks16:
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	CMPQ AX, BX
+	JGE  done16
+
+loop16:
+	MOVQ         (SI), R11
+	VBROADCASTSS (DX), Z15
+	VMULPS       (R11)(AX*4), Z15, Z0
+	MOVQ         $1, R12
+
+terms16:
+	CMPQ         R12, R8
+	JGE          sum16
+	MOVQ         (SI)(R12*8), R11
+	VBROADCASTSS (DX)(R12*4), Z15
+	VMULPS       (R11)(AX*4), Z15, Z8
+	VADDPS       Z8, Z0, Z0
+	INCQ         R12
+	JMP          terms16
+
+sum16:
+	TESTQ  R9, R9
+	JNZ    store16
+	VADDPS (DI)(AX*4), Z0, Z0
+
+store16:
+	VMOVUPS Z0, (DI)(AX*4)
+	ADDQ    $16, AX
+	CMPQ    AX, BX
+	JLT     loop16
+
+done16:
+	VZEROUPPER
+	RET

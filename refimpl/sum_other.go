@@ -6,6 +6,15 @@ package refimpl
 // sum1..sum9 on this architecture.
 var hasVector = false
 
+// hasVector512 is false: there is no 512-bit loop on this architecture.
+var hasVector512 = false
+
+// sumVector512 is one pass of the terms t over dst; with no vector loop
+// on this architecture it is the portable one.
+func sumVector512(dst []float32, t []term, set bool) {
+	passes[len(t)](dst, t, set)
+}
+
 // sumVector is one pass of the terms t over dst; with no vector loop on
 // this architecture it is the portable one.
 func sumVector(dst []float32, t []term, set bool) {

@@ -33,13 +33,32 @@ func samePass(got, want float32) bool {
 	return math.Float32bits(got) == math.Float32bits(want) || got != got && want != want
 }
 
-// TestSumVector checks that the pass sumVector takes gives the same
-// values as the portable passes on rows of every length up to 70 (so every remainder after
-// blocks of 64 and 8 occurs), 1 to 9 terms, set and add, with
-// non-finite and subnormal values among the rows and weights.
+// TestSumVector checks that the passes sumVector and sumVector512 take
+// give the same values as the portable passes on rows of every length up
+// to 150 (so every remainder after blocks of 128, 64, 16 and 8 occurs), 1
+// to 9 terms, set and add, with non-finite and subnormal values among the
+// rows and weights. sumVector512 is checked where the CPU has AVX-512F.
 func TestSumVector(t *testing.T) {
+	vectors := []struct {
+		name string
+		sum  func([]float32, []term, bool)
+	}{{"vector", sumVector}}
+	if hasVector512 {
+		vectors = append(vectors, struct {
+			name string
+			sum  func([]float32, []term, bool)
+		}{"vector512", sumVector512})
+	} else {
+		t.Log("this CPU has no AVX-512F: sumVector512 is not checked")
+	}
+	for _, v := range vectors {
+		t.Run(v.name, func(t *testing.T) { checkSumVector(t, v.sum) })
+	}
+}
+
+func checkSumVector(t *testing.T, sum func([]float32, []term, bool)) {
 	r := rand.New(rand.NewPCG(18, 8))
-	for n := 0; n <= 70; n++ {
+	for n := 0; n <= 150; n++ {
 		for k := 1; k <= maxPass; k++ {
 			for _, set := range []bool{true, false} {
 				t.Run(fmt.Sprintf("n=%d/k=%d/set=%v", n, k, set), func(t *testing.T) {
@@ -56,7 +75,7 @@ func TestSumVector(t *testing.T) {
 						start[x] = passValue(r)
 					}
 					got, want := append([]float32(nil), start...), append([]float32(nil), start...)
-					sumVector(got, terms, set)
+					sum(got, terms, set)
 					passes[k](want, terms, set)
 					for x := range want {
 						if !samePass(got[x], want[x]) {
@@ -73,8 +92,8 @@ func TestSumVector(t *testing.T) {
 // on the portable passes, so they are proven where the vector pass is the
 // default.
 func TestPortablePasses(t *testing.T) {
-	defer func(v bool) { autoVector = v }(autoVector)
-	autoVector = false
+	defer func(w int) { autoWidth = w }(autoWidth)
+	autoWidth = 0
 	t.Run("VariantsAgreeWithExpect", TestVariantsAgreeWithExpect)
 	t.Run("NonFiniteIEEE", TestNonFiniteIEEE)
 	t.Run("SeparablePath", TestSeparablePath)

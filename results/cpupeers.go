@@ -5,6 +5,8 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // cpuPeersTypes are the element types of preset cpu-peers, f32 first:
@@ -22,9 +24,9 @@ type cpuCeilings struct {
 }
 
 func ceilingsOf(run *Run) cpuCeilings {
-	c, _ := positiveConfig(run, "cpu-copy-gbps")
-	s, _ := positiveConfig(run, "cpu-scalar-gflops")
-	f, _ := positiveConfig(run, "cpu-fma-gflops")
+	c, _ := positiveConfig(run, runfile.KeyCPUCopyGBps)
+	s, _ := positiveConfig(run, runfile.KeyCPUScalar)
+	f, _ := positiveConfig(run, runfile.KeyCPUFMA)
 	return cpuCeilings{c, s, f}
 }
 

@@ -43,7 +43,7 @@ func isAuto(v string) bool { return v == autoVariant || strings.HasPrefix(v, aut
 // each auto variant may take, "auto=p1,p2; auto-bf16=p1,p2,p3"); nil
 // when the run has none.
 func autoPaths(run *Run) map[string][]string {
-	line := run.Config["auto-paths"]
+	line := run.Config[runfile.KeyAutoPaths]
 	if line == "" || line == "none" {
 		return nil
 	}
@@ -308,7 +308,7 @@ func sectionCrossover(hosts []*Host) *Section {
 		}
 		paths := autoPaths(run)
 		for _, a := range autoVariants(cases) {
-			at, row := crossoverAuto(h, a, which, run.Config["crossover"], paths, cases)
+			at, row := crossoverAuto(h, a, which, run.Config[runfile.KeyCrossover], paths, cases)
 			if at != nil {
 				s.Tables = append(s.Tables, at)
 				goal.Rows = append(goal.Rows, row)

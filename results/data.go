@@ -12,6 +12,7 @@ package results
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -137,8 +138,8 @@ type Run struct {
 	// Modified is when the file was last written, as Load found it; zero
 	// for a run ReadRun read from elsewhere.
 	Modified time.Time
-	// measured holds, per key of measuredConfig, the value of each of the
-	// key's configuration lines, sorted: one a shard of a merged run.
+	// measured holds, per key of runfile.MeasuredKeys, the value of each
+	// line that records it, sorted: one a shard of a merged run.
 	measured map[string][]float64
 }
 
@@ -248,7 +249,12 @@ func completeName(keys map[string]string) benchfmt.Name {
 	return benchfmt.Name(b.String())
 }
 
-// ReadRun parses one file of benchmark output.
+// ReadRun parses one file of benchmark output. A sample's Config holds
+// the file's configuration lines in effect at its first result line and
+// the values of the measured lines (runfile.MeasuredLine) written before
+// it; the run's Config is its first sample's, with gpu-copy-gbps, where
+// several blocks of the file measured it (the shards of a merged run), at
+// the median of their values (medianOfBlocks).
 func ReadRun(r io.Reader, path string) (*Run, error) {
 	var pp benchproc.ProjectionParser
 	proj, err := pp.Parse(projectionKeys, nil)
@@ -256,11 +262,17 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 		return nil, fmt.Errorf("results: projection: %w", err)
 	}
 	fields := proj.Fields()
-	var all strings.Builder
-	tee := io.TeeReader(r, &all)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("results: %s: %w", path, err)
+	}
 	run := &Run{Path: path, Host: filepath.Base(filepath.Dir(path)), Preset: strings.TrimSuffix(filepath.Base(path), ".txt")}
+	measuredAt, err := run.readLines(data, path)
+	if err != nil {
+		return nil, err
+	}
 	byName := map[string]*Sample{}
-	br := benchfmt.NewReader(tee, path)
+	br := benchfmt.NewReader(bytes.NewReader(data), path)
 	for br.Scan() {
 		switch rec := br.Result(); rec := rec.(type) {
 		case *benchfmt.SyntaxError:
@@ -300,7 +312,12 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 						s.Config[c.Key] = string(c.Value)
 					}
 				}
-
+				_, line := rec.Pos()
+				for _, m := range measuredAt {
+					if m.line < line {
+						s.Config[m.key] = m.value
+					}
+				}
 				byName[name] = s
 				run.Samples = append(run.Samples, s)
 			}
@@ -318,58 +335,13 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 	if err := br.Err(); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(all.String()))
-	sc.Buffer(nil, 1<<20)
-	first, leading := true, true
-	for sc.Scan() {
-		line := sc.Text()
-		if first {
-			run.Header = line
-			first = false
-		}
-		if leading = leading && strings.HasPrefix(line, "#"); leading && run.Command == "" {
-			if cmd, ok := runfile.HeaderCommand(line); ok {
-				run.Command = cmd
-			}
-		}
-		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
-			run.Failures = append(run.Failures, line)
-		}
-		if sp, ok, err := runfile.ParseSpan(line); err != nil {
-			return nil, fmt.Errorf("results: %s: %w", path, err)
-		} else if ok {
-			run.Timeline = append(run.Timeline, sp)
-		}
-		for _, k := range measuredConfig {
-			if v, ok := strings.CutPrefix(line, k+":"); ok {
-				x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-				if err != nil {
-					return nil, fmt.Errorf("results: %s: configuration line %q: %w", path, line, err)
-				}
-				if run.measured == nil {
-					run.measured = map[string][]float64{}
-				}
-				run.measured[k] = append(run.measured[k], x)
-			}
-		}
-		if st, ok, err := parseSetting(line); err != nil {
-			return nil, fmt.Errorf("results: %s: %w", path, err)
-		} else if ok {
-			run.Settings = append(run.Settings, st)
-		}
-		if u, ok, err := parseUnsupported(line); err != nil {
-			return nil, fmt.Errorf("results: %s: %w", path, err)
-		} else if ok {
-			run.Unsupported = append(run.Unsupported, u)
-		}
-	}
 	for _, vs := range run.measured {
 		slices.Sort(vs)
 	}
 	if len(run.Samples) > 0 {
 		run.Config = maps.Clone(run.Samples[0].Config)
-		for k, vs := range run.measured {
-			if len(vs) > 1 {
+		for _, k := range medianOfBlocks {
+			if vs := run.measured[k]; len(vs) > 1 {
 				run.Config[k] = strconv.FormatFloat(Measure{benchmath.NewSample(vs, &thresholds)}.Center(), 'f', -1, 64)
 			}
 		}
@@ -379,11 +351,76 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 	return run, nil
 }
 
-// measuredConfig are the configuration keys a sweep measures on its host
-// rather than reads from the device. The shards of a merged run each
-// measured their own, each in a configuration line of its block, so the
-// run's value is the median of those lines' values.
-var measuredConfig = []string{runfile.KeyGPUCopyGBps}
+// measuredValue is the value of a measured key that a line of a run
+// records: a measured line (runfile.MeasuredLine), or, in runs written
+// before those, a configuration line of a key of runfile.MeasuredKeys.
+type measuredValue struct {
+	line       int // from 1
+	key, value string
+}
+
+// readLines reads what the lines of data record beside the result
+// lines: r's header, command, failures, timeline, settings, unsupported
+// cases and the values of its measured keys, each key's in r.measured;
+// it returns the measured values in file order.
+func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
+	var measuredAt []measuredValue
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	first, leading := true, true
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if first {
+			r.Header = line
+			first = false
+		}
+		if leading = leading && strings.HasPrefix(line, "#"); leading && r.Command == "" {
+			if cmd, ok := runfile.HeaderCommand(line); ok {
+				r.Command = cmd
+			}
+		}
+		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
+			r.Failures = append(r.Failures, line)
+		}
+		if sp, ok, err := runfile.ParseSpan(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			r.Timeline = append(r.Timeline, sp)
+		}
+		k, v, ok := runfile.ParseMeasured(line)
+		if !ok {
+			k, v, ok = strings.Cut(line, ": ")
+			ok = ok && runfile.IsMeasured(k)
+		}
+		if ok {
+			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, fmt.Errorf("results: %s:%d: measured value %q: %w", path, n, line, err)
+			}
+			if r.measured == nil {
+				r.measured = map[string][]float64{}
+			}
+			r.measured[k] = append(r.measured[k], x)
+			measuredAt = append(measuredAt, measuredValue{line: n, key: k, value: strings.TrimSpace(v)})
+		}
+		if st, ok, err := parseSetting(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			r.Settings = append(r.Settings, st)
+		}
+		if u, ok, err := parseUnsupported(line); err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		} else if ok {
+			r.Unsupported = append(r.Unsupported, u)
+		}
+	}
+	return measuredAt, sc.Err()
+}
+
+// medianOfBlocks are the measured keys whose value for a run that
+// measured them in several blocks (the shards of a merged run) is the
+// median of the blocks' values; for the others it is the first block's.
+var medianOfBlocks = []string{runfile.KeyGPUCopyGBps}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.
 func Load(dataDir string) ([]*Run, error) {

@@ -332,7 +332,7 @@ func sectionFloors(hosts []*Host) *Section {
 		}
 		which := "run `" + run.Preset + "` (the preset's own axes)"
 		if run.Preset != "roofline" {
-			which = "run `" + run.Preset + "`, the preset with narrowed axes (" + strings.TrimSpace(run.Config["sweep-axes"]) + "), there being no run of its own axes"
+			which = "run `" + run.Preset + "`, the preset with narrowed axes (" + strings.TrimSpace(run.Config[runfile.KeySweepAxes]) + "), there being no run of its own axes"
 		}
 		if c := run.Commit(); c != "" {
 			which += " at " + c

@@ -99,7 +99,7 @@ func (r *Report) Markdown() []byte {
 		if len(h.Runs) > 0 {
 			c := h.Runs[0].Config
 			var parts []string
-			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, "cpu", runfile.KeyCPUThreads, runfile.KeyCPUCap} {
+			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap} {
 				if v := c[k]; v != "" {
 					parts = append(parts, k+" "+v)
 				}

@@ -17,7 +17,7 @@ import (
 // narrow each line's own interval came out. It is 0 for a run that
 // states no target.
 func (s *Sample) targetWidth(m float64) float64 {
-	target, floor, ok := runfile.ParseNoiseTarget(s.Config["noise"])
+	target, floor, ok := runfile.ParseNoiseTarget(s.Config[runfile.KeyNoise])
 	if !ok || !(m > 0) {
 		return 0
 	}
@@ -108,7 +108,7 @@ func (s *Sample) throttled() bool {
 			return true
 		}
 	}
-	maxMHz, err := strconv.ParseFloat(s.Config["gpu-max-sm-mhz"], 64)
+	maxMHz, err := strconv.ParseFloat(s.Config[runfile.KeyGPUMaxSMMHz], 64)
 	if err != nil || !(maxMHz > 0) {
 		return false
 	}

@@ -2,14 +2,20 @@ package runfile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// Keys of the configuration lines ("key: value") a run opens with, that
-// the benchmarks write and the report reads. benchstat groups and
-// compares by them.
+// Keys of the lines "key: value" a run opens with, that the benchmarks
+// write and the report reads. Those of MeasuredKeys are written as
+// measured lines (MeasuredLine), the others as configuration lines
+// (ConfigLine), which benchstat groups and compares by.
 const (
 	KeySweep        = "sweep"             // the preset the run swept
+	KeySweepAxes    = "sweep-axes"        // the axis flags that replaced the preset's axes
+	KeyImage        = "image"             // the image every case ran on, where one was given
+	KeyNoise        = "noise"             // the sampling rule of the result lines (ParseNoiseTarget)
+	KeyCPU          = "cpu"               // the CPU's name, as the testing package writes it
 	KeyCPUThreads   = "cpu-threads"       // threads a CPU variant may use
 	KeyCPUCap       = "cpu-cap"           // the cap on a CPU case's multiply-adds
 	KeyCPUCopyGBps  = "cpu-copy-gbps"     // the CPU's measured copy bandwidth
@@ -23,12 +29,68 @@ const (
 	KeyGPUPeakGBps  = "gpu-peak-gbps"     // the GPU's DRAM bandwidth from its clocks
 	KeyGPUCopyGBps  = "gpu-copy-gbps"     // its measured device copy bandwidth
 	KeyGPUPeakFLOPs = "gpu-peak-gflops"   // its FP32 peak from its clocks
+	KeyGPUMaxSMMHz  = "gpu-max-sm-mhz"    // its maximum SM clock, as the driver reports it
 	KeyKernelOpts   = "kernel-opts"       // the NVRTC options of the kernels
+	KeyTuning       = "tuning"            // the tuning table the GPU plans take unset tunables from
+	KeyCrossover    = "crossover"         // the crossover table auto's cases take their paths from
+	KeyAutoPaths    = "auto-paths"        // the paths each auto variant may take
 	KeyGPUCount     = "gpu-count"         // the devices present
 	KeyGPUH2DGBps   = "gpu-h2d-gbps"      // measured pinned host-to-device bandwidth
 	KeyGPUD2HGBps   = "gpu-d2h-gbps"      // measured pinned device-to-host bandwidth
 	KeyGPUBidirGBps = "gpu-bidir-gbps"    // measured bandwidth of both ways at once
+	KeyClockGuard   = "clock-guard"       // the rule that discards samples of a throttled GPU
+	KeyGPUEnergy    = "gpu-energy"        // how the lines' energy is measured, or why it is not
 )
+
+// measuredKeys are the keys whose values the benchmarks measure on the
+// host, or read from the GPU's clocks, when a run starts: they differ
+// from run to run and from board to board of one model, so a run records
+// them in measured lines, where benchstat does not split its tables on
+// them.
+var measuredKeys = []string{
+	KeyCPUCopyGBps, KeyCPUScalar, KeyCPUFMA,
+	KeyGPUPeakGBps, KeyGPUCopyGBps, KeyGPUPeakFLOPs, KeyGPUMaxSMMHz,
+	KeyGPUH2DGBps, KeyGPUD2HGBps, KeyGPUBidirGBps,
+}
+
+// MeasuredKeys returns the keys a run records in measured lines
+// (MeasuredLine) rather than configuration lines.
+func MeasuredKeys() []string { return append([]string(nil), measuredKeys...) }
+
+// IsMeasured reports whether key is one of MeasuredKeys.
+func IsMeasured(key string) bool { return slices.Contains(measuredKeys, key) }
+
+// measuredPrefix begins a measured line (MeasuredLine).
+const measuredPrefix = "# measured "
+
+// MeasuredLine is the comment line "# measured key: value" that records
+// a value the run measured on its host. benchstat ignores it, as it
+// ignores every comment line, so that runs of one sweep on two hosts, or
+// twice on one, pair case by case under its default grouping.
+func MeasuredLine(key, value string) string { return measuredPrefix + key + ": " + value }
+
+// ParseMeasured reads a line MeasuredLine wrote: the key and the value.
+// ok is false for any other line.
+func ParseMeasured(line string) (key, value string, ok bool) {
+	rest, found := strings.CutPrefix(line, measuredPrefix)
+	if !found {
+		return "", "", false
+	}
+	key, value, found = strings.Cut(rest, ": ")
+	if !found || key == "" || strings.ContainsAny(key, " \t") {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(value), true
+}
+
+// HostLine is the line that records key's value: a measured line for a
+// key of MeasuredKeys, a configuration line for any other.
+func HostLine(key, value string) string {
+	if IsMeasured(key) {
+		return MeasuredLine(key, value)
+	}
+	return ConfigLine(key, value)
+}
 
 // ConfigLine is the configuration line "key: value".
 func ConfigLine(key, value string) string { return key + ": " + value }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/convbench/convbench/results"
 )
@@ -68,11 +69,12 @@ type benchResult struct {
 // release is the release check a GPU landing must pass, on one GPU:
 // first, with the GPU to itself, the default sweep, its report and the
 // gallery; then the test run with a fresh property-suite seed, the
-// property suite at three more fresh seeds (each its own process) and the
-// faults stage, all at once. It writes
+// property suite at three more fresh seeds (each its own process; every
+// seed on propsBudget) and the faults stage, all at once. It writes
 // OUTDIR/release-summary.txt (releaseLines) and prints it.
 func (r *runner) release() string {
 	before := r.failures()
+	start := time.Now()
 	seeds, err := r.seeds()
 	if err != nil {
 		r.refuse("release", err.Error())
@@ -84,6 +86,7 @@ func (r *runner) release() string {
 	bench := r.releaseBench()
 	report := r.run(step{name: "release-report", args: []string{r.binary("report"), "-data", r.outPath("data"), "-out", r.outPath("report")}})
 	gallery := r.run(step{name: "release-gallery", args: []string{r.binary("gallery"), "-data", r.outPath("data"), "-out", filepath.Join(r.outPath("report"), "gallery")}})
+	testTimeout, propsTimeout := r.releaseTimeouts(start)
 	seedResults := make([]seedResult, len(seeds))
 	var testErr error
 	var faultsOK bool
@@ -91,7 +94,7 @@ func (r *runner) release() string {
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		tr := r.testRun(r.setting("RELEASE_TEST_TIMEOUT", "5m30s"), map[string][]string{"properties": {seedFlag(seeds[0])}})
+		tr := r.testRun(testTimeout, map[string][]string{"properties": append([]string{seedFlag(seeds[0])}, r.propsBudget()...)})
 		testErr = tr.err
 		if tr.err == nil {
 			if _, err := os.Stat(r.binary("properties.test")); err != nil {
@@ -106,7 +109,7 @@ func (r *runner) release() string {
 		// host's cores more than they wait on the GPU.
 		var seedsWG sync.WaitGroup
 		for i, s := range seeds[1:] {
-			seedsWG.Go(func() { seedResults[i+1] = r.propsAtSeed(s) })
+			seedsWG.Go(func() { seedResults[i+1] = r.propsAtSeed(s, propsTimeout) })
 		}
 		seedsWG.Wait()
 	}()
@@ -124,18 +127,49 @@ func (r *runner) release() string {
 	return lines[len(lines)-1]
 }
 
+// releaseTimeouts are the -test.timeout of the test run and of the extra
+// seeds' suites, which start together once the sweep, its report and the
+// gallery are done: RELEASE_TEST_TIMEOUT and RELEASE_PROPS_TIMEOUT
+// (default 6m each), each cut to what is left of the check's whole
+// budget, RELEASE_TIME (default 9m30s from start), less 20 s for the
+// binaries to print their timeout report and the summary to be written;
+// never under 30 s. A value that is not a duration takes its default.
+func (r *runner) releaseTimeouts(start time.Time) (test, props string) {
+	dur := func(name string, def time.Duration) time.Duration {
+		if d, err := time.ParseDuration(r.setting(name, "")); err == nil && d > 0 {
+			return d
+		}
+		return def
+	}
+	left := time.Until(start.Add(dur("RELEASE_TIME", 9*time.Minute+30*time.Second))) - 20*time.Second
+	cut := func(d time.Duration) string {
+		return max(min(d, left), 30*time.Second).Round(time.Second).String()
+	}
+	return cut(dur("RELEASE_TEST_TIMEOUT", 6*time.Minute)), cut(dur("RELEASE_PROPS_TIMEOUT", 6*time.Minute))
+}
+
 // seedFlag is the property suite's flag for a seed.
 func seedFlag(seed int64) string { return "-props.seed=" + strconv.FormatInt(seed, 10) }
 
-// propsAtSeed runs the property suite at seed, budgeted by its flags:
-// -props.n=RELEASE_PROPS_N (default 40) random cases a property,
-// -props.time=RELEASE_PROPS_TIME (default 2s) once the first 25 passed,
-// -test.timeout RELEASE_PROPS_TIMEOUT (default 5m), the variants
+// propsBudget are the property suite's budget flags at every seed of the
+// release check, the test run's included: -props.n=RELEASE_PROPS_N
+// (default 10) random cases a property and -props.time=RELEASE_PROPS_TIME
+// (default 2s). Every seed still draws its own specialization pool, the
+// fixes the properties make of it and its bad-input base cases, and runs
+// the edge-case table; the count bounds the random cases checked a
+// property, so that the four seeds fit the check's 10 minutes.
+func (r *runner) propsBudget() []string {
+	return []string{"-props.n=" + r.setting("RELEASE_PROPS_N", "10"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s")}
+}
+
+// propsAtSeed runs the property suite (TestProperties alone: the other
+// tests of properties/ draw no case from the seed and ran in the test
+// run) at seed, budgeted by propsBudget and -test.timeout timeout, the variants
 // RELEASE_PROPS_VARIANT selects (default all). Its log is
 // OUTDIR/release-props-SEED.log.
-func (r *runner) propsAtSeed(seed int64) seedResult {
-	args := []string{r.binary("properties.test"), "-test.v", "-test.timeout", r.setting("RELEASE_PROPS_TIMEOUT", "5m"), seedFlag(seed),
-		"-props.n=" + r.setting("RELEASE_PROPS_N", "40"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s")}
+func (r *runner) propsAtSeed(seed int64, timeout string) seedResult {
+	args := append([]string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", timeout, seedFlag(seed)},
+		r.propsBudget()...)
 	if v := r.getenv("RELEASE_PROPS_VARIANT"); v != "" {
 		args = append(args, "-props.variant="+v)
 	}

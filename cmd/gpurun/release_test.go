@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeProperties stands in for the property suite's test binary: it
@@ -128,10 +129,10 @@ func TestReleaseSteps(t *testing.T) {
 		log  string
 		want []string
 	}{
-		{"test-properties.log", []string{"-test.v", "-test.timeout", "5m30s", "-props.seed=11"}},
-		{"test-convolve.log", []string{"-test.v", "-test.timeout", "5m30s"}},
-		{"release-props-22.log", []string{"-test.v", "-test.timeout", "5m", "-props.seed=22", "-props.n=7", "-props.time=2s"}},
-		{"release-props-44.log", []string{"-test.v", "-test.timeout", "5m", "-props.seed=44", "-props.n=7", "-props.time=2s"}},
+		{"test-properties.log", []string{"-test.v", "-test.timeout", "6m0s", "-props.seed=11", "-props.n=7", "-props.time=2s"}},
+		{"test-convolve.log", []string{"-test.v", "-test.timeout", "6m0s"}},
+		{"release-props-22.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "6m0s", "-props.seed=22", "-props.n=7", "-props.time=2s"}},
+		{"release-props-44.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "6m0s", "-props.seed=44", "-props.n=7", "-props.time=2s"}},
 		{"release-sweep.log", []string{"-bin", filepath.Join(h.bin, "benchmarks.test"), "-data", filepath.Join(h.out, "data"),
 			"-sweep=default", "-count", "2", "-noise=1", "-max-time=1s"}},
 		{"release-report.log", []string{"-data", filepath.Join(h.out, "data"), "-out", filepath.Join(h.out, "report")}},
@@ -237,5 +238,33 @@ func TestUnstableCases(t *testing.T) {
 		if got := unstableCases(tt.log); got != tt.want {
 			t.Errorf("unstableCases(%q) = %d, want %d", tt.log, got, tt.want)
 		}
+	}
+}
+
+// TestReleaseTimeouts: the test run's and the extra seeds' timeouts are
+// their settings cut to what the check's whole budget leaves once the
+// sweep is done, less 20 s, and never under 30 s.
+func TestReleaseTimeouts(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		env       map[string]string
+		elapsed   time.Duration
+		test, pro string
+	}{
+		{"defaults, at once", nil, 0, "6m0s", "6m0s"},
+		{"defaults, after a 4-minute sweep", nil, 4 * time.Minute, "5m10s", "5m10s"},
+		{"settings under the budget", map[string]string{"RELEASE_TEST_TIMEOUT": "2m", "RELEASE_PROPS_TIMEOUT": "90s"}, time.Minute, "2m0s", "1m30s"},
+		{"a smaller budget", map[string]string{"RELEASE_TIME": "5m"}, time.Minute, "3m40s", "3m40s"},
+		{"budget spent", nil, 12 * time.Minute, "30s", "30s"},
+		{"not a duration", map[string]string{"RELEASE_TEST_TIMEOUT": "soon", "RELEASE_TIME": "-1m"}, 0, "6m0s", "6m0s"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &runner{getenv: func(k string) string { return tt.env[k] }}
+			// A second of slack for the time the call itself takes.
+			test, props := r.releaseTimeouts(time.Now().Add(-tt.elapsed).Add(time.Second / 2))
+			if test != tt.test || props != tt.pro {
+				t.Errorf("timeouts %s, %s; want %s, %s", test, props, tt.test, tt.pro)
+			}
+		})
 	}
 }

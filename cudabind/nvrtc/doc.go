@@ -27,7 +27,10 @@
 // renamed; each payload carries a magic header and a SHA-256 checksum,
 // and a damaged file is a miss that gets rewritten. An unwritable
 // directory leaves the memory cache alone in service. Several goroutines
-// asking for one key at once wait for a single compilation.
+// asking for one key at once wait for a single compilation, and so do
+// processes sharing the directory: a compiling process holds a lock file
+// on the key (<dir>/locks/<key>, flock where the system has it), and one
+// that waited for it reads the result from disk.
 // [ReadCacheStats] counts hits, misses, writes and rejected files.
 //
 // [BypassCache] turns both caches off for the process until its restore

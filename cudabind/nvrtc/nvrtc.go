@@ -328,7 +328,8 @@ func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 // compileCached returns the compilation of key: from the caches, or by
 // compile, whose result it stores. Plans made on several goroutines may
 // ask for the same module at once: the first compiles, the others wait
-// for its result. While the caches are bypassed (BypassCache) every call
+// for its result; so do processes sharing the disk cache (compileOnHost).
+// While the caches are bypassed (BypassCache) every call
 // compiles, and nothing is read from or written to the caches.
 func compileCached(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
 	if bypass.Load() > 0 {
@@ -356,14 +357,7 @@ func compileCached(key, name string, compile func() (*Compiled, error)) (*Compil
 		done := make(chan struct{})
 		compiling[key] = done
 		compilingMu.Unlock()
-		statMisses.Add(1)
-		start := time.Now()
-		c, err := compile()
-		logCompile(name, time.Since(start), err)
-		if err == nil {
-			c.Key = key
-			storeCache(c)
-		}
+		c, err := compileOnHost(key, name, compile)
 		compilingMu.Lock()
 		delete(compiling, key)
 		compilingMu.Unlock()
@@ -373,6 +367,32 @@ func compileCached(key, name string, compile func() (*Compiled, error)) (*Compil
 		}
 		return c, nil
 	}
+}
+
+// compileOnHost compiles key, which no goroutine of this process is
+// compiling, once on the host: under the disk cache's lock on key
+// (lockKey), so that a process sharing the cache directory that compiles
+// key at the same time finishes first and this one reads its result from
+// disk (a disk hit, no compilation).
+func compileOnHost(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
+	if dir := CacheDir(); dir != "" {
+		if unlock := lockKey(dir, key); unlock != nil {
+			defer unlock()
+			if c := lookupCache(key); c != nil {
+				return c, nil
+			}
+		}
+	}
+	statMisses.Add(1)
+	start := time.Now()
+	c, err := compile()
+	logCompile(name, time.Since(start), err)
+	if err != nil {
+		return nil, err
+	}
+	c.Key = key
+	storeCache(c)
+	return c, nil
 }
 
 // logCompile appends the line of one compilation to $CONVBENCH_COMPILE_LOG

@@ -327,7 +327,7 @@ func (p *page) overview() string {
 		if len(h.Runs) > 0 {
 			c := h.Runs[0].Config
 			b.WriteString("<dl class=\"config\">")
-			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, "cpu", runfile.KeyCPUThreads, runfile.KeyCPUCap} {
+			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap} {
 				if v := c[k]; v != "" {
 					fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", esc(k), esc(v))
 				}

@@ -30,7 +30,7 @@ import (
 // DefaultCaseTimeout is the default of -case-timeout. The largest case a
 // preset runs on the CPU is capped at benchmarks.DefaultCPUCap (2^33)
 // multiply-adds, about 10s a run for cpu-naive on one core; its gate run
-// and 6 samples a line over the default 5 lines take about 6 minutes. A
+// and 6 samples a line over the default 6 lines take about 7 minutes. A
 // GPU case, even the largest image, takes seconds. 10 minutes leaves room
 // over both; a sweep of longer cases (a higher -count or -cpu-cap) sets
 // a longer -case-timeout.

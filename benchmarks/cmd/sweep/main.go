@@ -79,8 +79,12 @@
 //
 // Each result line is one sample set of its case, sampled until the
 // spread of its median is under -noise percent or -max-time passes (see
-// benchmarks.Noise); -count sets the lines per case. A line takes at least
-// six samples, so a case whose six samples outlast -max-time overruns it.
+// benchmarks.Noise); -count sets the lines per case, 6 by default: the
+// least for which benchstat gives a case's median its 95% interval.
+// Before anything runs, the sweep warns of a -count under that, and
+// under 4, with which benchstat's U-test can call no difference between
+// two runs significant. A line takes at least six samples, so a case
+// whose six samples outlast -max-time overruns it.
 //
 // Every flag is checked before anything runs: a bad value is one line
 // naming the flag, the value and what it wants, and exit status 2. Before
@@ -97,6 +101,14 @@
 // never replaces an earlier file: a second run of the same flags is
 // written as <name>-2.txt, then -3, and so on.
 //
+// -dry-run stops there: it prints the estimate and the cases, by the
+// keys of their names that vary between them, and runs and writes
+// nothing. A run that wrote its file ends with the command that builds
+// the report of its data directory, go run ./results/cmd/report -data
+// <data> -out <report>, where <report> is the directory report beside
+// <data> (results/local/report for the default data); -report writes
+// that report itself (README.md and index.html, as the command does).
+//
 // A case whose variant refuses it as unsupported when it is planned (a
 // *convolve.CapabilityError, such as a stream variant's image whose rows
 // do not fit under its cap) is skipped, not failed: the file records it
@@ -111,7 +123,7 @@
 // alone, and the binary is restarted on the cases not yet run; no case
 // runs twice, and the sweep exits 1.
 //
-//	go run ./benchmarks/cmd/sweep -sweep=default -count=5 -noise=1 -max-time=2s
+//	go run ./benchmarks/cmd/sweep -sweep=default -count=6 -noise=1 -max-time=2s -report
 //	go run ./benchmarks/cmd/sweep -variants 'gpu-tiled|npp' -sizes 6000x4000 -filters gauss9,dense9 -types u8,f32
 package main
 
@@ -254,6 +266,8 @@ type options struct {
 	bin, dataDir  string
 	publish, list bool
 	baseline      string // the variant the summary's speed-ups compare with; "" for the default
+	dryRun        bool   // list the cases and the estimate, and run nothing
+	report        bool   // write the report of the data directory after the run
 	caseTimeout   time.Duration
 	proveTimeout  time.Duration // the binary's -prove-timeout, passed when kernels > 0
 	kernels       int           // the user kernels -kernel added
@@ -335,14 +349,16 @@ func (r recorder) IsBoolFlag() bool {
 func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	o := &options{raw: map[string]string{}}
 	sweep := fs.String("sweep", "default", "preset to run (-list names them all; plan times cold and warm plans of every GPU family); axis flags beside it replace its axes, and axis flags without it make the sweep alone")
-	fs.IntVar(&o.count, "count", 5, "runs of every case (-test.count)")
+	fs.IntVar(&o.count, "count", DefaultCount, fmt.Sprintf("runs of every case (-test.count); benchstat needs %d for an interval, %d for a significant difference", minIntervalCount, minSignificantCount))
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the cases and the estimated duration, and exit: nothing run, nothing written")
+	fs.BoolVar(&o.report, "report", false, "after the run, write the report of the runs under the data directory into report/ beside it (results/local/report)")
 	fs.Float64Var(&o.noise, "noise", benchmarks.DefaultNoise.Target, "target spread of each result line's median, percent (the benchmarks' -noise)")
 	fs.DurationVar(&o.maxTime, "max-time", benchmarks.DefaultNoise.MaxTime, "time limit of one result line's sampling (the benchmarks' -max-time); a line still takes 6 samples, and the sweep names the cases whose 6 samples outlast it")
 	fs.Int64Var(&o.cpuCap, "cpu-cap", benchmarks.DefaultCPUCap, "largest multiply-adds per CPU case; 0 means no cap")
 	fs.StringVar(&o.bin, "bin", "", "prebuilt benchmarks test binary; empty builds one with go test -c")
 	fs.StringVar(&o.dataDir, "data", "", "directory the run is written under (default <repo>/"+LocalDataDir+", or <repo>/"+PublishedDataDir+" with -publish)")
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
-	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 5 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
+	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 6 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
 	fs.DurationVar(&o.proveTimeout, "prove-timeout", benchmarks.DefaultProveTimeout, "time limit of the property suite on one user kernel (-kernel), which runs before any case; past it the kernel is a hang: its run of the suite is killed and its cases are not timed")
 	fs.StringVar(&o.baseline, "baseline", "", "variant the summary's speed-up column compares each case with (default: the reference where a case has it, else the slowest)")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
@@ -548,13 +564,39 @@ func hostEnv(cpuCap int64) benchmarks.Env {
 // by the axis flags in place of its own; with preset empty, the axes
 // alone), expands it on this host and estimates it, runs it through the
 // benchmark binary, which gets the axis and -kernel flags, and stores its
-// output under the sweep's name, unless no case ran.
+// output under the sweep's name, unless no case ran; then it writes the
+// report of the data directory (-report) or prints the command that
+// does. Before any of it, it warns of a -count too small for benchstat
+// (countWarning); -dry-run stops after the estimate and the cases.
 func run(o *options, stdout, stderr io.Writer) error {
-	if len(o.devices) > 0 {
-		return runDevices(o, stdout, stderr)
+	warnCount(stderr, o.count)
+	if o.dryRun {
+		return dryRun(o, stdout, stderr)
 	}
-	_, err := runOne(o, stdout, stderr)
+	if len(o.devices) > 0 {
+		if err := runDevices(o, stdout, stderr); err != nil {
+			return err
+		}
+		return endReport(o, stderr)
+	}
+	path, err := runOne(o, stdout, stderr)
+	if path == "" || !o.shard.whole() {
+		return err
+	}
+	if rerr := endReport(o, stderr); err == nil {
+		err = rerr
+	}
 	return err
+}
+
+// endReport ends a run that wrote a file: it writes the report of the
+// data directory with -report, else says how to (finishReport).
+func endReport(o *options, stderr io.Writer) error {
+	root, _, err := checkout()
+	if err != nil {
+		return err
+	}
+	return finishReport(stderr, root, outputDir(root, o.dataDir, o.publish), o.report)
 }
 
 // runOne runs the sweep, or the shard of it that o names, and returns the
@@ -626,7 +668,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	}
 	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, others, progress, stderr)
 
-	gpu, cpu := configValue(out.Bytes(), "gpu"), configValue(out.Bytes(), "cpu")
+	gpu, cpu := configValue(out.Bytes(), runfile.KeyGPU), configValue(out.Bytes(), runfile.KeyCPU)
 	if gpu == "none" {
 		gpu = ""
 	}
@@ -647,7 +689,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 		return "", err
 	}
 	fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
-	if gpu == "" && configValue(out.Bytes(), "gpu") == "none" {
+	if gpu == "" && configValue(out.Bytes(), runfile.KeyGPU) == "none" {
 		fmt.Fprintln(stderr, noGPUNote(progress.sawNoGPU(), out.Bytes()))
 	}
 	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
@@ -816,7 +858,7 @@ func buildTestBinary(root, bin string, stderr io.Writer) (*testBin, error) {
 // binary's refusal when it printed no configuration (its last lines on
 // stderr), else the failed cases or the notes on what was left out.
 func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
-	if configValue(out, "sweep") == "" {
+	if configValue(out, runfile.KeySweep) == "" {
 		why := strings.Join(tail, "; ")
 		if why == "" && runErr != nil {
 			why = runErr.Error()
@@ -832,6 +874,9 @@ func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
 	}
 	var notes []string
 	for _, l := range strings.Split(string(out), "\n") {
+		if _, _, measured := runfile.ParseMeasured(l); measured {
+			continue
+		}
 		if n, ok := strings.CutPrefix(l, "# "); ok {
 			notes = append(notes, n)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -71,6 +72,7 @@ func TestNoCaseRan(t *testing.T) {
 	out := strings.Join([]string{
 		"sweep: custom",
 		"gpu: none",
+		runfile.MeasuredLine(runfile.KeyCPUCopyGBps, "53.5"),
 		"# 2 GPU variants skipped: no CUDA device on this host (gpu-tiled, npp)",
 		"BenchmarkConv \t       1\t     23975 ns/op",
 		"PASS",
@@ -86,6 +88,9 @@ func TestNoCaseRan(t *testing.T) {
 	err = noCaseRan(nil, r, []byte(out), nil)
 	if err == nil || !strings.Contains(err.Error(), "no case ran") || !strings.Contains(err.Error(), "no CUDA device on this host") {
 		t.Errorf("noCaseRan = %v, want no case ran and the reason", err)
+	}
+	if err != nil && strings.Contains(err.Error(), runfile.KeyCPUCopyGBps) {
+		t.Errorf("noCaseRan = %v: a measured value is no reason", err)
 	}
 	// A binary that refused its flags printed no configuration: its own
 	// words are the reason.
@@ -476,7 +481,7 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("sweep -h exited %d: %s", code, stderr.String())
 	}
 	out := stderr.String()
-	for _, want := range []string{"usage: sweep", "-count int", "-max-time duration", "-bin string", "-publish", "(default 5)"} {
+	for _, want := range []string{"usage: sweep", "-count int", "-max-time duration", "-bin string", "-publish", "(default 6)", "-dry-run", "-report"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("usage lacks %q:\n%s", want, out)
 		}
