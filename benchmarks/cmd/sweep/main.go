@@ -596,7 +596,7 @@ func endReport(o *options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return finishReport(stderr, root, outputDir(root, o.dataDir, o.publish), o.report)
+	return finishReport(stderr, root, outputDir(root, o.dataDir, o.publish), o.baseline, o.report)
 }
 
 // runOne runs the sweep, or the shard of it that o names, and returns the
