@@ -7,7 +7,8 @@
 // -sweep they replace the preset's axes, without it they make the sweep
 // alone. Such a run is stored as <preset>-custom-<digest>.txt, or
 // custom-<digest>.txt, the digest being of the axis flags. -list prints
-// every variant with its capabilities and every preset with its axes; -gpu
+// a table of the variants of each family with their capabilities, and
+// every preset with its axes; -gpu
 // takes only 0 (the GPU variants run on device 0; pick another GPU with
 // CUDA_VISIBLE_DEVICES).
 //
@@ -39,8 +40,13 @@
 // stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
 // behind a header line with the exact command and commit, and prints a
 // summary table sorted by variant, size and filter, with a column for
-// every axis that varies in the run, and each case whose lines disagree
-// beyond their own intervals flagged unstable. Without a GPU the binary
+// every axis that varies in the run (the values every case shares in its
+// caption), each case's speed-up over the baseline variant of its
+// problem (-baseline NAME; by default the reference where the sweep has
+// it, else the problem's slowest variant), and each case whose lines
+// disagree beyond their own intervals flagged unstable. What it prints
+// fits 120 columns: its progress lines name a case by the keys that vary
+// across the sweep, and longer lines wrap. Without a GPU the binary
 // runs the CPU variants and says so; the file then goes under a cpu-...
 // slug.
 //
