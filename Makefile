@@ -8,7 +8,8 @@
 #                  raw output under results/local/data/<gpu>/, its report under
 #                  results/local/report/ (README.md, and index.html to open in a
 #                  browser, your runs first) and the filter gallery, rendered by the
-#                  fastest variants here, in its gallery/ (git ignores results/local/)
+#                  fastest variants here, in its gallery/ (git ignores results/local/);
+#                  BASELINE=cpu-naive: the variant its speed-ups compare with
 #   make publish   copy the runs under results/local/data/ into the committed
 #                  results/data/ and rebuild results/report/; refuses (exit 2)
 #                  to overwrite a file results/data/ holds unless FORCE=1
@@ -18,6 +19,7 @@
 #                  with report.css and report.js; the gallery it links is left as it
 #                  is (go run ./cmd/gallery renders it)
 #   make compare OLD=a.txt NEW=b.txt  time medians with 90% intervals and significance, cases paired across runs and hosts
+#                  (go run ./benchmarks/cmd/compare -col variant FILE: variant against variant in one run)
 #   make gpu-bins  test binaries, the report, gallery, sweep, tune, ncusum and gpurun commands for a GPU host without Go, into .gpu/
 #   make gpu-test  run those binaries (on the GPU host, from the repo root);
 #                  .gpu/gpurun OUTDIR STAGE... runs them stage by stage and keeps raw logs
@@ -34,6 +36,9 @@ COUNT   ?= 6
 # within NOISE percent, or MAXTIME passes (see the benchmarks package).
 NOISE   ?= 1
 MAXTIME ?= 2s
+# The variant the summary's and the report's speed-ups compare with; empty
+# for the default, the reference where a case has it, else the slowest.
+BASELINE ?=
 PKGS    := ./...
 # A user's runs and their report; git ignores this folder.
 LOCAL   := results/local
@@ -64,7 +69,7 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 bench:
-	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data -report
+	$(GO) run ./benchmarks/cmd/sweep -sweep=$(SWEEP) -count=$(COUNT) -noise=$(NOISE) -max-time=$(MAXTIME) -data=$(LOCAL)/data -report $(if $(BASELINE),-baseline=$(BASELINE))
 	$(GO) run ./cmd/gallery -data $(LOCAL)/data -out $(LOCAL)/report/gallery
 
 # publish refuses to overwrite a file results/data/ already holds: it lists

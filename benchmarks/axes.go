@@ -304,7 +304,7 @@ func variantNames() []string {
 // reference), "prefix*", or regular expressions that must match a whole
 // name ("gpu-tiled|npp", "gpu-ch-.*"). It returns the names selected, in
 // the order the items select them; an item that selects nothing is an
-// error listing the registered names.
+// error naming the registered names closest to it.
 func parseVariants(s string, names []string) ([]string, error) {
 	parts, err := splitList("variants", s)
 	if err != nil {
@@ -321,7 +321,7 @@ func parseVariants(s string, names []string) ([]string, error) {
 		if len(matched) == 0 && !slices.Contains(names, p) {
 			re, err := regexp.Compile("^(?:" + p + ")$")
 			if err != nil {
-				return nil, fmt.Errorf("-variants %s: neither a variant nor a regular expression (%v); want one of %s", p, err, strings.Join(names, ", "))
+				return nil, fmt.Errorf("-variants %s: neither a variant nor a regular expression (%v)%s", p, err, didYouMean(p, names))
 			}
 			for _, n := range names {
 				if re.MatchString(n) {
@@ -330,13 +330,23 @@ func parseVariants(s string, names []string) ([]string, error) {
 			}
 		}
 		if len(matched) == 0 {
-			return nil, fmt.Errorf("-variants %s: matches no variant; want one of %s", p, strings.Join(names, ", "))
+			return nil, fmt.Errorf("-variants %s: matches no variant%s", p, didYouMean(p, names))
 		}
 		for _, n := range matched {
 			add(n)
 		}
 	}
 	return out, nil
+}
+
+// didYouMean is what follows the error of a -variants item p that
+// selects none of names: the closest names (convolve.Closest), or where
+// none is close, where to find them all.
+func didYouMean(p string, names []string) string {
+	if near := convolve.Closest(p, names, 3); len(near) > 0 {
+		return "; did you mean " + strings.Join(near, ", ") + "?"
+	}
+	return fmt.Sprintf("; none of the %d variants is close (-list names them)", len(names))
 }
 
 // ParseSizes parses "WxH,WxH,...": positive widths and heights.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/convolve/testimage"
@@ -38,7 +39,8 @@ func TestAxisFlagValues(t *testing.T) {
 		{"variants", "gpu-tiled|npp", func(a Axes) bool { return slices.Equal(a.Variants, []string{"gpu-tiled", "npp"}) }, ""},
 		{"variants", "gpu-ch-*", func(a Axes) bool { return len(a.Variants) == 4 && strings.HasPrefix(a.Variants[0], "gpu-ch-") }, ""},
 		{"variants", "cpu-.*", func(a Axes) bool { return slices.Equal(a.Variants, []string{"cpu-fast", "cpu-fft", "cpu-naive"}) }, ""},
-		{"variants", "gpu", nil, "-variants gpu: matches no variant; want one of auto, auto-bf16, cpu-fast, cpu-fft, cpu-naive, cudnn"},
+		{"variants", "gpu-nave", nil, "-variants gpu-nave: matches no variant; did you mean gpu-naive, cpu-naive?"},
+		{"variants", "qqqqqq", nil, "-variants qqqqqq: matches no variant; none of the "},
 		{"variants", "gpu-(", nil, "neither a variant nor a regular expression"},
 		{"variants", "cpu-fast,", nil, "empty item"},
 		{"sizes", "64x48,1920x1080", func(a Axes) bool { return slices.Equal(a.Sizes, [][2]int{{64, 48}, {1920, 1080}}) }, ""},
@@ -426,8 +428,8 @@ func TestImageAxis(t *testing.T) {
 	}
 }
 
-// -list names every variant with its capabilities and every preset with
-// its axes.
+// -list names every variant with its capabilities, in a table of its
+// family, and every preset with its axes, within 120 columns.
 func TestWriteList(t *testing.T) {
 	var sb strings.Builder
 	if err := WriteList(&sb, convolve.Variants()); err != nil {
@@ -435,8 +437,8 @@ func TestWriteList(t *testing.T) {
 	}
 	out := sb.String()
 	for _, v := range convolve.Variants() {
-		if !strings.Contains(out, "\n  "+v.Describe().Name+": ") {
-			t.Errorf("list lacks variant %s", v.Describe().Name)
+		if !strings.Contains(out, "\n│ "+v.Describe().Name+" ") {
+			t.Errorf("list lacks a row of variant %s", v.Describe().Name)
 		}
 	}
 	for _, p := range Presets() {
@@ -444,14 +446,40 @@ func TestWriteList(t *testing.T) {
 			t.Errorf("list lacks preset %s", p.Name)
 		}
 	}
+	words := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
-		"gpu-shared: ", "gpu ops=filter2d", "max-filter-side=", "finite-input=", "tunables=",
+		"gpu-shared", "gpu ops=filter2d", "max-filter-side=", "finite-input=", "tunables=",
 		"-variants cpu-naive,gpu-naive,gpu-const,gpu-shared -sizes 256x256,512x512,1024x1024,2048x2048,4096x4096 -filters gauss3 -types f32 -channels 1 -layouts interleaved -borders zero -modes correlate -blocks 16x16 -timing kernel",
 		"the cases of 000-image-size, 000-filter-size, 000-block-shape",
 	} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(words, want) {
 			t.Errorf("list lacks %q", want)
 		}
+	}
+	for i, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 120 {
+			t.Errorf("line %d is %d columns wide: %s", i+1, n, l)
+		}
+	}
+}
+
+// A family's table names once, above it, the capabilities its variants
+// share, and in a row what each declares beyond them.
+func TestWriteListFamilies(t *testing.T) {
+	var sb strings.Builder
+	if err := WriteList(&sb, convolve.Variants()); err != nil {
+		t.Fatal(err)
+	}
+	out := sb.String()
+	cpu, _, ok := strings.Cut(strings.SplitN(out, "\nCPU\n", 2)[1], "\n\n")
+	if !ok || !strings.HasPrefix(cpu, "every one: cpu ") {
+		t.Fatalf("no CPU family opening with what its variants share:\n%s", out)
+	}
+	if strings.Contains(cpu, "gpu-") {
+		t.Errorf("the CPU family holds a GPU variant:\n%s", cpu)
+	}
+	if !strings.Contains(cpu, "│ cpu-fft ") || !strings.Contains(cpu, "finite-input=true") {
+		t.Errorf("the CPU family's table lacks cpu-fft's own capabilities:\n%s", cpu)
 	}
 }
 

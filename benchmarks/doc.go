@@ -207,8 +207,8 @@
 // dense<K> (convolve.Dense) and weights files (readWeights); a library
 // filter's cases carry its canonical name (convolve.FilterSpec) however
 // -filters spells it. -image runs every case on a user's image
-// (loadImage). A bad value is an error that lists the valid ones. -list prints every variant with its capabilities and every
-// preset with its axes (WriteList). Case names keep their keys: a
+// (loadImage). A bad value is an error that lists the valid ones. -list prints a table of the variants of each family with
+// their capabilities, and every preset with its axes (WriteList). Case names keep their keys: a
 // convolve-mode case has filter=<filter>@convolve, a case on an image
 // size=WxH@<image name>.
 //

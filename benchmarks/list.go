@@ -3,16 +3,25 @@ package benchmarks
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 )
 
-// WriteList writes what -list prints: every variant of vs with its
-// declared capabilities, then every preset with the axes of its sweeps in
-// the form of the axis flags.
+// listWidth is the widest line WriteList writes, in columns.
+const listWidth = 120
+
+// WriteList writes what -list prints, every line within listWidth
+// columns: a table per variant family (listFamilies) of its variants,
+// what each does and its declared capabilities, the capabilities every
+// variant of the family shares above the table; then every preset with
+// the axes of its sweeps in the form of the axis flags.
 func WriteList(w io.Writer, vs []convolve.Variant) error {
 	ds := make([]convolve.Description, len(vs))
 	for i, v := range vs {
@@ -20,28 +29,149 @@ func WriteList(w io.Writer, vs []convolve.Variant) error {
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
 	var b strings.Builder
-	b.WriteString("variants:\n")
-	for _, d := range ds {
-		fmt.Fprintf(&b, "  %s: %s\n", d.Name, d.Summary)
-		fmt.Fprintf(&b, "    %s\n", capsLine(d.Caps))
+	b.WriteString("variants, by family (-variants takes their names):\n")
+	for _, f := range listFamilies {
+		var members []convolve.Description
+		for _, d := range ds {
+			if familyOf(d) == f.title {
+				members = append(members, d)
+			}
+		}
+		if len(members) == 0 {
+			continue
+		}
+		if err := writeFamily(&b, f.title, members); err != nil {
+			return err
+		}
 	}
-	b.WriteString("presets:\n")
+	b.WriteString("presets (-sweep takes their names):\n")
 	for _, p := range Presets() {
-		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Summary)
+		writeWrapped(&b, p.Name+": "+p.Summary, "  ", "    ")
 		sweeps, parts := p.Sweeps()
 		for i, a := range sweeps {
-			fmt.Fprintf(&b, "    %s%s\n", a.FlagString(), p.sweeps[i].extras())
+			writeWrapped(&b, a.FlagString()+p.sweeps[i].extras(), "    ", "      ")
 		}
 		if len(parts) > 0 {
-			fmt.Fprintf(&b, "    the cases of %s\n", strings.Join(parts, ", "))
+			writeWrapped(&b, "the cases of "+strings.Join(parts, ", "), "    ", "      ")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// capsLine describes capabilities on one line; an empty list is "any".
-func capsLine(c convolve.Capabilities) string {
+// listFamilies are the families -list groups the variants in, in order;
+// a variant belongs to the first whose rule it meets.
+var listFamilies = []struct {
+	title string
+	is    func(convolve.Description) bool
+}{
+	{"CPU", func(d convolve.Description) bool { return !d.Caps.GPU }},
+	{"automatic path choice", func(d convolve.Description) bool { return strings.HasPrefix(d.Name, "auto") }},
+	{"vendor libraries", func(d convolve.Description) bool {
+		return strings.HasPrefix(d.Name, "cudnn") || strings.HasPrefix(d.Name, "npp")
+	}},
+	{"RGB channel strategies", func(d convolve.Description) bool { return strings.HasPrefix(d.Name, "gpu-ch-") }},
+	{"tensor cores", func(d convolve.Description) bool { return strings.HasPrefix(d.Name, "gpu-tc-") }},
+	{"row slabs over devices and streams", func(d convolve.Description) bool {
+		return d.Caps.MultiDevice || strings.HasPrefix(d.Name, "gpu-slab") || strings.HasPrefix(d.Name, "gpu-stream")
+	}},
+	{"Sobel magnitude and RGB to YUV", func(d convolve.Description) bool { return !slices.Contains(d.Caps.Ops, convolve.Filter2D) }},
+	{"GPU kernels", func(convolve.Description) bool { return true }},
+}
+
+// familyOf is the title of the family d belongs to.
+func familyOf(d convolve.Description) string {
+	for _, f := range listFamilies {
+		if f.is(d) {
+			return f.title
+		}
+	}
+	return ""
+}
+
+// writeFamily writes the table of one family's variants: a title line,
+// the capabilities they all declare, and a row a variant with what it
+// does and the capabilities it declares beyond those.
+func writeFamily(b *strings.Builder, title string, members []convolve.Description) error {
+	parts := make([][]string, len(members))
+	for i, d := range members {
+		parts[i] = capsParts(d.Caps)
+	}
+	var common []string
+	for _, p := range parts[0] {
+		if !slices.ContainsFunc(parts, func(q []string) bool { return !slices.Contains(q, p) }) {
+			common = append(common, p)
+		}
+	}
+	b.WriteString("\n" + title + "\n")
+	if len(members) > 1 && len(common) > 0 {
+		writeWrapped(b, "every one: "+strings.Join(common, " "), "", "  ")
+	}
+	tab := tablewriter.NewTable(b, tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithMaxWidth(listWidth),
+		tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithHeaderAutoWrap(tw.WrapNormal))
+	tab.Header("variant", "what it does", "capabilities")
+	for i, d := range members {
+		own := parts[i]
+		if len(members) > 1 {
+			own = slices.DeleteFunc(slices.Clone(own), func(p string) bool { return slices.Contains(common, p) })
+		}
+		if err := tab.Append([]string{d.Name, d.Summary, strings.Join(own, " ")}); err != nil {
+			return err
+		}
+	}
+	return tab.Render()
+}
+
+// writeWrapped writes text wrapped at listWidth, its first line after
+// first and the others after rest.
+func writeWrapped(b *strings.Builder, text, first, rest string) {
+	lines := wrapWords(text, listWidth-len(first), listWidth-len(rest))
+	for i, l := range lines {
+		if i == 0 {
+			b.WriteString(first + l + "\n")
+		} else {
+			b.WriteString(rest + l + "\n")
+		}
+	}
+}
+
+// wrapWords breaks text at spaces into a first line of at most first
+// columns (runes) and others of at most rest; a word wider than rest,
+// such as a long comma list, breaks after its commas, and a part still
+// wider has a line to itself.
+func wrapWords(text string, first, rest int) []string {
+	var lines []string
+	line, width := "", first
+	for _, word := range strings.Fields(text) {
+		parts := []string{word}
+		if utf8.RuneCountInString(word) > rest {
+			parts = strings.SplitAfter(word, ",")
+		}
+		for i, part := range parts {
+			sep := " "
+			if i > 0 {
+				sep = ""
+			}
+			switch {
+			case line == "":
+				line = part
+			case utf8.RuneCountInString(line)+len(sep)+utf8.RuneCountInString(part) <= width:
+				line += sep + part
+			default:
+				lines = append(lines, line)
+				line, width = part, rest
+			}
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// capsParts describes capabilities as "key=value" parts; an empty list
+// is "any".
+func capsParts(c convolve.Capabilities) []string {
 	dev := "cpu"
 	if c.GPU {
 		dev = "gpu"
@@ -74,9 +204,10 @@ func capsLine(c convolve.Capabilities) string {
 		parts[len(parts)-1] = "tunables=none"
 	}
 	if c.Space != nil {
-		parts = append(parts, "tuning-space("+c.Space.String()+")")
+		// Spaces after the commas let a table's cell wrap the lists.
+		parts = append(parts, "tuning-space("+strings.ReplaceAll(c.Space.String(), ",", ", ")+")")
 	}
-	return strings.Join(parts, " ")
+	return parts
 }
 
 func join[T any](vs []T, name func(T) string) string {

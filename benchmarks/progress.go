@@ -152,3 +152,83 @@ func roundDuration(d time.Duration) time.Duration {
 	}
 	return d.Round(time.Second)
 }
+
+// CaseLabels returns a function that names a case of a sweep by what
+// tells it apart from the sweep's other cases, names (their Case.Name):
+// its variant, then key=value for each other key whose value differs
+// between the cases ("cpu-fast size=64x48 filter=gauss3"), leaving out k
+// where each filter has one size (gauss5 is k=5). A name that is not one
+// of names keeps its every key.
+func CaseLabels(names []string) func(name string) string {
+	parsed := make([][][2]string, len(names))
+	values := map[string]map[string]bool{}
+	var order []string
+	for i, n := range names {
+		parsed[i] = splitCaseName(n)
+		for _, kv := range parsed[i] {
+			if values[kv[0]] == nil {
+				values[kv[0]] = map[string]bool{}
+				order = append(order, kv[0])
+			}
+			values[kv[0]][kv[1]] = true
+		}
+	}
+	// The filter's name says its size: k is left out where each filter
+	// has one.
+	kOf := map[string]string{}
+	kFollows := true
+	for _, p := range parsed {
+		f, k := caseValue(p, "filter"), caseValue(p, "k")
+		if prev, ok := kOf[f]; ok && prev != k {
+			kFollows = false
+		}
+		kOf[f] = k
+	}
+	shown := map[string]bool{"variant": true}
+	for _, k := range order {
+		if len(values[k]) > 1 && !(k == "k" && kFollows) {
+			shown[k] = true
+		}
+	}
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	return func(name string) string {
+		if !known[name] {
+			return name
+		}
+		var parts []string
+		for _, kv := range splitCaseName(name) {
+			switch {
+			case !shown[kv[0]]:
+			case kv[0] == "variant":
+				parts = append(parts, kv[1])
+			default:
+				parts = append(parts, kv[0]+"="+kv[1])
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+}
+
+// splitCaseName splits "variant=a/size=64x48" into its key=value parts,
+// in order.
+func splitCaseName(name string) [][2]string {
+	var kvs [][2]string
+	for _, part := range strings.Split(name, "/") {
+		k, v, _ := strings.Cut(part, "=")
+		kvs = append(kvs, [2]string{k, v})
+	}
+	return kvs
+}
+
+// caseValue is the value of key among kvs, or "".
+func caseValue(kvs [][2]string, key string) string {
+	for _, kv := range kvs {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
+}

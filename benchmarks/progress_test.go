@@ -70,3 +70,34 @@ func TestParseProgressLine(t *testing.T) {
 		}
 	}
 }
+
+// A progress line names its case by the keys that vary across the
+// sweep's cases, not by its whole name.
+func TestCaseLabels(t *testing.T) {
+	const rest = "/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none"
+	names := []string{
+		"variant=cpu-fast/size=64x48/filter=gauss3/k=3" + rest,
+		"variant=cpu-fast/size=64x48/filter=dense5/k=5" + rest,
+		"variant=cpu-naive/size=64x48/filter=gauss3/k=3" + rest,
+		"variant=cpu-naive/size=64x48/filter=dense5/k=5" + rest,
+	}
+	label := CaseLabels(names)
+	for _, tt := range []struct{ name, want string }{
+		{names[0], "cpu-fast filter=gauss3"},
+		{names[3], "cpu-naive filter=dense5"},
+		{"variant=other/size=1x1", "variant=other/size=1x1"},
+	} {
+		if got := label(tt.name); got != tt.want {
+			t.Errorf("label(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// One case: its variant.
+	if got := CaseLabels(names[:1])(names[0]); got != "cpu-fast" {
+		t.Errorf("the label of a sweep's only case = %q, want its variant", got)
+	}
+	// k stays where a filter has more than one.
+	two := []string{"variant=a/filter=sobel-mag/k=3", "variant=a/filter=sobel-mag/k=5"}
+	if got := CaseLabels(two)(two[1]); got != "a k=5" {
+		t.Errorf("label = %q, want \"a k=5\"", got)
+	}
+}

@@ -544,6 +544,12 @@ func Lookup(name string) (Variant, error) {
 	return v, nil
 }
 
+// Closest returns up to n of names nearest to name by edit distance,
+// nearest first (ties in the order of names), among those within a
+// third of name's length (at least 2 edits) or holding it as a part: the
+// names a "did you mean" offers for a mistyped one.
+func Closest(name string, names []string, n int) []string { return closest(name, names, n) }
+
 // closest returns up to n of names nearest to name by edit distance,
 // nearest first (ties by name), among those within a third of name's
 // length (at least 2 edits) or holding it as a part.

@@ -33,7 +33,7 @@ func loadDriver() (*cudaDriver, error) {
 		if err != nil {
 			var oe *dl.OpenError
 			if errors.As(err, &oe) {
-				return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
+				return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened: " + oe.Why(names[0])}
 			}
 			return nil, &UnavailableError{Lib: names[0], Reason: err.Error()}
 		}

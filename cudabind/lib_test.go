@@ -55,8 +55,8 @@ func TestNoDriverSubprocess(t *testing.T) {
 		if d != nil || !errors.As(err, &ue) {
 			t.Fatalf("Default() = %v, %v; want nil and an *UnavailableError", d, err)
 		}
-		if ue.Lib != "/nonexistent/libcuda.so.1" || !strings.Contains(ue.Reason, "/nonexistent/libcuda.so.1") {
-			t.Errorf("UnavailableError %+v does not name the library tried", ue)
+		if ue.Lib != "/nonexistent/libcuda.so.1" || strings.Count(ue.Error(), "/nonexistent/libcuda.so.1") != 1 {
+			t.Errorf("UnavailableError %+v does not name the library tried once", ue)
 		}
 		if _, err2 := Default(); err2 != err {
 			t.Errorf("second Default() error %v is not the cached first error %v", err2, err)

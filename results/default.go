@@ -7,7 +7,7 @@ func sectionDefault(hosts []*Host) *Section {
 	for _, h := range hosts {
 		for _, r := range h.Runs {
 			if r.Preset == "default" {
-				t := Summary(r)
+				t := Summary(r, "")
 				t.ID = "default-" + h.Slug
 				t.Title = "Default sweep — " + h.Title
 				s.Tables = append(s.Tables, t)

@@ -166,7 +166,7 @@ func TestSummaryEnergy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := Summary(r)
+	tb := Summary(r, "")
 	col := slices.Index(tb.Header, "mJ/op")
 	if col < 0 {
 		t.Fatalf("header %q has no mJ/op column", tb.Header)
@@ -180,7 +180,7 @@ func TestSummaryEnergy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tb := Summary(r); slices.Contains(tb.Header, "mJ/op") {
+	if tb := Summary(r, ""); slices.Contains(tb.Header, "mJ/op") {
 		t.Errorf("a run without energy has the header %q", tb.Header)
 	}
 }

@@ -18,6 +18,10 @@ type Options struct {
 	// DataName is how the report names DataDir, a path from the
 	// repository's root; empty means "results/data".
 	DataName string
+	// Baseline is the variant the speed-up columns of the runs' tables
+	// compare each case with (NewBaselines); "" picks the reference
+	// where a problem has it, else its slowest variant.
+	Baseline string
 }
 
 // Report is everything built from the data.
@@ -31,16 +35,30 @@ type Report struct {
 	// DataName is how the report names the directory of the runs it was
 	// built from; empty means "results/data".
 	DataName string
+	// Baseline is the variant the runs' speed-ups compare with; "" for
+	// the default (NewBaselines).
+	Baseline string
 }
 
-// Build loads the data and builds every section.
-func Build(dataDir string) (*Report, error) {
+// Build loads the data and builds every section, each run's speed-ups
+// over the default baseline.
+func Build(dataDir string) (*Report, error) { return build(dataDir, "") }
+
+// build loads the data and builds every section, each run's speed-ups
+// over the variant named baseline ("" for the default). A baseline that
+// no run holds is an error naming the closest variants the runs hold.
+func build(dataDir, baseline string) (*Report, error) {
 	runs, err := Load(dataDir)
 	if err != nil {
 		return nil, err
 	}
+	if baseline != "" {
+		if err := checkBaseline(runs, baseline); err != nil {
+			return nil, err
+		}
+	}
 	hosts := GroupHosts(runs)
-	return &Report{Hosts: hosts, Runs: runSections(hosts), Sections: sections(hosts)}, nil
+	return &Report{Hosts: hosts, Runs: runSections(hosts, baseline), Sections: sections(hosts), Baseline: baseline}, nil
 }
 
 // Local reports whether the report is of other runs than the committed
@@ -192,7 +210,7 @@ func (r *Report) Files() (map[string][]byte, error) {
 // nothing else and leaves the gallery directory alone: the gallery is
 // rendered by the variants themselves (cmd/gallery).
 func Write(opt Options) (*Report, error) {
-	r, err := Build(opt.DataDir)
+	r, err := build(opt.DataDir, opt.Baseline)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // one per run, newest first (Run.Modified), then by host and preset: a
 // table of every case of the run (runTable) and a plot of its time
 // against the axis the run varied (runPlot).
-func runSections(hosts []*Host) []*Section {
+func runSections(hosts []*Host, baseline string) []*Section {
 	type hostRun struct {
 		h *Host
 		r *Run
@@ -31,20 +31,21 @@ func runSections(hosts []*Host) []*Section {
 	slices.SortStableFunc(runs, func(a, b hostRun) int { return b.r.Modified.Compare(a.r.Modified) })
 	var secs []*Section
 	for _, hr := range runs {
-		secs = append(secs, RunSection(hr.h, hr.r))
+		secs = append(secs, RunSection(hr.h, hr.r, baseline))
 	}
 	return secs
 }
 
 // RunSection is the section of run r of host h: a table of every case of
-// the run (runTable) and a plot of its time against the axis the run
-// varied (runPlot), where it has a point to draw.
-func RunSection(h *Host, r *Run) *Section {
+// the run (runTable), its speed-ups over the variant named baseline or
+// the default baseline (NewBaselines), and a plot of its time against
+// the axis the run varied (runPlot), where it has a point to draw.
+func RunSection(h *Host, r *Run, baseline string) *Section {
 	s := &Section{ID: "run-" + h.Slug + "-" + r.Preset, Report: r.Preset, Title: fmt.Sprintf("Run `%s` on %s", r.Preset, h.Title)}
 	if p := runPlot(h, r); p.HasData() {
 		s.Plots = []*Plot{p}
 	}
-	s.Tables = []*Table{runTable(h, r)}
+	s.Tables = []*Table{runTable(h, r, baseline)}
 	return s
 }
 
@@ -70,10 +71,11 @@ func (r *Run) Axes() (varying []string, constant map[string]string) {
 // runTable is every case of run r, one row per case: a column for each
 // axis the run varies (the variant last), then the case's median time,
 // that median's confidence interval over the runs, the runs' range and
-// own intervals, and whether the runs agree (Agreement). The axes the
-// run holds constant are in the caption, and every column is in the
-// legend.
-func runTable(h *Host, r *Run) *Table {
+// own intervals, and whether the runs agree (Agreement), with a
+// speed-up column where cases of a problem have more than one variant
+// (NewBaselines with baseline). The axes the run holds constant are in
+// the caption, and every column is in the legend.
+func runTable(h *Host, r *Run, baseline string) *Table {
 	varying, constant := r.Axes()
 	axes := slices.DeleteFunc(slices.Clone(varying), func(k string) bool { return k == "variant" })
 	axes = append(axes, "variant")
@@ -88,6 +90,11 @@ func runTable(h *Host, r *Run) *Table {
 	}
 	t.Caption = runCaption(r, varying, constant)
 	t.Legend = runLegend(r)
+	bases := NewBaselines(r.Samples, baseline)
+	if bases.Any() {
+		t.Header = slices.Insert(t.Header, t.Keys+2, bases.Header())
+		t.Legend = slices.Insert(t.Legend, 2, bases.Legend(bases.Header()))
+	}
 	samples := slices.Clone(r.Samples)
 	slices.SortStableFunc(samples, func(a, b *Sample) int { return compareCases(a, b, axes) })
 	for _, s := range samples {
@@ -96,6 +103,9 @@ func runTable(h *Host, r *Run) *Table {
 			row = append(row, s.Keys[k])
 		}
 		row = append(row, runCells(s, r.spreadUnit())...)
+		if bases.Any() {
+			row = slices.Insert(row, t.Keys+2, bases.Cell(s))
+		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t

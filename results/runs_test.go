@@ -115,7 +115,7 @@ func TestRunAxes(t *testing.T) {
 		}
 	}
 	h := &Host{Slug: "h", Title: "Some CPU (no GPU)", Runs: []*Run{r}}
-	tb := runTable(h, r)
+	tb := runTable(h, r, "")
 	if got, want := strings.Join(tb.Header[:tb.Keys], ","), "filter,k,type,variant"; got != want {
 		t.Errorf("key columns %s, want %s", got, want)
 	}

@@ -83,7 +83,7 @@ func TestSectionsGolden(t *testing.T) {
 // The runs' own sections, which a user's report opens with, one per run.
 func TestRunSectionsGolden(t *testing.T) {
 	var b strings.Builder
-	secs := runSections(sectionsHosts(t))
+	secs := runSections(sectionsHosts(t), "")
 	if len(secs) == 0 {
 		t.Fatalf("no run sections from %s", sectionsData)
 	}

@@ -48,21 +48,29 @@ func TestSummaryOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb := Summary(r)
+		tb := Summary(r, "")
 		if len(tb.Rows) != len(want) {
 			t.Fatalf("%d rows, want %d", len(tb.Rows), len(want))
 		}
+		col := func(name string) int {
+			i := slices.Index(tb.Header, name)
+			if i < 0 {
+				t.Fatalf("no column %s in %q", name, tb.Header)
+			}
+			return i
+		}
+		variant, size, filter, block, timing := col("variant"), col("size"), col("filter"), col("block"), col("timing")
 		for i, row := range tb.Rows {
 			w := want[i]
-			if row[0] != w[0] || row[1] != w[1] || row[2] != w[2] || row[3] != w[3] {
-				t.Errorf("seed %d: row %d = %q, want %q", seed, i, row[:7], w)
+			if row[variant] != w[0] || row[size] != w[1] || row[filter] != w[2] || row[block] != w[3] {
+				t.Errorf("seed %d: row %d = %q, want %q", seed, i, row[:tb.Keys], w)
 			}
 		}
 		// Compile options other than the default show in the timing column.
-		if got := tb.Rows[7][6]; got != "kernel nofma" {
+		if got := tb.Rows[7][timing]; got != "kernel nofma" {
 			t.Errorf("seed %d: timing cell of the nofma case %q, want \"kernel nofma\"", seed, got)
 		}
-		if got := tb.Rows[10][6]; got != "total pageable" {
+		if got := tb.Rows[10][timing]; got != "total pageable" {
 			t.Errorf("seed %d: timing cell of the pipeline case %q, want \"total pageable\"", seed, got)
 		}
 	}
@@ -107,7 +115,7 @@ func TestSummaryCopyBW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := Summary(r)
+	tb := Summary(r, "")
 	col := slices.Index(tb.Header, "%copy-bw")
 	if col < 0 {
 		t.Fatalf("header %q has no %%copy-bw column", tb.Header)
@@ -138,13 +146,63 @@ func TestSummaryShowsVaryingAxes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb := Summary(r)
-		got := tb.Header[6 : tb.Keys-1]
+		tb := Summary(r, "")
+		var got []string
+		for _, h := range tb.Header[:tb.Keys] {
+			if !slices.Contains(summaryKeys, h) {
+				got = append(got, h)
+			}
+		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: extra columns %q, want %q (header %q)", c.name, got, c.want, tb.Header)
 		}
-		if tb.Header[tb.Keys-1] != "timing" {
-			t.Errorf("%s: last key column %q, want timing", c.name, tb.Header[tb.Keys-1])
+		if !slices.Contains(tb.Header[:tb.Keys], "timing") && !strings.Contains(tb.Caption, "timing kernel") {
+			t.Errorf("%s: timing neither a key column (%q) nor in the caption %q", c.name, tb.Header[:tb.Keys], tb.Caption)
+		}
+	}
+}
+
+// A key column whose value every case shares moves into the caption;
+// one column stays where every key is shared.
+func TestSummaryConstantColumns(t *testing.T) {
+	const rest = "/k=3/block=none/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=cpu/mem=none/opts=none 1 %d ns/op\n"
+	for _, tt := range []struct {
+		name     string
+		variants []string
+		sizes    []string
+		keys     []string // the key columns
+		caption  []string // in the caption
+	}{
+		{"two variants", []string{"cpu-fast", "cpu-naive"}, []string{"64x48"}, []string{"variant"}, []string{"size 64x48", "filter gauss3", "type f32", "timing cpu"}},
+		{"two sizes", []string{"cpu-fast"}, []string{"64x48", "128x96"}, []string{"size"}, []string{"variant cpu-fast", "ch 1"}},
+		{"one case", []string{"cpu-fast"}, []string{"64x48"}, []string{"variant"}, []string{"size 64x48"}},
+	} {
+		var sb strings.Builder
+		sb.WriteString("cpu: Test CPU\n")
+		for _, v := range tt.variants {
+			for _, sz := range tt.sizes {
+				for i := range 2 {
+					fmt.Fprintf(&sb, "BenchmarkConv/variant=%s/size=%s/filter=gauss3"+rest, v, sz, 1000+i)
+				}
+			}
+		}
+		r, err := ReadRun(strings.NewReader(sb.String()), "data/test-cpu/x.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb := Summary(r, "")
+		if got := tb.Header[:tb.Keys]; !slices.Equal(got, tt.keys) {
+			t.Errorf("%s: key columns %q, want %q", tt.name, got, tt.keys)
+		}
+		for _, c := range tt.caption {
+			if !strings.Contains(tb.Caption, c) {
+				t.Errorf("%s: caption %q lacks %q", tt.name, tb.Caption, c)
+			}
+		}
+		for _, row := range tb.Rows {
+			if len(row) != len(tb.Header) {
+				t.Errorf("%s: row %q has %d cells, header %d", tt.name, row, len(row), len(tb.Header))
+			}
 		}
 	}
 }

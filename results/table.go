@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convbench/convbench/runfile"
 	"github.com/olekukonko/tablewriter"
@@ -27,6 +28,9 @@ type Table struct {
 	// Legend says what columns hold, one "column: meaning" line each,
 	// printed under the table.
 	Legend []string
+	// Optional names the measurement columns RenderTerminal may leave
+	// out, in this order, where the table is wider than TerminalWidth.
+	Optional []string
 }
 
 // CPUOnly trims a table of a host without a GPU to its CPU cases: it
@@ -112,13 +116,60 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 	return err
 }
 
-// RenderTerminal writes the table with tablewriter for a terminal, its
-// legend under it.
+// TerminalWidth is the widest line, in columns, RenderTerminal writes
+// outside the table itself: the title, caption and legend wrap at it.
+const TerminalWidth = 120
+
+// RenderTerminal writes the table with tablewriter for a terminal: its
+// title, its caption, the table, then its legend, each legend line
+// wrapped at TerminalWidth with the lines after its first indented.
+// Where the table is wider than TerminalWidth it leaves out the
+// Optional columns, in order, until it fits, with their legend lines,
+// and says which under the caption.
 func (t *Table) RenderTerminal(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "%s\n", t.Title); err != nil {
+	t = t.clone()
+	body, err := t.renderGrid()
+	if err != nil {
 		return err
 	}
-	tab := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+	var left []string
+	for _, col := range t.Optional {
+		if widest(body) <= TerminalWidth {
+			break
+		}
+		if !t.dropColumn(col) {
+			continue
+		}
+		left = append(left, col)
+		if body, err = t.renderGrid(); err != nil {
+			return err
+		}
+	}
+	var lines []string
+	lines = append(lines, Wrap(t.Title, TerminalWidth, "")...)
+	caption := strings.ReplaceAll(t.Caption, "`", "")
+	if len(left) > 0 {
+		caption += fmt.Sprintf(" Left out to fit %d columns: %s (the run's file holds them).", TerminalWidth, strings.Join(left, ", "))
+	}
+	if caption = strings.TrimSpace(caption); caption != "" {
+		lines = append(lines, Wrap(caption, TerminalWidth, "")...)
+	}
+	lines = append(lines, strings.Split(strings.TrimSuffix(body, "\n"), "\n")...)
+	for _, l := range t.Legend {
+		lines = append(lines, Wrap(l, TerminalWidth, "  ")...)
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renderGrid is the table's header and rows drawn by tablewriter.
+func (t *Table) renderGrid() (string, error) {
+	var b strings.Builder
+	tab := tablewriter.NewTable(&b, tablewriter.WithHeaderAutoFormat(tw.Off))
 	hdr := make([]any, len(t.Header))
 	for i, h := range t.Header {
 		hdr[i] = h
@@ -126,18 +177,78 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 	tab.Header(hdr...)
 	for _, r := range t.Rows {
 		if err := tab.Append(r); err != nil {
-			return err
+			return "", err
 		}
 	}
 	if err := tab.Render(); err != nil {
-		return err
+		return "", err
 	}
-	for _, l := range t.Legend {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
+	return b.String(), nil
+}
+
+// clone copies t deep enough for RenderTerminal to drop columns.
+func (t *Table) clone() *Table {
+	c := *t
+	c.Header = slices.Clone(t.Header)
+	c.Legend = slices.Clone(t.Legend)
+	c.Rows = make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		c.Rows[i] = slices.Clone(r)
+	}
+	return &c
+}
+
+// dropColumn removes the column headed name and its legend line
+// ("name: ..."), and reports whether the table had it.
+func (t *Table) dropColumn(name string) bool {
+	c := slices.Index(t.Header, name)
+	if c < 0 {
+		return false
+	}
+	t.Header = slices.Delete(t.Header, c, c+1)
+	for i, r := range t.Rows {
+		if c < len(r) {
+			t.Rows[i] = slices.Delete(r, c, c+1)
 		}
 	}
-	return nil
+	t.Legend = slices.DeleteFunc(t.Legend, func(l string) bool { return strings.HasPrefix(l, name+": ") })
+	return true
+}
+
+// widest is the width in columns (runes) of the widest line of text.
+func widest(text string) int {
+	w := 0
+	for _, l := range strings.Split(text, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}
+
+// Wrap breaks text into lines of at most width columns (runes) at
+// spaces, the lines after the first starting with indent; a word wider
+// than a line has a line to itself.
+func Wrap(text string, width int, indent string) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		prefix := indent
+		if len(lines) == 0 {
+			prefix = ""
+		}
+		switch {
+		case line == "":
+			line = prefix + word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = indent + word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // Cell formats for the tables. A missing value prints as an em dash.
@@ -189,23 +300,33 @@ var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "c
 // name key the run varies (border, gpus, layout, tune, ...), so that no
 // two rows differ only in time. The timing column adds the host memory of
 // pipeline cases, "cold" for cold-cache cases and the compile options
-// when they are not the default. A run whose lines record the energy a
-// run drew has an mJ/op column.
-func Summary(r *Run) *Table {
+// when they are not the default. A key column whose value every row
+// shares moves into the caption. Where cases of a problem have more than
+// one variant, a speed-up column compares each with its baseline
+// (NewBaselines: the variant named baseline, or by default the reference
+// or the slowest). A run whose lines record the energy a run drew has an
+// mJ/op column.
+func Summary(r *Run, baseline string) *Table {
 	varying, _ := r.Axes()
 	extra := slices.DeleteFunc(varying, func(k string) bool { return slices.Contains(summaryKeys, k) || onlyUnset(r, k) })
+	bases := NewBaselines(r.Samples, baseline)
 	t := &Table{
-		ID:      "summary-" + r.Host + "-" + r.Preset,
-		Title:   fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
-		Caption: "Medians over the runs of each case.",
-		Header:  append(append([]string{"variant", "size", "filter", "block", "type", "ch"}, extra...), "timing", "time (ms)", "spread", "MPix/s", "GB/s", "%copy-bw"),
-		Keys:    7 + len(extra),
+		ID:     "summary-" + r.Host + "-" + r.Preset,
+		Title:  fmt.Sprintf("%s on %s", r.Preset, hostTitle(r)),
+		Header: append(append([]string{"variant", "size", "filter", "block", "type", "ch"}, extra...), "timing", "time (ms)"),
+		Keys:   7 + len(extra),
 		Legend: []string{
 			fmt.Sprintf("time (ms): the median over the case's runs (result lines) ± the half-width of its %.0f%% confidence interval, in percent; ±∞: too few runs for one, as benchstat shows it (-count 5 or more gives one). gpu-ns/op for kernel cases, total-ns/op for pipeline cases, ns/op on the CPU.", 100*runfile.Confidence),
-			"spread: the slowest run minus the fastest, over the median.",
-			"%copy-bw: GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU); %peak-bw in runs that predate it.",
 		},
 	}
+	if bases.Any() {
+		t.Header = append(t.Header, "speed-up")
+		t.Legend = append(t.Legend, bases.Legend("speed-up"))
+	}
+	t.Header = append(t.Header, "spread", "MPix/s", "GB/s", "%copy-bw")
+	t.Legend = append(t.Legend,
+		"spread: the slowest run minus the fastest, over the median.",
+		"%copy-bw: GB/s over the copy bandwidth the run measured on the device (GPU) or host (CPU); %peak-bw in runs that predate it.")
 	throttled, noise, energy := r.Has(throttledUnit), r.spreadUnit(), r.Has(energyUnit)
 	if energy {
 		t.Header = append(t.Header, "mJ/op")
@@ -236,7 +357,11 @@ func Summary(r *Run) *Table {
 		for _, k := range extra {
 			row = append(row, s.Keys[k])
 		}
-		row = append(row, timing, msCI(timeOf(s)), percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp))
+		row = append(row, timing, msCI(timeOf(s)))
+		if bases.Any() {
+			row = append(row, bases.Cell(s))
+		}
+		row = append(row, percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp))
 		if energy {
 			row = append(row, energyCell(energyOf(s)))
 		}
@@ -249,7 +374,51 @@ func Summary(r *Run) *Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Optional = []string{"GB/s", "spread", "%copy-bw", "median spread", "MPix/s"}
+	t.Caption = "Medians over the runs of each case."
+	if bases.Any() {
+		t.Caption += " " + bases.Caption()
+	}
+	if fixed := t.dropConstantKeys(); len(fixed) > 0 {
+		t.Caption += " Every case has " + strings.Join(fixed, ", ") + "."
+	}
 	return t
+}
+
+// dropConstantKeys removes the key columns whose value every row
+// shares, keeping at least one, and returns them as "name value".
+func (t *Table) dropConstantKeys() []string {
+	keys := max(t.Keys, 1)
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	var drop []int
+	var fixed []string
+	for c := 0; c < keys; c++ {
+		v := t.Rows[0][c]
+		if !slices.ContainsFunc(t.Rows, func(r []string) bool { return r[c] != v }) {
+			drop = append(drop, c)
+			fixed = append(fixed, t.Header[c]+" "+v)
+		}
+	}
+	if len(drop) == keys {
+		drop, fixed = drop[1:], fixed[1:]
+	}
+	keep := func(cells []string) []string {
+		out := make([]string, 0, len(cells))
+		for c, cell := range cells {
+			if !slices.Contains(drop, c) {
+				out = append(out, cell)
+			}
+		}
+		return out
+	}
+	t.Header = keep(t.Header)
+	for i, r := range t.Rows {
+		t.Rows[i] = keep(r)
+	}
+	t.Keys = keys - len(drop)
+	return fixed
 }
 
 // onlyUnset reports whether every case of r leaves key k unset: empty,
@@ -378,10 +547,10 @@ func leadingRun(s string) (run, rest string) {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func hostTitle(r *Run) string {
-	if g := r.Config[runfile.KeyGPU]; g != "" && g != "none" {
+	if g := strings.Join(strings.Fields(r.Config[runfile.KeyGPU]), " "); g != "" && g != "none" {
 		return g
 	}
-	if c := r.Config["cpu"]; c != "" {
+	if c := strings.Join(strings.Fields(r.Config["cpu"]), " "); c != "" {
 		return c + " (no GPU)"
 	}
 	return r.Host

@@ -45,7 +45,7 @@ func TestThrottledSamples(t *testing.T) {
 		t.Errorf("old run: Throttled says recorded")
 	}
 
-	sum := Summary(fresh)
+	sum := Summary(fresh, "")
 	col := slices.Index(sum.Header, "throttled samples")
 	noise := slices.Index(sum.Header, "median spread")
 	if col < 0 || noise < 0 {
@@ -65,7 +65,7 @@ func TestThrottledSamples(t *testing.T) {
 			t.Errorf("summary %s: spread, throttled = %q, want %q", v, cells[v], w)
 		}
 	}
-	if h := Summary(old).Header; slices.Contains(h, "throttled samples") || slices.Contains(h, "median spread") {
+	if h := Summary(old, "").Header; slices.Contains(h, "throttled samples") || slices.Contains(h, "median spread") {
 		t.Errorf("summary of a run without the metrics has their columns: %q", h)
 	}
 

@@ -58,7 +58,7 @@ func (c Cause) Short() string {
 	case causeDrift:
 		return "drift"
 	}
-	return "cause not measured"
+	return "unmeasured"
 }
 
 // String describes the cause in a sentence's words.
@@ -176,5 +176,5 @@ func agreementLegend(own string) string {
 		"UNSTABLE where two runs' intervals do not overlap, so that the runs disagree beyond what their samples and the target allow and the spread, not " + own + ", is the case's noise. " +
 		"In parentheses, the cause the lines record: clock (a line's samples were throttled, or it read the SM clock below the guard's limit), " +
 		"first line (the later lines agree and the first is off, as while the machine settles), drift (the times move one way from the first line to the last), " +
-		"or cause not measured (none of these; the lines do not record other load on the host or the GPU)."
+		"or unmeasured (none of these; the lines do not record other load on the host or the GPU)."
 }

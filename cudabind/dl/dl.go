@@ -47,9 +47,25 @@ func (e *OpenError) Error() string {
 	}
 	parts := make([]string, len(e.Tried))
 	for i, n := range e.Tried {
-		parts[i] = n + ": " + e.Reasons[i]
+		parts[i] = n + ": " + e.reason(i)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Why says why lib, the library a caller's error names, could not be
+// opened: the loader's message alone where lib is the one name tried,
+// else every name tried with its message (Error).
+func (e *OpenError) Why(lib string) string {
+	if len(e.Tried) == 1 && e.Tried[0] == lib {
+		return e.reason(0)
+	}
+	return e.Error()
+}
+
+// reason is the loader's message for the ith name, without the name
+// where the message opens with it, as dlerror's does.
+func (e *OpenError) reason(i int) string {
+	return strings.TrimPrefix(e.Reasons[i], e.Tried[i]+": ")
 }
 
 // Open dlopens the first of names that loads (RTLD_NOW | RTLD_GLOBAL). When

@@ -153,3 +153,23 @@ func TestCStrings(t *testing.T) {
 		t.Errorf("GoString(nil) = %q", got)
 	}
 }
+
+// The error of a library that does not open names it once, and Why,
+// for the caller's own error that names it already, not at all.
+func TestOpenErrorNamesLibraryOnce(t *testing.T) {
+	const name = "/nonexistent/libcuda.so.1"
+	_, err := Open([]string{name})
+	var oe *OpenError
+	if !errors.As(err, &oe) {
+		t.Fatalf("Open(%s) = %v, want an *OpenError", name, err)
+	}
+	if n := strings.Count(err.Error(), name); n != 1 {
+		t.Errorf("error %q names %s %d times, want once", err, name, n)
+	}
+	if why := oe.Why(name); strings.Contains(why, name) || why == "" {
+		t.Errorf("Why(%s) = %q, want the loader's reason without the name", name, why)
+	}
+	if why := oe.Why("libcuda"); why != err.Error() {
+		t.Errorf("Why of another name = %q, want the whole error %q", why, err)
+	}
+}

@@ -73,7 +73,11 @@ func openNVML() (*nvmlLib, error) { return openNVMLFrom(SearchList()) }
 func openNVMLFrom(names []string) (*nvmlLib, error) {
 	lib, err := dl.Open(names)
 	if err != nil {
-		return nil, &cudaerr.UnavailableError{Lib: names[0], Reason: "cannot be opened (" + err.Error() + ")"}
+		why := err.Error()
+		if oe, ok := err.(*dl.OpenError); ok {
+			why = oe.Why(names[0])
+		}
+		return nil, &cudaerr.UnavailableError{Lib: names[0], Reason: "cannot be opened: " + why}
 	}
 	l := &nvmlLib{name: lib.Name}
 	f, opt := dl.Func, dl.OptionalFunc

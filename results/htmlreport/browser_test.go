@@ -250,7 +250,7 @@ func TestBrowserUserRuns(t *testing.T) {
 			h200 = h
 		}
 	}
-	pl := results.RunSection(h200, h200.Runs[0]).Plots[0]
+	pl := results.RunSection(h200, h200.Runs[0], "").Plots[0]
 	want := 0
 	for _, s := range pl.Drawn() {
 		for i, y := range s.Y {

@@ -412,7 +412,7 @@ func orDash(s string) string {
 // every case of a preset of hundreds is too dense to read.
 func (p *page) runView(hr hostRun) string {
 	var b strings.Builder
-	s := results.RunSection(hr.h, hr.r)
+	s := results.RunSection(hr.h, hr.r, p.r.Baseline)
 	if !p.r.Local() {
 		s.Plots = nil
 	}

@@ -20,6 +20,9 @@ const benchstatConfidence = 0.95
 // A comparison is the tables comparing a set of files, the first the
 // base the others are compared with.
 type comparison struct {
+	// col is the key whose values the files are (-col), or "" where
+	// they are the files compared.
+	col    string
 	files  []*file
 	all    bool       // every metric, not only times
 	width  int        // the widest line the tables aim for, in bytes
@@ -33,6 +36,23 @@ type comparison struct {
 	// the others, cases not in the first.
 	unpaired []int
 	paired   int // cases of the first file in another
+	// unshared are the columns of -col left out for sharing no case
+	// with the first.
+	unshared []string
+}
+
+// dropUnshared returns files without those after the first that share
+// no case with it, which it records in c.unshared.
+func (c *comparison) dropUnshared(files []*file) []*file {
+	kept := files[:1]
+	for _, f := range files[1:] {
+		if slices.ContainsFunc(f.cases, func(name string) bool { _, ok := files[0].values[name]; return ok }) {
+			kept = append(kept, f)
+		} else {
+			c.unshared = append(c.unshared, f.label)
+		}
+	}
+	return kept
 }
 
 // A table compares the cases of one metric.
@@ -65,12 +85,20 @@ type delta struct {
 
 // newComparison pairs the cases of files, the first the base, and
 // summarizes every time metric (every metric if all) they share.
-func newComparison(files []*file, all bool) (*comparison, error) {
+//
+// With col set the files are the columns of byKey, and a column that
+// shares no case with the first is shown without values; the first must
+// share a case with one.
+func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	base := files[0]
-	c := &comparison{files: files, all: all, width: maxWidth, unpaired: make([]int, len(files))}
+	c := &comparison{col: col, files: files, all: all, width: maxWidth, unpaired: make([]int, len(files))}
 	inBase := map[string]bool{}
 	for _, name := range base.cases {
 		inBase[name] = true
+	}
+	if col != "" {
+		files = c.dropUnshared(files)
+		c.files, c.unpaired = files, make([]int, len(files))
 	}
 	inOther := map[string]bool{}
 	for i, f := range files[1:] {
@@ -83,11 +111,14 @@ func newComparison(files []*file, all bool) (*comparison, error) {
 				c.unpaired[i+1]++
 			}
 		}
-		if shared == 0 {
+		if shared == 0 && col == "" {
 			return nil, fmt.Errorf("%s and %s have no case in common", base.path, f.path)
 		}
 	}
 	c.paired = len(inOther)
+	if c.paired == 0 {
+		return nil, fmt.Errorf("%s: no case of %s=%s has a counterpart of another %s", base.path, col, base.label, col)
+	}
 	c.unpaired[0] = len(base.cases) - c.paired
 	for _, unit := range c.units() {
 		if t := c.newTable(unit, inOther); len(t.rows) > 0 {
@@ -95,6 +126,9 @@ func newComparison(files []*file, all bool) (*comparison, error) {
 		}
 	}
 	if len(c.tables) == 0 {
+		if col != "" {
+			return nil, fmt.Errorf("%s: the columns of %s have no time metric in common (-all compares every metric)", base.path, col)
+		}
 		return nil, fmt.Errorf("%s and %s have no time metric in common (-all compares every metric)", base.path, files[1].path)
 	}
 	c.common = commonKeys(c.allRows())

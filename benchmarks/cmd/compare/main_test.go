@@ -47,10 +47,66 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// -col compares within one run, a column per value of a key of the
+// cases' names, against the reference variant where the run has it, the
+// column -baseline names, or the slowest. testdata/cpu.txt is a CPU run
+// of cpu-naive and cpu-fast on four problems, with the reference on one
+// of them, six runs a case.
+func TestGoldenColumns(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"col-reference", []string{"-col", "variant", "testdata/cpu.txt"}},
+		{"col-baseline", []string{"-col", "/variant", "-baseline", "cpu-naive", "testdata/cpu.txt"}},
+		{"col-size", []string{"-col", "size", "testdata/cpu.txt"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(tt.args, &out); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tt.golden, out.Bytes())
+			for _, l := range strings.Split(out.String(), "\n") {
+				if n := width(l); n > maxWidth {
+					t.Errorf("line of %d columns, want at most %d: %q", n, maxWidth, l)
+				}
+			}
+		})
+	}
+}
+
+// With -col and no -baseline the base is the reference variant, else
+// the column whose cases are slowest.
+func TestColumnBase(t *testing.T) {
+	files := readTestFiles(t, "testdata/cpu.txt")
+	for _, tt := range []struct {
+		key, base, want string
+	}{
+		{"variant", "", "reference"},
+		{"size", "", "128x96"},
+		{"variant", "cpu-fast", "cpu-fast"},
+	} {
+		cols, err := byKey(files, tt.key, tt.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cols[0].label != tt.want {
+			t.Errorf("-col %s -baseline %q: base %s, want %s", tt.key, tt.base, cols[0].label, tt.want)
+		}
+	}
+	two := []*file{{path: "x.txt", cases: []string{"Conv/variant=a/size=1x1", "Conv/variant=b/size=1x1"},
+		values: map[string]map[string][]float64{"Conv/variant=a/size=1x1": {"sec/op": {1, 2}}, "Conv/variant=b/size=1x1": {"sec/op": {3, 4}}},
+		units:  []string{"sec/op"}}}
+	if cols, err := byKey(two, "variant", ""); err != nil || cols[0].label != "b" {
+		t.Errorf("byKey without a reference: %v, want b, the slower, first", err)
+	}
+}
+
 // A narrow table moves keys from its columns to group lines.
 func TestGoldenNarrow(t *testing.T) {
 	files := readTestFiles(t, "testdata/old.txt", "testdata/new.txt")
-	c, err := newComparison(files, false)
+	c, err := newComparison(files, false, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +188,12 @@ func TestErrors(t *testing.T) {
 		want []string // in the error
 	}{
 		{"no files", nil, []string{"got 0 files", "usage"}},
-		{"one file", []string{"testdata/old.txt"}, []string{"got 1 files", "usage"}},
+		{"one file", []string{"testdata/old.txt"}, []string{"got 1 files", "-col", "usage"}},
+		{"-col without files", []string{"-col", "variant"}, []string{"no file", "usage"}},
+		{"-baseline without -col", []string{"-baseline", "cpu-naive", "testdata/cpu.txt"}, []string{"-baseline cpu-naive", "-col"}},
+		{"-col of no key", []string{"-col", "colour", "testdata/cpu.txt"}, []string{"testdata/cpu.txt", "no key colour"}},
+		{"-baseline of no column", []string{"-col", "variant", "-baseline", "cpu-nave", "testdata/cpu.txt"}, []string{"-baseline cpu-nave", "the files have cpu-naive, cpu-fast, reference"}},
+		{"-col of a key every case shares", []string{"-col", "type", "testdata/cpu.txt"}, []string{"-col type", "type=f32"}},
 		{"unknown flag", []string{"-x", "testdata/old.txt", "testdata/new.txt"}, []string{"-x", "usage"}},
 		{"missing file", []string{"testdata/old.txt", missing}, []string{missing}},
 		{"no benchmark lines", []string{empty, "testdata/new.txt"}, []string{empty, "no benchmark results"}},

@@ -82,12 +82,12 @@ func (f *file) add(res *benchfmt.Result) error {
 }
 
 // hostOf names the machine that ran res: its GPU, or its CPU where the
-// run had no GPU.
+// run had no GPU, without the padding the name may carry.
 func hostOf(res *benchfmt.Result) string {
-	if g := res.GetConfig("gpu"); g != "" && g != "none" {
+	if g := strings.Join(strings.Fields(res.GetConfig("gpu")), " "); g != "" && g != "none" {
 		return "gpu: " + g
 	}
-	if c := res.GetConfig("cpu"); c != "" {
+	if c := strings.Join(strings.Fields(res.GetConfig("cpu")), " "); c != "" {
 		return "cpu: " + c
 	}
 	return ""

@@ -16,7 +16,22 @@ import (
 // then one table a metric.
 func (c *comparison) write(w io.Writer) error {
 	var lines []string
+	if c.col != "" {
+		l := "runs of " + c.files[0].path
+		if h := c.files[0].host; h != "" {
+			l += " (" + h + ")"
+		}
+		lines = append(lines, wrap(l, c.width)...)
+		var others []string
+		for _, f := range c.files[1:] {
+			others = append(others, f.label)
+		}
+		lines = append(lines, wrap(fmt.Sprintf("A column per %s: %s, the base, then %s.", c.col, c.files[0].label, strings.Join(others, ", ")), c.width)...)
+	}
 	for _, f := range c.files {
+		if c.col != "" {
+			break
+		}
 		l := f.label + ": " + f.path
 		if f.host != "" {
 			l += " (" + f.host + ")"
@@ -51,15 +66,22 @@ func (c *comparison) scopeNote(ns []int) string {
 		b.WriteString("Time metrics only (-all compares every metric).")
 	}
 	base := c.files[0].label
-	if len(c.files) == 2 {
+	switch {
+	case c.col != "":
+		fmt.Fprintf(&b, " %d cases of %s=%s have a counterpart of another %s", c.paired, c.col, base, c.col)
+	case len(c.files) == 2:
 		fmt.Fprintf(&b, " %d cases are in both files", c.paired)
-	} else {
+	default:
 		fmt.Fprintf(&b, " %d cases of %s are in another file", c.paired, base)
 	}
 	var unpaired []string
 	for i, n := range c.unpaired {
 		switch {
 		case n == 0:
+		case c.col != "" && i == 0:
+			unpaired = append(unpaired, fmt.Sprintf("%d of %s without one", n, base))
+		case c.col != "":
+			unpaired = append(unpaired, fmt.Sprintf("%d of %s without a counterpart of %s", n, c.files[i].label, base))
 		case len(c.files) == 2:
 			unpaired = append(unpaired, fmt.Sprintf("%d only in %s", n, c.files[i].label))
 		case i == 0:
@@ -72,7 +94,13 @@ func (c *comparison) scopeNote(ns []int) string {
 		fmt.Fprintf(&b, "; %s are not shown", strings.Join(unpaired, ", "))
 	}
 	b.WriteString(".")
-	if len(ns) == 1 {
+	if len(c.unshared) > 0 {
+		fmt.Fprintf(&b, " Left out for sharing no case with %s: %s=%s.", base, c.col, strings.Join(c.unshared, ", "))
+	}
+	switch {
+	case len(ns) == 1 && c.col != "":
+		fmt.Fprintf(&b, " Every case has %s.", runs(ns[0]))
+	case len(ns) == 1:
 		fmt.Fprintf(&b, " Every case has %s in each file.", runs(ns[0]))
 	}
 	return b.String()

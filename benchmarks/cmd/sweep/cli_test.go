@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/results"
@@ -42,11 +43,12 @@ func TestFlagErrors(t *testing.T) {
 		var stdout, stderr strings.Builder
 		code := sweepMain(append(tt.args, "-data", data), &stdout, &stderr)
 		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-		if code != exitUsage || len(lines) != 2 || !strings.HasPrefix(lines[0], "sweep: "+tt.want) || lines[1] != hint {
-			t.Errorf("sweep %q: exit %d, stderr:\n%s\nwant exit 2, %q and the hint", tt.args, code, stderr.String(), tt.want)
+		msg := strings.Join(strings.Fields(strings.Join(lines[:len(lines)-1], " ")), " ")
+		if code != exitUsage || !strings.HasPrefix(msg, "sweep: "+tt.want) || lines[len(lines)-1] != hint || slices.ContainsFunc(lines[1:len(lines)-1], func(l string) bool { return !strings.HasPrefix(l, "  ") }) {
+			t.Errorf("sweep %q: exit %d, stderr:\n%s\nwant exit 2, %q (its lines after the first indented) and the hint", tt.args, code, stderr.String(), tt.want)
 		}
-		if strings.Count(lines[0], "convolve:")+strings.Count(lines[0], "benchmarks:") > 0 {
-			t.Errorf("sweep %q: package prefixes in %q", tt.args, lines[0])
+		if strings.Count(msg, "convolve:")+strings.Count(msg, "benchmarks:") > 0 {
+			t.Errorf("sweep %q: package prefixes in %q", tt.args, msg)
 		}
 		if entries, _ := os.ReadDir(data); len(entries) > 0 {
 			t.Errorf("sweep %q wrote %d entries under -data", tt.args, len(entries))
@@ -148,14 +150,15 @@ func summaryOf(t *testing.T, lines ...string) string {
 		t.Fatal(err)
 	}
 	var sb strings.Builder
-	if err := printSummary(&sb, r); err != nil {
+	if err := printSummary(&sb, r, ""); err != nil {
 		t.Fatal(err)
 	}
 	return sb.String()
 }
 
 // The summary has a column for each axis that varies in the run, so that
-// no two rows read alike but for their times, and a legend.
+// no two rows read alike but for their times, names the values every case
+// shares in its caption, and has a legend.
 func TestSummaryVaryingAxes(t *testing.T) {
 	line := func(border, gpus string, ns int) string {
 		return "BenchmarkConv/variant=gpu-slab/size=64x64/filter=gauss3/k=3/block=default/border=" + border +
@@ -163,15 +166,26 @@ func TestSummaryVaryingAxes(t *testing.T) {
 			" 1 " + itoa(ns) + " ns/op " + itoa(ns) + " gpu-ns/op 1 median-ci95-%"
 	}
 	got := summaryOf(t, line("zero", "0", 1000), line("reflect", "0", 1100), line("zero", "0,1", 600), line("reflect", "0,1", 700))
-	header := strings.SplitN(got, "\n", 4)[2]
-	for _, col := range []string{"variant", "size", "filter", "border", "gpus", "time (ms)", "spread", "median spread", "runs agree"} {
+	var header string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "│") {
+			header = l
+			break
+		}
+	}
+	for _, col := range []string{"border", "gpus", "time (ms)", "spread", "median spread", "runs agree"} {
 		if !strings.Contains(header, col) {
 			t.Errorf("header %q lacks %q", header, col)
 		}
 	}
-	for _, col := range []string{" layout ", " k "} {
+	for _, col := range []string{" layout ", " k ", " variant ", " size ", " filter "} {
 		if strings.Contains(header, col) {
 			t.Errorf("header %q has %q, which does not vary", header, col)
+		}
+	}
+	for _, shared := range []string{"variant gpu-slab", "size 64x64", "filter gauss3"} {
+		if !strings.Contains(strings.Join(strings.Fields(got), " "), shared) {
+			t.Errorf("the summary does not name %q, which every case has:\n%s", shared, got)
 		}
 	}
 	if !strings.Contains(got, "time (ms): the median over the case's runs") || !strings.Contains(got, "runs agree: yes where") {
@@ -208,7 +222,7 @@ func TestSummaryUnstable(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(rows["gauss3"], "UNSTABLE (cause not measured)") || !strings.Contains(rows["gauss7"], "UNSTABLE (drift)") ||
+	if !strings.Contains(rows["gauss3"], "UNSTABLE (unmeasured)") || !strings.Contains(rows["gauss7"], "UNSTABLE (drift)") ||
 		strings.Contains(rows["gauss5"], "UNSTABLE") || strings.Contains(rows["gauss9"], "UNSTABLE") {
 		t.Errorf("want gauss3 unstable with no cause measured, gauss7 with drift, gauss5 and gauss9 not:\n%s", got)
 	}
@@ -304,7 +318,7 @@ func TestSweepUnsupported(t *testing.T) {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
 			}
 			for _, w := range tt.want {
-				if !strings.Contains(stdout.String()+stderr.String(), w) {
+				if !strings.Contains(collapse(stdout.String()+stderr.String()), collapse(w)) {
 					t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", w, stdout.String(), stderr.String())
 				}
 			}
@@ -323,5 +337,34 @@ func TestSweepUnsupported(t *testing.T) {
 				t.Errorf("the file records unsupported %+v, failures %q: want the gauss5 case and no failure", r.Unsupported, r.Failures)
 			}
 		})
+	}
+}
+
+// On the terminal a progress line names its case by the keys that vary
+// in the sweep, and a note wider than results.TerminalWidth wraps under
+// its indent.
+func TestProgressFilterFits(t *testing.T) {
+	var cases []benchmarks.Case
+	for _, v := range []string{"cpu-fast", "cpu-naive"} {
+		cases = append(cases, benchmarks.Case{Variant: v, Width: 64, Height: 48, Filter: "gauss3", Channels: 1, Timing: benchmarks.CPUTiming})
+	}
+	est := benchmarks.SweepEstimate{Cases: []benchmarks.CaseEstimate{{Case: cases[0], Low: time.Minute, High: time.Minute}, {Case: cases[1], Low: time.Minute, High: time.Minute}}}
+	var sb strings.Builder
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &progressFilter{w: &sb, eta: benchmarks.NewETA(est), now: func() time.Time { return now }, label: benchmarks.CaseLabels(caseNames(cases))}
+	start := benchmarks.ProgressLine{Sweep: "custom", Total: 2, Left: "time left unknown", Case: cases[1].Name()}
+	note := "  line 1: " + strings.Repeat("samples of runs, ", 10) + "stopped"
+	p.Write([]byte(start.String() + "\n" + note + "\n"))
+	lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+	if len(lines) < 3 || !strings.HasSuffix(lines[0], "left (estimate) cpu-naive") {
+		t.Errorf("filtered:\n%s\nwant the progress line to end in the case's variant alone", sb.String())
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > results.TerminalWidth {
+			t.Errorf("line of %d columns: %s", n, l)
+		}
+	}
+	if len(lines) > 2 && !strings.HasPrefix(lines[2], "    ") {
+		t.Errorf("the note's second line %q is not indented under it", lines[2])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/convbench/convbench/results"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -70,9 +71,12 @@ func countWarning(count int) string {
 	return ""
 }
 
-// warnCount writes countWarning's warning, if any, to w.
+// warnCount writes countWarning's warning, if any, to w, wrapped at
+// results.TerminalWidth.
 func warnCount(w io.Writer, count int) {
 	if msg := countWarning(count); msg != "" {
-		fmt.Fprintln(w, msg)
+		for _, l := range results.Wrap(msg, results.TerminalWidth, "  ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 }

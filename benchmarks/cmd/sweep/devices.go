@@ -131,7 +131,7 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 				return err
 			}
 			fmt.Fprintf(stderr, "sweep: wrote %s, the runs of its %d shards\n", path, n)
-			if err := printStored(stdout, path); err != nil {
+			if err := printStored(stdout, path, o.baseline); err != nil {
 				return err
 			}
 			if failed != nil {
@@ -176,8 +176,9 @@ func store(final, path string) (string, error) {
 	return writeNew(dir, strings.TrimSuffix(filepath.Base(path), ".txt"), data)
 }
 
-// printStored prints the summary of the run stored at path.
-func printStored(stdout io.Writer, path string) error {
+// printStored prints the summary of the run stored at path, its
+// speed-ups over the variant named baseline ("" for the default).
+func printStored(stdout io.Writer, path, baseline string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func printStored(stdout io.Writer, path string) error {
 		return err
 	}
 	r.Preset = strings.TrimSuffix(filepath.Base(path), ".txt")
-	return printSummary(stdout, r)
+	return printSummary(stdout, r, baseline)
 }
 
 // A taggedWriter writes whole lines to w, each behind tag, holding mu

@@ -137,7 +137,7 @@ func TestFaultNoProgress(t *testing.T) {
 	data := t.TempDir()
 	var stdout, stderr strings.Builder
 	code := sweepMain(append([]string{"-bin", bin, "-data", data, "-count", "1"}, faultArgs...), &stdout, &stderr)
-	if want := "the restarted benchmark binary ran no case after the crash of " + faultCases[1] + " (exit status 3: no device); stopped with 2 cases not run"; code != exitFailed || !strings.Contains(stderr.String(), want) {
+	if want := "the restarted benchmark binary ran no case after the crash of " + faultCases[1] + " (exit status 3: no device); stopped with 2 cases not run"; code != exitFailed || !strings.Contains(collapse(stderr.String()), want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %q", code, stderr.String(), want)
 	}
 	if runs, _ := os.ReadFile(log); strings.Count(string(runs), "\n") != 2 {

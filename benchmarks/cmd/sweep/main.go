@@ -7,7 +7,8 @@
 // -sweep they replace the preset's axes, without it they make the sweep
 // alone. Such a run is stored as <preset>-custom-<digest>.txt, or
 // custom-<digest>.txt, the digest being of the axis flags. -list prints
-// every variant with its capabilities and every preset with its axes; -gpu
+// a table of the variants of each family with their capabilities, and
+// every preset with its axes; -gpu
 // takes only 0 (the GPU variants run on device 0; pick another GPU with
 // CUDA_VISIBLE_DEVICES).
 //
@@ -39,8 +40,13 @@
 // stderr, writes the unedited output to <data>/<gpu-slug>/<preset>.txt
 // behind a header line with the exact command and commit, and prints a
 // summary table sorted by variant, size and filter, with a column for
-// every axis that varies in the run, and each case whose lines disagree
-// beyond their own intervals flagged unstable. Without a GPU the binary
+// every axis that varies in the run (the values every case shares in its
+// caption), each case's speed-up over the baseline variant of its
+// problem (-baseline NAME; by default the reference where the sweep has
+// it, else the problem's slowest variant), and each case whose lines
+// disagree beyond their own intervals flagged unstable. What it prints
+// fits 120 columns: its progress lines name a case by the keys that vary
+// across the sweep, and longer lines wrap. Without a GPU the binary
 // runs the CPU variants and says so; the file then goes under a cpu-...
 // slug.
 //
@@ -180,9 +186,7 @@ func sweepMain(args []string, stdout, stderr io.Writer) int {
 				f.Value = r.Value
 			}
 		})
-		fs.SetOutput(stderr)
-		fmt.Fprintln(stderr, "usage: sweep [flags]")
-		fs.PrintDefaults()
+		printUsage(stderr, fs)
 		return 0
 	}
 	if err == nil && o.list {
@@ -204,13 +208,55 @@ func sweepMain(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "sweep:", err)
+	printError(stderr, err)
 	var fe *flagError
 	if errors.As(err, &fe) {
 		fmt.Fprintln(stderr, hint)
 		return exitUsage
 	}
 	return exitFailed
+}
+
+// printUsage writes what -h prints: the usage line, then every flag
+// of fs with its type and default, as flag.PrintDefaults does, each
+// description wrapped at results.TerminalWidth.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: sweep [flags]")
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		head := "  -" + f.Name
+		if name != "" {
+			head += " " + name
+		}
+		switch f.DefValue {
+		case "", "0", "0s", "false", "[]":
+		default:
+			if _, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || f.DefValue != "false" {
+				usage += fmt.Sprintf(" (default %s)", quoteDefault(f))
+			}
+		}
+		fmt.Fprintln(w, head)
+		for _, l := range results.Wrap(usage, results.TerminalWidth-6, "") {
+			fmt.Fprintln(w, "      "+l)
+		}
+	})
+}
+
+// quoteDefault is f's default as flag.PrintDefaults shows it: quoted
+// for a string flag.
+func quoteDefault(f *flag.Flag) string {
+	if name, _ := flag.UnquoteUsage(f); name == "string" {
+		return fmt.Sprintf("%q", f.DefValue)
+	}
+	return f.DefValue
+}
+
+// printError writes err after "sweep: ", wrapped at
+// results.TerminalWidth with the lines after the first indented.
+func printError(w io.Writer, err error) {
+	for _, l := range results.Wrap("sweep: "+err.Error(), results.TerminalWidth, "  ") {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // options are the command's flags, parsed.
@@ -225,8 +271,9 @@ type options struct {
 	cpuCap        int64
 	bin, dataDir  string
 	publish, list bool
-	dryRun        bool // list the cases and the estimate, and run nothing
-	report        bool // write the report of the data directory after the run
+	baseline      string // the variant the summary's speed-ups compare with; "" for the default
+	dryRun        bool   // list the cases and the estimate, and run nothing
+	report        bool   // write the report of the data directory after the run
 	caseTimeout   time.Duration
 	proveTimeout  time.Duration // the binary's -prove-timeout, passed when kernels > 0
 	kernels       int           // the user kernels -kernel added
@@ -319,6 +366,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (*options, error) {
 	fs.BoolVar(&o.publish, "publish", false, "write the run under "+PublishedDataDir+", the committed data the report is built from, instead of "+LocalDataDir)
 	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one case (all its lines; the default fits the largest preset case, 6 lines of 2^33 multiply-adds on the CPU); past it the case is a hang: the benchmark binary is killed and started again on the cases left")
 	fs.DurationVar(&o.proveTimeout, "prove-timeout", benchmarks.DefaultProveTimeout, "time limit of the property suite on one user kernel (-kernel), which runs before any case; past it the kernel is a hang: its run of the suite is killed and its cases are not timed")
+	fs.StringVar(&o.baseline, "baseline", "", "variant the summary's speed-up column compares each case with (default: the reference where a case has it, else the slowest)")
 	fs.BoolVar(&o.list, "list", false, "print every variant with its capabilities and every preset with its axes, and exit")
 	gpu := fs.Int("gpu", 0, "CUDA device ordinal; the GPU variants run on device 0 only (pick another GPU with CUDA_VISIBLE_DEVICES)")
 	fs.Func("shard", "K/N: run shard K of N of the sweep's cases (every Nth in the sweep's order, from the Kth), written as <name>.shard-K-of-N.txt, so that N sweeps, one a GPU (CUDA_VISIBLE_DEVICES), run it between them; -merge joins their files", func(v string) (err error) {
@@ -415,6 +463,11 @@ func checkOptions(o *options) error {
 		return &flagError{Name: "prove-timeout", Value: o.proveTimeout.String(), Err: errors.New("want a positive duration, such as 10m")}
 	case o.cpuCap < 0:
 		return &flagError{Name: "cpu-cap", Value: fmt.Sprint(o.cpuCap), Err: errors.New("want 0 (no cap) or a positive count of multiply-adds")}
+	}
+	if o.baseline != "" {
+		if _, err := convolve.Lookup(o.baseline); err != nil {
+			return &flagError{Name: "baseline", Value: o.baseline, Err: err}
+		}
 	}
 	if _, err := benchmarks.BuildSweep(o.preset, o.axes); err != nil {
 		name := "sweep"
@@ -549,7 +602,7 @@ func endReport(o *options, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return finishReport(stderr, root, outputDir(root, o.dataDir, o.publish), o.report)
+	return finishReport(stderr, root, outputDir(root, o.dataDir, o.publish), o.baseline, o.report)
 }
 
 // runOne runs the sweep, or the shard of it that o names, and returns the
@@ -615,7 +668,7 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	}
 	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
 
-	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now}
+	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now, label: benchmarks.CaseLabels(caseNames(ex.Cases))}
 	if !o.shard.whole() {
 		progress.name, progress.total = name, len(mine)
 	}
@@ -643,10 +696,10 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	}
 	fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
 	if gpu == "" && configValue(out.Bytes(), runfile.KeyGPU) == "none" {
-		fmt.Fprintf(stderr, "sweep: no GPU on this host (%s): the file holds the CPU variants only\n", noGPUReason(out.Bytes()))
+		fmt.Fprintln(stderr, noGPUNote(progress.sawNoGPU(), out.Bytes()))
 	}
 	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
-	if err := printSummary(stdout, r); err != nil {
+	if err := printSummary(stdout, r, o.baseline); err != nil {
 		return path, err
 	}
 	if len(faults) > 0 {
@@ -840,6 +893,16 @@ func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
 	return fmt.Errorf("no case ran, nothing written: %s", strings.Join(notes, "; "))
 }
 
+// noGPUNote is the sweep's line on a run without a GPU: that the file
+// holds the CPU variants only, with the reason the binary gave where
+// its own line did not show it already (shown).
+func noGPUNote(shown bool, out []byte) string {
+	if shown {
+		return "sweep: no GPU on this host (the reason is above): the file holds the CPU variants only"
+	}
+	return fmt.Sprintf("sweep: no GPU on this host (%s): the file holds the CPU variants only", noGPUReason(out))
+}
+
 // noGPUReason is the reason the binary gave for running without a GPU
 // (runfile.NoGPULine).
 func noGPUReason(out []byte) string {
@@ -919,8 +982,11 @@ func printEstimate(w io.Writer, name string, e benchmarks.SweepEstimate) {
 		m := benchmarks.NominalEnergyMeter
 		basis += fmt.Sprintf("; the lines of %d of them that span under %v add an energy phase of about %v, as on a GPU whose energy counter updates every %v", phased, m.MinSpan, round(m.PhaseEstimate(0, time.Microsecond)), m.Period)
 	}
-	fmt.Fprintf(w, "sweep %s: %d cases, %d lines each; estimated duration about %v with -max-time %v ending the lines, down to %v where they meet -noise %g%% at once (an estimate: %s)\n",
+	line := fmt.Sprintf("sweep %s: %d cases, %d lines each; estimated duration about %v with -max-time %v ending the lines, down to %v where they meet -noise %g%% at once (an estimate: %s)",
 		name, len(e.Cases), e.Count, round(exp), e.Noise.MaxTime, round(low), e.Noise.Target, basis)
+	for _, l := range results.Wrap(line, results.TerminalWidth, "  ") {
+		fmt.Fprintln(w, l)
+	}
 	over := e.Overruns()
 	if len(over) > 0 {
 		fmt.Fprintf(w, "sweep: %d cases will overrun -max-time %v: a line takes at least %d samples\n", len(over), e.Noise.MaxTime, benchmarks.MinCISamples)
@@ -962,8 +1028,9 @@ func round(d time.Duration) time.Duration {
 
 // progressFilter passes the benchmark binary's stderr through, line by
 // line, with the time left on its progress lines (benchmarks.Progress)
-// replaced by the ETA's, and keeps the last lines that are not progress,
-// the reason of a failed run.
+// replaced by the ETA's and their case named by label, other lines
+// wrapped at results.TerminalWidth, and keeps the last lines that are
+// not progress, the reason of a failed run.
 type progressFilter struct {
 	w   io.Writer
 	eta *benchmarks.ETA
@@ -980,7 +1047,25 @@ type progressFilter struct {
 	// onCase, when set, is called with the case each progress line
 	// starts, and "" at the final line.
 	onCase func(name string)
+	// label, when set, names the case of a progress line on the
+	// terminal (benchmarks.CaseLabels: the keys that vary in the sweep).
+	label func(name string) string
+	// noGPU is whether the binary's line on running without a GPU
+	// passed, with its reason.
+	noGPU bool
 }
+
+// sawNoGPU reports whether the binary's line on running without a GPU,
+// which gives the reason, passed through.
+func (p *progressFilter) sawNoGPU() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.noGPU
+}
+
+// noGPUPrefix opens the benchmark binary's line on running without a
+// GPU, which gives the reason.
+const noGPUPrefix = "[benchmarks] no GPU ("
 
 // tailLines is how many of the binary's last stderr lines Tail keeps.
 const tailLines = 3
@@ -1019,13 +1104,19 @@ func (p *progressFilter) Tail() []string {
 func (p *progressFilter) line(s string) {
 	l, ok := benchmarks.ParseProgressLine(s)
 	if !ok {
+		if strings.HasPrefix(s, noGPUPrefix) {
+			p.noGPU = true
+		}
 		if t := strings.TrimSpace(s); t != "" && !strings.HasPrefix(s, "  ") {
 			p.tail = append(p.tail, strings.TrimPrefix(t, "[benchmarks] "))
 			if len(p.tail) > tailLines {
 				p.tail = p.tail[1:]
 			}
 		}
-		fmt.Fprintln(p.w, s)
+		indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+		for _, l := range results.Wrap(s, results.TerminalWidth-len(indent), "  ") {
+			fmt.Fprintln(p.w, indent+l)
+		}
 		return
 	}
 	if p.onCase != nil {
@@ -1044,6 +1135,9 @@ func (p *progressFilter) line(s string) {
 		if left, ok := p.eta.Left(now); ok {
 			l.Left = fmt.Sprintf("about %v left (estimate)", round(left))
 		}
+	}
+	if p.label != nil && l.Case != "" {
+		l.Case = p.label(l.Case)
 	}
 	fmt.Fprintln(p.w, l.String())
 }

@@ -44,13 +44,13 @@ func TestPrintSummaryOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sb strings.Builder
-	if err := printSummary(&sb, readRun(t, path)); err != nil {
+	if err := printSummary(&sb, readRun(t, path), ""); err != nil {
 		t.Fatal(err)
 	}
 	got := sb.String()
 	// Each case's time (ms) tells its row apart: cpu-fast gauss3, cpu-fast
 	// gauss11, cpu-naive 512x512, cpu-naive 2048x2048, then the failure.
-	order := []string{"0.00100", "0.00300", "0.00200", "0.00400", "--- FAIL: BenchmarkConv/variant=cpu-fast/size=4096x4096"}
+	order := []string{"0.00100", "0.00300", "0.00200", "0.00400", "1 case FAILED", "  cpu-fast 4096x4096 gauss3 f32 cpu\n"}
 	last := -1
 	for _, w := range order {
 		i := strings.Index(got, w)
@@ -408,7 +408,7 @@ func TestPrintSummaryInfiniteNote(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		if err := printSummary(&sb, readRun(t, path)); err != nil {
+		if err := printSummary(&sb, readRun(t, path), ""); err != nil {
 			t.Fatal(err)
 		}
 		out := sb.String()
@@ -442,7 +442,7 @@ func TestPrintEstimateEnergyPhase(t *testing.T) {
 	probe := func(benchmarks.Case) (time.Duration, error) { return time.Millisecond, nil }
 	var sb strings.Builder
 	printEstimate(&sb, "test", benchmarks.EstimateSweep(cases, benchmarks.DefaultNoise, 2, probe))
-	if want := "2 GPU cases at a nominal rate; the lines of 1 of them that span under 1s add an energy phase of about 410ms, as on a GPU whose energy counter updates every 100ms)"; !strings.Contains(sb.String(), want) {
+	if want := "2 GPU cases at a nominal rate; the lines of 1 of them that span under 1s add an energy phase of about 410ms, as on a GPU whose energy counter updates every 100ms)"; !strings.Contains(collapse(sb.String()), want) {
 		t.Errorf("estimate %q lacks %q", sb.String(), want)
 	}
 }
@@ -490,3 +490,7 @@ func TestHelp(t *testing.T) {
 		t.Errorf("usage reports a panic:\n%s", out)
 	}
 }
+
+// collapse replaces each run of white space in s, such as a wrapped
+// line's break and indent, with one space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -32,22 +32,32 @@ func relTo(root, path string) string {
 }
 
 // reportCommand is the command, run at the repository root, that builds
-// the report of the runs under dataDir into out, as make bench does.
-func reportCommand(root, dataDir, out string) string {
-	return shellJoin([]string{"go", "run", "./results/cmd/report", "-data", relTo(root, dataDir), "-out", relTo(root, out)})
+// the report of the runs under dataDir into out, as make bench does,
+// with the speed-ups over the variant named baseline where it is set.
+func reportCommand(root, dataDir, out, baseline string) string {
+	args := []string{"go", "run", "./results/cmd/report", "-data", relTo(root, dataDir), "-out", relTo(root, out)}
+	if baseline != "" {
+		args = append(args, "-baseline", baseline)
+	}
+	return shellJoin(args)
 }
 
 // finishReport ends a sweep that wrote a run under dataDir: with write,
 // it writes the report of every run there into reportDir(dataDir), as
-// results/cmd/report does (results.Write and htmlreport.Write), and says
-// where; without, it prints the command that writes it.
-func finishReport(w io.Writer, root, dataDir string, write bool) error {
+// results/cmd/report does (results.Write and htmlreport.Write), its
+// speed-ups over the variant named baseline ("" for the default), and
+// says where; without, it prints the command that writes it, wrapped
+// at results.TerminalWidth.
+func finishReport(w io.Writer, root, dataDir, baseline string, write bool) error {
 	out := reportDir(dataDir)
 	if !write {
-		fmt.Fprintf(w, "sweep: its report: %s (or run the sweep with -report)\n", reportCommand(root, dataDir, out))
+		msg := fmt.Sprintf("sweep: its report: %s (or run the sweep with -report)", reportCommand(root, dataDir, out, baseline))
+		for _, l := range results.Wrap(msg, results.TerminalWidth, "  ") {
+			fmt.Fprintln(w, l)
+		}
 		return nil
 	}
-	r, err := results.Write(results.Options{DataDir: dataDir, OutDir: out, DataName: relTo(root, dataDir)})
+	r, err := results.Write(results.Options{DataDir: dataDir, OutDir: out, DataName: relTo(root, dataDir), Baseline: baseline})
 	if err != nil {
 		return fmt.Errorf("writing the report of %s: %w", dataDir, err)
 	}

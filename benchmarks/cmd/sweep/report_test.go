@@ -37,7 +37,7 @@ func TestSweepReport(t *testing.T) {
 		_, errHTML := os.Stat(filepath.Join(report, "index.html"))
 		if !write {
 			want := "sweep: its report: go run ./results/cmd/report -data " + data + " -out " + report + " (or run the sweep with -report)"
-			if !strings.Contains(stderr.String(), want) {
+			if !strings.Contains(collapse(stderr.String()), want) {
 				t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 			}
 			if err == nil {
@@ -65,7 +65,11 @@ func TestReportDir(t *testing.T) {
 		}
 	}
 	root := filepath.FromSlash("/repo")
-	if got := reportCommand(root, filepath.FromSlash("/repo/results/local/data"), filepath.FromSlash("/repo/results/local/report")); got != "go run ./results/cmd/report -data results/local/data -out results/local/report" {
+	if got := reportCommand(root, filepath.FromSlash("/repo/results/local/data"), filepath.FromSlash("/repo/results/local/report"), ""); got != "go run ./results/cmd/report -data results/local/data -out results/local/report" {
 		t.Errorf("reportCommand = %q", got)
+	}
+	// The sweep's -baseline carries over to its report.
+	if got := reportCommand(root, filepath.FromSlash("/repo/results/local/data"), filepath.FromSlash("/repo/results/local/report"), "cpu-naive"); !strings.HasSuffix(got, " -baseline cpu-naive") {
+		t.Errorf("reportCommand with a baseline = %q, want it to end in -baseline cpu-naive", got)
 	}
 }

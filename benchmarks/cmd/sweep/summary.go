@@ -6,25 +6,30 @@ import (
 	"strings"
 
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 // printSummary writes the summary table of run r to w (results.Summary:
 // a column for every axis the run varies, each case's median with its
-// interval, whether its lines agree, the legend), then how many cases are
+// interval, its speed-up over the baseline variant, whether its lines
+// agree, the legend), then how many cases are
 // unstable and what their lines record as the cause (unstableNotes), the
 // cases skipped as unsupported with their reasons (unsupportedNotes), and
 // the cases that failed.
-func printSummary(w io.Writer, r *results.Run) error {
-	t := results.Summary(r)
+func printSummary(w io.Writer, r *results.Run, baseline string) error {
+	t := results.Summary(r, baseline)
 	if err := t.RenderTerminal(w); err != nil {
 		return err
 	}
 	notes := unstableNotes(r)
 	notes = append(notes, unsupportedNotes(r)...)
-	notes = append(notes, r.Failures...)
+	notes = append(notes, failureNotes(r.Failures)...)
 	for _, n := range notes {
-		if _, err := fmt.Fprintln(w, n); err != nil {
-			return err
+		indent := n[:len(n)-len(strings.TrimLeft(n, " "))]
+		for _, l := range results.Wrap(n, results.TerminalWidth-len(indent), "  ") {
+			if _, err := fmt.Fprintln(w, indent+l); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -61,6 +66,24 @@ func caseLabel(keys map[string]string) string {
 		parts = append(parts, k+"="+v)
 	}
 	return strings.Join(parts, " ")
+}
+
+// failureNotes are the summary's lines on the failed cases of a run,
+// their "--- FAIL" lines: their count, then one line a case that names
+// it by caseLabel (the file has the whole line).
+func failureNotes(failures []string) []string {
+	if len(failures) == 0 {
+		return nil
+	}
+	notes := []string{fmt.Sprintf("%s FAILED (the run's file has their output):", plural(len(failures), "case"))}
+	for _, f := range failures {
+		name, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(f, "--- FAIL:")), " ")
+		if keys, err := runfile.Parse(name); err == nil {
+			f = caseLabel(keys)
+		}
+		notes = append(notes, "  "+f)
+	}
+	return notes
 }
 
 // unstableNotes are the summary's lines on the cases of r whose lines

@@ -7,7 +7,9 @@
 // web page, index.html with its assets (package results/htmlreport). It needs no GPU and imports
 // no GPU package. A report of other runs than results/data, such as make
 // bench's under results/local/data, opens with each of those runs: every
-// case's median with its interval and whether its runs agree, and its time
+// case's median with its interval, its speed-up over the baseline variant
+// of its problem (-baseline; by default the reference where the run has
+// it, else the slowest variant) and whether its runs agree, and its time
 // against the axis the run varied.
 //
 // The report links the filter gallery in its gallery directory and leaves
@@ -46,12 +48,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: report [-data DIR] [-out DIR] [-print]")
+		fmt.Fprintln(stderr, "usage: report [-data DIR] [-out DIR] [-baseline VARIANT] [-print]")
 		fs.PrintDefaults()
 	}
 	data := fs.String("data", "", "directory of stored runs, <host>/<preset>.txt (default <repo>/results/data)")
 	out := fs.String("out", "", "directory the report is written to (default <repo>/results/report)")
 	print := fs.Bool("print", false, "also print every table of our data on the terminal")
+	baseline := fs.String("baseline", "", "variant each run's speed-up column compares its cases with (default: the reference where a case has it, else the slowest)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,7 +79,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, DataName: name})
+	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, DataName: name, Baseline: *baseline})
 	if err != nil {
 		return err
 	}

@@ -74,3 +74,33 @@ func TestGalleryLeftAlone(t *testing.T) {
 		t.Errorf("the report does not link gallery/README.md:\n%.600s", report)
 	}
 }
+
+// -baseline names the variant the runs' speed-ups compare with; a
+// variant no run has is refused with the closest names.
+func TestBaselineFlag(t *testing.T) {
+	data := filepath.Join("..", "..", "testdata", "local")
+	for _, tt := range []struct {
+		baseline, want string
+	}{
+		{"", "| speed-up vs cpu-naive |"},
+		{"cpu-fast", "| speed-up vs cpu-fast |"},
+	} {
+		out := t.TempDir()
+		var stdout, stderr bytes.Buffer
+		if err := run([]string{"-data", data, "-out", out, "-baseline", tt.baseline}, &stdout, &stderr); err != nil {
+			t.Fatalf("-baseline %q: %v\n%s", tt.baseline, err, stderr.String())
+		}
+		md, err := os.ReadFile(filepath.Join(out, "README.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(md), tt.want) {
+			t.Errorf("-baseline %q: the run's table has no column %q", tt.baseline, tt.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-data", data, "-out", t.TempDir(), "-baseline", "cpu-nave"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "-baseline cpu-nave") || !strings.Contains(err.Error(), "did you mean cpu-naive") {
+		t.Errorf("-baseline cpu-nave: %v, want an error naming cpu-naive", err)
+	}
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// referenceVariant is the variant -col variant compares the others with
+// by default where the files hold it: the float64 ground truth.
+const referenceVariant = "reference"
+
+// byKey regroups the cases of files into one column per value of key
+// (benchstat's -col): each column holds, for every case of any file with
+// that value, the case's values under its name without key, the files'
+// runs of a case pooled. The column of base comes first, the others in
+// order of appearance; base "" picks the reference for -col variant
+// where the files hold it, else the column whose cases are slowest
+// (slowestColumn). A key no case has, or a base no case has, is an
+// error naming the values there are.
+func byKey(files []*file, key, base string) ([]*file, error) {
+	var cols []*file
+	index := map[string]*file{}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.path)
+		for _, name := range f.cases {
+			kvs := caseKeys(name)
+			v := valueOf(kvs, key)
+			if v == "-" {
+				return nil, fmt.Errorf("%s: case %s has no key %s (-col takes a key of the cases' names, such as variant)", f.path, name, key)
+			}
+			col, ok := index[v]
+			if !ok {
+				col = &file{label: v, host: f.host, values: map[string]map[string][]float64{}, meta: f.meta}
+				index[v] = col
+				cols = append(cols, col)
+			}
+			rest := nameWithout(kvs, key)
+			byUnit, ok := col.values[rest]
+			if !ok {
+				byUnit = map[string][]float64{}
+				col.values[rest] = byUnit
+				col.cases = append(col.cases, rest)
+			}
+			for unit, vs := range f.values[name] {
+				byUnit[unit] = append(byUnit[unit], vs...)
+			}
+			for _, u := range f.units {
+				if !slices.Contains(col.units, u) {
+					col.units = append(col.units, u)
+				}
+			}
+		}
+	}
+	for _, c := range cols {
+		c.path = strings.Join(paths, ", ")
+	}
+	switch {
+	case base == "" && key == "variant" && index[referenceVariant] != nil:
+		base = referenceVariant
+	case base == "":
+		base = slowestColumn(cols)
+	}
+	b, ok := index[base]
+	if !ok {
+		var values []string
+		for _, c := range cols {
+			values = append(values, c.label)
+		}
+		return nil, fmt.Errorf("-baseline %s: no case has %s=%s (the files have %s)", base, key, base, strings.Join(values, ", "))
+	}
+	if len(cols) < 2 {
+		return nil, fmt.Errorf("-col %s: every case has %s=%s, nothing to compare it with", key, key, base)
+	}
+	cols = slices.DeleteFunc(cols, func(c *file) bool { return c == b })
+	return append([]*file{b}, cols...), nil
+}
+
+// nameWithout is the name of a case of keys kvs without key: its other
+// parts, "Conv/size=64x48/...", as caseKeys reads them back.
+func nameWithout(kvs []keyValue, key string) string {
+	var b strings.Builder
+	for _, kv := range kvs {
+		switch kv.key {
+		case key:
+		case "benchmark":
+			b.WriteString(kv.value)
+		case "procs":
+			b.WriteString("-" + kv.value)
+		default:
+			b.WriteString("/" + kv.key + "=" + kv.value)
+		}
+	}
+	return b.String()
+}
+
+// slowestColumn is the label of the column of cols whose cases are
+// slowest: the highest geometric mean, over the cases it shares with
+// another column, of its median time per operation over theirs.
+func slowestColumn(cols []*file) string {
+	best, bestScore := cols[0].label, math.Inf(-1)
+	for _, c := range cols {
+		var logs float64
+		n := 0
+		for _, name := range c.cases {
+			mine, ok := medianTime(c, name)
+			if !ok {
+				continue
+			}
+			for _, o := range cols {
+				if theirs, ok := medianTime(o, name); ok && o != c {
+					logs += math.Log(mine / theirs)
+					n++
+				}
+			}
+		}
+		if n > 0 && logs/float64(n) > bestScore {
+			best, bestScore = c.label, logs/float64(n)
+		}
+	}
+	return best
+}
+
+// medianTime is the median of the first time metric f has for case
+// name, if it is positive.
+func medianTime(f *file, name string) (float64, bool) {
+	for _, u := range f.units {
+		if vs := f.values[name][u]; isTime(u) && len(vs) > 0 {
+			m := slices.Clone(vs)
+			slices.Sort(m)
+			med := m[len(m)/2]
+			if len(m)%2 == 0 {
+				med = (m[len(m)/2-1] + m[len(m)/2]) / 2
+			}
+			return med, med > 0
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,254 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
+)
+
+// ReferenceVariant is the variant a case is compared with by default
+// where the run holds it: the float64 ground truth.
+const ReferenceVariant = "reference"
+
+// problemKeys are the name keys that make two cases the same problem,
+// whose variants a speed-up compares: every key but the variant and how
+// it is set up and timed.
+var problemKeys = []string{"size", "filter", "k", "border", "type", "ch", "layout"}
+
+// setupKeys are the other keys; of a baseline variant's cases of a
+// problem, a case is compared with the one that shares most of them.
+var setupKeys = []string{"timing", "mem", "cache", "block", "opts", "tune", "gpus"}
+
+// Baselines is, for the cases of one run, the case each is compared with.
+type Baselines struct {
+	// Name is the baseline variant's name where every case that has a
+	// baseline has the same one, else "".
+	Name string
+	// Named is the variant asked for (Summary's baseline), or "" for
+	// the default: the reference where a problem has it, else its
+	// slowest variant.
+	Named string
+	of    map[*Sample]*Sample
+}
+
+// NewBaselines picks each case's baseline among the cases of samples
+// of the same problem (problemKeys): a case of the variant named, or
+// by default of ReferenceVariant where the problem has one, else of the
+// problem's slowest variant (its case of the longest median time). Of
+// several cases of that variant, a case's baseline is the one that
+// shares most of its setupKeys, then the slowest. A problem without the
+// variant named, or with one variant only, has no baselines.
+func NewBaselines(samples []*Sample, named string) *Baselines {
+	b := &Baselines{Named: named, of: map[*Sample]*Sample{}}
+	groups := map[string][]*Sample{}
+	var order []string
+	for _, s := range samples {
+		id := keyTuple(s, problemKeys)
+		if _, ok := groups[id]; !ok {
+			order = append(order, id)
+		}
+		groups[id] = append(groups[id], s)
+	}
+	names := map[string]bool{}
+	for _, id := range order {
+		g := groups[id]
+		variants := map[string]bool{}
+		for _, s := range g {
+			variants[s.Keys["variant"]] = true
+		}
+		if len(variants) < 2 {
+			continue
+		}
+		base := named
+		switch {
+		case base != "":
+		case variants[ReferenceVariant]:
+			base = ReferenceVariant
+		default:
+			base = slowest(g).Keys["variant"]
+		}
+		cands := slices.DeleteFunc(slices.Clone(g), func(s *Sample) bool { return s.Keys["variant"] != base })
+		if len(cands) == 0 {
+			continue
+		}
+		names[base] = true
+		for _, s := range g {
+			b.of[s] = closestSetup(s, cands)
+		}
+	}
+	if len(names) == 1 {
+		for n := range names {
+			b.Name = n
+		}
+	}
+	return b
+}
+
+// Any reports whether a case has a baseline other than itself.
+func (b *Baselines) Any() bool {
+	for s, base := range b.of {
+		if s != base {
+			return true
+		}
+	}
+	return false
+}
+
+// Of is the case s is compared with; nil where it has none.
+func (b *Baselines) Of(s *Sample) *Sample { return b.of[s] }
+
+// Header is a speed-up column's name that says the baseline: "speed-up
+// vs cpu-naive", or "speed-up vs baseline" where the problems'
+// baselines differ.
+func (b *Baselines) Header() string {
+	if b.Name != "" {
+		return "speed-up vs " + b.Name
+	}
+	return "speed-up vs baseline"
+}
+
+// Caption says what the speed-ups are over, for a table whose column
+// does not: "Speed-ups over cpu-naive." or "Speed-ups over each
+// problem's slowest variant.".
+func (b *Baselines) Caption() string {
+	switch {
+	case b.Name != "":
+		return "Speed-ups over " + b.Name + "."
+	case b.Named != "":
+		return "Speed-ups over " + b.Named + " where a problem has it."
+	}
+	return "Speed-ups over the reference where a problem has it, else over its slowest variant."
+}
+
+// Legend says what the speed-up column headed col holds.
+func (b *Baselines) Legend(col string) string {
+	var which string
+	switch {
+	case b.Named != "":
+		which = "the cases of " + b.Named + " (-baseline)"
+	case b.Name == ReferenceVariant:
+		which = "the reference variant's cases"
+	default:
+		which = "the cases of the reference variant where a problem has one, else of its slowest variant (-baseline names another)"
+	}
+	return col + ": the baseline's median time over the case's, for cases of the same problem (size, filter, border, " +
+		"type, channels, layout); the baseline is " + which + ". Above 1× the case is faster. In parentheses the range the two " +
+		fmt.Sprintf("medians' %.0f%% intervals allow; ~ where the Mann-Whitney U test of the runs gives p > %v ", 100*runfile.Confidence, thresholds.CompareAlpha) +
+		"(no significant difference, as benchstat prints it), the ratio then shown for scale; \"baseline\" on the baseline's own rows."
+}
+
+// Cell formats the speed-up of s over its baseline (SpeedupCell).
+func (b *Baselines) Cell(s *Sample) string {
+	base := b.of[s]
+	switch {
+	case base == nil:
+		return missing
+	case base == s:
+		return "baseline"
+	}
+	return SpeedupCell(timeOf(base), timeOf(s))
+}
+
+// SpeedupCell formats base's median over m's, the speed-up of m over
+// base: "57.3× (52.1–61.0)" where the runs differ significantly
+// (Compare), with the range the two medians' intervals allow where both
+// have one; "~ 1.02×" where they do not; a dash where either holds
+// nothing.
+func SpeedupCell(base, m Measure) string {
+	r, significant, ok := ratio(base, m)
+	switch {
+	case !ok:
+		return missing
+	case !significant:
+		return "~ " + Sig(r, 3) + "×"
+	}
+	cell := Sig(r, 3) + "×"
+	if lo, hi, ok := ratioInterval(base, m); ok {
+		cell += " (" + Sig(lo, 3) + "–" + Sig(hi, 3) + ")"
+	}
+	return cell
+}
+
+// ratioInterval is the range of a's median over b's that their
+// confidence intervals allow: a's low end over b's high end to a's high
+// end over b's low end. ok is false where either has no interval.
+func ratioInterval(a, b Measure) (lo, hi float64, ok bool) {
+	sa, sb := a.Summary(), b.Summary()
+	for _, v := range []float64{sa.Lo, sa.Hi, sb.Lo, sb.Hi} {
+		if math.IsInf(v, 0) || math.IsNaN(v) || v <= 0 {
+			return 0, 0, false
+		}
+	}
+	return sa.Lo / sb.Hi, sa.Hi / sb.Lo, true
+}
+
+// slowest is the case of g with the longest median time.
+func slowest(g []*Sample) *Sample {
+	var worst *Sample
+	wt := math.Inf(-1)
+	for _, s := range g {
+		if t := timeOf(s).Center(); t > wt || worst == nil {
+			worst, wt = s, t
+		}
+	}
+	return worst
+}
+
+// closestSetup is the case of cands that shares most setupKeys with s,
+// then the slowest; s itself where it is one of them.
+func closestSetup(s *Sample, cands []*Sample) *Sample {
+	if slices.Contains(cands, s) {
+		return s
+	}
+	var best *Sample
+	bestShared, bestTime := -1, math.Inf(-1)
+	for _, c := range cands {
+		shared := 0
+		for _, k := range setupKeys {
+			if c.Keys[k] == s.Keys[k] {
+				shared++
+			}
+		}
+		t := timeOf(c).Center()
+		if shared > bestShared || shared == bestShared && t > bestTime {
+			best, bestShared, bestTime = c, shared, t
+		}
+	}
+	return best
+}
+
+// keyTuple joins s's values of keys into one string.
+func keyTuple(s *Sample, keys []string) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = s.Keys[k]
+	}
+	return strings.Join(parts, "\x00")
+}
+
+// checkBaseline reports an error where no case of runs has the variant
+// named baseline, naming the closest variants they have.
+func checkBaseline(runs []*Run, baseline string) error {
+	var names []string
+	for _, r := range runs {
+		for _, s := range r.Samples {
+			if v := s.Keys["variant"]; !slices.Contains(names, v) {
+				names = append(names, v)
+			}
+		}
+	}
+	if slices.Contains(names, baseline) {
+		return nil
+	}
+	slices.Sort(names)
+	msg := fmt.Sprintf("-baseline %s: no run has that variant", baseline)
+	if near := convolve.Closest(baseline, names, 3); len(near) > 0 {
+		msg += " (did you mean " + strings.Join(near, ", ") + "?)"
+	}
+	return errors.New(msg)
+}
