@@ -209,19 +209,11 @@ func (d *Driver) Sticky() driver.Result {
 }
 
 func (d *Driver) Init(flags uint32) driver.Result {
-	if r := d.enter("cuInit"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	return d.InitResult
+	return run(d, "cuInit", func() driver.Result { return d.InitResult })
 }
 
 func (d *Driver) DriverGetVersion() (int32, driver.Result) {
-	if r := d.enter("cuDriverGetVersion"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	return 12080, driver.Success
+	return call(d, "cuDriverGetVersion", func() (int32, driver.Result) { return 12080, driver.Success })
 }
 
 // GetErrorName and GetErrorString leave naming to the caller's table.
@@ -244,38 +236,24 @@ func (d *Driver) devices() int32 {
 }
 
 func (d *Driver) DeviceGetCount() (int32, driver.Result) {
-	if r := d.enter("cuDeviceGetCount"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	return d.devices(), driver.Success
+	return call(d, "cuDeviceGetCount", func() (int32, driver.Result) { return d.devices(), driver.Success })
 }
 
 func (d *Driver) DeviceGet(ordinal int32) (driver.Device, driver.Result) {
-	if r := d.enter("cuDeviceGet"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if ordinal < 0 || ordinal >= d.devices() {
-		return 0, driver.Result(101) // CUDA_ERROR_INVALID_DEVICE
-	}
-	return driver.Device(ordinal), driver.Success
+	return call(d, "cuDeviceGet", func() (driver.Device, driver.Result) {
+		if ordinal < 0 || ordinal >= d.devices() {
+			return 0, driver.Result(101) // CUDA_ERROR_INVALID_DEVICE
+		}
+		return driver.Device(ordinal), driver.Success
+	})
 }
 
 func (d *Driver) DeviceGetName(dev driver.Device) (string, driver.Result) {
-	if r := d.enter("cuDeviceGetName"); r != driver.Success {
-		return "", r
-	}
-	defer d.mu.Unlock()
-	return fmt.Sprintf("Fake GPU %d", dev), driver.Success
+	return call(d, "cuDeviceGetName", func() (string, driver.Result) { return fmt.Sprintf("Fake GPU %d", dev), driver.Success })
 }
 
 func (d *Driver) DeviceGetUuid(dev driver.Device) ([16]byte, driver.Result) {
-	if r := d.enter("cuDeviceGetUuid"); r != driver.Success {
-		return [16]byte{}, r
-	}
-	defer d.mu.Unlock()
-	return [16]byte{0xfa, 0xce, 15: byte(dev)}, driver.Success
+	return call(d, "cuDeviceGetUuid", func() ([16]byte, driver.Result) { return [16]byte{0xfa, 0xce, 15: byte(dev)}, driver.Success })
 }
 
 // Attributes of the fake device: compute capability 9.0, 132 SMs, 4 MiB
@@ -288,40 +266,28 @@ var attributes = map[driver.DeviceAttribute]int32{
 }
 
 func (d *Driver) DeviceGetAttribute(a driver.DeviceAttribute, dev driver.Device) (int32, driver.Result) {
-	if r := d.enter("cuDeviceGetAttribute"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	return attributes[a], driver.Success
+	return call(d, "cuDeviceGetAttribute", func() (int32, driver.Result) { return attributes[a], driver.Success })
 }
 
 func (d *Driver) DeviceTotalMem(dev driver.Device) (uint64, driver.Result) {
-	if r := d.enter("cuDeviceTotalMem"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	return d.MemBytes, driver.Success
+	return call(d, "cuDeviceTotalMem", func() (uint64, driver.Result) { return d.MemBytes, driver.Success })
 }
 
 func (d *Driver) DevicePrimaryCtxRetain(dev driver.Device) (driver.Context, driver.Result) {
-	if r := d.enter("cuDevicePrimaryCtxRetain"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	d.retained++
-	return driver.Context(0xc0de00 + uintptr(dev)), driver.Success
+	return call(d, "cuDevicePrimaryCtxRetain", func() (driver.Context, driver.Result) {
+		d.retained++
+		return driver.Context(0xc0de00 + uintptr(dev)), driver.Success
+	})
 }
 
 func (d *Driver) DevicePrimaryCtxRelease(dev driver.Device) driver.Result {
-	if r := d.enter("cuDevicePrimaryCtxRelease"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if d.retained == 0 {
-		return driver.ErrorInvalidValue
-	}
-	d.retained--
-	return driver.Success
+	return run(d, "cuDevicePrimaryCtxRelease", func() driver.Result {
+		if d.retained == 0 {
+			return driver.ErrorInvalidValue
+		}
+		d.retained--
+		return driver.Success
+	})
 }
 
 // DevicePrimaryCtxReset clears the sticky error and frees everything the
@@ -346,22 +312,14 @@ func (d *Driver) DevicePrimaryCtxReset(dev driver.Device) driver.Result {
 }
 
 func (d *Driver) CtxSetCurrent(c driver.Context) driver.Result {
-	if r := d.enter("cuCtxSetCurrent"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	return driver.Success
+	return run(d, "cuCtxSetCurrent", func() driver.Result { return driver.Success })
 }
 
 func (d *Driver) CtxSynchronize() driver.Result { return d.simple("cuCtxSynchronize") }
 
 // simple runs a call that has no effect in the fake.
 func (d *Driver) simple(api string) driver.Result {
-	if r := d.enter(api); r != driver.Success {
-		return r
-	}
-	d.mu.Unlock()
-	return driver.Success
+	return run(d, api, func() driver.Result { return driver.Success })
 }
 
 func (d *Driver) alloc(bytes uint64) (driver.DevPtr, driver.Result) {
@@ -378,11 +336,7 @@ func (d *Driver) alloc(bytes uint64) (driver.DevPtr, driver.Result) {
 }
 
 func (d *Driver) MemAlloc(bytes uint64) (driver.DevPtr, driver.Result) {
-	if r := d.enter("cuMemAlloc"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	return d.alloc(bytes)
+	return call(d, "cuMemAlloc", func() (driver.DevPtr, driver.Result) { return d.alloc(bytes) })
 }
 
 func (d *Driver) MemAllocPitch(widthBytes, height uint64, elemSize uint32) (driver.DevPtr, uint64, driver.Result) {
@@ -399,17 +353,15 @@ func (d *Driver) MemAllocPitch(widthBytes, height uint64, elemSize uint32) (driv
 }
 
 func (d *Driver) MemFree(p driver.DevPtr) driver.Result {
-	if r := d.enter("cuMemFree"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	b, ok := d.mem[p]
-	if !ok {
-		return driver.ErrorInvalidValue
-	}
-	d.used -= uint64(len(b))
-	delete(d.mem, p)
-	return driver.Success
+	return run(d, "cuMemFree", func() driver.Result {
+		b, ok := d.mem[p]
+		if !ok {
+			return driver.ErrorInvalidValue
+		}
+		d.used -= uint64(len(b))
+		delete(d.mem, p)
+		return driver.Success
+	})
 }
 
 func (d *Driver) MemGetInfo() (free, total uint64, r driver.Result) {
@@ -421,29 +373,19 @@ func (d *Driver) MemGetInfo() (free, total uint64, r driver.Result) {
 }
 
 func (d *Driver) MemHostAlloc(bytes uint64, flags uint32) (unsafe.Pointer, driver.Result) {
-	if r := d.enter("cuMemHostAlloc"); r != driver.Success {
-		return nil, r
-	}
-	defer d.mu.Unlock()
-	if bytes == 0 {
-		return nil, driver.ErrorInvalidValue
-	}
-	b := make([]byte, bytes)
-	p := unsafe.Pointer(&b[0])
-	d.host[p] = b
-	return p, driver.Success
+	return call(d, "cuMemHostAlloc", func() (unsafe.Pointer, driver.Result) {
+		if bytes == 0 {
+			return nil, driver.ErrorInvalidValue
+		}
+		b := make([]byte, bytes)
+		p := unsafe.Pointer(&b[0])
+		d.host[p] = b
+		return p, driver.Success
+	})
 }
 
 func (d *Driver) MemFreeHost(p unsafe.Pointer) driver.Result {
-	if r := d.enter("cuMemFreeHost"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if _, ok := d.host[p]; !ok {
-		return driver.ErrorInvalidValue
-	}
-	delete(d.host, p)
-	return driver.Success
+	return run(d, "cuMemFreeHost", func() driver.Result { return drop(d.host, p, driver.ErrorInvalidValue) })
 }
 
 // span returns the n device bytes at p, or false when they are not inside
@@ -581,14 +523,12 @@ func (d *Driver) DeviceCanAccessPeer(dev, peer driver.Device) (int32, driver.Res
 	if d.NoPeer {
 		return 0, driver.ErrorNotFound
 	}
-	if r := d.enter("cuDeviceCanAccessPeer"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if d.PeerDenied && dev != peer {
-		return 0, driver.Success
-	}
-	return 1, driver.Success
+	return call(d, "cuDeviceCanAccessPeer", func() (int32, driver.Result) {
+		if d.PeerDenied && dev != peer {
+			return 0, driver.Success
+		}
+		return 1, driver.Success
+	})
 }
 
 // CtxEnablePeerAccess records that peer's memory may be accessed from
@@ -600,21 +540,19 @@ func (d *Driver) CtxEnablePeerAccess(peer driver.Context, flags uint32) driver.R
 	if d.NoPeer {
 		return driver.ErrorNotFound
 	}
-	if r := d.enter("cuCtxEnablePeerAccess"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if d.PeerDenied {
-		return driver.Result(217) // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
-	}
-	if d.peers == nil {
-		d.peers = map[driver.Context]bool{}
-	}
-	if d.peers[peer] {
-		return driver.ErrorPeerAccessAlreadyEnabled
-	}
-	d.peers[peer] = true
-	return driver.Success
+	return run(d, "cuCtxEnablePeerAccess", func() driver.Result {
+		if d.PeerDenied {
+			return driver.Result(217) // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+		}
+		if d.peers == nil {
+			d.peers = map[driver.Context]bool{}
+		}
+		if d.peers[peer] {
+			return driver.ErrorPeerAccessAlreadyEnabled
+		}
+		d.peers[peer] = true
+		return driver.Success
+	})
 }
 
 func (d *Driver) memcpy2D(api string, c *driver.Memcpy2D) driver.Result {
@@ -653,25 +591,15 @@ func (d *Driver) Memcpy2DAsync(c *driver.Memcpy2D, s driver.Stream) driver.Resul
 }
 
 func (d *Driver) StreamCreate(flags uint32) (driver.Stream, driver.Result) {
-	if r := d.enter("cuStreamCreate"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	s := driver.Stream(d.handle(1))
-	d.streams[s] = &stream{}
-	return s, driver.Success
+	return call(d, "cuStreamCreate", func() (driver.Stream, driver.Result) {
+		s := driver.Stream(d.handle(1))
+		d.streams[s] = &stream{}
+		return s, driver.Success
+	})
 }
 
 func (d *Driver) StreamDestroy(s driver.Stream) driver.Result {
-	if r := d.enter("cuStreamDestroy"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if d.streams[s] == nil {
-		return driver.ErrorInvalidHandle
-	}
-	delete(d.streams, s)
-	return driver.Success
+	return run(d, "cuStreamDestroy", func() driver.Result { return drop(d.streams, s, driver.ErrorInvalidHandle) })
 }
 
 func (d *Driver) StreamSynchronize(s driver.Stream) driver.Result {
@@ -679,25 +607,15 @@ func (d *Driver) StreamSynchronize(s driver.Stream) driver.Result {
 }
 
 func (d *Driver) EventCreate(flags uint32) (driver.Event, driver.Result) {
-	if r := d.enter("cuEventCreate"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	e := driver.Event(d.handle(1))
-	d.events[e] = true
-	return e, driver.Success
+	return call(d, "cuEventCreate", func() (driver.Event, driver.Result) {
+		e := driver.Event(d.handle(1))
+		d.events[e] = true
+		return e, driver.Success
+	})
 }
 
 func (d *Driver) EventDestroy(e driver.Event) driver.Result {
-	if r := d.enter("cuEventDestroy"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if !d.events[e] {
-		return driver.ErrorInvalidHandle
-	}
-	delete(d.events, e)
-	return driver.Success
+	return run(d, "cuEventDestroy", func() driver.Result { return drop(d.events, e, driver.ErrorInvalidHandle) })
 }
 
 func (d *Driver) EventRecord(e driver.Event, s driver.Stream) driver.Result {
@@ -707,14 +625,12 @@ func (d *Driver) EventRecord(e driver.Event, s driver.Stream) driver.Result {
 // StreamWaitEvent checks that the stream (0: the legacy stream) and the
 // event exist; work runs at once here, so there is nothing to wait for.
 func (d *Driver) StreamWaitEvent(s driver.Stream, e driver.Event, flags uint32) driver.Result {
-	if r := d.enter("cuStreamWaitEvent"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if !d.events[e] || s != 0 && d.streams[s] == nil || flags != 0 {
-		return driver.ErrorInvalidHandle
-	}
-	return driver.Success
+	return run(d, "cuStreamWaitEvent", func() driver.Result {
+		if !d.events[e] || s != 0 && d.streams[s] == nil || flags != 0 {
+			return driver.ErrorInvalidHandle
+		}
+		return driver.Success
+	})
 }
 
 func (d *Driver) EventSynchronize(e driver.Event) driver.Result {
@@ -724,55 +640,41 @@ func (d *Driver) EventSynchronize(e driver.Event) driver.Result {
 // EventElapsedTime reports one microsecond per call recorded since the
 // driver was created, so that elapsed times are positive and distinct.
 func (d *Driver) EventElapsedTime(start, stop driver.Event) (float32, driver.Result) {
-	if r := d.enter("cuEventElapsedTime"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if !d.events[start] || !d.events[stop] {
-		return 0, driver.ErrorInvalidHandle
-	}
-	return float32(len(d.calls)) / 1000, driver.Success
+	return call(d, "cuEventElapsedTime", func() (float32, driver.Result) {
+		if !d.events[start] || !d.events[stop] {
+			return 0, driver.ErrorInvalidHandle
+		}
+		return float32(len(d.calls)) / 1000, driver.Success
+	})
 }
 
 func (d *Driver) ModuleLoadData(image unsafe.Pointer) (driver.Module, driver.Result) {
-	if r := d.enter("cuModuleLoadData"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if image == nil {
-		return 0, driver.ErrorInvalidValue
-	}
-	m := driver.Module(d.handle(1))
-	d.modules[m] = true
-	return m, driver.Success
+	return call(d, "cuModuleLoadData", func() (driver.Module, driver.Result) {
+		if image == nil {
+			return 0, driver.ErrorInvalidValue
+		}
+		m := driver.Module(d.handle(1))
+		d.modules[m] = true
+		return m, driver.Success
+	})
 }
 
 func (d *Driver) ModuleUnload(m driver.Module) driver.Result {
-	if r := d.enter("cuModuleUnload"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if !d.modules[m] {
-		return driver.ErrorInvalidHandle
-	}
-	delete(d.modules, m)
-	return driver.Success
+	return run(d, "cuModuleUnload", func() driver.Result { return drop(d.modules, m, driver.ErrorInvalidHandle) })
 }
 
 func (d *Driver) ModuleGetFunction(m driver.Module, name string) (driver.Function, driver.Result) {
-	if r := d.enter("cuModuleGetFunction"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if !d.modules[m] {
-		return 0, driver.ErrorInvalidHandle
-	}
-	if _, ok := d.Kernels[name]; !ok {
-		return 0, driver.ErrorNotFound
-	}
-	f := driver.Function(d.handle(1))
-	d.funcs[f] = name
-	return f, driver.Success
+	return call(d, "cuModuleGetFunction", func() (driver.Function, driver.Result) {
+		if !d.modules[m] {
+			return 0, driver.ErrorInvalidHandle
+		}
+		if _, ok := d.Kernels[name]; !ok {
+			return 0, driver.ErrorNotFound
+		}
+		f := driver.Function(d.handle(1))
+		d.funcs[f] = name
+		return f, driver.Success
+	})
 }
 
 // ModuleGetGlobal finds no globals: modules of the fake have none.
@@ -785,17 +687,15 @@ func (d *Driver) ModuleGetGlobal(m driver.Module, name string) (driver.DevPtr, u
 }
 
 func (d *Driver) FuncGetAttribute(a driver.FuncAttribute, f driver.Function) (int32, driver.Result) {
-	if r := d.enter("cuFuncGetAttribute"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if d.funcs[f] == "" {
-		return 0, driver.ErrorInvalidHandle
-	}
-	if a == 0 { // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-		return 1024, driver.Success
-	}
-	return 0, driver.Success
+	return call(d, "cuFuncGetAttribute", func() (int32, driver.Result) {
+		if d.funcs[f] == "" {
+			return 0, driver.ErrorInvalidHandle
+		}
+		if a == 0 { // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+			return 1024, driver.Success
+		}
+		return 0, driver.Success
+	})
 }
 
 func (d *Driver) FuncSetAttribute(f driver.Function, a driver.FuncAttribute, v int32) driver.Result {
@@ -862,114 +762,96 @@ func (d *Driver) ParamInfoErrors() int {
 }
 
 func (d *Driver) LaunchKernel(f driver.Function, gx, gy, gz, bx, by, bz, shared uint32, s driver.Stream, params *unsafe.Pointer) driver.Result {
-	if r := d.enter("cuLaunchKernel"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	name := d.funcs[f]
-	if name == "" {
-		return driver.ErrorInvalidHandle
-	}
-	if gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || bx*by*bz > 1024 {
-		return driver.ErrorInvalidValue
-	}
-	sizes := d.Kernels[name]
-	if len(sizes) > 0 && params == nil {
-		return driver.ErrorInvalidValue
-	}
-	l := Launch{Kernel: name, Grid: [3]uint32{gx, gy, gz}, Block: [3]uint32{bx, by, bz}, SharedBytes: shared, Stream: s}
-	if len(sizes) > 0 {
-		ptrs := unsafe.Slice(params, len(sizes))
-		for i, n := range sizes {
-			l.Args = append(l.Args, append([]byte(nil), unsafe.Slice((*byte)(ptrs[i]), n)...))
+	return run(d, "cuLaunchKernel", func() driver.Result {
+		name := d.funcs[f]
+		if name == "" {
+			return driver.ErrorInvalidHandle
 		}
-	}
-	if st := d.streams[s]; st != nil && st.capturing {
-		l.CapturedInto = true
-		st.captured = append(st.captured, l)
+		if gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || bx*by*bz > 1024 {
+			return driver.ErrorInvalidValue
+		}
+		sizes := d.Kernels[name]
+		if len(sizes) > 0 && params == nil {
+			return driver.ErrorInvalidValue
+		}
+		l := Launch{Kernel: name, Grid: [3]uint32{gx, gy, gz}, Block: [3]uint32{bx, by, bz}, SharedBytes: shared, Stream: s}
+		if len(sizes) > 0 {
+			ptrs := unsafe.Slice(params, len(sizes))
+			for i, n := range sizes {
+				l.Args = append(l.Args, append([]byte(nil), unsafe.Slice((*byte)(ptrs[i]), n)...))
+			}
+		}
+		if st := d.streams[s]; st != nil && st.capturing {
+			l.CapturedInto = true
+			st.captured = append(st.captured, l)
+			return driver.Success
+		}
+		d.launches = append(d.launches, l)
+		if fault := d.Faults[name]; fault != driver.Success {
+			d.sticky = fault
+		}
 		return driver.Success
-	}
-	d.launches = append(d.launches, l)
-	if fault := d.Faults[name]; fault != driver.Success {
-		d.sticky = fault
-	}
-	return driver.Success
+	})
 }
 
 func (d *Driver) TexObjectCreate(res *driver.ResourceDesc, tex *driver.TextureDesc) (driver.TexObject, driver.Result) {
-	if r := d.enter("cuTexObjectCreate"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	if res == nil || tex == nil {
-		return 0, driver.ErrorInvalidValue
-	}
-	t := driver.TexObject(d.handle(1))
-	d.textures[t] = true
-	return t, driver.Success
+	return call(d, "cuTexObjectCreate", func() (driver.TexObject, driver.Result) {
+		if res == nil || tex == nil {
+			return 0, driver.ErrorInvalidValue
+		}
+		t := driver.TexObject(d.handle(1))
+		d.textures[t] = true
+		return t, driver.Success
+	})
 }
 
 func (d *Driver) TexObjectDestroy(t driver.TexObject) driver.Result {
-	if r := d.enter("cuTexObjectDestroy"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if !d.textures[t] {
-		return driver.ErrorInvalidHandle
-	}
-	delete(d.textures, t)
-	return driver.Success
+	return run(d, "cuTexObjectDestroy", func() driver.Result { return drop(d.textures, t, driver.ErrorInvalidHandle) })
 }
 
 func (d *Driver) StreamBeginCapture(s driver.Stream, mode uint32) driver.Result {
 	if d.NoGraphs {
 		return driver.ErrorNotFound
 	}
-	if r := d.enter("cuStreamBeginCapture"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	st := d.streams[s]
-	if st == nil || st.capturing {
-		return driver.ErrorInvalidValue
-	}
-	st.capturing, st.captured = true, nil
-	return driver.Success
+	return run(d, "cuStreamBeginCapture", func() driver.Result {
+		st := d.streams[s]
+		if st == nil || st.capturing {
+			return driver.ErrorInvalidValue
+		}
+		st.capturing, st.captured = true, nil
+		return driver.Success
+	})
 }
 
 func (d *Driver) StreamEndCapture(s driver.Stream) (driver.Graph, driver.Result) {
 	if d.NoGraphs {
 		return 0, driver.ErrorNotFound
 	}
-	if r := d.enter("cuStreamEndCapture"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	st := d.streams[s]
-	if st == nil || !st.capturing {
-		return 0, driver.ErrorInvalidValue
-	}
-	g := driver.Graph(d.handle(1))
-	d.graphs[g] = st.captured
-	st.capturing, st.captured = false, nil
-	return g, driver.Success
+	return call(d, "cuStreamEndCapture", func() (driver.Graph, driver.Result) {
+		st := d.streams[s]
+		if st == nil || !st.capturing {
+			return 0, driver.ErrorInvalidValue
+		}
+		g := driver.Graph(d.handle(1))
+		d.graphs[g] = st.captured
+		st.capturing, st.captured = false, nil
+		return g, driver.Success
+	})
 }
 
 func (d *Driver) GraphInstantiate(g driver.Graph, flags uint64) (driver.GraphExec, driver.Result) {
 	if d.NoGraphs {
 		return 0, driver.ErrorNotFound
 	}
-	if r := d.enter("cuGraphInstantiateWithFlags"); r != driver.Success {
-		return 0, r
-	}
-	defer d.mu.Unlock()
-	ls, ok := d.graphs[g]
-	if !ok {
-		return 0, driver.ErrorInvalidHandle
-	}
-	e := driver.GraphExec(d.handle(1))
-	d.execs[e] = ls
-	return e, driver.Success
+	return call(d, "cuGraphInstantiateWithFlags", func() (driver.GraphExec, driver.Result) {
+		ls, ok := d.graphs[g]
+		if !ok {
+			return 0, driver.ErrorInvalidHandle
+		}
+		e := driver.GraphExec(d.handle(1))
+		d.execs[e] = ls
+		return e, driver.Success
+	})
 }
 
 func (d *Driver) GraphUpload(e driver.GraphExec, s driver.Stream) driver.Result {
@@ -983,52 +865,60 @@ func (d *Driver) GraphLaunch(e driver.GraphExec, s driver.Stream) driver.Result 
 	if d.NoGraphs {
 		return driver.ErrorNotFound
 	}
-	if r := d.enter("cuGraphLaunch"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	ls, ok := d.execs[e]
-	if !ok {
-		return driver.ErrorInvalidHandle
-	}
-	for _, l := range ls {
-		l.CapturedInto, l.FromGraph, l.Stream = false, true, s
-		d.launches = append(d.launches, l)
-		if fault := d.Faults[l.Kernel]; fault != driver.Success {
-			d.sticky = fault
+	return run(d, "cuGraphLaunch", func() driver.Result {
+		ls, ok := d.execs[e]
+		if !ok {
+			return driver.ErrorInvalidHandle
 		}
-	}
-	return driver.Success
+		for _, l := range ls {
+			l.CapturedInto, l.FromGraph, l.Stream = false, true, s
+			d.launches = append(d.launches, l)
+			if fault := d.Faults[l.Kernel]; fault != driver.Success {
+				d.sticky = fault
+			}
+		}
+		return driver.Success
+	})
 }
 
 func (d *Driver) GraphExecDestroy(e driver.GraphExec) driver.Result {
 	if d.NoGraphs {
 		return driver.ErrorNotFound
 	}
-	if r := d.enter("cuGraphExecDestroy"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if _, ok := d.execs[e]; !ok {
-		return driver.ErrorInvalidHandle
-	}
-	delete(d.execs, e)
-	return driver.Success
+	return run(d, "cuGraphExecDestroy", func() driver.Result { return drop(d.execs, e, driver.ErrorInvalidHandle) })
 }
 
 func (d *Driver) GraphDestroy(g driver.Graph) driver.Result {
 	if d.NoGraphs {
 		return driver.ErrorNotFound
 	}
-	if r := d.enter("cuGraphDestroy"); r != driver.Success {
-		return r
-	}
-	defer d.mu.Unlock()
-	if _, ok := d.graphs[g]; !ok {
-		return driver.ErrorInvalidHandle
-	}
-	delete(d.graphs, g)
-	return driver.Success
+	return run(d, "cuGraphDestroy", func() driver.Result { return drop(d.graphs, g, driver.ErrorInvalidHandle) })
 }
 
 var _ driver.Driver = (*Driver)(nil)
+
+// call runs f for the C API api under the driver's lock, unless the
+// context holds a sticky error or api is set to fail.
+func call[T any](d *Driver, api string, f func() (T, driver.Result)) (T, driver.Result) {
+	if r := d.enter(api); r != driver.Success {
+		var zero T
+		return zero, r
+	}
+	defer d.mu.Unlock()
+	return f()
+}
+
+// run is call for the entry points that return a result only.
+func run(d *Driver, api string, f func() driver.Result) driver.Result {
+	_, r := call(d, api, func() (struct{}, driver.Result) { return struct{}{}, f() })
+	return r
+}
+
+// drop deletes k from m, or returns bad when m does not hold it.
+func drop[K comparable, V any](m map[K]V, k K, bad driver.Result) driver.Result {
+	if _, ok := m[k]; !ok {
+		return bad
+	}
+	delete(m, k)
+	return driver.Success
+}
