@@ -1,40 +1,18 @@
-// Package auto registers auto, the variant that picks the fastest proven path.
-//
-// auto plans each problem on the fastest path proven on the GPU at hand:
-// the tuned direct kernels (gpu-regtile, gpu-tiled), the fused separable
-// one (gpu-sepfused) and the separable pair (gpu-separable), the
-// tensor-core paths (gpu-tc-*) and FFT convolution (gpu-fft), whichever of
-// them are registered.
+// Package auto registers auto and auto-bf16, the variants that plan each
+// problem on the fastest path proven on the GPU at hand (see
+// docs/tuning-and-auto.md).
 //
 // The choice comes from the GPU's crossover table (package
-// tables/crossover, written from a run of preset crossover): the entry
-// of the problem's element type and filter kind with the nearest K and
-// image size class, and in its ranking the fastest path auto may take.
-// Where no table, entry or ranked path applies, a heuristic decides
-// (Heuristic). Only paths whose capabilities accept the problem and the
-// configuration are considered, and a path that refuses the problem at
-// plan time (a device limit) gives way to the next one.
-//
-// Accuracy: auto's results are held to the error model of the path it
-// picks for each problem (ModelFor, which the property suite, the
-// benchmarks' gate and the tuner read through convolve.ModelOf). The
-// registered auto takes the paths of two models: Direct (float32 direct
-// and separable kernels and the 3xTF32 tensor-core split) and FFT32
-// (gpu-fft); paths that round their operands to TF32 or bfloat16 are left
-// out, so that asking for auto never trades operand precision for speed.
-// A path that refuses a problem at plan time gives way only to a path
-// whose bound lies within the first choice's (Admits), so that a plan
-// always meets the model ModelFor named. auto's declared
-// Capabilities.Accuracy (Direct) is the model of what it cannot plan.
-// Its other capabilities are the union of its paths': a problem none of
-// them can plan is refused with a *convolve.CapabilityError, and auto
-// declares FiniteInput when any of its paths does, refusing non-finite
-// input even where the chosen path would take it.
-//
-// A plan of auto is the chosen path's plan; it says which path it chose
-// and why (Plan.Chosen, and convolve.TunedPlan's SettingSource, which the
-// benchmarks print beside each case), and is a convolve.DevicePlan when
-// the path's plan is one.
+// tables/crossover): the entry nearest the problem, and in its ranking the
+// fastest path auto may take; else Heuristic decides. Only paths whose
+// capabilities accept the problem are considered, and a path that refuses
+// it at plan time gives way to the next whose bound lies within the first
+// choice's (Admits). Each plan is held to the error model of its path
+// (ModelFor, read through convolve.ModelOf); auto takes the paths of the
+// Direct and FFT32 models, auto-bf16 those of BF16 and FFT32. The
+// capabilities are the union of the paths', and FiniteInput when any path
+// declares it. A plan is the chosen path's plan and says which it chose
+// and why (Plan.Chosen, SettingSource).
 package auto
 
 import (
@@ -273,20 +251,11 @@ func union(vs []convolve.Variant) convolve.Capabilities {
 	if len(vs) == 0 {
 		return c
 	}
-	ops, types, chans, lays, bords := true, true, true, true, true
+	caps := make([]convolve.Capabilities, len(vs))
 	c.SeparableOnly = true
-	for _, v := range vs {
+	for i, v := range vs {
 		pc := v.Describe().Caps
-		ops = ops && len(pc.Ops) > 0
-		types = types && len(pc.Types) > 0
-		chans = chans && len(pc.Channels) > 0
-		lays = lays && len(pc.Layouts) > 0
-		bords = bords && len(pc.Borders) > 0
-		c.Ops = addAll(c.Ops, pc.Ops)
-		c.Types = addAll(c.Types, pc.Types)
-		c.Channels = addAll(c.Channels, pc.Channels)
-		c.Layouts = addAll(c.Layouts, pc.Layouts)
-		c.Borders = addAll(c.Borders, pc.Borders)
+		caps[i] = pc
 		side := pc.MaxFilterSide
 		if side == 0 {
 			side = convolve.MaxFilterSide
@@ -296,31 +265,30 @@ func union(vs []convolve.Variant) convolve.Capabilities {
 		c.GPU = c.GPU || pc.GPU
 		c.FiniteInput = c.FiniteInput || pc.FiniteInput
 	}
-	if !ops {
-		c.Ops = nil
-	}
-	if !types {
-		c.Types = nil
-	}
-	if !chans {
-		c.Channels = nil
-	}
-	if !lays {
-		c.Layouts = nil
-	}
-	if !bords {
-		c.Borders = nil
-	}
+	c.Ops = unionOf(caps, func(c convolve.Capabilities) []convolve.Operation { return c.Ops })
+	c.Types = unionOf(caps, func(c convolve.Capabilities) []convolve.ElemType { return c.Types })
+	c.Channels = unionOf(caps, func(c convolve.Capabilities) []int { return c.Channels })
+	c.Layouts = unionOf(caps, func(c convolve.Capabilities) []convolve.Layout { return c.Layouts })
+	c.Borders = unionOf(caps, func(c convolve.Capabilities) []convolve.Border { return c.Borders })
 	return c
 }
 
-func addAll[T comparable](to, from []T) []T {
-	for _, x := range from {
-		if !slices.Contains(to, x) {
-			to = append(to, x)
+// unionOf is the union of the lists list gives of caps, in order of first
+// appearance, or nil (all) when one of them is empty.
+func unionOf[T comparable](caps []convolve.Capabilities, list func(convolve.Capabilities) []T) []T {
+	var out []T
+	for _, c := range caps {
+		l := list(c)
+		if len(l) == 0 {
+			return nil
+		}
+		for _, x := range l {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
+			}
 		}
 	}
-	return to
+	return out
 }
 
 // Choice is a path auto chose for a problem and why.
