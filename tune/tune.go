@@ -1,33 +1,20 @@
-// Package tune finds the fastest correct setting of a variant for a problem class.
+// Package tune finds the fastest correct setting of a variant for a
+// problem class (element type, filter size K, image size class) by
+// searching its tuning space (convolve.TuningSpace) on the device it plans
+// on.
 //
-// It searches the variant's tuning space (convolve.TuningSpace) for one
-// class (element type, filter size K and image size class) on the device
-// the variant plans on.
-//
-// Every candidate is first verified: it runs on a few random problems of
-// the class's type and K (odd, unaligned sizes, random weights) and its
-// output is compared with refimpl's float64 reference within the
-// per-element tolerance of the variant's error model (verify.Output, as
-// the property suite and the benchmarks' gate check outputs). A
-// candidate whose output differs is recorded as wrong, with the
-// mismatch, and is never chosen; one that fails to plan
-// or run is recorded as refused. A verified candidate is then timed on
-// the class's problem (a dense<K> filter, a Gaussian one for a variant
-// of separable filters only, on a square image of the class's side, zero
-// border): the median over samples of its kernel time, each
-// sample a batch of runs replayed from CUDA graphs
-// (convolve.DevicePlan.TimeKernelGraph), as the benchmarks time kernels.
-// Times are compared only within one run.
+// Every candidate is first verified on a few random problems of the class
+// against the reference within its error model (verify.Output): a wrong
+// one is recorded with the mismatch and never chosen, one that fails to
+// plan or run is recorded as refused. A verified candidate is timed on the
+// class's problem by the median of its kernel time replayed from CUDA
+// graphs (convolve.DevicePlan.TimeKernelGraph).
 //
 // The family's default setting is tried first, so the result is never
-// slower than it. A space no larger than the budget is searched
-// exhaustively; a larger one from the seeds (Options.Seeds: the command
-// passes the class's stored choice, the winners of the classes it tuned
-// before and the defaults of the other K classes) and a random sample
-// (half the budget together), then by best-first local search: the best
-// candidate not yet expanded has its allowed neighbours
-// (convolve.TuningSpace.Neighbours) tried, until the budget of candidates
-// or of time is spent or no candidate is left to expand.
+// slower than it. A space within the budget is searched exhaustively; a
+// larger one from seeds and a random sample, then by best-first local
+// search over neighbours (convolve.TuningSpace.Neighbours) until the
+// budget of candidates or time is spent.
 package tune
 
 import (

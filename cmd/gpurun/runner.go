@@ -88,11 +88,12 @@ func (r *runner) note(lines ...string) {
 	}
 }
 
-// refuse notes "NAME NOT OK: why" and counts a failure: a stage that
-// could not run, or whose check failed.
-func (r *runner) refuse(name, why string) {
+// refuse notes "NAME NOT OK: why" and counts a failure (a stage that
+// could not run, or whose check failed), and returns why.
+func (r *runner) refuse(name, why string) string {
 	r.note(name + " NOT OK: " + why)
 	r.fail()
+	return why
 }
 
 // writeFile writes OUTDIR/name, a summary the runner made.

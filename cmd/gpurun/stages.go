@@ -4,8 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,14 +39,12 @@ func (r *runner) props() string {
 func (r *runner) tune() string {
 	dir := r.outPath("tuning")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		r.refuse("tune", err.Error())
-		return err.Error()
+		return r.refuse("tune", err.Error())
 	}
 	tables, _ := filepath.Glob(filepath.Join(r.root, "tables", "tuning", "*.json"))
 	for _, t := range tables {
 		if err := copyFile(t, filepath.Join(dir, filepath.Base(t))); err != nil {
-			r.refuse("tune", err.Error())
-			return err.Error()
+			return r.refuse("tune", err.Error())
 		}
 	}
 	return verdict(r.run(step{name: "tune", args: []string{r.binary("tune"),
@@ -82,67 +78,29 @@ func (r *runner) tuneProps() string {
 
 // gallery is the gallery stage: the report's filter gallery rendered by
 // this GPU's fastest variants, ranked by the committed runs, packed as
-// OUTDIR/gallery.tar of gallery/.
+// OUTDIR/gallery.tar of gallery/ (the only entry of its temporary folder).
 func (r *runner) gallery() string {
 	tmp, err := os.MkdirTemp("", "gpurun-gallery-")
 	if err != nil {
-		r.refuse("gallery", err.Error())
-		return err.Error()
+		return r.refuse("gallery", err.Error())
 	}
 	defer os.RemoveAll(tmp)
 	o := r.run(step{name: "gallery", args: []string{r.binary("gallery"), "-data", filepath.Join(r.root, "results", "data"), "-out", filepath.Join(tmp, "gallery")}})
-	if err := tarFolder(r.outPath("gallery.tar"), tmp, "gallery"); err != nil {
-		r.refuse("gallery", err.Error())
-		return err.Error()
+	if err := tarFolder(r.outPath("gallery.tar"), tmp); err != nil {
+		return r.refuse("gallery", err.Error())
 	}
 	return verdict(o)
 }
 
-// tarFolder writes the folder parent/name, its files and folders, to the
-// tar archive path, under name/.
-func tarFolder(path, parent, name string) error {
+// tarFolder writes the files and folders under dir to the tar archive
+// path, named relative to dir.
+func tarFolder(path, dir string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	tw := tar.NewWriter(f)
-	err = filepath.WalkDir(filepath.Join(parent, name), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if !info.Mode().IsRegular() && !info.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(parent, p)
-		if err != nil {
-			return err
-		}
-		h, err := tar.FileInfoHeader(info, "")
-		if err != nil {
-			return err
-		}
-		h.Name = filepath.ToSlash(rel)
-		if info.IsDir() {
-			h.Name += "/"
-		}
-		if err := tw.WriteHeader(h); err != nil {
-			return err
-		}
-		if info.IsDir() {
-			return nil
-		}
-		src, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		_, err = io.Copy(tw, src)
-		return err
-	})
+	err = tw.AddFS(os.DirFS(dir))
 	if cerr := tw.Close(); err == nil {
 		err = cerr
 	}
@@ -220,18 +178,14 @@ func (r *runner) crossover() string {
 func (r *runner) shards(preset string) string {
 	name := "shards-" + preset
 	if r.getenv("SHARDS") != "" || r.getenv("SHARD_FIRST") != "" {
-		why := "SHARDS and SHARD_FIRST are not read: this stage runs one shard on each GPU of this host (sweep -devices); to split a preset over hosts, run .gpu/sweep -shard K/N on each and join the runs with sweep -merge; not run"
-		r.refuse(name, why)
-		return why
+		return r.refuse(name, "SHARDS and SHARD_FIRST are not read: this stage runs one shard on each GPU of this host (sweep -devices); to split a preset over hosts, run .gpu/sweep -shard K/N on each and join the runs with sweep -merge; not run")
 	}
 	gpus := strings.Split(r.getenv("SHARD_GPUS"), ",")
 	if r.getenv("SHARD_GPUS") == "" {
 		gpus = gpuIndices()
 	}
 	if len(gpus) == 0 {
-		why := "needs a GPU: SHARD_GPUS is empty and nvidia-smi -L lists none; not run"
-		r.refuse(name, why)
-		return why
+		return r.refuse(name, "needs a GPU: SHARD_GPUS is empty and nvidia-smi -L lists none; not run")
 	}
 	return verdict(r.run(step{name: name, args: append(r.sweepArgs("5"), "-sweep="+preset, "-devices", strings.Join(gpus, ","))}))
 }
@@ -242,14 +196,10 @@ func (r *runner) shards(preset string) string {
 func (r *runner) ncu(label string) string {
 	name := "ncu-" + label
 	if r.getenv("NCU_BENCH") == "" {
-		why := "NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as 'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'; not run"
-		r.refuse(name, why)
-		return why
+		return r.refuse(name, "NCU_BENCH is empty: set it to a -test.bench regex naming the cases to profile, such as 'BenchmarkConv/variant=gpu-regtile/size=4096x4096/filter=dense11/'; not run")
 	}
 	if _, err := exec.LookPath("ncu"); err != nil {
-		why := "ncu is not on PATH; not run"
-		r.refuse(name, why)
-		return why
+		return r.refuse(name, "ncu is not on PATH; not run")
 	}
 	args := []string{"ncu", "--clock-control", "none", "--section", "SpeedOfLight", "--csv", "--page", "details",
 		"--launch-skip", r.setting("NCU_SKIP", "2"), "--launch-count", r.setting("NCU_COUNT", "3")}
@@ -275,9 +225,7 @@ func (r *runner) ncu(label string) string {
 // or "NAME NOT OK: " and why (no table written), failing the stage.
 func (r *runner) ncuSummary(name string) string {
 	if _, err := os.Stat(r.binary("ncusum")); err != nil {
-		why := fmt.Sprintf("no %s (make gpu-bins builds it); ncu's CSV is in %s.csv", r.binary("ncusum"), name)
-		r.refuse(name, why)
-		return why
+		return r.refuse(name, fmt.Sprintf("no %s (make gpu-bins builds it); ncu's CSV is in %s.csv", r.binary("ncusum"), name))
 	}
 	var md, stderr bytes.Buffer
 	cmd := exec.Command(r.binary("ncusum"), name+".csv")
@@ -287,12 +235,10 @@ func (r *runner) ncuSummary(name string) string {
 		if why == "" {
 			why = err.Error()
 		}
-		r.refuse(name, why)
-		return why
+		return r.refuse(name, why)
 	}
 	if err := os.WriteFile(r.outPath(name+".md"), md.Bytes(), 0o644); err != nil {
-		r.refuse(name, err.Error())
-		return err.Error()
+		return r.refuse(name, err.Error())
 	}
 	tsv := exec.Command(r.binary("ncusum"), "-tsv", name+".csv")
 	tsv.Dir = r.out

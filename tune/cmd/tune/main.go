@@ -1,42 +1,19 @@
-// Command tune tunes GPU variants on this host's GPU.
-//
-// It writes the results into the GPU's tuning table, tables/tuning/<gpu
-// slug>.json, which every plan then reads (package tables/tuning).
+// Command tune tunes GPU variants on this host's GPU and writes the
+// results into its tuning table, tables/tuning/<gpu slug>.json, which
+// every plan then reads (see docs/tuning-and-auto.md).
 //
 //	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled,gpu-sepfused -k 3,5,7,11,21 -sizes large -time 165s
 //
 // For each variant and class (element type, K, size class) it runs
-// tune.Tune: the family's default setting first, then the setting the
-// table under -out already holds for the class (so that a rerun keeps
-// the stored choice unless it times a faster one), then the space
-// exhaustively or by random sampling and local search, within -budget
-// candidates per class and -time in all (what is left shared evenly by
-// the classes left);
-// every candidate is verified against the reference before it is timed.
-// A line per class says what was chosen, how it compares with the
-// default, and how many candidates were wrong, refused, crashed or hung.
-//
-// Each class is tuned in a child process of the command's own (the
-// command itself never opens the GPU), so that a candidate that breaks
-// its process fails alone: one that leaves the device unusable (a
-// sticky CUDA error such as an illegal address or a trap) or whose
-// process dies is recorded as crashed, one still running after
-// -case-timeout (default 2m) is killed and recorded as hung; the class
-// then goes on in a new child without it, from the candidates already
-// tried, and the other classes run in children of their own. A crashed
-// or hung candidate is never chosen. The run ends with a line per such
-// candidate naming the variant, class, setting and error, and the
-// command that tries that candidate alone:
-//
-//	go run ./tune/cmd/tune -variants gpu-regtile -types f32 -k 21 -sizes large -verify 3 -samples 7 -seed 1 -setting 'block=32x8 rx=4,ry=8'
-//
-// -setting verifies and times the one setting given, in the command's
-// own process (so that compute-sanitizer can wrap it), and writes no
-// table. The table is written with the classes tuned; the command exits
-// 1 when a class failed or a candidate crashed or hung.
-//
-// On a GPU host without Go, .gpu/tune from make gpu-bins does the same
-// (scripts/gpu-run.sh OUT tune).
+// tune.Tune, seeded with the default setting and the table's stored
+// choice, within -budget candidates per class and -time in all; every
+// candidate is verified against the reference before it is timed. Each
+// class is tuned in a child process, so that a candidate that crashes
+// (a sticky CUDA error, a dead process) or hangs (-case-timeout) fails
+// alone, is never chosen, and is named at the end with the command that
+// tries it alone (-setting, which verifies and times one setting in the
+// command's own process and writes no table). It exits 1 when a class
+// failed or a candidate crashed or hung.
 package main
 
 import (
