@@ -98,20 +98,6 @@ func ClassOf(v float64) Class {
 	return ClassFinite
 }
 
-func (c Class) String() string {
-	switch c {
-	case ClassFinite:
-		return "finite"
-	case ClassNaN:
-		return "NaN"
-	case ClassPosInf:
-		return "+Inf"
-	case ClassNegInf:
-		return "-Inf"
-	}
-	return fmt.Sprintf("Class(%d)", int(c))
-}
-
 // Compare compares out with ref element by element. tol, when not nil,
 // holds the per-element tolerance in ref's geometry (as refimpl.Expect
 // produces it); with a nil tol any difference is a violation. A NaN

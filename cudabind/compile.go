@@ -57,6 +57,3 @@ func ReadCacheStats() CacheStats { return nvrtc.ReadCacheStats() }
 // NVRTC and stores nothing (nvrtc.BypassCache): for timing cold compiles,
 // as the benchmarks' plan-cold cases do.
 func BypassCompileCache() (restore func()) { return nvrtc.BypassCache() }
-
-// CacheDir returns the on-disk compile cache directory (nvrtc.CacheDir).
-func CacheDir() string { return nvrtc.CacheDir() }
