@@ -1,7 +1,7 @@
-// Package slab runs a variant on horizontal slabs of the image, each slab
-// with the halo rows its filter needs, and assembles the output in place.
-// It is the host-side half of multi-GPU and out-of-core filtering; package
-// gpu/gpuslab is the GPU half and takes the partition as it is.
+// Package slab divides an image into horizontal slabs, each with the halo
+// rows its filter needs, for multi-GPU and out-of-core filtering: which
+// rows every slab holds and where each row comes from. Package gpu/gpuslab
+// runs variants on the partition as it is.
 //
 // [Divide] cuts the image into n slabs of equal height (within one row;
 // empty slabs are left out), [DivideRows] into slabs of a given height. A
@@ -12,21 +12,13 @@
 // other borders every halo row is copied through the whole image's mapping,
 // so the wrapped plan never reads a row outside its input. Every output
 // element is thus computed by the wrapped variant's own code from the same
-// values, and the results equal the wrapped variant's bit for bit; the
-// tests prove it for cpu-naive and cpu-fast over every border, type,
-// channel count and layout. A slab variant has the wrapped one's
-// capabilities.
-//
-// [Wrap] makes "slab<n>-<variant>": one plan of the wrapped variant per
-// slab, run concurrently. [Stream] makes "stream<limit>-<variant>" for
-// images larger than the memory at hand: slabs as tall as lets two slabs'
-// buffers fit in the limit, run one after the other while a goroutine fills
-// the next (double buffering). [Lookup] resolves these names, [Register]
-// adds them to the convolve registry. The plans implement [Partitioned]. A
-// variant that declares FiniteInput has the whole image checked first, so
-// that an error names the pixel's row in the image.
-//
+// values, and the results equal the wrapped variant's bit for bit.
 // [Partition.Copies] lists the halo exchange of repeated passes over an
-// image kept in slabs, so that k passes equal k runs of the wrapped variant
-// on the whole image, bit for bit.
+// image kept in slabs, so that k passes equal k runs on the whole image.
+//
+// The package's tests prove both on the CPU variants, over every border,
+// type, channel count and layout: they run cpu-naive and cpu-fast on
+// slabs in memory ("slab<n>-<variant>"), streamed under a byte limit
+// ("stream<limit>-<variant>") and resident with the halo exchange, and the
+// property suite over those variants.
 package slab

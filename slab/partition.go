@@ -179,3 +179,17 @@ func (pt *Partition) Copies(i int) []Copy {
 	}
 	return cs
 }
+
+// FormatBytes writes a byte count as the streamed variants' names carry
+// it: "1GiB", "3MiB", "64KiB", or "1000B" where no larger unit divides it.
+func FormatBytes(n int64) string {
+	switch {
+	case n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
