@@ -15,62 +15,37 @@ import (
 )
 
 // The cuDNN peers, cudnn and cudnn-tf32: cuDNN 9's forward convolution
-// (package cudnn, loaded at run time from CONVBENCH_CUDNN, libcudnn.so.9
-// or libcudnn.so) with the fastest of its candidate algorithms, over the
-// input as the host lays it out. A problem is one batch of single-channel planes
-// (NCHW with N = channels, C = 1: one float32 channel, or planar float32
-// channels), zero padding of KW/2 and KH/2 (cuDNN pads with zeros only,
-// so Zero is the one border), stride 1; correlation is
-// CUDNN_CROSS_CORRELATION and convolution CUDNN_CONVOLUTION with the
-// filter as given, whose output (x, y) both anchor at the filter's centre
-// as the reference does (odd sides only, as every convolve.Filter has).
+// (package cudnn, loaded at run time) with the fastest of its candidate
+// algorithms, over the input as the host lays it out: one batch of
+// single-channel float32 planes (NCHW, N = channels, C = 1), zero padding
+// of KW/2 and KH/2 (Zero is the one border), stride 1, CROSS_CORRELATION
+// or CONVOLUTION for the two modes.
 //
-// The algorithm is chosen at plan time by a search over cuDNN's own
-// candidates: cuDNN's heuristic ranking
-// (cudnnGetConvolutionForwardAlgorithm_v7) gives the algorithms and math
-// types, the peer times on the plan's own buffers each candidate it may
-// run (see cudnnState.search), and the plan takes the fastest. A
-// candidate it may run succeeded, is deterministic, runs with a math
-// type the peer allows and computes each output as a direct sum of
-// products (IMPLICIT_GEMM,
-// IMPLICIT_PRECOMP_GEMM, GEMM, DIRECT). The FFT, FFT_TILING and Winograd
-// algorithms are left out: they transform the image and the filter, and
-// no error model a peer could declare bounds them (FFT32's bound is
-// derived for power-of-two transforms of the whole bordered image, which
-// cuDNN does not promise; Winograd's error grows with its tile and is
-// not derived here). The tunable algo (a cudnnConvolutionFwdAlgo_t value
-// of a direct-sum algorithm) asks for one algorithm instead (the property
-// suite draws 0 and 1, so both implicit GEMM algorithms are proved besides
-// the search's choice). A problem for which the search finds no usable
-// algorithm, or not the one asked for, is refused with a
-// *convolve.CapabilityError that lists the results. The search's results
-// are kept per device and problem shape for the life of the process, so
-// every plan of one shape runs the same algorithm and gives the same
-// bits. The workspace of the chosen algorithm is allocated once per plan.
-// The plan reports its algorithm as the tunable algo in Setting, and
-// where it came from in SettingSource.
+// The algorithm is chosen at plan time: cuDNN's heuristic ranking gives
+// the candidates, and the peer times on the plan's own buffers each that
+// is deterministic, runs with an allowed math type and computes a direct
+// sum of products (IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM, DIRECT; see
+// cudnnState.search). FFT, FFT_TILING and Winograd are left out: no error
+// model a peer could declare bounds them. The tunable algo asks for one
+// algorithm instead. A problem with no usable algorithm is refused with a
+// *convolve.CapabilityError listing the results. The search's results are
+// kept per device and problem shape for the life of the process, so that
+// every plan of one shape gives the same bits; the plan reports its
+// algorithm as the tunable algo in Setting and SettingSource.
 //
-// cudnn sets CUDNN_FMA_MATH and runs only algorithms found under it:
-// float32 fused multiply-adds, no tensor cores, so it declares the Direct
-// error model. cudnn-tf32 sets CUDNN_TENSOR_OP_MATH, which lets cuDNN
-// run float32 data through TF32 tensor cores, and runs what the search
-// found under tensor-op, default or FMA math (never
-// CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, which may convert to half
-// precision): it declares the TF32 model, a direct sum of operands
-// rounded to TF32. cuDNN does not document whether its TF32 kernels round
-// the operands to nearest, as the model assumes, or drop their low bits;
-// TestCUDNNTF32Rounding measures it on a GPU.
+// cudnn sets CUDNN_FMA_MATH (float32 fused multiply-adds, no tensor cores)
+// and declares the Direct model. cudnn-tf32 sets CUDNN_TENSOR_OP_MATH
+// (never ..._ALLOW_CONVERSION, which may convert to half precision) and
+// declares TF32; TestCUDNNTF32Rounding measures on a GPU whether cuDNN
+// rounds the operands to nearest, as the model assumes.
 //
 // Both declare FiniteInput: cuDNN's kernels are not published, so nothing
-// says they multiply every padding zero by its weight as the reference
-// does, and NaN and infinities might not propagate as in the reference.
-// Config.NoFMA and FastMath are compile options of this module's NVRTC
-// kernels; cuDNN's kernels are built in, so the plans accept them and
-// compute the same. The block shape means nothing to cuDNN: the peers
-// accept defaultBlock alone (and the zero Block), so that one case is not
-// timed again under other names. The forward call enqueues on the plan's
-// stream, so TimeKernel and TimeKernelGraph (CUDA graphs captured from
-// it) time cuDNN's kernels alone.
+// says NaN and infinities propagate as in the reference. NoFMA and
+// FastMath, compile options of this module's kernels, are accepted and
+// change nothing; the peers accept defaultBlock alone, so that one case is
+// not timed again under other names. The forward call enqueues on the
+// plan's stream, so TimeKernel and TimeKernelGraph time cuDNN's kernels
+// alone.
 func init() {
 	convolve.Register(&cudnnPeer{
 		desc: convolve.Description{Name: "cudnn",
