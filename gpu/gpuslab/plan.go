@@ -618,48 +618,40 @@ func planes(g convolve.Geometry) int {
 
 // hostToDevice copies rows rows of every plane of the host image im from
 // row src on into the device image of geometry g at dev, from row dst on,
-// on stream s: one copy per plane when the rows of both are packed, one
-// per row otherwise.
+// on stream s.
 func hostToDevice(x *cudabind.Exec, dev cudabind.DevPtr, g convolve.Geometry, dst int, im *convolve.Image, src, rows int, s cudabind.Stream) error {
-	es := int64(g.Type.Size())
-	rowBytes := int64(g.RowElems()) * es
-	base := variants.HostData(im)
-	for c := range planes(g) {
-		if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
-			h := unsafe.Add(base, int64(im.Offset(0, src, c))*es)
-			if err := x.CopyHtoDAsync(dev.Add(int64(g.Offset(0, dst, c))*es), h, int64(rows)*rowBytes, s); err != nil {
-				return err
-			}
-			continue
-		}
-		for r := range rows {
-			h := unsafe.Add(base, int64(im.Offset(0, src+r, c))*es)
-			if err := x.CopyHtoDAsync(dev.Add(int64(g.Offset(0, dst+r, c))*es), h, rowBytes, s); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return copyRows(x, true, dev, g, dst, im, src, rows, s)
 }
 
 // deviceToHost copies rows rows of every plane of the packed device image
 // of geometry g at dev, from row src on, into the host image im from row
 // dst on, on stream s.
 func deviceToHost(x *cudabind.Exec, im *convolve.Image, dst int, dev cudabind.DevPtr, g convolve.Geometry, src, rows int, s cudabind.Stream) error {
+	return copyRows(x, false, dev, g, src, im, dst, rows, s)
+}
+
+// copyRows copies rows rows of every plane between the device image of
+// geometry g at dev, from row devRow on, and the host image im, from row
+// hostRow on, to the device when toDevice, on stream s: one copy per plane
+// when the rows of both are packed, one per row otherwise.
+func copyRows(x *cudabind.Exec, toDevice bool, dev cudabind.DevPtr, g convolve.Geometry, devRow int, im *convolve.Image, hostRow, rows int, s cudabind.Stream) error {
 	es := int64(g.Type.Size())
-	rowBytes := int64(g.RowElems()) * es
+	n, bytes := rows, int64(g.RowElems())*es
+	if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
+		n, bytes = 1, int64(rows)*bytes
+	}
 	base := variants.HostData(im)
 	for c := range planes(g) {
-		if im.RowStride() == g.RowElems() && g.RowStride() == g.RowElems() {
-			h := unsafe.Add(base, int64(im.Offset(0, dst, c))*es)
-			if err := x.CopyDtoHAsync(h, dev.Add(int64(g.Offset(0, src, c))*es), int64(rows)*rowBytes, s); err != nil {
-				return err
+		for r := range n {
+			h := unsafe.Add(base, int64(im.Offset(0, hostRow+r, c))*es)
+			d := dev.Add(int64(g.Offset(0, devRow+r, c)) * es)
+			var err error
+			if toDevice {
+				err = x.CopyHtoDAsync(d, h, bytes, s)
+			} else {
+				err = x.CopyDtoHAsync(h, d, bytes, s)
 			}
-			continue
-		}
-		for r := range rows {
-			h := unsafe.Add(base, int64(im.Offset(0, dst+r, c))*es)
-			if err := x.CopyDtoHAsync(h, dev.Add(int64(g.Offset(0, src+r, c))*es), rowBytes, s); err != nil {
+			if err != nil {
 				return err
 			}
 		}
