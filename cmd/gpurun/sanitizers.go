@@ -240,6 +240,25 @@ func (r *runner) listVariants(re string) ([]string, error) {
 	return names, nil
 }
 
+// dealShards deals the variants round-robin into k shards, and returns
+// each shard's -props.variant expression (its names quoted and anchored)
+// and its names.
+func dealShards(variants []string, k int) (re []string, names [][]string) {
+	names = make([][]string, k)
+	for i, v := range variants {
+		names[i%k] = append(names[i%k], v)
+	}
+	re = make([]string, k)
+	for s, ns := range names {
+		quoted := make([]string, len(ns))
+		for i, n := range ns {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		re[s] = "^(" + strings.Join(quoted, "|") + ")$"
+	}
+	return re, names
+}
+
 // A sanJob is one tool over one shard of the variants.
 type sanJob struct {
 	tool  string
@@ -258,25 +277,24 @@ type sanJob struct {
 // Then OUTDIR/NAME-shards.txt has a line a job and OUTDIR/NAME-summary.txt
 // a line a tool (mergeSanLines) and the verdict, its lines noted.
 func (r *runner) sanitizers(name, re string, per int) string {
-	refuse := func(why string) string { r.refuse(name, why); return why }
 	tools := r.fields("SAN_TOOLS", strings.Join(sanitizerTools, " "))
 	if len(tools) == 0 {
-		return refuse("SAN_TOOLS names no tool")
+		return r.refuse(name, "SAN_TOOLS names no tool")
 	}
 	for _, t := range tools {
 		if !slices.Contains(sanitizerTools, t) {
-			return refuse(fmt.Sprintf("SAN_TOOLS names %s: want memcheck, racecheck, synccheck or initcheck", t))
+			return r.refuse(name, fmt.Sprintf("SAN_TOOLS names %s: want memcheck, racecheck, synccheck or initcheck", t))
 		}
 	}
 	gpus, from, err := r.sanGPUs()
 	if err != nil {
-		return refuse(err.Error())
+		return r.refuse(name, err.Error())
 	}
 	if len(gpus) < per {
 		if per == 1 {
-			return refuse(fmt.Sprintf("needs a GPU, %s: not run", from))
+			return r.refuse(name, fmt.Sprintf("needs a GPU, %s: not run", from))
 		}
-		return refuse(fmt.Sprintf("needs %d GPUs or more, %s: not run", per, from))
+		return r.refuse(name, fmt.Sprintf("needs %d GPUs or more, %s: not run", per, from))
 	}
 	var slots []string
 	for i := 0; i+per <= len(gpus); i += per {
@@ -284,26 +302,16 @@ func (r *runner) sanitizers(name, re string, per int) string {
 	}
 	variants, err := r.listVariants(re)
 	if err != nil {
-		return refuse(err.Error())
+		return r.refuse(name, err.Error())
 	}
 	k := len(slots)
 	if v := r.getenv("SAN_SHARDS"); v != "" {
 		if k, err = strconv.Atoi(v); err != nil || k < 1 {
-			return refuse(fmt.Sprintf("SAN_SHARDS=%s: want a count of shards, 1 or more", v))
+			return r.refuse(name, fmt.Sprintf("SAN_SHARDS=%s: want a count of shards, 1 or more", v))
 		}
 	}
 	k = min(k, len(variants))
-	shardRE, shardNames := make([]string, k), make([][]string, k)
-	for i, v := range variants {
-		shardNames[i%k] = append(shardNames[i%k], v)
-	}
-	for s, names := range shardNames {
-		quoted := make([]string, len(names))
-		for i, n := range names {
-			quoted[i] = regexp.QuoteMeta(n)
-		}
-		shardRE[s] = "^(" + strings.Join(quoted, "|") + ")$"
-	}
+	shardRE, shardNames := dealShards(variants, k)
 	jobs := make(chan sanJob, len(tools)*k)
 	for _, t := range tools {
 		for s := range k {

@@ -81,40 +81,33 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	if fs.NArg() > 0 {
 		return o, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	var vs []convolve.Variant
-	for _, name := range split(o.variants) {
+	vs, err := parseList(o.variants, func(name string) (convolve.Variant, error) {
 		v, err := convolve.Lookup(name)
-		if err != nil {
-			return o, nil, err
+		if err == nil && v.Describe().Caps.Space == nil {
+			err = fmt.Errorf("variant %s declares no tuning space", name)
 		}
-		if v.Describe().Caps.Space == nil {
-			return o, nil, fmt.Errorf("variant %s declares no tuning space", name)
-		}
-		vs = append(vs, v)
+		return v, err
+	})
+	if err != nil {
+		return o, nil, err
 	}
-	var ks []int
-	for _, s := range split(o.ks) {
+	ks, err := parseList(o.ks, func(s string) (int, error) {
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 1 || k%2 == 0 {
-			return o, nil, fmt.Errorf("-k %q: %q is not an odd positive filter side", o.ks, s)
+			return 0, fmt.Errorf("-k %q: %q is not an odd positive filter side", o.ks, s)
 		}
-		ks = append(ks, k)
+		return k, nil
+	})
+	if err != nil {
+		return o, nil, err
 	}
-	var sizes []convolve.SizeClass
-	for _, s := range split(o.sizes) {
-		c, err := convolve.ParseSizeClass(s)
-		if err != nil {
-			return o, nil, err
-		}
-		sizes = append(sizes, c)
+	sizes, err := parseList(o.sizes, convolve.ParseSizeClass)
+	if err != nil {
+		return o, nil, err
 	}
-	var types []convolve.ElemType
-	for _, s := range split(o.types) {
-		t, err := convolve.ParseElemType(s)
-		if err != nil {
-			return o, nil, err
-		}
-		types = append(types, t)
+	types, err := parseList(o.types, convolve.ParseElemType)
+	if err != nil {
+		return o, nil, err
 	}
 	if len(vs) == 0 || len(ks) == 0 || len(sizes) == 0 || len(types) == 0 {
 		return o, nil, fmt.Errorf("nothing to tune: -variants, -k, -sizes and -types must each name one at least")
@@ -201,14 +194,21 @@ func parseSetting(s string, v convolve.Variant) (convolve.Setting, error) {
 	return st, nil
 }
 
-func split(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
+// parseList parses each non-empty element of the comma-separated list,
+// spaces trimmed, stopping at the first error.
+func parseList[T any](list string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
 		}
+		v, err := parse(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
-	return out
+	return out, nil
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
