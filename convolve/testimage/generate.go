@@ -1,24 +1,20 @@
 // Package testimage makes the images the tests and benchmarks run on and
 // moves them to and from files.
 //
-// Generators are deterministic: the same geometry (and seed) gives the same
-// pixels on every platform and Go version. They define each pixel by its
-// coordinates (x, y, c), so an image has the same content in every layout
-// and row stride. Float32 images hold values in [0, 1] (noise in [-1, 1)),
-// Uint8 images 0..255 and Int16 images 0..32767 (noise over all of int16).
+// Generators are deterministic: the same geometry and seed give the same
+// pixels on every platform, defined by their coordinates, so that an image
+// has the same content in every layout and row stride. Float32 images hold
+// values in [0, 1] (noise in [-1, 1)), Uint8 0..255, Int16 0..32767 (noise
+// over all of int16).
 //
-// Files: PNG (read by image/png: any kind, converted to 8-bit; written
-// 8-bit gray, RGB or RGBA), binary PGM/PPM (P5/P6, maxval 255) and TIFF
-// (read by golang.org/x/image/tiff where it can, else here: 8-bit, 16-bit
-// signed and 32-bit float samples, 1 to 4 channels; written uncompressed).
-// ReadImage tells these formats, and those registered with the image
-// package, from a file's first bytes. Every reader reads the header first
-// and refuses an image of more than MaxPixels pixels with a *TooLargeError,
-// and one over convolve.MaxImageBytes with a *convolve.SizeError, before it
-// allocates for the pixels. A Cache keeps generated images on disk as uncompressed TIFF,
-// keyed by generator, geometry and seed, as report 001 does with its
-// fixed-seed images. ToUint8Clamp and ToUint8Normalize turn float results
-// into 8-bit images for viewing.
+// Files: PNG, binary PGM/PPM and TIFF (8-bit, 16-bit signed and 32-bit
+// float samples, 1 to 4 channels; written uncompressed). ReadImage tells
+// them, and formats registered with the image package, by their first
+// bytes. Every reader refuses an image of more than MaxPixels pixels
+// (*TooLargeError) or convolve.MaxImageBytes (*convolve.SizeError) from its
+// header, before it allocates. A Cache keeps generated images on disk as
+// TIFF, keyed by generator, geometry and seed, as report 001 does.
+// ToUint8Clamp and ToUint8Normalize make 8-bit images for viewing.
 package testimage
 
 import (

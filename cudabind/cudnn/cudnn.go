@@ -1,32 +1,20 @@
-// Package cudnn binds the part of NVIDIA cuDNN 9 that a 2-D convolution needs.
+// Package cudnn binds the part of NVIDIA cuDNN 9 that a 2-D convolution
+// needs: the handle and its stream, the version, status strings, NCHW
+// float tensor, filter and convolution descriptors, the math type, the
+// forward algorithm search, the workspace size and the forward
+// convolution. The library is loaded at run time and bound with package dl.
 //
-// The library is loaded at run time and bound with package dl (no cgo).
-// The binding covers the handle and its stream, the version, the status
-// strings, 4-d float tensor, filter and convolution descriptors in NCHW,
-// the math type, the forward algorithm search, the workspace size and the
-// forward convolution itself.
+// [Load] opens the library once per process: CONVBENCH_CUDNN first, then
+// libcudnn.so.9 and libcudnn.so ([SearchList]). Each entry point is bound
+// from the shim when it exports it, else from the first of its
+// sub-libraries (libcudnn_cnn, _ops, _graph) that does. A missing library
+// or entry point, or a cuDNN older than 9, is a *cudaerr.UnavailableError;
+// a failed call is an [*Error] naming the function and its status.
 //
-// # Loading
-//
-// [Load] opens the library once per process: the path in CONVBENCH_CUDNN
-// first, then libcudnn.so.9 and libcudnn.so ([SearchList]). cuDNN 9 is a
-// shim (libcudnn.so.9) over sub-libraries that it opens itself; the
-// legacy convolution API lives in libcudnn_cnn.so.9 and the descriptors in
-// libcudnn_ops.so.9 and libcudnn_graph.so.9. Each entry point is bound
-// from the shim when it exports it, and otherwise from the first of those
-// sub-libraries (next to the shim when it was opened by path) that does.
-// A missing library or entry point, or a cuDNN older than 9, is a
-// *cudaerr.UnavailableError; a failed call is an [*Error] naming the
-// function and its cudnnStatus_t value.
-//
-// # Calls
-//
-// cuDNN runs on the CUDA runtime, which uses the primary context of the
-// device current on the calling thread: every call must come from a
-// thread on which that context is current (the device goroutine of
-// package cudabind). The descriptors describe one convolution as
-// [Conv2D]: a batch of single-channel planes of float32, input rows and
-// planes at any stride, output packed, zero padding of KW/2 and KH/2, unit
+// cuDNN uses the primary context current on the calling thread, so every
+// call must come from the device goroutine of package cudabind. The
+// descriptors describe one convolution as [Conv2D]: single-channel float32
+// planes at any stride, packed output, zero padding of KW/2 and KH/2, unit
 // stride and dilation; [Conv2D.Validate] checks it without a library.
 package cudnn
 

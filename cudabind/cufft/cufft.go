@@ -1,24 +1,17 @@
 // Package cufft binds NVIDIA's cuFFT library, opened at run time with
-// package dl (no cgo), for the transforms of the gpu-fft variant.
+// package dl, for the transforms of the gpu-fft variant.
 //
-// [Load] opens the first library of a list of names and binds the entry
-// points as a typed table: cufftCreate, cufftDestroy, cufftGetVersion,
-// cufftSetAutoAllocation, cufftMakePlanMany64, cufftSetWorkArea, and
-// cufftSetStream, cufftExecR2C and cufftExecC2R, the last three by
-// address for the calls made inside timed loops (dl.Call, no
-// reflection). [Default] loads [SearchList] once per process: the path in
-// CONVBENCH_LIBCUFFT, else libcufft.so.12 (CUDA 13), .11 (CUDA 12), .10
-// (CUDA 11) and libcufft.so. A missing library or symbol is a
-// *cudaerr.UnavailableError naming what was tried; a failed call is an
+// [Default] loads [SearchList] once per process: CONVBENCH_LIBCUFFT, else
+// libcufft.so.12, .11, .10 and libcufft.so. The calls made inside timed
+// loops (SetStream, ExecR2C, ExecC2R) are bound by address. A missing
+// library or symbol is a *cudaerr.UnavailableError; a failed call is an
 // [*Error] naming the function and its cufftResult ([Result]).
 //
-// cuFFT runs in the CUDA context current on the calling thread (the
-// device's primary context), so its calls belong on the device's executor
-// goroutine (cudabind.Device.Do), like the driver's. A plan made with
-// automatic allocation off ([Library.SetAutoAllocation]) leaves its work
-// area to the caller ([Library.SetWorkArea]), so that the caller's memory
-// accounting sees it; a plan bound to a stream ([Library.SetStream])
-// enqueues its transforms there, and they can be captured into a CUDA
+// cuFFT runs in the context current on the calling thread, so its calls
+// belong on the device's executor goroutine (cudabind.Device.Do). A plan
+// with automatic allocation off leaves its work area to the caller
+// ([Library.SetWorkArea]), and one bound to a stream ([Library.SetStream])
+// enqueues its transforms there, so that they can be captured into a CUDA
 // graph.
 package cufft
 

@@ -1,23 +1,16 @@
 // Package dl opens shared libraries at run time and binds their C
-// functions to typed Go function values, with purego and without cgo.
+// functions to typed Go function values, with purego and without cgo; the
+// CUDA driver, NVRTC, NVML, NPP, cuFFT and cuDNN bindings all use it.
 //
 // A binding is a table of [Symbol] entries, each a pointer to a Go
-// function variable whose signature mirrors the C prototype, and the C
-// names to try for it, versioned names first (cuMemAlloc_v2 before
-// cuMemAlloc). [Library.Bind] resolves each with dlsym and registers the
-// first name found with purego.RegisterFunc. A required symbol that no
-// name resolves fails the whole table with a [*MissingSymbolError]; an
-// optional one leaves its variable nil, so callers test it before use.
-//
-// A function value registered by purego is called through reflection,
-// which costs five to ten times a direct call (BenchmarkBoundCall against
-// BenchmarkSyscallN: a few hundred nanoseconds more per call). For the few entry
-// points called inside timed loops a table entry can instead hold the
-// address alone ([Address]), which a typed Go method then calls with
+// function variable whose signature mirrors the C prototype and the C
+// names to try, versioned names first. [Library.Bind] registers the first
+// name found with purego.RegisterFunc; a required symbol that no name
+// resolves is a [*MissingSymbolError], an optional one leaves its variable
+// nil. A registered function is called through reflection, a few hundred
+// nanoseconds a call (BenchmarkBoundCall); entry points called inside
+// timed loops hold their address alone ([Address]) and are called with
 // [Call]: integer and pointer arguments, an int result, no reflection.
-//
-// The CUDA driver, NVRTC, NVML, NPP and cuFFT bindings of this module are
-// all tables of this kind.
 package dl
 
 import (

@@ -1,26 +1,15 @@
-// Package driver is the typed binding of the CUDA driver API (libcuda).
+// Package driver is the typed binding of the CUDA driver API (libcuda):
+// the [Driver] interface that the cudabind runtime calls, and [Load], which
+// binds each entry point of the real library (package dl), versioned names
+// first. Package driver/fakedriver implements the interface for tests.
 //
-// It holds the [Driver] interface that the cudabind runtime calls, and
-// [Load], which opens the real library and binds each entry point to a
-// typed Go function value (package dl), versioned names first.
-//
-// Every method returns the call's [Result] (a CUresult; 0 is success)
-// with the values C writes through out-parameters returned as Go
-// results. Methods take no Go pointers that C keeps after the call,
-// except LaunchKernel's parameter array, which the caller pins. The
-// entry points of the data path, called inside timed loops (launches,
-// graph replays, copies, memsets, event records and synchronizations),
-// are bound by address and called with dl.Call, without the reflection
-// of a registered function value; the others are registered function
-// values.
-//
-// Optional entry points (stream capture and graphs from CUDA 11.4,
-// cuFuncGetParamInfo from CUDA 12.4, cuFuncGetParamCount, the peer-access calls) may be missing: [Driver.Has] says
-// which are there, and calling a missing one returns [ErrorNotFound]
-// without calling C.
-//
-// A fake implementation for tests without a GPU is in package
-// driver/fakedriver.
+// Every method returns the call's [Result] (a CUresult; 0 is success), with
+// C's out-parameters as Go results. No Go pointer is kept by C after a
+// call, except LaunchKernel's parameter array, which the caller pins. The
+// entry points called inside timed loops are bound by address and called
+// with dl.Call, without reflection. Optional entry points (graphs, the
+// parameter queries, peer access) may be missing: [Driver.Has] says which
+// are there, and calling a missing one returns [ErrorNotFound].
 package driver
 
 import "unsafe"

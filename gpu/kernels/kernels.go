@@ -1,16 +1,10 @@
 // Package kernels holds the CUDA C++ sources of the convolution kernels,
-// embedded in the binary so that NVRTC can specialize them at run time.
-//
-// Each .cu file is one kernel family with a header comment on its memory
-// strategy and the report it reproduces; the .cuh headers they include
-// (border.cuh: the border modes mirroring convolve.Border.Index and the
-// pixel addressing; tile.cuh: the shape of a block's input tile with its
-// halo and the loads that fill it; vecfill.cuh: the 128-bit tile fill of
-// the kernels whose tile rows start on 4-aligned columns; unroll.cuh: the
-// unrolling policy; mma.cuh: the tensor-core instructions of tc.cu) are
-// handed to NVRTC by name. The sources take their specialization (filter
-// size, block shape, border, element type, channels, layout) as -D
-// macros; see border.cuh for the list.
+// embedded so that NVRTC specializes them at run time. Each .cu file is one
+// kernel family, with a header comment on its memory strategy and the
+// report it reproduces; the .cuh headers they include (border modes and
+// addressing, the tile and its halo, vector fills, the unrolling policy,
+// the tensor-core instructions) are handed to NVRTC by name. The sources
+// take their specialization as -D macros; border.cuh lists them.
 package kernels
 
 import (

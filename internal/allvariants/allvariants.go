@@ -1,17 +1,11 @@
-// Package allvariants registers every variant family with convolve.
-//
-// Importing it blank registers the variants of every package of the
-// module whose initialisation registers some: the CPU variants
-// (refimpl), the GPU variants and vendor peers (gpu/variants), auto over
-// them (gpu/auto) and the multi-GPU slabs (gpu/gpuslab). The GPU
-// variants register on a host without a GPU too. Every command that
-// resolves variants by name imports it, and so does the benchmark binary
-// (the tests of package benchmarks), so that they know the same names:
+// Package allvariants registers every variant family with convolve when
+// imported blank: refimpl, gpu/variants (on hosts without a GPU too),
+// gpu/auto and gpu/gpuslab. Every command that resolves variants by name,
+// and the benchmark binary, imports it, so that they know the same names;
+// package names lists them, and each importer's test checks its registry
+// against the list.
 //
 //	import _ "github.com/convbench/convbench/internal/allvariants"
-//
-// Package names lists those names; the test of each such command checks
-// its registry against the list.
 package allvariants
 
 import (

@@ -1,19 +1,12 @@
-// Package crossover holds the crossover tables, from which the auto
-// variant picks the fastest proven path for a problem.
-//
-// A table holds, per GPU, for each image size class, filter size K and
-// filter kind (dense or separable), every variant that ran the case of
-// preset crossover and passed its correctness gate, fastest first, with
-// its median kernel time. The tables are the committed files
-// tables/crossover/<gpu slug>.json, embedded in the binary; the auto
-// variant reads its GPU's table to pick the fastest proven path for a
-// problem (Lookup), and results.CrossoverTable writes a table from a
-// stored run of the preset.
-//
-// The environment variable CONVBENCH_CROSSOVER changes where tables
-// come from: a path to a table file or to a directory of them replaces
-// the embedded tables of the GPUs it covers, and "off" turns every
-// lookup off, so that auto takes its heuristic choice.
+// Package crossover holds the crossover tables: per GPU, for each image
+// size class, filter size K and filter kind, every variant that passed
+// preset crossover's gate, fastest first, with its median kernel time.
+// The committed files tables/crossover/<gpu slug>.json are embedded; the
+// auto variant looks its GPU's table up (Lookup), and
+// results.CrossoverTable writes one from a run of the preset.
+// CONVBENCH_CROSSOVER names a file or directory of tables that replace the
+// embedded ones of their GPUs, or "off" for none (auto then takes its
+// heuristic choice).
 package crossover
 
 import (

@@ -1,17 +1,11 @@
-// Package tuning holds the tuning tables, the settings GPU plans take
-// for the tunables a configuration leaves unset.
-//
-// A table holds, per GPU, the block shape and tunables a tuner chose for
-// each GPU variant, element type, filter size and image size class, with
-// the times of every candidate it tried. The tables are the committed
-// files tables/tuning/<gpu slug>.json, embedded in the binary; GPU plans
-// look their GPU's entry up when a configuration leaves a tunable unset
-// (Lookup), so a user gets tuned kernels without asking for them.
-//
-// The environment variable CONVBENCH_TUNING changes where tables come
-// from: a path to a table file or to a directory of them replaces the
-// embedded tables of the GPUs it covers, and "off" turns every lookup
-// off, so that plans use their families' heuristic defaults.
+// Package tuning holds the tuning tables: per GPU, the block shape and
+// tunables a tuner chose for each GPU variant, element type, filter size
+// and image size class, with the times of every candidate it tried. The
+// committed files tables/tuning/<gpu slug>.json are embedded; GPU plans
+// look their GPU's entry up for the tunables a configuration leaves unset
+// (Lookup). CONVBENCH_TUNING names a file or directory of tables that
+// replace the embedded ones of their GPUs, or "off" for none (plans then
+// take their families' heuristic defaults).
 package tuning
 
 import (
