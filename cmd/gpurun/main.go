@@ -1,122 +1,85 @@
 // Command gpurun runs the prebuilt binaries of make gpu-bins on a GPU host without Go, stage by stage, and keeps their raw logs.
 //
-// On a GPU host with the driver but no Go toolchain, from the root of a
-// copy of the tree with its .gpu/ (make gpu-bins builds gpurun there too):
+// From the root of a copy of the tree with its .gpu/ (see docs/gpu-hosts.md):
 //
 //	.gpu/gpurun OUTDIR STAGE...
 //
-// scripts/gpu-run.sh OUTDIR STAGE... runs the same. Every command a
-// stage runs writes its output to a log under OUTDIR whose first line
-// names the binaries' commit (.gpu/COMMIT) and the GPU, and whose second
-// the exact command, "# command: (cd DIR && ...)"; OUTDIR/summary.txt
-// gets a line a command (its exit status; the tests passed, failed and
-// skipped, subtests included; its seconds; compute-sanitizer's summary
-// lines) and the lines of each stage's own summary. A stage that fails
-// does not stop the others. A table of the stages comes last; the exit
-// status is 1 when a stage failed, 2 for a wrong command line.
+// scripts/gpu-run.sh OUTDIR STAGE... runs the same. Every command a stage
+// runs writes a log under OUTDIR whose first line names the binaries'
+// commit (.gpu/COMMIT) and the GPU, and whose second the exact command,
+// "# command: (cd DIR && ...)"; OUTDIR/summary.txt gets a line a command
+// (exit status, tests passed, failed and skipped, seconds,
+// compute-sanitizer's summary) and each stage's own summary lines. A stage
+// that fails does not stop the others; a table of the stages comes last.
+// The exit status is 1 when a stage failed, 2 for a wrong command line.
 //
-// The release check, what a GPU landing must pass, on one GPU in about 10
-// minutes:
+// release, the check a GPU landing must pass, runs the default sweep with
+// its report and gallery with the GPU to itself, then at once the test
+// run with a fresh property-suite seed, the property suite at three more
+// seeds and the faults stage, and writes OUTDIR/release-summary.txt
+// (docs/gpu-hosts.md, "The release check", lists its RELEASE_* variables).
+// The other stages, with the variables they read and their defaults:
 //
-//	.gpu/gpurun /tmp/out release
-//
-// runs first, with the GPU to itself, the default sweep with its report and
-// gallery; then at once the test run with a fresh property-suite seed, the
-// property suite at three more fresh seeds and the faults stage; and writes
-// OUTDIR/release-summary.txt. The steps, their variables (RELEASE_*), the
-// summary's lines and when the check is ok are in docs/gpu-hosts.md, "The
-// release check".
-//
-// The other stages:
-//
-//   - tests: every test binary of the binaries' folder (those make
-//     gpu-bins builds for the Makefile's TESTPKGS; each binary's package
-//     is read from its build information) from its package's folder, at
-//     most TEST_JOBS at once (default one a core), with -test.v,
-//     -test.timeout TEST_TIMEOUT (default 10m), TEST_FLAGS (split at
-//     spaces) and -test.run=TEST_RUN when set: test-NAME.log each, the
-//     NVRTC compiles in compiles.log, tests-summary.txt with a line a
-//     package, "<import path> pass=N fail=N skip=N secs=S", and last
-//     "total wall-s=S cache=cold|warm" (cold: the compile cache was
-//     empty), and tests-report.txt, printed too: the counts, the skips by
-//     reason, the failed tests, the slowest packages and tests and the
-//     kernels compiled (package internal/testsum, as make test prints).
-//   - faults: one sweep that proves and times the deliberately broken
-//     user kernels of gpu/userkernel/testdata/broken beside
-//     examples/kernels/direct.cu (-variants 'user-.*' -sizes FAULTS_SIZES,
-//     default 512x512, -filters gauss3,gauss5 -types f32 -count
-//     FAULTS_COUNT, default 2, -max-time 0.5s -case-timeout
-//     FAULTS_CASE_TIMEOUT, default 20s, -prove-timeout
-//     FAULTS_PROVE_TIMEOUT, default 2m), its run under OUTDIR/faults/, its
-//     temporary files under OUTDIR/faults-tmp/, its log faults.log; then
-//     faults-summary.txt, a line a kernel: the correct one "ok: proven"
-//     with FAULTS_COUNT result lines for each case, each broken one "ok:
-//     refused" with a refusal holding the texts of its "// expect
-//     refusal: " lines, else WRONG and why; then the run's "# fault" lines,
-//     and "faults ok" or "faults NOT OK: ...". The sweep exits 1 by design
-//     (the broken kernels' cases fail); the stage fails when the summary
-//     is not ok.
-//   - props: the property suite over the GPU variants and the peers
-//     (-props.variant=PROPS_VARIANT, default ^(gpu-|npp|cudnn),
-//     -props.n=PROPS_N, default 30, -props.time=PROPS_TIME, default 0,
-//     -props.seed=PROPS_SEED when set), props-gpu.log.
-//   - sanitizers (or props-sanitizers): compute-sanitizer's tools of
-//     SAN_TOOLS (default memcheck, with --leak-check full, racecheck,
-//     synccheck, initcheck) over the property suite of the variants
-//     SAN_VARIANT selects (default ^(gpu-|npp|cudnn|auto$|auto-bf16$)),
-//     spread over the GPUs of SAN_GPUS (indices, comma-separated) or
-//     nvidia-smi -L. The variants (properties.test -props.list) are dealt
-//     round-robin into SAN_SHARDS shards (default one a GPU); each tool
-//     over each shard is one process (-test.short -test.parallel 1
-//     -props.n=SAN_N, default 5, -test.timeout SAN_TIMEOUT, default 10m)
-//     on one GPU (CUDA_VISIBLE_DEVICES), each GPU running one at a time:
-//     sanitizers-TOOL-shardS.log, sanitizers-shards.txt (a line a job),
-//     and sanitizers-summary.txt, a line a tool, "TOOL rc=N errors=N
-//     api-errors=N passed=N failed=N secs=S wall-s=S shards=N log=..."
-//     (racecheck adding hazards= and warnings=, memcheck leaked-bytes=),
-//     then "sanitizers ok: ..." or "sanitizers NOT OK: ...".
-//     sanitizers-slabs does the same for the multi-GPU variants
-//     (SAN_SLAB_VARIANT, default ^gpu-(slab|stream)) on pairs of GPUs.
-//   - memcheck: memcheck over cudabind's GPU tests and gpu/variants'
-//     tests (-test.short), then over the property suite in one process
-//     (memcheck-props); racecheck: racecheck over gpu/variants' tests,
-//     then racecheck and synccheck over the property suite.
-//   - tune: the tuner (.gpu/tune) over TUNE_VARIANTS, TUNE_K, TUNE_SIZES,
-//     -time TUNE_TIME (default 165s), -budget TUNE_BUDGET (24),
-//     -case-timeout TUNE_CASE_TIMEOUT (2m), its table written to
-//     OUTDIR/tuning/ over a copy of tables/tuning/. tune-props: the
-//     property suite on every setting of that table (or the embedded one)
-//     and a short real tuning, -convtest.n=PROPS_N (default 60).
-//   - gallery: the filter gallery rendered by this GPU's fastest variants
-//     (.gpu/gallery, ranked by results/data), as OUTDIR/gallery.tar of
-//     gallery/.
+//   - tests: every test binary of the binaries' folder (the Makefile's
+//     TESTPKGS), from its package's folder, at most TEST_JOBS at once (one
+//     a core), with -test.v, -test.timeout TEST_TIMEOUT (10m), TEST_FLAGS
+//     and -test.run=TEST_RUN: test-NAME.log each, compiles.log,
+//     tests-summary.txt ("<import path> pass=N fail=N skip=N secs=S" a
+//     package, then "total wall-s=S cache=cold|warm") and tests-report.txt,
+//     as make test prints it (package internal/testsum).
+//   - faults: one sweep over the broken user kernels of
+//     gpu/userkernel/testdata/broken beside examples/kernels/direct.cu
+//     (-sizes FAULTS_SIZES 512x512, -count FAULTS_COUNT 2, -case-timeout
+//     FAULTS_CASE_TIMEOUT 20s, -prove-timeout FAULTS_PROVE_TIMEOUT 2m),
+//     its run under OUTDIR/faults/, faults.log, and faults-summary.txt: a
+//     line a kernel ("ok: proven", "ok: refused" with the texts of its
+//     "// expect refusal: " lines, else WRONG), the run's "# fault" lines,
+//     and "faults ok" or "faults NOT OK: ...".
+//   - props: the property suite (-props.variant=PROPS_VARIANT
+//     ^(gpu-|npp|cudnn), -props.n=PROPS_N 30, -props.time=PROPS_TIME 0,
+//     -props.seed=PROPS_SEED), props-gpu.log.
+//   - sanitizers (or props-sanitizers): the tools of SAN_TOOLS (memcheck
+//     with --leak-check full, racecheck, synccheck, initcheck) over the
+//     property suite of SAN_VARIANT (^(gpu-|npp|cudnn|auto$|auto-bf16$)),
+//     dealt into SAN_SHARDS shards (one a GPU of SAN_GPUS or nvidia-smi
+//     -L), each tool over each shard one process on one GPU
+//     (-test.short -test.parallel 1 -props.n=SAN_N 5, -test.timeout
+//     SAN_TIMEOUT 10m): sanitizers-TOOL-shardS.log, sanitizers-shards.txt,
+//     and sanitizers-summary.txt, "TOOL rc=N errors=N api-errors=N
+//     passed=N failed=N secs=S wall-s=S shards=N log=..." a tool, then
+//     "sanitizers ok" or "sanitizers NOT OK: ...". sanitizers-slabs does
+//     the same for SAN_SLAB_VARIANT (^gpu-(slab|stream)) on pairs of GPUs.
+//   - memcheck: memcheck over cudabind's and gpu/variants' tests, then the
+//     property suite; racecheck: racecheck over gpu/variants' tests, then
+//     racecheck and synccheck over the property suite.
+//   - tune: .gpu/tune over TUNE_VARIANTS, TUNE_K, TUNE_SIZES, -time
+//     TUNE_TIME 165s, -budget TUNE_BUDGET 24, -case-timeout
+//     TUNE_CASE_TIMEOUT 2m, its table in OUTDIR/tuning/ over a copy of
+//     tables/tuning/. tune-props: the property suite on every setting of
+//     that table (or the embedded one), -convtest.n=PROPS_N 60.
+//   - gallery: the filter gallery by this GPU's fastest variants, as
+//     OUTDIR/gallery.tar.
 //   - crossover: the crossover preset's paths alone (CROSS_PATHS,
-//     -max-time CROSS_PATHS_TIME, default 0.1s), their table written by
-//     .gpu/crossover to OUTDIR/crossover/, then the whole preset with auto
-//     reading it (with CROSS_TABLE=embedded only the whole preset).
-//   - sweep:NAME: .gpu/sweep with SWEEP_ARGS (split at spaces), its run
-//     under OUTDIR/data/; bench:PRESET: the benchmark binary over a preset
-//     from benchmarks/ (-cpu-cap=CPU_CAP when set); kernel:FILE: a user
-//     kernel (a .cu file, path from the root) proved and timed beside
-//     KERNEL_VARIANTS on KERNEL_AXES through the sweep. These take
-//     -count COUNT (defaults 5, 5, 3), -noise=NOISE and -max-time=MAX_TIME
-//     when set.
+//     -max-time CROSS_PATHS_TIME 0.1s), their table in OUTDIR/crossover/,
+//     then the whole preset with auto reading it (CROSS_TABLE=embedded:
+//     the whole preset alone).
+//   - sweep:NAME: .gpu/sweep with SWEEP_ARGS, its run under OUTDIR/data/;
+//     bench:PRESET: the benchmark binary over a preset (-cpu-cap=CPU_CAP);
+//     kernel:FILE: a user kernel proved and timed beside KERNEL_VARIANTS
+//     on KERNEL_AXES. These take -count COUNT (5, 5, 3), -noise=NOISE and
+//     -max-time=MAX_TIME.
 //   - shards:PRESET: the sweep over a preset on every GPU of SHARD_GPUS or
-//     nvidia-smi -L at once, a shard a GPU, merged into one run (the
-//     sweep's -devices). To split a preset over hosts, run .gpu/sweep
-//     -shard K/N on each and join the runs with sweep -merge.
+//     nvidia-smi -L at once (the sweep's -devices), merged into one run.
 //   - ncu:NAME: Nsight Compute's SpeedOfLight section (--clock-control
-//     none, CSV of the details page, --launch-skip NCU_SKIP, default 2,
-//     --launch-count NCU_COUNT, default 3, -k regex:NCU_KERNEL, a
-//     --section each of NCU_SECTIONS, --metrics NCU_METRICS) over the
-//     benchmark cases NCU_BENCH names (a -test.bench regex, required),
-//     -max-time NCU_MAX_TIME (default 20ms) and NCU_ARGS, from
-//     benchmarks/: the CSV in ncu-NAME.csv, .gpu/ncusum's table of it in
-//     ncu-NAME.md, and "ncu-NAME ok: K kernels, L launches profiled".
+//     none, --launch-skip NCU_SKIP 2, --launch-count NCU_COUNT 3, -k
+//     regex:NCU_KERNEL, a --section each of NCU_SECTIONS, --metrics
+//     NCU_METRICS) over the benchmark cases NCU_BENCH names (required),
+//     -max-time NCU_MAX_TIME 20ms and NCU_ARGS: ncu-NAME.csv, ncusum's
+//     table of it in ncu-NAME.md, and "ncu-NAME ok: K kernels, L launches
+//     profiled".
 //
 // GPU_BIN names another folder of binaries than .gpu/. Compiled kernels
-// are cached in CONVBENCH_CACHE_DIR, by default .gpu-cache/ beside .gpu/,
-// so that later runs on the host skip the compiles done.
+// are cached in CONVBENCH_CACHE_DIR, by default .gpu-cache/ beside .gpu/.
 package main
 
 import (
