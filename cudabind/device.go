@@ -217,18 +217,16 @@ const (
 
 var kindNames = [numKinds]string{"device buffers", "pinned host buffers", "modules", "textures", "streams", "events", "graphs"}
 
-var defaultDevice onceValue[*Device]
-
 // Default opens device 0 once and returns it on every call, or the cached
 // error (an *UnavailableError without a driver or device). The default
 // device is shared: do not Close it.
-func Default() (*Device, error) {
-	return defaultDevice.get(func() (*Device, error) { return Open(0) })
-}
+func Default() (*Device, error) { return defaultDevice() }
+
+var defaultDevice = sync.OnceValues(func() (*Device, error) { return Open(0) })
 
 var (
 	sharedMu      sync.Mutex
-	sharedDevices = map[int]*onceValue[*Device]{}
+	sharedDevices = map[int]func() (*Device, error){}
 )
 
 // Shared opens device ordinal once and returns it on every call, as
@@ -239,13 +237,13 @@ func Shared(ordinal int) (*Device, error) {
 		return Default()
 	}
 	sharedMu.Lock()
-	o := sharedDevices[ordinal]
-	if o == nil {
-		o = new(onceValue[*Device])
-		sharedDevices[ordinal] = o
+	get := sharedDevices[ordinal]
+	if get == nil {
+		get = sync.OnceValues(func() (*Device, error) { return Open(ordinal) })
+		sharedDevices[ordinal] = get
 	}
 	sharedMu.Unlock()
-	return o.get(func() (*Device, error) { return Open(ordinal) })
+	return get()
 }
 
 // Open retains the primary context of device ordinal and starts its

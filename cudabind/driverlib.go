@@ -3,6 +3,7 @@ package cudabind
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/convbench/convbench/cudabind/dl"
@@ -15,10 +16,7 @@ type cudaDriver struct {
 	version int // cuDriverGetVersion: 1000*major + 10*minor
 }
 
-var (
-	driverOnce   onceValue[*cudaDriver]
-	driverLoaded atomic.Pointer[cudaDriver]
-)
+var driverLoaded atomic.Pointer[cudaDriver]
 
 // loadedDriver returns the process's driver if it was loaded, without
 // loading it.
@@ -26,24 +24,22 @@ func loadedDriver() *cudaDriver { return driverLoaded.Load() }
 
 // loadDriver opens the driver library once, binds its entry points and
 // initializes it. Every failure is an *UnavailableError.
-func loadDriver() (*cudaDriver, error) {
-	return driverOnce.get(func() (*cudaDriver, error) {
-		names := DriverSearchList()
-		lib, err := driver.Load(names)
-		if err != nil {
-			var oe *dl.OpenError
-			if errors.As(err, &oe) {
-				return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened: " + oe.Why(names[0])}
-			}
-			return nil, &UnavailableError{Lib: names[0], Reason: err.Error()}
+var loadDriver = sync.OnceValues(func() (*cudaDriver, error) {
+	names := DriverSearchList()
+	lib, err := driver.Load(names)
+	if err != nil {
+		var oe *dl.OpenError
+		if errors.As(err, &oe) {
+			return nil, &UnavailableError{Lib: names[0], Reason: "cannot be opened: " + oe.Why(names[0])}
 		}
-		c, err := initDriver(lib)
-		if err == nil {
-			driverLoaded.Store(c)
-		}
-		return c, err
-	})
-}
+		return nil, &UnavailableError{Lib: names[0], Reason: err.Error()}
+	}
+	c, err := initDriver(lib)
+	if err == nil {
+		driverLoaded.Store(c)
+	}
+	return c, err
+})
 
 // initDriver calls cuInit, reads the version and checks that there is a
 // device. Every failure is an *UnavailableError.

@@ -192,18 +192,11 @@ type Library struct {
 	forward uintptr
 }
 
-var loaded struct {
-	once sync.Once
-	l    *Library
-	err  error
-}
-
 // Load opens cuDNN from SearchList once per process and returns it, or
 // the *cudaerr.UnavailableError saying why it cannot be used.
-func Load() (*Library, error) {
-	loaded.once.Do(func() { loaded.l, loaded.err = Open(SearchList()) })
-	return loaded.l, loaded.err
-}
+func Load() (*Library, error) { return load() }
+
+var load = sync.OnceValues(func() (*Library, error) { return Open(SearchList()) })
 
 // Open opens the first of names that loads, binds every entry point (from
 // the shim, or else from its sub-libraries) and checks that it is cuDNN 9

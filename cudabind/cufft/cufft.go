@@ -211,18 +211,11 @@ func load(name string) (*Library, error) {
 	return l, nil
 }
 
-var loaded struct {
-	once sync.Once
-	l    *Library
-	err  error
-}
-
 // Default loads cuFFT from SearchList on first use and returns it, or the
 // cached *cudaerr.UnavailableError.
-func Default() (*Library, error) {
-	loaded.once.Do(func() { loaded.l, loaded.err = Load(SearchList()) })
-	return loaded.l, loaded.err
-}
+func Default() (*Library, error) { return loadDefault() }
+
+var loadDefault = sync.OnceValues(func() (*Library, error) { return Load(SearchList()) })
 
 // Name returns the name the library was opened by.
 func (l *Library) Name() string { return l.name }

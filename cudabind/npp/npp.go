@@ -73,18 +73,11 @@ type Lib struct {
 		kernel uintptr, ksize, anchor Size, ctx StreamContext) int32
 }
 
-var (
-	once    sync.Once
-	loaded  *Lib
-	loadErr error
-)
-
 // Load opens libnppif once. A missing library, a missing symbol or a
 // platform this binding cannot call is a *cudaerr.UnavailableError.
-func Load() (*Lib, error) {
-	once.Do(func() { loaded, loadErr = Open(SearchList()) })
-	return loaded, loadErr
-}
+func Load() (*Lib, error) { return load() }
+
+var load = sync.OnceValues(func() (*Lib, error) { return Open(SearchList()) })
 
 // Open tries names in order and binds nppiFilter_32f_C1R_Ctx from the
 // first library that has it.

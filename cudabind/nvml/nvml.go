@@ -52,21 +52,9 @@ const (
 	nvmlTemperatureGPU = 0
 )
 
-var nvmlOnce struct {
-	once sync.Once
-	l    *nvmlLib
-	err  error
-}
-
-// loadNVML opens NVML once, binds its symbols and calls nvmlInit_v2.
-// Every failure is an *UnavailableError.
-func loadNVML() (*nvmlLib, error) {
-	nvmlOnce.once.Do(func() { nvmlOnce.l, nvmlOnce.err = openNVML() })
-	return nvmlOnce.l, nvmlOnce.err
-}
-
-// openNVML opens NVML from SearchList, binds it and calls nvmlInit_v2.
-func openNVML() (*nvmlLib, error) { return openNVMLFrom(SearchList()) }
+// loadNVML opens NVML from SearchList once, binds its symbols and calls
+// nvmlInit_v2. Every failure is an *UnavailableError.
+var loadNVML = sync.OnceValues(func() (*nvmlLib, error) { return openNVMLFrom(SearchList()) })
 
 // openNVMLFrom opens the first of names that loads, binds it and calls
 // nvmlInit_v2; tests open stand-in libraries with it.
