@@ -30,19 +30,7 @@ const (
 var Borders = []Border{Zero, Replicate, Reflect, Mirror, Wrap}
 
 func (b Border) String() string {
-	switch b {
-	case Zero:
-		return "zero"
-	case Replicate:
-		return "replicate"
-	case Reflect:
-		return "reflect"
-	case Mirror:
-		return "mirror"
-	case Wrap:
-		return "wrap"
-	}
-	return fmt.Sprintf("Border(%d)", int(b))
+	return enumString("Border", b, "zero", "replicate", "reflect", "mirror", "wrap")
 }
 
 // Valid reports whether b is one of the defined border modes.
@@ -127,15 +115,7 @@ const (
 // Modes lists both modes.
 var Modes = []Mode{Correlate, Convolve}
 
-func (m Mode) String() string {
-	switch m {
-	case Correlate:
-		return "correlate"
-	case Convolve:
-		return "convolve"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
-}
+func (m Mode) String() string { return enumString("Mode", m, "correlate", "convolve") }
 
 // Valid reports whether m is Correlate or Convolve.
 func (m Mode) Valid() bool { return m == Correlate || m == Convolve }

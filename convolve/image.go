@@ -19,16 +19,15 @@ const (
 // ElemTypes lists every element type.
 var ElemTypes = []ElemType{Float32, Uint8, Int16}
 
-func (t ElemType) String() string {
-	switch t {
-	case Float32:
-		return "f32"
-	case Uint8:
-		return "u8"
-	case Int16:
-		return "i16"
+func (t ElemType) String() string { return enumString("ElemType", t, "f32", "u8", "i16") }
+
+// enumString is the name of v, an enumeration of type typ whose values
+// from 0 have names, or "typ(v)" for a value without one.
+func enumString[T ~int](typ string, v T, names ...string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
 	}
-	return fmt.Sprintf("ElemType(%d)", int(t))
+	return fmt.Sprintf("%s(%d)", typ, int(v))
 }
 
 // Size returns the size of one element in bytes.
@@ -73,15 +72,7 @@ const (
 // Layouts lists every layout.
 var Layouts = []Layout{Interleaved, Planar}
 
-func (l Layout) String() string {
-	switch l {
-	case Interleaved:
-		return "interleaved"
-	case Planar:
-		return "planar"
-	}
-	return fmt.Sprintf("Layout(%d)", int(l))
-}
+func (l Layout) String() string { return enumString("Layout", l, "interleaved", "planar") }
 
 // Valid reports whether l is one of the defined layouts.
 func (l Layout) Valid() bool { return l == Interleaved || l == Planar }

@@ -24,15 +24,7 @@ const (
 var Operations = []Operation{Filter2D, SobelMagnitude, RGBToYUV}
 
 func (o Operation) String() string {
-	switch o {
-	case Filter2D:
-		return "filter2d"
-	case SobelMagnitude:
-		return "sobel-mag"
-	case RGBToYUV:
-		return "rgb2yuv"
-	}
-	return fmt.Sprintf("Operation(%d)", int(o))
+	return enumString("Operation", o, "filter2d", "sobel-mag", "rgb2yuv")
 }
 
 // Valid reports whether o is a defined operation.
