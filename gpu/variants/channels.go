@@ -66,27 +66,22 @@ func init() {
 	convolve.Register(&loopVariant{desc: convolve.Description{Name: "gpu-ch-loop", Report: "003",
 		Summary: "one upload, launch and download per channel, filter in constant memory (1channel)",
 		Caps:    channelCaps()}})
-	convolve.Register(&Variant{
-		Desc: convolve.Description{Name: "gpu-ch-grid3d", Report: "003",
-			Summary: "one launch over a 3-D grid, blockIdx.z is the channel (3channel_grid)",
-			Caps:    channelCaps(tunableTransposed)},
-		Setup: func(b *Base) error { return setupChannels(b, chGrid3D) },
-		Check: func(b *Base) error { return checkChannels(b, chGrid3D) },
-	})
-	convolve.Register(&Variant{
-		Desc: convolve.Description{Name: "gpu-ch-linear", Report: "003",
-			Summary: "one launch over a 1-D grid of the linearized planar image (3channel)",
-			Caps:    channelCaps()},
-		Setup: func(b *Base) error { return setupChannels(b, chLinear) },
-		Check: func(b *Base) error { return checkChannels(b, chLinear) },
-	})
-	convolve.Register(&Variant{
-		Desc: convolve.Description{Name: "gpu-ch-arrays", Report: "003",
-			Summary: "one launch on three separate channel arrays, three channels per thread (3channel_3)",
-			Caps:    channelCaps()},
-		Setup: func(b *Base) error { return setupChannels(b, chArrays) },
-		Check: func(b *Base) error { return checkChannels(b, chArrays) },
-	})
+	convolve.Register(chVariant("gpu-ch-grid3d", "one launch over a 3-D grid, blockIdx.z is the channel (3channel_grid)",
+		chGrid3D, channelCaps(tunableTransposed)))
+	convolve.Register(chVariant("gpu-ch-linear", "one launch over a 1-D grid of the linearized planar image (3channel)",
+		chLinear, channelCaps()))
+	convolve.Register(chVariant("gpu-ch-arrays", "one launch on three separate channel arrays, three channels per thread (3channel_3)",
+		chArrays, channelCaps()))
+}
+
+// chVariant is the variant of report 003 that runs strategy s in one
+// launch.
+func chVariant(name, summary string, s chStrategy, caps convolve.Capabilities) *Variant {
+	return &Variant{
+		Desc:  convolve.Description{Name: name, Report: "003", Summary: summary, Caps: caps},
+		Setup: func(b *Base) error { return setupChannels(b, s) },
+		Check: func(b *Base) error { return checkChannels(b, s) },
+	}
 }
 
 // checkChannels is the validity rule of strategy s beyond what Base
