@@ -180,9 +180,7 @@ func (l *Lib) Has(f Feature) bool {
 func (l *Lib) Init(flags uint32) Result { return l.cuInit(flags) }
 
 func (l *Lib) DriverGetVersion() (int32, Result) {
-	var v int32
-	r := l.cuDriverGetVersion(&v)
-	return v, r
+	return out(func(v *int32) Result { return l.cuDriverGetVersion(v) })
 }
 
 func (l *Lib) GetErrorName(code Result) (string, Result) {
@@ -198,15 +196,11 @@ func (l *Lib) GetErrorString(code Result) (string, Result) {
 }
 
 func (l *Lib) DeviceGetCount() (int32, Result) {
-	var n int32
-	r := l.cuDeviceGetCount(&n)
-	return n, r
+	return out(func(n *int32) Result { return l.cuDeviceGetCount(n) })
 }
 
 func (l *Lib) DeviceGet(ordinal int32) (Device, Result) {
-	var d Device
-	r := l.cuDeviceGet(&d, ordinal)
-	return d, r
+	return out(func(d *Device) Result { return l.cuDeviceGet(d, ordinal) })
 }
 
 func (l *Lib) DeviceGetName(d Device) (string, Result) {
@@ -223,21 +217,15 @@ func (l *Lib) DeviceGetUuid(d Device) ([16]byte, Result) {
 }
 
 func (l *Lib) DeviceGetAttribute(a DeviceAttribute, d Device) (int32, Result) {
-	var v int32
-	r := l.cuDeviceGetAttribute(&v, a, d)
-	return v, r
+	return out(func(v *int32) Result { return l.cuDeviceGetAttribute(v, a, d) })
 }
 
 func (l *Lib) DeviceTotalMem(d Device) (uint64, Result) {
-	var n uint64
-	r := l.cuDeviceTotalMem(&n, d)
-	return n, r
+	return out(func(n *uint64) Result { return l.cuDeviceTotalMem(n, d) })
 }
 
 func (l *Lib) DevicePrimaryCtxRetain(d Device) (Context, Result) {
-	var c Context
-	r := l.cuDevicePrimaryCtxRetain(&c, d)
-	return c, r
+	return out(func(c *Context) Result { return l.cuDevicePrimaryCtxRetain(c, d) })
 }
 
 func (l *Lib) DevicePrimaryCtxRelease(d Device) Result { return l.cuDevicePrimaryCtxRelease(d) }
@@ -249,9 +237,7 @@ func (l *Lib) DeviceCanAccessPeer(d, peer Device) (int32, Result) {
 	if l.cuDeviceCanAccessPeer == nil {
 		return 0, ErrorNotFound
 	}
-	var can int32
-	r := l.cuDeviceCanAccessPeer(&can, d, peer)
-	return can, r
+	return out(func(can *int32) Result { return l.cuDeviceCanAccessPeer(can, d, peer) })
 }
 
 func (l *Lib) CtxEnablePeerAccess(peer Context, flags uint32) Result {
@@ -262,9 +248,7 @@ func (l *Lib) CtxEnablePeerAccess(peer Context, flags uint32) Result {
 }
 
 func (l *Lib) MemAlloc(bytes uint64) (DevPtr, Result) {
-	var p DevPtr
-	r := l.cuMemAlloc(&p, bytes)
-	return p, r
+	return out(func(p *DevPtr) Result { return l.cuMemAlloc(p, bytes) })
 }
 
 func (l *Lib) MemAllocPitch(widthBytes, height uint64, elemSize uint32) (DevPtr, uint64, Result) {
@@ -344,9 +328,7 @@ func (l *Lib) Memcpy2DAsync(c *Memcpy2D, s Stream) Result {
 }
 
 func (l *Lib) StreamCreate(flags uint32) (Stream, Result) {
-	var s Stream
-	r := l.cuStreamCreate(&s, flags)
-	return s, r
+	return out(func(s *Stream) Result { return l.cuStreamCreate(s, flags) })
 }
 
 func (l *Lib) StreamDestroy(s Stream) Result { return l.cuStreamDestroy(s) }
@@ -355,9 +337,7 @@ func (l *Lib) StreamSynchronize(s Stream) Result {
 }
 
 func (l *Lib) EventCreate(flags uint32) (Event, Result) {
-	var e Event
-	r := l.cuEventCreate(&e, flags)
-	return e, r
+	return out(func(e *Event) Result { return l.cuEventCreate(e, flags) })
 }
 
 func (l *Lib) EventDestroy(e Event) Result { return l.cuEventDestroy(e) }
@@ -375,23 +355,17 @@ func (l *Lib) EventSynchronize(e Event) Result {
 }
 
 func (l *Lib) EventElapsedTime(start, stop Event) (float32, Result) {
-	var ms float32
-	r := l.cuEventElapsedTime(&ms, start, stop)
-	return ms, r
+	return out(func(ms *float32) Result { return l.cuEventElapsedTime(ms, start, stop) })
 }
 
 func (l *Lib) ModuleLoadData(image unsafe.Pointer) (Module, Result) {
-	var m Module
-	r := l.cuModuleLoadData(&m, image)
-	return m, r
+	return out(func(m *Module) Result { return l.cuModuleLoadData(m, image) })
 }
 
 func (l *Lib) ModuleUnload(m Module) Result { return l.cuModuleUnload(m) }
 
 func (l *Lib) ModuleGetFunction(m Module, name string) (Function, Result) {
-	var f Function
-	r := l.cuModuleGetFunction(&f, m, name)
-	return f, r
+	return out(func(f *Function) Result { return l.cuModuleGetFunction(f, m, name) })
 }
 
 func (l *Lib) ModuleGetGlobal(m Module, name string) (DevPtr, uint64, Result) {
@@ -402,9 +376,7 @@ func (l *Lib) ModuleGetGlobal(m Module, name string) (DevPtr, uint64, Result) {
 }
 
 func (l *Lib) FuncGetAttribute(a FuncAttribute, f Function) (int32, Result) {
-	var v int32
-	r := l.cuFuncGetAttribute(&v, a, f)
-	return v, r
+	return out(func(v *int32) Result { return l.cuFuncGetAttribute(v, a, f) })
 }
 
 func (l *Lib) FuncSetAttribute(f Function, a FuncAttribute, v int32) Result {
@@ -433,9 +405,7 @@ func (l *Lib) LaunchKernel(f Function, gx, gy, gz, bx, by, bz, shared uint32, s 
 }
 
 func (l *Lib) TexObjectCreate(res *ResourceDesc, tex *TextureDesc) (TexObject, Result) {
-	var t TexObject
-	r := l.cuTexObjectCreate(&t, res, tex, nil)
-	return t, r
+	return out(func(t *TexObject) Result { return l.cuTexObjectCreate(t, res, tex, nil) })
 }
 
 func (l *Lib) TexObjectDestroy(t TexObject) Result { return l.cuTexObjectDestroy(t) }
@@ -451,18 +421,14 @@ func (l *Lib) StreamEndCapture(s Stream) (Graph, Result) {
 	if l.cuStreamEndCapture == nil {
 		return 0, ErrorNotFound
 	}
-	var g Graph
-	r := l.cuStreamEndCapture(s, &g)
-	return g, r
+	return out(func(g *Graph) Result { return l.cuStreamEndCapture(s, g) })
 }
 
 func (l *Lib) GraphInstantiate(g Graph, flags uint64) (GraphExec, Result) {
 	if l.cuGraphInstantiate == nil {
 		return 0, ErrorNotFound
 	}
-	var e GraphExec
-	r := l.cuGraphInstantiate(&e, g, flags)
-	return e, r
+	return out(func(e *GraphExec) Result { return l.cuGraphInstantiate(e, g, flags) })
 }
 
 func (l *Lib) GraphUpload(e GraphExec, s Stream) Result {
@@ -491,6 +457,14 @@ func (l *Lib) GraphDestroy(g Graph) Result {
 		return ErrorNotFound
 	}
 	return l.cuGraphDestroy(g)
+}
+
+// out calls a C function that writes one value through a pointer, and
+// returns the value with the call's result.
+func out[T any](call func(*T) Result) (T, Result) {
+	var v T
+	r := call(&v)
+	return v, r
 }
 
 var _ Driver = (*Lib)(nil)
