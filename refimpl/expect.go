@@ -37,15 +37,11 @@ const unitRoundoff = 0x1p-24
 // them as 0). Expect reads the input with Image.At and is written for
 // clarity, not speed.
 //
-// Non-finite values follow IEEE arithmetic over every tap: each of the
-// KW*KH products w*x is a term of the sum, zero weights and the taps the
-// Zero border puts outside the image (x = 0) included. So 0 x Inf and
-// Inf x 0 are NaN, a NaN pixel or weight makes every output whose window
-// holds it NaN, and +Inf meeting -Inf is NaN. SobelMagnitude applies the
-// same rule to the nine taps of SobelX and SobelY (zero taps included).
-// An exact sum beyond the float32 range rounds to an infinity of its sign.
-// Where the reference is NaN or infinite its tolerance is NaN or infinite
-// too; convolve.Compare matches such elements by class alone.
+// Non-finite values follow IEEE arithmetic over every tap, zero weights
+// and the Zero border's outside taps (terms w*0) included, for Filter2D
+// and for SobelMagnitude's nine taps; an exact sum beyond the float32
+// range rounds to an infinity of its sign. Where the reference is NaN or
+// infinite its tolerance is too, and convolve.Compare matches by class.
 func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
 	return ExpectModel(p, in, convolve.Direct)
 }
