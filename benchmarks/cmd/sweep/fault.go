@@ -215,7 +215,7 @@ func runBinary(cmd *exec.Cmd, progress *progressFilter, w *watch) attempt {
 	err := w.child.Run(cmd)
 	progress.Flush()
 	progress.onCase = nil
-	a := attempt{err: err, started: w.started, finished: w.finished, fault: w.fault}
+	a := attempt{err: err, finished: w.finished, fault: w.fault}
 	if w.child.TimedOut() {
 		a.fault = &fault{Case: w.cur, Kind: faultHang, Repro: w.repro(w.cur),
 			Err: fmt.Sprintf("still running after %v (-case-timeout): killed the benchmark binary", w.limit)}
@@ -226,6 +226,7 @@ func runBinary(cmd *exec.Cmd, progress *progressFilter, w *watch) attempt {
 		w.out.Write(append(w.partial, '\n'))
 	}
 	a.out = w.out.Bytes()
+	a.started = startedCases(w.started, a.out, w.fault)
 	if a.fault == nil && err != nil && !w.finished && w.cur != "" {
 		why := err.Error()
 		if tail := progress.Tail(); len(tail) > 0 {
@@ -234,6 +235,40 @@ func runBinary(cmd *exec.Cmd, progress *progressFilter, w *watch) attempt {
 		a.fault = &fault{Case: w.cur, Kind: faultCrash, Repro: w.repro(w.cur), Err: "the benchmark binary died (" + why + ")"}
 	}
 	return a
+}
+
+// startedCases are the cases a run of the binary started: those its
+// progress lines named (fromProgress, in order), then any other that its
+// stdout out names on a result or "--- FAIL" line, and the case of a
+// sticky fault (f, when not nil). The progress lines come on stderr and
+// the sticky error on stdout, two pipes read apart: the binary may be
+// stopped at the error before the progress lines of the cases it had
+// run are read, and a case must not run again for that.
+func startedCases(fromProgress []string, out []byte, f *fault) []string {
+	started := slices.Clone(fromProgress)
+	add := func(name string) {
+		if name != "" && !slices.Contains(started, name) {
+			started = append(started, name)
+		}
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, ok := failedCase(line); ok {
+			add(name)
+		} else if rest, ok := strings.CutPrefix(line, "BenchmarkConv/"); ok {
+			name := rest
+			if f := strings.Fields(rest); len(f) > 0 {
+				name = f[0]
+			}
+			if j := strings.LastIndexByte(name, '#'); j > 0 {
+				name = name[:j]
+			}
+			add(name)
+		}
+	}
+	if f != nil {
+		add(f.Case)
+	}
+	return started
 }
 
 // errNoProgress is the error of a restart that ran no case.

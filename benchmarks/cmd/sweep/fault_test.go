@@ -167,3 +167,35 @@ func TestSkipPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestStartedCases: the cases a run started are those its progress lines
+// named, then those its stdout names on result and "--- FAIL" lines and
+// the sticky fault's, each once: a binary stopped at a sticky error
+// before its progress lines were read has still started the cases it
+// printed.
+func TestStartedCases(t *testing.T) {
+	out := []byte("goos: linux\n" +
+		"BenchmarkConv/variant=a/size=8x8 \t       1\t      100 ns/op\n" +
+		"BenchmarkConv/variant=d/size=8x8 1 100 ns/op\n" +
+		"BenchmarkConv/variant=a/size=8x8 \t       1\t      101 ns/op\n" +
+		"# setting variant=b/size=8x8: block=8x8\n" +
+		"--- FAIL: BenchmarkConv/variant=b/size=8x8\n" +
+		"    bench_test.go:1: CUDA_ERROR_ILLEGAL_ADDRESS\n")
+	sticky := &fault{Case: "variant=b/size=8x8", Kind: faultCrash}
+	for _, tt := range []struct {
+		name     string
+		progress []string
+		f        *fault
+		want     []string
+	}{
+		{"no progress read", nil, sticky, []string{"variant=a/size=8x8", "variant=d/size=8x8", "variant=b/size=8x8"}},
+		{"progress read", []string{"variant=a/size=8x8", "variant=d/size=8x8", "variant=b/size=8x8"}, sticky, []string{"variant=a/size=8x8", "variant=d/size=8x8", "variant=b/size=8x8"}},
+		{"fault without output", []string{"variant=z/size=1x1"}, &fault{Case: "variant=c/size=8x8"}, []string{"variant=z/size=1x1", "variant=a/size=8x8", "variant=d/size=8x8", "variant=b/size=8x8", "variant=c/size=8x8"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := startedCases(tt.progress, out, tt.f); !slices.Equal(got, tt.want) {
+				t.Errorf("startedCases = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
