@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/convbench/convbench/results"
+	"github.com/convbench/convbench/runfile"
 )
 
 // releaseSeeds is how many fresh seeds a release check runs the property
@@ -60,7 +61,8 @@ type seedResult struct {
 
 // A benchResult is the release check's sweep: its exit status, its cases
 // (result lines grouped by name), the failed ones, those skipped as
-// unsupported, the unstable ones its summary counts, and the seconds.
+// unsupported, the unstable ones (results.Run.Unstable, as its summary
+// counts them), and the seconds.
 type benchResult struct {
 	rc, cases, failed, unsupported, unstable, secs int
 	err                                            error // the run file could not be read
@@ -191,8 +193,6 @@ func (r *runner) releaseBench() benchResult {
 		"-sweep=default", "-count", r.setting("RELEASE_COUNT", "2"), "-noise=" + r.setting("RELEASE_NOISE", "1"),
 		"-max-time=" + r.setting("RELEASE_MAX_TIME", "1s")}})
 	res := benchResult{rc: o.rc, secs: o.secs}
-	log, _ := os.ReadFile(o.log)
-	res.unstable = unstableCases(string(log))
 	file := runFile(o.log, data)
 	if file == "" {
 		res.err = fmt.Errorf("the sweep wrote no run file (see release-sweep.log)")
@@ -208,8 +208,8 @@ func (r *runner) releaseBench() benchResult {
 		res.err = err
 		return res
 	}
-	res.cases, res.failed = len(run.Samples), len(run.Failures)
-	res.unsupported = unsupportedCases(strings.Split(string(text)+"\n"+string(log), "\n"))
+	res.cases, res.failed, res.unstable = len(run.Samples), len(run.Failures), len(run.Unstable())
+	res.unsupported = unsupportedCases(strings.Split(string(text), "\n"))
 	return res
 }
 
@@ -274,52 +274,14 @@ func releaseLines(seeds []seedResult, testErr error, b benchResult, reportRC, ga
 	return append(lines, "release NOT OK: "+why), why
 }
 
-// unstableRE matches the sweep summary's count of unstable cases, "12
-// cases UNSTABLE" or "1 case UNSTABLE".
-var unstableRE = regexp.MustCompile(`(?m)\b([0-9]+) cases? UNSTABLE\b`)
-
-// unstableCases is the count of unstable cases a sweep's log gives in its
-// summary; 0 where it names none.
-func unstableCases(log string) int {
-	m := unstableRE.FindAllStringSubmatch(log, -1)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(m[len(m)-1][1])
-	return n
-}
-
-// unsupportedCases counts the distinct cases that lines, of a sweep's run
-// file and log, mark as skipped: "# unsupported <case>: <reason>" (or
-// "# unsupported: <case>: ..."), "# skip: <case>: ..." and testing's
-// "--- SKIP: BenchmarkConv/<case>", at any indentation. A case two such
-// lines name counts once.
+// unsupportedCases counts the distinct cases a run file's lines record
+// as skipped for their variant's refusal (runfile.UnsupportedLine).
 func unsupportedCases(lines []string) int {
 	seen := map[string]bool{}
 	for _, l := range lines {
-		if c, ok := skippedCase(l); ok {
-			seen[c] = true
+		if name, _, ok := runfile.ParseUnsupported(l); ok {
+			seen[name] = true
 		}
 	}
 	return len(seen)
-}
-
-// skippedCase returns the case a skip line names (see unsupportedCases).
-func skippedCase(line string) (string, bool) {
-	l := strings.TrimLeft(line, " \t")
-	rest, ok := strings.CutPrefix(l, "--- SKIP:")
-	if !ok {
-		if rest, ok = strings.CutPrefix(l, "# unsupported"); ok {
-			rest = strings.TrimPrefix(rest, ":")
-		} else if rest, ok = strings.CutPrefix(l, "# skip:"); !ok {
-			return "", false
-		}
-	}
-	name, _, _ := strings.Cut(strings.TrimSpace(rest), ": ")
-	f := strings.Fields(name)
-	if len(f) == 0 {
-		return "", false
-	}
-	name = strings.TrimPrefix(strings.TrimPrefix(f[0], "BenchmarkConv/"), "Conv/")
-	return name, name != ""
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/convbench/convbench/runfile"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -207,36 +208,20 @@ func TestReleaseLines(t *testing.T) {
 	}
 }
 
-// TestUnsupportedCases counts the cases skip lines name, each once.
+// TestUnsupportedCases counts the cases a run file's unsupported lines
+// name, each once, and no other line.
 func TestUnsupportedCases(t *testing.T) {
 	for _, tt := range []struct {
 		lines []string
 		want  int
 	}{
 		{nil, 0},
-		{[]string{"# unsupported BenchmarkConv/variant=a/size=8x8: plan: over the cap", "--- SKIP: BenchmarkConv/variant=a/size=8x8", "    x_test.go:1: unsupported"}, 1},
-		{[]string{"# unsupported: variant=a/size=8x8: why", "# skip: variant=b/size=8x8: why", "    --- SKIP: BenchmarkConv/variant=c (0.00s)"}, 3},
-		{[]string{"# unsupported", "# setting variant=a: block=8x8", "--- FAIL: BenchmarkConv/variant=a", "BenchmarkConv/variant=a 1 1 ns/op", "#skip: a"}, 0},
+		{[]string{runfile.UnsupportedLine("variant=a/size=8x8", "plan: over the cap"), runfile.UnsupportedLine("variant=a/size=8x8", "again")}, 1},
+		{[]string{runfile.UnsupportedLine("variant=a/size=8x8", "why"), runfile.UnsupportedLine("variant=b/size=8x8", "why"), "--- SKIP: BenchmarkConv/variant=c (0.00s)"}, 2},
+		{[]string{"# unsupported", "# setting variant=a: block=8x8", "--- FAIL: BenchmarkConv/variant=a", "BenchmarkConv/variant=a 1 1 ns/op", "# skip: variant=b: why"}, 0},
 	} {
 		if got := unsupportedCases(tt.lines); got != tt.want {
 			t.Errorf("unsupportedCases(%q) = %d, want %d", tt.lines, got, tt.want)
-		}
-	}
-}
-
-// TestUnstableCases reads the sweep summary's count of unstable cases.
-func TestUnstableCases(t *testing.T) {
-	for _, tt := range []struct {
-		log  string
-		want int
-	}{
-		{"", 0},
-		{"| a | UNSTABLE |\n42 cases UNSTABLE: their lines differ\n", 42},
-		{"1 case UNSTABLE (clock below its limit)\n", 1},
-		{"sweep: wrote x\n3 cases UNSTABLE: a shared host\n", 3},
-	} {
-		if got := unstableCases(tt.log); got != tt.want {
-			t.Errorf("unstableCases(%q) = %d, want %d", tt.log, got, tt.want)
 		}
 	}
 }
