@@ -40,16 +40,7 @@ func BreakFastPath(p FastPath, part string) (restore func()) {
 		return func() { vectorSum512 = saved }
 	case p == FastVector512 && part == BreakConversion:
 		saved := vector512Convert
-		vector512Convert = rowConverter{
-			u8: func(dst []float32, src []uint8) {
-				n := len(dst) &^ 7
-				saved.u8(dst[:n], src[:n])
-			},
-			i16: func(dst []float32, src []int16) {
-				n := len(dst) &^ 7
-				saved.i16(dst[:n], src[:n])
-			},
-		}
+		vector512Convert = brokenVectorConverter(saved)
 		return func() { vector512Convert = saved }
 	case p == FastVector && part == BreakSums:
 		saved := vectorSum
@@ -72,17 +63,23 @@ func BreakFastPath(p FastPath, part string) (restore func()) {
 		return func() { portableConvert = saved }
 	case p == FastVector && part == BreakConversion:
 		saved := vectorConvert
-		vectorConvert = rowConverter{
-			u8: func(dst []float32, src []uint8) {
-				n := len(dst) &^ 7
-				saved.u8(dst[:n], src[:n])
-			},
-			i16: func(dst []float32, src []int16) {
-				n := len(dst) &^ 7
-				saved.i16(dst[:n], src[:n])
-			},
-		}
+		vectorConvert = brokenVectorConverter(saved)
 		return func() { vectorConvert = saved }
 	}
 	return func() {}
+}
+
+// brokenVectorConverter is c leaving the values after the last multiple
+// of eight unconverted, as a vector loop without its Go tail would.
+func brokenVectorConverter(c rowConverter) rowConverter {
+	return rowConverter{
+		u8: func(dst []float32, src []uint8) {
+			n := len(dst) &^ 7
+			c.u8(dst[:n], src[:n])
+		},
+		i16: func(dst []float32, src []int16) {
+			n := len(dst) &^ 7
+			c.i16(dst[:n], src[:n])
+		},
+	}
 }
