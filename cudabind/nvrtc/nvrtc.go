@@ -333,16 +333,8 @@ func Compile(src Source, opts CompileOptions) (*Compiled, error) {
 // compiles, and nothing is read from or written to the caches.
 func compileCached(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
 	if bypass.Load() > 0 {
-		statMisses.Add(1)
 		statBypassed.Add(1)
-		start := time.Now()
-		c, err := compile()
-		logCompile(name, time.Since(start), err)
-		if err != nil {
-			return nil, err
-		}
-		c.Key = key
-		return c, nil
+		return compileMiss(key, name, compile)
 	}
 	for {
 		if c := lookupCache(key); c != nil {
@@ -383,6 +375,16 @@ func compileOnHost(key, name string, compile func() (*Compiled, error)) (*Compil
 			}
 		}
 	}
+	c, err := compileMiss(key, name, compile)
+	if err == nil {
+		storeCache(c)
+	}
+	return c, err
+}
+
+// compileMiss runs compile for key, a cache miss: it counts the miss,
+// logs the compilation (logCompile) and names the result by key.
+func compileMiss(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
 	statMisses.Add(1)
 	start := time.Now()
 	c, err := compile()
@@ -391,7 +393,6 @@ func compileOnHost(key, name string, compile func() (*Compiled, error)) (*Compil
 		return nil, err
 	}
 	c.Key = key
-	storeCache(c)
 	return c, nil
 }
 
