@@ -24,24 +24,7 @@ func TestDrawsWithinDeviceLimits(t *testing.T) {
 	if testing.Short() {
 		n = 3
 	}
-	lims := variants.KnownLimits()
-	for _, v := range convolve.Variants() {
-		if !v.Describe().Caps.GPU {
-			continue
-		}
-		t.Run(v.Describe().Name, func(t *testing.T) {
-			t.Parallel()
-			drawn := 0
-			for _, lim := range lims {
-				k, problems := convtest.CheckDraws(v, lim, drawSeeds, n)
-				drawn += k
-				for _, p := range problems {
-					t.Error(p)
-				}
-			}
-			t.Logf("%d cases drawn over %d seeds and %d devices", drawn, len(drawSeeds), len(lims))
-		})
-	}
+	checkGPUVariantDraws(t, drawSeeds, n)
 }
 
 // TestEveryPropertyDrawsAtAnySeed draws one case of every property, for
@@ -57,6 +40,14 @@ func TestEveryPropertyDrawsAtAnySeed(t *testing.T) {
 	if testing.Short() {
 		seeds = seeds[:10]
 	}
+	checkGPUVariantDraws(t, seeds, 1)
+}
+
+// checkGPUVariantDraws runs convtest.CheckDraws at seeds, n cases a
+// property, for every registered GPU variant (a parallel subtest each)
+// on each device of variants.KnownLimits, and fails on every problem it
+// reports.
+func checkGPUVariantDraws(t *testing.T, seeds []int64, n int) {
 	lims := variants.KnownLimits()
 	for _, v := range convolve.Variants() {
 		if !v.Describe().Caps.GPU {
@@ -64,12 +55,15 @@ func TestEveryPropertyDrawsAtAnySeed(t *testing.T) {
 		}
 		t.Run(v.Describe().Name, func(t *testing.T) {
 			t.Parallel()
+			drawn := 0
 			for _, lim := range lims {
-				_, problems := convtest.CheckDraws(v, lim, seeds, 1)
+				k, problems := convtest.CheckDraws(v, lim, seeds, n)
+				drawn += k
 				for _, p := range problems {
 					t.Error(p)
 				}
 			}
+			t.Logf("%d cases drawn over %d seeds and %d devices", drawn, len(seeds), len(lims))
 		})
 	}
 }
