@@ -149,34 +149,33 @@ func variantPool(e *env, seed int64) []testCase {
 	base := newDomain(e.desc.Caps, nil, nil)
 	base.rule = e.rule
 	rng := rand.New(rand.NewSource(seed ^ 0x2c0e5))
-	withPool := &env{name: e.name, variant: e.variant, desc: e.desc, rule: e.rule}
 	for _, pr := range properties {
 		if pr.applies != nil && pr.applies(e) != "" {
 			continue
 		}
-		withPool.pool = pool
-		if d := propertyDomain(withPool, pr); len(d.ops) == 0 {
-			continue
-		} else if _, ok := d.draw(rng); ok {
+		d := propertyDomain(e, pr)
+		if len(d.ops) == 0 {
 			continue
 		}
-		withPool.pool = nil
-		free := propertyDomain(withPool, pr)
-		free.pool = nil
+		d.pool = pool
+		if _, ok := d.draw(rng); ok {
+			continue
+		}
+		// A specialization of a case drawn under the property's own
+		// constraints, kept when cases of the property can be drawn from it.
 		for try := 0; try < 20; try++ {
-			c, ok := free.draw(rng)
+			d.pool = nil
+			c, ok := d.draw(rng)
 			if !ok {
 				break
 			}
 			c.W, c.H, c.Pad, c.Seed = 1, 1, 0, 1
 			c.Weights, c.Mode = base.kinds[0], 0
 			c = c.normalize()
-			withPool.pool = []testCase{c}
-			if d := propertyDomain(withPool, pr); base.specValid(c) && !slices.Contains(pool, c) {
-				if _, ok := d.draw(rng); ok {
-					pool = append(pool, c)
-					break
-				}
+			d.pool = []testCase{c}
+			if _, ok := d.draw(rng); ok && base.specValid(c) && !slices.Contains(pool, c) {
+				pool = append(pool, c)
+				break
 			}
 		}
 	}
