@@ -8,7 +8,7 @@ import (
 )
 
 // suiteSlots is how many agreement suites TestAgreementSuites runs at
-// once; each compiles on its share of the cores (warmAll).
+// once; their compiles share the cores (warmAll, compileSlots).
 const suiteSlots = 6
 
 // agreementSuite is one variant's (or one family's) agreement check.

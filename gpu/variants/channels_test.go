@@ -51,24 +51,15 @@ func channelCases() []kernelCase {
 	return cs
 }
 
-// compileFor compiles family for p as a plan with block blk and cfg
-// would, plus extra macros, for sm_90 without a device.
-func compileFor(t *testing.T, family string, p convolve.Problem, cfg convolve.Config, blk convolve.Block, extra map[string]string) {
+// compileFor is the compile check of family for p under cfg, with the
+// block blk and the extra macros.
+func compileFor(t *testing.T, family string, p convolve.Problem, cfg convolve.Config, blk convolve.Block, extra map[string]string) compileCheck {
 	t.Helper()
 	src, err := sourceOf(family)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := CompileOptions(p, cfg, blk, false, extra)
-	opts.Arch = compileArch
-	c, err := cudabind.CompileOnly(src, opts)
-	if err != nil {
-		t.Errorf("%s %v %v: %v", family, p, cfg, err)
-		return
-	}
-	if len(c.CUBIN()) == 0 {
-		t.Errorf("%s %v: no cubin", family, p)
-	}
+	return compileCheck{src, CompileOptions(p, cfg, blk, false, extra), fmt.Sprintf("%s %v %v %v", family, p, cfg, extra)}
 }
 
 // TestChannelKernelsCompile compiles channels.cu for sm_90 with the
@@ -81,34 +72,30 @@ func TestChannelKernelsCompile(t *testing.T) {
 	f := func(kw, kh int) *convolve.Filter {
 		return &convolve.Filter{Name: "ones", Width: kw, Height: kh, Weights: make([]float32, kw*kh)}
 	}
+	var checks []compileCheck
 	for _, s := range []chStrategy{chLoop, chGrid3D, chLinear, chArrays} {
-		t.Run(fmt.Sprint("strategy", int(s)), func(t *testing.T) {
-			for _, kc := range channelCases() {
-				p := kc.problem(convolve.Geometry{Width: 37, Height: 23}, f(kc.kw, kc.kh))
-				blk := kc.block
-				if blk == (convolve.Block{}) {
-					blk = defaultBlock
-				}
-				compileFor(t, "channels", p, convolve.Config{}, blk, chDefines(p, s, false))
-				if s == chGrid3D && kc.kw == 3 && kc.border == convolve.Zero {
-					compileFor(t, "channels", p, convolve.Config{}, blk, chDefines(p, s, true))
-				}
+		for _, kc := range channelCases() {
+			p := kc.problem(convolve.Geometry{Width: 37, Height: 23}, f(kc.kw, kc.kh))
+			blk := kc.block
+			if blk == (convolve.Block{}) {
+				blk = defaultBlock
 			}
-			p := kernelCase{kw: 5, kh: 3, border: convolve.Reflect, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}.
-				problem(convolve.Geometry{Width: 37, Height: 23}, f(5, 3))
-			compileFor(t, "channels", p, convolve.Config{NoFMA: true}, defaultBlock, chDefines(p, s, false))
-			compileFor(t, "channels", p, convolve.Config{FastMath: true}, defaultBlock, chDefines(p, s, false))
-			src, err := sourceOf("channels")
-			if err != nil {
-				t.Fatal(err)
+			checks = append(checks, compileFor(t, "channels", p, convolve.Config{}, blk, chDefines(p, s, false)))
+			if s == chGrid3D && kc.kw == 3 && kc.border == convolve.Zero {
+				checks = append(checks, compileFor(t, "channels", p, convolve.Config{}, blk, chDefines(p, s, true)))
 			}
-			opts := CompileOptions(p, convolve.Config{}, defaultBlock, true, chDefines(p, s, false))
-			opts.Arch = compileArch
-			if _, err := cudabind.CompileOnly(src, opts); err != nil {
-				t.Errorf("INDEX64: %v", err)
-			}
-		})
+		}
+		p := kernelCase{kw: 5, kh: 3, border: convolve.Reflect, typ: convolve.Uint8, channels: 3, layout: convolve.Interleaved}.
+			problem(convolve.Geometry{Width: 37, Height: 23}, f(5, 3))
+		checks = append(checks,
+			compileFor(t, "channels", p, convolve.Config{NoFMA: true}, defaultBlock, chDefines(p, s, false)),
+			compileFor(t, "channels", p, convolve.Config{FastMath: true}, defaultBlock, chDefines(p, s, false)))
+		index64 := compileFor(t, "channels", p, convolve.Config{}, defaultBlock, chDefines(p, s, false))
+		index64.opts = CompileOptions(p, convolve.Config{}, defaultBlock, true, chDefines(p, s, false))
+		index64.what = fmt.Sprintf("strategy %d INDEX64", int(s))
+		checks = append(checks, index64)
 	}
+	checkCompiles(t, checks)
 }
 
 // TestChannelKernelsRefuseMismatch checks that the plane readers refuse

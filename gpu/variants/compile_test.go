@@ -98,35 +98,25 @@ func TestKernelsCompile(t *testing.T) {
 	gputest.NVRTC(t)
 	families := []string{"naive", "const", "shared", "shared_rows", "padded", "texture", "separable", "tiled"}
 	specs := compileSpecs()
+	var checks []compileCheck
 	for _, fam := range families {
 		src, err := sourceOf(fam)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(fam, func(t *testing.T) {
-			t.Parallel()
-			for _, s := range specs {
-				p := s.problem()
-				for _, extra := range familyDefines(fam, p) {
-					for _, cfg := range []convolve.Config{{}, {NoFMA: true}} {
-						if cfg.NoFMA && (s.border != convolve.Zero || s.kw != 3) {
-							continue // --fmad=false once per type is enough
-						}
-						opts := CompileOptions(p, cfg, s.block, s.index64, extra)
-						opts.Arch = compileArch
-						c, err := cudabind.CompileOnly(src, opts)
-						if err != nil {
-							t.Errorf("%s %v %v: %v", fam, s, cfg, err)
-							continue
-						}
-						if len(c.CUBIN()) == 0 {
-							t.Errorf("%s %v: no cubin", fam, s)
-						}
+		for _, s := range specs {
+			p := s.problem()
+			for _, extra := range familyDefines(fam, p) {
+				for _, cfg := range []convolve.Config{{}, {NoFMA: true}} {
+					if cfg.NoFMA && (s.border != convolve.Zero || s.kw != 3) {
+						continue // --fmad=false once per type is enough
 					}
+					checks = append(checks, compileCheck{src, CompileOptions(p, cfg, s.block, s.index64, extra), fmt.Sprintf("%s %v %v %v", fam, s, extra, cfg)})
 				}
 			}
-		})
+		}
 	}
+	checkCompiles(t, checks)
 }
 
 // TestKernelsCompileErrors checks that a bad specialization fails to

@@ -154,20 +154,13 @@ func TestFFTKernelsCompile(t *testing.T) {
 			specs = append(specs, spec{kw: 3, kh: 3, border: b, typ: ty, channels: 1, block: defaultBlock})
 		}
 	}
+	var checks []compileCheck
 	for _, s := range specs {
 		for _, cfg := range []convolve.Config{{}, {NoFMA: true}, {FastMath: true}} {
-			opts := CompileOptions(s.problem(), cfg, s.block, s.index64, nil)
-			opts.Arch = compileArch
-			c, err := cudabind.CompileOnly(src, opts)
-			if err != nil {
-				t.Errorf("fft %v %v: %v", s, cfg, err)
-				continue
-			}
-			if len(c.CUBIN()) == 0 {
-				t.Errorf("fft %v: no cubin", s)
-			}
+			checks = append(checks, compileCheck{src, CompileOptions(s.problem(), cfg, s.block, s.index64, nil), fmt.Sprintf("fft %v %v", s, cfg)})
 		}
 	}
+	checkCompiles(t, checks)
 }
 
 // TestFFTPlanWithoutGPU: without a device, Plan returns the

@@ -1,14 +1,18 @@
 package variants
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/internal/imagetest"
 )
 
@@ -119,17 +123,68 @@ func logDepth(t *testing.T, checked, all int) {
 	}
 }
 
-// warmAll compiles the kernels of specs (Warm) on this suite's share of
-// the cores (TestAgreementSuites runs suiteSlots suites at once), so that
-// the plans a test then makes one at a time find their modules in the
-// cache.
+// warmAll compiles the kernels of specs (Warm, one spec a call) on
+// compileSlots, shared with every suite TestAgreementSuites runs at once
+// and with the compile checks, so that the cores stay busy while any
+// suite still compiles, and the plans a test then makes one at a time
+// find their modules in the cache.
 func warmAll(t *testing.T, specs []WarmSpec) {
 	t.Helper()
 	start := time.Now()
-	workers := max(2, runtime.NumCPU()/suiteSlots)
-	stats, err := Warm(specs, workers, nil)
-	if err != nil {
+	var planned, failed atomic.Int64
+	errs := make([]error, len(specs))
+	onCompileSlots(len(specs), func(i int) {
+		st, err := Warm(specs[i:i+1], 1, nil)
+		errs[i] = err
+		planned.Add(int64(st.Planned))
+		failed.Add(int64(st.Failed))
+	})
+	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("precompiled %d specializations (%d refused) on %d workers in %v", stats.Planned, stats.Failed, workers, time.Since(start).Round(time.Millisecond))
+	t.Logf("precompiled %d specializations (%d refused) on up to %d compiles at once in %v", planned.Load(), failed.Load(), cap(compileSlots), time.Since(start).Round(time.Millisecond))
+}
+
+// compileSlots bounds the NVRTC compiles this package's tests run at
+// once, over every test and suite: one a core.
+var compileSlots = make(chan struct{}, runtime.NumCPU())
+
+// onCompileSlots runs job(0) ... job(n-1), each on its own goroutine
+// holding one of compileSlots while it runs, and waits for them all.
+func onCompileSlots(n int, job func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			compileSlots <- struct{}{}
+			defer func() { <-compileSlots }()
+			job(i)
+		})
+	}
+	wg.Wait()
+}
+
+// A compileCheck is one compilation a test expects to succeed with a
+// cubin.
+type compileCheck struct {
+	src  cudabind.Source
+	opts cudabind.CompileOptions // its Arch is set to compileArch
+	what string                  // names the case in a failure
+}
+
+// checkCompiles compiles every check (cudabind.CompileOnly, for
+// compileArch) on compileSlots and reports each that fails or yields no
+// cubin.
+func checkCompiles(t *testing.T, checks []compileCheck) {
+	t.Helper()
+	onCompileSlots(len(checks), func(i int) {
+		c := checks[i]
+		c.opts.Arch = compileArch
+		cc, err := cudabind.CompileOnly(c.src, c.opts)
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", c.what, err)
+		case len(cc.CUBIN()) == 0:
+			t.Errorf("%s: no cubin", c.what)
+		}
+	})
 }

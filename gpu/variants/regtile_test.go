@@ -296,6 +296,7 @@ func TestRegtileCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var checks []compileCheck
 	for _, rs := range regtileSpecs() {
 		p := rs.s.problem()
 		for _, vec := range []string{"0", "1"} {
@@ -308,19 +309,12 @@ func TestRegtileCompile(t *testing.T) {
 				}
 				extra := map[string]string{"RX": fmt.Sprint(rs.rx), "RY": fmt.Sprint(rs.ry),
 					"RYC": fmt.Sprint(regtileChunk(rs.ry)), "VEC_IN": vec}
-				opts := CompileOptions(p, cfg, rs.s.block, rs.s.index64, extra)
-				opts.Arch = compileArch
-				c, err := cudabind.CompileOnly(src, opts)
-				if err != nil {
-					t.Errorf("regtile %v rx=%d ry=%d vec=%s %v: %v", rs.s, rs.rx, rs.ry, vec, cfg, err)
-					continue
-				}
-				if len(c.CUBIN()) == 0 {
-					t.Errorf("regtile %v: no cubin", rs.s)
-				}
+				checks = append(checks, compileCheck{src, CompileOptions(p, cfg, rs.s.block, rs.s.index64, extra),
+					fmt.Sprintf("regtile %v rx=%d ry=%d vec=%s %v", rs.s, rs.rx, rs.ry, vec, cfg)})
 			}
 		}
 	}
+	checkCompiles(t, checks)
 }
 
 // regtileSizes reach every fill path of regtile.cu: images with interior

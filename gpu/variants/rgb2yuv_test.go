@@ -49,12 +49,14 @@ func yuvConfigs() []convolve.Config {
 // shapes the tests use.
 func TestYUVKernelsCompile(t *testing.T) {
 	gputest.NVRTC(t)
+	var checks []compileCheck
 	p := yuvProblem(convolve.Geometry{Width: 37, Height: 23})
 	for _, blk := range []convolve.Block{{X: 32, Y: 8}, {X: 16, Y: 16}, {X: 7, Y: 5}, {X: 1024, Y: 1}} {
-		compileFor(t, "rgb2yuv", p, convolve.Config{}, blk, nil)
+		checks = append(checks, compileFor(t, "rgb2yuv", p, convolve.Config{}, blk, nil))
 	}
-	compileFor(t, "rgb2yuv", p, convolve.Config{NoFMA: true}, defaultBlock, nil)
-	compileFor(t, "rgb2yuv", p, convolve.Config{FastMath: true}, defaultBlock, nil)
+	checks = append(checks, compileFor(t, "rgb2yuv", p, convolve.Config{NoFMA: true}, defaultBlock, nil))
+	checks = append(checks, compileFor(t, "rgb2yuv", p, convolve.Config{FastMath: true}, defaultBlock, nil))
+	checkCompiles(t, checks)
 }
 
 // TestChunkRows checks the pipeline's row split: it covers every row

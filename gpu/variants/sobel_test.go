@@ -48,18 +48,20 @@ func sobelConfigs() []convolve.Config {
 func TestSobelKernelsCompile(t *testing.T) {
 	t.Parallel() // NVRTC only: no device memory, so beside the other compile checks
 	gputest.NVRTC(t)
+	var checks []compileCheck
 	for _, kc := range sobelCases() {
 		p := kc.sobelProblem(convolve.Geometry{Width: 37, Height: 23})
 		blk := kc.block
 		if blk == (convolve.Block{}) {
 			blk = defaultBlock
 		}
-		compileFor(t, "sobel", p, convolve.Config{}, blk, nil)
+		checks = append(checks, compileFor(t, "sobel", p, convolve.Config{}, blk, nil))
 	}
 	p := kernelCase{border: convolve.Mirror, typ: convolve.Float32, channels: 1}.sobelProblem(convolve.Geometry{Width: 8, Height: 8})
-	compileFor(t, "sobel", p, convolve.Config{NoFMA: true}, defaultBlock, nil)
-	compileFor(t, "sobel", p, convolve.Config{FastMath: true}, defaultBlock, nil)
-	compileFor(t, "sobel", p, convolve.Config{}, defaultBlock, map[string]string{"INDEX64": ""})
+	checks = append(checks, compileFor(t, "sobel", p, convolve.Config{NoFMA: true}, defaultBlock, nil))
+	checks = append(checks, compileFor(t, "sobel", p, convolve.Config{FastMath: true}, defaultBlock, nil))
+	checks = append(checks, compileFor(t, "sobel", p, convolve.Config{}, defaultBlock, map[string]string{"INDEX64": ""}))
+	checkCompiles(t, checks)
 }
 
 // TestSobelCapabilities checks the refusals that need no device.

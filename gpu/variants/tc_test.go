@@ -17,7 +17,6 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/cudabind"
 	"github.com/convbench/convbench/gpu/kernels"
 	"github.com/convbench/convbench/internal/gputest"
 	"github.com/convbench/convbench/internal/imagetest"
@@ -244,23 +243,17 @@ func TestTCCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(5, 6))
+	var checks []compileCheck
 	for _, tv := range tcVariants {
 		for ci, c := range tcCompileCases {
 			p := c.problem(imagetest.RandomFilter(r, c.kc.kw, c.kc.kh))
 			// Each case compiles with both values of round over the arithmetics.
 			round := (ci + int(tv.arith)) % 2
-			opts := CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, c.rxOr(), round, p.Input.Type))
-			opts.Arch = compileArch
-			cc, err := cudabind.CompileOnly(src, opts)
-			if err != nil {
-				t.Errorf("%s %v: %v", tv.name, p, err)
-				continue
-			}
-			if len(cc.CUBIN()) == 0 {
-				t.Errorf("%s %v: no cubin", tv.name, p)
-			}
+			checks = append(checks, compileCheck{src, CompileOptions(p, convolve.Config{}, c.block(), false, tcDefines(tv.arith, c.rxOr(), round, p.Input.Type)),
+				fmt.Sprintf("%s %v", tv.name, p)})
 		}
 	}
+	checkCompiles(t, checks)
 }
 
 // tcAgreement (run by TestAgreementSuites) runs the three variants on the GPU over tcCases on
@@ -492,6 +485,7 @@ var tcHostCases = []tcCase{
 // GPU. gpu-tc-tf32 and gpu-tc-bf16 take half the cases each; -short runs
 // a third of those.
 func TestTCHost(t *testing.T) {
+	t.Parallel() // g++ and the host only: beside the other host checks
 	h := newTCHarness(t)
 	for vi, tv := range tcVariants {
 		model := declOf(t, tv.name).Desc.Caps.Accuracy
@@ -527,6 +521,7 @@ func TestTCHost(t *testing.T) {
 // g swapped), or whose bfloat16 A fragment swaps the halves of its pairs,
 // disagrees with the reference.
 func TestTCHostCatchesLayoutError(t *testing.T) {
+	t.Parallel() // g++ and the host only: beside the other host checks
 	mutations := []struct {
 		arith    tcArith
 		from, to string
@@ -575,6 +570,7 @@ func TestTCHostCatchesLayoutError(t *testing.T) {
 // with weights small enough that every sum stays below 2^125: each
 // variant's output must stay within its model's tolerance and finite.
 func TestTCHostNearOverflow(t *testing.T) {
+	t.Parallel() // g++ and the host only: beside the other host checks
 	h := newTCHarness(t)
 	r := rand.New(rand.NewPCG(21, 21))
 	for _, tv := range tcVariants {
@@ -660,6 +656,7 @@ func TestTCBoundWithinModel(t *testing.T) {
 // overflow too, to the other infinity. Every output must be the
 // reference's infinity.
 func TestTCHostOverflow(t *testing.T) {
+	t.Parallel() // g++ and the host only: beside the other host checks
 	h := newTCHarness(t)
 	r := rand.New(rand.NewPCG(5, 5))
 	for _, tv := range tcVariants {
