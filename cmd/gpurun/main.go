@@ -24,8 +24,8 @@
 //     TESTPKGS), from its package's folder, at most TEST_JOBS at once (one
 //     a core), with -test.v, -test.timeout TEST_TIMEOUT (10m), TEST_FLAGS
 //     and -test.run=TEST_RUN: test-NAME.log each, compiles.log,
-//     tests-summary.txt ("<import path> pass=N fail=N skip=N secs=S" a
-//     package, then "total wall-s=S cache=cold|warm") and tests-report.txt,
+//     tests-summary.txt ("<import path> pass=N fail=N skip=N secs=S
+//     cpu-s=C" a package, then "total wall-s=S cache=cold|warm") and tests-report.txt,
 //     as make test prints it (package internal/testsum).
 //   - faults: one sweep over the broken user kernels of
 //     gpu/userkernel/testdata/broken beside examples/kernels/direct.cu

@@ -138,13 +138,16 @@ exit ${FAKE_RC:-0}
 `
 
 // secsRE matches the seconds of summary lines, which vary.
-var secsRE = regexp.MustCompile(`\b(secs|wall-s)=[0-9]+\b| [0-9]+s `)
+var secsRE = regexp.MustCompile(`\b(secs|wall-s|cpu-s)=[0-9]+\b| [0-9]+s |\bcpu=[0-9]+s\b`)
 
 // zeroSecs sets every count of seconds in text to 0.
 func zeroSecs(text string) string {
 	return secsRE.ReplaceAllStringFunc(text, func(m string) string {
 		if strings.HasPrefix(m, " ") {
 			return " 0s "
+		}
+		if strings.HasPrefix(m, "cpu=") {
+			return "cpu=0s"
 		}
 		k, _, _ := strings.Cut(m, "=")
 		return k + "=0"

@@ -73,7 +73,8 @@ type benchResult struct {
 // gallery; then the test run with a fresh property-suite seed, the
 // property suite at three more fresh seeds (each its own process; every
 // seed on propsBudget) and the faults stage, all at once. It writes
-// OUTDIR/release-summary.txt (releaseLines) and prints it.
+// OUTDIR/release-summary.txt (releaseLines) and prints it, and
+// OUTDIR/release-load.log, the host's CPU use every 10 s (sampleLoad).
 func (r *runner) release() string {
 	before := r.failures()
 	start := time.Now()
@@ -83,6 +84,9 @@ func (r *runner) release() string {
 		return err.Error()
 	}
 	r.note(fmt.Sprintf("release: seeds %d (the test run's), %d, %d, %d", seeds[0], seeds[1], seeds[2], seeds[3]))
+	stopLoad, loadDone := make(chan struct{}), make(chan struct{})
+	go r.sampleLoad("release-load", 10*time.Second, stopLoad, loadDone)
+	defer func() { close(stopLoad); <-loadDone }()
 	// The sweep first, with the GPU to itself; then the checks that
 	// share it, whose compiles keep the host's cores busy.
 	bench := r.releaseBench()

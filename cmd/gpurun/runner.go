@@ -124,6 +124,7 @@ type outcome struct {
 	log              string
 	rc               int // exit status; 127 when it could not start
 	secs             int
+	cpuSecs          int      // user and system CPU seconds of the command and the children it waited for
 	pass, fail, skip int      // "--- PASS", "--- FAIL", "--- SKIP" lines, subtests included
 	sanitizer        []string // compute-sanitizer's ERROR, LEAK and RACECHECK SUMMARY lines
 }
@@ -159,6 +160,9 @@ func (r *runner) run(st step) outcome {
 	cmd.Stdout, cmd.Stderr = f, f
 	err = cmd.Run()
 	o.secs = int(time.Since(t0).Seconds())
+	if ps := cmd.ProcessState; ps != nil {
+		o.cpuSecs = int((ps.UserTime() + ps.SystemTime()).Seconds())
+	}
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
@@ -175,7 +179,7 @@ func (r *runner) run(st step) outcome {
 	f.Close()
 	o.count()
 	if !st.quiet {
-		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, sanitizerText(o.sanitizer)))
+		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds cpu=%ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, o.cpuSecs, sanitizerText(o.sanitizer)))
 		if o.rc != 0 && !st.mayFail {
 			r.fail()
 		}

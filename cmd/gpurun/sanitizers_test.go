@@ -274,9 +274,9 @@ func TestMemcheckAndRacecheck(t *testing.T) {
 	}
 	summary := zeroSecs(h.read("summary.txt"))
 	for _, w := range []string{
-		"memcheck-cudabind            rc=0 passed=1 failed=0 skipped=0 0s ========= LEAK SUMMARY: 100 bytes leaked in 1 allocations ========= ERROR SUMMARY: 0 errors \n",
+		"memcheck-cudabind            rc=0 passed=1 failed=0 skipped=0 0s cpu=0s ========= LEAK SUMMARY: 100 bytes leaked in 1 allocations ========= ERROR SUMMARY: 0 errors \n",
 		"memcheck-props: memcheck  rc=0 errors=0 api-errors=0 passed=13 failed=0 secs=0 log=memcheck-props.log leaked-bytes=100\n",
-		"racecheck-variants           rc=0 passed=1 failed=0 skipped=0 0s ========= RACECHECK SUMMARY: 3 hazards displayed (0 errors, 3 warnings) \n",
+		"racecheck-variants           rc=0 passed=1 failed=0 skipped=0 0s cpu=0s ========= RACECHECK SUMMARY: 3 hazards displayed (0 errors, 3 warnings) \n",
 		"synccheck-props: synccheck rc=0 errors=0 api-errors=0 passed=13 failed=0 secs=0 log=synccheck-props.log\n",
 	} {
 		if !strings.Contains(summary, w) {

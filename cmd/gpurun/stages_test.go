@@ -344,7 +344,7 @@ func TestNCUStage(t *testing.T) {
 func TestKilledCommand(t *testing.T) {
 	h := newHost(t)
 	h.exe(h.bin, "sweep", "#!/bin/sh\necho started\nkill -TERM $$\n")
-	if stdout, code := h.run("sweep:a"); code != 1 || !strings.Contains(zeroSecs(stdout), "sweep-a                      rc=143 passed=0 failed=0 skipped=0 0s \n") {
+	if stdout, code := h.run("sweep:a"); code != 1 || !strings.Contains(zeroSecs(stdout), "sweep-a                      rc=143 passed=0 failed=0 skipped=0 0s cpu=0s \n") {
 		t.Errorf("exit status %d\n%s", code, stdout)
 	}
 	if log := h.read("sweep-a.log"); !strings.HasSuffix(log, "started\ngpurun: signal: terminated\n") {

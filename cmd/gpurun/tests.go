@@ -92,7 +92,7 @@ func (r *runner) tests() string {
 // -test.run=TEST_RUN when that is set, and the flags extra gives a binary
 // by name. Each writes OUTDIR/test-NAME.log, and its NVRTC compiles to
 // OUTDIR/compiles.log; then OUTDIR/tests-summary.txt has a line a
-// package, "<import path> pass=N fail=N skip=N secs=S" (a binary that
+// package, "<import path> pass=N fail=N skip=N secs=S cpu-s=C" (a binary that
 // failed outside any test counts one failure), and last "total wall-s=S
 // cache=cold|warm" (cold: the compile cache was empty), its lines also
 // noted; OUTDIR/tests-report.txt, also printed, is testsum's summary of
@@ -144,7 +144,7 @@ func (r *runner) testRun(timeout string, extra map[string][]string) testRunResul
 		all.ReadVerbose(p.importPath, bytes.NewReader(b), float64(o.secs), o.rc != 0)
 		pass, fail, skip := one.Counts()
 		res.pass, res.fail, res.skip = res.pass+pass, res.fail+fail, res.skip+skip
-		lines = append(lines, fmt.Sprintf("%s pass=%d fail=%d skip=%d secs=%d", p.importPath, pass, fail, skip, o.secs))
+		lines = append(lines, fmt.Sprintf("%s pass=%d fail=%d skip=%d secs=%d cpu-s=%d", p.importPath, pass, fail, skip, o.secs, o.cpuSecs))
 	}
 	lines = append(lines, fmt.Sprintf("total wall-s=%d cache=%s", res.secs, cache))
 	r.writeFile("tests-summary.txt", lines)

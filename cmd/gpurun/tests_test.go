@@ -76,9 +76,9 @@ func TestTestsStage(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit status %d, want 1\n%s", code, stdout)
 	}
-	want := `example.org/m/convolve pass=3 fail=0 skip=2 secs=0
-example.org/m/cudabind/nvrtc pass=1 fail=1 skip=0 secs=0
-example.org/m/gpu/variants pass=2 fail=2 skip=1 secs=0
+	want := `example.org/m/convolve pass=3 fail=0 skip=2 secs=0 cpu-s=0
+example.org/m/cudabind/nvrtc pass=1 fail=1 skip=0 secs=0 cpu-s=0
+example.org/m/gpu/variants pass=2 fail=2 skip=1 secs=0 cpu-s=0
 total wall-s=0 cache=cold
 `
 	if got := zeroSecs(h.read("tests-summary.txt")); got != want {
