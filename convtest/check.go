@@ -32,6 +32,9 @@ type env struct {
 	open atomic.Int64
 	// pool is the GPU specialization pool (nil for CPU variants).
 	pool []testCase
+	// poolSize is the number of specializations specPool draws for the
+	// pool (Options.Pool); 0 is DefaultPool.
+	poolSize int
 	// rule is the variant's validity rule on its device.
 	rule *rule
 }

@@ -148,13 +148,14 @@ var warmed sync.Map
 // made later, one at a time, then find their modules in the compile
 // cache. It does nothing for a CPU variant or one that is not a Warmer,
 // or on a machine without the hardware v needs.
-func warmVariant(t *testing.T, v convolve.Variant, seed int64) {
+func warmVariant(t *testing.T, v convolve.Variant, o Options) {
 	w, ok := v.(Warmer)
 	d := v.Describe()
 	if !ok || !d.Caps.GPU {
 		return
 	}
-	if _, done := warmed.LoadOrStore(fmt.Sprintf("%s\x00%d", d.Name, seed), true); done {
+	seed := o.Seed
+	if _, done := warmed.LoadOrStore(fmt.Sprintf("%s\x00%d\x00%d", d.Name, seed, o.Pool), true); done {
 		return
 	}
 	var specs []testCase
@@ -164,7 +165,7 @@ func warmVariant(t *testing.T, v convolve.Variant, seed int64) {
 		}
 	}
 	r := newRule(v)
-	for _, c := range variantPool(&env{name: d.Name, variant: v, desc: d, rule: r}, derivedSeed(seed, d.Name, "pool")) {
+	for _, c := range variantPool(&env{name: d.Name, variant: v, desc: d, rule: r, poolSize: o.Pool}, derivedSeed(seed, d.Name, "pool")) {
 		add(c)
 		// The specializations the properties' fixes make of it
 		// (another element type, border or compile option).

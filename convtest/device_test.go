@@ -221,7 +221,7 @@ func TestWarmAll(t *testing.T) {
 	dev.refuseWidth = 7
 	gone := newFakeDevice(t, "fake-device-warm-all-gone")
 	gone.gone = true
-	pool := specPool(dev.Describe().Caps, 1, nil)
+	pool := specPool(dev.Describe().Caps, 1, nil, DefaultPool)
 	if len(pool) < 3 {
 		t.Fatalf("pool of %d specializations; want at least 3", len(pool))
 	}

@@ -125,7 +125,7 @@ func TestExtremeDomainsDraw(t *testing.T) {
 		d := v.Describe()
 		e := &env{name: d.Name, variant: v, desc: d}
 		if d.Caps.GPU {
-			e.pool = specPool(d.Caps, derivedSeed(DefaultSeed, d.Name, "pool"), nil)
+			e.pool = specPool(d.Caps, derivedSeed(DefaultSeed, d.Name, "pool"), nil, DefaultPool)
 		}
 		for _, pr := range extremeProperties {
 			if pr.applies != nil && pr.applies(e) != "" {

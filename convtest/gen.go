@@ -1,6 +1,7 @@
 package convtest
 
 import (
+	"cmp"
 	"math/rand"
 	"reflect"
 	"slices"
@@ -19,8 +20,6 @@ const (
 	// defaultBudget bounds W*H*C*KW*KH of a case, which keeps the float64
 	// reference and the CPU variants to a few milliseconds per case.
 	defaultBudget = 1 << 21
-	// gpuPoolSize is the number of GPU specializations one seed draws.
-	gpuPoolSize = 6
 )
 
 // commonBlocks are block shapes drawn for GPU variants that accept any
@@ -103,7 +102,7 @@ func newDomain(caps convolve.Capabilities, pr *property, pool []testCase) *domai
 // float32) finds a specialization; a slot that finds no valid
 // specialization with its forced values in 20 draws takes a free one.
 // With a rule, every specialization is one the rule accepts.
-func specPool(caps convolve.Capabilities, seed int64, r *rule) []testCase {
+func specPool(caps convolve.Capabilities, seed int64, r *rule, size int) []testCase {
 	d := newDomain(caps, nil, nil)
 	d.rule = r
 	rng := rand.New(rand.NewSource(seed))
@@ -113,7 +112,7 @@ func specPool(caps convolve.Capabilities, seed int64, r *rule) []testCase {
 	}
 	var pool []testCase
 	misses := 0
-	for try := 0; len(pool) < gpuPoolSize && try < 100*gpuPoolSize; try++ {
+	for try := 0; len(pool) < size && try < 100*size; try++ {
 		c := d.drawSpec(rng)
 		if misses < 20 {
 			c.Tune = coverTune(c.Tune, caps, len(pool))
@@ -142,7 +141,7 @@ func specPool(caps convolve.Capabilities, seed int64, r *rule) []testCase {
 // property's constraints. So every property finds cases at every seed;
 // the pool grows only for a property that would otherwise find none.
 func variantPool(e *env, seed int64) []testCase {
-	pool := specPool(e.desc.Caps, seed, e.rule)
+	pool := specPool(e.desc.Caps, seed, e.rule, cmp.Or(e.poolSize, DefaultPool))
 	if len(pool) == 0 {
 		return nil
 	}

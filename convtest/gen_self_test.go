@@ -48,7 +48,7 @@ func TestGeneratedCasesStayWithinCapabilities(t *testing.T) {
 			for _, pr := range properties {
 				var pool []testCase
 				if caps.GPU {
-					pool = specPool(caps, 7, nil)
+					pool = specPool(caps, 7, nil, DefaultPool)
 				}
 				d := newDomain(caps, pr, pool)
 				rng := rand.New(rand.NewSource(1))
@@ -109,9 +109,9 @@ func TestSpecPoolsCoverTheFilterRange(t *testing.T) {
 	caps := convolve.Capabilities{Ops: []convolve.Operation{convolve.Filter2D}, MaxFilterSide: 63, GPU: true}
 	seen := map[int]bool{}
 	for seed := int64(1); seed <= 40; seed++ {
-		pool := specPool(caps, seed, nil)
-		if len(pool) != gpuPoolSize {
-			t.Fatalf("seed %d: pool of %d, want %d", seed, len(pool), gpuPoolSize)
+		pool := specPool(caps, seed, nil, DefaultPool)
+		if len(pool) != DefaultPool {
+			t.Fatalf("seed %d: pool of %d, want %d", seed, len(pool), DefaultPool)
 		}
 		for _, c := range pool {
 			seen[c.KW] = true
@@ -180,6 +180,31 @@ func TestReproduceCommand(t *testing.T) {
 			t.Errorf("reproduce command %q lacks %q", got, part)
 		}
 	}
+	if strings.Contains(got, "pool") {
+		t.Errorf("reproduce command %q names the default pool", got)
+	}
+	o = Options{Seed: 7, N: 5, Pool: 3}.resolve()
+	if got = o.reproduceCommand("TestMine"); !strings.Contains(got, " -convtest.pool=3 ") {
+		t.Errorf("reproduce command %q lacks the pool of 3", got)
+	}
+}
+
+// TestSpecPoolSize: the pool holds the number of specializations asked
+// for, and a smaller pool is the start of a larger one at the same seed.
+func TestSpecPoolSize(t *testing.T) {
+	caps := convolve.Capabilities{Ops: []convolve.Operation{convolve.Filter2D}, MaxFilterSide: 63, GPU: true}
+	for seed := int64(1); seed <= 20; seed++ {
+		full := specPool(caps, seed, nil, DefaultPool)
+		for _, size := range []int{1, 3, 4, DefaultPool, 9} {
+			pool := specPool(caps, seed, nil, size)
+			if len(pool) != size {
+				t.Fatalf("seed %d size %d: pool of %d", seed, size, len(pool))
+			}
+			if n := min(size, len(full)); !slices.Equal(pool[:n], full[:n]) {
+				t.Errorf("seed %d: the pool of %d does not start as the pool of %d", seed, size, DefaultPool)
+			}
+		}
+	}
 }
 
 func TestDerivedSeedsDiffer(t *testing.T) {
@@ -205,7 +230,7 @@ func TestSpecPoolsCoverEveryTunable(t *testing.T) {
 	for name, c := range caps {
 		for _, seed := range []int64{1, 7, 20240601} {
 			seen := map[string]bool{}
-			for _, s := range specPool(c, seed, nil) {
+			for _, s := range specPool(c, seed, nil, DefaultPool) {
 				for _, part := range strings.Split(s.Tune, ",") {
 					seen[part] = true
 				}
@@ -313,7 +338,7 @@ func TestSpecPoolsCoverTheTypes(t *testing.T) {
 		}
 		for seed := int64(1); seed <= 200; seed++ {
 			seen := map[convolve.ElemType]bool{}
-			for _, c := range specPool(caps, seed, nil) {
+			for _, c := range specPool(caps, seed, nil, DefaultPool) {
 				seen[c.Type] = true
 			}
 			for _, typ := range want {

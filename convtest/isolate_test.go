@@ -134,7 +134,7 @@ func TestStickyWithoutChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, stickyAbove{inner}, 5)
+	e := newEnv(t, stickyAbove{inner}, Options{Seed: 5})
 	r := checkProperty(e, propertyNamed(t, "agreement"), 5, 40, -1, -1, nil)
 	if r.result.Passed() || !r.sticky {
 		t.Fatalf("passed %v, sticky %v; want a sticky failure", r.result.Passed(), r.sticky)
@@ -155,7 +155,7 @@ func TestStickyChildUndecided(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, stickyAbove{inner}, 5)
+	e := newEnv(t, stickyAbove{inner}, Options{Seed: 5})
 	calls := 0
 	child := func(c testCase, limit time.Duration) error {
 		calls++
@@ -219,7 +219,7 @@ func TestReleaseBeforeChildren(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			defer poisoned.Store(false)
 			calls := 0
-			e := newEnv(t, tt.v(&calls), 5)
+			e := newEnv(t, tt.v(&calls), Options{Seed: 5})
 			r := checkProperty(e, propertyNamed(t, "agreement"), 5, 40, -1, -1, tt.child)
 			if !r.sticky {
 				t.Fatal("no sticky failure")
@@ -256,7 +256,7 @@ func TestNoReleaseWithoutFault(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	e := newEnv(t, releasingPlain{inner, &calls}, 5)
+	e := newEnv(t, releasingPlain{inner, &calls}, Options{Seed: 5})
 	r := checkProperty(e, propertyNamed(t, "agreement"), 5, 20, -1, -1, func(testCase, time.Duration) error { return nil })
 	if !r.result.Passed() {
 		t.Fatalf("agreement failed on cpu-naive: %v", r.result.Labels)

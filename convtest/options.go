@@ -22,7 +22,15 @@ var (
 	caseFlag   = flag.String("convtest.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
 	shrinkFlag = flag.Duration("convtest.shrink-time", DefaultShrinkTime, "longest a failure is shrunk; the smallest failing case found by then is reported")
 	timeFlag   = flag.Duration("convtest.time", TimeBound(), "longest the random cases of one property run once MinCases passed (the count checked is logged); 0 checks every case of -convtest.n")
+	poolFlag   = flag.Int("convtest.pool", DefaultPool, "GPU specializations a seed draws for a variant (its pool)")
 )
+
+// DefaultPool is the number of GPU specializations a seed draws for a
+// variant unless the options or -convtest.pool say otherwise. Every
+// specialization compiles its kernels, and the fixes the properties make
+// of it compile theirs, so the pool is most of a GPU variant's compile
+// time at a seed.
+const DefaultPool = 6
 
 // DefaultTime bounds the random cases of one property of one variant
 // unless the options or -convtest.time say otherwise: the default run of
@@ -87,6 +95,13 @@ type Options struct {
 	// FlagPrefix is the prefix of the seed, count and case flags in that
 	// command: "convtest" when empty (-convtest.seed=...).
 	FlagPrefix string
+	// Pool is the number of GPU specializations the seed draws for the
+	// variant (specPool); 0 takes -convtest.pool (default DefaultPool).
+	// A pool smaller than a tunable's count of values, or than the
+	// element types the variant accepts, forces fewer of them into the
+	// pool at one seed. The pool is part of what a seed draws, so a
+	// failure's reproduce command names it when it is not DefaultPool.
+	Pool int
 }
 
 var (
@@ -130,6 +145,12 @@ func (o Options) resolve() Options {
 	if o.FlagPrefix == "" {
 		o.FlagPrefix = "convtest"
 	}
+	if o.Pool <= 0 {
+		o.Pool = *poolFlag
+	}
+	if o.Pool <= 0 {
+		o.Pool = DefaultPool
+	}
 	return o
 }
 
@@ -156,9 +177,17 @@ func runPattern(name string) string {
 }
 
 // reproduceCommand is the one-line command that reruns exactly the test
-// named test with the seed and count of o.
+// named test with the seed, count and pool of o.
 func (o Options) reproduceCommand(test string) string {
-	return fmt.Sprintf("%s -run '%s' -%s.seed=%d -%s.n=%d -%s.time=0 -v", o.Rerun, runPattern(test), o.FlagPrefix, o.Seed, o.FlagPrefix, o.N, o.FlagPrefix)
+	return fmt.Sprintf("%s -run '%s' -%s.seed=%d -%s.n=%d%s -%s.time=0 -v", o.Rerun, runPattern(test), o.FlagPrefix, o.Seed, o.FlagPrefix, o.N, o.poolFlag(), o.FlagPrefix)
+}
+
+// poolFlag is " -PREFIX.pool=N" for a pool other than DefaultPool, else "".
+func (o Options) poolFlag() string {
+	if o.Pool == DefaultPool || o.Pool <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" -%s.pool=%d", o.FlagPrefix, o.Pool)
 }
 
 // caseCommand reruns one printed case of the test named test, without

@@ -109,7 +109,7 @@ func TestOutputPoisoner(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.v.inner = inner
-			e := newEnv(t, tt.v, 5)
+			e := newEnv(t, tt.v, Options{Seed: 5})
 			r := checkProperty(e, propertyNamed(t, "agreement"), 5, 40, 0, -1, nil)
 			if r.result.Passed() {
 				t.Fatal("agreement passed a variant that leaves an element unwritten")

@@ -64,7 +64,7 @@ func agreementProperty(t *testing.T) *property {
 // the property passes with no refusal at plan time.
 func TestRuleRedrawsRefusedCases(t *testing.T) {
 	v := ruled{inner: lookup(t, "cpu-naive"), ruleK: 5, planK: 5}
-	e := newEnv(t, v, 1)
+	e := newEnv(t, v, Options{Seed: 1})
 	r := checkProperty(e, agreementProperty(t), 1, 60, 0, 0, nil)
 	if r.result.Status != gopter.TestPassed {
 		t.Fatalf("property agreement: %v %v", r.result.Status, r.result.Labels)
@@ -84,7 +84,7 @@ func TestRuleRedrawsRefusedCases(t *testing.T) {
 // accepts fails the property, saying so.
 func TestUnpredictedRefusalFails(t *testing.T) {
 	v := ruled{inner: lookup(t, "cpu-naive"), ruleK: 9, planK: 3}
-	e := newEnv(t, v, 1)
+	e := newEnv(t, v, Options{Seed: 1})
 	r := checkProperty(e, agreementProperty(t), 1, 60, 0, 0, nil)
 	if r.result.Status != gopter.TestFailed {
 		t.Fatalf("property agreement: %v, want a failure", r.result.Status)

@@ -16,9 +16,10 @@ import (
 
 // newEnv prepares the checks of variant v; it skips the test when a GPU
 // variant's first plan finds its hardware absent (an UnavailableError).
-func newEnv(t *testing.T, v convolve.Variant, seed int64) *env {
+func newEnv(t *testing.T, v convolve.Variant, o Options) *env {
 	d := v.Describe()
-	e := &env{name: d.Name, variant: v, desc: d, rule: newRule(v)}
+	e := &env{name: d.Name, variant: v, desc: d, rule: newRule(v), poolSize: o.Pool}
+	seed := o.Seed
 	if !d.Caps.GPU {
 		return e
 	}
@@ -310,9 +311,9 @@ func TestVariantOptions(t *testing.T, v convolve.Variant, o Options) {
 	if name == "" {
 		t.Fatalf("convtest: variant %T describes itself with an empty name", v)
 	}
-	t.Logf("variant=%s seed=%d n=%d (rerun with -%s.seed=%d)", name, o.Seed, o.N, o.FlagPrefix, o.Seed)
-	warmVariant(t, v, o.Seed)
-	e := newEnv(t, v, o.Seed)
+	t.Logf("variant=%s seed=%d n=%d pool=%d (rerun with -%s.seed=%d%s)", name, o.Seed, o.N, o.Pool, o.FlagPrefix, o.Seed, o.poolFlag())
+	warmVariant(t, v, o)
+	e := newEnv(t, v, o)
 	start := time.Now()
 	cases, cut := 0, 0
 	for _, pr := range properties {

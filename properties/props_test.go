@@ -22,6 +22,7 @@ var (
 	seedFlag    = flag.Int64("props.seed", convtest.DefaultSeed, "seed of the random cases; 0 picks one from the clock")
 	nFlag       = flag.Int("props.n", 0, "random cases per variant and property (0: 250, or 40 with -short)")
 	timeFlag    = flag.Duration("props.time", convtest.TimeBound(), "longest the random cases of one property of one variant run once convtest.MinCases passed; 0 checks all -props.n")
+	poolFlag    = flag.Int("props.pool", convtest.DefaultPool, "GPU specializations a seed draws for each variant")
 	variantFlag = flag.String("props.variant", "", "regular expression (or substring) selecting the variants to test")
 	caseFlag    = flag.String("props.case", "", "check only this case, as a failure prints it (no random cases, no shrinking)")
 	listFlag    = flag.Bool("props.list", false, "print the names of the variants -props.variant selects, one a line, and run no test")
@@ -88,6 +89,7 @@ func options(name string, seed int64, n int, c string) convtest.Options {
 		N:          n,
 		Case:       c,
 		Time:       cmp.Or(*timeFlag, -1),
+		Pool:       *poolFlag,
 		Rerun:      fmt.Sprintf("go test ./properties -props.variant='^%s$'", regexp.QuoteMeta(name)),
 		FlagPrefix: "props",
 	}

@@ -130,10 +130,10 @@ func TestReleaseSteps(t *testing.T) {
 		log  string
 		want []string
 	}{
-		{"test-properties.log", []string{"-test.v", "-test.timeout", "6m0s", "-props.seed=11", "-props.n=7", "-props.time=2s"}},
+		{"test-properties.log", []string{"-test.v", "-test.timeout", "6m0s", "-props.seed=11", "-props.n=7", "-props.time=2s", "-props.pool=4"}},
 		{"test-convolve.log", []string{"-test.v", "-test.timeout", "6m0s"}},
-		{"release-props-22.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "6m0s", "-props.seed=22", "-props.n=7", "-props.time=2s"}},
-		{"release-props-44.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "6m0s", "-props.seed=44", "-props.n=7", "-props.time=2s"}},
+		{"release-props-22.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "6m0s", "-props.seed=22", "-props.n=7", "-props.time=2s", "-props.pool=4"}},
+		{"release-props-44.log", []string{"-test.v", "-test.run=^TestProperties$", "-test.timeout", "6m0s", "-props.seed=44", "-props.n=7", "-props.time=2s", "-props.pool=4"}},
 		{"release-sweep.log", []string{"-bin", filepath.Join(h.bin, "benchmarks.test"), "-data", filepath.Join(h.out, "data"),
 			"-sweep=default", "-count", "2", "-noise=1", "-max-time=1s"}},
 		{"release-report.log", []string{"-data", filepath.Join(h.out, "data"), "-out", filepath.Join(h.out, "report")}},
