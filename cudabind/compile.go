@@ -5,14 +5,8 @@ import "github.com/convbench/convbench/cudabind/nvrtc"
 // The compiler lives in package nvrtc; these names keep its API reachable
 // from package cudabind.
 
-// Environment variables of the compiler.
-const (
-	// EnvNVRTC names an NVRTC shared library (a path or a soname) tried
-	// before the built-in names.
-	EnvNVRTC = nvrtc.EnvNVRTC
-	// EnvCacheDir overrides the on-disk compile cache directory.
-	EnvCacheDir = nvrtc.EnvCacheDir
-)
+// EnvCacheDir overrides the on-disk compile cache directory.
+const EnvCacheDir = nvrtc.EnvCacheDir
 
 type (
 	// Source is a CUDA C++ translation unit to compile.
@@ -44,10 +38,6 @@ func NVRTCVersion() (major, minor int, err error) { return nvrtc.Version() }
 
 // NVRTCLibrary returns the name of the NVRTC library that was opened.
 func NVRTCLibrary() (string, error) { return nvrtc.Library() }
-
-// NVRTCSearchList returns the names tried, in order, when NVRTC is first
-// needed: the value of CONVBENCH_NVRTC when set, then the built-in names.
-func NVRTCSearchList() []string { return nvrtc.SearchList() }
 
 // ReadCacheStats returns the compile-cache counters.
 func ReadCacheStats() CacheStats { return nvrtc.ReadCacheStats() }

@@ -25,7 +25,7 @@ func loadedDriver() *cudaDriver { return driverLoaded.Load() }
 // loadDriver opens the driver library once, binds its entry points and
 // initializes it. Every failure is an *UnavailableError.
 var loadDriver = sync.OnceValues(func() (*cudaDriver, error) {
-	names := DriverSearchList()
+	names := dl.CUDA.List()
 	lib, err := driver.Load(names)
 	if err != nil {
 		var oe *dl.OpenError

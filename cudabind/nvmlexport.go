@@ -5,9 +5,6 @@ import "github.com/convbench/convbench/cudabind/nvml"
 // NVML lives in package nvml; these names keep it reachable from package
 // cudabind.
 
-// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
-const EnvLibNVML = nvml.EnvLibNVML
-
 // NVML result codes that callers test for with
 // errors.Is(err, &Error{Library: LibNVML, Code: ...}).
 const (
@@ -24,6 +21,3 @@ type NVMLDevice = nvml.Device
 // OpenNVML loads NVML on first use and returns the device whose UUID is
 // uuid, as DeviceInfo.UUID gives it (nvml.Open).
 func OpenNVML(uuid string) (*NVMLDevice, error) { return nvml.Open(uuid) }
-
-// NVMLSearchList returns the names tried for NVML (nvml.SearchList).
-func NVMLSearchList() []string { return nvml.SearchList() }

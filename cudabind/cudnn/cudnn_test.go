@@ -17,17 +17,6 @@ import (
 	"github.com/convbench/convbench/refimpl"
 )
 
-func TestSearchList(t *testing.T) {
-	t.Setenv(EnvLibrary, "")
-	if got := SearchList(); strings.Join(got, ",") != "libcudnn.so.9,libcudnn.so" {
-		t.Errorf("SearchList() without %s = %v, want libcudnn.so.9 then libcudnn.so", EnvLibrary, got)
-	}
-	t.Setenv(EnvLibrary, " /opt/cudnn/lib/libcudnn.so.9 ")
-	if got := SearchList(); strings.Join(got, ",") != "/opt/cudnn/lib/libcudnn.so.9,libcudnn.so.9,libcudnn.so" {
-		t.Errorf("SearchList() with %s set = %v, want its path first, then the usual names", EnvLibrary, got)
-	}
-}
-
 func TestSubLibraryNames(t *testing.T) {
 	if got := subLibraryNames("libcudnn.so.9"); strings.Join(got, ",") != "libcudnn_graph.so.9,libcudnn_ops.so.9,libcudnn_cnn.so.9" {
 		t.Errorf("sub-libraries of a soname = %v, want the sonames", got)

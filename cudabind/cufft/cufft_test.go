@@ -53,18 +53,6 @@ func TestErrorIs(t *testing.T) {
 	}
 }
 
-func TestSearchList(t *testing.T) {
-	t.Setenv(EnvLibCUFFT, "")
-	got := SearchList()
-	if len(got) == 0 || got[0] != "libcufft.so.12" {
-		t.Errorf("SearchList() = %v, want the versioned names first", got)
-	}
-	t.Setenv(EnvLibCUFFT, " /opt/x/libcufft.so.11 ")
-	if got := SearchList(); len(got) != 1 || got[0] != "/opt/x/libcufft.so.11" {
-		t.Errorf("SearchList() with %s set = %v, want only that path", EnvLibCUFFT, got)
-	}
-}
-
 // TestLoadUnavailable: a missing library, a library without cuFFT's
 // symbols and an empty list are each a *cudaerr.UnavailableError that
 // names what was tried.

@@ -1,6 +1,7 @@
 // Package dl opens shared libraries at run time and binds their C
 // functions to typed Go function values, with purego and without cgo; the
-// CUDA driver, NVRTC, NVML, NPP, cuFFT and cuDNN bindings all use it.
+// CUDA driver, NVRTC, NVML, NPP, cuFFT and cuDNN bindings all use it, and
+// find their libraries through its [Search] values ([CUDA], [NVRTC], ...).
 //
 // A binding is a table of [Symbol] entries, each a pointer to a Go
 // function variable whose signature mirrors the C prototype and the C

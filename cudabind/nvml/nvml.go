@@ -8,25 +8,11 @@ package nvml
 
 import (
 	"fmt"
-	"os"
-	"strings"
 	"sync"
 
 	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
-
-// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
-const EnvLibNVML = "CONVBENCH_LIBNVML"
-
-// SearchList returns the names tried for NVML: the value of
-// CONVBENCH_LIBNVML when set, otherwise libnvidia-ml.so.1.
-func SearchList() []string {
-	if p := strings.TrimSpace(os.Getenv(EnvLibNVML)); p != "" {
-		return []string{p}
-	}
-	return []string{"libnvidia-ml.so.1"}
-}
 
 // nvmlLib holds the NVML entry points the package uses, bound as typed
 // Go function values.
@@ -52,9 +38,9 @@ const (
 	nvmlTemperatureGPU = 0
 )
 
-// loadNVML opens NVML from SearchList once, binds its symbols and calls
+// loadNVML opens NVML from dl.NVML once, binds its symbols and calls
 // nvmlInit_v2. Every failure is an *UnavailableError.
-var loadNVML = sync.OnceValues(func() (*nvmlLib, error) { return openNVMLFrom(SearchList()) })
+var loadNVML = sync.OnceValues(func() (*nvmlLib, error) { return openNVMLFrom(dl.NVML.List()) })
 
 // openNVMLFrom opens the first of names that loads, binds it and calls
 // nvmlInit_v2; tests open stand-in libraries with it.
