@@ -2,6 +2,7 @@ package cudabind
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -206,5 +207,19 @@ func TestDeviceInfoNames(t *testing.T) {
 	}
 	if v := (DeviceInfo{DriverVersion: 13020}).Driver(); v != "13.2" {
 		t.Errorf("Driver() = %q", v)
+	}
+}
+
+func TestTextureEnumNames(t *testing.T) {
+	for _, c := range []struct {
+		v    fmt.Stringer
+		want string
+	}{
+		{FormatUint16, "u16"}, {FormatHalf, "f16"}, {FormatFloat32, "f32"}, {ArrayFormat(0x30), "ArrayFormat(0x30)"},
+		{AddressClamp, "clamp"}, {AddressBorder, "border"}, {AddressMode(9), "AddressMode(9)"},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("%T %q, want %q", c.v, got, c.want)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // UnavailableError reports that CUDA cannot be used here: a library is
@@ -275,9 +277,4 @@ func DriverErrorName(code int) (name, text string) {
 
 // NVRTCErrorName returns the symbolic name of an nvrtcResult from the
 // built-in table.
-func NVRTCErrorName(code int) string {
-	if n, ok := nvrtcErrorNames[code]; ok {
-		return n
-	}
-	return fmt.Sprintf("NVRTC_ERROR_%d", code)
-}
+func NVRTCErrorName(code int) string { return dl.Name(nvrtcErrorNames, code, "NVRTC_ERROR_%d") }

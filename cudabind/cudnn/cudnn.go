@@ -50,19 +50,12 @@ const (
 	FMAMath MathType = 3
 )
 
-func (m MathType) String() string {
-	switch m {
-	case DefaultMath:
-		return "CUDNN_DEFAULT_MATH"
-	case TensorOpMath:
-		return "CUDNN_TENSOR_OP_MATH"
-	case TensorOpMathAllowConversion:
-		return "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION"
-	case FMAMath:
-		return "CUDNN_FMA_MATH"
-	}
-	return fmt.Sprintf("cudnnMathType_t(%d)", int32(m))
+var mathTypeNames = map[MathType]string{
+	DefaultMath: "CUDNN_DEFAULT_MATH", TensorOpMath: "CUDNN_TENSOR_OP_MATH",
+	TensorOpMathAllowConversion: "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION", FMAMath: "CUDNN_FMA_MATH",
 }
+
+func (m MathType) String() string { return dl.Name(mathTypeNames, m, "cudnnMathType_t(%d)") }
 
 // Algo is a cudnnConvolutionFwdAlgo_t value.
 type Algo int32

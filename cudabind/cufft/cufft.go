@@ -110,17 +110,9 @@ const (
 	C2C Type = 0x29 // complex to complex
 )
 
-func (t Type) String() string {
-	switch t {
-	case R2C:
-		return "CUFFT_R2C"
-	case C2R:
-		return "CUFFT_C2R"
-	case C2C:
-		return "CUFFT_C2C"
-	}
-	return fmt.Sprintf("cufftType(%#x)", int32(t))
-}
+var typeNames = map[Type]string{R2C: "CUFFT_R2C", C2R: "CUFFT_C2R", C2C: "CUFFT_C2C"}
+
+func (t Type) String() string { return dl.Name(typeNames, t, "cufftType(%#x)") }
 
 // Handle is a cufftHandle.
 type Handle int32

@@ -237,3 +237,14 @@ func TestCallABI(t *testing.T) {
 		t.Errorf("Destroy with the library failing = %v", err)
 	}
 }
+
+func TestTypeString(t *testing.T) {
+	for _, c := range []struct {
+		typ  Type
+		want string
+	}{{R2C, "CUFFT_R2C"}, {C2R, "CUFFT_C2R"}, {C2C, "CUFFT_C2C"}, {0x6a, "cufftType(0x6a)"}} {
+		if got := c.typ.String(); got != c.want {
+			t.Errorf("Type(%#x).String() = %q, want %q", int32(c.typ), got, c.want)
+		}
+	}
+}

@@ -205,3 +205,13 @@ func CString(s string) []byte {
 	copy(b, s)
 	return b
 }
+
+// Name returns the name names gives the C enum value v, or v written with
+// unknown (a format with one integer verb, "cufftType(%#x)") when names
+// has none: the String of the bindings' enum types.
+func Name[V ~int | ~int32 | ~uint32](names map[V]string, v V, unknown string) string {
+	if n, ok := names[v]; ok {
+		return n
+	}
+	return fmt.Sprintf(unknown, int64(v))
+}

@@ -94,12 +94,7 @@ const (
 
 // ErrorName returns the symbolic name of an nvmlReturn_t value, or
 // "NVML_ERROR_<code>" for one the table lacks.
-func ErrorName(code int) string {
-	if n, ok := nvmlErrorNames[code]; ok {
-		return n
-	}
-	return fmt.Sprintf("NVML_ERROR_%d", code)
-}
+func ErrorName(code int) string { return dl.Name(nvmlErrorNames, code, "NVML_ERROR_%d") }
 
 // newNVMLError builds the *Error of a failed NVML call; text is the
 // library's description when it is loaded.

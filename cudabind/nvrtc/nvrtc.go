@@ -252,15 +252,9 @@ const (
 	ImagePTX                        // PTX text, NUL-terminated, JIT-compiled at load
 )
 
-func (k ImageKind) String() string {
-	switch k {
-	case ImageCUBIN:
-		return "cubin"
-	case ImagePTX:
-		return "ptx"
-	}
-	return fmt.Sprintf("ImageKind(%d)", int(k))
-}
+var imageKindNames = map[ImageKind]string{ImageCUBIN: "cubin", ImagePTX: "ptx"}
+
+func (k ImageKind) String() string { return dl.Name(imageKindNames, k, "ImageKind(%d)") }
 
 // Compiled is the output of an NVRTC compilation.
 type Compiled struct {
