@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/driver"
 )
 
@@ -348,7 +349,7 @@ func (d *Device) resetIfFaulted() (bool, error) {
 	var cause error
 	err := d.Do(func(x *Exec) error {
 		r := d.drv.CtxSynchronize()
-		if !IsStickyCode(int(r)) {
+		if !cudaerr.IsStickyCode(int(r)) {
 			return nil
 		}
 		if err := checkWith(d.drv, "cuDevicePrimaryCtxReset", d.drv.DevicePrimaryCtxReset(d.dev)); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/cudabind/dl"
+	"github.com/convbench/convbench/cudabind/nvrtc"
 )
 
 func TestUnavailableErrorMessage(t *testing.T) {
@@ -44,8 +45,8 @@ func TestNoDriverSubprocess(t *testing.T) {
 		if _, err := Open(0); !errors.As(err, &ue) {
 			t.Errorf("Open(0) error %v, want *UnavailableError", err)
 		}
-		if _, err := DriverVersion(); !errors.As(err, &ue) {
-			t.Errorf("DriverVersion() error %v, want *UnavailableError", err)
+		if _, err := loadDriver(); !errors.As(err, &ue) {
+			t.Errorf("loadDriver() error %v, want *UnavailableError", err)
 		}
 		return
 	}
@@ -62,7 +63,7 @@ func TestNVRTCMissingSubprocess(t *testing.T) {
 			t.Fatalf("NVRTCVersion() error %v does not name the override", err)
 		}
 		if err == nil {
-			if name, _ := NVRTCLibrary(); name == "/nonexistent/libnvrtc.so" {
+			if name, _ := nvrtc.Library(); name == "/nonexistent/libnvrtc.so" {
 				t.Fatalf("opened a library that does not exist")
 			}
 		}
@@ -72,7 +73,7 @@ func TestNVRTCMissingSubprocess(t *testing.T) {
 		}
 		return
 	}
-	runChild(t, "TestNVRTCMissingSubprocess", "CUDABIND_NO_NVRTC_CHILD=1", dl.NVRTC.Env+"=/nonexistent/libnvrtc.so", EnvCacheDir+"="+t.TempDir())
+	runChild(t, "TestNVRTCMissingSubprocess", "CUDABIND_NO_NVRTC_CHILD=1", dl.NVRTC.Env+"=/nonexistent/libnvrtc.so", nvrtc.EnvCacheDir+"="+t.TempDir())
 }
 
 // runChild runs the test binary again with only the test named, env added

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
+	"github.com/convbench/convbench/cudabind/nvml"
 )
 
 // TestNoNVMLSubprocess opens NVML in a child process whose library name
@@ -83,14 +85,14 @@ func TestGPUNVMLReadings(t *testing.T) {
 	if err != nil || mhz <= 0 || mhz > maxMHz+maxMHz/10 {
 		t.Errorf("SMClockMHz() = %d, %v (max %d)", mhz, err, maxMHz)
 	}
-	if w, err := n.PowerW(); err != nil && !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeNotSupported}) || err == nil && (w <= 0 || w > 5000) {
+	if w, err := n.PowerW(); err != nil && !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeNotSupported}) || err == nil && (w <= 0 || w > 5000) {
 		t.Errorf("PowerW() = %v, %v", w, err)
 	}
-	if c, err := n.TemperatureC(); err != nil && !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeNotSupported}) || err == nil && (c <= 0 || c > 130) {
+	if c, err := n.TemperatureC(); err != nil && !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeNotSupported}) || err == nil && (c <= 0 || c > 130) {
 		t.Errorf("TemperatureC() = %v, %v", c, err)
 	}
 	if e0, err := n.EnergyMJ(); err != nil {
-		if !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeNotSupported}) && !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeFunctionNotFound}) {
+		if !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeNotSupported}) && !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeFunctionNotFound}) {
 			t.Errorf("EnergyMJ() = %v", err)
 		}
 		t.Logf("no energy counter: %v", err)

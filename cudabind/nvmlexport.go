@@ -5,14 +5,6 @@ import "github.com/convbench/convbench/cudabind/nvml"
 // NVML lives in package nvml; these names keep it reachable from package
 // cudabind.
 
-// NVML result codes that callers test for with
-// errors.Is(err, &Error{Library: LibNVML, Code: ...}).
-const (
-	NVMLCodeNotSupported     = nvml.CodeNotSupported
-	NVMLCodeNotFound         = nvml.CodeNotFound
-	NVMLCodeFunctionNotFound = nvml.CodeFunctionNotFound
-)
-
 // NVMLDevice is a GPU as NVML sees it: clocks, power, temperature and,
 // from Volta on, the energy counter (EnergyMJ, millijoules since the
 // driver loaded).

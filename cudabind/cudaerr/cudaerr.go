@@ -6,7 +6,6 @@
 package cudaerr
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -114,12 +113,6 @@ func MentionsSticky(text string) bool {
 		}
 	}
 	return false
-}
-
-// IsSticky reports whether err wraps a sticky driver error.
-func IsSticky(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Sticky()
 }
 
 // Common CUresult values, for comparisons with errors.Is(err, &Error{Code: ...}).
