@@ -488,9 +488,3 @@ func Ptr[T any](s []T) unsafe.Pointer {
 	}
 	return unsafe.Pointer(&s[0])
 }
-
-// SizeOf returns the size in bytes of s's elements: len(s) * sizeof(T).
-func SizeOf[T any](s []T) int64 {
-	var zero T
-	return int64(len(s)) * int64(unsafe.Sizeof(zero))
-}

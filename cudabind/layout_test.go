@@ -223,3 +223,9 @@ func TestTextureEnumNames(t *testing.T) {
 		}
 	}
 }
+
+// SizeOf returns the size in bytes of s's elements: len(s) * sizeof(T).
+func SizeOf[T any](s []T) int64 {
+	var zero T
+	return int64(len(s)) * int64(unsafe.Sizeof(zero))
+}

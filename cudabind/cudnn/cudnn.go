@@ -297,11 +297,6 @@ func (l *Library) NewHandle() (Handle, error) {
 	return Handle(h), nil
 }
 
-// DestroyHandle releases h (cudnnDestroy synchronises the device first).
-func (l *Library) DestroyHandle(h Handle) error {
-	return l.check("cudnnDestroy", l.destroy(uintptr(h)))
-}
-
 // SetStream makes the calls on h run on stream (a CUstream).
 func (l *Library) SetStream(h Handle, stream uintptr) error {
 	return l.check("cudnnSetStream", l.setStream(uintptr(h), stream))

@@ -335,3 +335,18 @@ func TestOpenNamesMissingSymbol(t *testing.T) {
 		t.Errorf("Open without libcudnn_cnn.so.9: %v, want an UnavailableError naming cudnnCreateFilterDescriptor", err)
 	}
 }
+
+// OutputSize is the size cuDNN gives the output of the descriptors:
+// W + 2*(KW/2) - KW + 1 by H + 2*(KH/2) - KH + 1, which is W x H for odd
+// filter sides. An even side would make it one larger, with its first
+// W (or H) outputs anchored at KW/2 as in the reference; Validate refuses
+// even sides instead.
+func (c Conv2D) OutputSize() (w, h int) {
+	pw, ph := c.Pad()
+	return c.Width + 2*pw - c.KW + 1, c.Height + 2*ph - c.KH + 1
+}
+
+// DestroyHandle releases h (cudnnDestroy synchronises the device first).
+func (l *Library) DestroyHandle(h Handle) error {
+	return l.check("cudnnDestroy", l.destroy(uintptr(h)))
+}

@@ -92,14 +92,14 @@ const (
 	CodeFunctionNotFound = 13
 )
 
-// ErrorName returns the symbolic name of an nvmlReturn_t value, or
+// errorName returns the symbolic name of an nvmlReturn_t value, or
 // "NVML_ERROR_<code>" for one the table lacks.
-func ErrorName(code int) string { return dl.Name(nvmlErrorNames, code, "NVML_ERROR_%d") }
+func errorName(code int) string { return dl.Name(nvmlErrorNames, code, "NVML_ERROR_%d") }
 
 // newNVMLError builds the *Error of a failed NVML call; text is the
 // library's description when it is loaded.
 func newNVMLError(l *nvmlLib, api string, code int) *cudaerr.Error {
-	e := &cudaerr.Error{API: api, Code: code, Name: ErrorName(code), Library: cudaerr.LibNVML}
+	e := &cudaerr.Error{API: api, Code: code, Name: errorName(code), Library: cudaerr.LibNVML}
 	if l != nil && l.nvmlErrorString != nil {
 		e.Text = l.nvmlErrorString(int32(code))
 	}
@@ -215,7 +215,7 @@ func (d *Device) EnergyMJ() (uint64, error) {
 	var err error
 	var mj uint64
 	if d.lib.nvmlDeviceGetTotalEnergyConsumption == nil {
-		err = &cudaerr.Error{API: api, Code: CodeFunctionNotFound, Name: ErrorName(CodeFunctionNotFound),
+		err = &cudaerr.Error{API: api, Code: CodeFunctionNotFound, Name: errorName(CodeFunctionNotFound),
 			Text: d.lib.name + " does not export it (a driver older than the energy counter)", Library: cudaerr.LibNVML}
 	} else {
 		err = d.lib.check(api, d.lib.nvmlDeviceGetTotalEnergyConsumption(d.handle, &mj))

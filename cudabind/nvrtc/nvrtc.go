@@ -338,7 +338,7 @@ func compileCached(key, name string, compile func() (*Compiled, error)) (*Compil
 // key at the same time finishes first and this one reads its result from
 // disk (a disk hit, no compilation).
 func compileOnHost(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
-	if dir := CacheDir(); dir != "" {
+	if dir := cacheDir(); dir != "" {
 		if unlock := lockKey(dir, key); unlock != nil {
 			defer unlock()
 			if c := lookupCache(key); c != nil {
