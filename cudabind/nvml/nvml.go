@@ -158,44 +158,46 @@ func (d *Device) usable(method string) error {
 	return nil
 }
 
-// SMClockMHz returns the SM clock now, in MHz.
-func (d *Device) SMClockMHz() (int, error) {
-	if err := d.usable("SMClockMHz"); err != nil {
+// read calls the NVML getter api through get, which passes on the
+// pointer the value is written to, once d is usable; method names the
+// caller in the error of a nil device.
+func (d *Device) read(method, api string, get func(v *uint32) int32) (uint32, error) {
+	if err := d.usable(method); err != nil {
 		return 0, err
 	}
 	var v uint32
-	err := d.lib.check("nvmlDeviceGetClockInfo", d.lib.nvmlDeviceGetClockInfo(d.handle, nvmlClockSM, &v))
+	err := d.lib.check(api, get(&v))
+	return v, err
+}
+
+// SMClockMHz returns the SM clock now, in MHz.
+func (d *Device) SMClockMHz() (int, error) {
+	v, err := d.read("SMClockMHz", "nvmlDeviceGetClockInfo", func(v *uint32) int32 {
+		return d.lib.nvmlDeviceGetClockInfo(d.handle, nvmlClockSM, v)
+	})
 	return int(v), err
 }
 
 // MaxSMClockMHz returns the maximum (boost) SM clock, in MHz.
 func (d *Device) MaxSMClockMHz() (int, error) {
-	if err := d.usable("MaxSMClockMHz"); err != nil {
-		return 0, err
-	}
-	var v uint32
-	err := d.lib.check("nvmlDeviceGetMaxClockInfo", d.lib.nvmlDeviceGetMaxClockInfo(d.handle, nvmlClockSM, &v))
+	v, err := d.read("MaxSMClockMHz", "nvmlDeviceGetMaxClockInfo", func(v *uint32) int32 {
+		return d.lib.nvmlDeviceGetMaxClockInfo(d.handle, nvmlClockSM, v)
+	})
 	return int(v), err
 }
 
 // PowerW returns the board's power draw in watts. Devices without a
 // power sensor return an *Error with NVML_ERROR_NOT_SUPPORTED.
 func (d *Device) PowerW() (float64, error) {
-	if err := d.usable("PowerW"); err != nil {
-		return 0, err
-	}
-	var mw uint32
-	err := d.lib.check("nvmlDeviceGetPowerUsage", d.lib.nvmlDeviceGetPowerUsage(d.handle, &mw))
+	mw, err := d.read("PowerW", "nvmlDeviceGetPowerUsage", func(v *uint32) int32 { return d.lib.nvmlDeviceGetPowerUsage(d.handle, v) })
 	return float64(mw) / 1000, err
 }
 
 // TemperatureC returns the GPU die temperature in degrees Celsius.
 func (d *Device) TemperatureC() (int, error) {
-	if err := d.usable("TemperatureC"); err != nil {
-		return 0, err
-	}
-	var v uint32
-	err := d.lib.check("nvmlDeviceGetTemperature", d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, &v))
+	v, err := d.read("TemperatureC", "nvmlDeviceGetTemperature", func(v *uint32) int32 {
+		return d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, v)
+	})
 	return int(v), err
 }
 
