@@ -91,15 +91,5 @@ func (x *Exec) LaunchGraph(g Graph, s Stream) error {
 // DestroyGraph releases a graph from Capture; replays already enqueued
 // still run.
 func (x *Exec) DestroyGraph(g Graph) error {
-	if err := x.ok("DestroyGraph"); err != nil {
-		return err
-	}
-	if g == 0 {
-		return fmt.Errorf("cudabind: DestroyGraph of a null graph")
-	}
-	if err := x.check("cuGraphExecDestroy", x.lib().GraphExecDestroy(driver.GraphExec(g))); err != nil {
-		return err
-	}
-	x.count(kindGraph, -1)
-	return nil
+	return x.release("DestroyGraph", "cuGraphExecDestroy", kindGraph, g == 0, "a null graph", func() driver.Result { return x.lib().GraphExecDestroy(driver.GraphExec(g)) })
 }

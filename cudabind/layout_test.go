@@ -139,6 +139,9 @@ func TestExecOutsideDo(t *testing.T) {
 	calls["CopyHtoD"] = x.CopyHtoD(1, unsafe.Pointer(new(int64)), 8)
 	calls["Launch"] = x.Launch(&Function{h: 1}, Dim3{X: 1}, Dim3{X: 1}, 0, 0)
 	_, calls["NewEvent"] = x.NewEvent()
+	_, calls["NewStream"] = x.NewStream()
+	calls["DestroyEvent"] = x.DestroyEvent(1)
+	calls["DestroyTexture"] = x.DestroyTexture(1)
 	_, calls["NewTexture2D"] = x.NewTexture2D(TextureDesc{})
 	_, calls["HostAlloc"] = x.HostAlloc(8)
 	calls["Sync"] = x.Sync()
@@ -173,6 +176,20 @@ func TestExecOutsideDo(t *testing.T) {
 	for name, err := range checks {
 		if err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+	// A null handle is refused by name, before the driver is asked.
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{x.Free(0), "cudabind: Free of a null device pointer"},
+		{x.DestroyStream(0), "cudabind: DestroyStream of the default stream"},
+		{x.DestroyEvent(0), "cudabind: DestroyEvent of a null event"},
+		{x.DestroyGraph(0), "cudabind: DestroyGraph of a null graph"},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("error %v, want %q", c.err, c.want)
 		}
 	}
 }

@@ -231,12 +231,5 @@ func (x *Exec) createTexture(rd *driver.ResourceDesc, td driver.TextureDesc) (Te
 
 // DestroyTexture destroys a texture object.
 func (x *Exec) DestroyTexture(t TexObject) error {
-	if err := x.ok("DestroyTexture"); err != nil {
-		return err
-	}
-	if err := x.check("cuTexObjectDestroy", x.lib().TexObjectDestroy(driver.TexObject(t))); err != nil {
-		return err
-	}
-	x.count(kindTexture, -1)
-	return nil
+	return x.release("DestroyTexture", "cuTexObjectDestroy", kindTexture, false, "", func() driver.Result { return x.lib().TexObjectDestroy(driver.TexObject(t)) })
 }
