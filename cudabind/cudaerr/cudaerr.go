@@ -115,31 +115,16 @@ func MentionsSticky(text string) bool {
 	return false
 }
 
-// Common CUresult values, for comparisons with errors.Is(err, &Error{Code: ...}).
+// Common CUresult and nvrtcResult values, for comparisons with
+// errors.Is(err, &Error{Code: ...}).
 const (
-	CodeSuccess               = 0
-	CodeInvalidValue          = 1
-	CodeOutOfMemory           = 2
-	CodeNotInitialized        = 3
-	CodeNoDevice              = 100
-	CodeInvalidDevice         = 101
-	CodeInvalidImage          = 200
-	CodeInvalidContext        = 201
-	CodeNoBinaryForGPU        = 209
-	CodeInvalidPTX            = 218
-	CodeInvalidHandle         = 400
-	CodeNotFound              = 500
-	CodeNotReady              = 600
-	CodeIllegalAddress        = 700
-	CodeLaunchOutOfResources  = 701
-	CodeLaunchFailed          = 719
-	CodeNotSupported          = 801
-	CodeUnknown               = 999
-	NVRTCCodeCompilation      = 6
-	NVRTCCodeInvalidOption    = 5
-	NVRTCCodeInvalidInput     = 3
-	NVRTCCodeInvalidProgram   = 4
-	NVRTCCodeBuiltinOperation = 7
+	CodeInvalidValue         = 1
+	CodeOutOfMemory          = 2
+	CodeInvalidImage         = 200
+	CodeNotFound             = 500
+	CodeIllegalAddress       = 700
+	CodeLaunchOutOfResources = 701
+	NVRTCCodeCompilation     = 6
 )
 
 // driverErrorNames is the CUresult table used when the driver is absent or
