@@ -67,6 +67,16 @@ func noLeaks(t *testing.T, d *cudabind.Device, fd *fakedriver.Driver) {
 // driver: what each returns, and that nothing is left allocated.
 func TestFakeDriverErrorPaths(t *testing.T) {
 	kernels := map[string][]int{"saxpy": {8, 8, 4, 4}, "boom": {8}}
+	// captureNothing captures an empty graph on a new stream.
+	captureNothing := func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+		s, err := x.NewStream()
+		if err != nil {
+			return err
+		}
+		defer x.DestroyStream(s)
+		_, err = x.Capture(s, func() error { return nil })
+		return err
+	}
 	cases := []struct {
 		name string
 		fd   *fakedriver.Driver
@@ -120,29 +130,13 @@ func TestFakeDriverErrorPaths(t *testing.T) {
 		{
 			name: "graph instantiation failure after capture",
 			fd:   &fakedriver.Driver{Kernels: kernels, Fail: map[string]driver.Result{"cuGraphInstantiateWithFlags": driver.ErrorOutOfMemory}},
-			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
-				s, err := x.NewStream()
-				if err != nil {
-					return err
-				}
-				defer x.DestroyStream(s)
-				_, err = x.Capture(s, func() error { return nil })
-				return err
-			},
+			run:  captureNothing,
 			code: cudabind.CodeOutOfMemory,
 		},
 		{
 			name: "graph upload failure",
 			fd:   &fakedriver.Driver{Fail: map[string]driver.Result{"cuGraphUpload": driver.ErrorOutOfMemory}},
-			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
-				s, err := x.NewStream()
-				if err != nil {
-					return err
-				}
-				defer x.DestroyStream(s)
-				_, err = x.Capture(s, func() error { return nil })
-				return err
-			},
+			run:  captureNothing,
 			code: cudabind.CodeOutOfMemory,
 		},
 		{
