@@ -5,15 +5,6 @@ import "github.com/convbench/convbench/cudabind/nvrtc"
 // The compiler lives in package nvrtc; these names keep its API reachable
 // from package cudabind.
 
-// Environment variables of the compiler.
-const (
-	// EnvNVRTC names an NVRTC shared library (a path or a soname) tried
-	// before the built-in names.
-	EnvNVRTC = nvrtc.EnvNVRTC
-	// EnvCacheDir overrides the on-disk compile cache directory.
-	EnvCacheDir = nvrtc.EnvCacheDir
-)
-
 type (
 	// Source is a CUDA C++ translation unit to compile.
 	Source = nvrtc.Source
@@ -21,8 +12,6 @@ type (
 	CompileOptions = nvrtc.CompileOptions
 	// Compiled is the output of an NVRTC compilation.
 	Compiled = nvrtc.Compiled
-	// ImageKind says what a compiled image holds.
-	ImageKind = nvrtc.ImageKind
 	// CompileError is a failed NVRTC compilation with its log.
 	CompileError = nvrtc.CompileError
 	// CacheStats counts compile-cache events since the process started.
@@ -41,13 +30,6 @@ func CompileOnly(src Source, opts CompileOptions) (*Compiled, error) { return nv
 
 // NVRTCVersion loads NVRTC if needed and returns its version.
 func NVRTCVersion() (major, minor int, err error) { return nvrtc.Version() }
-
-// NVRTCLibrary returns the name of the NVRTC library that was opened.
-func NVRTCLibrary() (string, error) { return nvrtc.Library() }
-
-// NVRTCSearchList returns the names tried, in order, when NVRTC is first
-// needed: the value of CONVBENCH_NVRTC when set, then the built-in names.
-func NVRTCSearchList() []string { return nvrtc.SearchList() }
 
 // ReadCacheStats returns the compile-cache counters.
 func ReadCacheStats() CacheStats { return nvrtc.ReadCacheStats() }

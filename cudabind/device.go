@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/driver"
 )
 
@@ -47,8 +48,8 @@ type DeviceInfo struct {
 	ClockKHz     int    // peak SM clock
 	MemClockKHz  int    // peak memory clock
 	BusWidthBits int    // global memory bus width
-	// PeakBandwidthGBps is the theoretical DRAM bandwidth,
-	// 2 * MemClockKHz * 1000 * BusWidthBits / 8 / 1e9 (double data rate).
+	// PeakBandwidthGBps is the theoretical DRAM bandwidth
+	// (PeakBandwidthGBps of MemClockKHz and BusWidthBits).
 	PeakBandwidthGBps     float64
 	L2Bytes               int
 	SharedPerBlock        int // default shared memory limit per block
@@ -71,6 +72,13 @@ type DeviceInfo struct {
 	DriverVersion         int // cuDriverGetVersion: 13000 for 13.0
 	NVRTCMajor            int // 0 when NVRTC could not be loaded
 	NVRTCMinor            int
+}
+
+// PeakBandwidthGBps is the theoretical DRAM bandwidth of a memory clock
+// and bus width: 2 * memClockKHz * 1000 * busWidthBits / 8 / 1e9 (double
+// data rate).
+func PeakBandwidthGBps(memClockKHz, busWidthBits int) float64 {
+	return 2 * float64(memClockKHz) * 1e3 * float64(busWidthBits) / 8 / 1e9
 }
 
 // Arch returns the NVRTC real architecture, "sm_90" for CC 9.0.
@@ -169,7 +177,7 @@ func (l *cudaDriver) deviceInfo(ordinal int) (DeviceInfo, driver.Device, error) 
 		}
 		*a.dst = int(v)
 	}
-	info.PeakBandwidthGBps = 2 * float64(info.MemClockKHz) * 1e3 * float64(info.BusWidthBits) / 8 / 1e9
+	info.PeakBandwidthGBps = PeakBandwidthGBps(info.MemClockKHz, info.BusWidthBits)
 	if major, minor, err := NVRTCVersion(); err == nil {
 		info.NVRTCMajor, info.NVRTCMinor = major, minor
 	}
@@ -341,7 +349,7 @@ func (d *Device) resetIfFaulted() (bool, error) {
 	var cause error
 	err := d.Do(func(x *Exec) error {
 		r := d.drv.CtxSynchronize()
-		if !IsStickyCode(int(r)) {
+		if !cudaerr.IsStickyCode(int(r)) {
 			return nil
 		}
 		if err := checkWith(d.drv, "cuDevicePrimaryCtxReset", d.drv.DevicePrimaryCtxReset(d.dev)); err != nil {

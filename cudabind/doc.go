@@ -10,7 +10,7 @@
 //
 // Nothing is loaded in init. The driver is opened on first need
 // (libcuda.so.1, or CONVBENCH_LIBCUDA), NVRTC on the first compilation
-// ([NVRTCSearchList]), NVML by [OpenNVML]; a missing library, symbol or
+// ([dl.NVRTC]), NVML by [OpenNVML]; a missing library, symbol or
 // device is an [*UnavailableError] whose one-line message GPU tests skip
 // with.
 //

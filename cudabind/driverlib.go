@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 	"github.com/convbench/convbench/cudabind/driver"
 )
@@ -25,7 +26,7 @@ func loadedDriver() *cudaDriver { return driverLoaded.Load() }
 // loadDriver opens the driver library once, binds its entry points and
 // initializes it. Every failure is an *UnavailableError.
 var loadDriver = sync.OnceValues(func() (*cudaDriver, error) {
-	names := DriverSearchList()
+	names := dl.CUDA.List()
 	lib, err := driver.Load(names)
 	if err != nil {
 		var oe *dl.OpenError
@@ -84,7 +85,7 @@ func driverError(drv driver.Driver, api string, r driver.Result) *Error {
 			text = t
 		}
 	}
-	return &Error{API: api, Code: code, Name: name, Text: text, Library: LibDriver}
+	return &Error{API: api, Code: code, Name: name, Text: text, Library: cudaerr.LibDriver}
 }
 
 // checkWith turns a CUresult into nil or an *Error naming api.
@@ -93,16 +94,6 @@ func checkWith(drv driver.Driver, api string, r driver.Result) error {
 		return nil
 	}
 	return driverError(drv, api, r)
-}
-
-// DriverVersion loads the driver if needed and returns its version as
-// reported by cuDriverGetVersion (13000 for CUDA 13.0).
-func DriverVersion() (int, error) {
-	l, err := loadDriver()
-	if err != nil {
-		return 0, err
-	}
-	return l.version, nil
 }
 
 // versionString renders 13020 as "13.2".

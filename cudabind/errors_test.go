@@ -3,6 +3,7 @@ package cudabind
 import (
 	"testing"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/driver"
 )
 
@@ -10,7 +11,7 @@ func TestDriverErrorWithoutDriver(t *testing.T) {
 	// Names come from the built-in table when no driver is loaded, and
 	// from the driver (identical names) when it is.
 	e := newDriverError("cuMemAlloc", CodeOutOfMemory)
-	if e.Name != "CUDA_ERROR_OUT_OF_MEMORY" || e.Text == "" || e.Library != LibDriver {
+	if e.Name != "CUDA_ERROR_OUT_OF_MEMORY" || e.Text == "" || e.Library != cudaerr.LibDriver {
 		t.Errorf("newDriverError = %+v", e)
 	}
 	if got := e.Error(); got != "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)" && loadedDriver() == nil {
@@ -19,12 +20,6 @@ func TestDriverErrorWithoutDriver(t *testing.T) {
 	name, text := DriverErrorName(123456)
 	if name != "CUDA_ERROR_123456" || text == "" {
 		t.Errorf("unknown code named %q (%q)", name, text)
-	}
-	if n := NVRTCErrorName(6); n != "NVRTC_ERROR_COMPILATION" {
-		t.Errorf("NVRTCErrorName(6) = %q", n)
-	}
-	if n := NVRTCErrorName(99); n != "NVRTC_ERROR_99" {
-		t.Errorf("NVRTCErrorName(99) = %q", n)
 	}
 }
 

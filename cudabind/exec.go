@@ -51,6 +51,39 @@ func (x *Exec) check(api string, r driver.Result) error { return checkWith(x.d.d
 
 func (x *Exec) count(kind int, delta int64) { x.d.live[kind].Add(delta) }
 
+// create runs method on x: the driver call api through call, which
+// returns the new handle, counted as one more live kind.
+func create[H any](x *Exec, method, api string, kind int, call func() (H, driver.Result)) (H, error) {
+	var h H
+	if err := x.ok(method); err != nil {
+		return h, err
+	}
+	h, r := call()
+	if err := x.check(api, r); err != nil {
+		var zero H
+		return zero, err
+	}
+	x.count(kind, 1)
+	return h, nil
+}
+
+// release runs method on x: it refuses a null handle (null true, what
+// saying what the handle is), else makes the driver call api through
+// call and counts one live kind fewer.
+func (x *Exec) release(method, api string, kind int, null bool, what string, call func() driver.Result) error {
+	if err := x.ok(method); err != nil {
+		return err
+	}
+	if null {
+		return fmt.Errorf("cudabind: %s of %s", method, what)
+	}
+	if err := x.check(api, call()); err != nil {
+		return err
+	}
+	x.count(kind, -1)
+	return nil
+}
+
 func checkBytes(op string, n int64) error {
 	if n <= 0 {
 		return fmt.Errorf("cudabind: %s of %d bytes: size must be positive", op, n)
@@ -102,17 +135,7 @@ func (x *Exec) AllocPitch(widthBytes, height int64) (DevPtr, int64, error) {
 
 // Free releases device memory from Alloc or AllocPitch.
 func (x *Exec) Free(p DevPtr) error {
-	if err := x.ok("Free"); err != nil {
-		return err
-	}
-	if p == 0 {
-		return fmt.Errorf("cudabind: Free of a null device pointer")
-	}
-	if err := x.check("cuMemFree", x.lib().MemFree(driver.DevPtr(p))); err != nil {
-		return err
-	}
-	x.count(kindDevice, -1)
-	return nil
+	return x.release("Free", "cuMemFree", kindDevice, p == 0, "a null device pointer", func() driver.Result { return x.lib().MemFree(driver.DevPtr(p)) })
 }
 
 // MemsetD8 sets count bytes at p to v.
@@ -356,30 +379,13 @@ func (x *Exec) FreeHost(h *HostBuffer) error {
 // NewStream creates a stream that synchronizes with the legacy default
 // stream (flags 0), so work on stream 0 orders with it.
 func (x *Exec) NewStream() (Stream, error) {
-	if err := x.ok("NewStream"); err != nil {
-		return 0, err
-	}
-	s, r := x.lib().StreamCreate(0)
-	if err := x.check("cuStreamCreate", r); err != nil {
-		return 0, err
-	}
-	x.count(kindStream, 1)
-	return Stream(s), nil
+	s, err := create(x, "NewStream", "cuStreamCreate", kindStream, func() (driver.Stream, driver.Result) { return x.lib().StreamCreate(0) })
+	return Stream(s), err
 }
 
 // DestroyStream destroys a stream from NewStream.
 func (x *Exec) DestroyStream(s Stream) error {
-	if err := x.ok("DestroyStream"); err != nil {
-		return err
-	}
-	if s == 0 {
-		return fmt.Errorf("cudabind: DestroyStream of the default stream")
-	}
-	if err := x.check("cuStreamDestroy", x.lib().StreamDestroy(driver.Stream(s))); err != nil {
-		return err
-	}
-	x.count(kindStream, -1)
-	return nil
+	return x.release("DestroyStream", "cuStreamDestroy", kindStream, s == 0, "the default stream", func() driver.Result { return x.lib().StreamDestroy(driver.Stream(s)) })
 }
 
 // StreamSync waits for stream s (0: the legacy default stream).
@@ -401,30 +407,13 @@ func (x *Exec) Sync() error {
 
 // NewEvent creates a timing event.
 func (x *Exec) NewEvent() (Event, error) {
-	if err := x.ok("NewEvent"); err != nil {
-		return 0, err
-	}
-	e, r := x.lib().EventCreate(0)
-	if err := x.check("cuEventCreate", r); err != nil {
-		return 0, err
-	}
-	x.count(kindEvent, 1)
-	return Event(e), nil
+	e, err := create(x, "NewEvent", "cuEventCreate", kindEvent, func() (driver.Event, driver.Result) { return x.lib().EventCreate(0) })
+	return Event(e), err
 }
 
 // DestroyEvent destroys an event from NewEvent.
 func (x *Exec) DestroyEvent(e Event) error {
-	if err := x.ok("DestroyEvent"); err != nil {
-		return err
-	}
-	if e == 0 {
-		return fmt.Errorf("cudabind: DestroyEvent of a null event")
-	}
-	if err := x.check("cuEventDestroy", x.lib().EventDestroy(driver.Event(e))); err != nil {
-		return err
-	}
-	x.count(kindEvent, -1)
-	return nil
+	return x.release("DestroyEvent", "cuEventDestroy", kindEvent, e == 0, "a null event", func() driver.Result { return x.lib().EventDestroy(driver.Event(e)) })
 }
 
 // Record records e on stream s.
@@ -487,10 +476,4 @@ func Ptr[T any](s []T) unsafe.Pointer {
 		return nil
 	}
 	return unsafe.Pointer(&s[0])
-}
-
-// SizeOf returns the size in bytes of s's elements: len(s) * sizeof(T).
-func SizeOf[T any](s []T) int64 {
-	var zero T
-	return int64(len(s)) * int64(unsafe.Sizeof(zero))
 }

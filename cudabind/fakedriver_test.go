@@ -41,7 +41,7 @@ func wantCode(t *testing.T, what string, err error, code int, sticky bool) {
 	if !errors.As(err, &e) {
 		t.Fatalf("%s: error %v (%T), want a *cudabind.Error with code %d", what, err, err, code)
 	}
-	if e.Code != code || e.Sticky() != sticky || cudabind.IsSticky(err) != sticky {
+	if e.Code != code || e.Sticky() != sticky {
 		t.Errorf("%s: %v has code %d sticky %v, want code %d sticky %v", what, err, e.Code, e.Sticky(), code, sticky)
 	}
 	if name, _ := cudabind.DriverErrorName(code); e.Name != name {
@@ -67,6 +67,16 @@ func noLeaks(t *testing.T, d *cudabind.Device, fd *fakedriver.Driver) {
 // driver: what each returns, and that nothing is left allocated.
 func TestFakeDriverErrorPaths(t *testing.T) {
 	kernels := map[string][]int{"saxpy": {8, 8, 4, 4}, "boom": {8}}
+	// captureNothing captures an empty graph on a new stream.
+	captureNothing := func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
+		s, err := x.NewStream()
+		if err != nil {
+			return err
+		}
+		defer x.DestroyStream(s)
+		_, err = x.Capture(s, func() error { return nil })
+		return err
+	}
 	cases := []struct {
 		name string
 		fd   *fakedriver.Driver
@@ -120,29 +130,13 @@ func TestFakeDriverErrorPaths(t *testing.T) {
 		{
 			name: "graph instantiation failure after capture",
 			fd:   &fakedriver.Driver{Kernels: kernels, Fail: map[string]driver.Result{"cuGraphInstantiateWithFlags": driver.ErrorOutOfMemory}},
-			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
-				s, err := x.NewStream()
-				if err != nil {
-					return err
-				}
-				defer x.DestroyStream(s)
-				_, err = x.Capture(s, func() error { return nil })
-				return err
-			},
+			run:  captureNothing,
 			code: cudabind.CodeOutOfMemory,
 		},
 		{
 			name: "graph upload failure",
 			fd:   &fakedriver.Driver{Fail: map[string]driver.Result{"cuGraphUpload": driver.ErrorOutOfMemory}},
-			run: func(t *testing.T, d *cudabind.Device, x *cudabind.Exec) error {
-				s, err := x.NewStream()
-				if err != nil {
-					return err
-				}
-				defer x.DestroyStream(s)
-				_, err = x.Capture(s, func() error { return nil })
-				return err
-			},
+			run:  captureNothing,
 			code: cudabind.CodeOutOfMemory,
 		},
 		{
@@ -539,7 +533,8 @@ func TestResetFaulted(t *testing.T) {
 		t.Error("the healthy device was reset")
 	}
 	err = fd.Do(func(x *cudabind.Exec) error { return nil })
-	if err == nil || !strings.Contains(err.Error(), "reset after a sticky error") || !cudabind.IsSticky(err) {
+	var se *cudabind.Error
+	if err == nil || !strings.Contains(err.Error(), "reset after a sticky error") || !errors.As(err, &se) || !se.Sticky() {
 		t.Errorf("Do on the reset device = %v, want an error naming the reset and wrapping the sticky error", err)
 	}
 	if n := fd.LiveAllocations(); n != 0 {

@@ -11,7 +11,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/driver"
+	"github.com/convbench/convbench/cudabind/nvrtc"
 )
 
 // gpu returns the default device, or skips the test with the one-line
@@ -64,7 +66,7 @@ func TestGPUDeviceInfo(t *testing.T) {
 	d := gpu(t)
 	i := d.Info()
 	t.Logf("%+v", i)
-	if lib, err := NVRTCLibrary(); err == nil {
+	if lib, err := nvrtc.Library(); err == nil {
 		t.Logf("NVRTC library: %s", lib)
 	}
 	t.Logf("arch %s, driver %s, nvrtc %s, peak %.0f GB/s", i.Arch(), i.Driver(), i.NVRTC(), i.PeakBandwidthGBps)
@@ -358,7 +360,7 @@ func TestGPUTexture1D(t *testing.T) {
 
 func TestGPUCompileCacheHit(t *testing.T) {
 	d := gpu(t)
-	t.Setenv(EnvCacheDir, t.TempDir())
+	t.Setenv(nvrtc.EnvCacheDir, t.TempDir())
 	src := testSource()
 	opts := CompileOptions{Defines: map[string]string{"CACHE_PROBE": fmt.Sprint(time.Now().UnixNano())}}
 	before := ReadCacheStats()
@@ -420,7 +422,7 @@ func TestGPUNamedErrors(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Result != "NVRTC_ERROR_COMPILATION" || !strings.Contains(ce.Log, "nope") {
 		t.Errorf("compile error: %v, want *CompileError with the log", err)
 	}
-	if _, err := function(t, testModule(t, d), "saxpy").m.Function("no_such_kernel"); !errors.Is(err, &Error{Code: CodeNotFound}) {
+	if _, err := function(t, testModule(t, d), "saxpy").m.Function("no_such_kernel"); !errors.Is(err, &Error{Code: cudaerr.CodeNotFound}) {
 		t.Errorf("missing kernel: %v, want CUDA_ERROR_NOT_FOUND", err)
 	}
 }
@@ -451,7 +453,7 @@ func TestGPUDynamicSharedOptIn(t *testing.T) {
 		}
 		defer x.Free(out)
 		err = x.Launch(f, Dim3{X: 1}, Dim3{X: 256}, bytes, 0, out, floats)
-		if !errors.Is(err, &Error{Code: CodeInvalidValue}) {
+		if !errors.Is(err, &Error{Code: cudaerr.CodeInvalidValue}) {
 			return fmt.Errorf("launch with %d shared bytes before opt-in: %v, want CUDA_ERROR_INVALID_VALUE", bytes, err)
 		}
 		if err := f.SetMaxDynamicShared(bytes); err != nil {

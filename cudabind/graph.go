@@ -18,9 +18,9 @@ type Graph uintptr
 // wrongly.
 const captureModeThreadLocal = 1
 
-// ErrNoGraphs is returned by Capture when the driver lacks the stream
+// errNoGraphs is returned by Capture when the driver lacks the stream
 // capture and graph entry points (drivers before CUDA 11.4).
-var ErrNoGraphs = errors.New("cudabind: the driver has no stream capture and graph entry points")
+var errNoGraphs = errors.New("cudabind: the driver has no stream capture and graph entry points")
 
 // Capture records the work that enqueue puts on stream s into a graph,
 // instantiates it and uploads it to the device, so that the first
@@ -35,7 +35,7 @@ func (x *Exec) Capture(s Stream, enqueue func() error) (Graph, error) {
 	}
 	l := x.lib()
 	if !l.Has(driver.Graphs) {
-		return 0, ErrNoGraphs
+		return 0, errNoGraphs
 	}
 	if s == 0 {
 		return 0, fmt.Errorf("cudabind: Capture on the legacy default stream, which cannot be captured")
@@ -91,15 +91,5 @@ func (x *Exec) LaunchGraph(g Graph, s Stream) error {
 // DestroyGraph releases a graph from Capture; replays already enqueued
 // still run.
 func (x *Exec) DestroyGraph(g Graph) error {
-	if err := x.ok("DestroyGraph"); err != nil {
-		return err
-	}
-	if g == 0 {
-		return fmt.Errorf("cudabind: DestroyGraph of a null graph")
-	}
-	if err := x.check("cuGraphExecDestroy", x.lib().GraphExecDestroy(driver.GraphExec(g))); err != nil {
-		return err
-	}
-	x.count(kindGraph, -1)
-	return nil
+	return x.release("DestroyGraph", "cuGraphExecDestroy", kindGraph, g == 0, "a null graph", func() driver.Result { return x.lib().GraphExecDestroy(driver.GraphExec(g)) })
 }

@@ -42,25 +42,42 @@ type Args struct {
 	sizes   []int
 }
 
-// argLayout returns the C size (and alignment) of a kernel argument.
-// Go's int and uint are refused: their size is ambiguous next to the
-// kernel's int (32-bit) and long (64-bit).
-func argLayout(i int, a any) (int, error) {
-	switch a.(type) {
-	case DevPtr, TexObject, int64, uint64, float64:
-		return 8, nil
-	case int32, uint32, float32:
-		return 4, nil
-	case int16, uint16:
-		return 2, nil
-	case int8, uint8:
-		return 1, nil
+// argBits returns the C size (and alignment) of a kernel argument and its
+// bits, little-endian in the low size bytes. Go's int and uint are
+// refused: their size is ambiguous next to the kernel's int (32-bit) and
+// long (64-bit).
+func argBits(i int, a any) (int, uint64, error) {
+	switch v := a.(type) {
+	case DevPtr:
+		return 8, uint64(v), nil
+	case TexObject:
+		return 8, uint64(v), nil
+	case int64:
+		return 8, uint64(v), nil
+	case uint64:
+		return 8, v, nil
+	case float64:
+		return 8, math.Float64bits(v), nil
+	case int32:
+		return 4, uint64(uint32(v)), nil
+	case uint32:
+		return 4, uint64(v), nil
+	case float32:
+		return 4, uint64(math.Float32bits(v)), nil
+	case int16:
+		return 2, uint64(uint16(v)), nil
+	case uint16:
+		return 2, uint64(v), nil
+	case int8:
+		return 1, uint64(uint8(v)), nil
+	case uint8:
+		return 1, uint64(v), nil
 	case int, uint:
-		return 0, fmt.Errorf("cudabind: kernel argument %d is a Go %T, whose size is ambiguous: convert it to int32 or int64", i, a)
+		return 0, 0, fmt.Errorf("cudabind: kernel argument %d is a Go %T, whose size is ambiguous: convert it to int32 or int64", i, a)
 	case nil:
-		return 0, fmt.Errorf("cudabind: kernel argument %d is nil", i)
+		return 0, 0, fmt.Errorf("cudabind: kernel argument %d is nil", i)
 	}
-	return 0, fmt.Errorf("cudabind: kernel argument %d has unsupported type %T (want DevPtr, TexObject, int8..int64, uint8..uint64, float32 or float64)", i, a)
+	return 0, 0, fmt.Errorf("cudabind: kernel argument %d has unsupported type %T (want DevPtr, TexObject, int8..int64, uint8..uint64, float32 or float64)", i, a)
 }
 
 // PackArgs packs kernel arguments by exact size: DevPtr, TexObject, int64,
@@ -71,7 +88,7 @@ func PackArgs(args ...any) (*Args, error) {
 	p := &Args{offsets: make([]int, len(args)), sizes: make([]int, len(args))}
 	off := 0
 	for i, a := range args {
-		size, err := argLayout(i, a)
+		size, _, err := argBits(i, a)
 		if err != nil {
 			return nil, err
 		}
@@ -81,34 +98,11 @@ func PackArgs(args ...any) (*Args, error) {
 	}
 	p.block = make([]uint64, (off+7)/8+1)
 	buf := unsafe.Slice((*byte)(unsafe.Pointer(&p.block[0])), len(p.block)*8)
+	var le [8]byte
 	for i, a := range args {
-		b := buf[p.offsets[i]:]
-		switch v := a.(type) {
-		case DevPtr:
-			binary.LittleEndian.PutUint64(b, uint64(v))
-		case TexObject:
-			binary.LittleEndian.PutUint64(b, uint64(v))
-		case int64:
-			binary.LittleEndian.PutUint64(b, uint64(v))
-		case uint64:
-			binary.LittleEndian.PutUint64(b, v)
-		case float64:
-			binary.LittleEndian.PutUint64(b, math.Float64bits(v))
-		case int32:
-			binary.LittleEndian.PutUint32(b, uint32(v))
-		case uint32:
-			binary.LittleEndian.PutUint32(b, v)
-		case float32:
-			binary.LittleEndian.PutUint32(b, math.Float32bits(v))
-		case int16:
-			binary.LittleEndian.PutUint16(b, uint16(v))
-		case uint16:
-			binary.LittleEndian.PutUint16(b, v)
-		case int8:
-			b[0] = byte(v)
-		case uint8:
-			b[0] = v
-		}
+		_, b, _ := argBits(i, a)
+		binary.LittleEndian.PutUint64(le[:], b)
+		copy(buf[p.offsets[i]:p.offsets[i]+p.sizes[i]], le[:])
 	}
 	return p, nil
 }

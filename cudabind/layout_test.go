@@ -2,6 +2,7 @@ package cudabind
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -138,6 +139,9 @@ func TestExecOutsideDo(t *testing.T) {
 	calls["CopyHtoD"] = x.CopyHtoD(1, unsafe.Pointer(new(int64)), 8)
 	calls["Launch"] = x.Launch(&Function{h: 1}, Dim3{X: 1}, Dim3{X: 1}, 0, 0)
 	_, calls["NewEvent"] = x.NewEvent()
+	_, calls["NewStream"] = x.NewStream()
+	calls["DestroyEvent"] = x.DestroyEvent(1)
+	calls["DestroyTexture"] = x.DestroyTexture(1)
 	_, calls["NewTexture2D"] = x.NewTexture2D(TextureDesc{})
 	_, calls["HostAlloc"] = x.HostAlloc(8)
 	calls["Sync"] = x.Sync()
@@ -174,6 +178,20 @@ func TestExecOutsideDo(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+	// A null handle is refused by name, before the driver is asked.
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{x.Free(0), "cudabind: Free of a null device pointer"},
+		{x.DestroyStream(0), "cudabind: DestroyStream of the default stream"},
+		{x.DestroyEvent(0), "cudabind: DestroyEvent of a null event"},
+		{x.DestroyGraph(0), "cudabind: DestroyGraph of a null graph"},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("error %v, want %q", c.err, c.want)
+		}
+	}
 }
 
 func TestNilDeviceAndModule(t *testing.T) {
@@ -207,4 +225,24 @@ func TestDeviceInfoNames(t *testing.T) {
 	if v := (DeviceInfo{DriverVersion: 13020}).Driver(); v != "13.2" {
 		t.Errorf("Driver() = %q", v)
 	}
+}
+
+func TestTextureEnumNames(t *testing.T) {
+	for _, c := range []struct {
+		v    fmt.Stringer
+		want string
+	}{
+		{FormatUint16, "u16"}, {FormatHalf, "f16"}, {FormatFloat32, "f32"}, {ArrayFormat(0x30), "ArrayFormat(0x30)"},
+		{AddressClamp, "clamp"}, {AddressBorder, "border"}, {AddressMode(9), "AddressMode(9)"},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("%T %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// SizeOf returns the size in bytes of s's elements: len(s) * sizeof(T).
+func SizeOf[T any](s []T) int64 {
+	var zero T
+	return int64(len(s)) * int64(unsafe.Sizeof(zero))
 }

@@ -4,35 +4,13 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/cudabind/dl"
+	"github.com/convbench/convbench/cudabind/nvrtc"
 )
-
-func TestNVRTCSearchList(t *testing.T) {
-	t.Setenv(EnvNVRTC, "")
-	want := []string{"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so.11"}
-	if got := NVRTCSearchList(); !reflect.DeepEqual(got, want) {
-		t.Errorf("NVRTCSearchList() = %q, want %q", got, want)
-	}
-	t.Setenv(EnvNVRTC, "/opt/cuda/lib64/libnvrtc.so.13.0")
-	got := NVRTCSearchList()
-	if got[0] != "/opt/cuda/lib64/libnvrtc.so.13.0" || !reflect.DeepEqual(got[1:], want) {
-		t.Errorf("with %s set, NVRTCSearchList() = %q, want the override first, then %q", EnvNVRTC, got, want)
-	}
-}
-
-func TestDriverSearchList(t *testing.T) {
-	t.Setenv(EnvLibCUDA, "")
-	if got := DriverSearchList(); !reflect.DeepEqual(got, []string{"libcuda.so.1"}) {
-		t.Errorf("DriverSearchList() = %q, want [libcuda.so.1]", got)
-	}
-	t.Setenv(EnvLibCUDA, "/tmp/libcuda-test.so")
-	if got := DriverSearchList(); !reflect.DeepEqual(got, []string{"/tmp/libcuda-test.so"}) {
-		t.Errorf("with override, DriverSearchList() = %q", got)
-	}
-}
 
 func TestUnavailableErrorMessage(t *testing.T) {
 	e := &UnavailableError{Lib: "libcuda.so.1", Reason: "cannot be opened (libcuda.so.1: not found)"}
@@ -67,12 +45,12 @@ func TestNoDriverSubprocess(t *testing.T) {
 		if _, err := Open(0); !errors.As(err, &ue) {
 			t.Errorf("Open(0) error %v, want *UnavailableError", err)
 		}
-		if _, err := DriverVersion(); !errors.As(err, &ue) {
-			t.Errorf("DriverVersion() error %v, want *UnavailableError", err)
+		if _, err := loadDriver(); !errors.As(err, &ue) {
+			t.Errorf("loadDriver() error %v, want *UnavailableError", err)
 		}
 		return
 	}
-	runChild(t, "TestNoDriverSubprocess", "CUDABIND_NO_DRIVER_CHILD=1", EnvLibCUDA+"=/nonexistent/libcuda.so.1")
+	runChild(t, "TestNoDriverSubprocess", "CUDABIND_NO_DRIVER_CHILD=1", dl.CUDA.Env+"=/nonexistent/libcuda.so.1")
 }
 
 func TestNVRTCMissingSubprocess(t *testing.T) {
@@ -85,7 +63,7 @@ func TestNVRTCMissingSubprocess(t *testing.T) {
 			t.Fatalf("NVRTCVersion() error %v does not name the override", err)
 		}
 		if err == nil {
-			if name, _ := NVRTCLibrary(); name == "/nonexistent/libnvrtc.so" {
+			if name, _ := nvrtc.Library(); name == "/nonexistent/libnvrtc.so" {
 				t.Fatalf("opened a library that does not exist")
 			}
 		}
@@ -95,7 +73,7 @@ func TestNVRTCMissingSubprocess(t *testing.T) {
 		}
 		return
 	}
-	runChild(t, "TestNVRTCMissingSubprocess", "CUDABIND_NO_NVRTC_CHILD=1", EnvNVRTC+"=/nonexistent/libnvrtc.so", EnvCacheDir+"="+t.TempDir())
+	runChild(t, "TestNVRTCMissingSubprocess", "CUDABIND_NO_NVRTC_CHILD=1", dl.NVRTC.Env+"=/nonexistent/libnvrtc.so", nvrtc.EnvCacheDir+"="+t.TempDir())
 }
 
 // runChild runs the test binary again with only the test named, env added
@@ -131,5 +109,5 @@ func TestIncompleteDriverSubprocess(t *testing.T) {
 		}
 		return
 	}
-	runChild(t, "TestIncompleteDriverSubprocess", "CUDABIND_INCOMPLETE_DRIVER_CHILD=1", EnvLibCUDA+"=libc.so.6")
+	runChild(t, "TestIncompleteDriverSubprocess", "CUDABIND_INCOMPLETE_DRIVER_CHILD=1", dl.CUDA.Env+"=libc.so.6")
 }

@@ -5,22 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-func TestNVMLSearchList(t *testing.T) {
-	t.Setenv(EnvLibNVML, "")
-	if got := NVMLSearchList(); !reflect.DeepEqual(got, []string{"libnvidia-ml.so.1"}) {
-		t.Errorf("NVMLSearchList() = %q, want [libnvidia-ml.so.1]", got)
-	}
-	t.Setenv(EnvLibNVML, "/opt/nvidia/libnvidia-ml.so.1")
-	if got := NVMLSearchList(); !reflect.DeepEqual(got, []string{"/opt/nvidia/libnvidia-ml.so.1"}) {
-		t.Errorf("with override, NVMLSearchList() = %q", got)
-	}
-}
+	"github.com/convbench/convbench/cudabind/cudaerr"
+	"github.com/convbench/convbench/cudabind/dl"
+	"github.com/convbench/convbench/cudabind/nvml"
+)
 
 // TestNoNVMLSubprocess opens NVML in a child process whose library name
 // points nowhere, so that the missing-library path is tested on GPU hosts
@@ -40,7 +32,7 @@ func TestNoNVMLSubprocess(t *testing.T) {
 		}
 		return
 	}
-	runChild(t, "TestNoNVMLSubprocess", "CUDABIND_NO_NVML_CHILD=1", EnvLibNVML+"=/nonexistent/libnvidia-ml.so.1")
+	runChild(t, "TestNoNVMLSubprocess", "CUDABIND_NO_NVML_CHILD=1", dl.NVML.Env+"=/nonexistent/libnvidia-ml.so.1")
 }
 
 // TestFakeNVMLSubprocess loads a stand-in NVML (nvml/testdata/fakenvml.c,
@@ -50,7 +42,7 @@ func TestFakeNVMLSubprocess(t *testing.T) {
 	if os.Getenv("CUDABIND_FAKE_NVML_CHILD") == "1" {
 		n, err := OpenNVML("GPU-fake")
 		if err != nil {
-			t.Fatalf("OpenNVML(GPU-fake) from %s: %v", os.Getenv(EnvLibNVML), err)
+			t.Fatalf("OpenNVML(GPU-fake) from %s: %v", os.Getenv(dl.NVML.Env), err)
 		}
 		if mhz, err := n.MaxSMClockMHz(); mhz != 1980 || err != nil {
 			t.Errorf("MaxSMClockMHz() = %d, %v; want 1980", mhz, err)
@@ -68,7 +60,7 @@ func TestFakeNVMLSubprocess(t *testing.T) {
 	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O2", "-DENERGY", "-o", lib, filepath.Join("nvml", "testdata", "fakenvml.c")).CombinedOutput(); err != nil {
 		t.Skipf("cannot build the stand-in library: %v\n%s", err, out)
 	}
-	runChild(t, "TestFakeNVMLSubprocess", "CUDABIND_FAKE_NVML_CHILD=1", EnvLibNVML+"="+lib)
+	runChild(t, "TestFakeNVMLSubprocess", "CUDABIND_FAKE_NVML_CHILD=1", dl.NVML.Env+"="+lib)
 }
 
 // On a GPU host, NVML finds the CUDA device by its UUID and reads a
@@ -93,14 +85,14 @@ func TestGPUNVMLReadings(t *testing.T) {
 	if err != nil || mhz <= 0 || mhz > maxMHz+maxMHz/10 {
 		t.Errorf("SMClockMHz() = %d, %v (max %d)", mhz, err, maxMHz)
 	}
-	if w, err := n.PowerW(); err != nil && !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeNotSupported}) || err == nil && (w <= 0 || w > 5000) {
+	if w, err := n.PowerW(); err != nil && !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeNotSupported}) || err == nil && (w <= 0 || w > 5000) {
 		t.Errorf("PowerW() = %v, %v", w, err)
 	}
-	if c, err := n.TemperatureC(); err != nil && !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeNotSupported}) || err == nil && (c <= 0 || c > 130) {
+	if c, err := n.TemperatureC(); err != nil && !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeNotSupported}) || err == nil && (c <= 0 || c > 130) {
 		t.Errorf("TemperatureC() = %v, %v", c, err)
 	}
 	if e0, err := n.EnergyMJ(); err != nil {
-		if !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeNotSupported}) && !errors.Is(err, &Error{Library: LibNVML, Code: NVMLCodeFunctionNotFound}) {
+		if !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeNotSupported}) && !errors.Is(err, &Error{Library: cudaerr.LibNVML, Code: nvml.CodeFunctionNotFound}) {
 			t.Errorf("EnergyMJ() = %v", err)
 		}
 		t.Logf("no energy counter: %v", err)

@@ -5,17 +5,6 @@ import "github.com/convbench/convbench/cudabind/nvml"
 // NVML lives in package nvml; these names keep it reachable from package
 // cudabind.
 
-// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
-const EnvLibNVML = nvml.EnvLibNVML
-
-// NVML result codes that callers test for with
-// errors.Is(err, &Error{Library: LibNVML, Code: ...}).
-const (
-	NVMLCodeNotSupported     = nvml.CodeNotSupported
-	NVMLCodeNotFound         = nvml.CodeNotFound
-	NVMLCodeFunctionNotFound = nvml.CodeFunctionNotFound
-)
-
 // NVMLDevice is a GPU as NVML sees it: clocks, power, temperature and,
 // from Volta on, the energy counter (EnergyMJ, millijoules since the
 // driver loaded).
@@ -24,6 +13,3 @@ type NVMLDevice = nvml.Device
 // OpenNVML loads NVML on first use and returns the device whose UUID is
 // uuid, as DeviceInfo.UUID gives it (nvml.Open).
 func OpenNVML(uuid string) (*NVMLDevice, error) { return nvml.Open(uuid) }
-
-// NVMLSearchList returns the names tried for NVML (nvml.SearchList).
-func NVMLSearchList() []string { return nvml.SearchList() }

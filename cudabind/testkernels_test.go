@@ -1,6 +1,10 @@
 package cudabind
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/convbench/convbench/cudabind/nvrtc"
+)
 
 // testKernels is the CUDA source used by the GPU tests. TestTestKernelsCompile
 // compiles it with NVRTC on machines without a GPU, so a broken kernel is
@@ -65,7 +69,7 @@ func testSource() Source {
 
 func TestTestKernelsCompile(t *testing.T) {
 	nvrtcOrSkip(t)
-	t.Setenv(EnvCacheDir, t.TempDir())
+	t.Setenv(nvrtc.EnvCacheDir, t.TempDir())
 	for _, arch := range []string{"sm_90", "sm_80", "compute_90"} {
 		if _, err := CompileOnly(testSource(), CompileOptions{Arch: arch}); err != nil {
 			t.Errorf("%s: %v", arch, err)

@@ -3,6 +3,7 @@ package cudabind
 import (
 	"fmt"
 
+	"github.com/convbench/convbench/cudabind/dl"
 	"github.com/convbench/convbench/cudabind/driver"
 )
 
@@ -39,27 +40,12 @@ func (f ArrayFormat) Size() int {
 
 func (f ArrayFormat) isInteger() bool { return f != FormatFloat32 && f != FormatHalf }
 
-func (f ArrayFormat) String() string {
-	switch f {
-	case FormatUint8:
-		return "u8"
-	case FormatUint16:
-		return "u16"
-	case FormatUint32:
-		return "u32"
-	case FormatInt8:
-		return "i8"
-	case FormatInt16:
-		return "i16"
-	case FormatInt32:
-		return "i32"
-	case FormatHalf:
-		return "f16"
-	case FormatFloat32:
-		return "f32"
-	}
-	return fmt.Sprintf("ArrayFormat(%#x)", uint32(f))
+var formatNames = map[ArrayFormat]string{
+	FormatUint8: "u8", FormatUint16: "u16", FormatUint32: "u32", FormatInt8: "i8",
+	FormatInt16: "i16", FormatInt32: "i32", FormatHalf: "f16", FormatFloat32: "f32",
 }
+
+func (f ArrayFormat) String() string { return dl.Name(formatNames, f, "ArrayFormat(%#x)") }
 
 // AddressMode says what a texture fetch outside [0, size) returns
 // (CUaddress_mode).
@@ -78,19 +64,9 @@ const (
 	AddressBorder AddressMode = 3
 )
 
-func (m AddressMode) String() string {
-	switch m {
-	case AddressWrap:
-		return "wrap"
-	case AddressClamp:
-		return "clamp"
-	case AddressMirror:
-		return "mirror"
-	case AddressBorder:
-		return "border"
-	}
-	return fmt.Sprintf("AddressMode(%d)", uint32(m))
-}
+var addressModeNames = map[AddressMode]string{AddressWrap: "wrap", AddressClamp: "clamp", AddressMirror: "mirror", AddressBorder: "border"}
+
+func (m AddressMode) String() string { return dl.Name(addressModeNames, m, "AddressMode(%d)") }
 
 // FilterMode is point (nearest) or linear sampling (CUfilter_mode).
 type FilterMode uint32
@@ -255,12 +231,5 @@ func (x *Exec) createTexture(rd *driver.ResourceDesc, td driver.TextureDesc) (Te
 
 // DestroyTexture destroys a texture object.
 func (x *Exec) DestroyTexture(t TexObject) error {
-	if err := x.ok("DestroyTexture"); err != nil {
-		return err
-	}
-	if err := x.check("cuTexObjectDestroy", x.lib().TexObjectDestroy(driver.TexObject(t))); err != nil {
-		return err
-	}
-	x.count(kindTexture, -1)
-	return nil
+	return x.release("DestroyTexture", "cuTexObjectDestroy", kindTexture, false, "", func() driver.Result { return x.lib().TexObjectDestroy(driver.TexObject(t)) })
 }

@@ -6,9 +6,10 @@
 package cudaerr
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/convbench/convbench/cudabind/dl"
 )
 
 // UnavailableError reports that CUDA cannot be used here: a library is
@@ -114,37 +115,16 @@ func MentionsSticky(text string) bool {
 	return false
 }
 
-// IsSticky reports whether err wraps a sticky driver error.
-func IsSticky(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Sticky()
-}
-
-// Common CUresult values, for comparisons with errors.Is(err, &Error{Code: ...}).
+// Common CUresult and nvrtcResult values, for comparisons with
+// errors.Is(err, &Error{Code: ...}).
 const (
-	CodeSuccess               = 0
-	CodeInvalidValue          = 1
-	CodeOutOfMemory           = 2
-	CodeNotInitialized        = 3
-	CodeNoDevice              = 100
-	CodeInvalidDevice         = 101
-	CodeInvalidImage          = 200
-	CodeInvalidContext        = 201
-	CodeNoBinaryForGPU        = 209
-	CodeInvalidPTX            = 218
-	CodeInvalidHandle         = 400
-	CodeNotFound              = 500
-	CodeNotReady              = 600
-	CodeIllegalAddress        = 700
-	CodeLaunchOutOfResources  = 701
-	CodeLaunchFailed          = 719
-	CodeNotSupported          = 801
-	CodeUnknown               = 999
-	NVRTCCodeCompilation      = 6
-	NVRTCCodeInvalidOption    = 5
-	NVRTCCodeInvalidInput     = 3
-	NVRTCCodeInvalidProgram   = 4
-	NVRTCCodeBuiltinOperation = 7
+	CodeInvalidValue         = 1
+	CodeOutOfMemory          = 2
+	CodeInvalidImage         = 200
+	CodeNotFound             = 500
+	CodeIllegalAddress       = 700
+	CodeLaunchOutOfResources = 701
+	NVRTCCodeCompilation     = 6
 )
 
 // driverErrorNames is the CUresult table used when the driver is absent or
@@ -275,9 +255,4 @@ func DriverErrorName(code int) (name, text string) {
 
 // NVRTCErrorName returns the symbolic name of an nvrtcResult from the
 // built-in table.
-func NVRTCErrorName(code int) string {
-	if n, ok := nvrtcErrorNames[code]; ok {
-		return n
-	}
-	return fmt.Sprintf("NVRTC_ERROR_%d", code)
-}
+func NVRTCErrorName(code int) string { return dl.Name(nvrtcErrorNames, code, "NVRTC_ERROR_%d") }

@@ -48,16 +48,6 @@ func (c Conv2D) Strides() (row, plane int) {
 // Pad returns the zero padding on each side: KW/2 columns and KH/2 rows.
 func (c Conv2D) Pad() (w, h int) { return c.KW / 2, c.KH / 2 }
 
-// OutputSize is the size cuDNN gives the output of the descriptors:
-// W + 2*(KW/2) - KW + 1 by H + 2*(KH/2) - KH + 1, which is W x H for odd
-// filter sides. An even side would make it one larger, with its first
-// W (or H) outputs anchored at KW/2 as in the reference; Validate refuses
-// even sides instead.
-func (c Conv2D) OutputSize() (w, h int) {
-	pw, ph := c.Pad()
-	return c.Width + 2*pw - c.KW + 1, c.Height + 2*ph - c.KH + 1
-}
-
 // InputElements is the number of elements the input buffer spans.
 func (c Conv2D) InputElements() int64 {
 	row, plane := c.Strides()
@@ -107,8 +97,8 @@ type Convolution struct {
 }
 
 // NewConvolution creates and sets the input, output, filter and
-// convolution descriptors of c, and checks that cuDNN computes the output
-// size OutputSize says. On failure it destroys what it created.
+// convolution descriptors of c, and checks that cuDNN computes an output
+// of the input's size. On failure it destroys what it created.
 func (l *Library) NewConvolution(c Conv2D) (*Convolution, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err

@@ -5,7 +5,7 @@
 // convolution. The library is loaded at run time and bound with package dl.
 //
 // [Load] opens the library once per process: CONVBENCH_CUDNN first, then
-// libcudnn.so.9 and libcudnn.so ([SearchList]). Each entry point is bound
+// libcudnn.so.9 and libcudnn.so ([dl.CUDNN]). Each entry point is bound
 // from the shim when it exports it, else from the first of its
 // sub-libraries (libcudnn_cnn, _ops, _graph) that does. A missing library
 // or entry point, or a cuDNN older than 9, is a *cudaerr.UnavailableError;
@@ -20,7 +20,6 @@ package cudnn
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -30,26 +29,9 @@ import (
 	"github.com/convbench/convbench/cudabind/dl"
 )
 
-// EnvLibrary names a cuDNN library (a path or a soname) tried before the
-// built-in names.
-const EnvLibrary = "CONVBENCH_CUDNN"
-
-// defaultNames are the built-in names of the cuDNN 9 shim.
-var defaultNames = []string{"libcudnn.so.9", "libcudnn.so"}
-
 // subLibraries are the cuDNN 9 sub-libraries an entry point the shim does
 // not export is looked up in, in order.
 var subLibraries = []string{"libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9"}
-
-// SearchList returns the names Load tries, in order: the value of
-// CONVBENCH_CUDNN when set, then libcudnn.so.9 and libcudnn.so.
-func SearchList() []string {
-	var names []string
-	if p := strings.TrimSpace(os.Getenv(EnvLibrary)); p != "" {
-		names = append(names, p)
-	}
-	return append(names, defaultNames...)
-}
 
 // MathType is a cudnnMathType_t value.
 type MathType int32
@@ -68,19 +50,12 @@ const (
 	FMAMath MathType = 3
 )
 
-func (m MathType) String() string {
-	switch m {
-	case DefaultMath:
-		return "CUDNN_DEFAULT_MATH"
-	case TensorOpMath:
-		return "CUDNN_TENSOR_OP_MATH"
-	case TensorOpMathAllowConversion:
-		return "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION"
-	case FMAMath:
-		return "CUDNN_FMA_MATH"
-	}
-	return fmt.Sprintf("cudnnMathType_t(%d)", int32(m))
+var mathTypeNames = map[MathType]string{
+	DefaultMath: "CUDNN_DEFAULT_MATH", TensorOpMath: "CUDNN_TENSOR_OP_MATH",
+	TensorOpMathAllowConversion: "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION", FMAMath: "CUDNN_FMA_MATH",
 }
+
+func (m MathType) String() string { return dl.Name(mathTypeNames, m, "cudnnMathType_t(%d)") }
 
 // Algo is a cudnnConvolutionFwdAlgo_t value.
 type Algo int32
@@ -162,7 +137,7 @@ const (
 
 // Library is a loaded cuDNN 9.
 type Library struct {
-	// Name is the name the shim was opened by, one of SearchList's.
+	// Name is the name the shim was opened by, one of dl.CUDNN's.
 	Name string
 	// Version is cudnnGetVersion(): major*10000 + minor*100 + patch.
 	Version int
@@ -192,11 +167,11 @@ type Library struct {
 	forward uintptr
 }
 
-// Load opens cuDNN from SearchList once per process and returns it, or
+// Load opens cuDNN from dl.CUDNN once per process and returns it, or
 // the *cudaerr.UnavailableError saying why it cannot be used.
 func Load() (*Library, error) { return load() }
 
-var load = sync.OnceValues(func() (*Library, error) { return Open(SearchList()) })
+var load = sync.OnceValues(func() (*Library, error) { return Open(dl.CUDNN.List()) })
 
 // Open opens the first of names that loads, binds every entry point (from
 // the shim, or else from its sub-libraries) and checks that it is cuDNN 9
@@ -320,11 +295,6 @@ func (l *Library) NewHandle() (Handle, error) {
 		return 0, err
 	}
 	return Handle(h), nil
-}
-
-// DestroyHandle releases h (cudnnDestroy synchronises the device first).
-func (l *Library) DestroyHandle(h Handle) error {
-	return l.check("cudnnDestroy", l.destroy(uintptr(h)))
 }
 
 // SetStream makes the calls on h run on stream (a CUstream).

@@ -17,17 +17,6 @@ import (
 	"github.com/convbench/convbench/refimpl"
 )
 
-func TestSearchList(t *testing.T) {
-	t.Setenv(EnvLibrary, "")
-	if got := SearchList(); strings.Join(got, ",") != "libcudnn.so.9,libcudnn.so" {
-		t.Errorf("SearchList() without %s = %v, want libcudnn.so.9 then libcudnn.so", EnvLibrary, got)
-	}
-	t.Setenv(EnvLibrary, " /opt/cudnn/lib/libcudnn.so.9 ")
-	if got := SearchList(); strings.Join(got, ",") != "/opt/cudnn/lib/libcudnn.so.9,libcudnn.so.9,libcudnn.so" {
-		t.Errorf("SearchList() with %s set = %v, want its path first, then the usual names", EnvLibrary, got)
-	}
-}
-
 func TestSubLibraryNames(t *testing.T) {
 	if got := subLibraryNames("libcudnn.so.9"); strings.Join(got, ",") != "libcudnn_graph.so.9,libcudnn_ops.so.9,libcudnn_cnn.so.9" {
 		t.Errorf("sub-libraries of a soname = %v, want the sonames", got)
@@ -345,4 +334,19 @@ func TestOpenNamesMissingSymbol(t *testing.T) {
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "cudnnCreateFilterDescriptor") {
 		t.Errorf("Open without libcudnn_cnn.so.9: %v, want an UnavailableError naming cudnnCreateFilterDescriptor", err)
 	}
+}
+
+// OutputSize is the size cuDNN gives the output of the descriptors:
+// W + 2*(KW/2) - KW + 1 by H + 2*(KH/2) - KH + 1, which is W x H for odd
+// filter sides. An even side would make it one larger, with its first
+// W (or H) outputs anchored at KW/2 as in the reference; Validate refuses
+// even sides instead.
+func (c Conv2D) OutputSize() (w, h int) {
+	pw, ph := c.Pad()
+	return c.Width + 2*pw - c.KW + 1, c.Height + 2*ph - c.KH + 1
+}
+
+// DestroyHandle releases h (cudnnDestroy synchronises the device first).
+func (l *Library) DestroyHandle(h Handle) error {
+	return l.check("cudnnDestroy", l.destroy(uintptr(h)))
 }

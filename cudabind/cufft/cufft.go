@@ -1,7 +1,7 @@
 // Package cufft binds NVIDIA's cuFFT library, opened at run time with
 // package dl, for the transforms of the gpu-fft variant.
 //
-// [Default] loads [SearchList] once per process: CONVBENCH_LIBCUFFT, else
+// [Default] loads [dl.CUFFT] once per process: CONVBENCH_LIBCUFFT, else
 // libcufft.so.12, .11, .10 and libcufft.so. The calls made inside timed
 // loops (SetStream, ExecR2C, ExecC2R) are bound by address. A missing
 // library or symbol is a *cudaerr.UnavailableError; a failed call is an
@@ -17,30 +17,12 @@ package cufft
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
-
-// EnvLibCUFFT names a cuFFT library (a path or a soname) tried instead of
-// the built-in names.
-const EnvLibCUFFT = "CONVBENCH_LIBCUFFT"
-
-// defaultNames is the built-in search order, newest first: cuFFT 12 comes
-// with CUDA 13, 11 with CUDA 12, 10 with CUDA 11.
-var defaultNames = []string{"libcufft.so.12", "libcufft.so.11", "libcufft.so.10", "libcufft.so"}
-
-// SearchList returns the names Default tries: the value of
-// CONVBENCH_LIBCUFFT when set, otherwise the built-in names.
-func SearchList() []string {
-	if p := strings.TrimSpace(os.Getenv(EnvLibCUFFT)); p != "" {
-		return []string{p}
-	}
-	return append([]string(nil), defaultNames...)
-}
 
 // Result is a cufftResult.
 type Result int32
@@ -128,17 +110,9 @@ const (
 	C2C Type = 0x29 // complex to complex
 )
 
-func (t Type) String() string {
-	switch t {
-	case R2C:
-		return "CUFFT_R2C"
-	case C2R:
-		return "CUFFT_C2R"
-	case C2C:
-		return "CUFFT_C2C"
-	}
-	return fmt.Sprintf("cufftType(%#x)", int32(t))
-}
+var typeNames = map[Type]string{R2C: "CUFFT_R2C", C2R: "CUFFT_C2R", C2C: "CUFFT_C2C"}
+
+func (t Type) String() string { return dl.Name(typeNames, t, "cufftType(%#x)") }
 
 // Handle is a cufftHandle.
 type Handle int32
@@ -211,11 +185,11 @@ func load(name string) (*Library, error) {
 	return l, nil
 }
 
-// Default loads cuFFT from SearchList on first use and returns it, or the
+// Default loads cuFFT from dl.CUFFT on first use and returns it, or the
 // cached *cudaerr.UnavailableError.
 func Default() (*Library, error) { return loadDefault() }
 
-var loadDefault = sync.OnceValues(func() (*Library, error) { return Load(SearchList()) })
+var loadDefault = sync.OnceValues(func() (*Library, error) { return Load(dl.CUFFT.List()) })
 
 // Name returns the name the library was opened by.
 func (l *Library) Name() string { return l.name }

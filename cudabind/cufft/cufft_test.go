@@ -53,18 +53,6 @@ func TestErrorIs(t *testing.T) {
 	}
 }
 
-func TestSearchList(t *testing.T) {
-	t.Setenv(EnvLibCUFFT, "")
-	got := SearchList()
-	if len(got) == 0 || got[0] != "libcufft.so.12" {
-		t.Errorf("SearchList() = %v, want the versioned names first", got)
-	}
-	t.Setenv(EnvLibCUFFT, " /opt/x/libcufft.so.11 ")
-	if got := SearchList(); len(got) != 1 || got[0] != "/opt/x/libcufft.so.11" {
-		t.Errorf("SearchList() with %s set = %v, want only that path", EnvLibCUFFT, got)
-	}
-}
-
 // TestLoadUnavailable: a missing library, a library without cuFFT's
 // symbols and an empty list are each a *cudaerr.UnavailableError that
 // names what was tried.
@@ -247,5 +235,16 @@ func TestCallABI(t *testing.T) {
 	setResult(int32(InvalidPlan))
 	if err := l.Destroy(h); !errors.Is(err, &Error{API: "cufftDestroy", Result: InvalidPlan}) {
 		t.Errorf("Destroy with the library failing = %v", err)
+	}
+}
+
+func TestTypeString(t *testing.T) {
+	for _, c := range []struct {
+		typ  Type
+		want string
+	}{{R2C, "CUFFT_R2C"}, {C2R, "CUFFT_C2R"}, {C2C, "CUFFT_C2C"}, {0x6a, "cufftType(0x6a)"}} {
+		if got := c.typ.String(); got != c.want {
+			t.Errorf("Type(%#x).String() = %q, want %q", int32(c.typ), got, c.want)
+		}
 	}
 }

@@ -77,9 +77,9 @@ func timeCopies(x *cudabind.Exec, n int64, reps, batches int) (time.Duration, er
 	return timeBatches(x, reps, batches, func() error { return x.CopyDtoDAsync(dst, src, n, 0) })
 }
 
-// FP32LanesPerSM returns the FP32 FMA units per SM for a compute
+// fp32LanesPerSM returns the FP32 FMA units per SM for a compute
 // capability, or 0 when it is not known.
-func FP32LanesPerSM(major, minor int) int {
+func fp32LanesPerSM(major, minor int) int {
 	switch {
 	case major == 3:
 		return 192
@@ -105,7 +105,7 @@ func FP32LanesPerSM(major, minor int) int {
 // * SM clock, in GFLOP/s; 0 when the compute capability is not in the
 // table.
 func PeakFP32GFLOPs(i cudabind.DeviceInfo) float64 {
-	return float64(i.SMs*FP32LanesPerSM(i.Major, i.Minor)) * 2 * float64(i.ClockKHz) / 1e6
+	return float64(i.SMs*fp32LanesPerSM(i.Major, i.Minor)) * 2 * float64(i.ClockKHz) / 1e6
 }
 
 // L2Flusher evicts a device's L2 cache before a cold measurement by

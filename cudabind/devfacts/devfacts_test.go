@@ -16,8 +16,8 @@ func TestPeakFP32(t *testing.T) {
 		major, minor, lanes int
 	}{{6, 0, 64}, {6, 1, 128}, {7, 0, 64}, {7, 5, 64}, {8, 0, 64}, {8, 6, 128}, {8, 9, 128}, {9, 0, 128}, {10, 0, 128}, {12, 0, 128}, {2, 0, 0}}
 	for _, c := range cases {
-		if got := FP32LanesPerSM(c.major, c.minor); got != c.lanes {
-			t.Errorf("FP32LanesPerSM(%d.%d) = %d, want %d", c.major, c.minor, got, c.lanes)
+		if got := fp32LanesPerSM(c.major, c.minor); got != c.lanes {
+			t.Errorf("fp32LanesPerSM(%d.%d) = %d, want %d", c.major, c.minor, got, c.lanes)
 		}
 	}
 	// H100 SXM: 132 SMs, 1980 MHz boost: 132*128*2*1.98 GHz = 66908 GFLOP/s.

@@ -1,6 +1,7 @@
 // Package dl opens shared libraries at run time and binds their C
 // functions to typed Go function values, with purego and without cgo; the
-// CUDA driver, NVRTC, NVML, NPP, cuFFT and cuDNN bindings all use it.
+// CUDA driver, NVRTC, NVML, NPP, cuFFT and cuDNN bindings all use it, and
+// find their libraries through its [Search] values ([CUDA], [NVRTC], ...).
 //
 // A binding is a table of [Symbol] entries, each a pointer to a Go
 // function variable whose signature mirrors the C prototype and the C
@@ -203,4 +204,14 @@ func CString(s string) []byte {
 	b := make([]byte, len(s)+1)
 	copy(b, s)
 	return b
+}
+
+// Name returns the name names gives the C enum value v, or v written with
+// unknown (a format with one integer verb, "cufftType(%#x)") when names
+// has none: the String of the bindings' enum types.
+func Name[V ~int | ~int32 | ~uint32](names map[V]string, v V, unknown string) string {
+	if n, ok := names[v]; ok {
+		return n
+	}
+	return fmt.Sprintf(unknown, int64(v))
 }

@@ -173,3 +173,27 @@ func TestOpenErrorNamesLibraryOnce(t *testing.T) {
 		t.Errorf("Why of another name = %q, want the whole error %q", why, err)
 	}
 }
+
+type testEnum uint32
+
+// String would recurse if Name formatted an unknown value as the enum
+// type rather than as an integer.
+func (e testEnum) String() string { return Name(map[testEnum]string{1: "ONE"}, e, "testEnum(%#x)") }
+
+func TestName(t *testing.T) {
+	for _, c := range []struct {
+		v    testEnum
+		want string
+	}{
+		{1, "ONE"},
+		{0x2c, "testEnum(0x2c)"},
+		{0, "testEnum(0x0)"},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("Name(%d) = %q, want %q", uint32(c.v), got, c.want)
+		}
+	}
+	if got := Name(map[int32]string{-2: "MINUS_TWO"}, -3, "code %d"); got != "code -3" {
+		t.Errorf("Name(-3) = %q, want code -3", got)
+	}
+}

@@ -26,8 +26,6 @@ const (
 	ErrorInvalidHandle  Result = 400
 	ErrorNotFound       Result = 500
 	ErrorIllegalAddress Result = 700
-	ErrorLaunchFailed   Result = 719
-	ErrorNotSupported   Result = 801
 	// ErrorPeerAccessAlreadyEnabled is cuCtxEnablePeerAccess's answer
 	// when the access is enabled already.
 	ErrorPeerAccessAlreadyEnabled Result = 704
@@ -126,8 +124,8 @@ type ResourceDesc struct {
 
 // Resource types (CUresourcetype).
 const (
-	ResourceTypeLinear  = 2
-	ResourceTypePitch2D = 3
+	resourceTypeLinear  = 2
+	resourceTypePitch2D = 3
 )
 
 // Pitch2D is the pitch2D member of ResourceDesc's union (40 bytes).
@@ -150,13 +148,13 @@ type Linear struct {
 
 // SetPitch2D stores p in the union.
 func (r *ResourceDesc) SetPitch2D(p Pitch2D) {
-	r.ResType = ResourceTypePitch2D
+	r.ResType = resourceTypePitch2D
 	*(*Pitch2D)(unsafe.Pointer(&r.Res)) = p
 }
 
 // SetLinear stores l in the union.
 func (r *ResourceDesc) SetLinear(l Linear) {
-	r.ResType = ResourceTypeLinear
+	r.ResType = resourceTypeLinear
 	*(*Linear)(unsafe.Pointer(&r.Res)) = l
 }
 

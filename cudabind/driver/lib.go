@@ -234,17 +234,11 @@ func (l *Lib) CtxSetCurrent(c Context) Result          { return l.cuCtxSetCurren
 func (l *Lib) CtxSynchronize() Result                  { return Result(dl.Call(l.cuCtxSynchronize)) }
 
 func (l *Lib) DeviceCanAccessPeer(d, peer Device) (int32, Result) {
-	if l.cuDeviceCanAccessPeer == nil {
-		return 0, ErrorNotFound
-	}
-	return out(func(can *int32) Result { return l.cuDeviceCanAccessPeer(can, d, peer) })
+	return boundOut(l.cuDeviceCanAccessPeer != nil, func(can *int32) Result { return l.cuDeviceCanAccessPeer(can, d, peer) })
 }
 
 func (l *Lib) CtxEnablePeerAccess(peer Context, flags uint32) Result {
-	if l.cuCtxEnablePeerAccess == nil {
-		return ErrorNotFound
-	}
-	return l.cuCtxEnablePeerAccess(peer, flags)
+	return bound(l.cuCtxEnablePeerAccess != nil, func() Result { return l.cuCtxEnablePeerAccess(peer, flags) })
 }
 
 func (l *Lib) MemAlloc(bytes uint64) (DevPtr, Result) {
@@ -384,19 +378,12 @@ func (l *Lib) FuncSetAttribute(f Function, a FuncAttribute, v int32) Result {
 }
 
 func (l *Lib) FuncGetParamInfo(f Function, index uint64) (offset, size uint64, r Result) {
-	if l.cuFuncGetParamInfo == nil {
-		return 0, 0, ErrorNotFound
-	}
-	r = l.cuFuncGetParamInfo(f, index, &offset, &size)
+	r = bound(l.cuFuncGetParamInfo != nil, func() Result { return l.cuFuncGetParamInfo(f, index, &offset, &size) })
 	return offset, size, r
 }
 
-func (l *Lib) FuncGetParamCount(f Function) (n uint64, r Result) {
-	if l.cuFuncGetParamCount == nil {
-		return 0, ErrorNotFound
-	}
-	r = l.cuFuncGetParamCount(f, &n)
-	return n, r
+func (l *Lib) FuncGetParamCount(f Function) (uint64, Result) {
+	return boundOut(l.cuFuncGetParamCount != nil, func(n *uint64) Result { return l.cuFuncGetParamCount(f, n) })
 }
 
 func (l *Lib) LaunchKernel(f Function, gx, gy, gz, bx, by, bz, shared uint32, s Stream, params *unsafe.Pointer) Result {
@@ -411,31 +398,19 @@ func (l *Lib) TexObjectCreate(res *ResourceDesc, tex *TextureDesc) (TexObject, R
 func (l *Lib) TexObjectDestroy(t TexObject) Result { return l.cuTexObjectDestroy(t) }
 
 func (l *Lib) StreamBeginCapture(s Stream, mode uint32) Result {
-	if l.cuStreamBeginCapture == nil {
-		return ErrorNotFound
-	}
-	return l.cuStreamBeginCapture(s, mode)
+	return bound(l.cuStreamBeginCapture != nil, func() Result { return l.cuStreamBeginCapture(s, mode) })
 }
 
 func (l *Lib) StreamEndCapture(s Stream) (Graph, Result) {
-	if l.cuStreamEndCapture == nil {
-		return 0, ErrorNotFound
-	}
-	return out(func(g *Graph) Result { return l.cuStreamEndCapture(s, g) })
+	return boundOut(l.cuStreamEndCapture != nil, func(g *Graph) Result { return l.cuStreamEndCapture(s, g) })
 }
 
 func (l *Lib) GraphInstantiate(g Graph, flags uint64) (GraphExec, Result) {
-	if l.cuGraphInstantiate == nil {
-		return 0, ErrorNotFound
-	}
-	return out(func(e *GraphExec) Result { return l.cuGraphInstantiate(e, g, flags) })
+	return boundOut(l.cuGraphInstantiate != nil, func(e *GraphExec) Result { return l.cuGraphInstantiate(e, g, flags) })
 }
 
 func (l *Lib) GraphUpload(e GraphExec, s Stream) Result {
-	if l.cuGraphUpload == nil {
-		return ErrorNotFound
-	}
-	return l.cuGraphUpload(e, s)
+	return bound(l.cuGraphUpload != nil, func() Result { return l.cuGraphUpload(e, s) })
 }
 
 func (l *Lib) GraphLaunch(e GraphExec, s Stream) Result {
@@ -446,17 +421,11 @@ func (l *Lib) GraphLaunch(e GraphExec, s Stream) Result {
 }
 
 func (l *Lib) GraphExecDestroy(e GraphExec) Result {
-	if l.cuGraphExecDestroy == nil {
-		return ErrorNotFound
-	}
-	return l.cuGraphExecDestroy(e)
+	return bound(l.cuGraphExecDestroy != nil, func() Result { return l.cuGraphExecDestroy(e) })
 }
 
 func (l *Lib) GraphDestroy(g Graph) Result {
-	if l.cuGraphDestroy == nil {
-		return ErrorNotFound
-	}
-	return l.cuGraphDestroy(g)
+	return bound(l.cuGraphDestroy != nil, func() Result { return l.cuGraphDestroy(g) })
 }
 
 // out calls a C function that writes one value through a pointer, and
@@ -465,6 +434,25 @@ func out[T any](call func(*T) Result) (T, Result) {
 	var v T
 	r := call(&v)
 	return v, r
+}
+
+// bound calls an optional entry point through call when the library has
+// it (ok), and returns ErrorNotFound without calling anything when not.
+func bound(ok bool, call func() Result) Result {
+	if !ok {
+		return ErrorNotFound
+	}
+	return call()
+}
+
+// boundOut is out for an optional entry point: the zero value and
+// ErrorNotFound when the library lacks it (ok false).
+func boundOut[T any](ok bool, call func(*T) Result) (T, Result) {
+	if !ok {
+		var zero T
+		return zero, ErrorNotFound
+	}
+	return out(call)
 }
 
 var _ Driver = (*Lib)(nil)

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -32,6 +33,37 @@ func TestFeatureString(t *testing.T) {
 	for f, want := range map[Feature]string{Graphs: "stream capture and graphs", ParamInfo: "cuFuncGetParamInfo", Peer: "peer access", Feature(9): "unknown feature"} {
 		if got := f.String(); got != want {
 			t.Errorf("Feature(%d).String() = %q, want %q", int(f), got, want)
+		}
+	}
+}
+
+// TestOptionalEntryPointsMissing: a library without an optional entry
+// point answers its method with ErrorNotFound and a zero value, calling
+// nothing.
+func TestOptionalEntryPointsMissing(t *testing.T) {
+	l := &Lib{}
+	for _, c := range []struct {
+		name string
+		call func() (any, Result)
+	}{
+		{"DeviceCanAccessPeer", func() (any, Result) { return l.DeviceCanAccessPeer(0, 1) }},
+		{"CtxEnablePeerAccess", func() (any, Result) { return nil, l.CtxEnablePeerAccess(1, 0) }},
+		{"FuncGetParamInfo", func() (any, Result) { o, s, r := l.FuncGetParamInfo(1, 0); return o + s, r }},
+		{"FuncGetParamCount", func() (any, Result) { return l.FuncGetParamCount(1) }},
+		{"StreamBeginCapture", func() (any, Result) { return nil, l.StreamBeginCapture(1, 0) }},
+		{"StreamEndCapture", func() (any, Result) { return l.StreamEndCapture(1) }},
+		{"GraphInstantiate", func() (any, Result) { return l.GraphInstantiate(1, 0) }},
+		{"GraphUpload", func() (any, Result) { return nil, l.GraphUpload(1, 1) }},
+		{"GraphLaunch", func() (any, Result) { return nil, l.GraphLaunch(1, 1) }},
+		{"GraphExecDestroy", func() (any, Result) { return nil, l.GraphExecDestroy(1) }},
+		{"GraphDestroy", func() (any, Result) { return nil, l.GraphDestroy(1) }},
+	} {
+		v, r := c.call()
+		if r != ErrorNotFound {
+			t.Errorf("%s without its entry point: result %d, want ErrorNotFound (%d)", c.name, r, ErrorNotFound)
+		}
+		if v != nil && !reflect.ValueOf(v).IsZero() {
+			t.Errorf("%s without its entry point: value %v, want zero", c.name, v)
 		}
 	}
 }

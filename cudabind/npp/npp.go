@@ -3,7 +3,7 @@
 //
 // [Load] opens the library once per process: the path in
 // CONVBENCH_LIBNPPIF, else libnppif.so.13, .12, .11 and libnppif.so
-// ([SearchList]). Only nppiFilter_32f_C1R_Ctx is bound ([Lib.Filter32f]);
+// ([dl.NPPIF]). Only nppiFilter_32f_C1R_Ctx is bound ([Lib.Filter32f]);
 // its NppStreamContext is passed by value, which the binding does on
 // amd64 and arm64. A missing library or symbol is a
 // *cudaerr.UnavailableError.
@@ -11,7 +11,6 @@ package npp
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -20,22 +19,6 @@ import (
 	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
-
-// EnvLib names an NPP image-filtering library (a path or a soname)
-// tried instead of the built-in names.
-const EnvLib = "CONVBENCH_LIBNPPIF"
-
-// defaultNames is the built-in search order, newest first.
-var defaultNames = []string{"libnppif.so.13", "libnppif.so.12", "libnppif.so.11", "libnppif.so"}
-
-// SearchList returns the names tried for libnppif: the value of
-// CONVBENCH_LIBNPPIF when set, otherwise the built-in names.
-func SearchList() []string {
-	if p := strings.TrimSpace(os.Getenv(EnvLib)); p != "" {
-		return []string{p}
-	}
-	return append([]string(nil), defaultNames...)
-}
 
 // StreamContext is NPP's NppStreamContext (nppdefs.h, NPP 10.1 and
 // later), laid out as the C compiler lays it out on 64-bit Linux: 48
@@ -77,7 +60,7 @@ type Lib struct {
 // platform this binding cannot call is a *cudaerr.UnavailableError.
 func Load() (*Lib, error) { return load() }
 
-var load = sync.OnceValues(func() (*Lib, error) { return Open(SearchList()) })
+var load = sync.OnceValues(func() (*Lib, error) { return Open(dl.NPPIF.List()) })
 
 // Open tries names in order and binds nppiFilter_32f_C1R_Ctx from the
 // first library that has it.

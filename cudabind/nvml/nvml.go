@@ -8,25 +8,11 @@ package nvml
 
 import (
 	"fmt"
-	"os"
-	"strings"
 	"sync"
 
 	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
-
-// EnvLibNVML names the NVML library tried instead of libnvidia-ml.so.1.
-const EnvLibNVML = "CONVBENCH_LIBNVML"
-
-// SearchList returns the names tried for NVML: the value of
-// CONVBENCH_LIBNVML when set, otherwise libnvidia-ml.so.1.
-func SearchList() []string {
-	if p := strings.TrimSpace(os.Getenv(EnvLibNVML)); p != "" {
-		return []string{p}
-	}
-	return []string{"libnvidia-ml.so.1"}
-}
 
 // nvmlLib holds the NVML entry points the package uses, bound as typed
 // Go function values.
@@ -52,9 +38,9 @@ const (
 	nvmlTemperatureGPU = 0
 )
 
-// loadNVML opens NVML from SearchList once, binds its symbols and calls
+// loadNVML opens NVML from dl.NVML once, binds its symbols and calls
 // nvmlInit_v2. Every failure is an *UnavailableError.
-var loadNVML = sync.OnceValues(func() (*nvmlLib, error) { return openNVMLFrom(SearchList()) })
+var loadNVML = sync.OnceValues(func() (*nvmlLib, error) { return openNVMLFrom(dl.NVML.List()) })
 
 // openNVMLFrom opens the first of names that loads, binds it and calls
 // nvmlInit_v2; tests open stand-in libraries with it.
@@ -106,19 +92,14 @@ const (
 	CodeFunctionNotFound = 13
 )
 
-// ErrorName returns the symbolic name of an nvmlReturn_t value, or
+// errorName returns the symbolic name of an nvmlReturn_t value, or
 // "NVML_ERROR_<code>" for one the table lacks.
-func ErrorName(code int) string {
-	if n, ok := nvmlErrorNames[code]; ok {
-		return n
-	}
-	return fmt.Sprintf("NVML_ERROR_%d", code)
-}
+func errorName(code int) string { return dl.Name(nvmlErrorNames, code, "NVML_ERROR_%d") }
 
 // newNVMLError builds the *Error of a failed NVML call; text is the
 // library's description when it is loaded.
 func newNVMLError(l *nvmlLib, api string, code int) *cudaerr.Error {
-	e := &cudaerr.Error{API: api, Code: code, Name: ErrorName(code), Library: cudaerr.LibNVML}
+	e := &cudaerr.Error{API: api, Code: code, Name: errorName(code), Library: cudaerr.LibNVML}
 	if l != nil && l.nvmlErrorString != nil {
 		e.Text = l.nvmlErrorString(int32(code))
 	}
@@ -177,44 +158,46 @@ func (d *Device) usable(method string) error {
 	return nil
 }
 
-// SMClockMHz returns the SM clock now, in MHz.
-func (d *Device) SMClockMHz() (int, error) {
-	if err := d.usable("SMClockMHz"); err != nil {
+// read calls the NVML getter api through get, which passes on the
+// pointer the value is written to, once d is usable; method names the
+// caller in the error of a nil device.
+func (d *Device) read(method, api string, get func(v *uint32) int32) (uint32, error) {
+	if err := d.usable(method); err != nil {
 		return 0, err
 	}
 	var v uint32
-	err := d.lib.check("nvmlDeviceGetClockInfo", d.lib.nvmlDeviceGetClockInfo(d.handle, nvmlClockSM, &v))
+	err := d.lib.check(api, get(&v))
+	return v, err
+}
+
+// SMClockMHz returns the SM clock now, in MHz.
+func (d *Device) SMClockMHz() (int, error) {
+	v, err := d.read("SMClockMHz", "nvmlDeviceGetClockInfo", func(v *uint32) int32 {
+		return d.lib.nvmlDeviceGetClockInfo(d.handle, nvmlClockSM, v)
+	})
 	return int(v), err
 }
 
 // MaxSMClockMHz returns the maximum (boost) SM clock, in MHz.
 func (d *Device) MaxSMClockMHz() (int, error) {
-	if err := d.usable("MaxSMClockMHz"); err != nil {
-		return 0, err
-	}
-	var v uint32
-	err := d.lib.check("nvmlDeviceGetMaxClockInfo", d.lib.nvmlDeviceGetMaxClockInfo(d.handle, nvmlClockSM, &v))
+	v, err := d.read("MaxSMClockMHz", "nvmlDeviceGetMaxClockInfo", func(v *uint32) int32 {
+		return d.lib.nvmlDeviceGetMaxClockInfo(d.handle, nvmlClockSM, v)
+	})
 	return int(v), err
 }
 
 // PowerW returns the board's power draw in watts. Devices without a
 // power sensor return an *Error with NVML_ERROR_NOT_SUPPORTED.
 func (d *Device) PowerW() (float64, error) {
-	if err := d.usable("PowerW"); err != nil {
-		return 0, err
-	}
-	var mw uint32
-	err := d.lib.check("nvmlDeviceGetPowerUsage", d.lib.nvmlDeviceGetPowerUsage(d.handle, &mw))
+	mw, err := d.read("PowerW", "nvmlDeviceGetPowerUsage", func(v *uint32) int32 { return d.lib.nvmlDeviceGetPowerUsage(d.handle, v) })
 	return float64(mw) / 1000, err
 }
 
 // TemperatureC returns the GPU die temperature in degrees Celsius.
 func (d *Device) TemperatureC() (int, error) {
-	if err := d.usable("TemperatureC"); err != nil {
-		return 0, err
-	}
-	var v uint32
-	err := d.lib.check("nvmlDeviceGetTemperature", d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, &v))
+	v, err := d.read("TemperatureC", "nvmlDeviceGetTemperature", func(v *uint32) int32 {
+		return d.lib.nvmlDeviceGetTemperature(d.handle, nvmlTemperatureGPU, v)
+	})
 	return int(v), err
 }
 
@@ -234,7 +217,7 @@ func (d *Device) EnergyMJ() (uint64, error) {
 	var err error
 	var mj uint64
 	if d.lib.nvmlDeviceGetTotalEnergyConsumption == nil {
-		err = &cudaerr.Error{API: api, Code: CodeFunctionNotFound, Name: ErrorName(CodeFunctionNotFound),
+		err = &cudaerr.Error{API: api, Code: CodeFunctionNotFound, Name: errorName(CodeFunctionNotFound),
 			Text: d.lib.name + " does not export it (a driver older than the energy counter)", Library: cudaerr.LibNVML}
 	} else {
 		err = d.lib.check(api, d.lib.nvmlDeviceGetTotalEnergyConsumption(d.handle, &mj))

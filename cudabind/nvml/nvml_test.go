@@ -4,24 +4,12 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/convbench/convbench/cudabind/cudaerr"
 	"github.com/convbench/convbench/cudabind/dl"
 )
-
-func TestSearchList(t *testing.T) {
-	t.Setenv(EnvLibNVML, "")
-	if got := SearchList(); !reflect.DeepEqual(got, []string{"libnvidia-ml.so.1"}) {
-		t.Errorf("SearchList() = %q, want [libnvidia-ml.so.1]", got)
-	}
-	t.Setenv(EnvLibNVML, "/opt/nvidia/libnvidia-ml.so.1")
-	if got := SearchList(); !reflect.DeepEqual(got, []string{"/opt/nvidia/libnvidia-ml.so.1"}) {
-		t.Errorf("with override, SearchList() = %q", got)
-	}
-}
 
 func TestNVMLErrors(t *testing.T) {
 	tests := []struct {

@@ -113,10 +113,10 @@ func BypassCache() (restore func()) {
 // Hits is the total of memory and disk hits.
 func (s CacheStats) Hits() int64 { return s.MemoryHits + s.DiskHits }
 
-// CacheDir returns the on-disk compile cache directory:
+// cacheDir returns the on-disk compile cache directory:
 // $CONVBENCH_CACHE_DIR, else <os.UserCacheDir()>/convbench/cubin, else ""
 // (memory only).
-func CacheDir() string {
+func cacheDir() string {
 	if d := strings.TrimSpace(os.Getenv(EnvCacheDir)); d != "" {
 		return d
 	}
@@ -137,7 +137,7 @@ func lookupCache(key string) *Compiled {
 		statMemHits.Add(1)
 		return c.cachedCopy()
 	}
-	if dir := CacheDir(); dir != "" {
+	if dir := cacheDir(); dir != "" {
 		c, err := diskCache{dir}.load(key)
 		if err == nil {
 			statDiskHits.Add(1)
@@ -159,7 +159,7 @@ func storeCache(c *Compiled) {
 	memCacheMu.Lock()
 	memCache[c.Key] = c
 	memCacheMu.Unlock()
-	if dir := CacheDir(); dir != "" {
+	if dir := cacheDir(); dir != "" {
 		if err := (diskCache{dir}).store(c); err == nil {
 			statWrites.Add(1)
 		}

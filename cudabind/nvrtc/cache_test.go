@@ -221,13 +221,13 @@ func TestUnwritableCacheDegradesToMemory(t *testing.T) {
 
 func TestCacheDir(t *testing.T) {
 	t.Setenv(EnvCacheDir, "/some/dir")
-	if d := CacheDir(); d != "/some/dir" {
-		t.Errorf("CacheDir() = %q with override", d)
+	if d := cacheDir(); d != "/some/dir" {
+		t.Errorf("cacheDir() = %q with override", d)
 	}
 	t.Setenv(EnvCacheDir, "")
 	if base, err := os.UserCacheDir(); err == nil {
-		if d := CacheDir(); d != filepath.Join(base, "convbench", "cubin") {
-			t.Errorf("CacheDir() = %q", d)
+		if d := cacheDir(); d != filepath.Join(base, "convbench", "cubin") {
+			t.Errorf("cacheDir() = %q", d)
 		}
 	}
 }

@@ -4,7 +4,7 @@
 // # Loading
 //
 // NVRTC is opened on the first compilation: the path in CONVBENCH_NVRTC,
-// then libnvrtc.so, libnvrtc.so.13, .12, .11.2 and .11 ([SearchList]).
+// then libnvrtc.so, libnvrtc.so.13, .12, .11.2 and .11 ([dl.NVRTC]).
 // A missing library or symbol is a *cudaerr.UnavailableError; the first
 // result is cached per process ([Default]). [Load] opens a given list of
 // names without caching.

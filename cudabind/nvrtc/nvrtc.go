@@ -19,9 +19,6 @@ import (
 
 // Environment variables read by the package.
 const (
-	// EnvNVRTC names an NVRTC shared library (a path or a soname) tried
-	// before the built-in names.
-	EnvNVRTC = "CONVBENCH_NVRTC"
 	// EnvCacheDir overrides the on-disk compile cache directory.
 	EnvCacheDir = "CONVBENCH_CACHE_DIR"
 	// EnvCompileLog names a file to which every NVRTC compilation that
@@ -32,26 +29,6 @@ const (
 	// compiling took.
 	EnvCompileLog = "CONVBENCH_COMPILE_LOG"
 )
-
-// defaultNames is the built-in NVRTC search order, newest first after
-// the unversioned development link.
-var defaultNames = []string{
-	"libnvrtc.so",
-	"libnvrtc.so.13",
-	"libnvrtc.so.12",
-	"libnvrtc.so.11.2",
-	"libnvrtc.so.11",
-}
-
-// SearchList returns the names tried, in order, when NVRTC is first
-// needed: the value of CONVBENCH_NVRTC when set, then the built-in names.
-func SearchList() []string {
-	var names []string
-	if p := strings.TrimSpace(os.Getenv(EnvNVRTC)); p != "" {
-		names = append(names, p)
-	}
-	return append(names, defaultNames...)
-}
 
 // result is an nvrtcResult.
 type result int32
@@ -119,7 +96,7 @@ func (c *Compiler) Name() string { return c.name }
 // Version returns NVRTC's version.
 func (c *Compiler) Version() (major, minor int) { return c.major, c.minor }
 
-// defaultCompiler is the process's NVRTC, loaded once from SearchList.
+// defaultCompiler is the process's NVRTC, loaded once from dl.NVRTC.
 var defaultCompiler struct {
 	once sync.Once
 	c    *Compiler
@@ -129,11 +106,11 @@ var defaultCompiler struct {
 // loaded is the default compiler once loaded, for naming errors.
 var loaded atomic.Pointer[Compiler]
 
-// Default loads NVRTC from SearchList on first use and returns it, or the
+// Default loads NVRTC from dl.NVRTC on first use and returns it, or the
 // cached error (an *cudaerr.UnavailableError).
 func Default() (*Compiler, error) {
 	defaultCompiler.once.Do(func() {
-		defaultCompiler.c, defaultCompiler.err = Load(SearchList())
+		defaultCompiler.c, defaultCompiler.err = Load(dl.NVRTC.List())
 		if defaultCompiler.err == nil {
 			loaded.Store(defaultCompiler.c)
 		}
@@ -275,15 +252,9 @@ const (
 	ImagePTX                        // PTX text, NUL-terminated, JIT-compiled at load
 )
 
-func (k ImageKind) String() string {
-	switch k {
-	case ImageCUBIN:
-		return "cubin"
-	case ImagePTX:
-		return "ptx"
-	}
-	return fmt.Sprintf("ImageKind(%d)", int(k))
-}
+var imageKindNames = map[ImageKind]string{ImageCUBIN: "cubin", ImagePTX: "ptx"}
+
+func (k ImageKind) String() string { return dl.Name(imageKindNames, k, "ImageKind(%d)") }
 
 // Compiled is the output of an NVRTC compilation.
 type Compiled struct {
@@ -367,7 +338,7 @@ func compileCached(key, name string, compile func() (*Compiled, error)) (*Compil
 // key at the same time finishes first and this one reads its result from
 // disk (a disk hit, no compilation).
 func compileOnHost(key, name string, compile func() (*Compiled, error)) (*Compiled, error) {
-	if dir := CacheDir(); dir != "" {
+	if dir := cacheDir(); dir != "" {
 		if unlock := lockKey(dir, key); unlock != nil {
 			defer unlock()
 			if c := lookupCache(key); c != nil {

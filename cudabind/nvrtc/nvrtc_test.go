@@ -286,3 +286,14 @@ func TestCompileErrorMessage(t *testing.T) {
 		t.Error("CompileError does not unwrap to its *Error")
 	}
 }
+
+func TestImageKindString(t *testing.T) {
+	for _, c := range []struct {
+		k    ImageKind
+		want string
+	}{{ImageCUBIN, "cubin"}, {ImagePTX, "ptx"}, {0, "ImageKind(0)"}} {
+		if got := c.k.String(); got != c.want {
+			t.Errorf("ImageKind(%d).String() = %q, want %q", int(c.k), got, c.want)
+		}
+	}
+}
