@@ -46,7 +46,7 @@ type comparison struct {
 func (c *comparison) dropUnshared(files []*file) []*file {
 	kept := files[:1]
 	for _, f := range files[1:] {
-		if slices.ContainsFunc(f.cases, func(name string) bool { _, ok := files[0].values[name]; return ok }) {
+		if slices.ContainsFunc(f.Names, func(name string) bool { _, ok := files[0].Values[name]; return ok }) {
 			kept = append(kept, f)
 		} else {
 			c.unshared = append(c.unshared, f.label)
@@ -93,7 +93,7 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	base := files[0]
 	c := &comparison{col: col, files: files, all: all, width: maxWidth, unpaired: make([]int, len(files))}
 	inBase := map[string]bool{}
-	for _, name := range base.cases {
+	for _, name := range base.Names {
 		inBase[name] = true
 	}
 	if col != "" {
@@ -103,7 +103,7 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	inOther := map[string]bool{}
 	for i, f := range files[1:] {
 		shared := 0
-		for _, name := range f.cases {
+		for _, name := range f.Names {
 			if inBase[name] {
 				shared++
 				inOther[name] = true
@@ -112,14 +112,14 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 			}
 		}
 		if shared == 0 && col == "" {
-			return nil, fmt.Errorf("%s and %s have no case in common", base.path, f.path)
+			return nil, fmt.Errorf("%s and %s have no case in common", base.Path, f.Path)
 		}
 	}
 	c.paired = len(inOther)
 	if c.paired == 0 {
-		return nil, fmt.Errorf("%s: no case of %s=%s has a counterpart of another %s", base.path, col, base.label, col)
+		return nil, fmt.Errorf("%s: no case of %s=%s has a counterpart of another %s", base.Path, col, base.label, col)
 	}
-	c.unpaired[0] = len(base.cases) - c.paired
+	c.unpaired[0] = len(base.Names) - c.paired
 	for _, unit := range c.units() {
 		if t := c.newTable(unit, inOther); len(t.rows) > 0 {
 			c.tables = append(c.tables, t)
@@ -127,9 +127,9 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	}
 	if len(c.tables) == 0 {
 		if col != "" {
-			return nil, fmt.Errorf("%s: the columns of %s have no time metric in common (-all compares every metric)", base.path, col)
+			return nil, fmt.Errorf("%s: the columns of %s have no time metric in common (-all compares every metric)", base.Path, col)
 		}
-		return nil, fmt.Errorf("%s and %s have no time metric in common (-all compares every metric)", base.path, files[1].path)
+		return nil, fmt.Errorf("%s and %s have no time metric in common (-all compares every metric)", base.Path, files[1].Path)
 	}
 	c.common = commonKeys(c.allRows())
 	c.unset = unsetKeys(c.allRows(), c.common)
@@ -141,7 +141,7 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 func (c *comparison) units() []string {
 	var units []string
 	for _, f := range c.files {
-		for _, u := range f.units {
+		for _, u := range f.Units {
 			if (c.all || isTime(u)) && !slices.Contains(units, u) {
 				units = append(units, u)
 			}
@@ -161,15 +161,15 @@ func isTime(unit string) bool {
 // another (paired) and have the unit there too.
 func (c *comparison) newTable(unit string, paired map[string]bool) *table {
 	t := &table{unit: unit}
-	assume := c.files[0].meta.GetAssumption(unit)
-	for _, name := range c.files[0].cases {
+	assume := c.files[0].Meta.GetAssumption(unit)
+	for _, name := range c.files[0].Names {
 		if !paired[name] {
 			continue
 		}
 		r := &row{keys: caseKeys(name)}
 		var samples []*benchmath.Sample
 		for _, f := range c.files {
-			vs := f.values[name][unit]
+			vs := f.Values[name][unit]
 			if len(vs) == 0 {
 				samples = append(samples, nil)
 				r.cells = append(r.cells, cell{})

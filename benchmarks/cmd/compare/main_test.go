@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/internal/golden"
+	"github.com/convbench/convbench/runfile"
 )
 
 // TestMain runs the command itself when the tests start their own
@@ -95,9 +96,9 @@ func TestColumnBase(t *testing.T) {
 			t.Errorf("-col %s -baseline %q: base %s, want %s", tt.key, tt.base, cols[0].label, tt.want)
 		}
 	}
-	two := []*file{{path: "x.txt", cases: []string{"Conv/variant=a/size=1x1", "Conv/variant=b/size=1x1"},
-		values: map[string]map[string][]float64{"Conv/variant=a/size=1x1": {"sec/op": {1, 2}}, "Conv/variant=b/size=1x1": {"sec/op": {3, 4}}},
-		units:  []string{"sec/op"}}}
+	two := []*file{{Cases: runfile.Cases{Path: "x.txt"}}}
+	two[0].Add("Conv/variant=a/size=1x1", "sec/op", 1, 2)
+	two[0].Add("Conv/variant=b/size=1x1", "sec/op", 3, 4)
 	if cols, err := byKey(two, "variant", ""); err != nil || cols[0].label != "b" {
 		t.Errorf("byKey without a reference: %v, want b, the slower, first", err)
 	}

@@ -17,7 +17,7 @@ import (
 func (c *comparison) write(w io.Writer) error {
 	var lines []string
 	if c.col != "" {
-		l := "runs of " + c.files[0].path
+		l := "runs of " + c.files[0].Path
 		if h := c.files[0].host; h != "" {
 			l += " (" + h + ")"
 		}
@@ -32,7 +32,7 @@ func (c *comparison) write(w io.Writer) error {
 		if c.col != "" {
 			break
 		}
-		l := f.label + ": " + f.path
+		l := f.label + ": " + f.Path
 		if f.host != "" {
 			l += " (" + f.host + ")"
 		}
