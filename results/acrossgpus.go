@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -54,34 +53,13 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	return out
 }
 
-// acrossTally counts the (case, variant) pairs two runs share by how a
-// measure of theirs compares, other over base: lower, higher, or not
-// significantly different.
-type acrossTally struct {
-	pairs, lower, higher, same int
-	logSum                     float64 // sum of log(other/base) over the pairs
-}
-
-// add counts one pair.
-func (t *acrossTally) add(base, other Measure) {
-	r, significant, ok := ratio(other, base)
-	if !ok {
-		return
-	}
-	t.pairs++
-	t.logSum += math.Log(r)
-	switch {
-	case !significant:
-		t.same++
-	case r < 1:
-		t.lower++
-	default:
-		t.higher++
+// tallyPair counts in t a (case, variant) pair of base and other where
+// both have a positive median (ratio).
+func tallyPair(t *runfile.Tally, base, other Measure) {
+	if _, significant, ok := ratio(other, base); ok {
+		t.Add(base.Center(), other.Center(), significant)
 	}
 }
-
-// geomean is the geometric mean of the pairs' ratios.
-func (t acrossTally) geomean() float64 { return math.Exp(t.logSum / float64(t.pairs)) }
 
 // sectionAcrossGPUs sets each preset of acrossPresets side by side on the
 // GPUs that ran it: a summary of every variant's kernel time and energy
@@ -124,7 +102,7 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 			preset, acrossWhich(runs)),
 		Header: []string{"GPU", "Measure", "Pairs in both", "Lower on it", "Higher on it", "No significant difference", "Geomean over " + base.host.Title + "'s"}, Keys: 2}
 	for _, other := range runs[1:] {
-		var times, energy acrossTally
+		var times, energy runfile.Tally
 		for _, c := range base.cases {
 			oc, ok := other.find(c.size, c.family, c.k)
 			if !ok {
@@ -132,23 +110,23 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 			}
 			for v, m := range c.times {
 				if om, ok := oc.times[v]; ok {
-					times.add(m, om)
+					tallyPair(&times, m, om)
 				}
 			}
 			for v, m := range c.energy {
 				if om, ok := oc.energy[v]; ok {
-					energy.add(m, om)
+					tallyPair(&energy, m, om)
 				}
 			}
 		}
 		for _, r := range []struct {
 			what  string
-			tally acrossTally
+			tally runfile.Tally
 		}{{"kernel time", times}, {"energy a run", energy}} {
-			if r.tally.pairs == 0 {
+			if r.tally.Pairs == 0 {
 				continue
 			}
-			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.pairs), strconv.Itoa(r.tally.lower), strconv.Itoa(r.tally.higher), strconv.Itoa(r.tally.same), Sig(r.tally.geomean(), 3) + "×"})
+			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.Pairs), strconv.Itoa(r.tally.Lower), strconv.Itoa(r.tally.Higher), strconv.Itoa(r.tally.Same), Sig(r.tally.Geomean(), 3) + "×"})
 		}
 	}
 	return t

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -92,10 +91,9 @@ func nameWithout(kvs []keyValue, key string) string {
 // slowest: the highest geometric mean, over the cases it shares with
 // another column, of its median time per operation over theirs.
 func slowestColumn(cols []*file) string {
-	best, bestScore := cols[0].label, math.Inf(-1)
+	best, bestScore := cols[0].label, 0.0
 	for _, c := range cols {
-		var logs float64
-		n := 0
+		var tl runfile.Tally
 		for _, name := range c.Names {
 			mine, ok := medianTime(c, name)
 			if !ok {
@@ -103,13 +101,12 @@ func slowestColumn(cols []*file) string {
 			}
 			for _, o := range cols {
 				if theirs, ok := medianTime(o, name); ok && o != c {
-					logs += math.Log(mine / theirs)
-					n++
+					tl.Add(theirs, mine, false)
 				}
 			}
 		}
-		if n > 0 && logs/float64(n) > bestScore {
-			best, bestScore = c.label, logs/float64(n)
+		if tl.Pairs > 0 && tl.Geomean() > bestScore {
+			best, bestScore = c.label, tl.Geomean()
 		}
 	}
 	return best
