@@ -53,14 +53,6 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	return out
 }
 
-// tallyPair counts in t a (case, variant) pair of base and other where
-// both have a positive median (ratio).
-func tallyPair(t *runfile.Tally, base, other Measure) {
-	if _, significant, ok := ratio(other, base); ok {
-		t.Add(base.Center(), other.Center(), significant)
-	}
-}
-
 // sectionAcrossGPUs sets each preset of acrossPresets side by side on the
 // GPUs that ran it: a summary of every variant's kernel time and energy
 // on every case, the later GPUs against the first, and per case our
@@ -102,31 +94,25 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 			preset, acrossWhich(runs)),
 		Header: []string{"GPU", "Measure", "Pairs in both", "Lower on it", "Higher on it", "No significant difference", "Geomean over " + base.host.Title + "'s"}, Keys: 2}
 	for _, other := range runs[1:] {
-		var times, energy runfile.Tally
-		for _, c := range base.cases {
-			oc, ok := other.find(c.size, c.family, c.k)
-			if !ok {
-				continue
-			}
-			for v, m := range c.times {
-				if om, ok := oc.times[v]; ok {
-					tallyPair(&times, m, om)
+		for _, m := range []struct {
+			what string
+			of   func(crossoverCase) map[string]Measure
+		}{{"kernel time", func(c crossoverCase) map[string]Measure { return c.times }}, {"energy a run", func(c crossoverCase) map[string]Measure { return c.energy }}} {
+			var tl runfile.Tally
+			for _, c := range base.cases {
+				if oc, ok := other.find(c.size, c.family, c.k); ok {
+					for v, bm := range m.of(c) {
+						if om, ok := m.of(oc)[v]; ok {
+							if _, significant, ok := ratio(om, bm); ok {
+								tl.Add(bm.Center(), om.Center(), significant)
+							}
+						}
+					}
 				}
 			}
-			for v, m := range c.energy {
-				if om, ok := oc.energy[v]; ok {
-					tallyPair(&energy, m, om)
-				}
+			if tl.Pairs > 0 {
+				t.Rows = append(t.Rows, []string{other.host.Title, m.what, strconv.Itoa(tl.Pairs), strconv.Itoa(tl.Lower), strconv.Itoa(tl.Higher), strconv.Itoa(tl.Same), Sig(tl.Geomean(), 3) + "×"})
 			}
-		}
-		for _, r := range []struct {
-			what  string
-			tally runfile.Tally
-		}{{"kernel time", times}, {"energy a run", energy}} {
-			if r.tally.Pairs == 0 {
-				continue
-			}
-			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.Pairs), strconv.Itoa(r.tally.Lower), strconv.Itoa(r.tally.Higher), strconv.Itoa(r.tally.Same), Sig(r.tally.Geomean(), 3) + "×"})
 		}
 	}
 	return t
