@@ -92,10 +92,6 @@ type delta struct {
 func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	base := files[0]
 	c := &comparison{col: col, files: files, all: all, width: maxWidth, unpaired: make([]int, len(files))}
-	inBase := map[string]bool{}
-	for _, name := range base.Names {
-		inBase[name] = true
-	}
 	if col != "" {
 		files = c.dropUnshared(files)
 		c.files, c.unpaired = files, make([]int, len(files))
@@ -104,7 +100,7 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	for i, f := range files[1:] {
 		shared := 0
 		for _, name := range f.Names {
-			if inBase[name] {
+			if _, ok := base.Values[name]; ok {
 				shared++
 				inOther[name] = true
 			} else {

@@ -360,7 +360,7 @@ func (c *comparison) grid(t *table, lay *layout) *grid {
 	for i := range c.files {
 		col := summarize(t.unit, rows, i)
 		if mean {
-			col = append(col, col.geomean(t.unit, means, i))
+			col = append(col, summaryText{value: benchunit.CommonScale(means, benchunit.ClassOf(t.unit)).Format(means[i])})
 		}
 		g.addColumn(col.texts())
 	}
@@ -425,11 +425,6 @@ func summarize(unit string, rows []*row, i int) summaryColumn {
 		col = append(col, summaryText{value: sc.Format(cl.sum.Center), ci: cl.sum.PctRangeString()})
 	}
 	return col
-}
-
-// geomean is file i's geometric mean, scaled for those of every file.
-func (col summaryColumn) geomean(unit string, means []float64, i int) summaryText {
-	return summaryText{value: benchunit.CommonScale(means, benchunit.ClassOf(unit)).Format(means[i])}
 }
 
 // texts aligns the column's medians and intervals: "14.21µ ±  3%".
