@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -13,9 +12,6 @@ import (
 // sweepCount is the default -count of benchmarks/cmd/sweep: the runs
 // of each case in a default results file.
 const sweepCount = 5
-
-// benchstatConfidence is benchstat's default confidence level.
-const benchstatConfidence = 0.95
 
 // A comparison is the tables comparing a set of files, the first the
 // base the others are compared with.
@@ -260,12 +256,12 @@ func levelNote(level float64, ns []int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "± is the half-width of the median's %s confidence interval, distribution-free as benchstat computes it, "+
 		"at the level the sweep's summary prints: benchstat's default, %s, needs %d runs a case, and the sweep's default -count is %d.",
-		pct(level), pct(benchstatConfidence), minRuns(benchstatConfidence), sweepCount)
+		pct(level), pct(runfile.BenchstatConfidence), runfile.MinRuns(runfile.BenchstatConfidence), sweepCount)
 	for _, n := range ns {
-		lo, hi, conf := intervalOrders(n, level)
+		lo, hi, conf := runfile.IntervalRanks(n, level)
 		switch {
 		case lo == 0:
-			fmt.Fprintf(&b, " With %s there is none (±∞): %d are needed.", runs(n), minRuns(level))
+			fmt.Fprintf(&b, " With %s there is none (±∞): %d are needed.", runs(n), runfile.MinRuns(level))
 		case lo == 1 && hi == n:
 			fmt.Fprintf(&b, " With %s the interval is their range, of %s confidence.", runs(n), pct(conf))
 		default:
@@ -282,7 +278,7 @@ func testNote(base string, ns []int) string {
 	s := fmt.Sprintf("vs %s: the change in median where the Mann-Whitney U test of the runs gives p <= %v, as benchstat tests; ~ where it does not.", base, alpha)
 	if len(ns) > 0 {
 		n := ns[0]
-		p := minP(n)
+		p := runfile.BestP(n)
 		s += fmt.Sprintf(" %s against %d reach p = %.3f at best", runs(n), n, p)
 		if p > alpha {
 			s += ", never a change"
@@ -290,43 +286,6 @@ func testNote(base string, ns []int) string {
 		s += "."
 	}
 	return s
-}
-
-// intervalOrders returns which runs, by rank from 1, bound the interval
-// of the median of n runs at level, and its actual confidence; lo is 0
-// where n runs have no such interval.
-func intervalOrders(n int, level float64) (lo, hi int, confidence float64) {
-	ranks := make([]float64, n)
-	for i := range ranks {
-		ranks[i] = float64(i + 1)
-	}
-	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ranks, &benchmath.DefaultThresholds), level)
-	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
-		return 0, 0, s.Confidence
-	}
-	return int(s.Lo), int(s.Hi), s.Confidence
-}
-
-// minRuns is the fewest runs whose median has an interval at level.
-func minRuns(level float64) int {
-	n := 2
-	for ; n < 1000; n++ {
-		if lo, _, _ := intervalOrders(n, level); lo > 0 {
-			break
-		}
-	}
-	return n
-}
-
-// minP is the smallest p the Mann-Whitney U test gives for n runs
-// against n: that of two sets of runs apart.
-func minP(n int) float64 {
-	a, b := make([]float64, n), make([]float64, n)
-	for i := range a {
-		a[i], b[i] = float64(i), float64(n+i)
-	}
-	th := &benchmath.DefaultThresholds
-	return benchmath.AssumeNothing.Compare(benchmath.NewSample(a, th), benchmath.NewSample(b, th)).P
 }
 
 // pct formats a fraction as a percentage: 0.9375 is "93.75%".
