@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/convbench/convbench/internal/median"
 	"github.com/convbench/convbench/runfile"
-	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchunit"
 )
 
 // Comparison is the same benchmark cases across slugs (GPUs, or hosts
@@ -43,62 +42,64 @@ type CaseTimes struct {
 }
 
 // Compare reads the benchmark files (each under a directory named by its
-// slug, as a data directory holds them) and puts their cases side by side:
-// with several slugs the cases measured on at least two of them, with
-// one every case.
+// slug, as a data directory holds them) and puts their cases side by side,
+// paired by name as runfile.ReadCases names them: with several slugs the
+// cases measured on at least two of them, with one every case.
 func Compare(files []string) (*Comparison, error) {
-	type line struct {
-		slug  string
-		times map[string]float64 // unit as written -> seconds an operation
+	type slugCases struct {
+		slug string
+		*runfile.Cases
 	}
-	lines := map[string][]line{} // case -> its result lines
-	slugSet := map[string]bool{}
+	var runs []slugCases
 	var names []string
+	seen := map[string]bool{}
+	c := &Comparison{}
 	for _, path := range files {
-		slug := filepath.Base(filepath.Dir(path))
-		slugSet[slug] = true
-		err := readTimes(path, func(name string, times map[string]float64) {
-			if lines[name] == nil {
-				names = append(names, name)
-			}
-			lines[name] = append(lines[name], line{slug, times})
-		})
+		cs, err := runfile.ReadCases(path)
 		if err != nil {
 			return nil, err
 		}
+		slug := filepath.Base(filepath.Dir(path))
+		if !slices.Contains(c.Slugs, slug) {
+			c.Slugs = append(c.Slugs, slug)
+		}
+		runs = append(runs, slugCases{slug, cs})
+		for _, n := range cs.Names {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
 	}
-	// A case compares the first of runfile.TimeUnits that any of its lines has,
-	// over the lines that have it.
+	sort.Strings(c.Slugs)
+	sort.Strings(names)
+	// A case compares the first of runfile.TimeUnits that any of its lines
+	// has, over the lines that have it; a case with none is no case here.
 	units := map[string]string{}
 	times := map[string]map[string][]float64{} // case -> slug -> seconds of each line
+	var kept []string
 	for _, name := range names {
 		for _, u := range runfile.TimeUnits {
-			if slices.ContainsFunc(lines[name], func(l line) bool { _, ok := l.times[u]; return ok }) {
-				units[name] = u
+			_, tidy := benchunit.Tidy(1, u)
+			secs := map[string][]float64{}
+			for _, r := range runs {
+				if vs := r.Values[name][tidy]; len(vs) > 0 {
+					secs[r.slug] = append(secs[r.slug], vs...)
+				}
+			}
+			if len(secs) > 0 {
+				units[name], times[name] = u, secs
 				break
 			}
 		}
-		times[name] = map[string][]float64{}
-		for _, l := range lines[name] {
-			if sec, ok := l.times[units[name]]; ok {
-				times[name][l.slug] = append(times[name][l.slug], sec)
-			}
-		}
-	}
-	c := &Comparison{}
-	for s := range slugSet {
-		c.Slugs = append(c.Slugs, s)
-	}
-	sort.Strings(c.Slugs)
-	var kept []string
-	for _, name := range names {
-		if len(c.Slugs) > 1 && len(times[name]) < 2 {
+		switch {
+		case units[name] == "":
+		case len(c.Slugs) > 1 && len(times[name]) < 2:
 			c.Alone++
-			continue
+		default:
+			kept = append(kept, name)
 		}
-		kept = append(kept, name)
 	}
-	sort.Strings(kept)
 	c.Common = commonParts(kept)
 	for _, name := range kept {
 		row := CaseRow{Case: strings.Join(distinctParts(name, c.Common), "/"), Unit: units[name], Times: map[string]CaseTimes{}}
@@ -108,52 +109,6 @@ func Compare(files []string) (*Comparison, error) {
 		c.Rows = append(c.Rows, row)
 	}
 	return c, nil
-}
-
-// readTimes calls found with the name (without its GOMAXPROCS suffix) and
-// the times of runfile.TimeUnits (in seconds) of every result line of the benchmark file at
-// path that has one.
-func readTimes(path string, found func(name string, times map[string]float64)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := benchfmt.NewReader(f, path)
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		times := map[string]float64{}
-		for _, v := range res.Values {
-			u := v.OrigUnit // as written; Unit is benchfmt's tidied one, in seconds
-			if u == "" {
-				u = v.Unit
-			}
-			if slices.Contains(runfile.TimeUnits, u) {
-				times[u] = v.Value
-			}
-		}
-		if len(times) > 0 {
-			found(caseName(res.Name), times)
-		}
-	}
-	return r.Err()
-}
-
-// caseName is a benchmark name without its GOMAXPROCS suffix.
-func caseName(n benchfmt.Name) string {
-	base, parts := n.Parts()
-	if len(parts) > 0 && strings.HasPrefix(string(parts[len(parts)-1]), "-") {
-		parts = parts[:len(parts)-1]
-	}
-	var sb strings.Builder
-	sb.Write(base)
-	for _, p := range parts {
-		sb.Write(p)
-	}
-	return sb.String()
 }
 
 // commonParts returns the /-separated parts of the names (after the

@@ -225,25 +225,30 @@ const benchHeader = "goos: linux\npkg: x\n"
 
 func TestCompare(t *testing.T) {
 	dir := t.TempDir()
-	line := func(name string, ns string) string {
-		return "BenchmarkConv/" + name + " 1 " + ns + " ns/op 1.0 MPix/s\n"
+	const rest = "/size=1024x1024/filter=box3/k=3/block=default/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"
+	line := func(variant string, ns string) string {
+		return "BenchmarkConv/variant=" + variant + rest + "/opts=default 1 " + ns + " ns/op 1.0 MPix/s\n"
 	}
 	h100 := write(t, filepath.Join(dir, "nvidia-h100/default.txt"), benchHeader+
-		line("variant=gpu-tiled/size=1024x1024/type=f32", "100")+
-		line("variant=gpu-tiled/size=1024x1024/type=f32", "300")+
-		line("variant=gpu-tiled/size=1024x1024/type=f32", "200")+
-		line("variant=npp/size=1024x1024/type=f32", "2000")+
-		line("variant=gpu-only-here/size=1024x1024/type=f32", "5"))
+		line("gpu-tiled", "100")+
+		line("gpu-tiled", "300")+
+		line("gpu-tiled", "200")+
+		line("npp", "2000")+
+		line("gpu-only-here", "5"))
+	// A run stored before the opts key names npp's case without it: it
+	// pairs with the h100's all the same.
 	l40s := write(t, filepath.Join(dir, "nvidia-l40s/default.txt"), benchHeader+
-		line("variant=gpu-tiled/size=1024x1024/type=f32", "400")+
-		line("variant=npp/size=1024x1024/type=f32", "1000"))
+		line("gpu-tiled", "400")+
+		"BenchmarkConv/variant=npp"+rest+" 1 1000 ns/op\n")
 	// A GPU case's lines carry the kernel's time beside the host's: the
 	// kernel's is compared.
 	gpuLine := func(ns, gpuNS string) string {
-		return "BenchmarkConv/variant=gpu-regtile/size=1024x1024/type=f32 1 " + ns + " ns/op " + gpuNS + " gpu-ns/op\n"
+		return "BenchmarkConv/variant=gpu-regtile" + rest + "/opts=default 1 " + ns + " ns/op " + gpuNS + " gpu-ns/op\n"
 	}
-	h200 := write(t, filepath.Join(dir, "nvidia-h200/default.txt"), benchHeader+gpuLine("900", "100"))
-	h100GPU := write(t, filepath.Join(dir, "nvidia-h100/gpu.txt"), benchHeader+gpuLine("150", "120"))
+	h200 := write(t, filepath.Join(dir, "nvidia-h200/default.txt"), benchHeader+gpuLine("900", "100")+
+		"BenchmarkConv/variant=gpu-untimed"+rest+" 1 5 MPix/s\n")
+	h100GPU := write(t, filepath.Join(dir, "nvidia-h100/gpu.txt"), benchHeader+gpuLine("150", "120")+
+		"BenchmarkConv/variant=gpu-untimed"+rest+" 1 6 MPix/s\n")
 	c, err := Compare([]string{h100, l40s, h200, h100GPU})
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +256,7 @@ func TestCompare(t *testing.T) {
 	if want := []string{"nvidia-h100", "nvidia-h200", "nvidia-l40s"}; !reflect.DeepEqual(c.Slugs, want) {
 		t.Errorf("slugs %q, want %q", c.Slugs, want)
 	}
-	if want := []string{"size=1024x1024", "type=f32"}; !reflect.DeepEqual(c.Common, want) {
+	if want := strings.Split(rest[1:]+"/opts=default", "/"); !reflect.DeepEqual(c.Common, want) {
 		t.Errorf("common parts %q, want %q", c.Common, want)
 	}
 	if c.Alone != 1 || len(c.Rows) != 3 {
@@ -260,6 +265,9 @@ func TestCompare(t *testing.T) {
 	tiled := c.Rows[1]
 	if h := tiled.Times["nvidia-h100"]; tiled.Case != "variant=gpu-tiled" || h.Lines != 3 || math.Abs(h.Median-200e-9) > 1e-15 {
 		t.Errorf("first row %+v, want gpu-tiled with the h100's median 200ns of 3 lines", tiled)
+	}
+	if _, err := Compare([]string{write(t, filepath.Join(dir, "x/bad.txt"), benchHeader+"BenchmarkConv/variant=npp 1 1 ns/op\n")}); err == nil || !strings.Contains(err.Error(), "bad.txt:3") {
+		t.Errorf("a case without its keys: error %v, want one naming its line", err)
 	}
 	var b strings.Builder
 	if err := c.WriteMarkdown(&b); err != nil {

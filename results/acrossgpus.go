@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -54,35 +53,6 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	return out
 }
 
-// acrossTally counts the (case, variant) pairs two runs share by how a
-// measure of theirs compares, other over base: lower, higher, or not
-// significantly different.
-type acrossTally struct {
-	pairs, lower, higher, same int
-	logSum                     float64 // sum of log(other/base) over the pairs
-}
-
-// add counts one pair.
-func (t *acrossTally) add(base, other Measure) {
-	r, significant, ok := ratio(other, base)
-	if !ok {
-		return
-	}
-	t.pairs++
-	t.logSum += math.Log(r)
-	switch {
-	case !significant:
-		t.same++
-	case r < 1:
-		t.lower++
-	default:
-		t.higher++
-	}
-}
-
-// geomean is the geometric mean of the pairs' ratios.
-func (t acrossTally) geomean() float64 { return math.Exp(t.logSum / float64(t.pairs)) }
-
 // sectionAcrossGPUs sets each preset of acrossPresets side by side on the
 // GPUs that ran it: a summary of every variant's kernel time and energy
 // on every case, the later GPUs against the first, and per case our
@@ -124,31 +94,25 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 			preset, acrossWhich(runs)),
 		Header: []string{"GPU", "Measure", "Pairs in both", "Lower on it", "Higher on it", "No significant difference", "Geomean over " + base.host.Title + "'s"}, Keys: 2}
 	for _, other := range runs[1:] {
-		var times, energy acrossTally
-		for _, c := range base.cases {
-			oc, ok := other.find(c.size, c.family, c.k)
-			if !ok {
-				continue
-			}
-			for v, m := range c.times {
-				if om, ok := oc.times[v]; ok {
-					times.add(m, om)
+		for _, m := range []struct {
+			what string
+			of   func(crossoverCase) map[string]Measure
+		}{{"kernel time", func(c crossoverCase) map[string]Measure { return c.times }}, {"energy a run", func(c crossoverCase) map[string]Measure { return c.energy }}} {
+			var tl runfile.Tally
+			for _, c := range base.cases {
+				if oc, ok := other.find(c.size, c.family, c.k); ok {
+					for v, bm := range m.of(c) {
+						if om, ok := m.of(oc)[v]; ok {
+							if _, significant, ok := ratio(om, bm); ok {
+								tl.Add(bm.Center(), om.Center(), significant)
+							}
+						}
+					}
 				}
 			}
-			for v, m := range c.energy {
-				if om, ok := oc.energy[v]; ok {
-					energy.add(m, om)
-				}
+			if tl.Pairs > 0 {
+				t.Rows = append(t.Rows, []string{other.host.Title, m.what, strconv.Itoa(tl.Pairs), strconv.Itoa(tl.Lower), strconv.Itoa(tl.Higher), strconv.Itoa(tl.Same), Sig(tl.Geomean(), 3) + "×"})
 			}
-		}
-		for _, r := range []struct {
-			what  string
-			tally acrossTally
-		}{{"kernel time", times}, {"energy a run", energy}} {
-			if r.tally.pairs == 0 {
-				continue
-			}
-			t.Rows = append(t.Rows, []string{other.host.Title, r.what, strconv.Itoa(r.tally.pairs), strconv.Itoa(r.tally.lower), strconv.Itoa(r.tally.higher), strconv.Itoa(r.tally.same), Sig(r.tally.geomean(), 3) + "×"})
 		}
 	}
 	return t

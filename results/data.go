@@ -2,8 +2,9 @@
 // tables and figures. Raw `go test -bench` output of every preset and GPU
 // lives, unedited, under results/data/<gpu-slug>/<preset>.txt with a
 // header line naming the command and commit; Load reads it with
-// benchfmt and benchproc, the table builders reshape it into each source
-// report's tables (our numbers beside the report's published ones), and
+// benchfmt, each case's keys by runfile.Parse, the table builders pick
+// cases by benchproc filters and reshape them into each source report's
+// tables (our numbers beside the report's published ones), and
 // the plots draw the reports' figures. Write puts all of it under
 // results/report/. The package reads stored files only and imports no GPU
 // package; the filter gallery beside the report is rendered by the
@@ -27,33 +28,18 @@ import (
 	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
-	"golang.org/x/perf/benchproc"
 )
 
 // nameKeys are the sub-benchmark keys of a case name, runfile.Keys.
-// Names stored before the opts key existed lack it, names of cases that
-// set no tunable lack tune, and names of cases that name no devices lack
-// gpus; ReadRun fills them in (see impliedKeys).
 var nameKeys = runfile.Keys()
-
-// impliedKeys are the name keys a stored name may lack, with the value
-// that absence means given the sample's other keys, as runfile.Parse
-// fills them in: "none" for CPU cases (timing=cpu), "default" for GPU cases.
-var impliedKeys = map[string]func(keys map[string]string) string{
-	"opts": impliedDefault,
-	"tune": impliedDefault,
-	"gpus": impliedDefault,
-}
-
-func impliedDefault(keys map[string]string) string { return runfile.Implied(keys["timing"]) }
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {
 	Keys   map[string]string    // the case name's key=value pairs
 	Config map[string]string    // file configuration (gpu, cpu, ...)
 	Values map[string][]float64 // unit -> one value per run
-	// Implied lists the keys of impliedKeys the stored name lacked; Keys
-	// holds their implied values.
+	// Implied lists the keys the stored name lacked, in nameKeys order;
+	// Keys holds the values their absence implies (runfile.Parse).
 	Implied []string
 	// named is a result holding the case's name with every key of
 	// nameKeys, implied ones included, for benchproc filters to match.
@@ -230,14 +216,6 @@ func (r *Run) Sample(want Q) *Sample {
 	return nil
 }
 
-var projectionKeys = func() string {
-	var parts []string
-	for _, k := range nameKeys {
-		parts = append(parts, "/"+k)
-	}
-	return strings.Join(parts, ",")
-}()
-
 // completeName is the benchmark name of a case with every key of
 // nameKeys, implied ones included.
 func completeName(keys map[string]string) benchfmt.Name {
@@ -256,12 +234,6 @@ func completeName(keys map[string]string) benchfmt.Name {
 // several blocks of the file measured it (the shards of a merged run), at
 // the median of their values (medianOfBlocks).
 func ReadRun(r io.Reader, path string) (*Run, error) {
-	var pp benchproc.ProjectionParser
-	proj, err := pp.Parse(projectionKeys, nil)
-	if err != nil {
-		return nil, fmt.Errorf("results: projection: %w", err)
-	}
-	fields := proj.Fields()
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("results: %s: %w", path, err)
@@ -286,26 +258,18 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 				// when none of its cases ran.
 				continue
 			}
-			key := proj.Project(rec)
 			name := string(rec.Name.Full())
 			s := byName[name]
 			if s == nil {
-				s = &Sample{Keys: map[string]string{}, Config: map[string]string{}, Values: map[string][]float64{}}
-				for i, f := range fields {
-					if v := key.Get(f); v != "" {
-						s.Keys[nameKeys[i]] = v
-					}
+				keys, err := runfile.Parse(name)
+				if err != nil {
+					return nil, fmt.Errorf("results: %s: %w", path, err)
 				}
+				s = &Sample{Keys: keys, Config: map[string]string{}, Values: map[string][]float64{}}
 				for _, k := range nameKeys {
-					if _, ok := s.Keys[k]; ok {
-						continue
+					if !strings.Contains(name, "/"+k+"=") {
+						s.Implied = append(s.Implied, k)
 					}
-					implied, ok := impliedKeys[k]
-					if !ok {
-						return nil, fmt.Errorf("results: %s: benchmark %s lacks key %s", path, name, k)
-					}
-					s.Keys[k] = implied(s.Keys)
-					s.Implied = append(s.Implied, k)
 				}
 				for _, c := range rec.Config {
 					if c.File {

@@ -93,6 +93,38 @@ func TestReadRunImpliedOpts(t *testing.T) {
 	}
 }
 
+// A case's keys are its name's (runfile.Parse), those it lacks implied
+// and listed; a name that lacks another key, or has a part that is not
+// key=value, is an error naming the file.
+func TestReadRunNames(t *testing.T) {
+	const mid = "/size=8x8/filter=box3/k=3/block=16x16/border=zero/type=f32/ch=1/layout=interleaved/cache=hot/timing=kernel/mem=none"
+	for _, tt := range []struct {
+		name    string
+		implied []string
+		err     string
+	}{
+		{"BenchmarkConv/variant=gpu-naive" + mid + "/opts=nofma-8", []string{"tune", "gpus"}, ""},
+		{"BenchmarkConv/variant=gpu-naive" + mid, []string{"opts", "tune", "gpus"}, ""},
+		{"BenchmarkConv/variant=gpu-naive" + mid + "/opts=default/tune=shared=1/gpus=0,1", nil, ""},
+		{"BenchmarkConv/variant=gpu-naive/size=8x8", nil, `lacks key "filter"`},
+		{"BenchmarkConv/variant=gpu-naive" + mid + "/oops", nil, `"oops"`},
+	} {
+		r, err := ReadRun(strings.NewReader(tt.name+" 1 100 ns/op\n"), "data/g/x.txt")
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), "data/g/x.txt") {
+				t.Errorf("%s: error %v, want one with %s naming the file", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || len(r.Samples) != 1 {
+			t.Fatalf("%s: %v, %d samples", tt.name, err, len(r.Samples))
+		}
+		if s := r.Samples[0]; !slices.Equal(s.Implied, tt.implied) || s.Keys["variant"] != "gpu-naive" || s.Keys["tune"] == "" {
+			t.Errorf("%s: keys %v, implied %q; want implied %q", tt.name, s.Keys, s.Implied, tt.implied)
+		}
+	}
+}
+
 func TestExactnessTable(t *testing.T) {
 	tb := exactness002(syntheticHost(t, true))
 	if tb == nil {

@@ -8,7 +8,10 @@
 // keys of a case's name and their values when a stored name lacks one,
 // the rule that pairs names stored at different times, the directory name
 // of a host's results, and the comment line of a case its variant refused
-// as unsupported. It imports nothing that needs a GPU, so that the
+// as unsupported. It reads a run's cases under their pairing names
+// (ReadCases) and tallies how two runs' shared cases compare (Tally), for
+// the comparison of runs, the fleet's and the report's across GPUs. It
+// imports nothing that needs a GPU, so that the
 // benchmarks, which write runs, and package results, which reads them
 // from stored files, share one definition without importing each other.
 package runfile

@@ -33,13 +33,7 @@ const CPUTiming = "cpu"
 // used (Implied). A name that lacks any other key of Keys, or has a part
 // that is not key=value, is an error.
 func Parse(name string) (map[string]string, error) {
-	name = strings.TrimPrefix(name, "BenchmarkConv/")
-	name = strings.TrimPrefix(name, "Conv/")
-	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '=') {
-		if _, err := strconv.Atoi(name[i+1:]); err == nil {
-			name = name[:i]
-		}
-	}
+	_, name, _ = splitName(name)
 	kv := map[string]string{}
 	for _, part := range strings.Split(name, "/") {
 		k, v, ok := strings.Cut(part, "=")
@@ -59,6 +53,25 @@ func Parse(name string) (map[string]string, error) {
 		}
 	}
 	return kv, nil
+}
+
+// splitName splits a case name into its leading "BenchmarkConv/" or
+// "Conv/", if any, its key=value parts and its "-N" GOMAXPROCS suffix, if
+// any.
+func splitName(name string) (prefix, parts, suffix string) {
+	for _, p := range []string{"BenchmarkConv/", "Conv/"} {
+		if strings.HasPrefix(name, p) {
+			prefix = p
+			break
+		}
+	}
+	parts = name[len(prefix):]
+	if i := strings.LastIndexByte(parts, '-'); i > strings.LastIndexByte(parts, '=') {
+		if _, err := strconv.Atoi(parts[i+1:]); err == nil {
+			parts, suffix = parts[:i], parts[i:]
+		}
+	}
+	return prefix, parts, suffix
 }
 
 // TimeUnits are the units of the time an operation a result line may

@@ -1,9 +1,6 @@
 package runfile
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // PairingName returns the case name, with or without the leading
 // "BenchmarkConv/" and the "-N" GOMAXPROCS suffix (both kept), in the
@@ -13,19 +10,7 @@ import (
 // its absence implies, as is gpus. Runs stored at different times then
 // name the same case alike, so that benchstat pairs them.
 func PairingName(name string) (string, error) {
-	prefix := ""
-	for _, p := range []string{"BenchmarkConv/", "Conv/"} {
-		if strings.HasPrefix(name, p) {
-			prefix = p
-			break
-		}
-	}
-	suffix := ""
-	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '=') {
-		if _, err := strconv.Atoi(name[i+1:]); err == nil {
-			suffix = name[i:]
-		}
-	}
+	prefix, _, suffix := splitName(name)
 	kv, err := Parse(name)
 	if err != nil {
 		return "", err

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
+
+	"github.com/convbench/convbench/internal/median"
+	"github.com/convbench/convbench/runfile"
 )
 
 // referenceVariant is the variant -col variant compares the others with
@@ -24,38 +26,27 @@ func byKey(files []*file, key, base string) ([]*file, error) {
 	index := map[string]*file{}
 	var paths []string
 	for _, f := range files {
-		paths = append(paths, f.path)
-		for _, name := range f.cases {
+		paths = append(paths, f.Path)
+		for _, name := range f.Names {
 			kvs := caseKeys(name)
 			v := valueOf(kvs, key)
 			if v == "-" {
-				return nil, fmt.Errorf("%s: case %s has no key %s (-col takes a key of the cases' names, such as variant)", f.path, name, key)
+				return nil, fmt.Errorf("%s: case %s has no key %s (-col takes a key of the cases' names, such as variant)", f.Path, name, key)
 			}
 			col, ok := index[v]
 			if !ok {
-				col = &file{label: v, host: f.host, values: map[string]map[string][]float64{}, meta: f.meta}
+				col = &file{label: v, host: f.host, Cases: runfile.Cases{Meta: f.Meta}}
 				index[v] = col
 				cols = append(cols, col)
 			}
 			rest := nameWithout(kvs, key)
-			byUnit, ok := col.values[rest]
-			if !ok {
-				byUnit = map[string][]float64{}
-				col.values[rest] = byUnit
-				col.cases = append(col.cases, rest)
-			}
-			for unit, vs := range f.values[name] {
-				byUnit[unit] = append(byUnit[unit], vs...)
-			}
-			for _, u := range f.units {
-				if !slices.Contains(col.units, u) {
-					col.units = append(col.units, u)
-				}
+			for _, u := range f.Units {
+				col.Add(rest, u, f.Values[name][u]...)
 			}
 		}
 	}
 	for _, c := range cols {
-		c.path = strings.Join(paths, ", ")
+		c.Path = strings.Join(paths, ", ")
 	}
 	switch {
 	case base == "" && key == "variant" && index[referenceVariant] != nil:
@@ -100,24 +91,22 @@ func nameWithout(kvs []keyValue, key string) string {
 // slowest: the highest geometric mean, over the cases it shares with
 // another column, of its median time per operation over theirs.
 func slowestColumn(cols []*file) string {
-	best, bestScore := cols[0].label, math.Inf(-1)
+	best, bestScore := cols[0].label, 0.0
 	for _, c := range cols {
-		var logs float64
-		n := 0
-		for _, name := range c.cases {
+		var tl runfile.Tally
+		for _, name := range c.Names {
 			mine, ok := medianTime(c, name)
 			if !ok {
 				continue
 			}
 			for _, o := range cols {
 				if theirs, ok := medianTime(o, name); ok && o != c {
-					logs += math.Log(mine / theirs)
-					n++
+					tl.Add(theirs, mine, false)
 				}
 			}
 		}
-		if n > 0 && logs/float64(n) > bestScore {
-			best, bestScore = c.label, logs/float64(n)
+		if tl.Pairs > 0 && tl.Geomean() > bestScore {
+			best, bestScore = c.label, tl.Geomean()
 		}
 	}
 	return best
@@ -126,14 +115,9 @@ func slowestColumn(cols []*file) string {
 // medianTime is the median of the first time metric f has for case
 // name, if it is positive.
 func medianTime(f *file, name string) (float64, bool) {
-	for _, u := range f.units {
-		if vs := f.values[name][u]; isTime(u) && len(vs) > 0 {
-			m := slices.Clone(vs)
-			slices.Sort(m)
-			med := m[len(m)/2]
-			if len(m)%2 == 0 {
-				med = (m[len(m)/2-1] + m[len(m)/2]) / 2
-			}
+	for _, u := range f.Units {
+		if vs := f.Values[name][u]; isTime(u) && len(vs) > 0 {
+			med := median.Of(vs)
 			return med, med > 0
 		}
 	}

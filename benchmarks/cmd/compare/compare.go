@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -13,9 +12,6 @@ import (
 // sweepCount is the default -count of benchmarks/cmd/sweep: the runs
 // of each case in a default results file.
 const sweepCount = 5
-
-// benchstatConfidence is benchstat's default confidence level.
-const benchstatConfidence = 0.95
 
 // A comparison is the tables comparing a set of files, the first the
 // base the others are compared with.
@@ -46,7 +42,7 @@ type comparison struct {
 func (c *comparison) dropUnshared(files []*file) []*file {
 	kept := files[:1]
 	for _, f := range files[1:] {
-		if slices.ContainsFunc(f.cases, func(name string) bool { _, ok := files[0].values[name]; return ok }) {
+		if slices.ContainsFunc(f.Names, func(name string) bool { _, ok := files[0].Values[name]; return ok }) {
 			kept = append(kept, f)
 		} else {
 			c.unshared = append(c.unshared, f.label)
@@ -92,10 +88,6 @@ type delta struct {
 func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	base := files[0]
 	c := &comparison{col: col, files: files, all: all, width: maxWidth, unpaired: make([]int, len(files))}
-	inBase := map[string]bool{}
-	for _, name := range base.cases {
-		inBase[name] = true
-	}
 	if col != "" {
 		files = c.dropUnshared(files)
 		c.files, c.unpaired = files, make([]int, len(files))
@@ -103,8 +95,8 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	inOther := map[string]bool{}
 	for i, f := range files[1:] {
 		shared := 0
-		for _, name := range f.cases {
-			if inBase[name] {
+		for _, name := range f.Names {
+			if _, ok := base.Values[name]; ok {
 				shared++
 				inOther[name] = true
 			} else {
@@ -112,14 +104,14 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 			}
 		}
 		if shared == 0 && col == "" {
-			return nil, fmt.Errorf("%s and %s have no case in common", base.path, f.path)
+			return nil, fmt.Errorf("%s and %s have no case in common", base.Path, f.Path)
 		}
 	}
 	c.paired = len(inOther)
 	if c.paired == 0 {
-		return nil, fmt.Errorf("%s: no case of %s=%s has a counterpart of another %s", base.path, col, base.label, col)
+		return nil, fmt.Errorf("%s: no case of %s=%s has a counterpart of another %s", base.Path, col, base.label, col)
 	}
-	c.unpaired[0] = len(base.cases) - c.paired
+	c.unpaired[0] = len(base.Names) - c.paired
 	for _, unit := range c.units() {
 		if t := c.newTable(unit, inOther); len(t.rows) > 0 {
 			c.tables = append(c.tables, t)
@@ -127,9 +119,9 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 	}
 	if len(c.tables) == 0 {
 		if col != "" {
-			return nil, fmt.Errorf("%s: the columns of %s have no time metric in common (-all compares every metric)", base.path, col)
+			return nil, fmt.Errorf("%s: the columns of %s have no time metric in common (-all compares every metric)", base.Path, col)
 		}
-		return nil, fmt.Errorf("%s and %s have no time metric in common (-all compares every metric)", base.path, files[1].path)
+		return nil, fmt.Errorf("%s and %s have no time metric in common (-all compares every metric)", base.Path, files[1].Path)
 	}
 	c.common = commonKeys(c.allRows())
 	c.unset = unsetKeys(c.allRows(), c.common)
@@ -141,7 +133,7 @@ func newComparison(files []*file, all bool, col string) (*comparison, error) {
 func (c *comparison) units() []string {
 	var units []string
 	for _, f := range c.files {
-		for _, u := range f.units {
+		for _, u := range f.Units {
 			if (c.all || isTime(u)) && !slices.Contains(units, u) {
 				units = append(units, u)
 			}
@@ -161,15 +153,15 @@ func isTime(unit string) bool {
 // another (paired) and have the unit there too.
 func (c *comparison) newTable(unit string, paired map[string]bool) *table {
 	t := &table{unit: unit}
-	assume := c.files[0].meta.GetAssumption(unit)
-	for _, name := range c.files[0].cases {
+	assume := c.files[0].Meta.GetAssumption(unit)
+	for _, name := range c.files[0].Names {
 		if !paired[name] {
 			continue
 		}
 		r := &row{keys: caseKeys(name)}
 		var samples []*benchmath.Sample
 		for _, f := range c.files {
-			vs := f.values[name][unit]
+			vs := f.Values[name][unit]
 			if len(vs) == 0 {
 				samples = append(samples, nil)
 				r.cells = append(r.cells, cell{})
@@ -264,12 +256,12 @@ func levelNote(level float64, ns []int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "± is the half-width of the median's %s confidence interval, distribution-free as benchstat computes it, "+
 		"at the level the sweep's summary prints: benchstat's default, %s, needs %d runs a case, and the sweep's default -count is %d.",
-		pct(level), pct(benchstatConfidence), minRuns(benchstatConfidence), sweepCount)
+		pct(level), pct(runfile.BenchstatConfidence), runfile.MinRuns(runfile.BenchstatConfidence), sweepCount)
 	for _, n := range ns {
-		lo, hi, conf := intervalOrders(n, level)
+		lo, hi, conf := runfile.IntervalRanks(n, level)
 		switch {
 		case lo == 0:
-			fmt.Fprintf(&b, " With %s there is none (±∞): %d are needed.", runs(n), minRuns(level))
+			fmt.Fprintf(&b, " With %s there is none (±∞): %d are needed.", runs(n), runfile.MinRuns(level))
 		case lo == 1 && hi == n:
 			fmt.Fprintf(&b, " With %s the interval is their range, of %s confidence.", runs(n), pct(conf))
 		default:
@@ -286,7 +278,7 @@ func testNote(base string, ns []int) string {
 	s := fmt.Sprintf("vs %s: the change in median where the Mann-Whitney U test of the runs gives p <= %v, as benchstat tests; ~ where it does not.", base, alpha)
 	if len(ns) > 0 {
 		n := ns[0]
-		p := minP(n)
+		p := runfile.BestP(n)
 		s += fmt.Sprintf(" %s against %d reach p = %.3f at best", runs(n), n, p)
 		if p > alpha {
 			s += ", never a change"
@@ -294,43 +286,6 @@ func testNote(base string, ns []int) string {
 		s += "."
 	}
 	return s
-}
-
-// intervalOrders returns which runs, by rank from 1, bound the interval
-// of the median of n runs at level, and its actual confidence; lo is 0
-// where n runs have no such interval.
-func intervalOrders(n int, level float64) (lo, hi int, confidence float64) {
-	ranks := make([]float64, n)
-	for i := range ranks {
-		ranks[i] = float64(i + 1)
-	}
-	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ranks, &benchmath.DefaultThresholds), level)
-	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
-		return 0, 0, s.Confidence
-	}
-	return int(s.Lo), int(s.Hi), s.Confidence
-}
-
-// minRuns is the fewest runs whose median has an interval at level.
-func minRuns(level float64) int {
-	n := 2
-	for ; n < 1000; n++ {
-		if lo, _, _ := intervalOrders(n, level); lo > 0 {
-			break
-		}
-	}
-	return n
-}
-
-// minP is the smallest p the Mann-Whitney U test gives for n runs
-// against n: that of two sets of runs apart.
-func minP(n int) float64 {
-	a, b := make([]float64, n), make([]float64, n)
-	for i := range a {
-		a[i], b[i] = float64(i), float64(n+i)
-	}
-	th := &benchmath.DefaultThresholds
-	return benchmath.AssumeNothing.Compare(benchmath.NewSample(a, th), benchmath.NewSample(b, th)).P
 }
 
 // pct formats a fraction as a percentage: 0.9375 is "93.75%".

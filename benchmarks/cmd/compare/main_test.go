@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/internal/golden"
+	"github.com/convbench/convbench/runfile"
 )
 
 // TestMain runs the command itself when the tests start their own
@@ -95,9 +95,9 @@ func TestColumnBase(t *testing.T) {
 			t.Errorf("-col %s -baseline %q: base %s, want %s", tt.key, tt.base, cols[0].label, tt.want)
 		}
 	}
-	two := []*file{{path: "x.txt", cases: []string{"Conv/variant=a/size=1x1", "Conv/variant=b/size=1x1"},
-		values: map[string]map[string][]float64{"Conv/variant=a/size=1x1": {"sec/op": {1, 2}}, "Conv/variant=b/size=1x1": {"sec/op": {3, 4}}},
-		units:  []string{"sec/op"}}}
+	two := []*file{{Cases: runfile.Cases{Path: "x.txt"}}}
+	two[0].Add("Conv/variant=a/size=1x1", "sec/op", 1, 2)
+	two[0].Add("Conv/variant=b/size=1x1", "sec/op", 3, 4)
 	if cols, err := byKey(two, "variant", ""); err != nil || cols[0].label != "b" {
 		t.Errorf("byKey without a reference: %v, want b, the slower, first", err)
 	}
@@ -231,34 +231,6 @@ func TestExit(t *testing.T) {
 	}
 	if s := stderr.String(); !strings.HasPrefix(s, "compare: ") || strings.Count(s, "\n") != 1 || !strings.Contains(s, "missing.txt") {
 		t.Errorf("stderr %q: want one line naming missing.txt", s)
-	}
-}
-
-func TestIntervalOrders(t *testing.T) {
-	for _, tt := range []struct {
-		n          int
-		level      float64
-		lo, hi     int
-		confidence float64
-	}{
-		{5, 0.90, 1, 5, 0.9375}, // the range: 1 - 2/2⁵
-		{5, 0.95, 0, 0, 0},      // none: 93.75% is the most 5 runs give
-		{6, 0.95, 1, 6, 0.96875},
-		{4, 0.90, 0, 0, 0},
-	} {
-		lo, hi, conf := intervalOrders(tt.n, tt.level)
-		if lo != tt.lo || hi != tt.hi || tt.lo > 0 && math.Abs(conf-tt.confidence) > 1e-9 {
-			t.Errorf("intervalOrders(%d, %v) = %d, %d, %v; want %d, %d, %v", tt.n, tt.level, lo, hi, conf, tt.lo, tt.hi, tt.confidence)
-		}
-	}
-	if n := minRuns(0.95); n != 6 {
-		t.Errorf("minRuns(0.95) = %d, want 6", n)
-	}
-	if n := minRuns(0.90); n != 5 {
-		t.Errorf("minRuns(0.90) = %d, want 5", n)
-	}
-	if p := minP(5); math.Abs(p-2.0/252) > 1e-9 {
-		t.Errorf("minP(5) = %v, want 2/252", p)
 	}
 }
 

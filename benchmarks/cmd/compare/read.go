@@ -2,92 +2,41 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"slices"
 	"strings"
 
 	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchfmt"
 )
 
-// A file is the benchmark results of one results file.
+// A file is the cases of one results file, or of one column of -col,
+// and the column it is shown in.
 type file struct {
-	path  string
-	label string   // its column's name: "old", "new", or "A", "B", ...
-	host  string   // "gpu: ..." or "cpu: ..." from its configuration, or ""
-	cases []string // case names (runfile.PairingName), in order of appearance
-	// values holds every value of each case, by case name and tidied
-	// unit ("sec/op"), in the order read.
-	values map[string]map[string][]float64
-	units  []string // tidied units, in order of appearance
-	meta   benchfmt.UnitMetadataMap
+	runfile.Cases
+	label string // its column's name: "old", "new", or "A", "B", ...
+	host  string // "gpu: ..." or "cpu: ..." from its configuration, or ""
 }
 
 // readFile reads the results file at path. A file without benchmark
 // results is an error.
 func readFile(path string) (*file, error) {
-	r, err := os.Open(path)
+	cs, err := runfile.ReadCases(path)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	f := &file{path: path, values: map[string]map[string][]float64{}, meta: benchfmt.UnitMetadataMap{}}
-	rd := benchfmt.NewReader(r, path)
-	for rd.Scan() {
-		switch rec := rd.Result().(type) {
-		case *benchfmt.Result:
-			if err := f.add(rec); err != nil {
-				return nil, err
-			}
-		case *benchfmt.UnitMetadata:
-			f.meta[rec.UnitMetadataKey] = rec
-		}
-	}
-	if err := rd.Err(); err != nil {
-		return nil, err
-	}
-	if len(f.cases) == 0 {
+	if len(cs.Names) == 0 {
 		return nil, fmt.Errorf("%s: no benchmark results", path)
 	}
-	return f, nil
+	return &file{Cases: *cs, host: hostOf(cs.Config)}, nil
 }
 
-// add records the values of one result line.
-func (f *file) add(res *benchfmt.Result) error {
-	name := string(res.Name)
-	if base, _ := res.Name.Parts(); string(base) == "Conv" {
-		pn, err := runfile.PairingName(name)
-		if err != nil {
-			file, line := res.Pos()
-			return fmt.Errorf("%s:%d: %w", file, line, err)
-		}
-		name = pn
-	}
-	if f.host == "" {
-		f.host = hostOf(res)
-	}
-	byUnit, ok := f.values[name]
-	if !ok {
-		byUnit = map[string][]float64{}
-		f.values[name] = byUnit
-		f.cases = append(f.cases, name)
-	}
-	for _, v := range res.Values {
-		if !slices.Contains(f.units, v.Unit) {
-			f.units = append(f.units, v.Unit)
-		}
-		byUnit[v.Unit] = append(byUnit[v.Unit], v.Value)
-	}
-	return nil
-}
-
-// hostOf names the machine that ran res: its GPU, or its CPU where the
-// run had no GPU, without the padding the name may carry.
-func hostOf(res *benchfmt.Result) string {
-	if g := strings.Join(strings.Fields(res.GetConfig("gpu")), " "); g != "" && g != "none" {
+// hostOf names the machine that ran a file of configuration cfg: its
+// GPU, or its CPU where the run had no GPU, without the padding the name
+// may carry.
+func hostOf(cfg map[string]string) string {
+	if g := strings.Join(strings.Fields(cfg["gpu"]), " "); g != "" && g != "none" {
 		return "gpu: " + g
 	}
-	if c := strings.Join(strings.Fields(res.GetConfig("cpu")), " "); c != "" {
+	if c := strings.Join(strings.Fields(cfg["cpu"]), " "); c != "" {
 		return "cpu: " + c
 	}
 	return ""

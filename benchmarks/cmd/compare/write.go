@@ -17,7 +17,7 @@ import (
 func (c *comparison) write(w io.Writer) error {
 	var lines []string
 	if c.col != "" {
-		l := "runs of " + c.files[0].path
+		l := "runs of " + c.files[0].Path
 		if h := c.files[0].host; h != "" {
 			l += " (" + h + ")"
 		}
@@ -32,7 +32,7 @@ func (c *comparison) write(w io.Writer) error {
 		if c.col != "" {
 			break
 		}
-		l := f.label + ": " + f.path
+		l := f.label + ": " + f.Path
 		if f.host != "" {
 			l += " (" + f.host + ")"
 		}
@@ -278,8 +278,8 @@ func (c *comparison) render(t *table, lay *layout) []string {
 		lines = append(lines, indent+grid.line(next))
 	}
 	for i, f := range c.files[1:] {
-		if tl := tally(t.rows, i); tl.n > 0 {
-			lines = append(lines, wrap(tl.String(f.label+" vs "+c.files[0].label), c.width)...)
+		if tl := tally(t.rows, i); tl.Pairs > 0 {
+			lines = append(lines, wrap(tallyLine(f.label+" vs "+c.files[0].label, tl), c.width)...)
 		}
 	}
 	for _, warn := range warnings(t) {
@@ -360,7 +360,7 @@ func (c *comparison) grid(t *table, lay *layout) *grid {
 	for i := range c.files {
 		col := summarize(t.unit, rows, i)
 		if mean {
-			col = append(col, col.geomean(t.unit, means, i))
+			col = append(col, summaryText{value: benchunit.CommonScale(means, benchunit.ClassOf(t.unit)).Format(means[i])})
 		}
 		g.addColumn(col.texts())
 	}
@@ -425,11 +425,6 @@ func summarize(unit string, rows []*row, i int) summaryColumn {
 		col = append(col, summaryText{value: sc.Format(cl.sum.Center), ci: cl.sum.PctRangeString()})
 	}
 	return col
-}
-
-// geomean is file i's geometric mean, scaled for those of every file.
-func (col summaryColumn) geomean(unit string, means []float64, i int) summaryText {
-	return summaryText{value: benchunit.CommonScale(means, benchunit.ClassOf(unit)).Format(means[i])}
 }
 
 // texts aligns the column's medians and intervals: "14.21µ ±  3%".
@@ -619,38 +614,23 @@ func wrap(text string, w int) []string {
 	return lines
 }
 
-// A changeTally counts the cases a file shares with the first and how
-// many of them the test calls lower or higher in it.
-type changeTally struct{ n, lower, higher int }
-
 // tally counts the changes of rows from the first file to file i+1: the
 // cases both hold, and those whose change the Mann-Whitney U test calls
 // significant (p <= alpha, as the delta column prints them), lower and
 // higher.
-func tally(rows []*row, i int) changeTally {
-	var tl changeTally
+func tally(rows []*row, i int) runfile.Tally {
+	var tl runfile.Tally
 	for _, r := range rows {
-		d := r.deltas[i]
-		if !d.ok {
-			continue
-		}
-		tl.n++
-		if d.cmp.P > d.cmp.Alpha {
-			continue
-		}
-		switch old, new := r.cells[0].sum.Center, r.cells[i+1].sum.Center; {
-		case new < old:
-			tl.lower++
-		case new > old:
-			tl.higher++
+		if d := r.deltas[i]; d.ok {
+			tl.Add(r.cells[0].sum.Center, r.cells[i+1].sum.Center, d.cmp.P <= d.cmp.Alpha)
 		}
 	}
 	return tl
 }
 
-// String says the tally under a table: "new vs old: 5 of 8 cases
-// differ, 3 lower and 2 higher; 3 ~".
-func (tl changeTally) String(which string) string {
+// tallyLine says tl under a table: "new vs old: 5 of 8 cases differ, 3
+// lower and 2 higher; 3 ~".
+func tallyLine(which string, tl runfile.Tally) string {
 	return fmt.Sprintf("%s: %d of %d cases differ, %d lower and %d higher; %d ~", which,
-		tl.lower+tl.higher, tl.n, tl.lower, tl.higher, tl.n-tl.lower-tl.higher)
+		tl.Lower+tl.Higher, tl.Pairs, tl.Lower, tl.Higher, tl.Same)
 }
