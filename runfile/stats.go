@@ -46,6 +46,11 @@ func (t Tally) Geomean() float64 { return math.Exp(t.logs / float64(t.Pairs)) }
 // intervals.
 const BenchstatConfidence = 0.95
 
+// DefaultCount is the number of result lines a case has in a run the
+// sweep writes at its default -count: the least that gives each case's
+// median an interval at BenchstatConfidence (MinRuns).
+const DefaultCount = 6
+
 // IntervalRanks returns which of n runs, by rank from 1, bound the
 // confidence interval at level of their median (benchmath's order
 // statistics, as benchstat computes it), and the interval's actual

@@ -9,10 +9,6 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// sweepCount is the default -count of benchmarks/cmd/sweep: the runs
-// of each case in a default results file.
-const sweepCount = 5
-
 // A comparison is the tables comparing a set of files, the first the
 // base the others are compared with.
 type comparison struct {
@@ -256,7 +252,7 @@ func levelNote(level float64, ns []int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "± is the half-width of the median's %s confidence interval, distribution-free as benchstat computes it, "+
 		"at the level the sweep's summary prints: benchstat's default, %s, needs %d runs a case, and the sweep's default -count is %d.",
-		pct(level), pct(runfile.BenchstatConfidence), runfile.MinRuns(runfile.BenchstatConfidence), sweepCount)
+		pct(level), pct(runfile.BenchstatConfidence), runfile.MinRuns(runfile.BenchstatConfidence), runfile.DefaultCount)
 	for _, n := range ns {
 		lo, hi, conf := runfile.IntervalRanks(n, level)
 		switch {

@@ -9,10 +9,9 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// DefaultCount is the sweep's -count, the result lines of every case:
-// the least that gives each case's median an interval in benchstat
-// (minIntervalCount).
-const DefaultCount = 6
+// DefaultCount is the sweep's -count, the result lines of every case
+// (runfile.DefaultCount).
+const DefaultCount = runfile.DefaultCount
 
 // minSignificantCount is the least count of result lines a case needs in
 // each of two runs for benchstat's comparison (benchmath's Mann-Whitney
