@@ -135,6 +135,21 @@ func gpuQ(variant, block string) Q {
 	return q
 }
 
+// caseQ is the fixed keys of variant's case: cpuQ for a CPU variant
+// (cpu-*), else gpuQ with block.
+func caseQ(variant, block string) Q {
+	if strings.HasPrefix(variant, "cpu-") {
+		return cpuQ(variant)
+	}
+	return gpuQ(variant, block)
+}
+
+// image returns q on an image of size, through filter, of element type
+// typ and ch channels.
+func (q Q) image(size, filter, typ, ch string) Q {
+	return q.with("size", size, "filter", filter, "type", typ, "ch", ch)
+}
+
 // rankingQ is the case GPU variants are ranked by: the default preset's
 // Gaussian 5x5 filter over a 1024x1024 one-channel float image, hot L2,
 // zero border, default compile options, kernel time.
