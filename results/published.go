@@ -163,11 +163,16 @@ var report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel",
 // have none (every channel variant keeps the filter in constant memory).
 var report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
 
-// report003KernelSize is table 1 (1000x1000 RGB, box K): average times in ms.
-var report003KernelSize = []struct {
-	K     string
-	Times []float64 // in Report003Methods order
-}{
+// report003Row is one row of report 003's tables 1 and 3: the filter size
+// or image size and the average time in ms of each method, in
+// report003Methods order.
+type report003Row struct {
+	Axis  string
+	Times []float64
+}
+
+// report003KernelSize is table 1 (1000x1000 RGB, box K).
+var report003KernelSize = []report003Row{
 	{"3", []float64{1.89, 8.73, 2.83, 2.48, 2.13, 28.88}},
 	{"9", []float64{2.48, 11.22, 4.27, 2.66, 2.38, 232.30}},
 	{"17", []float64{4.87, 8.27, 4.86, 3.65, 3.67, 1004.94}},
@@ -176,11 +181,8 @@ var report003KernelSize = []struct {
 	{"121", []float64{142.25, 467.18, 164.62, 104.56, 163.21, 60764.00}},
 }
 
-// report003ImageSize is table 3 (box 11x11): average times in ms.
-var report003ImageSize = []struct {
-	Size  string
-	Times []float64
-}{
+// report003ImageSize is table 3 (box 11x11).
+var report003ImageSize = []report003Row{
 	{"100x100", []float64{0.21, 0.25, 0.21, 0.25, 0.20, 4.00}},
 	{"100x1000", []float64{0.47, 0.80, 0.60, 0.46, 0.45, 44.45}},
 	{"1000x1000", []float64{2.91, 11.10, 4.34, 2.88, 2.60, 462.52}},

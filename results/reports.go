@@ -104,6 +104,10 @@ func xCell(r float64) string {
 	}
 	return Sig(r, 3) + "×"
 }
+
+// pubX formats a speedup a report published, to 4 significant digits.
+func pubX(v float64) string { return Sig(v, 4) + "×" }
+
 func pubMS(v float64) string {
 	if v <= 0 {
 		return missing
