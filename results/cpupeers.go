@@ -47,11 +47,7 @@ func cpuPeerSample(run *Run, p OpenCVPeer, typ string) *Sample {
 // the quoted figures and their source.
 func sectionCPUPeers(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU peers: cpu-fast beside OpenCV's quoted filter2D and sepFilter2D times"}
-	for _, h := range hosts {
-		run := h.run("cpu-peers")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "cpu-peers") {
 		c := ceilingsOf(run)
 		ceil := fmt.Sprintf("Measured in the same run: copy %s GB/s, vector FMA peak %s GFLOP/s, scalar multiply-add rate %s GFLOP/s.",
 			num(c.copyGBps, true), num(c.fmaGFLOPs, true), num(c.scalarGFLOPs, true))

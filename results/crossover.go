@@ -226,10 +226,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 	if gpu == "" {
 		return nil, fmt.Errorf("results: %s: the run names no gpu", run.Path)
 	}
-	t := &crossover.Table{GPU: gpu, Run: run.Path}
-	if c := run.Commit(); c != "" {
-		t.Run += " at " + c
-	}
+	t := &crossover.Table{GPU: gpu, Run: run.Path + run.at()}
 	cases := map[string]string{}
 	for _, c := range readCrossover(run) {
 		w, h, ok := parseSize(c.size)
@@ -286,10 +283,7 @@ func sectionCrossover(hosts []*Host) *Section {
 		if len(cases) == 0 {
 			continue
 		}
-		which := "run `" + run.Preset + "`"
-		if c := run.Commit(); c != "" {
-			which += " at " + c
-		}
+		which := "run `" + run.Preset + "`" + run.at()
 		shown = true
 		s.Plots = append(s.Plots, crossoverPlots(h, cases)...)
 		s.Tables = append(s.Tables, crossoverWinners(h, which, cases))

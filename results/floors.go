@@ -334,9 +334,7 @@ func sectionFloors(hosts []*Host) *Section {
 		if run.Preset != "roofline" {
 			which = "run `" + run.Preset + "`, the preset with narrowed axes (" + strings.TrimSpace(run.Config[runfile.KeySweepAxes]) + "), there being no run of its own axes"
 		}
-		if c := run.Commit(); c != "" {
-			which += " at " + c
-		}
+		which += run.at()
 		for _, family := range floorFamilies {
 			t := floorsTable(h, d, family, which, plots[family])
 			if t == nil {

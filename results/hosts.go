@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -197,6 +198,27 @@ func (h *Host) run(preset string) *Run {
 		}
 	}
 	return nil
+}
+
+// hostRuns yields each host of hosts that has a run of preset, with that
+// run (Host.run).
+func hostRuns(hosts []*Host, preset string) iter.Seq2[*Host, *Run] {
+	return func(yield func(*Host, *Run) bool) {
+		for _, h := range hosts {
+			if r := h.run(preset); r != nil && !yield(h, r) {
+				return
+			}
+		}
+	}
+}
+
+// at is " at <commit>" for a run whose header names its commit
+// (Run.Commit), else "".
+func (r *Run) at() string {
+	if c := r.Commit(); c != "" {
+		return " at " + c
+	}
+	return ""
 }
 
 // runOrCustom returns h's run of preset: the run of the preset's own axes

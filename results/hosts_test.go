@@ -113,3 +113,32 @@ func TestRunCommit(t *testing.T) {
 		}
 	}
 }
+
+// hostRuns yields the hosts with a run of the preset, each with that run.
+func TestHostRuns(t *testing.T) {
+	a := &Host{Slug: "a", Runs: []*Run{{Preset: "default"}, {Preset: "cpu-peers"}}}
+	b := &Host{Slug: "b", Runs: []*Run{{Preset: "cpu-peers-custom-1"}}}
+	c := &Host{Slug: "c", Runs: []*Run{{Preset: "cpu-peers"}}}
+	var got []string
+	for h, r := range hostRuns([]*Host{a, b, c}, "cpu-peers") {
+		got = append(got, h.Slug+":"+r.Preset)
+	}
+	if want := []string{"a:cpu-peers", "c:cpu-peers"}; !slices.Equal(got, want) {
+		t.Errorf("hostRuns = %v, want %v", got, want)
+	}
+	for range hostRuns([]*Host{a, c}, "cpu-peers") {
+		break // a yield that stops must end the loop without a panic
+	}
+}
+
+// caseQ picks the CPU keys for a cpu-* variant and the GPU keys, with the
+// block, for any other.
+func TestCaseQ(t *testing.T) {
+	if got := caseQ("cpu-naive", "16x16"); got["timing"] != "cpu" || got["block"] != "" {
+		t.Errorf("caseQ(cpu-naive) = %v, want CPU timing and no block", got)
+	}
+	if got := caseQ("gpu-naive", "16x16").image("1024x1024", "gauss3", "u8", "3"); got["timing"] != "kernel" || got["block"] != "16x16" ||
+		got["size"] != "1024x1024" || got["filter"] != "gauss3" || got["type"] != "u8" || got["ch"] != "3" {
+		t.Errorf("caseQ(gpu-naive).image = %v", got)
+	}
+}

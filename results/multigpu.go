@@ -40,11 +40,7 @@ func allGPUs(n int) string {
 // measured) and the timeline of its one overlapped run.
 func sectionMultiGPU(hosts []*Host) *Section {
 	s := &Section{Report: "004-multigpu", Title: "Report 004: row slabs over several GPUs, streams, images larger than a GPU (preset 004-multigpu)"}
-	for _, h := range hosts {
-		run := h.run("004-multigpu")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "004-multigpu") {
 		n, _ := strconv.Atoi(run.Config[runfile.KeyGPUCount])
 		n = max(n, 1)
 		t := &Table{ID: "004-multigpu-scaling-" + h.Slug,

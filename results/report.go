@@ -110,10 +110,7 @@ func (r *Report) Markdown() []byte {
 		}
 		b.WriteString("\n")
 		for _, run := range h.Runs {
-			fmt.Fprintf(&b, "  - `%s`: %d cases", run.Preset, len(run.Samples))
-			if c := run.Commit(); c != "" {
-				fmt.Fprintf(&b, " at %s", c)
-			}
+			fmt.Fprintf(&b, "  - `%s`: %d cases%s", run.Preset, len(run.Samples), run.at())
 			if c := run.Config[runfile.KeyCPUCap]; c != "" && c != h.Runs[0].Config[runfile.KeyCPUCap] {
 				fmt.Fprintf(&b, " (cpu-cap %s)", c)
 			}

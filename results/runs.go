@@ -278,6 +278,19 @@ func compareCases(a, b *Sample, axes []string) int {
 	return 0
 }
 
+// distinctCases returns the first sample of each distinct combination of
+// the values of keys among samples, ordered by those keys (compareCases).
+func distinctCases(samples []*Sample, keys ...string) []*Sample {
+	var out []*Sample
+	for _, s := range samples {
+		if !slices.ContainsFunc(out, func(o *Sample) bool { return compareCases(o, s, keys) == 0 }) {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Sample) int { return compareCases(a, b, keys) })
+	return out
+}
+
 // plotAxes are the axes a run's plot can put across, in order of
 // preference: the first the run varies is its x axis.
 var plotAxes = []string{"size", "k", "filter", "type", "ch", "border", "layout", "block", "cache", "timing", "mem", "opts", "tune", "gpus"}

@@ -109,10 +109,7 @@ func sectionShapes(hosts []*Host) *Section {
 				d.variants = append(d.variants, v)
 			}
 		}
-		at := ""
-		if c := run.Commit(); c != "" {
-			at = " at " + c
-		}
+		at := run.at()
 
 		types, typeGoal := d.typesTable(h, at)
 		borders, borderGoal := d.bordersTable(h, at)

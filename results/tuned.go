@@ -23,39 +23,18 @@ var tuningTables = tuning.Tables.Default
 // (tune=untuned), both replayed from CUDA graphs in one run.
 func sectionTunedVsDefault(hosts []*Host) *Section {
 	s := &Section{Report: "tuned-vs-default", Title: "Tuned against default settings"}
-	for _, h := range hosts {
-		run := h.run("tuned-vs-default")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "tuned-vs-default") {
 		t := &Table{ID: "tuned-vs-default-" + h.Slug, Title: "Tuning table against the families' defaults — " + h.Title,
 			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuned-vs-default`: \"Tuned\" with no tunable set, so the plan takes the block and tunables of this GPU's tuning table (tables/tuning/" + h.Slug + ".json, the entry of the nearest K and size class), \"Default\" with `tune=untuned`, the family's heuristic defaults. A ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05).",
 			Header:  []string{"Variant", "Size", "Filter", "Tuned", "Default", "Default / tuned"}}
-		type key struct{ variant, size, filter string }
-		var keys []key
-		for _, smp := range run.Samples {
-			k := key{smp.Keys["variant"], smp.Keys["size"], smp.Keys["filter"]}
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-		slices.SortFunc(keys, func(a, b key) int {
-			if a.variant != b.variant {
-				return naturalCompare(a.variant, b.variant)
-			}
-			if c := compareSizes(a.size, b.size); c != 0 {
-				return c
-			}
-			return naturalCompare(a.filter, b.filter)
-		})
-		for _, k := range keys {
-			q := Q{"variant": k.variant, "size": k.size, "filter": k.filter, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
+		for _, c := range distinctCases(run.Samples, "variant", "size", "filter") {
+			q := Q{"variant": c.Keys["variant"], "size": c.Keys["size"], "filter": c.Keys["filter"], "timing": "kernel-graph", "cache": "hot", "opts": "default"}
 			tuned := run.Measure(q.with("tune", "default"))
 			def := run.Measure(q.with("tune", "untuned"))
 			if !tuned.OK() && !def.OK() {
 				continue
 			}
-			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, msCI(tuned), msCI(def), ratioCell(def, tuned)})
+			t.Rows = append(t.Rows, []string{c.Keys["variant"], c.Keys["size"], c.Keys["filter"], msCI(tuned), msCI(def), ratioCell(def, tuned)})
 		}
 		s.Tables = append(s.Tables, t)
 	}
