@@ -200,6 +200,26 @@ func (h *Host) run(preset string) *Run {
 	return nil
 }
 
+// hostKeys are the configuration keys that describe a host, in the
+// order the report lists them.
+var hostKeys = []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps,
+	runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap}
+
+// Setup returns what the first run of h records of hostKeys, as key and
+// value pairs in that order; nil for a host without runs.
+func (h *Host) Setup() [][2]string {
+	if len(h.Runs) == 0 {
+		return nil
+	}
+	var kvs [][2]string
+	for _, k := range hostKeys {
+		if v := h.Runs[0].Config[k]; v != "" {
+			kvs = append(kvs, [2]string{k, v})
+		}
+	}
+	return kvs
+}
+
 // hostRuns yields each host of hosts that has a run of preset, with that
 // run (Host.run).
 func hostRuns(hosts []*Host, preset string) iter.Seq2[*Host, *Run] {

@@ -325,12 +325,9 @@ func (p *page) overview() string {
 	for _, h := range p.r.Hosts {
 		fmt.Fprintf(&b, "<div class=\"host\" data-host=\"%s\">\n<h4>%s <code>%s</code></h4>\n", esc(h.Slug), esc(h.Title), esc(h.Slug))
 		if len(h.Runs) > 0 {
-			c := h.Runs[0].Config
 			b.WriteString("<dl class=\"config\">")
-			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap} {
-				if v := c[k]; v != "" {
-					fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", esc(k), esc(v))
-				}
+			for _, kv := range h.Setup() {
+				fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", esc(kv[0]), esc(kv[1]))
 			}
 			b.WriteString("</dl>\n")
 		}
@@ -341,16 +338,7 @@ func (p *page) overview() string {
 			if c := run.Commit(); c != "" {
 				fmt.Fprintf(&b, " at %s", esc(c))
 			}
-			if d, k, ok := run.Throttled(); ok {
-				fmt.Fprintf(&b, ", %d throttled samples discarded and taken again", d)
-				if k > 0 {
-					fmt.Fprintf(&b, " (%d kept)", k)
-				}
-			}
-			if n := len(run.Failures); n > 0 {
-				fmt.Fprintf(&b, ", %d failed their correctness gate", n)
-			}
-			b.WriteString("</li>\n")
+			b.WriteString(run.Caveats() + "</li>\n")
 		}
 		b.WriteString("</ul>\n</div>\n")
 	}
