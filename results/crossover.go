@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -144,14 +145,7 @@ func (c crossoverCase) ranked(keep func(string) bool) []string {
 		}
 	}
 	slices.SortFunc(vs, func(a, b string) int {
-		ta, tb := c.times[a].Center(), c.times[b].Center()
-		if ta != tb {
-			if ta < tb {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(c.times[a].Center(), c.times[b].Center()), strings.Compare(a, b))
 	})
 	return vs
 }
@@ -182,13 +176,7 @@ func readCrossover(run *Run) []crossoverCase {
 		}
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		if a.family != b.family {
-			return strings.Compare(a.family, b.family)
-		}
-		if c := compareSizes(a.size, b.size); c != 0 {
-			return c
-		}
-		return a.k - b.k
+		return cmp.Or(strings.Compare(a.family, b.family), compareSizes(a.size, b.size), a.k-b.k)
 	})
 	var out []crossoverCase
 	for _, k := range keys {
@@ -441,7 +429,7 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 				}
 			}
 		}
-		slices.SortFunc(variants, naturalCompare)
+		slices.SortFunc(variants, NaturalCompare)
 		for _, v := range variants {
 			ser := Series{Name: v, Variant: v, Source: h.Title}
 			for _, c := range cs {

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"maps"
@@ -174,15 +175,8 @@ func (h *Host) RankGPU() (variants []string, ns []float64) {
 			}
 		}
 	}
-	for v := range best {
-		variants = append(variants, v)
-	}
-	sort.Slice(variants, func(i, j int) bool {
-		a, b := best[variants[i]], best[variants[j]]
-		if a != b {
-			return a < b
-		}
-		return variants[i] < variants[j]
+	variants = slices.SortedFunc(maps.Keys(best), func(a, b string) int {
+		return cmp.Or(cmp.Compare(best[a], best[b]), strings.Compare(a, b))
 	})
 	for _, v := range variants {
 		ns = append(ns, best[v])

@@ -1,7 +1,5 @@
 package results
 
-import ()
-
 // launchSizes are preset launch-overhead's image sizes.
 var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
 

@@ -135,7 +135,7 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 				Input: convolve.Geometry{Width: w, Height: ht, Channels: 1, Type: convolve.Float32}})
 			pts = append(pts, rooflinePoint{spec, tp.Flops() / float64(tp.BytesRead+tp.BytesWritten), tp})
 		}
-		slices.SortFunc(hd.variants, naturalCompare)
+		slices.SortFunc(hd.variants, NaturalCompare)
 		hs = append(hs, hd)
 	}
 	slices.SortFunc(pts, func(a, b rooflinePoint) int { return cmp.Compare(a.ai, b.ai) })

@@ -269,7 +269,7 @@ func compareCases(a, b *Sample, axes []string) int {
 		if k == "size" {
 			c = compareSizes(a.Keys[k], b.Keys[k])
 		} else {
-			c = naturalCompare(a.Keys[k], b.Keys[k])
+			c = NaturalCompare(a.Keys[k], b.Keys[k])
 		}
 		if c != 0 {
 			return c
@@ -353,7 +353,7 @@ func runPlot(h *Host, r *Run) *Plot {
 			lo, hi = minPositive(lo, y), max(hi, y)
 		}
 	}
-	slices.SortStableFunc(p.Series, func(a, b Series) int { return naturalCompare(a.Name, b.Name) })
+	slices.SortStableFunc(p.Series, func(a, b Series) int { return NaturalCompare(a.Name, b.Name) })
 	p.LogY = lo > 0 && hi/lo > 10
 	return p
 }

@@ -458,27 +458,13 @@ func sortSamples(samples []*Sample) {
 	slices.SortStableFunc(samples, compareSamples)
 }
 
-func compareSamples(a, b *Sample) int {
-	if c := naturalCompare(a.Keys["variant"], b.Keys["variant"]); c != 0 {
-		return c
-	}
-	if c := compareSizes(a.Keys["size"], b.Keys["size"]); c != 0 {
-		return c
-	}
-	if c := naturalCompare(a.Keys["filter"], b.Keys["filter"]); c != 0 {
-		return c
-	}
-	for _, k := range nameKeys {
-		switch k {
-		case "variant", "size", "filter":
-			continue
-		}
-		if c := naturalCompare(a.Keys[k], b.Keys[k]); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
+// sampleOrder is the order of the keys compareSamples compares: variant,
+// size, filter, then the other name keys in nameKeys order.
+var sampleOrder = append([]string{"variant", "size", "filter"},
+	slices.DeleteFunc(runfile.Keys(), func(k string) bool { return k == "variant" || k == "size" || k == "filter" })...)
+
+// compareSamples orders samples by the keys of sampleOrder (compareCases).
+func compareSamples(a, b *Sample) int { return compareCases(a, b, sampleOrder) }
 
 // compareSizes orders "WxH" sizes by pixels, then width; sizes that do
 // not parse come after those that do, in natural order.
@@ -496,7 +482,7 @@ func compareSizes(a, b string) int {
 	case okb:
 		return 1
 	}
-	return naturalCompare(a, b)
+	return NaturalCompare(a, b)
 }
 
 func parseSize(s string) (w, h int, ok bool) {
@@ -509,9 +495,9 @@ func parseSize(s string) (w, h int, ok bool) {
 	return w, h, err1 == nil && err2 == nil
 }
 
-// naturalCompare compares a and b run by run: runs of digits by their
+// NaturalCompare compares a and b run by run: runs of digits by their
 // value, other runs as text.
-func naturalCompare(a, b string) int {
+func NaturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		ra, restA := leadingRun(a)
 		rb, restB := leadingRun(b)

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -61,17 +62,8 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		Caption: "From " + source + ", as the tuner wrote it: each entry's chosen setting (block, tunables) and the family's default, each with the median kernel time the tuner measured for it in the same run (`timing` of the entry, on the entry's problem), and how many candidates it tried: ok (verified against the reference, then timed), wrong (differed from the reference; never chosen), refused (failed to plan), and where any did, how many crashed the tuner's process or hung it (never chosen). Plans read the chosen settings by default; preset `tuned-vs-default` times them again beside the defaults.",
 		Header:  []string{"Variant", "Type", "K", "Size class", "Problem", "Chosen", "Chosen (ms)", "Default", "Default (ms)", "Default / chosen", "Tried (ok, wrong, refused)", "Search", "Commit"}, Keys: 3}
 	es := slices.Clone(t.Entries)
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].Variant != es[j].Variant {
-			return es[i].Variant < es[j].Variant
-		}
-		if es[i].Type != es[j].Type {
-			return es[i].Type < es[j].Type
-		}
-		if es[i].K != es[j].K {
-			return es[i].K < es[j].K
-		}
-		return es[i].Size < es[j].Size
+	slices.SortStableFunc(es, func(a, b tuning.Entry) int {
+		return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Type, b.Type), cmp.Compare(a.K, b.K), cmp.Compare(a.Size, b.Size))
 	})
 	for _, e := range es {
 		var ok, wrong, refused, faulted int

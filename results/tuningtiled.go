@@ -31,7 +31,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 			}
 		}
 		slices.SortFunc(sizes, compareSizes)
-		slices.SortFunc(filters, naturalCompare)
+		slices.SortFunc(filters, NaturalCompare)
 		for _, sz := range sizes {
 			for _, f := range filters {
 				q := Q{"size": sz, "filter": f, "timing": "kernel-graph", "cache": "hot", "opts": "default"}

@@ -2,9 +2,11 @@ package htmlreport
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"html"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -260,35 +262,10 @@ var facetOrder = []facetDef{
 	{"size", "Size", []string{"size", "image size"}},
 }
 
-// sortedValues returns the keys of m in natural order: runs of digits by
-// their value, sizes by their pixels.
+// sortedValues returns the keys of m in natural order
+// (results.NaturalCompare), as text among equals.
 func sortedValues(m map[string]bool) []string {
-	vs := make([]string, 0, len(m))
-	for v := range m {
-		vs = append(vs, v)
-	}
-	sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
-	return vs
-}
-
-var digits = regexp.MustCompile(`\d+|\D+`)
-
-// naturalLess orders strings by their runs of digits as numbers and the
-// rest as text.
-func naturalLess(a, b string) bool {
-	pa, pb := digits.FindAllString(a, -1), digits.FindAllString(b, -1)
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		if pa[i] == pb[i] {
-			continue
-		}
-		na, ea := strconv.Atoi(pa[i])
-		nb, eb := strconv.Atoi(pb[i])
-		if ea == nil && eb == nil && na != nb {
-			return na < nb
-		}
-		return pa[i] < pb[i]
-	}
-	return len(pa) < len(pb)
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(results.NaturalCompare(a, b), strings.Compare(a, b)) })
 }
 
 // id returns a unique element id made of s.
