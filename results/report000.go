@@ -6,17 +6,22 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-var sizes000 = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
+// The axes of report 000's sweeps: image sizes, filter sizes and block
+// shapes.
+var (
+	sizes000  = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
+	ks000     = []string{"3", "5", "7"}
+	blocks000 = []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
+)
 
 func section000(hosts []*Host) *Section {
 	s := &Section{Report: "000", Title: "Report 000: naive (V1), constant-memory (V1c) and shared-memory (V2) kernels"}
 	sizePlot := &Plot{ID: "000-image-size", Title: "Gaussian 3x3, 16x16 blocks: kernel time vs image size",
 		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: sizes000, XValue: pixels(sizes000), LogX: true, LogY: true}
 	kPlot := &Plot{ID: "000-filter-size", Title: "1024x1024, 16x16 blocks: V2/V1 vs filter size",
-		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: []string{"3", "5", "7"}, XValue: []float64{3, 5, 7}}
-	blocks := []string{"8x8", "16x16", "32x8", "32x16", "32x32"}
+		XLabel: "filter size K", YLabel: "V1 time / V2 time", X: ks000, XValue: numbers(ks000)}
 	blockPlot := &Plot{ID: "000-block-shape", Title: "2048x2048 Gaussian 5x5: kernel time vs block shape",
-		XLabel: "block", YLabel: "time (ms)", X: blocks, LogY: true}
+		XLabel: "block", YLabel: "time (ms)", X: blocks000, LogY: true}
 	for _, h := range withReport(hosts, "000") {
 		t, v1s, v1cs, v2s := imageSizeTable000(h)
 		s.Tables = append(s.Tables, t)
@@ -27,7 +32,7 @@ func section000(hosts []*Host) *Section {
 		tk := &Table{ID: "000-filter-size-" + h.Slug, Title: "Filter size sweep, 1024x1024, 16x16 blocks — " + h.Title,
 			Header: []string{"Filter", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
 		var ratios []float64
-		for _, k := range []string{"3", "5", "7"} {
+		for _, k := range ks000 {
 			cpu := h.Measure(cpuQ("cpu-naive").image("1024x1024", "gauss"+k, "f32", "1"))
 			v1, v1c, v2 := measure000(h, "16x16", "1024x1024", "gauss"+k)
 			ratios = append(ratios, speedup(v1.Center(), v2.Center()))
@@ -41,7 +46,7 @@ func section000(hosts []*Host) *Section {
 		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
 			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}, Keys: 2}
 		var bv2 []float64
-		for _, b := range blocks {
+		for _, b := range blocks000 {
 			v1, v1c, v2 := measure000(h, b, "2048x2048", "gauss5")
 			bv2 = append(bv2, v2.Center()/1e6)
 			bx, by, _ := parseSize(b)
@@ -56,29 +61,34 @@ func section000(hosts []*Host) *Section {
 		t := &Table{ID: "000-published-" + runfile.Slug(pub.GPU, ""), Title: "Published by report 000 — " + pub.GPU,
 			Caption: "Report 000, tables 5.5-5.10 (image size, filter size, block shape), times in ms.",
 			Header:  []string{"Sweep", "Point", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "Speedup V1 / V2/V1"}}
-		row := func(sweep, point, cpu string, r Published000Sweep, ratio float64) []string {
-			return []string{sweep, point, cpu, pubMS(r.V1), pubMS(r.V1c), pubMS(r.V2), xCell(ratio)}
+		var ratios []float64
+		for i, sz := range sizes000 {
+			t.Rows = append(t.Rows, pub.ImageSize.row("image size", sz, i, pub.ImageSize.CPU[i]/pub.ImageSize.V1[i]))
 		}
-		var v1s, v2s, ratios, bv2 []float64
-		for _, r := range pub.ImageSize {
-			t.Rows = append(t.Rows, row("image size", r.Axis, pubMS(r.CPU), r, r.CPU/r.V1))
-			v1s, v2s = append(v1s, r.V1), append(v2s, r.V2)
+		for i, k := range ks000 {
+			ratios = append(ratios, pub.Kernel.V1[i]/pub.Kernel.V2[i])
+			t.Rows = append(t.Rows, pub.Kernel.row("filter size", k+"x"+k, i, ratios[i]))
 		}
-		for _, r := range pub.Kernel {
-			t.Rows = append(t.Rows, row("filter size", r.Axis+"x"+r.Axis, pubMS(r.CPU), r, r.V1/r.V2))
-			ratios = append(ratios, r.V1/r.V2)
-		}
-		for _, r := range pub.Block {
-			t.Rows = append(t.Rows, row("block", r.Axis, missing, r, r.V1/r.V2))
-			bv2 = append(bv2, r.V2)
+		for i, b := range blocks000 {
+			t.Rows = append(t.Rows, pub.Block.row("block", b, i, pub.Block.V1[i]/pub.Block.V2[i]))
 		}
 		s.Tables = append(s.Tables, t)
-		sizePlot.Series = append(sizePlot.Series, publishedSeries(pub.GPU+" V1", "V1", pub.GPU, v1s), publishedSeries(pub.GPU+" V2", "V2", pub.GPU, v2s))
+		sizePlot.Series = append(sizePlot.Series, publishedSeries(pub.GPU+" V1", "V1", pub.GPU, pub.ImageSize.V1), publishedSeries(pub.GPU+" V2", "V2", pub.GPU, pub.ImageSize.V2))
 		kPlot.Series = append(kPlot.Series, publishedSeries(pub.GPU, "V1 / V2", pub.GPU, ratios))
-		blockPlot.Series = append(blockPlot.Series, publishedSeries(pub.GPU+" V2", "V2", pub.GPU, bv2))
+		blockPlot.Series = append(blockPlot.Series, publishedSeries(pub.GPU+" V2", "V2", pub.GPU, pub.Block.V2))
 	}
 	s.Plots = []*Plot{sizePlot, kPlot, blockPlot}
 	return s
+}
+
+// row is point i, named point, of the published sweep s in the published
+// table: the sweep's name, the point, the times and ratio.
+func (s published000Sweep) row(sweep, point string, i int, ratio float64) []string {
+	cpu := missing
+	if s.CPU != nil {
+		cpu = pubMS(s.CPU[i])
+	}
+	return []string{sweep, point, cpu, pubMS(s.V1[i]), pubMS(s.V1c[i]), pubMS(s.V2[i]), xCell(ratio)}
 }
 
 // measure000 is host h's kernel time of V1, V1c and V2 (gpu-naive,
