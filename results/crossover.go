@@ -526,8 +526,8 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 	t := &Table{ID: id, Title: "`" + a + "` against the fastest path — " + h.Title,
 		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, Sig(autoGoal, 2)) + read + untested,
 		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
-	n, met := 0, 0
-	worst, worstAny, worstCase := math.NaN(), math.NaN(), missing
+	var tally goalTally
+	worstAny := math.NaN()
 	for _, c := range cases {
 		m, ok := c.times[a]
 		takes := c.ranked(func(v string) bool { return autoTakes(paths, a, v) })
@@ -536,14 +536,10 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		}
 		best, any := takes[0], c.ranked(isPath)[0]
 		ratio := m.Center() / c.times[best].Center()
-		n++
+		tally.add(ratio <= autoGoal, ratio, Sig(ratio, 3)+"×", c.size+" "+c.filter()+" (fastest "+best+")")
 		verdict := "no"
 		if ratio <= autoGoal {
-			met++
 			verdict = "yes"
-		}
-		if math.IsNaN(worst) || ratio > worst {
-			worst, worstCase = ratio, c.size+" "+c.filter()+" (fastest "+best+")"
 		}
 		if r := m.Center() / c.times[any].Center(); math.IsNaN(worstAny) || r > worstAny {
 			worstAny = r
@@ -555,12 +551,8 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), ran, best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), verdict,
 			any, crossoverRatio(m, c.times[any])})
 	}
-	if n == 0 {
+	if tally.cases == 0 {
 		return nil, nil
 	}
-	verdict := "met"
-	if met < n {
-		verdict = "not met"
-	}
-	return t, []string{h.Title, a, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), Sig(worst, 3) + "×", worstCase, verdict, Sig(worstAny, 3) + "×"}
+	return t, append(append([]string{h.Title, a, strconv.Itoa(tally.cases)}, tally.cells()...), Sig(worstAny, 3)+"×")
 }
