@@ -79,10 +79,7 @@ func sectionCPUPeers(hosts []*Host) *Section {
 					num(gb, true), percent(pctCopy, true), num(ex, true), percent(median(smp, "%peak-fma")/100, true)})
 			}
 		}
-		s.Tables = append(s.Tables, t)
-		if here := openCVHereTable(h, run); here != nil {
-			s.Tables = append(s.Tables, here)
-		}
+		s.add(t, openCVHereTable(h, run))
 	}
 	pub := &Table{ID: "cpu-peers-published", Title: "Quoted: OpenCV, " + openCVPeersSize + " f32, zero border",
 		Caption: "Source: " + openCVPeersSource + ". No figure is quoted for u8 or i16 input.",

@@ -259,14 +259,7 @@ func sectionCrossover(hosts []*Host) *Section {
 		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
 	pathGoalsTable := pathGoalTable()
 	recorded, shown := false, false // whether a run records energy; whether any run is shown
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := crossoverRun(h)
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, crossoverRun) {
 		cases := readCrossover(run)
 		if len(cases) == 0 {
 			continue
@@ -279,10 +272,7 @@ func sectionCrossover(hosts []*Host) *Section {
 			s.Tables = append(s.Tables, t)
 			recorded = true
 		}
-		s.Tables = append(s.Tables, crossoverPeersTable(h, which, cases))
-		if t := crossoverStarts(h, which, cases); t != nil {
-			s.Tables = append(s.Tables, t)
-		}
+		s.add(crossoverPeersTable(h, which, cases), crossoverStarts(h, which, cases))
 		for _, g := range pathGoals {
 			if row, ok := pathGoalRow(h, g, cases); ok {
 				pathGoalsTable.Rows = append(pathGoalsTable.Rows, row)

@@ -290,14 +290,7 @@ func sectionFloors(hosts []*Host) *Section {
 	goals := &Table{ID: "floors-goals", Title: "Goals against the floors",
 		Caption: "Each goal over the 4096x4096 and 8192x8192 cases of each GPU's roofline run (the run the tables below name): the share is the named floor over the kernel time of the named variant, or of the fastest float32-accurate variant of each case (every variant but those only `auto-bf16` may take, by the run's `auto-paths` line: the tensor cores that round operands to TF32 or bfloat16); \"met\" when every case reaches the target. Lowest is the lowest share over the cases, and the case it is.",
 		Header:  []string{"GPU", "Goal", "Target", "Cases at target", "Lowest share", "Lowest case", "Verdict"}, Keys: 2}
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := floorsRun(h)
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, floorsRun) {
 		d := readFloors(run)
 		if d == nil {
 			continue
@@ -312,10 +305,7 @@ func sectionFloors(hosts []*Host) *Section {
 			if t == nil {
 				continue
 			}
-			s.Tables = append(s.Tables, t)
-			if et := floorsEnergy(h, d, family, which); et != nil {
-				s.Tables = append(s.Tables, et)
-			}
+			s.add(t, floorsEnergy(h, d, family, which))
 		}
 		for _, g := range floorGoals {
 			goals.Rows = append(goals.Rows, append([]string{h.Title, g.Name, percent(g.Target, true) + " of the " + g.Floor + " floor"}, d.check(g).cells()...))

@@ -217,9 +217,26 @@ func (h *Host) Setup() [][2]string {
 // hostRuns yields each host of hosts that has a run of preset, with that
 // run (Host.run).
 func hostRuns(hosts []*Host, preset string) iter.Seq2[*Host, *Run] {
+	return runsOf(hosts, func(h *Host) *Run { return h.run(preset) })
+}
+
+// gpuRuns yields each host of hosts with a GPU for which pick returns a
+// run, with that run.
+func gpuRuns(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
+	return runsOf(hosts, func(h *Host) *Run {
+		if !h.GPU {
+			return nil
+		}
+		return pick(h)
+	})
+}
+
+// runsOf yields each host of hosts for which pick returns a run, with
+// that run.
+func runsOf(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
 	return func(yield func(*Host, *Run) bool) {
 		for _, h := range hosts {
-			if r := h.run(preset); r != nil && !yield(h, r) {
+			if r := pick(h); r != nil && !yield(h, r) {
 				return
 			}
 		}

@@ -142,3 +142,28 @@ func TestCaseQ(t *testing.T) {
 		t.Errorf("caseQ(gpu-naive).image = %v", got)
 	}
 }
+
+// gpuRuns yields the hosts with a GPU for which the picker finds a run.
+func TestGPURuns(t *testing.T) {
+	cpu := &Host{Slug: "cpu", Runs: []*Run{{Preset: "crossover"}}}
+	none := &Host{Slug: "none", GPU: true, Runs: []*Run{{Preset: "default"}}}
+	custom := &Host{Slug: "custom", GPU: true, Runs: []*Run{{Preset: "crossover-custom-1"}}}
+	var got []string
+	for h, r := range gpuRuns([]*Host{cpu, none, custom}, crossoverRun) {
+		got = append(got, h.Slug+":"+r.Preset)
+	}
+	if want := []string{"custom:crossover-custom-1"}; !slices.Equal(got, want) {
+		t.Errorf("gpuRuns = %v, want %v", got, want)
+	}
+}
+
+// A section adds the tables it is given but nil ones.
+func TestSectionAdd(t *testing.T) {
+	var s Section
+	a, b := &Table{ID: "a"}, &Table{ID: "b"}
+	s.add(a, nil, b)
+	s.add(nil)
+	if len(s.Tables) != 2 || s.Tables[0] != a || s.Tables[1] != b {
+		t.Errorf("tables %v, want a and b", s.Tables)
+	}
+}

@@ -80,9 +80,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			}
 			s.Tables = append(s.Tables, t)
 		}
-		if g := multiGPUGoals(h, run, n); g != nil {
-			s.Tables = append(s.Tables, g)
-		}
+		s.add(multiGPUGoals(h, run, n))
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
 			var spans []runfile.Span

@@ -56,10 +56,7 @@ func section002(hosts []*Host) *Section {
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
-		s.Tables = append(s.Tables, tb)
-		if te := exactness002(h); te != nil {
-			s.Tables = append(s.Tables, te)
-		}
+		s.add(tb, exactness002(h))
 	}
 	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + report002GPU + ", table 1",
 		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",

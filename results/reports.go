@@ -25,6 +25,15 @@ type Section struct {
 	Timelines []*Timeline
 }
 
+// add appends the tables of ts that are not nil to s.
+func (s *Section) add(ts ...*Table) {
+	for _, t := range ts {
+		if t != nil {
+			s.Tables = append(s.Tables, t)
+		}
+	}
+}
+
 // sectionBuilders are the report's sections in the order it renders
 // them, each built in a file of its own (report000.go to report004.go for
 // the five source reports, default.go, roofline.go, crossover.go, ...).

@@ -90,14 +90,7 @@ func sectionShapes(hosts []*Host) *Section {
 			"Borders: each of replicate, reflect, mirror and wrap at most %s the time of zero border. Odd size: 4099x4097 at most %s the time per pixel of 4096x4096. "+
 			"Worst is the case furthest from its target.", percent(shapeGoals.TypeShare, true), Sig(shapeGoals.MaxSlowdown, 3)+"x", Sig(shapeGoals.MaxSlowdown, 3)+"x"),
 		Header: []string{"GPU", "Goal", "Target", "Cases at target", "Worst", "Worst case", "Verdict"}, Keys: 2}
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := h.run("roofline-shapes")
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, shapesRun) {
 		bw, err := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
 		if err != nil || !(bw > 0) {
 			continue
@@ -128,6 +121,9 @@ func sectionShapes(hosts []*Host) *Section {
 	}
 	return s
 }
+
+// shapesRun returns h's run of preset roofline-shapes, or nil.
+func shapesRun(h *Host) *Run { return h.run("roofline-shapes") }
 
 // typesTable is the table of element types and channel layouts against
 // their own DRAM floor on host h (at names the run's commit), and the

@@ -41,9 +41,7 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 	}
 	if set, err := tuningTables(); err == nil {
 		for _, gpu := range set.GPUs() {
-			if t := tunerTable(set.Table(gpu), set.Source(gpu)); t != nil {
-				s.Tables = append(s.Tables, t)
-			}
+			s.add(tunerTable(set.Table(gpu), set.Source(gpu)))
 		}
 	}
 	return s
