@@ -527,10 +527,6 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		best, any := takes[0], c.ranked(isPath)[0]
 		ratio := m.Center() / c.times[best].Center()
 		tally.add(ratio <= autoGoal, ratio, Sig(ratio, 3)+"×", c.size+" "+c.filter()+" (fastest "+best+")")
-		verdict := "no"
-		if ratio <= autoGoal {
-			verdict = "yes"
-		}
 		if r := m.Center() / c.times[any].Center(); math.IsNaN(worstAny) || r > worstAny {
 			worstAny = r
 		}
@@ -538,7 +534,7 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		if ran == "" {
 			ran = missing
 		}
-		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), ran, best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), verdict,
+		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), ran, best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), yesNo(ratio <= autoGoal),
 			any, crossoverRatio(m, c.times[any])})
 	}
 	if tally.cases == 0 {

@@ -2,6 +2,14 @@ package results
 
 import "fmt"
 
+// yesNo is whether a case meets its goal, as a cell: "yes" or "no".
+func yesNo(met bool) string {
+	if met {
+		return "yes"
+	}
+	return "no"
+}
+
 // goalTally counts the cases a goal covers and those that meet it, and
 // keeps the case furthest from it: the worst, the first among equals.
 type goalTally struct {

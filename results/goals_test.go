@@ -24,3 +24,9 @@ func TestGoalTally(t *testing.T) {
 		t.Errorf("four cases: %q, want %q", got, want)
 	}
 }
+
+func TestYesNo(t *testing.T) {
+	if yesNo(true) != "yes" || yesNo(false) != "no" {
+		t.Errorf("yesNo(true), yesNo(false) = %q, %q", yesNo(true), yesNo(false))
+	}
+}

@@ -118,23 +118,17 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	t := &Table{ID: "004-multigpu-goals-" + h.Slug, Title: "Goals on every GPU — " + h.Title,
 		Caption: fmt.Sprintf("Resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling efficiency of at least %s, and the one-shot pipeline (pinned, 4 streams) within 10%% of the host-copy bound (at least %s%% of it), on gpus=%s.", Sig(residentEffGoal, 2), Sig(oneShotBoundGoal, 2), all),
 		Header:  []string{"goal", "size", "type", "filter", "measured", "met"}}
-	verdict := func(ok bool) string {
-		if ok {
-			return "yes"
-		}
-		return "no"
-	}
 	base := Q{"variant": multiGPUVariant, "size": "32768x32768", "gpus": all}
 	res := h.Sample(base.with("type", "f32", "filter", "gauss21", "timing", "kernel"))
 	if eff, ok := metricOf(res, "scaling-eff"); ok {
-		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", Sig(eff, 3), verdict(eff >= residentEffGoal)})
+		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", Sig(eff, 3), yesNo(eff >= residentEffGoal)})
 	}
 	for _, typ := range []string{"f32", "u8"} {
 		for _, f := range []string{"gauss5", "gauss21"} {
 			for _, tune := range []string{"streams=4", "chunks=16,streams=4"} {
 				smp := h.Sample(base.with("type", typ, "filter", f, "timing", "total", "mem", "pinned", "tune", tune))
 				if pct, ok := copyBoundPercent(run, smp, n); ok {
-					t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound (" + tune + ")", "32768x32768", typ, f, Sig(pct, 3) + "%", verdict(pct >= oneShotBoundGoal)})
+					t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound (" + tune + ")", "32768x32768", typ, f, Sig(pct, 3) + "%", yesNo(pct >= oneShotBoundGoal)})
 				}
 			}
 		}
@@ -145,11 +139,6 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	return t
 }
 
-// copyBoundPercent is the host-copy bound of smp, a total-time filter2d
-// case on links GPUs of run, as a percentage of its median time: the
-// case's image in and its float32 output back at the bandwidths the run
-// measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
-// missing.
 // overBound names the cases of h's 004-multigpu run whose total time
 // beat the host-copy bound (copyBoundPercent above 100), over one GPU or
 // all n; "" when none did.
@@ -173,6 +162,11 @@ func overBound(h *Host, n int) string {
 	return strings.Join(over, "; ")
 }
 
+// copyBoundPercent is the host-copy bound of smp, a total-time filter2d
+// case on links GPUs of run, as a percentage of its median time: the
+// case's image in and its float32 output back at the bandwidths the run
+// measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
+// missing.
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
 		return 0, false
