@@ -52,21 +52,10 @@ func (t *Table) CPUOnly() bool {
 			}
 		}
 	}
-	pick := func(cells []string) []string {
-		out := make([]string, 0, len(keep))
-		for _, c := range keep {
-			if c < len(cells) {
-				out = append(out, cells[c])
-			} else {
-				out = append(out, missing)
-			}
-		}
-		return out
-	}
-	t.Header = pick(t.Header)
+	t.Header = columns(t.Header, keep)
 	var rows [][]string
 	for _, r := range t.Rows {
-		r = pick(r)
+		r = columns(r, keep)
 		for _, cell := range r[min(keys, len(r)):] {
 			if cell != missing {
 				rows = append(rows, r)
@@ -404,21 +393,31 @@ func (t *Table) dropConstantKeys() []string {
 	if len(drop) == keys {
 		drop, fixed = drop[1:], fixed[1:]
 	}
-	keep := func(cells []string) []string {
-		out := make([]string, 0, len(cells))
-		for c, cell := range cells {
-			if !slices.Contains(drop, c) {
-				out = append(out, cell)
-			}
+	var keep []int
+	for c := range t.Header {
+		if !slices.Contains(drop, c) {
+			keep = append(keep, c)
 		}
-		return out
 	}
-	t.Header = keep(t.Header)
+	t.Header = columns(t.Header, keep)
 	for i, r := range t.Rows {
-		t.Rows[i] = keep(r)
+		t.Rows[i] = columns(r, keep)
 	}
 	t.Keys = keys - len(drop)
 	return fixed
+}
+
+// columns returns the cells of the columns keep, in that order, a dash
+// for a column past the end of cells.
+func columns(cells []string, keep []int) []string {
+	out := make([]string, len(keep))
+	for i, c := range keep {
+		out[i] = missing
+		if c < len(cells) {
+			out[i] = cells[c]
+		}
+	}
+	return out
 }
 
 // onlyUnset reports whether every case of r leaves key k unset: empty,
