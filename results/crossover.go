@@ -530,11 +530,7 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		if r := m.Center() / c.times[any].Center(); math.IsNaN(worstAny) || r > worstAny {
 			worstAny = r
 		}
-		ran := c.ran[a]
-		if ran == "" {
-			ran = missing
-		}
-		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), ran, best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), yesNo(ratio <= autoGoal),
+		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), OrMissing(c.ran[a]), best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), yesNo(ratio <= autoGoal),
 			any, crossoverRatio(m, c.times[any])})
 	}
 	if tally.cases == 0 {

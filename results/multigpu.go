@@ -48,7 +48,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			Caption: "Times are medians (ms). gpus=0,0 is two logical devices (executors, streams, slabs) on GPU 0; " +
 				"efficiency is T1 / (N x TN) over the N GPUs of the case, with T1 the gpus=0 time of the same run; " +
 				"% bound is the host-copy bound over the measured total time: the least time the copies can take (convolve.HostCopyBound: the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, the two directions overlapped but together no faster than gpu-bidir-gbps, copies both ways at once, where the run measured it; each GPU over its own link), computed here from the run's bandwidths and the case's bytes. " +
-				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", orMissing(run.Config[runfile.KeyGPUH2DGBps]), orMissing(run.Config[runfile.KeyGPUD2HGBps]), orMissing(run.Config[runfile.KeyGPUBidirGBps])),
+				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", OrMissing(run.Config[runfile.KeyGPUH2DGBps]), OrMissing(run.Config[runfile.KeyGPUD2HGBps]), OrMissing(run.Config[runfile.KeyGPUBidirGBps])),
 			Header: []string{"size", "type", "filter", "what", "gpus=0", "gpus=0,0", "efficiency 0,0", "% bound (0)"}}
 		if n > 1 {
 			t.Header = append(t.Header, "gpus="+allGPUs(n), "efficiency", "% bound")
@@ -197,13 +197,6 @@ func metricOf(smp *Sample, unit string) (float64, bool) {
 		return 0, false
 	}
 	return smp.Median(unit)
-}
-
-func orMissing(s string) string {
-	if s == "" {
-		return missing
-	}
-	return s
 }
 
 // shortCase is a case name with its keys of default values left out.

@@ -62,11 +62,7 @@ func section002(hosts []*Host) *Section {
 		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",
 		Header:  []string{"Method", "Our variant", "Time (ms)", "Copy (ms)"}}
 	for _, r := range report002Table1 {
-		v := r.Variant
-		if v == "" {
-			v = missing
-		}
-		t.Rows = append(t.Rows, []string{r.Method, v, pubMS(r.KernelMS), pubMS(r.CopyMS)})
+		t.Rows = append(t.Rows, []string{r.Method, OrMissing(r.Variant), pubMS(r.KernelMS), pubMS(r.CopyMS)})
 	}
 	s.Tables = append(s.Tables, t)
 	s.Plots = []*Plot{plot}

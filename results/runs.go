@@ -315,7 +315,7 @@ func runPlot(h *Host, r *Run) *Plot {
 			break
 		}
 	}
-	p := &Plot{ID: "run-" + h.Slug + "-" + r.Preset, Title: fmt.Sprintf("%s on %s: time vs %s", r.Preset, shortHost(h.Title), x),
+	p := &Plot{ID: "run-" + h.Slug + "-" + r.Preset, Title: fmt.Sprintf("%s on %s: time vs %s", r.Preset, ShortHost(h.Title), x),
 		XLabel: x, YLabel: "median time (ms)"}
 	if l, ok := axisLabels[x]; ok {
 		p.XLabel = l
@@ -388,9 +388,9 @@ func minPositive(lo, v float64) float64 {
 	return min(lo, v)
 }
 
-// shortHost is a host title without the vendor's prefix and the note
+// ShortHost is a host title without the vendor's prefix and the note
 // "(no GPU)", short enough for a plot's title.
-func shortHost(title string) string {
+func ShortHost(title string) string {
 	title = strings.TrimSuffix(title, " (no GPU)")
 	return strings.TrimPrefix(title, "NVIDIA ")
 }

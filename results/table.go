@@ -243,6 +243,14 @@ func Wrap(text string, width int, indent string) []string {
 // Cell formats for the tables. A missing value prints as an em dash.
 const missing = "—"
 
+// OrMissing is s as a cell: s, or a dash where it is empty.
+func OrMissing(s string) string {
+	if s == "" {
+		return missing
+	}
+	return s
+}
+
 // ms formats nanoseconds as milliseconds with 3 significant digits.
 func ms(ns float64, ok bool) string {
 	if !ok || ns <= 0 || math.IsNaN(ns) {

@@ -11,3 +11,9 @@ func TestColumns(t *testing.T) {
 		t.Errorf("columns = %q, want %q", got, want)
 	}
 }
+
+func TestOrMissing(t *testing.T) {
+	if OrMissing("") != missing || OrMissing("abc1234") != "abc1234" {
+		t.Errorf(`OrMissing(""), OrMissing("abc1234") = %q, %q`, OrMissing(""), OrMissing("abc1234"))
+	}
+}

@@ -132,13 +132,13 @@ func (p *page) render() ([]byte, error) {
 	runList := view{id: "runs", label: "Every run", group: runGroup, html: p.runList()}
 	if p.r.Local() {
 		for _, hr := range p.runs {
-			views = append(views, view{id: hr.view(), label: hr.r.Preset + " · " + shortHost(hr.h.Title), group: runGroup, html: p.runView(hr)})
+			views = append(views, view{id: hr.view(), label: hr.r.Preset + " · " + results.ShortHost(hr.h.Title), group: runGroup, html: p.runView(hr)})
 		}
 		views = append(views, runList, overview)
 	} else {
 		views = append(views, overview, runList)
 		for _, hr := range p.runs {
-			views = append(views, view{id: hr.view(), label: hr.r.Preset, group: "Runs on " + shortHost(hr.h.Title), html: p.runView(hr)})
+			views = append(views, view{id: hr.view(), label: hr.r.Preset, group: "Runs on " + results.ShortHost(hr.h.Title), html: p.runView(hr)})
 		}
 	}
 	labels := map[string]int{}
@@ -197,12 +197,6 @@ func navLabel(title string) string {
 		return title[:i]
 	}
 	return title
-}
-
-// shortHost is a host's title without "NVIDIA " and " (no GPU)".
-func shortHost(title string) string {
-	title = strings.TrimSuffix(title, " (no GPU)")
-	return strings.TrimPrefix(title, "NVIDIA ")
 }
 
 // facetBar writes the page's facets: one menu of checkboxes each.
@@ -337,7 +331,7 @@ func (p *page) runList() string {
 		if len(cmd) > maxCommand {
 			cmd = cmd[:maxCommand] + " …" // the run's view shows it whole
 		}
-		t.Rows = append(t.Rows, []string{hr.h.Title, "[" + hr.r.Preset + "](#" + hr.view() + ")", strconv.Itoa(len(hr.r.Samples)), runsPerCase(hr.r), orDash(hr.r.Commit()), "`" + cmd + "`"})
+		t.Rows = append(t.Rows, []string{hr.h.Title, "[" + hr.r.Preset + "](#" + hr.view() + ")", strconv.Itoa(len(hr.r.Samples)), runsPerCase(hr.r), results.OrMissing(hr.r.Commit()), "`" + cmd + "`"})
 	}
 	p.table(&b, t, "")
 	return b.String()
@@ -363,13 +357,6 @@ func runsPerCase(r *results.Run) string {
 	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 // runView is a run's own view: where it comes from, then its section
 // (results.RunSection): the table of its cases and, in a report of a
 // user's runs, the plot of its time. The committed runs' plots are left
@@ -384,7 +371,7 @@ func (p *page) runView(hr hostRun) string {
 	fmt.Fprintf(&b, "<h2>%s</h2>\n<dl class=\"run\" data-run=\"%s\">\n", inline(s.Title), esc(hr.id()))
 	fmt.Fprintf(&b, "<dt>Host</dt><dd>%s (<code>%s</code>)</dd>\n", esc(hr.h.Title), esc(hr.h.Slug))
 	fmt.Fprintf(&b, "<dt>File</dt><dd><code>%s/%s/%s.txt</code></dd>\n", esc(p.dataName()), esc(hr.h.Slug), esc(hr.r.Preset))
-	fmt.Fprintf(&b, "<dt>Commit</dt><dd>%s</dd>\n", esc(orDash(hr.r.Commit())))
+	fmt.Fprintf(&b, "<dt>Commit</dt><dd>%s</dd>\n", esc(results.OrMissing(hr.r.Commit())))
 	if hr.r.Command != "" {
 		fmt.Fprintf(&b, "<dt>Command</dt><dd><code class=\"cmd\">%s</code></dd>\n", esc(hr.r.Command))
 	}
