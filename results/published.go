@@ -83,13 +83,14 @@ var report001Speedup = map[string]map[string][]float64{
 	},
 }
 
-// report001KernelSize is report 001's tables 3 (global) and 4 (shared):
-// per K, the Gaussian and box speedups and GPU times (ms).
+// Report001KernelRow is one K of report 001's tables 3 and 4: the
+// Gaussian and box speedups and GPU times (ms).
 type Report001KernelRow struct {
 	K                                        string
 	GaussSpeedup, GaussMS, BoxSpeedup, BoxMS float64
 }
 
+// report001KernelSize is report 001's tables 3 (global) and 4 (shared).
 var report001KernelSize = map[string][]Report001KernelRow{
 	"gpu-naive": { // table 3
 		{"3", 78.7, 9.1, 78.3, 9.1}, {"5", 207.5, 9.5, 207.3, 9.5}, {"7", 369.2, 10.1, 369.2, 10.1},
@@ -103,13 +104,15 @@ var report001KernelSize = map[string][]Report001KernelRow{
 	},
 }
 
-// report001Tuned is report 001's table 5 at 1920x1920: the best block per
-// filter and the speedups of global 16x16, shared 16x16 and tuned shared.
+// Report001TunedRow is one filter of report 001's table 5 at 1920x1920:
+// its best block and the speedups of global 16x16, shared 16x16 and tuned
+// shared.
 type Report001TunedRow struct {
 	Filter, Block               string
 	Global, Shared, TunedShared float64
 }
 
+// report001Tuned is report 001's table 5.
 var report001Tuned = []Report001TunedRow{
 	{"prewitt-x", "16x8", 95.0, 94.1, 94.3},
 	{"gauss5", "32x16", 212.6, 247.8, 258.1},
