@@ -291,6 +291,16 @@ func distinctCases(samples []*Sample, keys ...string) []*Sample {
 	return out
 }
 
+// keyValues returns the distinct values of key among samples, ordered as
+// compareCases orders them.
+func keyValues(samples []*Sample, key string) []string {
+	var vs []string
+	for _, s := range distinctCases(samples, key) {
+		vs = append(vs, s.Keys[key])
+	}
+	return vs
+}
+
 // plotAxes are the axes a run's plot can put across, in order of
 // preference: the first the run varies is its x axis.
 var plotAxes = []string{"size", "k", "filter", "type", "ch", "border", "layout", "block", "cache", "timing", "mem", "opts", "tune", "gpus"}
@@ -322,11 +332,7 @@ func runPlot(h *Host, r *Run) *Plot {
 	}
 	samples := slices.Clone(r.Samples)
 	slices.SortStableFunc(samples, func(a, b *Sample) int { return compareCases(a, b, []string{x}) })
-	for _, s := range samples {
-		if v := s.Keys[x]; !slices.Contains(p.X, v) {
-			p.X = append(p.X, v)
-		}
-	}
+	p.X = keyValues(samples, x)
 	switch x {
 	case "size":
 		p.XValue, p.LogX = pixels(p.X), true

@@ -158,3 +158,18 @@ func TestDistinctCases(t *testing.T) {
 		t.Errorf("distinctCases = %v, want %v", got, want)
 	}
 }
+
+// keyValues lists each value of a key once, sizes by pixels and other
+// values in natural order.
+func TestKeyValues(t *testing.T) {
+	var in []*Sample
+	for _, kv := range [][2]string{{"1024x1024", "gauss11"}, {"64x64", "gauss3"}, {"1024x1024", "gauss3"}, {"100x2000", "box5"}} {
+		in = append(in, &Sample{Keys: map[string]string{"size": kv[0], "filter": kv[1]}})
+	}
+	if got, want := keyValues(in, "size"), []string{"64x64", "100x2000", "1024x1024"}; !slices.Equal(got, want) {
+		t.Errorf("sizes %v, want %v", got, want)
+	}
+	if got, want := keyValues(in, "filter"), []string{"box5", "gauss3", "gauss11"}; !slices.Equal(got, want) {
+		t.Errorf("filters %v, want %v", got, want)
+	}
+}
