@@ -47,11 +47,7 @@ func cpuPeerSample(run *Run, p OpenCVPeer, typ string) *Sample {
 // the quoted figures and their source.
 func sectionCPUPeers(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU peers: cpu-fast beside OpenCV's quoted filter2D and sepFilter2D times"}
-	for _, h := range hosts {
-		run := h.run("cpu-peers")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "cpu-peers") {
 		c := ceilingsOf(run)
 		ceil := fmt.Sprintf("Measured in the same run: copy %s GB/s, vector FMA peak %s GFLOP/s, scalar multiply-add rate %s GFLOP/s.",
 			num(c.copyGBps, true), num(c.fmaGFLOPs, true), num(c.scalarGFLOPs, true))
@@ -83,10 +79,7 @@ func sectionCPUPeers(hosts []*Host) *Section {
 					num(gb, true), percent(pctCopy, true), num(ex, true), percent(median(smp, "%peak-fma")/100, true)})
 			}
 		}
-		s.Tables = append(s.Tables, t)
-		if here := openCVHereTable(h, run); here != nil {
-			s.Tables = append(s.Tables, here)
-		}
+		s.add(t, openCVHereTable(h, run))
 	}
 	pub := &Table{ID: "cpu-peers-published", Title: "Quoted: OpenCV, " + openCVPeersSize + " f32, zero border",
 		Caption: "Source: " + openCVPeersSource + ". No figure is quoted for u8 or i16 input.",

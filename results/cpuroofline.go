@@ -99,11 +99,7 @@ type cpuRooflineHost struct {
 // ceilings and at least one point.
 func cpuRooflineHosts(hosts []*Host) []cpuRooflineHost {
 	var hs []cpuRooflineHost
-	for _, h := range hosts {
-		run := h.run("cpu-peers")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "cpu-peers") {
 		hd := cpuRooflineHost{h: h, c: ceilingsOf(run)}
 		if math.IsNaN(hd.c.copyGBps) || math.IsNaN(hd.c.fmaGFLOPs) {
 			continue

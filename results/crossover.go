@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -144,14 +145,7 @@ func (c crossoverCase) ranked(keep func(string) bool) []string {
 		}
 	}
 	slices.SortFunc(vs, func(a, b string) int {
-		ta, tb := c.times[a].Center(), c.times[b].Center()
-		if ta != tb {
-			if ta < tb {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(c.times[a].Center(), c.times[b].Center()), strings.Compare(a, b))
 	})
 	return vs
 }
@@ -182,13 +176,7 @@ func readCrossover(run *Run) []crossoverCase {
 		}
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		if a.family != b.family {
-			return strings.Compare(a.family, b.family)
-		}
-		if c := compareSizes(a.size, b.size); c != 0 {
-			return c
-		}
-		return a.k - b.k
+		return cmp.Or(strings.Compare(a.family, b.family), compareSizes(a.size, b.size), a.k-b.k)
 	})
 	var out []crossoverCase
 	for _, k := range keys {
@@ -226,10 +214,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 	if gpu == "" {
 		return nil, fmt.Errorf("results: %s: the run names no gpu", run.Path)
 	}
-	t := &crossover.Table{GPU: gpu, Run: run.Path}
-	if c := run.Commit(); c != "" {
-		t.Run += " at " + c
-	}
+	t := &crossover.Table{GPU: gpu, Run: run.Path + run.at()}
 	cases := map[string]string{}
 	for _, c := range readCrossover(run) {
 		w, h, ok := parseSize(c.size)
@@ -274,22 +259,12 @@ func sectionCrossover(hosts []*Host) *Section {
 		Header:  []string{"GPU", "Variant", "Cases", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Worst / fastest path it may take", "Worst case", "Verdict", "Worst / fastest path of any model"}}
 	pathGoalsTable := pathGoalTable()
 	recorded, shown := false, false // whether a run records energy; whether any run is shown
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := crossoverRun(h)
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, crossoverRun) {
 		cases := readCrossover(run)
 		if len(cases) == 0 {
 			continue
 		}
-		which := "run `" + run.Preset + "`"
-		if c := run.Commit(); c != "" {
-			which += " at " + c
-		}
+		which := "run `" + run.Preset + "`" + run.at()
 		shown = true
 		s.Plots = append(s.Plots, crossoverPlots(h, cases)...)
 		s.Tables = append(s.Tables, crossoverWinners(h, which, cases))
@@ -297,10 +272,7 @@ func sectionCrossover(hosts []*Host) *Section {
 			s.Tables = append(s.Tables, t)
 			recorded = true
 		}
-		s.Tables = append(s.Tables, crossoverPeersTable(h, which, cases))
-		if t := crossoverStarts(h, which, cases); t != nil {
-			s.Tables = append(s.Tables, t)
-		}
+		s.add(crossoverPeersTable(h, which, cases), crossoverStarts(h, which, cases))
 		for _, g := range pathGoals {
 			if row, ok := pathGoalRow(h, g, cases); ok {
 				pathGoalsTable.Rows = append(pathGoalsTable.Rows, row)
@@ -447,7 +419,7 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 				}
 			}
 		}
-		slices.SortFunc(variants, naturalCompare)
+		slices.SortFunc(variants, NaturalCompare)
 		for _, v := range variants {
 			ser := Series{Name: v, Variant: v, Source: h.Title}
 			for _, c := range cs {
@@ -544,8 +516,8 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 	t := &Table{ID: id, Title: "`" + a + "` against the fastest path — " + h.Title,
 		Caption: fmt.Sprintf("From %s: `%s`'s median kernel time and the path it ran (from the run's setting lines; \"—\" where the run has none) against the fastest path it may take on the same case (a `gpu-*` path whose declared error model its own admits; see README.md, \"auto\"), and their ratio (\"~\" where the runs do not differ significantly); the goal is a ratio of at most %s×. The last two columns set it against the fastest path of any model (`gpu-*`, `gpu-fft` included): where a path of a looser model is faster, that ratio is what its accuracy costs.", which, a, Sig(autoGoal, 2)) + read + untested,
 		Header:  []string{"Size", "Filter", a + " (ms)", "Path it ran", "Fastest path it may take", "Its time (ms)", a + " / it", fmt.Sprintf("Within %s×", Sig(autoGoal, 2)), "Fastest path of any model", a + " / that"}, Keys: 2}
-	n, met := 0, 0
-	worst, worstAny, worstCase := math.NaN(), math.NaN(), missing
+	var tally goalTally
+	worstAny := math.NaN()
 	for _, c := range cases {
 		m, ok := c.times[a]
 		takes := c.ranked(func(v string) bool { return autoTakes(paths, a, v) })
@@ -554,31 +526,15 @@ func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, c
 		}
 		best, any := takes[0], c.ranked(isPath)[0]
 		ratio := m.Center() / c.times[best].Center()
-		n++
-		verdict := "no"
-		if ratio <= autoGoal {
-			met++
-			verdict = "yes"
-		}
-		if math.IsNaN(worst) || ratio > worst {
-			worst, worstCase = ratio, c.size+" "+c.filter()+" (fastest "+best+")"
-		}
+		tally.add(ratio <= autoGoal, ratio, Sig(ratio, 3)+"×", c.size+" "+c.filter()+" (fastest "+best+")")
 		if r := m.Center() / c.times[any].Center(); math.IsNaN(worstAny) || r > worstAny {
 			worstAny = r
 		}
-		ran := c.ran[a]
-		if ran == "" {
-			ran = missing
-		}
-		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), ran, best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), verdict,
+		t.Rows = append(t.Rows, []string{c.size, c.filter(), msCI(m), OrMissing(c.ran[a]), best, msCI(c.times[best]), crossoverRatio(m, c.times[best]), yesNo(ratio <= autoGoal),
 			any, crossoverRatio(m, c.times[any])})
 	}
-	if n == 0 {
+	if tally.cases == 0 {
 		return nil, nil
 	}
-	verdict := "met"
-	if met < n {
-		verdict = "not met"
-	}
-	return t, []string{h.Title, a, strconv.Itoa(n), fmt.Sprintf("%d of %d", met, n), Sig(worst, 3) + "×", worstCase, verdict, Sig(worstAny, 3) + "×"}
+	return t, append(append([]string{h.Title, a, strconv.Itoa(tally.cases)}, tally.cells()...), Sig(worstAny, 3)+"×")
 }

@@ -2,9 +2,8 @@
 // tables and figures. Raw `go test -bench` output of every preset and GPU
 // lives, unedited, under results/data/<gpu-slug>/<preset>.txt with a
 // header line naming the command and commit; Load reads it with
-// benchfmt, each case's keys by runfile.Parse, the table builders pick
-// cases by benchproc filters and reshape them into each source report's
-// tables (our numbers beside the report's published ones), and
+// benchfmt and benchproc, the table builders reshape it into each source
+// report's tables (our numbers beside the report's published ones), and
 // the plots draw the reports' figures. Write puts all of it under
 // results/report/. The package reads stored files only and imports no GPU
 // package; the filter gallery beside the report is rendered by the
@@ -14,6 +13,7 @@ package results
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -243,76 +243,111 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := run.readResults(data, path, measuredAt); err != nil {
+		return nil, err
+	}
+	run.Config = run.config()
+	return run, nil
+}
+
+// readResults reads the result lines of data's cases into r.Samples, one
+// sample per case name in file order, each holding every line's values.
+func (r *Run) readResults(data []byte, path string, measuredAt []measuredValue) error {
 	byName := map[string]*Sample{}
 	br := benchfmt.NewReader(bytes.NewReader(data), path)
 	for br.Scan() {
 		switch rec := br.Result(); rec := rec.(type) {
 		case *benchfmt.SyntaxError:
-			return nil, fmt.Errorf("results: %w", rec)
+			return fmt.Errorf("results: %w", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) != "Conv" {
-				continue
-			}
-			if _, parts := rec.Name.Parts(); len(parts) == 0 {
-				// BenchmarkConv alone: the parent line Go prints
-				// when none of its cases ran.
+			if !isCase(rec.Name) {
 				continue
 			}
 			name := string(rec.Name.Full())
 			s := byName[name]
 			if s == nil {
-				keys, err := runfile.Parse(name)
-				if err != nil {
-					return nil, fmt.Errorf("results: %s: %w", path, err)
-				}
-				s = &Sample{Keys: keys, Config: map[string]string{}, Values: map[string][]float64{}}
-				for _, k := range nameKeys {
-					if !strings.Contains(name, "/"+k+"=") {
-						s.Implied = append(s.Implied, k)
-					}
-				}
-				for _, c := range rec.Config {
-					if c.File {
-						s.Config[c.Key] = string(c.Value)
-					}
-				}
-				_, line := rec.Pos()
-				for _, m := range measuredAt {
-					if m.line < line {
-						s.Config[m.key] = m.value
-					}
+				var err error
+				if s, err = newSample(rec, measuredAt); err != nil {
+					return fmt.Errorf("results: %s: %w", path, err)
 				}
 				byName[name] = s
-				run.Samples = append(run.Samples, s)
+				r.Samples = append(r.Samples, s)
 			}
-			for _, v := range rec.Values {
-				// benchfmt tidies ns/op into sec/op; keep the units as
-				// the benchmark wrote them.
-				unit, x := v.Unit, v.Value
-				if v.OrigUnit != "" {
-					unit, x = v.OrigUnit, v.OrigValue
-				}
-				s.Values[unit] = append(s.Values[unit], x)
-			}
+			s.addValues(rec)
 		}
 	}
 	if err := br.Err(); err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
-	for _, vs := range run.measured {
-		slices.Sort(vs)
+	return nil
+}
+
+// isCase reports whether a result line's name is a case of BenchmarkConv,
+// not BenchmarkConv alone: the parent line Go prints when none of its
+// cases ran.
+func isCase(name benchfmt.Name) bool {
+	_, parts := name.Parts()
+	return string(name.Base()) == "Conv" && len(parts) > 0
+}
+
+// newSample is the sample of the case of rec's name, without values: its
+// name keys (runfile.Parse), the file configuration in effect at rec and
+// the measured values written before it.
+func newSample(rec *benchfmt.Result, measuredAt []measuredValue) (*Sample, error) {
+	name := string(rec.Name.Full())
+	keys, err := runfile.Parse(name)
+	if err != nil {
+		return nil, err
 	}
-	if len(run.Samples) > 0 {
-		run.Config = maps.Clone(run.Samples[0].Config)
-		for _, k := range medianOfBlocks {
-			if vs := run.measured[k]; len(vs) > 1 {
-				run.Config[k] = strconv.FormatFloat(Measure{benchmath.NewSample(vs, &thresholds)}.Center(), 'f', -1, 64)
-			}
+	s := &Sample{Keys: map[string]string{}, Config: map[string]string{}, Values: map[string][]float64{}}
+	for _, k := range nameKeys {
+		s.Keys[k] = keys[k]
+	}
+	for _, k := range nameKeys {
+		if !strings.Contains(name, "/"+k+"=") {
+			s.Implied = append(s.Implied, k)
 		}
-	} else {
-		run.Config = map[string]string{}
 	}
-	return run, nil
+	for _, c := range rec.Config {
+		if c.File {
+			s.Config[c.Key] = string(c.Value)
+		}
+	}
+	_, line := rec.Pos()
+	for _, m := range measuredAt {
+		if m.line < line {
+			s.Config[m.key] = m.value
+		}
+	}
+	return s, nil
+}
+
+// addValues appends the values of result line rec to s, in the units the
+// benchmark wrote (benchfmt tidies ns/op into sec/op).
+func (s *Sample) addValues(rec *benchfmt.Result) {
+	for _, v := range rec.Values {
+		unit, x := v.Unit, v.Value
+		if v.OrigUnit != "" {
+			unit, x = v.OrigUnit, v.OrigValue
+		}
+		s.Values[unit] = append(s.Values[unit], x)
+	}
+}
+
+// config is the configuration of r: its first sample's, with each key of
+// medianOfBlocks that several blocks measured at the median of their
+// values; empty for a run without samples.
+func (r *Run) config() map[string]string {
+	if len(r.Samples) == 0 {
+		return map[string]string{}
+	}
+	c := maps.Clone(r.Samples[0].Config)
+	for _, k := range medianOfBlocks {
+		if vs := r.measured[k]; len(vs) > 1 {
+			c[k] = strconv.FormatFloat(Measure{benchmath.NewSample(vs, &thresholds)}.Center(), 'f', -1, 64)
+		}
+	}
+	return c
 }
 
 // measuredValue is the value of a measured key that a line of a run
@@ -325,18 +360,17 @@ type measuredValue struct {
 
 // readLines reads what the lines of data record beside the result
 // lines: r's header, command, failures, timeline, settings, unsupported
-// cases and the values of its measured keys, each key's in r.measured;
-// it returns the measured values in file order.
+// cases and the values of its measured keys, each key's in r.measured,
+// sorted; it returns the measured values in file order.
 func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 	var measuredAt []measuredValue
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
-	first, leading := true, true
+	leading := true
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
-		if first {
+		if n == 1 {
 			r.Header = line
-			first = false
 		}
 		if leading = leading && strings.HasPrefix(line, "#"); leading && r.Command == "" {
 			if cmd, ok := runfile.HeaderCommand(line); ok {
@@ -346,17 +380,7 @@ func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 		if strings.HasPrefix(line, "--- FAIL: Conv/") || strings.HasPrefix(line, "--- FAIL: BenchmarkConv/") {
 			r.Failures = append(r.Failures, line)
 		}
-		if sp, ok, err := runfile.ParseSpan(line); err != nil {
-			return nil, fmt.Errorf("results: %s: %w", path, err)
-		} else if ok {
-			r.Timeline = append(r.Timeline, sp)
-		}
-		k, v, ok := runfile.ParseMeasured(line)
-		if !ok {
-			k, v, ok = strings.Cut(line, ": ")
-			ok = ok && runfile.IsMeasured(k)
-		}
-		if ok {
+		if k, v, ok := parseMeasured(line); ok {
 			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
 				return nil, fmt.Errorf("results: %s:%d: measured value %q: %w", path, n, line, err)
@@ -367,18 +391,37 @@ func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 			r.measured[k] = append(r.measured[k], x)
 			measuredAt = append(measuredAt, measuredValue{line: n, key: k, value: strings.TrimSpace(v)})
 		}
-		if st, ok, err := parseSetting(line); err != nil {
+		if err := errors.Join(appendParsed(&r.Timeline, runfile.ParseSpan, line),
+			appendParsed(&r.Settings, parseSetting, line),
+			appendParsed(&r.Unsupported, parseUnsupported, line)); err != nil {
 			return nil, fmt.Errorf("results: %s: %w", path, err)
-		} else if ok {
-			r.Settings = append(r.Settings, st)
-		}
-		if u, ok, err := parseUnsupported(line); err != nil {
-			return nil, fmt.Errorf("results: %s: %w", path, err)
-		} else if ok {
-			r.Unsupported = append(r.Unsupported, u)
 		}
 	}
+	for _, vs := range r.measured {
+		slices.Sort(vs)
+	}
 	return measuredAt, sc.Err()
+}
+
+// parseMeasured parses a line that records the value of a measured key:
+// a measured line (runfile.MeasuredLine), or, in runs written before
+// those, a configuration line of a key of runfile.MeasuredKeys.
+func parseMeasured(line string) (key, value string, ok bool) {
+	if key, value, ok = runfile.ParseMeasured(line); ok {
+		return key, value, true
+	}
+	key, value, ok = strings.Cut(line, ": ")
+	return key, value, ok && runfile.IsMeasured(key)
+}
+
+// appendParsed appends to dst what parse reads from line, where line is
+// of parse's kind; it returns parse's error.
+func appendParsed[T any](dst *[]T, parse func(string) (T, bool, error), line string) error {
+	v, ok, err := parse(line)
+	if ok && err == nil {
+		*dst = append(*dst, v)
+	}
+	return err
 }
 
 // medianOfBlocks are the measured keys whose value for a run that

@@ -1,7 +1,5 @@
 package results
 
-import ()
-
 func sectionDefault(hosts []*Host) *Section {
 	s := &Section{Report: "default", Title: "Default sweep: every variant on this framework's short set"}
 	for _, h := range hosts {

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
@@ -29,12 +30,7 @@ func energyOf(smp *Sample) Measure { return measureOf(smp, energyUnit) }
 
 // hasEnergy reports whether any of ss records its energy.
 func hasEnergy(ss []*Sample) bool {
-	for _, s := range ss {
-		if len(s.Values[energyUnit]) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ss, func(s *Sample) bool { return len(s.Values[energyUnit]) > 0 })
 }
 
 // frugalSample returns the sample of ss with the smallest median energy
@@ -52,16 +48,7 @@ func frugalSample(ss []*Sample) *Sample {
 
 // energyCell formats an energy measure (mJ) as its median and the
 // half-width of its confidence interval: "6.02 ±3%"; a dash without one.
-func energyCell(m Measure) string {
-	if !m.OK() {
-		return missing
-	}
-	s := m.Summary()
-	if !(s.Center > 0) {
-		return missing
-	}
-	return Sig(s.Center, 3) + " ±" + s.PctRangeString()
-}
+func energyCell(m Measure) string { return centerCI(m, 1) }
 
 // gflopPerJouleCell formats the work of one run of flops FLOP over the
 // median of the energy measure m (mJ) in GFLOP per joule; a dash without

@@ -244,30 +244,9 @@ var floorGoals = []FloorGoal{
 	{Name: "Gaussian K ≤ 31, fused separable (gpu-sepfused)", Family: "gauss", Ks: []int{3, 5, 7, 9, 11, 15, 21, 31}, Variant: "gpu-sepfused", Floor: "DRAM", Target: 0.80},
 }
 
-// GoalResult is how one GPU's run stands against a FloorGoal: the cases
-// it covers, how many of them reach the target, and the lowest share with
-// its case.
-type GoalResult struct {
-	Cases, Met int
-	Lowest     float64 // NaN without cases
-	LowestCase string
-}
-
-// Verdict is "met" when every case reaches the target, "not met" when
-// one does not, "no data" without cases.
-func (g GoalResult) Verdict() string {
-	switch {
-	case g.Cases == 0:
-		return "no data"
-	case g.Met == g.Cases:
-		return "met"
-	}
-	return "not met"
-}
-
 // check measures d against goal over floorSizes.
-func (d *floorData) check(goal FloorGoal) GoalResult {
-	res := GoalResult{Lowest: nan()}
+func (d *floorData) check(goal FloorGoal) *goalTally {
+	res := &goalTally{}
 	for _, size := range floorSizes {
 		for _, k := range goal.Ks {
 			c, ok := d.cases[floorKey(goal.Family, size, k)]
@@ -287,14 +266,7 @@ func (d *floorData) check(goal FloorGoal) GoalResult {
 				fl = c.floors.FP32
 			}
 			share := fl / m.Center()
-			res.Cases++
-			if share >= goal.Target {
-				res.Met++
-			}
-			if math.IsNaN(res.Lowest) || share < res.Lowest {
-				res.Lowest = share
-				res.LowestCase = fmt.Sprintf("%s %s%d %s", size, goal.Family, k, v)
-			}
+			res.add(share >= goal.Target, -share, percent(share, true), fmt.Sprintf("%s %s%d %s", size, goal.Family, k, v))
 		}
 	}
 	return res
@@ -318,14 +290,7 @@ func sectionFloors(hosts []*Host) *Section {
 	goals := &Table{ID: "floors-goals", Title: "Goals against the floors",
 		Caption: "Each goal over the 4096x4096 and 8192x8192 cases of each GPU's roofline run (the run the tables below name): the share is the named floor over the kernel time of the named variant, or of the fastest float32-accurate variant of each case (every variant but those only `auto-bf16` may take, by the run's `auto-paths` line: the tensor cores that round operands to TF32 or bfloat16); \"met\" when every case reaches the target. Lowest is the lowest share over the cases, and the case it is.",
 		Header:  []string{"GPU", "Goal", "Target", "Cases at target", "Lowest share", "Lowest case", "Verdict"}, Keys: 2}
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := floorsRun(h)
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, floorsRun) {
 		d := readFloors(run)
 		if d == nil {
 			continue
@@ -334,27 +299,16 @@ func sectionFloors(hosts []*Host) *Section {
 		if run.Preset != "roofline" {
 			which = "run `" + run.Preset + "`, the preset with narrowed axes (" + strings.TrimSpace(run.Config[runfile.KeySweepAxes]) + "), there being no run of its own axes"
 		}
-		if c := run.Commit(); c != "" {
-			which += " at " + c
-		}
+		which += run.at()
 		for _, family := range floorFamilies {
 			t := floorsTable(h, d, family, which, plots[family])
 			if t == nil {
 				continue
 			}
-			s.Tables = append(s.Tables, t)
-			if et := floorsEnergy(h, d, family, which); et != nil {
-				s.Tables = append(s.Tables, et)
-			}
+			s.add(t, floorsEnergy(h, d, family, which))
 		}
 		for _, g := range floorGoals {
-			r := d.check(g)
-			lowest, lcase := missing, missing
-			if r.Cases > 0 {
-				lowest, lcase = percent(r.Lowest, true), r.LowestCase
-			}
-			goals.Rows = append(goals.Rows, []string{h.Title, g.Name, percent(g.Target, true) + " of the " + g.Floor + " floor",
-				fmt.Sprintf("%d of %d", r.Met, r.Cases), lowest, lcase, r.Verdict()})
+			goals.Rows = append(goals.Rows, append([]string{h.Title, g.Name, percent(g.Target, true) + " of the " + g.Floor + " floor"}, d.check(g).cells()...))
 		}
 	}
 	if len(goals.Rows) > 0 {

@@ -1,7 +1,9 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -135,6 +137,21 @@ func gpuQ(variant, block string) Q {
 	return q
 }
 
+// caseQ is the fixed keys of variant's case: cpuQ for a CPU variant
+// (cpu-*), else gpuQ with block.
+func caseQ(variant, block string) Q {
+	if strings.HasPrefix(variant, "cpu-") {
+		return cpuQ(variant)
+	}
+	return gpuQ(variant, block)
+}
+
+// image returns q on an image of size, through filter, of element type
+// typ and ch channels.
+func (q Q) image(size, filter, typ, ch string) Q {
+	return q.with("size", size, "filter", filter, "type", typ, "ch", ch)
+}
+
 // rankingQ is the case GPU variants are ranked by: the default preset's
 // Gaussian 5x5 filter over a 1024x1024 one-channel float image, hot L2,
 // zero border, default compile options, kernel time.
@@ -158,15 +175,8 @@ func (h *Host) RankGPU() (variants []string, ns []float64) {
 			}
 		}
 	}
-	for v := range best {
-		variants = append(variants, v)
-	}
-	sort.Slice(variants, func(i, j int) bool {
-		a, b := best[variants[i]], best[variants[j]]
-		if a != b {
-			return a < b
-		}
-		return variants[i] < variants[j]
+	variants = slices.SortedFunc(maps.Keys(best), func(a, b string) int {
+		return cmp.Or(cmp.Compare(best[a], best[b]), strings.Compare(a, b))
 	})
 	for _, v := range variants {
 		ns = append(ns, best[v])
@@ -182,6 +192,64 @@ func (h *Host) run(preset string) *Run {
 		}
 	}
 	return nil
+}
+
+// hostKeys are the configuration keys that describe a host, in the
+// order the report lists them.
+var hostKeys = []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps,
+	runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap}
+
+// Setup returns what the first run of h records of hostKeys, as key and
+// value pairs in that order; nil for a host without runs.
+func (h *Host) Setup() [][2]string {
+	if len(h.Runs) == 0 {
+		return nil
+	}
+	var kvs [][2]string
+	for _, k := range hostKeys {
+		if v := h.Runs[0].Config[k]; v != "" {
+			kvs = append(kvs, [2]string{k, v})
+		}
+	}
+	return kvs
+}
+
+// hostRuns yields each host of hosts that has a run of preset, with that
+// run (Host.run).
+func hostRuns(hosts []*Host, preset string) iter.Seq2[*Host, *Run] {
+	return runsOf(hosts, func(h *Host) *Run { return h.run(preset) })
+}
+
+// gpuRuns yields each host of hosts with a GPU for which pick returns a
+// run, with that run.
+func gpuRuns(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
+	return runsOf(hosts, func(h *Host) *Run {
+		if !h.GPU {
+			return nil
+		}
+		return pick(h)
+	})
+}
+
+// runsOf yields each host of hosts for which pick returns a run, with
+// that run.
+func runsOf(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
+	return func(yield func(*Host, *Run) bool) {
+		for _, h := range hosts {
+			if r := pick(h); r != nil && !yield(h, r) {
+				return
+			}
+		}
+	}
+}
+
+// at is " at <commit>" for a run whose header names its commit
+// (Run.Commit), else "".
+func (r *Run) at() string {
+	if c := r.Commit(); c != "" {
+		return " at " + c
+	}
+	return ""
 }
 
 // runOrCustom returns h's run of preset: the run of the preset's own axes

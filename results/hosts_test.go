@@ -113,3 +113,57 @@ func TestRunCommit(t *testing.T) {
 		}
 	}
 }
+
+// hostRuns yields the hosts with a run of the preset, each with that run.
+func TestHostRuns(t *testing.T) {
+	a := &Host{Slug: "a", Runs: []*Run{{Preset: "default"}, {Preset: "cpu-peers"}}}
+	b := &Host{Slug: "b", Runs: []*Run{{Preset: "cpu-peers-custom-1"}}}
+	c := &Host{Slug: "c", Runs: []*Run{{Preset: "cpu-peers"}}}
+	var got []string
+	for h, r := range hostRuns([]*Host{a, b, c}, "cpu-peers") {
+		got = append(got, h.Slug+":"+r.Preset)
+	}
+	if want := []string{"a:cpu-peers", "c:cpu-peers"}; !slices.Equal(got, want) {
+		t.Errorf("hostRuns = %v, want %v", got, want)
+	}
+	for range hostRuns([]*Host{a, c}, "cpu-peers") {
+		break // a yield that stops must end the loop without a panic
+	}
+}
+
+// caseQ picks the CPU keys for a cpu-* variant and the GPU keys, with the
+// block, for any other.
+func TestCaseQ(t *testing.T) {
+	if got := caseQ("cpu-naive", "16x16"); got["timing"] != "cpu" || got["block"] != "" {
+		t.Errorf("caseQ(cpu-naive) = %v, want CPU timing and no block", got)
+	}
+	if got := caseQ("gpu-naive", "16x16").image("1024x1024", "gauss3", "u8", "3"); got["timing"] != "kernel" || got["block"] != "16x16" ||
+		got["size"] != "1024x1024" || got["filter"] != "gauss3" || got["type"] != "u8" || got["ch"] != "3" {
+		t.Errorf("caseQ(gpu-naive).image = %v", got)
+	}
+}
+
+// gpuRuns yields the hosts with a GPU for which the picker finds a run.
+func TestGPURuns(t *testing.T) {
+	cpu := &Host{Slug: "cpu", Runs: []*Run{{Preset: "crossover"}}}
+	none := &Host{Slug: "none", GPU: true, Runs: []*Run{{Preset: "default"}}}
+	custom := &Host{Slug: "custom", GPU: true, Runs: []*Run{{Preset: "crossover-custom-1"}}}
+	var got []string
+	for h, r := range gpuRuns([]*Host{cpu, none, custom}, crossoverRun) {
+		got = append(got, h.Slug+":"+r.Preset)
+	}
+	if want := []string{"custom:crossover-custom-1"}; !slices.Equal(got, want) {
+		t.Errorf("gpuRuns = %v, want %v", got, want)
+	}
+}
+
+// A section adds the tables it is given but nil ones.
+func TestSectionAdd(t *testing.T) {
+	var s Section
+	a, b := &Table{ID: "a"}, &Table{ID: "b"}
+	s.add(a, nil, b)
+	s.add(nil)
+	if len(s.Tables) != 2 || s.Tables[0] != a || s.Tables[1] != b {
+		t.Errorf("tables %v, want a and b", s.Tables)
+	}
+}

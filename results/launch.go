@@ -1,7 +1,5 @@
 package results
 
-import ()
-
 // launchSizes are preset launch-overhead's image sizes.
 var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
 
@@ -13,11 +11,7 @@ func sectionLaunch(hosts []*Host) *Section {
 	s := &Section{Report: "launch-overhead", Title: "Launch overhead: one host launch per run vs CUDA-graph replay"}
 	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",
 		XLabel: "image size (pixels, log)", YLabel: "time (ms)", X: launchSizes, XValue: pixels(launchSizes), LogX: true, LogY: true}
-	for _, h := range hosts {
-		run := h.run("launch-overhead")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "launch-overhead") {
 		t := &Table{ID: "launch-overhead-" + h.Slug, Title: "Host launches vs graph replay — " + h.Title,
 			Caption: "Kernel time per run (ms, median ± the half-width of its confidence interval) with one host launch per run (`timing=kernel`, how every report timed) and with the runs replayed from CUDA graphs of 64 (`timing=kernel-graph`), from one run of preset `launch-overhead`. The ratio is what the host launches add to each run: where the first column stays level across image sizes while the second grows, it is the host's launch interval, not the kernel, and its runs spread the way the host's scheduling does. The ratio is \"~\" where the runs of the two timings do not differ significantly (Mann-Whitney U, p > 0.05).",
 			Header:  []string{"Variant", "Size", "Filter", "Host launches (ms)", "Graph replay (ms)", "Launches / graph"}}

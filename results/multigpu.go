@@ -40,11 +40,7 @@ func allGPUs(n int) string {
 // measured) and the timeline of its one overlapped run.
 func sectionMultiGPU(hosts []*Host) *Section {
 	s := &Section{Report: "004-multigpu", Title: "Report 004: row slabs over several GPUs, streams, images larger than a GPU (preset 004-multigpu)"}
-	for _, h := range hosts {
-		run := h.run("004-multigpu")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "004-multigpu") {
 		n, _ := strconv.Atoi(run.Config[runfile.KeyGPUCount])
 		n = max(n, 1)
 		t := &Table{ID: "004-multigpu-scaling-" + h.Slug,
@@ -52,7 +48,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			Caption: "Times are medians (ms). gpus=0,0 is two logical devices (executors, streams, slabs) on GPU 0; " +
 				"efficiency is T1 / (N x TN) over the N GPUs of the case, with T1 the gpus=0 time of the same run; " +
 				"% bound is the host-copy bound over the measured total time: the least time the copies can take (convolve.HostCopyBound: the image in at gpu-h2d-gbps and the output out at gpu-d2h-gbps, pinned, measured in the same run, the two directions overlapped but together no faster than gpu-bidir-gbps, copies both ways at once, where the run measured it; each GPU over its own link), computed here from the run's bandwidths and the case's bytes. " +
-				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", orMissing(run.Config[runfile.KeyGPUH2DGBps]), orMissing(run.Config[runfile.KeyGPUD2HGBps]), orMissing(run.Config[runfile.KeyGPUBidirGBps])),
+				fmt.Sprintf("This run measured gpu-h2d-gbps %s, gpu-d2h-gbps %s and gpu-bidir-gbps %s.", OrMissing(run.Config[runfile.KeyGPUH2DGBps]), OrMissing(run.Config[runfile.KeyGPUD2HGBps]), OrMissing(run.Config[runfile.KeyGPUBidirGBps])),
 			Header: []string{"size", "type", "filter", "what", "gpus=0", "gpus=0,0", "efficiency 0,0", "% bound (0)"}}
 		if n > 1 {
 			t.Header = append(t.Header, "gpus="+allGPUs(n), "efficiency", "% bound")
@@ -84,9 +80,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 			}
 			s.Tables = append(s.Tables, t)
 		}
-		if g := multiGPUGoals(h, run, n); g != nil {
-			s.Tables = append(s.Tables, g)
-		}
+		s.add(multiGPUGoals(h, run, n))
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
 			var spans []runfile.Span
@@ -124,23 +118,17 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	t := &Table{ID: "004-multigpu-goals-" + h.Slug, Title: "Goals on every GPU — " + h.Title,
 		Caption: fmt.Sprintf("Resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling efficiency of at least %s, and the one-shot pipeline (pinned, 4 streams) within 10%% of the host-copy bound (at least %s%% of it), on gpus=%s.", Sig(residentEffGoal, 2), Sig(oneShotBoundGoal, 2), all),
 		Header:  []string{"goal", "size", "type", "filter", "measured", "met"}}
-	verdict := func(ok bool) string {
-		if ok {
-			return "yes"
-		}
-		return "no"
-	}
 	base := Q{"variant": multiGPUVariant, "size": "32768x32768", "gpus": all}
 	res := h.Sample(base.with("type", "f32", "filter", "gauss21", "timing", "kernel"))
 	if eff, ok := metricOf(res, "scaling-eff"); ok {
-		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", Sig(eff, 3), verdict(eff >= residentEffGoal)})
+		t.Rows = append(t.Rows, []string{"resident scaling efficiency", "32768x32768", "f32", "gauss21", Sig(eff, 3), yesNo(eff >= residentEffGoal)})
 	}
 	for _, typ := range []string{"f32", "u8"} {
 		for _, f := range []string{"gauss5", "gauss21"} {
 			for _, tune := range []string{"streams=4", "chunks=16,streams=4"} {
 				smp := h.Sample(base.with("type", typ, "filter", f, "timing", "total", "mem", "pinned", "tune", tune))
 				if pct, ok := copyBoundPercent(run, smp, n); ok {
-					t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound (" + tune + ")", "32768x32768", typ, f, Sig(pct, 3) + "%", verdict(pct >= oneShotBoundGoal)})
+					t.Rows = append(t.Rows, []string{"one-shot % of host-copy bound (" + tune + ")", "32768x32768", typ, f, Sig(pct, 3) + "%", yesNo(pct >= oneShotBoundGoal)})
 				}
 			}
 		}
@@ -151,11 +139,6 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	return t
 }
 
-// copyBoundPercent is the host-copy bound of smp, a total-time filter2d
-// case on links GPUs of run, as a percentage of its median time: the
-// case's image in and its float32 output back at the bandwidths the run
-// measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
-// missing.
 // overBound names the cases of h's 004-multigpu run whose total time
 // beat the host-copy bound (copyBoundPercent above 100), over one GPU or
 // all n; "" when none did.
@@ -179,6 +162,11 @@ func overBound(h *Host, n int) string {
 	return strings.Join(over, "; ")
 }
 
+// copyBoundPercent is the host-copy bound of smp, a total-time filter2d
+// case on links GPUs of run, as a percentage of its median time: the
+// case's image in and its float32 output back at the bandwidths the run
+// measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
+// missing.
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
 		return 0, false
@@ -209,13 +197,6 @@ func metricOf(smp *Sample, unit string) (float64, bool) {
 		return 0, false
 	}
 	return smp.Median(unit)
-}
-
-func orMissing(s string) string {
-	if s == "" {
-		return missing
-	}
-	return s
 }
 
 // shortCase is a case name with its keys of default values left out.

@@ -92,34 +92,18 @@ func (g pathGoal) met(v float64) bool {
 // goal's cases the run measured meet it, the figure furthest from it and
 // its case, and the verdict; false where the run measured none.
 func pathGoalRow(h *Host, g pathGoal, cases []crossoverCase) ([]string, bool) {
-	n, at := 0, 0
-	var worst float64
-	var worstCase string
+	var tally goalTally
 	for _, c := range cases {
-		v, ok := g.measure(c)
-		if !ok {
-			continue
-		}
-		n++
-		if g.met(v) {
-			at++
-		}
-		if worstCase == "" || (g.Against == "" && v > worst) || (g.Against != "" && v < worst) {
-			worst, worstCase = v, c.size+" "+c.filter()
+		if v, ok := g.measure(c); ok && g.Against == "" {
+			tally.add(g.met(v), v, Sig(v, 3)+" ms", c.size+" "+c.filter())
+		} else if ok {
+			tally.add(g.met(v), -v, Sig(v, 3)+"×", c.size+" "+c.filter())
 		}
 	}
-	if n == 0 {
+	if tally.cases == 0 {
 		return nil, false
 	}
-	cell := Sig(worst, 3) + "×"
-	if g.Against == "" {
-		cell = Sig(worst, 3) + " ms"
-	}
-	verdict := "not met"
-	if at == n {
-		verdict = "met"
-	}
-	return []string{h.Title, g.String(), fmt.Sprintf("%d of %d", at, n), cell, worstCase, verdict}, true
+	return append([]string{h.Title, g.String()}, tally.cells()...), true
 }
 
 // pathGoalTable is the empty table of pathGoals; sectionCrossover adds

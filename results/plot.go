@@ -41,6 +41,17 @@ type Series struct {
 	Labels []string
 }
 
+// hostSeries is host h's line of variant v.
+func hostSeries(h *Host, v string, ys []float64) Series {
+	return Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: ys}
+}
+
+// publishedSeries is the dashed line named name of variant v of the
+// figures a report published for gpu.
+func publishedSeries(name, v, gpu string, ys []float64) Series {
+	return Series{Name: name + " (report)", Variant: v, Source: gpu + " (report)", Y: ys, Dashed: true}
+}
+
 // Plot is a line plot of the reports' figures: time or speedup against
 // image size, filter size or block shape.
 type Plot struct {
@@ -76,12 +87,13 @@ const (
 
 // HasData reports whether any series has a plottable point.
 func (p *Plot) HasData() bool {
-	return len(p.drawn()) > 0
+	return len(p.Drawn()) > 0
 }
 
-// drawn returns the series with at least one plottable point: a series
-// with none (a variant a host did not run) gets no legend entry.
-func (p *Plot) drawn() []Series {
+// Drawn returns the series with at least one plottable point, in the
+// order Styles describes them: a series with none (a variant a host did
+// not run) gets no legend entry.
+func (p *Plot) Drawn() []Series {
 	var out []Series
 	for _, s := range p.Series {
 		for i, y := range s.Y {
@@ -93,10 +105,6 @@ func (p *Plot) drawn() []Series {
 	}
 	return out
 }
-
-// Drawn returns the series with at least one plottable point, in the
-// order Styles describes them.
-func (p *Plot) Drawn() []Series { return p.drawn() }
 
 // Point returns the position on the x axis of point i of a series, of
 // value y, and whether the point can be drawn: a finite value, positive
@@ -175,7 +183,7 @@ func colour(i, n int) color.Color {
 // colour per distinct Variant, one marker and dash per distinct Source
 // (solid for the first source, dashed for a Dashed series).
 func (p *Plot) Styles() []Style {
-	series := p.drawn()
+	series := p.Drawn()
 	var variants, sources []string
 	for _, s := range series {
 		if !slices.Contains(variants, s.Variant) {
@@ -230,7 +238,7 @@ func (p *Plot) build() (*plot.Plot, *plot.Legend, []string, error) {
 	var xs, ys []float64
 	var entries []string
 	styles := p.Styles()
-	for si, s := range p.drawn() {
+	for si, s := range p.Drawn() {
 		st := styles[si]
 		line := draw.LineStyle{Color: st.Colour, Width: vg.Points(1.5), Dashes: st.Dashes}
 		glyph := draw.GlyphStyle{Color: st.Colour, Radius: vg.Points(3), Shape: st.Shape}
@@ -442,11 +450,7 @@ func (p *Plot) WritePNG(w io.Writer, dpi int) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	if _, err := c.(vgimg.PngCanvas).WriteTo(&b); err != nil {
-		return err
-	}
-	_, err = w.Write(b.Bytes())
+	_, err = c.(vgimg.PngCanvas).WriteTo(w)
 	return err
 }
 

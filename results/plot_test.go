@@ -69,7 +69,7 @@ func checkPlot(t *testing.T, p *Plot) {
 	if err != nil {
 		t.Fatalf("%s: %v", p.ID, err)
 	}
-	drawn := p.drawn()
+	drawn := p.Drawn()
 	var b bytes.Buffer
 	if err := p.WriteSVG(&b); err != nil {
 		t.Fatalf("%s: %v", p.ID, err)
@@ -159,7 +159,7 @@ func checkTextFits(t *testing.T, p *Plot) {
 	if !set[p.Title] {
 		t.Errorf("%s: title %q is not set whole", p.ID, p.Title)
 	}
-	for _, s := range p.drawn() {
+	for _, s := range p.Drawn() {
 		if !set[s.Name] {
 			t.Errorf("%s: legend entry %q is not set whole", p.ID, s.Name)
 		}
@@ -209,8 +209,8 @@ func TestPlotManySeries(t *testing.T) {
 	if h := im.Bounds().Dy(); h <= 4*96 {
 		t.Errorf("PNG %d pixels high: 40 legend entries need more than the plot's 384", h)
 	}
-	if len(p.drawn()) != 40 || !p.HasData() {
-		t.Errorf("%d series drawn, want 40", len(p.drawn()))
+	if len(p.Drawn()) != 40 || !p.HasData() {
+		t.Errorf("%d series drawn, want 40", len(p.Drawn()))
 	}
 	if (&Plot{X: []string{"1"}}).HasData() {
 		t.Errorf("HasData of a plot with no series = true")

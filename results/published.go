@@ -5,64 +5,56 @@ package results
 // report, table and GPU. Times are milliseconds; speedups are CPU time
 // over GPU time as the report computed them.
 
-// Published000Sweep is one row of report 000's sweep tables: CPU and
-// kernel times of V1 (naive global), V1c (constant-memory filter) and V2
-// (shared-memory tiles).
-type Published000Sweep struct {
-	Axis             string // "256x256", "3", "8x8"
-	CPU, V1, V1c, V2 float64
+// published000Sweep is one sweep of report 000's tables, a value per
+// point of the sweep's axis: CPU and kernel times of V1 (naive global),
+// V1c (constant-memory filter) and V2 (shared-memory tiles); CPU is nil
+// where the table has no CPU column.
+type published000Sweep struct {
+	CPU, V1, V1c, V2 []float64
 }
 
-// Published000 holds report 000's tables 5.5-5.10 per GPU.
-type Published000 struct {
+// published000 holds report 000's tables 5.5-5.10 of one GPU: the image
+// size sweep over sizes000, the filter size sweep over ks000 and the
+// block shape sweep over blocks000.
+type published000 struct {
 	GPU                      string
-	ImageSize, Kernel, Block []Published000Sweep // tables 5.5/5.6, 5.7/5.8, 5.9/5.10 (no CPU column for blocks)
+	ImageSize, Kernel, Block published000Sweep
 }
 
 // report000 is report 000 ("CUDA-optimized 2D convolution"), tables 5.5
 // to 5.10: Gaussian 3x3 over 256..4096 with 16x16 blocks, Gaussian 3/5/7
 // at 1024x1024, and block shapes at 2048x2048 with Gaussian 5x5.
-var report000 = []Published000{
+var report000 = []published000{
 	{GPU: "GeForce GTX 1050 Ti",
-		ImageSize: []Published000Sweep{ // table 5.5
-			{"256x256", 1.00, 0.017, 0.020, 0.030},
-			{"512x512", 3.99, 0.073, 0.072, 0.103},
-			{"1024x1024", 16.11, 0.287, 0.270, 0.385},
-			{"2048x2048", 65.99, 1.132, 1.047, 1.519},
-			{"4096x4096", 265.23, 4.500, 4.176, 5.819},
-		},
-		Kernel: []Published000Sweep{ // table 5.7
-			{"3", 16.29, 0.274, 0.260, 0.356},
-			{"5", 35.73, 0.600, 0.556, 0.402},
-			{"7", 67.68, 0.968, 0.862, 0.510},
-		},
-		Block: []Published000Sweep{ // table 5.9
-			{"8x8", 0, 2.555, 2.292, 1.558},
-			{"16x16", 0, 2.407, 2.215, 1.588},
-			{"32x8", 0, 2.305, 2.047, 1.418},
-			{"32x16", 0, 2.265, 2.063, 1.870},
-			{"32x32", 0, 2.303, 2.100, 2.043},
-		}},
+		ImageSize: published000Sweep{ // table 5.5, over sizes000
+			CPU: []float64{1.00, 3.99, 16.11, 65.99, 265.23},
+			V1:  []float64{0.017, 0.073, 0.287, 1.132, 4.500},
+			V1c: []float64{0.020, 0.072, 0.270, 1.047, 4.176},
+			V2:  []float64{0.030, 0.103, 0.385, 1.519, 5.819}},
+		Kernel: published000Sweep{ // table 5.7, over ks000
+			CPU: []float64{16.29, 35.73, 67.68},
+			V1:  []float64{0.274, 0.600, 0.968},
+			V1c: []float64{0.260, 0.556, 0.862},
+			V2:  []float64{0.356, 0.402, 0.510}},
+		Block: published000Sweep{ // table 5.9, over blocks000
+			V1:  []float64{2.555, 2.407, 2.305, 2.265, 2.303},
+			V1c: []float64{2.292, 2.215, 2.047, 2.063, 2.100},
+			V2:  []float64{1.558, 1.588, 1.418, 1.870, 2.043}}},
 	{GPU: "Tesla T4",
-		ImageSize: []Published000Sweep{ // table 5.6
-			{"256x256", 0.90, 0.014, 0.017, 0.020},
-			{"512x512", 3.58, 0.033, 0.033, 0.044},
-			{"1024x1024", 14.66, 0.102, 0.100, 0.123},
-			{"2048x2048", 60.01, 0.407, 0.383, 0.470},
-			{"4096x4096", 257.72, 1.853, 1.707, 2.158},
-		},
-		Kernel: []Published000Sweep{ // table 5.8
-			{"3", 16.97, 0.122, 0.116, 0.147},
-			{"5", 34.99, 0.249, 0.216, 0.222},
-			{"7", 66.66, 0.463, 0.338, 0.350},
-		},
-		Block: []Published000Sweep{ // table 5.10
-			{"8x8", 0, 1.545, 1.277, 0.866},
-			{"16x16", 0, 0.980, 0.849, 0.846},
-			{"32x8", 0, 0.855, 0.821, 0.688},
-			{"32x16", 0, 0.903, 0.861, 0.789},
-			{"32x32", 0, 0.973, 0.886, 0.898},
-		}},
+		ImageSize: published000Sweep{ // table 5.6, over sizes000
+			CPU: []float64{0.90, 3.58, 14.66, 60.01, 257.72},
+			V1:  []float64{0.014, 0.033, 0.102, 0.407, 1.853},
+			V1c: []float64{0.017, 0.033, 0.100, 0.383, 1.707},
+			V2:  []float64{0.020, 0.044, 0.123, 0.470, 2.158}},
+		Kernel: published000Sweep{ // table 5.8, over ks000
+			CPU: []float64{16.97, 34.99, 66.66},
+			V1:  []float64{0.122, 0.249, 0.463},
+			V1c: []float64{0.116, 0.216, 0.338},
+			V2:  []float64{0.147, 0.222, 0.350}},
+		Block: published000Sweep{ // table 5.10, over blocks000
+			V1:  []float64{1.545, 0.980, 0.855, 0.903, 0.973},
+			V1c: []float64{1.277, 0.849, 0.821, 0.861, 0.886},
+			V2:  []float64{0.866, 0.846, 0.688, 0.789, 0.898}}},
 }
 
 // report001GPU is the GPU of report 001 ("OpenCV + CUDA"), whose CPU
@@ -91,13 +83,14 @@ var report001Speedup = map[string]map[string][]float64{
 	},
 }
 
-// report001KernelSize is report 001's tables 3 (global) and 4 (shared):
-// per K, the Gaussian and box speedups and GPU times (ms).
+// Report001KernelRow is one K of report 001's tables 3 and 4: the
+// Gaussian and box speedups and GPU times (ms).
 type Report001KernelRow struct {
 	K                                        string
 	GaussSpeedup, GaussMS, BoxSpeedup, BoxMS float64
 }
 
+// report001KernelSize is report 001's tables 3 (global) and 4 (shared).
 var report001KernelSize = map[string][]Report001KernelRow{
 	"gpu-naive": { // table 3
 		{"3", 78.7, 9.1, 78.3, 9.1}, {"5", 207.5, 9.5, 207.3, 9.5}, {"7", 369.2, 10.1, 369.2, 10.1},
@@ -111,13 +104,15 @@ var report001KernelSize = map[string][]Report001KernelRow{
 	},
 }
 
-// report001Tuned is report 001's table 5 at 1920x1920: the best block per
-// filter and the speedups of global 16x16, shared 16x16 and tuned shared.
+// Report001TunedRow is one filter of report 001's table 5 at 1920x1920:
+// its best block and the speedups of global 16x16, shared 16x16 and tuned
+// shared.
 type Report001TunedRow struct {
 	Filter, Block               string
 	Global, Shared, TunedShared float64
 }
 
+// report001Tuned is report 001's table 5.
 var report001Tuned = []Report001TunedRow{
 	{"prewitt-x", "16x8", 95.0, 94.1, 94.3},
 	{"gauss5", "32x16", 212.6, 247.8, 258.1},
@@ -163,11 +158,16 @@ var report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel",
 // have none (every channel variant keeps the filter in constant memory).
 var report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
 
-// report003KernelSize is table 1 (1000x1000 RGB, box K): average times in ms.
-var report003KernelSize = []struct {
-	K     string
-	Times []float64 // in Report003Methods order
-}{
+// report003Row is one row of report 003's tables 1 and 3: the filter size
+// or image size and the average time in ms of each method, in
+// report003Methods order.
+type report003Row struct {
+	Axis  string
+	Times []float64
+}
+
+// report003KernelSize is table 1 (1000x1000 RGB, box K).
+var report003KernelSize = []report003Row{
 	{"3", []float64{1.89, 8.73, 2.83, 2.48, 2.13, 28.88}},
 	{"9", []float64{2.48, 11.22, 4.27, 2.66, 2.38, 232.30}},
 	{"17", []float64{4.87, 8.27, 4.86, 3.65, 3.67, 1004.94}},
@@ -176,11 +176,8 @@ var report003KernelSize = []struct {
 	{"121", []float64{142.25, 467.18, 164.62, 104.56, 163.21, 60764.00}},
 }
 
-// report003ImageSize is table 3 (box 11x11): average times in ms.
-var report003ImageSize = []struct {
-	Size  string
-	Times []float64
-}{
+// report003ImageSize is table 3 (box 11x11).
+var report003ImageSize = []report003Row{
 	{"100x100", []float64{0.21, 0.25, 0.21, 0.25, 0.20, 4.00}},
 	{"100x1000", []float64{0.47, 0.80, 0.60, 0.46, 0.45, 44.45}},
 	{"1000x1000", []float64{2.91, 11.10, 4.34, 2.88, 2.60, 462.52}},

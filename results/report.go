@@ -96,37 +96,20 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("## Hosts\n\n")
 	for _, h := range r.Hosts {
 		fmt.Fprintf(&b, "- `%s`: %s", h.Slug, h.Title)
-		if len(h.Runs) > 0 {
-			c := h.Runs[0].Config
-			var parts []string
-			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap} {
-				if v := c[k]; v != "" {
-					parts = append(parts, k+" "+v)
-				}
-			}
-			if len(parts) > 0 {
-				fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
-			}
+		var parts []string
+		for _, kv := range h.Setup() {
+			parts = append(parts, kv[0]+" "+kv[1])
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
 		}
 		b.WriteString("\n")
 		for _, run := range h.Runs {
-			fmt.Fprintf(&b, "  - `%s`: %d cases", run.Preset, len(run.Samples))
-			if c := run.Commit(); c != "" {
-				fmt.Fprintf(&b, " at %s", c)
-			}
+			fmt.Fprintf(&b, "  - `%s`: %d cases%s", run.Preset, len(run.Samples), run.at())
 			if c := run.Config[runfile.KeyCPUCap]; c != "" && c != h.Runs[0].Config[runfile.KeyCPUCap] {
 				fmt.Fprintf(&b, " (cpu-cap %s)", c)
 			}
-			if d, k, ok := run.Throttled(); ok {
-				fmt.Fprintf(&b, ", %d throttled samples discarded and taken again", d)
-				if k > 0 {
-					fmt.Fprintf(&b, " (%d kept)", k)
-				}
-			}
-			if n := len(run.Failures); n > 0 {
-				fmt.Fprintf(&b, ", %d failed their correctness gate", n)
-			}
-			b.WriteString("\n")
+			b.WriteString(run.Caveats() + "\n")
 		}
 	}
 	b.WriteString("\n")

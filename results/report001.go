@@ -8,7 +8,6 @@ var filters001 = []string{"prewitt-x", "gauss5", "gauss7", "log5", "sharpen"}
 
 func section001(hosts []*Host) *Section {
 	s := &Section{Report: "001", Title: "Report 001: 8-bit RGB input, global vs shared memory"}
-	rgb := Q{"type": "u8", "ch": "3"}
 	plot := &Plot{ID: "001-image-size", Title: "8-bit RGB, 16x16: speedup over cpu-naive vs image size (Gaussian 7x7)",
 		XLabel: "image size (pixels, log)", YLabel: "speedup", X: report001Sizes, XValue: pixels(report001Sizes), LogX: true, LogY: true}
 	for _, h := range withReport(hosts, "001") {
@@ -20,15 +19,14 @@ func section001(hosts []*Host) *Section {
 				row := []string{f}
 				var ys []float64
 				for _, sz := range report001Sizes {
-					q := rgb.with("size", sz, "filter", f)
-					cpu := h.Measure(cpuQ("cpu-naive").with("size", sz, "filter", f, "type", "u8", "ch", "3"))
-					gpu := h.Measure(gpuQ(v, "16x16").with("size", q["size"], "filter", f, "type", "u8", "ch", "3"))
+					cpu := h.Measure(cpuQ("cpu-naive").image(sz, f, "u8", "3"))
+					gpu := h.Measure(gpuQ(v, "16x16").image(sz, f, "u8", "3"))
 					row = append(row, ratioCell(cpu, gpu))
 					ys = append(ys, speedup(cpu.Center(), gpu.Center()))
 				}
 				t.Rows = append(t.Rows, row)
 				if f == "gauss7" && h.GPU {
-					plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: ys})
+					plot.Series = append(plot.Series, hostSeries(h, v, ys))
 				}
 			}
 			s.Tables = append(s.Tables, t)
@@ -36,19 +34,13 @@ func section001(hosts []*Host) *Section {
 		tk := &Table{ID: "001-filter-size-" + h.Slug, Title: "Filter size, 8-bit RGB 1024x1024, 16x16 — " + h.Title,
 			Header: []string{"K", "Gauss global (ms)", "Gauss shared (ms)", "Box global (ms)", "Box shared (ms)", "Gauss shared speedup", "Box shared speedup"}}
 		for _, k := range []string{"3", "5", "7", "9", "11", "15", "21"} {
-			g := func(v, f string) Measure {
-				if v == "cpu-naive" {
-					return h.Measure(cpuQ(v).with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
-				}
-				return h.Measure(gpuQ(v, "16x16").with("size", "1024x1024", "filter", f, "type", "u8", "ch", "3"))
-			}
+			g := func(v, f string) Measure { return h.Measure(caseQ(v, "16x16").image("1024x1024", f, "u8", "3")) }
 			ga, bo := "gauss"+k, "box"+k
 			tk.Rows = append(tk.Rows, []string{k, msCI(g("gpu-naive", ga)), msCI(g("gpu-shared", ga)), msCI(g("gpu-naive", bo)), msCI(g("gpu-shared", bo)),
 				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
 		}
 		s.Tables = append(s.Tables, tk)
-		tt := tunedTable001(h)
-		s.Tables = append(s.Tables, tt)
+		s.Tables = append(s.Tables, tunedTable001(h))
 	}
 	for _, v := range []string{"gpu-naive", "gpu-shared"} {
 		tbl := map[string]string{"gpu-naive": "table 1 (global memory)", "gpu-shared": "table 2 (shared memory)"}[v]
@@ -57,24 +49,24 @@ func section001(hosts []*Host) *Section {
 		for _, f := range filters001 {
 			row := []string{f}
 			for _, x := range report001Speedup[v][f] {
-				row = append(row, Sig(x, 4)+"×")
+				row = append(row, pubX(x))
 			}
 			t.Rows = append(t.Rows, row)
 		}
 		s.Tables = append(s.Tables, t)
-		plot.Series = append(plot.Series, Series{Name: report001GPU + " " + v + " (report)", Variant: v, Source: report001GPU + " (report)", Y: report001Speedup[v]["gauss7"], Dashed: true})
+		plot.Series = append(plot.Series, publishedSeries(report001GPU+" "+v, v, report001GPU, report001Speedup[v]["gauss7"]))
 	}
 	tk := &Table{ID: "001-published-filter-size", Title: "Published by report 001 — " + report001GPU + ", tables 3 and 4",
 		Header: []string{"K", "Gauss global speedup", "Gauss global (ms)", "Gauss shared speedup", "Gauss shared (ms)", "Box global speedup", "Box shared speedup"}}
 	for i, g := range report001KernelSize["gpu-naive"] {
 		sh := report001KernelSize["gpu-shared"][i]
-		tk.Rows = append(tk.Rows, []string{g.K, Sig(g.GaussSpeedup, 4) + "×", pubMS(g.GaussMS), Sig(sh.GaussSpeedup, 4) + "×", pubMS(sh.GaussMS), Sig(g.BoxSpeedup, 4) + "×", Sig(sh.BoxSpeedup, 4) + "×"})
+		tk.Rows = append(tk.Rows, []string{g.K, pubX(g.GaussSpeedup), pubMS(g.GaussMS), pubX(sh.GaussSpeedup), pubMS(sh.GaussMS), pubX(g.BoxSpeedup), pubX(sh.BoxSpeedup)})
 	}
 	s.Tables = append(s.Tables, tk)
 	tt := &Table{ID: "001-published-tuned", Title: "Published by report 001 — " + report001GPU + ", table 5 (1920x1920)",
 		Header: []string{"Filter", "Optimal block", "Global 16x16", "Shared 16x16", "Tuned shared"}}
 	for _, r := range report001Tuned {
-		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, Sig(r.Global, 4) + "×", Sig(r.Shared, 4) + "×", Sig(r.TunedShared, 4) + "×"})
+		tt.Rows = append(tt.Rows, []string{r.Filter, r.Block, pubX(r.Global), pubX(r.Shared), pubX(r.TunedShared)})
 	}
 	s.Tables = append(s.Tables, tt)
 	s.Plots = []*Plot{plot}
@@ -90,16 +82,14 @@ func tunedTable001(h *Host) *Table {
 	for _, f := range filters001 {
 		var all []*Sample
 		for _, r := range h.Runs {
-			all = append(all, r.Find(gpuQ("gpu-shared", "").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))...)
+			all = append(all, r.Find(gpuQ("gpu-shared", "").image("1920x1920", f, "u8", "3"))...)
 		}
 		best := missing
 		bestSmp := fastestSample(all)
 		if bestSmp != nil {
 			best = bestSmp.Keys["block"]
 		}
-		g := func(v string) Measure {
-			return h.Measure(gpuQ(v, "16x16").with("size", "1920x1920", "filter", f, "type", "u8", "ch", "3"))
-		}
+		g := func(v string) Measure { return h.Measure(gpuQ(v, "16x16").image("1920x1920", f, "u8", "3")) }
 		tt.Rows = append(tt.Rows, []string{f, best, msCI(g("gpu-naive")), msCI(g("gpu-shared")), msCI(timeOf(bestSmp))})
 	}
 	return tt

@@ -21,13 +21,10 @@ func section002(hosts []*Host) *Section {
 			if r.Variant == "" {
 				continue
 			}
-			q := Q{"size": "1024x1024", "filter": "box75", "type": "f32", "ch": "1"}
-			var kern, tot Measure
-			if r.Variant == "cpu-naive" {
-				kern = h.Measure(cpuQ(r.Variant).with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
-			} else {
-				kern = h.Measure(gpuQ(r.Variant, "32x32").with("size", q["size"], "filter", "box75", "type", "f32", "ch", "1"))
-				tot = h.Measure(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable", "size": q["size"], "filter": "box75", "type": "f32", "ch": "1"})
+			kern := h.Measure(caseQ(r.Variant, "32x32").image("1024x1024", "box75", "f32", "1"))
+			var tot Measure
+			if r.Variant != "cpu-naive" {
+				tot = h.Measure(Q{"variant": r.Variant, "block": "32x32", "timing": "total", "mem": "pageable"}.image("1024x1024", "box75", "f32", "1"))
 			}
 			t.Rows = append(t.Rows, []string{r.Method, r.Variant, msCI(kern), msCI(tot), msCell(tot.Center() - kern.Center())})
 		}
@@ -38,7 +35,7 @@ func section002(hosts []*Host) *Section {
 		for _, k := range ks002 {
 			row := []string{k}
 			for i, v := range variants002 {
-				tm := h.Measure(gpuQ(v, "32x32").with("size", "1024x1024", "filter", "box"+k, "type", "f32", "ch", "1"))
+				tm := h.Measure(gpuQ(v, "32x32").image("1024x1024", "box"+k, "f32", "1"))
 				row = append(row, msCI(tm))
 				series[i] = append(series[i], tm.Center()/1e6)
 			}
@@ -47,7 +44,7 @@ func section002(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
 			for i, v := range variants002 {
-				plot.Series = append(plot.Series, Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: series[i]})
+				plot.Series = append(plot.Series, hostSeries(h, v, series[i]))
 			}
 		}
 		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
@@ -55,24 +52,17 @@ func section002(hosts []*Host) *Section {
 		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
 			row := []string{b}
 			for _, v := range variants002 {
-				row = append(row, msCI(h.Measure(gpuQ(v, b).with("size", "1024x1024", "filter", "box61", "type", "f32", "ch", "1"))))
+				row = append(row, msCI(h.Measure(gpuQ(v, b).image("1024x1024", "box61", "f32", "1"))))
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
-		s.Tables = append(s.Tables, tb)
-		if te := exactness002(h); te != nil {
-			s.Tables = append(s.Tables, te)
-		}
+		s.add(tb, exactness002(h))
 	}
 	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + report002GPU + ", table 1",
 		Caption: "Box 75x75 on a 1024x1024 image, block 32: time taken and copy time in ms.",
 		Header:  []string{"Method", "Our variant", "Time (ms)", "Copy (ms)"}}
 	for _, r := range report002Table1 {
-		v := r.Variant
-		if v == "" {
-			v = missing
-		}
-		t.Rows = append(t.Rows, []string{r.Method, v, pubMS(r.KernelMS), pubMS(r.CopyMS)})
+		t.Rows = append(t.Rows, []string{r.Method, OrMissing(r.Variant), pubMS(r.KernelMS), pubMS(r.CopyMS)})
 	}
 	s.Tables = append(s.Tables, t)
 	s.Plots = []*Plot{plot}
@@ -93,9 +83,7 @@ var (
 // when no sample of those cases names its compile options, as runs
 // stored before the opts key do not.
 func exactness002(h *Host) *Table {
-	base := func(v string) Q {
-		return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1")
-	}
+	base := func(v string) Q { return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1") }
 	explicit := false
 	for _, r := range h.Runs {
 		for _, v := range []string{"gpu-naive", "gpu-const"} {

@@ -25,13 +25,7 @@ func section004(hosts []*Host) *Section {
 		for _, k := range ks {
 			row := []string{k}
 			for i, v := range gvars {
-				q := Q{"size": "1024x1024", "filter": "gauss" + k, "type": "u8", "ch": "1"}
-				var tm Measure
-				if strings.HasPrefix(v.variant, "cpu-") {
-					tm = h.Measure(cpuQ(v.variant).with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1"))
-				} else {
-					tm = h.Measure(gpuQ(v.variant, "default").with("size", q["size"], "filter", q["filter"], "type", "u8", "ch", "1", "tune", v.tune))
-				}
+				tm := h.Measure(v.caseQ().image("1024x1024", "gauss"+k, "u8", "1"))
 				row = append(row, msCI(tm))
 				series[i] = append(series[i], tm.Center()/1e6)
 			}
@@ -39,7 +33,7 @@ func section004(hosts []*Host) *Section {
 		}
 		s.Tables = append(s.Tables, tg)
 		for i, v := range gvars {
-			plot.Series = append(plot.Series, Series{Name: h.Title + " " + v.String(), Variant: v.String(), Source: h.Title, Y: series[i]})
+			plot.Series = append(plot.Series, hostSeries(h, v.String(), series[i]))
 		}
 		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
 			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
@@ -78,6 +72,16 @@ func (v variantTune) String() string {
 	return v.variant + " (" + v.tune + ")"
 }
 
+// caseQ is the fixed keys of v's case (caseQ) at the default block, with
+// v's tune key for a GPU variant.
+func (v variantTune) caseQ() Q {
+	q := caseQ(v.variant, "default")
+	if !strings.HasPrefix(v.variant, "cpu-") {
+		q = q.with("tune", v.tune)
+	}
+	return q
+}
+
 // withReport keeps the hosts that have a run of one of the report's
 // presets (a file named after the report or one of its experiments), so a
 // host without such a run adds no table of empty cells.
@@ -107,20 +111,12 @@ func tableI004(h *Host) *Table {
 		if r.Variant == "" {
 			continue
 		}
-		q := Q{"size": "1024x1024", "filter": r.Op}
-		switch r.Op {
-		case "rgb2yuv":
-			q = q.with("type", "u8", "ch", "3")
-		default:
-			q = q.with("type", "u8", "ch", "1")
+		ch := "1"
+		if r.Op == "rgb2yuv" {
+			ch = "3"
 		}
 		vt := variantTune{r.Variant, r.Tune}
-		var smp *Sample
-		if strings.HasPrefix(r.Variant, "cpu-") {
-			smp = h.Sample(cpuQ(r.Variant).with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"]))
-		} else {
-			smp = h.Sample(gpuQ(r.Variant, "").with("size", q["size"], "filter", q["filter"], "type", q["type"], "ch", q["ch"], "block", "default", "tune", r.Tune))
-		}
+		smp := h.Sample(vt.caseQ().image("1024x1024", r.Op, "u8", ch))
 		mp, gb := nan(), nan()
 		if smp != nil {
 			mp = val(smp.Median("MPix/s"))

@@ -25,6 +25,15 @@ type Section struct {
 	Timelines []*Timeline
 }
 
+// add appends the tables of ts that are not nil to s.
+func (s *Section) add(ts ...*Table) {
+	for _, t := range ts {
+		if t != nil {
+			s.Tables = append(s.Tables, t)
+		}
+	}
+}
+
 // sectionBuilders are the report's sections in the order it renders
 // them, each built in a file of its own (report000.go to report004.go for
 // the five source reports, default.go, roofline.go, crossover.go, ...).
@@ -104,6 +113,10 @@ func xCell(r float64) string {
 	}
 	return Sig(r, 3) + "×"
 }
+
+// pubX formats a speedup a report published, to 4 significant digits.
+func pubX(v float64) string { return Sig(v, 4) + "×" }
+
 func pubMS(v float64) string {
 	if v <= 0 {
 		return missing

@@ -60,9 +60,9 @@ func sectionRoofline(hosts []*Host) *Section {
 		if len(plot.Series) > 0 {
 			pointLabels = nil // the first GPU's points name the filters
 		}
-		plot.Series = append(plot.Series, Series{Name: shortHost(hd.h.Title) + " roof", Variant: "roof", Source: hd.h.Title, Y: roof, LineOnly: true})
+		plot.Series = append(plot.Series, Series{Name: ShortHost(hd.h.Title) + " roof", Variant: "roof", Source: hd.h.Title, Y: roof, LineOnly: true})
 		for vi, v := range hd.variants {
-			sr := Series{Name: shortHost(hd.h.Title) + " " + v, Variant: v, Source: hd.h.Title, Y: ys[vi], Markers: true}
+			sr := Series{Name: ShortHost(hd.h.Title) + " " + v, Variant: v, Source: hd.h.Title, Y: ys[vi], Markers: true}
 			if vi == 0 {
 				sr.Labels = pointLabels
 			}
@@ -135,7 +135,7 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 				Input: convolve.Geometry{Width: w, Height: ht, Channels: 1, Type: convolve.Float32}})
 			pts = append(pts, rooflinePoint{spec, tp.Flops() / float64(tp.BytesRead+tp.BytesWritten), tp})
 		}
-		slices.SortFunc(hd.variants, naturalCompare)
+		slices.SortFunc(hd.variants, NaturalCompare)
 		hs = append(hs, hd)
 	}
 	slices.SortFunc(pts, func(a, b rooflinePoint) int { return cmp.Compare(a.ai, b.ai) })

@@ -269,13 +269,36 @@ func compareCases(a, b *Sample, axes []string) int {
 		if k == "size" {
 			c = compareSizes(a.Keys[k], b.Keys[k])
 		} else {
-			c = naturalCompare(a.Keys[k], b.Keys[k])
+			c = NaturalCompare(a.Keys[k], b.Keys[k])
 		}
 		if c != 0 {
 			return c
 		}
 	}
 	return 0
+}
+
+// distinctCases returns the first sample of each distinct combination of
+// the values of keys among samples, ordered by those keys (compareCases).
+func distinctCases(samples []*Sample, keys ...string) []*Sample {
+	var out []*Sample
+	for _, s := range samples {
+		if !slices.ContainsFunc(out, func(o *Sample) bool { return compareCases(o, s, keys) == 0 }) {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Sample) int { return compareCases(a, b, keys) })
+	return out
+}
+
+// keyValues returns the distinct values of key among samples, ordered as
+// compareCases orders them.
+func keyValues(samples []*Sample, key string) []string {
+	var vs []string
+	for _, s := range distinctCases(samples, key) {
+		vs = append(vs, s.Keys[key])
+	}
+	return vs
 }
 
 // plotAxes are the axes a run's plot can put across, in order of
@@ -302,18 +325,14 @@ func runPlot(h *Host, r *Run) *Plot {
 			break
 		}
 	}
-	p := &Plot{ID: "run-" + h.Slug + "-" + r.Preset, Title: fmt.Sprintf("%s on %s: time vs %s", r.Preset, shortHost(h.Title), x),
+	p := &Plot{ID: "run-" + h.Slug + "-" + r.Preset, Title: fmt.Sprintf("%s on %s: time vs %s", r.Preset, ShortHost(h.Title), x),
 		XLabel: x, YLabel: "median time (ms)"}
 	if l, ok := axisLabels[x]; ok {
 		p.XLabel = l
 	}
 	samples := slices.Clone(r.Samples)
 	slices.SortStableFunc(samples, func(a, b *Sample) int { return compareCases(a, b, []string{x}) })
-	for _, s := range samples {
-		if v := s.Keys[x]; !slices.Contains(p.X, v) {
-			p.X = append(p.X, v)
-		}
-	}
+	p.X = keyValues(samples, x)
 	switch x {
 	case "size":
 		p.XValue, p.LogX = pixels(p.X), true
@@ -340,7 +359,7 @@ func runPlot(h *Host, r *Run) *Plot {
 			lo, hi = minPositive(lo, y), max(hi, y)
 		}
 	}
-	slices.SortStableFunc(p.Series, func(a, b Series) int { return naturalCompare(a.Name, b.Name) })
+	slices.SortStableFunc(p.Series, func(a, b Series) int { return NaturalCompare(a.Name, b.Name) })
 	p.LogY = lo > 0 && hi/lo > 10
 	return p
 }
@@ -375,9 +394,9 @@ func minPositive(lo, v float64) float64 {
 	return min(lo, v)
 }
 
-// shortHost is a host title without the vendor's prefix and the note
+// ShortHost is a host title without the vendor's prefix and the note
 // "(no GPU)", short enough for a plot's title.
-func shortHost(title string) string {
+func ShortHost(title string) string {
 	title = strings.TrimSuffix(title, " (no GPU)")
 	return strings.TrimPrefix(title, "NVIDIA ")
 }

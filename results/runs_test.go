@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,5 +139,37 @@ func TestRunAxes(t *testing.T) {
 	}
 	if got, want := strings.Join(names, ", "), "cpu-fast gauss f32, cpu-fast gauss u8, cpu-naive gauss f32, cpu-naive gauss u8"; got != want {
 		t.Errorf("series %s, want %s", got, want)
+	}
+}
+
+// distinctCases keeps the first sample of each combination of the keys,
+// ordered by them: sizes by pixels, other values in natural order.
+func TestDistinctCases(t *testing.T) {
+	smp := func(variant, size string) *Sample {
+		return &Sample{Keys: map[string]string{"variant": variant, "size": size, "block": variant + size}}
+	}
+	in := []*Sample{smp("gpu-b", "1024x1024"), smp("gpu-a", "512x512"), smp("gpu-b", "1024x1024"), smp("gpu-a", "2048x2048"), smp("gpu-a10", "64x64"), smp("gpu-a2", "64x64")}
+	var got []string
+	for _, s := range distinctCases(in, "variant", "size") {
+		got = append(got, s.Keys["variant"]+" "+s.Keys["size"])
+	}
+	want := []string{"gpu-a 512x512", "gpu-a 2048x2048", "gpu-a2 64x64", "gpu-a10 64x64", "gpu-b 1024x1024"}
+	if !slices.Equal(got, want) {
+		t.Errorf("distinctCases = %v, want %v", got, want)
+	}
+}
+
+// keyValues lists each value of a key once, sizes by pixels and other
+// values in natural order.
+func TestKeyValues(t *testing.T) {
+	var in []*Sample
+	for _, kv := range [][2]string{{"1024x1024", "gauss11"}, {"64x64", "gauss3"}, {"1024x1024", "gauss3"}, {"100x2000", "box5"}} {
+		in = append(in, &Sample{Keys: map[string]string{"size": kv[0], "filter": kv[1]}})
+	}
+	if got, want := keyValues(in, "size"), []string{"64x64", "100x2000", "1024x1024"}; !slices.Equal(got, want) {
+		t.Errorf("sizes %v, want %v", got, want)
+	}
+	if got, want := keyValues(in, "filter"), []string{"box5", "gauss3", "gauss11"}; !slices.Equal(got, want) {
+		t.Errorf("filters %v, want %v", got, want)
 	}
 }

@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
@@ -91,14 +90,7 @@ func sectionShapes(hosts []*Host) *Section {
 			"Borders: each of replicate, reflect, mirror and wrap at most %s the time of zero border. Odd size: 4099x4097 at most %s the time per pixel of 4096x4096. "+
 			"Worst is the case furthest from its target.", percent(shapeGoals.TypeShare, true), Sig(shapeGoals.MaxSlowdown, 3)+"x", Sig(shapeGoals.MaxSlowdown, 3)+"x"),
 		Header: []string{"GPU", "Goal", "Target", "Cases at target", "Worst", "Worst case", "Verdict"}, Keys: 2}
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := h.run("roofline-shapes")
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, shapesRun) {
 		bw, err := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
 		if err != nil || !(bw > 0) {
 			continue
@@ -109,10 +101,7 @@ func sectionShapes(hosts []*Host) *Section {
 				d.variants = append(d.variants, v)
 			}
 		}
-		at := ""
-		if c := run.Commit(); c != "" {
-			at = " at " + c
-		}
+		at := run.at()
 
 		types, typeGoal := d.typesTable(h, at)
 		borders, borderGoal := d.bordersTable(h, at)
@@ -123,9 +112,9 @@ func sectionShapes(hosts []*Host) *Section {
 			}
 		}
 		goals.Rows = append(goals.Rows,
-			typeGoal.row(h.Title, "u8 and i16, 1 channel and RGB, K ≤ 7", percent(shapeGoals.TypeShare, true)+" of their DRAM floor"),
-			borderGoal.row(h.Title, "every border mode against zero", "≤ "+Sig(shapeGoals.MaxSlowdown, 3)+"x"),
-			oddGoal.row(h.Title, "4099x4097 against 4096x4096 per pixel", "≤ "+Sig(shapeGoals.MaxSlowdown, 3)+"x"))
+			append([]string{h.Title, "u8 and i16, 1 channel and RGB, K ≤ 7", percent(shapeGoals.TypeShare, true) + " of their DRAM floor"}, typeGoal.cells()...),
+			append([]string{h.Title, "every border mode against zero", "≤ " + Sig(shapeGoals.MaxSlowdown, 3) + "x"}, borderGoal.cells()...),
+			append([]string{h.Title, "4099x4097 against 4096x4096 per pixel", "≤ " + Sig(shapeGoals.MaxSlowdown, 3) + "x"}, oddGoal.cells()...))
 	}
 	if len(goals.Rows) > 0 {
 		s.Tables = append([]*Table{goals}, s.Tables...)
@@ -133,10 +122,13 @@ func sectionShapes(hosts []*Host) *Section {
 	return s
 }
 
+// shapesRun returns h's run of preset roofline-shapes, or nil.
+func shapesRun(h *Host) *Run { return h.run("roofline-shapes") }
+
 // typesTable is the table of element types and channel layouts against
 // their own DRAM floor on host h (at names the run's commit), and the
 // goal of the types other than f32.
-func (d *shapeData) typesTable(h *Host, at string) (*Table, *shapeGoal) {
+func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 	types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(d.bw, 5)),
 		Header:  []string{"Type", "Channels", "K", "DRAM floor (ms)"}, Keys: 3}
@@ -144,7 +136,7 @@ func (d *shapeData) typesTable(h *Host, at string) (*Table, *shapeGoal) {
 		types.Header = append(types.Header, v+" (ms, share)")
 	}
 	types.Header = append(types.Header, "Best share")
-	typeGoal := newShapeGoal()
+	typeGoal := &goalTally{}
 	for _, typ := range []string{"f32", "u8", "i16"} {
 		for _, lay := range shapeLayouts {
 			for _, k := range shapeKs {
@@ -184,7 +176,7 @@ func (d *shapeData) typesTable(h *Host, at string) (*Table, *shapeGoal) {
 // bordersTable is the table of border modes against zero border on host
 // h (at names the run's commit), and the goal of the modes other than
 // zero.
-func (d *shapeData) bordersTable(h *Host, at string) (*Table, *shapeGoal) {
+func (d *shapeData) bordersTable(h *Host, at string) (*Table, *goalTally) {
 	borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
 		Header:  []string{"K", "Border"}, Keys: 2}
@@ -192,7 +184,7 @@ func (d *shapeData) bordersTable(h *Host, at string) (*Table, *shapeGoal) {
 		borders.Header = append(borders.Header, v+" (ms, / zero)")
 	}
 	borders.Header = append(borders.Header, "Best / best at zero")
-	borderGoal := newShapeGoal()
+	borderGoal := &goalTally{}
 	for _, k := range shapeKs {
 		zq := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
 		_, zbest := d.best(zq)
@@ -231,11 +223,11 @@ func (d *shapeData) bordersTable(h *Host, at string) (*Table, *shapeGoal) {
 
 // oddTable is the table of 4099x4097 against 4096x4096 per pixel on
 // host h (at names the run's commit), and its goal.
-func (d *shapeData) oddTable(h *Host, at string) (*Table, *shapeGoal) {
+func (d *shapeData) oddTable(h *Host, at string) (*Table, *goalTally) {
 	odd := &Table{ID: "shapes-odd-" + h.Slug, Title: "4099x4097 against 4096x4096 per pixel — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: f32, one channel, zero border, kernel time (ms) of each size and the ratio of their times per pixel (4099x4097 over 4096x4096).", at),
 		Header:  []string{"K", "Variant", "4096x4096 (ms)", "4099x4097 (ms)", "Per pixel, odd / even"}, Keys: 2}
-	oddGoal := newShapeGoal()
+	oddGoal := &goalTally{}
 	px := func(size string) float64 {
 		w, hh, _ := parseSize(size)
 		return float64(w) * float64(hh)
@@ -259,36 +251,4 @@ func (d *shapeData) oddTable(h *Host, at string) (*Table, *shapeGoal) {
 		}
 	}
 	return odd, oddGoal
-}
-
-// shapeGoal counts the cases of one goal and keeps the worst: the one
-// furthest past (or least inside) its target.
-type shapeGoal struct {
-	cases, met int
-	worstBy    float64
-	worst      string
-	worstCase  string
-}
-
-func newShapeGoal() *shapeGoal { return &shapeGoal{worstBy: math.Inf(-1)} }
-
-// add counts a case: whether it meets the target, how far past the
-// target it is (positive: missed by that much), and its cells.
-func (g *shapeGoal) add(met bool, by float64, value, name string) {
-	g.cases++
-	if met {
-		g.met++
-	}
-	if by > g.worstBy {
-		g.worstBy, g.worst, g.worstCase = by, value, name
-	}
-}
-
-func (g *shapeGoal) row(gpu, name, target string) []string {
-	r := GoalResult{Cases: g.cases, Met: g.met}
-	worst, wcase := missing, missing
-	if g.cases > 0 {
-		worst, wcase = g.worst, g.worstCase
-	}
-	return []string{gpu, name, target, fmt.Sprintf("%d of %d", g.met, g.cases), worst, wcase, r.Verdict()}
 }

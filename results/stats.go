@@ -75,15 +75,20 @@ func ratio(a, b Measure) (r float64, significant, ok bool) {
 // msCI formats a time measure (ns) as its median in milliseconds and the
 // half-width of its confidence interval in percent: "1.23 ±4%". "±∞"
 // says the runs are too few for an interval at runfile.Confidence.
-func msCI(m Measure) string {
+func msCI(m Measure) string { return centerCI(m, 1e6) }
+
+// centerCI formats a measure as its median over unit and the half-width
+// of its confidence interval in percent ("1.23 ±4%"), or a dash where it
+// holds no positive median.
+func centerCI(m Measure, unit float64) string {
 	if !m.OK() {
 		return missing
 	}
 	s := m.Summary()
-	if s.Center <= 0 || math.IsNaN(s.Center) {
+	if !(s.Center > 0) {
 		return missing
 	}
-	return Sig(s.Center/1e6, 3) + " ±" + s.PctRangeString()
+	return Sig(s.Center/unit, 3) + " ±" + s.PctRangeString()
 }
 
 // ratioCell formats a over b as "1.23×", or "~" when the runs of the two

@@ -93,8 +93,8 @@ func TestNaturalCompare(t *testing.T) {
 		{"", "a", -1},
 	}
 	for _, tt := range tests {
-		if got := naturalCompare(tt.a, tt.b); got != tt.want {
-			t.Errorf("naturalCompare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := NaturalCompare(tt.a, tt.b); got != tt.want {
+			t.Errorf("NaturalCompare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 	sizes := []string{"10000x100000", "100x1000", "1000x100", "100x100", "odd", "2048x2048"}

@@ -52,21 +52,10 @@ func (t *Table) CPUOnly() bool {
 			}
 		}
 	}
-	pick := func(cells []string) []string {
-		out := make([]string, 0, len(keep))
-		for _, c := range keep {
-			if c < len(cells) {
-				out = append(out, cells[c])
-			} else {
-				out = append(out, missing)
-			}
-		}
-		return out
-	}
-	t.Header = pick(t.Header)
+	t.Header = columns(t.Header, keep)
 	var rows [][]string
 	for _, r := range t.Rows {
-		r = pick(r)
+		r = columns(r, keep)
 		for _, cell := range r[min(keys, len(r)):] {
 			if cell != missing {
 				rows = append(rows, r)
@@ -254,6 +243,14 @@ func Wrap(text string, width int, indent string) []string {
 // Cell formats for the tables. A missing value prints as an em dash.
 const missing = "—"
 
+// OrMissing is s as a cell: s, or a dash where it is empty.
+func OrMissing(s string) string {
+	if s == "" {
+		return missing
+	}
+	return s
+}
+
 // ms formats nanoseconds as milliseconds with 3 significant digits.
 func ms(ns float64, ok bool) string {
 	if !ok || ns <= 0 || math.IsNaN(ns) {
@@ -404,21 +401,31 @@ func (t *Table) dropConstantKeys() []string {
 	if len(drop) == keys {
 		drop, fixed = drop[1:], fixed[1:]
 	}
-	keep := func(cells []string) []string {
-		out := make([]string, 0, len(cells))
-		for c, cell := range cells {
-			if !slices.Contains(drop, c) {
-				out = append(out, cell)
-			}
+	var keep []int
+	for c := range t.Header {
+		if !slices.Contains(drop, c) {
+			keep = append(keep, c)
 		}
-		return out
 	}
-	t.Header = keep(t.Header)
+	t.Header = columns(t.Header, keep)
 	for i, r := range t.Rows {
-		t.Rows[i] = keep(r)
+		t.Rows[i] = columns(r, keep)
 	}
 	t.Keys = keys - len(drop)
 	return fixed
+}
+
+// columns returns the cells of the columns keep, in that order, a dash
+// for a column past the end of cells.
+func columns(cells []string, keep []int) []string {
+	out := make([]string, len(keep))
+	for i, c := range keep {
+		out[i] = missing
+		if c < len(cells) {
+			out[i] = cells[c]
+		}
+	}
+	return out
 }
 
 // onlyUnset reports whether every case of r leaves key k unset: empty,
@@ -458,27 +465,13 @@ func sortSamples(samples []*Sample) {
 	slices.SortStableFunc(samples, compareSamples)
 }
 
-func compareSamples(a, b *Sample) int {
-	if c := naturalCompare(a.Keys["variant"], b.Keys["variant"]); c != 0 {
-		return c
-	}
-	if c := compareSizes(a.Keys["size"], b.Keys["size"]); c != 0 {
-		return c
-	}
-	if c := naturalCompare(a.Keys["filter"], b.Keys["filter"]); c != 0 {
-		return c
-	}
-	for _, k := range nameKeys {
-		switch k {
-		case "variant", "size", "filter":
-			continue
-		}
-		if c := naturalCompare(a.Keys[k], b.Keys[k]); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
+// sampleOrder is the order of the keys compareSamples compares: variant,
+// size, filter, then the other name keys in nameKeys order.
+var sampleOrder = append([]string{"variant", "size", "filter"},
+	slices.DeleteFunc(runfile.Keys(), func(k string) bool { return k == "variant" || k == "size" || k == "filter" })...)
+
+// compareSamples orders samples by the keys of sampleOrder (compareCases).
+func compareSamples(a, b *Sample) int { return compareCases(a, b, sampleOrder) }
 
 // compareSizes orders "WxH" sizes by pixels, then width; sizes that do
 // not parse come after those that do, in natural order.
@@ -496,7 +489,7 @@ func compareSizes(a, b string) int {
 	case okb:
 		return 1
 	}
-	return naturalCompare(a, b)
+	return NaturalCompare(a, b)
 }
 
 func parseSize(s string) (w, h int, ok bool) {
@@ -509,9 +502,9 @@ func parseSize(s string) (w, h int, ok bool) {
 	return w, h, err1 == nil && err2 == nil
 }
 
-// naturalCompare compares a and b run by run: runs of digits by their
+// NaturalCompare compares a and b run by run: runs of digits by their
 // value, other runs as text.
-func naturalCompare(a, b string) int {
+func NaturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		ra, restA := leadingRun(a)
 		rb, restB := leadingRun(b)

@@ -1,8 +1,10 @@
 package results
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Units of the per-case metrics a benchmark binary with a clock guard and
@@ -55,6 +57,24 @@ func (r *Run) Throttled() (discarded, kept int, ok bool) {
 		kept += int(k)
 	}
 	return discarded, kept, true
+}
+
+// Caveats is what the report says of a run after its cases and commit:
+// ", N throttled samples discarded and taken again (K kept)" where its
+// lines record throttling, ", N failed their correctness gate" where
+// cases failed; "" for neither.
+func (r *Run) Caveats() string {
+	var b strings.Builder
+	if d, k, ok := r.Throttled(); ok {
+		fmt.Fprintf(&b, ", %d throttled samples discarded and taken again", d)
+		if k > 0 {
+			fmt.Fprintf(&b, " (%d kept)", k)
+		}
+	}
+	if n := len(r.Failures); n > 0 {
+		fmt.Fprintf(&b, ", %d failed their correctness gate", n)
+	}
+	return b.String()
 }
 
 // throttledCell formats a case's throttled samples: the discarded count,

@@ -94,3 +94,30 @@ func TestThrottledSamples(t *testing.T) {
 		t.Errorf("spread of old runs has throttled columns: %q", h)
 	}
 }
+
+// A run's caveats count its throttled samples, where its lines record
+// them, and the cases that failed their gate.
+func TestCaveats(t *testing.T) {
+	fresh := readRun(t, freshRun, "data/test-gpu/default.txt")
+	if got, want := fresh.Caveats(), ", 5 throttled samples discarded and taken again (1 kept)"; got != want {
+		t.Errorf("fresh run's caveats %q, want %q", got, want)
+	}
+	old := readRun(t, oldRun+"--- FAIL: BenchmarkConv/variant=gpu-naive\n", "data/test-gpu/000.txt")
+	if got, want := old.Caveats(), ", 1 failed their correctness gate"; got != want {
+		t.Errorf("old run's caveats %q, want %q", got, want)
+	}
+	if got := readRun(t, oldRun, "data/test-gpu/000.txt").Caveats(); got != "" {
+		t.Errorf("old run's caveats %q, want none", got)
+	}
+}
+
+// A host's setup is its first run's host keys, in their order.
+func TestSetup(t *testing.T) {
+	h := &Host{Runs: []*Run{{Config: map[string]string{"cpu": "Test CPU", "gpu-sms": "132", "sweep": "default"}}, {Config: map[string]string{"driver": "1"}}}}
+	if got, want := h.Setup(), [][2]string{{"gpu-sms", "132"}, {"cpu", "Test CPU"}}; !slices.Equal(got, want) {
+		t.Errorf("Setup = %v, want %v", got, want)
+	}
+	if got := (&Host{}).Setup(); got != nil {
+		t.Errorf("Setup of a host without runs = %v, want nil", got)
+	}
+}

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -43,12 +44,7 @@ func (t *Timeline) lanes() ([]string, []int) {
 			keys = append(keys, k)
 		}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.dev != b.dev {
-			return a.dev - b.dev
-		}
-		return a.stream - b.stream
-	})
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.dev-b.dev, a.stream-b.stream) })
 	names := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream)

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -23,47 +24,24 @@ var tuningTables = tuning.Tables.Default
 // (tune=untuned), both replayed from CUDA graphs in one run.
 func sectionTunedVsDefault(hosts []*Host) *Section {
 	s := &Section{Report: "tuned-vs-default", Title: "Tuned against default settings"}
-	for _, h := range hosts {
-		run := h.run("tuned-vs-default")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "tuned-vs-default") {
 		t := &Table{ID: "tuned-vs-default-" + h.Slug, Title: "Tuning table against the families' defaults — " + h.Title,
 			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuned-vs-default`: \"Tuned\" with no tunable set, so the plan takes the block and tunables of this GPU's tuning table (tables/tuning/" + h.Slug + ".json, the entry of the nearest K and size class), \"Default\" with `tune=untuned`, the family's heuristic defaults. A ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05).",
 			Header:  []string{"Variant", "Size", "Filter", "Tuned", "Default", "Default / tuned"}}
-		type key struct{ variant, size, filter string }
-		var keys []key
-		for _, smp := range run.Samples {
-			k := key{smp.Keys["variant"], smp.Keys["size"], smp.Keys["filter"]}
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-		slices.SortFunc(keys, func(a, b key) int {
-			if a.variant != b.variant {
-				return naturalCompare(a.variant, b.variant)
-			}
-			if c := compareSizes(a.size, b.size); c != 0 {
-				return c
-			}
-			return naturalCompare(a.filter, b.filter)
-		})
-		for _, k := range keys {
-			q := Q{"variant": k.variant, "size": k.size, "filter": k.filter, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
+		for _, c := range distinctCases(run.Samples, "variant", "size", "filter") {
+			q := Q{"variant": c.Keys["variant"], "size": c.Keys["size"], "filter": c.Keys["filter"], "timing": "kernel-graph", "cache": "hot", "opts": "default"}
 			tuned := run.Measure(q.with("tune", "default"))
 			def := run.Measure(q.with("tune", "untuned"))
 			if !tuned.OK() && !def.OK() {
 				continue
 			}
-			t.Rows = append(t.Rows, []string{k.variant, k.size, k.filter, msCI(tuned), msCI(def), ratioCell(def, tuned)})
+			t.Rows = append(t.Rows, []string{c.Keys["variant"], c.Keys["size"], c.Keys["filter"], msCI(tuned), msCI(def), ratioCell(def, tuned)})
 		}
 		s.Tables = append(s.Tables, t)
 	}
 	if set, err := tuningTables(); err == nil {
 		for _, gpu := range set.GPUs() {
-			if t := tunerTable(set.Table(gpu), set.Source(gpu)); t != nil {
-				s.Tables = append(s.Tables, t)
-			}
+			s.add(tunerTable(set.Table(gpu), set.Source(gpu)))
 		}
 	}
 	return s
@@ -82,17 +60,8 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		Caption: "From " + source + ", as the tuner wrote it: each entry's chosen setting (block, tunables) and the family's default, each with the median kernel time the tuner measured for it in the same run (`timing` of the entry, on the entry's problem), and how many candidates it tried: ok (verified against the reference, then timed), wrong (differed from the reference; never chosen), refused (failed to plan), and where any did, how many crashed the tuner's process or hung it (never chosen). Plans read the chosen settings by default; preset `tuned-vs-default` times them again beside the defaults.",
 		Header:  []string{"Variant", "Type", "K", "Size class", "Problem", "Chosen", "Chosen (ms)", "Default", "Default (ms)", "Default / chosen", "Tried (ok, wrong, refused)", "Search", "Commit"}, Keys: 3}
 	es := slices.Clone(t.Entries)
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].Variant != es[j].Variant {
-			return es[i].Variant < es[j].Variant
-		}
-		if es[i].Type != es[j].Type {
-			return es[i].Type < es[j].Type
-		}
-		if es[i].K != es[j].K {
-			return es[i].K < es[j].K
-		}
-		return es[i].Size < es[j].Size
+	slices.SortStableFunc(es, func(a, b tuning.Entry) int {
+		return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Type, b.Type), cmp.Compare(a.K, b.K), cmp.Compare(a.Size, b.Size))
 	})
 	for _, e := range es {
 		var ok, wrong, refused, faulted int

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
@@ -17,27 +16,12 @@ import (
 func sectionTuningTiled(hosts []*Host) *Section {
 	s := &Section{Report: "tuning-tiled", Title: "Tuning gpu-tiled: outputs per thread and block shape"}
 	rys := []string{"ry=1", "ry=2", "ry=4", "ry=8"}
-	for _, h := range hosts {
-		run := h.run("tuning-tiled")
-		if run == nil {
-			continue
-		}
+	for h, run := range hostRuns(hosts, "tuning-tiled") {
 		t := &Table{ID: "tuning-tiled-" + h.Slug, Title: "gpu-tiled by outputs per thread and block — " + h.Title,
 			Caption: "Kernel time (ms, median ± the half-width of its confidence interval, `timing=kernel-graph`) from one run of preset `tuning-tiled`; a ratio is \"~\" where the runs of the two do not differ significantly (Mann-Whitney U, p > 0.05). Each ry column is its best over the blocks 32x4, 32x8, 64x4, 32x16 and 16x16; \"default\" is what gpu-tiled now picks with no tunable set: 32x8 blocks and the ry of tiling.DefaultRY for the image, filter and this GPU's SMs.",
 			Header:  []string{"Size", "Filter", "ry=1", "ry=2", "ry=4", "ry=8", "Best", "Default", "Default / best", "gpu-shared", "gpu-shared / best"}}
-		sizes, filters := []string{}, []string{}
-		for _, smp := range run.Samples {
-			if !slices.Contains(sizes, smp.Keys["size"]) {
-				sizes = append(sizes, smp.Keys["size"])
-			}
-			if !slices.Contains(filters, smp.Keys["filter"]) {
-				filters = append(filters, smp.Keys["filter"])
-			}
-		}
-		slices.SortFunc(sizes, compareSizes)
-		slices.SortFunc(filters, naturalCompare)
-		for _, sz := range sizes {
-			for _, f := range filters {
+		for _, sz := range keyValues(run.Samples, "size") {
+			for _, f := range keyValues(run.Samples, "filter") {
 				q := Q{"size": sz, "filter": f, "timing": "kernel-graph", "cache": "hot", "opts": "default"}
 				row := []string{sz, f}
 				for _, ry := range rys {

@@ -2,9 +2,11 @@ package htmlreport
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"fmt"
 	"html"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -130,13 +132,13 @@ func (p *page) render() ([]byte, error) {
 	runList := view{id: "runs", label: "Every run", group: runGroup, html: p.runList()}
 	if p.r.Local() {
 		for _, hr := range p.runs {
-			views = append(views, view{id: hr.view(), label: hr.r.Preset + " · " + shortHost(hr.h.Title), group: runGroup, html: p.runView(hr)})
+			views = append(views, view{id: hr.view(), label: hr.r.Preset + " · " + results.ShortHost(hr.h.Title), group: runGroup, html: p.runView(hr)})
 		}
 		views = append(views, runList, overview)
 	} else {
 		views = append(views, overview, runList)
 		for _, hr := range p.runs {
-			views = append(views, view{id: hr.view(), label: hr.r.Preset, group: "Runs on " + shortHost(hr.h.Title), html: p.runView(hr)})
+			views = append(views, view{id: hr.view(), label: hr.r.Preset, group: "Runs on " + results.ShortHost(hr.h.Title), html: p.runView(hr)})
 		}
 	}
 	labels := map[string]int{}
@@ -197,12 +199,6 @@ func navLabel(title string) string {
 	return title
 }
 
-// shortHost is a host's title without "NVIDIA " and " (no GPU)".
-func shortHost(title string) string {
-	title = strings.TrimSuffix(title, " (no GPU)")
-	return strings.TrimPrefix(title, "NVIDIA ")
-}
-
 // facetBar writes the page's facets: one menu of checkboxes each.
 func (p *page) facetBar() {
 	// The tables are rendered first (into views), so that the facets
@@ -260,35 +256,10 @@ var facetOrder = []facetDef{
 	{"size", "Size", []string{"size", "image size"}},
 }
 
-// sortedValues returns the keys of m in natural order: runs of digits by
-// their value, sizes by their pixels.
+// sortedValues returns the keys of m in natural order
+// (results.NaturalCompare), as text among equals.
 func sortedValues(m map[string]bool) []string {
-	vs := make([]string, 0, len(m))
-	for v := range m {
-		vs = append(vs, v)
-	}
-	sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
-	return vs
-}
-
-var digits = regexp.MustCompile(`\d+|\D+`)
-
-// naturalLess orders strings by their runs of digits as numbers and the
-// rest as text.
-func naturalLess(a, b string) bool {
-	pa, pb := digits.FindAllString(a, -1), digits.FindAllString(b, -1)
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		if pa[i] == pb[i] {
-			continue
-		}
-		na, ea := strconv.Atoi(pa[i])
-		nb, eb := strconv.Atoi(pb[i])
-		if ea == nil && eb == nil && na != nb {
-			return na < nb
-		}
-		return pa[i] < pb[i]
-	}
-	return len(pa) < len(pb)
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(results.NaturalCompare(a, b), strings.Compare(a, b)) })
 }
 
 // id returns a unique element id made of s.
@@ -325,12 +296,9 @@ func (p *page) overview() string {
 	for _, h := range p.r.Hosts {
 		fmt.Fprintf(&b, "<div class=\"host\" data-host=\"%s\">\n<h4>%s <code>%s</code></h4>\n", esc(h.Slug), esc(h.Title), esc(h.Slug))
 		if len(h.Runs) > 0 {
-			c := h.Runs[0].Config
 			b.WriteString("<dl class=\"config\">")
-			for _, k := range []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps, runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap} {
-				if v := c[k]; v != "" {
-					fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", esc(k), esc(v))
-				}
+			for _, kv := range h.Setup() {
+				fmt.Fprintf(&b, "<dt>%s</dt><dd>%s</dd>", esc(kv[0]), esc(kv[1]))
 			}
 			b.WriteString("</dl>\n")
 		}
@@ -341,16 +309,7 @@ func (p *page) overview() string {
 			if c := run.Commit(); c != "" {
 				fmt.Fprintf(&b, " at %s", esc(c))
 			}
-			if d, k, ok := run.Throttled(); ok {
-				fmt.Fprintf(&b, ", %d throttled samples discarded and taken again", d)
-				if k > 0 {
-					fmt.Fprintf(&b, " (%d kept)", k)
-				}
-			}
-			if n := len(run.Failures); n > 0 {
-				fmt.Fprintf(&b, ", %d failed their correctness gate", n)
-			}
-			b.WriteString("</li>\n")
+			b.WriteString(run.Caveats() + "</li>\n")
 		}
 		b.WriteString("</ul>\n</div>\n")
 	}
@@ -372,7 +331,7 @@ func (p *page) runList() string {
 		if len(cmd) > maxCommand {
 			cmd = cmd[:maxCommand] + " …" // the run's view shows it whole
 		}
-		t.Rows = append(t.Rows, []string{hr.h.Title, "[" + hr.r.Preset + "](#" + hr.view() + ")", strconv.Itoa(len(hr.r.Samples)), runsPerCase(hr.r), orDash(hr.r.Commit()), "`" + cmd + "`"})
+		t.Rows = append(t.Rows, []string{hr.h.Title, "[" + hr.r.Preset + "](#" + hr.view() + ")", strconv.Itoa(len(hr.r.Samples)), runsPerCase(hr.r), results.OrMissing(hr.r.Commit()), "`" + cmd + "`"})
 	}
 	p.table(&b, t, "")
 	return b.String()
@@ -398,13 +357,6 @@ func runsPerCase(r *results.Run) string {
 	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 // runView is a run's own view: where it comes from, then its section
 // (results.RunSection): the table of its cases and, in a report of a
 // user's runs, the plot of its time. The committed runs' plots are left
@@ -419,7 +371,7 @@ func (p *page) runView(hr hostRun) string {
 	fmt.Fprintf(&b, "<h2>%s</h2>\n<dl class=\"run\" data-run=\"%s\">\n", inline(s.Title), esc(hr.id()))
 	fmt.Fprintf(&b, "<dt>Host</dt><dd>%s (<code>%s</code>)</dd>\n", esc(hr.h.Title), esc(hr.h.Slug))
 	fmt.Fprintf(&b, "<dt>File</dt><dd><code>%s/%s/%s.txt</code></dd>\n", esc(p.dataName()), esc(hr.h.Slug), esc(hr.r.Preset))
-	fmt.Fprintf(&b, "<dt>Commit</dt><dd>%s</dd>\n", esc(orDash(hr.r.Commit())))
+	fmt.Fprintf(&b, "<dt>Commit</dt><dd>%s</dd>\n", esc(results.OrMissing(hr.r.Commit())))
 	if hr.r.Command != "" {
 		fmt.Fprintf(&b, "<dt>Command</dt><dd><code class=\"cmd\">%s</code></dd>\n", esc(hr.r.Command))
 	}
