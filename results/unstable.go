@@ -33,13 +33,17 @@ type Cause int
 
 const (
 	// causeNotMeasured: no recorded measurement accounts for it. The
-	// lines do not record other load on the host or the GPU (other
-	// processes, a busy CPU), which this leaves.
+	// lines do not record other load on the host (a busy CPU), which
+	// this leaves.
 	causeNotMeasured Cause = iota
 	// causeClock: a line discarded or kept samples taken below the clock
 	// guard's limit (throttled-samples, throttled-kept), or read the SM
 	// clock under that limit before or after its samples.
 	causeClock
+	// causeOtherProcess: another process held a compute context on the
+	// GPU at the start or end of a line's samples (NVML's process list,
+	// runfile.UnitOtherProcesses).
+	causeOtherProcess
 	// causeFirstLine: the lines after the first agree with each other and
 	// the first is off, as before the host or the GPU settled.
 	causeFirstLine
@@ -53,6 +57,8 @@ func (c Cause) Short() string {
 	switch c {
 	case causeClock:
 		return "clock"
+	case causeOtherProcess:
+		return "other process"
 	case causeFirstLine:
 		return "first line"
 	case causeDrift:
@@ -66,21 +72,26 @@ func (c Cause) String() string {
 	switch c {
 	case causeClock:
 		return "SM clock below the guard's limit (throttled samples)"
+	case causeOtherProcess:
+		return "another process on the GPU during a line (NVML's list of processes with a compute context)"
 	case causeFirstLine:
 		return "first line off, the later ones agreeing (the machine settling)"
 	case causeDrift:
 		return "drift between lines (a monotone trend from first to last)"
 	}
-	return "cause not measured (no throttling, clock drop or trend recorded; other load on the host or GPU is not recorded)"
+	return "cause not measured (no throttling, clock drop, other process on the GPU or trend recorded; other load on the host is not recorded)"
 }
 
 // Causes lists every Cause in the order UnstableCause tests them, the
 // unmeasured one last.
-func Causes() []Cause { return []Cause{causeClock, causeFirstLine, causeDrift, causeNotMeasured} }
+func Causes() []Cause {
+	return []Cause{causeClock, causeOtherProcess, causeFirstLine, causeDrift, causeNotMeasured}
+}
 
 // UnstableCause says why the runs of s disagree, when they do
 // (Agreement(unit) is disagree), from what its lines record: the first
-// of causeClock, causeFirstLine and causeDrift that applies, else
+// of causeClock, causeOtherProcess, causeFirstLine and causeDrift that
+// applies, else
 // causeNotMeasured. ok is false when the runs do not disagree.
 func (s *Sample) UnstableCause(unit string) (c Cause, ok bool) {
 	if s.Agreement(unit) != disagree {
@@ -88,6 +99,9 @@ func (s *Sample) UnstableCause(unit string) (c Cause, ok bool) {
 	}
 	if s.throttled() {
 		return causeClock, true
+	}
+	if n, _ := s.Sum(runfile.UnitOtherProcesses); n > 0 {
+		return causeOtherProcess, true
 	}
 	times := s.Values[s.TimeUnit()]
 	if len(times) >= 3 && s.agreeAmong(unit, 1) {
@@ -175,6 +189,7 @@ func agreementLegend(own string) string {
 	return "runs agree: yes where one time lies in every run's own interval, each at least as wide as the run's noise target (-noise; below its floor, the same absolute width); " +
 		"UNSTABLE where two runs' intervals do not overlap, so that the runs disagree beyond what their samples and the target allow and the spread, not " + own + ", is the case's noise. " +
 		"In parentheses, the cause the lines record: clock (a line's samples were throttled, or it read the SM clock below the guard's limit), " +
+		"other process (another process held the GPU at the start or end of a line's samples), " +
 		"first line (the later lines agree and the first is off, as while the machine settles), drift (the times move one way from the first line to the last), " +
-		"or unmeasured (none of these; the lines do not record other load on the host or the GPU)."
+		"or unmeasured (none of these; the lines do not record other load on the host)."
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // noiseLine is the noise configuration line of the committed default
@@ -44,20 +46,21 @@ func TestAgreementNoiseTarget(t *testing.T) {
 // a clock reading under the limit, a first line off the others, a trend
 // from first to last, or none of these.
 func TestUnstableCause(t *testing.T) {
-	type line struct{ ns, ci, throttled, mhz float64 }
+	type line struct{ ns, ci, throttled, mhz, others float64 }
 	for _, tt := range []struct {
 		name  string
 		lines []line
 		want  Cause
 		ok    bool
 	}{
-		{"agree", []line{{1000, 1, 0, 1980}, {1005, 1, 0, 1980}}, causeNotMeasured, false},
-		{"throttled samples", []line{{1e6, 0.5, 0, 1980}, {1.05e6, 0.5, 4, 1980}, {1e6, 0.5, 0, 1980}}, causeClock, true},
-		{"clock read under the limit", []line{{1e6, 0.5, 0, 1980}, {1.05e6, 0.5, 0, 1500}, {1e6, 0.5, 0, 1980}}, causeClock, true},
-		{"first line off", []line{{1.2e6, 0.5, 0, 1980}, {1e6, 0.5, 0, 1980}, {1.002e6, 0.5, 0, 1980}, {0.999e6, 0.5, 0, 1980}}, causeFirstLine, true},
-		{"drift down", []line{{1.2e6, 0.5, 0, 1980}, {1.1e6, 0.5, 0, 1980}, {1.1e6, 0.5, 0, 1980}, {1e6, 0.5, 0, 1980}}, causeDrift, true},
-		{"no pattern", []line{{1e6, 0.5, 0, 1980}, {1.2e6, 0.5, 0, 1980}, {1e6, 0.5, 0, 1980}, {1.2e6, 0.5, 0, 1980}}, causeNotMeasured, true},
-		{"two lines apart", []line{{1e6, 0.5, 0, 1980}, {1.2e6, 0.5, 0, 1980}}, causeNotMeasured, true},
+		{"agree", []line{{1000, 1, 0, 1980, 0}, {1005, 1, 0, 1980, 0}}, causeNotMeasured, false},
+		{"throttled samples", []line{{1e6, 0.5, 0, 1980, 0}, {1.05e6, 0.5, 4, 1980, 0}, {1e6, 0.5, 0, 1980, 0}}, causeClock, true},
+		{"clock read under the limit", []line{{1e6, 0.5, 0, 1980, 0}, {1.05e6, 0.5, 0, 1500, 0}, {1e6, 0.5, 0, 1980, 0}}, causeClock, true},
+		{"first line off", []line{{1.2e6, 0.5, 0, 1980, 0}, {1e6, 0.5, 0, 1980, 0}, {1.002e6, 0.5, 0, 1980, 0}, {0.999e6, 0.5, 0, 1980, 0}}, causeFirstLine, true},
+		{"drift down", []line{{1.2e6, 0.5, 0, 1980, 0}, {1.1e6, 0.5, 0, 1980, 0}, {1.1e6, 0.5, 0, 1980, 0}, {1e6, 0.5, 0, 1980, 0}}, causeDrift, true},
+		{"no pattern", []line{{1e6, 0.5, 0, 1980, 0}, {1.2e6, 0.5, 0, 1980, 0}, {1e6, 0.5, 0, 1980, 0}, {1.2e6, 0.5, 0, 1980, 0}}, causeNotMeasured, true},
+		{"two lines apart", []line{{1e6, 0.5, 0, 1980, 0}, {1.2e6, 0.5, 0, 1980, 0}}, causeNotMeasured, true},
+		{"another process", []line{{1.2e6, 0.5, 0, 1980, 1}, {1e6, 0.5, 0, 1980, 0}, {1e6, 0.5, 0, 1980, 0}}, causeOtherProcess, true},
 	} {
 		s := &Sample{Keys: map[string]string{}, Config: map[string]string{"noise": noiseLine, "gpu-max-sm-mhz": "1980"}, Values: map[string][]float64{}}
 		for _, l := range tt.lines {
@@ -66,6 +69,9 @@ func TestUnstableCause(t *testing.T) {
 			s.Values[throttledUnit] = append(s.Values[throttledUnit], l.throttled)
 			s.Values["sm-mhz-start"] = append(s.Values["sm-mhz-start"], l.mhz)
 			s.Values["sm-mhz-end"] = append(s.Values["sm-mhz-end"], 1980)
+			if l.others > 0 {
+				s.Values[runfile.UnitOtherProcesses] = append(s.Values[runfile.UnitOtherProcesses], l.others)
+			}
 		}
 		if c, ok := s.UnstableCause("median-ci95-%"); c != tt.want || ok != tt.ok {
 			t.Errorf("%s: UnstableCause = %v, %v; want %v, %v", tt.name, c, ok, tt.want, tt.ok)

@@ -81,6 +81,12 @@ func splitName(name string) (prefix, parts, suffix string) {
 // each sample's launches and synchronisations to the kernels.
 var TimeUnits = []string{"gpu-ns/op", "total-ns/op", "ns/op"}
 
+// UnitOtherProcesses is the unit of the most processes other than the
+// benchmark's that held a compute context on the GPU at the start or the
+// end of a result line's samples, as NVML lists them. A line carries it
+// only where there were any.
+const UnitOtherProcesses = "gpu-other-procs"
+
 // Implied is the value of the opts or tune key of a case name that lacks
 // it, given the name's timing: "none" for a CPU case (CPUTiming),
 // "default" otherwise.

@@ -29,6 +29,18 @@ type nvmlLib struct {
 	// nvmlDeviceGetTotalEnergyConsumption is optional: drivers before
 	// the energy counter (Volta) do not export it, and it is nil then.
 	nvmlDeviceGetTotalEnergyConsumption func(h uintptr, mj *uint64) int32
+	// nvmlDeviceGetComputeRunningProcesses is optional too (the _v3 or
+	// _v2 entry point, whose process records are processInfo).
+	nvmlDeviceGetComputeRunningProcesses func(h uintptr, count *uint32, infos *processInfo) int32
+}
+
+// processInfo is nvmlProcessInfo_t (nvmlProcessInfo_v2_t): a process
+// with a context on the GPU.
+type processInfo struct {
+	pid               uint32
+	usedGPUMemory     uint64
+	gpuInstanceID     uint32
+	computeInstanceID uint32
 }
 
 // nvmlClockSM is NVML_CLOCK_SM of nvmlClockType_t; nvmlTemperatureGPU is
@@ -64,6 +76,7 @@ func openNVMLFrom(names []string) (*nvmlLib, error) {
 		f(&l.nvmlDeviceGetPowerUsage, "nvmlDeviceGetPowerUsage"),
 		f(&l.nvmlDeviceGetTemperature, "nvmlDeviceGetTemperature"),
 		opt(&l.nvmlDeviceGetTotalEnergyConsumption, "nvmlDeviceGetTotalEnergyConsumption"),
+		opt(&l.nvmlDeviceGetComputeRunningProcesses, "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"),
 	}); err != nil {
 		return nil, &cudaerr.UnavailableError{Lib: lib.Name, Reason: err.Error()}
 	}
@@ -227,3 +240,37 @@ func (d *Device) EnergyMJ() (uint64, error) {
 	}
 	return mj, nil
 }
+
+// OtherProcesses returns how many processes other than the caller hold a
+// compute context on the GPU (nvmlDeviceGetComputeRunningProcesses): the
+// processes NVML lists less one, the caller, which must hold a context
+// on it. It counts rather than matches PIDs, as NVML lists them in the
+// host's PID namespace, which a container's process does not see. A
+// library that does not export the function returns an *Error with
+// NVML_ERROR_FUNCTION_NOT_FOUND.
+func (d *Device) OtherProcesses() (int, error) {
+	if err := d.usable("OtherProcesses"); err != nil {
+		return 0, err
+	}
+	const api = "nvmlDeviceGetComputeRunningProcesses"
+	if d.lib.nvmlDeviceGetComputeRunningProcesses == nil {
+		return 0, &cudaerr.Error{API: api, Code: CodeFunctionNotFound, Name: errorName(CodeFunctionNotFound),
+			Text: d.lib.name + " does not export it", Library: cudaerr.LibNVML}
+	}
+	var infos [maxProcesses]processInfo
+	n := uint32(len(infos))
+	// NVML_ERROR_INSUFFICIENT_SIZE: more processes than the records
+	// hold; n is their count all the same.
+	if r := d.lib.nvmlDeviceGetComputeRunningProcesses(d.handle, &n, &infos[0]); r != codeInsufficientSize {
+		if err := d.lib.check(api, r); err != nil {
+			return 0, fmt.Errorf("nvml: processes on %s: %w", d.uuid, err)
+		}
+	}
+	return max(int(n)-1, 0), nil
+}
+
+// maxProcesses is how many process records OtherProcesses reads.
+const maxProcesses = 64
+
+// codeInsufficientSize is NVML_ERROR_INSUFFICIENT_SIZE.
+const codeInsufficientSize = 7

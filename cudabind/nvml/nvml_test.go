@@ -136,6 +136,27 @@ func TestFakeNVMLReadings(t *testing.T) {
 	}
 }
 
+// OtherProcesses counts the processes NVML lists less the caller's own,
+// also when they outnumber the records it reads.
+func TestFakeNVMLOtherProcesses(t *testing.T) {
+	path := buildFakeNVML(t, true)
+	d := openFake(t, path)
+	fake, err := dl.Open([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setProcesses func(n uint32)
+	if err := fake.Bind([]dl.Symbol{dl.Func(&setProcesses, "fake_set_processes")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ listed, want int }{{0, 0}, {1, 0}, {2, 1}, {5, 4}, {maxProcesses, maxProcesses - 1}, {maxProcesses + 10, maxProcesses + 9}} {
+		setProcesses(uint32(tc.listed))
+		if got, err := d.OtherProcesses(); got != tc.want || err != nil {
+			t.Errorf("%d processes listed: OtherProcesses() = %d, %v; want %d", tc.listed, got, err, tc.want)
+		}
+	}
+}
+
 // A library without nvmlDeviceGetTotalEnergyConsumption still opens (the
 // symbol is optional); EnergyMJ then says the library lacks it.
 func TestFakeNVMLWithoutEnergy(t *testing.T) {
@@ -150,5 +171,8 @@ func TestFakeNVMLWithoutEnergy(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), path+" does not export it") || !strings.Contains(err.Error(), "GPU-fake") {
 		t.Errorf("error %q does not name the library and the device", err)
+	}
+	if n, err := d.OtherProcesses(); n != 0 || !errors.Is(err, &cudaerr.Error{Library: cudaerr.LibNVML, Code: CodeFunctionNotFound}) {
+		t.Errorf("OtherProcesses() = %d, %v; want NVML_ERROR_FUNCTION_NOT_FOUND", n, err)
 	}
 }

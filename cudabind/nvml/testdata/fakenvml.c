@@ -3,8 +3,9 @@
  * driver. It knows one device, UUID "GPU-fake", at 1500 of 1980 MHz, 250 W
  * and 45 C. Built with -DENERGY it also exports
  * nvmlDeviceGetTotalEnergyConsumption, whose reading and result the test
- * sets (fake_set_energy); without, it is a library from before the energy
- * counter. */
+ * sets (fake_set_energy), and nvmlDeviceGetComputeRunningProcesses_v3,
+ * whose count of processes the test sets (fake_set_processes); without, it
+ * is a library from before the energy counter and the process list. */
 #include <string.h>
 
 typedef void *nvmlDevice_t;
@@ -68,6 +69,32 @@ int nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t h, unsigned long long *mj) 
     if (!known(h)) return 2;
     if (energy_result != 0) return energy_result;
     *mj = energy_mj;
+    return 0;
+}
+
+typedef struct {
+    unsigned pid;
+    unsigned long long usedGpuMemory;
+    unsigned gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_t;
+
+static unsigned processes;
+
+/* fake_set_processes sets how many processes the next call lists. */
+void fake_set_processes(unsigned n) { processes = n; }
+
+/* As NVML: the records fill up to *count of them, *count becomes the
+ * number of processes, and too few records is INSUFFICIENT_SIZE (7). */
+int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t h, unsigned *count, nvmlProcessInfo_t *infos) {
+    if (!known(h)) return 2;
+    unsigned room = *count;
+    *count = processes;
+    if (processes > room) return 7;
+    for (unsigned i = 0; i < processes; i++) {
+        infos[i].pid = 1000 + i;
+        infos[i].usedGpuMemory = 1ull << 30;
+        infos[i].gpuInstanceId = infos[i].computeInstanceId = 0xffffffffu;
+    }
     return 0;
 }
 #endif
