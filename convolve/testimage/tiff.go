@@ -186,29 +186,29 @@ func writeTIFF(w io.Writer, im *convolve.Image, desc string) error {
 	return bw.Flush()
 }
 
-// writeSamples writes the pixels row by row, channels interleaved, in
-// little-endian byte order.
-func writeSamples(w *bufio.Writer, im *convolve.Image) error {
-	var buf [4]byte
+// writeSamples writes the samples of im row by row, channels
+// interleaved, without padding, integers and floats in little-endian byte
+// order: the pixel data of WriteTIFF, WritePNG and WritePGM/WritePPM, and
+// what the Cache's checksum hashes.
+func writeSamples(w io.Writer, im *convolve.Image) error {
+	row := make([]byte, 0, im.Width*im.Channels*im.Type.Size())
 	for y := 0; y < im.Height; y++ {
+		row = row[:0]
 		for x := 0; x < im.Width; x++ {
 			for c := 0; c < im.Channels; c++ {
 				i := im.Offset(x, y, c)
-				var err error
 				switch im.Type {
 				case convolve.Uint8:
-					err = w.WriteByte(im.U8[i])
+					row = append(row, im.U8[i])
 				case convolve.Int16:
-					binary.LittleEndian.PutUint16(buf[:], uint16(im.I16[i]))
-					_, err = w.Write(buf[:2])
+					row = binary.LittleEndian.AppendUint16(row, uint16(im.I16[i]))
 				default:
-					binary.LittleEndian.PutUint32(buf[:], math.Float32bits(im.F32[i]))
-					_, err = w.Write(buf[:4])
-				}
-				if err != nil {
-					return err
+					row = binary.LittleEndian.AppendUint32(row, math.Float32bits(im.F32[i]))
 				}
 			}
+		}
+		if _, err := w.Write(row); err != nil {
+			return err
 		}
 	}
 	return nil
