@@ -292,13 +292,30 @@ func (pl *plan) prepare(v *variant, cfg convolve.Config) error {
 			return err
 		}
 	}
-	nstreams := pl.opts.Streams
+	if err := pl.newStreams(); err != nil {
+		return err
+	}
 	if pl.stream {
-		nstreams = 2
+		err = pl.planStreamed(v.inner, icfg)
+	} else {
+		err = pl.planChunks(v.inner, icfg)
+	}
+	if err != nil {
+		return err
+	}
+	return pl.chunkInputs()
+}
+
+// newStreams creates each device's streams: the tunable count, or two
+// when streaming.
+func (pl *plan) newStreams() error {
+	n := pl.opts.Streams
+	if pl.stream {
+		n = 2
 	}
 	for _, dv := range pl.devs {
 		err := dv.d.Do(func(x *cudabind.Exec) error {
-			for range nstreams {
+			for range n {
 				s, err := x.NewStream()
 				if err != nil {
 					return err
@@ -311,39 +328,56 @@ func (pl *plan) prepare(v *variant, cfg convolve.Config) error {
 			return err
 		}
 	}
-	if pl.stream {
-		pl.bases = make([][2]*variants.Base, len(pl.devs))
-		for _, dv := range pl.devs {
-			for k, ci := range dv.chunks {
-				c := &pl.chunks[ci]
-				c.stream = k % 2
-				if pl.bases[c.dev][c.stream] == nil {
-					b, err := variants.PlanOn(v.inner, dv.d, pl.pt.Problem(pl.p, c.s), icfg)
-					if err != nil {
-						return fmt.Errorf("slab rows %d to %d on device %d: %w", c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
-					}
-					pl.bases[c.dev][c.stream] = b
+	return nil
+}
+
+// planStreamed plans inner for streaming mode: one plan per device and
+// stream, on the problem of the first slab that stream takes, shared by
+// the slabs the two streams take in turn.
+func (pl *plan) planStreamed(inner convolve.Variant, icfg convolve.Config) error {
+	pl.bases = make([][2]*variants.Base, len(pl.devs))
+	for _, dv := range pl.devs {
+		for k, ci := range dv.chunks {
+			c := &pl.chunks[ci]
+			c.stream = k % 2
+			if pl.bases[c.dev][c.stream] == nil {
+				b, err := variants.PlanOn(inner, dv.d, pl.pt.Problem(pl.p, c.s), icfg)
+				if err != nil {
+					return fmt.Errorf("slab rows %d to %d on device %d: %w", c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
 				}
-				c.b = pl.bases[c.dev][c.stream]
+				pl.bases[c.dev][c.stream] = b
 			}
-		}
-	} else {
-		for i := range pl.chunks {
-			c := &pl.chunks[i]
-			dv := pl.devs[c.dev]
-			b, err := variants.PlanOn(v.inner, dv.d, pl.pt.Problem(pl.p, c.s), icfg)
-			if err != nil {
-				return fmt.Errorf("chunk %d (rows %d to %d) on device %d: %w", i, c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
-			}
-			c.b = b
+			c.b = pl.bases[c.dev][c.stream]
 		}
 	}
+	return nil
+}
+
+// planChunks plans inner for one-shot mode: one plan per chunk, on its
+// device.
+func (pl *plan) planChunks(inner convolve.Variant, icfg convolve.Config) error {
+	for i := range pl.chunks {
+		c := &pl.chunks[i]
+		b, err := variants.PlanOn(inner, pl.devs[c.dev].d, pl.pt.Problem(pl.p, c.s), icfg)
+		if err != nil {
+			return fmt.Errorf("chunk %d (rows %d to %d) on device %d: %w", i, c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
+		}
+		c.b = b
+	}
+	return nil
+}
+
+// chunkInputs sets each chunk's input geometry, with the row stride its
+// plan reads, and allocates a host staging image for the chunks whose
+// plan copies its input itself or takes it on the host.
+func (pl *plan) chunkInputs() error {
 	for i := range pl.chunks {
 		c := &pl.chunks[i]
 		c.in = pl.pt.Problem(pl.p, c.s).Input
 		if st := c.b.InStride(); st != c.in.RowStride() {
 			c.in.Stride = st // padded rows, filled by the copies here
 		} else if c.b.CopyIn != nil || c.b.In == 0 {
+			var err error
 			if c.host, err = convolve.NewImage(c.in); err != nil {
 				return err
 			}
@@ -723,19 +757,3 @@ func (pl *plan) release() error {
 }
 
 var _ convolve.DevicePlan = (*plan)(nil)
-
-// Plan is implemented by the family's plans: a convolve.DevicePlan whose
-// resident image can also be filtered again and again (Pass), with its
-// timeline (Timed), the links of its halo exchange, its devices, whether
-// it streams, and its partition.
-type Plan interface {
-	convolve.DevicePlan
-	Timed
-	Pass() error
-	Links() ([][]Link, error)
-	Devices() []int
-	Streaming() bool
-	Partition() *slab.Partition
-}
-
-var _ Plan = (*plan)(nil)
