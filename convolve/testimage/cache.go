@@ -81,7 +81,7 @@ func (c *Cache) Get(name string, g convolve.Geometry, seed int64, gen Generator)
 	if err := im.Check(); err != nil {
 		return nil, fmt.Errorf("testimage: generator %s: %w", name, err)
 	}
-	if im.Width != g.Width || im.Height != g.Height || im.Channels != g.Channels || im.Type != g.Type {
+	if !sameShape(im, g) {
 		return nil, fmt.Errorf("testimage: generator %s made %v, asked for %v", name, im.Geometry, g)
 	}
 	if err := c.store(path, key, im); err != nil {
@@ -124,7 +124,7 @@ func (c *Cache) load(path, key string, g convolve.Geometry) *convolve.Image {
 	if err != nil || desc != description(key, im) {
 		return nil
 	}
-	if im.Width != g.Width || im.Height != g.Height || im.Channels != g.Channels || im.Type != g.Type {
+	if !sameShape(im, g) {
 		return nil
 	}
 	out, err := convolve.NewImage(g)
@@ -173,6 +173,12 @@ func checksum(im *convolve.Image) uint64 {
 	h := fnv.New64a()
 	writeSamples(h, im) // a hash.Hash never fails to write
 	return h.Sum64()
+}
+
+// sameShape reports whether im has the width, height, channels and
+// element type of g.
+func sameShape(im *convolve.Image, g convolve.Geometry) bool {
+	return im.Width == g.Width && im.Height == g.Height && im.Channels == g.Channels && im.Type == g.Type
 }
 
 // copyPixels copies every pixel of src into dst, which has the same size,
