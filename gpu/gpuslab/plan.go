@@ -107,17 +107,17 @@ func (v *variant) options(cfg convolve.Config) (Options, error) {
 // tunables, and the devices when cfg names them.
 func (v *variant) tunableOptions(cfg convolve.Config) (Options, error) {
 	o := Options{Chunks: defaultChunks, Streams: defaultStreams, MemCap: v.limit}
-	if n := cfg.Tunables[tuneChunks]; n != 0 {
-		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: need at least one chunk per device (0: %d)", tuneChunks, n, defaultChunks)
+	for _, t := range []struct {
+		name, per string // the tunable; what it counts per device
+		def       int
+		dst       *int
+	}{{tuneChunks, "chunk", defaultChunks, &o.Chunks}, {tuneStreams, "stream", defaultStreams, &o.Streams}} {
+		switch n := cfg.Tunables[t.name]; {
+		case n < 0:
+			return o, fmt.Errorf("gpuslab: %s=%d: need at least one %s per device (0: %d)", t.name, n, t.per, t.def)
+		case n > 0:
+			*t.dst = n
 		}
-		o.Chunks = n
-	}
-	if n := cfg.Tunables[tuneStreams]; n != 0 {
-		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: need at least one stream per device (0: %d)", tuneStreams, n, defaultStreams)
-		}
-		o.Streams = n
 	}
 	if n, ok := cfg.Tunables[tuneMemCap]; ok {
 		if n < 0 {
@@ -585,6 +585,24 @@ func (pl *plan) eachDevice(f func(di int, dv *device, x *cudabind.Exec) error) e
 	return errors.Join(errs...)
 }
 
+// eachChunk runs f on every chunk of each device in turn on the device's
+// executor, the devices concurrently (eachDevice), and then, with sync
+// and no error, waits for the device's streams.
+func (pl *plan) eachChunk(sync bool, f func(x *cudabind.Exec, dv *device, ci int) error) error {
+	return pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+		for _, ci := range dv.chunks {
+			if err := f(x, dv, ci); err != nil {
+				return err
+			}
+		}
+		if sync {
+			return syncStreams(x, dv)
+		}
+		return nil
+	})
+}
+
+// syncStreams waits for every stream of dv.
 func syncStreams(x *cudabind.Exec, dv *device) error {
 	for _, s := range dv.streams {
 		if err := x.StreamSync(s); err != nil {

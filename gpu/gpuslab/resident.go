@@ -325,16 +325,14 @@ func (pl *plan) Upload(in *convolve.Image) error {
 	if err := pl.setupResident(); err != nil {
 		return fmt.Errorf("gpuslab: %s: resident mode: %w", pl.name, err)
 	}
-	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			c := &pl.chunks[ci]
-			for _, cp := range pl.pt.Copies(ci) {
-				if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
-					return err
-				}
+	err := pl.eachChunk(true, func(x *cudabind.Exec, dv *device, ci int) error {
+		c := &pl.chunks[ci]
+		for _, cp := range pl.pt.Copies(ci) {
+			if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
+				return err
 			}
 		}
-		return syncStreams(x, dv)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("gpuslab: %s: upload: %w", pl.name, err)
@@ -392,24 +390,14 @@ func (pl *plan) Pass() error {
 // this pass.
 func (pl *plan) pass(feedback bool) error {
 	moves := func(pu pull) bool { return feedback || pu.halo != 0 }
-	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			if err := pl.enqueueKernels(x, dv.streams[pl.chunks[ci].stream], ci, moves); err != nil {
-				return err
-			}
-		}
-		return nil
+	err := pl.eachChunk(false, func(x *cudabind.Exec, dv *device, ci int) error {
+		return pl.enqueueKernels(x, dv.streams[pl.chunks[ci].stream], ci, moves)
 	})
 	if err != nil {
 		return err
 	}
-	return pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			if err := pl.enqueuePulls(x, dv, ci, feedback, moves); err != nil {
-				return err
-			}
-		}
-		return nil
+	return pl.eachChunk(false, func(x *cudabind.Exec, dv *device, ci int) error {
+		return pl.enqueuePulls(x, dv, ci, feedback, moves)
 	})
 }
 
@@ -585,14 +573,9 @@ func (pl *plan) Download(out *convolve.Image) error {
 		}
 		return out.CopyFrom(pl.res.out)
 	}
-	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			c := &pl.chunks[ci]
-			if err := deviceToHost(x, out, c.s.Y0, c.b.Out, c.b.OutGeometry(), c.s.Top(), c.s.Rows(), dv.streams[c.stream]); err != nil {
-				return err
-			}
-		}
-		return syncStreams(x, dv)
+	err := pl.eachChunk(true, func(x *cudabind.Exec, dv *device, ci int) error {
+		c := &pl.chunks[ci]
+		return deviceToHost(x, out, c.s.Y0, c.b.Out, c.b.OutGeometry(), c.s.Top(), c.s.Rows(), dv.streams[c.stream])
 	})
 	if err != nil {
 		return fmt.Errorf("gpuslab: %s: download: %w", pl.name, err)
