@@ -112,26 +112,27 @@ func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 		return nil, err
 	}
 	w, px := b.Dx(), im.U8
-	// Fast paths copy the samples of the common types row by row.
-	var rgba func(y int) []uint8 // row y of an RGBA or NRGBA image
+	// Fast paths copy the samples of the common types row by row; row y
+	// of m starts at y*stride in its pixels, as m's bounds are b.
+	var rgba []uint8 // the pixels of an RGBA or NRGBA image
+	var stride int
 	switch m := m.(type) {
 	case *image.Gray:
 		if channels == 1 {
 			for y := 0; y < b.Dy(); y++ {
-				o := m.PixOffset(b.Min.X, b.Min.Y+y)
-				copy(px[y*w:(y+1)*w], m.Pix[o:o+w])
+				copy(px[y*w:(y+1)*w], m.Pix[y*m.Stride:])
 			}
 			return im, nil
 		}
 	case *image.RGBA:
-		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
+		rgba, stride = m.Pix, m.Stride
 	case *image.NRGBA:
-		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
+		rgba, stride = m.Pix, m.Stride
 	}
 	if rgba != nil && channels >= 3 {
 		i := 0
 		for y := 0; y < b.Dy(); y++ {
-			row := rgba(y)
+			row := rgba[y*stride:]
 			for x := 0; x < w; x++ {
 				i += copy(px[i:i+channels], row[4*x:4*x+channels])
 			}
