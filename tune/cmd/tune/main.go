@@ -299,7 +299,10 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 	var entries []tuning.Entry
 	var faults []fault
 	failed := 0
-	sd := seeder{winners: map[string][]convolve.Setting{}, stored: storedChoices(o.out, dev.Name)}
+	// winners holds, per variant, type and size class, the settings
+	// chosen so far, the latest first.
+	winners := map[string][]convolve.Setting{}
+	stored := storedChoices(o.out, dev.Name)
 	for i, j := range jobs {
 		t0 := time.Now()
 		var budget time.Duration
@@ -308,14 +311,17 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 			// did not use goes to the next.
 			budget = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
 		}
-		res := r.tune(j, budget, sd.seeds(j, jobs, dev.Limits))
+		key := fmt.Sprintf("%s/%v/%s", j.v.Describe().Name, j.class.Type, j.class.Size)
+		res := r.tune(j, budget, classSeeds(j, jobs, stored, winners[key], dev.Limits))
 		faults = append(faults, res.faults...)
 		e, ok := chosenEntry(stdout, j, res)
 		if !ok {
 			failed++
 			continue
 		}
-		sd.won(j, e)
+		if st, err := e.Chosen.Setting(); err == nil {
+			winners[key] = append([]convolve.Setting{st}, winners[key]...)
+		}
 		e.Commit, e.Driver, e.NVRTC = commit, dev.Driver, dev.NVRTC
 		e.Date = time.Now().UTC().Format(time.RFC3339)
 		entries = append(entries, e)
@@ -324,38 +330,16 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 	return finish(o.out, dev.Name, entries, faults, failed, stdout, stderr)
 }
 
-// seeder gives each class's search the settings it tries first.
-type seeder struct {
-	// winners holds, per variant, type and size class, the settings
-	// chosen so far, the latest first.
-	winners map[string][]convolve.Setting
-	// stored is the stored table's choice of each entry key.
-	stored map[string]convolve.Setting
-}
-
-// winnerKey is the key of j's variant, type and size class in winners.
-func winnerKey(j job) string {
-	return fmt.Sprintf("%s/%v/%s", j.v.Describe().Name, j.class.Type, j.class.Size)
-}
-
-// seeds are the settings j's search tries first: the class's stored
-// choice, then the winners of its variant, type and size class, then the
-// defaults of the other K classes (otherDefaults).
-func (sd seeder) seeds(j job, jobs []job, lim convolve.DeviceLimits) []convolve.Setting {
+// classSeeds are the settings j's search tries first: the class's choice
+// in stored, then winners, the choices of the classes of its variant,
+// type and size class tuned before it, then the defaults of the other K
+// classes (otherDefaults).
+func classSeeds(j job, jobs []job, stored map[string]convolve.Setting, winners []convolve.Setting, lim convolve.DeviceLimits) []convolve.Setting {
 	var seeds []convolve.Setting
-	if st, ok := sd.stored[tuning.Entry{Variant: j.v.Describe().Name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
+	if st, ok := stored[tuning.Entry{Variant: j.v.Describe().Name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
 		seeds = append(seeds, st)
 	}
-	return append(append(seeds, sd.winners[winnerKey(j)]...), otherDefaults(j, jobs, lim)...)
-}
-
-// won puts the setting e chose first among the winners of j's variant,
-// type and size class.
-func (sd seeder) won(j job, e tuning.Entry) {
-	if st, err := e.Chosen.Setting(); err == nil {
-		key := winnerKey(j)
-		sd.winners[key] = append([]convolve.Setting{st}, sd.winners[key]...)
-	}
+	return append(append(seeds, winners...), otherDefaults(j, jobs, lim)...)
 }
 
 // chosenEntry is the entry of j's class that res brings, and true when it
