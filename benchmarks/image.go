@@ -1,8 +1,7 @@
 package benchmarks
 
 import (
-	"bufio"
-	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,25 +18,18 @@ type InputImage struct {
 	Image *convolve.Image // as decoded
 }
 
-// loadImage decodes a PNG, TIFF, or binary PGM/PPM file with
-// convolve/testimage's readers, chosen by the file's first bytes.
+// loadImage decodes an image file with testimage.ReadImage, which tells
+// its format by its first bytes: PNG, TIFF, binary PGM/PPM, or a format
+// registered with the image package. Data of no such format is refused
+// with an error naming the file.
 func loadImage(path string) (*InputImage, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("image: %w", err)
 	}
 	defer fh.Close()
-	br := bufio.NewReader(fh)
-	head, _ := br.Peek(8)
-	var im *convolve.Image
-	switch {
-	case bytes.HasPrefix(head, []byte("\x89PNG")):
-		im, err = testimage.ReadPNG(br)
-	case bytes.HasPrefix(head, []byte("II*\x00")), bytes.HasPrefix(head, []byte("MM\x00*")):
-		im, err = testimage.ReadTIFF(br)
-	case bytes.HasPrefix(head, []byte("P5")), bytes.HasPrefix(head, []byte("P6")):
-		im, err = testimage.ReadPNM(br)
-	default:
+	im, _, err := testimage.ReadImage(fh)
+	if errors.Is(err, testimage.ErrFormat) {
 		return nil, fmt.Errorf("image %s: not a PNG, TIFF, PGM (P5) or PPM (P6) file", path)
 	}
 	if err != nil {

@@ -180,31 +180,8 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 		e.Search = "exhaustive"
 		s.tryAll(append([]convolve.Setting{def}, ok...))
 	} else {
-		n := o.Budget / 2
-		rng := rand.New(rand.NewPCG(o.Seed, 0x7475))
-		batch := []convolve.Setting{def}
-		for _, sd := range o.Seeds {
-			if len(batch) > n {
-				break
-			}
-			sd = completed(sd, def)
-			if inSpace(ok, sd) && !inSpace(batch, sd) {
-				batch = append(batch, sd)
-			}
-		}
-		if seeds := len(batch) - 1; seeds > 0 {
-			e.Search = fmt.Sprintf("seeded with %d, sampled %d of %d, then local search", seeds, n-seeds, len(ok))
-		} else {
-			e.Search = fmt.Sprintf("sampled %d of %d, then local search", n, len(ok))
-		}
-		for _, i := range rng.Perm(len(ok)) {
-			if len(batch) > n {
-				break
-			}
-			if !inSpace(batch, ok[i]) {
-				batch = append(batch, ok[i])
-			}
-		}
+		var batch []convolve.Setting
+		batch, e.Search = sampled(ok, def, o)
 		s.tryAll(batch)
 		s.local(sp)
 	}
@@ -229,6 +206,39 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	}
 	e.Chosen = e.Candidates[best]
 	return e, nil
+}
+
+// sampled is the first batch of a search of the candidates ok that are
+// more than the budget, with its description: def, then the seeds in the
+// space (completed with def's tunables), then candidates drawn at random,
+// half the budget in all.
+func sampled(ok []convolve.Setting, def convolve.Setting, o Options) ([]convolve.Setting, string) {
+	n := o.Budget / 2
+	rng := rand.New(rand.NewPCG(o.Seed, 0x7475))
+	batch, search := []convolve.Setting{def}, ""
+	for _, sd := range o.Seeds {
+		if len(batch) > n {
+			break
+		}
+		sd = completed(sd, def)
+		if inSpace(ok, sd) && !inSpace(batch, sd) {
+			batch = append(batch, sd)
+		}
+	}
+	if seeds := len(batch) - 1; seeds > 0 {
+		search = fmt.Sprintf("seeded with %d, sampled %d of %d, then local search", seeds, n-seeds, len(ok))
+	} else {
+		search = fmt.Sprintf("sampled %d of %d, then local search", n, len(ok))
+	}
+	for _, i := range rng.Perm(len(ok)) {
+		if len(batch) > n {
+			break
+		}
+		if !inSpace(batch, ok[i]) {
+			batch = append(batch, ok[i])
+		}
+	}
+	return batch, search
 }
 
 // completed is s with each tunable of def that s does not set at def's

@@ -2,10 +2,8 @@ package testimage
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +81,7 @@ func (c *Cache) Get(name string, g convolve.Geometry, seed int64, gen Generator)
 	if err := im.Check(); err != nil {
 		return nil, fmt.Errorf("testimage: generator %s: %w", name, err)
 	}
-	if im.Width != g.Width || im.Height != g.Height || im.Channels != g.Channels || im.Type != g.Type {
+	if !sameShape(im, g) {
 		return nil, fmt.Errorf("testimage: generator %s made %v, asked for %v", name, im.Geometry, g)
 	}
 	if err := c.store(path, key, im); err != nil {
@@ -126,7 +124,7 @@ func (c *Cache) load(path, key string, g convolve.Geometry) *convolve.Image {
 	if err != nil || desc != description(key, im) {
 		return nil
 	}
-	if im.Width != g.Width || im.Height != g.Height || im.Channels != g.Channels || im.Type != g.Type {
+	if !sameShape(im, g) {
 		return nil
 	}
 	out, err := convolve.NewImage(g)
@@ -169,28 +167,18 @@ func description(key string, im *convolve.Image) string {
 	return fmt.Sprintf("convbench testimage %s fnv64a=%016x", key, checksum(im))
 }
 
-// checksum hashes the pixels in (y, x, c) order, independent of layout.
+// checksum hashes the samples as WriteTIFF stores them, in (y, x, c)
+// order, independent of layout.
 func checksum(im *convolve.Image) uint64 {
 	h := fnv.New64a()
-	var b [4]byte
-	for y := 0; y < im.Height; y++ {
-		for x := 0; x < im.Width; x++ {
-			for c := 0; c < im.Channels; c++ {
-				i := im.Offset(x, y, c)
-				switch im.Type {
-				case convolve.Uint8:
-					h.Write([]byte{im.U8[i]})
-				case convolve.Int16:
-					binary.LittleEndian.PutUint16(b[:], uint16(im.I16[i]))
-					h.Write(b[:2])
-				default:
-					binary.LittleEndian.PutUint32(b[:], math.Float32bits(im.F32[i]))
-					h.Write(b[:])
-				}
-			}
-		}
-	}
+	writeSamples(h, im) // a hash.Hash never fails to write
 	return h.Sum64()
+}
+
+// sameShape reports whether im has the width, height, channels and
+// element type of g.
+func sameShape(im *convolve.Image, g convolve.Geometry) bool {
+	return im.Width == g.Width && im.Height == g.Height && im.Channels == g.Channels && im.Type == g.Type
 }
 
 // copyPixels copies every pixel of src into dst, which has the same size,

@@ -27,25 +27,6 @@ func checkU8(format string, im *convolve.Image, channels ...int) error {
 	return fmt.Errorf("testimage: %s cannot store %d channels (want %v)", format, im.Channels, channels)
 }
 
-// interleavedBytes returns the u8 pixels of im row by row, channels
-// interleaved, without padding.
-func interleavedBytes(im *convolve.Image) []byte {
-	b := make([]byte, 0, im.Width*im.Height*im.Channels)
-	for y := 0; y < im.Height; y++ {
-		if im.Layout == convolve.Interleaved {
-			o := im.Offset(0, y, 0)
-			b = append(b, im.U8[o:o+im.Width*im.Channels]...)
-			continue
-		}
-		for x := 0; x < im.Width; x++ {
-			for c := 0; c < im.Channels; c++ {
-				b = append(b, im.U8[im.Offset(x, y, c)])
-			}
-		}
-	}
-	return b
-}
-
 // WritePNG writes a u8 image as an 8-bit PNG with image/png: gray for 1
 // channel, RGB for 3, RGBA (non-premultiplied) for 4. Other types and
 // channel counts are refused with an error naming them. The channel count
@@ -55,7 +36,10 @@ func WritePNG(w io.Writer, im *convolve.Image) error {
 		return err
 	}
 	r := image.Rect(0, 0, im.Width, im.Height)
-	px := interleavedBytes(im)
+	var buf bytes.Buffer
+	buf.Grow(im.Width * im.Height * im.Channels)
+	writeSamples(&buf, im) // a bytes.Buffer never fails to write
+	px := buf.Bytes()
 	var m image.Image
 	switch im.Channels {
 	case 1:
@@ -98,12 +82,21 @@ func ReadPNG(r io.Reader) (*convolve.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testimage: PNG: %w", err)
 	}
-	if err := checkHeader("PNG", int64(cfg.Width), int64(cfg.Height), modelChannels(cfg.ColorModel), convolve.Uint8); err != nil {
+	return decodeChecked("PNG", cfg, io.MultiReader(&head, r), png.Decode)
+}
+
+// decodeChecked decodes the image whose header, read by a DecodeConfig,
+// gave cfg: it checks the size against MaxPixels and
+// convolve.MaxImageBytes (checkHeader), then decodes data, the whole file
+// from its first byte, with decode into a packed, interleaved u8 image of
+// the channels imageChannels gives. kind names the format in errors.
+func decodeChecked(kind string, cfg image.Config, data io.Reader, decode func(io.Reader) (image.Image, error)) (*convolve.Image, error) {
+	if err := checkHeader(kind, int64(cfg.Width), int64(cfg.Height), modelChannels(cfg.ColorModel), convolve.Uint8); err != nil {
 		return nil, err
 	}
-	m, err := png.Decode(io.MultiReader(&head, r))
+	m, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("testimage: PNG: %w", err)
+		return nil, fmt.Errorf("testimage: %s: %w", kind, err)
 	}
 	return fromImage(m, imageChannels(m))
 }
@@ -119,26 +112,27 @@ func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 		return nil, err
 	}
 	w, px := b.Dx(), im.U8
-	// Fast paths copy the samples of the common types row by row.
-	var rgba func(y int) []uint8 // row y of an RGBA or NRGBA image
+	// Fast paths copy the samples of the common types row by row; row y
+	// of m starts at y*stride in its pixels, as m's bounds are b.
+	var rgba []uint8 // the pixels of an RGBA or NRGBA image
+	var stride int
 	switch m := m.(type) {
 	case *image.Gray:
 		if channels == 1 {
 			for y := 0; y < b.Dy(); y++ {
-				o := m.PixOffset(b.Min.X, b.Min.Y+y)
-				copy(px[y*w:(y+1)*w], m.Pix[o:o+w])
+				copy(px[y*w:(y+1)*w], m.Pix[y*m.Stride:])
 			}
 			return im, nil
 		}
 	case *image.RGBA:
-		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
+		rgba, stride = m.Pix, m.Stride
 	case *image.NRGBA:
-		rgba = func(y int) []uint8 { o := m.PixOffset(b.Min.X, b.Min.Y+y); return m.Pix[o : o+4*w] }
+		rgba, stride = m.Pix, m.Stride
 	}
 	if rgba != nil && channels >= 3 {
 		i := 0
 		for y := 0; y < b.Dy(); y++ {
-			row := rgba(y)
+			row := rgba[y*stride:]
 			for x := 0; x < w; x++ {
 				i += copy(px[i:i+channels], row[4*x:4*x+channels])
 			}

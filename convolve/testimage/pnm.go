@@ -28,7 +28,7 @@ func WritePPM(w io.Writer, im *convolve.Image) error {
 func writePNM(w io.Writer, magic string, im *convolve.Image) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n%d %d\n255\n", magic, im.Width, im.Height)
-	if _, err := bw.Write(interleavedBytes(im)); err != nil {
+	if err := writeSamples(bw, im); err != nil {
 		return err
 	}
 	return bw.Flush()

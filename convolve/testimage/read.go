@@ -97,14 +97,10 @@ func readRegistered(br *bufio.Reader, head []byte) (*convolve.Image, string, err
 	if err != nil {
 		return nil, name, fmt.Errorf("testimage: %s: %w", kind, err)
 	}
-	if err := checkHeader(kind, int64(cfg.Width), int64(cfg.Height), modelChannels(cfg.ColorModel), convolve.Uint8); err != nil {
-		return nil, name, err
-	}
-	m, _, err := image.Decode(io.MultiReader(&hdr, br))
-	if err != nil {
-		return nil, name, fmt.Errorf("testimage: %s: %w", kind, err)
-	}
-	im, err := fromImage(m, imageChannels(m))
+	im, err := decodeChecked(kind, cfg, io.MultiReader(&hdr, br), func(r io.Reader) (image.Image, error) {
+		m, _, err := image.Decode(r)
+		return m, err
+	})
 	return im, name, err
 }
 

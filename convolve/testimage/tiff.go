@@ -186,29 +186,29 @@ func writeTIFF(w io.Writer, im *convolve.Image, desc string) error {
 	return bw.Flush()
 }
 
-// writeSamples writes the pixels row by row, channels interleaved, in
-// little-endian byte order.
-func writeSamples(w *bufio.Writer, im *convolve.Image) error {
-	var buf [4]byte
+// writeSamples writes the samples of im row by row, channels
+// interleaved, without padding, integers and floats in little-endian byte
+// order: the pixel data of WriteTIFF, WritePNG and WritePGM/WritePPM, and
+// what the Cache's checksum hashes.
+func writeSamples(w io.Writer, im *convolve.Image) error {
+	row := make([]byte, 0, im.Width*im.Channels*im.Type.Size())
 	for y := 0; y < im.Height; y++ {
+		row = row[:0]
 		for x := 0; x < im.Width; x++ {
 			for c := 0; c < im.Channels; c++ {
 				i := im.Offset(x, y, c)
-				var err error
 				switch im.Type {
 				case convolve.Uint8:
-					err = w.WriteByte(im.U8[i])
+					row = append(row, im.U8[i])
 				case convolve.Int16:
-					binary.LittleEndian.PutUint16(buf[:], uint16(im.I16[i]))
-					_, err = w.Write(buf[:2])
+					row = binary.LittleEndian.AppendUint16(row, uint16(im.I16[i]))
 				default:
-					binary.LittleEndian.PutUint32(buf[:], math.Float32bits(im.F32[i]))
-					_, err = w.Write(buf[:4])
-				}
-				if err != nil {
-					return err
+					row = binary.LittleEndian.AppendUint32(row, math.Float32bits(im.F32[i]))
 				}
 			}
+		}
+		if _, err := w.Write(row); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -303,21 +303,28 @@ type tiffHeader struct {
 	desc          string // ImageDescription, trailing NULs removed
 }
 
+// field returns the values of a SHORT or LONG field, nil when the file
+// has no such field.
+func (h *tiffHeader) field(tag uint32) ([]uint32, error) {
+	f, ok := h.fields[tag]
+	if !ok {
+		return nil, nil
+	}
+	return h.values(tag, f)
+}
+
 // one returns the single value of a SHORT or LONG field, def when the
 // field is absent and not required.
 func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (uint32, error) {
-	f, ok := h.fields[tag]
-	if !ok {
-		if required {
-			return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
-		}
-		return def, nil
-	}
-	v, err := h.values(tag, f)
-	if err != nil {
+	v, err := h.field(tag)
+	switch {
+	case err != nil:
 		return 0, err
-	}
-	if len(v) != 1 {
+	case v == nil && required:
+		return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
+	case v == nil:
+		return def, nil
+	case len(v) != 1:
 		return 0, fmt.Errorf("%s has %d values, want 1", name, len(v))
 	}
 	return v[0], nil
@@ -326,13 +333,9 @@ func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (ui
 // perSample returns the value of a field that has one value per sample,
 // all equal, or def when the field is absent.
 func (h *tiffHeader) perSample(tag uint32, name string, def uint32) (uint32, error) {
-	f, ok := h.fields[tag]
-	if !ok {
-		return def, nil
-	}
-	v, err := h.values(tag, f)
-	if err != nil {
-		return 0, err
+	v, err := h.field(tag)
+	if err != nil || v == nil {
+		return def, err
 	}
 	if len(v) != int(h.spp) {
 		return 0, fmt.Errorf("%s has %d values for %d samples", name, len(v), h.spp)
@@ -411,26 +414,20 @@ func parseTIFFHeader(b []byte) (*tiffHeader, error) {
 // palette pixels of one sample, RGB pixels of 3 samples or 4 with an alpha
 // (ExtraSamples 1 or 2).
 func (h *tiffHeader) forXImage() (bool, error) {
-	if f, ok := h.fields[tagSampleFormat]; ok {
-		v, err := h.values(tagSampleFormat, f)
-		if err != nil {
-			return false, err
-		}
-		for _, x := range v {
-			if x != 1 {
-				return false, nil
-			}
+	formats, err := h.field(tagSampleFormat)
+	if err != nil {
+		return false, err
+	}
+	for _, x := range formats {
+		if x != 1 {
+			return false, nil
 		}
 	}
 	switch h.spp {
 	case 1, 3:
 		return true, nil
 	case 4:
-		f, ok := h.fields[tagExtraSamples]
-		if !ok {
-			return false, nil
-		}
-		v, err := h.values(tagExtraSamples, f)
+		v, err := h.field(tagExtraSamples)
 		return err == nil && len(v) == 1 && (v[0] == 1 || v[0] == 2), nil
 	}
 	return false, nil
@@ -453,7 +450,7 @@ func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, string, error) {
 	}
 	var im *convolve.Image
 	if x {
-		im, err = decodeXImage(b, h.spp, maxPixels)
+		im, err = decodeXImage(b, h.spp)
 	} else {
 		im, err = h.decodeRaw()
 	}
@@ -467,15 +464,12 @@ func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, string, error) {
 	return im, h.desc, nil
 }
 
-// decodeXImage decodes a file of spp samples per pixel with
-// golang.org/x/image/tiff, after checking the size it reads from the
-// header against maxPixels.
-func decodeXImage(b []byte, spp uint32, maxPixels int64) (*convolve.Image, error) {
+// decodeXImage decodes a file of spp samples per pixel, its size checked
+// against the pixel limit already, with golang.org/x/image/tiff, after
+// checking the size of its data from the header.
+func decodeXImage(b []byte, spp uint32) (*convolve.Image, error) {
 	cfg, err := tiff.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
-		return nil, err
-	}
-	if err := checkPixels("TIFF", int64(cfg.Width), int64(cfg.Height), maxPixels); err != nil {
 		return nil, err
 	}
 	channels := int(spp)
@@ -584,16 +578,16 @@ func (h *tiffHeader) stripBytes(g convolve.Geometry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	so, ok1 := h.fields[tagStripOffsets]
-	sc, ok2 := h.fields[tagStripByteCounts]
+	_, ok1 := h.fields[tagStripOffsets]
+	_, ok2 := h.fields[tagStripByteCounts]
 	if !ok1 || !ok2 {
 		return nil, errors.New("missing StripOffsets or StripByteCounts")
 	}
-	offs, err := h.values(tagStripOffsets, so)
+	offs, err := h.field(tagStripOffsets)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := h.values(tagStripByteCounts, sc)
+	counts, err := h.field(tagStripByteCounts)
 	if err != nil {
 		return nil, err
 	}

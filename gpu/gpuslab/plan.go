@@ -107,17 +107,17 @@ func (v *variant) options(cfg convolve.Config) (Options, error) {
 // tunables, and the devices when cfg names them.
 func (v *variant) tunableOptions(cfg convolve.Config) (Options, error) {
 	o := Options{Chunks: defaultChunks, Streams: defaultStreams, MemCap: v.limit}
-	if n := cfg.Tunables[tuneChunks]; n != 0 {
-		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: need at least one chunk per device (0: %d)", tuneChunks, n, defaultChunks)
+	for _, t := range []struct {
+		name, per string // the tunable; what it counts per device
+		def       int
+		dst       *int
+	}{{tuneChunks, "chunk", defaultChunks, &o.Chunks}, {tuneStreams, "stream", defaultStreams, &o.Streams}} {
+		switch n := cfg.Tunables[t.name]; {
+		case n < 0:
+			return o, fmt.Errorf("gpuslab: %s=%d: need at least one %s per device (0: %d)", t.name, n, t.per, t.def)
+		case n > 0:
+			*t.dst = n
 		}
-		o.Chunks = n
-	}
-	if n := cfg.Tunables[tuneStreams]; n != 0 {
-		if n < 0 {
-			return o, fmt.Errorf("gpuslab: %s=%d: need at least one stream per device (0: %d)", tuneStreams, n, defaultStreams)
-		}
-		o.Streams = n
 	}
 	if n, ok := cfg.Tunables[tuneMemCap]; ok {
 		if n < 0 {
@@ -292,13 +292,30 @@ func (pl *plan) prepare(v *variant, cfg convolve.Config) error {
 			return err
 		}
 	}
-	nstreams := pl.opts.Streams
+	if err := pl.newStreams(); err != nil {
+		return err
+	}
 	if pl.stream {
-		nstreams = 2
+		err = pl.planStreamed(v.inner, icfg)
+	} else {
+		err = pl.planChunks(v.inner, icfg)
+	}
+	if err != nil {
+		return err
+	}
+	return pl.chunkInputs()
+}
+
+// newStreams creates each device's streams: the tunable count, or two
+// when streaming.
+func (pl *plan) newStreams() error {
+	n := pl.opts.Streams
+	if pl.stream {
+		n = 2
 	}
 	for _, dv := range pl.devs {
 		err := dv.d.Do(func(x *cudabind.Exec) error {
-			for range nstreams {
+			for range n {
 				s, err := x.NewStream()
 				if err != nil {
 					return err
@@ -311,39 +328,56 @@ func (pl *plan) prepare(v *variant, cfg convolve.Config) error {
 			return err
 		}
 	}
-	if pl.stream {
-		pl.bases = make([][2]*variants.Base, len(pl.devs))
-		for _, dv := range pl.devs {
-			for k, ci := range dv.chunks {
-				c := &pl.chunks[ci]
-				c.stream = k % 2
-				if pl.bases[c.dev][c.stream] == nil {
-					b, err := variants.PlanOn(v.inner, dv.d, pl.pt.Problem(pl.p, c.s), icfg)
-					if err != nil {
-						return fmt.Errorf("slab rows %d to %d on device %d: %w", c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
-					}
-					pl.bases[c.dev][c.stream] = b
+	return nil
+}
+
+// planStreamed plans inner for streaming mode: one plan per device and
+// stream, on the problem of the first slab that stream takes, shared by
+// the slabs the two streams take in turn.
+func (pl *plan) planStreamed(inner convolve.Variant, icfg convolve.Config) error {
+	pl.bases = make([][2]*variants.Base, len(pl.devs))
+	for _, dv := range pl.devs {
+		for k, ci := range dv.chunks {
+			c := &pl.chunks[ci]
+			c.stream = k % 2
+			if pl.bases[c.dev][c.stream] == nil {
+				b, err := variants.PlanOn(inner, dv.d, pl.pt.Problem(pl.p, c.s), icfg)
+				if err != nil {
+					return fmt.Errorf("slab rows %d to %d on device %d: %w", c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
 				}
-				c.b = pl.bases[c.dev][c.stream]
+				pl.bases[c.dev][c.stream] = b
 			}
-		}
-	} else {
-		for i := range pl.chunks {
-			c := &pl.chunks[i]
-			dv := pl.devs[c.dev]
-			b, err := variants.PlanOn(v.inner, dv.d, pl.pt.Problem(pl.p, c.s), icfg)
-			if err != nil {
-				return fmt.Errorf("chunk %d (rows %d to %d) on device %d: %w", i, c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
-			}
-			c.b = b
+			c.b = pl.bases[c.dev][c.stream]
 		}
 	}
+	return nil
+}
+
+// planChunks plans inner for one-shot mode: one plan per chunk, on its
+// device.
+func (pl *plan) planChunks(inner convolve.Variant, icfg convolve.Config) error {
+	for i := range pl.chunks {
+		c := &pl.chunks[i]
+		b, err := variants.PlanOn(inner, pl.devs[c.dev].d, pl.pt.Problem(pl.p, c.s), icfg)
+		if err != nil {
+			return fmt.Errorf("chunk %d (rows %d to %d) on device %d: %w", i, c.s.Y0, c.s.Y1-1, pl.opts.Devices[c.dev], err)
+		}
+		c.b = b
+	}
+	return nil
+}
+
+// chunkInputs sets each chunk's input geometry, with the row stride its
+// plan reads, and allocates a host staging image for the chunks whose
+// plan copies its input itself or takes it on the host.
+func (pl *plan) chunkInputs() error {
 	for i := range pl.chunks {
 		c := &pl.chunks[i]
 		c.in = pl.pt.Problem(pl.p, c.s).Input
 		if st := c.b.InStride(); st != c.in.RowStride() {
 			c.in.Stride = st // padded rows, filled by the copies here
 		} else if c.b.CopyIn != nil || c.b.In == 0 {
+			var err error
 			if c.host, err = convolve.NewImage(c.in); err != nil {
 				return err
 			}
@@ -551,6 +585,24 @@ func (pl *plan) eachDevice(f func(di int, dv *device, x *cudabind.Exec) error) e
 	return errors.Join(errs...)
 }
 
+// eachChunk runs f on every chunk of each device in turn on the device's
+// executor, the devices concurrently (eachDevice), and then, with sync
+// and no error, waits for the device's streams.
+func (pl *plan) eachChunk(sync bool, f func(x *cudabind.Exec, dv *device, ci int) error) error {
+	return pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
+		for _, ci := range dv.chunks {
+			if err := f(x, dv, ci); err != nil {
+				return err
+			}
+		}
+		if sync {
+			return syncStreams(x, dv)
+		}
+		return nil
+	})
+}
+
+// syncStreams waits for every stream of dv.
 func syncStreams(x *cudabind.Exec, dv *device) error {
 	for _, s := range dv.streams {
 		if err := x.StreamSync(s); err != nil {
@@ -723,19 +775,3 @@ func (pl *plan) release() error {
 }
 
 var _ convolve.DevicePlan = (*plan)(nil)
-
-// Plan is implemented by the family's plans: a convolve.DevicePlan whose
-// resident image can also be filtered again and again (Pass), with its
-// timeline (Timed), the links of its halo exchange, its devices, whether
-// it streams, and its partition.
-type Plan interface {
-	convolve.DevicePlan
-	Timed
-	Pass() error
-	Links() ([][]Link, error)
-	Devices() []int
-	Streaming() bool
-	Partition() *slab.Partition
-}
-
-var _ Plan = (*plan)(nil)

@@ -325,16 +325,14 @@ func (pl *plan) Upload(in *convolve.Image) error {
 	if err := pl.setupResident(); err != nil {
 		return fmt.Errorf("gpuslab: %s: resident mode: %w", pl.name, err)
 	}
-	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			c := &pl.chunks[ci]
-			for _, cp := range pl.pt.Copies(ci) {
-				if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
-					return err
-				}
+	err := pl.eachChunk(true, func(x *cudabind.Exec, dv *device, ci int) error {
+		c := &pl.chunks[ci]
+		for _, cp := range pl.pt.Copies(ci) {
+			if err := hostToDevice(x, c.b.In, c.in, cp.Dst, in, cp.Src, cp.Rows, dv.streams[c.stream]); err != nil {
+				return err
 			}
 		}
-		return syncStreams(x, dv)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("gpuslab: %s: upload: %w", pl.name, err)
@@ -391,87 +389,102 @@ func (pl *plan) Pass() error {
 // enqueued before any exchange, so that every wait names the record of
 // this pass.
 func (pl *plan) pass(feedback bool) error {
-	r := &pl.res
 	moves := func(pu pull) bool { return feedback || pu.halo != 0 }
-	err := pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			c := &pl.chunks[ci]
-			s := dv.streams[c.stream]
-			waited := map[cudabind.Event]bool{}
-			for _, i := range r.outOf[ci] {
-				pu := r.pulls[i]
-				if e := r.pulled[pu.to]; pu.to != ci && moves(pu) && !waited[e] {
-					waited[e] = true
-					if err := x.WaitEvent(s, e); err != nil {
-						return err
-					}
-				}
-			}
-			if err := c.b.Enqueue(x, s); err != nil {
-				return err
-			}
-			if err := x.Record(r.kernels[ci], s); err != nil {
-				return err
-			}
-			for _, i := range r.outOf[ci] {
-				pu := r.pulls[i]
-				if pu.link == staged && moves(pu) {
-					if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, s); err != nil {
-						return err
-					}
-					if err := x.Record(pu.staged, s); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return nil
+	err := pl.eachChunk(false, func(x *cudabind.Exec, dv *device, ci int) error {
+		return pl.enqueueKernels(x, dv.streams[pl.chunks[ci].stream], ci, moves)
 	})
 	if err != nil {
 		return err
 	}
-	return pl.eachDevice(func(di int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			s := dv.streams[pl.chunks[ci].stream]
-			waited := map[cudabind.Event]bool{}
-			for _, i := range r.into[ci] {
-				pu := r.pulls[i]
-				if !moves(pu) {
-					continue
-				}
-				wait := r.kernels[pu.from]
-				if pu.link == staged {
-					wait = pu.staged
-				}
-				if pu.from != ci && !waited[wait] {
-					waited[wait] = true
-					if err := x.WaitEvent(s, wait); err != nil {
-						return err
-					}
-				}
-				dst := pu.dst
-				if !feedback {
-					dst = pu.halo
-				}
-				var err error
-				switch pu.link {
-				case local:
-					err = x.CopyDtoDAsync(dst, pu.src, pu.bytes, s)
-				case peer:
-					err = x.CopyPeerAsync(dst, dv.d, pu.src, pl.devs[pl.chunks[pu.from].dev].d, pu.bytes, s)
-				case staged:
-					err = x.CopyHtoDAsync(dst, pu.stage.Ptr(), pu.bytes, s)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			if err := x.Record(r.pulled[ci], s); err != nil {
+	return pl.eachChunk(false, func(x *cudabind.Exec, dv *device, ci int) error {
+		return pl.enqueuePulls(x, dv, ci, feedback, moves)
+	})
+}
+
+// waitOnce makes stream s wait for event e unless it waits for it
+// already (waited).
+func waitOnce(x *cudabind.Exec, s cudabind.Stream, e cudabind.Event, waited map[cudabind.Event]bool) error {
+	if waited[e] {
+		return nil
+	}
+	waited[e] = true
+	return x.WaitEvent(s, e)
+}
+
+// enqueueKernels enqueues chunk ci's kernels on s, after the previous
+// pass's copies out of its output, records kernels, and then the
+// downloads of its staged pulls that move, recording staged.
+func (pl *plan) enqueueKernels(x *cudabind.Exec, s cudabind.Stream, ci int, moves func(pull) bool) error {
+	r := &pl.res
+	waited := map[cudabind.Event]bool{}
+	for _, i := range r.outOf[ci] {
+		pu := r.pulls[i]
+		if pu.to != ci && moves(pu) {
+			if err := waitOnce(x, s, r.pulled[pu.to], waited); err != nil {
 				return err
 			}
 		}
-		return nil
-	})
+	}
+	if err := pl.chunks[ci].b.Enqueue(x, s); err != nil {
+		return err
+	}
+	if err := x.Record(r.kernels[ci], s); err != nil {
+		return err
+	}
+	for _, i := range r.outOf[ci] {
+		pu := r.pulls[i]
+		if pu.link == staged && moves(pu) {
+			if err := x.CopyDtoHAsync(pu.stage.Ptr(), pu.src, pu.bytes, s); err != nil {
+				return err
+			}
+			if err := x.Record(pu.staged, s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// enqueuePulls enqueues the pulls into chunk ci that move, on its stream
+// of device dv, each after the kernels (or the staged download) of the
+// chunk it reads: into its input with feedback, else into its halo
+// buffer. It then records pulled.
+func (pl *plan) enqueuePulls(x *cudabind.Exec, dv *device, ci int, feedback bool, moves func(pull) bool) error {
+	r := &pl.res
+	s := dv.streams[pl.chunks[ci].stream]
+	waited := map[cudabind.Event]bool{}
+	for _, i := range r.into[ci] {
+		pu := r.pulls[i]
+		if !moves(pu) {
+			continue
+		}
+		wait := r.kernels[pu.from]
+		if pu.link == staged {
+			wait = pu.staged
+		}
+		if pu.from != ci {
+			if err := waitOnce(x, s, wait, waited); err != nil {
+				return err
+			}
+		}
+		dst := pu.dst
+		if !feedback {
+			dst = pu.halo
+		}
+		var err error
+		switch pu.link {
+		case local:
+			err = x.CopyDtoDAsync(dst, pu.src, pu.bytes, s)
+		case peer:
+			err = x.CopyPeerAsync(dst, dv.d, pu.src, pl.devs[pl.chunks[pu.from].dev].d, pu.bytes, s)
+		case staged:
+			err = x.CopyHtoDAsync(dst, pu.stage.Ptr(), pu.bytes, s)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return x.Record(r.pulled[ci], s)
 }
 
 // syncAll waits for every stream of every device.
@@ -560,14 +573,9 @@ func (pl *plan) Download(out *convolve.Image) error {
 		}
 		return out.CopyFrom(pl.res.out)
 	}
-	err := pl.eachDevice(func(_ int, dv *device, x *cudabind.Exec) error {
-		for _, ci := range dv.chunks {
-			c := &pl.chunks[ci]
-			if err := deviceToHost(x, out, c.s.Y0, c.b.Out, c.b.OutGeometry(), c.s.Top(), c.s.Rows(), dv.streams[c.stream]); err != nil {
-				return err
-			}
-		}
-		return syncStreams(x, dv)
+	err := pl.eachChunk(true, func(x *cudabind.Exec, dv *device, ci int) error {
+		c := &pl.chunks[ci]
+		return deviceToHost(x, out, c.s.Y0, c.b.Out, c.b.OutGeometry(), c.s.Top(), c.s.Rows(), dv.streams[c.stream])
 	})
 	if err != nil {
 		return fmt.Errorf("gpuslab: %s: download: %w", pl.name, err)

@@ -57,8 +57,43 @@ type job struct {
 	class tune.Class
 }
 
+// parse reads the command line: the options, checked, and the jobs they
+// select, every variant by every type, filter side and size class.
 func parse(args []string, stderr io.Writer) (options, []job, error) {
 	var o options
+	fs := o.flagSet(stderr)
+	if err := fs.Parse(args); err != nil {
+		return o, nil, err
+	}
+	if fs.NArg() > 0 {
+		return o, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	ax, err := o.axes()
+	if err != nil {
+		return o, nil, err
+	}
+	if err := o.checkCounts(); err != nil {
+		return o, nil, err
+	}
+	jobs, err := ax.jobs()
+	if err != nil {
+		return o, nil, err
+	}
+	if o.setting != "" {
+		if len(jobs) != 1 {
+			return o, nil, fmt.Errorf("-setting %q: the other flags select %d variants and classes, want one (a single -variants, -types, -k and -sizes)", o.setting, len(jobs))
+		}
+		pt, err := parseSetting(o.setting, jobs[0].v)
+		if err != nil {
+			return o, nil, err
+		}
+		o.pt = pt
+	}
+	return o, jobs, nil
+}
+
+// flagSet is the command's flag set, writing its flags into o.
+func (o *options) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.variants, "variants", "gpu-regtile,gpu-tiled,gpu-sepfused", "comma-separated variants to tune (each must declare a tuning space)")
@@ -75,13 +110,23 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 	fs.BoolVar(&o.verbose, "v", false, "a line per candidate on stderr")
 	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one candidate (its plans, verification and timing; also of compiling one kernel ahead and of a class's start; the default fits the largest class's candidates, seconds each, with room): past it the candidate is a hang, its process is killed and the class goes on in a new one")
 	fs.StringVar(&o.setting, "setting", "", "verify and time this one setting alone (\"block=32x8 rx=4,ry=8\", as the tuner's lines write it, or \"default\") of the one variant and class the other flags select, in this process, and write no table")
-	if err := fs.Parse(args); err != nil {
-		return o, nil, err
-	}
-	if fs.NArg() > 0 {
-		return o, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	vs, err := parseList(o.variants, func(name string) (convolve.Variant, error) {
+	return fs
+}
+
+// jobAxes are the lists a run's jobs are the product of.
+type jobAxes struct {
+	variants []convolve.Variant
+	ks       []int
+	sizes    []convolve.SizeClass
+	types    []convolve.ElemType
+}
+
+// axes parses -variants (each must declare a tuning space), -k (odd
+// positive sides), -sizes and -types, and refuses an empty one.
+func (o *options) axes() (jobAxes, error) {
+	var ax jobAxes
+	var err error
+	ax.variants, err = parseList(o.variants, func(name string) (convolve.Variant, error) {
 		v, err := convolve.Lookup(name)
 		if err == nil && v.Describe().Caps.Space == nil {
 			err = fmt.Errorf("variant %s declares no tuning space", name)
@@ -89,9 +134,9 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 		return v, err
 	})
 	if err != nil {
-		return o, nil, err
+		return ax, err
 	}
-	ks, err := parseList(o.ks, func(s string) (int, error) {
+	ax.ks, err = parseList(o.ks, func(s string) (int, error) {
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 1 || k%2 == 0 {
 			return 0, fmt.Errorf("-k %q: %q is not an odd positive filter side", o.ks, s)
@@ -99,58 +144,55 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 		return k, nil
 	})
 	if err != nil {
-		return o, nil, err
+		return ax, err
 	}
-	sizes, err := parseList(o.sizes, convolve.ParseSizeClass)
-	if err != nil {
-		return o, nil, err
+	if ax.sizes, err = parseList(o.sizes, convolve.ParseSizeClass); err != nil {
+		return ax, err
 	}
-	types, err := parseList(o.types, convolve.ParseElemType)
-	if err != nil {
-		return o, nil, err
+	if ax.types, err = parseList(o.types, convolve.ParseElemType); err != nil {
+		return ax, err
 	}
-	if len(vs) == 0 || len(ks) == 0 || len(sizes) == 0 || len(types) == 0 {
-		return o, nil, fmt.Errorf("nothing to tune: -variants, -k, -sizes and -types must each name one at least")
+	if len(ax.variants) == 0 || len(ax.ks) == 0 || len(ax.sizes) == 0 || len(ax.types) == 0 {
+		return ax, fmt.Errorf("nothing to tune: -variants, -k, -sizes and -types must each name one at least")
 	}
-	if o.budget < 1 {
-		return o, nil, fmt.Errorf("-budget %d: want 1 or more", o.budget)
+	return ax, nil
+}
+
+// checkCounts refuses a -budget, -verify, -samples, -time or
+// -case-timeout out of its range.
+func (o *options) checkCounts() error {
+	switch {
+	case o.budget < 1:
+		return fmt.Errorf("-budget %d: want 1 or more", o.budget)
+	case o.verify < 0:
+		return fmt.Errorf("-verify %d: want 1 or more (0: the default, %d)", o.verify, tune.DefaultVerify)
+	case o.samples < 0:
+		return fmt.Errorf("-samples %d: want 1 or more (0: the default, %d)", o.samples, tune.DefaultSamples)
+	case o.total < 0:
+		return fmt.Errorf("-time %v: want a positive duration (0: none)", o.total)
+	case o.caseTimeout <= 0:
+		return fmt.Errorf("-case-timeout %v: want a positive duration", o.caseTimeout)
 	}
-	if o.verify < 0 {
-		return o, nil, fmt.Errorf("-verify %d: want 1 or more (0: the default, %d)", o.verify, tune.DefaultVerify)
-	}
-	if o.samples < 0 {
-		return o, nil, fmt.Errorf("-samples %d: want 1 or more (0: the default, %d)", o.samples, tune.DefaultSamples)
-	}
-	if o.total < 0 {
-		return o, nil, fmt.Errorf("-time %v: want a positive duration (0: none)", o.total)
-	}
-	if o.caseTimeout <= 0 {
-		return o, nil, fmt.Errorf("-case-timeout %v: want a positive duration", o.caseTimeout)
-	}
+	return nil
+}
+
+// jobs are the product of the axes, variant by variant, then type, filter
+// side and size class; a variant that does not take a type is an error.
+func (ax jobAxes) jobs() ([]job, error) {
 	var jobs []job
-	for _, v := range vs {
-		for _, t := range types {
+	for _, v := range ax.variants {
+		for _, t := range ax.types {
 			if caps := v.Describe().Caps; len(caps.Types) > 0 && !slices.Contains(caps.Types, t) {
-				return o, nil, fmt.Errorf("variant %s does not take element type %v", v.Describe().Name, t)
+				return nil, fmt.Errorf("variant %s does not take element type %v", v.Describe().Name, t)
 			}
-			for _, k := range ks {
-				for _, s := range sizes {
+			for _, k := range ax.ks {
+				for _, s := range ax.sizes {
 					jobs = append(jobs, job{v, tune.Class{Type: t, K: k, Size: s}})
 				}
 			}
 		}
 	}
-	if o.setting != "" {
-		if len(jobs) != 1 {
-			return o, nil, fmt.Errorf("-setting %q: the other flags select %d variants and classes, want one (a single -variants, -types, -k and -sizes)", o.setting, len(jobs))
-		}
-		pt, err := parseSetting(o.setting, jobs[0].v)
-		if err != nil {
-			return o, nil, err
-		}
-		o.pt = pt
-	}
-	return o, jobs, nil
+	return jobs, nil
 }
 
 // parseSetting reads a setting of v as convolve.Setting.String writes it:
@@ -258,9 +300,7 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 	var faults []fault
 	failed := 0
 	// winners holds, per variant, type and size class, the settings
-	// chosen so far, the latest first: after the class's stored choice
-	// and before the defaults of the other K classes they seed each
-	// search.
+	// chosen so far, the latest first.
 	winners := map[string][]convolve.Setting{}
 	stored := storedChoices(o.out, dev.Name)
 	for i, j := range jobs {
@@ -271,29 +311,11 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 			// did not use goes to the next.
 			budget = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
 		}
-		name := j.v.Describe().Name
-		key := fmt.Sprintf("%s/%v/%s", name, j.class.Type, j.class.Size)
-		var seeds []convolve.Setting
-		if st, ok := stored[tuning.Entry{Variant: name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
-			seeds = append(seeds, st)
-		}
-		seeds = append(append(seeds, winners[key]...), otherDefaults(j, jobs, dev.Limits)...)
-		res := r.tune(j, budget, seeds)
+		key := fmt.Sprintf("%s/%v/%s", j.v.Describe().Name, j.class.Type, j.class.Size)
+		res := r.tune(j, budget, classSeeds(j, jobs, stored, winners[key], dev.Limits))
 		faults = append(faults, res.faults...)
-		if res.err != nil {
-			line := fmt.Sprintf("%s %v: %v", name, j.class, res.err)
-			if res.entry != nil {
-				line += fmt.Sprintf(" (%s)", tally(*res.entry))
-			}
-			fmt.Fprintln(stdout, line)
-			failed++
-			continue
-		}
-		e := *res.entry
-		if e.Chosen.Status != tuning.OK {
-			// tune.Tune chooses verified, timed candidates alone; a
-			// child that said otherwise is not believed.
-			fmt.Fprintf(stdout, "%s %v: the child process chose a candidate of status %q\n", name, j.class, e.Chosen.Status)
+		e, ok := chosenEntry(stdout, j, res)
+		if !ok {
 			failed++
 			continue
 		}
@@ -305,11 +327,53 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 		entries = append(entries, e)
 		fmt.Fprintln(stdout, summary(e, time.Since(t0)))
 	}
+	return finish(o.out, dev.Name, entries, faults, failed, stdout, stderr)
+}
+
+// classSeeds are the settings j's search tries first: the class's choice
+// in stored, then winners, the choices of the classes of its variant,
+// type and size class tuned before it, then the defaults of the other K
+// classes (otherDefaults).
+func classSeeds(j job, jobs []job, stored map[string]convolve.Setting, winners []convolve.Setting, lim convolve.DeviceLimits) []convolve.Setting {
+	var seeds []convolve.Setting
+	if st, ok := stored[tuning.Entry{Variant: j.v.Describe().Name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
+		seeds = append(seeds, st)
+	}
+	return append(append(seeds, winners...), otherDefaults(j, jobs, lim)...)
+}
+
+// chosenEntry is the entry of j's class that res brings, and true when it
+// chose a verified, timed candidate; else it writes a line on stdout that
+// says why the class failed and returns false.
+func chosenEntry(stdout io.Writer, j job, res jobResult) (tuning.Entry, bool) {
+	name := j.v.Describe().Name
+	if res.err != nil {
+		line := fmt.Sprintf("%s %v: %v", name, j.class, res.err)
+		if res.entry != nil {
+			line += fmt.Sprintf(" (%s)", tally(*res.entry))
+		}
+		fmt.Fprintln(stdout, line)
+		return tuning.Entry{}, false
+	}
+	e := *res.entry
+	if e.Chosen.Status != tuning.OK {
+		// tune.Tune chooses verified, timed candidates alone; a
+		// child that said otherwise is not believed.
+		fmt.Fprintf(stdout, "%s %v: the child process chose a candidate of status %q\n", name, j.class, e.Chosen.Status)
+		return tuning.Entry{}, false
+	}
+	return e, true
+}
+
+// finish writes the faults' lines and the entries into the table of gpu
+// under dir, and returns the exit status: 1 when the table cannot be
+// written, a class failed or a candidate crashed or hung.
+func finish(dir, gpu string, entries []tuning.Entry, faults []fault, failed int, stdout, stderr io.Writer) int {
 	for _, f := range faults {
 		fmt.Fprintf(stdout, "# %s\n", f)
 	}
 	if len(entries) > 0 {
-		path, err := tune.Save(o.out, dev.Name, entries)
+		path, err := tune.Save(dir, gpu, entries)
 		if err != nil {
 			fmt.Fprintln(stderr, "tune:", err)
 			return 1

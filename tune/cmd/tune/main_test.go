@@ -46,6 +46,9 @@ func TestParse(t *testing.T) {
 	}{
 		{[]string{"-case-timeout", "0s"}, "-case-timeout 0s: want a positive duration"},
 		{[]string{"-case-timeout", "-1m"}, "-case-timeout -1m0s: want a positive duration"},
+		{[]string{"-budget", "0"}, "-budget 0: want 1 or more"},
+		{[]string{"-k", "3,4"}, `-k "3,4": "4" is not an odd positive filter side`},
+		{[]string{"-k", ""}, "nothing to tune: -variants, -k, -sizes and -types must each name one at least"},
 		{[]string{"-time", "-5s"}, "-time -5s: want a positive duration (0: none)"},
 		{[]string{"-verify", "-1"}, "-verify -1: want 1 or more (0: the default, 3)"},
 		{[]string{"-samples", "-2"}, "-samples -2: want 1 or more (0: the default, 7)"},
