@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/convbench/convbench/convolve"
@@ -52,17 +51,6 @@ func ExampleWriteTIFF() {
 	back, err := testimage.ReadTIFF(&buf)
 	fmt.Println(back.Geometry, err, back.F32[0] == im.F32[0])
 	// Output: 64x64x1 f32 interleaved stride 64 <nil> true
-}
-
-func ExampleCache() {
-	dir, _ := os.MkdirTemp("", "images")
-	defer os.RemoveAll(dir)
-	cache, _ := testimage.NewCache(dir)
-	g := convolve.Geometry{Width: 512, Height: 512, Channels: 3, Type: convolve.Uint8}
-	cache.Noise(g, testimage.DefaultSeed) // generated and stored
-	cache.Noise(g, testimage.DefaultSeed) // read back
-	fmt.Println(cache.Stats())
-	// Output: 1 1
 }
 
 func ExampleToUint8Normalize() {

@@ -12,8 +12,7 @@
 // them, and formats registered with the image package, by their first
 // bytes. Every reader refuses an image of more than MaxPixels pixels
 // (*TooLargeError) or convolve.MaxImageBytes (*convolve.SizeError) from its
-// header, before it allocates. A Cache keeps generated images on disk as
-// TIFF, keyed by generator, geometry and seed, as report 001 does.
+// header, before it allocates.
 // ToUint8Clamp and ToUint8Normalize make 8-bit images for viewing.
 package testimage
 

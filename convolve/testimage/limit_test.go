@@ -143,27 +143,6 @@ func TestMaxPixels(t *testing.T) {
 	}
 }
 
-// TestCacheReadsPastMaxPixels checks that the cache's own files are read
-// under the size the caller asked for, not MaxPixels, so that a large
-// cached image is a hit and not regenerated on every Get.
-func TestCacheReadsPastMaxPixels(t *testing.T) {
-	defer func(old int64) { MaxPixels = old }(MaxPixels)
-	MaxPixels = 4
-	c, err := NewCache(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := geom(5, 3, 2, convolve.Int16)
-	for i := 0; i < 2; i++ {
-		if _, err := c.Noise(g, 7); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if h, m := c.Stats(); h != 1 || m != 1 {
-		t.Errorf("%d hits, %d misses: want 1 and 1", h, m)
-	}
-}
-
 // TestPNGHeaderPassesLimit checks pngHeader itself: under the limit the
 // decoder gets past the header and fails on the missing data.
 func TestPNGHeaderPassesLimit(t *testing.T) {

@@ -23,7 +23,6 @@ const (
 	tagBitsPerSample   = 258
 	tagCompression     = 259
 	tagPhotometric     = 262
-	tagImageDesc       = 270
 	tagStripOffsets    = 273
 	tagSamplesPerPixel = 277
 	tagRowsPerStrip    = 278
@@ -53,22 +52,6 @@ func tiffSample(t convolve.ElemType) (bits, format uint32) {
 	return 32, 3
 }
 
-// WriteTIFF writes im as an uncompressed little-endian baseline TIFF in
-// one strip, samples interleaved: u8 (8-bit unsigned), i16 (16-bit signed)
-// or f32 (32-bit IEEE float, SampleFormat 3) with 1 to 4 channels; 1 and
-// 2 channels are gray (BlackIsZero), 3 and 4 RGB, a second or fourth
-// channel an unspecified extra sample. Any layout and stride is accepted;
-// the file holds the pixels only.
-//
-// The writer is this package's own because golang.org/x/image/tiff's
-// encoder writes unsigned samples only, no 2-channel images, no fourth
-// channel other than alpha and no ImageDescription, and the Cache stores
-// f32 and i16 images of 1 to 4 channels with their key and checksum in
-// that tag.
-func WriteTIFF(w io.Writer, im *convolve.Image) error {
-	return writeTIFF(w, im, "")
-}
-
 type ifdEntry struct {
 	tag, typ uint16
 	count    uint32
@@ -91,7 +74,17 @@ func longs(v ...uint32) []byte {
 	return b
 }
 
-func writeTIFF(w io.Writer, im *convolve.Image, desc string) error {
+// WriteTIFF writes im as an uncompressed little-endian baseline TIFF in
+// one strip, samples interleaved: u8 (8-bit unsigned), i16 (16-bit signed)
+// or f32 (32-bit IEEE float, SampleFormat 3) with 1 to 4 channels; 1 and
+// 2 channels are gray (BlackIsZero), 3 and 4 RGB, a second or fourth
+// channel an unspecified extra sample. Any layout and stride is accepted;
+// the file holds the pixels only.
+//
+// The writer is this package's own because golang.org/x/image/tiff's
+// encoder writes unsigned samples only, no 2-channel images and no
+// fourth channel other than alpha.
+func WriteTIFF(w io.Writer, im *convolve.Image) error {
 	if err := im.Check(); err != nil {
 		return fmt.Errorf("testimage: TIFF: %w", err)
 	}
@@ -119,9 +112,6 @@ func writeTIFF(w io.Writer, im *convolve.Image, desc string) error {
 		{tagBitsPerSample, typeShort, spp, shorts(rep(bits)...)},
 		{tagCompression, typeShort, 1, shorts(1)},
 		{tagPhotometric, typeShort, 1, shorts(photometric)},
-	}
-	if desc != "" {
-		entries = append(entries, ifdEntry{tagImageDesc, typeASCII, uint32(len(desc) + 1), append([]byte(desc), 0)})
 	}
 	entries = append(entries,
 		ifdEntry{tagStripOffsets, typeLong, 1, longs(0)}, // patched below
@@ -238,8 +228,7 @@ func ReadTIFF(r io.Reader) (*convolve.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
-	im, _, err := decodeTIFF(b, MaxPixels)
-	return im, err
+	return decodeTIFF(b, MaxPixels)
 }
 
 var errTIFFShort = errors.New("file too short")
@@ -300,7 +289,6 @@ type tiffHeader struct {
 	fields        map[uint32]tiffField
 	width, height uint32
 	spp           uint32 // samples per pixel
-	desc          string // ImageDescription, trailing NULs removed
 }
 
 // field returns the values of a SHORT or LONG field, nil when the file
@@ -399,13 +387,6 @@ func parseTIFFHeader(b []byte) (*tiffHeader, error) {
 	if h.spp < 1 || h.spp > convolve.MaxChannels {
 		return nil, fmt.Errorf("%d samples per pixel: want 1 to %d", h.spp, convolve.MaxChannels)
 	}
-	if f, ok := h.fields[tagImageDesc]; ok && f.typ == typeASCII && f.at+f.count <= uint64(len(b)) {
-		d := b[f.at : f.at+f.count]
-		for len(d) > 0 && d[len(d)-1] == 0 {
-			d = d[:len(d)-1]
-		}
-		h.desc = string(d)
-	}
 	return h, nil
 }
 
@@ -433,20 +414,19 @@ func (h *tiffHeader) forXImage() (bool, error) {
 	return false, nil
 }
 
-// decodeTIFF parses a TIFF and returns the image and its
-// ImageDescription. An image of more than maxPixels pixels is refused with
+// decodeTIFF parses a TIFF and returns the image. An image of more than maxPixels pixels is refused with
 // a *TooLargeError.
-func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, string, error) {
+func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, error) {
 	h, err := parseTIFFHeader(b)
 	if err != nil {
-		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
+		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
 	if err := checkPixels("TIFF", int64(h.width), int64(h.height), maxPixels); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	x, err := h.forXImage()
 	if err != nil {
-		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
+		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
 	var im *convolve.Image
 	if x {
@@ -457,11 +437,11 @@ func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, string, error) {
 	if err != nil {
 		var tl *TooLargeError
 		if errors.As(err, &tl) {
-			return nil, "", err
+			return nil, err
 		}
-		return nil, "", fmt.Errorf("testimage: TIFF: %w", err)
+		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
-	return im, h.desc, nil
+	return im, nil
 }
 
 // decodeXImage decodes a file of spp samples per pixel, its size checked
