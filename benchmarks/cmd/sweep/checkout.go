@@ -18,6 +18,18 @@ type testBin struct {
 	cleanup func()
 }
 
+// testBinary returns the test binary o's run takes: the one a -devices
+// run built for its shards (o.built), which its cleanup leaves, or the
+// one buildTestBinary returns.
+func testBinary(o *options, root string, stderr io.Writer) (*testBin, error) {
+	if o.built != nil {
+		tb := *o.built
+		tb.cleanup = func() {}
+		return &tb, nil
+	}
+	return buildTestBinary(root, o.bin, stderr)
+}
+
 // buildTestBinary returns the benchmarks test binary to run: bin, made
 // absolute, or one built into a temporary directory that its cleanup
 // removes, with the build step for the header.

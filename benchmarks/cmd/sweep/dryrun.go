@@ -16,26 +16,18 @@ import (
 // and writes nothing. The estimate probes the CPU case shapes, one run
 // each, as a sweep does before it samples.
 func dryRun(o *options, stdout, stderr io.Writer) error {
-	built, ex, err := expandSweep(o)
+	name, ex, err := expandSweep(o)
 	if err != nil {
 		return err
 	}
-	name := runName(built.Name, o.args) + o.shard.suffix()
-	var mine []benchmarks.Case
-	for i, c := range ex.Cases {
-		if o.shard.holds(i) {
-			mine = append(mine, c)
-		}
-	}
-	if len(mine) == 0 {
-		return fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards", o.shard.k, o.shard.n, len(ex.Cases), o.shard.n)
+	mine, _, err := shardCases(o.shard, ex.Cases)
+	if err != nil {
+		return err
 	}
 	for _, n := range ex.Notes {
 		fmt.Fprintln(stderr, "sweep: "+n)
 	}
-	noise := benchmarks.DefaultNoise
-	noise.Target, noise.MaxTime = o.noise, o.maxTime
-	printEstimate(stderr, name, estimate(mine, noise, o.count, stderr))
+	printEstimate(stderr, name, estimate(mine, sweepNoise(o), o.count, stderr))
 	if err := listCases(stdout, mine, listWidth); err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/results"
 )
 
 // estimate estimates the sweep's cases: the CPU cases by probes in this
@@ -55,9 +54,7 @@ func printEstimate(w io.Writer, name string, e benchmarks.SweepEstimate) {
 	}
 	line := fmt.Sprintf("sweep %s: %d cases, %d lines each; estimated duration about %v with -max-time %v ending the lines, down to %v where they meet -noise %g%% at once (an estimate: %s)",
 		name, len(e.Cases), e.Count, round(exp), e.Noise.MaxTime, round(low), e.Noise.Target, basis)
-	for _, l := range results.Wrap(line, results.TerminalWidth, "  ") {
-		fmt.Fprintln(w, l)
-	}
+	printWrapped(w, line)
 	over := e.Overruns()
 	if len(over) > 0 {
 		fmt.Fprintf(w, "sweep: %d cases will overrun -max-time %v: a line takes at least %d samples\n", len(over), e.Noise.MaxTime, benchmarks.MinCISamples)

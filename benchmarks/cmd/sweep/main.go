@@ -139,6 +139,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/convbench/convbench/benchmarks"
 	"github.com/convbench/convbench/convolve"
@@ -207,7 +208,18 @@ func sweepMain(args []string, stdout, stderr io.Writer) int {
 // printError writes err after "sweep: ", wrapped at
 // results.TerminalWidth with the lines after the first indented.
 func printError(w io.Writer, err error) {
-	for _, l := range results.Wrap("sweep: "+err.Error(), results.TerminalWidth, "  ") {
-		fmt.Fprintln(w, l)
+	printWrapped(w, "sweep: "+err.Error())
+}
+
+// printWrapped writes s to w wrapped at results.TerminalWidth, every
+// line behind the spaces s starts with and the lines after the first
+// indented two more, and returns the first error of the writes.
+func printWrapped(w io.Writer, s string) error {
+	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	for _, l := range results.Wrap(s, results.TerminalWidth-len(indent), "  ") {
+		if _, err := fmt.Fprintln(w, indent+l); err != nil {
+			return err
+		}
 	}
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
-	"github.com/convbench/convbench/results"
 )
 
 // progressFilter passes the benchmark binary's stderr through, line by
@@ -28,7 +27,7 @@ type progressFilter struct {
 	name  string
 	total int
 	mu    sync.Mutex
-	part  []byte
+	part  lineBuffer
 	tail  []string
 	// onCase, when set, is called with the case each progress line
 	// starts, and "" at the final line.
@@ -59,25 +58,15 @@ const tailLines = 3
 func (p *progressFilter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.part = append(p.part, b...)
-	for {
-		i := bytes.IndexByte(p.part, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		p.line(string(p.part[:i]))
-		p.part = p.part[i+1:]
-	}
+	p.part.write(b, p.line)
+	return len(b), nil
 }
 
 // Flush passes on a last line without a newline.
 func (p *progressFilter) Flush() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.part) > 0 {
-		p.line(string(p.part))
-		p.part = nil
-	}
+	p.part.flush(p.line)
 }
 
 // Tail is the last lines of the binary that were not progress.
@@ -85,6 +74,31 @@ func (p *progressFilter) Tail() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.tail...)
+}
+
+// A lineBuffer holds what a writer was given after its last newline.
+type lineBuffer []byte
+
+// write adds b to the buffer and passes each line it completes to line,
+// without its newline.
+func (lb *lineBuffer) write(b []byte, line func(string)) {
+	*lb = append(*lb, b...)
+	for {
+		i := bytes.IndexByte(*lb, '\n')
+		if i < 0 {
+			return
+		}
+		line(string((*lb)[:i]))
+		*lb = (*lb)[i+1:]
+	}
+}
+
+// flush passes a last line without a newline, if any, to line.
+func (lb *lineBuffer) flush(line func(string)) {
+	if len(*lb) > 0 {
+		line(string(*lb))
+		*lb = nil
+	}
 }
 
 func (p *progressFilter) line(s string) {
@@ -99,10 +113,7 @@ func (p *progressFilter) line(s string) {
 				p.tail = p.tail[1:]
 			}
 		}
-		indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
-		for _, l := range results.Wrap(s, results.TerminalWidth-len(indent), "  ") {
-			fmt.Fprintln(p.w, indent+l)
-		}
+		printWrapped(p.w, s)
 		return
 	}
 	if p.onCase != nil {

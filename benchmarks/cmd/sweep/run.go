@@ -72,11 +72,10 @@ func endReport(o *options, stderr io.Writer) error {
 // runOne runs the sweep, or the shard of it that o names, and returns the
 // path of the file it wrote ("" where it wrote none) with the run's error.
 func runOne(o *options, stdout, stderr io.Writer) (string, error) {
-	built, ex, err := expandSweep(o)
+	name, ex, err := expandSweep(o)
 	if err != nil {
 		return "", err
 	}
-	name := runName(built.Name, o.args) + o.shard.suffix()
 	root, commit, err := checkout()
 	if err != nil {
 		return "", err
@@ -84,35 +83,71 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	if st, err := os.Stat(filepath.Join(root, "benchmarks")); err != nil || !st.IsDir() {
 		return "", fmt.Errorf("no benchmarks directory under %s: run the sweep inside the convbench tree (the test binary runs in its benchmarks directory)", root)
 	}
-	// Another shard's cases are skipped as if done.
-	var mine []benchmarks.Case
-	others := map[string]bool{}
-	for i, c := range ex.Cases {
-		if o.shard.holds(i) {
+	mine, others, err := shardCases(o.shard, ex.Cases)
+	if err != nil {
+		return "", fmt.Errorf("%w; nothing written", err)
+	}
+	tb, err := testBinary(o, root, stderr)
+	if err != nil {
+		return "", err
+	}
+	defer tb.cleanup()
+	if c, ok := binaryCommit(tb.path); ok && o.bin != "" {
+		commit = c
+	}
+	est := estimate(mine, sweepNoise(o), o.count, stderr)
+	printEstimate(stderr, name, est)
+
+	args := binaryArgs(o, ex.Cases, others)
+	binName := binDisplayName(tb.path, o.bin != "")
+	if o.device != "" {
+		binName = "CUDA_VISIBLE_DEVICES=" + o.device + " " + binName
+	}
+	steps := append(slices.Clone(tb.steps), "cd benchmarks && "+binName+" "+shellJoin(args))
+	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now, label: benchmarks.CaseLabels(caseNames(ex.Cases))}
+	if !o.shard.whole() {
+		progress.name, progress.total = name, len(mine)
+	}
+	res := runCases(o, tb.path, binName, root, args, ex.Cases, others, progress, stderr)
+	header := runfile.Header(name, commit, strings.Join(steps, " && "), 0)
+	path, err := storeRun(o, root, name, header, res, progress, stdout, stderr)
+	if path == "" || err != nil {
+		return path, err
+	}
+	return path, res.end(path, stderr)
+}
+
+// shardCases splits the sweep's cases into those of shard s (mine) and
+// the other shards' (others, by name), which the binary skips as if
+// done; it is an error when s holds none.
+func shardCases(s shard, cases []benchmarks.Case) (mine []benchmarks.Case, others map[string]bool, err error) {
+	others = map[string]bool{}
+	for i, c := range cases {
+		if s.holds(i) {
 			mine = append(mine, c)
 		} else {
 			others[c.Name()] = true
 		}
 	}
 	if len(mine) == 0 {
-		return "", fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards; nothing written", o.shard.k, o.shard.n, len(ex.Cases), o.shard.n)
+		return nil, nil, fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards", s.k, s.n, len(cases), s.n)
 	}
-	tb := o.built
-	if tb == nil {
-		if tb, err = buildTestBinary(root, o.bin, stderr); err != nil {
-			return "", err
-		}
-		defer tb.cleanup()
-	}
-	bin, steps := tb.path, slices.Clone(tb.steps)
-	if c, ok := binaryCommit(bin); ok && o.bin != "" {
-		commit = c
-	}
+	return mine, others, nil
+}
+
+// sweepNoise is the sampling rule of o's result lines: -noise and
+// -max-time over benchmarks.DefaultNoise.
+func sweepNoise(o *options) benchmarks.Noise {
 	noise := benchmarks.DefaultNoise
 	noise.Target, noise.MaxTime = o.noise, o.maxTime
-	est := estimate(mine, noise, o.count, stderr)
-	printEstimate(stderr, name, est)
+	return noise
+}
 
+// binaryArgs are the benchmark binary's arguments for o's sweep of cases:
+// one benchmark run a line, the sampling flags, the preset, the axis and
+// -kernel flags with their files made absolute, and a -test.skip of the
+// other shards' cases (others).
+func binaryArgs(o *options, cases []benchmarks.Case, others map[string]bool) []string {
 	args := []string{"-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
 		"-test.count", fmt.Sprint(o.count), "-test.benchtime", "1x", "-test.timeout", "0",
 		fmt.Sprintf("-cpu-cap=%d", o.cpuCap), fmt.Sprintf("-noise=%g", o.noise), "-max-time=" + o.maxTime.String()}
@@ -124,77 +159,89 @@ func runOne(o *options, stdout, stderr io.Writer) (string, error) {
 	}
 	args = append(args, absPaths(o.args)...)
 	if len(others) > 0 {
-		args = append(args, "-test.skip", skipPattern(caseNames(ex.Cases), others))
+		args = append(args, "-test.skip", skipPattern(caseNames(cases), others))
 	}
-	binName := binDisplayName(bin, o.bin != "")
-	if o.device != "" {
-		binName = "CUDA_VISIBLE_DEVICES=" + o.device + " " + binName
-	}
-	steps = append(steps, "cd benchmarks && "+binName+" "+shellJoin(args))
+	return args
+}
 
-	progress := &progressFilter{w: stderr, eta: benchmarks.NewETA(est), now: time.Now, label: benchmarks.CaseLabels(caseNames(ex.Cases))}
-	if !o.shard.whole() {
-		progress.name, progress.total = name, len(mine)
-	}
-	out, faults, runErr, stopErr := runCases(o, bin, binName, root, args, ex.Cases, others, progress, stderr)
-
-	gpu, cpu := configValue(out.Bytes(), runfile.KeyGPU), configValue(out.Bytes(), runfile.KeyCPU)
+// storeRun writes the binary's output of res behind header as the run
+// called name, under the data directory's folder of the GPU (or CPU) it
+// ran on, says where, and prints the run's summary. It returns the path
+// written, or "" with the reason when no case ran.
+func storeRun(o *options, root, name, header string, res binaryRun, progress *progressFilter, stdout, stderr io.Writer) (string, error) {
+	out := res.out.Bytes()
+	gpu, cpu := configValue(out, runfile.KeyGPU), configValue(out, runfile.KeyCPU)
 	if gpu == "none" {
 		gpu = ""
 	}
 	dir := filepath.Join(outputDir(root, o.dataDir, o.publish), runfile.Slug(gpu, cpu))
-	r, err := results.ReadRun(bytes.NewReader(out.Bytes()), filepath.Join(dir, name+".txt"))
+	r, err := results.ReadRun(bytes.NewReader(out), filepath.Join(dir, name+".txt"))
 	if err != nil {
 		return "", fmt.Errorf("reading the benchmark output: %w", err)
 	}
 	if len(r.Samples) == 0 {
-		if stopErr != nil {
-			return "", fmt.Errorf("%w, nothing written", stopErr)
+		if res.stopErr != nil {
+			return "", fmt.Errorf("%w, nothing written", res.stopErr)
 		}
-		return "", noCaseRan(runErr, r, out.Bytes(), progress.Tail())
+		return "", noCaseRan(res.runErr, r, out, progress.Tail())
 	}
-	header := runfile.Header(name, commit, strings.Join(steps, " && "), 0)
-	path, err := writeNew(dir, name, append([]byte(header), out.Bytes()...))
+	path, err := writeNew(dir, name, append([]byte(header), out...))
 	if err != nil {
 		return "", err
 	}
 	fmt.Fprintf(stderr, "sweep: wrote %s\n", path)
-	if gpu == "" && configValue(out.Bytes(), runfile.KeyGPU) == "none" {
-		fmt.Fprintln(stderr, noGPUNote(progress.sawNoGPU(), out.Bytes()))
+	if gpu == "" && configValue(out, runfile.KeyGPU) == "none" {
+		fmt.Fprintln(stderr, noGPUNote(progress.sawNoGPU(), out))
 	}
 	r.Path, r.Preset = path, strings.TrimSuffix(filepath.Base(path), ".txt")
-	if err := printSummary(stdout, r, o.baseline); err != nil {
-		return path, err
+	return path, printSummary(stdout, r, o.baseline)
+}
+
+// expandSweep builds the sweep o names and its cases on this host, and
+// names its run (runName, with the shard's suffix); it is an error when
+// the host runs none of the cases.
+func expandSweep(o *options) (string, benchmarks.Expansion, error) {
+	built, err := benchmarks.BuildSweep(o.preset, o.axes)
+	if err != nil {
+		return "", benchmarks.Expansion{}, err
 	}
-	if len(faults) > 0 {
-		fmt.Fprintf(stderr, "sweep: %s ended the benchmark binary and failed; the other cases ran in a new one:\n", plural(len(faults), "case"))
-		for _, f := range faults {
+	name := runName(built.Name, o.args) + o.shard.suffix()
+	ex := built.Expand(hostEnv(o.cpuCap))
+	if len(ex.Cases) == 0 {
+		return name, ex, fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
+	}
+	return name, ex, nil
+}
+
+// binaryRun is what the runs of the benchmark binary on a sweep left:
+// their output, the cases that ended a run (faults), the last failed
+// exit (runErr), and stopErr where the sweep ended early: a restart that
+// ran no case.
+type binaryRun struct {
+	out             *bytes.Buffer
+	faults          []fault
+	runErr, stopErr error
+}
+
+// end reports the faults of a run stored at path on stderr and returns
+// the run's error: the sweep stopped early, cases that ended the binary,
+// or the binary's failed exit; nil when none.
+func (res binaryRun) end(path string, stderr io.Writer) error {
+	if len(res.faults) > 0 {
+		fmt.Fprintf(stderr, "sweep: %s ended the benchmark binary and failed; the other cases ran in a new one:\n", plural(len(res.faults), "case"))
+		for _, f := range res.faults {
 			fmt.Fprintf(stderr, "  %s\n", f)
 		}
 	}
 	switch {
-	case stopErr != nil:
-		return path, fmt.Errorf("%w; the cases that ran are in %s", stopErr, path)
-	case len(faults) > 0:
-		return path, fmt.Errorf("%s failed by ending the benchmark binary (%s); the other cases are in %s", plural(len(faults), "case"), faultNames(faults), path)
-	case runErr != nil:
-		return path, fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", runErr, path)
+	case res.stopErr != nil:
+		return fmt.Errorf("%w; the cases that ran are in %s", res.stopErr, path)
+	case len(res.faults) > 0:
+		return fmt.Errorf("%s failed by ending the benchmark binary (%s); the other cases are in %s", plural(len(res.faults), "case"), faultNames(res.faults), path)
+	case res.runErr != nil:
+		return fmt.Errorf("the benchmark binary failed (%v); failed cases are listed above and in %s", res.runErr, path)
 	}
-	return path, nil
-}
-
-// expandSweep builds the sweep o names and its cases on this host; it is
-// an error when the host runs none of them.
-func expandSweep(o *options) (benchmarks.Preset, benchmarks.Expansion, error) {
-	built, err := benchmarks.BuildSweep(o.preset, o.axes)
-	if err != nil {
-		return built, benchmarks.Expansion{}, err
-	}
-	ex := built.Expand(hostEnv(o.cpuCap))
-	if len(ex.Cases) == 0 {
-		return built, ex, fmt.Errorf("no case to run, nothing written: %s", strings.Join(ex.Notes, "; "))
-	}
-	return built, ex, nil
+	return nil
 }
 
 // runCases runs the benchmark binary bin with args on the sweep's cases,
@@ -202,11 +249,11 @@ func expandSweep(o *options) (benchmarks.Preset, benchmarks.Expansion, error) {
 // that ends the binary (a crash, a sticky CUDA error or a hang past its
 // time limit) is recorded in the output as failed, with the command that
 // reproduces it, and the binary is started again on the cases that had
-// not started: no case runs twice. runErr is the binary's last failed
-// exit; stopErr ends the sweep early: a restart that ran no case.
+// not started: no case runs twice.
 func runCases(o *options, bin, binName, root string, args []string, cases []benchmarks.Case, skipped map[string]bool,
-	progress *progressFilter, stderr io.Writer) (out *bytes.Buffer, faults []fault, runErr, stopErr error) {
-	out = new(bytes.Buffer)
+	progress *progressFilter, stderr io.Writer) binaryRun {
+	res := binaryRun{out: new(bytes.Buffer)}
+	out := res.out
 	all := caseNames(cases)
 	limit := o.caseTimeout
 	if limit <= 0 {
@@ -232,7 +279,7 @@ func runCases(o *options, bin, binName, root string, args []string, cases []benc
 		out.Write(a.out)
 		progress.eta.Finish(time.Now())
 		if a.err != nil {
-			runErr = a.err
+			res.runErr = a.err
 		}
 		progressed := false
 		for _, c := range a.started {
@@ -244,18 +291,20 @@ func runCases(o *options, bin, binName, root string, args []string, cases []benc
 			if tail := progress.Tail(); len(tail) > 0 {
 				why += ": " + strings.Join(tail, "; ")
 			}
-			return out, faults, runErr, fmt.Errorf("%w after the %s of %s (%s); stopped with %d cases not run",
-				errNoProgress, faults[len(faults)-1].Kind, faults[len(faults)-1].Case, why, notDone(all, done))
+			last := res.faults[len(res.faults)-1]
+			res.stopErr = fmt.Errorf("%w after the %s of %s (%s); stopped with %d cases not run",
+				errNoProgress, last.Kind, last.Case, why, notDone(all, done))
+			return res
 		}
 		if a.fault == nil {
-			return out, faults, runErr, nil
+			return res
 		}
 		f := *a.fault
-		faults = append(faults, f)
+		res.faults = append(res.faults, f)
 		out.WriteString(f.lines(out.Bytes()))
 		fmt.Fprintf(stderr, "sweep: %s\n", f)
 		if a.finished || notDone(all, done) == 0 {
-			return out, faults, runErr, nil
+			return res
 		}
 		fmt.Fprintf(stderr, "sweep: restarting the benchmark binary on the %d cases not yet run\n", notDone(all, done))
 	}
