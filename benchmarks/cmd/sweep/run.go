@@ -376,10 +376,11 @@ func noCaseRan(runErr error, r *results.Run, out []byte, tail []string) error {
 // holds the CPU variants only, with the reason the binary gave where
 // its own line did not show it already (shown).
 func noGPUNote(shown bool, out []byte) string {
-	if shown {
-		return "sweep: no GPU on this host (the reason is above): the file holds the CPU variants only"
+	why := "the reason is above"
+	if !shown {
+		why = noGPUReason(out)
 	}
-	return fmt.Sprintf("sweep: no GPU on this host (%s): the file holds the CPU variants only", noGPUReason(out))
+	return fmt.Sprintf("sweep: no GPU on this host (%s): the file holds the CPU variants only", why)
 }
 
 // noGPUReason is the reason the binary gave for running without a GPU
