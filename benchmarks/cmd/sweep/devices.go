@@ -93,18 +93,9 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 	}
 	defer tb.cleanup()
 	fmt.Fprintf(stderr, "sweep: %d shards at once, one on each of the devices %s\n", n, strings.Join(o.devices, ", "))
-	paths, errs := runOnDevices(o, tb, work, stderr)
-	return storeShards(o, outputDir(root, o.dataDir, o.publish), paths, errs, stdout, stderr)
-}
 
-// runOnDevices runs shard i+1 of len(o.devices) on device o.devices[i],
-// all at once, from the test binary tb, each writing its run under work
-// and its progress to stderr behind its device's tag, and returns each
-// shard's path written ("" for none) and error.
-func runOnDevices(o *options, tb *testBin, work string, stderr io.Writer) (paths []string, errs []error) {
-	n := len(o.devices)
 	var mu sync.Mutex // orders the shards' lines on stderr
-	paths, errs = make([]string, n), make([]error, n)
+	paths, errs := make([]string, n), make([]error, n)
 	var wg sync.WaitGroup
 	for i, dev := range o.devices {
 		so := *o
@@ -118,7 +109,7 @@ func runOnDevices(o *options, tb *testBin, work string, stderr io.Writer) (paths
 		})
 	}
 	wg.Wait()
-	return paths, errs
+	return storeShards(o, outputDir(root, o.dataDir, o.publish), paths, errs, stdout, stderr)
 }
 
 // storeShards stores the shards' runs, paths with errs their errors,
@@ -139,29 +130,22 @@ func storeShards(o *options, final string, paths []string, errs []error, stdout,
 	if todo == nil {
 		merged, err := mergeShards(paths)
 		if err == nil {
-			return storeMerged(final, merged, n, o.baseline, failed, stdout, stderr)
+			path, err := store(final, merged)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "sweep: wrote %s, the runs of its %d shards\n", path, n)
+			if err := printStored(stdout, path, o.baseline); err != nil {
+				return err
+			}
+			if failed != nil {
+				return fmt.Errorf("%s; their results are in %s", strings.Join(failed, "; "), path)
+			}
+			return nil
 		}
 		failed = append(failed, err.Error())
 	}
 	return keepShards(final, paths, failed, todo)
-}
-
-// storeMerged stores the merged run of n shards into final, prints its
-// summary over the variant named baseline, and returns the shards'
-// failures, if any.
-func storeMerged(final, merged string, n int, baseline string, failed []string, stdout, stderr io.Writer) error {
-	path, err := store(final, merged)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "sweep: wrote %s, the runs of its %d shards\n", path, n)
-	if err := printStored(stdout, path, baseline); err != nil {
-		return err
-	}
-	if failed != nil {
-		return fmt.Errorf("%s; their results are in %s", strings.Join(failed, "; "), path)
-	}
-	return nil
 }
 
 // keepShards stores the runs the shards wrote (paths, "" where one wrote

@@ -60,16 +60,12 @@ var shardName = regexp.MustCompile(`^(.+)\.shard-([0-9]+)-of-([0-9]+)\.txt$`)
 // of different sweeps, folders or counts, a shard missing or given twice,
 // a case in two shards, a file that is not a run, and a NAME.txt that is
 // already there. It returns the path written.
-func mergeShards(paths []string) (string, error) {
-	out, err := merge(paths)
-	if err != nil {
-		return out, fmt.Errorf("-merge: %w", err)
-	}
-	return out, nil
-}
-
-// merge is mergeShards, its errors without the flag's name.
-func merge(paths []string) (string, error) {
+func mergeShards(paths []string) (_ string, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("-merge: %w", err)
+		}
+	}()
 	name, dir, files, err := shardFiles(paths)
 	if err != nil {
 		return "", err
