@@ -245,11 +245,12 @@ func (res binaryRun) end(path string, stderr io.Writer) error {
 }
 
 // runCases runs the benchmark binary bin with args on the sweep's cases,
-// in the benchmarks directory under root, and returns its output. A case
-// that ends the binary (a crash, a sticky CUDA error or a hang past its
-// time limit) is recorded in the output as failed, with the command that
-// reproduces it, and the binary is started again on the cases that had
-// not started: no case runs twice.
+// in the benchmarks directory under root, and returns its output with
+// the faults and errors of its runs. A case that ends the binary (a
+// crash, a sticky CUDA error or a hang past its time limit) is recorded
+// in the output as failed, with the command that reproduces it, and the
+// binary is started again on the cases that had not started: no case
+// runs twice.
 func runCases(o *options, bin, binName, root string, args []string, cases []benchmarks.Case, skipped map[string]bool,
 	progress *progressFilter, stderr io.Writer) binaryRun {
 	res := binaryRun{out: new(bytes.Buffer)}
