@@ -245,8 +245,9 @@ func (res binaryRun) end(path string, stderr io.Writer) error {
 }
 
 // runCases runs the benchmark binary bin with args on the sweep's cases,
-// in the benchmarks directory under root, and returns its output with
-// the faults and errors of its runs. A case that ends the binary (a
+// in the benchmarks directory under root, the cases of skipped (a map,
+// not nil: the other shards') counting as done, and returns its output
+// with the faults and errors of its runs. A case that ends the binary (a
 // crash, a sticky CUDA error or a hang past its time limit) is recorded
 // in the output as failed, with the command that reproduces it, and the
 // binary is started again on the cases that had not started: no case
@@ -261,9 +262,6 @@ func runCases(o *options, bin, binName, root string, args []string, cases []benc
 		limit = DefaultCaseTimeout
 	}
 	done := maps.Clone(skipped)
-	if done == nil {
-		done = map[string]bool{}
-	}
 	for restart := 0; ; restart++ {
 		runArgs := args
 		if restart > 0 {

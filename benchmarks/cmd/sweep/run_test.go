@@ -35,6 +35,9 @@ func TestShardCases(t *testing.T) {
 			t.Errorf("shardCases(%v, %d cases): %v", tt.s, tt.cases, err)
 			continue
 		}
+		if others == nil {
+			t.Errorf("shardCases(%v, %d cases) gives nil for the others' cases, want a map runCases can add to", tt.s, tt.cases)
+		}
 		var got []int
 		for _, c := range mine {
 			got = append(got, slices.IndexFunc(cases, func(o benchmarks.Case) bool { return o.Name() == c.Name() }))
