@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -321,6 +322,22 @@ func TestSubmitRefusesTaskFlags(t *testing.T) {
 			Targets: []Target{{Node: "n1"}}})
 		if err == nil || !strings.Contains(err.Error(), "sweep flag "+arg) {
 			t.Errorf("sweep flag %s: error %v, want one naming it", arg, err)
+		}
+	}
+}
+
+func TestSetValues(t *testing.T) {
+	for _, tt := range []struct {
+		pairs []string
+		want  []string
+	}{
+		{nil, nil},
+		{[]string{"a=", "", "b=", ""}, nil},
+		{[]string{"a=", "1", "b=", "", "c=", "3"}, []string{"a=1", "c=3"}},
+		{[]string{"--gres=", "gpu:1"}, []string{"--gres=gpu:1"}},
+	} {
+		if got := setValues(tt.pairs...); !slices.Equal(got, tt.want) {
+			t.Errorf("setValues(%q) = %q, want %q", tt.pairs, got, tt.want)
 		}
 	}
 }

@@ -9,11 +9,6 @@ import (
 	"strings"
 )
 
-// ReportPath is the file WriteReport writes for the job under reportDir.
-func (j *Job) ReportPath(reportDir string) string {
-	return filepath.Join(reportDir, "fleet-"+j.Name+".md")
-}
-
 // WriteReport writes the job's cross-GPU report to w: the tasks left out
 // with their failures, then the comparison of what was gathered, the same
 // benchmark cases across slugs for a sweep, the packages' tests for the
@@ -29,6 +24,8 @@ func (j *Job) WriteReport(w io.Writer, g *Gathered) error {
 		}
 	}
 	b.WriteString("\n")
+	var c interface{ WriteMarkdown(io.Writer) error }
+	var err error
 	switch j.Mode {
 	case ModeSweep:
 		var files []string
@@ -37,28 +34,24 @@ func (j *Job) WriteReport(w io.Writer, g *Gathered) error {
 				files = append(files, f)
 			}
 		}
-		c, err := Compare(files)
-		if err != nil {
-			return err
-		}
-		if err := c.WriteMarkdown(&b); err != nil {
-			return err
-		}
+		c, err = Compare(files)
 	case ModeTests:
-		c, err := compareTests(g.Summary)
-		if err != nil {
-			return err
-		}
+		c, err = compareTests(g.Summary)
+	}
+	if err != nil {
+		return err
+	}
+	if c != nil {
 		if err := c.WriteMarkdown(&b); err != nil {
 			return err
 		}
 	}
-	_, err := w.Write(b.Bytes())
+	_, err = w.Write(b.Bytes())
 	return err
 }
 
-// SaveReport writes the report to ReportPath under reportDir, replacing
-// an earlier one of the same job, and returns its path.
+// SaveReport writes the report to fleet-JOBNAME.md under reportDir,
+// replacing an earlier one of the same job, and returns its path.
 func (j *Job) SaveReport(reportDir string, g *Gathered) (string, error) {
 	var b bytes.Buffer
 	if err := j.WriteReport(&b, g); err != nil {
@@ -67,7 +60,7 @@ func (j *Job) SaveReport(reportDir string, g *Gathered) (string, error) {
 	if err := os.MkdirAll(reportDir, 0o755); err != nil {
 		return "", err
 	}
-	path := j.ReportPath(reportDir)
+	path := filepath.Join(reportDir, "fleet-"+j.Name+".md")
 	return path, os.WriteFile(path, b.Bytes(), 0o644)
 }
 

@@ -50,17 +50,26 @@ const squeueFormat = "%F|%K|%T|%N|%r"
 // parseSqueue reads the output of squeue -h -r -o squeueFormat into
 // tasks by JOBID_INDEX.
 func parseSqueue(out string) (map[string]slurmTask, error) {
-	tasks := map[string]slurmTask{}
-	for _, line := range nonEmptyLines(out) {
-		f := strings.Split(line, "|")
-		if len(f) != 5 {
-			return nil, fmt.Errorf("squeue line %q: want 5 fields separated by |", line)
-		}
+	return parseTasks("squeue", out, 5, func(f []string) (string, slurmTask) {
 		reason := f[4]
 		if reason == "None" {
 			reason = ""
 		}
-		tasks[taskKey(f[0], f[1])] = slurmTask{State: f[2], Node: f[3], Reason: reason}
+		return taskKey(f[0], f[1]), slurmTask{State: f[2], Node: f[3], Reason: reason}
+	})
+}
+
+// parseTasks reads the output of the Slurm command name, one task a line
+// of n fields separated by |, into tasks by the key task gives each line.
+func parseTasks(name, out string, n int, task func(fields []string) (string, slurmTask)) (map[string]slurmTask, error) {
+	tasks := map[string]slurmTask{}
+	for _, line := range nonEmptyLines(out) {
+		f := strings.Split(line, "|")
+		if len(f) != n {
+			return nil, fmt.Errorf("%s line %q: want %d fields separated by |", name, line, n)
+		}
+		key, t := task(f)
+		tasks[key] = t
 	}
 	return tasks, nil
 }
@@ -91,17 +100,11 @@ const sacctFields = "JobID,State,ExitCode,NodeList"
 // parseSacct reads the output of sacct -n -P -X -o sacctFields into tasks
 // by JOBID_INDEX. A state has its first word only ("CANCELLED by 0").
 func parseSacct(out string) (map[string]slurmTask, error) {
-	tasks := map[string]slurmTask{}
-	for _, line := range nonEmptyLines(out) {
-		f := strings.Split(line, "|")
-		if len(f) != 4 {
-			return nil, fmt.Errorf("sacct line %q: want 4 fields separated by |", line)
-		}
+	return parseTasks("sacct", out, 4, func(f []string) (string, slurmTask) {
 		state, _, _ := strings.Cut(f[1], " ")
 		job, index, _ := strings.Cut(f[0], "_")
-		tasks[taskKey(job, index)] = slurmTask{State: state, Exit: exitCode(f[2]), Node: f[3]}
-	}
-	return tasks, nil
+		return taskKey(job, index), slurmTask{State: state, Exit: exitCode(f[2]), Node: f[3]}
+	})
 }
 
 // parseScontrol reads scontrol -o show job's line of one job: its state,

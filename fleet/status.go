@@ -66,18 +66,12 @@ func readRecord(dir string) (rec record, ok bool) {
 		return record{}, false
 	}
 	defer f.Close()
+	fields := map[string]*string{"node": &rec.Node, "exit": &rec.Exit, "slug": &rec.Slug, "reason": &rec.Reason}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		key, value, _ := strings.Cut(sc.Text(), "=")
-		switch key {
-		case "node":
-			rec.Node = value
-		case "exit":
-			rec.Exit = value
-		case "slug":
-			rec.Slug = value
-		case "reason":
-			rec.Reason = value
+		if p, ok := fields[key]; ok {
+			*p = value
 		}
 	}
 	return rec, sc.Err() == nil
@@ -207,33 +201,26 @@ func dash(s string) string {
 // WriteFailures writes each failed task with its node, exit code, reason
 // and the last lines of its log (at most tail).
 func WriteFailures(w io.Writer, statuses []TaskStatus, tail int) error {
+	bw := bufio.NewWriter(w)
 	for _, s := range statuses {
 		if s.State != Failed {
 			continue
 		}
-		if _, err := fmt.Fprintln(w, failure(s)); err != nil {
-			return err
-		}
+		fmt.Fprintln(bw, failure(s))
 		if s.SlurmID == "" {
 			continue
 		}
 		lines, err := lastLines(s.Log, tail)
 		if err != nil {
-			if _, err := fmt.Fprintf(w, "  log %s: none (%v)\n", s.Log, err); err != nil {
-				return err
-			}
+			fmt.Fprintf(bw, "  log %s: none (%v)\n", s.Log, err)
 			continue
 		}
-		if _, err := fmt.Fprintf(w, "  log %s, last %d lines:\n", s.Log, len(lines)); err != nil {
-			return err
-		}
+		fmt.Fprintf(bw, "  log %s, last %d lines:\n", s.Log, len(lines))
 		for _, l := range lines {
-			if _, err := fmt.Fprintln(w, "    "+l); err != nil {
-				return err
-			}
+			fmt.Fprintln(bw, "    "+l)
 		}
 	}
-	return nil
+	return bw.Flush()
 }
 
 // failure is the line that reports a failed task.

@@ -195,37 +195,32 @@ func (j *Job) submit(tasks []*Task) error {
 			if err := j.save(); err != nil {
 				return err
 			}
-			if err := j.runLocal(t); err != nil {
-				a.JobID, a.SubmitError = "", err.Error()
-				refused = append(refused, fmt.Sprintf("task %d (%s): %v", t.Index, t.Target, err))
+			if err = j.runLocal(t); err != nil {
+				a.JobID = ""
 			}
-			if err := j.save(); err != nil {
-				return err
+		} else {
+			var out string
+			if out, err = slurm("sbatch", j.sbatchArgs(t)...); err == nil {
+				a.JobID, err = sbatchJobID(out)
 			}
-			continue
-		}
-		out, err := slurm("sbatch", j.sbatchArgs(t)...)
-		if err == nil {
-			a.JobID, err = sbatchJobID(out)
+			t.Attempts = append(t.Attempts, a)
 		}
 		if err != nil {
 			a.SubmitError = err.Error()
 			refused = append(refused, fmt.Sprintf("task %d (%s): %v", t.Index, t.Target, err))
 		}
-		t.Attempts = append(t.Attempts, a)
 		if err := j.save(); err != nil {
 			return err
 		}
 	}
-	if len(refused) > 0 && j.Local {
-		return fmt.Errorf("fleet: %d of %d tasks could not start on this host (fleet rerun runs them again):\n  %s",
-			len(refused), len(tasks), strings.Join(refused, "\n  "))
+	if len(refused) == 0 {
+		return nil
 	}
-	if len(refused) > 0 {
-		return fmt.Errorf("fleet: sbatch refused %d of %d tasks (fleet rerun submits them again):\n  %s",
-			len(refused), len(tasks), strings.Join(refused, "\n  "))
+	what := "sbatch refused %d of %d tasks (fleet rerun submits them again)"
+	if j.Local {
+		what = "%d of %d tasks could not start on this host (fleet rerun runs them again)"
 	}
-	return nil
+	return fmt.Errorf("fleet: "+what+":\n  %s", len(refused), len(tasks), strings.Join(refused, "\n  "))
 }
 
 // runLocal runs task t's script on this host as Slurm would run it (the

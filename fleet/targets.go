@@ -22,16 +22,7 @@ func (t Target) String() string {
 	if t == LocalTarget {
 		return "this host"
 	}
-	var parts []string
-	if t.GPUType != "" {
-		parts = append(parts, "gpu="+t.GPUType)
-	}
-	if t.Node != "" {
-		parts = append(parts, "node="+t.Node)
-	}
-	if t.Partition != "" {
-		parts = append(parts, "partition="+t.Partition)
-	}
+	parts := setValues("gpu=", t.GPUType, "node=", t.Node, "partition=", t.Partition)
 	if len(parts) == 0 {
 		return "default partition"
 	}
@@ -40,17 +31,19 @@ func (t Target) String() string {
 
 // sbatchArgs are the sbatch options that place a task on the target.
 func (t Target) sbatchArgs() []string {
-	var args []string
-	if t.Partition != "" {
-		args = append(args, "--partition="+t.Partition)
+	return setValues("--partition=", t.Partition, "--nodelist=", t.Node, "--gres=", t.Gres)
+}
+
+// setValues takes pairs of a prefix and a value, and returns each value
+// that is set behind its prefix, in order.
+func setValues(pairs ...string) []string {
+	var set []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			set = append(set, pairs[i]+pairs[i+1])
+		}
 	}
-	if t.Node != "" {
-		args = append(args, "--nodelist="+t.Node)
-	}
-	if t.Gres != "" {
-		args = append(args, "--gres="+t.Gres)
-	}
-	return args
+	return set
 }
 
 // DefaultGres is what a GPU task on a partition or node target asks for.

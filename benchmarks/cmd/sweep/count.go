@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/convbench/convbench/results"
 	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchmath"
 )
@@ -52,8 +51,6 @@ func countWarning(count int) string {
 // results.TerminalWidth.
 func warnCount(w io.Writer, count int) {
 	if msg := countWarning(count); msg != "" {
-		for _, l := range results.Wrap(msg, results.TerminalWidth, "  ") {
-			fmt.Fprintln(w, l)
-		}
+		printWrapped(w, msg)
 	}
 }

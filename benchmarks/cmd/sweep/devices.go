@@ -82,24 +82,20 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	final := outputDir(root, o.dataDir, o.publish)
 	work, err := os.MkdirTemp("", "convbench-devices-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-	tb := o.built
-	if tb == nil {
-		if tb, err = buildTestBinary(root, o.bin, stderr); err != nil {
-			return err
-		}
-		defer tb.cleanup()
+	tb, err := testBinary(o, root, stderr)
+	if err != nil {
+		return err
 	}
+	defer tb.cleanup()
 	fmt.Fprintf(stderr, "sweep: %d shards at once, one on each of the devices %s\n", n, strings.Join(o.devices, ", "))
 
 	var mu sync.Mutex // orders the shards' lines on stderr
-	paths := make([]string, n)
-	errs := make([]error, n)
+	paths, errs := make([]string, n), make([]error, n)
 	var wg sync.WaitGroup
 	for i, dev := range o.devices {
 		so := *o
@@ -113,7 +109,15 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 		})
 	}
 	wg.Wait()
+	return storeShards(o, outputDir(root, o.dataDir, o.publish), paths, errs, stdout, stderr)
+}
 
+// storeShards stores the shards' runs, paths with errs their errors,
+// under final: merged into one run, with its summary on stdout, where
+// every shard wrote one and they merge, else each as it is, the error
+// saying what is left to do.
+func storeShards(o *options, final string, paths []string, errs []error, stdout, stderr io.Writer) error {
+	n := len(paths)
 	var failed, todo []string
 	for i, err := range errs {
 		if err != nil {
@@ -141,7 +145,13 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 		}
 		failed = append(failed, err.Error())
 	}
-	// Keep what the shards wrote.
+	return keepShards(final, paths, failed, todo)
+}
+
+// keepShards stores the runs the shards wrote (paths, "" where one wrote
+// none) into final as they are, and returns the error of the failures
+// with what is left to run (todo) and merge.
+func keepShards(final string, paths, failed, todo []string) error {
 	var kept []string
 	for _, p := range paths {
 		if p == "" {
@@ -161,7 +171,7 @@ func runShards(o *options, cases int, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s; the shards' runs are kept as they are: %s", msg, strings.Join(kept, ", "))
 	}
 	return fmt.Errorf("%s; the runs of %d of the %d shards are kept (%s): to finish the sweep run %s, then sweep -merge on the %d shards' files",
-		msg, len(kept), n, strings.Join(kept, ", "), strings.Join(todo, " and "), n)
+		msg, len(kept), len(paths), strings.Join(kept, ", "), strings.Join(todo, " and "), len(paths))
 }
 
 // store writes the run at path, written by a shard under the temporary
@@ -197,32 +207,19 @@ type taggedWriter struct {
 	w   io.Writer
 	mu  *sync.Mutex
 	tag string
-	buf []byte
+	buf lineBuffer
 }
 
 func (t *taggedWriter) Write(b []byte) (int, error) {
-	t.buf = append(t.buf, b...)
-	for {
-		i := bytes.IndexByte(t.buf, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		t.line(t.buf[:i+1])
-		t.buf = t.buf[i+1:]
-	}
+	t.buf.write(b, t.line)
+	return len(b), nil
 }
 
-// Flush writes what is left of a last line without its newline.
-func (t *taggedWriter) Flush() {
-	if len(t.buf) > 0 {
-		t.line(append(t.buf, '\n'))
-		t.buf = nil
-	}
-}
+// Flush writes what is left of a last line, with a newline.
+func (t *taggedWriter) Flush() { t.buf.flush(t.line) }
 
-func (t *taggedWriter) line(l []byte) {
+func (t *taggedWriter) line(l string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	io.WriteString(t.w, t.tag)
-	t.w.Write(l)
+	io.WriteString(t.w, t.tag+l+"\n")
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/convbench/convbench/benchmarks"
+	"github.com/convbench/convbench/results"
 	"github.com/convbench/convbench/runfile"
 )
 
@@ -16,35 +17,24 @@ import (
 // and writes nothing. The estimate probes the CPU case shapes, one run
 // each, as a sweep does before it samples.
 func dryRun(o *options, stdout, stderr io.Writer) error {
-	built, ex, err := expandSweep(o)
+	name, ex, err := expandSweep(o)
 	if err != nil {
 		return err
 	}
-	name := runName(built.Name, o.args) + o.shard.suffix()
-	var mine []benchmarks.Case
-	for i, c := range ex.Cases {
-		if o.shard.holds(i) {
-			mine = append(mine, c)
-		}
-	}
-	if len(mine) == 0 {
-		return fmt.Errorf("-shard %d/%d holds no case: the sweep has %d, fewer than %d shards", o.shard.k, o.shard.n, len(ex.Cases), o.shard.n)
+	mine, _, err := shardCases(o.shard, ex.Cases)
+	if err != nil {
+		return err
 	}
 	for _, n := range ex.Notes {
 		fmt.Fprintln(stderr, "sweep: "+n)
 	}
-	noise := benchmarks.DefaultNoise
-	noise.Target, noise.MaxTime = o.noise, o.maxTime
-	printEstimate(stderr, name, estimate(mine, noise, o.count, stderr))
-	if err := listCases(stdout, mine, listWidth); err != nil {
+	printEstimate(stderr, name, estimate(mine, sweepNoise(o), o.count, stderr))
+	if err := listCases(stdout, mine, results.TerminalWidth); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "sweep: dry run of %s: no case run, nothing written\n", name)
 	return nil
 }
-
-// listWidth is the widest line listCases writes where it can.
-const listWidth = 120
 
 // listCases writes the cases, one a line, by the keys of their names
 // (runfile.Keys) whose values differ between them, in columns under a
@@ -81,7 +71,7 @@ func listCases(w io.Writer, cases []benchmarks.Case, width int) error {
 	if len(same) > 0 {
 		head += ", each with " + strings.Join(same, " ")
 	}
-	for _, l := range wrapWords(head, width, "  ") {
+	for _, l := range results.Wrap(head, width, "  ") {
 		fmt.Fprintln(w, l)
 	}
 	if len(varying) == 0 {
@@ -97,23 +87,4 @@ func listCases(w io.Writer, cases []benchmarks.Case, width int) error {
 		fmt.Fprintln(tw, strings.Join(vals, "\t"))
 	}
 	return tw.Flush()
-}
-
-// wrapWords breaks s at spaces into lines of at most width characters
-// where its words allow, the lines after the first begun with indent.
-func wrapWords(s string, width int, indent string) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case len(line)+1+len(word) > width:
-			lines = append(lines, line)
-			line = indent + word
-		default:
-			line += " " + word
-		}
-	}
-	return append(lines, line)
 }

@@ -96,10 +96,16 @@ func failedCase(line string) (string, bool) {
 		return "", false
 	}
 	name, _, _ := strings.Cut(line[i+len(failPrefix):], " ")
-	if j := strings.LastIndexByte(name, '#'); j > 0 {
-		name = name[:j] // testing's suffix of a repeated name
-	}
+	name = trimRepeat(name)
 	return name, name != ""
+}
+
+// trimRepeat drops testing's suffix of a repeated case name, "#01".
+func trimRepeat(name string) string {
+	if j := strings.LastIndexByte(name, '#'); j > 0 {
+		return name[:j]
+	}
+	return name
 }
 
 // casePattern is the -test.bench or -test.skip pattern of the case called
@@ -259,10 +265,7 @@ func startedCases(fromProgress []string, out []byte, f *fault) []string {
 			if f := strings.Fields(rest); len(f) > 0 {
 				name = f[0]
 			}
-			if j := strings.LastIndexByte(name, '#'); j > 0 {
-				name = name[:j]
-			}
-			add(name)
+			add(trimRepeat(name))
 		}
 	}
 	if f != nil {

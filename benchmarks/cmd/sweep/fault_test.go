@@ -199,3 +199,21 @@ func TestStartedCases(t *testing.T) {
 		})
 	}
 }
+
+func TestFailedCase(t *testing.T) {
+	for _, tt := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{"--- FAIL: BenchmarkConv/variant=gpu-tiled/size=64x64", "variant=gpu-tiled/size=64x64", true},
+		{"--- FAIL: BenchmarkConv/variant=gpu-tiled/size=64x64#01 (0.00s)", "variant=gpu-tiled/size=64x64", true},
+		{"BenchmarkConv/variant=npp-1 1 5 ns/op --- FAIL: BenchmarkConv/variant=npp#02", "variant=npp", true},
+		{"--- FAIL: BenchmarkConv/", "", false},
+		{"ok  	github.com/convbench/convbench/benchmarks", "", false},
+	} {
+		got, ok := failedCase(tt.line)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("failedCase(%q) = %q, %v; want %q, %v", tt.line, got, ok, tt.want, tt.ok)
+		}
+	}
+}

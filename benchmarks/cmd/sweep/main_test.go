@@ -494,3 +494,37 @@ func TestHelp(t *testing.T) {
 // collapse replaces each run of white space in s, such as a wrapped
 // line's break and indent, with one space.
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func TestPrintWrapped(t *testing.T) {
+	long := strings.Repeat("word ", 60)
+	for _, tt := range []struct {
+		s      string
+		indent string
+	}{
+		{"short line", ""},
+		{"  an indented note", "  "},
+		{long, ""},
+		{"    " + long, "    "},
+	} {
+		var b strings.Builder
+		if err := printWrapped(&b, tt.s); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if words := strings.Fields(b.String()); !slices.Equal(words, strings.Fields(tt.s)) {
+			t.Errorf("printWrapped(%.20q…) lost or changed words: %q", tt.s, words)
+		}
+		for i, l := range lines {
+			want := tt.indent
+			if i > 0 {
+				want += "  "
+			}
+			if len(l) > results.TerminalWidth || !strings.HasPrefix(l, want) || strings.HasPrefix(l, want+" ") {
+				t.Errorf("printWrapped(%.20q…) line %d = %q: want at most %d columns behind %q", tt.s, i+1, l, results.TerminalWidth, want)
+			}
+		}
+		if len(tt.s) > results.TerminalWidth && len(lines) < 2 {
+			t.Errorf("printWrapped of %d characters wrote one line", len(tt.s))
+		}
+	}
+}

@@ -52,9 +52,7 @@ func finishReport(w io.Writer, root, dataDir, baseline string, write bool) error
 	out := reportDir(dataDir)
 	if !write {
 		msg := fmt.Sprintf("sweep: its report: %s (or run the sweep with -report)", reportCommand(root, dataDir, out, baseline))
-		for _, l := range results.Wrap(msg, results.TerminalWidth, "  ") {
-			fmt.Fprintln(w, l)
-		}
+		printWrapped(w, msg)
 		return nil
 	}
 	r, err := results.Write(results.Options{DataDir: dataDir, OutDir: out, DataName: relTo(root, dataDir), Baseline: baseline})

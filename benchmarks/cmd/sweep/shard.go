@@ -60,17 +60,47 @@ var shardName = regexp.MustCompile(`^(.+)\.shard-([0-9]+)-of-([0-9]+)\.txt$`)
 // of different sweeps, folders or counts, a shard missing or given twice,
 // a case in two shards, a file that is not a run, and a NAME.txt that is
 // already there. It returns the path written.
-func mergeShards(paths []string) (string, error) {
-	if len(paths) == 0 {
-		return "", errors.New("-merge: no shard files named")
+func mergeShards(paths []string) (_ string, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("-merge: %w", err)
+		}
+	}()
+	name, dir, files, err := shardFiles(paths)
+	if err != nil {
+		return "", err
 	}
-	var name, dir, first string // the sweep's name and folder, from the first file
+	body, commit, err := joinShards(files)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, name+".txt")
+	if err := writeMerged(out, append([]byte(runfile.Header(name, commit, "", len(files))), body...)); err != nil {
+		return "", err
+	}
+	for _, p := range files {
+		if err := os.Remove(p); err != nil {
+			return out, fmt.Errorf("wrote %s, but %w", out, err)
+		}
+	}
+	return out, nil
+}
+
+// shardFiles reads the shards' file names, NAME.shard-K-of-N.txt, and
+// returns the sweep's name and folder and the files in shard order. It
+// refuses a file not so named, shards of different sweeps, folders or
+// counts, and a shard named twice or missing.
+func shardFiles(paths []string) (name, dir string, files []string, err error) {
+	if len(paths) == 0 {
+		return "", "", nil, errors.New("no shard files named")
+	}
+	var first string // the first file, which gives the sweep's name, folder and count
 	n := 0
-	files := map[int]string{}
+	byShard := map[int]string{}
 	for _, p := range paths {
 		m := shardName.FindStringSubmatch(filepath.Base(p))
 		if m == nil {
-			return "", fmt.Errorf("-merge: %s is not a shard's run (NAME.shard-K-of-N.txt, as sweep -shard K/N writes)", p)
+			return "", "", nil, fmt.Errorf("%s is not a shard's run (NAME.shard-K-of-N.txt, as sweep -shard K/N writes)", p)
 		}
 		k, _ := strconv.Atoi(m[2])
 		kn, _ := strconv.Atoi(m[3])
@@ -78,84 +108,87 @@ func mergeShards(paths []string) (string, error) {
 		case name == "":
 			name, dir, n, first = m[1], filepath.Dir(p), kn, p
 		case m[1] != name || filepath.Dir(p) != dir:
-			return "", fmt.Errorf("-merge: %s is not a shard of %s", p, filepath.Join(dir, name))
+			return "", "", nil, fmt.Errorf("%s is not a shard of %s", p, filepath.Join(dir, name))
 		case kn != n:
-			return "", fmt.Errorf("-merge: %s is one of %d shards, %s one of %d", p, kn, first, n)
+			return "", "", nil, fmt.Errorf("%s is one of %d shards, %s one of %d", p, kn, first, n)
 		}
-		if prev, ok := files[k]; ok {
-			return "", fmt.Errorf("-merge: shard %d of %d is named twice: %s and %s", k, n, prev, p)
+		if prev, ok := byShard[k]; ok {
+			return "", "", nil, fmt.Errorf("shard %d of %d is named twice: %s and %s", k, n, prev, p)
 		}
-		files[k] = p
+		byShard[k] = p
 	}
 	var missing []string
 	for k := 1; k <= n; k++ {
-		if _, ok := files[k]; !ok {
+		if _, ok := byShard[k]; !ok {
 			missing = append(missing, filepath.Join(dir, fmt.Sprintf("%s.shard-%d-of-%d.txt", name, k, n)))
 		}
+		files = append(files, byShard[k])
 	}
 	if missing != nil {
-		return "", fmt.Errorf("-merge: %d of the %d shards of %s missing: %s", len(missing), n, filepath.Join(dir, name), strings.Join(missing, ", "))
+		return "", "", nil, fmt.Errorf("%d of the %d shards of %s missing: %s", len(missing), n, filepath.Join(dir, name), strings.Join(missing, ", "))
 	}
-	var body bytes.Buffer
+	return name, dir, files, nil
+}
+
+// joinShards reads the shards' runs, files in shard order, and returns
+// their contents one after the other, each ended by a newline, with the
+// commit their headers share ("" where they name different ones). It
+// refuses a file that is not a run or holds no result, and a case in two
+// of them.
+func joinShards(files []string) (body []byte, commit string, err error) {
 	owner := map[string]string{} // case name -> the shard file that holds it
 	commits := map[string]bool{} // the commits the shards' headers name
-	for k := 1; k <= n; k++ {
-		p := files[k]
+	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return "", fmt.Errorf("-merge: %w", err)
+			return nil, "", err
 		}
 		r, err := results.ReadRun(bytes.NewReader(data), p)
 		if err != nil {
-			return "", fmt.Errorf("-merge: %w", err)
+			return nil, "", err
 		}
 		if len(r.Samples) == 0 {
-			return "", fmt.Errorf("-merge: %s holds no benchmark result", p)
+			return nil, "", fmt.Errorf("%s holds no benchmark result", p)
 		}
 		for _, s := range r.Samples {
 			c := caseKey(s)
 			if prev, ok := owner[c]; ok {
-				return "", fmt.Errorf("-merge: case %s is in %s and in %s", c, prev, p)
+				return nil, "", fmt.Errorf("case %s is in %s and in %s", c, prev, p)
 			}
 			owner[c] = p
 		}
 		commits[r.Commit()] = true
-		body.Write(data)
+		body = append(body, data...)
 		if len(data) > 0 && data[len(data)-1] != '\n' {
-			body.WriteByte('\n')
+			body = append(body, '\n')
 		}
 	}
 	// The merged run's header names the shards' commit where they share
 	// one, so that the report dates the run as it dates any other.
-	shared := ""
-	if len(commits) == 1 && !commits[""] {
+	if len(commits) == 1 {
 		for c := range commits {
-			shared = c
+			commit = c
 		}
 	}
-	var merged bytes.Buffer
-	merged.WriteString(runfile.Header(name, shared, "", n))
-	merged.Write(body.Bytes())
-	out := filepath.Join(dir, name+".txt")
+	return body, commit, nil
+}
+
+// writeMerged writes data to the new file out, and removes it again
+// where the write fails; a file already at out is an error.
+func writeMerged(out string, data []byte) error {
 	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return "", fmt.Errorf("-merge: %w", err)
+		return err
 	}
-	if _, err := f.Write(merged.Bytes()); err != nil {
+	if _, err = f.Write(data); err != nil {
 		f.Close()
+	} else {
+		err = f.Close()
+	}
+	if err != nil {
 		os.Remove(out)
-		return "", fmt.Errorf("-merge: %w", err)
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(out)
-		return "", fmt.Errorf("-merge: %w", err)
-	}
-	for k := 1; k <= n; k++ {
-		if err := os.Remove(files[k]); err != nil {
-			return out, fmt.Errorf("-merge: wrote %s, but %w", out, err)
-		}
-	}
-	return out, nil
+	return err
 }
 
 // caseKey names a sample's case by its name's keys, in order.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -206,5 +207,29 @@ func TestMergeShardsRefuses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestWriteMerged(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "run.txt")
+	if err := os.WriteFile(existing, []byte("earlier\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path string
+		want string // the file's contents after
+		err  error
+	}{
+		{filepath.Join(dir, "new.txt"), "merged\n", nil},
+		{existing, "earlier\n", os.ErrExist},
+	} {
+		err := writeMerged(tt.path, []byte("merged\n"))
+		if (tt.err == nil) != (err == nil) || (tt.err != nil && !errors.Is(err, tt.err)) {
+			t.Errorf("writeMerged(%s) = %v, want %v", tt.path, err, tt.err)
+		}
+		if got, err := os.ReadFile(tt.path); err != nil || string(got) != tt.want {
+			t.Errorf("%s holds %q, %v; want %q", tt.path, got, err, tt.want)
+		}
 	}
 }

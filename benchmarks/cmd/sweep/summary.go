@@ -25,11 +25,8 @@ func printSummary(w io.Writer, r *results.Run, baseline string) error {
 	notes = append(notes, unsupportedNotes(r)...)
 	notes = append(notes, failureNotes(r.Failures)...)
 	for _, n := range notes {
-		indent := n[:len(n)-len(strings.TrimLeft(n, " "))]
-		for _, l := range results.Wrap(n, results.TerminalWidth-len(indent), "  ") {
-			if _, err := fmt.Fprintln(w, indent+l); err != nil {
-				return err
-			}
+		if err := printWrapped(w, n); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -171,32 +171,28 @@ func submit(ctx context.Context, args []string, w io.Writer) error {
 	return report(ctx, j, true, *interval, 20, w)
 }
 
-// jobFlag defines -job on fs; its value is the named job directory, or
-// the latest under JobsDir.
-func jobFlag(fs *flag.FlagSet) func() (*fleet.Job, error) {
+// parseJob defines -job on fs beside the flags defined already, parses
+// args, and loads the job -job names, or the latest under JobsDir.
+func parseJob(fs *flag.FlagSet, args []string) (*fleet.Job, error) {
 	dir := fs.String("job", "", "job directory (default the latest under "+JobsDir+")")
-	return func() (*fleet.Job, error) {
-		d := *dir
-		if d == "" {
-			var err error
-			if d, err = fleet.Latest(JobsDir); err != nil {
-				return nil, err
-			}
-		}
-		return fleet.Load(d)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
 	}
+	if *dir == "" {
+		var err error
+		if *dir, err = fleet.Latest(JobsDir); err != nil {
+			return nil, err
+		}
+	}
+	return fleet.Load(*dir)
 }
 
 func status(ctx context.Context, args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("fleet status", flag.ContinueOnError)
-	load := jobFlag(fs)
 	wait := fs.Bool("wait", false, "wait until no task is pending or running, writing progress as tasks change")
 	interval := fs.Duration("interval", 10*time.Second, "with -wait, how often to ask Slurm")
 	tail := fs.Int("tail", 20, "lines of a failed task's log to show")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	j, err := load()
+	j, err := parseJob(fs, args)
 	if err != nil {
 		return err
 	}
@@ -233,14 +229,10 @@ func report(ctx context.Context, j *fleet.Job, wait bool, interval time.Duration
 
 func gather(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("fleet gather", flag.ContinueOnError)
-	load := jobFlag(fs)
 	data := fs.String("data", "results/local/data", "where the sweep runs go, under their slugs")
 	logs := fs.String("logs", "results/local/logs", "where the tests runs' logs go, under SLUG/JOB/")
 	reportDir := fs.String("report", "results/local/report", "where the report fleet-JOB.md goes")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	j, err := load()
+	j, err := parseJob(fs, args)
 	if err != nil {
 		return err
 	}
@@ -263,12 +255,7 @@ func gather(args []string, w io.Writer) error {
 }
 
 func rerun(args []string, w io.Writer) error {
-	fs := flag.NewFlagSet("fleet rerun", flag.ContinueOnError)
-	load := jobFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	j, err := load()
+	j, err := parseJob(flag.NewFlagSet("fleet rerun", flag.ContinueOnError), args)
 	if err != nil {
 		return err
 	}

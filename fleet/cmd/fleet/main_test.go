@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -199,5 +200,35 @@ func TestHelp(t *testing.T) {
 	}
 	if err := run(context.Background(), "sumbit", nil, io.Discard); err == nil || !strings.Contains(err.Error(), `unknown command "sumbit"`) {
 		t.Errorf("fleet sumbit: %v", err)
+	}
+}
+
+func TestParseJob(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fleet.json"), []byte(`{"name": "nightly", "mode": "sweep", "tasks": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args    []string
+		name    string // the job loaded
+		wantErr string
+	}{
+		{[]string{"-job", dir}, "nightly", ""},
+		{[]string{"-job", filepath.Join(dir, "none")}, "", "is not a fleet job directory"},
+		{[]string{"-job", dir, "-bogus"}, "", "flag provided but not defined: -bogus"},
+	} {
+		fs := flag.NewFlagSet("fleet test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		j, err := parseJob(fs, tt.args)
+		switch {
+		case tt.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("parseJob(%q) error = %v, want %q", tt.args, err, tt.wantErr)
+			}
+		case err != nil:
+			t.Errorf("parseJob(%q): %v", tt.args, err)
+		case j.Name != tt.name || j.Dir != dir:
+			t.Errorf("parseJob(%q) = job %q in %s, want %q in %s", tt.args, j.Name, j.Dir, tt.name, dir)
+		}
 	}
 }
