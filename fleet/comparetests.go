@@ -11,8 +11,9 @@ import (
 )
 
 // TestsComparison is the tests run's packages across slugs, from each
-// slug's tests-summary.txt (scripts/gpu-run.sh's "<import path> pass=N
-// fail=N skip=N secs=S" lines and its last "total wall-s=S cache=C").
+// slug's tests-summary.txt (gpurun's "<import path> pass=N fail=N skip=N
+// secs=S cpu-s=C" lines, cpu-s optional, and its last "total wall-s=S
+// cache=C").
 type TestsComparison struct {
 	Slugs    []string
 	Packages []string
@@ -55,8 +56,8 @@ func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
 			k, v, _ := strings.Cut(field, "=")
 			kv[k] = v
 		}
-		if len(f) != 5 || kv["pass"] == "" || kv["secs"] == "" {
-			return fmt.Errorf("fleet: %s: line %q is not \"<package> pass=N fail=N skip=N secs=S\"", path, sc.Text())
+		if (len(f) != 5 && (len(f) != 6 || kv["cpu-s"] == "")) || kv["pass"] == "" || kv["secs"] == "" {
+			return fmt.Errorf("fleet: %s: line %q is not \"<package> pass=N fail=N skip=N secs=S [cpu-s=C]\"", path, sc.Text())
 		}
 		pkg := f[0]
 		if !seen[pkg] {

@@ -291,7 +291,7 @@ func TestCompareTests(t *testing.T) {
 	a := write(t, filepath.Join(dir, "nvidia-h100/job/tests-summary.txt"),
 		"m/convolve pass=10 fail=0 skip=1 secs=3\nm/properties pass=50 fail=1 skip=0 secs=300\ntotal wall-s=310 cache=cold\n")
 	b := write(t, filepath.Join(dir, "nvidia-h200/job/tests-summary.txt"),
-		"m/convolve pass=10 fail=0 skip=1 secs=2\ntotal wall-s=200 cache=warm\n")
+		"m/convolve pass=10 fail=0 skip=1 secs=2 cpu-s=5\ntotal wall-s=200 cache=warm\n")
 	c, err := compareTests([]string{b, a})
 	if err != nil {
 		t.Fatal(err)
@@ -310,9 +310,11 @@ func TestCompareTests(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
 	}
-	bad := write(t, filepath.Join(dir, "x/job/tests-summary.txt"), "m/convolve passed\n")
-	if _, err := compareTests([]string{bad}); err == nil || !strings.Contains(err.Error(), `"m/convolve passed"`) {
-		t.Errorf("bad summary: error %v, want one naming the line", err)
+	for _, line := range []string{"m/convolve passed", "m/convolve pass=1 fail=0 skip=0 secs=2 wall=5"} {
+		bad := write(t, filepath.Join(dir, "x/job/tests-summary.txt"), line+"\n")
+		if _, err := compareTests([]string{bad}); err == nil || !strings.Contains(err.Error(), `"`+line+`"`) {
+			t.Errorf("summary line %q: error %v, want one naming the line", line, err)
+		}
 	}
 }
 
