@@ -14,11 +14,11 @@ const alignedSpanPeriods = 3
 // alignedSpan is the least time between the two counter updates that
 // bound an aligned energy phase: three update periods rounded up to a
 // multiple of 50ms (so that the configuration line that names it stays
-// the same from run to run), at least DefaultEnergyMinSpan.
+// the same from run to run), at least defaultEnergyMinSpan.
 func (m *EnergyMeter) alignedSpan() time.Duration {
 	const step = 50 * time.Millisecond
 	span := (alignedSpanPeriods*m.Period + step - 1) / step * step
-	return max(DefaultEnergyMinSpan, span)
+	return max(defaultEnergyMinSpan, span)
 }
 
 // runsIn is the number of runs of perRun each that fill d, at least one

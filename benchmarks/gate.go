@@ -22,8 +22,8 @@ const gateWindow = 48
 type GateMode string
 
 const (
-	gateFull    GateMode = "full"
-	GateWindows GateMode = "windows"
+	gateFull     GateMode = "full"
+	gateWindowed GateMode = "windows"
 )
 
 // gate checks out, the output a plan computed for p from in, against the
@@ -55,13 +55,13 @@ func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorMode
 	if m.IsFFT() {
 		var err error
 		if terms, err = verify.Terms(p, in); err != nil {
-			return convolve.Metrics{}, GateWindows, fmt.Errorf("benchmarks: norms for %v: %w", p, err)
+			return convolve.Metrics{}, gateWindowed, fmt.Errorf("benchmarks: norms for %v: %w", p, err)
 		}
 	}
 	for _, w := range gateWindows(p) {
 		m, err := gateWindowAt(p, in, out, w, m, terms)
 		if err != nil {
-			return total, GateWindows, err
+			return total, gateWindowed, err
 		}
 		total = mergeMetrics(total, m)
 	}
@@ -71,7 +71,7 @@ func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorMode
 		}
 		total.Violations += n
 	}
-	return total, GateWindows, nil
+	return total, gateWindowed, nil
 }
 
 // gateModeOf says how much of p's output a gate compares: windows when
@@ -80,7 +80,7 @@ func gateModeOf(p convolve.Problem) GateMode {
 	kw, kh := p.KernelSize()
 	work := int64(p.Input.Width) * int64(p.Input.Height) * int64(p.Input.Channels) * int64(kw*kh)
 	if work > fullGateWork {
-		return GateWindows
+		return gateWindowed
 	}
 	return gateFull
 }

@@ -130,10 +130,10 @@ func (n Noise) TargetFor(medianNs float64) float64 {
 	return n.Target
 }
 
-// Spread returns the median of xs and the relative half-width of its 95%
-// confidence interval in percent (see Noise); the spread is +Inf with
-// fewer than MinCISamples values or a median that is not positive.
-func Spread(xs []float64) (median, spread float64) {
+// spread returns the median of xs and the relative half-width of its 95%
+// confidence interval in percent (see Noise), +Inf with fewer than
+// MinCISamples values or a median that is not positive.
+func spread(xs []float64) (median, halfWidth float64) {
 	if len(xs) == 0 {
 		return math.NaN(), math.Inf(1)
 	}
@@ -245,7 +245,7 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 			// Testing every sample costs a sort each; every twentieth of
 			// the set's size keeps the cost linear.
 			nextCheck = k + max(1, k/20)
-			set.Median, set.Spread = Spread(set.Per)
+			set.Median, set.Spread = spread(set.Per)
 			set.Target = n.TargetFor(set.Median)
 			if set.Spread <= set.Target && (set.Elapsed >= n.MinTime || !n.short(set.Median)) {
 				set.Stop = stopNoise
@@ -258,12 +258,12 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 		}
 		if note != nil && t.Sub(lastNote) >= 5*time.Second {
 			lastNote = t
-			_, sp := Spread(set.Per)
+			_, sp := spread(set.Per)
 			note(fmt.Sprintf("sampling: %d samples, median-ci95 %s, %d discarded below the clock limit, %v elapsed",
 				k, percent(sp), set.Discarded, set.Elapsed.Round(time.Millisecond)))
 		}
 	}
-	set.Median, set.Spread = Spread(set.Per)
+	set.Median, set.Spread = spread(set.Per)
 	set.Target = n.TargetFor(set.Median)
 	if guard {
 		st, err := g.Clocks.State()

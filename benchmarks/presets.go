@@ -332,7 +332,8 @@ var planSweeps = []sweep{
 	{variants: []string{"gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3, choices: planChoices},
 }
 
-// presets is every preset, in the order Presets lists them.
+// presets is every preset: single experiments first, then the
+// per-report unions and "all".
 var presets = []Preset{
 	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
 		sweeps: []sweep{{variants: report000Variants, sizes: squares(256, 512, 1024, 2048, 4096),
@@ -502,10 +503,6 @@ var presets = []Preset{
 	{Name: "004", Report: "004", Summary: "every experiment of report 004", parts: []string{"004-sobel", "004-gaussian", "004-rgb2yuv"}},
 	{Name: "all", Summary: "every report's experiments and the default set", parts: []string{"000", "001", "002", "003", "004", "default"}},
 }
-
-// Presets returns every preset, single experiments first, then the
-// per-report unions and "all".
-func Presets() []Preset { return slices.Clone(presets) }
 
 // lookupPreset returns the preset with that name.
 func lookupPreset(name string) (Preset, error) {

@@ -31,7 +31,7 @@ func fakes() []convolve.Variant {
 }
 
 func TestPresetsWellFormed(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range presets {
 		cands := p.Candidates()
 		if len(cands) == 0 {
 			t.Errorf("preset %s has no cases", p.Name)
@@ -154,7 +154,7 @@ func TestExpand(t *testing.T) {
 		}
 		names[c.Name()] = true
 	}
-	for _, q := range Presets() {
+	for _, q := range presets {
 		if q.Report == "" && q.Name != "default" {
 			continue
 		}

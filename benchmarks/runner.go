@@ -565,7 +565,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 	if err != nil || !meter.On() || !energyPhased(c) || set.Energy.Span >= meter.minSpan() {
 		return set, set.Energy, err
 	}
-	host, _ := Spread(set.Host)
+	host, _ := spread(set.Host)
 	use, err := meter.Phase(time.Duration(math.Round(host)), k, time.Now, func(n int) error {
 		_, _, err := run(n)
 		return err
@@ -689,7 +689,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 	if per <= 0 {
 		b.Fatalf("%s: measured a non-positive time %v per operation", c.Variant, per)
 	}
-	host, _ := Spread(set.Host)
+	host, _ := spread(set.Host)
 	b.ReportMetric(host, "ns/op")
 	mode := r.cur.mode
 	if !mode.reportOwn(b, r.cur) {
@@ -723,7 +723,7 @@ func reportRates(b *testing.B, p convolve.Problem, per time.Duration, energy Lin
 	if energy.Reported() {
 		b.ReportMetric(energy.MJPerRun, "mJ/op")
 		if flops {
-			b.ReportMetric(GFLOPPerJoule(tp.Flops(), energy.MJPerRun), "GFLOP/J")
+			b.ReportMetric(gflopPerJoule(tp.Flops(), energy.MJPerRun), "GFLOP/J")
 		}
 	}
 }
@@ -745,7 +745,7 @@ func reportGuard(b *testing.B, set SampleSet) {
 	}
 }
 
-// HostCopyBound is the least time a run of p that copies its input from
+// hostCopyBound is the least time a run of p that copies its input from
 // pinned host memory and its output back can take
 // (convolve.HostCopyBound): the input's bytes at h2dGBps and the
 // output's at d2hGBps, the two directions overlapped but together no
@@ -753,7 +753,7 @@ func reportGuard(b *testing.B, set SampleSet) {
 // (distinct ordinals, each with its own link as the one measured;
 // logical devices of one GPU share its link). It is 0 when a one-way
 // bandwidth is not known.
-func HostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
+func hostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
 	in, out := p.Input.Packed(), p.OutputGeometry()
 	return convolve.HostCopyBound(int64(in.Len())*int64(in.Type.Size()), int64(out.Len())*int64(out.Type.Size()),
 		max(1, distinct(devs)), h2dGBps, d2hGBps, bothGBps)

@@ -181,11 +181,11 @@ func (totalMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
 func (totalMode) timeUnit() string { return "total-ns/op" }
 
 // reportPeaks reports the device's peaks and the host-copy bound of a run
-// of p (HostCopyBound) with its share of per, where the bandwidths were
+// of p (hostCopyBound) with its share of per, where the bandwidths were
 // measured.
 func (m totalMode) reportPeaks(r *Runner, b *testing.B, c Case, p convolve.Problem, per time.Duration) {
 	m.modeDefaults.reportPeaks(r, b, c, p, per)
-	if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
+	if bound := hostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
 		b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
 		b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")
 	}
