@@ -234,25 +234,37 @@ func splitList(flagName, s string) ([]string, error) {
 	return parts, nil
 }
 
-// parseEnum parses a comma list of the names of values.
-func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T, error) {
+// parseEach parses a comma list (splitList), each item with parse.
+func parseEach[T any](flagName, s string, parse func(p string) (T, error)) ([]T, error) {
 	parts, err := splitList(flagName, s)
 	if err != nil {
 		return nil, err
 	}
+	var out []T
+	for _, p := range parts {
+		v, err := parse(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseEnum parses a comma list of the names of values.
+func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T, error) {
 	var names []string
 	for _, v := range values {
 		names = append(names, name(v))
 	}
-	var out []T
-	for _, p := range parts {
+	return parseEach(flagName, s, func(p string) (T, error) {
 		i := slices.Index(names, p)
 		if i < 0 {
-			return nil, fmt.Errorf("-%s %s: want one of %s", flagName, p, strings.Join(names, ", "))
+			var zero T
+			return zero, fmt.Errorf("-%s %s: want one of %s", flagName, p, strings.Join(names, ", "))
 		}
-		out = append(out, values[i])
-	}
-	return out, nil
+		return values[i], nil
+	})
 }
 
 // parseGPUs parses the value of -gpus: device lists separated by spaces,
@@ -351,65 +363,46 @@ func didYouMean(p string, names []string) string {
 
 // ParseSizes parses "WxH,WxH,...": positive widths and heights.
 func ParseSizes(s string) ([][2]int, error) {
-	parts, err := splitList("sizes", s)
-	if err != nil {
-		return nil, err
-	}
-	var out [][2]int
-	for _, p := range parts {
+	return parseEach("sizes", s, func(p string) ([2]int, error) {
 		ws, hs, ok := strings.Cut(p, "x")
 		w, err1 := strconv.Atoi(ws)
 		h, err2 := strconv.Atoi(hs)
 		if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
-			return nil, fmt.Errorf("-sizes %s: want WxH with positive integers, such as 1024x768", p)
+			return [2]int{}, fmt.Errorf("-sizes %s: want WxH with positive integers, such as 1024x768", p)
 		}
-		out = append(out, [2]int{w, h})
-	}
-	return out, nil
+		return [2]int{w, h}, nil
+	})
 }
 
 // parseChannels parses a comma list of channel counts, 1 to
 // convolve.MaxChannels.
 func parseChannels(s string) ([]int, error) {
-	parts, err := splitList("channels", s)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for _, p := range parts {
+	return parseEach("channels", s, func(p string) (int, error) {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > convolve.MaxChannels {
 			var valid []string
 			for i := 1; i <= convolve.MaxChannels; i++ {
 				valid = append(valid, strconv.Itoa(i))
 			}
-			return nil, fmt.Errorf("-channels %s: want one of %s", p, strings.Join(valid, ", "))
+			return 0, fmt.Errorf("-channels %s: want one of %s", p, strings.Join(valid, ", "))
 		}
-		out = append(out, n)
-	}
-	return out, nil
+		return n, nil
+	})
 }
 
 // parseBlocks parses a comma list of block shapes WxH, or "default" for
 // the variant's own choice (the zero Block).
 func parseBlocks(s string) ([]convolve.Block, error) {
-	parts, err := splitList("blocks", s)
-	if err != nil {
-		return nil, err
-	}
-	var out []convolve.Block
-	for _, p := range parts {
+	return parseEach("blocks", s, func(p string) (convolve.Block, error) {
 		if p == "default" {
-			out = append(out, convolve.Block{})
-			continue
+			return convolve.Block{}, nil
 		}
 		b, err := convolve.ParseBlock(p)
 		if err != nil {
-			return nil, fmt.Errorf("-blocks %s: want default or WxH with at most 1024 threads, such as 32x8", p)
+			return b, fmt.Errorf("-blocks %s: want default or WxH with at most 1024 threads, such as 32x8", p)
 		}
-		out = append(out, b)
-	}
-	return out, nil
+		return b, nil
+	})
 }
 
 // ValidateGPU checks the value of -gpu, the device ordinal. The GPU
