@@ -56,6 +56,9 @@ type timingMode interface {
 	threads(r *Runner) int
 	// note is the mode's part of a line's progress note, or "".
 	note(s *caseState) string
+	// nominal is the time of one run of GPU case c at the nominal rates
+	// the sweep's estimate assumes (EstimateSweep).
+	nominal(c Case) time.Duration
 }
 
 // runFunc times k runs and returns the case's time and the host's.
@@ -95,6 +98,7 @@ func (modeDefaults) reportOwn(*testing.B, *caseState) bool                   { r
 func (modeDefaults) timeUnit() string                                        { return "" }
 func (modeDefaults) threads(*Runner) int                                     { return 0 }
 func (modeDefaults) note(*caseState) string                                  { return "" }
+func (modeDefaults) nominal(c Case) time.Duration                            { return nominalRun(c, false) }
 
 // reportPeaks reports the shares of the device's FP32 peak (not for
 // RGB->YUV, which counts no FLOPs) and copy bandwidth that a run of p
@@ -178,7 +182,8 @@ func (m totalMode) beforePlan(r *Runner, s *caseState) error {
 func (totalMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
 	return hostRuns(s), nil, false
 }
-func (totalMode) timeUnit() string { return "total-ns/op" }
+func (totalMode) timeUnit() string             { return "total-ns/op" }
+func (totalMode) nominal(c Case) time.Duration { return nominalRun(c, true) }
 
 // reportPeaks reports the device's peaks and the host-copy bound of a run
 // of p (hostCopyBound) with its share of per, where the bandwidths were
@@ -278,6 +283,15 @@ func (m planMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
 }
 
 func (planMode) warmsUp() bool { return false }
+
+// nominal is the time of one plan: a cold one's NVRTC compile, or a warm
+// one's.
+func (m planMode) nominal(Case) time.Duration {
+	if m.cold {
+		return nominalColdPlan
+	}
+	return nominalWarmPlan
+}
 func (planMode) guarded() bool { return false }
 func (planMode) noEnergy(meterOn bool) (LineEnergy, bool) {
 	return LineEnergy{Omitted: energyPlanTiming, Detail: "timing=plan"}, meterOn
