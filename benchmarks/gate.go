@@ -26,18 +26,14 @@ const (
 	gateWindowed GateMode = "windows"
 )
 
-// gate checks out, the output a plan computed for p from in, against the
-// reference (verify.Reference) with its per-element tolerance. The caller
+// gateModel checks out, the output a plan computed for p from in, against
+// the reference (verify.Reference) with the per-element tolerance of the
+// error model m, the one the variant declares
+// (convolve.Capabilities.Accuracy; convolve.Direct for operations other
+// than Filter2D). A window's tolerance is the one the whole image gives
+// its elements (verify.CropReference), under an FFT model too. The caller
 // poisons out with NaN before the run, so unwritten float elements count
 // as violations. Metrics.OK() tells whether the variant passed.
-func gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
-	return gateModel(p, in, out, convolve.Direct)
-}
-
-// gateModel is gate with the tolerance of the error model m, the one the
-// variant declares (convolve.Capabilities.Accuracy; see
-// verify.Reference). A window's tolerance is the one the whole image
-// gives its elements (verify.CropReference), under an FFT model too.
 func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorModel) (convolve.Metrics, GateMode, error) {
 	if p.Op != convolve.Filter2D {
 		m = convolve.Direct

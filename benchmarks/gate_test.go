@@ -66,7 +66,7 @@ func TestGateCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := runVariant(t, tt.c, in)
-			m, mode, err := gate(p, in, out)
+			m, mode, err := gateModel(p, in, out, convolve.Direct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestGateCPU(t *testing.T) {
 			// one for windowed gates): the gate must fail there.
 			x, y := p.Input.Width/2, p.Input.Height/2
 			out.Set(x, y, 0, out.At(x, y, 0)+7)
-			m, _, err = gate(p, in, out)
+			m, _, err = gateModel(p, in, out, convolve.Direct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestGateCPU(t *testing.T) {
 			// A corner, where a padded crop reads through the border.
 			out.Set(x, y, 0, out.At(x, y, 0)-7)
 			out.Set(0, 0, 0, out.At(0, 0, 0)+7)
-			m, _, err = gate(p, in, out)
+			m, _, err = gateModel(p, in, out, convolve.Direct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestGateUnwritten(t *testing.T) {
 	in, _ := NewInput(p, 1)
 	out := runVariant(t, c, in)
 	out.Set(300, 100, 1, nanValue())
-	m, mode, err := gate(p, in, out)
+	m, mode, err := gateModel(p, in, out, convolve.Direct)
 	if err != nil {
 		t.Fatal(err)
 	}
