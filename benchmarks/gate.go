@@ -88,7 +88,7 @@ func hasNaiveULP(p convolve.Problem) bool {
 }
 
 // naiveULP returns the largest distance in float32 ULPs between out and
-// the output of cpu-naive for p from in, over the elements gate compares
+// the output of cpu-naive for p from in, over the elements gateModel compares
 // (every element, or the same nine windows, each computed by cpu-naive on
 // the crop that holds it and its halo, clipped or padded as window says:
 // that crop sums the same values in the same order). A NaN in a compared
