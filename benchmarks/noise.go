@@ -196,44 +196,24 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 		return SampleSet{}, err
 	}
 	var set SampleSet
-	guard := g.On()
-	if guard {
-		st, err := g.Clocks.State()
-		if err != nil {
-			return set, fmt.Errorf("reading the GPU state: %w", err)
-		}
-		set.Start = st
+	var err error
+	if set.Start, err = g.state(); err != nil {
+		return set, err
 	}
 	start := now()
 	lastNote := start
 	nextCheck := max(n.MinSamples, MinCISamples)
 	for {
-		var before int
-		if guard {
-			var err error
-			if before, err = g.Clocks.SMClockMHz(); err != nil {
-				return set, fmt.Errorf("reading the SM clock: %w", err)
-			}
-		}
-		s, err := take()
+		s, throttled, err := g.take(take)
 		if err != nil {
 			return set, err
 		}
-		if !(s.Per > 0) || math.IsInf(s.Per, 0) {
-			return set, fmt.Errorf("measured a time of %v ns per run", s.Per)
-		}
-		if guard {
-			after, err := g.Clocks.SMClockMHz()
-			if err != nil {
-				return set, fmt.Errorf("reading the SM clock: %w", err)
+		if throttled {
+			if set.Discarded < g.MaxRetakes {
+				set.Discarded++
+				continue
 			}
-			if g.Throttled(min(before, after)) {
-				if set.Discarded < g.MaxRetakes {
-					set.Discarded++
-					continue
-				}
-				set.KeptThrottled++
-			}
+			set.KeptThrottled++
 		}
 		set.Per = append(set.Per, s.Per)
 		set.Host = append(set.Host, s.Host)
@@ -265,14 +245,49 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 	}
 	set.Median, set.Spread = spread(set.Per)
 	set.Target = n.TargetFor(set.Median)
-	if guard {
-		st, err := g.Clocks.State()
-		if err != nil {
-			return set, fmt.Errorf("reading the GPU state: %w", err)
-		}
-		set.End = st
+	set.End, err = g.state()
+	return set, err
+}
+
+// state reads the GPU's state where the guard is on; off, it is the zero
+// GPUState.
+func (g *ClockGuard) state() (GPUState, error) {
+	if !g.On() {
+		return GPUState{}, nil
 	}
-	return set, nil
+	st, err := g.Clocks.State()
+	if err != nil {
+		return st, fmt.Errorf("reading the GPU state: %w", err)
+	}
+	return st, nil
+}
+
+// take takes one sample with take, a positive finite time per run, and
+// reports whether the guard, where it is on, read the SM clock below its
+// limit before or after it (Throttled).
+func (g *ClockGuard) take(take func() (Sample, error)) (Sample, bool, error) {
+	var before int
+	if g.On() {
+		var err error
+		if before, err = g.Clocks.SMClockMHz(); err != nil {
+			return Sample{}, false, fmt.Errorf("reading the SM clock: %w", err)
+		}
+	}
+	s, err := take()
+	if err != nil {
+		return s, false, err
+	}
+	if !(s.Per > 0) || math.IsInf(s.Per, 0) {
+		return s, false, fmt.Errorf("measured a time of %v ns per run", s.Per)
+	}
+	if !g.On() {
+		return s, false, nil
+	}
+	after, err := g.Clocks.SMClockMHz()
+	if err != nil {
+		return s, false, fmt.Errorf("reading the SM clock: %w", err)
+	}
+	return s, g.Throttled(min(before, after)), nil
 }
 
 // percent formats a spread: "0.82%", or "none (too few samples)".
