@@ -60,6 +60,15 @@ type EnergyMeter struct {
 // On reports whether the meter reads a counter.
 func (m *EnergyMeter) On() bool { return m != nil && m.Counter != nil }
 
+// offReason is why a meter that is off is: its Off, or "no energy
+// counter".
+func (m *EnergyMeter) offReason() string {
+	if m != nil && m.Off != "" {
+		return m.Off
+	}
+	return "no energy counter"
+}
+
 // minSpan is m.MinSpan, or defaultEnergyMinSpan when unset.
 func (m *EnergyMeter) minSpan() time.Duration {
 	if m == nil || m.MinSpan <= 0 {
@@ -74,11 +83,7 @@ func (m *EnergyMeter) minSpan() time.Duration {
 // the same from run to run on one GPU.
 func (m *EnergyMeter) ConfigLine() string {
 	if !m.On() {
-		why := "no energy counter"
-		if m != nil && m.Off != "" {
-			why = m.Off
-		}
-		return runfile.ConfigLine(runfile.KeyGPUEnergy, "off ("+why+"); lines carry no mJ/op or GFLOP/J")
+		return runfile.ConfigLine(runfile.KeyGPUEnergy, "off ("+m.offReason()+"); lines carry no mJ/op or GFLOP/J")
 	}
 	span := m.minSpan()
 	if m.Period > 0 {
@@ -99,11 +104,7 @@ func (m *EnergyMeter) ConfigLine() string {
 // from run to run, and benchstat would split tables by it.)
 func (m *EnergyMeter) Note() string {
 	if !m.On() {
-		why := "no energy counter"
-		if m != nil && m.Off != "" {
-			why = m.Off
-		}
-		return fmt.Sprintf("energy: not recorded (%s): GPU lines carry no mJ/op or GFLOP/J", why)
+		return fmt.Sprintf("energy: not recorded (%s): GPU lines carry no mJ/op or GFLOP/J", m.offReason())
 	}
 	period := "an update period not measured"
 	if m.Period > 0 {
@@ -314,11 +315,7 @@ func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
 	}
 	switch {
 	case !m.On():
-		why := "no energy counter"
-		if m != nil && m.Off != "" {
-			why = m.Off
-		}
-		return LineEnergy{Omitted: energyOff, Detail: why}
+		return LineEnergy{Omitted: energyOff, Detail: m.offReason()}
 	case u.Failed != "":
 		return LineEnergy{Omitted: energyUnread, Detail: u.Failed}
 	case u.Samples == 0 || u.Runs <= 0:

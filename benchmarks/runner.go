@@ -307,10 +307,6 @@ func (r *Runner) lookup(name string) (convolve.Variant, error) {
 	return convolve.Lookup(name)
 }
 
-// settingPrefix begins the line a Runner writes to Settings for a case
-// (runfile.SettingLine).
-const settingPrefix = runfile.SettingPrefix
-
 // settingNote is the progress note naming the block and tunables a plan
 // runs with and where they came from (its tuning table, its family's
 // defaults, or the case), for plans that say (convolve.TunedPlan); ""
@@ -398,7 +394,7 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		if r.cur.setting != "" {
 			r.Progress.Note(r.cur.setting)
 			if r.Settings != nil {
-				fmt.Fprintf(r.Settings, "%s%s: %s\n", settingPrefix, name, r.cur.setting)
+				fmt.Fprintf(r.Settings, "%s%s: %s\n", runfile.SettingPrefix, name, r.cur.setting)
 			}
 		}
 	}
