@@ -83,9 +83,9 @@ func modeOf(c Case) timingMode {
 	return totalMode{}
 }
 
-// modeDefaults are the answers of a GPU mode that times runs of a plan
-// in batches with no preparation of its own, keeps GOMAXPROCS, and
-// reports their rates and the device's peaks.
+// modeDefaults are the answers of a GPU mode that times batches of the
+// plan's runs with the host clock (runs) with no preparation of its own,
+// keeps GOMAXPROCS, and reports their rates and the device's peaks.
 type modeDefaults struct{}
 
 func (modeDefaults) beforePlan(*Runner, *caseState) error                    { return nil }
@@ -114,9 +114,9 @@ func (modeDefaults) reportPeaks(r *Runner, b *testing.B, _ Case, p convolve.Prob
 	}
 }
 
-// hostRuns times k runs of the case's Plan.Run with the host clock, the
+// runs times k runs of the case's Plan.Run with the host clock, the
 // case's time and the host's alike.
-func hostRuns(s *caseState) runFunc {
+func (modeDefaults) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
 	return func(k int) (time.Duration, time.Duration, error) {
 		t0 := time.Now()
 		for range k {
@@ -126,15 +126,12 @@ func hostRuns(s *caseState) runFunc {
 		}
 		d := time.Since(t0)
 		return d, d, nil
-	}
+	}, nil, false
 }
 
 // cpuMode times Plan.Run of a CPU variant with the host clock.
 type cpuMode struct{ modeDefaults }
 
-func (cpuMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
-	return hostRuns(s), nil, false
-}
 func (cpuMode) guarded() bool         { return false }
 func (cpuMode) threads(r *Runner) int { return r.CPUThreads }
 func (cpuMode) noEnergy(bool) (LineEnergy, bool) {
@@ -179,9 +176,6 @@ func (m totalMode) beforePlan(r *Runner, s *caseState) error {
 	return nil
 }
 
-func (totalMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
-	return hostRuns(s), nil, false
-}
 func (totalMode) timeUnit() string             { return "total-ns/op" }
 func (totalMode) nominal(c Case) time.Duration { return nominalRun(c, true) }
 
