@@ -27,7 +27,7 @@ type Device interface {
 
 // Peaks are the device limits the %peak metrics divide by, and the CPU's
 // measured ceilings the %copy-bw and %peak-fma metrics of CPU cases
-// divide by (reportCPU).
+// divide by (cpuMode.reportPeaks).
 type Peaks struct {
 	CopyGBps   float64 // measured device copy bandwidth, bytes read + written
 	FP32GFLOPs float64 // FP32 peak

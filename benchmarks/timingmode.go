@@ -138,10 +138,25 @@ func (cpuMode) noEnergy(bool) (LineEnergy, bool) {
 	return LineEnergy{Omitted: energyOff}, true
 }
 
-// reportPeaks reports the shares of the CPU's measured ceilings
-// (reportCPU).
+// reportPeaks reports a CPU run's shares of the CPU's measured ceilings:
+// %copy-bw, its GB/s (input read and output written once) as a
+// percentage of cpu-copy-gbps; and for a plan that is a FLOPCounter,
+// exec-GFLOP/s, the operations it executed per second, and %peak-fma,
+// that rate as a percentage of cpu-fma-gflops. A ceiling not measured,
+// or a plan that does not count, leaves its metrics out.
 func (cpuMode) reportPeaks(r *Runner, b *testing.B, _ Case, p convolve.Problem, per time.Duration) {
-	r.reportCPU(b, r.cur.plan, convolve.ThroughputOf(p).GBPerSec(per), per)
+	if r.Peaks.CPUCopyGBps > 0 {
+		b.ReportMetric(convolve.PercentOf(convolve.ThroughputOf(p).GBPerSec(per), r.Peaks.CPUCopyGBps), "%copy-bw")
+	}
+	fc, ok := r.cur.plan.(FLOPCounter)
+	if !ok || fc.RunFLOPs() <= 0 {
+		return
+	}
+	gf := float64(fc.RunFLOPs()) / per.Seconds() / 1e9
+	b.ReportMetric(gf, "exec-GFLOP/s")
+	if r.Peaks.CPUFMAGFLOPs > 0 {
+		b.ReportMetric(convolve.PercentOf(gf, r.Peaks.CPUFMAGFLOPs), "%peak-fma")
+	}
 }
 
 // totalMode times Plan.Run of a GPU variant end to end with the host
