@@ -422,12 +422,10 @@ func energyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep fun
 }
 
 // alignedMeter is a meter of a counter that updates every period, with
-// no counter: its MinSpan is ten periods rounded up to 50 ms, at least
-// defaultEnergyMinSpan, and its energy phases align to the updates.
+// no counter: its MinSpan is ten periods (periodsSpan), and its energy
+// phases align to the updates.
 func alignedMeter(period time.Duration) *EnergyMeter {
-	const step = 50 * time.Millisecond
-	span := (10*period + step - 1) / step * step
-	return &EnergyMeter{Period: period, MinSpan: max(defaultEnergyMinSpan, span)}
+	return &EnergyMeter{Period: period, MinSpan: periodsSpan(10, period)}
 }
 
 // PhaseEstimate is the time the energy phase of a line whose samples
