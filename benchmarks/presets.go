@@ -534,6 +534,14 @@ type candidate struct {
 	except []string
 }
 
+// keep is matched less the names the candidate's except patterns match
+// among names.
+func (cand candidate) keep(matched, names []string) []string {
+	return slices.DeleteFunc(matched, func(name string) bool {
+		return slices.ContainsFunc(cand.except, func(pattern string) bool { return slices.Contains(matchVariants(pattern, names), name) })
+	})
+}
+
 func (p Preset) candidates(o Axes) []candidate {
 	var out []candidate
 	for _, s := range p.sweeps {
@@ -615,10 +623,7 @@ func (p Preset) Expand(env Env) Expansion {
 		if len(matched) == 0 {
 			note(fmt.Sprintf("variant %s: not registered, its cases are left out", cand.Variant))
 		}
-		matched = slices.DeleteFunc(matched, func(name string) bool {
-			return slices.ContainsFunc(cand.except, func(pattern string) bool { return slices.Contains(matchVariants(pattern, names), name) })
-		})
-		for _, name := range matched {
+		for _, name := range cand.keep(matched, names) {
 			d := byName[name]
 			c, why := p.variantCase(cand.Case, d, env)
 			if why != "" {
@@ -651,9 +656,6 @@ func (p Preset) Expand(env Env) Expansion {
 			}
 			if err == nil {
 				err = checkCase(c, d, prob)
-			}
-			if ce, ok := err.(*convolve.CapabilityError); ok {
-				ce.Variant = name
 			}
 			if err != nil {
 				if cand.Variant != name {
@@ -712,7 +714,8 @@ func (p Preset) variantCase(c Case, d convolve.Description, env Env) (Case, stri
 
 // checkCase is why variant d refuses case c of problem prob (its
 // tunables, its capabilities for the problem and the configuration, graph
-// replay), or nil.
+// replay), a *convolve.CapabilityError naming d where they refuse it, or
+// nil.
 func checkCase(c Case, d convolve.Description, prob convolve.Problem) error {
 	var err error
 	if c.Tune != tuneUntuned {
@@ -726,6 +729,9 @@ func checkCase(c Case, d convolve.Description, prob convolve.Problem) error {
 	}
 	if err == nil && c.GPU && c.Timing == graphTiming && d.Caps.NoGraphReplay {
 		err = &convolve.CapabilityError{What: "timing", Value: string(graphTiming) + " (its runs are not replayed from CUDA graphs; time it with timing=kernel)"}
+	}
+	if ce, ok := err.(*convolve.CapabilityError); ok {
+		ce.Variant = d.Name
 	}
 	return err
 }
