@@ -204,11 +204,22 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 	lastNote := start
 	nextCheck := max(n.MinSamples, MinCISamples)
 	for {
-		s, throttled, err := g.take(take)
+		before, err := g.smClock()
 		if err != nil {
 			return set, err
 		}
-		if throttled {
+		s, err := take()
+		if err != nil {
+			return set, err
+		}
+		if !(s.Per > 0) || math.IsInf(s.Per, 0) {
+			return set, fmt.Errorf("measured a time of %v ns per run", s.Per)
+		}
+		after, err := g.smClock()
+		if err != nil {
+			return set, err
+		}
+		if g.Throttled(min(before, after)) {
 			if set.Discarded < g.MaxRetakes {
 				set.Discarded++
 				continue
@@ -262,32 +273,16 @@ func (g *ClockGuard) state() (GPUState, error) {
 	return st, nil
 }
 
-// take takes one sample with take, a positive finite time per run, and
-// reports whether the guard, where it is on, read the SM clock below its
-// limit before or after it (Throttled).
-func (g *ClockGuard) take(take func() (Sample, error)) (Sample, bool, error) {
-	var before int
-	if g.On() {
-		var err error
-		if before, err = g.Clocks.SMClockMHz(); err != nil {
-			return Sample{}, false, fmt.Errorf("reading the SM clock: %w", err)
-		}
-	}
-	s, err := take()
-	if err != nil {
-		return s, false, err
-	}
-	if !(s.Per > 0) || math.IsInf(s.Per, 0) {
-		return s, false, fmt.Errorf("measured a time of %v ns per run", s.Per)
-	}
+// smClock reads the SM clock where the guard is on; off, it is 0.
+func (g *ClockGuard) smClock() (int, error) {
 	if !g.On() {
-		return s, false, nil
+		return 0, nil
 	}
-	after, err := g.Clocks.SMClockMHz()
+	mhz, err := g.Clocks.SMClockMHz()
 	if err != nil {
-		return s, false, fmt.Errorf("reading the SM clock: %w", err)
+		return 0, fmt.Errorf("reading the SM clock: %w", err)
 	}
-	return s, g.Throttled(min(before, after)), nil
+	return mhz, nil
 }
 
 // percent formats a spread: "0.82%", or "none (too few samples)".
