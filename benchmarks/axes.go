@@ -168,40 +168,22 @@ func AxisFlags() []AxisFlag {
 			func(a *Axes, s string) (err error) { a.Sizes, err = ParseSizes(s); return }},
 		{"filters", "filters, comma-separated: library filters (gauss7, box11, sobel-x, ...), sobel (the Sobel magnitude), rgb2yuv, dense<K> (a dense KxK filter of fixed random weights), or the path of a text file of weights, one row of numbers a line (default gauss5)",
 			func(a *Axes, s string) (err error) { a.Filters, err = ParseFilters(s); return }},
-		{"types", "element types: u8, i16, f32 (default f32)",
-			func(a *Axes, s string) (err error) {
-				a.Types, err = parseEnum("types", s, convolve.ElemTypes, convolve.ElemType.String)
-				return
-			}},
+		enumFlag("types", "element types: u8, i16, f32 (default f32)",
+			convolve.ElemTypes, convolve.ElemType.String, func(a *Axes) *[]convolve.ElemType { return &a.Types }),
 		{"channels", fmt.Sprintf("channel counts 1..%d (default 1)", convolve.MaxChannels),
 			func(a *Axes, s string) (err error) { a.Channels, err = parseChannels(s); return }},
-		{"layouts", "channel layouts: interleaved, planar (default interleaved)",
-			func(a *Axes, s string) (err error) {
-				a.Layouts, err = parseEnum("layouts", s, convolve.Layouts, convolve.Layout.String)
-				return
-			}},
-		{"borders", "border modes: zero, replicate, reflect, mirror, wrap (default zero)",
-			func(a *Axes, s string) (err error) {
-				a.Borders, err = parseEnum("borders", s, convolve.Borders, convolve.Border.String)
-				return
-			}},
-		{"modes", "correlate, convolve (default correlate)",
-			func(a *Axes, s string) (err error) {
-				a.Modes, err = parseEnum("modes", s, convolve.Modes, convolve.Mode.String)
-				return
-			}},
+		enumFlag("layouts", "channel layouts: interleaved, planar (default interleaved)",
+			convolve.Layouts, convolve.Layout.String, func(a *Axes) *[]convolve.Layout { return &a.Layouts }),
+		enumFlag("borders", "border modes: zero, replicate, reflect, mirror, wrap (default zero)",
+			convolve.Borders, convolve.Border.String, func(a *Axes) *[]convolve.Border { return &a.Borders }),
+		enumFlag("modes", "correlate, convolve (default correlate)",
+			convolve.Modes, convolve.Mode.String, func(a *Axes) *[]convolve.Mode { return &a.Modes }),
 		{"blocks", "GPU thread-block shapes WxH, or default for the variant's own (default: default)",
 			func(a *Axes, s string) (err error) { a.Blocks, err = parseBlocks(s); return }},
-		{"timing", "what GPU cases time: kernel (events over host launches), kernel-graph (CUDA-graph replays), total (upload, kernel, download), cold (kernel after an L2 flush), plan (making a plan whose kernels the compile cache holds: a warm plan), plan-cold (making a plan with the compile caches bypassed, so that NVRTC compiles its kernels: a cold plan) (default kernel)",
-			func(a *Axes, s string) (err error) {
-				a.Timings, err = parseEnum("timing", s, timingChoices, TimingChoice.String)
-				return
-			}},
-		{"mem", "host memory of total-time cases: pageable, pinned (default pageable)",
-			func(a *Axes, s string) (err error) {
-				a.Mems, err = parseEnum("mem", s, []Memory{pageable, pinned}, func(m Memory) string { return string(m) })
-				return
-			}},
+		enumFlag("timing", "what GPU cases time: kernel (events over host launches), kernel-graph (CUDA-graph replays), total (upload, kernel, download), cold (kernel after an L2 flush), plan (making a plan whose kernels the compile cache holds: a warm plan), plan-cold (making a plan with the compile caches bypassed, so that NVRTC compiles its kernels: a cold plan) (default kernel)",
+			timingChoices, TimingChoice.String, func(a *Axes) *[]TimingChoice { return &a.Timings }),
+		enumFlag("mem", "host memory of total-time cases: pageable, pinned (default pageable)",
+			[]Memory{pageable, pinned}, func(m Memory) string { return string(m) }, func(a *Axes) *[]Memory { return &a.Mems }),
 		{"gpus", "the devices of GPU cases, device lists separated by spaces: each a comma list of ordinals, a repeated ordinal another logical device (executor, streams, buffers) on that GPU ('0,0': two on GPU 0), or all (every GPU present once); the gpu-slab variants run one slab per device, the others take one device (default: each variant's own, device 0 or every GPU)",
 			func(a *Axes, s string) (err error) { a.GPUs, err = parseGPUs(s); return }},
 		{"mem-cap", "device memory of each device's slab buffers in the cases of the gpu-slab variants, such as 512MiB or 2GiB (at least 1KiB): an image whose slabs do not fit is streamed through the devices in slabs, double-buffered (default: the devices' free memory)",
@@ -209,6 +191,15 @@ func AxisFlags() []AxisFlag {
 		{"image", "input image file (PNG, TIFF, PGM or PPM): every case runs on its pixels at its size, and at its channel count unless -channels converts it (RGB to gray by BT.601 luma, gray to RGB by copies)",
 			func(a *Axes, s string) (err error) { a.Image, err = loadImage(s); return }},
 	}
+}
+
+// enumFlag is the axis flag name that sets the axis axis points to from a
+// comma list of the names of values (parseEnum).
+func enumFlag[T any](name, usage string, values []T, str func(T) string, axis func(*Axes) *[]T) AxisFlag {
+	return AxisFlag{name, usage, func(a *Axes, s string) (err error) {
+		*axis(a), err = parseEnum(name, s, values, str)
+		return
+	}}
 }
 
 // Apply parses value and sets the flag's axis of a to it.
@@ -234,25 +225,37 @@ func splitList(flagName, s string) ([]string, error) {
 	return parts, nil
 }
 
-// parseEnum parses a comma list of the names of values.
-func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T, error) {
+// parseEach parses a comma list (splitList), each item with parse.
+func parseEach[T any](flagName, s string, parse func(p string) (T, error)) ([]T, error) {
 	parts, err := splitList(flagName, s)
 	if err != nil {
 		return nil, err
 	}
+	var out []T
+	for _, p := range parts {
+		v, err := parse(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseEnum parses a comma list of the names of values.
+func parseEnum[T any](flagName, s string, values []T, name func(T) string) ([]T, error) {
 	var names []string
 	for _, v := range values {
 		names = append(names, name(v))
 	}
-	var out []T
-	for _, p := range parts {
+	return parseEach(flagName, s, func(p string) (T, error) {
 		i := slices.Index(names, p)
 		if i < 0 {
-			return nil, fmt.Errorf("-%s %s: want one of %s", flagName, p, strings.Join(names, ", "))
+			var zero T
+			return zero, fmt.Errorf("-%s %s: want one of %s", flagName, p, strings.Join(names, ", "))
 		}
-		out = append(out, values[i])
-	}
-	return out, nil
+		return values[i], nil
+	})
 }
 
 // parseGPUs parses the value of -gpus: device lists separated by spaces,
@@ -351,65 +354,46 @@ func didYouMean(p string, names []string) string {
 
 // ParseSizes parses "WxH,WxH,...": positive widths and heights.
 func ParseSizes(s string) ([][2]int, error) {
-	parts, err := splitList("sizes", s)
-	if err != nil {
-		return nil, err
-	}
-	var out [][2]int
-	for _, p := range parts {
+	return parseEach("sizes", s, func(p string) ([2]int, error) {
 		ws, hs, ok := strings.Cut(p, "x")
 		w, err1 := strconv.Atoi(ws)
 		h, err2 := strconv.Atoi(hs)
 		if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 {
-			return nil, fmt.Errorf("-sizes %s: want WxH with positive integers, such as 1024x768", p)
+			return [2]int{}, fmt.Errorf("-sizes %s: want WxH with positive integers, such as 1024x768", p)
 		}
-		out = append(out, [2]int{w, h})
-	}
-	return out, nil
+		return [2]int{w, h}, nil
+	})
 }
 
 // parseChannels parses a comma list of channel counts, 1 to
 // convolve.MaxChannels.
 func parseChannels(s string) ([]int, error) {
-	parts, err := splitList("channels", s)
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for _, p := range parts {
+	return parseEach("channels", s, func(p string) (int, error) {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > convolve.MaxChannels {
 			var valid []string
 			for i := 1; i <= convolve.MaxChannels; i++ {
 				valid = append(valid, strconv.Itoa(i))
 			}
-			return nil, fmt.Errorf("-channels %s: want one of %s", p, strings.Join(valid, ", "))
+			return 0, fmt.Errorf("-channels %s: want one of %s", p, strings.Join(valid, ", "))
 		}
-		out = append(out, n)
-	}
-	return out, nil
+		return n, nil
+	})
 }
 
 // parseBlocks parses a comma list of block shapes WxH, or "default" for
 // the variant's own choice (the zero Block).
 func parseBlocks(s string) ([]convolve.Block, error) {
-	parts, err := splitList("blocks", s)
-	if err != nil {
-		return nil, err
-	}
-	var out []convolve.Block
-	for _, p := range parts {
+	return parseEach("blocks", s, func(p string) (convolve.Block, error) {
 		if p == "default" {
-			out = append(out, convolve.Block{})
-			continue
+			return convolve.Block{}, nil
 		}
 		b, err := convolve.ParseBlock(p)
 		if err != nil {
-			return nil, fmt.Errorf("-blocks %s: want default or WxH with at most 1024 threads, such as 32x8", p)
+			return b, fmt.Errorf("-blocks %s: want default or WxH with at most 1024 threads, such as 32x8", p)
 		}
-		out = append(out, b)
-	}
-	return out, nil
+		return b, nil
+	})
 }
 
 // ValidateGPU checks the value of -gpu, the device ordinal. The GPU

@@ -441,7 +441,7 @@ func TestWriteList(t *testing.T) {
 			t.Errorf("list lacks a row of variant %s", v.Describe().Name)
 		}
 	}
-	for _, p := range Presets() {
+	for _, p := range presets {
 		if !strings.Contains(out, "\n  "+p.Name+": ") {
 			t.Errorf("list lacks preset %s", p.Name)
 		}

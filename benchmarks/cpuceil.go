@@ -3,10 +3,7 @@ package benchmarks
 import (
 	"runtime"
 	"sync"
-	"testing"
 	"time"
-
-	"github.com/convbench/convbench/convolve"
 )
 
 // CPUCeilings are this host's CPU limits, measured before the CPU cases
@@ -147,25 +144,4 @@ func rate(units float64, d time.Duration) float64 {
 // passes rather than the problem's nominal 2*KW*KH an output.
 type FLOPCounter interface {
 	RunFLOPs() int64
-}
-
-// reportCPU adds a CPU case's metrics against the CPU's measured
-// ceilings: %copy-bw, its GB/s (input read and output written once) as a
-// percentage of cpu-copy-gbps; and for a plan that is a FLOPCounter,
-// exec-GFLOP/s, the operations it executed per second, and %peak-fma,
-// that rate as a percentage of cpu-fma-gflops. A ceiling not measured,
-// or a plan that does not count, leaves its metrics out.
-func (r *Runner) reportCPU(b *testing.B, plan convolve.Plan, gbs float64, per time.Duration) {
-	if r.Peaks.CPUCopyGBps > 0 {
-		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CPUCopyGBps), "%copy-bw")
-	}
-	fc, ok := plan.(FLOPCounter)
-	if !ok || fc.RunFLOPs() <= 0 {
-		return
-	}
-	gf := float64(fc.RunFLOPs()) / per.Seconds() / 1e9
-	b.ReportMetric(gf, "exec-GFLOP/s")
-	if r.Peaks.CPUFMAGFLOPs > 0 {
-		b.ReportMetric(convolve.PercentOf(gf, r.Peaks.CPUFMAGFLOPs), "%peak-fma")
-	}
 }

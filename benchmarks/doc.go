@@ -47,7 +47,7 @@
 // "0", "0,0" for two logical devices of GPU 0, "all") and cap their slab
 // buffers with -mem-cap. Their kernel time is resident filtering (the
 // slabs' kernels and halo exchange); their total-time lines carry the
-// host-copy bound of the run (copy-bound-ns/op, %copy-bound; HostCopyBound,
+// host-copy bound of the run (copy-bound-ns/op, %copy-bound; hostCopyBound,
 // from the pinned gpu-h2d-gbps, gpu-d2h-gbps and gpu-bidir-gbps the run
 // measures at its start) and, after their gpus=0 counterpart, the scaling efficiency
 // T1 / (N x TN) (scaling-eff). The run's output starts with the timeline
@@ -141,7 +141,7 @@
 //
 // The counter steps at the driver's updates, every ten milliseconds or so,
 // so a short span is mostly rounding: a line's energy is measured over at
-// least 100 ms of timed runs (MinSpan: DefaultEnergyMinSpan, or ten update
+// least 100 ms of timed runs (MinSpan: defaultEnergyMinSpan, or ten update
 // periods where the counter updates more slowly, measured when the meter
 // opens). Where the line's kept samples (throttled ones discarded by the
 // guard left out) span that much, the metered runs are theirs. Where they

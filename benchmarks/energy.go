@@ -15,7 +15,7 @@ type EnergyCounter interface {
 	EnergyMJ() (uint64, error)
 }
 
-// DefaultEnergyMinSpan is the least metered time of a result line whose
+// defaultEnergyMinSpan is the least metered time of a result line whose
 // energy is reported: the sum, over the line's samples, of the wall time
 // between the two counter readings around each sample's timed runs, or
 // the wall time between the readings around its energy phase
@@ -35,7 +35,7 @@ type EnergyCounter interface {
 // the error could be as large as the value, so a line never reports
 // energy measured over less. energyMeterFor raises the span to ten
 // update periods of a counter that updates more slowly.
-const DefaultEnergyMinSpan = 100 * time.Millisecond
+const defaultEnergyMinSpan = 100 * time.Millisecond
 
 // EnergyMeter reads the GPU's energy counter before and after the timed
 // runs of each sample of a GPU case (Meter), and around a line's energy
@@ -46,7 +46,7 @@ const DefaultEnergyMinSpan = 100 * time.Millisecond
 type EnergyMeter struct {
 	Counter EnergyCounter // nil: off
 	// MinSpan is the least metered time of a line that reports its
-	// energy; 0 means DefaultEnergyMinSpan.
+	// energy; 0 means defaultEnergyMinSpan.
 	MinSpan time.Duration
 	// Period is the counter's update period as measured when it was
 	// opened (measureEnergyPeriod); 0 when not measured.
@@ -60,10 +60,19 @@ type EnergyMeter struct {
 // On reports whether the meter reads a counter.
 func (m *EnergyMeter) On() bool { return m != nil && m.Counter != nil }
 
-// minSpan is m.MinSpan, or DefaultEnergyMinSpan when unset.
+// offReason is why a meter that is off is: its Off, or "no energy
+// counter".
+func (m *EnergyMeter) offReason() string {
+	if m != nil && m.Off != "" {
+		return m.Off
+	}
+	return "no energy counter"
+}
+
+// minSpan is m.MinSpan, or defaultEnergyMinSpan when unset.
 func (m *EnergyMeter) minSpan() time.Duration {
 	if m == nil || m.MinSpan <= 0 {
-		return DefaultEnergyMinSpan
+		return defaultEnergyMinSpan
 	}
 	return m.MinSpan
 }
@@ -74,11 +83,7 @@ func (m *EnergyMeter) minSpan() time.Duration {
 // the same from run to run on one GPU.
 func (m *EnergyMeter) ConfigLine() string {
 	if !m.On() {
-		why := "no energy counter"
-		if m != nil && m.Off != "" {
-			why = m.Off
-		}
-		return runfile.ConfigLine(runfile.KeyGPUEnergy, "off ("+why+"); lines carry no mJ/op or GFLOP/J")
+		return runfile.ConfigLine(runfile.KeyGPUEnergy, "off ("+m.offReason()+"); lines carry no mJ/op or GFLOP/J")
 	}
 	span := m.minSpan()
 	if m.Period > 0 {
@@ -86,7 +91,7 @@ func (m *EnergyMeter) ConfigLine() string {
 		// from run to run and GPU to GPU (Note gives them): the line names
 		// the rule, so that runs to be compared share it.
 		return runfile.KeyGPUEnergy + fmt.Sprintf(": NVML energy counter over at least ten of its update periods of timed runs (rounded up to 50ms, at least %v), where it advanced: a GPU line's samples, or where they span less an energy phase after them between two of the counter's updates at least %d update periods apart (rounded up to 50ms, at least %v), read beside the runs; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
-			DefaultEnergyMinSpan, alignedSpanPeriods, DefaultEnergyMinSpan)
+			defaultEnergyMinSpan, alignedSpanPeriods, defaultEnergyMinSpan)
 	}
 	return runfile.KeyGPUEnergy + fmt.Sprintf(": NVML energy counter over at least %v of timed runs, where it advanced: a GPU line's samples, or where they span less an energy phase after them of as many of the line's runs as its ns/op puts at %v, more until they span %v, stopped at %v; cache=cold lines their samples alone; timing=plan lines and lines on other GPUs none",
 		span, phaseTarget(span), span, phaseLimit(span))
@@ -99,11 +104,7 @@ func (m *EnergyMeter) ConfigLine() string {
 // from run to run, and benchstat would split tables by it.)
 func (m *EnergyMeter) Note() string {
 	if !m.On() {
-		why := "no energy counter"
-		if m != nil && m.Off != "" {
-			why = m.Off
-		}
-		return fmt.Sprintf("energy: not recorded (%s): GPU lines carry no mJ/op or GFLOP/J", why)
+		return fmt.Sprintf("energy: not recorded (%s): GPU lines carry no mJ/op or GFLOP/J", m.offReason())
 	}
 	period := "an update period not measured"
 	if m.Period > 0 {
@@ -253,13 +254,13 @@ func (m *EnergyMeter) Phase(perRun time.Duration, batch int, now func() time.Tim
 }
 
 // phaseTime is the time the energy phase of a line adds to it under a
-// meter of least span minSpan (0: DefaultEnergyMinSpan), for a line whose
+// meter of least span minSpan (0: defaultEnergyMinSpan), for a line whose
 // samples span span of timed runs of perRun each: none when span is at
 // least minSpan or perRun is not positive, else its runs at perRun
 // (phaseRuns), at most phaseLimit and a run.
 func phaseTime(span, perRun, minSpan time.Duration) time.Duration {
 	if minSpan <= 0 {
-		minSpan = DefaultEnergyMinSpan
+		minSpan = defaultEnergyMinSpan
 	}
 	if span >= minSpan || perRun <= 0 {
 		return 0
@@ -314,11 +315,7 @@ func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
 	}
 	switch {
 	case !m.On():
-		why := "no energy counter"
-		if m != nil && m.Off != "" {
-			why = m.Off
-		}
-		return LineEnergy{Omitted: energyOff, Detail: why}
+		return LineEnergy{Omitted: energyOff, Detail: m.offReason()}
 	case u.Failed != "":
 		return LineEnergy{Omitted: energyUnread, Detail: u.Failed}
 	case u.Samples == 0 || u.Runs <= 0:
@@ -341,10 +338,10 @@ func (m *EnergyMeter) PerRun(u EnergyUse) LineEnergy {
 	return LineEnergy{MJPerRun: float64(u.MJ) / float64(u.Runs)}
 }
 
-// GFLOPPerJoule is the work of one run of flops floating-point operations
+// gflopPerJoule is the work of one run of flops floating-point operations
 // that drew mJPerRun millijoules, in GFLOP per joule; 0 when mJPerRun is
 // not positive.
-func GFLOPPerJoule(flops, mJPerRun float64) float64 {
+func gflopPerJoule(flops, mJPerRun float64) float64 {
 	if !(mJPerRun > 0) {
 		return 0
 	}
@@ -408,7 +405,7 @@ func measureEnergyPeriod(c EnergyCounter, poll, limit time.Duration, now func() 
 // energyMeterFor returns the meter of counter c: off with why when c is
 // nil, when its update period cannot be measured (measureEnergyPeriod,
 // polling every 200us for at most a second), else on with MinSpan the
-// larger of DefaultEnergyMinSpan and ten update periods rounded up to a
+// larger of defaultEnergyMinSpan and ten update periods rounded up to a
 // multiple of 50ms (so that the configuration line that names it stays
 // the same from run to run).
 func energyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep func(time.Duration)) *EnergyMeter {
@@ -425,12 +422,10 @@ func energyMeterFor(c EnergyCounter, why string, now func() time.Time, sleep fun
 }
 
 // alignedMeter is a meter of a counter that updates every period, with
-// no counter: its MinSpan is ten periods rounded up to 50 ms, at least
-// DefaultEnergyMinSpan, and its energy phases align to the updates.
+// no counter: its MinSpan is ten periods (periodsSpan), and its energy
+// phases align to the updates.
 func alignedMeter(period time.Duration) *EnergyMeter {
-	const step = 50 * time.Millisecond
-	span := (10*period + step - 1) / step * step
-	return &EnergyMeter{Period: period, MinSpan: max(DefaultEnergyMinSpan, span)}
+	return &EnergyMeter{Period: period, MinSpan: periodsSpan(10, period)}
 }
 
 // PhaseEstimate is the time the energy phase of a line whose samples

@@ -94,8 +94,8 @@ func TestEnergyPerRun(t *testing.T) {
 		// 120 samples of 1 ms, 50 runs each, 300 W: 36 J over 6000 runs.
 		{"kernel", on, EnergyUse{MJ: 36000, Span: 120 * time.Millisecond, Runs: 6000, Samples: 120}, 6, ""},
 		{"one long run a sample", on, EnergyUse{MJ: 90000, Span: 300 * time.Millisecond, Runs: 3, Samples: 3}, 30000, ""},
-		{"at the minimum span", on, EnergyUse{MJ: 7, Span: DefaultEnergyMinSpan, Runs: 2, Samples: 2}, 3.5, ""},
-		{"under the minimum span", on, EnergyUse{MJ: 3000, Span: DefaultEnergyMinSpan - time.Microsecond, Runs: 100, Samples: 10}, 0, energyShortSpan},
+		{"at the minimum span", on, EnergyUse{MJ: 7, Span: defaultEnergyMinSpan, Runs: 2, Samples: 2}, 3.5, ""},
+		{"under the minimum span", on, EnergyUse{MJ: 3000, Span: defaultEnergyMinSpan - time.Microsecond, Runs: 100, Samples: 10}, 0, energyShortSpan},
 		{"ten samples of a millisecond", on, EnergyUse{MJ: 0, Span: 10 * time.Millisecond, Runs: 500, Samples: 10}, 0, energyShortSpan},
 		{"a meter's own minimum", slow, EnergyUse{MJ: 120000, Span: 400 * time.Millisecond, Runs: 100, Samples: 40}, 0, energyShortSpan},
 		{"a meter's own minimum met", slow, EnergyUse{MJ: 150000, Span: 500 * time.Millisecond, Runs: 100, Samples: 50}, 1500, ""},
@@ -139,8 +139,8 @@ func TestGFLOPPerJoule(t *testing.T) {
 		{1e9, math.NaN(), 0},
 	}
 	for _, tt := range tests {
-		if got := GFLOPPerJoule(tt.flops, tt.mj); math.Abs(got-tt.want) > 1e-12*math.Abs(tt.want) {
-			t.Errorf("GFLOPPerJoule(%v, %v) = %v, want %v", tt.flops, tt.mj, got, tt.want)
+		if got := gflopPerJoule(tt.flops, tt.mj); math.Abs(got-tt.want) > 1e-12*math.Abs(tt.want) {
+			t.Errorf("gflopPerJoule(%v, %v) = %v, want %v", tt.flops, tt.mj, got, tt.want)
 		}
 	}
 }
@@ -198,7 +198,7 @@ func TestMeasureEnergyPeriod(t *testing.T) {
 			t.Errorf("period %v: measured %v, %v", period, got, err)
 		}
 	}
-	// The least span is ten periods, at least DefaultEnergyMinSpan, rounded
+	// The least span is ten periods, at least defaultEnergyMinSpan, rounded
 	// up to 50ms.
 	for _, tt := range []struct{ period, span time.Duration }{
 		{time.Millisecond, 100 * time.Millisecond},
@@ -400,14 +400,6 @@ func TestRunnerEnergyMetrics(t *testing.T) {
 			}
 		})
 	}
-}
-
-// ExampleGFLOPPerJoule: a 5x5 filter over a 4096x4096 image is 838.9
-// MFLOP a run; at 6 mJ a run that is 140 GFLOP per joule.
-func ExampleGFLOPPerJoule() {
-	tp := convolve.Throughput{Pixels: 4096 * 4096, Channels: 1, KW: 5, KH: 5}
-	fmt.Printf("%.1f GFLOP/J\n", GFLOPPerJoule(tp.Flops(), 6))
-	// Output: 139.8 GFLOP/J
 }
 
 // ExampleEnergyMeter_PerRun: a line of 120 samples of a millisecond, 50

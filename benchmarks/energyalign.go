@@ -12,13 +12,16 @@ import (
 const alignedSpanPeriods = 3
 
 // alignedSpan is the least time between the two counter updates that
-// bound an aligned energy phase: three update periods rounded up to a
-// multiple of 50ms (so that the configuration line that names it stays
-// the same from run to run), at least DefaultEnergyMinSpan.
-func (m *EnergyMeter) alignedSpan() time.Duration {
+// bound an aligned energy phase: alignedSpanPeriods update periods
+// (periodsSpan).
+func (m *EnergyMeter) alignedSpan() time.Duration { return periodsSpan(alignedSpanPeriods, m.Period) }
+
+// periodsSpan is n update periods of period rounded up to a multiple of
+// 50ms (so that the configuration line that names it stays the same from
+// run to run), at least defaultEnergyMinSpan.
+func periodsSpan(n int, period time.Duration) time.Duration {
 	const step = 50 * time.Millisecond
-	span := (alignedSpanPeriods*m.Period + step - 1) / step * step
-	return max(DefaultEnergyMinSpan, span)
+	return max(defaultEnergyMinSpan, (time.Duration(n)*period+step-1)/step*step)
 }
 
 // runsIn is the number of runs of perRun each that fill d, at least one

@@ -65,7 +65,7 @@ func (f *fakeRuns) run(k int) error {
 func TestEnergyPhase(t *testing.T) {
 	tests := []struct {
 		name     string
-		minSpan  time.Duration // 0: DefaultEnergyMinSpan
+		minSpan  time.Duration // 0: defaultEnergyMinSpan
 		perRun   time.Duration // the line's ns/op
 		batch    int
 		wall     time.Duration // wall time of a run in the phase
@@ -166,7 +166,7 @@ func TestPhaseTime(t *testing.T) {
 		{90 * time.Millisecond, 15 * time.Millisecond, 0, 120 * time.Millisecond},      // 8 runs
 		{99 * time.Millisecond, 90 * time.Millisecond, 0, 180 * time.Millisecond},      // 2 runs
 		{12 * time.Millisecond, 10 * time.Microsecond, 150 * time.Millisecond, 165 * time.Millisecond},
-		{DefaultEnergyMinSpan, 10 * time.Microsecond, 0, 0},
+		{defaultEnergyMinSpan, 10 * time.Microsecond, 0, 0},
 		{2 * time.Second, 10 * time.Microsecond, 0, 0},
 		{12 * time.Millisecond, 0, 0, 0},
 	}

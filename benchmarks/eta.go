@@ -117,7 +117,7 @@ func EstimateSweep(cases []Case, n Noise, count int, probe Prober) SweepEstimate
 	for _, c := range cases {
 		ce := CaseEstimate{Case: c}
 		if c.GPU {
-			ce.PerRun = nominalRun(c)
+			ce.PerRun = modeOf(c).nominal(c)
 		} else {
 			pc := ProbeCase(c)
 			r, ok := probed[pc.Name()]
@@ -178,20 +178,14 @@ const (
 	nominalWarmPlan   = 2 * time.Millisecond
 )
 
-// nominalRun is the time of one run of a GPU case at the nominal rates:
-// its bytes (each element read and a float32 written) through device
-// memory, its multiply-adds, and for total-time cases the bytes over the
-// host link; for plan-timing cases, the time of one plan.
-func nominalRun(c Case) time.Duration {
-	if c.Timing == planTiming {
-		if c.Cache == Cold {
-			return nominalColdPlan
-		}
-		return nominalWarmPlan
-	}
+// nominalRun is the time of one run of GPU case c at the nominal rates:
+// a launch, its bytes (each element read and a float32 written) through
+// device memory, its multiply-adds, and with host the bytes over the host
+// link too.
+func nominalRun(c Case, host bool) time.Duration {
 	bytes := float64(c.Width) * float64(c.Height) * float64(c.Channels) * float64(c.Type.Size()+4)
 	s := bytes/nominalDeviceBps + float64(c.Work())/nominalMACps
-	if c.Timing == totalTiming {
+	if host {
 		s += bytes / nominalHostBps
 	}
 	return nominalLaunchTime + time.Duration(s*float64(time.Second))

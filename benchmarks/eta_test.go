@@ -247,3 +247,34 @@ func TestEstimateEnergyPhase(t *testing.T) {
 		}
 	}
 }
+
+// A GPU case is not probed: its run time is the nominal one of its
+// timing mode, a plan's for plan-timing cases, the device work's for
+// kernel-timing ones and the device work's with the host copies for
+// total-time ones.
+func TestEstimateSweepNominal(t *testing.T) {
+	c := Case{Variant: "gpu-fake", Op: convolve.Filter2D, Width: 1000, Height: 1000, Filter: "dense3", Type: convolve.Float32, Channels: 1, GPU: true}
+	// 8 MB through device memory at 500 GB/s (16µs), 9e6 multiply-adds
+	// at 2.5e12 a second (3.6µs), 8 MB over the host link at 10 GB/s
+	// (800µs), after a launch of 10µs.
+	device := 10*time.Microsecond + 16*time.Microsecond + 3600*time.Nanosecond
+	for _, tt := range []struct {
+		timing Timing
+		cache  Cache
+		want   time.Duration
+	}{
+		{KernelTiming, Hot, device},
+		{KernelTiming, Cold, device},
+		{graphTiming, Hot, device},
+		{totalTiming, Hot, device + 800*time.Microsecond},
+		{planTiming, Hot, 2 * time.Millisecond},
+		{planTiming, Cold, 200 * time.Millisecond},
+	} {
+		c.Timing, c.Cache = tt.timing, tt.cache
+		probe := func(Case) (time.Duration, error) { t.Fatal("a GPU case was probed"); return 0, nil }
+		got := EstimateSweep([]Case{c}, DefaultNoise, 1, probe).Cases[0].PerRun
+		if d := got - tt.want; d < -time.Nanosecond || d > time.Nanosecond {
+			t.Errorf("timing=%s cache=%s: %v a run, want %v", tt.timing, tt.cache, got, tt.want)
+		}
+	}
+}

@@ -39,19 +39,13 @@ func (f FilterChoice) String() string {
 // A library filter's choice carries its canonical name, whatever the
 // spelling given ("gauss:9" is gauss9).
 func ParseFilters(s string) ([]FilterChoice, error) {
-	parts, err := splitList("filters", s)
-	if err != nil {
-		return nil, err
-	}
-	var out []FilterChoice
-	for _, p := range parts {
+	return parseEach("filters", s, func(p string) (FilterChoice, error) {
 		c, err := parseFilter(p)
 		if err != nil {
-			return nil, fmt.Errorf("-filters %s: %w", p, err)
+			return c, fmt.Errorf("-filters %s: %w", p, err)
 		}
-		out = append(out, c)
-	}
-	return out, nil
+		return c, nil
+	})
 }
 
 func parseFilter(p string) (FilterChoice, error) {

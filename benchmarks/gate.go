@@ -22,22 +22,18 @@ const gateWindow = 48
 type GateMode string
 
 const (
-	gateFull    GateMode = "full"
-	GateWindows GateMode = "windows"
+	gateFull     GateMode = "full"
+	gateWindowed GateMode = "windows"
 )
 
-// gate checks out, the output a plan computed for p from in, against the
-// reference (verify.Reference) with its per-element tolerance. The caller
+// gateModel checks out, the output a plan computed for p from in, against
+// the reference (verify.Reference) with the per-element tolerance of the
+// error model m, the one the variant declares
+// (convolve.Capabilities.Accuracy; convolve.Direct for operations other
+// than Filter2D). A window's tolerance is the one the whole image gives
+// its elements (verify.CropReference), under an FFT model too. The caller
 // poisons out with NaN before the run, so unwritten float elements count
 // as violations. Metrics.OK() tells whether the variant passed.
-func gate(p convolve.Problem, in, out *convolve.Image) (convolve.Metrics, GateMode, error) {
-	return gateModel(p, in, out, convolve.Direct)
-}
-
-// gateModel is gate with the tolerance of the error model m, the one the
-// variant declares (convolve.Capabilities.Accuracy; see
-// verify.Reference). A window's tolerance is the one the whole image
-// gives its elements (verify.CropReference), under an FFT model too.
 func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorModel) (convolve.Metrics, GateMode, error) {
 	if p.Op != convolve.Filter2D {
 		m = convolve.Direct
@@ -55,13 +51,13 @@ func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorMode
 	if m.IsFFT() {
 		var err error
 		if terms, err = verify.Terms(p, in); err != nil {
-			return convolve.Metrics{}, GateWindows, fmt.Errorf("benchmarks: norms for %v: %w", p, err)
+			return convolve.Metrics{}, gateWindowed, fmt.Errorf("benchmarks: norms for %v: %w", p, err)
 		}
 	}
 	for _, w := range gateWindows(p) {
 		m, err := gateWindowAt(p, in, out, w, m, terms)
 		if err != nil {
-			return total, GateWindows, err
+			return total, gateWindowed, err
 		}
 		total = mergeMetrics(total, m)
 	}
@@ -71,7 +67,7 @@ func gateModel(p convolve.Problem, in, out *convolve.Image, m convolve.ErrorMode
 		}
 		total.Violations += n
 	}
-	return total, GateWindows, nil
+	return total, gateWindowed, nil
 }
 
 // gateModeOf says how much of p's output a gate compares: windows when
@@ -80,7 +76,7 @@ func gateModeOf(p convolve.Problem) GateMode {
 	kw, kh := p.KernelSize()
 	work := int64(p.Input.Width) * int64(p.Input.Height) * int64(p.Input.Channels) * int64(kw*kh)
 	if work > fullGateWork {
-		return GateWindows
+		return gateWindowed
 	}
 	return gateFull
 }
@@ -92,7 +88,7 @@ func hasNaiveULP(p convolve.Problem) bool {
 }
 
 // naiveULP returns the largest distance in float32 ULPs between out and
-// the output of cpu-naive for p from in, over the elements gate compares
+// the output of cpu-naive for p from in, over the elements gateModel compares
 // (every element, or the same nine windows, each computed by cpu-naive on
 // the crop that holds it and its halo, clipped or padded as window says:
 // that crop sums the same values in the same order). A NaN in a compared

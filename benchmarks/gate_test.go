@@ -48,12 +48,12 @@ func TestGateCPU(t *testing.T) {
 		{"sobel", Case{Variant: "cpu-fast", Op: convolve.SobelMagnitude, Width: 33, Height: 17, Type: convolve.Uint8, Channels: 1}, gateFull},
 		{"yuv", Case{Variant: "cpu-fast", Op: convolve.RGBToYUV, Width: 21, Height: 9, Type: convolve.Uint8, Channels: 3}, gateFull},
 		// 1200x400x3x225 multiply-adds is above FullGateWork: windows.
-		{"windows i16 planar", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Int16, Channels: 3, Layout: convolve.Planar}, GateWindows},
+		{"windows i16 planar", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Int16, Channels: 3, Layout: convolve.Planar}, gateWindowed},
 		// Under reflect, mirror and wrap borders the windows' crops are
 		// padded through the border mapping instead of clipped.
-		{"windows reflect", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "gauss15", Channels: 3, Border: convolve.Reflect}, GateWindows},
-		{"windows mirror u8", Case{Variant: "cpu-naive", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Uint8, Channels: 3, Border: convolve.Mirror}, GateWindows},
-		{"windows wrap rgb", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "dense15", Channels: 3, Border: convolve.Wrap}, GateWindows},
+		{"windows reflect", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "gauss15", Channels: 3, Border: convolve.Reflect}, gateWindowed},
+		{"windows mirror u8", Case{Variant: "cpu-naive", Width: 1200, Height: 400, Filter: "box15", Type: convolve.Uint8, Channels: 3, Border: convolve.Mirror}, gateWindowed},
+		{"windows wrap rgb", Case{Variant: "cpu-fast", Width: 1200, Height: 400, Filter: "dense15", Channels: 3, Border: convolve.Wrap}, gateWindowed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +66,7 @@ func TestGateCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := runVariant(t, tt.c, in)
-			m, mode, err := gate(p, in, out)
+			m, mode, err := gateModel(p, in, out, convolve.Direct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestGateCPU(t *testing.T) {
 			// one for windowed gates): the gate must fail there.
 			x, y := p.Input.Width/2, p.Input.Height/2
 			out.Set(x, y, 0, out.At(x, y, 0)+7)
-			m, _, err = gate(p, in, out)
+			m, _, err = gateModel(p, in, out, convolve.Direct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestGateCPU(t *testing.T) {
 			// A corner, where a padded crop reads through the border.
 			out.Set(x, y, 0, out.At(x, y, 0)-7)
 			out.Set(0, 0, 0, out.At(0, 0, 0)+7)
-			m, _, err = gate(p, in, out)
+			m, _, err = gateModel(p, in, out, convolve.Direct)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,11 +106,11 @@ func TestGateUnwritten(t *testing.T) {
 	in, _ := NewInput(p, 1)
 	out := runVariant(t, c, in)
 	out.Set(300, 100, 1, nanValue())
-	m, mode, err := gate(p, in, out)
+	m, mode, err := gateModel(p, in, out, convolve.Direct)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mode != GateWindows || m.OK() {
+	if mode != gateWindowed || m.OK() {
 		t.Errorf("mode %s, metrics %v: want a windowed gate that fails", mode, m)
 	}
 }
@@ -213,10 +213,10 @@ func TestNaiveULP(t *testing.T) {
 		{"full", Case{Variant: "cpu-naive", Width: 61, Height: 37, Filter: "gauss7", Channels: 1}, gateFull},
 		{"full sobel", Case{Variant: "cpu-naive", Op: convolve.SobelMagnitude, Width: 40, Height: 30, Type: convolve.Uint8, Channels: 1}, gateFull},
 		// 800x400x441 multiply-adds is above FullGateWork: windows.
-		{"windows zero", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "box21", Channels: 1}, GateWindows},
-		{"windows replicate", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Replicate, Channels: 1}, GateWindows},
-		{"windows wrap", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "dense21", Border: convolve.Wrap, Channels: 1}, GateWindows},
-		{"windows mirror", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Mirror, Channels: 1}, GateWindows},
+		{"windows zero", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "box21", Channels: 1}, gateWindowed},
+		{"windows replicate", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Replicate, Channels: 1}, gateWindowed},
+		{"windows wrap", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "dense21", Border: convolve.Wrap, Channels: 1}, gateWindowed},
+		{"windows mirror", Case{Variant: "cpu-naive", Width: 800, Height: 400, Filter: "gauss21", Border: convolve.Mirror, Channels: 1}, gateWindowed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,7 +245,7 @@ func TestNaiveULP(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := int64(9)
-			if mode == GateWindows {
+			if mode == gateWindowed {
 				want = 3
 			}
 			if ulp != want {
@@ -335,7 +335,7 @@ func TestGateModelFFTWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mode != GateWindows || !m.OK() || m.N == 0 {
+	if mode != gateWindowed || !m.OK() || m.N == 0 {
 		t.Fatalf("cpu-fft under fft64: mode %s, metrics %v; want a windowed gate that passes", mode, m)
 	}
 	terms, err := verify.Terms(p, in)
@@ -363,7 +363,7 @@ func TestGateModelWindowsBoundOfWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gateModeOf(p) != GateWindows {
+	if gateModeOf(p) != gateWindowed {
 		t.Fatalf("%v: not a windowed gate", p)
 	}
 	in, err := NewInput(p, 3)
@@ -391,7 +391,7 @@ func TestGateModelWindowsBoundOfWhole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if mode != GateWindows || got.OK() != tt.want {
+			if mode != gateWindowed || got.OK() != tt.want {
 				t.Errorf("%v: ref %v + %v (of %v) at (%d,%d,%d): %s gate %v, want OK %v", m, r, float64(tt.v)-r, d, x, y, ch, mode, got, tt.want)
 			}
 		}

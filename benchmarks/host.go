@@ -137,21 +137,8 @@ func configLines(h Host, sweep string, cpuThreads int, cpuCap int64) []string {
 // returns (with env, the value of CONVBENCH_CROSSOVER), or auto's
 // heuristic.
 func crossoverLine(gpu, env string, load func() (*crossover.Set, error)) string {
-	if env == "off" {
-		return runfile.ConfigLine(runfile.KeyCrossover, "off ("+crossover.EnvVar+"=off): auto's heuristic")
-	}
-	set, err := load()
-	if err != nil {
-		return runfile.ConfigLine(runfile.KeyCrossover, "unreadable ("+err.Error()+"): auto's heuristic")
-	}
-	src := set.Source(gpu)
-	if src == "" {
-		return runfile.ConfigLine(runfile.KeyCrossover, "no table for "+gpu+": auto's heuristic")
-	}
-	if env != "" {
-		src += " (" + crossover.EnvVar + "=" + env + ")"
-	}
-	return runfile.ConfigLine(runfile.KeyCrossover, src+" for auto's paths, its heuristic where it has no entry")
+	return tableLine(runfile.KeyCrossover, crossover.EnvVar, gpu, env, load,
+		"auto's heuristic", " for auto's paths, its heuristic where it has no entry")
 }
 
 // tuningLine is the configuration line that says where the run's GPU
@@ -159,19 +146,28 @@ func crossoverLine(gpu, env string, load func() (*crossover.Set, error)) string 
 // from the set load returns (with env, the value of CONVBENCH_TUNING), or
 // the families' defaults.
 func tuningLine(gpu, env string, load func() (*tuning.Set, error)) string {
+	return tableLine(runfile.KeyTuning, tuning.EnvVar, gpu, env, load,
+		"family defaults", " for unset tunables, family defaults where it has no entry")
+}
+
+// tableLine is the configuration line key that names the source of gpu's
+// table in the set load returns, with env, the value of envVar, and then
+// use; or, where env is "off", the set cannot be read or holds no table
+// for gpu, why, and fallback, what the run takes in its place.
+func tableLine[S interface{ Source(gpu string) string }](key, envVar, gpu, env string, load func() (S, error), fallback, use string) string {
 	if env == "off" {
-		return runfile.ConfigLine(runfile.KeyTuning, "off ("+tuning.EnvVar+"=off): family defaults")
+		return runfile.ConfigLine(key, "off ("+envVar+"=off): "+fallback)
 	}
 	set, err := load()
 	if err != nil {
-		return runfile.ConfigLine(runfile.KeyTuning, "unreadable ("+err.Error()+"): family defaults")
+		return runfile.ConfigLine(key, "unreadable ("+err.Error()+"): "+fallback)
 	}
 	src := set.Source(gpu)
 	if src == "" {
-		return runfile.ConfigLine(runfile.KeyTuning, "no table for "+gpu+": family defaults")
+		return runfile.ConfigLine(key, "no table for "+gpu+": "+fallback)
 	}
 	if env != "" {
-		src += " (" + tuning.EnvVar + "=" + env + ")"
+		src += " (" + envVar + "=" + env + ")"
 	}
-	return runfile.ConfigLine(runfile.KeyTuning, src+" for unset tunables, family defaults where it has no entry")
+	return runfile.ConfigLine(key, src+use)
 }

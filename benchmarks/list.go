@@ -45,7 +45,7 @@ func WriteList(w io.Writer, vs []convolve.Variant) error {
 		}
 	}
 	b.WriteString("presets (-sweep takes their names):\n")
-	for _, p := range Presets() {
+	for _, p := range presets {
 		writeWrapped(&b, p.Name+": "+p.Summary, "  ", "    ")
 		sweeps, parts := p.Sweeps()
 		for i, a := range sweeps {

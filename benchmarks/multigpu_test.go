@@ -96,17 +96,17 @@ func TestHostCopyBound(t *testing.T) {
 		devs  []int
 		links float64
 	}{{nil, 1}, {[]int{0}, 1}, {[]int{0, 0}, 1}, {[]int{0, 1}, 2}} {
-		got := HostCopyBound(p, tc.devs, 25, 20, 0)
+		got := hostCopyBound(p, tc.devs, 25, 20, 0)
 		if d := got - time.Duration(float64(want)/tc.links); d < -time.Microsecond || d > time.Microsecond {
 			t.Errorf("devices %v: bound %v, want %v", tc.devs, got, time.Duration(float64(want)/tc.links))
 		}
 	}
-	if HostCopyBound(p, nil, 0, 20, 0) != 0 {
+	if hostCopyBound(p, nil, 0, 20, 0) != 0 {
 		t.Error("a bound without the H2D bandwidth")
 	}
 	// Both ways at once at 30 GB/s: 2 x 8192^2 x 4 bytes take longer than
 	// the output alone at 20.
-	if got, want := HostCopyBound(p, nil, 25, 20, 30), time.Duration(2*bytes/30); got-want < -time.Microsecond || got-want > time.Microsecond {
+	if got, want := hostCopyBound(p, nil, 25, 20, 30), time.Duration(2*bytes/30); got-want < -time.Microsecond || got-want > time.Microsecond {
 		t.Errorf("bound with the bidirectional bandwidth %v, want %v", got, want)
 	}
 }

@@ -130,10 +130,10 @@ func (n Noise) TargetFor(medianNs float64) float64 {
 	return n.Target
 }
 
-// Spread returns the median of xs and the relative half-width of its 95%
-// confidence interval in percent (see Noise); the spread is +Inf with
-// fewer than MinCISamples values or a median that is not positive.
-func Spread(xs []float64) (median, spread float64) {
+// spread returns the median of xs and the relative half-width of its 95%
+// confidence interval in percent (see Noise), +Inf with fewer than
+// MinCISamples values or a median that is not positive.
+func spread(xs []float64) (median, halfWidth float64) {
 	if len(xs) == 0 {
 		return math.NaN(), math.Inf(1)
 	}
@@ -196,24 +196,17 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 		return SampleSet{}, err
 	}
 	var set SampleSet
-	guard := g.On()
-	if guard {
-		st, err := g.Clocks.State()
-		if err != nil {
-			return set, fmt.Errorf("reading the GPU state: %w", err)
-		}
-		set.Start = st
+	var err error
+	if set.Start, err = g.state(); err != nil {
+		return set, err
 	}
 	start := now()
 	lastNote := start
 	nextCheck := max(n.MinSamples, MinCISamples)
 	for {
-		var before int
-		if guard {
-			var err error
-			if before, err = g.Clocks.SMClockMHz(); err != nil {
-				return set, fmt.Errorf("reading the SM clock: %w", err)
-			}
+		before, err := g.smClock()
+		if err != nil {
+			return set, err
 		}
 		s, err := take()
 		if err != nil {
@@ -222,18 +215,16 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 		if !(s.Per > 0) || math.IsInf(s.Per, 0) {
 			return set, fmt.Errorf("measured a time of %v ns per run", s.Per)
 		}
-		if guard {
-			after, err := g.Clocks.SMClockMHz()
-			if err != nil {
-				return set, fmt.Errorf("reading the SM clock: %w", err)
+		after, err := g.smClock()
+		if err != nil {
+			return set, err
+		}
+		if g.Throttled(min(before, after)) {
+			if set.Discarded < g.MaxRetakes {
+				set.Discarded++
+				continue
 			}
-			if g.Throttled(min(before, after)) {
-				if set.Discarded < g.MaxRetakes {
-					set.Discarded++
-					continue
-				}
-				set.KeptThrottled++
-			}
+			set.KeptThrottled++
 		}
 		set.Per = append(set.Per, s.Per)
 		set.Host = append(set.Host, s.Host)
@@ -245,7 +236,7 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 			// Testing every sample costs a sort each; every twentieth of
 			// the set's size keeps the cost linear.
 			nextCheck = k + max(1, k/20)
-			set.Median, set.Spread = Spread(set.Per)
+			set.Median, set.Spread = spread(set.Per)
 			set.Target = n.TargetFor(set.Median)
 			if set.Spread <= set.Target && (set.Elapsed >= n.MinTime || !n.short(set.Median)) {
 				set.Stop = stopNoise
@@ -258,21 +249,40 @@ func (n Noise) Collect(take func() (Sample, error), g *ClockGuard, now func() ti
 		}
 		if note != nil && t.Sub(lastNote) >= 5*time.Second {
 			lastNote = t
-			_, sp := Spread(set.Per)
+			_, sp := spread(set.Per)
 			note(fmt.Sprintf("sampling: %d samples, median-ci95 %s, %d discarded below the clock limit, %v elapsed",
 				k, percent(sp), set.Discarded, set.Elapsed.Round(time.Millisecond)))
 		}
 	}
-	set.Median, set.Spread = Spread(set.Per)
+	set.Median, set.Spread = spread(set.Per)
 	set.Target = n.TargetFor(set.Median)
-	if guard {
-		st, err := g.Clocks.State()
-		if err != nil {
-			return set, fmt.Errorf("reading the GPU state: %w", err)
-		}
-		set.End = st
+	set.End, err = g.state()
+	return set, err
+}
+
+// state reads the GPU's state where the guard is on; off, it is the zero
+// GPUState.
+func (g *ClockGuard) state() (GPUState, error) {
+	if !g.On() {
+		return GPUState{}, nil
 	}
-	return set, nil
+	st, err := g.Clocks.State()
+	if err != nil {
+		return st, fmt.Errorf("reading the GPU state: %w", err)
+	}
+	return st, nil
+}
+
+// smClock reads the SM clock where the guard is on; off, it is 0.
+func (g *ClockGuard) smClock() (int, error) {
+	if !g.On() {
+		return 0, nil
+	}
+	mhz, err := g.Clocks.SMClockMHz()
+	if err != nil {
+		return 0, fmt.Errorf("reading the SM clock: %w", err)
+	}
+	return mhz, nil
 }
 
 // percent formats a spread: "0.82%", or "none (too few samples)".

@@ -31,12 +31,12 @@ func TestSpread(t *testing.T) {
 		{"non-positive median", []float64{0, 0, 0, 0, 0, 0}, 0, inf},
 	}
 	for _, tt := range tests {
-		m, got := Spread(tt.xs)
+		m, got := spread(tt.xs)
 		if !(m == tt.median || math.IsNaN(m) && math.IsNaN(tt.median)) {
 			t.Errorf("%s: median %v, want %v", tt.name, m, tt.median)
 		}
 		if !(math.Abs(got-tt.want) < 1e-9 || math.IsInf(got, 1) && math.IsInf(tt.want, 1)) {
-			t.Errorf("%s: Spread(%v) = %v%%, want %v%%", tt.name, tt.xs, got, tt.want)
+			t.Errorf("%s: spread(%v) = %v%%, want %v%%", tt.name, tt.xs, got, tt.want)
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 // Every case name written today is its own pairing name.
 func TestPairingNameOfPresetCases(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range presets {
 		for _, gpu := range []bool{false, true} {
 			ex := p.Expand(Env{GPU: gpu, Pinned: true, Variants: convolve.Variants()})
 			for _, c := range ex.Cases {

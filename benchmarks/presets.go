@@ -152,58 +152,57 @@ func (a Axes) withDefaults() Axes {
 }
 
 // cases lists the sweep's candidate cases with o's axes in place of its
-// own, variant patterns unresolved.
+// own, variant patterns unresolved: the cross product of the axes, the
+// first varying slowest, with memories only for total-time cases and each
+// variant's own tunes.
 func (s sweep) cases(o Axes) []Case {
 	a := s.axes().Override(o).withDefaults()
 	opts := s.opts
 	if len(opts) == 0 {
 		opts = []Opts{defaultOpts}
 	}
-	var out []Case
-	for _, v := range a.Variants {
-		tunes := s.tunes[v]
-		if len(tunes) == 0 {
-			tunes = []string{""}
+	cs := []Case{{Image: a.Image, ULP: len(s.opts) > 0}}
+	cs = cross(cs, each(a.Variants), func(c *Case, v string) { c.Variant = v })
+	cs = cross(cs, each(a.Sizes), func(c *Case, sz [2]int) { c.Width, c.Height = sz[0], sz[1] })
+	cs = cross(cs, each(a.Filters), func(c *Case, f FilterChoice) { c.Op, c.Filter, c.Weights = f.Op, f.Spec, f.Weights })
+	cs = cross(cs, each(a.Types), func(c *Case, t convolve.ElemType) { c.Type = t })
+	cs = cross(cs, each(a.Channels), func(c *Case, ch int) { c.Channels = ch })
+	cs = cross(cs, each(a.Layouts), func(c *Case, l convolve.Layout) { c.Layout = l })
+	cs = cross(cs, each(a.Borders), func(c *Case, b convolve.Border) { c.Border = b })
+	cs = cross(cs, each(a.Modes), func(c *Case, m convolve.Mode) { c.Mode = m })
+	cs = cross(cs, each(a.Blocks), func(c *Case, b convolve.Block) { c.Block = b })
+	cs = cross(cs, each(a.Timings), func(c *Case, t TimingChoice) { c.Timing, c.Cache = t.Timing, t.Cache })
+	cs = cross(cs, func(c Case) []Memory {
+		if c.Timing == totalTiming {
+			return a.Mems
 		}
-		for _, sz := range a.Sizes {
-			for _, f := range a.Filters {
-				for _, typ := range a.Types {
-					for _, ch := range a.Channels {
-						for _, lay := range a.Layouts {
-							for _, bo := range a.Borders {
-								for _, mode := range a.Modes {
-									for _, b := range a.Blocks {
-										for _, t := range a.Timings {
-											ms := []Memory{""}
-											if t.Timing == totalTiming {
-												ms = a.Mems
-											}
-											for _, m := range ms {
-												for _, op := range opts {
-													for _, tu := range tunes {
-														for _, g := range a.GPUs {
-															out = append(out, Case{
-																Variant: v, Op: f.Op, Width: sz[0], Height: sz[1], Filter: f.Spec, Weights: f.Weights,
-																Block: b, Border: bo, Mode: mode, Type: typ, Channels: ch,
-																Layout: lay, Cache: t.Cache, Timing: t.Timing, Mem: m, Opts: op, Tune: tu, GPUs: g,
-																Image: a.Image, ULP: len(s.opts) > 0,
-															})
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
+		return []Memory{""}
+	}, func(c *Case, m Memory) { c.Mem = m })
+	cs = cross(cs, each(opts), func(c *Case, op Opts) { c.Opts = op })
+	cs = cross(cs, func(c Case) []string {
+		if t := s.tunes[c.Variant]; len(t) > 0 {
+			return t
+		}
+		return []string{""}
+	}, func(c *Case, tu string) { c.Tune = tu })
+	return cross(cs, each(a.GPUs), func(c *Case, g string) { c.GPUs = g })
+}
+
+// cross is each case of cs once for each of the values vals gives it, in
+// order, with set setting the value.
+func cross[T any](cs []Case, vals func(Case) []T, set func(*Case, T)) []Case {
+	var out []Case
+	for _, c := range cs {
+		for _, v := range vals(c) {
+			set(&c, v)
+			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// each gives every case the values vs.
+func each[T any](vs []T) func(Case) []T { return func(Case) []T { return vs } }
 
 var (
 	report000Variants = []string{"cpu-naive", "gpu-naive", "gpu-const", "gpu-shared"}
@@ -332,7 +331,8 @@ var planSweeps = []sweep{
 	{variants: []string{"gpu-rgb2yuv"}, op: convolve.RGBToYUV, sizes: squares(1024), typ: convolve.Uint8, ch: 3, choices: planChoices},
 }
 
-// presets is every preset, in the order Presets lists them.
+// presets is every preset: single experiments first, then the
+// per-report unions and "all".
 var presets = []Preset{
 	{Name: "000-image-size", Report: "000", Summary: "Gaussian 3x3, 16x16 blocks, images 256..4096 (tables 5.5, 5.6)",
 		sweeps: []sweep{{variants: report000Variants, sizes: squares(256, 512, 1024, 2048, 4096),
@@ -503,10 +503,6 @@ var presets = []Preset{
 	{Name: "all", Summary: "every report's experiments and the default set", parts: []string{"000", "001", "002", "003", "004", "default"}},
 }
 
-// Presets returns every preset, single experiments first, then the
-// per-report unions and "all".
-func Presets() []Preset { return slices.Clone(presets) }
-
 // lookupPreset returns the preset with that name.
 func lookupPreset(name string) (Preset, error) {
 	for _, p := range presets {
@@ -536,6 +532,14 @@ func (p Preset) Candidates() []Case {
 type candidate struct {
 	Case
 	except []string
+}
+
+// keep is matched less the names the candidate's except patterns match
+// among names.
+func (cand candidate) keep(matched, names []string) []string {
+	return slices.DeleteFunc(matched, func(name string) bool {
+		return slices.ContainsFunc(cand.except, func(pattern string) bool { return slices.Contains(matchVariants(pattern, names), name) })
+	})
 }
 
 func (p Preset) candidates(o Axes) []candidate {
@@ -619,10 +623,7 @@ func (p Preset) Expand(env Env) Expansion {
 		if len(matched) == 0 {
 			note(fmt.Sprintf("variant %s: not registered, its cases are left out", cand.Variant))
 		}
-		matched = slices.DeleteFunc(matched, func(name string) bool {
-			return slices.ContainsFunc(cand.except, func(pattern string) bool { return slices.Contains(matchVariants(pattern, names), name) })
-		})
-		for _, name := range matched {
+		for _, name := range cand.keep(matched, names) {
 			d := byName[name]
 			c, why := p.variantCase(cand.Case, d, env)
 			if why != "" {
@@ -655,9 +656,6 @@ func (p Preset) Expand(env Env) Expansion {
 			}
 			if err == nil {
 				err = checkCase(c, d, prob)
-			}
-			if ce, ok := err.(*convolve.CapabilityError); ok {
-				ce.Variant = name
 			}
 			if err != nil {
 				if cand.Variant != name {
@@ -716,7 +714,8 @@ func (p Preset) variantCase(c Case, d convolve.Description, env Env) (Case, stri
 
 // checkCase is why variant d refuses case c of problem prob (its
 // tunables, its capabilities for the problem and the configuration, graph
-// replay), or nil.
+// replay), a *convolve.CapabilityError naming d where they refuse it, or
+// nil.
 func checkCase(c Case, d convolve.Description, prob convolve.Problem) error {
 	var err error
 	if c.Tune != tuneUntuned {
@@ -730,6 +729,9 @@ func checkCase(c Case, d convolve.Description, prob convolve.Problem) error {
 	}
 	if err == nil && c.GPU && c.Timing == graphTiming && d.Caps.NoGraphReplay {
 		err = &convolve.CapabilityError{What: "timing", Value: string(graphTiming) + " (its runs are not replayed from CUDA graphs; time it with timing=kernel)"}
+	}
+	if ce, ok := err.(*convolve.CapabilityError); ok {
+		ce.Variant = d.Name
 	}
 	return err
 }

@@ -18,7 +18,7 @@ import (
 // skips it as unsupported; the test names those cases.
 func TestPresetsSupportedOnKnownDevices(t *testing.T) {
 	env := Env{GPU: true, GPUs: 2, Pinned: true, CPUCap: DefaultCPUCap, Variants: convolve.Variants()}
-	for _, p := range Presets() {
+	for _, p := range presets {
 		cases, skipped := 0, map[string]int{}
 		for _, c := range p.Expand(env).Cases {
 			if !c.GPU {

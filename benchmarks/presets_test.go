@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,7 +32,7 @@ func fakes() []convolve.Variant {
 }
 
 func TestPresetsWellFormed(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range presets {
 		cands := p.Candidates()
 		if len(cands) == 0 {
 			t.Errorf("preset %s has no cases", p.Name)
@@ -154,7 +155,7 @@ func TestExpand(t *testing.T) {
 		}
 		names[c.Name()] = true
 	}
-	for _, q := range Presets() {
+	for _, q := range presets {
 		if q.Report == "" && q.Name != "default" {
 			continue
 		}
@@ -667,5 +668,30 @@ func TestExpandExcept(t *testing.T) {
 	p.override = Axes{Variants: []string{"gpu-shared"}}
 	if got := strings.Join(axis(p.Expand(env).Cases, "variant"), ","); got != "gpu-shared" {
 		t.Errorf("with -variants gpu-shared: variants %s, want gpu-shared", got)
+	}
+}
+
+// cross repeats each case for each of its values, the earlier axes
+// varying slowest, and an axis without values leaves no case.
+func TestCross(t *testing.T) {
+	widths := each([]int{1, 2})
+	setW := func(c *Case, w int) { c.Width = w }
+	for _, tt := range []struct {
+		name string
+		got  []Case
+		want []string
+	}{
+		{"one axis", cross([]Case{{Variant: "a"}, {Variant: "b"}}, widths, setW), []string{"a1", "a2", "b1", "b2"}},
+		{"by case", cross([]Case{{Variant: "a"}, {Variant: "bb"}}, func(c Case) []int { return []int{len(c.Variant)} }, setW), []string{"a1", "bb2"}},
+		{"no values", cross([]Case{{Variant: "a"}}, each([]int(nil)), setW), nil},
+		{"no cases", cross(nil, widths, setW), nil},
+	} {
+		var got []string
+		for _, c := range tt.got {
+			got = append(got, fmt.Sprintf("%s%d", c.Variant, c.Width))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

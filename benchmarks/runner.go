@@ -27,7 +27,7 @@ type Device interface {
 
 // Peaks are the device limits the %peak metrics divide by, and the CPU's
 // measured ceilings the %copy-bw and %peak-fma metrics of CPU cases
-// divide by (reportCPU).
+// divide by (cpuMode.reportPeaks).
 type Peaks struct {
 	CopyGBps   float64 // measured device copy bandwidth, bytes read + written
 	FP32GFLOPs float64 // FP32 peak
@@ -307,10 +307,6 @@ func (r *Runner) lookup(name string) (convolve.Variant, error) {
 	return convolve.Lookup(name)
 }
 
-// settingPrefix begins the line a Runner writes to Settings for a case
-// (runfile.SettingLine).
-const settingPrefix = runfile.SettingPrefix
-
 // settingNote is the progress note naming the block and tunables a plan
 // runs with and where they came from (its tuning table, its family's
 // defaults, or the case), for plans that say (convolve.TunedPlan); ""
@@ -398,7 +394,7 @@ func (r *Runner) Run(b *testing.B, c Case) {
 		if r.cur.setting != "" {
 			r.Progress.Note(r.cur.setting)
 			if r.Settings != nil {
-				fmt.Fprintf(r.Settings, "%s%s: %s\n", settingPrefix, name, r.cur.setting)
+				fmt.Fprintf(r.Settings, "%s%s: %s\n", runfile.SettingPrefix, name, r.cur.setting)
 			}
 		}
 	}
@@ -450,17 +446,15 @@ func (r *Runner) Run(b *testing.B, c Case) {
 // cases have none (Omitted energyOff, and no Detail), nor do plan-timing
 // cases and cases on other GPUs.
 func (r *Runner) lineEnergy(c Case, use EnergyUse) LineEnergy {
-	if !c.GPU {
-		return LineEnergy{Omitted: energyOff}
-	}
-	if e, ok := modeOf(c).noEnergy(); ok && r.Energy.On() {
+	mode := modeOf(c)
+	if e, ok := mode.noEnergy(r.Energy.On()); ok {
 		return e
 	}
 	if r.Energy.On() && !meteredDevices(c.GPUs) {
 		return LineEnergy{Omitted: energyOtherGPU, Detail: "gpus=" + c.GPUs}
 	}
 	e := r.Energy.PerRun(use)
-	if e.Omitted == energyShortSpan && flushesL2(c) {
+	if e.Omitted == energyShortSpan && mode.flushesL2() {
 		e.Omitted = energyColdShort
 	}
 	return e
@@ -529,38 +523,21 @@ func (r *Runner) noise() Noise {
 // runs no energy phase: its energy is its samples', without the flushes,
 // or none.
 func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, EnergyUse, error) {
-	if !c.GPU && r.CPUThreads > 0 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
+	if n := s.mode.threads(r); n > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
 	noise := r.noise()
 	run, prepare, oneRun := s.mode.runs(r, s)
 	if s.batch == 0 {
-		start := time.Now()
-		if oneRun {
-			s.batch = 1
-		} else {
-			k, err := batch(func(k int) (time.Duration, error) {
-				d, _, err := run(k)
-				return d, err
-			}, noise.SampleTime, maxBatch)
-			if err != nil {
-				return SampleSet{}, EnergyUse{}, err
-			}
-			s.batch = k
-		}
-		if s.mode.warmsUp() {
-			n, err := warmUp(prepare, run, s.batch, start, noise.WarmUp)
-			if err != nil {
-				return SampleSet{}, EnergyUse{}, fmt.Errorf("warm-up: %w", err)
-			}
-			s.warmRuns, s.warmTime = n, time.Since(start)
+		if err := s.sizeBatch(run, prepare, oneRun, noise); err != nil {
+			return SampleSet{}, EnergyUse{}, err
 		}
 	}
 	k := s.batch
 	s.plans, s.compiles, s.hits = 0, 0, 0 // the line's own
 	var guard *ClockGuard
 	var meter *EnergyMeter
-	if clockGuarded(c) {
+	if s.mode.guarded() {
 		guard = r.Guard
 		if meteredDevices(c.GPUs) {
 			meter = r.Energy
@@ -584,7 +561,7 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 	if err != nil || !meter.On() || !energyPhased(c) || set.Energy.Span >= meter.minSpan() {
 		return set, set.Energy, err
 	}
-	host, _ := Spread(set.Host)
+	host, _ := spread(set.Host)
 	use, err := meter.Phase(time.Duration(math.Round(host)), k, time.Now, func(n int) error {
 		_, _, err := run(n)
 		return err
@@ -593,6 +570,33 @@ func (r *Runner) sample(c Case, s *caseState, note func(string)) (SampleSet, Ene
 		return set, use, fmt.Errorf("energy phase: %w", err)
 	}
 	return set, use, nil
+}
+
+// sizeBatch sets the case's batch, the runs of one sample (one with
+// oneRun, else the fewest lasting noise.SampleTime), and, for a mode that
+// warms up, times batches of run and discards them until noise.WarmUp has
+// passed since the sizing began (warmUp).
+func (s *caseState) sizeBatch(run runFunc, prepare func() error, oneRun bool, noise Noise) error {
+	start := time.Now()
+	k := 1
+	if !oneRun {
+		var err error
+		if k, err = batch(func(k int) (time.Duration, error) {
+			d, _, err := run(k)
+			return d, err
+		}, noise.SampleTime, maxBatch); err != nil {
+			return err
+		}
+	}
+	s.batch = k
+	if s.mode.warmsUp() {
+		n, err := warmUp(prepare, run, s.batch, start, noise.WarmUp)
+		if err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+		s.warmRuns, s.warmTime = n, time.Since(start)
+	}
+	return nil
 }
 
 // warmUp times batches of k runs with run, each after prepare where it is
@@ -615,22 +619,15 @@ func warmUp(prepare func() error, run runFunc, k int, start time.Time, d time.Du
 	return n, nil
 }
 
-// flushesL2 reports whether c's samples flush L2 before each timed run:
-// a GPU case of kernel or graph timing with a cold cache, one run a
-// sample.
-func flushesL2(c Case) bool { return modeOf(c).flushesL2() }
-
 // energyPhased reports whether lines of c whose samples span too little
 // time for an energy meter that is on run an energy phase: those of GPU
-// cases timing device work (clockGuarded) on the metered GPU alone
-// (meteredDevices) without an L2 flush before each run (flushesL2).
+// cases timing device work (timingMode.guarded) on the metered GPU alone
+// (meteredDevices) without an L2 flush before each run
+// (timingMode.flushesL2).
 func energyPhased(c Case) bool {
-	return clockGuarded(c) && meteredDevices(c.GPUs) && !flushesL2(c)
+	m := modeOf(c)
+	return m.guarded() && meteredDevices(c.GPUs) && !m.flushesL2()
 }
-
-// clockGuarded reports whether the clock guard watches c's samples
-// (timingMode.guarded): those of GPU cases that time device work.
-func clockGuarded(c Case) bool { return modeOf(c).guarded() }
 
 // copyBWPercent is the share of the device's measured copy bandwidth
 // (copyGBps, bytes read plus written per second, as gpu-copy-gbps) that
@@ -656,7 +653,7 @@ func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnerg
 	fmt.Fprintf(&sb, "%d samples of %d runs, median %v, median-ci95 %s (target %.2f%%), stopped by %s after %v",
 		len(set.Per), r.cur.batch, time.Duration(math.Round(set.Median)), percent(set.Spread), set.Target, set.Stop, set.Elapsed.Round(time.Millisecond))
 	sb.WriteString(r.cur.mode.note(r.cur))
-	if clockGuarded(c) && r.Guard.On() {
+	if r.cur.mode.guarded() && r.Guard.On() {
 		fmt.Fprintf(&sb, "; %d samples below %d MHz discarded and taken again", set.Discarded, r.Guard.LimitMHz())
 		if set.KeptThrottled > 0 {
 			fmt.Fprintf(&sb, ", %d more kept after %d retakes (the GPU stays throttled)", set.KeptThrottled, r.Guard.MaxRetakes)
@@ -677,75 +674,74 @@ func (r *Runner) lineNote(c Case, set SampleSet, use EnergyUse, energy LineEnerg
 }
 
 // report adds the case's metrics: the medians of the sample set, the
-// rates derived from the case's time, the energy of one run and the
-// work per joule where the line has it (energy), the set's spread and
-// size, and the clock guard's counts and readings.
+// rates derived from the case's time and the shares of the hardware's
+// limits they reach (timingMode.reportPeaks), the energy of one run and
+// the work per joule where the line has it (energy), or what its mode
+// reports in their place (timingMode.reportOwn); the set's spread and
+// size, and the clock guard's counts and readings where it watches the
+// case.
 func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet, energy LineEnergy) {
 	per := time.Duration(math.Round(set.Median))
 	if per <= 0 {
 		b.Fatalf("%s: measured a non-positive time %v per operation", c.Variant, per)
 	}
-	host, _ := Spread(set.Host)
+	host, _ := spread(set.Host)
 	b.ReportMetric(host, "ns/op")
-	mode := modeOf(c)
-	if mode.reportOwn(b, r.cur, set) {
-		return
-	}
-	if u := mode.timeUnit(); u != "" {
-		b.ReportMetric(set.Median, u)
-	}
-	tp := convolve.ThroughputOf(p)
-	b.ReportMetric(tp.MPixPerSec(per), "MPix/s")
-	gbs := tp.GBPerSec(per)
-	b.ReportMetric(gbs, "GB/s")
-	if p.Op != convolve.RGBToYUV {
-		gf := tp.GFLOPPerSec(per)
-		b.ReportMetric(gf, "GFLOP/s")
-		if c.GPU && r.Peaks.FP32GFLOPs > 0 {
-			b.ReportMetric(convolve.PercentOf(gf, r.Peaks.FP32GFLOPs), "%peak-fp32")
+	mode := r.cur.mode
+	if !mode.reportOwn(b, r.cur) {
+		if u := mode.timeUnit(); u != "" {
+			b.ReportMetric(set.Median, u)
 		}
-	}
-	if energy.Reported() {
-		b.ReportMetric(energy.MJPerRun, "mJ/op")
-		if p.Op != convolve.RGBToYUV {
-			b.ReportMetric(GFLOPPerJoule(tp.Flops(), energy.MJPerRun), "GFLOP/J")
+		reportRates(b, p, per, energy)
+		mode.reportPeaks(r, b, c, p, per)
+		if eff, ok := r.scaling(c, set.Median); ok {
+			b.ReportMetric(eff, "scaling-eff")
 		}
-	}
-	if c.GPU && r.Peaks.CopyGBps > 0 {
-		b.ReportMetric(convolve.PercentOf(gbs, r.Peaks.CopyGBps), "%peak-bw")
-		b.ReportMetric(copyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
-	}
-	if mode.copyBound() {
-		if bound := HostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
-			b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
-			b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")
-		}
-	}
-	if eff, ok := r.scaling(c, set.Median); ok {
-		b.ReportMetric(eff, "scaling-eff")
-	}
-	if !c.GPU {
-		r.reportCPU(b, r.cur.plan, gbs, per)
 	}
 	b.ReportMetric(set.Spread, "median-ci95-%")
 	b.ReportMetric(float64(len(set.Per)), "samples")
-	if c.GPU && r.Guard.On() {
-		b.ReportMetric(float64(set.Discarded), "throttled-samples")
-		b.ReportMetric(float64(set.KeptThrottled), "throttled-kept")
-		b.ReportMetric(float64(set.Start.SMClockMHz), "sm-mhz-start")
-		b.ReportMetric(float64(set.End.SMClockMHz), "sm-mhz-end")
-		if set.Start.HasPower && set.End.HasPower {
-			b.ReportMetric(set.Start.PowerW, "power-w-start")
-			b.ReportMetric(set.End.PowerW, "power-w-end")
-		}
-		if set.Start.HasTemp && set.End.HasTemp {
-			b.ReportMetric(float64(set.Start.TempC), "temp-c-start")
-			b.ReportMetric(float64(set.End.TempC), "temp-c-end")
+	if mode.guarded() && r.Guard.On() {
+		reportGuard(b, set)
+	}
+}
+
+// reportRates reports the pixels, bytes and FLOPs a second of a run of p
+// taking per, and the energy of one run and the FLOPs per joule where the
+// line has it (energy); RGB->YUV counts no FLOPs.
+func reportRates(b *testing.B, p convolve.Problem, per time.Duration, energy LineEnergy) {
+	tp := convolve.ThroughputOf(p)
+	b.ReportMetric(tp.MPixPerSec(per), "MPix/s")
+	b.ReportMetric(tp.GBPerSec(per), "GB/s")
+	flops := p.Op != convolve.RGBToYUV
+	if flops {
+		b.ReportMetric(tp.GFLOPPerSec(per), "GFLOP/s")
+	}
+	if energy.Reported() {
+		b.ReportMetric(energy.MJPerRun, "mJ/op")
+		if flops {
+			b.ReportMetric(gflopPerJoule(tp.Flops(), energy.MJPerRun), "GFLOP/J")
 		}
 	}
 }
 
-// HostCopyBound is the least time a run of p that copies its input from
+// reportGuard reports the clock guard's counts of the sample set and the
+// GPU's state before and after it.
+func reportGuard(b *testing.B, set SampleSet) {
+	b.ReportMetric(float64(set.Discarded), "throttled-samples")
+	b.ReportMetric(float64(set.KeptThrottled), "throttled-kept")
+	b.ReportMetric(float64(set.Start.SMClockMHz), "sm-mhz-start")
+	b.ReportMetric(float64(set.End.SMClockMHz), "sm-mhz-end")
+	if set.Start.HasPower && set.End.HasPower {
+		b.ReportMetric(set.Start.PowerW, "power-w-start")
+		b.ReportMetric(set.End.PowerW, "power-w-end")
+	}
+	if set.Start.HasTemp && set.End.HasTemp {
+		b.ReportMetric(float64(set.Start.TempC), "temp-c-start")
+		b.ReportMetric(float64(set.End.TempC), "temp-c-end")
+	}
+}
+
+// hostCopyBound is the least time a run of p that copies its input from
 // pinned host memory and its output back can take
 // (convolve.HostCopyBound): the input's bytes at h2dGBps and the
 // output's at d2hGBps, the two directions overlapped but together no
@@ -753,7 +749,7 @@ func (r *Runner) report(b *testing.B, c Case, p convolve.Problem, set SampleSet,
 // (distinct ordinals, each with its own link as the one measured;
 // logical devices of one GPU share its link). It is 0 when a one-way
 // bandwidth is not known.
-func HostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
+func hostCopyBound(p convolve.Problem, devs []int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
 	in, out := p.Input.Packed(), p.OutputGeometry()
 	return convolve.HostCopyBound(int64(in.Len())*int64(in.Type.Size()), int64(out.Len())*int64(out.Type.Size()),
 		max(1, distinct(devs)), h2dGBps, d2hGBps, bothGBps)
@@ -843,8 +839,8 @@ func (r *Runner) Probe(c Case, budget time.Duration) (time.Duration, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	if !c.GPU && r.CPUThreads > 0 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.CPUThreads))
+	if n := s.mode.threads(r); n > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
 	var best time.Duration
 	start := time.Now()

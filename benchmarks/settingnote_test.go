@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 type tunedPlan struct {
@@ -68,7 +69,7 @@ func TestRunnerWritesSettings(t *testing.T) {
 		}
 		want := ""
 		if tuned {
-			want = settingPrefix + c.Name() + ": config: block=8x8, path cpu-naive, chosen by test\n"
+			want = runfile.SettingPrefix + c.Name() + ": config: block=8x8, path cpu-naive, chosen by test\n"
 		}
 		if got := settings.String(); got != want {
 			t.Errorf("tuned %v: settings %q, want %q", tuned, got, want)

@@ -38,19 +38,27 @@ type timingMode interface {
 	// timed run.
 	flushesL2() bool
 	// noEnergy is why lines of the case carry no energy whatever the
-	// meter reads, when ok.
-	noEnergy() (e LineEnergy, ok bool)
+	// meter reads, when ok; meterOn says whether the meter is on.
+	noEnergy(meterOn bool) (e LineEnergy, ok bool)
 	// reportOwn reports the metrics of a line whose time is not a run's
 	// and returns true, or reports nothing and returns false.
-	reportOwn(b *testing.B, s *caseState, set SampleSet) bool
+	reportOwn(b *testing.B, s *caseState) bool
 	// timeUnit is the unit of the case's own median (gpu-ns/op,
 	// total-ns/op), or "" when ns/op, the host's, is all.
 	timeUnit() string
-	// copyBound reports whether lines carry the host-copy bound
-	// (copy-bound-ns/op, %copy-bound).
-	copyBound() bool
+	// reportPeaks reports the shares of the hardware's limits that a run
+	// of p taking per reaches: the device's peaks for GPU runs (and the
+	// host-copy bound of total-time ones), the CPU's ceilings for CPU
+	// runs.
+	reportPeaks(r *Runner, b *testing.B, c Case, p convolve.Problem, per time.Duration)
+	// threads is GOMAXPROCS while the case's runs are timed, or 0 to
+	// keep it.
+	threads(r *Runner) int
 	// note is the mode's part of a line's progress note, or "".
 	note(s *caseState) string
+	// nominal is the time of one run of GPU case c at the nominal rates
+	// the sweep's estimate assumes (EstimateSweep).
+	nominal(c Case) time.Duration
 }
 
 // runFunc times k runs and returns the case's time and the host's.
@@ -75,8 +83,9 @@ func modeOf(c Case) timingMode {
 	return totalMode{}
 }
 
-// modeDefaults are the answers of a mode that times runs of a plan in
-// batches with no preparation of its own and reports only their rates.
+// modeDefaults are the answers of a GPU mode that times batches of the
+// plan's runs with the host clock (runs) with no preparation of its own,
+// keeps GOMAXPROCS, and reports their rates and the device's peaks.
 type modeDefaults struct{}
 
 func (modeDefaults) beforePlan(*Runner, *caseState) error                    { return nil }
@@ -84,15 +93,30 @@ func (modeDefaults) ready(*Runner, Case, *caseState, convolve.Variant) error { r
 func (modeDefaults) warmsUp() bool                                           { return true }
 func (modeDefaults) guarded() bool                                           { return true }
 func (modeDefaults) flushesL2() bool                                         { return false }
-func (modeDefaults) noEnergy() (LineEnergy, bool)                            { return LineEnergy{}, false }
-func (modeDefaults) reportOwn(*testing.B, *caseState, SampleSet) bool        { return false }
+func (modeDefaults) noEnergy(bool) (LineEnergy, bool)                        { return LineEnergy{}, false }
+func (modeDefaults) reportOwn(*testing.B, *caseState) bool                   { return false }
 func (modeDefaults) timeUnit() string                                        { return "" }
-func (modeDefaults) copyBound() bool                                         { return false }
+func (modeDefaults) threads(*Runner) int                                     { return 0 }
 func (modeDefaults) note(*caseState) string                                  { return "" }
+func (modeDefaults) nominal(c Case) time.Duration                            { return nominalRun(c, false) }
 
-// hostRuns times k runs of the case's Plan.Run with the host clock, the
+// reportPeaks reports the shares of the device's FP32 peak (not for
+// RGB->YUV, which counts no FLOPs) and copy bandwidth that a run of p
+// taking per reaches, where they were measured.
+func (modeDefaults) reportPeaks(r *Runner, b *testing.B, _ Case, p convolve.Problem, per time.Duration) {
+	tp := convolve.ThroughputOf(p)
+	if p.Op != convolve.RGBToYUV && r.Peaks.FP32GFLOPs > 0 {
+		b.ReportMetric(convolve.PercentOf(tp.GFLOPPerSec(per), r.Peaks.FP32GFLOPs), "%peak-fp32")
+	}
+	if r.Peaks.CopyGBps > 0 {
+		b.ReportMetric(convolve.PercentOf(tp.GBPerSec(per), r.Peaks.CopyGBps), "%peak-bw")
+		b.ReportMetric(copyBWPercent(p, per, r.Peaks.CopyGBps), "%copy-bw")
+	}
+}
+
+// runs times k runs of the case's Plan.Run with the host clock, the
 // case's time and the host's alike.
-func hostRuns(s *caseState) runFunc {
+func (modeDefaults) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
 	return func(k int) (time.Duration, time.Duration, error) {
 		t0 := time.Now()
 		for range k {
@@ -102,16 +126,38 @@ func hostRuns(s *caseState) runFunc {
 		}
 		d := time.Since(t0)
 		return d, d, nil
-	}
+	}, nil, false
 }
 
 // cpuMode times Plan.Run of a CPU variant with the host clock.
 type cpuMode struct{ modeDefaults }
 
-func (cpuMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
-	return hostRuns(s), nil, false
+func (cpuMode) guarded() bool         { return false }
+func (cpuMode) threads(r *Runner) int { return r.CPUThreads }
+func (cpuMode) noEnergy(bool) (LineEnergy, bool) {
+	return LineEnergy{Omitted: energyOff}, true
 }
-func (cpuMode) guarded() bool { return false }
+
+// reportPeaks reports a CPU run's shares of the CPU's measured ceilings:
+// %copy-bw, its GB/s (input read and output written once) as a
+// percentage of cpu-copy-gbps; and for a plan that is a FLOPCounter,
+// exec-GFLOP/s, the operations it executed per second, and %peak-fma,
+// that rate as a percentage of cpu-fma-gflops. A ceiling not measured,
+// or a plan that does not count, leaves its metrics out.
+func (cpuMode) reportPeaks(r *Runner, b *testing.B, _ Case, p convolve.Problem, per time.Duration) {
+	if r.Peaks.CPUCopyGBps > 0 {
+		b.ReportMetric(convolve.PercentOf(convolve.ThroughputOf(p).GBPerSec(per), r.Peaks.CPUCopyGBps), "%copy-bw")
+	}
+	fc, ok := r.cur.plan.(FLOPCounter)
+	if !ok || fc.RunFLOPs() <= 0 {
+		return
+	}
+	gf := float64(fc.RunFLOPs()) / per.Seconds() / 1e9
+	b.ReportMetric(gf, "exec-GFLOP/s")
+	if r.Peaks.CPUFMAGFLOPs > 0 {
+		b.ReportMetric(convolve.PercentOf(gf, r.Peaks.CPUFMAGFLOPs), "%peak-fma")
+	}
+}
 
 // totalMode times Plan.Run of a GPU variant end to end with the host
 // clock (totalTiming), from pinned host memory with pinned.
@@ -145,11 +191,19 @@ func (m totalMode) beforePlan(r *Runner, s *caseState) error {
 	return nil
 }
 
-func (totalMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
-	return hostRuns(s), nil, false
+func (totalMode) timeUnit() string             { return "total-ns/op" }
+func (totalMode) nominal(c Case) time.Duration { return nominalRun(c, true) }
+
+// reportPeaks reports the device's peaks and the host-copy bound of a run
+// of p (hostCopyBound) with its share of per, where the bandwidths were
+// measured.
+func (m totalMode) reportPeaks(r *Runner, b *testing.B, c Case, p convolve.Problem, per time.Duration) {
+	m.modeDefaults.reportPeaks(r, b, c, p, per)
+	if bound := hostCopyBound(p, c.Config().Devices, r.Peaks.H2DGBps, r.Peaks.D2HGBps, r.Peaks.BothGBps); bound > 0 {
+		b.ReportMetric(float64(bound.Nanoseconds()), "copy-bound-ns/op")
+		b.ReportMetric(convolve.PercentOf(float64(bound), float64(per)), "%copy-bound")
+	}
 }
-func (totalMode) timeUnit() string { return "total-ns/op" }
-func (totalMode) copyBound() bool  { return true }
 
 // kernelMode times the device work alone with CUDA events
 // (KernelTiming), replayed from CUDA graphs with graph (graphTiming), one
@@ -238,19 +292,26 @@ func (m planMode) runs(_ *Runner, s *caseState) (runFunc, func() error, bool) {
 }
 
 func (planMode) warmsUp() bool { return false }
+
+// nominal is the time of one plan: a cold one's NVRTC compile, or a warm
+// one's.
+func (m planMode) nominal(Case) time.Duration {
+	if m.cold {
+		return nominalColdPlan
+	}
+	return nominalWarmPlan
+}
 func (planMode) guarded() bool { return false }
-func (planMode) noEnergy() (LineEnergy, bool) {
-	return LineEnergy{Omitted: energyPlanTiming, Detail: "timing=plan"}, true
+func (planMode) noEnergy(meterOn bool) (LineEnergy, bool) {
+	return LineEnergy{Omitted: energyPlanTiming, Detail: "timing=plan"}, meterOn
 }
 
-// reportOwn reports a plan's time as ns/op (the caller's) with the
-// compiles and cache hits per plan; rates of pixels and bytes do not
+// reportOwn reports the compiles and cache hits per plan beside a
+// plan's time, ns/op (the caller's); rates of pixels and bytes do not
 // apply to it.
-func (planMode) reportOwn(b *testing.B, s *caseState, set SampleSet) bool {
+func (planMode) reportOwn(b *testing.B, s *caseState) bool {
 	b.ReportMetric(float64(s.compiles)/float64(max(s.plans, 1)), "compiles/op")
 	b.ReportMetric(float64(s.hits)/float64(max(s.plans, 1)), "cache-hits/op")
-	b.ReportMetric(set.Spread, "median-ci95-%")
-	b.ReportMetric(float64(len(set.Per)), "samples")
 	return true
 }
 
