@@ -34,14 +34,10 @@ type nvmlLib struct {
 	nvmlDeviceGetComputeRunningProcesses func(h uintptr, count *uint32, infos *processInfo) int32
 }
 
-// processInfo is nvmlProcessInfo_t (nvmlProcessInfo_v2_t): a process
-// with a context on the GPU.
-type processInfo struct {
-	pid               uint32
-	usedGPUMemory     uint64
-	gpuInstanceID     uint32
-	computeInstanceID uint32
-}
+// processInfo is the room of one nvmlProcessInfo_t (nvmlProcessInfo_v2_t):
+// a process's PID, GPU memory and instance IDs, 24 bytes with padding.
+// OtherProcesses reads only how many there are.
+type processInfo [24]byte
 
 // nvmlClockSM is NVML_CLOCK_SM of nvmlClockType_t; nvmlTemperatureGPU is
 // NVML_TEMPERATURE_GPU of nvmlTemperatureSensors_t.
