@@ -14,8 +14,8 @@ import (
 type Clocks interface {
 	// SMClockMHz is the SM clock now.
 	SMClockMHz() (int, error)
-	// State is the SM clock, and the power draw and temperature where
-	// the driver reports them.
+	// State is the SM clock, and the power draw, temperature and
+	// other processes on the GPU where the driver reports them.
 	State() (GPUState, error)
 }
 
@@ -26,10 +26,15 @@ type GPUState struct {
 	TempC      int     // with HasTemp
 	HasPower   bool
 	HasTemp    bool
+	// OtherProcesses is how many processes other than this one held a
+	// compute context on the GPU, with HasProcesses.
+	OtherProcesses int
+	HasProcesses   bool
 }
 
-// String renders the state as "1980 MHz, 312.4 W, 41 C", leaving out
-// what the driver did not report.
+// String renders the state as "1980 MHz, 312.4 W, 41 C", and "2 other
+// processes on the GPU" where there were any, leaving out what the driver
+// did not report.
 func (s GPUState) String() string {
 	parts := []string{fmt.Sprintf("%d MHz", s.SMClockMHz)}
 	if s.HasPower {
@@ -37,6 +42,9 @@ func (s GPUState) String() string {
 	}
 	if s.HasTemp {
 		parts = append(parts, fmt.Sprintf("%d C", s.TempC))
+	}
+	if s.HasProcesses && s.OtherProcesses > 0 {
+		parts = append(parts, fmt.Sprintf("%d other processes on the GPU", s.OtherProcesses))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -141,4 +141,10 @@ func TestClockGuardConfigLines(t *testing.T) {
 	if got := (GPUState{SMClockMHz: 1410}).String(); got != "1410 MHz" {
 		t.Errorf("GPUState.String() without power and temperature = %q", got)
 	}
+	if got := (GPUState{SMClockMHz: 1410, HasProcesses: true}).String(); got != "1410 MHz" {
+		t.Errorf("GPUState.String() with no other process = %q", got)
+	}
+	if got := (GPUState{SMClockMHz: 1410, OtherProcesses: 2, HasProcesses: true}).String(); got != "1410 MHz, 2 other processes on the GPU" {
+		t.Errorf("GPUState.String() with two other processes = %q", got)
+	}
 }

@@ -121,8 +121,9 @@
 // reports throttled-samples (discarded), throttled-kept, and the SM clock
 // (sm-mhz-start, sm-mhz-end), power (power-w-*) and temperature
 // (temp-c-*) before its first and after its last sample, where NVML
-// reports them; a measured line gives gpu-max-sm-mhz, a configuration
-// line the rule.
+// reports them, and gpu-other-procs, the most processes other than its
+// own that held a compute context on the GPU then, where there were any;
+// a measured line gives gpu-max-sm-mhz, a configuration line the rule.
 // Without a GPU or NVML the guard is off, one clock-guard configuration
 // line says why, and no clock is reported.
 //

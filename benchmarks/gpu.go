@@ -124,8 +124,9 @@ type nvmlClocks struct{ d *cudabind.NVMLDevice }
 
 func (c nvmlClocks) SMClockMHz() (int, error) { return c.d.SMClockMHz() }
 
-// State reads the SM clock, and power and temperature where NVML reports
-// them; a power or temperature it cannot read is left out.
+// State reads the SM clock, and power, temperature and the other
+// processes on the GPU where NVML reports them; what it cannot read is
+// left out.
 func (c nvmlClocks) State() (GPUState, error) {
 	mhz, err := c.d.SMClockMHz()
 	if err != nil {
@@ -137,6 +138,9 @@ func (c nvmlClocks) State() (GPUState, error) {
 	}
 	if t, err := c.d.TemperatureC(); err == nil {
 		st.TempC, st.HasTemp = t, true
+	}
+	if n, err := c.d.OtherProcesses(); err == nil {
+		st.OtherProcesses, st.HasProcesses = n, true
 	}
 	return st, nil
 }

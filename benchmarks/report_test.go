@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/runfile"
 )
 
 // The metrics of a result line depend on how its case is timed: each
@@ -69,5 +70,29 @@ func TestReportMetricsByMode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A kernel line carries gpu-other-procs, the most other processes on the
+// GPU at its start or end, only where there were any.
+func TestReportOtherProcesses(t *testing.T) {
+	c := Case{GPU: true, Timing: KernelTiming, Cache: Hot, Variant: "v", Op: convolve.Filter2D, Width: 64, Height: 64, Filter: "gauss5", Channels: 1}
+	p, err := c.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		start, end int
+		want       float64 // 0: no metric
+	}{{0, 0, 0}, {1, 0, 1}, {0, 2, 2}, {3, 1, 3}} {
+		set := SampleSet{Per: []float64{1000}, Host: []float64{1000}, Median: 1000, Spread: 0.5,
+			Start: GPUState{SMClockMHz: 1980, OtherProcesses: tt.start, HasProcesses: true},
+			End:   GPUState{SMClockMHz: 1980, OtherProcesses: tt.end, HasProcesses: true}}
+		r := &Runner{Guard: &ClockGuard{Clocks: &fakeClocks{mhz: []int{1980}}, MaxMHz: 1980}, cur: &caseState{mode: modeOf(c)}}
+		got := testing.Benchmark(func(b *testing.B) { r.report(b, c, p, set, LineEnergy{Omitted: energyOff}) }).Extra
+		v, ok := got[runfile.UnitOtherProcesses]
+		if ok != (tt.want > 0) || v != tt.want {
+			t.Errorf("%d and %d other processes: %s = %v (reported %v), want %v", tt.start, tt.end, runfile.UnitOtherProcesses, v, ok, tt.want)
+		}
 	}
 }

@@ -739,6 +739,9 @@ func reportGuard(b *testing.B, set SampleSet) {
 		b.ReportMetric(float64(set.Start.TempC), "temp-c-start")
 		b.ReportMetric(float64(set.End.TempC), "temp-c-end")
 	}
+	if n := max(set.Start.OtherProcesses, set.End.OtherProcesses); n > 0 {
+		b.ReportMetric(float64(n), runfile.UnitOtherProcesses)
+	}
 }
 
 // hostCopyBound is the least time a run of p that copies its input from
@@ -811,6 +814,7 @@ func unitLines() []string {
 		"Unit throttled-kept better=lower",
 		"Unit sm-mhz-start better=higher",
 		"Unit sm-mhz-end better=higher",
+		"Unit " + runfile.UnitOtherProcesses + " better=lower",
 		"Unit copy-bound-ns/op better=lower",
 		"Unit %copy-bound better=higher",
 		"Unit scaling-eff better=higher",
