@@ -1,0 +1,101 @@
+package variants
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convbench/convbench/convolve"
+	"github.com/convbench/convbench/cudabind"
+	"github.com/convbench/convbench/cudabind/driver/fakedriver"
+)
+
+// TestTimeRuns times a plan whose Enqueue counts its calls on a fake
+// device: TimeKernel enqueues n runs between the two events,
+// TimeKernelGraph captures a GraphBatch-run graph and a one-run graph as
+// n needs them and launches n/GraphBatch and n%GraphBatch of them between
+// the events; fewer than one run and a closed plan are refused, naming
+// the method.
+func TestTimeRuns(t *testing.T) {
+	fd := &fakedriver.Driver{}
+	d, err := cudabind.OpenDriver(fd, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f, err := convolve.Gaussian(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enqueued := 0
+	v := &Variant{
+		Desc: convolve.Description{Name: "timing-test", Caps: convolve.Capabilities{
+			Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32},
+			Channels: []int{1}, Layouts: []convolve.Layout{convolve.Interleaved}, Borders: []convolve.Border{convolve.Zero}, MaxFilterSide: 3, GPU: true}},
+		Setup: func(b *Base) error {
+			b.Enqueue = func(*cudabind.Exec, cudabind.Stream) error { enqueued++; return nil }
+			return nil
+		},
+	}
+	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 8, Height: 4, Channels: 1, Type: convolve.Float32}, Filter: f}
+	count := func(calls []string, api string) int {
+		n := 0
+		for _, c := range calls {
+			if c == api {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		method   string
+		time     func(b *Base, n int) (time.Duration, error)
+		n        int
+		enqueued int // Enqueue calls, timed or captured
+		graphs   int // graph launches between the events
+		err      string
+	}{
+		{"TimeKernel", (*Base).TimeKernel, 0, 0, 0, "TimeKernel(0): need at least one run"},
+		{"TimeKernel", (*Base).TimeKernel, 1, 1, 0, ""},
+		{"TimeKernel", (*Base).TimeKernel, 70, 70, 0, ""},
+		{"TimeKernelGraph", (*Base).TimeKernelGraph, -1, 0, 0, "TimeKernelGraph(-1): need at least one run"},
+		{"TimeKernelGraph", (*Base).TimeKernelGraph, 3, 1, 3, ""},
+		{"TimeKernelGraph", (*Base).TimeKernelGraph, GraphBatch, GraphBatch, 1, ""},
+		{"TimeKernelGraph", (*Base).TimeKernelGraph, 2*GraphBatch + 2, GraphBatch + 1, 4, ""},
+	} {
+		b, err := PlanOn(v, d, p, convolve.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enqueued = 0
+		before := len(fd.Calls())
+		got, err := tt.time(b, tt.n)
+		calls := fd.Calls()[before:]
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), "timing-test") || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s(%d) = %v, want an error naming the plan and %q", tt.method, tt.n, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%s(%d): %v", tt.method, tt.n, err)
+		case got <= 0:
+			t.Errorf("%s(%d) = %v, want a positive time", tt.method, tt.n, got)
+		}
+		if enqueued != tt.enqueued {
+			t.Errorf("%s(%d) called Enqueue %d times, want %d", tt.method, tt.n, enqueued, tt.enqueued)
+		}
+		if n := count(calls, "cuGraphLaunch"); n != tt.graphs {
+			t.Errorf("%s(%d) launched %d graphs, want %d", tt.method, tt.n, n, tt.graphs)
+		}
+		if n := count(calls, "cuEventRecord"); tt.err == "" && n != 2 {
+			t.Errorf("%s(%d) recorded %d events, want 2", tt.method, tt.n, n)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tt.time(b, 1); !errors.Is(err, convolve.ErrClosed) {
+			t.Errorf("%s after Close: %v, want convolve.ErrClosed", tt.method, err)
+		}
+	}
+}
