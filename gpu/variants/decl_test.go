@@ -304,3 +304,59 @@ func TestGridRules(t *testing.T) {
 func tileBytes(blk convolve.Block, kw, kh int) int {
 	return Tile{Block: blk, KW: kw, KH: kh, RY: 1}.Bytes()
 }
+
+// TestArgValues binds each kind of declared argument on a plan of a fake
+// device: the plan's buffers, dimensions and stride, the scratch buffer,
+// Prepare's values, the filter in global memory (uploaded once, however
+// many kernels take it) and a Prepared index past Prepare's values, a
+// *DeclError naming the kernel.
+func TestArgValues(t *testing.T) {
+	fd, plan := fakePlanner(t, func(*cudabind.Exec, cudabind.Stream) error { return nil })
+	b := plan(fakeProblem(t))
+	defer b.Close()
+	d := &Decl{Desc: convolve.Description{Name: "args"}, Family: "naive"}
+	v := &argValues{d: d, b: b, scratch: 0x1000, prepared: []any{"tex", int32(7)}}
+	for _, tt := range []struct {
+		arg  Arg
+		want any
+		err  string
+	}{
+		{ArgIn, b.In, ""},
+		{ArgOut, b.Out, ""},
+		{ArgWidth, int32(8), ""},
+		{ArgHeight, int32(4), ""},
+		{ArgStride, int32(8), ""},
+		{argScratch, cudabind.DevPtr(0x1000), ""},
+		{prepared(0), "tex", ""},
+		{prepared(1), int32(7), ""},
+		{prepared(2), nil, "kernel k: Prepare returned 2 values"},
+	} {
+		got, err := v.value(tt.arg, "k")
+		var de *DeclError
+		switch {
+		case tt.err != "":
+			if !errors.As(err, &de) || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("value(%v) = %v, want a *DeclError saying %q", tt.arg, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("value(%v): %v", tt.arg, err)
+		case got != tt.want:
+			t.Errorf("value(%v) = %v, want %v", tt.arg, got, tt.want)
+		}
+	}
+	before := len(fd.Copies())
+	first, err := v.value(argFilter, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := v.value(argFilter, "k2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != second || first == cudabind.DevPtr(0) {
+		t.Errorf("filter arguments %v and %v, want one non-zero buffer", first, second)
+	}
+	if n := len(fd.Copies()) - before; n != 1 {
+		t.Errorf("filter uploaded %d times, want once", n)
+	}
+}

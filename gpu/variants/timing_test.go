@@ -18,27 +18,9 @@ import (
 // the events; fewer than one run and a closed plan are refused, naming
 // the method.
 func TestTimeRuns(t *testing.T) {
-	fd := &fakedriver.Driver{}
-	d, err := cudabind.OpenDriver(fd, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	f, err := convolve.Gaussian(3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	enqueued := 0
-	v := &Variant{
-		Desc: convolve.Description{Name: "timing-test", Caps: convolve.Capabilities{
-			Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32},
-			Channels: []int{1}, Layouts: []convolve.Layout{convolve.Interleaved}, Borders: []convolve.Border{convolve.Zero}, MaxFilterSide: 3, GPU: true}},
-		Setup: func(b *Base) error {
-			b.Enqueue = func(*cudabind.Exec, cudabind.Stream) error { enqueued++; return nil }
-			return nil
-		},
-	}
-	p := convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 8, Height: 4, Channels: 1, Type: convolve.Float32}, Filter: f}
+	fd, plan := fakePlanner(t, func(*cudabind.Exec, cudabind.Stream) error { enqueued++; return nil })
+	p := fakeProblem(t)
 	count := func(calls []string, api string) int {
 		n := 0
 		for _, c := range calls {
@@ -64,17 +46,14 @@ func TestTimeRuns(t *testing.T) {
 		{"TimeKernelGraph", (*Base).TimeKernelGraph, GraphBatch, GraphBatch, 1, ""},
 		{"TimeKernelGraph", (*Base).TimeKernelGraph, 2*GraphBatch + 2, GraphBatch + 1, 4, ""},
 	} {
-		b, err := PlanOn(v, d, p, convolve.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := plan(p)
 		enqueued = 0
 		before := len(fd.Calls())
 		got, err := tt.time(b, tt.n)
 		calls := fd.Calls()[before:]
 		switch {
 		case tt.err != "":
-			if err == nil || !strings.Contains(err.Error(), "timing-test") || !strings.Contains(err.Error(), tt.err) {
+			if err == nil || !strings.Contains(err.Error(), "fake-plan") || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%s(%d) = %v, want an error naming the plan and %q", tt.method, tt.n, err, tt.err)
 			}
 		case err != nil:
@@ -98,4 +77,45 @@ func TestTimeRuns(t *testing.T) {
 			t.Errorf("%s after Close: %v, want convolve.ErrClosed", tt.method, err)
 		}
 	}
+}
+
+// fakePlanner opens a fake device for the test and returns it with a
+// function that plans a problem on it under a variant whose Setup sets
+// enqueue as the device work.
+func fakePlanner(t *testing.T, enqueue func(*cudabind.Exec, cudabind.Stream) error) (*fakedriver.Driver, func(convolve.Problem) *Base) {
+	t.Helper()
+	fd := &fakedriver.Driver{}
+	d, err := cudabind.OpenDriver(fd, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	v := &Variant{
+		Desc: convolve.Description{Name: "fake-plan", Caps: convolve.Capabilities{
+			Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32},
+			Channels: []int{1}, Layouts: []convolve.Layout{convolve.Interleaved}, Borders: []convolve.Border{convolve.Zero}, MaxFilterSide: 3, GPU: true}},
+		Setup: func(b *Base) error {
+			b.Enqueue = enqueue
+			return nil
+		},
+	}
+	return fd, func(p convolve.Problem) *Base {
+		t.Helper()
+		b, err := PlanOn(v, d, p, convolve.Config{})
+		if err != nil {
+			t.Fatalf("%v: %v", p, err)
+		}
+		return b
+	}
+}
+
+// fakeProblem is an 8x4 float32 Filter2D problem with a 3x3 Gaussian, one
+// that fakePlanner's variant accepts.
+func fakeProblem(t *testing.T) convolve.Problem {
+	t.Helper()
+	f, err := convolve.Gaussian(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: 8, Height: 4, Channels: 1, Type: convolve.Float32}, Filter: f}
 }
