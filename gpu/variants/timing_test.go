@@ -81,7 +81,9 @@ func TestTimeRuns(t *testing.T) {
 
 // fakePlanner opens a fake device for the test and returns it with a
 // function that plans a problem on it under a variant whose Setup sets
-// enqueue as the device work.
+// enqueue as the device work. The variant takes float32 and uint8
+// images of 1 to 4 channels in either layout, Zero and Replicate borders
+// and filters up to 3x3.
 func fakePlanner(t *testing.T, enqueue func(*cudabind.Exec, cudabind.Stream) error) (*fakedriver.Driver, func(convolve.Problem) *Base) {
 	t.Helper()
 	fd := &fakedriver.Driver{}
@@ -92,8 +94,9 @@ func fakePlanner(t *testing.T, enqueue func(*cudabind.Exec, cudabind.Stream) err
 	t.Cleanup(func() { d.Close() })
 	v := &Variant{
 		Desc: convolve.Description{Name: "fake-plan", Caps: convolve.Capabilities{
-			Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32},
-			Channels: []int{1}, Layouts: []convolve.Layout{convolve.Interleaved}, Borders: []convolve.Border{convolve.Zero}, MaxFilterSide: 3, GPU: true}},
+			Ops: []convolve.Operation{convolve.Filter2D}, Types: []convolve.ElemType{convolve.Float32, convolve.Uint8},
+			Channels: []int{1, 2, 3, 4}, Layouts: []convolve.Layout{convolve.Interleaved, convolve.Planar},
+			Borders: []convolve.Border{convolve.Zero, convolve.Replicate}, MaxFilterSide: 3, GPU: true}},
 		Setup: func(b *Base) error {
 			b.Enqueue = enqueue
 			return nil
