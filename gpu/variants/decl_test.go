@@ -360,3 +360,36 @@ func TestArgValues(t *testing.T) {
 		t.Errorf("filter uploaded %d times, want once", n)
 	}
 }
+
+// TestConstPerPixel checks the declarations of the one-kernel direct
+// variants with a constant-memory filter: their report, family, kernel,
+// grid rule, arguments, constants and dynamic shared memory.
+func TestConstPerPixel(t *testing.T) {
+	tile := Tile{Block: convolve.Block{X: 16, Y: 8}, KW: 5, KH: 3, RY: 1}
+	for _, tt := range []struct {
+		name, report, family, kernel string
+		shared                       int // bytes for tile; 0: none
+	}{
+		{"gpu-const", "000", "const", "conv_const", 0},
+		{"gpu-shared", "000", "shared", "conv_shared", tile.Bytes()},
+		{"gpu-shared-rows", "002", "shared_rows", "conv_shared_rows", tile.Bytes()},
+	} {
+		d := declOf(t, tt.name)
+		if d.Desc.Report != tt.report || d.Family != tt.family || len(d.Kernels) != 1 || len(d.Constants) != 1 {
+			t.Errorf("%s: report %q, family %q, %d kernels, %d constants; want %q, %q, 1, 1",
+				tt.name, d.Desc.Report, d.Family, len(d.Kernels), len(d.Constants), tt.report, tt.family)
+			continue
+		}
+		k := d.Kernels[0]
+		if k.Name != tt.kernel || k.Grid != PerPixel || fmt.Sprint(k.Args) != fmt.Sprint(directArgs) || d.Constants[0].Name != "c_filter" {
+			t.Errorf("%s: kernel %s %v %v, constant %s; want %s PerPixel %v, c_filter", tt.name, k.Name, k.Grid, k.Args, d.Constants[0].Name, tt.kernel, directArgs)
+		}
+		shared := 0
+		if k.Shared != nil {
+			shared = k.Shared(tile)
+		}
+		if shared != tt.shared {
+			t.Errorf("%s: %d bytes of shared memory for %+v, want %d", tt.name, shared, tile, tt.shared)
+		}
+	}
+}
