@@ -248,26 +248,10 @@ func newBaseOn(d *cudabind.Device, desc convolve.Description, block convolve.Blo
 	b.Dev = d
 	b.Info = d.Info()
 	err = d.Do(func(x *cudabind.Exec) error {
-		var err error
-		if b.In, err = b.alloc(x, b.InBytes); err != nil {
-			return fmt.Errorf("input buffer: %w", err)
-		}
-		if b.Out, err = b.alloc(x, b.OutBytes); err != nil {
-			return fmt.Errorf("output buffer: %w", err)
-		}
-		if b.stream, err = x.NewStream(); err != nil {
+		if err := b.allocInOut(x); err != nil {
 			return err
 		}
-		b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyStream(b.stream) })
-		if b.start, err = x.NewEvent(); err != nil {
-			return err
-		}
-		b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyEvent(b.start) })
-		if b.stop, err = x.NewEvent(); err != nil {
-			return err
-		}
-		b.closers = append(b.closers, func(x *cudabind.Exec) error { return x.DestroyEvent(b.stop) })
-		return nil
+		return b.newStreamEvents(x)
 	})
 	if err != nil {
 		b.Close()

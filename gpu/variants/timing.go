@@ -66,6 +66,25 @@ func (b *Base) timeEvents(x *cudabind.Exec, enqueue func() error) (time.Duration
 	return x.Elapsed(b.start, b.stop)
 }
 
+// newStreamEvents creates the plan's stream and its start and stop
+// events, each destroyed at Close.
+func (b *Base) newStreamEvents(x *cudabind.Exec) error {
+	var err error
+	if b.stream, err = x.NewStream(); err != nil {
+		return err
+	}
+	b.OnClose(func(x *cudabind.Exec) error { return x.DestroyStream(b.stream) })
+	if b.start, err = x.NewEvent(); err != nil {
+		return err
+	}
+	b.OnClose(func(x *cudabind.Exec) error { return x.DestroyEvent(b.start) })
+	if b.stop, err = x.NewEvent(); err != nil {
+		return err
+	}
+	b.OnClose(func(x *cudabind.Exec) error { return x.DestroyEvent(b.stop) })
+	return nil
+}
+
 // GraphBatch is how many runs of the device work one CUDA graph of
 // TimeKernelGraph holds. At 64 runs even a 2 µs kernel keeps the GPU busy
 // for over 100 µs per graph launch, against the 4-6 µs the host took per
