@@ -203,17 +203,8 @@ func (b *Base) PadInputRows(align int) error {
 	return nil
 }
 
-// OutStride is the row stride, in elements, of the device output Out:
-// packed rows (OutputGeometry's), or the wider one PadOutputRows set.
-func (b *Base) OutStride() int {
-	if b.outStride > 0 {
-		return b.outStride
-	}
-	return b.Problem.OutputGeometry().RowStride()
-}
-
 // OutGeometry is the geometry of the device output Out: the problem's
-// output geometry with the row stride OutStride.
+// output geometry, with the wider row stride PadOutputRows set, if any.
 func (b *Base) OutGeometry() convolve.Geometry {
 	g := b.Problem.OutputGeometry()
 	if b.outStride > 0 {
@@ -241,7 +232,7 @@ func (b *Base) setOutStride(align int) {
 // align elements, for kernels that store aligned vectors whatever the
 // image's width: where packed rows are not such a multiple, Out is
 // replaced by a buffer of the wider stride, which Download and Run read
-// with a two-dimensional copy, and OutStride returns the wider stride
+// with a two-dimensional copy, and OutGeometry has the wider stride
 // (the family reads it as the macro OUT_S, border.cuh's out_offset). It
 // must run before the kernels' arguments are taken (Decl.OutRowAlign
 // runs it in Setup).

@@ -10,14 +10,14 @@ import (
 // TestPadRows pads a fake plan's 8-element input and output rows to
 // several alignments: where the packed stride is not a multiple, In and
 // Out are replaced by buffers of the wider stride (the old ones freed, so
-// the plan still holds two), InStride, OutStride and the byte counts say
+// the plan still holds two), InStride, OutGeometry's stride and the byte counts say
 // so, and Upload copies in 2-D; ReleaseInput then frees In once, and
 // Close leaves no buffer, stream or event.
 func TestPadRows(t *testing.T) {
 	fd, plan := fakePlanner(t, func(*cudabind.Exec, cudabind.Stream) error { return nil })
 	for _, tt := range []struct {
 		align          int
-		stride         int // InStride and OutStride after padding
+		stride         int // InStride and OutGeometry's stride after padding
 		inBytes, out   int64
 		padded         bool
 		uploadCopyCall string
@@ -35,9 +35,9 @@ func TestPadRows(t *testing.T) {
 		if err := b.PadOutputRows(tt.align); err != nil {
 			t.Fatalf("align %d: PadOutputRows: %v", tt.align, err)
 		}
-		if b.InStride() != tt.stride || b.OutStride() != tt.stride || b.InBytes != tt.inBytes || b.OutBytes != tt.out {
+		if b.InStride() != tt.stride || b.OutGeometry().RowStride() != tt.stride || b.InBytes != tt.inBytes || b.OutBytes != tt.out {
 			t.Errorf("align %d: strides %d, %d and bytes %d, %d; want %d and %d, %d",
-				tt.align, b.InStride(), b.OutStride(), b.InBytes, b.OutBytes, tt.stride, tt.inBytes, tt.out)
+				tt.align, b.InStride(), b.OutGeometry().RowStride(), b.InBytes, b.OutBytes, tt.stride, tt.inBytes, tt.out)
 		}
 		if replaced := b.In != in && b.Out != out; replaced != tt.padded {
 			t.Errorf("align %d: buffers replaced %v, want %v", tt.align, replaced, tt.padded)

@@ -221,10 +221,6 @@ func Declare(d Decl) *Variant {
 	return v
 }
 
-// Declaration returns the declaration of a variant made by Declare, or
-// nil for one with a hand-written Setup.
-func (v *Variant) Declaration() *Decl { return v.decl }
-
 // Validate checks the declaration for problem p and configuration cfg on
 // a device described by info, without using a device, as the declared
 // variant's Supports does: the problem against the capabilities and Check,

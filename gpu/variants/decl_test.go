@@ -32,10 +32,10 @@ func declOf(t *testing.T, name string) *Decl {
 		t.Fatal(err)
 	}
 	gv, ok := v.(*Variant)
-	if !ok || gv.Declaration() == nil {
+	if !ok || gv.decl == nil {
 		t.Fatalf("%s is not a declared variant", name)
 	}
-	return gv.Declaration()
+	return gv.decl
 }
 
 // TestDeclaredVariantsValidate resolves every declared kernel variant
