@@ -73,6 +73,17 @@ func NewBase(desc convolve.Description, block convolve.Block, p convolve.Problem
 	return newBaseOn(nil, desc, block, p, cfg)
 }
 
+// completePlan is the plan setup makes of the new Base b; where setup
+// fails, b is closed and the error returned.
+func completePlan[P convolve.Plan](b *Base, setup func(b *Base) (P, error)) (convolve.Plan, error) {
+	pl, err := setup(b)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return pl, nil
+}
+
 // newBaseOn is NewBase on device d, or on the device cfg names when d is
 // nil.
 func newBaseOn(d *cudabind.Device, desc convolve.Description, block convolve.Block, p convolve.Problem, cfg convolve.Config) (*Base, error) {

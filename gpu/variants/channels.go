@@ -335,12 +335,7 @@ func (v *loopVariant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pl
 	if err != nil {
 		return nil, err
 	}
-	lp, err := setupLoop(b)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	return lp, nil
+	return completePlan(b, setupLoop)
 }
 
 // loopPlan is gpu-ch-loop's plan: Upload copies the image into pinned

@@ -232,13 +232,14 @@ func (v nppInterior) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pla
 	if err != nil {
 		return nil, err
 	}
-	st, err := nppStages(b)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	b.Enqueue = st.filter
-	return &nppInteriorPlan{Base: b, st: st}, nil
+	return completePlan(b, func(b *Base) (*nppInteriorPlan, error) {
+		st, err := nppStages(b)
+		if err != nil {
+			return nil, err
+		}
+		b.Enqueue = st.filter
+		return &nppInteriorPlan{Base: b, st: st}, nil
+	})
 }
 
 // nppInteriorPlan is npp's pipeline with the filter call as Base's timed
