@@ -445,10 +445,7 @@ func (lp *loopPlan) fromHost(out *convolve.Image) error {
 
 // Run uploads, runs and downloads once.
 func (lp *loopPlan) Run(in, out *convolve.Image) error {
-	if err := lp.CheckRun(in, out); err != nil {
-		return err
-	}
-	err := lp.Dev.Do(func(x *cudabind.Exec) error {
+	err := lp.runTask(in, out, func(x *cudabind.Exec) error {
 		if err := lp.CopyIn(x, in); err != nil {
 			return err
 		}
@@ -458,7 +455,7 @@ func (lp *loopPlan) Run(in, out *convolve.Image) error {
 		return x.StreamSync(lp.stream)
 	})
 	if err != nil {
-		return fmt.Errorf("variants: %s: %w", lp.Name, err)
+		return err
 	}
 	return lp.fromHost(out)
 }

@@ -30,10 +30,7 @@ func (b *Base) copyIn(x *cudabind.Exec, in *convolve.Image) error {
 // Run uploads in, runs the device work once and downloads out, in one
 // device task.
 func (b *Base) Run(in, out *convolve.Image) error {
-	if err := b.CheckRun(in, out); err != nil {
-		return err
-	}
-	err := b.Dev.Do(func(x *cudabind.Exec) error {
+	return b.runTask(in, out, func(x *cudabind.Exec) error {
 		if err := b.copyIn(x, in); err != nil {
 			return err
 		}
@@ -45,7 +42,15 @@ func (b *Base) Run(in, out *convolve.Image) error {
 		}
 		return b.copyOut(x, out)
 	})
-	if err != nil {
+}
+
+// runTask is the frame of a plan's Run: it checks in and out (CheckRun),
+// runs task as one device task and names the plan in task's error.
+func (b *Base) runTask(in, out *convolve.Image, task func(x *cudabind.Exec) error) error {
+	if err := b.CheckRun(in, out); err != nil {
+		return err
+	}
+	if err := b.Dev.Do(task); err != nil {
 		return fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
 	return nil

@@ -251,10 +251,7 @@ type nppInteriorPlan struct {
 
 // Run pads in, filters and copies the centre out, like npp.
 func (p *nppInteriorPlan) Run(in, out *convolve.Image) error {
-	if err := p.CheckRun(in, out); err != nil {
-		return err
-	}
-	err := p.Dev.Do(func(x *cudabind.Exec) error {
+	return p.runTask(in, out, func(x *cudabind.Exec) error {
 		if err := p.copyIn(x, in); err != nil {
 			return err
 		}
@@ -268,10 +265,6 @@ func (p *nppInteriorPlan) Run(in, out *convolve.Image) error {
 		}
 		return p.copyOut(x, out)
 	})
-	if err != nil {
-		return fmt.Errorf("variants: %s: %w", p.Name, err)
-	}
-	return nil
 }
 
 // TimeKernel times n filter calls on the padded upload, with the padding
