@@ -49,6 +49,18 @@ func (b *Base) alloc(x *cudabind.Exec, bytes int64) (cudabind.DevPtr, error) {
 	return p, nil
 }
 
+// allocInOut allocates the input and output buffers In and Out.
+func (b *Base) allocInOut(x *cudabind.Exec) error {
+	var err error
+	if b.In, err = b.alloc(x, b.InBytes); err != nil {
+		return fmt.Errorf("input buffer: %w", err)
+	}
+	if b.Out, err = b.alloc(x, b.OutBytes); err != nil {
+		return fmt.Errorf("output buffer: %w", err)
+	}
+	return nil
+}
+
 // deviceFree is the device memory the driver reports free. Tests of the
 // refusals replace it to stand for a fuller device without filling it,
 // which would starve the test processes beside them.
@@ -82,18 +94,31 @@ func (b *Base) ReleaseInput() error {
 		return nil
 	}
 	return b.Dev.Do(func(x *cudabind.Exec) error {
-		for i, p := range b.allocs {
-			if p == b.In {
-				if err := x.Free(p); err != nil {
-					return err
-				}
-				b.allocs = append(b.allocs[:i], b.allocs[i+1:]...)
-				b.In = 0
-				return nil
-			}
+		found, err := b.free(x, b.In)
+		if err != nil {
+			return err
 		}
-		return fmt.Errorf("variants: %s: input buffer not found among the plan's allocations", b.Name)
+		if !found {
+			return fmt.Errorf("variants: %s: input buffer not found among the plan's allocations", b.Name)
+		}
+		b.In = 0
+		return nil
 	})
+}
+
+// free frees p, if it is one of the plan's allocations, and takes it off
+// the list Close frees; found reports whether it was there.
+func (b *Base) free(x *cudabind.Exec, p cudabind.DevPtr) (found bool, err error) {
+	for i, a := range b.allocs {
+		if a == p {
+			if err := x.Free(a); err != nil {
+				return true, err
+			}
+			b.allocs = append(b.allocs[:i], b.allocs[i+1:]...)
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // OnClose registers f to run on the device goroutine at Close, before the
@@ -178,17 +203,8 @@ func (b *Base) PadInputRows(align int) error {
 	return nil
 }
 
-// OutStride is the row stride, in elements, of the device output Out:
-// packed rows (OutputGeometry's), or the wider one PadOutputRows set.
-func (b *Base) OutStride() int {
-	if b.outStride > 0 {
-		return b.outStride
-	}
-	return b.Problem.OutputGeometry().RowStride()
-}
-
 // OutGeometry is the geometry of the device output Out: the problem's
-// output geometry with the row stride OutStride.
+// output geometry, with the wider row stride PadOutputRows set, if any.
 func (b *Base) OutGeometry() convolve.Geometry {
 	g := b.Problem.OutputGeometry()
 	if b.outStride > 0 {
@@ -216,7 +232,7 @@ func (b *Base) setOutStride(align int) {
 // align elements, for kernels that store aligned vectors whatever the
 // image's width: where packed rows are not such a multiple, Out is
 // replaced by a buffer of the wider stride, which Download and Run read
-// with a two-dimensional copy, and OutStride returns the wider stride
+// with a two-dimensional copy, and OutGeometry has the wider stride
 // (the family reads it as the macro OUT_S, border.cuh's out_offset). It
 // must run before the kernels' arguments are taken (Decl.OutRowAlign
 // runs it in Setup).
@@ -226,14 +242,8 @@ func (b *Base) PadOutputRows(align int) error {
 		return nil
 	}
 	return b.Dev.Do(func(x *cudabind.Exec) error {
-		for i, p := range b.allocs {
-			if p == b.Out {
-				if err := x.Free(p); err != nil {
-					return err
-				}
-				b.allocs = append(b.allocs[:i], b.allocs[i+1:]...)
-				break
-			}
+		if _, err := b.free(x, b.Out); err != nil {
+			return err
 		}
 		var err error
 		if b.Out, err = b.alloc(x, b.OutBytes); err != nil {

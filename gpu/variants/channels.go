@@ -335,12 +335,7 @@ func (v *loopVariant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pl
 	if err != nil {
 		return nil, err
 	}
-	lp, err := setupLoop(b)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	return lp, nil
+	return completePlan(b, setupLoop)
 }
 
 // loopPlan is gpu-ch-loop's plan: Upload copies the image into pinned
@@ -450,10 +445,7 @@ func (lp *loopPlan) fromHost(out *convolve.Image) error {
 
 // Run uploads, runs and downloads once.
 func (lp *loopPlan) Run(in, out *convolve.Image) error {
-	if err := lp.CheckRun(in, out); err != nil {
-		return err
-	}
-	err := lp.Dev.Do(func(x *cudabind.Exec) error {
+	err := lp.runTask(in, out, func(x *cudabind.Exec) error {
 		if err := lp.CopyIn(x, in); err != nil {
 			return err
 		}
@@ -463,7 +455,7 @@ func (lp *loopPlan) Run(in, out *convolve.Image) error {
 		return x.StreamSync(lp.stream)
 	})
 	if err != nil {
-		return fmt.Errorf("variants: %s: %w", lp.Name, err)
+		return err
 	}
 	return lp.fromHost(out)
 }

@@ -27,6 +27,35 @@ func (b *Base) copyIn(x *cudabind.Exec, in *convolve.Image) error {
 	return x.CopyHtoD(b.In, HostData(in), b.InBytes)
 }
 
+// Run uploads in, runs the device work once and downloads out, in one
+// device task.
+func (b *Base) Run(in, out *convolve.Image) error {
+	return b.runTask(in, out, func(x *cudabind.Exec) error {
+		if err := b.copyIn(x, in); err != nil {
+			return err
+		}
+		if err := b.Enqueue(x, b.stream); err != nil {
+			return err
+		}
+		if err := x.Sync(); err != nil {
+			return err
+		}
+		return b.copyOut(x, out)
+	})
+}
+
+// runTask is the frame of a plan's Run: it checks in and out (CheckRun),
+// runs task as one device task and names the plan in task's error.
+func (b *Base) runTask(in, out *convolve.Image, task func(x *cudabind.Exec) error) error {
+	if err := b.CheckRun(in, out); err != nil {
+		return err
+	}
+	if err := b.Dev.Do(task); err != nil {
+		return fmt.Errorf("variants: %s: %w", b.Name, err)
+	}
+	return nil
+}
+
 // copyOut copies the device output into out: with one two-dimensional
 // copy where the device rows are padded (PadOutputRows), else the packed
 // rows whole, through a packed scratch image when out has padded rows.

@@ -335,12 +335,10 @@ func (v *cudnnPeer) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan
 	if err != nil {
 		return nil, err
 	}
-	pl := &cudnnPlan{Base: b, forced: forced >= 0}
-	if err := v.setup(pl, lib, conv, forced); err != nil {
-		b.Close()
-		return nil, err
-	}
-	return pl, nil
+	return completePlan(b, func(b *Base) (*cudnnPlan, error) {
+		pl := &cudnnPlan{Base: b, forced: forced >= 0}
+		return pl, v.setup(pl, lib, conv, forced)
+	})
 }
 
 func (v *cudnnPeer) setup(pl *cudnnPlan, lib *cudnn.Library, conv cudnn.Conv2D, forced cudnn.Algo) error {

@@ -221,10 +221,6 @@ func Declare(d Decl) *Variant {
 	return v
 }
 
-// Declaration returns the declaration of a variant made by Declare, or
-// nil for one with a hand-written Setup.
-func (v *Variant) Declaration() *Decl { return v.decl }
-
 // Validate checks the declaration for problem p and configuration cfg on
 // a device described by info, without using a device, as the declared
 // variant's Supports does: the problem against the capabilities and Check,
@@ -504,7 +500,11 @@ func (d *Decl) grid(b *Base, rule GridRule, t Tile, defines map[string]string) (
 	return grid, block, nil
 }
 
-// setup is the Setup of every declared variant.
+// setup is the Setup of every declared variant: it pads the device rows
+// the declaration asks for, resolves it for the plan, allocates the
+// scratch buffer, runs Prepare, compiles the source, uploads the
+// constants, binds each kernel's arguments and sets Enqueue to launch the
+// kernels in order.
 func (d *Decl) setup(b *Base) error {
 	if err := b.PadInputRows(d.InRowAlign); err != nil {
 		return err
@@ -516,71 +516,24 @@ func (d *Decl) setup(b *Base) error {
 	if err != nil {
 		return err
 	}
-	var scratch cudabind.DevPtr
+	args := &argValues{d: d, b: b}
 	if r.scratch > 0 {
-		if scratch, err = b.Alloc(r.scratch * 4); err != nil {
+		if args.scratch, err = b.Alloc(r.scratch * 4); err != nil {
 			return fmt.Errorf("scratch buffer: %w", err)
 		}
 	}
-	var prepared []any
 	if d.Prepare != nil {
-		if prepared, err = d.Prepare(b); err != nil {
+		if args.prepared, err = d.Prepare(b); err != nil {
 			return err
 		}
 	}
-	var mod *cudabind.Module
-	if d.Source != nil {
-		mod, err = b.CompileSource(d.source(), r.defines)
-	} else {
-		mod, err = b.Compile(d.Family, r.defines)
-	}
+	mod, err := d.compile(b, r)
 	if err != nil {
 		return err
 	}
-	for _, c := range r.constants {
-		if err := b.SetConstant(mod, c.name, c.values); err != nil {
-			return err
-		}
-	}
-	var filter cudabind.DevPtr
-	w, h := b.Dims()
 	for i := range r.kernels {
-		l := &r.kernels[i]
-		if l.fn, err = b.Function(mod, l.name, l.shared); err != nil {
+		if err := args.bind(mod, &r.kernels[i]); err != nil {
 			return err
-		}
-		for _, a := range l.args {
-			var v any
-			switch {
-			case a == ArgIn:
-				v = b.In
-			case a == ArgOut:
-				v = b.Out
-			case a == ArgWidth:
-				v = w
-			case a == ArgHeight:
-				v = h
-			case a == ArgStride:
-				v = b.Stride()
-			case a == argScratch:
-				v = scratch
-			case a == argFilter:
-				if filter == 0 {
-					weights, err := FilterWeights(b)
-					if err != nil {
-						return err
-					}
-					if filter, err = b.UploadFloats(weights); err != nil {
-						return err
-					}
-				}
-				v = filter
-			case a >= argPrepared && int(a-argPrepared) < len(prepared):
-				v = prepared[a-argPrepared]
-			default:
-				return d.declErr("argument", a.String(), fmt.Sprintf("kernel %s: Prepare returned %d values", l.name, len(prepared)))
-			}
-			l.values = append(l.values, v)
 		}
 	}
 	b.Enqueue = func(x *cudabind.Exec, s cudabind.Stream) error {
@@ -592,6 +545,99 @@ func (d *Decl) setup(b *Base) error {
 		return nil
 	}
 	return nil
+}
+
+// compile compiles the declaration's source (Source, or the kernel family)
+// with the resolved macros and uploads the resolved constants into it.
+func (d *Decl) compile(b *Base, r *resolved) (*cudabind.Module, error) {
+	var mod *cudabind.Module
+	var err error
+	if d.Source != nil {
+		mod, err = b.CompileSource(d.source(), r.defines)
+	} else {
+		mod, err = b.Compile(d.Family, r.defines)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range r.constants {
+		if err := b.SetConstant(mod, c.name, c.values); err != nil {
+			return nil, err
+		}
+	}
+	return mod, nil
+}
+
+// argValues are the values a declared plan's kernel arguments take: the
+// plan's buffers and dimensions, the scratch buffer, Prepare's values and
+// the filter in global memory, uploaded at the first kernel that takes
+// it.
+type argValues struct {
+	d        *Decl
+	b        *Base
+	scratch  cudabind.DevPtr
+	prepared []any
+	filter   cudabind.DevPtr
+}
+
+// bind looks up l's function in mod, with its shared memory, and sets its
+// argument values.
+func (v *argValues) bind(mod *cudabind.Module, l *launch) error {
+	var err error
+	if l.fn, err = v.b.Function(mod, l.name, l.shared); err != nil {
+		return err
+	}
+	for _, a := range l.args {
+		val, err := v.value(a, l.name)
+		if err != nil {
+			return err
+		}
+		l.values = append(l.values, val)
+	}
+	return nil
+}
+
+// value is the value of argument a of kernel; an argPrepared past
+// Prepare's values is a *DeclError.
+func (v *argValues) value(a Arg, kernel string) (any, error) {
+	b := v.b
+	switch {
+	case a == ArgIn:
+		return b.In, nil
+	case a == ArgOut:
+		return b.Out, nil
+	case a == ArgWidth:
+		w, _ := b.Dims()
+		return w, nil
+	case a == ArgHeight:
+		_, h := b.Dims()
+		return h, nil
+	case a == ArgStride:
+		return b.Stride(), nil
+	case a == argScratch:
+		return v.scratch, nil
+	case a == argFilter:
+		return v.filterBuffer()
+	case a >= argPrepared && int(a-argPrepared) < len(v.prepared):
+		return v.prepared[a-argPrepared], nil
+	}
+	return nil, v.d.declErr("argument", a.String(), fmt.Sprintf("kernel %s: Prepare returned %d values", kernel, len(v.prepared)))
+}
+
+// filterBuffer is the device copy of the filter's weights (FilterWeights),
+// uploaded on first use.
+func (v *argValues) filterBuffer() (cudabind.DevPtr, error) {
+	if v.filter != 0 {
+		return v.filter, nil
+	}
+	weights, err := FilterWeights(v.b)
+	if err != nil {
+		return 0, err
+	}
+	if v.filter, err = v.b.UploadFloats(weights); err != nil {
+		return 0, err
+	}
+	return v.filter, nil
 }
 
 // familyInfo is what a kernel family's source declares.

@@ -32,10 +32,10 @@ func declOf(t *testing.T, name string) *Decl {
 		t.Fatal(err)
 	}
 	gv, ok := v.(*Variant)
-	if !ok || gv.Declaration() == nil {
+	if !ok || gv.decl == nil {
 		t.Fatalf("%s is not a declared variant", name)
 	}
-	return gv.Declaration()
+	return gv.decl
 }
 
 // TestDeclaredVariantsValidate resolves every declared kernel variant
@@ -303,4 +303,93 @@ func TestGridRules(t *testing.T) {
 // tile: Tile{blk, kw, kh, 1}.Bytes().
 func tileBytes(blk convolve.Block, kw, kh int) int {
 	return Tile{Block: blk, KW: kw, KH: kh, RY: 1}.Bytes()
+}
+
+// TestArgValues binds each kind of declared argument on a plan of a fake
+// device: the plan's buffers, dimensions and stride, the scratch buffer,
+// Prepare's values, the filter in global memory (uploaded once, however
+// many kernels take it) and a Prepared index past Prepare's values, a
+// *DeclError naming the kernel.
+func TestArgValues(t *testing.T) {
+	fd, plan := fakePlanner(t, func(*cudabind.Exec, cudabind.Stream) error { return nil })
+	b := plan(fakeProblem(t))
+	defer b.Close()
+	d := &Decl{Desc: convolve.Description{Name: "args"}, Family: "naive"}
+	v := &argValues{d: d, b: b, scratch: 0x1000, prepared: []any{"tex", int32(7)}}
+	for _, tt := range []struct {
+		arg  Arg
+		want any
+		err  string
+	}{
+		{ArgIn, b.In, ""},
+		{ArgOut, b.Out, ""},
+		{ArgWidth, int32(8), ""},
+		{ArgHeight, int32(4), ""},
+		{ArgStride, int32(8), ""},
+		{argScratch, cudabind.DevPtr(0x1000), ""},
+		{prepared(0), "tex", ""},
+		{prepared(1), int32(7), ""},
+		{prepared(2), nil, "kernel k: Prepare returned 2 values"},
+	} {
+		got, err := v.value(tt.arg, "k")
+		var de *DeclError
+		switch {
+		case tt.err != "":
+			if !errors.As(err, &de) || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("value(%v) = %v, want a *DeclError saying %q", tt.arg, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("value(%v): %v", tt.arg, err)
+		case got != tt.want:
+			t.Errorf("value(%v) = %v, want %v", tt.arg, got, tt.want)
+		}
+	}
+	before := len(fd.Copies())
+	first, err := v.value(argFilter, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := v.value(argFilter, "k2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != second || first == cudabind.DevPtr(0) {
+		t.Errorf("filter arguments %v and %v, want one non-zero buffer", first, second)
+	}
+	if n := len(fd.Copies()) - before; n != 1 {
+		t.Errorf("filter uploaded %d times, want once", n)
+	}
+}
+
+// TestConstPerPixel checks the declarations of the one-kernel direct
+// variants with a constant-memory filter: their report, family, kernel,
+// grid rule, arguments, constants and dynamic shared memory.
+func TestConstPerPixel(t *testing.T) {
+	tile := Tile{Block: convolve.Block{X: 16, Y: 8}, KW: 5, KH: 3, RY: 1}
+	for _, tt := range []struct {
+		name, report, family, kernel string
+		shared                       int // bytes for tile; 0: none
+	}{
+		{"gpu-const", "000", "const", "conv_const", 0},
+		{"gpu-shared", "000", "shared", "conv_shared", tile.Bytes()},
+		{"gpu-shared-rows", "002", "shared_rows", "conv_shared_rows", tile.Bytes()},
+	} {
+		d := declOf(t, tt.name)
+		if d.Desc.Report != tt.report || d.Family != tt.family || len(d.Kernels) != 1 || len(d.Constants) != 1 {
+			t.Errorf("%s: report %q, family %q, %d kernels, %d constants; want %q, %q, 1, 1",
+				tt.name, d.Desc.Report, d.Family, len(d.Kernels), len(d.Constants), tt.report, tt.family)
+			continue
+		}
+		k := d.Kernels[0]
+		if k.Name != tt.kernel || k.Grid != PerPixel || fmt.Sprint(k.Args) != fmt.Sprint(directArgs) || d.Constants[0].Name != "c_filter" {
+			t.Errorf("%s: kernel %s %v %v, constant %s; want %s PerPixel %v, c_filter", tt.name, k.Name, k.Grid, k.Args, d.Constants[0].Name, tt.kernel, directArgs)
+		}
+		shared := 0
+		if k.Shared != nil {
+			shared = k.Shared(tile)
+		}
+		if shared != tt.shared {
+			t.Errorf("%s: %d bytes of shared memory for %+v, want %d", tt.name, shared, tile, tt.shared)
+		}
+	}
 }

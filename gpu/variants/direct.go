@@ -54,30 +54,12 @@ func init() {
 		Kernels: []Kernel{{Name: "conv_naive", Grid: PerPixel,
 			Args: []Arg{ArgIn, argFilter, ArgOut, ArgWidth, ArgHeight, ArgStride}}},
 	}))
-	convolve.Register(Declare(Decl{
-		Desc: convolve.Description{Name: "gpu-const", Report: "000",
-			Summary: "one thread per pixel, filter in constant memory (V1_const)",
-			Caps:    directCaps()},
-		Family:    "const",
-		Constants: constFilter,
-		Kernels:   []Kernel{{Name: "conv_const", Grid: PerPixel, Args: directArgs}},
-	}))
-	convolve.Register(Declare(Decl{
-		Desc: convolve.Description{Name: "gpu-shared", Report: "000",
-			Summary: "tile plus halo in dynamic shared memory, constant filter, unrolled taps (V2)",
-			Caps:    directCaps()},
-		Family:    "shared",
-		Constants: constFilter,
-		Kernels:   []Kernel{{Name: "conv_shared", Grid: PerPixel, Shared: Tile.Bytes, Args: directArgs}},
-	}))
-	convolve.Register(Declare(Decl{
-		Desc: convolve.Description{Name: "gpu-shared-rows", Report: "002",
-			Summary: "shared-memory tile copied row by row with coalesced warp reads, constant filter",
-			Caps:    directCaps()},
-		Family:    "shared_rows",
-		Constants: constFilter,
-		Kernels:   []Kernel{{Name: "conv_shared_rows", Grid: PerPixel, Shared: Tile.Bytes, Args: directArgs}},
-	}))
+	convolve.Register(Declare(constPerPixel("gpu-const", "000",
+		"one thread per pixel, filter in constant memory (V1_const)", "const", nil)))
+	convolve.Register(Declare(constPerPixel("gpu-shared", "000",
+		"tile plus halo in dynamic shared memory, constant filter, unrolled taps (V2)", "shared", Tile.Bytes)))
+	convolve.Register(Declare(constPerPixel("gpu-shared-rows", "002",
+		"shared-memory tile copied row by row with coalesced warp reads, constant filter", "shared_rows", Tile.Bytes)))
 	// The padded planes are the scratch buffer: pad_input fills it with the
 	// border applied, conv_padded reads it.
 	convolve.Register(Declare(Decl{
@@ -94,4 +76,17 @@ func init() {
 			{Name: "conv_padded", Grid: PerPixel, Args: []Arg{argScratch, argFilter, ArgOut, ArgWidth, ArgHeight}},
 		},
 	}))
+}
+
+// constPerPixel declares the direct variant name of report and summary
+// whose family launches one kernel, conv_<family>, one thread per pixel
+// (PerPixel) on directArgs, with the filter in constant memory
+// (constFilter) and shared bytes of dynamic shared memory (nil: none).
+func constPerPixel(name, report, summary, family string, shared func(Tile) int) Decl {
+	return Decl{
+		Desc:      convolve.Description{Name: name, Report: report, Summary: summary, Caps: directCaps()},
+		Family:    family,
+		Constants: constFilter,
+		Kernels:   []Kernel{{Name: "conv_" + family, Grid: PerPixel, Shared: shared, Args: directArgs}},
+	}
 }

@@ -70,14 +70,12 @@ func setupNPP(b *Base) error {
 // checks, without a device: the double-halo buffer's row step within
 // NPP's 32-bit byte count, and its padding grid within CUDA's limits.
 func checkNPP(b *Base) error {
-	in := b.Problem.Input
-	kw, kh := b.Filter.Width, b.Filter.Height
-	bw, bh := in.Width+2*kw-2, in.Height+2*kh-2
-	if int64(bw)*4 > math.MaxInt32 {
+	g := nppGeometryOf(b)
+	if int64(g.bw)*4 > math.MaxInt32 {
 		return &convolve.CapabilityError{Variant: b.Name, What: "image width",
-			Value: fmt.Sprintf("%d with a %dx%d filter: NPP's row step is a 32-bit byte count", in.Width, kw, kh)}
+			Value: fmt.Sprintf("%d with a %dx%d filter: NPP's row step is a 32-bit byte count", b.Problem.Input.Width, g.kw, g.kh)}
 	}
-	if _, _, err := Grid(bw, bh, 1, b.Block); err != nil {
+	if _, _, err := Grid(g.bw, g.bh, 1, b.Block); err != nil {
 		return named(b.Name, err)
 	}
 	return nil
@@ -90,6 +88,31 @@ type nppPipeline struct {
 	pad, filter, copyOut func(x *cudabind.Exec, s cudabind.Stream) error
 }
 
+// nppGeometry is the shape of an npp plan's buffers. NPP is trusted only
+// for output pixels whose whole window lies inside the ROI it is given:
+// on an H200 with NPP 13, 3x3 filters treated the pixels beyond the ROI as
+// copies of its edge instead of reading them
+// (results/logs/nvidia-h200/2026-11-21-eb72296/test-variants.log,
+// TestNPPAgreement). So the input is padded by a double halo,
+// (W+2KW-2) x (H+2KH-2) with the border applied, NPP filters an ROI of
+// (W+KW-1) x (H+KH-1) inside it whose windows never leave the buffer, and
+// the W x H centre of that result, where every window lies inside the
+// ROI, is copied to the output.
+type nppGeometry struct {
+	kw, kh int // the filter
+	bw, bh int // the double-halo buffer
+	rw, rh int // NPP's ROI
+}
+
+// nppGeometryOf is the geometry of b's buffers.
+func nppGeometryOf(b *Base) nppGeometry {
+	in := b.Problem.Input
+	kw, kh := b.Filter.Width, b.Filter.Height
+	return nppGeometry{kw: kw, kh: kh,
+		bw: in.Width + 2*kw - 2, bh: in.Height + 2*kh - 2,
+		rw: in.Width + kw - 1, rh: in.Height + kh - 1}
+}
+
 // nppStages allocates the padded input and NPP's output, compiles the
 // padding kernel, uploads the flipped filter and returns the stages.
 func nppStages(b *Base) (*nppPipeline, error) {
@@ -97,43 +120,26 @@ func nppStages(b *Base) (*nppPipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
-	in := b.Problem.Input
-	kw, kh := b.Filter.Width, b.Filter.Height
-	// NPP is trusted only for output pixels whose whole window lies inside
-	// the ROI it is given: on an H200 with NPP 13, 3x3 filters treated the
-	// pixels beyond the ROI as copies of its edge instead of reading them
-	// (results/logs/nvidia-h200/2026-11-21-eb72296/test-variants.log, TestNPPAgreement). So the input is
-	// padded by a double halo, (W+2KW-2) x (H+2KH-2) with the border
-	// applied, NPP filters an ROI of (W+KW-1) x (H+KH-1) inside it whose
-	// windows never leave the buffer, and the W x H centre of that result,
-	// where every window lies inside the ROI, is copied to the output.
-	bw, bh := in.Width+2*kw-2, in.Height+2*kh-2 // double-halo buffer
-	rw, rh := in.Width+kw-1, in.Height+kh-1     // NPP's ROI
+	g := nppGeometryOf(b)
 	if err := checkNPP(b); err != nil {
 		return nil, err
 	}
-	padGrid, block, err := Grid(bw, bh, 1, b.Block)
+	padGrid, block, err := Grid(g.bw, g.bh, 1, b.Block)
 	if err != nil {
 		return nil, named(b.Name, err)
 	}
-	if int64(bw)*int64(bh) > math.MaxInt32 {
+	if int64(g.bw)*int64(g.bh) > math.MaxInt32 {
 		b.Index64 = true
 	}
-	pad, err := b.Alloc(int64(bw) * int64(bh) * 4)
+	pad, err := b.Alloc(int64(g.bw) * int64(g.bh) * 4)
 	if err != nil {
 		return nil, fmt.Errorf("padded input: %w", err)
 	}
-	roiOut, err := b.Alloc(int64(rw) * int64(rh) * 4)
+	roiOut, err := b.Alloc(int64(g.rw) * int64(g.rh) * 4)
 	if err != nil {
 		return nil, fmt.Errorf("NPP output: %w", err)
 	}
-	// The pad kernel compiled with a (2KW-1) x (2KH-1) footprint writes the
-	// double halo.
-	mod, err := b.Compile("padded", map[string]string{"KW": fmt.Sprint(2*kw - 1), "KH": fmt.Sprint(2*kh - 1)})
-	if err != nil {
-		return nil, err
-	}
-	padFn, err := b.Function(mod, "pad_input", 0)
+	padFn, err := nppPadKernel(b, g)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +154,33 @@ func nppStages(b *Base) (*nppPipeline, error) {
 	stride := b.Stride()
 	// ROI pixel (u, v) is centred on buffer pixel (u+KW/2, v+KH/2); image
 	// pixel (x, y) is ROI pixel (x+KW/2, y+KH/2).
-	src := pad.Add((int64(kh/2)*int64(bw) + int64(kw/2)) * 4)
-	centre := roiOut.Add((int64(kh/2)*int64(rw) + int64(kw/2)) * 4)
+	centre := roiOut.Add((int64(g.kh/2)*int64(g.rw) + int64(g.kw/2)) * 4)
+	return &nppPipeline{
+		pad: func(x *cudabind.Exec, s cudabind.Stream) error {
+			return x.Launch(padFn, padGrid, block, 0, s, b.In, pad, w, h, stride)
+		},
+		filter: nppFilterStage(b, lib, g, pad, roiOut, kernel),
+		copyOut: func(x *cudabind.Exec, s cudabind.Stream) error {
+			return x.CopyDtoD2DAsync(b.Out, int64(w)*4, centre, int64(g.rw)*4, int64(w)*4, int64(h), s)
+		},
+	}, nil
+}
+
+// nppPadKernel compiles the pad kernel with a (2KW-1) x (2KH-1) footprint,
+// which writes the double halo, and returns its function.
+func nppPadKernel(b *Base, g nppGeometry) (*cudabind.Function, error) {
+	mod, err := b.Compile("padded", map[string]string{"KW": fmt.Sprint(2*g.kw - 1), "KH": fmt.Sprint(2*g.kh - 1)})
+	if err != nil {
+		return nil, err
+	}
+	return b.Function(mod, "pad_input", 0)
+}
+
+// nppFilterStage is the stage that runs NPP's filter, with the device
+// kernel's weights, over the ROI of the padded buffer pad into roiOut, on
+// the stream it is given.
+func nppFilterStage(b *Base, lib *npp.Lib, g nppGeometry, pad, roiOut, kernel cudabind.DevPtr) func(x *cudabind.Exec, s cudabind.Stream) error {
+	src := pad.Add((int64(g.kh/2)*int64(g.bw) + int64(g.kw/2)) * 4)
 	info := b.Info
 	ctx := npp.StreamContext{
 		NCudaDeviceID:                      int32(info.Ordinal),
@@ -161,24 +192,17 @@ func nppStages(b *Base) (*nppPipeline, error) {
 		NCudaDevAttrComputeCapabilityMinor: int32(info.Minor),
 		NStreamFlags:                       0, // NewStream's flags; 0 is also the default stream's
 	}
-	return &nppPipeline{
-		pad: func(x *cudabind.Exec, s cudabind.Stream) error {
-			return x.Launch(padFn, padGrid, block, 0, s, b.In, pad, w, h, stride)
-		},
-		filter: func(x *cudabind.Exec, s cudabind.Stream) error {
-			c := ctx
-			c.HStream = uintptr(s)
-			st := lib.Filter32f(uintptr(src), int32(bw*4), uintptr(roiOut), int32(rw*4),
-				npp.Size{A: int32(rw), B: int32(rh)}, uintptr(kernel), npp.Size{A: int32(kw), B: int32(kh)}, npp.Size{A: int32(kw / 2), B: int32(kh / 2)}, &c)
-			if st < 0 {
-				return fmt.Errorf("%s nppiFilter_32f_C1R_Ctx on %dx%d with a %dx%d filter: %s", lib.Name(), rw, rh, kw, kh, st)
-			}
-			return nil
-		},
-		copyOut: func(x *cudabind.Exec, s cudabind.Stream) error {
-			return x.CopyDtoD2DAsync(b.Out, int64(w)*4, centre, int64(rw)*4, int64(w)*4, int64(h), s)
-		},
-	}, nil
+	kw, kh, rw, rh := g.kw, g.kh, g.rw, g.rh
+	return func(x *cudabind.Exec, s cudabind.Stream) error {
+		c := ctx
+		c.HStream = uintptr(s)
+		st := lib.Filter32f(uintptr(src), int32(g.bw*4), uintptr(roiOut), int32(rw*4),
+			npp.Size{A: int32(rw), B: int32(rh)}, uintptr(kernel), npp.Size{A: int32(kw), B: int32(kh)}, npp.Size{A: int32(kw / 2), B: int32(kh / 2)}, &c)
+		if st < 0 {
+			return fmt.Errorf("%s nppiFilter_32f_C1R_Ctx on %dx%d with a %dx%d filter: %s", lib.Name(), rw, rh, kw, kh, st)
+		}
+		return nil
+	}
 }
 
 // nppInterior is the npp-interior peer: NPP's filter call timed alone,
@@ -193,7 +217,7 @@ func nppStages(b *Base) (*nppPipeline, error) {
 // that after them Download holds the output of the timed calls. Its times
 // therefore leave out the padding pass and the copy that npp's include;
 // the ROI is the one npp filters, (KW-1) columns and (KH-1) rows larger
-// than the image, which the NPP behaviour described in nppStages needs.
+// than the image, which the NPP behaviour described at nppGeometry needs.
 // A cold-cache timing flushes L2 before TimeKernel, so the padding pass
 // that follows the flush may leave part of the padded image in L2 for the
 // timed filter call.
@@ -208,13 +232,14 @@ func (v nppInterior) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pla
 	if err != nil {
 		return nil, err
 	}
-	st, err := nppStages(b)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	b.Enqueue = st.filter
-	return &nppInteriorPlan{Base: b, st: st}, nil
+	return completePlan(b, func(b *Base) (*nppInteriorPlan, error) {
+		st, err := nppStages(b)
+		if err != nil {
+			return nil, err
+		}
+		b.Enqueue = st.filter
+		return &nppInteriorPlan{Base: b, st: st}, nil
+	})
 }
 
 // nppInteriorPlan is npp's pipeline with the filter call as Base's timed
@@ -226,10 +251,7 @@ type nppInteriorPlan struct {
 
 // Run pads in, filters and copies the centre out, like npp.
 func (p *nppInteriorPlan) Run(in, out *convolve.Image) error {
-	if err := p.CheckRun(in, out); err != nil {
-		return err
-	}
-	err := p.Dev.Do(func(x *cudabind.Exec) error {
+	return p.runTask(in, out, func(x *cudabind.Exec) error {
 		if err := p.copyIn(x, in); err != nil {
 			return err
 		}
@@ -243,10 +265,6 @@ func (p *nppInteriorPlan) Run(in, out *convolve.Image) error {
 		}
 		return p.copyOut(x, out)
 	})
-	if err != nil {
-		return fmt.Errorf("variants: %s: %w", p.Name, err)
-	}
-	return nil
 }
 
 // TimeKernel times n filter calls on the padded upload, with the padding

@@ -62,6 +62,42 @@ func TestNPPCapabilities(t *testing.T) {
 	}
 }
 
+// TestNPPGeometry checks the double-halo buffer and ROI of npp plans and
+// the refusals of checkNPP: a row step past NPP's 32-bit byte count and a
+// padding grid past CUDA's limits, each naming what was refused.
+func TestNPPGeometry(t *testing.T) {
+	for _, tt := range []struct {
+		w, h, kw, kh int
+		block        convolve.Block
+		want         nppGeometry
+		refused      string // the CapabilityError's What; "" when accepted
+	}{
+		{w: 8, h: 6, kw: 3, kh: 3, block: convolve.Block{X: 16, Y: 16},
+			want: nppGeometry{kw: 3, kh: 3, bw: 12, bh: 10, rw: 10, rh: 8}},
+		{w: 100, h: 1, kw: 5, kh: 1, block: convolve.Block{X: 32, Y: 8},
+			want: nppGeometry{kw: 5, kh: 1, bw: 108, bh: 1, rw: 104, rh: 1}},
+		{w: 1 << 29, h: 1, kw: 3, kh: 1, block: convolve.Block{X: 16, Y: 16},
+			want: nppGeometry{kw: 3, kh: 1, bw: 1<<29 + 4, bh: 1, rw: 1<<29 + 2, rh: 1}, refused: "image width"},
+		{w: 4, h: 65535 * 2, kw: 1, kh: 3, block: convolve.Block{X: 16, Y: 1},
+			want: nppGeometry{kw: 1, kh: 3, bw: 4, bh: 65535*2 + 4, rw: 4, rh: 65535*2 + 2}, refused: "grid"},
+	} {
+		f := &convolve.Filter{Name: "box", Width: tt.kw, Height: tt.kh, Weights: make([]float32, tt.kw*tt.kh)}
+		b := &Base{Name: "npp", Block: tt.block, Filter: f,
+			Problem: convolve.Problem{Op: convolve.Filter2D, Input: convolve.Geometry{Width: tt.w, Height: tt.h, Channels: 1}, Filter: f}}
+		if got := nppGeometryOf(b); got != tt.want {
+			t.Errorf("%dx%d, %dx%d filter: geometry %+v, want %+v", tt.w, tt.h, tt.kw, tt.kh, got, tt.want)
+		}
+		err := checkNPP(b)
+		var ce *convolve.CapabilityError
+		switch {
+		case tt.refused == "" && err != nil:
+			t.Errorf("%dx%d, %dx%d filter: %v", tt.w, tt.h, tt.kw, tt.kh, err)
+		case tt.refused != "" && (!errors.As(err, &ce) || ce.What != tt.refused):
+			t.Errorf("%dx%d, %dx%d filter: %v, want a *convolve.CapabilityError on %s", tt.w, tt.h, tt.kw, tt.kh, err, tt.refused)
+		}
+	}
+}
+
 // TestNPPAgreement runs the npp variant over nppCases x agreementSizes
 // against refimpl.Expect on NaN-poisoned outputs, and checks that every
 // plan was released.

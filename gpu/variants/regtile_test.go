@@ -98,7 +98,7 @@ func TestRegtileDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := v.(*Variant).Declaration()
+	d := v.(*Variant).decl
 	if d == nil {
 		t.Fatal("gpu-regtile is not a declaration")
 	}
@@ -469,7 +469,7 @@ func TestSetOutStride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := v.(*Variant).Declaration()
+	d := v.(*Variant).decl
 	for _, tt := range tests {
 		p := convolve.Problem{Op: convolve.Filter2D, Filter: f, Input: tt.in}
 		b, err := newBase(d.Desc, d.Block, p, convolve.Config{})
@@ -478,8 +478,8 @@ func TestSetOutStride(t *testing.T) {
 		}
 		b.setInStride(d.InRowAlign)
 		b.setOutStride(d.OutRowAlign)
-		if b.OutStride() != tt.wantStride || b.OutBytes != tt.wantBytes || b.OutGeometry().RowStride() != tt.wantStride {
-			t.Errorf("%s: OutStride %d, OutBytes %d, OutGeometry stride %d; want %d, %d", tt.name, b.OutStride(), b.OutBytes, b.OutGeometry().RowStride(), tt.wantStride, tt.wantBytes)
+		if b.OutGeometry().RowStride() != tt.wantStride || b.OutBytes != tt.wantBytes {
+			t.Errorf("%s: OutGeometry stride %d, OutBytes %d; want %d, %d", tt.name, b.OutGeometry().RowStride(), b.OutBytes, tt.wantStride, tt.wantBytes)
 		}
 		b.Info = h100
 		r, err := d.resolve(b)

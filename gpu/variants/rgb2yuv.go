@@ -61,12 +61,7 @@ func (v *yuvVariant) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Pla
 	if err != nil {
 		return nil, err
 	}
-	yp, err := setupYUV(b)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	return yp, nil
+	return completePlan(b, setupYUV)
 }
 
 // YUVPlan is gpu-rgb2yuv's plan. The device output holds the Y, U and V

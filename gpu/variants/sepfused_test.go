@@ -76,7 +76,7 @@ func TestSepfusedDeclared(t *testing.T) {
 		t.Errorf("caps: GPU %v SeparableOnly %v FiniteInput %v ReferenceOrder %v MaxFilterSide %d; want true, true, true, false, %d",
 			caps.GPU, caps.SeparableOnly, caps.FiniteInput, caps.ReferenceOrder, caps.MaxFilterSide, sepfusedMaxSide)
 	}
-	d := v.(*Variant).Declaration()
+	d := v.(*Variant).decl
 	if d == nil {
 		t.Fatal("gpu-sepfused is not a declaration")
 	}

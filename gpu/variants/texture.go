@@ -110,19 +110,41 @@ func checkTexture(b *Base, withFilterTex bool) error {
 // first) and, with withFilterTex, a 1-D texture over the filter's weights
 // in global memory.
 func texturePrepare(b *Base, withFilterTex bool) ([]any, error) {
+	lay := texLayoutOf(b.Problem.Input)
+	texs, ptrs, pitch, err := texturePlanes(b, lay)
+	if err != nil {
+		return nil, err
+	}
+	b.CopyIn = textureCopyIn(b.Problem.Input, lay, ptrs, pitch)
+	if err := b.ReleaseInput(); err != nil {
+		return nil, err
+	}
+	values := []any{texs[0], texs[1], texs[2], texs[3]}
+	if !withFilterTex {
+		return values, nil
+	}
+	ftex, err := filterTexture(b)
+	if err != nil {
+		return nil, err
+	}
+	return append(values, ftex), nil
+}
+
+// texturePlanes allocates lay's planes, pitched, with a point-sampled
+// texture over each (border addressing where the hardware applies a Zero
+// border, clamping otherwise) that Close destroys. Of the four textures
+// it returns, those past lay's planes repeat the first; pitch is the
+// planes' row pitch in bytes.
+func texturePlanes(b *Base, lay texLayout) (texs [4]cudabind.TexObject, ptrs []cudabind.DevPtr, pitch int64, err error) {
 	p := b.Problem
 	in := p.Input
 	size := in.Type.Size()
-	lay := texLayoutOf(in)
-
-	var texs [4]cudabind.TexObject
-	ptrs := make([]cudabind.DevPtr, lay.planes)
-	var pitch int64
+	ptrs = make([]cudabind.DevPtr, lay.planes)
 	address := cudabind.AddressClamp
 	if hwAddress(p) && p.Border == convolve.Zero {
 		address = cudabind.AddressBorder
 	}
-	err := b.Dev.Do(func(x *cudabind.Exec) error {
+	err = b.Dev.Do(func(x *cudabind.Exec) error {
 		for i := range ptrs {
 			if err := b.CheckDeviceMemory(x, fmt.Sprintf("texture plane %d", i), int64(lay.width*size)*int64(lay.height)); err != nil {
 				return err
@@ -147,16 +169,22 @@ func texturePrepare(b *Base, withFilterTex bool) ([]any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return texs, nil, 0, err
 	}
 	for i := lay.planes; i < len(texs); i++ {
 		texs[i] = texs[0]
 	}
-	// The input goes straight from the host rows into the pitched planes.
+	return texs, ptrs, pitch, nil
+}
+
+// textureCopyIn is the CopyIn of a texture plan: the input goes straight
+// from the host rows of in into the pitched planes ptrs.
+func textureCopyIn(in convolve.Geometry, lay texLayout, ptrs []cudabind.DevPtr, pitch int64) func(x *cudabind.Exec, im *convolve.Image) error {
+	size := in.Type.Size()
 	rowBytes := int64(lay.width * size)
 	hostPitch := int64(in.RowStride() * size)
 	planeElems := in.RowStride() * in.Height
-	b.CopyIn = func(x *cudabind.Exec, im *convolve.Image) error {
+	return func(x *cudabind.Exec, im *convolve.Image) error {
 		for i, ptr := range ptrs {
 			src := HostData(im)
 			if i > 0 {
@@ -168,16 +196,14 @@ func texturePrepare(b *Base, withFilterTex bool) ([]any, error) {
 		}
 		return nil
 	}
-	if err := b.ReleaseInput(); err != nil {
-		return nil, err
-	}
-	values := []any{texs[0], texs[1], texs[2], texs[3]}
-	if !withFilterTex {
-		return values, nil
-	}
+}
+
+// filterTexture uploads the filter's weights and returns a 1-D texture
+// over them that Close destroys.
+func filterTexture(b *Base) (cudabind.TexObject, error) {
 	fptr, err := b.UploadFloats(b.Filter.Weights)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	var ftex cudabind.TexObject
 	err = b.Dev.Do(func(x *cudabind.Exec) error {
@@ -191,7 +217,7 @@ func texturePrepare(b *Base, withFilterTex bool) ([]any, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	return append(values, ftex), nil
+	return ftex, nil
 }

@@ -10,29 +10,41 @@ import (
 // TimeKernel enqueues the device work n times between two events and
 // returns the elapsed device time, all in one device task.
 func (b *Base) TimeKernel(n int) (time.Duration, error) {
+	return b.timeRuns("TimeKernel", n, func(x *cudabind.Exec) (time.Duration, error) {
+		return b.timeEvents(x, func() error { return b.enqueueRuns(x, n) })
+	})
+}
+
+// timeRuns is the frame of TimeKernel and TimeKernelGraph (named by
+// method): it refuses a closed plan and n below one, runs timed as one
+// device task and names the plan in its error.
+func (b *Base) timeRuns(method string, n int, timed func(x *cudabind.Exec) (time.Duration, error)) (time.Duration, error) {
 	if err := b.usable(); err != nil {
 		return 0, err
 	}
 	if n < 1 {
-		return 0, fmt.Errorf("variants: %s: TimeKernel(%d): need at least one run", b.Name, n)
+		return 0, fmt.Errorf("variants: %s: %s(%d): need at least one run", b.Name, method, n)
 	}
 	var d time.Duration
 	err := b.Dev.Do(func(x *cudabind.Exec) error {
 		var err error
-		d, err = b.timeEvents(x, func() error {
-			for i := 0; i < n; i++ {
-				if err := b.Enqueue(x, b.stream); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		d, err = timed(x)
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("variants: %s: %w", b.Name, err)
 	}
 	return d, nil
+}
+
+// enqueueRuns enqueues the device work runs times on the plan's stream.
+func (b *Base) enqueueRuns(x *cudabind.Exec, runs int) error {
+	for i := 0; i < runs; i++ {
+		if err := b.Enqueue(x, b.stream); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // timeEvents records the start event on the plan's stream, lets enqueue
@@ -54,6 +66,25 @@ func (b *Base) timeEvents(x *cudabind.Exec, enqueue func() error) (time.Duration
 	return x.Elapsed(b.start, b.stop)
 }
 
+// newStreamEvents creates the plan's stream and its start and stop
+// events, each destroyed at Close.
+func (b *Base) newStreamEvents(x *cudabind.Exec) error {
+	var err error
+	if b.stream, err = x.NewStream(); err != nil {
+		return err
+	}
+	b.OnClose(func(x *cudabind.Exec) error { return x.DestroyStream(b.stream) })
+	if b.start, err = x.NewEvent(); err != nil {
+		return err
+	}
+	b.OnClose(func(x *cudabind.Exec) error { return x.DestroyEvent(b.start) })
+	if b.stop, err = x.NewEvent(); err != nil {
+		return err
+	}
+	b.OnClose(func(x *cudabind.Exec) error { return x.DestroyEvent(b.stop) })
+	return nil
+}
+
 // GraphBatch is how many runs of the device work one CUDA graph of
 // TimeKernelGraph holds. At 64 runs even a 2 µs kernel keeps the GPU busy
 // for over 100 µs per graph launch, against the 4-6 µs the host took per
@@ -68,45 +99,35 @@ const GraphBatch = 64
 // region; work that cannot be captured (a synchronous call in Enqueue) is
 // an error.
 func (b *Base) TimeKernelGraph(n int) (time.Duration, error) {
-	if err := b.usable(); err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("variants: %s: TimeKernelGraph(%d): need at least one run", b.Name, n)
-	}
-	var d time.Duration
-	err := b.Dev.Do(func(x *cudabind.Exec) error {
+	return b.timeRuns("TimeKernelGraph", n, func(x *cudabind.Exec) (time.Duration, error) {
 		big, rest := n/GraphBatch, n%GraphBatch
 		if big > 0 {
 			if err := b.captureGraph(x, 1, GraphBatch); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		if rest > 0 {
 			if err := b.captureGraph(x, 0, 1); err != nil {
-				return err
+				return 0, err
 			}
 		}
-		var err error
-		d, err = b.timeEvents(x, func() error {
-			for i := 0; i < big; i++ {
-				if err := x.LaunchGraph(b.graphs[1], b.stream); err != nil {
-					return err
-				}
+		return b.timeEvents(x, func() error {
+			if err := b.launchGraph(x, 1, big); err != nil {
+				return err
 			}
-			for i := 0; i < rest; i++ {
-				if err := x.LaunchGraph(b.graphs[0], b.stream); err != nil {
-					return err
-				}
-			}
-			return nil
+			return b.launchGraph(x, 0, rest)
 		})
-		return err
 	})
-	if err != nil {
-		return 0, fmt.Errorf("variants: %s: %w", b.Name, err)
+}
+
+// launchGraph launches b.graphs[i] times times on the plan's stream.
+func (b *Base) launchGraph(x *cudabind.Exec, i, times int) error {
+	for r := 0; r < times; r++ {
+		if err := x.LaunchGraph(b.graphs[i], b.stream); err != nil {
+			return err
+		}
 	}
-	return d, nil
+	return nil
 }
 
 // captureGraph fills b.graphs[i], if empty, with runs runs of Enqueue.
@@ -114,14 +135,7 @@ func (b *Base) captureGraph(x *cudabind.Exec, i, runs int) error {
 	if b.graphs[i] != 0 {
 		return nil
 	}
-	g, err := x.Capture(b.stream, func() error {
-		for r := 0; r < runs; r++ {
-			if err := b.Enqueue(x, b.stream); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	g, err := x.Capture(b.stream, func() error { return b.enqueueRuns(x, runs) })
 	if err != nil {
 		return fmt.Errorf("capturing %d runs of the device work into a CUDA graph: %w", runs, err)
 	}

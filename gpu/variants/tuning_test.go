@@ -53,7 +53,7 @@ func TestTuningSpaceDefaults(t *testing.T) {
 				if err := v.Desc.Caps.Space.Allowed(p, def, Limits(info)); err != nil {
 					t.Errorf("%s K=%d %dx%d: default %v is not allowed: %v", name, k, side, side, def, err)
 				}
-				if d := v.Declaration(); d != nil {
+				if d := v.decl; d != nil {
 					got := resolveDefines(t, v, p, convolve.Config{}, info)
 					want := resolveDefines(t, v, p, def.Apply(convolve.Config{}), info)
 					if !maps.Equal(got, want) {
@@ -72,7 +72,7 @@ func resolveDefines(t *testing.T, v *Variant, p convolve.Problem, cfg convolve.C
 		t.Fatal(err)
 	}
 	b.Info = info
-	r, err := v.Declaration().resolve(b)
+	r, err := v.decl.resolve(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestApplyTuning(t *testing.T) {
 				}
 			}
 			// The declaration accepts the completed configuration.
-			if d := v.Declaration(); d != nil {
+			if d := v.decl; d != nil {
 				if err := d.Validate(b.Problem, b.Config, b.Info); err != nil {
 					t.Errorf("Validate: %v", err)
 				}
