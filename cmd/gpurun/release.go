@@ -165,8 +165,8 @@ func seedFlag(seed int64) string { return "-props.seed=" + strconv.FormatInt(see
 // specialization pool, the fixes the properties make of it and its
 // bad-input base cases, and runs the edge-case table. The NVRTC compiles
 // of the pools and their fixes are most of the four seeds' CPU time, and
-// the host's cores are the check's limit (release-load.log), so the pool
-// is what makes the four seeds fit the check's 10 minutes.
+// the host's cores are the check's limit (release-load.log): a smaller
+// pool is what lets the four seeds fit the check's 10 minutes.
 func (r *runner) propsBudget() []string {
 	return []string{"-props.n=" + r.setting("RELEASE_PROPS_N", "10"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s"),
 		"-props.pool=" + r.setting("RELEASE_PROPS_POOL", "4")}
