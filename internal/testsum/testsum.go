@@ -186,10 +186,9 @@ func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped", s.passed, s.failed, total)
 	if total > 0 {
 		var parts []string
-		for _, r := range []string{needGPU, needNVRTC, needOther} {
-			if n := s.skipped[r]; n > 0 {
-				what := map[string]string{needGPU: "for want of a GPU", needNVRTC: "for want of NVRTC", needOther: "for other reasons"}[r]
-				parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		for _, r := range [][2]string{{needGPU, "for want of a GPU"}, {needNVRTC, "for want of NVRTC"}, {needOther, "for other reasons"}} {
+			if n := s.skipped[r[0]]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, r[1]))
 			}
 		}
 		fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
