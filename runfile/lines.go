@@ -72,15 +72,21 @@ func MeasuredLine(key, value string) string { return measuredPrefix + key + ": "
 // ParseMeasured reads a line MeasuredLine wrote: the key and the value.
 // ok is false for any other line.
 func ParseMeasured(line string) (key, value string, ok bool) {
-	rest, found := strings.CutPrefix(line, measuredPrefix)
-	if !found {
-		return "", "", false
-	}
-	key, value, found = strings.Cut(rest, ": ")
-	if !found || key == "" || strings.ContainsAny(key, " \t") {
+	key, value, ok = cutLine(line, measuredPrefix)
+	if !ok || strings.ContainsAny(key, " \t") {
 		return "", "", false
 	}
 	return key, strings.TrimSpace(value), true
+}
+
+// cutLine reads a comment line "<prefix><name>: <rest>": the name and the
+// rest. ok is false for any other line, and for an empty name.
+func cutLine(line, prefix string) (name, rest string, ok bool) {
+	r, found := strings.CutPrefix(line, prefix)
+	if name, rest, ok = strings.Cut(r, ": "); !found || !ok || name == "" {
+		return "", "", false
+	}
+	return name, rest, true
 }
 
 // HostLine is the line that records key's value: a measured line for a

@@ -136,15 +136,7 @@ func UnsupportedLine(name, reason string) string {
 // ParseUnsupported reads a line UnsupportedLine wrote: the case's name
 // and the reason. ok is false for any other line.
 func ParseUnsupported(line string) (name, reason string, ok bool) {
-	rest, found := strings.CutPrefix(line, unsupportedPrefix)
-	if !found {
-		return "", "", false
-	}
-	name, reason, found = strings.Cut(rest, ": ")
-	if !found || name == "" {
-		return "", "", false
-	}
-	return name, reason, true
+	return cutLine(line, unsupportedPrefix)
 }
 
 // noisePrefix begins the value of a run's "noise" configuration line,

@@ -254,8 +254,8 @@ func Nearest[E any](entries []E, keep func(E) bool, k func(E) int, size func(E) 
 	return best, dk == 0 && ds == 0
 }
 
-// SizeLess orders size classes from the smallest, for sorting entries.
-func SizeLess(a, b convolve.SizeClass) bool { return sizeIndex(a) < sizeIndex(b) }
+// SizeCompare orders size classes from the smallest, as cmp.Compare does.
+func SizeCompare(a, b convolve.SizeClass) int { return sizeIndex(a) - sizeIndex(b) }
 
 func sizeIndex(c convolve.SizeClass) int { return slices.Index(convolve.SizeClasses, c) }
 

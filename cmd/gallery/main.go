@@ -66,7 +66,10 @@ func run(args []string, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	root := repoRoot()
+	root := "."
+	if r, _, err := modroot.Find(""); err == nil {
+		root = r
+	}
 	if *out == "" {
 		*out = filepath.Join(root, "results", "report", "gallery")
 	}
@@ -74,49 +77,38 @@ func run(args []string, stderr io.Writer) error {
 		*data = filepath.Join(root, "results", "data")
 	}
 	var variants []string
-	var note string
+	var note, why string
+	var err error
 	if *variant == "" {
-		var why string
 		variants, note, why = pickVariants(*data, relName(root, *data), *out)
-		if len(variants) == 0 {
-			fmt.Fprintf(stderr, "gallery: kept %s: %s\n", *out, why)
-			return nil
-		}
-	} else {
-		var err error
-		if variants, err = parseVariants(*variant); err != nil {
-			return err
-		}
+	} else if variants, err = parseVariants(*variant); err != nil {
+		return err
 	}
-	if err := write(*out, note, variants); err != nil {
+	if len(variants) == 0 {
+		fmt.Fprintf(stderr, "gallery: kept %s: %s\n", *out, why)
+		return nil
+	}
+	g, err := render(note, variants...)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(*out); err != nil {
+		return err
+	}
+	if err := results.WriteFiles(*out, g); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "gallery: wrote %s, by %s\n", *out, byWhom(variants))
 	return nil
 }
 
-// repoRoot returns the repository root (modroot.Find), or "." outside one.
-func repoRoot() string {
-	root, _, err := modroot.Find("")
-	if err != nil {
-		return "."
-	}
-	return root
-}
-
 // relName returns dir relative to root, with slashes, where dir lies
 // under root, and dir as given otherwise.
 func relName(root, dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return dir
-	}
+	abs, errDir := filepath.Abs(dir)
+	absRoot, errRoot := filepath.Abs(root)
 	rel, err := filepath.Rel(absRoot, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if errDir != nil || errRoot != nil || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return dir
 	}
 	return filepath.ToSlash(rel)
@@ -179,16 +171,4 @@ func pickVariants(dataDir, dataName, galleryDir string) (variants []string, note
 		}
 	}
 	return variants, note, ""
-}
-
-// write renders the gallery with variants and replaces dir with it.
-func write(dir, note string, variants []string) error {
-	g, err := render(note, variants...)
-	if err != nil {
-		return err
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	return results.WriteFiles(dir, g)
 }

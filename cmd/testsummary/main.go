@@ -51,11 +51,10 @@ func run(args []string, log compileLog, stdout io.Writer) int {
 	cmd.Env = append(os.Environ(), envCompileLog+"="+log.path)
 	cmd.Stderr = os.Stderr
 	events, err := cmd.StdoutPipe()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "testsummary:", err)
-		return 2
+	if err == nil {
+		err = cmd.Start()
 	}
-	if err := cmd.Start(); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
 		return 2
 	}

@@ -11,10 +11,11 @@ package testsum
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -50,7 +51,6 @@ type Summary struct {
 	skipped        map[string]int // by reason
 	out            map[string][]string
 	failedTests    []string
-	badLines       int
 	packageTimes   []timing            // packages that passed or failed
 	testSecs       map[testKey]float64 // the longest of a top-level test and its subtests
 	testEnded      map[testKey]bool    // top-level tests that passed or failed
@@ -85,7 +85,6 @@ func (s *Summary) ReadJSON(r io.Reader) error {
 		if err := json.Unmarshal(line, &e); err != nil || e.Action == "" {
 			// Build failures and other non-JSON output pass through.
 			fmt.Fprintln(s.w, string(line))
-			s.badLines++
 			continue
 		}
 		s.Add(e)
@@ -173,8 +172,7 @@ func skipReason(output []string) string {
 	switch {
 	case strings.Contains(text, "libnvrtc") || strings.Contains(text, "no NVRTC"):
 		return needNVRTC
-	case strings.Contains(text, "libcuda") || strings.Contains(text, "needs a GPU") ||
-		strings.Contains(text, "no CUDA device") || strings.Contains(text, "CUDA device"):
+	case strings.Contains(text, "libcuda") || strings.Contains(text, "needs a GPU") || strings.Contains(text, "CUDA device"):
 		return needGPU
 	}
 	return needOther
@@ -188,10 +186,9 @@ func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped", s.passed, s.failed, total)
 	if total > 0 {
 		var parts []string
-		for _, r := range []string{needGPU, needNVRTC, needOther} {
-			if n := s.skipped[r]; n > 0 {
-				what := map[string]string{needGPU: "for want of a GPU", needNVRTC: "for want of NVRTC", needOther: "for other reasons"}[r]
-				parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		for _, r := range [][2]string{{needGPU, "for want of a GPU"}, {needNVRTC, "for want of NVRTC"}, {needOther, "for other reasons"}} {
+			if n := s.skipped[r[0]]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, r[1]))
 			}
 		}
 		fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
@@ -205,7 +202,7 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintln(w, "NVRTC kernel compile checks: ran (no test skipped for want of NVRTC)")
 	}
 	if len(s.failedTests) > 0 {
-		sort.Strings(s.failedTests)
+		slices.Sort(s.failedTests)
 		fmt.Fprintf(w, "failed: %s\n", strings.Join(s.failedTests, ", "))
 	}
 	s.printSlowest(w)
@@ -258,15 +255,8 @@ func slowest(times []timing, cached map[string]bool, n int) []timing {
 			kept = append(kept, t)
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		a, b := kept[i], kept[j]
-		if a.secs != b.secs {
-			return a.secs > b.secs
-		}
-		if a.pkg != b.pkg {
-			return a.pkg < b.pkg
-		}
-		return a.test < b.test
+	slices.SortStableFunc(kept, func(a, b timing) int {
+		return cmp.Or(cmp.Compare(b.secs, a.secs), cmp.Compare(a.pkg, b.pkg), cmp.Compare(a.test, b.test))
 	})
 	return kept[:min(n, len(kept))]
 }
@@ -363,12 +353,8 @@ func (t *compileTotals) print(w io.Writer) {
 	for p := range t.byProgram {
 		programs = append(programs, p)
 	}
-	sort.Slice(programs, func(i, j int) bool {
-		a, b := t.byProgram[programs[i]], t.byProgram[programs[j]]
-		if a.secs != b.secs {
-			return a.secs > b.secs
-		}
-		return programs[i] < programs[j]
+	slices.SortFunc(programs, func(a, b string) int {
+		return cmp.Or(cmp.Compare(t.byProgram[b].secs, t.byProgram[a].secs), cmp.Compare(a, b))
 	})
 	programs = programs[:min(topCompilers, len(programs))]
 	width := 0

@@ -10,11 +10,12 @@
 package crossover
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/tables"
@@ -120,18 +121,8 @@ func Parse(data []byte) (*Table, error) {
 // Marshal writes the table as indented JSON, entries sorted by kind,
 // type, K and size class.
 func (t *Table) Marshal() ([]byte, error) {
-	sort.SliceStable(t.Entries, func(i, j int) bool {
-		a, b := t.Entries[i], t.Entries[j]
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.Type != b.Type {
-			return a.Type < b.Type
-		}
-		if a.K != b.K {
-			return a.K < b.K
-		}
-		return tables.SizeLess(a.Size, b.Size)
+	slices.SortStableFunc(t.Entries, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Type, b.Type), cmp.Compare(a.K, b.K), tables.SizeCompare(a.Size, b.Size))
 	})
 	b, err := json.MarshalIndent(t, "", "  ")
 	return append(b, '\n'), err

@@ -9,10 +9,11 @@
 package tuning
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/tables"
@@ -152,22 +153,11 @@ func Parse(data []byte) (*Table, error) {
 
 // Marshal writes the table as indented JSON, entries sorted by key.
 func (t *Table) Marshal() ([]byte, error) {
-	sort.SliceStable(t.Entries, func(i, j int) bool { return entryLess(t.Entries[i], t.Entries[j]) })
+	slices.SortStableFunc(t.Entries, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Variant, b.Variant), cmp.Compare(a.Type, b.Type), cmp.Compare(a.K, b.K), tables.SizeCompare(a.Size, b.Size))
+	})
 	b, err := json.MarshalIndent(t, "", "  ")
 	return append(b, '\n'), err
-}
-
-func entryLess(a, b Entry) bool {
-	if a.Variant != b.Variant {
-		return a.Variant < b.Variant
-	}
-	if a.Type != b.Type {
-		return a.Type < b.Type
-	}
-	if a.K != b.K {
-		return a.K < b.K
-	}
-	return tables.SizeLess(a.Size, b.Size)
 }
 
 // Put adds e to the table, replacing an entry with the same key.

@@ -60,27 +60,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var launches []*launch
-	var names []string
-	if fs.NArg() == 0 {
-		l, err := readLaunches(stdin, "stdin")
-		if err != nil {
-			return err
-		}
-		launches, names = l, []string{"stdin"}
+	names := fs.Args()
+	if len(names) == 0 {
+		names = []string{"stdin"}
 	}
-	for _, path := range fs.Args() {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
+	var launches []*launch
+	for _, path := range names {
+		r := stdin
+		if fs.NArg() > 0 {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			r = f
 		}
-		l, err := readLaunches(f, path)
-		f.Close()
+		l, err := readLaunches(r, path)
 		if err != nil {
 			return err
 		}
 		launches = append(launches, l...)
-		names = append(names, path)
 	}
 	kernels := group(launches)
 	if *tsv {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -64,35 +65,25 @@ type columns struct {
 // parseHeader locates the columns of a header row. ID, Kernel Name,
 // Metric Name, Metric Unit and Metric Value are required.
 func parseHeader(rec []string) (columns, error) {
-	c := columns{width: len(rec), id: -1, pid: -1, kernel: -1, block: -1, grid: -1, section: -1, metric: -1, unit: -1, value: -1}
-	for i, name := range rec {
-		for _, col := range []struct {
-			name string
-			at   *int
-		}{
-			{"ID", &c.id}, {"Process ID", &c.pid}, {"Kernel Name", &c.kernel},
-			{"Block Size", &c.block}, {"Grid Size", &c.grid}, {"Section Name", &c.section},
-			{"Metric Name", &c.metric}, {"Metric Unit", &c.unit}, {"Metric Value", &c.value},
-		} {
-			if name == col.name && *col.at < 0 {
-				*col.at = i
-			}
-		}
-	}
+	c := columns{width: len(rec)}
 	var missing []string
 	for _, col := range []struct {
-		name string
-		at   int
-	}{{"ID", c.id}, {"Kernel Name", c.kernel}, {"Metric Name", c.metric}, {"Metric Unit", c.unit}, {"Metric Value", c.value}} {
-		if col.at < 0 {
+		name     string
+		at       *int
+		required bool
+	}{
+		{"ID", &c.id, true}, {"Process ID", &c.pid, false}, {"Kernel Name", &c.kernel, true},
+		{"Block Size", &c.block, false}, {"Grid Size", &c.grid, false}, {"Section Name", &c.section, false},
+		{"Metric Name", &c.metric, true}, {"Metric Unit", &c.unit, true}, {"Metric Value", &c.value, true},
+	} {
+		*col.at = slices.Index(rec, col.name)
+		if *col.at < 0 && col.required {
 			missing = append(missing, strconv.Quote(col.name))
 		}
+		c.need = max(c.need, *col.at+1)
 	}
 	if missing != nil {
 		return c, fmt.Errorf("header row lacks the column %s (is it ncu --csv --page details?)", strings.Join(missing, ", "))
-	}
-	for _, at := range []int{c.id, c.pid, c.kernel, c.block, c.grid, c.section, c.metric, c.unit, c.value} {
-		c.need = max(c.need, at+1)
 	}
 	return c, nil
 }

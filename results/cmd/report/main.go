@@ -72,12 +72,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		*out = filepath.Join(root, "results", "report")
 	}
 	name := *data
-	if abs, err := filepath.Abs(*data); err == nil {
-		if absRoot, err := filepath.Abs(root); err == nil {
-			if rel, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				name = filepath.ToSlash(rel)
-			}
-		}
+	abs, errData := filepath.Abs(*data)
+	absRoot, errRoot := filepath.Abs(root)
+	if rel, err := filepath.Rel(absRoot, abs); errData == nil && errRoot == nil && err == nil && !strings.HasPrefix(rel, "..") {
+		name = filepath.ToSlash(rel)
 	}
 	r, err := results.Write(results.Options{DataDir: *data, OutDir: *out, DataName: name, Baseline: *baseline})
 	if err != nil {
