@@ -265,6 +265,18 @@ type sanJob struct {
 	shard int
 }
 
+// gpuSanitizers is the sanitizers stage: sanitizers over SAN_VARIANT's
+// variants, one GPU a slot.
+func (r *runner) gpuSanitizers() string {
+	return r.sanitizers("sanitizers", r.setting("SAN_VARIANT", sanitizerVariants), 1)
+}
+
+// slabSanitizers is the sanitizers-slabs stage: sanitizers over
+// SAN_SLAB_VARIANT's variants, two GPUs a slot.
+func (r *runner) slabSanitizers() string {
+	return r.sanitizers("sanitizers-slabs", r.setting("SAN_SLAB_VARIANT", "^gpu-(slab|stream)"), 2)
+}
+
 // sanitizers is the sanitizers stage (per 1) and the sanitizers-slabs
 // stage (per 2): the tools of SAN_TOOLS over the property suite of the
 // variants re selects, spread over the host's GPUs. The variants are
