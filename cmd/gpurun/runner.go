@@ -53,6 +53,24 @@ func (r *runner) fields(name, def string) []string {
 	return strings.Fields(r.setting(name, def))
 }
 
+// optional returns FLAG+VALUE for each pair NAME, FLAG of pairs whose
+// environment variable NAME is set.
+func (r *runner) optional(pairs ...string) []string {
+	var args []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if v := r.getenv(pairs[i]); v != "" {
+			args = append(args, pairs[i+1]+v)
+		}
+	}
+	return args
+}
+
+// sweep returns the sweep command over the prebuilt benchmark binary,
+// its further arguments args.
+func (r *runner) sweep(args ...string) []string {
+	return append([]string{r.binary("sweep"), "-bin", r.binary("benchmarks.test")}, args...)
+}
+
 // binary returns the path of a prebuilt binary.
 func (r *runner) binary(name string) string { return filepath.Join(r.bin, name) }
 
