@@ -68,11 +68,7 @@ func (r *runner) runFaults() (ok bool, note string) {
 	if from == "" {
 		from = "no run file"
 	}
-	r.writeFile("faults-summary.txt", append([]string{r.header() + "; faults: the sweep's verdict on each user kernel, from " + from}, lines...))
-	r.note(lines...)
-	if !ok {
-		r.fail()
-	}
+	r.summarize("faults-summary.txt", append([]string{r.header() + "; faults: the sweep's verdict on each user kernel, from " + from}, lines...), lines, !ok)
 	return ok, lines[len(lines)-1]
 }
 

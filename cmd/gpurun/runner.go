@@ -122,6 +122,16 @@ func (r *runner) writeFile(name string, lines []string) {
 	}
 }
 
+// summarize writes OUTDIR/name, notes noted and counts a failure when
+// failed.
+func (r *runner) summarize(name string, written, noted []string, failed bool) {
+	r.writeFile(name, written)
+	r.note(noted...)
+	if failed {
+		r.fail()
+	}
+}
+
 // A step is one command of a stage.
 type step struct {
 	name string   // the summary line's name, and the log's: OUTDIR/NAME.log

@@ -320,11 +320,7 @@ func (r *runner) sanitizers(name, re string, per int) string {
 		summary = append(summary, l.String())
 		noted = append(noted, name+": "+l.String())
 	}
-	r.writeFile(name+"-summary.txt", append(summary, verdict))
-	r.note(append(noted, verdict)...)
-	if strings.HasPrefix(verdict, name+" NOT OK") {
-		r.fail()
-	}
+	r.summarize(name+"-summary.txt", append(summary, verdict), append(noted, verdict), strings.HasPrefix(verdict, name+" NOT OK"))
 	return verdict
 }
 
