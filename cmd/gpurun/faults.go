@@ -17,12 +17,13 @@ import (
 // faultKernels are the faults stage's kernels: the correct example first,
 // then every deliberately broken kernel.
 func (r *runner) faultKernels() ([]string, error) {
-	broken, err := filepath.Glob(filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken", "*.cu"))
+	dir := filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken")
+	broken, err := filepath.Glob(filepath.Join(dir, "*.cu"))
 	if err != nil {
 		return nil, err
 	}
 	if len(broken) == 0 {
-		return nil, fmt.Errorf("no broken kernels in %s", filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken"))
+		return nil, fmt.Errorf("no broken kernels in %s", dir)
 	}
 	sort.Strings(broken)
 	return append([]string{filepath.Join(r.root, "examples", "kernels", "direct.cu")}, broken...), nil

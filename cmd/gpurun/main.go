@@ -83,7 +83,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -225,9 +224,8 @@ func gpuIndices() []string {
 		return nil
 	}
 	var gpus []string
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "GPU ")
+	for l := range strings.SplitSeq(string(b), "\n") {
+		rest, ok := strings.CutPrefix(l, "GPU ")
 		if !ok {
 			continue
 		}

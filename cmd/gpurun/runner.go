@@ -207,22 +207,13 @@ func (r *runner) run(st step) outcome {
 	f.Close()
 	o.count()
 	if !st.quiet {
-		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds cpu=%ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, o.cpuSecs, sanitizerText(o.sanitizer)))
+		san := strings.Join(append(o.sanitizer, ""), " ") // each sanitizer summary followed by a space
+		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds cpu=%ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, o.cpuSecs, san))
 		if o.rc != 0 && !st.mayFail {
 			r.fail()
 		}
 	}
 	return o
-}
-
-// sanitizerText is the sanitizer summary lines as a summary line ends
-// with them, each followed by a space.
-func sanitizerText(lines []string) string {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(l + " ")
-	}
-	return b.String()
 }
 
 // count reads the log back: the test results (testsum) and the sanitizer

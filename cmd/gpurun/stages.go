@@ -40,7 +40,11 @@ func (r *runner) tune() string {
 	}
 	tables, _ := filepath.Glob(filepath.Join(r.root, "tables", "tuning", "*.json"))
 	for _, t := range tables {
-		if err := copyFile(t, filepath.Join(dir, filepath.Base(t))); err != nil {
+		b, err := os.ReadFile(t)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, filepath.Base(t)), b, 0o644)
+		}
+		if err != nil {
 			return r.refuse("tune", err.Error())
 		}
 	}
@@ -49,15 +53,6 @@ func (r *runner) tune() string {
 		"-k", r.setting("TUNE_K", "3,5,7,11,21"), "-sizes", r.setting("TUNE_SIZES", "large"),
 		"-time", r.setting("TUNE_TIME", "165s"), "-budget", r.setting("TUNE_BUDGET", "24"),
 		"-case-timeout", r.setting("TUNE_CASE_TIMEOUT", "2m"), "-commit", r.commit, "-out", dir}}))
-}
-
-// copyFile copies the file from to the file to.
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(to, b, 0o644)
 }
 
 // tuneProps is the tune-props stage: the property suite on every setting
