@@ -104,15 +104,11 @@ func (r *runner) release() string {
 		}
 		seedResults[0] = seedResult{seed: seeds[0], pass: tr.pass, fail: tr.fail, secs: tr.secs}
 	})
-	wg.Go(func() {
-		// The extra seeds' suites run at once: they compile on the
-		// host's cores more than they wait on the GPU.
-		var seedsWG sync.WaitGroup
-		for i, s := range seeds[1:] {
-			seedsWG.Go(func() { seedResults[i+1] = r.propsAtSeed(s, propsTimeout) })
-		}
-		seedsWG.Wait()
-	})
+	// The extra seeds' suites run at once: they compile on the host's
+	// cores more than they wait on the GPU.
+	for i, s := range seeds[1:] {
+		wg.Go(func() { seedResults[i+1] = r.propsAtSeed(s, propsTimeout) })
+	}
 	wg.Go(func() { faultsOK, _ = r.runFaults() })
 	wg.Wait()
 	lines, why := releaseLines(seedResults, testErr, bench, report.rc, gallery.rc, faultsOK)
