@@ -17,12 +17,13 @@ import (
 // faultKernels are the faults stage's kernels: the correct example first,
 // then every deliberately broken kernel.
 func (r *runner) faultKernels() ([]string, error) {
-	broken, err := filepath.Glob(filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken", "*.cu"))
+	dir := filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken")
+	broken, err := filepath.Glob(filepath.Join(dir, "*.cu"))
 	if err != nil {
 		return nil, err
 	}
 	if len(broken) == 0 {
-		return nil, fmt.Errorf("no broken kernels in %s", filepath.Join(r.root, "gpu", "userkernel", "testdata", "broken"))
+		return nil, fmt.Errorf("no broken kernels in %s", dir)
 	}
 	sort.Strings(broken)
 	return append([]string{filepath.Join(r.root, "examples", "kernels", "direct.cu")}, broken...), nil
@@ -42,19 +43,16 @@ func (r *runner) faults() string {
 func (r *runner) runFaults() (ok bool, note string) {
 	kernels, err := r.faultKernels()
 	if err != nil {
-		r.refuse("faults", err.Error())
-		return false, err.Error()
+		return false, r.refuse("faults", err.Error())
 	}
 	count, err := strconv.Atoi(r.setting("FAULTS_COUNT", "2"))
 	if err != nil || count < 1 {
-		why := fmt.Sprintf("FAULTS_COUNT=%s: want a count of result lines, 1 or more", r.getenv("FAULTS_COUNT"))
-		r.refuse("faults", why)
-		return false, why
+		return false, r.refuse("faults", fmt.Sprintf("FAULTS_COUNT=%s: want a count of result lines, 1 or more", r.getenv("FAULTS_COUNT")))
 	}
-	args := []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", r.outPath("faults"),
+	args := r.sweep("-data", r.outPath("faults"),
 		"-variants", "user-.*", "-sizes", r.setting("FAULTS_SIZES", "512x512"), "-filters", "gauss3,gauss5", "-types", "f32",
 		"-count", strconv.Itoa(count), "-max-time", "0.5s", "-case-timeout", r.setting("FAULTS_CASE_TIMEOUT", "20s"),
-		"-prove-timeout", r.setting("FAULTS_PROVE_TIMEOUT", "2m")}
+		"-prove-timeout", r.setting("FAULTS_PROVE_TIMEOUT", "2m"))
 	for _, k := range kernels {
 		args = append(args, "-kernel", k)
 	}
@@ -62,8 +60,7 @@ func (r *runner) runFaults() (ok bool, note string) {
 	// limit among them (convtest-child-*.txt), stay with the stage's logs.
 	tmp := r.outPath("faults-tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		r.refuse("faults", err.Error())
-		return false, err.Error()
+		return false, r.refuse("faults", err.Error())
 	}
 	o := r.run(step{name: "faults", args: args, env: []string{"TMPDIR=" + tmp}, mayFail: true})
 	file := runFile(o.log, r.outPath("faults"))
@@ -72,11 +69,7 @@ func (r *runner) runFaults() (ok bool, note string) {
 	if from == "" {
 		from = "no run file"
 	}
-	r.writeFile("faults-summary.txt", append([]string{r.header() + "; faults: the sweep's verdict on each user kernel, from " + from}, lines...))
-	r.note(lines...)
-	if !ok {
-		r.fail()
-	}
+	r.summarize("faults-summary.txt", append([]string{r.header() + "; faults: the sweep's verdict on each user kernel, from " + from}, lines...), lines, !ok)
 	return ok, lines[len(lines)-1]
 }
 
@@ -105,6 +98,16 @@ func runFile(log, data string) string {
 		return files[0]
 	}
 	return ""
+}
+
+// readRun reads a run file: its text, and the run it records or why not.
+func readRun(file string) ([]byte, *results.Run, error) {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := results.ReadRun(bytes.NewReader(text), file)
+	return text, run, err
 }
 
 // A userKernel is a kernel of the faults stage as its source describes it.
@@ -146,9 +149,7 @@ func faultSummary(file string, kernels []string, count int) (lines []string, ok 
 	var run *results.Run
 	var readErr error
 	if file != "" {
-		if text, readErr = os.ReadFile(file); readErr == nil {
-			run, readErr = results.ReadRun(bytes.NewReader(text), file)
-		}
+		text, run, readErr = readRun(file)
 	}
 	fileLines := strings.Split(string(text), "\n")
 	bad := 0

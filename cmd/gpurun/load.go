@@ -68,33 +68,27 @@ func (r *runner) sampleLoad(name string, period time.Duration, stop <-chan struc
 	}
 	defer f.Close()
 	fmt.Fprintf(f, "%s\n# command: the host's CPU use read from /proc/stat every %v by gpurun (percent of all CPUs' time)\n", r.header(), period)
-	read := func() (cpuTimes, error) {
-		b, err := os.ReadFile("/proc/stat")
-		if err != nil {
-			return cpuTimes{}, err
-		}
-		return parseCPUTimes(b)
-	}
-	prev, err := read()
-	if err != nil {
-		fmt.Fprintln(f, "no reading:", err)
-		return
-	}
-	start := time.Now()
-	tick := time.NewTicker(period)
+	start, tick := time.Now(), time.NewTicker(period)
 	defer tick.Stop()
-	for {
+	var prev cpuTimes
+	for n := 0; ; n++ {
+		b, err := os.ReadFile("/proc/stat")
+		var cur cpuTimes
+		if err == nil {
+			cur, err = parseCPUTimes(b)
+		}
+		if err != nil {
+			fmt.Fprintln(f, "no reading:", err)
+			return
+		}
+		if n > 0 {
+			fmt.Fprintln(f, loadLine(int(time.Since(start).Seconds()), prev, cur))
+		}
+		prev = cur
 		select {
 		case <-stop:
 			return
 		case <-tick.C:
 		}
-		cur, err := read()
-		if err != nil {
-			fmt.Fprintln(f, "no reading:", err)
-			return
-		}
-		fmt.Fprintln(f, loadLine(int(time.Since(start).Seconds()), prev, cur))
-		prev = cur
 	}
 }

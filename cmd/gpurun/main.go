@@ -83,7 +83,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -103,26 +102,32 @@ stages: release tests faults props sanitizers sanitizers-slabs props-sanitizers 
         tune tune-props gallery crossover sweep:NAME bench:PRESET ncu:NAME shards:PRESET kernel:FILE
 (run from the repository root; go doc ./cmd/gpurun describes each stage and its variables)`
 
-// stages are the stages by name, and whether the name takes a part after
-// a colon (bench:PRESET).
-var stages = map[string]bool{
-	"release": false, "tests": false, "faults": false, "props": false,
-	"sanitizers": false, "props-sanitizers": false, "sanitizers-slabs": false,
-	"memcheck": false, "racecheck": false, "tune": false, "tune-props": false,
-	"gallery": false, "crossover": false,
-	"sweep": true, "bench": true, "ncu": true, "shards": true, "kernel": true,
-}
+// plainStages are the stages whose name stands alone, and argStages
+// those whose name takes a part after a colon (bench:PRESET): each runs
+// the stage and returns its note.
+var (
+	plainStages = map[string]func(*runner) string{
+		"release": (*runner).release, "tests": (*runner).tests, "faults": (*runner).faults, "props": (*runner).props,
+		"sanitizers": (*runner).gpuSanitizers, "props-sanitizers": (*runner).gpuSanitizers, "sanitizers-slabs": (*runner).slabSanitizers,
+		"memcheck": (*runner).memcheck, "racecheck": (*runner).racecheck, "tune": (*runner).tune, "tune-props": (*runner).tuneProps,
+		"gallery": (*runner).gallery, "crossover": (*runner).crossover,
+	}
+	argStages = map[string]func(*runner, string) string{
+		"sweep": (*runner).sweepStage, "bench": (*runner).bench, "ncu": (*runner).ncu, "shards": (*runner).shards, "kernel": (*runner).kernel,
+	}
+)
 
 // checkStage says what is wrong with a stage's name, or nil.
 func checkStage(s string) error {
 	kind, arg, colon := strings.Cut(s, ":")
-	takesArg, ok := stages[kind]
+	_, plain := plainStages[kind]
+	_, takesArg := argStages[kind]
 	switch {
-	case !ok:
+	case !plain && !takesArg:
 		return fmt.Errorf("unknown stage %q", s)
 	case takesArg && arg == "":
 		return fmt.Errorf("stage %q needs its part after the colon, such as %s:default", s, kind)
-	case !takesArg && colon:
+	case plain && colon:
 		return fmt.Errorf("stage %q takes nothing after a colon", s)
 	}
 	return nil
@@ -196,7 +201,7 @@ func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*ru
 		r.gpu = firstLine(string(b))
 	}
 	if getenv("CONVBENCH_CACHE_DIR") == "" {
-		r.env = append(r.env, "CONVBENCH_CACHE_DIR="+filepath.Join(root, ".gpu-cache"))
+		r.env = append(r.env, "CONVBENCH_CACHE_DIR="+r.cacheDir())
 	}
 	return r, nil
 }
@@ -219,9 +224,8 @@ func gpuIndices() []string {
 		return nil
 	}
 	var gpus []string
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "GPU ")
+	for l := range strings.SplitSeq(string(b), "\n") {
+		rest, ok := strings.CutPrefix(l, "GPU ")
 		if !ok {
 			continue
 		}
@@ -247,41 +251,10 @@ func (r *runner) stage(s string) stageResult {
 	t0 := time.Now()
 	kind, arg, _ := strings.Cut(s, ":")
 	var note string
-	switch kind {
-	case "release":
-		note = r.release()
-	case "tests":
-		note = r.tests()
-	case "faults":
-		note = r.faults()
-	case "props":
-		note = r.props()
-	case "sanitizers", "props-sanitizers":
-		note = r.sanitizers("sanitizers", r.setting("SAN_VARIANT", sanitizerVariants), 1)
-	case "sanitizers-slabs":
-		note = r.sanitizers("sanitizers-slabs", r.setting("SAN_SLAB_VARIANT", "^gpu-(slab|stream)"), 2)
-	case "memcheck":
-		note = r.memcheck()
-	case "racecheck":
-		note = r.racecheck()
-	case "tune":
-		note = r.tune()
-	case "tune-props":
-		note = r.tuneProps()
-	case "gallery":
-		note = r.gallery()
-	case "crossover":
-		note = r.crossover()
-	case "sweep":
-		note = r.sweepStage(arg)
-	case "bench":
-		note = r.bench(arg)
-	case "ncu":
-		note = r.ncu(arg)
-	case "shards":
-		note = r.shards(arg)
-	case "kernel":
-		note = r.kernel(arg)
+	if run, ok := argStages[kind]; ok {
+		note = run(r, arg)
+	} else {
+		note = plainStages[kind](r)
 	}
 	return stageResult{stage: s, ok: r.failures() == before, secs: int(time.Since(t0).Seconds()), note: note}
 }

@@ -1,19 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
-
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/convbench/convbench/results"
 	"github.com/convbench/convbench/runfile"
 )
 
@@ -80,8 +78,7 @@ func (r *runner) release() string {
 	start := time.Now()
 	seeds, err := r.seeds()
 	if err != nil {
-		r.refuse("release", err.Error())
-		return err.Error()
+		return r.refuse("release", err.Error())
 	}
 	r.note(fmt.Sprintf("release: seeds %d (the test run's), %d, %d, %d", seeds[0], seeds[1], seeds[2], seeds[3]))
 	stopLoad, loadDone := make(chan struct{}), make(chan struct{})
@@ -97,9 +94,7 @@ func (r *runner) release() string {
 	var testErr error
 	var faultsOK bool
 	var wg sync.WaitGroup
-	wg.Add(3)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		tr := r.testRun(testTimeout, map[string][]string{"properties": append([]string{seedFlag(seeds[0])}, r.propsBudget()...)})
 		testErr = tr.err
 		if tr.err == nil {
@@ -108,21 +103,13 @@ func (r *runner) release() string {
 			}
 		}
 		seedResults[0] = seedResult{seed: seeds[0], pass: tr.pass, fail: tr.fail, secs: tr.secs}
-	}()
-	go func() {
-		defer wg.Done()
-		// The extra seeds' suites run at once: they compile on the
-		// host's cores more than they wait on the GPU.
-		var seedsWG sync.WaitGroup
-		for i, s := range seeds[1:] {
-			seedsWG.Go(func() { seedResults[i+1] = r.propsAtSeed(s, propsTimeout) })
-		}
-		seedsWG.Wait()
-	}()
-	go func() {
-		defer wg.Done()
-		faultsOK, _ = r.runFaults()
-	}()
+	})
+	// The extra seeds' suites run at once: they compile on the host's
+	// cores more than they wait on the GPU.
+	for i, s := range seeds[1:] {
+		wg.Go(func() { seedResults[i+1] = r.propsAtSeed(s, propsTimeout) })
+	}
+	wg.Go(func() { faultsOK, _ = r.runFaults() })
 	wg.Wait()
 	lines, why := releaseLines(seedResults, testErr, bench, report.rc, gallery.rc, faultsOK)
 	r.writeFile("release-summary.txt", lines)
@@ -178,11 +165,8 @@ func (r *runner) propsBudget() []string {
 // RELEASE_PROPS_VARIANT selects (default all). Its log is
 // OUTDIR/release-props-SEED.log.
 func (r *runner) propsAtSeed(seed int64, timeout string) seedResult {
-	args := append([]string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", timeout, seedFlag(seed)},
-		r.propsBudget()...)
-	if v := r.getenv("RELEASE_PROPS_VARIANT"); v != "" {
-		args = append(args, "-props.variant="+v)
-	}
+	args := slices.Concat([]string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", timeout, seedFlag(seed)},
+		r.propsBudget(), r.optional("RELEASE_PROPS_VARIANT", "-props.variant="))
 	o := r.run(step{name: fmt.Sprintf("release-props-%d", seed), dir: "properties", args: args})
 	res := seedResult{seed: seed, pass: o.pass, fail: o.fail, secs: o.secs}
 	if o.rc != 0 && res.fail == 0 {
@@ -197,21 +181,16 @@ func (r *runner) propsAtSeed(seed int64, timeout string) seedResult {
 // RELEASE_MAX_TIME (default 1s), and counts what its run file and log say.
 func (r *runner) releaseBench() benchResult {
 	data := r.outPath("data")
-	o := r.run(step{name: "release-sweep", args: []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", data,
-		"-sweep=default", "-count", r.setting("RELEASE_COUNT", "2"), "-noise=" + r.setting("RELEASE_NOISE", "1"),
-		"-max-time=" + r.setting("RELEASE_MAX_TIME", "1s")}})
+	o := r.run(step{name: "release-sweep", args: r.sweep("-data", data,
+		"-sweep=default", "-count", r.setting("RELEASE_COUNT", "2"), "-noise="+r.setting("RELEASE_NOISE", "1"),
+		"-max-time="+r.setting("RELEASE_MAX_TIME", "1s"))})
 	res := benchResult{rc: o.rc, secs: o.secs}
 	file := runFile(o.log, data)
 	if file == "" {
 		res.err = fmt.Errorf("the sweep wrote no run file (see release-sweep.log)")
 		return res
 	}
-	text, err := os.ReadFile(file)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	run, err := results.ReadRun(bytes.NewReader(text), file)
+	text, run, err := readRun(file)
 	if err != nil {
 		res.err = err
 		return res

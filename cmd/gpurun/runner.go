@@ -53,6 +53,24 @@ func (r *runner) fields(name, def string) []string {
 	return strings.Fields(r.setting(name, def))
 }
 
+// optional returns FLAG+VALUE for each pair NAME, FLAG of pairs whose
+// environment variable NAME is set.
+func (r *runner) optional(pairs ...string) []string {
+	var args []string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if v := r.getenv(pairs[i]); v != "" {
+			args = append(args, pairs[i+1]+v)
+		}
+	}
+	return args
+}
+
+// sweep returns the sweep command over the prebuilt benchmark binary,
+// its further arguments args.
+func (r *runner) sweep(args ...string) []string {
+	return append([]string{r.binary("sweep"), "-bin", r.binary("benchmarks.test")}, args...)
+}
+
 // binary returns the path of a prebuilt binary.
 func (r *runner) binary(name string) string { return filepath.Join(r.bin, name) }
 
@@ -101,6 +119,16 @@ func (r *runner) writeFile(name string, lines []string) {
 	text := strings.Join(lines, "\n") + "\n"
 	if err := os.WriteFile(r.outPath(name), []byte(text), 0o644); err != nil {
 		r.refuse(name, err.Error())
+	}
+}
+
+// summarize writes OUTDIR/name, notes noted and counts a failure when
+// failed.
+func (r *runner) summarize(name string, written, noted []string, failed bool) {
+	r.writeFile(name, written)
+	r.note(noted...)
+	if failed {
+		r.fail()
 	}
 }
 
@@ -179,22 +207,13 @@ func (r *runner) run(st step) outcome {
 	f.Close()
 	o.count()
 	if !st.quiet {
-		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds cpu=%ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, o.cpuSecs, sanitizerText(o.sanitizer)))
+		san := strings.Join(append(o.sanitizer, ""), " ") // each sanitizer summary followed by a space
+		r.note(fmt.Sprintf("%-28s rc=%d passed=%d failed=%d skipped=%d %ds cpu=%ds %s", st.name, o.rc, o.pass, o.fail, o.skip, o.secs, o.cpuSecs, san))
 		if o.rc != 0 && !st.mayFail {
 			r.fail()
 		}
 	}
 	return o
-}
-
-// sanitizerText is the sanitizer summary lines as a summary line ends
-// with them, each followed by a space.
-func sanitizerText(lines []string) string {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(l + " ")
-	}
-	return b.String()
 }
 
 // count reads the log back: the test results (testsum) and the sanitizer

@@ -265,40 +265,38 @@ type sanJob struct {
 	shard int
 }
 
+// A sanDone is what a sanJob did: its line, when it ran, and the
+// CUDA_VISIBLE_DEVICES of its slot.
+type sanDone struct {
+	line       sanLine
+	start, end time.Time
+	slot       string
+}
+
+// gpuSanitizers is the sanitizers stage: sanitizers over SAN_VARIANT's
+// variants, one GPU a slot.
+func (r *runner) gpuSanitizers() string {
+	return r.sanitizers("sanitizers", r.setting("SAN_VARIANT", sanitizerVariants), 1)
+}
+
+// slabSanitizers is the sanitizers-slabs stage: sanitizers over
+// SAN_SLAB_VARIANT's variants, two GPUs a slot.
+func (r *runner) slabSanitizers() string {
+	return r.sanitizers("sanitizers-slabs", r.setting("SAN_SLAB_VARIANT", "^gpu-(slab|stream)"), 2)
+}
+
 // sanitizers is the sanitizers stage (per 1) and the sanitizers-slabs
 // stage (per 2): the tools of SAN_TOOLS over the property suite of the
 // variants re selects, spread over the host's GPUs. The variants are
 // dealt round-robin into SAN_SHARDS shards (default one a slot of per
-// GPUs, at most one a variant), and each tool over each shard is a job:
-// one compute-sanitizer process (sanTool) whose -props.variant names the
-// shard's variants, quoted and anchored. Each slot runs one job at a
-// time, CUDA_VISIBLE_DEVICES naming its GPUs, and takes the next job no
-// other slot has taken (the tools in order, each one's shards in order).
-// Then OUTDIR/NAME-shards.txt has a line a job and OUTDIR/NAME-summary.txt
-// a line a tool (mergeSanLines) and the verdict, its lines noted.
+// GPUs, at most one a variant), and each tool over each shard is a job
+// (sanJobs). Then OUTDIR/NAME-shards.txt has a line a job and
+// OUTDIR/NAME-summary.txt a line a tool (mergeSanLines) and the verdict,
+// its lines noted.
 func (r *runner) sanitizers(name, re string, per int) string {
-	tools := r.fields("SAN_TOOLS", strings.Join(sanitizerTools, " "))
-	if len(tools) == 0 {
-		return r.refuse(name, "SAN_TOOLS names no tool")
-	}
-	for _, t := range tools {
-		if !slices.Contains(sanitizerTools, t) {
-			return r.refuse(name, fmt.Sprintf("SAN_TOOLS names %s: want memcheck, racecheck, synccheck or initcheck", t))
-		}
-	}
-	gpus, from, err := r.sanGPUs()
+	tools, slots, err := r.sanSlots(per)
 	if err != nil {
 		return r.refuse(name, err.Error())
-	}
-	if len(gpus) < per {
-		if per == 1 {
-			return r.refuse(name, fmt.Sprintf("needs a GPU, %s: not run", from))
-		}
-		return r.refuse(name, fmt.Sprintf("needs %d GPUs or more, %s: not run", per, from))
-	}
-	var slots []string
-	for i := 0; i+per <= len(gpus); i += per {
-		slots = append(slots, strings.Join(gpus[i:i+per], ","))
 	}
 	variants, err := r.listVariants(re)
 	if err != nil {
@@ -312,53 +310,8 @@ func (r *runner) sanitizers(name, re string, per int) string {
 	}
 	k = min(k, len(variants))
 	shardRE, shardNames := dealShards(variants, k)
-	jobs := make(chan sanJob, len(tools)*k)
-	for _, t := range tools {
-		for s := range k {
-			jobs <- sanJob{t, s}
-		}
-	}
-	close(jobs)
-	type done struct {
-		line       sanLine
-		start, end time.Time
-		slot       string
-	}
-	var mu sync.Mutex
-	results := map[sanJob]done{}
-	var wg sync.WaitGroup
-	for _, slot := range slots {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				l, t0, t1 := r.sanTool(fmt.Sprintf("%s-%s-shard%d", name, j.tool, j.shard), j.tool, shardRE[j.shard], slot)
-				mu.Lock()
-				results[j] = done{l, t0, t1, slot}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	shardLines := []string{r.header() + "; " + name + ": a line a job, a tool over a shard of the variants: its summary, the shard, its CUDA_VISIBLE_DEVICES and its variants"}
-	var toolLines []sanLine
-	for _, t := range tools {
-		var lines []sanLine
-		var first, last time.Time
-		for s := range k {
-			d := results[sanJob{t, s}]
-			lines = append(lines, d.line)
-			shardLines = append(shardLines, fmt.Sprintf("%s shard=%d cuda-visible-devices=%s variants=%s", d.line, s, d.slot, strings.Join(shardNames[s], ",")))
-			if first.IsZero() || d.start.Before(first) {
-				first = d.start
-			}
-			if d.end.After(last) {
-				last = d.end
-			}
-		}
-		toolLines = append(toolLines, mergeSanLines(t, k, int(last.Sub(first).Seconds()), fmt.Sprintf("%s-%s-shard*.log", name, t), lines))
-	}
-	r.writeFile(name+"-shards.txt", shardLines)
+	shardLines, toolLines := sanShardLines(name, tools, shardNames, r.sanJobs(name, tools, shardRE, slots))
+	r.writeFile(name+"-shards.txt", append([]string{r.header() + "; " + name + ": a line a job, a tool over a shard of the variants: its summary, the shard, its CUDA_VISIBLE_DEVICES and its variants"}, shardLines...))
 	verdict := sanVerdict(name, toolLines)
 	summary := []string{fmt.Sprintf("%s; %s: compute-sanitizer over the property suite of %s (-props.n=%s): %d variants in %d shards a tool, one process at a time on each of CUDA_VISIBLE_DEVICES=%s",
 		r.header(), name, re, r.setting("SAN_N", "5"), len(variants), k, strings.Join(slots, " "))}
@@ -367,10 +320,87 @@ func (r *runner) sanitizers(name, re string, per int) string {
 		summary = append(summary, l.String())
 		noted = append(noted, name+": "+l.String())
 	}
-	r.writeFile(name+"-summary.txt", append(summary, verdict))
-	r.note(append(noted, verdict)...)
-	if strings.HasPrefix(verdict, name+" NOT OK") {
-		r.fail()
-	}
+	r.summarize(name+"-summary.txt", append(summary, verdict), append(noted, verdict), strings.HasPrefix(verdict, name+" NOT OK"))
 	return verdict
+}
+
+// sanSlots returns the tools of SAN_TOOLS and the slots the sanitizer
+// jobs run in: the GPUs (sanGPUs) taken per at a time, each slot's
+// indices comma-separated; or why there are none.
+func (r *runner) sanSlots(per int) (tools, slots []string, err error) {
+	tools = r.fields("SAN_TOOLS", strings.Join(sanitizerTools, " "))
+	if len(tools) == 0 {
+		return nil, nil, fmt.Errorf("SAN_TOOLS names no tool")
+	}
+	for _, t := range tools {
+		if !slices.Contains(sanitizerTools, t) {
+			return nil, nil, fmt.Errorf("SAN_TOOLS names %s: want memcheck, racecheck, synccheck or initcheck", t)
+		}
+	}
+	gpus, from, err := r.sanGPUs()
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case len(gpus) < per && per == 1:
+		return nil, nil, fmt.Errorf("needs a GPU, %s: not run", from)
+	case len(gpus) < per:
+		return nil, nil, fmt.Errorf("needs %d GPUs or more, %s: not run", per, from)
+	}
+	for i := 0; i+per <= len(gpus); i += per {
+		slots = append(slots, strings.Join(gpus[i:i+per], ","))
+	}
+	return tools, slots, nil
+}
+
+// sanJobs runs each tool over each shard, a job: one compute-sanitizer
+// process (sanTool) whose -props.variant is the shard's expression. Each
+// slot runs one job at a time, CUDA_VISIBLE_DEVICES naming its GPUs, and
+// takes the next job no other slot has taken (the tools in order, each
+// one's shards in order).
+func (r *runner) sanJobs(name string, tools, shardRE, slots []string) map[sanJob]sanDone {
+	jobs := make(chan sanJob, len(tools)*len(shardRE))
+	for _, t := range tools {
+		for s := range shardRE {
+			jobs <- sanJob{t, s}
+		}
+	}
+	close(jobs)
+	var mu sync.Mutex
+	results := map[sanJob]sanDone{}
+	var wg sync.WaitGroup
+	for _, slot := range slots {
+		wg.Go(func() {
+			for j := range jobs {
+				l, t0, t1 := r.sanTool(fmt.Sprintf("%s-%s-shard%d", name, j.tool, j.shard), j.tool, shardRE[j.shard], slot)
+				mu.Lock()
+				results[j] = sanDone{l, t0, t1, slot}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return results
+}
+
+// sanShardLines returns a line a job, its summary, shard, slot and
+// variants, and a line a tool that sums its shards' (mergeSanLines), its
+// wall seconds from its first job's start to its last one's end.
+func sanShardLines(name string, tools []string, shardNames [][]string, results map[sanJob]sanDone) (shardLines []string, toolLines []sanLine) {
+	for _, t := range tools {
+		var lines []sanLine
+		var first, last time.Time
+		for s, names := range shardNames {
+			d := results[sanJob{t, s}]
+			lines = append(lines, d.line)
+			shardLines = append(shardLines, fmt.Sprintf("%s shard=%d cuda-visible-devices=%s variants=%s", d.line, s, d.slot, strings.Join(names, ",")))
+			if first.IsZero() || d.start.Before(first) {
+				first = d.start
+			}
+			if d.end.After(last) {
+				last = d.end
+			}
+		}
+		toolLines = append(toolLines, mergeSanLines(t, len(shardNames), int(last.Sub(first).Seconds()), fmt.Sprintf("%s-%s-shard*.log", name, t), lines))
+	}
+	return shardLines, toolLines
 }

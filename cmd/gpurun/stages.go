@@ -25,12 +25,9 @@ func verdict(o outcome) string {
 // of them) and -props.seed=PROPS_SEED when that is set (0: one from the
 // clock, logged).
 func (r *runner) props() string {
-	args := []string{r.binary("properties.test"), "-test.v", "-test.timeout", "9m",
+	args := append([]string{r.binary("properties.test"), "-test.v", "-test.timeout", "9m",
 		"-props.variant=" + r.setting("PROPS_VARIANT", "^(gpu-|npp|cudnn)"),
-		"-props.n=" + r.setting("PROPS_N", "30"), "-props.time=" + r.setting("PROPS_TIME", "0")}
-	if s := r.getenv("PROPS_SEED"); s != "" {
-		args = append(args, "-props.seed="+s)
-	}
+		"-props.n=" + r.setting("PROPS_N", "30"), "-props.time=" + r.setting("PROPS_TIME", "0")}, r.optional("PROPS_SEED", "-props.seed=")...)
 	return verdict(r.run(step{name: "props-gpu", dir: "properties", args: args}))
 }
 
@@ -43,7 +40,11 @@ func (r *runner) tune() string {
 	}
 	tables, _ := filepath.Glob(filepath.Join(r.root, "tables", "tuning", "*.json"))
 	for _, t := range tables {
-		if err := copyFile(t, filepath.Join(dir, filepath.Base(t))); err != nil {
+		b, err := os.ReadFile(t)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, filepath.Base(t)), b, 0o644)
+		}
+		if err != nil {
 			return r.refuse("tune", err.Error())
 		}
 	}
@@ -52,15 +53,6 @@ func (r *runner) tune() string {
 		"-k", r.setting("TUNE_K", "3,5,7,11,21"), "-sizes", r.setting("TUNE_SIZES", "large"),
 		"-time", r.setting("TUNE_TIME", "165s"), "-budget", r.setting("TUNE_BUDGET", "24"),
 		"-case-timeout", r.setting("TUNE_CASE_TIMEOUT", "2m"), "-commit", r.commit, "-out", dir}}))
-}
-
-// copyFile copies the file from to the file to.
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(to, b, 0o644)
 }
 
 // tuneProps is the tune-props stage: the property suite on every setting
@@ -114,14 +106,7 @@ func tarFolder(path, dir string) error {
 // benchmark binary, the data folder OUTDIR/data, -count COUNT (def when
 // unset), -noise=NOISE and -max-time=MAX_TIME when set.
 func (r *runner) sweepArgs(count string) []string {
-	args := []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", r.outPath("data"), "-count", r.setting("COUNT", count)}
-	if v := r.getenv("NOISE"); v != "" {
-		args = append(args, "-noise="+v)
-	}
-	if v := r.getenv("MAX_TIME"); v != "" {
-		args = append(args, "-max-time="+v)
-	}
-	return args
+	return append(r.sweep("-data", r.outPath("data"), "-count", r.setting("COUNT", count)), r.optional("NOISE", "-noise=", "MAX_TIME", "-max-time=")...)
 }
 
 // sweepStage is the sweep:NAME stage: the sweep command with SWEEP_ARGS
@@ -136,19 +121,14 @@ func (r *runner) sweepStage(name string) string {
 func (r *runner) bench(preset string) string {
 	args := []string{r.binary("benchmarks.test"), "-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
 		"-test.count", r.setting("COUNT", "5"), "-test.benchtime", "1x", "-test.timeout", "0", "-sweep=" + preset}
-	for _, f := range []struct{ env, flag string }{{"CPU_CAP", "-cpu-cap="}, {"NOISE", "-noise="}, {"MAX_TIME", "-max-time="}} {
-		if v := r.getenv(f.env); v != "" {
-			args = append(args, f.flag+v)
-		}
-	}
+	args = append(args, r.optional("CPU_CAP", "-cpu-cap=", "NOISE", "-noise=", "MAX_TIME", "-max-time=")...)
 	return verdict(r.run(step{name: "bench-" + preset, dir: "benchmarks", args: args}))
 }
 
 // kernel is the kernel:FILE stage: a user kernel proved by the property
 // suite and timed beside KERNEL_VARIANTS on KERNEL_AXES, through the sweep.
 func (r *runner) kernel(file string) string {
-	args := []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-kernel", filepath.Join(r.root, file),
-		"-variants", r.setting("KERNEL_VARIANTS", "user-.*|gpu-naive|gpu-tiled")}
+	args := r.sweep("-kernel", filepath.Join(r.root, file), "-variants", r.setting("KERNEL_VARIANTS", "user-.*|gpu-naive|gpu-tiled"))
 	args = append(args, r.fields("KERNEL_AXES", "-sizes 2048x2048 -filters gauss5,dense9 -types u8,f32")...)
 	args = append(args, "-count", r.setting("COUNT", "3"), "-data", r.outPath("data"))
 	return verdict(r.run(step{name: "kernel-" + strings.TrimSuffix(filepath.Base(file), ".cu"), args: args}))
@@ -162,9 +142,9 @@ func (r *runner) crossover() string {
 	var env []string
 	if r.getenv("CROSS_TABLE") != "embedded" {
 		paths := r.outPath("crossover-paths")
-		r.run(step{name: "crossover-paths", args: []string{r.binary("sweep"), "-bin", r.binary("benchmarks.test"), "-data", paths,
-			"-count", "1", "-max-time=" + r.setting("CROSS_PATHS_TIME", "0.1s"), "-sweep=crossover",
-			"-variants", r.setting("CROSS_PATHS", "gpu-regtile|gpu-tiled|gpu-sepfused|gpu-separable|gpu-fft|gpu-tc-.*")}})
+		r.run(step{name: "crossover-paths", args: r.sweep("-data", paths,
+			"-count", "1", "-max-time="+r.setting("CROSS_PATHS_TIME", "0.1s"), "-sweep=crossover",
+			"-variants", r.setting("CROSS_PATHS", "gpu-regtile|gpu-tiled|gpu-sepfused|gpu-separable|gpu-fft|gpu-tc-.*"))})
 		runs, _ := filepath.Glob(filepath.Join(paths, "*", "crossover*.txt"))
 		r.run(step{name: "crossover-table", args: append([]string{r.binary("crossover"), "-out", r.outPath("crossover")}, runs...)})
 		env = []string{"CONVBENCH_CROSSOVER=" + r.outPath("crossover")}

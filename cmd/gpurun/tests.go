@@ -123,14 +123,13 @@ func (r *runner) testRun(timeout string, extra map[string][]string) testRunResul
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, p := range pkgs {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		wg.Go(func() {
+			defer func() { <-sem }()
 			args := append([]string{r.binary(p.name + ".test")}, flags...)
 			outcomes[i] = r.run(step{name: "test-" + p.name, dir: p.dir, args: append(args, extra[p.name]...),
 				env: []string{"CONVBENCH_COMPILE_LOG=" + compiles}, quiet: true})
-		}()
+		})
 	}
 	wg.Wait()
 	res := testRunResult{packages: len(pkgs), secs: int(time.Since(t0).Seconds())}
@@ -147,11 +146,7 @@ func (r *runner) testRun(timeout string, extra map[string][]string) testRunResul
 		lines = append(lines, fmt.Sprintf("%s pass=%d fail=%d skip=%d secs=%d cpu-s=%d", p.importPath, pass, fail, skip, o.secs, o.cpuSecs))
 	}
 	lines = append(lines, fmt.Sprintf("total wall-s=%d cache=%s", res.secs, cache))
-	r.writeFile("tests-summary.txt", lines)
-	r.note(lines...)
-	if res.fail > 0 {
-		r.fail()
-	}
+	r.summarize("tests-summary.txt", lines, lines, res.fail > 0)
 	if f, err := os.Open(compiles); err == nil {
 		all.ReadCompiles(f)
 		f.Close()
