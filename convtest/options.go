@@ -28,8 +28,7 @@ var (
 // DefaultPool is the number of GPU specializations a seed draws for a
 // variant unless the options or -convtest.pool say otherwise. Every
 // specialization compiles its kernels, and the fixes the properties make
-// of it compile theirs, so the pool is most of a GPU variant's compile
-// time at a seed.
+// of it compile theirs, so the pool sets how many kernels a seed compiles.
 const DefaultPool = 6
 
 // DefaultTime bounds the random cases of one property of one variant

@@ -70,11 +70,3 @@ func TestMinRunsAndBestP(t *testing.T) {
 		}
 	}
 }
-
-// TestDefaultCountGivesAnInterval: a case of a run at the sweep's default
-// count has an interval at benchstat's confidence.
-func TestDefaultCountGivesAnInterval(t *testing.T) {
-	if need := MinRuns(BenchstatConfidence); DefaultCount < need {
-		t.Errorf("DefaultCount %d: benchstat's %v interval needs %d runs", DefaultCount, BenchstatConfidence, need)
-	}
-}

@@ -46,10 +46,10 @@ func parseCPUTimes(stat []byte) (cpuTimes, error) {
 // included), iowait and steal (time the hypervisor gave another guest),
 // after secs seconds.
 func loadLine(secs int, a, b cpuTimes) string {
-	d := float64(b.total - a.total)
 	if b.total <= a.total {
 		return fmt.Sprintf("t=%ds no cpu ticks between the readings", secs)
 	}
+	d := float64(b.total - a.total)
 	pct := func(x uint64) float64 { return 100 * float64(x) / d }
 	busy := (b.total - a.total) - (b.idle - a.idle) - (b.iowait - a.iowait)
 	return fmt.Sprintf("t=%ds busy=%.0f%% iowait=%.0f%% steal=%.0f%%", secs, pct(busy), pct(b.iowait-a.iowait), pct(b.steal-a.steal))
