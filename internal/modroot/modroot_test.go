@@ -38,8 +38,36 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%s) = %q, %q, %v; want %q, %q", tt.dir, root, module, err, filepath.Join(tmp, tt.root), tt.module)
 		}
 	}
-	if root, _, err := Find(tmp); err == nil {
+	// Above the test's modules, Find reaches whatever go.mod the host has
+	// above its temporary directory, or none.
+	above, err := nearestGoMod(tmp)
+	root, _, err2 := Find(tmp)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case above == "" && err2 == nil:
 		t.Errorf("Find above every go.mod = %q, want an error", root)
+	case above != "" && (err2 != nil || root != above):
+		t.Errorf("Find(%s) = %q, %v; want the host's %s", tmp, root, err2, above)
+	}
+}
+
+// nearestGoMod is the nearest directory at or above dir with a go.mod
+// file, by stat alone, or "" where there is none.
+func nearestGoMod(dir string) (string, error) {
+	for {
+		_, err := os.Stat(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			return dir, nil
+		}
+		if !os.IsNotExist(err) {
+			return "", err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
 	}
 }
 
