@@ -86,8 +86,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -197,8 +197,8 @@ func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*ru
 			r.commit = l
 		}
 	}
-	if b, err := exec.Command("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader").Output(); err == nil {
-		r.gpu = firstLine(string(b))
+	if out, _, err := output("", "nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"); err == nil {
+		r.gpu = firstLine(out)
 	}
 	if getenv("CONVBENCH_CACHE_DIR") == "" {
 		r.env = append(r.env, "CONVBENCH_CACHE_DIR="+r.cacheDir())
@@ -216,23 +216,19 @@ func firstLine(s string) string {
 	return strings.TrimSpace(l)
 }
 
+// gpuLine is a GPU's line of nvidia-smi -L, its index the submatch.
+var gpuLine = regexp.MustCompile(`(?m)^GPU ([0-9]+):`)
+
 // gpuIndices lists the GPUs of nvidia-smi -L by index; none without
 // nvidia-smi.
 func gpuIndices() []string {
-	b, err := exec.Command("nvidia-smi", "-L").Output()
+	out, _, err := output("", "nvidia-smi", "-L")
 	if err != nil {
 		return nil
 	}
 	var gpus []string
-	for l := range strings.SplitSeq(string(b), "\n") {
-		rest, ok := strings.CutPrefix(l, "GPU ")
-		if !ok {
-			continue
-		}
-		n, _, ok := strings.Cut(rest, ":")
-		if ok && n != "" && strings.Trim(n, "0123456789") == "" {
-			gpus = append(gpus, n)
-		}
+	for _, m := range gpuLine.FindAllStringSubmatch(out, -1) {
+		gpus = append(gpus, m[1])
 	}
 	return gpus
 }

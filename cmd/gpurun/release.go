@@ -23,34 +23,34 @@ const releaseSeeds = 4
 // of releaseSeeds positive integers, to run a check again), else fresh
 // ones from crypto/rand.
 func (r *runner) seeds() ([]int64, error) {
-	if v := r.getenv("RELEASE_SEEDS"); v != "" {
-		var seeds []int64
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
-			if err != nil || n <= 0 {
-				return nil, fmt.Errorf("RELEASE_SEEDS=%s: %q is not a positive integer", v, f)
+	v := r.getenv("RELEASE_SEEDS")
+	if v == "" {
+		seeds := make([]int64, releaseSeeds)
+		var b [8]byte
+		for i := range seeds {
+			if _, err := rand.Read(b[:]); err != nil {
+				return nil, err
 			}
-			seeds = append(seeds, n)
-		}
-		if len(seeds) != releaseSeeds {
-			return nil, fmt.Errorf("RELEASE_SEEDS=%s: want %d seeds, the test run's first", v, releaseSeeds)
+			seeds[i] = int64(binary.LittleEndian.Uint64(b[:])>>2) | 1 // positive: 0 would ask the suite for the clock
 		}
 		return seeds, nil
 	}
-	seeds := make([]int64, releaseSeeds)
-	var b [8]byte
-	for i := range seeds {
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, err
+	var seeds []int64
+	for f := range strings.SplitSeq(v, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("RELEASE_SEEDS=%s: %q is not a positive integer", v, f)
 		}
-		seeds[i] = int64(binary.LittleEndian.Uint64(b[:])>>2) | 1 // positive: 0 would ask the suite for the clock
+		seeds = append(seeds, n)
+	}
+	if len(seeds) != releaseSeeds {
+		return nil, fmt.Errorf("RELEASE_SEEDS=%s: want %d seeds, the test run's first", v, releaseSeeds)
 	}
 	return seeds, nil
 }
 
 // A seedResult is the property suite at one seed: the tests passed and
-// failed (subtests included; a binary that failed outside any test counts
-// one failure) and the seconds.
+// failed (outcome.fails) and the seconds.
 type seedResult struct {
 	seed       int64
 	pass, fail int
@@ -59,11 +59,11 @@ type seedResult struct {
 
 // A benchResult is the release check's sweep: its exit status, its cases
 // (result lines grouped by name), the failed ones, those skipped as
-// unsupported, the unstable ones (results.Run.Unstable, as its summary
-// counts them), and the seconds.
+// unsupported, the unstable ones (results.Run.Unstable), the seconds, and
+// why its run file could not be read.
 type benchResult struct {
 	rc, cases, failed, unsupported, unstable, secs int
-	err                                            error // the run file could not be read
+	err                                            error
 }
 
 // release is the release check a GPU landing must pass, on one GPU:
@@ -145,35 +145,25 @@ func (r *runner) releaseTimeouts(start time.Time) (test, props string) {
 func seedFlag(seed int64) string { return "-props.seed=" + strconv.FormatInt(seed, 10) }
 
 // propsBudget are the property suite's budget flags at every seed of the
-// release check, the test run's included: -props.n=RELEASE_PROPS_N
-// (default 10) random cases a property, -props.time=RELEASE_PROPS_TIME
-// (default 2s) and -props.pool=RELEASE_PROPS_POOL (default 4) GPU
-// specializations a variant. Every seed still draws its own
-// specialization pool, the fixes the properties make of it and its
-// bad-input base cases, and runs the edge-case table. The NVRTC compiles
-// of the pools and their fixes are most of the four seeds' CPU time, and
-// the host's cores are the check's limit (release-load.log); on a 16-core
-// H200 host the four seeds ran out of time at pools of 6 and finished at
-// pools of 4.
+// release check: -props.n=RELEASE_PROPS_N (default 10) cases a property,
+// -props.time=RELEASE_PROPS_TIME (2s) and -props.pool=RELEASE_PROPS_POOL
+// (4) GPU specializations a variant. The pools' NVRTC compiles are most of
+// the seeds' CPU time: on a 16-core H200 host four seeds ran out of time
+// at pools of 6 and finished at pools of 4.
 func (r *runner) propsBudget() []string {
 	return []string{"-props.n=" + r.setting("RELEASE_PROPS_N", "10"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s"),
 		"-props.pool=" + r.setting("RELEASE_PROPS_POOL", "4")}
 }
 
-// propsAtSeed runs the property suite (TestProperties alone: the other
-// tests of properties/ draw no case from the seed and ran in the test
-// run) at seed, budgeted by propsBudget and -test.timeout timeout, the variants
-// RELEASE_PROPS_VARIANT selects (default all). Its log is
-// OUTDIR/release-props-SEED.log.
+// propsAtSeed runs TestProperties (the other tests of properties/ draw
+// nothing from the seed) at seed, budgeted by propsBudget and -test.timeout
+// timeout, over the variants RELEASE_PROPS_VARIANT selects (default all),
+// logged in OUTDIR/release-props-SEED.log.
 func (r *runner) propsAtSeed(seed int64, timeout string) seedResult {
 	args := slices.Concat([]string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", timeout, seedFlag(seed)},
 		r.propsBudget(), r.optional("RELEASE_PROPS_VARIANT", "-props.variant="))
 	o := r.run(step{name: fmt.Sprintf("release-props-%d", seed), dir: "properties", args: args})
-	res := seedResult{seed: seed, pass: o.pass, fail: o.fail, secs: o.secs}
-	if o.rc != 0 && res.fail == 0 {
-		res.fail = 1
-	}
-	return res
+	return seedResult{seed: seed, pass: o.pass, fail: o.fails(), secs: o.secs}
 }
 
 // releaseBench runs the default sweep from the prebuilt binaries into
@@ -192,12 +182,10 @@ func (r *runner) releaseBench() benchResult {
 		return res
 	}
 	text, run, err := readRun(file)
-	if err != nil {
-		res.err = err
-		return res
+	if res.err = err; err == nil {
+		res.cases, res.failed, res.unstable = len(run.Samples), len(run.Failures), len(run.Unstable())
+		res.unsupported = unsupportedCases(strings.Split(string(text), "\n"))
 	}
-	res.cases, res.failed, res.unstable = len(run.Samples), len(run.Failures), len(run.Unstable())
-	res.unsupported = unsupportedCases(strings.Split(string(text), "\n"))
 	return res
 }
 
@@ -224,36 +212,29 @@ func releaseLines(seeds []seedResult, testErr error, b benchResult, reportRC, ga
 			bad = append(bad, fmt.Sprintf("%s at seed %d: no test passed", what, s.seed))
 		}
 	}
-	if testErr != nil {
-		bad = append(bad, "the test run: "+testErr.Error())
-	}
-	lines = append(lines, fmt.Sprintf("bench rc=%d cases=%d failed=%d unsupported=%d unstable=%d secs=%d", b.rc, b.cases, b.failed, b.unsupported, b.unstable, b.secs))
-	switch {
-	case b.err != nil:
-		bad = append(bad, "bench: "+b.err.Error())
-	case b.cases == 0:
-		bad = append(bad, "bench: no case in the run file")
-	}
-	if b.rc != 0 {
-		bad = append(bad, fmt.Sprintf("bench: the sweep exited %d", b.rc))
-	}
-	if b.failed > 0 {
-		bad = append(bad, fmt.Sprintf("bench: %d cases failed", b.failed))
-	}
-	if b.cases > 0 && b.unstable*10 > b.cases {
-		bad = append(bad, fmt.Sprintf("bench: %d of %d cases unstable, over a tenth", b.unstable, b.cases))
-	}
 	faultsRC := 0
 	if !faultsOK {
 		faultsRC = 1
-		bad = append(bad, "faults: see faults-summary.txt")
 	}
-	lines = append(lines, fmt.Sprintf("report rc=%d", reportRC), fmt.Sprintf("gallery rc=%d", galleryRC), fmt.Sprintf("faults rc=%d", faultsRC))
-	if reportRC != 0 {
-		bad = append(bad, fmt.Sprintf("report exited %d", reportRC))
-	}
-	if galleryRC != 0 {
-		bad = append(bad, fmt.Sprintf("gallery exited %d", galleryRC))
+	lines = append(lines, fmt.Sprintf("bench rc=%d cases=%d failed=%d unsupported=%d unstable=%d secs=%d", b.rc, b.cases, b.failed, b.unsupported, b.unstable, b.secs),
+		fmt.Sprintf("report rc=%d", reportRC), fmt.Sprintf("gallery rc=%d", galleryRC), fmt.Sprintf("faults rc=%d", faultsRC))
+	for _, c := range []struct {
+		failed bool
+		why    string
+	}{
+		{testErr != nil, fmt.Sprint("the test run: ", testErr)},
+		{b.err != nil, fmt.Sprint("bench: ", b.err)},
+		{b.err == nil && b.cases == 0, "bench: no case in the run file"},
+		{b.rc != 0, fmt.Sprintf("bench: the sweep exited %d", b.rc)},
+		{b.failed > 0, fmt.Sprintf("bench: %d cases failed", b.failed)},
+		{b.cases > 0 && b.unstable*10 > b.cases, fmt.Sprintf("bench: %d of %d cases unstable, over a tenth", b.unstable, b.cases)},
+		{!faultsOK, "faults: see faults-summary.txt"},
+		{reportRC != 0, fmt.Sprintf("report exited %d", reportRC)},
+		{galleryRC != 0, fmt.Sprintf("gallery exited %d", galleryRC)},
+	} {
+		if c.failed {
+			bad = append(bad, c.why)
+		}
 	}
 	if len(bad) == 0 {
 		return append(lines, "release ok"), ""

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -216,6 +217,10 @@ func (r *runner) run(st step) outcome {
 	return o
 }
 
+// sanitizerSummary matches compute-sanitizer's summaries: errors, bytes
+// leaked, or racecheck's hazards.
+var sanitizerSummary = regexp.MustCompile(`^========= (ERROR|LEAK|RACECHECK) SUMMARY`)
+
 // count reads the log back: the test results (testsum) and the sanitizer
 // summaries.
 func (o *outcome) count() {
@@ -227,19 +232,27 @@ func (o *outcome) count() {
 	s.ReadVerbose("", bytes.NewReader(b), 0, false)
 	o.pass, o.fail, o.skip = s.Counts()
 	for _, line := range strings.Split(string(b), "\n") {
-		if isSanitizerSummary(line) {
+		if sanitizerSummary.MatchString(line) {
 			o.sanitizer = append(o.sanitizer, line)
 		}
 	}
 }
 
-// isSanitizerSummary reports whether a line is one of compute-sanitizer's
-// summaries: errors, bytes leaked, or racecheck's hazards.
-func isSanitizerSummary(line string) bool {
-	for _, p := range []string{"========= ERROR SUMMARY", "========= LEAK SUMMARY", "========= RACECHECK SUMMARY"} {
-		if strings.HasPrefix(line, p) {
-			return true
-		}
+// fails is the tests failed, or 1 where none did but the command did not
+// exit 0 (as testsum counts a binary that failed outside any test).
+func (o outcome) fails() int {
+	if o.rc != 0 && o.fail == 0 {
+		return 1
 	}
-	return false
+	return o.fail
+}
+
+// output runs a command from dir and returns its standard output and
+// standard error.
+func output(dir string, args ...string) (stdout, stderr string, err error) {
+	var o, e bytes.Buffer
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
 }

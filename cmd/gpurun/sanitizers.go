@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -23,12 +21,11 @@ const sanitizerVariants = "^(gpu-|npp|cudnn|auto$|auto-bf16$)"
 // run them.
 var sanitizerTools = []string{"memcheck", "racecheck", "synccheck", "initcheck"}
 
-// sanLine is the summary of one compute-sanitizer run over the property
+// A sanLine is the summary of one compute-sanitizer run over the property
 // suite, or of a tool's runs over every shard.
 type sanLine struct {
 	tool                string
-	rc                  int
-	errors              int
+	rc, errors          int
 	missing             bool // a run printed no error summary (killed, crashed)
 	api, pass, fail     int  // CUDA API errors; tests passed and failed
 	secs                int
@@ -66,6 +63,17 @@ func (l sanLine) String() string {
 // ok reports whether the tool exited 0 with no error and no failed test.
 func (l sanLine) ok() bool { return l.rc == 0 && !l.missing && l.errors == 0 && l.fail == 0 }
 
+// add sums a shard's line into a tool's: the first exit status that is
+// not 0, the errors (missing where a shard's is) and the counts.
+func (l *sanLine) add(s sanLine) {
+	if l.rc == 0 {
+		l.rc = s.rc
+	}
+	l.missing, l.hasHazards, l.hasLeak = l.missing || s.missing, l.hasHazards || s.hasHazards, l.hasLeak || s.hasLeak
+	l.errors, l.api, l.pass, l.fail, l.secs = l.errors+s.errors, l.api+s.api, l.pass+s.pass, l.fail+s.fail, l.secs+s.secs
+	l.hazards, l.warnings, l.leaked = l.hazards+s.hazards, l.warnings+s.warnings, l.leaked+s.leaked
+}
+
 var (
 	errorSummary     = regexp.MustCompile(`^========= ERROR SUMMARY: ([0-9]+) errors?$`)
 	racecheckSummary = regexp.MustCompile(`^========= RACECHECK SUMMARY: ([0-9]+) hazards? displayed \(([0-9]+) errors?, ([0-9]+) warnings?\)`)
@@ -74,10 +82,9 @@ var (
 )
 
 // readSanLine reads a tool's log: the count of its first ERROR SUMMARY
-// line (racecheck's: the errors of its RACECHECK SUMMARY line, where it
-// prints no ERROR SUMMARY; missing where neither is printed), the errors
-// that are CUDA API errors, racecheck's hazards and warnings and
-// memcheck's bytes leaked; the exit status, tests and seconds are o's.
+// line (else racecheck's RACECHECK SUMMARY errors, else missing), the
+// CUDA API errors, racecheck's hazards and warnings and memcheck's bytes
+// leaked; the exit status, tests and seconds are o's.
 func readSanLine(tool string, o outcome) sanLine {
 	l := sanLine{tool: tool, rc: o.rc, pass: o.pass, fail: o.fail, secs: o.secs, log: filepath.Base(o.log)}
 	b, _ := os.ReadFile(o.log)
@@ -111,30 +118,8 @@ func readSanLine(tool string, o outcome) sanLine {
 	return l
 }
 
-// mergeSanLines sums one tool's lines of its shards: the first exit
-// status that is not 0, the errors (missing where a shard's is, or fewer
-// than want shards ran), API errors, tests, seconds, hazards, warnings
-// and bytes leaked.
-func mergeSanLines(tool string, want, wall int, log string, lines []sanLine) sanLine {
-	m := sanLine{tool: tool, wall: wall, shards: want, log: log, missing: len(lines) < want}
-	for _, l := range lines {
-		if m.rc == 0 {
-			m.rc = l.rc
-		}
-		m.missing = m.missing || l.missing
-		m.errors += l.errors
-		m.api, m.pass, m.fail, m.secs = m.api+l.api, m.pass+l.pass, m.fail+l.fail, m.secs+l.secs
-		m.hasHazards = m.hasHazards || l.hasHazards
-		m.hazards, m.warnings = m.hazards+l.hazards, m.warnings+l.warnings
-		m.hasLeak = m.hasLeak || l.hasLeak
-		m.leaked += l.leaked
-	}
-	return m
-}
-
 // sanVerdict is a sanitizer summary's last line: "NAME ok: N tools, 0
-// errors", or "NAME NOT OK: " naming the tools that did not exit 0 with 0
-// errors and 0 failed tests.
+// errors", or "NAME NOT OK: " naming the tools that are not ok.
 func sanVerdict(name string, lines []sanLine) string {
 	if len(lines) == 0 {
 		return name + " NOT OK: no tool ran"
@@ -151,12 +136,19 @@ func sanVerdict(name string, lines []sanLine) string {
 	return fmt.Sprintf("%s ok: %d tools, 0 errors", name, len(lines))
 }
 
-// sanTool runs the property suite of the variants re matches under one
-// compute-sanitizer tool, with CUDA_VISIBLE_DEVICES=devices when devices
-// is not empty, its output in OUTDIR/NAME.log: the short suite
-// (-props.n=SAN_N, default 5), one variant at a time, time limit
-// SAN_TIMEOUT (default 10m).
-func (r *runner) sanTool(name, tool, re, devices string) (sanLine, time.Time, time.Time) {
+// A sanDone is one compute-sanitizer run: its line, when it ran, and its
+// CUDA_VISIBLE_DEVICES.
+type sanDone struct {
+	line       sanLine
+	start, end time.Time
+	slot       string
+}
+
+// sanTool runs the short property suite (-props.n=SAN_N, one variant at a
+// time, time limit SAN_TIMEOUT) of the variants re matches under one
+// compute-sanitizer tool, on the GPUs devices names ("" all), its output
+// in OUTDIR/NAME.log.
+func (r *runner) sanTool(name, tool, re, devices string) sanDone {
 	args := []string{"compute-sanitizer", "--tool", tool}
 	if tool == "memcheck" {
 		args = append(args, "--leak-check", "full")
@@ -167,16 +159,16 @@ func (r *runner) sanTool(name, tool, re, devices string) (sanLine, time.Time, ti
 	if devices != "" {
 		env = []string{"CUDA_VISIBLE_DEVICES=" + devices}
 	}
-	t0 := time.Now()
-	o := r.run(step{name: name, dir: "properties", args: args, env: env, quiet: true})
-	return readSanLine(tool, o), t0, time.Now()
+	d := sanDone{start: time.Now(), slot: devices}
+	d.line = readSanLine(tool, r.run(step{name: name, dir: "properties", args: args, env: env, quiet: true}))
+	d.end = time.Now()
+	return d
 }
 
-// sanOne runs sanTool alone, as the memcheck and racecheck stages do: its
-// line is noted, and a line that is not rc=0 errors=0 failed=0 fails the
-// stage.
+// sanOne runs sanTool alone and notes its line, which fails the stage
+// unless ok.
 func (r *runner) sanOne(name, tool, re string) string {
-	l, _, _ := r.sanTool(name, tool, re, "")
+	l := r.sanTool(name, tool, re, "").line
 	r.note(name + ": " + l.String())
 	if !l.ok() {
 		r.fail()
@@ -212,14 +204,14 @@ func (r *runner) sanGPUs() (gpus []string, from string, err error) {
 		gpus = gpuIndices()
 		return gpus, fmt.Sprintf("nvidia-smi -L lists %d", len(gpus)), nil
 	}
-	for _, g := range strings.Split(v, ",") {
+	gpus = strings.Split(v, ",")
+	for i, g := range gpus {
 		if g == "" || strings.Trim(g, "0123456789") != "" {
 			return nil, "", fmt.Errorf("SAN_GPUS=%s: %s is not a GPU index", v, g)
 		}
-		if slices.Contains(gpus, g) {
+		if slices.Contains(gpus[:i], g) {
 			return nil, "", fmt.Errorf("SAN_GPUS=%s names a GPU twice", v)
 		}
-		gpus = append(gpus, g)
 	}
 	return gpus, fmt.Sprintf("SAN_GPUS=%s names %d", v, len(gpus)), nil
 }
@@ -228,14 +220,10 @@ func (r *runner) sanGPUs() (gpus []string, from string, err error) {
 // selects (properties.test -props.list).
 func (r *runner) listVariants(re string) ([]string, error) {
 	args := []string{r.binary("properties.test"), "-props.list", "-props.variant=" + re}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = filepath.Join(r.root, "properties")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	names := strings.Fields(stdout.String())
+	stdout, stderr, err := output(filepath.Join(r.root, "properties"), args...)
+	names := strings.Fields(stdout)
 	if err != nil || len(names) == 0 {
-		return nil, fmt.Errorf("%s exited %v, listing no variant: %s", commandLine("properties", nil, args), err, clip(stderr.String(), 300))
+		return nil, fmt.Errorf("%s exited %v, listing no variant: %s", commandLine("properties", nil, args), err, clip(stderr, 300))
 	}
 	return names, nil
 }
@@ -244,33 +232,15 @@ func (r *runner) listVariants(re string) ([]string, error) {
 // each shard's -props.variant expression (its names quoted and anchored)
 // and its names.
 func dealShards(variants []string, k int) (re []string, names [][]string) {
-	names = make([][]string, k)
+	names, quoted := make([][]string, k), make([][]string, k)
 	for i, v := range variants {
 		names[i%k] = append(names[i%k], v)
+		quoted[i%k] = append(quoted[i%k], regexp.QuoteMeta(v))
 	}
-	re = make([]string, k)
-	for s, ns := range names {
-		quoted := make([]string, len(ns))
-		for i, n := range ns {
-			quoted[i] = regexp.QuoteMeta(n)
-		}
-		re[s] = "^(" + strings.Join(quoted, "|") + ")$"
+	for _, q := range quoted {
+		re = append(re, "^("+strings.Join(q, "|")+")$")
 	}
 	return re, names
-}
-
-// A sanJob is one tool over one shard of the variants.
-type sanJob struct {
-	tool  string
-	shard int
-}
-
-// A sanDone is what a sanJob did: its line, when it ran, and the
-// CUDA_VISIBLE_DEVICES of its slot.
-type sanDone struct {
-	line       sanLine
-	start, end time.Time
-	slot       string
 }
 
 // gpuSanitizers is the sanitizers stage: sanitizers over SAN_VARIANT's
@@ -285,14 +255,11 @@ func (r *runner) slabSanitizers() string {
 	return r.sanitizers("sanitizers-slabs", r.setting("SAN_SLAB_VARIANT", "^gpu-(slab|stream)"), 2)
 }
 
-// sanitizers is the sanitizers stage (per 1) and the sanitizers-slabs
-// stage (per 2): the tools of SAN_TOOLS over the property suite of the
-// variants re selects, spread over the host's GPUs. The variants are
-// dealt round-robin into SAN_SHARDS shards (default one a slot of per
-// GPUs, at most one a variant), and each tool over each shard is a job
-// (sanJobs). Then OUTDIR/NAME-shards.txt has a line a job and
-// OUTDIR/NAME-summary.txt a line a tool (mergeSanLines) and the verdict,
-// its lines noted.
+// sanitizers runs the tools of SAN_TOOLS over the property suite of the
+// variants re selects, dealt into SAN_SHARDS shards (default one a slot
+// of per GPUs, at most one a variant), each tool over each shard a job
+// (sanJobs). It writes OUTDIR/NAME-shards.txt, a line a job, and
+// OUTDIR/NAME-summary.txt, a line a tool and the verdict, its lines noted.
 func (r *runner) sanitizers(name, re string, per int) string {
 	tools, slots, err := r.sanSlots(per)
 	if err != nil {
@@ -352,55 +319,52 @@ func (r *runner) sanSlots(per int) (tools, slots []string, err error) {
 	return tools, slots, nil
 }
 
-// sanJobs runs each tool over each shard, a job: one compute-sanitizer
-// process (sanTool) whose -props.variant is the shard's expression. Each
-// slot runs one job at a time, CUDA_VISIBLE_DEVICES naming its GPUs, and
-// takes the next job no other slot has taken (the tools in order, each
-// one's shards in order).
-func (r *runner) sanJobs(name string, tools, shardRE, slots []string) map[sanJob]sanDone {
-	jobs := make(chan sanJob, len(tools)*len(shardRE))
-	for _, t := range tools {
+// sanJobs runs each tool over each shard (sanTool with the shard's
+// expression), and returns the runs by tool and shard. Each slot runs one
+// job at a time, on its GPUs, and takes the next job no other slot has
+// taken: the tools in order, each one's shards in order.
+func (r *runner) sanJobs(name string, tools, shardRE, slots []string) [][]sanDone {
+	done := make([][]sanDone, len(tools))
+	jobs := make(chan [2]int, len(tools)*len(shardRE))
+	for t := range tools {
+		done[t] = make([]sanDone, len(shardRE))
 		for s := range shardRE {
-			jobs <- sanJob{t, s}
+			jobs <- [2]int{t, s}
 		}
 	}
 	close(jobs)
-	var mu sync.Mutex
-	results := map[sanJob]sanDone{}
 	var wg sync.WaitGroup
 	for _, slot := range slots {
 		wg.Go(func() {
 			for j := range jobs {
-				l, t0, t1 := r.sanTool(fmt.Sprintf("%s-%s-shard%d", name, j.tool, j.shard), j.tool, shardRE[j.shard], slot)
-				mu.Lock()
-				results[j] = sanDone{l, t0, t1, slot}
-				mu.Unlock()
+				t, s := j[0], j[1]
+				done[t][s] = r.sanTool(fmt.Sprintf("%s-%s-shard%d", name, tools[t], s), tools[t], shardRE[s], slot)
 			}
 		})
 	}
 	wg.Wait()
-	return results
+	return done
 }
 
 // sanShardLines returns a line a job, its summary, shard, slot and
-// variants, and a line a tool that sums its shards' (mergeSanLines), its
-// wall seconds from its first job's start to its last one's end.
-func sanShardLines(name string, tools []string, shardNames [][]string, results map[sanJob]sanDone) (shardLines []string, toolLines []sanLine) {
-	for _, t := range tools {
-		var lines []sanLine
-		var first, last time.Time
-		for s, names := range shardNames {
-			d := results[sanJob{t, s}]
-			lines = append(lines, d.line)
-			shardLines = append(shardLines, fmt.Sprintf("%s shard=%d cuda-visible-devices=%s variants=%s", d.line, s, d.slot, strings.Join(names, ",")))
-			if first.IsZero() || d.start.Before(first) {
+// variants, and a line a tool that sums its shards', its wall seconds
+// from its first job's start to its last one's end.
+func sanShardLines(name string, tools []string, shardNames [][]string, done [][]sanDone) (shardLines []string, toolLines []sanLine) {
+	for t, tool := range tools {
+		m := sanLine{tool: tool, shards: len(shardNames), log: fmt.Sprintf("%s-%s-shard*.log", name, tool)}
+		first, last := done[t][0].start, done[t][0].end
+		for s, d := range done[t] {
+			m.add(d.line)
+			shardLines = append(shardLines, fmt.Sprintf("%s shard=%d cuda-visible-devices=%s variants=%s", d.line, s, d.slot, strings.Join(shardNames[s], ",")))
+			if d.start.Before(first) {
 				first = d.start
 			}
 			if d.end.After(last) {
 				last = d.end
 			}
 		}
-		toolLines = append(toolLines, mergeSanLines(t, len(shardNames), int(last.Sub(first).Seconds()), fmt.Sprintf("%s-%s-shard*.log", name, t), lines))
+		m.wall = int(last.Sub(first).Seconds())
+		toolLines = append(toolLines, m)
 	}
 	return shardLines, toolLines
 }

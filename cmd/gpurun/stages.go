@@ -2,7 +2,6 @@ package main
 
 import (
 	"archive/tar"
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -207,28 +206,24 @@ func (r *runner) ncuSummary(name string) string {
 	if _, err := os.Stat(r.binary("ncusum")); err != nil {
 		return r.refuse(name, fmt.Sprintf("no %s (make gpu-bins builds it); ncu's CSV is in %s.csv", r.binary("ncusum"), name))
 	}
-	var md, stderr bytes.Buffer
-	cmd := exec.Command(r.binary("ncusum"), name+".csv")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = r.out, &md, &stderr
-	if err := cmd.Run(); err != nil {
-		why := strings.Join(strings.Fields(clip(stderr.String(), 600)), " ")
+	md, stderr, err := output(r.out, r.binary("ncusum"), name+".csv")
+	if err != nil {
+		why := strings.Join(strings.Fields(clip(stderr, 600)), " ")
 		if why == "" {
 			why = err.Error()
 		}
 		return r.refuse(name, why)
 	}
-	if err := os.WriteFile(r.outPath(name+".md"), md.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(r.outPath(name+".md"), []byte(md), 0o644); err != nil {
 		return r.refuse(name, err.Error())
 	}
-	tsv := exec.Command(r.binary("ncusum"), "-tsv", name+".csv")
-	tsv.Dir = r.out
-	b, err := tsv.Output()
+	tsv, _, err := output(r.out, r.binary("ncusum"), "-tsv", name+".csv")
 	if err != nil {
 		r.refuse(name, "ncusum -tsv: "+err.Error())
 		return err.Error()
 	}
 	kernels, launches := 0, 0
-	for i, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+	for i, l := range strings.Split(strings.TrimRight(tsv, "\n"), "\n") {
 		f := strings.Split(l, "\t")
 		if i == 0 || len(f) < 4 {
 			continue
