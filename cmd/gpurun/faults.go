@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,10 +36,8 @@ func (r *runner) faults() string {
 }
 
 // runFaults runs one sweep that proves and times every kernel of
-// faultKernels, then writes OUTDIR/faults-summary.txt (faultSummary), its
-// lines noted, and returns whether it is ok and its last line. The sweep
-// fails the broken kernels' cases by design; the stage fails when the
-// summary is not ok.
+// faultKernels, writes and notes OUTDIR/faults-summary.txt (faultSummary)
+// and returns whether it is ok and its last line.
 func (r *runner) runFaults() (ok bool, note string) {
 	kernels, err := r.faultKernels()
 	if err != nil {
@@ -56,8 +54,8 @@ func (r *runner) runFaults() (ok bool, note string) {
 	for _, k := range kernels {
 		args = append(args, "-kernel", k)
 	}
-	// Temporary files, the output of a shrinking child killed at its
-	// limit among them (convtest-child-*.txt), stay with the stage's logs.
+	// Temporary files, such as a killed child's convtest-child-*.txt, stay
+	// with the logs.
 	tmp := r.outPath("faults-tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return false, r.refuse("faults", err.Error())
@@ -65,11 +63,8 @@ func (r *runner) runFaults() (ok bool, note string) {
 	o := r.run(step{name: "faults", args: args, env: []string{"TMPDIR=" + tmp}, mayFail: true})
 	file := runFile(o.log, r.outPath("faults"))
 	lines, ok := faultSummary(file, kernels, count)
-	from := file
-	if from == "" {
-		from = "no run file"
-	}
-	r.summarize("faults-summary.txt", append([]string{r.header() + "; faults: the sweep's verdict on each user kernel, from " + from}, lines...), lines, !ok)
+	head := r.header() + "; faults: the sweep's verdict on each user kernel, from " + cmp.Or(file, "no run file")
+	r.summarize("faults-summary.txt", append([]string{head}, lines...), lines, !ok)
 	return ok, lines[len(lines)-1]
 }
 
@@ -80,18 +75,15 @@ const wrotePrefix = "sweep: wrote "
 // "sweep: wrote " line names, or else the only one under data/<host>/;
 // "" where there is none.
 func runFile(log, data string) string {
-	if b, err := os.ReadFile(log); err == nil {
-		path := ""
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			if p, ok := strings.CutPrefix(sc.Text(), wrotePrefix); ok {
-				path = strings.TrimSpace(p)
-			}
+	b, _ := os.ReadFile(log)
+	path := ""
+	for l := range strings.Lines(string(b)) {
+		if p, ok := strings.CutPrefix(l, wrotePrefix); ok {
+			path = strings.TrimSpace(p)
 		}
-		if _, err := os.Stat(path); path != "" && err == nil {
-			return path
-		}
+	}
+	if _, err := os.Stat(path); path != "" && err == nil {
+		return path
 	}
 	files, _ := filepath.Glob(filepath.Join(data, "*", "*.txt"))
 	if len(files) == 1 {
@@ -138,12 +130,9 @@ func readUserKernel(path string) (userKernel, error) {
 	return k, nil
 }
 
-// faultSummary judges the faults sweep's run file: a line a kernel, then
-// the run's "# fault" lines, then "faults ok: ..." or "faults NOT OK:
-// ...", and whether every kernel is as expected. The correct kernel (no
-// "// expect refusal: " line) must be proven, with no failed case and
-// count result lines for each of its cases; each broken one refused with
-// a refusal that holds every text its expect lines name, and not timed.
+// faultSummary judges the faults sweep's run file (judgeKernel): a line a
+// kernel, the run's "# fault" lines, then "faults ok: ..." or "faults NOT
+// OK: ...", and whether every kernel is as expected.
 func faultSummary(file string, kernels []string, count int) (lines []string, ok bool) {
 	var text []byte
 	var run *results.Run
@@ -201,12 +190,11 @@ func kernelVerdict(lines []string, name string) string {
 }
 
 // judgeKernel says why a kernel's verdict and result lines are not what
-// its source expects, or else gives its "ok" line.
+// its source expects, or else gives its "ok" line: a correct kernel (no
+// expected refusal) proven, with no failed case and count result lines a
+// case; a broken one refused with every expected text, and not timed.
 func judgeKernel(k userKernel, verdict string, run *results.Run, count int) (why, line string) {
-	shown := verdict
-	if shown == "" {
-		shown = "no verdict line"
-	}
+	shown := cmp.Or(verdict, "no verdict line")
 	cases, full, timed, failed := 0, 0, 0, 0
 	if run != nil {
 		for _, s := range run.Samples {

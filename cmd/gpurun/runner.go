@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -30,10 +31,6 @@ type runner struct {
 	stdout io.Writer
 	getenv func(string) string
 	env    []string // KEY=VALUE set for every command (CONVBENCH_CACHE_DIR)
-	// testPackage names the package a test binary tests: the module and
-	// the import path (testBinaryPackage, from the binary's build
-	// information).
-	testPackage func(binary string) (module, importPath string, err error)
 
 	mu     sync.Mutex
 	failed int // commands and checks that failed, over all stages
@@ -48,8 +45,7 @@ func (r *runner) setting(name, def string) string {
 	return def
 }
 
-// fields returns the environment variable name split at spaces, or def
-// split so when it is unset.
+// fields returns setting(name, def) split at spaces.
 func (r *runner) fields(name, def string) []string {
 	return strings.Fields(r.setting(name, def))
 }
@@ -67,7 +63,7 @@ func (r *runner) optional(pairs ...string) []string {
 }
 
 // sweep returns the sweep command over the prebuilt benchmark binary,
-// its further arguments args.
+// followed by args.
 func (r *runner) sweep(args ...string) []string {
 	return append([]string{r.binary("sweep"), "-bin", r.binary("benchmarks.test")}, args...)
 }
@@ -107,15 +103,14 @@ func (r *runner) note(lines ...string) {
 	}
 }
 
-// refuse notes "NAME NOT OK: why" and counts a failure (a stage that
-// could not run, or whose check failed), and returns why.
+// refuse notes "NAME NOT OK: why", counts a failure and returns why.
 func (r *runner) refuse(name, why string) string {
 	r.note(name + " NOT OK: " + why)
 	r.fail()
 	return why
 }
 
-// writeFile writes OUTDIR/name, a summary the runner made.
+// writeFile writes lines to OUTDIR/name.
 func (r *runner) writeFile(name string, lines []string) {
 	text := strings.Join(lines, "\n") + "\n"
 	if err := os.WriteFile(r.outPath(name), []byte(text), 0o644); err != nil {
@@ -167,15 +162,12 @@ func commandLine(dir string, env, args []string) string {
 	return "(cd " + dir + " && " + childproc.Quote(append(slices.Clone(env), args...)) + ")"
 }
 
-// run runs a step with its output in its log, after two lines: the commit
-// and GPU, and the command. Unless quiet, it notes its summary line (the
-// exit status, the tests passed, failed and skipped, the seconds, and any
-// sanitizer summaries) and counts a failure when it did not exit 0.
+// run runs a step with its output in its log, after two lines: the
+// header and the command. Unless quiet, it notes its summary line (exit
+// status, tests passed, failed and skipped, seconds, sanitizer
+// summaries) and counts a failure when it did not exit 0.
 func (r *runner) run(st step) outcome {
-	o := outcome{log: st.log}
-	if o.log == "" {
-		o.log = r.outPath(st.name + ".log")
-	}
+	o := outcome{log: cmp.Or(st.log, r.outPath(st.name+".log"))}
 	f, err := os.Create(o.log)
 	if err != nil {
 		r.refuse(st.name, err.Error())
@@ -197,8 +189,7 @@ func (r *runner) run(st step) outcome {
 	case errors.As(err, &ee):
 		o.rc = ee.ExitCode()
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			// As a shell reports it: 128 and the signal's number.
-			o.rc = 128 + int(ws.Signal())
+			o.rc = 128 + int(ws.Signal()) // as a shell reports it
 			fmt.Fprintln(f, "gpurun:", ee)
 		}
 	case err != nil:

@@ -18,11 +18,8 @@ func verdict(o outcome) string {
 	return fmt.Sprintf("exit %d, see %s", o.rc, filepath.Base(o.log))
 }
 
-// props is the props stage: the property suite over the GPU variants and
-// the peers (PROPS_VARIANT, default ^(gpu-|npp|cudnn)) at
-// -props.n=PROPS_N (default 30), -props.time=PROPS_TIME (default 0: all
-// of them) and -props.seed=PROPS_SEED when that is set (0: one from the
-// clock, logged).
+// props is the props stage: the property suite over PROPS_VARIANT's
+// variants.
 func (r *runner) props() string {
 	args := append([]string{r.binary("properties.test"), "-test.v", "-test.timeout", "9m",
 		"-props.variant=" + r.setting("PROPS_VARIANT", "^(gpu-|npp|cudnn)"),
@@ -30,8 +27,8 @@ func (r *runner) props() string {
 	return verdict(r.run(step{name: "props-gpu", dir: "properties", args: args}))
 }
 
-// tune is the tune stage: the tuner over TUNE_VARIANTS, its table written
-// to OUTDIR/tuning/ over a copy of the committed tables.
+// tune is the tune stage: the tuner, its table written to OUTDIR/tuning/
+// over a copy of the committed tables.
 func (r *runner) tune() string {
 	dir := r.outPath("tuning")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -55,8 +52,7 @@ func (r *runner) tune() string {
 }
 
 // tuneProps is the tune-props stage: the property suite on every setting
-// of this GPU's tuning table (OUTDIR/tuning/ where the tune stage wrote
-// it, else the table the binary embeds), and a short real tuning.
+// of OUTDIR/tuning/ (else the embedded table), and a short real tuning.
 func (r *runner) tuneProps() string {
 	var env []string
 	if st, err := os.Stat(r.outPath("tuning")); err == nil && st.IsDir() {
@@ -67,9 +63,8 @@ func (r *runner) tuneProps() string {
 		"-convtest.time=0", "-convtest.n=" + r.setting("PROPS_N", "60")}}))
 }
 
-// gallery is the gallery stage: the report's filter gallery rendered by
-// this GPU's fastest variants, ranked by the committed runs, packed as
-// OUTDIR/gallery.tar of gallery/ (the only entry of its temporary folder).
+// gallery is the gallery stage: the filter gallery rendered by this GPU's
+// fastest variants, packed as gallery/ in OUTDIR/gallery.tar.
 func (r *runner) gallery() string {
 	tmp, err := os.MkdirTemp("", "gpurun-gallery-")
 	if err != nil {
@@ -83,8 +78,7 @@ func (r *runner) gallery() string {
 	return verdict(o)
 }
 
-// tarFolder writes the files and folders under dir to the tar archive
-// path, named relative to dir.
+// tarFolder writes what dir holds to the tar archive path.
 func tarFolder(path, dir string) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -101,22 +95,18 @@ func tarFolder(path, dir string) error {
 	return err
 }
 
-// sweepArgs are the sweep command's first arguments: the prebuilt
-// benchmark binary, the data folder OUTDIR/data, -count COUNT (def when
-// unset), -noise=NOISE and -max-time=MAX_TIME when set.
+// sweepArgs are the sweep command into OUTDIR/data with -count COUNT
+// (default count), -noise=NOISE and -max-time=MAX_TIME.
 func (r *runner) sweepArgs(count string) []string {
 	return append(r.sweep("-data", r.outPath("data"), "-count", r.setting("COUNT", count)), r.optional("NOISE", "-noise=", "MAX_TIME", "-max-time=")...)
 }
 
-// sweepStage is the sweep:NAME stage: the sweep command with SWEEP_ARGS
-// (split at spaces), -count COUNT (default 5).
+// sweepStage is the sweep:NAME stage: the sweep with SWEEP_ARGS.
 func (r *runner) sweepStage(name string) string {
 	return verdict(r.run(step{name: "sweep-" + name, args: append(r.sweepArgs("5"), r.fields("SWEEP_ARGS", "")...)}))
 }
 
-// bench is the bench:PRESET stage: the benchmark binary over a preset,
-// -test.count COUNT (default 5), -cpu-cap=CPU_CAP, -noise=NOISE and
-// -max-time=MAX_TIME when set.
+// bench is the bench:PRESET stage: the benchmark binary over a preset.
 func (r *runner) bench(preset string) string {
 	args := []string{r.binary("benchmarks.test"), "-test.run", "^$", "-test.bench", ".", "-test.cpu", "1",
 		"-test.count", r.setting("COUNT", "5"), "-test.benchtime", "1x", "-test.timeout", "0", "-sweep=" + preset}
@@ -124,8 +114,8 @@ func (r *runner) bench(preset string) string {
 	return verdict(r.run(step{name: "bench-" + preset, dir: "benchmarks", args: args}))
 }
 
-// kernel is the kernel:FILE stage: a user kernel proved by the property
-// suite and timed beside KERNEL_VARIANTS on KERNEL_AXES, through the sweep.
+// kernel is the kernel:FILE stage: a user kernel proved and timed by the
+// sweep.
 func (r *runner) kernel(file string) string {
 	args := r.sweep("-kernel", filepath.Join(r.root, file), "-variants", r.setting("KERNEL_VARIANTS", "user-.*|gpu-naive|gpu-tiled"))
 	args = append(args, r.fields("KERNEL_AXES", "-sizes 2048x2048 -filters gauss5,dense9 -types u8,f32")...)
@@ -133,10 +123,8 @@ func (r *runner) kernel(file string) string {
 	return verdict(r.run(step{name: "kernel-" + strings.TrimSuffix(filepath.Base(file), ".cu"), args: args}))
 }
 
-// crossover is the crossover stage: the paths alone, their table written
-// by the crossover command to OUTDIR/crossover/, then the whole preset
-// with auto reading that table; with CROSS_TABLE=embedded only the whole
-// preset, auto reading the tables the binaries embed.
+// crossover is the crossover stage: the paths alone and their table in
+// OUTDIR/crossover/ (unless CROSS_TABLE=embedded), then the whole preset.
 func (r *runner) crossover() string {
 	var env []string
 	if r.getenv("CROSS_TABLE") != "embedded" {
@@ -151,9 +139,8 @@ func (r *runner) crossover() string {
 	return verdict(r.run(step{name: "sweep-crossover", env: env, args: append(r.sweepArgs("2"), "-sweep=crossover")}))
 }
 
-// shards is the shards:PRESET stage: the sweep over the preset split over
-// the GPUs (SHARD_GPUS, else those nvidia-smi -L lists) by the sweep's
-// -devices, one shard a GPU at once, merged into one run.
+// shards is the shards:PRESET stage: the sweep over a preset on every GPU
+// at once (the sweep's -devices).
 func (r *runner) shards(preset string) string {
 	name := "shards-" + preset
 	if r.getenv("SHARDS") != "" || r.getenv("SHARD_FIRST") != "" {
@@ -169,9 +156,8 @@ func (r *runner) shards(preset string) string {
 	return verdict(r.run(step{name: name, args: append(r.sweepArgs("5"), "-sweep="+preset, "-devices", strings.Join(gpus, ","))}))
 }
 
-// ncu is the ncu:NAME stage: Nsight Compute's Speed Of Light section over
-// the benchmark cases NCU_BENCH names, its CSV in OUTDIR/ncu-NAME.csv and
-// the ncusum command's table of it in OUTDIR/ncu-NAME.md.
+// ncu is the ncu:NAME stage: Nsight Compute over the benchmark cases
+// NCU_BENCH names, its CSV in OUTDIR/ncu-NAME.csv (ncuSummary).
 func (r *runner) ncu(label string) string {
 	name := "ncu-" + label
 	if r.getenv("NCU_BENCH") == "" {
@@ -200,8 +186,8 @@ func (r *runner) ncu(label string) string {
 }
 
 // ncuSummary writes OUTDIR/NAME.md, ncusum's table of OUTDIR/NAME.csv,
-// and notes "NAME ok: K kernels, L launches profiled; table in NAME.md",
-// or "NAME NOT OK: " and why (no table written), failing the stage.
+// and notes "NAME ok: K kernels, L launches profiled; table in NAME.md"
+// or refuses.
 func (r *runner) ncuSummary(name string) string {
 	if _, err := os.Stat(r.binary("ncusum")); err != nil {
 		return r.refuse(name, fmt.Sprintf("no %s (make gpu-bins builds it); ncu's CSV is in %s.csv", r.binary("ncusum"), name))

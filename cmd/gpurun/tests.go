@@ -17,9 +17,8 @@ import (
 	"github.com/convbench/convbench/internal/testsum"
 )
 
-// testBinaryPackage reads a test binary's build information: its module
-// and the import path of the package it tests (go test -c builds the
-// binary as that path with .test added).
+// testBinaryPackage reads from a test binary's build information its
+// module and the import path of the package it tests.
 func testBinaryPackage(binary string) (module, importPath string, err error) {
 	bi, err := buildinfo.ReadFile(binary)
 	if err != nil {
@@ -40,8 +39,7 @@ type testPkg struct {
 }
 
 // testPackages lists the test binaries (BIN/*.test) with their packages,
-// by import path: the packages that make gpu-bins built (the Makefile's
-// TESTPKGS), read from the binaries themselves.
+// by import path.
 func (r *runner) testPackages() ([]testPkg, error) {
 	bins, err := filepath.Glob(filepath.Join(r.bin, "*.test"))
 	if err != nil {
@@ -52,7 +50,7 @@ func (r *runner) testPackages() ([]testPkg, error) {
 	}
 	var pkgs []testPkg
 	for _, b := range bins {
-		mod, imp, err := r.testPackage(b)
+		mod, imp, err := testPackageOf(b)
 		if err != nil {
 			return nil, err
 		}
@@ -76,8 +74,7 @@ type testRunResult struct {
 	err              error // the binaries could not be listed
 }
 
-// tests is the tests stage: every package's tests, -test.v, with the
-// time limit TEST_TIMEOUT.
+// tests is the tests stage: testRun with the time limit TEST_TIMEOUT.
 func (r *runner) tests() string {
 	res := r.testRun(r.setting("TEST_TIMEOUT", "10m"), nil)
 	if res.err != nil {
@@ -86,17 +83,12 @@ func (r *runner) tests() string {
 	return fmt.Sprintf("%d packages: %d passed, %d failed, %d skipped", res.packages, res.pass, res.fail, res.skip)
 }
 
-// testRun runs every test binary from its package's folder, at most
-// TEST_JOBS at once (default one a core, as go test ./... runs packages),
-// with -test.v, the time limit, TEST_FLAGS (split at spaces),
-// -test.run=TEST_RUN when that is set, and the flags extra gives a binary
-// by name. Each writes OUTDIR/test-NAME.log, and its NVRTC compiles to
-// OUTDIR/compiles.log; then OUTDIR/tests-summary.txt has a line a
-// package, "<import path> pass=N fail=N skip=N secs=S cpu-s=C" (a binary that
-// failed outside any test counts one failure), and last "total wall-s=S
-// cache=cold|warm" (cold: the compile cache was empty), its lines also
-// noted; OUTDIR/tests-report.txt, also printed, is testsum's summary of
-// them all.
+// testRun runs every test binary from its package's folder, TEST_JOBS at
+// once, with -test.v, the time limit, TEST_FLAGS, -test.run=TEST_RUN and
+// the flags extra gives a binary by name, each logged in
+// OUTDIR/test-NAME.log, the compiles in OUTDIR/compiles.log. It writes and
+// notes OUTDIR/tests-summary.txt (see the package doc) and writes and
+// prints OUTDIR/tests-report.txt, testsum's summary.
 func (r *runner) testRun(timeout string, extra map[string][]string) testRunResult {
 	pkgs, err := r.testPackages()
 	if err != nil {
