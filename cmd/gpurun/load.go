@@ -15,10 +15,9 @@ type cpuTimes struct {
 	total, idle, iowait, steal uint64
 }
 
-// parseCPUTimes reads the first line of /proc/stat: "cpu" and the times
-// user, nice, system, idle, iowait, irq, softirq, steal and, on newer
-// kernels, guest and guest_nice (already counted in user and nice, so
-// left out of the total).
+// parseCPUTimes reads the first line of /proc/stat: "cpu" and eight times
+// (user, nice, system, idle, iowait, irq, softirq, steal), then guest
+// times, which the first two already count.
 func parseCPUTimes(stat []byte) (cpuTimes, error) {
 	line, _, _ := bytes.Cut(stat, []byte("\n"))
 	f := strings.Fields(string(line))
@@ -26,25 +25,20 @@ func parseCPUTimes(stat []byte) (cpuTimes, error) {
 		return cpuTimes{}, fmt.Errorf("/proc/stat: first line %q is not the cpu line with at least 8 times", line)
 	}
 	var v [8]uint64
+	var t cpuTimes
 	for i := range v {
 		n, err := strconv.ParseUint(f[i+1], 10, 64)
 		if err != nil {
 			return cpuTimes{}, fmt.Errorf("/proc/stat: cpu time %d: %w", i+1, err)
 		}
-		v[i] = n
-	}
-	var t cpuTimes
-	for _, n := range v {
-		t.total += n
+		v[i], t.total = n, t.total+n
 	}
 	t.idle, t.iowait, t.steal = v[3], v[4], v[7]
 	return t, nil
 }
 
 // loadLine describes the host's CPU use between two readings, in percent
-// of every CPU's time: busy (neither idle nor waiting on I/O, steal
-// included), iowait and steal (time the hypervisor gave another guest),
-// after secs seconds.
+// of every CPU's time: busy (neither idle nor iowait), iowait and steal.
 func loadLine(secs int, a, b cpuTimes) string {
 	if b.total <= a.total {
 		return fmt.Sprintf("t=%ds no cpu ticks between the readings", secs)
@@ -55,11 +49,8 @@ func loadLine(secs int, a, b cpuTimes) string {
 	return fmt.Sprintf("t=%ds busy=%.0f%% iowait=%.0f%% steal=%.0f%%", secs, pct(busy), pct(b.iowait-a.iowait), pct(b.steal-a.steal))
 }
 
-// sampleLoad writes OUTDIR/name.log, a line (loadLine) for every period
-// of the host's CPU use read from /proc/stat, until stop is closed; it
-// returns at once, writing nothing but its two header lines and the
-// reason, where /proc/stat cannot be read. done is closed when it has
-// returned.
+// sampleLoad writes OUTDIR/name.log, a loadLine every period until stop
+// is closed, or why /proc/stat cannot be read; it closes done on return.
 func (r *runner) sampleLoad(name string, period time.Duration, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	f, err := os.Create(r.outPath(name + ".log"))

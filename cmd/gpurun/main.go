@@ -99,9 +99,8 @@ stages: release tests faults props sanitizers sanitizers-slabs props-sanitizers 
         tune tune-props gallery crossover sweep:NAME bench:PRESET ncu:NAME shards:PRESET kernel:FILE
 (run from the repository root; go doc ./cmd/gpurun describes each stage and its variables)`
 
-// plainStages are the stages whose name stands alone, and argStages
-// those whose name takes a part after a colon (bench:PRESET): each runs
-// the stage and returns its note.
+// plainStages and argStages (whose name takes a part after a colon) run a
+// stage and return its note.
 var (
 	plainStages = map[string]func(*runner) string{
 		"release": (*runner).release, "tests": (*runner).tests, "faults": (*runner).faults, "props": (*runner).props,
@@ -130,8 +129,7 @@ func checkStage(s string) error {
 	return nil
 }
 
-// gpurun runs the command with args and returns its exit status: 0 when
-// every stage passed, 1 when one failed, 2 for a wrong command line.
+// gpurun runs the command with args and returns its exit status.
 func gpurun(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprintln(stdout, usage)
@@ -165,8 +163,8 @@ func gpurun(args []string, getenv func(string) string, stdout, stderr io.Writer)
 	return min(failed, 1)
 }
 
-// newRunner returns a runner from the working directory, the repository
-// root, writing under outDir (made if missing).
+// newRunner returns a runner from the repository root, the working
+// directory, writing under outDir.
 func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*runner, error) {
 	root, err := os.Getwd()
 	if err != nil {
@@ -200,8 +198,7 @@ func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*ru
 	return r, nil
 }
 
-// testPackageOf names the package a test binary tests (tests replace
-// it for stand-ins that are scripts).
+// testPackageOf names the package a test binary tests; tests replace it.
 var testPackageOf = testBinaryPackage
 
 // firstLine is s's first line, trimmed.
@@ -213,8 +210,7 @@ func firstLine(s string) string {
 // gpuLine is a GPU's line of nvidia-smi -L, its index the submatch.
 var gpuLine = regexp.MustCompile(`(?m)^GPU ([0-9]+):`)
 
-// gpuIndices lists the GPUs of nvidia-smi -L by index; none without
-// nvidia-smi.
+// gpuIndices lists the GPUs of nvidia-smi -L by index.
 func gpuIndices() []string {
 	out, _, err := output("", "nvidia-smi", "-L")
 	if err != nil {
@@ -256,8 +252,7 @@ func (r *runner) failures() int {
 	return r.failed
 }
 
-// printTable prints a line a stage: its name, ok or NOT OK, its seconds
-// and what it said last.
+// printTable prints a line a stage: its name, result, seconds and note.
 func printTable(w io.Writer, done []stageResult) {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "\nstage\tresult\tsecs\tnote")

@@ -15,13 +15,12 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// releaseSeeds is how many fresh seeds a release check runs the property
-// suite at: the test run's, then three more.
+// releaseSeeds is how many seeds a release check runs the property suite
+// at, the test run's first.
 const releaseSeeds = 4
 
-// seeds returns the release check's seeds: RELEASE_SEEDS (a comma list
-// of releaseSeeds positive integers, to run a check again), else fresh
-// ones from crypto/rand.
+// seeds returns the release check's seeds: RELEASE_SEEDS, else fresh ones
+// from crypto/rand.
 func (r *runner) seeds() ([]int64, error) {
 	v := r.getenv("RELEASE_SEEDS")
 	if v == "" {
@@ -49,8 +48,7 @@ func (r *runner) seeds() ([]int64, error) {
 	return seeds, nil
 }
 
-// A seedResult is the property suite at one seed: the tests passed and
-// failed (outcome.fails) and the seconds.
+// A seedResult is the property suite's tests and seconds at one seed.
 type seedResult struct {
 	seed       int64
 	pass, fail int
@@ -58,21 +56,15 @@ type seedResult struct {
 }
 
 // A benchResult is the release check's sweep: its exit status, its cases
-// (result lines grouped by name), the failed ones, those skipped as
-// unsupported, the unstable ones (results.Run.Unstable), the seconds, and
-// why its run file could not be read.
+// and seconds, and why its run file could not be read.
 type benchResult struct {
 	rc, cases, failed, unsupported, unstable, secs int
 	err                                            error
 }
 
-// release is the release check a GPU landing must pass, on one GPU:
-// first, with the GPU to itself, the default sweep, its report and the
-// gallery; then the test run with a fresh property-suite seed, the
-// property suite at three more fresh seeds (each its own process; every
-// seed on propsBudget) and the faults stage, all at once. It writes
-// OUTDIR/release-summary.txt (releaseLines) and prints it, and
-// OUTDIR/release-load.log, the host's CPU use every 10 s (sampleLoad).
+// release is the release stage (see the package doc). It writes
+// OUTDIR/release-summary.txt (releaseLines), its lines noted, and
+// OUTDIR/release-load.log (sampleLoad).
 func (r *runner) release() string {
 	before := r.failures()
 	start := time.Now()
@@ -121,12 +113,8 @@ func (r *runner) release() string {
 }
 
 // releaseTimeouts are the -test.timeout of the test run and of the extra
-// seeds' suites, which start together once the sweep, its report and the
-// gallery are done: RELEASE_TEST_TIMEOUT and RELEASE_PROPS_TIMEOUT
-// (default 6m each), each cut to what is left of the check's whole
-// budget, RELEASE_TIME (default 9m30s from start), less 20 s for the
-// binaries to print their timeout report and the summary to be written;
-// never under 30 s. A value that is not a duration takes its default.
+// seeds' suites: RELEASE_TEST_TIMEOUT and RELEASE_PROPS_TIMEOUT, cut to
+// what is left of RELEASE_TIME from start less 20 s, and at least 30 s.
 func (r *runner) releaseTimeouts(start time.Time) (test, props string) {
 	dur := func(name string, def time.Duration) time.Duration {
 		if d, err := time.ParseDuration(r.setting(name, "")); err == nil && d > 0 {
@@ -145,20 +133,15 @@ func (r *runner) releaseTimeouts(start time.Time) (test, props string) {
 func seedFlag(seed int64) string { return "-props.seed=" + strconv.FormatInt(seed, 10) }
 
 // propsBudget are the property suite's budget flags at every seed of the
-// release check: -props.n=RELEASE_PROPS_N (default 10) cases a property,
-// -props.time=RELEASE_PROPS_TIME (2s) and -props.pool=RELEASE_PROPS_POOL
-// (4) GPU specializations a variant. The pools' NVRTC compiles are most of
-// the seeds' CPU time: on a 16-core H200 host four seeds ran out of time
-// at pools of 6 and finished at pools of 4.
+// release check. On a 16-core H200 host four seeds ran out of time at
+// pools of 6 and finished at pools of 4.
 func (r *runner) propsBudget() []string {
 	return []string{"-props.n=" + r.setting("RELEASE_PROPS_N", "10"), "-props.time=" + r.setting("RELEASE_PROPS_TIME", "2s"),
 		"-props.pool=" + r.setting("RELEASE_PROPS_POOL", "4")}
 }
 
-// propsAtSeed runs TestProperties (the other tests of properties/ draw
-// nothing from the seed) at seed, budgeted by propsBudget and -test.timeout
-// timeout, over the variants RELEASE_PROPS_VARIANT selects (default all),
-// logged in OUTDIR/release-props-SEED.log.
+// propsAtSeed runs TestProperties, the only test that draws from the
+// seed, at seed, logged in OUTDIR/release-props-SEED.log.
 func (r *runner) propsAtSeed(seed int64, timeout string) seedResult {
 	args := slices.Concat([]string{r.binary("properties.test"), "-test.v", "-test.run=^TestProperties$", "-test.timeout", timeout, seedFlag(seed)},
 		r.propsBudget(), r.optional("RELEASE_PROPS_VARIANT", "-props.variant="))
@@ -166,10 +149,8 @@ func (r *runner) propsAtSeed(seed int64, timeout string) seedResult {
 	return seedResult{seed: seed, pass: o.pass, fail: o.fails(), secs: o.secs}
 }
 
-// releaseBench runs the default sweep from the prebuilt binaries into
-// OUTDIR/data (log OUTDIR/release-sweep.log): -count RELEASE_COUNT
-// (default 2), -noise RELEASE_NOISE (default 1), -max-time
-// RELEASE_MAX_TIME (default 1s), and counts what its run file and log say.
+// releaseBench runs the default sweep into OUTDIR/data and counts what
+// its run file says.
 func (r *runner) releaseBench() benchResult {
 	data := r.outPath("data")
 	o := r.run(step{name: "release-sweep", args: r.sweep("-data", data,
@@ -189,14 +170,9 @@ func (r *runner) releaseBench() benchResult {
 	return res
 }
 
-// releaseLines are the lines of release-summary.txt: a line a seed, the
-// test run's first ("seed=N pass=N fail=N secs=S"), the sweep's ("bench
-// rc=N cases=N failed=N unsupported=N unstable=N secs=S"), "report rc=N",
-// "gallery rc=N", "faults rc=N" (0 when its summary is ok), and last
-// "release ok" or "release NOT OK: " and why, which it also returns ("" when
-// ok). The check passes when every seed's tests passed, the sweep exited 0
-// with cases, none failed and at most a tenth unstable, the report and
-// gallery exited 0, and the faults stage's summary is ok.
+// releaseLines are the lines of release-summary.txt (docs/gpu-hosts.md),
+// the last "release ok" or "release NOT OK: " and why, which it also
+// returns ("" when ok).
 func releaseLines(seeds []seedResult, testErr error, b benchResult, reportRC, galleryRC int, faultsOK bool) (lines []string, why string) {
 	var bad []string
 	for i, s := range seeds {
@@ -243,8 +219,8 @@ func releaseLines(seeds []seedResult, testErr error, b benchResult, reportRC, ga
 	return append(lines, "release NOT OK: "+why), why
 }
 
-// unsupportedCases counts the distinct cases a run file's lines record
-// as skipped for their variant's refusal (runfile.UnsupportedLine).
+// unsupportedCases counts the distinct cases of a run file's unsupported
+// lines.
 func unsupportedCases(lines []string) int {
 	seen := map[string]bool{}
 	for _, l := range lines {

@@ -13,12 +13,10 @@ import (
 )
 
 // sanitizerVariants are the variants the sanitizer stages cover by
-// default: every gpu- variant, npp, npp-interior, cudnn, cudnn-tf32, auto
-// and auto-bf16.
+// default.
 const sanitizerVariants = "^(gpu-|npp|cudnn|auto$|auto-bf16$)"
 
-// sanitizerTools are compute-sanitizer's tools, in the order the stages
-// run them.
+// sanitizerTools are compute-sanitizer's tools, in the stages' order.
 var sanitizerTools = []string{"memcheck", "racecheck", "synccheck", "initcheck"}
 
 // A sanLine is the summary of one compute-sanitizer run over the property
@@ -63,8 +61,8 @@ func (l sanLine) String() string {
 // ok reports whether the tool exited 0 with no error and no failed test.
 func (l sanLine) ok() bool { return l.rc == 0 && !l.missing && l.errors == 0 && l.fail == 0 }
 
-// add sums a shard's line into a tool's: the first exit status that is
-// not 0, the errors (missing where a shard's is) and the counts.
+// add sums a shard's line into a tool's, keeping the first exit status
+// that is not 0.
 func (l *sanLine) add(s sanLine) {
 	if l.rc == 0 {
 		l.rc = s.rc
@@ -81,10 +79,8 @@ var (
 	apiError         = regexp.MustCompile(`^========= Program hit .* on CUDA API call to `)
 )
 
-// readSanLine reads a tool's log: the count of its first ERROR SUMMARY
-// line (else racecheck's RACECHECK SUMMARY errors, else missing), the
-// CUDA API errors, racecheck's hazards and warnings and memcheck's bytes
-// leaked; the exit status, tests and seconds are o's.
+// readSanLine reads a tool's summaries from its log: the errors are the
+// first ERROR SUMMARY's, else the RACECHECK SUMMARY's, else missing.
 func readSanLine(tool string, o outcome) sanLine {
 	l := sanLine{tool: tool, rc: o.rc, pass: o.pass, fail: o.fail, secs: o.secs, log: filepath.Base(o.log)}
 	b, _ := os.ReadFile(o.log)
@@ -118,8 +114,8 @@ func readSanLine(tool string, o outcome) sanLine {
 	return l
 }
 
-// sanVerdict is a sanitizer summary's last line: "NAME ok: N tools, 0
-// errors", or "NAME NOT OK: " naming the tools that are not ok.
+// sanVerdict is a sanitizer summary's last line: ok, or NOT OK naming
+// the tools that are not ok.
 func sanVerdict(name string, lines []sanLine) string {
 	if len(lines) == 0 {
 		return name + " NOT OK: no tool ran"
@@ -144,10 +140,9 @@ type sanDone struct {
 	slot       string
 }
 
-// sanTool runs the short property suite (-props.n=SAN_N, one variant at a
-// time, time limit SAN_TIMEOUT) of the variants re matches under one
-// compute-sanitizer tool, on the GPUs devices names ("" all), its output
-// in OUTDIR/NAME.log.
+// sanTool runs the short property suite of the variants re matches
+// under a tool, on the GPUs devices names ("" all), logged in
+// OUTDIR/NAME.log.
 func (r *runner) sanTool(name, tool, re, devices string) sanDone {
 	args := []string{"compute-sanitizer", "--tool", tool}
 	if tool == "memcheck" {
@@ -165,8 +160,7 @@ func (r *runner) sanTool(name, tool, re, devices string) sanDone {
 	return d
 }
 
-// sanOne runs sanTool alone and notes its line, which fails the stage
-// unless ok.
+// sanOne runs sanTool on every GPU and notes its line, failing unless ok.
 func (r *runner) sanOne(name, tool, re string) string {
 	l := r.sanTool(name, tool, re, "").line
 	r.note(name + ": " + l.String())
@@ -176,8 +170,7 @@ func (r *runner) sanOne(name, tool, re string) string {
 	return sanVerdict(name, []sanLine{l})
 }
 
-// memcheck is the memcheck stage: memcheck over cudabind's and
-// gpu/variants' GPU tests, then over the property suite in one process.
+// memcheck is the memcheck stage.
 func (r *runner) memcheck() string {
 	san := []string{"compute-sanitizer", "--error-exitcode", "3", "--tool", "memcheck", "--leak-check", "full"}
 	r.run(step{name: "memcheck-cudabind", dir: "cudabind", args: append(slices.Clone(san), r.binary("cudabind.test"), "-test.v", "-test.run", "GPU")})
@@ -185,8 +178,7 @@ func (r *runner) memcheck() string {
 	return r.sanOne("memcheck-props", "memcheck", r.setting("SAN_VARIANT", sanitizerVariants))
 }
 
-// racecheck is the racecheck stage: racecheck over gpu/variants' tests,
-// then racecheck and synccheck over the property suite.
+// racecheck is the racecheck stage.
 func (r *runner) racecheck() string {
 	r.run(step{name: "racecheck-variants", dir: "gpu/variants", args: []string{"compute-sanitizer", "--error-exitcode", "3", "--tool", "racecheck",
 		r.binary("variants.test"), "-test.v", "-test.short"}})
@@ -195,9 +187,8 @@ func (r *runner) racecheck() string {
 	return r.sanOne("synccheck-props", "synccheck", re)
 }
 
-// sanGPUs returns the GPUs the sanitizer stages use, SAN_GPUS (indices,
-// comma-separated) or else those nvidia-smi -L lists, and how it found
-// them.
+// sanGPUs returns the GPUs of SAN_GPUS, else of nvidia-smi -L, and says
+// from where.
 func (r *runner) sanGPUs() (gpus []string, from string, err error) {
 	v := r.getenv("SAN_GPUS")
 	if v == "" {
@@ -229,8 +220,7 @@ func (r *runner) listVariants(re string) ([]string, error) {
 }
 
 // dealShards deals the variants round-robin into k shards, and returns
-// each shard's -props.variant expression (its names quoted and anchored)
-// and its names.
+// each shard's -props.variant expression and its names.
 func dealShards(variants []string, k int) (re []string, names [][]string) {
 	names, quoted := make([][]string, k), make([][]string, k)
 	for i, v := range variants {
@@ -243,23 +233,19 @@ func dealShards(variants []string, k int) (re []string, names [][]string) {
 	return re, names
 }
 
-// gpuSanitizers is the sanitizers stage: sanitizers over SAN_VARIANT's
-// variants, one GPU a slot.
+// gpuSanitizers is the sanitizers stage, one GPU a slot.
 func (r *runner) gpuSanitizers() string {
 	return r.sanitizers("sanitizers", r.setting("SAN_VARIANT", sanitizerVariants), 1)
 }
 
-// slabSanitizers is the sanitizers-slabs stage: sanitizers over
-// SAN_SLAB_VARIANT's variants, two GPUs a slot.
+// slabSanitizers is the sanitizers-slabs stage, two GPUs a slot.
 func (r *runner) slabSanitizers() string {
 	return r.sanitizers("sanitizers-slabs", r.setting("SAN_SLAB_VARIANT", "^gpu-(slab|stream)"), 2)
 }
 
-// sanitizers runs the tools of SAN_TOOLS over the property suite of the
-// variants re selects, dealt into SAN_SHARDS shards (default one a slot
-// of per GPUs, at most one a variant), each tool over each shard a job
-// (sanJobs). It writes OUTDIR/NAME-shards.txt, a line a job, and
-// OUTDIR/NAME-summary.txt, a line a tool and the verdict, its lines noted.
+// sanitizers runs each tool over each of SAN_SHARDS shards of the
+// variants re selects (sanJobs), and writes OUTDIR/NAME-shards.txt and
+// OUTDIR/NAME-summary.txt, whose lines it notes.
 func (r *runner) sanitizers(name, re string, per int) string {
 	tools, slots, err := r.sanSlots(per)
 	if err != nil {
@@ -291,9 +277,8 @@ func (r *runner) sanitizers(name, re string, per int) string {
 	return verdict
 }
 
-// sanSlots returns the tools of SAN_TOOLS and the slots the sanitizer
-// jobs run in: the GPUs (sanGPUs) taken per at a time, each slot's
-// indices comma-separated; or why there are none.
+// sanSlots returns the tools of SAN_TOOLS and the slots of per GPUs the
+// jobs run in, or why there are none.
 func (r *runner) sanSlots(per int) (tools, slots []string, err error) {
 	tools = r.fields("SAN_TOOLS", strings.Join(sanitizerTools, " "))
 	if len(tools) == 0 {
@@ -319,10 +304,8 @@ func (r *runner) sanSlots(per int) (tools, slots []string, err error) {
 	return tools, slots, nil
 }
 
-// sanJobs runs each tool over each shard (sanTool with the shard's
-// expression), and returns the runs by tool and shard. Each slot runs one
-// job at a time, on its GPUs, and takes the next job no other slot has
-// taken: the tools in order, each one's shards in order.
+// sanJobs runs each tool over each shard, one job at a time a slot, and
+// returns the runs by tool and shard.
 func (r *runner) sanJobs(name string, tools, shardRE, slots []string) [][]sanDone {
 	done := make([][]sanDone, len(tools))
 	jobs := make(chan [2]int, len(tools)*len(shardRE))
@@ -346,9 +329,8 @@ func (r *runner) sanJobs(name string, tools, shardRE, slots []string) [][]sanDon
 	return done
 }
 
-// sanShardLines returns a line a job, its summary, shard, slot and
-// variants, and a line a tool that sums its shards', its wall seconds
-// from its first job's start to its last one's end.
+// sanShardLines returns a line a job and a line a tool that sums its
+// shards'.
 func sanShardLines(name string, tools []string, shardNames [][]string, done [][]sanDone) (shardLines []string, toolLines []sanLine) {
 	for t, tool := range tools {
 		m := sanLine{tool: tool, shards: len(shardNames), log: fmt.Sprintf("%s-%s-shard*.log", name, tool)}
