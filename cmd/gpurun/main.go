@@ -150,16 +150,22 @@ func gpurun(args []string, getenv func(string) string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "gpurun:", err)
 		return 2
 	}
+	defer r.summary.Close()
 	r.note(fmt.Sprintf("# commit %s gpu: %s date: %s", r.commit, r.gpu, time.Now().UTC().Format(time.RFC3339)))
-	var done []stageResult
+	var rows []string
 	for _, s := range args[1:] {
-		done = append(done, r.stage(s))
+		rows = append(rows, r.stage(s))
 	}
 	failed := r.failures()
 	if failed > 0 {
 		r.note(fmt.Sprintf("%d stage command(s) failed", failed))
 	}
-	printTable(stdout, done)
+	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nstage\tresult\tsecs\tnote")
+	for _, row := range rows {
+		fmt.Fprintln(tw, row)
+	}
+	tw.Flush()
 	return min(failed, 1)
 }
 
@@ -178,6 +184,9 @@ func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*ru
 		return nil, err
 	}
 	if err := os.MkdirAll(r.out, 0o755); err != nil {
+		return nil, err
+	}
+	if r.summary, err = os.OpenFile(r.outPath("summary.txt"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
 		return nil, err
 	}
 	if r.bin, err = filepath.Abs(r.setting("GPU_BIN", filepath.Join(root, ".gpu"))); err != nil {
@@ -223,18 +232,10 @@ func gpuIndices() []string {
 	return gpus
 }
 
-// A stageResult is what the last table says of a stage.
-type stageResult struct {
-	stage string
-	ok    bool
-	secs  int
-	note  string
-}
-
-// stage runs one stage, by name, and says how it went.
-func (r *runner) stage(s string) stageResult {
-	before := r.failures()
-	t0 := time.Now()
+// stage runs one stage, by name, and returns its row of the last table:
+// its name, ok or NOT OK, its seconds and its note.
+func (r *runner) stage(s string) string {
+	before, t0 := r.failures(), time.Now()
 	kind, arg, _ := strings.Cut(s, ":")
 	var note string
 	if run, ok := argStages[kind]; ok {
@@ -242,26 +243,9 @@ func (r *runner) stage(s string) stageResult {
 	} else {
 		note = plainStages[kind](r)
 	}
-	return stageResult{stage: s, ok: r.failures() == before, secs: int(time.Since(t0).Seconds()), note: note}
-}
-
-// failures is how many commands and checks failed so far.
-func (r *runner) failures() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failed
-}
-
-// printTable prints a line a stage: its name, result, seconds and note.
-func printTable(w io.Writer, done []stageResult) {
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "\nstage\tresult\tsecs\tnote")
-	for _, d := range done {
-		result := "ok"
-		if !d.ok {
-			result = "NOT OK"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", d.stage, result, d.secs, d.note)
+	result := "ok"
+	if r.failures() != before {
+		result = "NOT OK"
 	}
-	tw.Flush()
+	return fmt.Sprintf("%s\t%s\t%d\t%s", s, result, int(time.Since(t0).Seconds()), note)
 }

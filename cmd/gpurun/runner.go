@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,8 +33,9 @@ type runner struct {
 	getenv func(string) string
 	env    []string // KEY=VALUE set for every command (CONVBENCH_CACHE_DIR)
 
-	mu     sync.Mutex
-	failed int // commands and checks that failed, over all stages
+	mu      sync.Mutex   // held while noting
+	summary *os.File     // OUTDIR/summary.txt
+	failed  atomic.Int64 // commands and checks that failed, over all stages
 }
 
 // setting returns the environment variable name, or def when it is
@@ -79,27 +81,18 @@ func (r *runner) outPath(name string) string { return filepath.Join(r.out, name)
 func (r *runner) header() string { return fmt.Sprintf("# commit %s, gpu: %s", r.commit, r.gpu) }
 
 // fail counts one failed command or check.
-func (r *runner) fail() {
-	r.mu.Lock()
-	r.failed++
-	r.mu.Unlock()
-}
+func (r *runner) fail() { r.failed.Add(1) }
+
+// failures is how many commands and checks failed so far.
+func (r *runner) failures() int { return int(r.failed.Load()) }
 
 // note appends lines to OUTDIR/summary.txt and prints them.
 func (r *runner) note(lines ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	f, err := os.OpenFile(r.outPath("summary.txt"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		fmt.Fprintln(r.stdout, "gpurun:", err)
-	} else {
-		defer f.Close()
-	}
 	for _, l := range lines {
 		fmt.Fprintln(r.stdout, l)
-		if f != nil {
-			fmt.Fprintln(f, l)
-		}
+		fmt.Fprintln(r.summary, l)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,14 +86,7 @@ func tarFolder(path, dir string) error {
 		return err
 	}
 	tw := tar.NewWriter(f)
-	err = tw.AddFS(os.DirFS(dir))
-	if cerr := tw.Close(); err == nil {
-		err = cerr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return errors.Join(tw.AddFS(os.DirFS(dir)), tw.Close(), f.Close())
 }
 
 // sweepArgs are the sweep command into OUTDIR/data with -count COUNT
