@@ -80,6 +80,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -192,12 +193,8 @@ func newRunner(outDir string, getenv func(string) string, stdout io.Writer) (*ru
 	if r.bin, err = filepath.Abs(r.setting("GPU_BIN", filepath.Join(root, ".gpu"))); err != nil {
 		return nil, err
 	}
-	r.commit = "unknown"
-	if b, err := os.ReadFile(r.binary("COMMIT")); err == nil {
-		if l := firstLine(string(b)); l != "" {
-			r.commit = l
-		}
-	}
+	b, _ := os.ReadFile(r.binary("COMMIT"))
+	r.commit = cmp.Or(firstLine(string(b)), "unknown")
 	if out, _, err := output("", "nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"); err == nil {
 		r.gpu = firstLine(out)
 	}

@@ -89,10 +89,8 @@ func (r *runner) release() string {
 	wg.Go(func() {
 		tr := r.testRun(testTimeout, map[string][]string{"properties": append([]string{seedFlag(seeds[0])}, r.propsBudget()...)})
 		testErr = tr.err
-		if tr.err == nil {
-			if _, err := os.Stat(r.binary("properties.test")); err != nil {
-				testErr = fmt.Errorf("no properties.test in %s: the test run did not run the property suite", r.bin)
-			}
+		if _, err := os.Stat(r.binary("properties.test")); testErr == nil && err != nil {
+			testErr = fmt.Errorf("no properties.test in %s: the test run did not run the property suite", r.bin)
 		}
 		seedResults[0] = seedResult{seed: seeds[0], pass: tr.pass, fail: tr.fail, secs: tr.secs}
 	})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -188,11 +189,7 @@ func (r *runner) ncuSummary(name string) string {
 	}
 	md, stderr, err := output(r.out, r.binary("ncusum"), name+".csv")
 	if err != nil {
-		why := strings.Join(strings.Fields(clip(stderr, 600)), " ")
-		if why == "" {
-			why = err.Error()
-		}
-		return r.refuse(name, why)
+		return r.refuse(name, cmp.Or(strings.Join(strings.Fields(clip(stderr, 600)), " "), err.Error()))
 	}
 	if err := os.WriteFile(r.outPath(name+".md"), []byte(md), 0o644); err != nil {
 		return r.refuse(name, err.Error())

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,11 +106,7 @@ func (r *runner) testRun(timeout string, extra map[string][]string) testRunResul
 	if err != nil || jobs < 1 {
 		jobs = runtime.NumCPU()
 	}
-	flags := []string{"-test.v", "-test.timeout", timeout}
-	flags = append(flags, r.fields("TEST_FLAGS", "")...)
-	if run := r.getenv("TEST_RUN"); run != "" {
-		flags = append(flags, "-test.run="+run)
-	}
+	flags := slices.Concat([]string{"-test.v", "-test.timeout", timeout}, r.fields("TEST_FLAGS", ""), r.optional("TEST_RUN", "-test.run="))
 	t0 := time.Now()
 	outcomes := make([]outcome, len(pkgs))
 	sem := make(chan struct{}, jobs)
