@@ -430,9 +430,16 @@ func (p *page) sectionBody(b *strings.Builder, s *results.Section, svg bool) {
 // hostOf returns the slug of the host whose table or plot id names it
 // ("floors-dense-nvidia-h200"), or "".
 func (p *page) hostOf(id string) string {
+	return p.hostWhere(func(h *results.Host) bool {
+		return strings.HasSuffix(id, "-"+h.Slug) || strings.Contains(id, "-"+h.Slug+"-")
+	})
+}
+
+// hostWhere returns the longest slug of the hosts that match accepts, or "".
+func (p *page) hostWhere(match func(*results.Host) bool) string {
 	best := ""
 	for _, h := range p.r.Hosts {
-		if (strings.HasSuffix(id, "-"+h.Slug) || strings.Contains(id, "-"+h.Slug+"-")) && len(h.Slug) > len(best) {
+		if match(h) && len(h.Slug) > len(best) {
 			best = h.Slug
 		}
 	}
