@@ -28,9 +28,8 @@ const (
 )
 
 // Files returns the page of report r by path relative to the report's
-// directory: index.html, report.css and report.js. The page links the
-// plots and the gallery that the Markdown report writes and links beside
-// it (plots/, gallery/), and nothing else.
+// directory: index.html, report.css and report.js. Beside them the page
+// links only the Markdown report's plots/ and gallery/.
 func Files(r *results.Report) (map[string][]byte, error) {
 	p := newPage(r)
 	index, err := p.render()
@@ -48,8 +47,7 @@ func Files(r *results.Report) (map[string][]byte, error) {
 	return files, nil
 }
 
-// Write writes the page of report r under dir (Files), beside the
-// Markdown report that results.Write puts there.
+// Write writes the page of report r (Files) under dir.
 func Write(r *results.Report, dir string) error {
 	files, err := Files(r)
 	if err != nil {
@@ -72,16 +70,11 @@ func (hr hostRun) view() string { return "run-" + hr.h.Slug + "-" + hr.r.Preset 
 
 // page builds the HTML of one report.
 type page struct {
-	r    *results.Report
-	runs []hostRun // every run with a case, in the page's order
-	// variants are the variants the runs measured, the values the
-	// variant facet offers and the names that mark a table's column as
-	// a variant's.
-	variants map[string]bool
-	// facetValues holds, per facet, the values the page's tables show in
-	// that facet's columns.
-	facetValues map[string]map[string]bool
-	ids         map[string]int // element ids given out, to keep them unique
+	r           *results.Report
+	runs        []hostRun                  // every run with a case, in the page's order
+	variants    map[string]bool            // the variants the runs measured
+	facetValues map[string]map[string]bool // per facet, the values of its tables' columns
+	ids         map[string]int             // element ids given out, to keep them unique
 	b           bytes.Buffer
 }
 
@@ -99,8 +92,7 @@ func newPage(r *results.Report) *page {
 		}
 	}
 	if r.Local() {
-		// A user's runs, newest first, as the Markdown report opens
-		// with them.
+		// A user's runs, newest first, as the Markdown report opens with them.
 		slices.SortStableFunc(p.runs, func(a, b hostRun) int { return b.r.Modified.Compare(a.r.Modified) })
 	}
 	return p
@@ -115,7 +107,7 @@ func (p *page) dataName() string {
 }
 
 // A view is one screen of the page: its id (the URL fragment that
-// shows it), its label in the navigation and its HTML.
+// shows it), its label and group in the navigation and its HTML.
 type view struct {
 	id, label, group string
 	html             string
@@ -199,10 +191,9 @@ func navLabel(title string) string {
 	return title
 }
 
-// facetBar writes the page's facets: one menu of checkboxes each.
+// facetBar writes the page's facets: one menu of checkboxes each. It
+// runs after the tables are rendered, to offer the values they hold.
 func (p *page) facetBar() {
-	// The tables are rendered first (into views), so that the facets
-	// offer the values they hold; facetBar runs after them.
 	b := &p.b
 	b.WriteString("<form class=\"facets\" aria-label=\"Filters\" onsubmit=\"return false\">\n")
 	var gpus [][2]string
@@ -237,12 +228,11 @@ func (p *page) facet(name, label string, opts [][2]string) {
 	b.WriteString("</div></details>\n")
 }
 
-// A facet is a key the page filters by.
+// A facetDef is a key the page filters by: its name, its label and the
+// column headers, in lower case, whose cells hold its values.
 type facetDef struct {
 	name, label string
-	// headers are the column headers, in lower case, whose cells hold
-	// the facet's values.
-	headers []string
+	headers     []string
 }
 
 // facetOrder lists the facets in the order the page offers them.
@@ -341,27 +331,21 @@ func (p *page) runList() string {
 const maxCommand = 200
 
 // runsPerCase is how many runs (result lines) the run's cases have:
-// "6", or "5–6" where they differ.
+// "6", or "5–6" where they differ. The run has a case.
 func runsPerCase(r *results.Run) string {
-	lo, hi := 0, 0
-	for i, s := range r.Samples {
-		n := len(s.Values[s.TimeUnit()])
-		if i == 0 || n < lo {
-			lo = n
-		}
-		hi = max(hi, n)
+	var ns []int
+	for _, s := range r.Samples {
+		ns = append(ns, len(s.Values[s.TimeUnit()]))
 	}
-	if lo == hi {
-		return strconv.Itoa(lo)
+	if lo, hi := slices.Min(ns), slices.Max(ns); lo != hi {
+		return fmt.Sprintf("%d–%d", lo, hi)
 	}
-	return fmt.Sprintf("%d–%d", lo, hi)
+	return strconv.Itoa(ns[0])
 }
 
 // runView is a run's own view: where it comes from, then its section
-// (results.RunSection): the table of its cases and, in a report of a
-// user's runs, the plot of its time. The committed runs' plots are left
-// out: their cases are plotted by the report's sections, and a plot of
-// every case of a preset of hundreds is too dense to read.
+// (results.RunSection), without its plots outside a report of a user's
+// runs: the report's sections plot the committed runs' cases.
 func (p *page) runView(hr hostRun) string {
 	var b strings.Builder
 	s := results.RunSection(hr.h, hr.r, p.r.Baseline)
@@ -384,7 +368,7 @@ func (p *page) runView(hr hostRun) string {
 	if len(cfg) > 0 {
 		fmt.Fprintf(&b, "<dt>Configuration</dt><dd><details><summary>%d lines</summary><pre>%s</pre></details></dd>\n", len(cfg), esc(strings.Join(cfg, "\n")))
 	}
-	if n := len(hr.r.Failures); n > 0 {
+	if len(hr.r.Failures) > 0 {
 		fmt.Fprintf(&b, "<dt>Failed gates</dt><dd><pre>%s</pre></dd>\n", esc(strings.Join(hr.r.Failures, "\n")))
 	}
 	b.WriteString("</dl>\n")
@@ -453,7 +437,7 @@ type column struct {
 }
 
 // columns finds each column's role: a facet's, where its header names
-// the facet's key or all its cells are variants; a variant's, where its
+// the facet or all its cells are variants; else a variant's, where its
 // header opens with the variant's name.
 func (p *page) columns(t *results.Table) []column {
 	cols := make([]column, len(t.Header))
@@ -491,9 +475,9 @@ func (p *page) columns(t *results.Table) []column {
 	return cols
 }
 
-// table writes one table: its heading, caption, the row filter, the
-// table in a box that scrolls, and its legend. host is the slug of the
-// host the table is of, or "".
+// table writes one table: its heading, caption, row filter, the table
+// in a box that scrolls, and its legend; host is the slug of its host,
+// or "".
 func (p *page) table(b *strings.Builder, t *results.Table, host string) {
 	cols := p.columns(t)
 	id := p.id("t-" + t.ID)
