@@ -82,29 +82,17 @@ func cutLine(line, prefix string) (name, rest string, ok bool) {
 	return name, rest, true
 }
 
-// HostLine is the line that records key's value: a measured line for a
-// key of MeasuredKeys, a configuration line for any other.
-func HostLine(key, value string) string {
-	if IsMeasured(key) {
-		return MeasuredLine(key, value)
-	}
-	return ConfigLine(key, value)
-}
-
 // ConfigLine is the configuration line "key: value".
 func ConfigLine(key, value string) string { return key + ": " + value }
 
-// SettingPrefix begins a setting line (SettingLine).
-const SettingPrefix = "# setting "
-
-// SettingLine is the comment line "# setting <case>: <note>" that
+// SettingPrefix begins the comment line "# setting <case>: <note>" that
 // records the block and tunables a case's plan ran with and where they
 // came from.
-func SettingLine(name, note string) string { return SettingPrefix + name + ": " + note }
+const SettingPrefix = "# setting "
 
-// ParseSetting reads a line SettingLine wrote: the case's name and the
-// note. ok is false for any other line; a setting line without the
-// separator is an error.
+// ParseSetting reads a setting line: the case's name and the note. ok is
+// false for any other line; a setting line without the separator is an
+// error.
 func ParseSetting(line string) (name, note string, ok bool, err error) {
 	rest, found := strings.CutPrefix(line, SettingPrefix)
 	if !found {
