@@ -549,36 +549,25 @@ func (p *page) compareView() string {
 // esc escapes text for HTML.
 func esc(s string) string { return html.EscapeString(s) }
 
-var (
-	codeSpan = regexp.MustCompile("^`([^`]*)`")
-	mdLink   = regexp.MustCompile(`^\[([^\]]+)\]\(([^)\s]+)\)`)
-)
+// mdInline matches the Markdown the report's text uses: a code span
+// (group 1) or a link (groups 2 and 3).
+var mdInline = regexp.MustCompile("`([^`]*)`|" + `\[([^\]]+)\]\(([^)\s]+)\)`)
 
-// inline renders the Markdown the report's text uses, code spans and
-// links, as HTML, escaping everything else.
+// inline renders the report's code spans and links as HTML, escaping
+// everything else.
 func inline(s string) string {
 	var b strings.Builder
-	for len(s) > 0 {
-		if m := codeSpan.FindStringSubmatch(s); m != nil {
-			b.WriteString("<code>" + esc(m[1]) + "</code>")
-			s = s[len(m[0]):]
-			continue
-		}
-		if m := mdLink.FindStringSubmatch(s); m != nil {
-			b.WriteString("<a href=\"" + esc(m[2]) + "\">" + inline(m[1]) + "</a>")
-			s = s[len(m[0]):]
-			continue
-		}
-		i := strings.IndexAny(s[1:], "`[")
-		if i < 0 {
-			i = len(s)
+	last := 0
+	for _, m := range mdInline.FindAllStringSubmatchIndex(s, -1) {
+		b.WriteString(esc(s[last:m[0]]))
+		if m[2] >= 0 {
+			b.WriteString("<code>" + esc(s[m[2]:m[3]]) + "</code>")
 		} else {
-			i++
+			b.WriteString("<a href=\"" + esc(s[m[6]:m[7]]) + "\">" + inline(s[m[4]:m[5]]) + "</a>")
 		}
-		b.WriteString(esc(s[:i]))
-		s = s[i:]
+		last = m[1]
 	}
-	return b.String()
+	return b.String() + esc(s[last:])
 }
 
 // plain is Markdown text without its code marks, for attributes.
