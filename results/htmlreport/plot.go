@@ -151,8 +151,7 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 			sources = append(sources, s.Source)
 		}
 	}
-	id := p.id("p-" + pl.ID)
-	fmt.Fprintf(b, "<figure class=\"plot\" id=\"%s\"", id)
+	fmt.Fprintf(b, "<figure class=\"plot\" id=\"%s\"", p.id("p-"+pl.ID))
 	host := p.hostOf(pl.ID)
 	if host == "" && len(hosts) == 1 {
 		host = slices.Collect(maps.Keys(hosts))[0]
@@ -173,23 +172,21 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 		fmt.Fprintf(b, "<line x1=\"%s\" x2=\"%s\" y1=\"%d\" y2=\"%d\"/>", f1(t.x), f1(t.x), marginT, chartH-marginB)
 	}
 	writeAxes(b, pl, ay, shown, rotate)
+	var legend strings.Builder
 	for si, s := range series {
-		p.writeSeries(b, pl, si, s, styles[si], ax, ay, slices.Index(sources, s.Source)%2 == 1)
-	}
-	b.WriteString("</svg>\n<ul class=\"plegend\">\n")
-	for si, s := range series {
-		st := styles[si]
+		st, hollow := styles[si], slices.Index(sources, s.Source)%2 == 1
+		p.writeSeries(b, pl, si, s, st, ax, ay, hollow)
 		class := ""
 		if len(st.Dashes) > 0 {
 			class = " dash"
 		}
-		if slices.Index(sources, s.Source)%2 == 1 {
+		if hollow {
 			class += " ho"
 		}
-		fmt.Fprintf(b, "<li><button type=\"button\" data-s=\"%d\" aria-pressed=\"true\"><i class=\"sw%s\" style=\"color:%s\"></i>%s</button></li>\n",
+		fmt.Fprintf(&legend, "<li><button type=\"button\" data-s=\"%d\" aria-pressed=\"true\"><i class=\"sw%s\" style=\"color:%s\"></i>%s</button></li>\n",
 			si, class, hexColour(st.Colour), esc(s.Name))
 	}
-	b.WriteString("</ul>\n</div>\n")
+	b.WriteString("</svg>\n<ul class=\"plegend\">\n" + legend.String() + "</ul>\n</div>\n")
 	if svg {
 		fmt.Fprintf(b, "<p class=\"plinks\"><a href=\"plots/%s.svg\">The plot as an SVG file</a></p>\n", esc(pl.ID))
 	}
