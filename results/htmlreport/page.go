@@ -480,12 +480,7 @@ func (p *page) columns(t *results.Table) []column {
 // or "".
 func (p *page) table(b *strings.Builder, t *results.Table, host string) {
 	cols := p.columns(t)
-	id := p.id("t-" + t.ID)
-	fmt.Fprintf(b, "<div class=\"tblock\" id=\"%s\"", id)
-	if host != "" {
-		fmt.Fprintf(b, " data-host=\"%s\"", esc(host))
-	}
-	fmt.Fprintf(b, ">\n<h3>%s</h3>\n", inline(t.Title))
+	fmt.Fprintf(b, "<div class=\"tblock\" id=\"%s\"%s>\n<h3>%s</h3>\n", p.id("t-"+t.ID), attr("data-host", host), inline(t.Title))
 	if t.Caption != "" {
 		fmt.Fprintf(b, "<p class=\"caption\">%s</p>\n", inline(t.Caption))
 	}
@@ -493,17 +488,12 @@ func (p *page) table(b *strings.Builder, t *results.Table, host string) {
 	fmt.Fprintf(b, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"%s\">\n<table class=\"data\">\n<thead><tr>", esc(plain(t.Title)))
 	keys := max(t.Keys, 1)
 	for c, h := range t.Header {
-		fmt.Fprintf(b, "<th scope=\"col\"")
+		class := ""
 		if c < keys {
-			b.WriteString(" class=\"key\"")
+			class = " class=\"key\""
 		}
-		if cols[c].facet != "" {
-			fmt.Fprintf(b, " data-facet=\"%s\"", cols[c].facet)
-		}
-		if cols[c].variant != "" {
-			fmt.Fprintf(b, " data-variant=\"%s\"", esc(cols[c].variant))
-		}
-		fmt.Fprintf(b, " aria-sort=\"none\"><button type=\"button\" title=\"Sort by this column\">%s</button></th>", inline(h))
+		fmt.Fprintf(b, "<th scope=\"col\"%s%s%s aria-sort=\"none\"><button type=\"button\" title=\"Sort by this column\">%s</button></th>",
+			class, attr("data-facet", cols[c].facet), attr("data-variant", cols[c].variant), inline(h))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
@@ -548,6 +538,14 @@ func (p *page) compareView() string {
 
 // esc escapes text for HTML.
 func esc(s string) string { return html.EscapeString(s) }
+
+// attr is the attribute name="v", or "" where v is empty.
+func attr(name, v string) string {
+	if v == "" {
+		return ""
+	}
+	return " " + name + "=\"" + esc(v) + "\""
+}
 
 // mdInline matches the Markdown the report's text uses: a code span
 // (group 1) or a link (groups 2 and 3).

@@ -151,15 +151,11 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 			sources = append(sources, s.Source)
 		}
 	}
-	fmt.Fprintf(b, "<figure class=\"plot\" id=\"%s\"", p.id("p-"+pl.ID))
 	host := p.hostOf(pl.ID)
 	if host == "" && len(hosts) == 1 {
 		host = slices.Collect(maps.Keys(hosts))[0]
 	}
-	if host != "" {
-		fmt.Fprintf(b, " data-host=\"%s\"", esc(host))
-	}
-	fmt.Fprintf(b, ">\n<figcaption>%s</figcaption>\n<div class=\"pbody\">\n", inline(pl.Title))
+	fmt.Fprintf(b, "<figure class=\"plot\" id=\"%s\"%s>\n<figcaption>%s</figcaption>\n<div class=\"pbody\">\n", p.id("p-"+pl.ID), attr("data-host", host), inline(pl.Title))
 	fmt.Fprintf(b, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" data-xlabel=\"%s\" data-ylabel=\"%s\">\n",
 		chartW, chartH, esc(pl.Title), esc(pl.XLabel), esc(pl.YLabel))
 	b.WriteString("<g class=\"grid\">")
@@ -292,14 +288,11 @@ func (p *page) writeSeries(b *strings.Builder, pl *results.Plot, si int, s resul
 		}
 		dash = " stroke-dasharray=\"" + strings.Join(ds, " ") + "\""
 	}
-	fmt.Fprintf(b, "<g class=\"s\" data-s=\"%d\"", si)
-	if v := s.Variant; p.variants[v] {
-		fmt.Fprintf(b, " data-variant=\"%s\"", esc(v))
+	variant := ""
+	if p.variants[s.Variant] {
+		variant = s.Variant
 	}
-	if h := p.seriesHost(s.Source); h != "" {
-		fmt.Fprintf(b, " data-host=\"%s\"", esc(h))
-	}
-	fmt.Fprintf(b, " stroke=\"%s\" fill=\"%s\">", col, col)
+	fmt.Fprintf(b, "<g class=\"s\" data-s=\"%d\"%s%s stroke=\"%s\" fill=\"%s\">", si, attr("data-variant", variant), attr("data-host", p.seriesHost(s.Source)), col, col)
 	var path strings.Builder
 	var pts []string
 	pen := false
