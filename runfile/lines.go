@@ -6,10 +6,8 @@ import (
 	"strings"
 )
 
-// Keys of the lines "key: value" a run opens with, that the benchmarks
-// write and the report reads. Those of MeasuredKeys are written as
-// measured lines (MeasuredLine), the others as configuration lines
-// (ConfigLine), which benchstat groups and compares by.
+// Keys of the lines "key: value" a run opens with: measured lines
+// (MeasuredKeys) and configuration lines, which benchstat groups by.
 const (
 	KeySweep        = "sweep"             // the preset the run swept
 	KeySweepAxes    = "sweep-axes"        // the axis flags that replaced the preset's axes
@@ -42,11 +40,8 @@ const (
 	KeyGPUEnergy    = "gpu-energy"        // how the lines' energy is measured, or why it is not
 )
 
-// measuredKeys are the keys whose values the benchmarks measure on the
-// host, or read from the GPU's clocks, when a run starts: they differ
-// from run to run and from board to board of one model, so a run records
-// them in measured lines, where benchstat does not split its tables on
-// them.
+// measuredKeys are the keys of values measured on the host or read from
+// the GPU's clocks, which differ from run to run and board to board.
 var measuredKeys = []string{
 	KeyCPUCopyGBps, KeyCPUScalar, KeyCPUFMA,
 	KeyGPUPeakGBps, KeyGPUCopyGBps, KeyGPUPeakFLOPs, KeyGPUMaxSMMHz,
@@ -60,13 +55,11 @@ func MeasuredKeys() []string { return append([]string(nil), measuredKeys...) }
 // IsMeasured reports whether key is one of MeasuredKeys.
 func IsMeasured(key string) bool { return slices.Contains(measuredKeys, key) }
 
-// measuredPrefix begins a measured line (MeasuredLine).
 const measuredPrefix = "# measured "
 
 // MeasuredLine is the comment line "# measured key: value" that records
-// a value the run measured on its host. benchstat ignores it, as it
-// ignores every comment line, so that runs of one sweep on two hosts, or
-// twice on one, pair case by case under its default grouping.
+// a value the run measured on its host. benchstat ignores it, so that
+// runs on two hosts pair case by case under its default grouping.
 func MeasuredLine(key, value string) string { return measuredPrefix + key + ": " + value }
 
 // ParseMeasured reads a line MeasuredLine wrote: the key and the value.
@@ -89,30 +82,17 @@ func cutLine(line, prefix string) (name, rest string, ok bool) {
 	return name, rest, true
 }
 
-// HostLine is the line that records key's value: a measured line for a
-// key of MeasuredKeys, a configuration line for any other.
-func HostLine(key, value string) string {
-	if IsMeasured(key) {
-		return MeasuredLine(key, value)
-	}
-	return ConfigLine(key, value)
-}
-
 // ConfigLine is the configuration line "key: value".
 func ConfigLine(key, value string) string { return key + ": " + value }
 
-// SettingPrefix begins the line that records how a case's plan was set
-// up (SettingLine).
-const SettingPrefix = "# setting "
-
-// SettingLine is the comment line "# setting <case>: <note>" that
+// SettingPrefix begins the comment line "# setting <case>: <note>" that
 // records the block and tunables a case's plan ran with and where they
 // came from.
-func SettingLine(name, note string) string { return SettingPrefix + name + ": " + note }
+const SettingPrefix = "# setting "
 
-// ParseSetting reads a line SettingLine wrote: the case's name and the
-// note. ok is false for any other line; a setting line without the
-// separator is an error.
+// ParseSetting reads a setting line: the case's name and the note. ok is
+// false for any other line; a setting line without the separator is an
+// error.
 func ParseSetting(line string) (name, note string, ok bool, err error) {
 	rest, found := strings.CutPrefix(line, SettingPrefix)
 	if !found {
@@ -125,8 +105,6 @@ func ParseSetting(line string) (name, note string, ok bool, err error) {
 	return name, note, true, nil
 }
 
-// noGPUPrefix and noGPUSuffix enclose the reason of a run without a GPU
-// (NoGPULine).
 const (
 	noGPUPrefix = "# no GPU: "
 	noGPUSuffix = "; CPU variants only"

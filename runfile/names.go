@@ -2,6 +2,7 @@ package runfile
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -9,14 +10,10 @@ import (
 
 // keys is the order of the keys in every case name. The filter key
 // carries a library filter's canonical name (convolve.FilterSpec), an
-// operation's name or a weights file's, and k the filter's size
-// (convolve.Problem.KernelSize): K, or KWxKH where its sides differ. New
-// keys go at the end, so that names stored before them keep their
-// prefix. The last two, tune and gpus, are written only by cases that
-// set a tunable or name their devices, so that the names of all other
-// cases are those stored before the keys existed and benchstat still
-// pairs them; Parse supplies "default" (or "none" for a CPU case) where
-// one is absent.
+// operation's name or a weights file's, and k the filter's size: K, or
+// KWxKH where its sides differ. New keys go at the end, so that names
+// stored before them keep their prefix; opts, tune and gpus may be
+// absent (Implied).
 var keys = []string{"variant", "size", "filter", "k", "block", "border", "type", "ch", "layout", "cache", "timing", "mem", "opts", "tune", "gpus"}
 
 // Keys returns the keys every case name carries, in order.
@@ -28,10 +25,9 @@ const CPUTiming = "cpu"
 
 // Parse parses a case name (with or without a leading "BenchmarkConv/" or
 // "Conv/" and a trailing "-N" GOMAXPROCS suffix) into its key=value
-// pairs. Names written before the opts key existed lack it, and names of
-// cases that set no tunable lack tune; Parse supplies what those runs
-// used (Implied). A name that lacks any other key of Keys, or has a part
-// that is not key=value, is an error.
+// pairs, supplying opts, tune and gpus where absent (Implied). A name
+// that lacks any other key of Keys, or has a part that is not key=value,
+// is an error.
 func Parse(name string) (map[string]string, error) {
 	_, name, _ = splitName(name)
 	kv := map[string]string{}
@@ -76,19 +72,18 @@ func splitName(name string) (prefix, parts, suffix string) {
 
 // TimeUnits are the units of the time an operation a result line may
 // carry, in the order they are read as the case's time: the GPU kernel's
-// (CUDA events) for kernel cases, the GPU's with its host copies for
-// pipeline cases, else the host's wall time, which for a GPU case adds
-// each sample's launches and synchronisations to the kernels.
+// (CUDA events), the GPU's with its host copies (pipelines), else the
+// host's wall time.
 var TimeUnits = []string{"gpu-ns/op", "total-ns/op", "ns/op"}
 
 // UnitOtherProcesses is the unit of the most processes other than the
 // benchmark's that held a compute context on the GPU at the start or the
-// end of a result line's samples, as NVML lists them. A line carries it
-// only where there were any.
+// end of a result line's samples (NVML); a line carries it only where
+// there were any.
 const UnitOtherProcesses = "gpu-other-procs"
 
-// Implied is the value of the opts or tune key of a case name that lacks
-// it, given the name's timing: "none" for a CPU case (CPUTiming),
+// Implied is the value of the opts, tune or gpus key of a case name that
+// lacks it, given the name's timing: "none" for a CPU case (CPUTiming),
 // "default" otherwise.
 func Implied(timing string) string {
 	if timing == CPUTiming {
@@ -106,29 +101,17 @@ func Slug(gpuName, cpuName string) string {
 	if s == "" {
 		s = "cpu " + cpuName
 	}
-	var sb strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			sb.WriteRune(r)
-			dash = false
-		} else if !dash && sb.Len() > 0 {
-			sb.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(sb.String(), "-")
+	return strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
 }
 
-// unsupportedPrefix begins the comment line of a case its variant refused
-// as unsupported when it was planned (UnsupportedLine).
+// nonSlug matches the runs of characters that a slug turns into '-'.
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
 const unsupportedPrefix = "# unsupported "
 
 // UnsupportedLine is the comment line that records a case its variant
 // refused as unsupported at plan time: "# unsupported <case>: <reason>",
 // the case's name without "BenchmarkConv/" and the reason on one line.
-// benchstat ignores it, as it ignores every line that is not a result or
-// a configuration line.
 func UnsupportedLine(name, reason string) string {
 	return unsupportedPrefix + name + ": " + strings.Join(strings.Fields(reason), " ")
 }
@@ -139,16 +122,14 @@ func ParseUnsupported(line string) (name, reason string, ok bool) {
 	return cutLine(line, unsupportedPrefix)
 }
 
-// noisePrefix begins the value of a run's "noise" configuration line,
-// which states the sampling rule its lines were held to.
+// noisePrefix begins the value of a run's "noise" configuration line.
 const noisePrefix = "median-ci95 <= "
 
-// ParseNoiseTarget reads the target of a run's "noise" configuration
-// line (its value, after "noise: "): the largest spread of a line's
-// median, in percent, and the median below which that target is the same
-// absolute width (0 where the line names none), as
-// "median-ci95 <= 1% (of 50µs for medians below it), ..." states them. ok
-// is false for a value that does not state a target.
+// ParseNoiseTarget reads the value of a run's "noise" configuration line,
+// "median-ci95 <= 1% (of 50µs for medians below it), ...": the largest
+// spread of a line's median, in percent, and the median below which that
+// target is an absolute width (0 where it names none). ok is false for a
+// value that does not state a target.
 func ParseNoiseTarget(value string) (target float64, floor time.Duration, ok bool) {
 	rest, found := strings.CutPrefix(strings.TrimSpace(value), noisePrefix)
 	if !found {

@@ -2,13 +2,11 @@ package runfile
 
 import "strings"
 
-// PairingName returns the case name, with or without the leading
-// "BenchmarkConv/" and the "-N" GOMAXPROCS suffix (both kept), in the
-// form the benchmarks write today: opts is left out of CPU cases
-// (timing=cpu) and written as "opts=default" into GPU cases stored
-// before the key existed, and tune is left out where it holds the value
-// its absence implies, as is gpus. Runs stored at different times then
-// name the same case alike, so that benchstat pairs them.
+// PairingName returns the case name, its prefix and suffix kept, in the
+// form the benchmarks write today, so that benchstat pairs the cases of
+// runs stored at different times: opts is left out of CPU cases and
+// written into GPU cases, and tune and gpus are left out where they hold
+// their implied value.
 func PairingName(name string) (string, error) {
 	prefix, _, suffix := splitName(name)
 	kv, err := Parse(name)

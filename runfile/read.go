@@ -14,14 +14,11 @@ import (
 type Cases struct {
 	Path  string
 	Names []string // the cases, in order of appearance
-	// Values holds every value of each case, by case name and tidied
-	// unit ("sec/op", "gpu-sec/op"), one a result line, in the order read.
+	// Values holds each case's values, by name and tidied unit ("sec/op").
 	Values map[string]map[string][]float64
 	Units  []string // tidied units, in order of appearance
 	Meta   benchfmt.UnitMetadataMap
-	// Config is the configuration (gpu, cpu, ...) of the first result
-	// line, as benchfmt reads it.
-	Config map[string]string
+	Config map[string]string // the first result line's configuration
 }
 
 // ReadCases reads the run file at path. A BenchmarkConv line whose name

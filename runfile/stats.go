@@ -6,18 +6,16 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// Confidence is the level of the confidence intervals of medians read
-// from runs: the report's tables and the comparison of two runs print
-// them at this level. benchmath's interval of a median is made of order
-// statistics, and at the 95% that benchstat uses by default it needs six
-// runs or more to be finite; the stored runs have five, which at 90% give
-// the range of the runs, an interval of 94% confidence.
+// Confidence is the level of the confidence intervals of medians that
+// the report and the comparison of runs print. At benchstat's 95% an
+// interval needs six runs; the stored runs have five, which at 90% give
+// their range, an interval of 94% confidence.
 const Confidence = 0.90
 
 // Tally counts the cases two runs share by how a case's median in the
-// other run compares with its median in the base run: lower, higher, or
-// the same where the Mann-Whitney U test does not call them different;
-// and it keeps the geometric mean of the other's medians over the base's.
+// other run compares with the base run's: lower, higher, or the same
+// where the test does not call them different; and it keeps the
+// geometric mean of other over base.
 type Tally struct {
 	Pairs, Lower, Higher, Same int
 	logs                       float64 // the sum of log(other/base) over the pairs

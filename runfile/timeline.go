@@ -6,8 +6,6 @@ import (
 	"strings"
 )
 
-// timelinePrefix starts the lines a run writes for one overlapped run of
-// a multi-device case (Span.Line).
 const timelinePrefix = "# timeline "
 
 // Span is one phase of one chunk in a timeline: the case, the logical
@@ -21,9 +19,9 @@ type Span struct {
 	StartUS, EndUS          float64
 }
 
-// Line is the timeline line of s: "# timeline ", the case (one word),
-// then dev, gpu, stream, chunk, phase, start-us and end-us as key=value
-// fields, the times to a tenth of a microsecond. benchstat ignores it.
+// Line is the timeline line of s: "# timeline ", the case, then dev,
+// gpu, stream, chunk, phase, start-us and end-us as key=value fields, the
+// times to a tenth of a microsecond.
 func (s Span) Line() string {
 	return fmt.Sprintf("%s%s dev=%d gpu=%d stream=%d chunk=%d phase=%s start-us=%.1f end-us=%.1f",
 		timelinePrefix, s.Case, s.Dev, s.GPU, s.Stream, s.Chunk, s.Phase, s.StartUS, s.EndUS)

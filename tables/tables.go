@@ -2,18 +2,16 @@
 // at run time.
 //
 // A kind of table (tables/tuning, tables/crossover) keeps one JSON file
-// per GPU in its directory, tables/<kind>/<gpu slug>.json (Slug, Path),
-// embedded in every binary. A Kind reads them into a Set, by GPU: the
-// embedded files, overlaid by those at the path an environment variable
-// names, a file or a directory of *.json whose tables replace the
-// embedded ones of the same GPUs; with the variable set to "off" the set
-// is empty. Each kind parses and checks its own files; Nearest finds the
-// entry of a table that is nearest to a problem.
+// per GPU, tables/<kind>/<gpu slug>.json (Path), embedded in every
+// binary. A Kind reads them into a Set by GPU, overlaid by the tables at
+// the path an environment variable names; Nearest finds the entry of a
+// table that is nearest to a problem.
 package tables
 
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,12 +77,7 @@ func (s *Set[T]) GPUs() []string {
 	if s == nil {
 		return nil
 	}
-	g := make([]string, 0, len(s.tables))
-	for n := range s.tables {
-		g = append(g, n)
-	}
-	slices.Sort(g)
-	return g
+	return slices.Sorted(maps.Keys(s.tables))
 }
 
 // Kind is one kind of table: its files, embedded from tables/<Name>/ of
@@ -144,8 +137,7 @@ func (k *Kind[T]) ReadFile(dir, gpu string) (T, error) {
 	return t, nil
 }
 
-// file is the bytes of one table file and the name it is known by in
-// errors and in the report (its source).
+// file is one table file's bytes and its name in errors and sources.
 type file struct {
 	name string
 	data []byte
@@ -169,12 +161,10 @@ func readFS(fsys fs.FS, prefix string) ([]file, error) {
 	return files, nil
 }
 
-// read returns the files of embedded (named prefix + file name) followed
-// by those at the path the environment variable env holds: a file, or a
-// directory whose *.json files are read. A caller adds them in order, so
-// that a table from the path replaces the embedded table of the same
-// GPU. With the variable set to "off" read returns no files; a path that
-// cannot be read is an error naming the variable and the path.
+// read returns the *.json files of embedded, each named prefix + its
+// name, followed by those at the path the environment variable env holds
+// (a file or a directory), or none where it is "off". A path that cannot
+// be read is an error naming the variable and the path.
 func read(embedded fs.FS, prefix, env string) ([]file, error) {
 	path := os.Getenv(env)
 	if path == "off" {
@@ -191,6 +181,7 @@ func read(embedded fs.FS, prefix, env string) ([]file, error) {
 	return append(files, more...), nil
 }
 
+// readPath reads the file at path, or the *.json files of the directory.
 func readPath(path string) ([]file, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -206,9 +197,9 @@ func readPath(path string) ([]file, error) {
 	return []file{{name: path, data: data}}, nil
 }
 
-// parse parses each of files with parse and adds the tables to a new
-// set, in order (so that a later file replaces an earlier one of the
-// same GPU). An error names the file.
+// parse parses each of files with parse into a new set, in order, a
+// later file replacing an earlier one of the same GPU. An error names the
+// file.
 func parse[T Table](files []file, parse func([]byte) (T, error)) (*Set[T], error) {
 	s := &Set[T]{}
 	for _, f := range files {

@@ -7,28 +7,21 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/convbench/convbench/runfile"
 	"golang.org/x/perf/benchmath"
 )
 
-// The compare view's data, embedded in the page as JSON. Every number
-// in it is computed here, as benchmarks/cmd/compare computes it: each
-// case's median and the median's confidence interval at
-// runfile.Confidence (benchmath, assuming nothing of the distribution),
-// and for every two runs with cases in common the Mann-Whitney U test's
-// p of each shared case (benchmath's AssumeNothing.Compare, which is
-// symmetric in its two samples). The page's script picks two runs,
-// divides their medians and calls a change where p <= Alpha.
+// compareJSON is the compare view's data, embedded in the page as JSON:
+// each case's median and its interval at runfile.Confidence, and for
+// every two runs with cases in common the Mann-Whitney U test's p of each
+// shared case, all by benchmath as benchmarks/cmd/compare computes them.
+// The page's script divides two runs' medians and calls a change where
+// p <= Alpha.
 type compareJSON struct {
-	// Keys are the keys of a case's name (runfile.Keys), the order
-	// of each case's K.
-	Keys []string `json:"keys"`
-	// Dict holds every key value once; a case's K index it.
-	Dict []string `json:"dict"`
-	// Units are the time units a case's U index.
-	Units      []string    `json:"units"`
+	Keys       []string    `json:"keys"`  // runfile.Keys, the order of a case's K
+	Dict       []string    `json:"dict"`  // every key value once; a case's K index it
+	Units      []string    `json:"units"` // the time units a case's U index
 	Alpha      float64     `json:"alpha"`
 	Confidence float64     `json:"confidence"`
 	Runs       []cmpRun    `json:"runs"`
@@ -62,16 +55,11 @@ type cmpCase struct {
 // MarshalJSON writes a case as an array, [K, U, N, M, Lo, Hi], to keep
 // the page small.
 func (c cmpCase) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString("[[")
-	for i, k := range c.K {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(k))
+	k, err := json.Marshal(c.K)
+	if err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(&b, "],%d,%d,%s,%s,%s]", c.U, c.N, jsonNumber(c.M), jsonNumber(c.Lo), jsonNumber(c.Hi))
-	return b.Bytes(), nil
+	return fmt.Appendf(nil, "[%s,%d,%d,%s,%s,%s]", k, c.U, c.N, jsonNumber(c.M), jsonNumber(c.Lo), jsonNumber(c.Hi)), nil
 }
 
 // jsonNumber is v in JSON, null where it is not finite.
@@ -93,22 +81,13 @@ type cmpPaired struct {
 // compareData returns the compare view's data for runs, in their order,
 // as JSON that can stand inside a script element.
 func compareData(runs []hostRun, dataName string) ([]byte, error) {
-	keys := runfile.Keys()
-	d := &compareJSON{Keys: keys, Units: runfile.TimeUnits, Alpha: benchmath.DefaultThresholds.CompareAlpha, Confidence: runfile.Confidence}
+	th := &benchmath.DefaultThresholds
+	d := &compareJSON{Keys: runfile.Keys(), Units: runfile.TimeUnits, Alpha: th.CompareAlpha, Confidence: runfile.Confidence}
 	dict := map[string]int{}
-	intern := func(v string) int {
-		i, ok := dict[v]
-		if !ok {
-			i = len(d.Dict)
-			dict[v] = i
-			d.Dict = append(d.Dict, v)
-		}
-		return i
-	}
-	// byName maps each run's case names (every key's value) to its index.
+	// byName maps each run's cases, by their keys' values and unit, to
+	// their index.
 	byName := make([]map[string]int, len(runs))
 	samples := make([][]*benchmath.Sample, len(runs))
-	thresholds := benchmath.DefaultThresholds
 	for ri, hr := range runs {
 		cr := cmpRun{ID: hr.id(), Host: hr.h.Title, Slug: hr.h.Slug, Preset: hr.r.Preset, Commit: hr.r.Commit(),
 			Command: hr.r.Command, Header: hr.r.Header, File: dataName + "/" + hr.h.Slug + "/" + hr.r.Preset + ".txt"}
@@ -120,15 +99,19 @@ func compareData(runs []hostRun, dataName string) ([]byte, error) {
 				continue
 			}
 			c := cmpCase{U: slices.Index(runfile.TimeUnits, unit), N: len(vs)}
-			var name []string
-			for _, k := range keys {
-				c.K = append(c.K, intern(s.Keys[k]))
-				name = append(name, s.Keys[k])
+			for _, k := range d.Keys {
+				i, ok := dict[s.Keys[k]]
+				if !ok {
+					i = len(d.Dict)
+					dict[s.Keys[k]] = i
+					d.Dict = append(d.Dict, s.Keys[k])
+				}
+				c.K = append(c.K, i)
 			}
-			smp := benchmath.NewSample(slices.Clone(vs), &thresholds)
+			smp := benchmath.NewSample(slices.Clone(vs), th)
 			sum := benchmath.AssumeNothing.Summary(smp, runfile.Confidence)
 			c.M, c.Lo, c.Hi = sum.Center, sum.Lo, sum.Hi
-			byName[ri][strings.Join(name, "/")+"@"+unit] = len(cr.Cases)
+			byName[ri][fmt.Sprint(c.K, unit)] = len(cr.Cases)
 			cr.Cases = append(cr.Cases, c)
 			samples[ri] = append(samples[ri], smp)
 		}
@@ -138,12 +121,10 @@ func compareData(runs []hostRun, dataName string) ([]byte, error) {
 		for b := a + 1; b < len(runs); b++ {
 			pr := cmpPaired{A: a, B: b}
 			for name, ia := range byName[a] {
-				ib, ok := byName[b][name]
-				if !ok {
-					continue
+				if ib, ok := byName[b][name]; ok {
+					c := benchmath.AssumeNothing.Compare(samples[a][ia], samples[b][ib])
+					pr.Cases = append(pr.Cases, [3]float64{float64(ia), float64(ib), c.P})
 				}
-				c := benchmath.AssumeNothing.Compare(samples[a][ia], samples[b][ib])
-				pr.Cases = append(pr.Cases, [3]float64{float64(ia), float64(ib), c.P})
 			}
 			if len(pr.Cases) > 0 {
 				slices.SortFunc(pr.Cases, func(x, y [3]float64) int { return int(x[0] - y[0]) })
@@ -152,8 +133,8 @@ func compareData(runs []hostRun, dataName string) ([]byte, error) {
 		}
 	}
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b) // escapes <, > and &: the JSON cannot close its script element
-	if err := enc.Encode(d); err != nil {
+	// The encoder escapes <, > and &: the JSON cannot close its script element.
+	if err := json.NewEncoder(&b).Encode(d); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSpace(b.Bytes()), nil

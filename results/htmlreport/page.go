@@ -28,9 +28,8 @@ const (
 )
 
 // Files returns the page of report r by path relative to the report's
-// directory: index.html, report.css and report.js. The page links the
-// plots and the gallery that the Markdown report writes and links beside
-// it (plots/, gallery/), and nothing else.
+// directory: index.html, report.css and report.js. Beside them the page
+// links only the Markdown report's plots/ and gallery/.
 func Files(r *results.Report) (map[string][]byte, error) {
 	p := newPage(r)
 	index, err := p.render()
@@ -48,8 +47,7 @@ func Files(r *results.Report) (map[string][]byte, error) {
 	return files, nil
 }
 
-// Write writes the page of report r under dir (Files), beside the
-// Markdown report that results.Write puts there.
+// Write writes the page of report r (Files) under dir.
 func Write(r *results.Report, dir string) error {
 	files, err := Files(r)
 	if err != nil {
@@ -72,16 +70,11 @@ func (hr hostRun) view() string { return "run-" + hr.h.Slug + "-" + hr.r.Preset 
 
 // page builds the HTML of one report.
 type page struct {
-	r    *results.Report
-	runs []hostRun // every run with a case, in the page's order
-	// variants are the variants the runs measured, the values the
-	// variant facet offers and the names that mark a table's column as
-	// a variant's.
-	variants map[string]bool
-	// facetValues holds, per facet, the values the page's tables show in
-	// that facet's columns.
-	facetValues map[string]map[string]bool
-	ids         map[string]int // element ids given out, to keep them unique
+	r           *results.Report
+	runs        []hostRun                  // every run with a case, in the page's order
+	variants    map[string]bool            // the variants the runs measured
+	facetValues map[string]map[string]bool // per facet, the values of its tables' columns
+	ids         map[string]int             // element ids given out, to keep them unique
 	b           bytes.Buffer
 }
 
@@ -99,8 +92,7 @@ func newPage(r *results.Report) *page {
 		}
 	}
 	if r.Local() {
-		// A user's runs, newest first, as the Markdown report opens
-		// with them.
+		// A user's runs, newest first, as the Markdown report opens with them.
 		slices.SortStableFunc(p.runs, func(a, b hostRun) int { return b.r.Modified.Compare(a.r.Modified) })
 	}
 	return p
@@ -115,7 +107,7 @@ func (p *page) dataName() string {
 }
 
 // A view is one screen of the page: its id (the URL fragment that
-// shows it), its label in the navigation and its HTML.
+// shows it), its label and group in the navigation and its HTML.
 type view struct {
 	id, label, group string
 	html             string
@@ -199,10 +191,9 @@ func navLabel(title string) string {
 	return title
 }
 
-// facetBar writes the page's facets: one menu of checkboxes each.
+// facetBar writes the page's facets: one menu of checkboxes each. It
+// runs after the tables are rendered, to offer the values they hold.
 func (p *page) facetBar() {
-	// The tables are rendered first (into views), so that the facets
-	// offer the values they hold; facetBar runs after them.
 	b := &p.b
 	b.WriteString("<form class=\"facets\" aria-label=\"Filters\" onsubmit=\"return false\">\n")
 	var gpus [][2]string
@@ -237,12 +228,11 @@ func (p *page) facet(name, label string, opts [][2]string) {
 	b.WriteString("</div></details>\n")
 }
 
-// A facet is a key the page filters by.
+// A facetDef is a key the page filters by: its name, its label and the
+// column headers, in lower case, whose cells hold its values.
 type facetDef struct {
 	name, label string
-	// headers are the column headers, in lower case, whose cells hold
-	// the facet's values.
-	headers []string
+	headers     []string
 }
 
 // facetOrder lists the facets in the order the page offers them.
@@ -341,27 +331,21 @@ func (p *page) runList() string {
 const maxCommand = 200
 
 // runsPerCase is how many runs (result lines) the run's cases have:
-// "6", or "5–6" where they differ.
+// "6", or "5–6" where they differ. The run has a case.
 func runsPerCase(r *results.Run) string {
-	lo, hi := 0, 0
-	for i, s := range r.Samples {
-		n := len(s.Values[s.TimeUnit()])
-		if i == 0 || n < lo {
-			lo = n
-		}
-		hi = max(hi, n)
+	var ns []int
+	for _, s := range r.Samples {
+		ns = append(ns, len(s.Values[s.TimeUnit()]))
 	}
-	if lo == hi {
-		return strconv.Itoa(lo)
+	if lo, hi := slices.Min(ns), slices.Max(ns); lo != hi {
+		return fmt.Sprintf("%d–%d", lo, hi)
 	}
-	return fmt.Sprintf("%d–%d", lo, hi)
+	return strconv.Itoa(ns[0])
 }
 
 // runView is a run's own view: where it comes from, then its section
-// (results.RunSection): the table of its cases and, in a report of a
-// user's runs, the plot of its time. The committed runs' plots are left
-// out: their cases are plotted by the report's sections, and a plot of
-// every case of a preset of hundreds is too dense to read.
+// (results.RunSection), without its plots outside a report of a user's
+// runs: the report's sections plot the committed runs' cases.
 func (p *page) runView(hr hostRun) string {
 	var b strings.Builder
 	s := results.RunSection(hr.h, hr.r, p.r.Baseline)
@@ -384,7 +368,7 @@ func (p *page) runView(hr hostRun) string {
 	if len(cfg) > 0 {
 		fmt.Fprintf(&b, "<dt>Configuration</dt><dd><details><summary>%d lines</summary><pre>%s</pre></details></dd>\n", len(cfg), esc(strings.Join(cfg, "\n")))
 	}
-	if n := len(hr.r.Failures); n > 0 {
+	if len(hr.r.Failures) > 0 {
 		fmt.Fprintf(&b, "<dt>Failed gates</dt><dd><pre>%s</pre></dd>\n", esc(strings.Join(hr.r.Failures, "\n")))
 	}
 	b.WriteString("</dl>\n")
@@ -430,9 +414,16 @@ func (p *page) sectionBody(b *strings.Builder, s *results.Section, svg bool) {
 // hostOf returns the slug of the host whose table or plot id names it
 // ("floors-dense-nvidia-h200"), or "".
 func (p *page) hostOf(id string) string {
+	return p.hostWhere(func(h *results.Host) bool {
+		return strings.HasSuffix(id, "-"+h.Slug) || strings.Contains(id, "-"+h.Slug+"-")
+	})
+}
+
+// hostWhere returns the longest slug of the hosts that match accepts, or "".
+func (p *page) hostWhere(match func(*results.Host) bool) string {
 	best := ""
 	for _, h := range p.r.Hosts {
-		if (strings.HasSuffix(id, "-"+h.Slug) || strings.Contains(id, "-"+h.Slug+"-")) && len(h.Slug) > len(best) {
+		if match(h) && len(h.Slug) > len(best) {
 			best = h.Slug
 		}
 	}
@@ -446,7 +437,7 @@ type column struct {
 }
 
 // columns finds each column's role: a facet's, where its header names
-// the facet's key or all its cells are variants; a variant's, where its
+// the facet or all its cells are variants; else a variant's, where its
 // header opens with the variant's name.
 func (p *page) columns(t *results.Table) []column {
 	cols := make([]column, len(t.Header))
@@ -484,17 +475,12 @@ func (p *page) columns(t *results.Table) []column {
 	return cols
 }
 
-// table writes one table: its heading, caption, the row filter, the
-// table in a box that scrolls, and its legend. host is the slug of the
-// host the table is of, or "".
+// table writes one table: its heading, caption, row filter, the table
+// in a box that scrolls, and its legend; host is the slug of its host,
+// or "".
 func (p *page) table(b *strings.Builder, t *results.Table, host string) {
 	cols := p.columns(t)
-	id := p.id("t-" + t.ID)
-	fmt.Fprintf(b, "<div class=\"tblock\" id=\"%s\"", id)
-	if host != "" {
-		fmt.Fprintf(b, " data-host=\"%s\"", esc(host))
-	}
-	fmt.Fprintf(b, ">\n<h3>%s</h3>\n", inline(t.Title))
+	fmt.Fprintf(b, "<div class=\"tblock\" id=\"%s\"%s>\n<h3>%s</h3>\n", p.id("t-"+t.ID), attr("data-host", host), inline(t.Title))
 	if t.Caption != "" {
 		fmt.Fprintf(b, "<p class=\"caption\">%s</p>\n", inline(t.Caption))
 	}
@@ -502,17 +488,12 @@ func (p *page) table(b *strings.Builder, t *results.Table, host string) {
 	fmt.Fprintf(b, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"%s\">\n<table class=\"data\">\n<thead><tr>", esc(plain(t.Title)))
 	keys := max(t.Keys, 1)
 	for c, h := range t.Header {
-		fmt.Fprintf(b, "<th scope=\"col\"")
+		class := ""
 		if c < keys {
-			b.WriteString(" class=\"key\"")
+			class = " class=\"key\""
 		}
-		if cols[c].facet != "" {
-			fmt.Fprintf(b, " data-facet=\"%s\"", cols[c].facet)
-		}
-		if cols[c].variant != "" {
-			fmt.Fprintf(b, " data-variant=\"%s\"", esc(cols[c].variant))
-		}
-		fmt.Fprintf(b, " aria-sort=\"none\"><button type=\"button\" title=\"Sort by this column\">%s</button></th>", inline(h))
+		fmt.Fprintf(b, "<th scope=\"col\"%s%s%s aria-sort=\"none\"><button type=\"button\" title=\"Sort by this column\">%s</button></th>",
+			class, attr("data-facet", cols[c].facet), attr("data-variant", cols[c].variant), inline(h))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
@@ -558,36 +539,33 @@ func (p *page) compareView() string {
 // esc escapes text for HTML.
 func esc(s string) string { return html.EscapeString(s) }
 
-var (
-	codeSpan = regexp.MustCompile("^`([^`]*)`")
-	mdLink   = regexp.MustCompile(`^\[([^\]]+)\]\(([^)\s]+)\)`)
-)
+// attr is the attribute name="v", or "" where v is empty.
+func attr(name, v string) string {
+	if v == "" {
+		return ""
+	}
+	return " " + name + "=\"" + esc(v) + "\""
+}
 
-// inline renders the Markdown the report's text uses, code spans and
-// links, as HTML, escaping everything else.
+// mdInline matches the Markdown the report's text uses: a code span
+// (group 1) or a link (groups 2 and 3).
+var mdInline = regexp.MustCompile("`([^`]*)`|" + `\[([^\]]+)\]\(([^)\s]+)\)`)
+
+// inline renders the report's code spans and links as HTML, escaping
+// everything else.
 func inline(s string) string {
 	var b strings.Builder
-	for len(s) > 0 {
-		if m := codeSpan.FindStringSubmatch(s); m != nil {
-			b.WriteString("<code>" + esc(m[1]) + "</code>")
-			s = s[len(m[0]):]
-			continue
-		}
-		if m := mdLink.FindStringSubmatch(s); m != nil {
-			b.WriteString("<a href=\"" + esc(m[2]) + "\">" + inline(m[1]) + "</a>")
-			s = s[len(m[0]):]
-			continue
-		}
-		i := strings.IndexAny(s[1:], "`[")
-		if i < 0 {
-			i = len(s)
+	last := 0
+	for _, m := range mdInline.FindAllStringSubmatchIndex(s, -1) {
+		b.WriteString(esc(s[last:m[0]]))
+		if m[2] >= 0 {
+			b.WriteString("<code>" + esc(s[m[2]:m[3]]) + "</code>")
 		} else {
-			i++
+			b.WriteString("<a href=\"" + esc(s[m[6]:m[7]]) + "\">" + inline(s[m[4]:m[5]]) + "</a>")
 		}
-		b.WriteString(esc(s[:i]))
-		s = s[i:]
+		last = m[1]
 	}
-	return b.String()
+	return b.String() + esc(s[last:])
 }
 
 // plain is Markdown text without its code marks, for attributes.

@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -11,22 +12,18 @@ import (
 	"github.com/convbench/convbench/results"
 )
 
-// The chart's geometry, in SVG user units: the canvas and the margins
-// around the data area that the axes' ticks and labels take.
+// The chart's canvas and the margins around its data area, in SVG user
+// units.
 const (
-	chartW, chartH = 660, 380
-	marginL        = 70
-	marginR        = 16
-	marginT        = 12
-	marginB        = 56
+	chartW, chartH                     = 660, 380
+	marginL, marginR, marginT, marginB = 70, 16, 12, 56
 )
 
 // An axis maps values to positions along one side of the data area.
 type axis struct {
-	log    bool
-	lo, hi float64 // the range shown, in log10 where log
-	from   float64 // the position of lo
-	to     float64 // the position of hi
+	log      bool
+	lo, hi   float64 // the range shown, in log10 where log
+	from, to float64 // the positions of lo and hi
 }
 
 // pos is the position of value v.
@@ -135,20 +132,13 @@ func hexColour(c color.Color) string {
 
 // seriesHost returns the slug of the host a series' source is, or "".
 func (p *page) seriesHost(source string) string {
-	best := ""
-	for _, h := range p.r.Hosts {
-		if (source == h.Title || strings.HasPrefix(source, h.Title+" ")) && len(h.Slug) > len(best) {
-			best = h.Slug
-		}
-	}
-	return best
+	return p.hostWhere(func(h *results.Host) bool { return source == h.Title || strings.HasPrefix(source, h.Title+" ") })
 }
 
 // plot writes a plot as a figure: an inline SVG chart of its series,
 // each point carrying its value for the pointer to show, and a legend of
-// buttons that hide and show each series.
-// Where svg is true the figure links the plot's SVG file, which the
-// Markdown report writes under plots/.
+// buttons that hide and show each series. Where svg is true the figure
+// links the plot's SVG file, which the Markdown report writes.
 func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 	series := pl.Drawn()
 	styles := pl.Styles()
@@ -161,22 +151,13 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 			sources = append(sources, s.Source)
 		}
 	}
-	id := p.id("p-" + pl.ID)
-	fmt.Fprintf(b, "<figure class=\"plot\" id=\"%s\"", id)
-	if host := p.hostOf(pl.ID); host != "" {
-		fmt.Fprintf(b, " data-host=\"%s\"", esc(host))
-	} else if len(hosts) == 1 {
-		for h := range hosts {
-			if h != "" {
-				fmt.Fprintf(b, " data-host=\"%s\"", esc(h))
-			}
-		}
+	host := p.hostOf(pl.ID)
+	if host == "" && len(hosts) == 1 {
+		host = slices.Collect(maps.Keys(hosts))[0]
 	}
-	fmt.Fprintf(b, ">\n<figcaption>%s</figcaption>\n<div class=\"pbody\">\n", inline(pl.Title))
+	fmt.Fprintf(b, "<figure class=\"plot\" id=\"%s\"%s>\n<figcaption>%s</figcaption>\n<div class=\"pbody\">\n", p.id("p-"+pl.ID), attr("data-host", host), inline(pl.Title))
 	fmt.Fprintf(b, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" data-xlabel=\"%s\" data-ylabel=\"%s\">\n",
 		chartW, chartH, esc(pl.Title), esc(pl.XLabel), esc(pl.YLabel))
-
-	// Grid and ticks.
 	b.WriteString("<g class=\"grid\">")
 	for _, v := range ay.ticks() {
 		y := ay.pos(v)
@@ -187,26 +168,21 @@ func (p *page) plot(b *strings.Builder, pl *results.Plot, svg bool) {
 		fmt.Fprintf(b, "<line x1=\"%s\" x2=\"%s\" y1=\"%d\" y2=\"%d\"/>", f1(t.x), f1(t.x), marginT, chartH-marginB)
 	}
 	writeAxes(b, pl, ay, shown, rotate)
-
-	// Series: a path through each run of plottable points, and a circle
-	// at each point carrying its value.
+	var legend strings.Builder
 	for si, s := range series {
-		p.writeSeries(b, pl, si, s, styles[si], ax, ay, slices.Index(sources, s.Source)%2 == 1)
-	}
-	b.WriteString("</svg>\n<ul class=\"plegend\">\n")
-	for si, s := range series {
-		st := styles[si]
+		st, hollow := styles[si], slices.Index(sources, s.Source)%2 == 1
+		p.writeSeries(b, pl, si, s, st, ax, ay, hollow)
 		class := ""
 		if len(st.Dashes) > 0 {
 			class = " dash"
 		}
-		if slices.Index(sources, s.Source)%2 == 1 {
+		if hollow {
 			class += " ho"
 		}
-		fmt.Fprintf(b, "<li><button type=\"button\" data-s=\"%d\" aria-pressed=\"true\"><i class=\"sw%s\" style=\"color:%s\"></i>%s</button></li>\n",
+		fmt.Fprintf(&legend, "<li><button type=\"button\" data-s=\"%d\" aria-pressed=\"true\"><i class=\"sw%s\" style=\"color:%s\"></i>%s</button></li>\n",
 			si, class, hexColour(st.Colour), esc(s.Name))
 	}
-	b.WriteString("</ul>\n</div>\n")
+	b.WriteString("</svg>\n<ul class=\"plegend\">\n" + legend.String() + "</ul>\n</div>\n")
 	if svg {
 		fmt.Fprintf(b, "<p class=\"plinks\"><a href=\"plots/%s.svg\">The plot as an SVG file</a></p>\n", esc(pl.ID))
 	}
@@ -279,8 +255,8 @@ func xTicks(pl *results.Plot, ax axis, category bool) (shown []xtick, rotate boo
 	return shown, rotate
 }
 
-// writeAxes closes the grid's group and writes the plot's frame, the y axis's tick labels, the x
-// axis's shown tick labels (rotated with rotate) and the axis labels.
+// writeAxes closes the grid's group and writes the plot's frame, the
+// axes' tick labels (the x axis's rotated with rotate) and their labels.
 func writeAxes(b *strings.Builder, pl *results.Plot, ay axis, shown []xtick, rotate bool) {
 	b.WriteString("</g>\n<g class=\"axes\">")
 	fmt.Fprintf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", marginL, marginT, chartW-marginL-marginR, chartH-marginT-marginB)
@@ -312,14 +288,11 @@ func (p *page) writeSeries(b *strings.Builder, pl *results.Plot, si int, s resul
 		}
 		dash = " stroke-dasharray=\"" + strings.Join(ds, " ") + "\""
 	}
-	fmt.Fprintf(b, "<g class=\"s\" data-s=\"%d\"", si)
-	if v := s.Variant; p.variants[v] {
-		fmt.Fprintf(b, " data-variant=\"%s\"", esc(v))
+	variant := ""
+	if p.variants[s.Variant] {
+		variant = s.Variant
 	}
-	if h := p.seriesHost(s.Source); h != "" {
-		fmt.Fprintf(b, " data-host=\"%s\"", esc(h))
-	}
-	fmt.Fprintf(b, " stroke=\"%s\" fill=\"%s\">", col, col)
+	fmt.Fprintf(b, "<g class=\"s\" data-s=\"%d\"%s%s stroke=\"%s\" fill=\"%s\">", si, attr("data-variant", variant), attr("data-host", p.seriesHost(s.Source)), col, col)
 	var path strings.Builder
 	var pts []string
 	pen := false

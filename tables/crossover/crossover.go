@@ -1,12 +1,9 @@
 // Package crossover holds the crossover tables: per GPU, for each image
 // size class, filter size K and filter kind, every variant that passed
 // preset crossover's gate, fastest first, with its median kernel time.
-// The committed files tables/crossover/<gpu slug>.json are embedded; the
-// auto variant looks its GPU's table up (Lookup), and
-// results.CrossoverTable writes one from a run of the preset.
-// CONVBENCH_CROSSOVER names a file or directory of tables that replace the
-// embedded ones of their GPUs, or "off" for none (auto then takes its
-// heuristic choice).
+// The auto variant looks its GPU's table up (Lookup); with none it takes
+// its heuristic choice. results.CrossoverTable writes one from a run of
+// the preset.
 package crossover
 
 import (
@@ -131,15 +128,12 @@ func (t *Table) Marshal() ([]byte, error) {
 // GPUName is the GPU the table is for, as CUDA reports it.
 func (t *Table) GPUName() string { return t.GPU }
 
-// Set is the crossover tables by GPU name, each with the file it was
-// read from.
+// Set is the crossover tables by GPU name.
 type Set = tables.Set[*Table]
 
 // Tables are the crossover tables auto uses: the embedded ones, with
-// those under the path in CONVBENCH_CROSSOVER (a file or a directory of
-// *.json) in place of the embedded tables of the same GPUs. With
-// CONVBENCH_CROSSOVER=off the set is empty. Tables.Default reads them
-// once per process.
+// those at the path in CONVBENCH_CROSSOVER (a file or a directory of
+// *.json) in place of those of the same GPUs, or none where it is "off".
 var Tables = &tables.Kind[*Table]{Name: "crossover", Env: EnvVar, Files: embedded, Parse: Parse}
 
 //go:embed *.json
@@ -156,14 +150,11 @@ type Match struct {
 }
 
 // Lookup finds, in gpu's table in s, the entry of p's element type and
-// filter kind with the nearest K (the filter's larger side), then the
-// nearest size class (of two as near, the larger K and then the smaller
-// class), and in its ranking the fastest variant that admit accepts (any,
-// when admit is nil). The preset measures one channel with the zero
-// border; its entries stand for every channel count, layout and border of
-// their type and kind. It reports false when s is nil, there is no table
-// of gpu, no entry of that type and kind, or no variant of the entry's
-// ranking that admit accepts.
+// filter kind nearest to p (tables.Nearest), and in its ranking the
+// fastest variant that admit accepts (any, when admit is nil). An entry
+// stands for every channel count, layout and border of its type and
+// kind. It reports false when there is no table of gpu, no entry of that
+// type and kind, or no variant of its ranking that admit accepts.
 func Lookup(s *Set, gpu string, p convolve.Problem, admit func(variant string) bool) (Match, bool) {
 	t := s.Table(gpu)
 	if t == nil {

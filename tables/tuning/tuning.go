@@ -1,11 +1,8 @@
 // Package tuning holds the tuning tables: per GPU, the block shape and
 // tunables a tuner chose for each GPU variant, element type, filter size
-// and image size class, with the times of every candidate it tried. The
-// committed files tables/tuning/<gpu slug>.json are embedded; GPU plans
-// look their GPU's entry up for the tunables a configuration leaves unset
-// (Lookup). CONVBENCH_TUNING names a file or directory of tables that
-// replace the embedded ones of their GPUs, or "off" for none (plans then
-// take their families' heuristic defaults).
+// and image size class, with the times of every candidate it tried. GPU
+// plans look their GPU's entry up for the tunables a configuration
+// leaves unset (Lookup); with none they take their families' defaults.
 package tuning
 
 import (
@@ -28,11 +25,9 @@ const (
 	OK      = "ok"      // verified and timed
 	Wrong   = "wrong"   // its output differed from the reference: never chosen
 	Refused = "refused" // it failed to plan or to run
-	// Crash and Hang are the candidates that ended the tuner's process
-	// (the tune command tries them in child processes): one that left
-	// the device unusable there (a sticky CUDA error, such as an illegal
-	// address or a trap) or whose process died, and one still running at
-	// the time limit, killed. Neither is ever chosen.
+	// Crash and Hang ended the tune command's child process trying
+	// them: a sticky CUDA error or the process's death, and the time
+	// limit. Neither is ever chosen.
 	Crash = "crash"
 	Hang  = "hang"
 )
@@ -174,15 +169,12 @@ func (t *Table) Put(e Entry) {
 // GPUName is the GPU the table is for, as CUDA reports it.
 func (t *Table) GPUName() string { return t.GPU }
 
-// Set is the tuning tables by GPU name, each with the file it was read
-// from.
+// Set is the tuning tables by GPU name.
 type Set = tables.Set[*Table]
 
 // Tables are the tuning tables a plan uses: the embedded ones, with
-// those under the path in CONVBENCH_TUNING (a file or a directory of
-// *.json) in place of the embedded tables of the same GPUs. With
-// CONVBENCH_TUNING=off the set is empty. Tables.Default reads them once
-// per process.
+// those at the path in CONVBENCH_TUNING (a file or a directory of
+// *.json) in place of those of the same GPUs, or none where it is "off".
 var Tables = &tables.Kind[*Table]{Name: "tuning", Env: EnvVar, Files: embedded, Parse: Parse}
 
 //go:embed *.json
@@ -196,11 +188,9 @@ type Match struct {
 	Exact  bool
 }
 
-// Lookup finds the entry of gpu's table in s for variant on problem p:
-// the entry of p's element type with the nearest K (the filter's larger
-// side), then the nearest size class; of two as near, the larger K and
-// then the smaller size class. It reports false when the table has no
-// entry of that variant and type, or there is no table of gpu.
+// Lookup finds the entry of gpu's table in s for variant and p's element
+// type nearest to problem p (tables.Nearest). It reports false when there
+// is no table of gpu or no entry of that variant and type.
 func Lookup(s *Set, gpu, variant string, p convolve.Problem) (Match, bool) {
 	t := s.Table(gpu)
 	if t == nil {

@@ -1,16 +1,13 @@
 // Command crossover writes the crossover tables the auto variant reads.
 //
-// For each stored run of preset crossover named on the command line
-// (results/data/<gpu>/crossover.txt), the table of its GPU, per image size
-// class, K and filter kind every variant that passed the case, fastest
-// first (results.CrossoverTable), as <out>/<gpu slug>.json. It needs no
-// GPU.
+// For each stored run of preset crossover named on the command line, it
+// writes its GPU's table (results.CrossoverTable) as <out>/<gpu slug>.json.
+// It needs no GPU.
 //
 //	go run ./results/cmd/crossover results/data/nvidia-h200/crossover.txt
 //
 // writes tables/crossover/nvidia-h200.json, which every binary built
-// after it embeds. -out names another directory (CONVBENCH_CROSSOVER
-// reads tables from there without rebuilding).
+// after it embeds; CONVBENCH_CROSSOVER reads tables from another -out.
 package main
 
 import (
@@ -29,7 +26,7 @@ import (
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
-		return // the flags are printed
+		return
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crossover:", err)

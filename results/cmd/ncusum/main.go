@@ -3,21 +3,14 @@
 //	ncu --csv --page details --section SpeedOfLight ./prog >prog.csv
 //	ncusum prog.csv
 //
-// It reads the files named, or standard input, skipping what comes before
-// ncu's header row and lines that are not its rows. For each launch (the
-// rows of one ID and process) it takes the Duration and the shares of peak
-// of Compute (SM), Memory, DRAM, L1/TEX and L2 Throughput; a missing or
-// "n/a" metric is left empty, and a launch given a second kernel, block,
-// grid or metric is an error.
-//
-// Launches of one kernel name, block and grid form a row: the count, the
-// median of each figure, the total duration and the limiter, "compute
-// (SM)" where the SM's share is at least the memory's (the largest of
-// Memory, DRAM, L2 and L1/TEX), else "memory (UNIT)" by the largest memory
-// unit. Rows are sorted by total duration. The table is Markdown as the
-// report's tables are; -tsv writes tab-separated values. A value it cannot
-// read, or no launch at all, is an error naming the file and line, exit
-// status 1.
+// It reads the files named, or standard input. For each launch (the rows
+// of one ID and process) it takes the Duration and the shares of peak of
+// Compute (SM), Memory, DRAM, L1/TEX and L2 Throughput, a missing or "n/a"
+// metric left empty. Launches of one kernel name, block and grid form a
+// row: the count, the median of each figure, the total duration and the
+// limiting roof, longest total first, as a Markdown table or, with -tsv,
+// tab-separated values. A value it cannot read, a launch given a second
+// kernel, block, grid or metric, or no launch at all is an error.
 package main
 
 import (

@@ -25,8 +25,7 @@ const (
 	nfigures
 )
 
-// metrics maps the metric names of ncu's Speed Of Light section to the
-// figures they hold.
+// metrics maps the metric names of the Speed Of Light section to figures.
 var metrics = map[string]figure{
 	"Duration":                duration,
 	"Compute (SM) Throughput": sm,
@@ -36,9 +35,8 @@ var metrics = map[string]figure{
 	"L2 Cache Throughput":     l2,
 }
 
-// solSection is the name of the section whose rows ncusum reads. Other
-// sections reuse some of its metric names with other meanings (Memory
-// Workload Analysis has a Memory Throughput in bytes per second).
+// solSection is the section whose rows ncusum reads: others reuse some
+// of its metric names with other meanings.
 const solSection = "GPU Speed Of Light Throughput"
 
 // figures holds a value of each figure, and whether it is known.
@@ -64,7 +62,11 @@ type columns struct {
 
 // parseHeader locates the columns of a header row. ID, Kernel Name,
 // Metric Name, Metric Unit and Metric Value are required.
-func parseHeader(rec []string) (columns, error) {
+func parseHeader(line string) (columns, error) {
+	rec, err := parseLine(line)
+	if err != nil {
+		return columns{}, fmt.Errorf("header row: %v", err)
+	}
 	c := columns{width: len(rec)}
 	var missing []string
 	for _, col := range []struct {
@@ -119,15 +121,11 @@ func readLaunches(r io.Reader, name string) ([]*launch, error) {
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if strings.HasPrefix(line, `"ID"`) {
-			rec, perr := parseLine(line)
-			if perr != nil {
-				return nil, fmt.Errorf("%s:%d: header row: %v", name, n, perr)
-			}
-			c, herr := parseHeader(rec)
-			if herr != nil {
+			var herr error
+			if cols, herr = parseHeader(line); herr != nil {
 				return nil, fmt.Errorf("%s:%d: %v", name, n, herr)
 			}
-			cols, header = c, true
+			header = true
 		} else if header {
 			// ncu ends a metric row after its Metric Value, with a
 			// trailing comma, and fills the rule columns in rule rows

@@ -30,17 +30,12 @@ type kernel struct {
 func group(launches []*launch) []*kernel {
 	type key struct{ name, block, grid string }
 	byKey := map[key][]*launch{}
-	var keys []key
 	for _, l := range launches {
 		k := key{l.kernel, l.block, l.grid}
-		if byKey[k] == nil {
-			keys = append(keys, k)
-		}
 		byKey[k] = append(byKey[k], l)
 	}
 	var kernels []*kernel
-	for _, k := range keys {
-		ls := byKey[k]
+	for k, ls := range byKey {
 		g := &kernel{name: k.name, block: k.block, grid: k.grid, launches: len(ls)}
 		for f := range nfigures {
 			var vs []float64
@@ -74,13 +69,13 @@ func group(launches []*launch) []*kernel {
 	return kernels
 }
 
-// limiter names the roof that limits a kernel and gives its share. The
-// memory's share is the largest known of Memory Throughput and the DRAM,
-// L2 and L1/TEX shares (ncu's Memory Throughput can be below the L1/TEX
-// share, as in small kernels), qualified by the unit with the largest
-// share among DRAM, L2 and L1/TEX (the first of them on a tie), where one
-// is known. The limiter is compute (SM) where the SM's share is at least
-// the memory's, else memory. It returns "" where no share is known.
+// limiter names the roof that limits a kernel and gives its share:
+// compute (SM) where the SM's share is at least the memory's, else
+// memory. The memory's share is the largest known of Memory Throughput
+// and the DRAM, L2 and L1/TEX shares (ncu's Memory Throughput can be
+// below L1/TEX's), qualified by the first unit of DRAM, L2 and L1/TEX
+// with the largest share, where one is known. It returns "" where no
+// share is known.
 func limiter(f figures) (name string, share float64) {
 	name, mem, known := "memory", math.Inf(-1), f.has[memory]
 	if known {

@@ -1,20 +1,15 @@
 // Command report rebuilds a report from stored benchmark runs.
 //
 // It reads the raw runs under -data (default results/data) and writes into
-// -out (default results/report) each source report's tables (Markdown, and
-// on the terminal with -print) and plots of their figures, built by
-// package results from the stored files alone, and the same report as a
-// web page, index.html with its assets (package results/htmlreport). It needs no GPU and imports
-// no GPU package. A report of other runs than results/data, such as make
-// bench's under results/local/data, opens with each of those runs: every
-// case's median with its interval, its speed-up over the baseline variant
-// of its problem (-baseline; by default the reference where the run has
-// it, else the slowest variant) and whether its runs agree, and its time
-// against the axis the run varied.
-//
-// The report links the filter gallery in its gallery directory and leaves
-// that directory as it is: the variants themselves render the gallery,
-// with cmd/gallery.
+// -out (default results/report) the report's tables (Markdown, and on the
+// terminal with -print) and plots, built by package results, and the same
+// report as a web page (package results/htmlreport). It needs no GPU. A
+// report of other runs than results/data, such as make bench's under
+// results/local/data, opens with each of those runs: every case's median
+// with its interval, its speed-up over the baseline variant of its
+// problem (-baseline) and whether its runs agree, and its time against
+// the axis the run varied. The report links the filter gallery that
+// cmd/gallery renders and leaves it as it is.
 package main
 
 import (
