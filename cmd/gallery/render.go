@@ -17,16 +17,11 @@ import (
 var sceneSize = convolve.Geometry{Width: 480, Height: 320, Channels: 3, Type: convolve.Uint8}
 
 // render applies every library filter, and the Sobel magnitude, to
-// testimage.Scene and returns the PNGs by file name, input.png and a
-// README.md among them. Each image is made by the first of variants
-// whose capabilities cover its problem; a variant that cannot run here
-// for another reason (no GPU, a failed compile) is an error, so the
-// gallery never silently falls back to a variant it did not name first.
-// note, when not empty, is added to the README. Outputs of filters whose
-// weights are all non-negative, or sum to one (blurs, sharpen, emboss),
-// are clamped to 0..255; signed responses (gradients, Laplacians, edges)
-// are shown as magnitudes normalised to 0..255, as reports 001 and 002
-// show them.
+// testimage.Scene and returns the files by name: input.png, a PNG per
+// filter and README.md, to which note is added. Each image is made by the
+// first of variants whose capabilities cover its problem; any other error
+// of a variant ends it. Signed responses are shown as normalised
+// magnitudes, the others clamped to 0..255.
 func render(note string, variants ...string) (map[string][]byte, error) {
 	if len(variants) == 0 {
 		return nil, errors.New("no variant named")
@@ -108,8 +103,7 @@ func render(note string, variants ...string) (map[string][]byte, error) {
 }
 
 // planFirst plans p with the first variant of vs whose capabilities
-// cover it, and returns the plan and that variant's name. Any error other
-// than a *convolve.CapabilityError ends the search.
+// cover it, and returns the plan and that variant's name.
 func planFirst(vs []convolve.Variant, p convolve.Problem) (convolve.Plan, string, error) {
 	var refused []string
 	for _, v := range vs {
@@ -151,8 +145,7 @@ func signed(f *convolve.Filter) bool {
 }
 
 // renderedByGPU reports whether the gallery README in dir names a GPU
-// variant in its variant column: a gallery a host without a GPU could not
-// make again.
+// variant in its variant column.
 func renderedByGPU(dir string) bool {
 	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	if err != nil {
