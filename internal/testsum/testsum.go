@@ -100,7 +100,7 @@ func (s *Summary) Add(e Event) {
 			if e.Output != "PASS\n" && !strings.HasPrefix(e.Output, "=== ") {
 				fmt.Fprint(s.w, e.Output)
 			}
-			if isCachedResult(e.Output) {
+			if strings.HasPrefix(e.Output, "ok ") && strings.Contains(e.Output, "\t(cached)") {
 				s.cached[e.Package] = true
 			}
 			return
@@ -126,12 +126,6 @@ func (s *Summary) Add(e Event) {
 			delete(s.out, key)
 		}
 	}
-}
-
-// isCachedResult reports whether a package-level output line is go test's
-// "ok <package> (cached)".
-func isCachedResult(output string) bool {
-	return strings.HasPrefix(output, "ok ") && strings.Contains(output, "\t(cached)")
 }
 
 // recordTime keeps the elapsed time of a package or of a top-level test
@@ -217,12 +211,12 @@ func (s *Summary) printSlowest(w io.Writer) {
 	}
 	fmt.Fprintf(w, "slowest packages%s:%s\n", note, noneIfEmpty(len(packages)))
 	for _, t := range packages {
-		fmt.Fprintf(w, "  %s  %s\n", seconds(t.secs), t.pkg)
+		fmt.Fprintf(w, "  %7.2fs  %s\n", t.secs, t.pkg)
 	}
 	fmt.Fprintf(w, "slowest tests:%s\n", noneIfEmpty(len(tests)))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, t := range tests {
-		fmt.Fprintf(tw, "  %s  %s\t%s\n", seconds(t.secs), shortName(t.pkg), t.test)
+		fmt.Fprintf(tw, "  %7.2fs  %s\t%s\n", t.secs, t.pkg[strings.LastIndex(t.pkg, "/")+1:], t.test)
 	}
 	tw.Flush()
 }
@@ -248,16 +242,6 @@ func slowest(times []timing, cached map[string]bool, n int) []timing {
 		return cmp.Or(cmp.Compare(b.secs, a.secs), cmp.Compare(a.pkg, b.pkg), cmp.Compare(a.test, b.test))
 	})
 	return kept[:min(n, len(kept))]
-}
-
-// shortName is an import path's last element.
-func shortName(importPath string) string {
-	return importPath[strings.LastIndex(importPath, "/")+1:]
-}
-
-// seconds formats a duration in seconds in a fixed width.
-func seconds(secs float64) string {
-	return fmt.Sprintf("%7.2fs", secs)
 }
 
 // compileTotal counts NVRTC compiles and the seconds they took.

@@ -3,6 +3,7 @@ package testsum
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,11 +60,8 @@ func (s *Summary) ReadVerbose(pkg string, r io.Reader, secs float64, failed bool
 // "=== NAME  Name": the test whose output follows.
 func verboseMarker(line string) (name string, ok bool) {
 	rest, ok := strings.CutPrefix(line, "=== ")
-	if !ok {
-		return "", false
-	}
 	f := strings.Fields(rest)
-	if len(f) != 2 || (f[0] != "RUN" && f[0] != "CONT" && f[0] != "NAME") {
+	if !ok || len(f) != 2 || !slices.Contains([]string{"RUN", "CONT", "NAME"}, f[0]) {
 		return "", false
 	}
 	return f[1], true

@@ -100,22 +100,6 @@ func tuneOptions(o options, lim convolve.DeviceLimits, stderr io.Writer) tune.Op
 	return opts
 }
 
-// eventWriter writes a child's events, one JSON line each, whole.
-type eventWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (ew *eventWriter) write(ev childEvent) {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		panic(err) // the events hold nothing json cannot write
-	}
-	ew.mu.Lock()
-	defer ew.mu.Unlock()
-	ew.w.Write(append(b, '\n'))
-}
-
 // runChild is the command as a child in mode: it opens the GPU and
 // reports it and, in mode childJob, tunes its one job, reporting its
 // progress as events. It exits with exitSticky right after reporting a
@@ -141,8 +125,17 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "tune: needs a GPU:", err)
 		return 1
 	}
-	ew := &eventWriter{w: stdout}
-	ew.write(childEvent{Device: &g.info})
+	var mu sync.Mutex
+	write := func(ev childEvent) { // one whole JSON line each
+		b, err := json.Marshal(ev)
+		if err != nil {
+			panic(err) // the events hold nothing json cannot write
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		stdout.Write(append(b, '\n'))
+	}
+	write(childEvent{Device: &g.info})
 	if mode == childDevice {
 		return 0
 	}
@@ -157,15 +150,15 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 		opts.Seeds = append(opts.Seeds, st)
 	}
 	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
-		ew.write(childEvent{Compiling: len(ps)})
-		g.warm(v, ps, cfgs, func(done, _ int) { ew.write(childEvent{Compiled: done}) })
+		write(childEvent{Compiling: len(ps)})
+		g.warm(v, ps, cfgs, func(done, _ int) { write(childEvent{Compiled: done}) })
 	}
 	opts.Trying = func(pt convolve.Setting) {
 		c := tuning.CandidateOf(pt)
-		ew.write(childEvent{Trying: &c})
+		write(childEvent{Trying: &c})
 	}
 	opts.Tried = func(c tuning.Candidate) {
-		ew.write(childEvent{Tried: &c})
+		write(childEvent{Tried: &c})
 		if cudabind.MentionsSticky(c.Error) {
 			os.Exit(exitSticky) // the device is unusable in this process
 		}
@@ -178,6 +171,6 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 	if err != nil {
 		end.Error = err.Error()
 	}
-	ew.write(childEvent{End: end})
+	write(childEvent{End: end})
 	return 0
 }

@@ -284,8 +284,18 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 		seeds = append(append(seeds, winners[key]...), otherDefaults(j, jobs, dev.Limits)...)
 		res := r.tune(j, budget, seeds)
 		faults = append(faults, res.faults...)
-		e, ok := chosenEntry(stdout, j, res)
-		if !ok {
+		if res.err != nil {
+			line := fmt.Sprintf("%s: %v", jobName(j), res.err)
+			if res.entry != nil {
+				line += fmt.Sprintf(" (%s)", tally(*res.entry))
+			}
+			fmt.Fprintln(stdout, line)
+			failed++
+			continue
+		}
+		e := *res.entry
+		if e.Chosen.Status != tuning.OK {
+			fmt.Fprintf(stdout, "%s: the child process chose a candidate of status %q\n", jobName(j), e.Chosen.Status)
 			failed++
 			continue
 		}
@@ -298,26 +308,6 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 		fmt.Fprintln(stdout, summary(e, time.Since(t0)))
 	}
 	return finish(o.out, dev.Name, entries, faults, failed, stdout, stderr)
-}
-
-// chosenEntry is the entry res brings, and true when it chose a verified,
-// timed candidate; else it writes why j failed on stdout.
-func chosenEntry(stdout io.Writer, j job, res jobResult) (tuning.Entry, bool) {
-	name := j.v.Describe().Name
-	if res.err != nil {
-		line := fmt.Sprintf("%s %v: %v", name, j.class, res.err)
-		if res.entry != nil {
-			line += fmt.Sprintf(" (%s)", tally(*res.entry))
-		}
-		fmt.Fprintln(stdout, line)
-		return tuning.Entry{}, false
-	}
-	e := *res.entry
-	if e.Chosen.Status != tuning.OK {
-		fmt.Fprintf(stdout, "%s %v: the child process chose a candidate of status %q\n", name, j.class, e.Chosen.Status)
-		return tuning.Entry{}, false
-	}
-	return e, true
 }
 
 // finish writes the faults' lines and the entries into the table of gpu
