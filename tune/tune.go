@@ -333,7 +333,7 @@ func (s *search) try(pt convolve.Setting) {
 // measure verifies pt and, when it is correct, times it.
 func (s *search) measure(pt convolve.Setting) tuning.Candidate {
 	c := tuning.CandidateOf(pt)
-	if err := s.verify(pt); err != nil {
+	if err := Verify(s.v, pt, s.verifyProbs, s.o.Seed); err != nil {
 		var w *wrongError
 		if errors.As(err, &w) {
 			c.Status = tuning.Wrong
@@ -366,7 +366,7 @@ func (s *search) local(sp *convolve.TuningSpace) {
 		expanded[s.sets[best].String()] = true
 		var next []convolve.Setting
 		for _, n := range sp.Neighbours(s.sets[best]) {
-			if allowed(s.v, s.prob, n, s.o.Limits) == nil {
+			if sp.Allowed(s.prob, n, s.o.Limits) == nil && convolve.Supports(s.v, s.prob, n.Apply(convolve.Config{}), s.o.Limits) == nil {
 				next = append(next, n)
 			}
 		}
@@ -386,15 +386,6 @@ func candidates(v convolve.Variant, p convolve.Problem, lim convolve.DeviceLimit
 		ok = append(ok, s)
 	}
 	return ok, out
-}
-
-// allowed returns why setting s of v's tuning space cannot run p on a
-// device with limits lim, or nil.
-func allowed(v convolve.Variant, p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
-	if err := v.Describe().Caps.Space.Allowed(p, s, lim); err != nil {
-		return err
-	}
-	return convolve.Supports(v, p, s.Apply(convolve.Config{}), lim)
 }
 
 // wrongError is a candidate's output that differs from the reference.
@@ -490,10 +481,6 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 		return &wrongError{fmt.Sprintf("%v: output differs from the reference: %v", p, m)}
 	}
 	return nil
-}
-
-func (s *search) verify(pt convolve.Setting) error {
-	return Verify(s.v, pt, s.verifyProbs, s.o.Seed)
 }
 
 // time is the median kernel time of one run of pt on the class's

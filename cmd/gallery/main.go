@@ -71,11 +71,15 @@ func run(args []string, stderr io.Writer) error {
 	}
 	var variants []string
 	var note, why string
-	var err error
 	if *variant == "" {
 		variants, note, why = pickVariants(*data, relName(root, *data), *out)
-	} else if variants, err = parseVariants(*variant); err != nil {
-		return err
+	} else {
+		variants = strings.Split(*variant, ",")
+		for i, n := range variants {
+			if variants[i] = strings.TrimSpace(n); variants[i] == "" {
+				return fmt.Errorf("-variant %q: an empty variant name", *variant)
+			}
+		}
 	}
 	if len(variants) == 0 {
 		fmt.Fprintf(stderr, "gallery: kept %s: %s\n", *out, why)
@@ -109,18 +113,6 @@ func relName(root, dir string) string {
 		return dir
 	}
 	return filepath.ToSlash(rel)
-}
-
-// parseVariants splits the -variant flag's value s into variant names.
-func parseVariants(s string) ([]string, error) {
-	names := strings.Split(s, ",")
-	for i, n := range names {
-		names[i] = strings.TrimSpace(n)
-		if names[i] == "" {
-			return nil, fmt.Errorf("-variant %q: an empty variant name", s)
-		}
-	}
-	return names, nil
 }
 
 // pickVariants picks the gallery's variants for this host, a note for

@@ -46,8 +46,8 @@ func render(note string, variants ...string) (map[string][]byte, error) {
 	files["input.png"] = bytes.Clone(b.Bytes())
 	var md strings.Builder
 	by := "`" + variants[0] + "`"
-	if len(variants) > 1 {
-		by = "the first of " + codeList(variants) + " that supports it"
+	if n := len(variants); n > 1 {
+		by = "the first of `" + strings.Join(variants[:n-1], "`, `") + "` and `" + variants[n-1] + "` that supports it"
 	}
 	fmt.Fprintf(&md, "# Filter gallery\n\nEvery library filter applied to the generated scene `input.png` (%dx%d RGB, replicate border) by %s. ", sceneSize.Width, sceneSize.Height, by)
 	md.WriteString("Blurs, sharpen and emboss are clamped to 0..255; signed responses are shown as normalised magnitudes.")
@@ -119,18 +119,6 @@ func planFirst(vs []convolve.Variant, p convolve.Problem) (convolve.Plan, string
 		refused = append(refused, err.Error())
 	}
 	return nil, "", fmt.Errorf("no variant supports it: %s", strings.Join(refused, "; "))
-}
-
-// codeList formats names as "`a`", "`a` and `b`" or "`a`, `b` and `c`".
-func codeList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "`" + n + "`"
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // signed reports whether a filter's response is signed: some weight is

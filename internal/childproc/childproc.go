@@ -7,6 +7,7 @@
 package childproc
 
 import (
+	"cmp"
 	"os/exec"
 	"strings"
 	"sync"
@@ -90,10 +91,7 @@ func (c *Child) Run(cmd *exec.Cmd) error {
 	}
 	c.mu.Lock()
 	c.done = true
-	c.gen++
-	if c.timer != nil {
-		c.timer.Stop()
-	}
+	c.arm(0)
 	c.mu.Unlock()
 	for _, w := range []*lineWriter{out, errs} {
 		if w != nil {
@@ -141,10 +139,7 @@ func (c *Child) TimedOut() bool {
 func (c *Child) Why() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.death
-	if s == "" {
-		s = c.last
-	}
+	s := cmp.Or(c.death, c.last)
 	if len(s) > 300 {
 		s = s[:300] + "..."
 	}

@@ -47,17 +47,8 @@ func Test(t testing.TB, registered []string) {
 // otherwise an error naming the missing names and the extra ones.
 func Check(got []string) error {
 	want := All()
-	var missing, extra []string
-	for _, n := range want {
-		if !slices.Contains(got, n) {
-			missing = append(missing, n)
-		}
-	}
-	for _, n := range got {
-		if !slices.Contains(want, n) {
-			extra = append(extra, n)
-		}
-	}
+	missing := slices.DeleteFunc(All(), func(n string) bool { return slices.Contains(got, n) })
+	extra := slices.DeleteFunc(slices.Clone(got), func(n string) bool { return slices.Contains(want, n) })
 	var msgs []string
 	if len(missing) > 0 {
 		msgs = append(msgs, fmt.Sprintf("%d of the %d variants package allvariants registers are not registered (%s): import _ %q",
