@@ -84,20 +84,13 @@ func jobArgs(j job) []string {
 func jobName(j job) string { return j.v.Describe().Name + " " + j.class.String() }
 
 // repro is the command that runs job j alone, or its candidate of
-// setting st alone when st is not "" (-setting, without -budget); never
-// with -v.
+// setting st alone when st is not "" (-setting, without -budget): the
+// flag pairs of r.common, without the -v that may follow them.
 func (r *childRunner) repro(j job, st string) string {
 	args := jobArgs(j)
-	for i := 0; i < len(r.common); i++ {
-		switch r.common[i] {
-		case "-v":
-		case "-budget":
-			if st == "" {
-				args = append(args, r.common[i:i+2]...)
-			}
-			i++
-		default:
-			args = append(args, r.common[i])
+	for i := 0; i+1 < len(r.common); i += 2 {
+		if r.common[i] != "-budget" || st == "" {
+			args = append(args, r.common[i:i+2]...)
 		}
 	}
 	if st != "" {
