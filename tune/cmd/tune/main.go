@@ -56,7 +56,22 @@ type job struct {
 // select.
 func parse(args []string, stderr io.Writer) (options, []job, error) {
 	var o options
-	fs := o.flagSet(stderr)
+	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.variants, "variants", "gpu-regtile,gpu-tiled,gpu-sepfused", "comma-separated variants to tune (each must declare a tuning space)")
+	fs.StringVar(&o.ks, "k", "3,5,7,11,21", "comma-separated filter sides")
+	fs.StringVar(&o.sizes, "sizes", "large", "comma-separated size classes: small, medium, large, huge")
+	fs.StringVar(&o.types, "types", "f32", "comma-separated element types: f32, u8, i16")
+	fs.IntVar(&o.budget, "budget", tune.DefaultBudget, "most candidates tried per variant and class")
+	fs.DurationVar(&o.total, "time", 0, "time budget of the whole run, what is left shared evenly by the classes left (0: none)")
+	fs.IntVar(&o.verify, "verify", tune.DefaultVerify, "random problems each candidate must pass before it is timed")
+	fs.IntVar(&o.samples, "samples", tune.DefaultSamples, "timed samples per candidate (the median is kept)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random sample and the verification problems")
+	fs.StringVar(&o.out, "out", filepath.Join("tables", "tuning"), "directory of the tuning tables (the default, run from the repository root, is the one package tables/tuning embeds)")
+	fs.StringVar(&o.commit, "commit", "", "commit recorded in the entries (default: git's HEAD, else the COMMIT file beside the binary)")
+	fs.BoolVar(&o.verbose, "v", false, "a line per candidate on stderr")
+	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one candidate (its plans, verification and timing; also of compiling one kernel ahead and of a class's start; the default fits the largest class's candidates, seconds each, with room): past it the candidate is a hang, its process is killed and the class goes on in a new one")
+	fs.StringVar(&o.setting, "setting", "", "verify and time this one setting alone (\"block=32x8 rx=4,ry=8\", as the tuner's lines write it, or \"default\") of the one variant and class the other flags select, in this process, and write no table")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
@@ -76,27 +91,6 @@ func parse(args []string, stderr io.Writer) (options, []job, error) {
 		}
 	}
 	return o, jobs, nil
-}
-
-// flagSet is the command's flag set, writing its flags into o.
-func (o *options) flagSet(stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.variants, "variants", "gpu-regtile,gpu-tiled,gpu-sepfused", "comma-separated variants to tune (each must declare a tuning space)")
-	fs.StringVar(&o.ks, "k", "3,5,7,11,21", "comma-separated filter sides")
-	fs.StringVar(&o.sizes, "sizes", "large", "comma-separated size classes: small, medium, large, huge")
-	fs.StringVar(&o.types, "types", "f32", "comma-separated element types: f32, u8, i16")
-	fs.IntVar(&o.budget, "budget", tune.DefaultBudget, "most candidates tried per variant and class")
-	fs.DurationVar(&o.total, "time", 0, "time budget of the whole run, what is left shared evenly by the classes left (0: none)")
-	fs.IntVar(&o.verify, "verify", tune.DefaultVerify, "random problems each candidate must pass before it is timed")
-	fs.IntVar(&o.samples, "samples", tune.DefaultSamples, "timed samples per candidate (the median is kept)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random sample and the verification problems")
-	fs.StringVar(&o.out, "out", filepath.Join("tables", "tuning"), "directory of the tuning tables (the default, run from the repository root, is the one package tables/tuning embeds)")
-	fs.StringVar(&o.commit, "commit", "", "commit recorded in the entries (default: git's HEAD, else the COMMIT file beside the binary)")
-	fs.BoolVar(&o.verbose, "v", false, "a line per candidate on stderr")
-	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one candidate (its plans, verification and timing; also of compiling one kernel ahead and of a class's start; the default fits the largest class's candidates, seconds each, with room): past it the candidate is a hang, its process is killed and the class goes on in a new one")
-	fs.StringVar(&o.setting, "setting", "", "verify and time this one setting alone (\"block=32x8 rx=4,ry=8\", as the tuner's lines write it, or \"default\") of the one variant and class the other flags select, in this process, and write no table")
-	return fs
 }
 
 // jobs parses -variants (each must declare a tuning space), -k (odd
