@@ -1,20 +1,14 @@
 // Package tune finds the fastest correct setting of a variant for a
-// problem class (element type, filter size K, image size class) by
-// searching its tuning space (convolve.TuningSpace) on the device it plans
-// on.
+// problem class by searching its tuning space (convolve.TuningSpace).
 //
-// Every candidate is first verified on a few random problems of the class
-// against the reference within its error model (verify.Output): a wrong
-// one is recorded with the mismatch and never chosen, one that fails to
-// plan or run is recorded as refused. A verified candidate is timed on the
-// class's problem by the median of its kernel time replayed from CUDA
-// graphs (convolve.DevicePlan.TimeKernelGraph).
-//
-// The family's default setting is tried first, so the result is never
-// slower than it. A space within the budget is searched exhaustively; a
-// larger one from seeds and a random sample, then by best-first local
-// search over neighbours (convolve.TuningSpace.Neighbours) until the
-// budget of candidates or time is spent.
+// Every candidate is first verified against the reference on a few random
+// problems of the class; a wrong one, or one that fails to plan or run,
+// is recorded and never chosen. A verified candidate is timed by the
+// median of its kernel time replayed from CUDA graphs. The family's
+// default setting is tried first, so the result is never slower than it.
+// A space within the budget is searched exhaustively; a larger one from
+// seeds and a random sample, then by best-first local search over
+// neighbours until the budget of candidates or time is spent.
 package tune
 
 import (
@@ -23,6 +17,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/convbench/convbench/benchmarks"
@@ -67,8 +62,7 @@ func (c Class) Problem(caps convolve.Capabilities) (convolve.Problem, error) {
 
 // Options bound a search and set how candidates are verified and timed.
 type Options struct {
-	// Budget is the most candidates tried (verified, then timed when
-	// correct); 0 means DefaultBudget.
+	// Budget is the most candidates tried; 0 means DefaultBudget.
 	Budget int
 	// Time, when positive, stops the search once it has run this long
 	// (the candidate under way finishes).
@@ -79,27 +73,22 @@ type Options struct {
 	// 0 means DefaultVerify.
 	Verify int
 	// Samples is the number of timed samples per candidate, SampleTime
-	// the least time of one (runs are batched to reach it); zero means
-	// DefaultSamples and defaultSampleTime.
+	// the least time of one; zero means DefaultSamples and
+	// defaultSampleTime.
 	Samples    int
 	SampleTime time.Duration
 	// Limits are the device's limits that the space's restrictions read.
 	Limits convolve.DeviceLimits
 	// Warm, when set, is called with the problems and configurations a
-	// batch of candidates is about to plan, before they are tried one by
-	// one: a GPU host compiles their kernels on all cores there
-	// (variants.Warm).
+	// batch of candidates is about to plan, to compile their kernels.
 	Warm func(v convolve.Variant, problems []convolve.Problem, configs []convolve.Config)
 	// Seeds are settings tried right after the default, before the
-	// random sample of a large space: the winners of neighbouring classes
-	// and their defaults, for instance. Seeds the space does not hold or
+	// random sample of a large space; those the space does not hold or
 	// the problem does not allow are left out.
 	Seeds []convolve.Setting
 	// Resume holds the candidates an earlier, stopped run of the same
-	// search tried (the tune command restarts a search in a new process
-	// after a candidate crashed or hung one): a setting found there is
-	// not tried again but takes that candidate as it is, status and time,
-	// whatever the time budget, so the search goes on where it stopped.
+	// search tried: a setting found there is not tried again but takes
+	// that candidate as it is, whatever the time budget.
 	Resume []tuning.Candidate
 	// Trying and Tried, when set, are called just before a setting is
 	// verified and timed and with its candidate afterwards; not for the
@@ -143,7 +132,7 @@ func (o Options) withDefaults() Options {
 }
 
 // errNoneCorrect is the error of a search in which no candidate passed
-// verification (wrapped, with the class).
+// verification.
 var errNoneCorrect = errors.New("no candidate passed verification")
 
 // Tune searches v's tuning space for class c. The entry it returns has
@@ -208,10 +197,10 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 	return e, nil
 }
 
-// sampled is the first batch of a search of the candidates ok that are
-// more than the budget, with its description: def, then the seeds in the
-// space (completed with def's tunables), then candidates drawn at random,
-// half the budget in all.
+// sampled is the first batch of a search of more candidates than the
+// budget, with its description: def, then the seeds in ok (completed
+// with def's tunables), then candidates drawn at random, half the budget
+// in all.
 func sampled(ok []convolve.Setting, def convolve.Setting, o Options) ([]convolve.Setting, string) {
 	n := o.Budget / 2
 	rng := rand.New(rand.NewPCG(o.Seed, 0x7475))
@@ -221,7 +210,7 @@ func sampled(ok []convolve.Setting, def convolve.Setting, o Options) ([]convolve
 			break
 		}
 		sd = completed(sd, def)
-		if inSpace(ok, sd) && !inSpace(batch, sd) {
+		if slices.ContainsFunc(ok, sd.Equal) && !slices.ContainsFunc(batch, sd.Equal) {
 			batch = append(batch, sd)
 		}
 	}
@@ -234,7 +223,7 @@ func sampled(ok []convolve.Setting, def convolve.Setting, o Options) ([]convolve
 		if len(batch) > n {
 			break
 		}
-		if !inSpace(batch, ok[i]) {
+		if !slices.ContainsFunc(batch, ok[i].Equal) {
 			batch = append(batch, ok[i])
 		}
 	}
@@ -242,8 +231,7 @@ func sampled(ok []convolve.Setting, def convolve.Setting, o Options) ([]convolve
 }
 
 // completed is s with each tunable of def that s does not set at def's
-// value: a seed stored before its family gained a tunable names the
-// setting the family ran then.
+// value.
 func completed(s, def convolve.Setting) convolve.Setting {
 	for k := range def.Tunables {
 		if _, ok := s.Tunables[k]; !ok {
@@ -253,16 +241,6 @@ func completed(s, def convolve.Setting) convolve.Setting {
 		}
 	}
 	return s
-}
-
-// inSpace reports whether pts holds a setting equal to pt.
-func inSpace(pts []convolve.Setting, pt convolve.Setting) bool {
-	for _, q := range pts {
-		if q.Equal(pt) {
-			return true
-		}
-	}
-	return false
 }
 
 // search is the state of one Tune.
@@ -275,14 +253,11 @@ type search struct {
 	tried map[string]int // setting -> index in cands
 	cands []tuning.Candidate
 	sets  []convolve.Setting
-	// resumed are Options.Resume by setting (convolve.Setting.String);
-	// taken counts those the search has taken.
-	resumed map[string]tuning.Candidate
-	taken   int
-	// verifyProbs are the problems every candidate must pass.
-	verifyProbs []convolve.Problem
-	// in is the input of the timed problem, made once.
-	in *convolve.Image
+	// resumed are Options.Resume by setting; taken counts those taken.
+	resumed     map[string]tuning.Candidate
+	taken       int
+	verifyProbs []convolve.Problem // the problems every candidate must pass
+	in          *convolve.Image    // the input of the timed problem, made once
 }
 
 // tryAll tries the points of pts in order while the budget lasts,
@@ -311,8 +286,7 @@ func (s *search) tryAll(pts []convolve.Setting) {
 		s.o.Warm(s.v, probs, cfgs)
 	}
 	for i, pt := range todo {
-		// The default, first, is tried whatever the time.
-		if i > 0 && s.spent() {
+		if i > 0 && s.spent() { // the first, the default, is tried whatever the time
 			return
 		}
 		s.try(pt)
@@ -320,8 +294,7 @@ func (s *search) tryAll(pts []convolve.Setting) {
 }
 
 // spent reports whether the budget of candidates or of time is spent;
-// the time budget waits for the candidates of Options.Resume, which the
-// search takes whatever the time.
+// the time budget waits for the candidates of Options.Resume.
 func (s *search) spent() bool {
 	return len(s.cands) >= s.o.Budget || s.o.Time > 0 && s.o.Now().Sub(s.start) >= s.o.Time && s.taken == len(s.resumed)
 }
@@ -360,7 +333,7 @@ func (s *search) try(pt convolve.Setting) {
 // measure verifies pt and, when it is correct, times it.
 func (s *search) measure(pt convolve.Setting) tuning.Candidate {
 	c := tuning.CandidateOf(pt)
-	if err := s.verify(pt); err != nil {
+	if err := Verify(s.v, pt, s.verifyProbs, s.o.Seed); err != nil {
 		var w *wrongError
 		if errors.As(err, &w) {
 			c.Status = tuning.Wrong
@@ -393,7 +366,7 @@ func (s *search) local(sp *convolve.TuningSpace) {
 		expanded[s.sets[best].String()] = true
 		var next []convolve.Setting
 		for _, n := range sp.Neighbours(s.sets[best]) {
-			if allowed(s.v, s.prob, n, s.o.Limits) == nil {
+			if sp.Allowed(s.prob, n, s.o.Limits) == nil && convolve.Supports(s.v, s.prob, n.Apply(convolve.Config{}), s.o.Limits) == nil {
 				next = append(next, n)
 			}
 		}
@@ -401,9 +374,8 @@ func (s *search) local(sp *convolve.TuningSpace) {
 	}
 }
 
-// candidates are the points of v's tuning space for p on a device with
-// limits lim that the space's restriction and v's validity rule
-// (convolve.Supports) both accept, and those kept out, with the reason.
+// candidates are the points of v's tuning space for p that the space's
+// restriction and convolve.Supports both accept, and those kept out.
 func candidates(v convolve.Variant, p convolve.Problem, lim convolve.DeviceLimits) (ok []convolve.Setting, out []convolve.Excluded) {
 	in, out := v.Describe().Caps.Space.Settings(p, lim)
 	for _, s := range in {
@@ -416,25 +388,14 @@ func candidates(v convolve.Variant, p convolve.Problem, lim convolve.DeviceLimit
 	return ok, out
 }
 
-// allowed returns why setting s of v's tuning space cannot run p on a
-// device with limits lim (the space's restriction, then v's validity
-// rule), or nil.
-func allowed(v convolve.Variant, p convolve.Problem, s convolve.Setting, lim convolve.DeviceLimits) error {
-	if err := v.Describe().Caps.Space.Allowed(p, s, lim); err != nil {
-		return err
-	}
-	return convolve.Supports(v, p, s.Apply(convolve.Config{}), lim)
-}
-
 // wrongError is a candidate's output that differs from the reference.
 type wrongError struct{ msg string }
 
 func (e *wrongError) Error() string { return e.msg }
 
 // verifyProblems are the n random problems a candidate of class c must
-// pass: one channel of c's type, sizes from K to about 300 by 200 (odd
-// and unaligned ones among them), random weights in [-1, 1) (the outer
-// product of a random row and column in [-1, 1) for a variant that takes
+// pass: one channel of c's type, sizes from K to about 300 by 200,
+// random weights in [-1, 1) (a separable product for a variant that takes
 // separable filters only), zero border for the first and a random border
 // of caps for the others.
 func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]convolve.Problem, error) {
@@ -481,10 +442,9 @@ func verifyProblems(c Class, caps convolve.Capabilities, n int, seed uint64) ([]
 }
 
 // Verify runs setting pt of v on each problem and compares its output
-// with the reference. It returns nil when every output is within the
-// tolerance of the error model v declares (verify.Output), a *wrongError
-// for a differing output, and any other error for a candidate that
-// cannot plan or run.
+// with the reference (verify.Output). It returns nil when every output
+// is within tolerance, a *wrongError for a differing output, and any
+// other error for a candidate that cannot plan or run.
 func Verify(v convolve.Variant, pt convolve.Setting, ps []convolve.Problem, seed uint64) error {
 	for i, p := range ps {
 		if err := verifyOne(v, pt, p, seed+uint64(i)); err != nil {
@@ -523,10 +483,6 @@ func verifyOne(v convolve.Variant, pt convolve.Setting, p convolve.Problem, seed
 	return nil
 }
 
-func (s *search) verify(pt convolve.Setting) error {
-	return Verify(s.v, pt, s.verifyProbs, s.o.Seed)
-}
-
 // time is the median kernel time of one run of pt on the class's
 // problem, in nanoseconds.
 func (s *search) time(pt convolve.Setting) (float64, error) {
@@ -549,7 +505,6 @@ func (s *search) time(pt convolve.Setting) (float64, error) {
 	if err := dp.Upload(s.in); err != nil {
 		return 0, fmt.Errorf("upload: %w", err)
 	}
-	// Warm-up: captures the graphs and measures one run.
 	one, err := dp.TimeKernelGraph(1)
 	if err != nil {
 		return 0, err
@@ -567,4 +522,36 @@ func (s *search) time(pt convolve.Setting) (float64, error) {
 		per[i] = float64(d.Nanoseconds()) / float64(n)
 	}
 	return median.Of(per), nil
+}
+
+// resumeIndex maps the settings of cands, by convolve.Setting.String,
+// to their candidates.
+func resumeIndex(cands []tuning.Candidate) (map[string]tuning.Candidate, error) {
+	m := make(map[string]tuning.Candidate, len(cands))
+	for i, c := range cands {
+		st, err := c.Setting()
+		if err != nil {
+			return nil, fmt.Errorf("resumed candidate %d: %w", i, err)
+		}
+		m[st.String()] = c
+	}
+	return m, nil
+}
+
+// Try verifies and times setting pt of v for class c once, as Tune does
+// each candidate, whether or not the space's restrictions allow it. The
+// candidate says how pt fared; the error is for a class or variant that
+// cannot be tried at all.
+func Try(v convolve.Variant, c Class, pt convolve.Setting, o Options) (tuning.Candidate, error) {
+	o = o.withDefaults()
+	d := v.Describe()
+	p, err := c.Problem(d.Caps)
+	if err != nil {
+		return tuning.Candidate{}, err
+	}
+	s := &search{v: v, class: c, prob: p, o: o, start: o.Now(), tried: map[string]int{}}
+	if s.verifyProbs, err = verifyProblems(c, d.Caps, o.Verify, o.Seed); err != nil {
+		return tuning.Candidate{}, err
+	}
+	return s.measure(pt), nil
 }

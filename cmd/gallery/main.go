@@ -1,23 +1,16 @@
-// Command gallery renders the filter gallery the report links to.
-// Every library filter, and the Sobel magnitude, is applied to a
-// generated scene (testimage.Scene) by the variants themselves; the
-// gallery is a PNG per filter and a README.md that sets them in a table.
+// Command gallery renders the filter gallery the report links to: every
+// library filter, and the Sobel magnitude, applied to a generated scene
+// (testimage.Scene) by the variants themselves, a PNG each, and a
+// README.md that sets them in a table.
 //
 //	go run ./cmd/gallery -variant cpu-fast -out /tmp/gallery
 //
-// -out names the directory, which the gallery replaces whole (default
-// results/report/gallery, beside the report that links it). -variant
-// names the variants that render it, comma-separated, in order of
-// preference: each image is made by the first of them that supports its
-// filter. Without -variant the gallery is rendered by the fastest
-// variants this host can run. With a GPU, those are the GPU variants
-// ranked by their kernel time on the report's ranking case in this GPU's stored
-// runs under -data (default results/data), then every other GPU variant.
-// Without a GPU, a gallery a GPU rendered in -out is kept as it is, and
-// otherwise cpu-fast renders it.
-//
-// The report (results/cmd/report) is built from stored runs alone and
-// renders nothing; make bench runs both.
+// -out names the directory, which the gallery replaces whole. -variant
+// names the variants that render it in order of preference: each image
+// is made by the first that supports its filter. Without -variant, with a
+// GPU, the GPU variants render it, ranked by their kernel time in this
+// GPU's stored runs under -data; without a GPU, a gallery a GPU rendered
+// is kept, and otherwise cpu-fast renders it.
 package main
 
 import (
@@ -78,11 +71,15 @@ func run(args []string, stderr io.Writer) error {
 	}
 	var variants []string
 	var note, why string
-	var err error
 	if *variant == "" {
 		variants, note, why = pickVariants(*data, relName(root, *data), *out)
-	} else if variants, err = parseVariants(*variant); err != nil {
-		return err
+	} else {
+		variants = strings.Split(*variant, ",")
+		for i, n := range variants {
+			if variants[i] = strings.TrimSpace(n); variants[i] == "" {
+				return fmt.Errorf("-variant %q: an empty variant name", *variant)
+			}
+		}
 	}
 	if len(variants) == 0 {
 		fmt.Fprintf(stderr, "gallery: kept %s: %s\n", *out, why)
@@ -98,7 +95,11 @@ func run(args []string, stderr io.Writer) error {
 	if err := results.WriteFiles(*out, g); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "gallery: wrote %s, by %s\n", *out, byWhom(variants))
+	by := variants[0]
+	if len(variants) > 1 {
+		by = "the first of " + strings.Join(variants, ", ") + " that supports each filter"
+	}
+	fmt.Fprintf(stderr, "gallery: wrote %s, by %s\n", *out, by)
 	return nil
 }
 
@@ -114,30 +115,9 @@ func relName(root, dir string) string {
 	return filepath.ToSlash(rel)
 }
 
-// parseVariants splits the -variant flag's value s into variant names.
-func parseVariants(s string) ([]string, error) {
-	names := strings.Split(s, ",")
-	for i, n := range names {
-		names[i] = strings.TrimSpace(n)
-		if names[i] == "" {
-			return nil, fmt.Errorf("-variant %q: an empty variant name", s)
-		}
-	}
-	return names, nil
-}
-
-// byWhom describes who rendered a gallery of variants.
-func byWhom(variants []string) string {
-	if len(variants) == 1 {
-		return variants[0]
-	}
-	return "the first of " + strings.Join(variants, ", ") + " that supports each filter"
-}
-
 // pickVariants picks the gallery's variants for this host, a note for
 // its README, and, when it picks none, why. dataDir holds the stored runs
-// that rank the GPU variants, dataName names it in the note, and
-// galleryDir is where the gallery goes.
+// that rank the GPU variants, named dataName in the note.
 func pickVariants(dataDir, dataName, galleryDir string) (variants []string, note, why string) {
 	dev, err := cudabind.Default()
 	if err != nil {

@@ -17,16 +17,11 @@ import (
 var sceneSize = convolve.Geometry{Width: 480, Height: 320, Channels: 3, Type: convolve.Uint8}
 
 // render applies every library filter, and the Sobel magnitude, to
-// testimage.Scene and returns the PNGs by file name, input.png and a
-// README.md among them. Each image is made by the first of variants
-// whose capabilities cover its problem; a variant that cannot run here
-// for another reason (no GPU, a failed compile) is an error, so the
-// gallery never silently falls back to a variant it did not name first.
-// note, when not empty, is added to the README. Outputs of filters whose
-// weights are all non-negative, or sum to one (blurs, sharpen, emboss),
-// are clamped to 0..255; signed responses (gradients, Laplacians, edges)
-// are shown as magnitudes normalised to 0..255, as reports 001 and 002
-// show them.
+// testimage.Scene and returns the files by name: input.png, a PNG per
+// filter and README.md, to which note is added. Each image is made by the
+// first of variants whose capabilities cover its problem; any other error
+// of a variant ends it. Signed responses are shown as normalised
+// magnitudes, the others clamped to 0..255.
 func render(note string, variants ...string) (map[string][]byte, error) {
 	if len(variants) == 0 {
 		return nil, errors.New("no variant named")
@@ -51,8 +46,8 @@ func render(note string, variants ...string) (map[string][]byte, error) {
 	files["input.png"] = bytes.Clone(b.Bytes())
 	var md strings.Builder
 	by := "`" + variants[0] + "`"
-	if len(variants) > 1 {
-		by = "the first of " + codeList(variants) + " that supports it"
+	if n := len(variants); n > 1 {
+		by = "the first of `" + strings.Join(variants[:n-1], "`, `") + "` and `" + variants[n-1] + "` that supports it"
 	}
 	fmt.Fprintf(&md, "# Filter gallery\n\nEvery library filter applied to the generated scene `input.png` (%dx%d RGB, replicate border) by %s. ", sceneSize.Width, sceneSize.Height, by)
 	md.WriteString("Blurs, sharpen and emboss are clamped to 0..255; signed responses are shown as normalised magnitudes.")
@@ -108,8 +103,7 @@ func render(note string, variants ...string) (map[string][]byte, error) {
 }
 
 // planFirst plans p with the first variant of vs whose capabilities
-// cover it, and returns the plan and that variant's name. Any error other
-// than a *convolve.CapabilityError ends the search.
+// cover it, and returns the plan and that variant's name.
 func planFirst(vs []convolve.Variant, p convolve.Problem) (convolve.Plan, string, error) {
 	var refused []string
 	for _, v := range vs {
@@ -127,18 +121,6 @@ func planFirst(vs []convolve.Variant, p convolve.Problem) (convolve.Plan, string
 	return nil, "", fmt.Errorf("no variant supports it: %s", strings.Join(refused, "; "))
 }
 
-// codeList formats names as "`a`", "`a` and `b`" or "`a`, `b` and `c`".
-func codeList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "`" + n + "`"
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
-}
-
 // signed reports whether a filter's response is signed: some weight is
 // negative and the weights do not sum to one.
 func signed(f *convolve.Filter) bool {
@@ -151,8 +133,7 @@ func signed(f *convolve.Filter) bool {
 }
 
 // renderedByGPU reports whether the gallery README in dir names a GPU
-// variant in its variant column: a gallery a host without a GPU could not
-// make again.
+// variant in its variant column.
 func renderedByGPU(dir string) bool {
 	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	if err != nil {

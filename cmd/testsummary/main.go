@@ -1,21 +1,12 @@
 // Command testsummary runs go test and summarises what ran and what was skipped.
 //
-// Besides the usual per-package lines it prints how many tests passed,
-// failed and skipped, how many of the skips were for want of a GPU or of
-// NVRTC, whether the NVRTC kernel compile checks ran, the slowest packages
-// and top-level tests, and how many kernels NVRTC compiled and for how
-// long. It is what `make test` runs, so that a machine without a GPU says
-// plainly which checks it could not make, and one with a GPU says where
-// the time went.
-//
 //	go run ./cmd/testsummary [go test flags] ./...
 //
-// The compiles are counted from $CONVBENCH_COMPILE_LOG, which the test
-// binaries append to: when it is set, testsummary counts the lines this run
-// appends and keeps the file; when it is not, it gives go test a temporary
-// file (named after the working directory) and removes it afterwards.
-//
-// Its exit status is go test's.
+// After go test's package lines it prints the tests passed, failed and
+// skipped (and whether for want of a GPU or NVRTC), the slowest packages
+// and tests, and the kernels NVRTC compiled, counted from
+// $CONVBENCH_COMPILE_LOG: a file of the caller's, kept, or else a
+// temporary one, removed afterwards. Its exit status is go test's.
 package main
 
 import (
@@ -43,8 +34,8 @@ func main() {
 	os.Exit(code)
 }
 
-// run runs go test -json with args, the test binaries appending their
-// compiles to log, prints go test's package lines and then the summary to
+// run runs go test -json with args, the test binaries logging their
+// compiles to log, prints go test's package lines and the summary to
 // stdout, and returns the exit status.
 func run(args []string, log compileLog, stdout io.Writer) int {
 	cmd := exec.Command("go", append([]string{"test", "-json"}, args...)...)
@@ -87,11 +78,9 @@ type compileLog struct {
 }
 
 // openCompileLog returns the compile log named by path, from its current
-// end, or when path is empty testsummary's own, which close removes. Its own
-// has the same name on every run from the same directory, since go test
-// caches a package's result under the values of the environment variables
-// its tests read (cudabind/nvrtc's tests read this one): a new name each
-// run would rerun them each time.
+// end, or when path is empty testsummary's own, which close removes. Its
+// own is named after the working directory, so that go test, which keys
+// its cache on the environment the tests read, keeps caching.
 func openCompileLog(path string) (compileLog, error) {
 	own := path == ""
 	if own {
@@ -120,8 +109,7 @@ func openCompileLog(path string) (compileLog, error) {
 	return compileLog{path: abs, start: start, temporary: own}, nil
 }
 
-// readInto adds the compiles logged since the log was opened to s. A log
-// that no test binary wrote is no compiles.
+// readInto adds the compiles logged since the log was opened to s.
 func (l compileLog) readInto(s *testsum.Summary) error {
 	f, err := os.Open(l.path)
 	if os.IsNotExist(err) {

@@ -1,9 +1,5 @@
 // Package allvariants registers every variant family with convolve when
-// imported blank: refimpl, gpu/variants (on hosts without a GPU too),
-// gpu/auto and gpu/gpuslab. Every command that resolves variants by name,
-// and the benchmark binary, imports it, so that they know the same names;
-// package names lists them, and each importer's test checks its registry
-// against the list.
+// imported blank; package names lists the names it registers.
 //
 //	import _ "github.com/convbench/convbench/internal/allvariants"
 package allvariants

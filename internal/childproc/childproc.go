@@ -1,15 +1,13 @@
 // Package childproc runs the child processes that keep a fault from ending a run.
 //
-// A fault is a crash, a sticky CUDA error or a hang; the children are the
-// sweep's test binary, the proofs of user kernels, the tuner's jobs and
-// the conformance suite's reruns of one case. A [Child] starts its
-// command, hands what the command writes to the caller line by line, and
-// ends it at its time limit, or where the caller stops it: at a line that
-// names a sticky error, after which the child's device is of no more use.
-// [Quote] writes the command that reproduces a fault alone.
+// A fault is a crash, a sticky CUDA error or a hang. A [Child] starts its
+// command, hands its output to the caller line by line, and ends it at
+// its time limit or where the caller stops it. [Quote] writes the command
+// that reproduces a fault alone.
 package childproc
 
 import (
+	"cmp"
 	"os/exec"
 	"strings"
 	"sync"
@@ -27,29 +25,22 @@ type Child struct {
 	// before it is ended as hung (TimedOut); Arm sets another limit.
 	Limit time.Duration
 	// Quit, at the limit, sends the child QuitSignal first, so that it
-	// says where it was (a Go program prints its goroutines' stacks), and
-	// ends it Grace later if it still runs; without it the child is ended
-	// at once.
+	// says where it was, and ends it Grace later if it still runs.
 	Quit bool
 	// Grace is how long, once the child has exited or been sent
-	// QuitSignal, Run waits for it and its output before it ends them;
-	// 0 is DefaultGrace.
+	// QuitSignal, Run waits for it and its output; 0 is DefaultGrace.
 	Grace time.Duration
 	// Group starts the child in a process group of its own and ends the
-	// whole group, so that what the child started ends with it. A child
-	// that is itself run under a group (the proofs in the sweep's
-	// binary) leaves it unset, so that ending its parent's group ends it.
+	// whole group, so that what the child started ends with it.
 	Group bool
-	// Stdout, when set, takes each line the child writes on its
-	// standard output, its newline included (the last may lack one); the
-	// slice is valid during the call only. Once the child is stopped, by
-	// Stop or at its limit, it takes no more lines, except, at the limit
-	// with Quit, the child's own report.
+	// Stdout, when set, takes each line of the standard output, its
+	// newline included (the last may lack one), valid during the call
+	// only. Once the child is stopped it takes no more lines, except, at
+	// the limit with Quit, the child's own report.
 	Stdout func(line []byte)
-	// Stderr, when set, takes the lines of the standard error as Stdout
-	// does those of the output, also once the child is stopped. When it
-	// is nil and the command has no Stderr of its own, the standard error
-	// joins the output, in order, and Stdout takes both. Stdout and Stderr
+	// Stderr, when set, takes the lines of the standard error, also once
+	// the child is stopped. When it is nil and the command has no Stderr
+	// of its own, the standard error joins the output. Stdout and Stderr
 	// are called one at a time.
 	Stderr func(line []byte)
 
@@ -66,9 +57,8 @@ type Child struct {
 	lineMu sync.Mutex // one handler call at a time
 }
 
-// Run starts cmd, a command not yet started, and waits for it and its
-// output. The error is cmd.Wait's: that of a killed child when it was
-// stopped.
+// Run starts cmd and waits for it and its output. The error is
+// cmd.Wait's.
 func (c *Child) Run(cmd *exec.Cmd) error {
 	var out, errs *lineWriter
 	if c.Stdout != nil {
@@ -101,10 +91,7 @@ func (c *Child) Run(cmd *exec.Cmd) error {
 	}
 	c.mu.Lock()
 	c.done = true
-	c.gen++
-	if c.timer != nil {
-		c.timer.Stop()
-	}
+	c.arm(0)
 	c.mu.Unlock()
 	for _, w := range []*lineWriter{out, errs} {
 		if w != nil {
@@ -115,8 +102,8 @@ func (c *Child) Run(cmd *exec.Cmd) error {
 }
 
 // Arm replaces the child's time limit with d from now (none when d is
-// not positive): a child that shows progress has its limit restarted. It
-// reports false, and does nothing, once the child is stopped or done.
+// not positive). It reports false, and does nothing, once the child is
+// stopped or done.
 func (c *Child) Arm(d time.Duration) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -127,9 +114,8 @@ func (c *Child) Arm(d time.Duration) bool {
 	return true
 }
 
-// Stop ends the child at once (its group, with Group): what it writes on
-// its output after that is dropped. It does nothing once Run has
-// returned.
+// Stop ends the child at once; what it writes on its output after that
+// is dropped. It does nothing once Run has returned.
 func (c *Child) Stop() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -147,17 +133,13 @@ func (c *Child) TimedOut() bool {
 	return c.timedOut
 }
 
-// Why says why the child died, from the lines of its standard error (with
-// its output, where they join): the first line of the Go runtime's report
-// of an abnormal end (IsDeath), else the last line that is not empty, cut
-// to 300 bytes; "" when it wrote none.
+// Why says why the child died, from the lines of its standard error: the
+// first line of the Go runtime's report of an abnormal end (IsDeath),
+// else the last line that is not empty, cut to 300 bytes.
 func (c *Child) Why() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.death
-	if s == "" {
-		s = c.last
-	}
+	s := cmp.Or(c.death, c.last)
 	if len(s) > 300 {
 		s = s[:300] + "..."
 	}
@@ -214,8 +196,7 @@ func (c *Child) kill() {
 	}
 }
 
-// dropping reports whether the child's output is no longer read: it was
-// stopped, and not at its limit with Quit.
+// dropping reports whether the child's output is no longer read.
 func (c *Child) dropping() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -237,7 +218,7 @@ func (c *Child) tell(line []byte) {
 }
 
 // Quote joins args into a command line for a POSIX shell, quoting the
-// arguments that need it, so that a reproduce command can be pasted.
+// arguments that need it.
 func Quote(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {

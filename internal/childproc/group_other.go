@@ -7,8 +7,7 @@ import (
 	"os/exec"
 )
 
-// QuitSignal is what a Child with Quit is sent at its limit: where there
-// is no SIGQUIT, a kill, and no stacks.
+// QuitSignal is what a Child with Quit is sent at its limit.
 var QuitSignal os.Signal = os.Kill
 
 // setGroup does nothing where there are no process groups.

@@ -8,12 +8,10 @@ import (
 	"syscall"
 )
 
-// QuitSignal is what a Child with Quit is sent at its limit: SIGQUIT,
-// on which a Go program prints every goroutine's stack as it exits.
+// QuitSignal is what a Child with Quit is sent at its limit.
 var QuitSignal os.Signal = syscall.SIGQUIT
 
-// setGroup makes cmd start in a process group of its own, so that
-// killGroup ends whatever it started too.
+// setGroup makes cmd start in a process group of its own.
 func setGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}

@@ -51,8 +51,6 @@ func (w *lineWriter) take(line []byte) {
 	w.each(line)
 }
 
-// deathLine matches the first line of what the Go runtime prints when a
-// process ends abnormally: a panic, a fatal error, a signal.
 var deathLine = regexp.MustCompile(`^(panic: |fatal error: |SIG[A-Z]+: |unexpected fault address )`)
 
 // IsDeath reports whether line (trimmed) begins the Go runtime's report

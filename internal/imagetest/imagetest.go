@@ -1,7 +1,4 @@
 // Package imagetest makes and compares images for the tests of the variants.
-//
-// It draws random inputs and filters, poisons outputs and compares
-// images bit for bit.
 package imagetest
 
 import (
@@ -16,21 +13,14 @@ import (
 type Values int
 
 const (
-	// Mixed: float32 values of both signs and mixed magnitude (normal,
-	// scaled by 100), the whole uint8 and int16 ranges.
-	Mixed Values = iota
-	// NonZero: float32 values of magnitude in [1/64, 100] and either
-	// sign, uint8 and int16 values other than zero, so that a missed or
-	// doubled term always shows.
-	NonZero
-	// NonFinite: Mixed with about one float32 element in 50 NaN or an
-	// infinity of either sign.
-	NonFinite
+	Mixed     Values = iota // float32 normal scaled by 100; the whole uint8 and int16 ranges
+	NonZero                 // float32 of magnitude in [1/64, 100], either sign; no zero uint8 or int16
+	NonFinite               // Mixed with about one float32 in 50 NaN or an infinity
 )
 
 // Random allocates an image of geometry g and fills every element, row
 // padding included, with values drawn from r as v says. It panics on an
-// invalid geometry, which is a fault of the test.
+// invalid geometry.
 func Random(r *rand.Rand, g convolve.Geometry, v Values) *convolve.Image {
 	im, err := convolve.NewImage(g)
 	if err != nil {
@@ -66,7 +56,7 @@ func Random(r *rand.Rand, g convolve.Geometry, v Values) *convolve.Image {
 }
 
 // Weight returns a float32 of magnitude in [1/64, 1] and either sign
-// drawn from r: never zero, so that a missed or doubled term shows.
+// drawn from r.
 func Weight(r *rand.Rand) float32 {
 	w := float32(1.0/64 + r.Float64()*(1-1.0/64))
 	if r.IntN(2) == 0 {
@@ -75,8 +65,7 @@ func Weight(r *rand.Rand) float32 {
 	return w
 }
 
-// RandomFilter returns a kw x kh filter of weights drawn from r (Weight):
-// not separable, but for chance or a side of 1.
+// RandomFilter returns a kw x kh filter of weights drawn from r (Weight).
 func RandomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
 	w := make([]float32, kw*kh)
 	for i := range w {
@@ -86,8 +75,7 @@ func RandomFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
 }
 
 // SeparableFilter returns the kw x kh outer product of a column and a row
-// of weights drawn from r (Weight), each product rounded to float32: rank
-// one within float32 rounding, as convolve.Filter.Separable takes it.
+// of weights drawn from r (Weight), each product rounded to float32.
 func SeparableFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
 	row, col := make([]float64, kw), make([]float64, kh)
 	for i := range row {
@@ -110,8 +98,7 @@ func SeparableFilter(r *rand.Rand, kw, kh int) *convolve.Filter {
 var PoisonF32 = math.Float32frombits(0x7fc0dead)
 
 // Poison fills every element of im, row padding included, with a value
-// no plan computes (PoisonF32, 0xa5 for uint8, -0x5a5b for int16), so
-// that an element left unwritten shows.
+// no plan computes (PoisonF32, 0xa5 for uint8, -0x5a5b for int16).
 func Poison(im *convolve.Image) {
 	for i := range im.F32 {
 		im.F32[i] = PoisonF32

@@ -1,9 +1,5 @@
-// Package median gives the median of a set of values as benchstat does.
-//
-// The value is benchmath's (golang.org/x/perf/benchmath): the centre of
-// its distribution-free summary, the middle value or the mean of the
-// middle two. The tuner and the fleet's comparison use it, so that their
-// medians are those the report and benchstat print.
+// Package median gives the median of a set of values as benchstat does
+// (golang.org/x/perf/benchmath).
 package median
 
 import (

@@ -1,10 +1,4 @@
 // Package modroot finds the repository root, the directory of go.mod, and the packages under it.
-//
-// The root is the nearest directory at or above a starting one that holds
-// a go.mod file, so that it is found the same way in a git checkout, in a
-// copy of the tree without git (a GPU host's) and in a fleet task's tree,
-// which has a go.mod of its own. The tests that check the module's
-// imports walk its packages with Packages.
 package modroot
 
 import (
@@ -61,17 +55,15 @@ func modulePath(f *os.File) string {
 }
 
 // A Package is a package of the module: its directory relative to the
-// root, with slashes ("." for the root), and what go/build reads of it
-// for this platform (its non-test files and their imports).
+// root, with slashes ("." for the root), and what go/build reads of it.
 type Package struct {
 	Rel string
 	*build.Package
 }
 
-// Packages returns the packages of the module rooted at root, in the
-// order of a walk of its tree: the directories that hold Go files, as
-// the go command finds them, leaving out those whose name begins with
-// "." or "_", testdata and other modules.
+// Packages returns the packages of the module rooted at root in walk
+// order, leaving out directories whose name begins with "." or "_",
+// testdata and other modules.
 func Packages(root string) ([]Package, error) {
 	var ps []Package
 	err := filepath.WalkDir(root, func(dir string, d fs.DirEntry, err error) error {

@@ -1,12 +1,9 @@
-// Package testsum counts and summarises test results: how many tests
-// passed, failed and skipped, why they skipped (for want of a GPU, of
-// NVRTC, or another reason), the slowest packages and top-level tests, and
-// the NVRTC compiles the test binaries logged.
+// Package testsum counts and summarises test results: passes, failures,
+// skips by reason (no GPU, no NVRTC, other), the slowest packages and
+// top-level tests, and the NVRTC compiles the test binaries logged.
 //
-// It reads go test -json events (ReadJSON), or the -test.v output of one
-// test binary run alone (ReadVerbose), as GPU hosts without Go run them.
-// cmd/testsummary prints its summary after go test; the GPU-host runner
-// (cmd/gpurun) after the prebuilt test binaries.
+// It reads go test -json events (ReadJSON) or the -test.v output of one
+// test binary run alone (ReadVerbose).
 package testsum
 
 import (
@@ -15,9 +12,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 )
 
 // Event is one line of go test -json (cmd/test2json's TestEvent).
@@ -43,8 +42,8 @@ const (
 	topCompilers = 5
 )
 
-// Summary counts test outcomes from go test -json events. Package result
-// lines and the output of failing tests are echoed as go test prints them.
+// Summary counts test outcomes from go test -json events, echoing package
+// result lines and the output of failing tests.
 type Summary struct {
 	w              io.Writer
 	passed, failed int
@@ -83,7 +82,6 @@ func (s *Summary) ReadJSON(r io.Reader) error {
 		line := sc.Bytes()
 		var e Event
 		if err := json.Unmarshal(line, &e); err != nil || e.Action == "" {
-			// Build failures and other non-JSON output pass through.
 			fmt.Fprintln(s.w, string(line))
 			continue
 		}
@@ -98,13 +96,11 @@ func (s *Summary) Add(e Event) {
 	key := e.Package + " " + e.Test
 	switch e.Action {
 	case "output":
-		if e.Test == "" {
-			// Package-level output: the ok/FAIL/? lines and anything a
-			// package printed outside a test.
+		if e.Test == "" { // the ok/FAIL/? lines and output outside a test
 			if e.Output != "PASS\n" && !strings.HasPrefix(e.Output, "=== ") {
 				fmt.Fprint(s.w, e.Output)
 			}
-			if isCachedResult(e.Output) {
+			if strings.HasPrefix(e.Output, "ok ") && strings.Contains(e.Output, "\t(cached)") {
 				s.cached[e.Package] = true
 			}
 			return
@@ -132,18 +128,9 @@ func (s *Summary) Add(e Event) {
 	}
 }
 
-// isCachedResult reports whether a package-level output line is go test's
-// "ok <package> (cached)": the tests did not run, and their times are an
-// earlier run's.
-func isCachedResult(output string) bool {
-	return strings.HasPrefix(output, "ok ") && strings.Contains(output, "\t(cached)")
-}
-
 // recordTime keeps the elapsed time of a package or of a top-level test
-// that passed or failed. Subtests, named parent/sub, are not listed, but a
-// top-level test counts as long as its longest subtest: one whose subtests
-// run in parallel reports only its own time, often none, and its result
-// may come before theirs.
+// that passed or failed. A top-level test counts as long as its longest
+// subtest: one whose subtests run in parallel reports only its own time.
 func (s *Summary) recordTime(e Event) {
 	if e.Test == "" {
 		s.packageTimes = append(s.packageTimes, timing{pkg: e.Package, secs: e.Elapsed})
@@ -178,9 +165,9 @@ func skipReason(output []string) string {
 	return needOther
 }
 
-// Print writes the summary: the tests passed, failed and skipped (and why
-// skipped), whether the NVRTC compile checks ran, the failed tests, the
-// slowest packages and tests, and the kernels compiled.
+// Print writes the summary: the counts, whether the NVRTC compile checks
+// ran, the failed tests, the slowest packages and tests, and the kernels
+// compiled.
 func (s *Summary) Print(w io.Writer) {
 	total := s.skippedTotal()
 	fmt.Fprintf(w, "\ntests: %d passed, %d failed, %d skipped", s.passed, s.failed, total)
@@ -194,8 +181,6 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
 	}
 	fmt.Fprintln(w)
-	// The tests that need NVRTC but no driver (the kernel compile checks)
-	// skip with an NVRTC reason when it is missing.
 	if n := s.skipped[needNVRTC]; n > 0 {
 		fmt.Fprintf(w, "NVRTC kernel compile checks: skipped (%d tests need NVRTC, which this machine lacks)\n", n)
 	} else {
@@ -226,16 +211,14 @@ func (s *Summary) printSlowest(w io.Writer) {
 	}
 	fmt.Fprintf(w, "slowest packages%s:%s\n", note, noneIfEmpty(len(packages)))
 	for _, t := range packages {
-		fmt.Fprintf(w, "  %s  %s\n", seconds(t.secs), t.pkg)
+		fmt.Fprintf(w, "  %7.2fs  %s\n", t.secs, t.pkg)
 	}
 	fmt.Fprintf(w, "slowest tests:%s\n", noneIfEmpty(len(tests)))
-	width := 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, t := range tests {
-		width = max(width, len(shortName(t.pkg)))
+		fmt.Fprintf(tw, "  %7.2fs  %s\t%s\n", t.secs, t.pkg[strings.LastIndex(t.pkg, "/")+1:], t.test)
 	}
-	for _, t := range tests {
-		fmt.Fprintf(w, "  %s  %-*s  %s\n", seconds(t.secs), width, shortName(t.pkg), t.test)
-	}
+	tw.Flush()
 }
 
 // noneIfEmpty is what follows a list's heading: " none" for an empty list.
@@ -261,18 +244,6 @@ func slowest(times []timing, cached map[string]bool, n int) []timing {
 	return kept[:min(n, len(kept))]
 }
 
-// shortName is an import path's last element: the name go test gives the
-// package's test binary, and the program the compile log names.
-func shortName(importPath string) string {
-	return importPath[strings.LastIndex(importPath, "/")+1:]
-}
-
-// seconds formats a duration in seconds in a fixed width, so that lists of
-// them line up.
-func seconds(secs float64) string {
-	return fmt.Sprintf("%7.2fs", secs)
-}
-
 // compileTotal counts NVRTC compiles and the seconds they took.
 type compileTotal struct {
 	count, failed int
@@ -290,20 +261,17 @@ func (t *compileTotal) add(c compile) {
 // compileTotals counts NVRTC compiles overall and by program.
 type compileTotals struct {
 	compileTotal
-	byProgram map[string]*compileTotal
+	byProgram map[string]compileTotal
 }
 
 func (t *compileTotals) add(c compile) {
 	t.compileTotal.add(c)
 	if t.byProgram == nil {
-		t.byProgram = map[string]*compileTotal{}
+		t.byProgram = map[string]compileTotal{}
 	}
 	p := t.byProgram[c.program]
-	if p == nil {
-		p = &compileTotal{}
-		t.byProgram[c.program] = p
-	}
 	p.add(c)
+	t.byProgram[c.program] = p
 }
 
 // compile is one line of the compile log ($CONVBENCH_COMPILE_LOG).
@@ -341,29 +309,21 @@ func (s *Summary) ReadCompiles(r io.Reader) error {
 }
 
 // print prints how many kernels were compiled and for how long, in all
-// and for the programs (test binaries, named after their packages) that
-// compiled longest.
+// and for the programs that compiled longest.
 func (t *compileTotals) print(w io.Writer) {
 	if t.count == 0 {
 		fmt.Fprintln(w, "kernels compiled: none (no NVRTC on this host, or every kernel came from the cache)")
 		return
 	}
 	fmt.Fprintf(w, "kernels compiled: %s\n", t.compileTotal)
-	programs := make([]string, 0, len(t.byProgram))
-	for p := range t.byProgram {
-		programs = append(programs, p)
-	}
-	slices.SortFunc(programs, func(a, b string) int {
+	programs := slices.SortedFunc(maps.Keys(t.byProgram), func(a, b string) int {
 		return cmp.Or(cmp.Compare(t.byProgram[b].secs, t.byProgram[a].secs), cmp.Compare(a, b))
 	})
-	programs = programs[:min(topCompilers, len(programs))]
-	width := 0
-	for _, p := range programs {
-		width = max(width, len(p))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range programs[:min(topCompilers, len(programs))] {
+		fmt.Fprintf(tw, "  %s\t%s\n", p, t.byProgram[p])
 	}
-	for _, p := range programs {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, p, t.byProgram[p])
-	}
+	tw.Flush()
 }
 
 // String is "N in S s", with the failed compiles when there were any.
@@ -383,7 +343,7 @@ func (s *Summary) Counts() (passed, failed, skipped int) {
 
 func (s *Summary) skippedTotal() int {
 	total := 0
-	for _, n := range s.skipped {
+	for n := range maps.Values(s.skipped) {
 		total += n
 	}
 	return total

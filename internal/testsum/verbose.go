@@ -3,25 +3,22 @@ package testsum
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // ReadVerbose adds what one test binary of package pkg printed with
 // -test.v, run alone in secs seconds; failed says the binary exited with
-// an error. Each "--- PASS", "--- FAIL" and "--- SKIP" line, at any
-// indentation, is a test's result; the other lines are the output of the
-// test named by the last "=== RUN", "=== CONT" or "=== NAME" line, or by
-// the result line just above them (a test's log printed after its
-// result), and say why a skipped test skipped. A binary that failed with
-// no test failing (a panic, its time limit) counts one failure.
+// an error. Indented lines are the output of the test named by the last
+// "=== RUN", "=== CONT" or "=== NAME" line or result line. A binary that
+// failed with no test failing counts one failure.
 func (s *Summary) ReadVerbose(pkg string, r io.Reader, secs float64, failed bool) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	current := ""
 	failures := s.failed
-	// A result is added once the lines below it, its log when the
-	// binary prints that after the result, are in.
+	// A result is added once its log, which may follow it, is in.
 	var pending *Event
 	flush := func() {
 		if pending != nil {
@@ -63,11 +60,8 @@ func (s *Summary) ReadVerbose(pkg string, r io.Reader, secs float64, failed bool
 // "=== NAME  Name": the test whose output follows.
 func verboseMarker(line string) (name string, ok bool) {
 	rest, ok := strings.CutPrefix(line, "=== ")
-	if !ok {
-		return "", false
-	}
 	f := strings.Fields(rest)
-	if len(f) != 2 || (f[0] != "RUN" && f[0] != "CONT" && f[0] != "NAME") {
+	if !ok || len(f) != 2 || !slices.Contains([]string{"RUN", "CONT", "NAME"}, f[0]) {
 		return "", false
 	}
 	return f[1], true

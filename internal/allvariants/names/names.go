@@ -1,11 +1,8 @@
 // Package names lists the variant names that package allvariants registers.
 //
-// A command's test checks its own registry against the list with
-// [Test]. It takes the list from here rather than from importing
-// allvariants, which would register every family in the test binary and
-// hide an import the command lacks. The list is names.txt, one name a
-// line; this package's test keeps it equal to what allvariants registers,
-// and under -update rewrites it.
+// The list is names.txt, kept equal to what allvariants registers by
+// this package's test, which rewrites it under -update. A command's test
+// checks its registry against it with [Test].
 package names
 
 import (
@@ -38,9 +35,7 @@ func Registered() []string {
 }
 
 // Test fails t unless registered holds the names of All and no other
-// (Check). A command's test calls it with the Registered of a variable
-// of its package, which initialises before the package's init functions
-// register any stand-in.
+// (Check).
 func Test(t testing.TB, registered []string) {
 	t.Helper()
 	if err := Check(registered); err != nil {
@@ -52,17 +47,8 @@ func Test(t testing.TB, registered []string) {
 // otherwise an error naming the missing names and the extra ones.
 func Check(got []string) error {
 	want := All()
-	var missing, extra []string
-	for _, n := range want {
-		if !slices.Contains(got, n) {
-			missing = append(missing, n)
-		}
-	}
-	for _, n := range got {
-		if !slices.Contains(want, n) {
-			extra = append(extra, n)
-		}
-	}
+	missing := slices.DeleteFunc(All(), func(n string) bool { return slices.Contains(got, n) })
+	extra := slices.DeleteFunc(slices.Clone(got), func(n string) bool { return slices.Contains(want, n) })
 	var msgs []string
 	if len(missing) > 0 {
 		msgs = append(msgs, fmt.Sprintf("%d of the %d variants package allvariants registers are not registered (%s): import _ %q",

@@ -16,31 +16,19 @@ import (
 	"github.com/convbench/convbench/tune"
 )
 
-// The child side of the command. The command runs each job in a child
-// process of its own executable, with the environment variable
-// childEnvVar set and the flags of that job alone (jobArgs); the child
-// writes what it does on its stdout, one JSON childEvent a line, which
-// the command watches (isolate.go). A child in mode childDevice reports
-// the GPU and exits; one in mode childJob reads a childInput on its
-// stdin and tunes its one job.
+// The child side of the command: a child runs with childEnvVar set to
+// its mode and the flags of one job (jobArgs), and writes one JSON
+// childEvent a line on its stdout, which the command watches (isolate.go).
 
-// childEnvVar names the environment variable that makes the command a
-// child of the tune command; its value is the child's mode.
-const childEnvVar = "CONVBENCH_TUNE_CHILD"
-
-// exitSticky is the exit status of a child that stopped at a candidate's
-// sticky CUDA error.
-const exitSticky = 3
-
-// Modes of a child.
 const (
-	childDevice = "device" // report the GPU (the command itself never opens it)
-	childJob    = "job"    // tune the one job the flags select
+	childEnvVar = "CONVBENCH_TUNE_CHILD" // makes the command a child; its value is the mode
+	exitSticky  = 3                      // exit status at a candidate's sticky CUDA error
+
+	childDevice = "device" // mode: report the GPU and exit
+	childJob    = "job"    // mode: read a childInput on stdin and tune the one job
 )
 
-// childInput is what the command gives a child tuning a job, on its
-// stdin: the search's time budget and seeds, and the candidates earlier
-// children of the job tried before one of them ended their process.
+// childInput is what the command gives a child tuning a job on its stdin.
 type childInput struct {
 	Time   time.Duration      `json:"time,omitempty"`   // tune.Options.Time
 	Seeds  []tuning.Candidate `json:"seeds,omitempty"`  // tune.Options.Seeds, as candidates
@@ -49,24 +37,16 @@ type childInput struct {
 
 // childEvent is one line of a child's stdout: one field is set.
 type childEvent struct {
-	// Device is the GPU the child opened, its first line.
-	Device *deviceInfo `json:"device,omitempty"`
-	// Compiling is the number of plans whose kernels the child is about
-	// to compile ahead for the batch of candidates the search tries next
-	// (tune.Options.Warm); Compiled counts those done so far.
-	Compiling int `json:"compiling,omitempty"`
-	Compiled  int `json:"compiled,omitempty"`
-	// Trying is the setting the search is about to verify and time, as
-	// a candidate without a status.
-	Trying *tuning.Candidate `json:"trying,omitempty"`
-	// Tried is a candidate verified and timed, with its status.
-	Tried *tuning.Candidate `json:"tried,omitempty"`
-	// End is the search's end, the child's last line.
-	End *childEnd `json:"end,omitempty"`
+	Device    *deviceInfo       `json:"device,omitempty"`    // the GPU, the first line
+	Compiling int               `json:"compiling,omitempty"` // plans about to be compiled ahead (tune.Options.Warm)
+	Compiled  int               `json:"compiled,omitempty"`  // of those, the ones done so far
+	Trying    *tuning.Candidate `json:"trying,omitempty"`    // the setting about to be tried, without a status
+	Tried     *tuning.Candidate `json:"tried,omitempty"`     // a candidate tried, with its status
+	End       *childEnd         `json:"end,omitempty"`       // the search's end, the last line
 }
 
 // childEnd is how a child's search ended: its entry (when it tried a
-// candidate at least) and its error (tune.Tune's).
+// candidate at least) and tune.Tune's error.
 type childEnd struct {
 	Entry *tuning.Entry `json:"entry,omitempty"`
 	Error string        `json:"error,omitempty"`
@@ -81,19 +61,17 @@ type deviceInfo struct {
 }
 
 // gpuHost is what a child, or a run with -setting, uses of this host's
-// GPU: its description and a way to compile a batch of kernels ahead.
+// GPU: its description and warm, which compiles the kernels of v's plans
+// of the problems under the configurations, calling progress after each.
 type gpuHost struct {
 	info deviceInfo
-	// warm compiles the kernels of v's plans of the problems under the
-	// configurations, calling progress after each.
 	warm func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config, progress func(done, total int))
 }
 
 // openGPU opens this host's GPU; the tests put a stand-in in its place.
 var openGPU = openCUDA
 
-// openCUDA opens device 0 through cudabind; kernels are compiled ahead
-// on all cores (variants.Warm).
+// openCUDA opens device 0; kernels are compiled ahead on all cores.
 func openCUDA() (gpuHost, error) {
 	dev, err := cudabind.Default()
 	if err != nil {
@@ -122,28 +100,10 @@ func tuneOptions(o options, lim convolve.DeviceLimits, stderr io.Writer) tune.Op
 	return opts
 }
 
-// eventWriter writes a child's events, one JSON line each, whole.
-type eventWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (ew *eventWriter) write(ev childEvent) {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		panic(err) // the events hold nothing json cannot write
-	}
-	ew.mu.Lock()
-	defer ew.mu.Unlock()
-	ew.w.Write(append(b, '\n'))
-}
-
 // runChild is the command as a child in mode: it opens the GPU and
-// reports it and, in mode childJob, tunes its one job with the input on
-// stdin, reporting each batch of kernels compiled ahead, each candidate
-// before and after it is tried, and the search's end. It stops at once,
-// exiting with exitSticky, after reporting a candidate whose error names
-// a sticky CUDA error. It returns the exit status.
+// reports it and, in mode childJob, tunes its one job, reporting its
+// progress as events. It exits with exitSticky right after reporting a
+// candidate whose error names a sticky CUDA error.
 func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stderr io.Writer) int {
 	if mode != childDevice && mode != childJob {
 		fmt.Fprintf(stderr, "tune: %s=%q: want %s or %s\n", childEnvVar, mode, childDevice, childJob)
@@ -165,12 +125,20 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "tune: needs a GPU:", err)
 		return 1
 	}
-	ew := &eventWriter{w: stdout}
-	ew.write(childEvent{Device: &g.info})
+	var mu sync.Mutex
+	write := func(ev childEvent) { // one whole JSON line each
+		b, err := json.Marshal(ev)
+		if err != nil {
+			panic(err) // the events hold nothing json cannot write
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		stdout.Write(append(b, '\n'))
+	}
+	write(childEvent{Device: &g.info})
 	if mode == childDevice {
 		return 0
 	}
-	j := jobs[0]
 	opts := tuneOptions(o, g.info.Limits, stderr)
 	opts.Time, opts.Resume = in.Time, in.Resume
 	for _, c := range in.Seeds {
@@ -182,23 +150,20 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 		opts.Seeds = append(opts.Seeds, st)
 	}
 	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
-		ew.write(childEvent{Compiling: len(ps)})
-		g.warm(v, ps, cfgs, func(done, _ int) { ew.write(childEvent{Compiled: done}) })
+		write(childEvent{Compiling: len(ps)})
+		g.warm(v, ps, cfgs, func(done, _ int) { write(childEvent{Compiled: done}) })
 	}
 	opts.Trying = func(pt convolve.Setting) {
 		c := tuning.CandidateOf(pt)
-		ew.write(childEvent{Trying: &c})
+		write(childEvent{Trying: &c})
 	}
 	opts.Tried = func(c tuning.Candidate) {
-		ew.write(childEvent{Tried: &c})
+		write(childEvent{Tried: &c})
 		if cudabind.MentionsSticky(c.Error) {
-			// The device is unusable in this process: every candidate
-			// after this one would fail with the same error. The
-			// command, which has the line, goes on in a new child.
-			os.Exit(exitSticky)
+			os.Exit(exitSticky) // the device is unusable in this process
 		}
 	}
-	e, err := tune.Tune(j.v, j.class, opts)
+	e, err := tune.Tune(jobs[0].v, jobs[0].class, opts)
 	end := &childEnd{}
 	if len(e.Candidates) > 0 {
 		end.Entry = &e
@@ -206,6 +171,6 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 	if err != nil {
 		end.Error = err.Error()
 	}
-	ew.write(childEvent{End: end})
+	write(childEvent{End: end})
 	return 0
 }

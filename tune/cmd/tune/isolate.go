@@ -18,37 +18,21 @@ import (
 	"github.com/convbench/convbench/tables/tuning"
 )
 
-// Isolation by process. A candidate that faults with a sticky CUDA error
-// (an illegal address, a trap) leaves the device unusable in its
-// process: every later candidate and class would fail with the same
-// error. One that never ends hangs its process for good (a data-centre
-// GPU has no display watchdog). So the command never opens the GPU
-// itself: it runs each job (variant and class) in a child process of its
-// own executable (child.go) and watches it. A child whose candidate
-// reports a sticky CUDA error, that dies while trying a candidate, or
-// that goes -case-timeout without a sign of progress is killed (its
-// whole process group); the candidate under way is recorded as crashed
-// or hung, with what happened and the command that tries it alone, and
-// the job starts again in a new child that takes the candidates already
-// tried as they were (tune.Options.Resume), so that no candidate runs
-// twice and the search goes on without the faulting one. A child that
-// ends without finishing its search with no candidate under way fails
-// its job alone, unless it had tried a candidate since it started, when
-// the job gets one more child. The other jobs run in children of their
-// own whatever became of one.
+// Isolation by process: a candidate that faults with a sticky CUDA error
+// leaves the device unusable in its process, and one that never ends
+// hangs it. So the command never opens the GPU itself: it runs each job
+// in a child process of its own executable (child.go) and watches it. A
+// child whose candidate reports a sticky error, that dies, or that goes
+// -case-timeout without a sign of progress is killed with its process
+// group; the candidate under way is recorded as crashed or hung, and the
+// job starts again in a new child that resumes from the candidates
+// already tried (tune.Options.Resume), so that no candidate runs twice.
 
 // DefaultCaseTimeout is the default of -case-timeout, the longest a
 // child may go without a sign of progress: the time limit of one
-// candidate (its plans, its verification on -verify problems and its
-// timing: a warm-up run and -samples samples), of compiling one kernel
-// ahead of a batch, and of a child's start. The largest candidate, a
-// dense 21x21 filter on the huge class's 8192x8192 image, plans in under
-// a second from the compile cache (a few seconds cold), makes and
-// uploads its input in about a second, and runs its 1+7 timed batches
-// of at least 1 ms each in well under a second even at 100 ms a run;
-// verification on three images of at most 320x220 takes a fraction of a
-// second. 2 minutes leaves room for a slow cold compile and many more
-// samples; a search with far more samples sets a longer -case-timeout.
+// candidate, of compiling one kernel ahead and of a child's start. The
+// largest candidate (21x21 on the huge class) plans, verifies and times
+// in a few seconds; 2 minutes leaves room for a slow cold compile.
 const DefaultCaseTimeout = 2 * time.Minute
 
 // fault is a candidate, or a job with no candidate under way, that
@@ -61,8 +45,7 @@ type fault struct {
 	Repro   string // the command that reproduces it alone
 }
 
-// String is how the command reports f: what, where, why, and the
-// command that reproduces it.
+// String is how the command reports f.
 func (f fault) String() string {
 	where := f.Job
 	if f.Setting != "" {
@@ -80,9 +63,8 @@ type childRunner struct {
 	stderr io.Writer     // takes the children's stderr and the notes on restarts
 }
 
-// commonArgs are the flags of o that every child, and every reproduce
-// command, gets: those that set how a candidate is verified and timed
-// and how many are tried.
+// commonArgs are the flags of o that every child and every reproduce
+// command gets.
 func commonArgs(o options) []string {
 	args := []string{"-budget", strconv.Itoa(o.budget), "-verify", strconv.Itoa(o.verify),
 		"-samples", strconv.Itoa(o.samples), "-seed", strconv.FormatUint(o.seed, 10)}
@@ -102,20 +84,13 @@ func jobArgs(j job) []string {
 func jobName(j job) string { return j.v.Describe().Name + " " + j.class.String() }
 
 // repro is the command that runs job j alone, or its candidate of
-// setting st alone when st is not "" (-setting): without -budget, which
-// one candidate does not need, and -v.
+// setting st alone when st is not "" (-setting, without -budget): the
+// flag pairs of r.common, without the -v that may follow them.
 func (r *childRunner) repro(j job, st string) string {
 	args := jobArgs(j)
-	for i := 0; i < len(r.common); i++ {
-		switch r.common[i] {
-		case "-v":
-		case "-budget":
-			if st == "" {
-				args = append(args, r.common[i:i+2]...)
-			}
-			i++
-		default:
-			args = append(args, r.common[i])
+	for i := 0; i+1 < len(r.common); i += 2 {
+		if r.common[i] != "-budget" || st == "" {
+			args = append(args, r.common[i:i+2]...)
 		}
 	}
 	if st != "" {
@@ -124,8 +99,7 @@ func (r *childRunner) repro(j job, st string) string {
 	return r.name + " " + childproc.Quote(args)
 }
 
-// device runs a child that reports the GPU, its stderr kept for the
-// error.
+// device runs a child that reports the GPU, its stderr discarded.
 func (r *childRunner) device(j job) (deviceInfo, error) {
 	quiet := *r
 	quiet.stderr = io.Discard
@@ -138,19 +112,14 @@ func (r *childRunner) device(j job) (deviceInfo, error) {
 
 // jobResult is what became of one job.
 type jobResult struct {
-	// entry is the search's entry: set when the search ended, even on
-	// its error (with the candidates tried).
-	entry *tuning.Entry
-	// err is the search's error, or why no child finished it.
-	err error
-	// faults are the candidates (or the job) that ended a child.
-	faults []fault
+	entry  *tuning.Entry // set when the search ended, even on its error
+	err    error         // the search's error, or why no child finished it
+	faults []fault       // the candidates (or the job) that ended a child
 }
 
-// tune tunes job j in children: the search's time budget is budget (0:
-// none) over all its children, its seeds seeds. A candidate that ends a
-// child is recorded as faulted and the job goes on in a new child
-// without it.
+// tune tunes job j in children, within budget (0: none) over all of
+// them, seeded with seeds. A candidate that ends a child is recorded as
+// a fault and the job goes on in a new child without it.
 func (r *childRunner) tune(j job, budget time.Duration, seeds []convolve.Setting) jobResult {
 	var res jobResult
 	in := childInput{}
@@ -190,9 +159,7 @@ func (r *childRunner) tune(j job, budget time.Duration, seeds []convolve.Setting
 			continue
 		}
 		f.Repro = r.repro(j, "")
-		if len(a.tried) == 0 {
-			// No candidate under way, none tried: a new child would do
-			// the same.
+		if len(a.tried) == 0 { // a new child would do the same
 			res.faults = append(res.faults, f)
 			res.err = fmt.Errorf("%s: %s", f.Kind, f.Err)
 			return res
@@ -201,20 +168,10 @@ func (r *childRunner) tune(j job, budget time.Duration, seeds []convolve.Setting
 	}
 }
 
-// attempt is one run of a child.
-type attempt struct {
-	device *deviceInfo
-	tried  []tuning.Candidate // the candidates it tried, in order, but one that crashed it
-	trying *tuning.Candidate  // the candidate under way when it ended
-	end    *childEnd          // the search's end, when it came
-	fault  fault              // what ended it, when end did not come: Kind, Err
-	exit   string             // how it exited
-}
-
 // runChild runs a child in mode for job j with input on its stdin, and
 // watches it: its stderr, and the lines of its stdout that are no event,
 // go to r.stderr.
-func (r *childRunner) runChild(mode string, j job, input []byte) attempt {
+func (r *childRunner) runChild(mode string, j job, input []byte) *childWatch {
 	cmd := exec.Command(r.bin, append(jobArgs(j), r.common...)...)
 	cmd.Env = append(os.Environ(), childEnvVar+"="+mode)
 	cmd.Stdin = bytes.NewReader(input)
@@ -222,33 +179,33 @@ func (r *childRunner) runChild(mode string, j job, input []byte) attempt {
 	c := &childproc.Child{Limit: r.limit, Group: true, Stdout: w.line, Stderr: func(l []byte) { r.stderr.Write(l) }}
 	w.progress = func() { c.Arm(r.limit) }
 	w.stop = c.Stop
-	err := c.Run(cmd)
-	a := attempt{device: w.device, tried: w.tried, trying: w.trying, end: w.end, fault: w.fault, exit: "exit status 0"}
-	if err != nil {
-		a.exit = err.Error()
+	w.exit = "exit status 0"
+	if err := c.Run(cmd); err != nil {
+		w.exit = err.Error()
 	}
 	if why := c.Why(); why != "" {
-		a.exit += ": " + why
+		w.exit += ": " + why
 	}
 	switch {
-	case a.end != nil:
-		a.fault = fault{}
-	case a.fault.Kind != "": // a sticky error
-	case c.TimedOut() && a.trying != nil:
-		a.fault = fault{Kind: tuning.Hang, Err: fmt.Sprintf("still running after %v (-case-timeout): killed its process", r.limit)}
+	case w.end != nil:
+		w.fault = fault{}
+	case w.fault.Kind != "": // a sticky error
+	case c.TimedOut() && w.trying != nil:
+		w.fault = fault{Kind: tuning.Hang, Err: fmt.Sprintf("still running after %v (-case-timeout): killed its process", r.limit)}
 	case c.TimedOut():
-		a.fault = fault{Kind: tuning.Hang, Err: fmt.Sprintf("the child process went %v (-case-timeout) without a sign of progress, no candidate under way (%s): killed it", r.limit, w.phase)}
-	case a.trying != nil:
-		a.fault = fault{Kind: tuning.Crash, Err: "its process died (" + a.exit + ")"}
+		w.fault = fault{Kind: tuning.Hang, Err: fmt.Sprintf("the child process went %v (-case-timeout) without a sign of progress, no candidate under way (%s): killed it", r.limit, w.phase)}
+	case w.trying != nil:
+		w.fault = fault{Kind: tuning.Crash, Err: "its process died (" + w.exit + ")"}
 	default:
-		a.fault = fault{Kind: tuning.Crash, Err: "the child process ended before its search did (" + a.exit + ")"}
+		w.fault = fault{Kind: tuning.Crash, Err: "the child process ended before its search did (" + w.exit + ")"}
 	}
-	return a
+	return w
 }
 
 // childWatch takes a child's stdout: it reads the events, each a sign of
 // progress, forwards any other line to stderr, and stops the child at a
-// candidate's sticky CUDA error.
+// candidate's sticky CUDA error. Once the child has ended it is what
+// became of that run.
 type childWatch struct {
 	stderr   io.Writer
 	progress func() // restarts the child's time limit
@@ -256,10 +213,11 @@ type childWatch struct {
 
 	phase  string // what the child was doing at its last event
 	device *deviceInfo
-	trying *tuning.Candidate
-	tried  []tuning.Candidate
-	end    *childEnd
-	fault  fault // a sticky error's crash
+	trying *tuning.Candidate  // the candidate under way
+	tried  []tuning.Candidate // in order, but one that crashed the child
+	end    *childEnd          // the search's end, when it came
+	fault  fault              // what ended the child when end did not come
+	exit   string             // how the child exited
 }
 
 // line takes one line of the child's stdout.
@@ -282,8 +240,6 @@ func (w *childWatch) line(line []byte) {
 	case ev.Tried != nil:
 		w.trying, w.phase = nil, "after a candidate"
 		if cudabind.MentionsSticky(ev.Tried.Error) {
-			// The device is unusable in the child: the candidates
-			// after this one would fail with the same error.
 			c := *ev.Tried
 			w.trying = &c
 			w.fault = fault{Kind: tuning.Crash, Err: "sticky CUDA error, the device cannot be used again in the process: " + ev.Tried.Error}
@@ -298,7 +254,7 @@ func (w *childWatch) line(line []byte) {
 }
 
 // commandName is how reproduce commands name this command: "go run
-// ./tune/cmd/tune" for a binary go run built, else as it was started.
+// ./tune/cmd/tune" under go run, else os.Args[0].
 func commandName() string {
 	exe := os.Args[0]
 	if strings.Contains(exe, string(os.PathSeparator)+"go-build") {

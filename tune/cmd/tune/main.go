@@ -4,16 +4,12 @@
 //
 //	go run ./tune/cmd/tune -variants gpu-regtile,gpu-tiled,gpu-sepfused -k 3,5,7,11,21 -sizes large -time 165s
 //
-// For each variant and class (element type, K, size class) it runs
+// Each variant and class (element type, K, size class) is tuned by
 // tune.Tune, seeded with the default setting and the table's stored
-// choice, within -budget candidates per class and -time in all; every
-// candidate is verified against the reference before it is timed. Each
-// class is tuned in a child process, so that a candidate that crashes
-// (a sticky CUDA error, a dead process) or hangs (-case-timeout) fails
-// alone, is never chosen, and is named at the end with the command that
-// tries it alone (-setting, which verifies and times one setting in the
-// command's own process and writes no table). It exits 1 when a class
-// failed or a candidate crashed or hung.
+// choice, in a child process of its own: a candidate that crashes or
+// hangs (-case-timeout) fails alone, is never chosen, and is named at the
+// end with the command that tries it alone (-setting). It exits 1 when a
+// class failed or a candidate crashed or hung.
 package main
 
 import (
@@ -46,54 +42,20 @@ type options struct {
 	seed                       uint64
 	out, commit                string
 	verbose                    bool
-	// setting is -setting as given; pt is it parsed.
-	setting string
-	pt      convolve.Setting
+	setting                    string
+	pt                         convolve.Setting // setting parsed
 }
 
-// jobs are the (variant, class) pairs a run tunes.
+// A job is a (variant, class) pair a run tunes.
 type job struct {
 	v     convolve.Variant
 	class tune.Class
 }
 
 // parse reads the command line: the options, checked, and the jobs they
-// select, every variant by every type, filter side and size class.
+// select.
 func parse(args []string, stderr io.Writer) (options, []job, error) {
 	var o options
-	fs := o.flagSet(stderr)
-	if err := fs.Parse(args); err != nil {
-		return o, nil, err
-	}
-	if fs.NArg() > 0 {
-		return o, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	ax, err := o.axes()
-	if err != nil {
-		return o, nil, err
-	}
-	if err := o.checkCounts(); err != nil {
-		return o, nil, err
-	}
-	jobs, err := ax.jobs()
-	if err != nil {
-		return o, nil, err
-	}
-	if o.setting != "" {
-		if len(jobs) != 1 {
-			return o, nil, fmt.Errorf("-setting %q: the other flags select %d variants and classes, want one (a single -variants, -types, -k and -sizes)", o.setting, len(jobs))
-		}
-		pt, err := parseSetting(o.setting, jobs[0].v)
-		if err != nil {
-			return o, nil, err
-		}
-		o.pt = pt
-	}
-	return o, jobs, nil
-}
-
-// flagSet is the command's flag set, writing its flags into o.
-func (o *options) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.variants, "variants", "gpu-regtile,gpu-tiled,gpu-sepfused", "comma-separated variants to tune (each must declare a tuning space)")
@@ -110,23 +72,33 @@ func (o *options) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.verbose, "v", false, "a line per candidate on stderr")
 	fs.DurationVar(&o.caseTimeout, "case-timeout", DefaultCaseTimeout, "time limit of one candidate (its plans, verification and timing; also of compiling one kernel ahead and of a class's start; the default fits the largest class's candidates, seconds each, with room): past it the candidate is a hang, its process is killed and the class goes on in a new one")
 	fs.StringVar(&o.setting, "setting", "", "verify and time this one setting alone (\"block=32x8 rx=4,ry=8\", as the tuner's lines write it, or \"default\") of the one variant and class the other flags select, in this process, and write no table")
-	return fs
+	if err := fs.Parse(args); err != nil {
+		return o, nil, err
+	}
+	if fs.NArg() > 0 {
+		return o, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	jobs, err := o.jobs()
+	if err != nil {
+		return o, nil, err
+	}
+	if o.setting != "" {
+		if len(jobs) != 1 {
+			return o, nil, fmt.Errorf("-setting %q: the other flags select %d variants and classes, want one (a single -variants, -types, -k and -sizes)", o.setting, len(jobs))
+		}
+		if o.pt, err = parseSetting(o.setting, jobs[0].v); err != nil {
+			return o, nil, err
+		}
+	}
+	return o, jobs, nil
 }
 
-// jobAxes are the lists a run's jobs are the product of.
-type jobAxes struct {
-	variants []convolve.Variant
-	ks       []int
-	sizes    []convolve.SizeClass
-	types    []convolve.ElemType
-}
-
-// axes parses -variants (each must declare a tuning space), -k (odd
-// positive sides), -sizes and -types, and refuses an empty one.
-func (o *options) axes() (jobAxes, error) {
-	var ax jobAxes
-	var err error
-	ax.variants, err = parseList(o.variants, func(name string) (convolve.Variant, error) {
+// jobs parses -variants (each must declare a tuning space), -k (odd
+// positive sides), -sizes and -types, checks the counts and durations,
+// and returns the product of the lists, variant by variant, then type,
+// filter side and size class.
+func (o *options) jobs() ([]job, error) {
+	variants, err := parseList(o.variants, func(name string) (convolve.Variant, error) {
 		v, err := convolve.Lookup(name)
 		if err == nil && v.Describe().Caps.Space == nil {
 			err = fmt.Errorf("variant %s declares no tuning space", name)
@@ -134,9 +106,9 @@ func (o *options) axes() (jobAxes, error) {
 		return v, err
 	})
 	if err != nil {
-		return ax, err
+		return nil, err
 	}
-	ax.ks, err = parseList(o.ks, func(s string) (int, error) {
+	ks, err := parseList(o.ks, func(s string) (int, error) {
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 1 || k%2 == 0 {
 			return 0, fmt.Errorf("-k %q: %q is not an odd positive filter side", o.ks, s)
@@ -144,49 +116,39 @@ func (o *options) axes() (jobAxes, error) {
 		return k, nil
 	})
 	if err != nil {
-		return ax, err
+		return nil, err
 	}
-	if ax.sizes, err = parseList(o.sizes, convolve.ParseSizeClass); err != nil {
-		return ax, err
+	sizes, err := parseList(o.sizes, convolve.ParseSizeClass)
+	if err != nil {
+		return nil, err
 	}
-	if ax.types, err = parseList(o.types, convolve.ParseElemType); err != nil {
-		return ax, err
+	types, err := parseList(o.types, convolve.ParseElemType)
+	if err != nil {
+		return nil, err
 	}
-	if len(ax.variants) == 0 || len(ax.ks) == 0 || len(ax.sizes) == 0 || len(ax.types) == 0 {
-		return ax, fmt.Errorf("nothing to tune: -variants, -k, -sizes and -types must each name one at least")
+	if len(variants) == 0 || len(ks) == 0 || len(sizes) == 0 || len(types) == 0 {
+		return nil, fmt.Errorf("nothing to tune: -variants, -k, -sizes and -types must each name one at least")
 	}
-	return ax, nil
-}
-
-// checkCounts refuses a -budget, -verify, -samples, -time or
-// -case-timeout out of its range.
-func (o *options) checkCounts() error {
 	switch {
 	case o.budget < 1:
-		return fmt.Errorf("-budget %d: want 1 or more", o.budget)
+		return nil, fmt.Errorf("-budget %d: want 1 or more", o.budget)
 	case o.verify < 0:
-		return fmt.Errorf("-verify %d: want 1 or more (0: the default, %d)", o.verify, tune.DefaultVerify)
+		return nil, fmt.Errorf("-verify %d: want 1 or more (0: the default, %d)", o.verify, tune.DefaultVerify)
 	case o.samples < 0:
-		return fmt.Errorf("-samples %d: want 1 or more (0: the default, %d)", o.samples, tune.DefaultSamples)
+		return nil, fmt.Errorf("-samples %d: want 1 or more (0: the default, %d)", o.samples, tune.DefaultSamples)
 	case o.total < 0:
-		return fmt.Errorf("-time %v: want a positive duration (0: none)", o.total)
+		return nil, fmt.Errorf("-time %v: want a positive duration (0: none)", o.total)
 	case o.caseTimeout <= 0:
-		return fmt.Errorf("-case-timeout %v: want a positive duration", o.caseTimeout)
+		return nil, fmt.Errorf("-case-timeout %v: want a positive duration", o.caseTimeout)
 	}
-	return nil
-}
-
-// jobs are the product of the axes, variant by variant, then type, filter
-// side and size class; a variant that does not take a type is an error.
-func (ax jobAxes) jobs() ([]job, error) {
 	var jobs []job
-	for _, v := range ax.variants {
-		for _, t := range ax.types {
+	for _, v := range variants {
+		for _, t := range types {
 			if caps := v.Describe().Caps; len(caps.Types) > 0 && !slices.Contains(caps.Types, t) {
 				return nil, fmt.Errorf("variant %s does not take element type %v", v.Describe().Name, t)
 			}
-			for _, k := range ax.ks {
-				for _, s := range ax.sizes {
+			for _, k := range ks {
+				for _, s := range sizes {
 					jobs = append(jobs, job{v, tune.Class{Type: t, K: k, Size: s}})
 				}
 			}
@@ -195,8 +157,8 @@ func (ax jobAxes) jobs() ([]job, error) {
 	return jobs, nil
 }
 
-// parseSetting reads a setting of v as convolve.Setting.String writes it:
-// "block=32x8 rx=4,ry=8", either part alone, or "default".
+// parseSetting reads a setting of v as convolve.Setting.String writes it,
+// or "default".
 func parseSetting(s string, v convolve.Variant) (convolve.Setting, error) {
 	var st convolve.Setting
 	fields := strings.Fields(s)
@@ -236,8 +198,7 @@ func parseSetting(s string, v convolve.Variant) (convolve.Setting, error) {
 	return st, nil
 }
 
-// parseList parses each non-empty element of the comma-separated list,
-// spaces trimmed, stopping at the first error.
+// parseList parses each non-empty element of the comma-separated list.
 func parseList[T any](list string, parse func(string) (T, error)) ([]T, error) {
 	var out []T
 	for _, f := range strings.Split(list, ",") {
@@ -277,9 +238,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return tuneJobs(o, jobs, r, stdout, stderr)
 }
 
-// tuneJobs tunes the jobs, each in children that r runs, writes the
-// entries of those tuned into the GPU's table under o.out and returns
-// the exit status: 1 when a job failed or a candidate crashed or hung.
+// tuneJobs tunes the jobs in children that r runs, writes the entries
+// into the GPU's table under o.out and returns the exit status.
 func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) int {
 	dev, err := r.device(jobs[0])
 	if err != nil {
@@ -299,23 +259,37 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 	var entries []tuning.Entry
 	var faults []fault
 	failed := 0
-	// winners holds, per variant, type and size class, the settings
-	// chosen so far, the latest first.
-	winners := map[string][]convolve.Setting{}
+	winners := map[string][]convolve.Setting{} // by variant, type and size class, the latest first
 	stored := storedChoices(o.out, dev.Name)
 	for i, j := range jobs {
 		t0 := time.Now()
 		var budget time.Duration
 		if o.total > 0 {
-			// What is left, shared by the classes left: time a class
-			// did not use goes to the next.
+			// What is left, shared by the classes left.
 			budget = max((o.total-t0.Sub(start))/time.Duration(len(jobs)-i), time.Millisecond)
 		}
+		// Seeds: the stored choice, the choices of the classes of the
+		// same variant, type and size tuned before, the other Ks' defaults.
+		var seeds []convolve.Setting
+		if st, ok := stored[tuning.Entry{Variant: j.v.Describe().Name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
+			seeds = append(seeds, st)
+		}
 		key := fmt.Sprintf("%s/%v/%s", j.v.Describe().Name, j.class.Type, j.class.Size)
-		res := r.tune(j, budget, classSeeds(j, jobs, stored, winners[key], dev.Limits))
+		seeds = append(append(seeds, winners[key]...), otherDefaults(j, jobs, dev.Limits)...)
+		res := r.tune(j, budget, seeds)
 		faults = append(faults, res.faults...)
-		e, ok := chosenEntry(stdout, j, res)
-		if !ok {
+		if res.err != nil {
+			line := fmt.Sprintf("%s: %v", jobName(j), res.err)
+			if res.entry != nil {
+				line += fmt.Sprintf(" (%s)", tally(*res.entry))
+			}
+			fmt.Fprintln(stdout, line)
+			failed++
+			continue
+		}
+		e := *res.entry
+		if e.Chosen.Status != tuning.OK {
+			fmt.Fprintf(stdout, "%s: the child process chose a candidate of status %q\n", jobName(j), e.Chosen.Status)
 			failed++
 			continue
 		}
@@ -330,44 +304,8 @@ func tuneJobs(o options, jobs []job, r *childRunner, stdout, stderr io.Writer) i
 	return finish(o.out, dev.Name, entries, faults, failed, stdout, stderr)
 }
 
-// classSeeds are the settings j's search tries first: the class's choice
-// in stored, then winners, the choices of the classes of its variant,
-// type and size class tuned before it, then the defaults of the other K
-// classes (otherDefaults).
-func classSeeds(j job, jobs []job, stored map[string]convolve.Setting, winners []convolve.Setting, lim convolve.DeviceLimits) []convolve.Setting {
-	var seeds []convolve.Setting
-	if st, ok := stored[tuning.Entry{Variant: j.v.Describe().Name, Type: j.class.Type.String(), K: j.class.K, Size: j.class.Size}.Key()]; ok {
-		seeds = append(seeds, st)
-	}
-	return append(append(seeds, winners...), otherDefaults(j, jobs, lim)...)
-}
-
-// chosenEntry is the entry of j's class that res brings, and true when it
-// chose a verified, timed candidate; else it writes a line on stdout that
-// says why the class failed and returns false.
-func chosenEntry(stdout io.Writer, j job, res jobResult) (tuning.Entry, bool) {
-	name := j.v.Describe().Name
-	if res.err != nil {
-		line := fmt.Sprintf("%s %v: %v", name, j.class, res.err)
-		if res.entry != nil {
-			line += fmt.Sprintf(" (%s)", tally(*res.entry))
-		}
-		fmt.Fprintln(stdout, line)
-		return tuning.Entry{}, false
-	}
-	e := *res.entry
-	if e.Chosen.Status != tuning.OK {
-		// tune.Tune chooses verified, timed candidates alone; a
-		// child that said otherwise is not believed.
-		fmt.Fprintf(stdout, "%s %v: the child process chose a candidate of status %q\n", name, j.class, e.Chosen.Status)
-		return tuning.Entry{}, false
-	}
-	return e, true
-}
-
 // finish writes the faults' lines and the entries into the table of gpu
-// under dir, and returns the exit status: 1 when the table cannot be
-// written, a class failed or a candidate crashed or hung.
+// under dir, and returns the exit status.
 func finish(dir, gpu string, entries []tuning.Entry, faults []fault, failed int, stdout, stderr io.Writer) int {
 	for _, f := range faults {
 		fmt.Fprintf(stdout, "# %s\n", f)
@@ -392,38 +330,28 @@ func finish(dir, gpu string, entries []tuning.Entry, faults []fault, failed int,
 // countFaults says how many candidates and classes (with no candidate
 // under way) the faults are: "3 candidates and 1 class".
 func countFaults(faults []fault) string {
-	var cands, classes int
+	var n [2]int
 	for _, f := range faults {
 		if f.Setting != "" {
-			cands++
+			n[0]++
 		} else {
-			classes++
+			n[1]++
 		}
 	}
 	var parts []string
-	if cands > 0 {
-		parts = append(parts, plural(cands, "candidate"))
-	}
-	if classes > 0 {
-		parts = append(parts, plural(classes, "class"))
+	for i, noun := range [][2]string{{"candidate", "candidates"}, {"class", "classes"}} {
+		switch {
+		case n[i] == 1:
+			parts = append(parts, "1 "+noun[0])
+		case n[i] > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", n[i], noun[1]))
+		}
 	}
 	return strings.Join(parts, " and ")
 }
 
-// plural is n and noun, in the plural unless n is 1.
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "s"):
-		return fmt.Sprintf("%d %ses", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// trySetting verifies and times o.pt of job j in this process
-// (tune.Try), prints how it fared and returns the exit status: 0 when it
-// is correct and timed.
+// trySetting verifies and times o.pt of job j in this process, prints
+// how it fared and returns the exit status.
 func trySetting(o options, j job, stdout, stderr io.Writer) int {
 	g, err := openGPU()
 	if err != nil {
@@ -456,8 +384,7 @@ func summary(e tuning.Entry, took time.Duration) string {
 		e.Key(), chosen, e.Chosen.MedianNS/1e3, vs, len(e.Candidates), e.Space, e.Search, tally(e), took.Round(time.Second/10))
 }
 
-// tally counts the entry's candidates that were not ok: "2 wrong, 0
-// refused, 1 crashed, 0 hung".
+// tally counts the entry's candidates that were not ok.
 func tally(e tuning.Entry) string {
 	n := map[string]int{}
 	for _, c := range e.Candidates {
@@ -466,9 +393,8 @@ func tally(e tuning.Entry) string {
 	return fmt.Sprintf("%d wrong, %d refused, %d crashed, %d hung", n[tuning.Wrong], n[tuning.Refused], n[tuning.Crash], n[tuning.Hang])
 }
 
-// findCommit is git's HEAD (with a note when the tree has changes), else
-// the COMMIT file that make gpu-bins writes beside the binary, else
-// "unknown".
+// findCommit is git's HEAD (noting uncommitted changes), else the COMMIT
+// file beside the binary, else "unknown".
 func findCommit() string {
 	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
 		c := strings.TrimSpace(string(out))
@@ -485,11 +411,9 @@ func findCommit() string {
 	return "unknown"
 }
 
-// storedChoices maps each entry key of gpu's table under dir (the table
-// the run merges its entries into) to the setting that entry chose: a
-// class's search tries it first, so that a run keeps the stored choice
-// unless it times something faster. A missing or unreadable table gives
-// none; Save reports the unreadable one.
+// storedChoices maps each entry key of gpu's table under dir to the
+// setting that entry chose; a missing or unreadable table gives none
+// (Save reports the unreadable one).
 func storedChoices(dir, gpu string) map[string]convolve.Setting {
 	t, err := tuning.Tables.ReadFile(dir, gpu)
 	if err != nil {
@@ -505,8 +429,7 @@ func storedChoices(dir, gpu string) map[string]convolve.Setting {
 }
 
 // otherDefaults are the family's default settings for the jobs of j's
-// variant, type and size class with another K, in job order: a search
-// seeded with them tries the setting its neighbours would take untuned.
+// variant, type and size class with another K, in job order.
 func otherDefaults(j job, jobs []job, lim convolve.DeviceLimits) []convolve.Setting {
 	sp := j.v.Describe().Caps.Space
 	if sp == nil || sp.Default == nil {
