@@ -11,30 +11,24 @@ import (
 // fast is the "cpu-fast" variant, report 004's "CPU fast": float32 on
 // every core, its row sums on path.
 //
-// Chunks of rows go to runtime.GOMAXPROCS(0) goroutines (counted at each
-// Run), each with its own scratch space. The input rows an output row
-// needs are converted to float32 once into a ring of KH padded rows of
-// W+KW-1 values, only the padding read through Border.Index, and a row
-// the Zero border puts outside the image is skipped. An output row is one
-// weighted sum over its terms (weight, source row offset by the tap's
-// column), up to nine terms a pass over the row (weightedSum), in
-// assembly on the vector paths with the portable loops' results.
+// Goroutines take chunks of rows. The input rows an output row needs are
+// converted once into a ring of KH rows padded through Border.Index, and
+// an output row is a weighted sum over the taps' shifted rows, up to nine
+// terms a pass (weightedSum).
 //
-// A rank-1 filter w[j][i] = col[j]*row[i] takes two 1-D passes: each input
-// row is filtered horizontally once, and an output row is the column
-// filter over KH of those rows. That equals the 2-D result under every
-// border because every border extends an image axis by axis. The
-// separable sum stays within convolve.Tolerance (which allows
-// KW*KH+KW+KH roundings) when the factors reproduce each weight within
+// A rank-1 filter w[j][i] = col[j]*row[i] takes two 1-D passes, which
+// equals the 2-D result under every border since borders extend an image
+// axis by axis. Its sum stays within convolve.Tolerance (KW*KH+KW+KH
+// roundings) when the factors reproduce each weight within
 // (KW*KH-1)*2^-24 relative error (factorsExact); otherwise the plan takes
 // the 2-D path.
 //
-// Every tap is an IEEE multiply and add, as in the reference: a zero
-// weight or factor is skipped only on rows of finite values, and a
-// Zero-border row outside the image only when its filter row is finite,
-// so 0 x Inf is NaN here too. A filter with a non-finite weight is never
-// separable, and a factor is zero exactly where its weights are, with
-// their sign, so the classes of the outputs match the reference's.
+// Every tap is an IEEE multiply and add: a zero weight or factor is
+// skipped only on rows of finite values, and a Zero-border row outside
+// the image only when its filter row is finite. A filter with a
+// non-finite weight is never separable, and a factor is zero exactly
+// where its weights are, so the classes of the outputs match the
+// reference's.
 type fast struct{ path FastPath }
 
 func (f fast) Describe() convolve.Description {
@@ -73,8 +67,7 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	return fp, nil
 }
 
-// addWorkers gives the plan scratch space for n goroutines, keeping what
-// it has.
+// addWorkers gives the plan scratch space for n goroutines.
 func (fp *fastPlan) addWorkers(n int) {
 	for len(fp.workers) < n {
 		var wk *fastWorker
@@ -122,7 +115,7 @@ const (
 )
 
 // tapLists returns the taps of weights w at offsets 0..len(w)-1: every
-// one, and those with a non-zero weight.
+// one, and the non-zero ones.
 func tapLists(w []float32) [2][]tap {
 	var l [2][]tap
 	for i, v := range w {
@@ -223,7 +216,7 @@ type fastWorker struct {
 	acc    [][]float32   // [stage]: the output row being summed
 	rows   []tapRow      // the rows of the sum being built (KH capacity)
 	terms  []term        // the terms of that sum
-	madds  int64         // multiply-adds summed in this Run
+	madds  int64         // multiply-adds summed in this Run, until Run adds them up
 }
 
 func (fp *fastPlan) newWorker() *fastWorker {
@@ -277,11 +270,6 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	// the KH-1 rows a chunk loads before its first output stay few.
 	rows := max((h+4*n-1)/(4*n), 2*fp.kh, 8)
 	chunks := (h + rows - 1) / rows
-	for _, wk := range fp.workers {
-		if wk != nil {
-			wk.madds = 0
-		}
-	}
 	parallel(chunks, n, func(w, i int) {
 		y0, y1 := i*rows, min((i+1)*rows, h)
 		if fp.p.Op == convolve.RGBToYUV {
@@ -296,6 +284,7 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	for _, wk := range fp.workers {
 		if wk != nil {
 			fp.madds += wk.madds
+			wk.madds = 0
 		}
 	}
 	return nil
@@ -345,13 +334,7 @@ func (fp *fastPlan) runChunk(wk *fastWorker, in, out *convolve.Image, y0, y1 int
 }
 
 // ring is the ring slot of virtual row v among n slots.
-func ring(v, n int) int {
-	m := v % n
-	if m < 0 {
-		m += n
-	}
-	return m
-}
+func ring(v, n int) int { return (v%n + n) % n }
 
 // load brings virtual input row v (any integer; mapped by the border) of
 // channel c into its ring slot, padded, and runs the row pass of the
@@ -387,10 +370,7 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		if wk.finite[slot] {
 			list = st.rowTaps[nonZeroTaps]
 		}
-		one := [1]tapRow{{src: pad, taps: list}}
-		var k int
-		wk.terms, k = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.width)
-		wk.madds += int64(k) * int64(w)
+		wk.weightedSum(wk.hrow[s][slot], []tapRow{{src: pad, taps: list}}, fp.width)
 	}
 }
 
@@ -425,9 +405,7 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 		}
 		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
 	}
-	var k int
-	wk.terms, k = weightedSum(dst, rows, wk.terms, fp.width)
-	wk.madds += int64(k) * int64(len(dst))
+	wk.weightedSum(dst, rows, fp.width)
 	wk.rows = rows[:0]
 }
 
@@ -448,17 +426,18 @@ type tapRow struct {
 // t.w*r.src[x+t.off]; every src must hold len(dst) plus its largest
 // offset values. The terms go through as few passes over dst of at most
 // maxPass terms as they need, shared evenly, each pass in the loop of
-// width (FastPath.width). terms is scratch space, returned with the
-// number of terms summed.
-func weightedSum(dst []float32, rows []tapRow, terms []term, width int) ([]term, int) {
-	terms = terms[:0]
+// width (FastPath.width). It counts the multiply-adds in wk.madds.
+func (wk *fastWorker) weightedSum(dst []float32, rows []tapRow, width int) {
+	terms := wk.terms[:0]
 	n := len(dst)
 	for _, r := range rows {
 		for _, t := range r.taps {
 			terms = append(terms, term{src: r.src[t.off:][:n], w: t.w})
 		}
 	}
-	first, count := true, len(terms)
+	wk.terms = terms
+	wk.madds += int64(len(terms)) * int64(n)
+	first := true
 	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
 		k := (len(terms) + left - 1) / left
 		switch width {
@@ -475,15 +454,14 @@ func weightedSum(dst []float32, rows []tapRow, terms []term, width int) ([]term,
 	if first {
 		clear(dst)
 	}
-	return terms[:0], count
 }
 
 // maxPass is the most terms one pass sums: nine weights and source rows
 // still fit the registers.
 const maxPass = 9
 
-// passes[k] adds k terms to a row in one pass: the portable loops, in a
-// variable so that tests can break them.
+// passes[k] adds the k terms t to dst in one pass (sets dst to them with
+// set): the portable loops, in a variable so that tests can break them.
 var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8, 9: sum9}
 
 // term is one tap of a weighted sum: the source values, already offset,
@@ -493,7 +471,6 @@ type term struct {
 	w   float32
 }
 
-// sum9 adds the nine terms t to dst (sets dst to them with set).
 func sum9(dst []float32, t []term, set bool) {
 	t = t[:9]
 	s0, s1, s2, s3, s4, s5, s6, s7, s8 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)], t[8].src[:len(dst)]
@@ -509,7 +486,6 @@ func sum9(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum8 adds the eight terms t to dst (sets dst to them with set).
 func sum8(dst []float32, t []term, set bool) {
 	t = t[:8]
 	s0, s1, s2, s3, s4, s5, s6, s7 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)]
@@ -525,7 +501,6 @@ func sum8(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum7 adds the seven terms t to dst (sets dst to them with set).
 func sum7(dst []float32, t []term, set bool) {
 	t = t[:7]
 	s0, s1, s2, s3, s4, s5, s6 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)]
@@ -541,7 +516,6 @@ func sum7(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum6 adds the six terms t to dst (sets dst to them with set).
 func sum6(dst []float32, t []term, set bool) {
 	t = t[:6]
 	s0, s1, s2, s3, s4, s5 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)]
@@ -557,7 +531,6 @@ func sum6(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum5 adds the five terms t to dst (sets dst to them with set).
 func sum5(dst []float32, t []term, set bool) {
 	t = t[:5]
 	s0, s1, s2, s3, s4 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)]
@@ -573,7 +546,6 @@ func sum5(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum4 adds the four terms t to dst (sets dst to them with set).
 func sum4(dst []float32, t []term, set bool) {
 	t = t[:4]
 	s0, s1, s2, s3 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)]
@@ -589,7 +561,6 @@ func sum4(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum3 adds the three terms t to dst (sets dst to them with set).
 func sum3(dst []float32, t []term, set bool) {
 	t = t[:3]
 	s0, s1, s2 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)]
@@ -605,7 +576,6 @@ func sum3(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum2 adds the two terms t to dst (sets dst to them with set).
 func sum2(dst []float32, t []term, set bool) {
 	t = t[:2]
 	s0, s1 := t[0].src[:len(dst)], t[1].src[:len(dst)]
