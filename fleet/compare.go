@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -31,8 +32,7 @@ type CaseRow struct {
 	Times map[string]CaseTimes // by slug
 }
 
-// unitWords says what each of runfile.TimeUnits measures, in a table's
-// column.
+// unitWords says what each of runfile.TimeUnits measures.
 var unitWords = map[string]string{"gpu-ns/op": "GPU kernel", "total-ns/op": "GPU with copies", "ns/op": "host"}
 
 // CaseTimes is a case's result lines on one slug.
@@ -41,17 +41,16 @@ type CaseTimes struct {
 	Lines  int
 }
 
-// Compare reads the benchmark files (each under a directory named by its
-// slug, as a data directory holds them) and puts their cases side by side,
-// paired by name as runfile.ReadCases names them: with several slugs the
-// cases measured on at least two of them, with one every case.
+// Compare reads the benchmark files, each under a directory named by its
+// slug, and puts their cases side by side by runfile.ReadCases's names:
+// with several slugs the cases measured on at least two, with one every
+// case.
 func Compare(files []string) (*Comparison, error) {
 	type slugCases struct {
 		slug string
 		*runfile.Cases
 	}
 	var runs []slugCases
-	var names []string
 	seen := map[string]bool{}
 	c := &Comparison{}
 	for _, path := range files {
@@ -65,14 +64,11 @@ func Compare(files []string) (*Comparison, error) {
 		}
 		runs = append(runs, slugCases{slug, cs})
 		for _, n := range cs.Names {
-			if !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
+			seen[n] = true
 		}
 	}
 	sort.Strings(c.Slugs)
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(seen))
 	// A case compares the first of runfile.TimeUnits that any of its lines
 	// has, over the lines that have it; a case with none is no case here.
 	units := map[string]string{}
@@ -111,8 +107,8 @@ func Compare(files []string) (*Comparison, error) {
 	return c, nil
 }
 
-// commonParts returns the /-separated parts of the names (after the
-// base) that every name has, when there are several names.
+// commonParts returns the nameParts every name has, when there are
+// several names.
 func commonParts(names []string) []string {
 	if len(names) < 2 {
 		return nil
@@ -132,7 +128,7 @@ func commonParts(names []string) []string {
 	return common
 }
 
-// distinctParts returns the name's parts (after the base) not in common.
+// distinctParts returns the name's nameParts not in common, or the name.
 func distinctParts(name string, common []string) []string {
 	var parts []string
 	for _, p := range nameParts(name) {
@@ -146,10 +142,8 @@ func distinctParts(name string, common []string) []string {
 	return parts
 }
 
-func nameParts(name string) []string {
-	parts := strings.Split(name, "/")
-	return parts[1:]
-}
+// nameParts are the /-separated parts of a case name after the base.
+func nameParts(name string) []string { return strings.Split(name, "/")[1:] }
 
 // WriteMarkdown writes the comparison as a Markdown table: a row a case,
 // a column a slug, each cell the median time, its ratio to the case's
@@ -198,13 +192,14 @@ func (r CaseRow) fastest() string {
 // formatSeconds writes a time with three significant digits in ns, µs, ms
 // or s.
 func formatSeconds(sec float64) string {
+	unit, scale := "s", 1.0
 	switch {
 	case sec < 1e-6:
-		return strconv.FormatFloat(sec*1e9, 'g', 3, 64) + "ns"
+		unit, scale = "ns", 1e9
 	case sec < 1e-3:
-		return strconv.FormatFloat(sec*1e6, 'g', 3, 64) + "µs"
+		unit, scale = "µs", 1e6
 	case sec < 1:
-		return strconv.FormatFloat(sec*1e3, 'g', 3, 64) + "ms"
+		unit, scale = "ms", 1e3
 	}
-	return strconv.FormatFloat(sec, 'g', 3, 64) + "s"
+	return strconv.FormatFloat(sec*scale, 'g', 3, 64) + unit
 }

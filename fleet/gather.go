@@ -11,11 +11,9 @@ import (
 	"strings"
 )
 
-// Rerun submits again the tasks whose current attempt failed (or was
-// never submitted), after moving the failed attempt's files into
-// attempt-K/ of the task's directory, and returns the tasks it submitted;
-// none when no task failed. Tasks pending, running or done are left as
-// they are.
+// Rerun submits again the tasks whose current attempt failed or was never
+// submitted, after moving their files into attempt-K/ of the task's
+// directory, and returns those tasks.
 func (j *Job) Rerun() ([]*Task, error) {
 	statuses, err := j.Status()
 	if err != nil {
@@ -23,17 +21,13 @@ func (j *Job) Rerun() ([]*Task, error) {
 	}
 	var failed []*Task
 	for _, s := range statuses {
-		if s.State == Failed {
-			failed = append(failed, s.Task)
+		if s.State != Failed {
+			continue
 		}
-	}
-	for _, t := range failed {
-		if err := j.archive(t); err != nil {
-			return nil, fmt.Errorf("fleet: keeping task %d's failed attempt: %w", t.Index, err)
+		if err := j.archive(s.Task); err != nil {
+			return nil, fmt.Errorf("fleet: keeping task %d's failed attempt: %w", s.Task.Index, err)
 		}
-	}
-	if len(failed) == 0 {
-		return nil, nil
+		failed = append(failed, s.Task)
 	}
 	return failed, j.submit(failed)
 }
@@ -52,8 +46,7 @@ type Clash struct {
 
 func (c Clash) String() string { return c.Src + " clashes with " + c.Dst }
 
-// ClashError is the error of a gather that found clashes; it gathers
-// nothing.
+// ClashError is the error of a gather that found clashes.
 type ClashError struct{ Clashes []Clash }
 
 func (e *ClashError) Error() string {
@@ -66,12 +59,10 @@ func (e *ClashError) Error() string {
 }
 
 // Gather merges the runs of the job's done tasks: a sweep's files go to
-// dataDir/SLUG/, the tests run's directory to logsDir/SLUG/JOBNAME/. It
-// never overwrites: a file already there with other contents, or two
-// tasks' files for one place, is a *ClashError naming both files, and
-// then nothing is copied. A file already there with the same contents
-// (the job gathered before) is kept. Tasks not done are left out and
-// listed in Left.
+// dataDir/SLUG/, the tests run's directory to logsDir/SLUG/JOBNAME/. A
+// file already there with other contents, or two tasks' files for one
+// place, is a *ClashError, and then nothing is copied; a file already
+// there with the same contents is kept. Tasks not done are listed in Left.
 func (j *Job) Gather(dataDir, logsDir string) (*Gathered, error) {
 	statuses, err := j.Status()
 	if err != nil {
@@ -121,8 +112,7 @@ func (j *Job) Gather(dataDir, logsDir string) (*Gathered, error) {
 	return g, nil
 }
 
-// sweepFiles plans the copies of a task's sweep runs, taskDir/data/SLUG/*.txt,
-// to dataDir/SLUG/.
+// sweepFiles plans the copies of taskDir/data/SLUG/*.txt to dataDir/SLUG/.
 func sweepFiles(taskDir, dataDir string) ([]Clash, error) {
 	matches, err := filepath.Glob(filepath.Join(taskDir, "data", "*", "*.txt"))
 	if err != nil {
@@ -157,9 +147,9 @@ func treeFiles(src, dst string) ([]Clash, error) {
 	return moves, err
 }
 
-// checkClashes returns the planned copies still to make, or a *ClashError
-// when two copies go to one place or one would replace a file with other
-// contents. A destination that holds the same bytes is no copy to make.
+// checkClashes returns the planned copies whose destination does not
+// exist yet, or a *ClashError when two copies go to one place or one would
+// replace a file with other contents.
 func checkClashes(plan []Clash) ([]Clash, error) {
 	var todo, clashes []Clash
 	from := map[string]string{} // destination -> the source planned for it
@@ -185,8 +175,7 @@ func checkClashes(plan []Clash) ([]Clash, error) {
 	return todo, nil
 }
 
-// sameContents reports whether the files a and b hold the same bytes; an
-// error wrapping fs.ErrNotExist when b does not exist.
+// sameContents reports whether the files a and b hold the same bytes.
 func sameContents(a, b string) (bool, error) {
 	bb, err := os.ReadFile(b)
 	if err != nil {

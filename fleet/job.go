@@ -1,28 +1,24 @@
 // Package fleet runs convbench across many GPU hosts through Slurm.
 //
-// It runs a sweep, a preset or the GPU test run as one Slurm array task a
-// target (a partition, a node or a GPU type), each task running the
-// prebuilt binaries of make gpu-bins from a job directory on a file system
-// the nodes share, so that the nodes need no Go. It follows the tasks
-// (pending, running, done, failed, each failure with its node, exit code
-// and the tail of its log), submits again only the failed ones, and
-// gathers the runs of the tasks that succeeded into one data directory, by
-// GPU slug, with a comparison of the same cases across GPUs. A local job
-// (Request.Local) runs its one task on the submitting host through the
-// same script, without Slurm.
+// A job runs a sweep or the GPU test run as one Slurm array task a target
+// (a partition, a node or a GPU type), each task running the prebuilt
+// binaries of make gpu-bins from a job directory the nodes share. fleet
+// follows the tasks, submits the failed ones again, and gathers the runs
+// of those that succeeded into one data directory, by GPU slug, with a
+// comparison across GPUs. A local job (Request.Local) runs its one task on
+// the submitting host through the same script, without Slurm.
 //
 // A job directory holds:
 //
-//	fleet.json       the job: its mode, arguments and tasks, each task's
-//	                 target and its submissions to Slurm
+//	fleet.json       the job: its mode, arguments and tasks with their
+//	                 targets and submissions
 //	job, sweep.args  the settings task.sh reads
-//	task.sh          the task script (see task.sh)
-//	bin/             copies of the prebuilt binaries the tasks run
+//	task.sh          the task script
+//	bin/             copies of the binaries the tasks run
 //	tree/            where a sweep task runs (go.mod and benchmarks/)
-//	tasks/N/         task N: log (its Slurm output), record (written on
-//	                 exit: node, exit code, slug, reason), data/SLUG/ (a
-//	                 sweep's run) or tests/ (the tests run); the files of an
-//	                 earlier failed attempt under attempt-K/
+//	tasks/N/         task N: log, record (written on exit: node, exit
+//	                 code, slug, reason), data/SLUG/ or tests/; an earlier
+//	                 failed attempt's files under attempt-K/
 package fleet
 
 import (
@@ -32,7 +28,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"time"
 )
@@ -43,7 +38,7 @@ const (
 	ModeTests = "tests" // scripts/gpu-run.sh OUTDIR tests
 )
 
-// manifestName is the file of a job directory that describes the job.
+// manifestName is the job directory's description of the job.
 const manifestName = "fleet.json"
 
 // Job is one fleet run: the same work on every target, one task each.
@@ -75,8 +70,8 @@ type Attempt struct {
 	Submitted   time.Time `json:"submitted"`
 }
 
-// SlurmID is the Slurm name of the attempt's array task, JOBID_INDEX, or
-// "" when it was never submitted.
+// SlurmID is the attempt's array task, JOBID_INDEX, or "" when it was
+// never submitted.
 func (a *Attempt) SlurmID(index int) string {
 	if a.JobID == "" {
 		return ""
@@ -128,25 +123,23 @@ func (j *Job) save() error {
 	return os.Rename(tmp, path)
 }
 
-// Latest returns the job directory under root created last (by name, as
-// Submit names them by time), for the commands that take the last job by
-// default.
+// Latest returns the job directory under root that sorts last by name,
+// as Submit names them by time.
 func Latest(root string) (string, error) {
-	entries, err := os.ReadDir(root)
+	entries, err := os.ReadDir(root) // sorted by name
 	if err != nil {
 		return "", fmt.Errorf("fleet: no fleet jobs under %s: %w", root, err)
 	}
-	var names []string
+	latest := ""
 	for _, e := range entries {
 		if _, err := os.Stat(filepath.Join(root, e.Name(), manifestName)); err == nil {
-			names = append(names, e.Name())
+			latest = e.Name()
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
 	}
-	if len(names) == 0 {
+	if latest == "" {
 		return "", fmt.Errorf("fleet: no fleet jobs under %s (fleet submit makes one)", root)
 	}
-	sort.Strings(names)
-	return filepath.Join(root, names[len(names)-1]), nil
+	return filepath.Join(root, latest), nil
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// slurm runs one of Slurm's client commands (they find the cluster
-// through SLURM_CONF or /etc/slurm) and returns its standard output; a
-// failure is an error with the command line and its standard error.
+// slurm runs one of Slurm's client commands and returns its standard
+// output; a failure is an error with the command line and its standard
+// error.
 func slurm(name string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(name, args...)
@@ -43,8 +43,8 @@ type slurmTask struct {
 	Exit   string // the exit code, "" unknown; "N" or "signal S"
 }
 
-// squeueFormat makes squeue print one array task a line: its array job
-// ID, index, state, node list and reason.
+// squeueFormat makes squeue print one array task a line: array job ID,
+// index, state, node list and reason.
 const squeueFormat = "%F|%K|%T|%N|%r"
 
 // parseSqueue reads the output of squeue -h -r -o squeueFormat into
@@ -63,7 +63,10 @@ func parseSqueue(out string) (map[string]slurmTask, error) {
 // of n fields separated by |, into tasks by the key task gives each line.
 func parseTasks(name, out string, n int, task func(fields []string) (string, slurmTask)) (map[string]slurmTask, error) {
 	tasks := map[string]slurmTask{}
-	for _, line := range nonEmptyLines(out) {
+	for line := range strings.Lines(out) {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
 		f := strings.Split(line, "|")
 		if len(f) != n {
 			return nil, fmt.Errorf("%s line %q: want %d fields separated by |", name, line, n)
@@ -74,10 +77,9 @@ func parseTasks(name, out string, n int, task func(fields []string) (string, slu
 	return tasks, nil
 }
 
-// taskKey is the key of an array task, JOBID_INDEX. A record of the
-// array's tasks not yet split off (index N/A, or a range such as [0-3]),
-// as Slurm keeps for pending ones and for pending ones cancelled, is
-// JOBID_*: it stands for each task of the job it does not list alone.
+// taskKey is the key of an array task, JOBID_INDEX, or JOBID_* for
+// Slurm's record of the pending tasks not yet split off (index N/A or a
+// range such as [0-3]): it stands for each task not listed alone.
 func taskKey(job, index string) string {
 	if _, err := strconv.ParseUint(index, 10, 32); err != nil {
 		index = "*"
@@ -142,16 +144,6 @@ func exitCode(s string) string {
 		return "signal " + sig
 	}
 	return code
-}
-
-func nonEmptyLines(s string) []string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return lines
 }
 
 // queryQueue asks squeue for the array tasks of the given job IDs, in any

@@ -23,7 +23,7 @@ const (
 	Failed  State = "failed" // ended otherwise, was cancelled, or was never submitted
 )
 
-// states lists the states in the order the counts show them.
+// states are the states in the order the counts show them.
 var states = []State{Pending, Running, Done, Failed}
 
 // TaskStatus is what Slurm and the task's record say of a task's current
@@ -77,9 +77,9 @@ func readRecord(dir string) (rec record, ok bool) {
 	return rec, sc.Err() == nil
 }
 
-// Status returns the status of every task's current attempt, from squeue
-// (the tasks the controller holds), sacct (where accounting is kept), and
-// the record each task writes as it ends, which outlives both.
+// Status returns the status of every task's current attempt, from squeue,
+// sacct (where accounting is kept), and the record each task writes as it
+// ends, which outlives both.
 func (j *Job) Status() ([]TaskStatus, error) {
 	var ids []string
 	for _, t := range j.Tasks {
@@ -102,8 +102,8 @@ func (j *Job) Status() ([]TaskStatus, error) {
 	return statuses, nil
 }
 
-// taskStatus puts together the status of task t from the scheduler's
-// views and its record.
+// taskStatus is the status of task t from the scheduler's views and its
+// record.
 func (j *Job) taskStatus(t *Task, queue, acct map[string]slurmTask) TaskStatus {
 	s := TaskStatus{Task: t, Log: j.LogPath(t)}
 	a := t.Last()
@@ -132,8 +132,7 @@ func (j *Job) taskStatus(t *Task, queue, acct map[string]slurmTask) TaskStatus {
 		if rec.Reason != "" {
 			s.Reason = rec.Reason
 		}
-		// The task has ended, but until Slurm says so (its processes
-		// still ending, COMPLETING) it counts as running.
+		// Until Slurm says the task ended (COMPLETING) it is running.
 		if !known || s.State == Done {
 			s.State = Done
 			if rec.Exit != "0" {
@@ -252,9 +251,8 @@ func lastLines(path string, n int) ([]string, error) {
 }
 
 // Wait polls the job's status every interval until no task is pending or
-// running, writing to progress a line whenever a task changes state, and
-// the latest progress line of each running task's log when it changes.
-// It returns the final statuses.
+// running, writing to progress a line whenever a task's progressLine
+// changes, and returns the final statuses.
 func (j *Job) Wait(ctx context.Context, interval time.Duration, progress io.Writer) ([]TaskStatus, error) {
 	seen := map[int]string{}
 	start := time.Now()
@@ -272,11 +270,10 @@ func (j *Job) Wait(ctx context.Context, interval time.Duration, progress io.Writ
 				fmt.Fprintf(progress, "%s task %d (%s): %s\n", elapsed(start), s.Task.Index, s.Task.Target, line)
 			}
 		}
-		n := Count(statuses)
 		if changed {
 			fmt.Fprintf(progress, "%s %s\n", elapsed(start), CountLine(statuses))
 		}
-		if n[Pending]+n[Running] == 0 {
+		if n := Count(statuses); n[Pending]+n[Running] == 0 {
 			return statuses, nil
 		}
 		select {

@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// taskScript is the script every task runs (task.sh).
+// taskScript is the script every task runs.
 //
 //go:embed task.sh
 var taskScript []byte
@@ -31,9 +31,8 @@ type Request struct {
 	GPU       bool     // every task needs a GPU: one that finds none fails
 	Time      string   // sbatch --time of every task; "" the partition's default
 	Sbatch    []string // more sbatch options for every task
-	// Local runs the job's one task on this host at once, through the
-	// same task script, instead of submitting it to Slurm: a GPU host
-	// without a scheduler. Targets must then be LocalTarget alone.
+	// Local runs the job's one task, on LocalTarget, on this host at
+	// once through the same task script, without Slurm.
 	Local bool
 }
 
@@ -54,8 +53,7 @@ func (r *Request) binaries() ([]string, error) {
 		for _, t := range tests {
 			names = append(names, filepath.Base(t))
 		}
-		// The runner the task's scripts/gpu-run.sh runs.
-		names = append(names, "gpurun")
+		names = append(names, "gpurun") // scripts/gpu-run.sh runs the tests with it
 	default:
 		return nil, fmt.Errorf("fleet: mode %q: want %s or %s", r.Mode, ModeSweep, ModeTests)
 	}
@@ -71,12 +69,11 @@ func (r *Request) binaries() ([]string, error) {
 	return names, nil
 }
 
-// Submit makes the job directory r.Dir (which must not hold a job yet),
-// copies the binaries the tasks need into it with the task script and
-// the job's settings, and submits one Slurm array task a target. A task
-// that sbatch refuses is recorded with sbatch's error, the others are
-// submitted all the same, and the error lists the refused ones; rerun
-// submits them again.
+// Submit makes the job directory r.Dir (which must not hold a job yet)
+// with the binaries, the task script and the job's settings, and submits
+// one Slurm array task a target. A task sbatch refuses is recorded with
+// sbatch's error, the others are submitted all the same, and the error
+// lists the refused ones.
 func Submit(r Request) (*Job, error) {
 	if len(r.Targets) == 0 {
 		return nil, errors.New("fleet: no targets")
@@ -122,8 +119,7 @@ func Submit(r Request) (*Job, error) {
 	return j, j.submit(j.Tasks)
 }
 
-// taskFlags are the sweep flags a task sets itself: where the binary is
-// and where the run goes. -list runs nothing.
+// taskFlags are the sweep flags a task sets itself (-list runs nothing).
 var taskFlags = []string{"bin", "data", "publish", "list"}
 
 // checkSweepArgs refuses the sweep flags the task sets itself.
@@ -137,8 +133,7 @@ func checkSweepArgs(args []string) error {
 	return nil
 }
 
-// setup writes the job directory: binaries, task script, settings, the
-// sweep's tree and a directory a task.
+// setup writes the job directory's files and a directory a task.
 func (j *Job) setup(bin string, bins []string) error {
 	for _, d := range []string{"bin", filepath.Join("tree", "benchmarks")} {
 		if err := os.MkdirAll(filepath.Join(j.Dir, d), 0o755); err != nil {
@@ -181,15 +176,14 @@ func (j *Job) setup(bin string, bins []string) error {
 const localJobID = "local"
 
 // submit submits each task, recording every attempt in the manifest; a
-// local job runs each on this host instead, one after the other.
+// local job runs them on this host instead.
 func (j *Job) submit(tasks []*Task) error {
 	var refused []string
 	for _, t := range tasks {
 		a := &Attempt{Submitted: time.Now().UTC()}
 		var err error
 		if j.Local {
-			// The attempt is recorded before the task runs, so that a
-			// status taken meanwhile sees it running.
+			// Saved first, so that a status meanwhile sees it running.
 			a.JobID = localJobID
 			t.Attempts = append(t.Attempts, a)
 			if err := j.save(); err != nil {
@@ -223,10 +217,9 @@ func (j *Job) submit(tasks []*Task) error {
 	return fmt.Errorf("fleet: "+what+":\n  %s", len(refused), len(tasks), strings.Join(refused, "\n  "))
 }
 
-// runLocal runs task t's script on this host as Slurm would run it (the
-// task number in SLURM_ARRAY_TASK_ID), its output to the task's log, and
-// waits for it. The task's exit code is in the record it writes; an error
-// is a task that could not be started.
+// runLocal runs task t's script on this host as Slurm would, its output
+// to the task's log, and waits for it; an error is a task that could not
+// be started (its record says how a task that ran ended).
 func (j *Job) runLocal(t *Task) error {
 	log, err := os.Create(j.LogPath(t))
 	if err != nil {
@@ -257,9 +250,8 @@ func (j *Job) sbatchArgs(t *Task) []string {
 	return append(args, filepath.Join(j.Dir, "task.sh"), j.Dir)
 }
 
-// archive moves the files of task t's current attempt (log, record, run)
-// into attempt-K/ of its directory, K the attempt's number, so that a new
-// attempt starts clean and the failed one stays readable.
+// archive moves the files of task t's current attempt into attempt-K/ of
+// its directory, K the attempt's number.
 func (j *Job) archive(t *Task) error {
 	dir := TaskDir(j.Dir, t.Index)
 	dst := filepath.Join(dir, "attempt-"+strconv.Itoa(len(t.Attempts)))

@@ -10,8 +10,7 @@ import (
 )
 
 // cpuCaps are the capabilities every variant of this package has: every
-// operation, element type, channel count, layout and border, any filter
-// size the problem model allows, and no GPU.
+// operation, element type, channel count, layout and border, and no GPU.
 func cpuCaps() convolve.Capabilities {
 	return convolve.Capabilities{
 		Ops:      slices.Clone(convolve.Operations),
@@ -22,12 +21,9 @@ func cpuCaps() convolve.Capabilities {
 	}
 }
 
-// checkPlan repeats what convolve.PlanFor checks, so that a Plan called
-// directly is as safe: the problem must be valid and within the
-// capabilities, and the configuration must ask for nothing a CPU variant
-// can honour (no block shape, no compile options, no tunables). It then
-// checks that the host has scratch bytes of memory for the plan's own
-// buffers (convolve.CheckHostMemory).
+// checkPlan repeats convolve.PlanFor's checks of the problem and the
+// configuration, then checks that the host has scratch bytes of memory
+// for the plan's own buffers.
 func checkPlan(d convolve.Description, p convolve.Problem, cfg convolve.Config, scratch func(convolve.Problem) int64) error {
 	err := d.Caps.Check(p)
 	if err == nil {
@@ -39,10 +35,9 @@ func checkPlan(d convolve.Description, p convolve.Problem, cfg convolve.Config, 
 	return convolve.NameVariant(d.Name, err)
 }
 
-// checkRun is what every Run checks before it touches the images: the
-// plan is open, in and out fit the problem, and out's data does not
-// overlap in's (the plans read input rows after writing output rows, so
-// running in place would silently give wrong numbers).
+// checkRun checks that the plan is open, in and out fit the problem, and
+// out does not overlap in (the plans read input rows after writing
+// output rows).
 func checkRun(name string, closed bool, p convolve.Problem, in, out *convolve.Image) error {
 	if closed {
 		return fmt.Errorf("refimpl: %s: %w", name, convolve.ErrClosed)
@@ -53,8 +48,7 @@ func checkRun(name string, closed bool, p convolve.Problem, in, out *convolve.Im
 	return convolve.CheckNoOverlap(in, out)
 }
 
-// closeOnce marks a plan closed; a second Close is an error wrapping
-// convolve.ErrClosed.
+// closeOnce marks a plan closed; a second Close wraps convolve.ErrClosed.
 func closeOnce(name string, closed *bool) error {
 	if *closed {
 		return fmt.Errorf("refimpl: %s: Close: %w", name, convolve.ErrClosed)
@@ -66,8 +60,8 @@ func closeOnce(name string, closed *bool) error {
 // floatBytes is the size of n float32 values, saturated (convolve.MulBytes).
 func floatBytes(n ...int64) int64 { return convolve.MulBytes(append(n, 4)...) }
 
-// sobelWeights returns the SobelX and SobelY weights. SobelMagnitude always
-// correlates with them (the problem's Mode does not apply to it).
+// sobelWeights returns the SobelX and SobelY weights, which
+// SobelMagnitude correlates with whatever the problem's Mode.
 func sobelWeights() (gx, gy *convolve.Filter) {
 	return convolve.SobelX(), convolve.SobelY()
 }
@@ -82,47 +76,48 @@ func elemStep(g convolve.Geometry) int {
 }
 
 // loadRow converts channel c of row y of in to float32 into dst, which
-// must hold in.Width values. The conversion is exact for every element
-// type (uint8 and int16 values are representable in float32).
+// must hold in.Width values; the conversion is exact for every type.
 func loadRow(in *convolve.Image, c, y int, dst []float32) {
 	dst = dst[:in.Width]
 	base, step := in.Offset(0, y, c), elemStep(in.Geometry)
 	switch in.Type {
 	case convolve.Float32:
-		src := in.F32[base:]
 		if step == 1 {
-			copy(dst, src[:len(dst)])
+			copy(dst, in.F32[base:][:len(dst)])
 			return
 		}
-		for x := range dst {
-			dst[x] = src[x*step]
-		}
+		gather(dst, in.F32[base:], step)
 	case convolve.Uint8:
-		src := in.U8[base:]
-		for x := range dst {
-			dst[x] = float32(src[x*step])
-		}
+		gather(dst, in.U8[base:], step)
 	case convolve.Int16:
-		src := in.I16[base:]
-		for x := range dst {
-			dst[x] = float32(src[x*step])
-		}
+		gather(dst, in.I16[base:], step)
+	}
+}
+
+// gather sets dst[x] to float32(src[x*step]).
+func gather[T float32 | uint8 | int16](dst []float32, src []T, step int) {
+	for x := range dst {
+		dst[x] = float32(src[x*step])
 	}
 }
 
 // storeRow writes src (out.Width values) to channel c of row y of the
 // Float32 image out.
 func storeRow(out *convolve.Image, c, y int, src []float32) {
-	src = src[:out.Width]
-	base, step := out.Offset(0, y, c), elemStep(out.Geometry)
-	dst := out.F32[base:]
-	if step == 1 {
-		copy(dst[:len(src)], src)
+	storeRowAt(out, c, y, 0, src[:out.Width])
+}
+
+// storeRowAt writes src to channel c of row y of the Float32 image out
+// from column x0.
+func storeRowAt(out *convolve.Image, c, y, x0 int, src []float32) {
+	dst := out.F32[out.Offset(x0, y, c):]
+	if step := elemStep(out.Geometry); step != 1 {
+		for x, v := range src {
+			dst[x*step] = v
+		}
 		return
 	}
-	for x, v := range src {
-		dst[x*step] = v
-	}
+	copy(dst[:len(src)], src)
 }
 
 // yuvRow converts row y of the 3-channel uint8 image in to the planar
@@ -142,27 +137,20 @@ func yuvRow(in, out *convolve.Image, y int) {
 }
 
 // parallel calls fn(worker, i) for every i in 0..n-1 on at most workers
-// goroutines; worker is in 0..workers-1 and no two concurrent calls share
-// it, so fn may use per-worker scratch space.
+// goroutines; no two concurrent calls share a worker in 0..workers-1.
 func parallel(n, workers int, fn func(worker, i int)) {
-	if workers > n {
-		workers = n
-	}
+	workers = min(workers, n)
 	if workers <= 1 {
-		for i := 0; i < n; i++ {
+		for i := range n {
 			fn(0, i)
 		}
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := range workers {
 		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				fn(w, i)
 			}
 		})

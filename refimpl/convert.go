@@ -3,46 +3,29 @@ package refimpl
 import "github.com/convbench/convbench/convolve"
 
 // rowConverter converts one row of contiguous uint8 or int16 values to
-// float32; dst and src have the same length. Every uint8 and int16 value
-// is a float32, so each conversion is exact and every loop gives the same
-// values.
+// float32; dst and src have the same length. Every conversion is exact.
 type rowConverter struct {
 	u8  func(dst []float32, src []uint8)
 	i16 func(dst []float32, src []int16)
 }
 
-// portableConvert is the portable path's conversion, vectorConvert the
-// vector path's (convertU8Vector and convertI16Vector, the portable loops
-// where there is no vector loop). Tests put broken loops in their place
-// to show that the property suite catches them.
+// The conversions of the portable, vector and AVX-512 paths, in variables
+// of their own so that tests can break one path's.
 var (
-	portableConvert = rowConverter{u8: convertU8, i16: convertI16}
-	vectorConvert   = rowConverter{u8: convertU8Vector, i16: convertI16Vector}
-	// vector512Convert is the AVX-512 path's conversion: the vector
-	// path's loops, in a variable of its own so that a test can break
-	// one path's without the other's.
+	portableConvert  = rowConverter{u8: convertU8, i16: convertI16}
+	vectorConvert    = rowConverter{u8: convertU8Vector, i16: convertI16Vector}
 	vector512Convert = rowConverter{u8: convertU8Vector, i16: convertI16Vector}
 )
 
 // convertU8 sets dst[x] to float32(src[x]), one value at a time.
-func convertU8(dst []float32, src []uint8) {
-	src = src[:len(dst)]
-	for x, v := range src {
-		dst[x] = float32(v)
-	}
-}
+func convertU8(dst []float32, src []uint8) { gather(dst, src[:len(dst)], 1) }
 
 // convertI16 sets dst[x] to float32(src[x]), one value at a time.
-func convertI16(dst []float32, src []int16) {
-	src = src[:len(dst)]
-	for x, v := range src {
-		dst[x] = float32(v)
-	}
-}
+func convertI16(dst []float32, src []int16) { gather(dst, src[:len(dst)], 1) }
 
 // loadRow converts channel c of row y of in to float32 into dst (in.Width
-// values), with the conversion of the plan's path for contiguous uint8
-// and int16 rows, and the package's loadRow otherwise.
+// values), contiguous uint8 and int16 rows with the plan's path's
+// conversion, others with the package's loadRow.
 func (fp *fastPlan) loadRow(in *convolve.Image, c, y int, dst []float32) {
 	if elemStep(in.Geometry) != 1 || in.Type == convolve.Float32 {
 		loadRow(in, c, y, dst)

@@ -6,8 +6,7 @@ package refimpl
 //go:noescape
 func u8ToFloat32(dst *float32, src *uint8, n int)
 
-// i16ToFloat32 sets dst[x] = float32(src[x]) for x in 0..n-1, n a
-// multiple of 8, eight values per instruction (AVX).
+// i16ToFloat32 is u8ToFloat32 for int16 values.
 //
 //go:noescape
 func i16ToFloat32(dst *float32, src *int16, n int)
@@ -23,8 +22,7 @@ func convertU8Vector(dst []float32, src []uint8) {
 	convertU8(dst[m:], src[m:])
 }
 
-// convertI16Vector is the vector path's int16 conversion: the first
-// multiple of eight values in i16ToFloat32, the rest in Go.
+// convertI16Vector is convertU8Vector for int16 values.
 func convertI16Vector(dst []float32, src []int16) {
 	src = src[:len(dst)]
 	m := len(dst) &^ 7

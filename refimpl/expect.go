@@ -13,49 +13,38 @@ const unitRoundoff = 0x1p-24
 // Expect computes the exact reference output of p on in and the tolerance
 // a correct float32 implementation must meet at every element.
 //
-// ref has the problem's OutputGeometry: Float32 for Filter2D and
-// SobelMagnitude (each element is the float64 result rounded once to
-// float32), Uint8 planar for RGBToYUV. tol has the same width, height,
-// channels and layout with Float32 elements, each rounded up so that it
-// never shrinks below the float64 bound:
+// ref has the problem's OutputGeometry, each float element the float64
+// result rounded once; tol has its shape with Float32 elements, each
+// rounded up from the float64 bound:
 //
 //   - Filter2D: convolve.Tolerance(KW, KH, sum|w*x|, ref) per element, with
-//     w the oriented filter and the sum over the same taps as the output.
+//     w the oriented filter and the sum over the output's taps.
 //   - SobelMagnitude: tx + ty + 4u*|ref| with tx, ty the Tolerance of the
-//     gradients gx and gy (u = 2^-24). An error e in (gx, gy) moves the
-//     magnitude by at most |e| <= |ex| + |ey| (triangle inequality); squaring,
-//     adding, the square root and the rounding of ref add at most
-//     u/2 + u/2 + u + u of the magnitude.
+//     gradients (u = 2^-24): an error e in (gx, gy) moves the magnitude by
+//     at most |ex| + |ey|, and squaring, adding, the square root and the
+//     rounding of ref add at most 4u of it.
 //   - RGBToYUV: 0; every variant must match convolve.RGBToYUVPixel exactly.
 //
-// The float64 sums carry an error of about KW*KH*2^-53*sum|w*x|, far below
-// the slack the tolerance leaves (it allows KW*KH+KW+KH float32 roundings
-// where a direct sum makes at most KW*KH).
-//
 // Output (x, y) of Filter2D is sum_j sum_i w[j][i] * in(x+i-KW/2, y+j-KH/2),
-// with coordinates outside the image mapped by p.Border.Index (Zero reads
-// them as 0). Expect reads the input with Image.At and is written for
-// clarity, not speed.
-//
-// Non-finite values follow IEEE arithmetic over every tap, zero weights
-// and the Zero border's outside taps (terms w*0) included, for Filter2D
-// and for SobelMagnitude's nine taps; an exact sum beyond the float32
-// range rounds to an infinity of its sign. Where the reference is NaN or
-// infinite its tolerance is too, and convolve.Compare matches by class.
+// with outside coordinates mapped by p.Border.Index (Zero reads them as
+// 0). Non-finite values follow IEEE arithmetic over every tap, zero
+// weights and Zero's outside taps included; an exact sum beyond the
+// float32 range rounds to an infinity of its sign. Where the reference is
+// NaN or infinite its tolerance is too, and convolve.Compare matches by
+// class.
 func Expect(p convolve.Problem, in *convolve.Image) (ref, tol *convolve.Image, err error) {
 	return ExpectModel(p, in, convolve.Direct)
 }
 
 // ExpectModel is Expect with the tolerance of Filter2D taken from the
-// error model m (convolve.ErrorModel) instead of Direct's:
+// error model m instead of Direct's:
 //
 //   - Direct, TF32, BF16: convolve.ModelTolerance(m, KW, KH, sum|w*x|, ref)
-//     per element, the direct bound with the model's operand rounding.
-//   - FFT64, FFT32: convolve.FFTTolerance per element, with the 2-norm
-//     of the element's channel of the bordered input (the image
-//     extended by the filter's reach on each side, filled through the
-//     border mapping, zeros for Zero), the filter's 2-norm, and the LogN of
-//     convolve.FFTLogPoints.
+//     per element.
+//   - FFT64, FFT32: convolve.FFTTolerance per element, from the 2-norms of
+//     the element's channel of the bordered input (the image extended by
+//     the filter's reach through the border mapping) and of the filter,
+//     and convolve.FFTLogPoints.
 //
 // ref is the same under every model. SobelMagnitude and RGBToYUV have
 // only the Direct model; another is an error.
@@ -65,13 +54,11 @@ func ExpectModel(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel) 
 
 // ExpectCrop is ExpectModel for in, a crop of a larger input that holds
 // some of its pixels and their filter's reach, whose FFTTerms are whole
-// (one per channel). Under an FFT model every element's tolerance is
-// computed from whole rather than from the crop's own norms, since a
-// transform spreads every input's rounding over every output: an element
-// the crop computes from the same taps as the larger input then gets the
-// same tolerance as ExpectModel of the larger input gives it, bit for
-// bit. Under the other models whole is not read; nil whole means the
-// crop's own terms, which is ExpectModel.
+// (one per channel). Under an FFT model every tolerance is computed from
+// whole, since a transform spreads every input's rounding over every
+// output, so an element the crop computes from the same taps gets the
+// tolerance ExpectModel of the larger input gives it. Other models do not
+// read whole; nil whole means the crop's own terms.
 func ExpectCrop(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel, whole []convolve.FFTTerms) (ref, tol *convolve.Image, err error) {
 	if !m.Valid() {
 		return nil, nil, fmt.Errorf("refimpl: unknown error model %d", int(m))
@@ -113,9 +100,8 @@ func ExpectCrop(p convolve.Problem, in *convolve.Image, m convolve.ErrorModel, w
 			ref.Set(x, y, c, s)
 			var t float64
 			if m.IsFFT() {
-				// The float64 sum s, not ref: FFTTolerance allows for
-				// the rounding of ref itself (|y| <= |ref|/(1-u)), so
-				// enlarging a rounded |ref| would count it twice.
+				// From s, not ref: FFTTolerance allows for the
+				// rounding of ref itself.
 				t = convolve.FFTTolerance(terms[c], s, m.FFTRoundoff())
 			} else {
 				t = convolve.OperandTolerance(f.Width, f.Height, abs, s, m.OperandRoundoff())
@@ -160,8 +146,8 @@ func forEach(g convolve.Geometry, fn func(x, y, c int)) {
 }
 
 // dot64 correlates f with channel c of in at (x, y) in float64 and returns
-// the sum and the sum of the absolute values of its terms. Taps the Zero
-// border maps outside the image are terms w*0 (see Expect).
+// the sum and the sum of its terms' absolute values; Zero's outside taps
+// are terms w*0.
 func dot64(in *convolve.Image, c, x, y int, f *convolve.Filter, b convolve.Border) (s, abs float64) {
 	ax, ay := f.Width/2, f.Height/2
 	for j := 0; j < f.Height; j++ {
@@ -199,8 +185,7 @@ func FFTTerms(p convolve.Problem, in *convolve.Image) ([]convolve.FFTTerms, erro
 }
 
 // fftTerms returns convolve.FFTTerms for each channel of in under the
-// filter f and border b: the 2-norm of the channel extended by the
-// filter's reach through b (see ExpectModel).
+// filter f and border b (see ExpectModel).
 func fftTerms(in *convolve.Image, f *convolve.Filter, b convolve.Border) []convolve.FFTTerms {
 	var fl2 float64
 	for _, w := range f.Weights {
@@ -259,8 +244,6 @@ func (r reference) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan,
 	if err := checkPlan(r.Describe(), p, cfg, expectScratch); err != nil {
 		return nil, err
 	}
-	// A private copy of the filter: later changes to the caller's filter
-	// do not reach the plan.
 	p.Filter = p.Filter.Clone()
 	return &referencePlan{p: p}, nil
 }
@@ -278,7 +261,7 @@ func (rp *referencePlan) Run(in, out *convolve.Image) error {
 	if err != nil {
 		return err
 	}
-	// out may have a row stride of its own; copy element by element.
+	// out may have a row stride of its own.
 	forEach(ref.Geometry, func(x, y, c int) {
 		out.Set(x, y, c, ref.At(x, y, c))
 	})

@@ -9,66 +9,26 @@ import (
 )
 
 // fast is the "cpu-fast" variant, report 004's "CPU fast": float32 on
-// every core.
+// every core, its row sums on path.
 //
-// Rows are cut into chunks that runtime.GOMAXPROCS(0) goroutines (counted
-// at each Run) take in turn; each goroutine has its own scratch rows, made
-// at plan time for the GOMAXPROCS of then and at the first Run that has
-// more. For
-// each output row the input rows it needs are converted to float32 once
-// into a ring of KH padded rows of W+KW-1 values: the W image values, then
-// KW/2 values either side filled through Border.Index. Only those padding
-// values go through the border logic; the interior loops run over the
-// padded rows with no Index calls and no bounds checks. A row the Zero
-// border puts outside the image is marked and skipped. An output row is
-// one weighted sum over its terms (weight, source row offset by the tap's
-// column), taken up to nine terms per pass over the row (weightedSum), so
-// the row is loaded and stored once per eight or nine multiply-adds and
-// the loops keep the weights and source rows in registers.
-// On amd64 with AVX (golang.org/x/sys/cpu, checked at start-up) a pass
-// runs eight values per instruction in assembly (sumVector, 64 values per
-// pass over the terms), and with AVX-512F sixteen (sumVector512, 128
-// values per pass, the rest of the row's multiple of eight in sumVector);
-// elsewhere, and for the last len%8 values, it runs in the portable Go
-// loops. Both round each product and add in the same
-// order, so they give the same float32 values. The conversion of a
-// contiguous uint8 or int16 row to float32 takes the same path
-// (rowConverter: eight values per instruction in assembly, or one at a
-// time in Go); it is exact either way.
+// Goroutines take chunks of rows. The input rows an output row needs are
+// converted once into a ring of KH rows padded through Border.Index, and
+// an output row is a weighted sum over the taps' shifted rows, up to nine
+// terms a pass (weightedSum).
 //
-// A rank-1 filter w[j][i] = col[j]*row[i] (Filter.Separable on the oriented
-// filter) takes two 1-D passes: each input row is filtered horizontally
-// into a float32 row once, with the horizontal border applied, and each
-// output row is the column filter over KH of those rows, with the vertical
-// border applied by choosing which rows. That equals the 2-D result under
-// all five borders because every border extends an image axis by axis:
-// the pixel read at (x', y') is in(Index(x', W), Index(y', H)) for
-// Replicate, Reflect, Mirror and Wrap, and 0 for Zero as soon as either
-// coordinate is outside. So sum_j col[j] * sum_i row[i] * in(mx(x+i-ax),
-// my(y+j-ay)) is the column pass over the row-pass outputs at rows
-// my(y+j-ay); for Zero a row outside the image contributes 0 (its row-pass
-// output would be all zeros) and within a row the horizontal zeros are
-// added as 0.
+// A rank-1 filter w[j][i] = col[j]*row[i] takes two 1-D passes, which
+// equals the 2-D result under every border since borders extend an image
+// axis by axis. Its sum stays within convolve.Tolerance (KW*KH+KW+KH
+// roundings) when the factors reproduce each weight within
+// (KW*KH-1)*2^-24 relative error (factorsExact); otherwise the plan takes
+// the 2-D path.
 //
-// Every tap is an IEEE multiply and add, as in the reference: a zero
-// weight (or zero factor) is skipped only on rows whose values are all
-// finite, where it would add an exact zero (rows are checked for that
-// only when some weight or factor is zero), and a Zero-border row outside
-// the image, whose taps are terms w*0, is skipped only when its filter row
-// is finite. So 0 x Inf is NaN here too. A filter with a NaN or infinite
-// weight is never separable (Filter.Separable) and takes the 2-D path. On
-// the separable path a factor is zero exactly where its weights are
-// (factorsExact) and has their sign, so an infinite pixel meets the same
-// zeros and signs as in the 2-D sum, and the classes of the outputs match.
-//
-// The separable sum is a different float32 sum than the direct one; it
-// stays within convolve.Tolerance (which allows KW*KH+KW+KH roundings)
-// because each term goes through at most KW+KH roundings, provided the
-// factors reproduce each weight within (KW*KH-1)*2^-24 relative error. The
-// plan checks that bound per weight and uses the 2-D path otherwise.
-//
-// path chooses the loops of the passes (FastPath); the registered
-// cpu-fast has FastAuto.
+// Every tap is an IEEE multiply and add: a zero weight or factor is
+// skipped only on rows of finite values, and a Zero-border row outside
+// the image only when its filter row is finite. A filter with a
+// non-finite weight is never separable, and a factor is zero exactly
+// where its weights are, so the classes of the outputs match the
+// reference's.
 type fast struct{ path FastPath }
 
 func (f fast) Describe() convolve.Description {
@@ -88,8 +48,6 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	if err := checkPlan(f.Describe(), p, cfg, fastScratch); err != nil {
 		return nil, err
 	}
-	// A private copy of the filter: later changes to the caller's filter
-	// do not reach the plan.
 	p.Filter = p.Filter.Clone()
 	fp := &fastPlan{p: p, width: f.path.width()}
 	switch p.Op {
@@ -109,8 +67,7 @@ func (f fast) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, erro
 	return fp, nil
 }
 
-// addWorkers gives the plan scratch space for n goroutines, keeping what
-// it has.
+// addWorkers gives the plan scratch space for n goroutines.
 func (fp *fastPlan) addWorkers(n int) {
 	for len(fp.workers) < n {
 		var wk *fastWorker
@@ -121,14 +78,14 @@ func (fp *fastPlan) addWorkers(n int) {
 	}
 }
 
-// fastScratch bounds the host memory a cpu-fast plan allocates: per
-// goroutine, KH+1 padded rows (the ring and a row of zeros) and, per
-// stage, KH+1 rows of output width.
+// fastScratch bounds the host memory a cpu-fast plan allocates.
 func fastScratch(p convolve.Problem) int64 {
 	return convolve.MulBytes(int64(runtime.GOMAXPROCS(0)), fastWorkerBytes(p))
 }
 
-// fastWorkerBytes bounds the scratch space of one goroutine.
+// fastWorkerBytes bounds the scratch space of one goroutine: KH+1
+// padded rows (the ring and a row of zeros) and, per stage, KH+1 rows of
+// output width.
 func fastWorkerBytes(p convolve.Problem) int64 {
 	if p.Op == convolve.RGBToYUV {
 		return 0
@@ -142,27 +99,23 @@ func fastWorkerBytes(p convolve.Problem) int64 {
 type stage struct {
 	w        []float32 // oriented weights, KH rows of KW
 	row, col []float32 // rank-1 factors, nil for the 2-D path
-	// nonFinite[j] is true when filter row j holds a NaN or infinite
-	// weight (2-D path only; nil when every weight is finite).
+	// nonFinite[j]: filter row j holds a non-finite weight (2-D path;
+	// nil when every weight is finite).
 	nonFinite []bool
-	// taps[j] are the taps of filter row j for the 2-D path: [everyTap] all
-	// KW of them, [nonZeroTaps] those with a non-zero weight.
-	taps [][2][]tap
-	// rowTaps are the taps of the row factor, colTaps[j] the one tap of
-	// col[j] (separable path only).
-	rowTaps [2][]tap
-	colTaps [][]tap
+	taps      [][2][]tap // [filter row]: its tapLists (2-D path)
+	rowTaps   [2][]tap   // the row factor's tapLists (separable path)
+	colTaps   [][]tap    // [j]: col[j]'s one tap (separable path)
 }
 
 // The two tap lists of a filter row: every tap, and the non-zero ones
-// (for rows of finite values, where a zero weight adds an exact zero).
+// for rows of finite values.
 const (
 	everyTap    = 0
 	nonZeroTaps = 1
 )
 
 // tapLists returns the taps of weights w at offsets 0..len(w)-1: every
-// one, and those with a non-zero weight.
+// one, and the non-zero ones.
 func tapLists(w []float32) [2][]tap {
 	var l [2][]tap
 	for i, v := range w {
@@ -198,9 +151,8 @@ func newStage(f *convolve.Filter) stage {
 	return st
 }
 
-// allFinite reports whether every value of v is finite: v*0 is 0 for a
-// finite v and NaN otherwise, so one sum tells. Eight partial sums keep
-// the additions independent.
+// allFinite reports whether every value of v is finite (v*0 is 0 only
+// for a finite v), with eight independent partial sums.
 func allFinite(v []float32) bool {
 	var z0, z1, z2, z3, z4, z5, z6, z7 float32
 	for len(v) >= 8 {
@@ -221,15 +173,13 @@ func allFinite(v []float32) bool {
 	return (z0+z1)+(z2+z3)+(z4+z5)+(z6+z7) == 0
 }
 
-// hasZero reports whether the stage has a zero weight or factor, the only
-// taps that depend on whether a row is finite.
+// hasZero reports whether the stage has a zero weight or factor.
 func (st *stage) hasZero() bool {
 	return slices.Contains(st.w, 0) || slices.Contains(st.row, 0) || slices.Contains(st.col, 0)
 }
 
 // factorsExact reports whether col[j]*row[i] reproduces every weight within
-// (KW*KH-1)*2^-24 of its magnitude (zero weights exactly), the bound under
-// which the separable sum stays within convolve.Tolerance (see fast).
+// (KW*KH-1)*2^-24 of its magnitude, zero weights exactly (see fast).
 func factorsExact(f *convolve.Filter, row, col []float32) bool {
 	eps := float64(f.Taps()-1) * unitRoundoff
 	for j := 0; j < f.Height; j++ {
@@ -245,12 +195,12 @@ func factorsExact(f *convolve.Filter, row, col []float32) bool {
 
 type fastPlan struct {
 	p       convolve.Problem
-	width   int // values an instruction of the passes takes: 16 (vectorSum512), 8 (vectorSum), 0 (the portable ones)
+	width   int // FastPath.width
 	kw, kh  int
 	stages  []stage
 	workers []*fastWorker // one per goroutine; nil entries for RGBToYUV
-	// zeroTaps is true when a stage has a zero weight or factor: only then
-	// are rows checked for non-finite values (fastWorker.finite).
+	// zeroTaps: a stage has a zero weight or factor, so rows are checked
+	// for non-finite values (fastWorker.finite).
 	zeroTaps bool
 	closed   bool
 	madds    int64 // multiply-adds the last Run summed (RunFLOPs)
@@ -266,7 +216,7 @@ type fastWorker struct {
 	acc    [][]float32   // [stage]: the output row being summed
 	rows   []tapRow      // the rows of the sum being built (KH capacity)
 	terms  []term        // the terms of that sum
-	madds  int64         // multiply-adds summed in this Run
+	madds  int64         // multiply-adds summed in this Run, until Run adds them up
 }
 
 func (fp *fastPlan) newWorker() *fastWorker {
@@ -307,8 +257,6 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	if err := checkRun("cpu-fast", fp.closed, fp.p, in, out); err != nil {
 		return err
 	}
-	// As many goroutines as GOMAXPROCS allows now, which may be more
-	// than at plan time: scratch space for the new ones is made here.
 	n := runtime.GOMAXPROCS(0)
 	if n > len(fp.workers) {
 		more := convolve.MulBytes(int64(n-len(fp.workers)), fastWorkerBytes(fp.p))
@@ -318,16 +266,10 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 		fp.addWorkers(n)
 	}
 	h := in.Height
-	// About four chunks per goroutine, each at least 2*KH rows so that the
-	// KH-1 rows a chunk loads before its first output stay a small part.
-	rows := (h + 4*n - 1) / (4 * n)
-	rows = max(rows, 2*fp.kh, 8)
+	// About four chunks per goroutine, each at least 2*KH rows, so that
+	// the KH-1 rows a chunk loads before its first output stay few.
+	rows := max((h+4*n-1)/(4*n), 2*fp.kh, 8)
 	chunks := (h + rows - 1) / rows
-	for _, wk := range fp.workers {
-		if wk != nil {
-			wk.madds = 0
-		}
-	}
 	parallel(chunks, n, func(w, i int) {
 		y0, y1 := i*rows, min((i+1)*rows, h)
 		if fp.p.Op == convolve.RGBToYUV {
@@ -342,6 +284,7 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 	for _, wk := range fp.workers {
 		if wk != nil {
 			fp.madds += wk.madds
+			wk.madds = 0
 		}
 	}
 	return nil
@@ -349,13 +292,9 @@ func (fp *fastPlan) Run(in, out *convolve.Image) error {
 
 // RunFLOPs is the number of floating-point operations of the filter's
 // taps that the last Run summed, two per multiply-add: what the loops
-// executed, not the 2*KW*KH per output of the problem's nominal count.
-// It counts the separable path's two passes (KW and KH terms an output,
-// with the row pass repeated on the KH-1 rows before each chunk) and
-// leaves out the taps the plan skips (zero weights on finite rows, and
-// rows the Zero border puts outside the image). Sobel magnitude's squares
-// and roots, and RGBToYUV, are not counted. It is 0 before the first
-// Run.
+// executed (both separable passes, without the taps skipped), not the
+// problem's nominal count. Sobel magnitude's squares and roots, and
+// RGBToYUV, are not counted. It is 0 before the first Run.
 func (fp *fastPlan) RunFLOPs() int64 {
 	return 2 * fp.madds
 }
@@ -395,13 +334,7 @@ func (fp *fastPlan) runChunk(wk *fastWorker, in, out *convolve.Image, y0, y1 int
 }
 
 // ring is the ring slot of virtual row v among n slots.
-func ring(v, n int) int {
-	m := v % n
-	if m < 0 {
-		m += n
-	}
-	return m
-}
+func ring(v, n int) int { return (v%n + n) % n }
 
 // load brings virtual input row v (any integer; mapped by the border) of
 // channel c into its ring slot, padded, and runs the row pass of the
@@ -416,8 +349,7 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 	}
 	pad := wk.pad[ring(v, len(wk.pad))]
 	fp.loadRow(in, c, sy, pad[ax:ax+w])
-	// The horizontal border: KW/2 values either side, read from the
-	// converted interior.
+	// The horizontal border: KW/2 values either side.
 	edge := func(x int) float32 {
 		ix, ok := b.Index(x, w)
 		if !ok {
@@ -429,8 +361,6 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		pad[k] = edge(k - ax)
 		pad[ax+w+k] = edge(w + k)
 	}
-	// A row is marked finite only where that lets a zero weight be
-	// skipped; otherwise every tap is summed, which is right either way.
 	wk.finite[slot] = fp.zeroTaps && allFinite(pad)
 	for s, st := range fp.stages {
 		if st.row == nil {
@@ -440,10 +370,7 @@ func (fp *fastPlan) load(wk *fastWorker, in *convolve.Image, c, v int) {
 		if wk.finite[slot] {
 			list = st.rowTaps[nonZeroTaps]
 		}
-		one := [1]tapRow{{src: pad, taps: list}}
-		var k int
-		wk.terms, k = weightedSum(wk.hrow[s][slot], one[:], wk.terms, fp.width)
-		wk.madds += int64(k) * int64(w)
+		wk.weightedSum(wk.hrow[s][slot], []tapRow{{src: pad, taps: list}}, fp.width)
 	}
 }
 
@@ -457,8 +384,8 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 		v := y - kh/2 + j
 		slot := ring(v, kh)
 		if wk.zero[slot] {
-			// A row outside the image under Zero: its taps are w*0,
-			// exact zeros unless the filter row is not finite.
+			// Outside the image under Zero: taps w*0, exact zeros
+			// unless the filter row is not finite.
 			if st.nonFinite != nil && st.nonFinite[j] {
 				rows = append(rows, tapRow{src: wk.zeros, taps: st.taps[j][nonZeroTaps]})
 			}
@@ -478,9 +405,7 @@ func (fp *fastPlan) sumRow(wk *fastWorker, s, y int, dst []float32) {
 		}
 		rows = append(rows, tapRow{src: wk.pad[slot], taps: list})
 	}
-	var k int
-	wk.terms, k = weightedSum(dst, rows, wk.terms, fp.width)
-	wk.madds += int64(k) * int64(len(dst))
+	wk.weightedSum(dst, rows, fp.width)
 	wk.rows = rows[:0]
 }
 
@@ -498,22 +423,21 @@ type tapRow struct {
 }
 
 // weightedSum sets dst[x] to the sum over rows r and taps t of
-// t.w*r.src[x+t.off], each term an IEEE multiply and add. Every src must
-// hold len(dst) plus its largest offset values. The terms go through as
-// few passes over dst as take at most maxPass terms each, shared evenly,
-// so dst is loaded and stored once per eight or nine terms, each pass in
-// the vector loop of width (vectorSum512 for 16, vectorSum for 8), else
-// in the portable ones (passes). terms is scratch space, grown as needed
-// and returned with the number of terms summed.
-func weightedSum(dst []float32, rows []tapRow, terms []term, width int) ([]term, int) {
-	terms = terms[:0]
+// t.w*r.src[x+t.off]; every src must hold len(dst) plus its largest
+// offset values. The terms go through as few passes over dst of at most
+// maxPass terms as they need, shared evenly, each pass in the loop of
+// width (FastPath.width). It counts the multiply-adds in wk.madds.
+func (wk *fastWorker) weightedSum(dst []float32, rows []tapRow, width int) {
+	terms := wk.terms[:0]
 	n := len(dst)
 	for _, r := range rows {
 		for _, t := range r.taps {
 			terms = append(terms, term{src: r.src[t.off:][:n], w: t.w})
 		}
 	}
-	first, count := true, len(terms)
+	wk.terms = terms
+	wk.madds += int64(len(terms)) * int64(n)
+	first := true
 	for left := (len(terms) + maxPass - 1) / maxPass; left > 0; left-- {
 		k := (len(terms) + left - 1) / left
 		switch width {
@@ -530,26 +454,23 @@ func weightedSum(dst []float32, rows []tapRow, terms []term, width int) ([]term,
 	if first {
 		clear(dst)
 	}
-	return terms[:0], count
 }
 
 // maxPass is the most terms one pass sums: nine weights and source rows
 // still fit the registers.
 const maxPass = 9
 
-// passes[k] adds k terms to a row in one pass: the portable loops (the
-// vector one is vectorSum). Tests put broken loops in their place to
-// show that the property suite catches them.
+// passes[k] adds the k terms t to dst in one pass (sets dst to them with
+// set): the portable loops, in a variable so that tests can break them.
 var passes = [...]func(dst []float32, t []term, set bool){1: sum1, 2: sum2, 3: sum3, 4: sum4, 5: sum5, 6: sum6, 7: sum7, 8: sum8, 9: sum9}
 
-// term is one tap of a weighted sum as a pass over a row sees it: the
-// source values, already offset, and the weight.
+// term is one tap of a weighted sum: the source values, already offset,
+// and the weight.
 type term struct {
 	src []float32
 	w   float32
 }
 
-// sum9 adds the nine terms t to dst (sets dst to them with set).
 func sum9(dst []float32, t []term, set bool) {
 	t = t[:9]
 	s0, s1, s2, s3, s4, s5, s6, s7, s8 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)], t[8].src[:len(dst)]
@@ -565,7 +486,6 @@ func sum9(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum8 adds the eight terms t to dst (sets dst to them with set).
 func sum8(dst []float32, t []term, set bool) {
 	t = t[:8]
 	s0, s1, s2, s3, s4, s5, s6, s7 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)], t[7].src[:len(dst)]
@@ -581,7 +501,6 @@ func sum8(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum7 adds the seven terms t to dst (sets dst to them with set).
 func sum7(dst []float32, t []term, set bool) {
 	t = t[:7]
 	s0, s1, s2, s3, s4, s5, s6 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)], t[6].src[:len(dst)]
@@ -597,7 +516,6 @@ func sum7(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum6 adds the six terms t to dst (sets dst to them with set).
 func sum6(dst []float32, t []term, set bool) {
 	t = t[:6]
 	s0, s1, s2, s3, s4, s5 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)], t[5].src[:len(dst)]
@@ -613,7 +531,6 @@ func sum6(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum5 adds the five terms t to dst (sets dst to them with set).
 func sum5(dst []float32, t []term, set bool) {
 	t = t[:5]
 	s0, s1, s2, s3, s4 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)], t[4].src[:len(dst)]
@@ -629,7 +546,6 @@ func sum5(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum4 adds the four terms t to dst (sets dst to them with set).
 func sum4(dst []float32, t []term, set bool) {
 	t = t[:4]
 	s0, s1, s2, s3 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)], t[3].src[:len(dst)]
@@ -645,7 +561,6 @@ func sum4(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum3 adds the three terms t to dst (sets dst to them with set).
 func sum3(dst []float32, t []term, set bool) {
 	t = t[:3]
 	s0, s1, s2 := t[0].src[:len(dst)], t[1].src[:len(dst)], t[2].src[:len(dst)]
@@ -661,7 +576,6 @@ func sum3(dst []float32, t []term, set bool) {
 	}
 }
 
-// sum2 adds the two terms t to dst (sets dst to them with set).
 func sum2(dst []float32, t []term, set bool) {
 	t = t[:2]
 	s0, s1 := t[0].src[:len(dst)], t[1].src[:len(dst)]

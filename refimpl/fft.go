@@ -10,33 +10,21 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// fftVariant is "cpu-fft": Filter2D through 2-D fast Fourier transforms
-// in float64 on every core, by overlap-save over tiles.
+// fftVariant is "cpu-fft": Filter2D through 2-D FFTs in float64 on
+// every core, by overlap-save over tiles.
 //
-// The bordered image is the image extended by the filter's reach on each
-// side (KW/2 left, KW-1-KW/2 right, KH/2 top, KH-1-KH/2 bottom) with each
-// outside pixel read through the border mapping (zeros for Zero); it is
-// built in float64 once per channel. The plan takes tiles of Tx x Ty
-// points, powers of two: about four filter sides (at least 64, at most
-// 512), and never more than the next powers of two of the bordered width
-// and height, the smallest transforms whose circular convolution of the
-// whole bordered image equals the linear one. Each tile covers Tx x Ty
-// bordered pixels (zero past the bordered image) and yields the
-// Tx-KW+1 x Ty-KH+1 outputs whose windows it holds. The filter, oriented
-// for the mode and placed at the negated indices modulo the tile lengths
-// (so that a product of spectra is a correlation), is transformed once
-// per plan. Run transforms each tile (rows, then columns, with gonum's
-// complex transforms), multiplies by the filter's spectrum, transforms
-// back (columns, then the output rows only), scales by 1/(Tx*Ty) and
-// rounds once to float32; tiles run in parallel, one per goroutine.
+// The bordered image (the image extended by the filter's reach, outside
+// pixels read through the border mapping) is built in float64 once per
+// channel. Tiles are Tx x Ty points, powers of two of about four filter
+// sides (64 to 512, at most the next powers of two of the bordered size);
+// each yields the Tx-KW+1 x Ty-KH+1 outputs whose windows it holds. The
+// filter, placed at the negated indices modulo the tile lengths so that a
+// product of spectra is a correlation, is transformed once per plan.
 //
-// Its error is bounded by convolve.FFTTolerance with u = 2^-53 (the
-// FFT64 model, which it declares): a tile's transform has no more points
-// than the whole image's and its bordered pixels' 2-norm is at most the
-// whole channel's, so the bound of the whole bordered channel holds. An
-// FFT spreads every value's rounding over every output of its tile, so
-// the variant needs finite input (FiniteInput) and gives outputs near
-// zero beside large values only that bound's absolute accuracy.
+// Its error is within convolve.FFTTolerance with u = 2^-53 (the FFT64
+// model): a tile has no more points than the whole image and its 2-norm
+// is at most the whole channel's. An FFT spreads every value's rounding
+// over its tile, so the variant needs finite input (FiniteInput).
 type fftVariant struct{}
 
 func (fftVariant) Describe() convolve.Description {
@@ -68,14 +56,14 @@ func nextPow2(n int) int {
 }
 
 // fftScratch is the host memory a cpu-fft plan allocates: the bordered
-// channel (float64), the filter's spectrum, and per goroutine a tile, a
-// column and a row.
+// channel, the filter's spectrum, and per goroutine a tile, a column and
+// a row.
 func fftScratch(p convolve.Problem) int64 {
 	kw, kh := p.KernelSize()
 	tx, ty := fftTile(p)
 	ext := convolve.MulBytes(int64(p.Input.Width+kw-1), int64(p.Input.Height+kh-1), 8)
 	spec := convolve.MulBytes(int64(tx), int64(ty), 16)
-	perWorker := convolve.MulBytes(int64(tx), int64(ty), 16) + convolve.MulBytes(int64(tx+ty), 16*3) + convolve.MulBytes(int64(p.Input.Width), 4)
+	perWorker := spec + convolve.MulBytes(int64(tx+ty), 16*3) + convolve.MulBytes(int64(p.Input.Width), 4)
 	return ext + spec + convolve.MulBytes(int64(runtime.GOMAXPROCS(0)), perWorker)
 }
 
@@ -231,16 +219,6 @@ func (fp *fftPlan) tileRun(wk *fftWorker, out *convolve.Image, c, x0, y0 int) {
 			dst[x] = float32(real(r[x]) * scale)
 		}
 		storeRowAt(out, c, y0+y, x0, dst)
-	}
-}
-
-// storeRowAt writes src to channel c of row y of the Float32 image out
-// from column x0.
-func storeRowAt(out *convolve.Image, c, y, x0 int, src []float32) {
-	base, step := out.Offset(x0, y, c), elemStep(out.Geometry)
-	dst := out.F32[base:]
-	for x, v := range src {
-		dst[x*step] = v
 	}
 }
 

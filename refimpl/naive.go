@@ -6,11 +6,8 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// naive is the "cpu-naive" variant: the reports' sequential CPU baseline in
-// float32.
-//
-// Loop order, outermost first: channel c, row y, column x, filter row j,
-// filter column i. Per output element the sum is
+// naive is the "cpu-naive" variant: the reports' sequential CPU baseline
+// in float32. Each output element is
 //
 //	var s float32
 //	for j := 0; j < KH; j++ {
@@ -19,15 +16,11 @@ import (
 //		}
 //	}
 //
-// with w the oriented filter and pixel read through Border.Index; a tap the
-// Zero border puts outside the image reads 0 and is still added (so a NaN
-// or infinite weight there gives NaN, as in the reference). Every tap is
-// an IEEE multiply and add, zero weights included, so NaN and infinite
-// pixels and weights give the reference's classes. The
-// explicit float32 conversion rounds every product before the add: the Go
-// specification lets a compiler fuse x*y+z into one FMA otherwise (it does
-// with GOAMD64=v3 and on arm64). GPU kernels compiled with --fmad=false
-// that sum in this order match this variant bit for bit.
+// over channels, rows and columns in that order, with w the oriented
+// filter and pixel read through Border.Index (Zero's outside taps read 0
+// and are still added). The float32 conversion keeps every product
+// rounded, unfused, so GPU kernels compiled with --fmad=false that sum in
+// this order match it bit for bit.
 type naive struct{}
 
 func (naive) Describe() convolve.Description {
@@ -43,8 +36,6 @@ func (n naive) Plan(p convolve.Problem, cfg convolve.Config) (convolve.Plan, err
 	if err := checkPlan(n.Describe(), p, cfg, naiveScratch); err != nil {
 		return nil, err
 	}
-	// A private copy of the filter: later changes to the caller's filter
-	// do not reach the plan.
 	p.Filter = p.Filter.Clone()
 	np := &naivePlan{p: p}
 	switch p.Op {
@@ -87,8 +78,6 @@ func (np *naivePlan) Run(in, out *convolve.Image) error {
 	}
 	w, h, b := in.Width, in.Height, np.p.Border
 	for c := 0; c < in.Channels; c++ {
-		// Converting to float32 is exact for every element type, so this
-		// only saves a type switch per tap.
 		for y := 0; y < h; y++ {
 			loadRow(in, c, y, np.plane[y*w:(y+1)*w])
 		}

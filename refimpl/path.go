@@ -7,43 +7,34 @@ import (
 )
 
 // FastPath names the loops cpu-fast sums its rows with. Every path gives
-// the same float32 values (each product rounded, the terms added in the
-// same order); they differ in speed only.
+// the same float32 values; they differ in speed only.
 type FastPath int
 
 const (
-	// FastAuto is the widest vector loop the CPU has (FastVector512,
-	// else FastVector), the portable loops elsewhere: the registered
-	// "cpu-fast". The choice is made once, at start-up, from the CPU's
-	// features.
+	// FastAuto is the widest path the CPU has, chosen at start-up: the
+	// registered "cpu-fast".
 	FastAuto FastPath = iota
 	// FastPortable is the portable Go loops, on every CPU.
 	FastPortable
 	// FastVector is the AVX assembly loops (amd64 with AVX only) for the
 	// row sums and the conversion of uint8 and int16 rows, with the
-	// portable Go loops for a row's last len%8 values.
+	// portable loops for a row's last len%8 values.
 	FastVector
 	// FastVector512 is FastVector with the row sums in AVX-512 assembly
-	// (amd64 with AVX-512F only), sixteen values per instruction, and
-	// FastVector's loop for the values after the last multiple of 16.
+	// (amd64 with AVX-512F only), sixteen values per instruction.
 	FastVector512
 )
 
 // FastPaths are the paths cpu-fast has, in the order of their constants.
 var FastPaths = []FastPath{FastAuto, FastPortable, FastVector, FastVector512}
 
+var fastPathNames = []string{"auto", "portable", "vector", "vector512"}
+
 func (p FastPath) String() string {
-	switch p {
-	case FastAuto:
-		return "auto"
-	case FastPortable:
-		return "portable"
-	case FastVector:
-		return "vector"
-	case FastVector512:
-		return "vector512"
+	if p < FastAuto || p > FastVector512 {
+		return fmt.Sprintf("FastPath(%d)", int(p))
 	}
-	return fmt.Sprintf("FastPath(%d)", int(p))
+	return fastPathNames[p]
 }
 
 // Available reports whether this CPU runs path p.
@@ -71,11 +62,9 @@ func (p FastPath) width() int {
 	return 0
 }
 
-// NewFast returns cpu-fast with its row sums on path p, for tests and
-// benchmarks that must run one path whatever the CPU prefers; its
-// Describe names it "cpu-fast" as the registered variant, which is
-// NewFast(FastAuto). It returns an error for an unknown path or one this
-// CPU lacks (FastPath.Available).
+// NewFast returns cpu-fast with its row sums on path p, described as the
+// registered "cpu-fast" (NewFast(FastAuto)). It returns an error for an
+// unknown path or one this CPU lacks (FastPath.Available).
 func NewFast(p FastPath) (convolve.Variant, error) {
 	switch {
 	case p < FastAuto || p > FastVector512:
@@ -88,9 +77,9 @@ func NewFast(p FastPath) (convolve.Variant, error) {
 	return fast{path: p}, nil
 }
 
-// autoWidth is the width of FastAuto's row sums: 16 where the CPU has
-// AVX-512F, 8 where it has AVX, else 0 (the portable loops); a test sets
-// it 0 to run the registered cpu-fast on the portable loops.
+// autoWidth is the width of FastAuto's row sums, the widest this CPU
+// has; a test sets it 0 to run the registered cpu-fast on the portable
+// loops.
 var autoWidth = bestWidth()
 
 func bestWidth() int {
@@ -103,9 +92,8 @@ func bestWidth() int {
 	return 0
 }
 
-// vectorSum and vectorSum512 are the passes of the vector paths; tests
-// put broken passes in their place to show that the property suite
-// catches them.
+// vectorSum and vectorSum512 are the passes of the vector paths, in
+// variables so that tests can break them.
 var (
 	vectorSum    = sumVector
 	vectorSum512 = sumVector512

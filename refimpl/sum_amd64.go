@@ -2,13 +2,12 @@ package refimpl
 
 import "golang.org/x/sys/cpu"
 
-// hasVector is true when this CPU runs the vector loop (sumVector, AVX);
-// otherwise passes over a row use the portable loops sum1..sum9.
-var hasVector = cpu.X86.HasAVX
-
-// hasVector512 is true when this CPU also runs the 512-bit loop
-// (sumVector512, AVX-512F).
-var hasVector512 = hasVector && cpu.X86.HasAVX512F
+// hasVector reports whether this CPU runs sumVector (AVX), hasVector512
+// whether it also runs sumVector512 (AVX-512F).
+var (
+	hasVector    = cpu.X86.HasAVX
+	hasVector512 = hasVector && cpu.X86.HasAVX512F
+)
 
 // mulAddRows16 is mulAddRows sixteen values per instruction (AVX-512F),
 // for n a multiple of 16, with the same result.
@@ -17,19 +16,16 @@ var hasVector512 = hasVector && cpu.X86.HasAVX512F
 func mulAddRows16(dst *float32, n int, srcs **float32, ws *float32, k int, set bool)
 
 // mulAddRows sets dst[x] (set) or adds to it, for x in 0..n-1 with n a
-// multiple of 8 and k >= 1, the sum ws[0]*srcs[0][x] + ... +
-// ws[k-1]*srcs[k-1][x], eight values per instruction. Each product is
-// rounded and the sum is taken left to right, then added to dst[x], as in
-// sum1..sum9, so the result is the same float32 value. Every srcs[j] must
-// hold n values.
+// multiple of 8 and k >= 1, ws[0]*srcs[0][x] + ... + ws[k-1]*srcs[k-1][x],
+// eight values per instruction, each product rounded and the sum taken
+// left to right as in sum1..sum9. Every srcs[j] must hold n values.
 //
 //go:noescape
 func mulAddRows(dst *float32, n int, srcs **float32, ws *float32, k int, set bool)
 
-// sumVector is one pass of the terms t (at most maxPass of them) over
-// dst, with the same result as passes[len(t)]: the first multiple of
-// eight values in mulAddRows, the rest in Go in the same order of
-// operations.
+// sumVector is one pass of the terms t (at most maxPass) over dst, with
+// the result of passes[len(t)]: the first multiple of eight values in
+// mulAddRows, the rest in sumTail.
 func sumVector(dst []float32, t []term, set bool) {
 	var srcs [maxPass]*float32
 	var ws [maxPass]float32
@@ -68,7 +64,7 @@ func sumTail(dst []float32, t []term, set bool, from int) {
 }
 
 // sumVector512 is sumVector with the first multiple of sixteen values in
-// mulAddRows16 and the rest in sumVector: the same result.
+// mulAddRows16.
 func sumVector512(dst []float32, t []term, set bool) {
 	n := len(dst)
 	m := n &^ 15

@@ -2,19 +2,9 @@
 //
 // The property suite (convtest), the benchmarks' correctness gate and the
 // tuner all take their reference and tolerances from here, so a variant
-// is held to the same bound wherever it is checked:
-//
-//   - the reference and each element's tolerance come from refimpl
-//     (Reference), under the error model the variant declares
-//     (convolve.ErrorModel, convolve.ModelOf): the direct bound of
-//     convolve.OperandTolerance for Direct, TF32 and BF16, and
-//     convolve.FFTTolerance for FFT64 and FFT32;
-//   - outputs are compared element by element by class, as
-//     convolve.Compare does: finite elements within their tolerance, NaN
-//     against NaN, +Inf against +Inf, -Inf against -Inf (Output);
-//   - a part of an output can be checked from a crop of the input
-//     (CropReference), with every element's tolerance the one the whole
-//     input gives it, under an FFT model too.
+// is held to the same bound wherever it is checked: refimpl's reference
+// and tolerances under the error model the variant declares
+// (convolve.ModelOf), compared by class as convolve.Compare does.
 package verify
 
 import (
@@ -39,33 +29,21 @@ func Terms(p convolve.Problem, in *convolve.Image) ([]convolve.FFTTerms, error) 
 }
 
 // CropReference is Reference for crop, a part of a larger input that
-// holds some outputs' pixels and their filter's reach (read through the
-// border mapping where it leaves the larger input), with whole the
-// larger input's Terms. The reference of such an output is the one the
-// larger input gives, since it sums the same taps in the same order, and
-// so is its tolerance under every model:
-//
-//   - under Direct, TF32 and BF16 a tolerance depends on the output's
-//     own taps alone;
-//   - under FFT64 and FFT32 it depends on the norms of the whole bordered
-//     input (a transform spreads every input's rounding over every
-//     output), so it is computed from whole, not from the crop's norms.
-//
-// An FFT tolerance is computed from the element's float64 sum, as for
-// the whole input, never from the float32 reference enlarged by its
-// rounding: convolve.FFTTolerance already allows for that rounding
-// (|y| <= |ref| / (1 - u)), so the enlargement would count it twice and
-// give a window another bound than the whole output. nil whole means
-// crop's own terms: Reference of crop.
+// holds some outputs' pixels and their filter's reach, with whole the
+// larger input's Terms (refimpl.ExpectCrop). Such an output's reference
+// and tolerance are the ones the larger input gives it under every
+// model: an FFT model's tolerance is computed from whole, since a
+// transform spreads every input's rounding over every output. nil whole
+// means crop's own terms: Reference of crop.
 func CropReference(p convolve.Problem, crop *convolve.Image, m convolve.ErrorModel, whole []convolve.FFTTerms) (ref, tol *convolve.Image, err error) {
 	return refimpl.ExpectCrop(p, crop, m, whole)
 }
 
 // Output compares out, the output v computed for p from in under cfg,
-// with the reference within the tolerance of the error model v's output
-// is held to there (convolve.ModelOf), by convolve.Compare's rules.
-// Metrics.OK reports whether it passed; the error is for a problem,
-// input or output the reference cannot be computed or compared for.
+// with the reference within the tolerance of v's error model there
+// (convolve.ModelOf), by convolve.Compare's rules. Metrics.OK reports
+// whether it passed; the error is for a problem, input or output the
+// reference cannot be computed or compared for.
 func Output(v convolve.Variant, p convolve.Problem, cfg convolve.Config, in, out *convolve.Image) (convolve.Metrics, error) {
 	ref, tol, err := Reference(p, in, convolve.ModelOf(v, p, cfg))
 	if err != nil {

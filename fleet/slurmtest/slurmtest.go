@@ -1,11 +1,9 @@
 // Package slurmtest starts a real Slurm cluster on this host for tests.
 //
-// It runs munged, slurmctld and one slurmd a node name, all run by the
-// current user from the Debian packages (slurm-wlm, munge), with their
-// configuration, key, state, spool and logs under the test's temporary
-// directory, and stops them when the test ends. Every node is this host,
-// each slurmd on its own port. The client commands find the cluster
-// through SLURM_CONF, which Start sets for the test.
+// It runs munged, slurmctld and one slurmd a node name (each on its own
+// port of this host) as the current user from the Debian packages
+// (slurm-wlm, munge), with all their files under a temporary directory,
+// and stops them when the test ends. Start sets SLURM_CONF for the test.
 package slurmtest
 
 import (
@@ -36,8 +34,7 @@ const (
 	GPUPartition = "gpu"
 )
 
-// daemons are the programs a cluster needs, with the clients the tests
-// call.
+// daemons are the programs a cluster needs, and the clients the tests call.
 var daemons = []string{"slurmctld", "slurmd", "munged", "mungekey", "sbatch", "squeue", "scontrol", "sinfo"}
 
 // find returns the path of the program name, looked up in PATH and then
@@ -113,8 +110,8 @@ func Start(t testing.TB, nodes ...string) *Cluster {
 	return c
 }
 
-// config is the slurm.conf of a cluster in dir: every node on
-// localhost, each slurmd on its own free port.
+// config is the slurm.conf of a cluster in dir, every node's slurmd on
+// its own free port of localhost.
 func config(dir, socket string, nodes []string) (string, error) {
 	u, err := user.Current()
 	if err != nil {

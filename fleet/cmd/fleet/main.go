@@ -2,28 +2,16 @@
 //
 // It submits one array task a target and gathers their runs into one data
 // directory with a cross-GPU comparison (package fleet). Run it from the
-// repository root, on a host that submits to the cluster, after make
-// gpu-bins; the job directory (default under results/local/fleet/) must be
-// on a file system the nodes share.
-//
-//	fleet submit [flags] [-- sweep flags]   one task a target; the sweep's flags after --
-//	fleet submit -tests [flags]             the GPU test run (scripts/gpu-run.sh OUTDIR tests)
-//	fleet status [-job DIR] [-wait]         tasks pending, running, done and failed
-//	fleet gather [-job DIR] [-data DIR]     the done tasks' runs into -data, and the report
-//	fleet rerun [-job DIR]                  submit the failed tasks again
-//
-// For example, preset default on two partitions and on the A100s of a
-// third, and then the report:
+// repository root, after make gpu-bins, on a host that submits to the
+// cluster; the job directory must be on a file system the nodes share.
+// Its commands are submit, status, gather and rerun (fleet -h), as in
 //
 //	fleet submit -partitions h100,l40s -gpu-types a100 -partition mixed -wait -- -sweep default -count 6
 //	fleet gather
 //
-// A target asks for one GPU (-gres, default gpu:1; a GPU type asks for
-// gpu:TYPE:1) and a task that finds none fails; -cpu runs without GPUs. A
-// failed or cancelled task is reported with its node, exit code and the
-// end of its log; status exits 1 when a task failed, and rerun submits only
-// the failed tasks. Gather never overwrites a file: a clash is an error
-// naming both files.
+// A target asks for one GPU (-gres, default gpu:1) and a task that finds
+// none fails; -cpu runs without GPUs. status exits 1 when a task failed,
+// and rerun submits only the failed tasks. Gather never overwrites a file.
 package main
 
 import (
@@ -53,8 +41,7 @@ const usage = `usage:
   fleet rerun [-job DIR]                  submit the failed tasks again
 run fleet COMMAND -h for a command's flags`
 
-// errFailed is the error of a status that found failed tasks: the exit
-// status says so, the output says which.
+// errFailed is the error of a status that found failed tasks.
 var errFailed = errors.New("")
 
 func main() {
@@ -171,8 +158,8 @@ func submit(ctx context.Context, args []string, w io.Writer) error {
 	return report(ctx, j, true, *interval, 20, w)
 }
 
-// parseJob defines -job on fs beside the flags defined already, parses
-// args, and loads the job -job names, or the latest under JobsDir.
+// parseJob defines -job on fs, parses args, and loads the job -job names,
+// or the latest under JobsDir.
 func parseJob(fs *flag.FlagSet, args []string) (*fleet.Job, error) {
 	dir := fs.String("job", "", "job directory (default the latest under "+JobsDir+")")
 	if err := fs.Parse(args); err != nil {
