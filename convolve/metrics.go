@@ -25,11 +25,11 @@ func Tolerance(kw, kh int, absSum, ref float64) float64 {
 // finite in both are compared within their tolerance and enter MaxAbs,
 // MaxULP and RelL2; elsewhere the two must be of the same Class.
 type Metrics struct {
-	N          int     // elements compared
-	MaxAbs     float64 // max |out - ref| over the elements finite in both
-	MaxULP     int64   // max distance in float32 units in the last place, same elements
-	RelL2      float64 // ||out - ref||_2 / ||ref||_2 over the same elements (0 when both are 0)
-	Violations int     // elements outside their tolerance or of another class than the reference
+	N               int      // elements compared
+	MaxAbs          float64  // max |out - ref| over the elements finite in both
+	MaxULP          int64    // max distance in float32 units in the last place, same elements
+	RelL2           float64  // ||out - ref||_2 / ||ref||_2 over the same elements (0 when both are 0)
+	Violations      int      // elements outside their tolerance or of another class than the reference
 	NonFinite       int      // elements where the reference or the output is NaN or infinite
 	ClassMismatches int      // elements of another class than the reference, each a violation
 	First           Mismatch // the first violation, when Violations > 0
