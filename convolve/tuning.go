@@ -1,6 +1,7 @@
 package convolve
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -131,22 +132,20 @@ func (sp *TuningSpace) Check(caps Capabilities) error {
 // String lists the space's axes: "blocks=32x4,32x8 rx=1,2,4 ry=1,2"
 // (blocks=default when it has none).
 func (sp *TuningSpace) String() string {
-	bs := make([]string, len(sp.Blocks))
-	for i, b := range sp.Blocks {
-		bs[i] = b.String()
-	}
-	if len(bs) == 0 {
-		bs = []string{"default"}
-	}
-	parts := []string{"blocks=" + strings.Join(bs, ",")}
+	parts := []string{"blocks=" + cmp.Or(joinComma(sp.Blocks), "default")}
 	for _, t := range sp.Tunables {
-		vs := make([]string, len(t.Values))
-		for i, v := range t.Values {
-			vs[i] = fmt.Sprint(v)
-		}
-		parts = append(parts, t.Name+"="+strings.Join(vs, ","))
+		parts = append(parts, t.Name+"="+joinComma(t.Values))
 	}
 	return strings.Join(parts, " ")
+}
+
+// joinComma writes xs as fmt.Sprint does each, joined by commas.
+func joinComma[T any](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
 }
 
 // Size is the number of points before Allow: the product of the number
@@ -173,31 +172,24 @@ func (sp *TuningSpace) Settings(p Problem, lim DeviceLimits) (ok []Setting, out 
 	if len(blocks) == 0 {
 		blocks = []Block{{}}
 	}
-	for _, b := range blocks {
-		idx := make([]int, len(sp.Tunables))
-		for {
-			s := Setting{Block: b, Tunables: map[string]int{}}
-			for i, t := range sp.Tunables {
-				s.Tunables[t.Name] = t.Values[idx[i]]
+	var walk func(s Setting, i int)
+	walk = func(s Setting, i int) {
+		if i < len(sp.Tunables) {
+			for _, v := range sp.Tunables[i].Values {
+				n := Setting{Block: s.Block, Tunables: maps.Clone(s.Tunables)}
+				n.Tunables[sp.Tunables[i].Name] = v
+				walk(n, i+1)
 			}
-			if err := sp.Allowed(p, s, lim); err != nil {
-				out = append(out, Excluded{s, err.Error()})
-			} else {
-				ok = append(ok, s)
-			}
-			// Next index, last tunable fastest.
-			i := len(idx) - 1
-			for ; i >= 0; i-- {
-				idx[i]++
-				if idx[i] < len(sp.Tunables[i].Values) {
-					break
-				}
-				idx[i] = 0
-			}
-			if i < 0 {
-				break
-			}
+			return
 		}
+		if err := sp.Allowed(p, s, lim); err != nil {
+			out = append(out, Excluded{s, err.Error()})
+		} else {
+			ok = append(ok, s)
+		}
+	}
+	for _, b := range blocks {
+		walk(Setting{Block: b, Tunables: map[string]int{}}, 0)
 	}
 	return ok, out
 }

@@ -51,13 +51,7 @@ type Config struct {
 }
 
 // FormatDevices writes device ordinals as "0,1".
-func FormatDevices(devs []int) string {
-	parts := make([]string, len(devs))
-	for i, d := range devs {
-		parts[i] = strconv.Itoa(d)
-	}
-	return strings.Join(parts, ",")
-}
+func FormatDevices(devs []int) string { return joinComma(devs) }
 
 // ParseDevices reads FormatDevices's form, spaces around an ordinal
 // allowed; "" is none. An ordinal is a decimal number without a sign or

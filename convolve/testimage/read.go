@@ -20,7 +20,7 @@ var ErrFormat = errors.New("testimage: unknown image format")
 // A format is a file format that ReadImage tells by its first bytes.
 type format struct {
 	name  string // as image.Decode names formats
-	magic string // the first bytes; '?' matches any byte
+	magic string // the first bytes
 	read  func(io.Reader) (*convolve.Image, error)
 }
 
@@ -37,19 +37,6 @@ var formats = []format{
 // sniffLen is how many first bytes ReadImage looks at.
 const sniffLen = 8
 
-// match reports whether b starts with magic, where '?' matches any byte.
-func match(magic string, b []byte) bool {
-	if len(b) < len(magic) {
-		return false
-	}
-	for i, c := range []byte(magic) {
-		if c != b[i] && c != '?' {
-			return false
-		}
-	}
-	return true
-}
-
 // ReadImage reads an image of a format it tells from the first bytes of
 // r and returns it with the format's name: "png" (ReadPNG), "tiff"
 // (ReadTIFF), "pgm" (ReadPGM), "ppm" (ReadPPM), or the name of a format
@@ -64,7 +51,7 @@ func ReadImage(r io.Reader) (*convolve.Image, string, error) {
 		return nil, "", fmt.Errorf("testimage: reading the header: %w", err)
 	}
 	for _, f := range formats {
-		if match(f.magic, head) {
+		if bytes.HasPrefix(head, []byte(f.magic)) {
 			im, err := f.read(br)
 			return im, f.name, err
 		}
