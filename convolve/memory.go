@@ -1,7 +1,6 @@
 package convolve
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
@@ -58,9 +57,8 @@ func memAvailable(path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := bytes.Fields(sc.Bytes())
+	for line := range bytes.Lines(data) {
+		f := bytes.Fields(line)
 		if len(f) >= 2 && string(f[0]) == "MemAvailable:" {
 			n, err := strconv.ParseInt(string(f[1]), 10, 64)
 			if err != nil || n < 0 {

@@ -51,10 +51,7 @@ func (s Setting) String() string {
 	if len(s.Tunables) > 0 {
 		parts = append(parts, FormatTunables(s.Tunables))
 	}
-	if len(parts) == 0 {
-		return "default"
-	}
-	return strings.Join(parts, " ")
+	return cmp.Or(strings.Join(parts, " "), "default")
 }
 
 // Equal reports whether s and t are the same point.

@@ -75,23 +75,20 @@ func ParseDevices(s string) ([]int, error) {
 
 func (c Config) String() string {
 	var parts []string
-	if c.Block != (Block{}) {
-		parts = append(parts, "block="+c.Block.String())
-	}
-	if c.NoFMA {
-		parts = append(parts, "fmad=false")
-	}
-	if c.FastMath {
-		parts = append(parts, "fast-math")
-	}
-	if len(c.Tunables) > 0 {
-		parts = append(parts, strings.Split(FormatTunables(c.Tunables), ",")...)
-	}
-	if c.Untuned {
-		parts = append(parts, "untuned")
-	}
-	if len(c.Devices) > 0 {
-		parts = append(parts, "gpus="+FormatDevices(c.Devices))
+	for _, p := range []struct {
+		set  bool
+		text string
+	}{
+		{c.Block != (Block{}), "block=" + c.Block.String()},
+		{c.NoFMA, "fmad=false"},
+		{c.FastMath, "fast-math"},
+		{len(c.Tunables) > 0, strings.ReplaceAll(FormatTunables(c.Tunables), ",", " ")},
+		{c.Untuned, "untuned"},
+		{len(c.Devices) > 0, "gpus=" + FormatDevices(c.Devices)},
+	} {
+		if p.set {
+			parts = append(parts, p.text)
+		}
 	}
 	return strings.Join(parts, " ")
 }
