@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"slices"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -19,10 +20,8 @@ func checkU8(format string, im *convolve.Image, channels ...int) error {
 	if im.Type != convolve.Uint8 {
 		return fmt.Errorf("testimage: %s stores u8 images only, not %v", format, im.Type)
 	}
-	for _, c := range channels {
-		if im.Channels == c {
-			return nil
-		}
+	if slices.Contains(channels, im.Channels) {
+		return nil
 	}
 	return fmt.Errorf("testimage: %s cannot store %d channels (want %v)", format, im.Channels, channels)
 }

@@ -47,15 +47,10 @@ func ToUint8Normalize(im *convolve.Image, abs bool) (*convolve.Image, error) {
 		if abs {
 			v = math.Abs(v)
 		}
-		switch {
-		case math.IsNaN(v):
-			return 0
-		case math.IsInf(v, 1):
+		if math.IsInf(v, 1) {
 			return 255
-		case math.IsInf(v, -1):
-			return 0
 		}
-		return convolve.SaturateUint8((v - lo) * scale)
+		return convolve.SaturateUint8((v - lo) * scale) // NaN and -Inf give 0
 	})
 }
 
