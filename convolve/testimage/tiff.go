@@ -248,9 +248,9 @@ func (h *tiffHeader) field(tag uint32) ([]uint32, error) {
 	return v, nil
 }
 
-// one returns the single value of a SHORT or LONG field, def when the
-// field is absent and not required.
-func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (uint32, error) {
+// value returns the value of a SHORT or LONG field of n equal values, or
+// def when the field is absent and not required.
+func (h *tiffHeader) value(tag uint32, name string, def, n uint32, required bool) (uint32, error) {
 	v, err := h.field(tag)
 	switch {
 	case err != nil:
@@ -259,23 +259,9 @@ func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (ui
 		return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
 	case v == nil:
 		return def, nil
-	case len(v) != 1:
-		return 0, fmt.Errorf("%s has %d values, want 1", name, len(v))
-	}
-	return v[0], nil
-}
-
-// perSample returns the value of a field that has one value per sample,
-// all equal, or def when the field is absent.
-func (h *tiffHeader) perSample(tag uint32, name string, def uint32) (uint32, error) {
-	v, err := h.field(tag)
-	if err != nil || v == nil {
-		return def, err
-	}
-	if len(v) != int(h.spp) {
-		return 0, fmt.Errorf("%s has %d values for %d samples", name, len(v), h.spp)
-	}
-	if slices.ContainsFunc(v, func(x uint32) bool { return x != v[0] }) {
+	case len(v) != int(n):
+		return 0, fmt.Errorf("%s has %d values, want %d", name, len(v), n)
+	case slices.ContainsFunc(v, func(x uint32) bool { return x != v[0] }):
 		return 0, fmt.Errorf("%s %v: samples differ", name, v)
 	}
 	return v[0], nil
@@ -318,13 +304,13 @@ func parseTIFFHeader(b []byte) (*tiffHeader, error) {
 		h.fields[uint32(h.order.Uint16(b[e:]))] = f
 	}
 	var err error
-	if h.width, err = h.one(tagImageWidth, "ImageWidth", 0, true); err != nil {
+	if h.width, err = h.value(tagImageWidth, "ImageWidth", 0, 1, true); err != nil {
 		return nil, err
 	}
-	if h.height, err = h.one(tagImageLength, "ImageLength", 0, true); err != nil {
+	if h.height, err = h.value(tagImageLength, "ImageLength", 0, 1, true); err != nil {
 		return nil, err
 	}
-	if h.spp, err = h.one(tagSamplesPerPixel, "SamplesPerPixel", 1, false); err != nil {
+	if h.spp, err = h.value(tagSamplesPerPixel, "SamplesPerPixel", 1, 1, false); err != nil {
 		return nil, err
 	}
 	if h.spp < 1 || h.spp > convolve.MaxChannels {
@@ -362,10 +348,9 @@ func decodeTIFF(b []byte) (*convolve.Image, error) {
 	if err := checkPixels("TIFF", int64(h.width), int64(h.height), MaxPixels); err != nil {
 		return nil, err
 	}
-	if x, err := h.forXImage(); err != nil || !x {
-		if err != nil {
-			return nil, err
-		}
+	if x, err := h.forXImage(); err != nil {
+		return nil, err
+	} else if !x {
 		return h.decodeRaw()
 	}
 	cfg, err := tiff.DecodeConfig(bytes.NewReader(b))
@@ -424,12 +409,12 @@ func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
 // of gray or RGB samples of a type convolve has, checked.
 func (h *tiffHeader) rawGeometry() (convolve.Geometry, error) {
 	var none convolve.Geometry
-	if c, err := h.one(tagCompression, "Compression", 1, false); err != nil {
+	if c, err := h.value(tagCompression, "Compression", 1, 1, false); err != nil {
 		return none, err
 	} else if c != 1 {
 		return none, fmt.Errorf("compression %d: only uncompressed (1) files of signed, float or 2-channel samples are supported", c)
 	}
-	if p, err := h.one(tagPlanarConfig, "PlanarConfiguration", 1, false); err != nil {
+	if p, err := h.value(tagPlanarConfig, "PlanarConfiguration", 1, 1, false); err != nil {
 		return none, err
 	} else if p != 1 && h.spp > 1 {
 		return none, fmt.Errorf("planar configuration %d: only chunky (1) files of signed, float or 2-channel samples are supported", p)
@@ -437,18 +422,18 @@ func (h *tiffHeader) rawGeometry() (convolve.Geometry, error) {
 	if _, tiled := h.fields[tagTileWidth]; tiled {
 		return none, errors.New("tiled files of signed, float or 2-channel samples are not supported")
 	}
-	photometric, err := h.one(tagPhotometric, "PhotometricInterpretation", 0, true)
+	photometric, err := h.value(tagPhotometric, "PhotometricInterpretation", 0, 1, true)
 	if err != nil {
 		return none, err
 	}
 	if !(photometric == 1 && h.spp <= 2 || photometric == 2 && h.spp >= 3) {
 		return none, fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, h.spp)
 	}
-	bits, err := h.perSample(tagBitsPerSample, "BitsPerSample", 1)
+	bits, err := h.value(tagBitsPerSample, "BitsPerSample", 1, h.spp, false)
 	if err != nil {
 		return none, err
 	}
-	format, err := h.perSample(tagSampleFormat, "SampleFormat", 1)
+	format, err := h.value(tagSampleFormat, "SampleFormat", 1, h.spp, false)
 	if err != nil {
 		return none, err
 	}
@@ -465,7 +450,7 @@ func (h *tiffHeader) rawGeometry() (convolve.Geometry, error) {
 // stripBytes are the bytes of the image of geometry g, read from the
 // file's strips, each checked against the file's end.
 func (h *tiffHeader) stripBytes(g convolve.Geometry) ([]byte, error) {
-	rowsPerStrip, err := h.one(tagRowsPerStrip, "RowsPerStrip", h.height, false)
+	rowsPerStrip, err := h.value(tagRowsPerStrip, "RowsPerStrip", h.height, 1, false)
 	if err != nil {
 		return nil, err
 	}
