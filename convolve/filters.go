@@ -61,8 +61,7 @@ func Box(k int) (*Filter, error) {
 	return &Filter{Name: FilterSpec{Family: "box", K: k}.String(), Width: k, Height: k, Weights: w}, nil
 }
 
-// GaussianDefaultSigma is OpenCV's sigma for a Gaussian of size k when none
-// is given: 0.3*((k-1)*0.5-1)+0.8.
+// GaussianDefaultSigma is OpenCV's sigma for a Gaussian of size k.
 func GaussianDefaultSigma(k int) float64 {
 	return 0.3*((float64(k)-1)*0.5-1) + 0.8
 }
@@ -137,8 +136,7 @@ func outer(g []float32) []float32 {
 	return w
 }
 
-// GaussianInt3 is the integer-binomial 3x3 Gaussian
-// [1 2 1; 2 4 2; 1 2 1] / 16. Name: "gauss3-int".
+// GaussianInt3 is the integer-binomial 3x3 Gaussian. Name: "gauss3-int".
 func GaussianInt3() *Filter {
 	return fixed("gauss3-int", 3, 1.0/16,
 		1, 2, 1,
@@ -152,8 +150,7 @@ func GaussianInt5() *Filter {
 	return fixed("gauss5-int", 5, 1.0/256, outer([]float32{1, 4, 6, 4, 1})...)
 }
 
-// SobelX is the horizontal-gradient Sobel operator, positive where
-// intensity rises to the right under correlation. Name: "sobel-x".
+// SobelX is the horizontal-gradient Sobel operator. Name: "sobel-x".
 func SobelX() *Filter {
 	return fixed("sobel-x", 3, 1,
 		-1, 0, 1,
@@ -161,8 +158,7 @@ func SobelX() *Filter {
 		-1, 0, 1)
 }
 
-// SobelY is the vertical-gradient Sobel operator, positive where
-// intensity rises downwards. Name: "sobel-y".
+// SobelY is the vertical-gradient Sobel operator. Name: "sobel-y".
 func SobelY() *Filter {
 	return fixed("sobel-y", 3, 1,
 		-1, -2, -1,
@@ -186,8 +182,7 @@ func PrewittY() *Filter {
 		1, 1, 1)
 }
 
-// Laplacian is the 4-neighbour Laplacian with a negative centre, as
-// OpenCV's (ksize=1). Name: "laplacian".
+// Laplacian is OpenCV's 4-neighbour Laplacian. Name: "laplacian".
 func Laplacian() *Filter {
 	return fixed("laplacian", 3, 1,
 		0, 1, 0,

@@ -57,8 +57,7 @@ func (m Metrics) String() string {
 // reference's class.
 func (m Metrics) OK() bool { return m.Violations == 0 }
 
-// Class is the IEEE class of a value as Compare matches it: finite, NaN,
-// +Inf or -Inf.
+// Class is the IEEE class of a value as Compare matches it.
 type Class int
 
 const (
@@ -151,8 +150,8 @@ func Compare(out, ref, tol *Image) (Metrics, error) {
 	return m, nil
 }
 
-// ULPDistance is the number of float32 values between a and b (0 when
-// equal; math.MaxInt64 when either is NaN).
+// ULPDistance is the number of float32 values between a and b
+// (math.MaxInt64 when either is NaN).
 func ULPDistance(a, b float32) int64 {
 	if a != a || b != b {
 		return math.MaxInt64
@@ -161,8 +160,7 @@ func ULPDistance(a, b float32) int64 {
 	return max(d, -d)
 }
 
-// orderedBits maps float32 values to integers in the same order, with +0
-// and -0 equal.
+// orderedBits maps float32 values to integers in order, +0 and -0 equal.
 func orderedBits(f float32) int64 {
 	b := int64(int32(math.Float32bits(f)))
 	if b < 0 {
@@ -171,8 +169,7 @@ func orderedBits(f float32) int64 {
 	return b
 }
 
-// Throughput is the work of one run of a problem, for turning a time into
-// rates.
+// Throughput is the work of one run of a problem.
 type Throughput struct {
 	Pixels       int64 // Width*Height
 	Channels     int
