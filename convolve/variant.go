@@ -407,8 +407,8 @@ func Supports(v Variant, p Problem, cfg Config, lim DeviceLimits) error {
 // IsUnsupported reports whether err holds a *CapabilityError, as opposed
 // to an invalid problem or a failure.
 func IsUnsupported(err error) bool {
-	var ce *CapabilityError
-	return errors.As(err, &ce)
+	_, ok := errors.AsType[*CapabilityError](err)
+	return ok
 }
 
 // Plan is a prepared problem. Run may be called many times; Close releases
@@ -567,17 +567,14 @@ func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
 // NameVariant gives name to the first *CapabilityError, *NonFiniteError
 // and *MemoryError in err's chain that names no variant, and returns err.
 func NameVariant(name string, err error) error {
-	var ce *CapabilityError
-	if errors.As(err, &ce) && ce.Variant == "" {
-		ce.Variant = name
+	if e, ok := errors.AsType[*CapabilityError](err); ok && e.Variant == "" {
+		e.Variant = name
 	}
-	var nf *NonFiniteError
-	if errors.As(err, &nf) && nf.Variant == "" {
-		nf.Variant = name
+	if e, ok := errors.AsType[*NonFiniteError](err); ok && e.Variant == "" {
+		e.Variant = name
 	}
-	var me *MemoryError
-	if errors.As(err, &me) && me.Variant == "" {
-		me.Variant = name
+	if e, ok := errors.AsType[*MemoryError](err); ok && e.Variant == "" {
+		e.Variant = name
 	}
 	return err
 }

@@ -200,7 +200,7 @@ func ReadTIFF(r io.Reader) (*convolve.Image, error) {
 		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
 	im, err := decodeTIFF(b)
-	if tl := (*TooLargeError)(nil); err != nil && !errors.As(err, &tl) {
+	if _, tl := errors.AsType[*TooLargeError](err); err != nil && !tl {
 		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
 	return im, err
