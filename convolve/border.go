@@ -11,11 +11,8 @@ import "fmt"
 //	Mirror     gfedcb|abcdef|edcba    OpenCV BORDER_REFLECT_101 (default); scipy.ndimage mode="mirror"
 //	Wrap       abcdef|abcdef|abcdef   OpenCV BORDER_WRAP;                  scipy.ndimage mode="wrap"
 //
-// (In the Mirror line the edge pixel is not repeated: ...d c b | a b c d e f | e d c...)
-//
-// The extension is periodic for Reflect (period 2n), Mirror (period 2n-2)
-// and Wrap (period n), so filters larger than the image are well defined
-// and match both libraries. Mirror of a one-pixel row repeats that pixel.
+// The extension is periodic, so filters larger than the image are well
+// defined. Mirror of a one-pixel row repeats that pixel.
 type Border int
 
 const (
@@ -46,14 +43,11 @@ func ParseBorder(s string) (Border, error) {
 	return 0, fmt.Errorf("convolve: unknown border %q (want zero, replicate, reflect, mirror or wrap)", s)
 }
 
-// Index maps coordinate i of a row or column of n pixels (n >= 1) into
-// 0..n-1. For Zero and i outside the image it returns (-1, false): the
-// pixel reads as 0, and the tap still counts as a term w*0 of the sum
-// (so a NaN or infinite weight there makes the output NaN, as IEEE
-// arithmetic over every tap does). Every CPU implementation uses this
-// function, and the CUDA kernels mirror it (gpu/kernels/border.cuh).
-// A row of n < 1 pixels has nothing to map to: Index returns (-1, false)
-// for it under every border, and so does an unknown border mode.
+// Index maps coordinate i of a row or column of n pixels into 0..n-1.
+// For Zero and i outside the image it returns (-1, false): the pixel
+// reads as 0, and the tap still counts as a term w*0 of the sum. It
+// returns (-1, false) for n < 1 too, and for i outside under an unknown
+// border. The CUDA kernels mirror it (gpu/kernels/border.cuh).
 func (b Border) Index(i, n int) (int, bool) {
 	if n < 1 {
 		return -1, false
@@ -63,52 +57,34 @@ func (b Border) Index(i, n int) (int, bool) {
 	}
 	switch b {
 	case Replicate:
-		if i < 0 {
-			return 0, true
-		}
-		return n - 1, true
+		return min(max(i, 0), n-1), true
 	case Reflect:
-		p := 2 * n
-		m := mod(i, p)
-		if m >= n {
-			m = p - 1 - m
-		}
-		return m, true
+		m := mod(i, 2*n)
+		return min(m, 2*n-1-m), true
 	case Mirror:
 		if n == 1 {
 			return 0, true
 		}
-		p := 2*n - 2
-		m := mod(i, p)
-		if m >= n {
-			m = p - m
-		}
-		return m, true
+		m := mod(i, 2*n-2)
+		return min(m, 2*n-2-m), true
 	case Wrap:
 		return mod(i, n), true
 	}
 	return -1, false
 }
 
-func mod(i, n int) int {
-	m := i % n
-	if m < 0 {
-		m += n
-	}
-	return m
-}
+// mod is i modulo n in 0..n-1.
+func mod(i, n int) int { return (i%n + n) % n }
 
 // Mode says whether the filter is applied as a correlation or a convolution.
 type Mode int
 
 const (
 	// Correlate computes out(x,y) = sum w(i,j) * in(x+i-ax, y+j-ay), with
-	// the anchor (ax, ay) = (KW/2, KH/2). This is what OpenCV's filter2D
-	// and the reports' kernels compute; it is the default.
+	// the anchor (ax, ay) = (KW/2, KH/2), as OpenCV's filter2D does.
 	Correlate Mode = iota
-	// Convolve flips the filter in both axes first:
-	// out(x,y) = sum w(i,j) * in(x-i+ax, y-j+ay), as scipy.ndimage.convolve
-	// and the textbook definition do.
+	// Convolve flips the filter in both axes first, as
+	// scipy.ndimage.convolve does.
 	Convolve
 )
 

@@ -8,13 +8,9 @@ import (
 // prefix starts the message of every error of this package.
 const prefix = "convolve: "
 
-// wrapError adds context to another error: its message is prefix, the
-// context, ": " and the other error's message without its own prefix, so
-// that an error of this package wrapped here reads "convolve: context:
-// detail" and not "convolve: context: convolve: detail". It unwraps to the
-// other error, so errors.Is and errors.As see through it. The message is
-// built when asked for, so that it shows a variant name NameVariant set
-// after wrapping.
+// wrapError adds context to another error, reading "convolve: context:
+// detail" without a second prefix. Its message is built when asked for,
+// so that it shows a variant name NameVariant set after wrapping.
 type wrapError struct {
 	context string
 	err     error
@@ -31,10 +27,8 @@ func wrapf(err error, format string, args ...any) error {
 	return &wrapError{context: fmt.Sprintf(format, args...), err: err}
 }
 
-// variantError returns err so that its message names the variant name:
-// NameVariant names the typed errors in its chain, and an error whose
-// message still does not name the variant is wrapped as "convolve: name:
-// message".
+// variantError returns err named by NameVariant, wrapped as "convolve:
+// name: message" where its message still does not name the variant.
 func variantError(name string, err error) error {
 	err = NameVariant(name, err)
 	if mentions(err.Error(), name) {
@@ -43,8 +37,8 @@ func variantError(name string, err error) error {
 	return wrapf(err, "%s", name)
 }
 
-// mentions reports whether msg holds name as a whole word: not inside a
-// longer variant name ("cpu-naive" is not in "cpu-naive2").
+// mentions reports whether msg holds name as a whole word, not inside a
+// longer variant name.
 func mentions(msg, name string) bool {
 	if name == "" {
 		return true

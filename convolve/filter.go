@@ -3,6 +3,7 @@ package convolve
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // MaxFilterSide bounds KW and KH of any filter.
@@ -19,7 +20,7 @@ type Filter struct {
 
 // NewFilter validates and builds a filter; the weights are copied.
 func NewFilter(name string, width, height int, weights []float32) (*Filter, error) {
-	f := &Filter{Name: name, Width: width, Height: height, Weights: append([]float32(nil), weights...)}
+	f := &Filter{Name: name, Width: width, Height: height, Weights: slices.Clone(weights)}
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -27,9 +28,7 @@ func NewFilter(name string, width, height int, weights []float32) (*Filter, erro
 }
 
 // Validate checks the sizes and the number of weights and names the first
-// bad value. Weights may be NaN or infinite: a variant either follows IEEE
-// arithmetic over its taps (0 x Inf = NaN) or declares
-// Capabilities.FiniteInput and refuses such a filter (see CheckFinite).
+// bad value. Weights may be NaN or infinite.
 func (f *Filter) Validate() error {
 	if f == nil {
 		return fmt.Errorf("convolve: nil filter")
@@ -57,8 +56,7 @@ func (f *Filter) CheckFinite() error {
 	return nil
 }
 
-// Clone returns a deep copy of f. Plans keep a clone of the problem's
-// filter, so that later changes to the caller's filter do not reach them.
+// Clone returns a deep copy of f.
 func (f *Filter) Clone() *Filter {
 	if f == nil {
 		return nil
@@ -77,17 +75,13 @@ func (f *Filter) Taps() int { return f.Width * f.Height }
 // Flipped returns the filter rotated by 180 degrees: running Correlate with
 // it equals running Convolve with f.
 func (f *Filter) Flipped() *Filter {
-	n := len(f.Weights)
-	w := make([]float32, n)
-	for i, v := range f.Weights {
-		w[n-1-i] = v
-	}
+	w := slices.Clone(f.Weights)
+	slices.Reverse(w)
 	return &Filter{Name: f.Name + "-flipped", Width: f.Width, Height: f.Height, Weights: w}
 }
 
-// Oriented returns the weights as they are applied by correlation for mode
-// m: f itself for Correlate, f.Flipped() for Convolve. Variants call it once
-// at plan time and only ever correlate.
+// Oriented returns the weights correlation applies for mode m: f for
+// Correlate, f.Flipped() for Convolve.
 func (f *Filter) Oriented(m Mode) *Filter {
 	if m == Convolve {
 		return f.Flipped()

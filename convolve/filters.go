@@ -4,18 +4,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
-// The filter library. Constructors that take a size return an error naming
-// a bad size or sigma; fixed 3x3 and 5x5 filters cannot fail and return the
-// filter alone. Every call returns a fresh filter the caller may modify.
-//
-// Names are short and stable because benchmark names embed them; every
-// Name is the filter's canonical spec (FilterSpec): ParseFilter reads it
-// back to the same weights.
+// The filter library. Every call returns a fresh filter, named by its
+// canonical spec (FilterSpec), which benchmark names embed.
 
-// Default sizes of the sized families, used by ParseFilter for a bare
-// family name and by Library. Dense has none: its spec names its size.
+// Default sizes of the sized families, for a bare family name and Library.
 const (
 	DefaultIdentitySize = 3
 	DefaultBoxSize      = 5
@@ -45,9 +40,7 @@ func fixed(name string, k int, scale float32, w ...float32) *Filter {
 	return &Filter{Name: name, Width: k, Height: k, Weights: ws}
 }
 
-// Identity returns the k x k filter with a single 1 at the centre: the
-// output equals the input under every border mode. Report 000 lists it
-// ("any odd" size) for correctness testing, as report 003 does for 3x3.
+// Identity returns the k x k filter with a single 1 at the centre.
 // Name: "identity<k>".
 func Identity(k int) (*Filter, error) {
 	if err := checkSize("identity", k, 1); err != nil {
@@ -58,33 +51,25 @@ func Identity(k int) (*Filter, error) {
 	return &Filter{Name: FilterSpec{Family: "identity", K: k}.String(), Width: k, Height: k, Weights: w}, nil
 }
 
-// Box returns the k x k mean filter, every weight float32(1/k^2). Report
-// 000 uses it at 3x3 and 5x5 ("Box Blur"), report 003 at 3x3, report 001
-// sweeps box filters up to 21x21. Name: "box<k>".
+// Box returns the k x k mean filter, every weight float32(1/k^2).
+// Name: "box<k>".
 func Box(k int) (*Filter, error) {
 	if err := checkSize("box", k, 1); err != nil {
 		return nil, err
 	}
-	v := float32(1 / float64(k*k))
-	w := make([]float32, k*k)
-	for i := range w {
-		w[i] = v
-	}
+	w := slices.Repeat([]float32{float32(1 / float64(k*k))}, k*k)
 	return &Filter{Name: FilterSpec{Family: "box", K: k}.String(), Width: k, Height: k, Weights: w}, nil
 }
 
-// GaussianDefaultSigma is OpenCV's sigma for a Gaussian of size k when none
-// is given: 0.3*((k-1)*0.5-1)+0.8.
+// GaussianDefaultSigma is OpenCV's sigma for a Gaussian of size k.
 func GaussianDefaultSigma(k int) float64 {
 	return 0.3*((float64(k)-1)*0.5-1) + 0.8
 }
 
 // GaussianKernel1D returns the 1-D Gaussian of odd size k as OpenCV's
 // getGaussianKernel computes it, normalised to sum 1 and rounded to
-// float32. With sigma <= 0 and k <= 7 OpenCV uses fixed binomial-like
-// tables ({1}, {1,2,1}/4, {1,4,6,4,1}/16, {1,3.5,7,9,7,3.5,1}/32); other
-// sizes with sigma <= 0 sample exp(-x^2/(2 sigma^2)) with
-// sigma = GaussianDefaultSigma(k).
+// float32: with sigma <= 0 OpenCV's fixed tables for k <= 7, else samples
+// at GaussianDefaultSigma(k).
 func GaussianKernel1D(k int, sigma float64) ([]float32, error) {
 	if err := checkSize("gaussian", k, 1); err != nil {
 		return nil, err
@@ -106,7 +91,7 @@ func GaussianKernel1D(k int, sigma float64) ([]float32, error) {
 		sigma = GaussianDefaultSigma(k)
 	}
 	t := gaussianSamples(k, sigma)
-	sum := 0.0
+	var sum float64
 	for _, v := range t {
 		sum += v
 	}
@@ -128,31 +113,30 @@ func gaussianSamples(k int, sigma float64) []float64 {
 	return t
 }
 
-// Gaussian returns the k x k Gaussian blur as the outer product of
-// GaussianKernel1D(k, sigma) with itself (each weight is the float32
-// product of two 1-D weights), so it is exactly rank one and sums to 1
-// within float32 rounding. sigma <= 0 picks OpenCV's default; for k = 3
-// and 5 that default is the binomial table, so Gaussian(3, 0) and
-// Gaussian(5, 0) equal GaussianInt3 and GaussianInt5 weight for weight.
-// Report 000 uses 3x3, 5x5 and 7x7, report 001 5x5, 7x7 and sizes up to
-// 21, report 004 2-D and separable Gaussians with a chosen sigma.
-// Name: "gauss<k>", or "gauss<k>-s<sigma>" when sigma > 0.
+// Gaussian returns the k x k Gaussian blur, the outer product of
+// GaussianKernel1D(k, sigma) with itself, so exactly rank one; sigma <= 0
+// picks OpenCV's default. Name: "gauss<k>", or "gauss<k>-s<sigma>" when
+// sigma > 0.
 func Gaussian(k int, sigma float64) (*Filter, error) {
 	g, err := GaussianKernel1D(k, sigma)
 	if err != nil {
 		return nil, err
 	}
-	w := make([]float32, k*k)
-	for j := range k {
-		for i := range k {
-			w[j*k+i] = g[j] * g[i]
-		}
-	}
-	return &Filter{Name: FilterSpec{Family: "gauss", K: k, Sigma: sigma}.String(), Width: k, Height: k, Weights: w}, nil
+	return &Filter{Name: FilterSpec{Family: "gauss", K: k, Sigma: sigma}.String(), Width: k, Height: k, Weights: outer(g)}, nil
 }
 
-// GaussianInt3 is the integer-binomial 3x3 Gaussian printed by reports 000
-// and 003: [1 2 1; 2 4 2; 1 2 1] / 16. Name: "gauss3-int".
+// outer returns the weights g[j]*g[i] of row j, column i.
+func outer(g []float32) []float32 {
+	w := make([]float32, 0, len(g)*len(g))
+	for _, a := range g {
+		for _, b := range g {
+			w = append(w, a*b)
+		}
+	}
+	return w
+}
+
+// GaussianInt3 is the integer-binomial 3x3 Gaussian. Name: "gauss3-int".
 func GaussianInt3() *Filter {
 	return fixed("gauss3-int", 3, 1.0/16,
 		1, 2, 1,
@@ -161,22 +145,12 @@ func GaussianInt3() *Filter {
 }
 
 // GaussianInt5 is the integer-binomial 5x5 Gaussian, the outer product of
-// [1 4 6 4 1] with itself over 256, as report 001's Gauss5x5 uses it.
-// Name: "gauss5-int".
+// [1 4 6 4 1] with itself over 256. Name: "gauss5-int".
 func GaussianInt5() *Filter {
-	b := []float32{1, 4, 6, 4, 1}
-	w := make([]float32, 25)
-	for j := range 5 {
-		for i := range 5 {
-			w[j*5+i] = b[j] * b[i]
-		}
-	}
-	return fixed("gauss5-int", 5, 1.0/256, w...)
+	return fixed("gauss5-int", 5, 1.0/256, outer([]float32{1, 4, 6, 4, 1})...)
 }
 
-// SobelX is the horizontal-gradient Sobel operator [-1 0 1; -2 0 2; -1 0 1]
-// (report 000's equation, report 004's Gx): positive where intensity rises
-// to the right under correlation. Name: "sobel-x".
+// SobelX is the horizontal-gradient Sobel operator. Name: "sobel-x".
 func SobelX() *Filter {
 	return fixed("sobel-x", 3, 1,
 		-1, 0, 1,
@@ -184,9 +158,7 @@ func SobelX() *Filter {
 		-1, 0, 1)
 }
 
-// SobelY is the vertical-gradient Sobel operator [-1 -2 -1; 0 0 0; 1 2 1]
-// (report 004's Gy): positive where intensity rises downwards.
-// Name: "sobel-y".
+// SobelY is the vertical-gradient Sobel operator. Name: "sobel-y".
 func SobelY() *Filter {
 	return fixed("sobel-y", 3, 1,
 		-1, -2, -1,
@@ -194,8 +166,7 @@ func SobelY() *Filter {
 		1, 2, 1)
 }
 
-// PrewittX is [-1 0 1; -1 0 1; -1 0 1], report 001's PrewittX.
-// Name: "prewitt-x".
+// PrewittX is the horizontal Prewitt operator. Name: "prewitt-x".
 func PrewittX() *Filter {
 	return fixed("prewitt-x", 3, 1,
 		-1, 0, 1,
@@ -203,8 +174,7 @@ func PrewittX() *Filter {
 		-1, 0, 1)
 }
 
-// PrewittY is [-1 -1 -1; 0 0 0; 1 1 1], the transpose of PrewittX, which
-// report 001 combines with it into an edge magnitude. Name: "prewitt-y".
+// PrewittY is the transpose of PrewittX. Name: "prewitt-y".
 func PrewittY() *Filter {
 	return fixed("prewitt-y", 3, 1,
 		-1, -1, -1,
@@ -212,9 +182,7 @@ func PrewittY() *Filter {
 		1, 1, 1)
 }
 
-// Laplacian is the 4-neighbour Laplacian [0 1 0; 1 -4 1; 0 1 0] with the
-// negative centre of OpenCV's Laplacian (ksize=1) and of the LoG below;
-// report 000 uses it at 3x3. It is not separable. Name: "laplacian".
+// Laplacian is OpenCV's 4-neighbour Laplacian. Name: "laplacian".
 func Laplacian() *Filter {
 	return fixed("laplacian", 3, 1,
 		0, 1, 0,
@@ -222,9 +190,7 @@ func Laplacian() *Filter {
 		0, 1, 0)
 }
 
-// EdgeDetect8 is the 8-neighbour edge detector [-1 -1 -1; -1 8 -1;
-// -1 -1 -1] printed by report 003 (and the "edge detection" filter of
-// report 002). It sums to 0 and is not separable. Name: "edge8".
+// EdgeDetect8 is the 8-neighbour edge detector. Name: "edge8".
 func EdgeDetect8() *Filter {
 	return fixed("edge8", 3, 1,
 		-1, -1, -1,
@@ -232,14 +198,11 @@ func EdgeDetect8() *Filter {
 		-1, -1, -1)
 }
 
-// LoG returns the k x k Laplacian of Gaussian (report 001's LoG5x5), k >= 3.
-// Each weight samples the Laplacian of the 2-D Gaussian,
-// (x^2+y^2-2 sigma^2)/sigma^4 * exp(-(x^2+y^2)/(2 sigma^2)), normalised by
-// the sum of the Gaussian samples so that its scale does not depend on k;
-// the mean is then subtracted so the weights sum to zero (a flat image
-// gives 0) within float32 rounding. The centre is negative, as for
-// Laplacian. sigma <= 0 picks GaussianDefaultSigma(k). It is not
-// separable. Name: "log<k>", or "log<k>-s<sigma>" when sigma > 0.
+// LoG returns the k x k Laplacian of Gaussian, k >= 3: samples of
+// (x^2+y^2-2 sigma^2)/sigma^4 * exp(-(x^2+y^2)/(2 sigma^2)) over the sum
+// of the Gaussian samples, less their mean so that they sum to zero.
+// sigma <= 0 picks GaussianDefaultSigma(k). Name: "log<k>", or
+// "log<k>-s<sigma>" when sigma > 0.
 func LoG(k int, sigma float64) (*Filter, error) {
 	if err := checkSize("log", k, 3); err != nil {
 		return nil, err
@@ -276,9 +239,7 @@ func LoG(k int, sigma float64) (*Filter, error) {
 	return &Filter{Name: name, Width: k, Height: k, Weights: w}, nil
 }
 
-// Sharpen is [0 -1 0; -1 5 -1; 0 -1 0]: identity minus the 4-neighbour
-// Laplacian, summing to 1. Reports 000, 001 (Sharpen3x3) and 002 use it.
-// It is not separable. Name: "sharpen".
+// Sharpen is identity minus the 4-neighbour Laplacian. Name: "sharpen".
 func Sharpen() *Filter {
 	return fixed("sharpen", 3, 1,
 		0, -1, 0,
@@ -286,8 +247,7 @@ func Sharpen() *Filter {
 		0, -1, 0)
 }
 
-// Emboss is [-2 -1 0; -1 1 1; 0 1 2], report 000's relief filter, summing
-// to 1. It is not separable. Name: "emboss".
+// Emboss is a relief filter summing to 1. Name: "emboss".
 func Emboss() *Filter {
 	return fixed("emboss", 3, 1,
 		-2, -1, 0,
@@ -298,11 +258,9 @@ func Emboss() *Filter {
 // denseSeed seeds the weights of every dense<K> filter.
 const denseSeed = 14
 
-// Dense returns the k x k filter dense<k>: weights drawn uniformly from
-// [-1, 1) / k^2 by a PCG generator seeded with 14 and k, so that the same
-// k gives the same weights in every process. Its weights have no zeros and
-// no rank-1 structure: every tap counts, and separable variants refuse it.
-// The benchmarks' dense sweeps and the tuner time it. Name: "dense<k>".
+// Dense returns the k x k filter of weights drawn uniformly from
+// [-1, 1) / k^2 by a PCG generator seeded with denseSeed and k: no zeros
+// and no rank-1 structure. Name: "dense<k>".
 func Dense(k int) (*Filter, error) {
 	if err := checkSize("dense", k, 1); err != nil {
 		return nil, err

@@ -41,10 +41,7 @@ var sizedFamilies = []struct {
 }
 
 // Library returns every named filter at its default size, in a stable
-// order: identity3, box5, gauss5, log5, then gauss3-int, gauss5-int,
-// sobel-x, sobel-y, prewitt-x, prewitt-y, laplacian, edge8, sharpen,
-// emboss. Dense filters, which have no default size, are not in it.
-// Galleries and tests iterate over it.
+// order: the sized families (without dense), then the fixed filters.
 func Library() []*Filter {
 	var fs []*Filter
 	for _, fam := range sizedFamilies {
@@ -64,26 +61,17 @@ func Library() []*Filter {
 }
 
 // FilterSpec names a library filter: a sized family at a size, with a
-// sigma for gauss and log, or a fixed filter. ParseFilterSpec reads one
-// from any spelling ParseFilter accepts; String writes its canonical name,
-// the Name of the filter it stands for, which benchmark result lines carry
-// in their filter key.
+// sigma for gauss and log, or a fixed filter. String writes its canonical
+// name, the Name of the filter it stands for.
 type FilterSpec struct {
-	// Family is a sized family (identity, box, gauss, log, dense) or the
-	// name of a fixed filter (sobel-x, gauss3-int, ...).
-	Family string
-	// K is the filter's side: the size of a sized family's filter, a
-	// fixed filter's own (3, or 5 for gauss5-int).
-	K int
-	// Sigma is the sigma of a gauss or log filter, 0 for OpenCV's choice
-	// for K (GaussianDefaultSigma); 0 for every other family.
-	Sigma float64
+	Family string  // a sized family (identity, box, gauss, log, dense) or a fixed filter's name
+	K      int     // the filter's side
+	Sigma  float64 // of gauss and log; 0 for OpenCV's choice for K
 }
 
 // String is the canonical name of the filter s stands for: the fixed
 // filter's name, or the family, K and for a positive Sigma "-s" and the
-// sigma ("box7", "gauss9-s2.5", "dense21"). The constructors name their
-// filters with it.
+// sigma ("box7", "gauss9-s2.5").
 func (s FilterSpec) String() string {
 	for _, ff := range fixedFilters {
 		if s.Family == ff.name {
@@ -106,12 +94,8 @@ func (s FilterSpec) String() string {
 //	family = "identity" | "box" | "gauss" | "log" | "dense"
 //
 // K is the size (default 3 for identity, 5 for box, gauss and log; dense
-// needs one); SIGMA, a positive number, is accepted by gauss and log only
-// and defaults to OpenCV's choice for K. Examples: "sobel-x", "box",
-// "box:7", "box7", "gauss:9", "gauss:9:2.5", "gauss9-s2.5", "identity:5",
-// "log:9", "dense9". A spec that parses names a filter ParseFilter can
-// build: K is odd and in the family's range. Every library filter's Name
-// is a spec whose String is that Name.
+// needs one); SIGMA, a positive number, is taken by gauss and log only.
+// A spec that parses names a filter ParseFilter can build.
 func ParseFilterSpec(spec string) (FilterSpec, error) {
 	for _, ff := range fixedFilters {
 		if spec == ff.name {
@@ -206,9 +190,8 @@ func (s FilterSpec) filter() (*Filter, error) {
 	return nil, fmt.Errorf("convolve: unknown filter family %q: %s", s.Family, wantFilter())
 }
 
-// ParseFilter builds the library filter a spec names (ParseFilterSpec):
-// its Name is the spec's canonical spelling (FilterSpec.String), so that
-// ParseFilter(f.Name) gives f's weights again.
+// ParseFilter builds the library filter a spec names; its Name is the
+// spec's canonical spelling, so ParseFilter(f.Name) gives f's weights.
 func ParseFilter(spec string) (*Filter, error) {
 	s, err := ParseFilterSpec(spec)
 	if err != nil {

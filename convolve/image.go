@@ -30,17 +30,12 @@ func enumString[T ~int](typ string, v T, names ...string) string {
 	return fmt.Sprintf("%s(%d)", typ, int(v))
 }
 
-// Size returns the size of one element in bytes.
+// Size returns the size of one element in bytes, 0 for an unknown type.
 func (t ElemType) Size() int {
-	switch t {
-	case Float32:
-		return 4
-	case Uint8:
-		return 1
-	case Int16:
-		return 2
+	if !t.Valid() {
+		return 0
 	}
-	return 0
+	return [...]int{Float32: 4, Uint8: 1, Int16: 2}[t]
 }
 
 // Valid reports whether t is one of the defined element types.
@@ -61,11 +56,10 @@ type Layout int
 
 const (
 	// Interleaved stores the channels of a pixel next to each other
-	// (RGBRGB...). Row y starts at element y*Stride.
+	// (RGBRGB...); row y starts at element y*Stride.
 	Interleaved Layout = iota
-	// Planar stores each channel as its own plane (RRR...GGG...BBB...).
-	// Plane c starts at element c*Stride*Height; row y of it at
-	// c*Stride*Height + y*Stride.
+	// Planar stores each channel as a plane (RRR...GGG...); row y of
+	// plane c starts at element (c*Height + y)*Stride.
 	Planar
 )
 
@@ -80,11 +74,9 @@ func (l Layout) Valid() bool { return l == Interleaved || l == Planar }
 // MaxChannels is the largest channel count an image may have.
 const MaxChannels = 4
 
-// MaxImageBytes is the largest data size of one image, in bytes, padding
-// included: 16 GiB. Validate refuses a geometry whose data would be larger
-// (or larger than the largest int, on hosts where that is smaller), so
-// that every element count, offset and byte size of a valid geometry fits
-// in an int and no allocation of one can fail for its length.
+// MaxImageBytes is the largest data size of one image, padding included:
+// 16 GiB. Validate refuses larger geometries (and those over the largest
+// int), so that every size and offset of a valid geometry fits in an int.
 const MaxImageBytes int64 = 16 << 30
 
 // Geometry is the shape of an image without its data.
@@ -99,9 +91,8 @@ type Geometry struct {
 	Stride int
 }
 
-// Validate checks the geometry and names the first bad value. Sizes are
-// checked without overflow: an image whose data would exceed MaxImageBytes
-// is refused with an error that gives its size in bytes.
+// Validate checks the geometry and names the first bad value; an image
+// whose data would exceed MaxImageBytes gets a *SizeError.
 func (g Geometry) Validate() error {
 	if g.Width <= 0 {
 		return fmt.Errorf("convolve: image width %d: must be positive", g.Width)
@@ -135,9 +126,8 @@ func (g Geometry) Validate() error {
 // smaller.
 func maxImageBytes() uint64 { return min(uint64(MaxImageBytes), uint64(math.MaxInt)) }
 
-// dataBytes is Len()*Type.Size() of a geometry with positive sides, a
-// valid channel count and type and a non-negative stride, computed in
-// 64-bit unsigned arithmetic; ok is false when it does not fit.
+// dataBytes is Len()*Type.Size() of a geometry whose other fields are
+// valid; ok is false when it overflows 64 bits.
 func (g Geometry) dataBytes() (n uint64, ok bool) {
 	w, h, c, s := uint64(g.Width), uint64(g.Height), uint64(g.Channels), uint64(g.Stride)
 	ok = true
@@ -164,9 +154,7 @@ func (g Geometry) dataBytes() (n uint64, ok bool) {
 }
 
 // SizeError reports an image whose data would be larger than
-// MaxImageBytes (or than the largest int, on hosts where that is
-// smaller). Every constructor and validation of a geometry, a problem's
-// output included, returns it (wrapped, for the output) for such an image.
+// MaxImageBytes (or than the largest int).
 type SizeError struct {
 	Geometry Geometry
 	Bytes    *big.Int // the exact size of the data, padding included
@@ -180,8 +168,7 @@ func (e *SizeError) Error() string {
 		g.Width, g.Height, g.Channels, g.Type, g.Layout, e.stride, e.Bytes, e.Limit)
 }
 
-// tooLarge is the *SizeError of a geometry over the size limit, with its
-// exact size in bytes.
+// tooLarge is the *SizeError of a geometry over the size limit.
 func (g Geometry) tooLarge() error {
 	w, h, c := big.NewInt(int64(g.Width)), big.NewInt(int64(g.Height)), big.NewInt(int64(g.Channels))
 	row, rows := new(big.Int).Mul(w, c), new(big.Int).Sub(h, big.NewInt(1))
@@ -198,8 +185,7 @@ func (g Geometry) tooLarge() error {
 	return &SizeError{Geometry: g, Bytes: n, Limit: int64(maxImageBytes()), stride: s}
 }
 
-// RowElems is the number of elements that hold data in one row (of one
-// plane for Planar).
+// RowElems is the number of data elements in one row (of one plane).
 func (g Geometry) RowElems() int {
 	if g.Layout == Planar {
 		return g.Width
@@ -276,28 +262,27 @@ func NewImage(g Geometry) (*Image, error) {
 // WrapFloat32 makes an image over existing float32 data without copying.
 func WrapFloat32(g Geometry, data []float32) (*Image, error) {
 	g.Type = Float32
-	if err := g.checkData(len(data)); err != nil {
-		return nil, err
-	}
-	return &Image{Geometry: g, F32: data}, nil
+	return wrap(&Image{Geometry: g, F32: data}, len(data))
 }
 
 // WrapUint8 makes an image over existing uint8 data without copying.
 func WrapUint8(g Geometry, data []uint8) (*Image, error) {
 	g.Type = Uint8
-	if err := g.checkData(len(data)); err != nil {
-		return nil, err
-	}
-	return &Image{Geometry: g, U8: data}, nil
+	return wrap(&Image{Geometry: g, U8: data}, len(data))
 }
 
 // WrapInt16 makes an image over existing int16 data without copying.
 func WrapInt16(g Geometry, data []int16) (*Image, error) {
 	g.Type = Int16
-	if err := g.checkData(len(data)); err != nil {
+	return wrap(&Image{Geometry: g, I16: data}, len(data))
+}
+
+// wrap returns im when its geometry is valid and n elements hold its data.
+func wrap(im *Image, n int) (*Image, error) {
+	if err := im.checkData(n); err != nil {
 		return nil, err
 	}
-	return &Image{Geometry: g, I16: data}, nil
+	return im, nil
 }
 
 func (g Geometry) checkData(n int) error {
@@ -340,8 +325,8 @@ func (im *Image) At(x, y, c int) float64 {
 	}
 }
 
-// Set stores v in channel c of pixel (x, y). Integer types round to
-// nearest (half away from zero) and saturate; float32 rounds to nearest.
+// Set stores v in channel c of pixel (x, y), rounded to nearest and, for
+// integer types, saturated.
 func (im *Image) Set(x, y, c int, v float64) {
 	i := im.Offset(x, y, c)
 	switch im.Type {
@@ -390,10 +375,8 @@ func (im *Image) Clone() *Image {
 	return c
 }
 
-// CopyFrom copies the pixels of src into im. The two must have the same
-// width, height, channels, element type and layout; their row strides may
-// differ (whole data slices are copied when they match, element by element
-// otherwise).
+// CopyFrom copies the pixels of src into im, which must have the same
+// width, height, channels, element type and layout; strides may differ.
 func (im *Image) CopyFrom(src *Image) error {
 	a, b := im.Geometry, src.Geometry
 	if a.Width != b.Width || a.Height != b.Height || a.Channels != b.Channels || a.Type != b.Type || a.Layout != b.Layout {
@@ -421,7 +404,7 @@ func (im *Image) CopyFrom(src *Image) error {
 }
 
 // Fill sets every element of the image's data, padding included, to v
-// (saturated for integer types). Tests poison outputs with Fill(NaN).
+// (saturated for integer types).
 func (im *Image) Fill(v float64) {
 	switch im.Type {
 	case Float32:

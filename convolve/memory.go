@@ -1,8 +1,8 @@
 package convolve
 
 import (
-	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -11,9 +11,8 @@ import (
 	"strconv"
 )
 
-// MemoryError reports that a plan needs more memory than is available:
-// host memory for CPU plans and the host buffers of GPU plans, device
-// memory for GPU plans. Plans check before they allocate.
+// MemoryError reports that a plan needs more host or device memory than
+// is available.
 type MemoryError struct {
 	Variant   string
 	Memory    string // "host" or "device"
@@ -23,25 +22,16 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	v := e.Variant
-	if v == "" {
-		v = "plan"
-	}
-	return fmt.Sprintf("convolve: %s: %s needs %d bytes of %s memory, %d available", v, e.What, e.Needed, e.Memory, e.Available)
+	return fmt.Sprintf("convolve: %s: %s needs %d bytes of %s memory, %d available", cmp.Or(e.Variant, "plan"), e.What, e.Needed, e.Memory, e.Available)
 }
 
 // meminfoPath is the file HostMemoryAvailable reads on Linux.
 var meminfoPath = "/proc/meminfo"
 
 // HostMemoryAvailable returns how many bytes of host memory new
-// allocations can take, and whether that is known. On Linux it is
-// MemAvailable of /proc/meminfo (the kernel's estimate of memory available
-// without swapping). Where a Go memory limit is set (GOMEMLIMIT or
-// debug.SetMemoryLimit), the limit minus the memory the runtime already
-// holds caps the figure. Elsewhere, and when /proc/meminfo cannot be read,
-// the memory limit alone is used; with none set the figure is unknown
-// (ok false), and CheckHostMemory then refuses only sizes no allocation
-// can have.
+// allocations can take, and whether that is known: MemAvailable of
+// /proc/meminfo on Linux, capped by a Go memory limit less what the
+// runtime holds.
 func HostMemoryAvailable() (bytes int64, ok bool) {
 	bytes = math.MaxInt64
 	if runtime.GOOS == "linux" {
@@ -61,16 +51,14 @@ func HostMemoryAvailable() (bytes int64, ok bool) {
 	return bytes, true
 }
 
-// memAvailable parses the MemAvailable line ("MemAvailable: 123 kB") of a
-// meminfo file.
+// memAvailable parses the MemAvailable line of a meminfo file.
 func memAvailable(path string) (int64, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := bytes.Fields(sc.Bytes())
+	for line := range bytes.Lines(data) {
+		f := bytes.Fields(line)
 		if len(f) >= 2 && string(f[0]) == "MemAvailable:" {
 			n, err := strconv.ParseInt(string(f[1]), 10, 64)
 			if err != nil || n < 0 {
@@ -89,14 +77,12 @@ func memAvailable(path string) (int64, error) {
 }
 
 // maxAllocBytes is the largest allocation CheckHostMemory lets through
-// when the available memory is unknown: half the address space of a
-// 64-bit host (2^47 bytes).
+// when the available memory is unknown.
 const maxAllocBytes = 1 << 47
 
-// CheckHostMemory returns a *MemoryError (What says what for) when needed
-// bytes of host memory exceed HostMemoryAvailable, or when the available
-// memory is unknown and needed exceeds 2^47 bytes; nil otherwise. A
-// negative need (an overflowed size) is refused too.
+// CheckHostMemory returns a *MemoryError when needed bytes of host memory
+// (for what) are negative or exceed HostMemoryAvailable, or 2^47 bytes
+// when that is unknown.
 func CheckHostMemory(what string, needed int64) error {
 	avail, ok := HostMemoryAvailable()
 	if !ok {
@@ -108,9 +94,8 @@ func CheckHostMemory(what string, needed int64) error {
 	return nil
 }
 
-// MulBytes returns the product of the factors, saturating at
-// math.MaxInt64 instead of overflowing (factors must not be negative).
-// Plans size their buffers with it.
+// MulBytes returns the product of the non-negative factors, saturating
+// at math.MaxInt64.
 func MulBytes(factors ...int64) int64 {
 	p := int64(1)
 	for _, f := range factors {

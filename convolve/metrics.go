@@ -11,45 +11,28 @@ const unitRoundoff = 1.0 / (1 << 24)
 
 // Tolerance is the largest error a correct float32 computation of one
 // output element may make, given absSum = sum |w_i * x_i| over its taps and
-// the exact value ref. It is Higham's bound gamma_n * absSum for a sum of n
-// rounded products in any order (gamma_n = n*u / (1 - n*u), u = 2^-24;
-// fused or separate multiply-add alike), plus one rounding of the result
-// (u*|ref|), plus the smallest normal float32 so that a zero sum does not
-// demand an exact zero when subnormal intermediates flush. The weights
-// themselves are not a source of error: the reference and the variants
-// use the same float32 weights. A separable variant computes a different
-// but equally valid sum through a rounded intermediate, so n is taken as
-// KW*KH + KW + KH for every variant.
+// the exact value ref: Higham's gamma_n * absSum for a sum of n rounded
+// products in any order (u = 2^-24), with n = KW*KH + KW + KH to cover a
+// separable variant's rounded intermediate, plus u*|ref| for the result's
+// rounding, plus the smallest normal float32 for flushed subnormals.
 func Tolerance(kw, kh int, absSum, ref float64) float64 {
 	n := float64(kw*kh + kw + kh)
 	g := n * unitRoundoff / (1 - n*unitRoundoff)
 	return g*absSum + unitRoundoff*math.Abs(ref) + 0x1p-126
 }
 
-// Metrics summarises how an output differs from the reference.
-//
-// Every element falls in one of four classes: finite, NaN, +Inf or -Inf.
-// Where the reference is finite and the output is too, the element is
-// compared within its tolerance and enters MaxAbs, MaxULP and RelL2.
-// Elsewhere the two must be of the same class (NaN meets NaN, +Inf meets
-// +Inf, -Inf meets -Inf); such elements are counted in NonFinite and, when
-// the classes differ, in ClassMismatches, and never enter the three error
-// measures, which therefore describe the finite elements alone.
+// Metrics summarises how an output differs from the reference. Elements
+// finite in both are compared within their tolerance and enter MaxAbs,
+// MaxULP and RelL2; elsewhere the two must be of the same Class.
 type Metrics struct {
-	N          int     // elements compared
-	MaxAbs     float64 // max |out - ref| over the elements finite in both
-	MaxULP     int64   // max distance in float32 units in the last place, same elements
-	RelL2      float64 // ||out - ref||_2 / ||ref||_2 over the same elements (0 when both are 0)
-	Violations int     // elements outside their tolerance or of another class than the reference
-	// NonFinite counts the elements where the reference or the output is
-	// NaN or infinite.
-	NonFinite int
-	// ClassMismatches counts the elements whose output is of another class
-	// than the reference (a NaN against a finite value, +Inf against -Inf,
-	// a finite value against NaN, ...). Each is also a violation.
-	ClassMismatches int
-	// First is the first violation, when Violations > 0.
-	First Mismatch
+	N               int      // elements compared
+	MaxAbs          float64  // max |out - ref| over the elements finite in both
+	MaxULP          int64    // max distance in float32 units in the last place, same elements
+	RelL2           float64  // ||out - ref||_2 / ||ref||_2 over the same elements (0 when both are 0)
+	Violations      int      // elements outside their tolerance or of another class than the reference
+	NonFinite       int      // elements where the reference or the output is NaN or infinite
+	ClassMismatches int      // elements of another class than the reference, each a violation
+	First           Mismatch // the first violation, when Violations > 0
 }
 
 // Mismatch locates one element outside its tolerance.
@@ -74,8 +57,7 @@ func (m Metrics) String() string {
 // reference's class.
 func (m Metrics) OK() bool { return m.Violations == 0 }
 
-// Class is the IEEE class of a value as Compare matches it: finite, NaN,
-// +Inf or -Inf.
+// Class is the IEEE class of a value as Compare matches it.
 type Class int
 
 const (
@@ -99,13 +81,9 @@ func ClassOf(v float64) Class {
 }
 
 // Compare compares out with ref element by element. tol, when not nil,
-// holds the per-element tolerance in ref's geometry (as refimpl.Expect
-// produces it); with a nil tol any difference is a violation. A NaN
-// tolerance at a finite element is a violation too.
-//
-// Non-finite values compare by class (see Metrics): a NaN in out where ref
-// is finite is a violation (poisoned, unwritten output), and so is a
-// finite out where ref is NaN or infinite.
+// holds the per-element tolerance in ref's geometry (refimpl.Expect); with
+// a nil tol any difference is a violation, and so is a NaN tolerance.
+// Non-finite values compare by class (see Metrics).
 func Compare(out, ref, tol *Image) (Metrics, error) {
 	if out == nil || ref == nil {
 		return Metrics{}, fmt.Errorf("convolve: compare: nil image (output %v, reference %v)", out != nil, ref != nil)
@@ -139,12 +117,12 @@ func Compare(out, ref, tol *Image) (Metrics, error) {
 				}
 				m.N++
 				cg, cw := ClassOf(got), ClassOf(want)
-				violation := false
+				var violation bool
 				if cg != ClassFinite || cw != ClassFinite {
 					m.NonFinite++
-					if cg != cw {
+					violation = cg != cw
+					if violation {
 						m.ClassMismatches++
-						violation = true
 					}
 				} else {
 					d := math.Abs(got - want)
@@ -172,21 +150,17 @@ func Compare(out, ref, tol *Image) (Metrics, error) {
 	return m, nil
 }
 
-// ULPDistance is the number of float32 values between a and b (0 when
-// equal; math.MaxInt64 when either is NaN).
+// ULPDistance is the number of float32 values between a and b
+// (math.MaxInt64 when either is NaN).
 func ULPDistance(a, b float32) int64 {
 	if a != a || b != b {
 		return math.MaxInt64
 	}
-	ia, ib := orderedBits(a), orderedBits(b)
-	if ia > ib {
-		return ia - ib
-	}
-	return ib - ia
+	d := orderedBits(a) - orderedBits(b)
+	return max(d, -d)
 }
 
-// orderedBits maps float32 values to integers in the same order, with +0
-// and -0 equal.
+// orderedBits maps float32 values to integers in order, +0 and -0 equal.
 func orderedBits(f float32) int64 {
 	b := int64(int32(math.Float32bits(f)))
 	if b < 0 {
@@ -195,8 +169,7 @@ func orderedBits(f float32) int64 {
 	return b
 }
 
-// Throughput is the work of one run of a problem, for turning a time into
-// rates.
+// Throughput is the work of one run of a problem.
 type Throughput struct {
 	Pixels       int64 // Width*Height
 	Channels     int
@@ -206,7 +179,7 @@ type Throughput struct {
 }
 
 // ThroughputOf returns the work of one run of p: each input byte read once
-// and each output byte written once (the filter's own bytes are ignored).
+// and each output byte written once (the filter's bytes are ignored).
 func ThroughputOf(p Problem) Throughput {
 	kw, kh := p.KernelSize()
 	return Throughput{
@@ -261,15 +234,11 @@ func (t Throughput) Roofline(bwGBps, fp32GFLOPs float64) (floor time.Duration, b
 
 // HostCopyBound is the least time a run can take that copies inBytes
 // from pinned host memory to its GPUs at h2dGBps and outBytes back at
-// d2hGBps (bandwidths of one GPU's link, each way, as measured alone),
-// with links distinct GPUs each carrying its share over its own link.
-// The two directions run on separate copy engines and overlap in a
-// pipelined run, so the bound is the slower direction's time, not their
-// sum, unless moving both at once is slower still: bothGBps, when
-// positive, is the measured bandwidth of copies both ways at once (bytes
-// moved both ways per second), and inBytes + outBytes at that rate bound
-// the time too. No run of these copies can be faster. It is 0 when a
-// one-way bandwidth or the link count is not positive.
+// d2hGBps (one link's bandwidths), spread over links GPUs each with its
+// own link. The directions overlap, so the bound is the slower one's
+// time, or inBytes + outBytes at bothGBps (the bandwidth of copies both
+// ways at once) when that is positive and slower. It is 0 when a one-way
+// bandwidth or the link count is not positive.
 func HostCopyBound(inBytes, outBytes int64, links int, h2dGBps, d2hGBps, bothGBps float64) time.Duration {
 	if h2dGBps <= 0 || d2hGBps <= 0 || links < 1 {
 		return 0
@@ -278,6 +247,5 @@ func HostCopyBound(inBytes, outBytes int64, links int, h2dGBps, d2hGBps, bothGBp
 	if bothGBps > 0 {
 		secs = max(secs, float64(inBytes+outBytes)/bothGBps)
 	}
-	secs = secs / 1e9 / float64(links)
-	return time.Duration(secs * 1e9)
+	return time.Duration(secs / 1e9 / float64(links) * 1e9)
 }

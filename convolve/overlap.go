@@ -6,14 +6,12 @@ import (
 	"unsafe"
 )
 
-// ErrOverlap is the error (wrapped by CheckNoOverlap) of a run whose
-// output data shares memory with its input: plans read input rows after
-// writing output rows, so running in place would give wrong numbers.
+// ErrOverlap is the error (wrapped) of a run whose output data shares
+// memory with its input.
 var ErrOverlap = errors.New("convolve: output data overlaps the input data; running in place is not supported")
 
-// dataRange returns the first address and the length in bytes of the
-// elements of im's data slice for its element type (len, not cap: the
-// elements an image may hold). A nil image or an empty slice has none.
+// dataRange returns the first address and the length in bytes of im's
+// data slice for its element type.
 func dataRange(im *Image) (start uintptr, n uintptr) {
 	if im == nil {
 		return 0, 0
@@ -29,10 +27,8 @@ func dataRange(im *Image) (start uintptr, n uintptr) {
 	return 0, 0
 }
 
-// Overlap reports whether the data of a and b (the slice of each image's
-// element type, over its length) share at least one byte of memory,
-// whatever their element types, capacities or offsets into a common
-// array.
+// Overlap reports whether the data of a and b (over their lengths) share
+// at least one byte of memory, whatever their element types.
 func Overlap(a, b *Image) bool {
 	sa, na := dataRange(a)
 	sb, nb := dataRange(b)
@@ -43,8 +39,7 @@ func Overlap(a, b *Image) bool {
 }
 
 // CheckNoOverlap returns an error wrapping ErrOverlap when out's data
-// shares memory with in's (Overlap), and nil otherwise. Every plan calls
-// it before a run.
+// shares memory with in's.
 func CheckNoOverlap(in, out *Image) error {
 	if !Overlap(in, out) {
 		return nil

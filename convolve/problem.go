@@ -6,17 +6,14 @@ import "fmt"
 type Operation int
 
 const (
-	// Filter2D applies the filter to each channel independently. The output
-	// has the input's width, height, channels and layout, element type
-	// Float32, and packed rows.
+	// Filter2D applies the filter to each channel; the output is the
+	// input's shape in Float32 with packed rows.
 	Filter2D Operation = iota
-	// SobelMagnitude computes, per channel, sqrt(gx^2 + gy^2) with gx and
-	// gy the correlations with SobelX and SobelY under the problem's border.
-	// The filter field is ignored. Output as for Filter2D.
+	// SobelMagnitude computes, per channel, sqrt(gx^2 + gy^2) of the
+	// correlations with SobelX and SobelY; output as for Filter2D.
 	SobelMagnitude
-	// RGBToYUV converts a 3-channel uint8 image to planar uint8 Y, U, V with
-	// BT.601 fixed-point arithmetic (see RGBToYUVPixel). Output is a
-	// 3-channel Uint8 Planar image with packed rows.
+	// RGBToYUV converts a 3-channel u8 image to packed planar u8 Y, U, V
+	// (RGBToYUVPixel).
 	RGBToYUV
 )
 
@@ -39,9 +36,8 @@ type Problem struct {
 	Mode   Mode
 }
 
-// Validate checks the problem and names the first bad value. The input
-// and the output geometry must both be valid, so each is within
-// MaxImageBytes.
+// Validate checks the problem, its input and output geometry included,
+// and names the first bad value.
 func (p Problem) Validate() error {
 	if !p.Op.Valid() {
 		return fmt.Errorf("convolve: operation %d: unknown", int(p.Op))
@@ -49,7 +45,6 @@ func (p Problem) Validate() error {
 	if err := p.Input.Validate(); err != nil {
 		return err
 	}
-	// The output may be larger than the input (f32 from u8 or i16).
 	if err := p.OutputGeometry().Validate(); err != nil {
 		return wrapf(err, "%v of a %v image: output", p.Op, p.Input)
 	}
@@ -75,8 +70,7 @@ func (p Problem) Validate() error {
 	return nil
 }
 
-// KernelSize returns KW, KH of the filter the operation applies (3x3 for
-// Sobel, 1x1 for RGB->YUV).
+// KernelSize returns KW, KH of the filter the operation applies.
 func (p Problem) KernelSize() (kw, kh int) {
 	switch p.Op {
 	case Filter2D:
@@ -89,15 +83,15 @@ func (p Problem) KernelSize() (kw, kh int) {
 	return 1, 1
 }
 
-// K is the filter size by which the tuning and crossover tables match the
-// problem: the larger side of its filter (KernelSize).
+// K is the larger side of the problem's filter (KernelSize), by which
+// tuning and crossover tables match it.
 func (p Problem) K() int {
 	kw, kh := p.KernelSize()
 	return max(kw, kh)
 }
 
-// FilterKind is the kind of the problem's filter: that of the filter of a
-// Filter2D problem (Filter.Kind), DenseFilter for the other operations.
+// FilterKind is the kind of a Filter2D problem's filter, DenseFilter for
+// the other operations.
 func (p Problem) FilterKind() FilterKind {
 	if p.Op == Filter2D && p.Filter != nil {
 		return p.Filter.Kind()
@@ -107,14 +101,10 @@ func (p Problem) FilterKind() FilterKind {
 
 // OutputGeometry is the geometry of the output image the plan writes.
 func (p Problem) OutputGeometry() Geometry {
-	g := p.Input
-	g.Stride = 0
-	switch p.Op {
-	case RGBToYUV:
-		g.Type = Uint8
-		g.Layout = Planar
-	default:
-		g.Type = Float32
+	g := p.Input.Packed()
+	g.Type = Float32
+	if p.Op == RGBToYUV {
+		g.Type, g.Layout = Uint8, Planar
 	}
 	return g
 }
@@ -143,10 +133,9 @@ func (p Problem) CheckIO(in, out *Image) error {
 	return nil
 }
 
-// CheckRun is what a plan's Run checks before it touches anything: in and
-// out fit the problem (CheckIO), out's data does not overlap in's
-// (CheckNoOverlap), and, where finite is set, in holds no NaN or
-// infinity (CheckFiniteImage). Each error names the variant.
+// CheckRun is what a plan's Run checks first: CheckIO, CheckNoOverlap
+// and, where finite is set, CheckFiniteImage. Each error names the
+// variant.
 func (p Problem) CheckRun(variant string, in, out *Image, finite bool) error {
 	if err := p.CheckIO(in, out); err != nil {
 		return fmt.Errorf("%s: %w", variant, err)

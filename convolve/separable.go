@@ -2,12 +2,9 @@ package convolve
 
 import "math"
 
-// Separable reports whether f is rank one, that is f(i,j) = col[j]*row[i],
-// and returns the factors. The factorisation is exact up to float32
-// rounding: every weight is reproduced within 1e-6 of the largest |weight|.
-// Gaussian, Box, Sobel and Prewitt filters are separable; a 1xK or Kx1
-// filter trivially is. A filter with a NaN or infinite weight is not
-// separable: its factors would not reproduce the weights' zeros and signs.
+// Separable reports whether f is rank one, f(i,j) = col[j]*row[i], with
+// every weight reproduced within 1e-6 of the largest |weight|, and returns
+// the factors. A filter with a NaN or infinite weight is not separable.
 func (f *Filter) Separable() (row, col []float32, ok bool) {
 	if f == nil || len(f.Weights) != f.Width*f.Height || len(f.Weights) == 0 || f.CheckFinite() != nil {
 		return nil, nil, false
@@ -52,8 +49,7 @@ func (f *Filter) Separable() (row, col []float32, ok bool) {
 	return row, col, true
 }
 
-// FilterKind is how the crossover tables and the auto variant tell
-// filters apart: by whether their weights are rank one.
+// FilterKind tells filters apart by whether their weights are rank one.
 type FilterKind string
 
 // The filter kinds.
@@ -62,8 +58,7 @@ const (
 	SeparableFilter FilterKind = "separable" // rank one (Filter.Separable)
 )
 
-// Kind is SeparableFilter when f is rank one (Separable), DenseFilter
-// otherwise.
+// Kind is SeparableFilter when f is Separable, DenseFilter otherwise.
 func (f *Filter) Kind() FilterKind {
 	if _, _, ok := f.Separable(); ok {
 		return SeparableFilter

@@ -1,31 +1,27 @@
 package convolve
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 )
 
-// DeviceLimits are the limits of a device that the variants' validity
-// rules (Supporter) and the tuning spaces' restrictions read, as plain
-// numbers so that this package needs no GPU. The zero value of a field
-// means the limit is not known, and the rules then leave it unchecked.
+// DeviceLimits are the limits of a device that validity rules and tuning
+// restrictions read. A zero field is unknown and left unchecked.
 type DeviceLimits struct {
-	Name         string // the device's name ("NVIDIA H100 80GB HBM3")
-	Major, Minor int    // compute capability
-	SMs          int
-	// SharedPerBlock is the most dynamic shared memory one block may use,
-	// after opting in, in bytes.
-	SharedPerBlock     int
+	Name               string // the device's name ("NVIDIA H100 80GB HBM3")
+	Major, Minor       int    // compute capability
+	SMs                int
+	SharedPerBlock     int // most dynamic shared memory per block, after opting in, in bytes
 	SharedPerSM        int
 	MaxThreadsPerBlock int
 	MaxThreadsPerSM    int
 	RegistersPerBlock  int
 	ConstantBytes      int
-	// MemoryBytes is the device's total memory.
-	MemoryBytes int64
-	MaxGridDimX int
+	MemoryBytes        int64 // total device memory
+	MaxGridDimX        int
 	// The largest 1-D and 2-D linear textures, in elements and rows.
 	MaxTex1DLinearWidth  int
 	MaxTex2DLinearWidth  int
@@ -33,15 +29,14 @@ type DeviceLimits struct {
 }
 
 // Tunable is one tunable parameter of a kernel family: a Config.Tunables
-// name and the values a tuner tries, in order; values next to each other
-// in the list are neighbours in a local search.
+// name and the values a tuner tries, neighbours next to each other.
 type Tunable struct {
 	Name   string
 	Values []int
 }
 
-// Setting is one point of a tuning space: a block shape and a value per
-// tunable. The zero Block means the variant's default shape.
+// Setting is one point of a tuning space: a block shape (zero: the
+// default) and a value per tunable.
 type Setting struct {
 	Block    Block
 	Tunables map[string]int
@@ -56,10 +51,7 @@ func (s Setting) String() string {
 	if len(s.Tunables) > 0 {
 		parts = append(parts, FormatTunables(s.Tunables))
 	}
-	if len(parts) == 0 {
-		return "default"
-	}
-	return strings.Join(parts, " ")
+	return cmp.Or(strings.Join(parts, " "), "default")
 }
 
 // Equal reports whether s and t are the same point.
@@ -67,48 +59,37 @@ func (s Setting) Equal(t Setting) bool {
 	return s.Block == t.Block && maps.Equal(s.Tunables, t.Tunables)
 }
 
-// Apply returns cfg with the block and tunables of s set, replacing the
-// ones cfg had.
+// Apply returns cfg with the block and tunables of s set over its own.
 func (s Setting) Apply(cfg Config) Config {
 	if s.Block != (Block{}) {
 		cfg.Block = s.Block
 	}
 	if len(s.Tunables) > 0 {
-		t := maps.Clone(cfg.Tunables)
-		if t == nil {
-			t = map[string]int{}
-		}
+		t := map[string]int{}
+		maps.Copy(t, cfg.Tunables)
 		maps.Copy(t, s.Tunables)
 		cfg.Tunables = t
 	}
 	return cfg
 }
 
-// TuningSpace is what a kernel family can be tuned over: block shapes,
-// tunable parameters and the restriction that keeps out the points a
-// problem or a device cannot run. Its points are the cross product of
-// Blocks and every Tunable's Values that Allow accepts.
+// TuningSpace is what a kernel family can be tuned over: the cross
+// product of Blocks and every Tunable's Values that Allow accepts.
 type TuningSpace struct {
-	// Blocks are the block shapes to try; empty means the variant's
-	// default shape only.
-	Blocks []Block
-	// Tunables are the parameters, each a name of Capabilities.Tunables.
-	Tunables []Tunable
+	Blocks   []Block   // empty: the variant's default shape only
+	Tunables []Tunable // each a name of Capabilities.Tunables
 	// Allow, when set, returns why setting s cannot run problem p on a
-	// device with limits lim (its shared memory, say), or nil.
+	// device with limits lim, or nil.
 	Allow func(p Problem, s Setting, lim DeviceLimits) error
 	// Default is the family's heuristic setting for p in blocks of block
-	// (zero: the family's default shape) on a device with limits lim:
-	// what a plan runs with when its configuration sets no tunable and no
-	// tuning entry applies. Its Block is block, or the family's default
-	// shape.
+	// (zero: the family's default shape) on a device with limits lim.
 	Default func(p Problem, block Block, lim DeviceLimits) Setting
 }
 
 // Check reports a space that cannot work with capabilities caps: a
-// tunable the variant does not read, a tunable given twice or without
-// values, a value given twice, a block outside CUDA's 1024 threads or
-// outside caps.FixedBlocks, or no Default.
+// tunable the variant does not read, given twice or without values, a
+// value given twice, a bad block or one outside caps.FixedBlocks, or no
+// Default.
 func (sp *TuningSpace) Check(caps Capabilities) error {
 	if sp.Default == nil {
 		return fmt.Errorf("convolve: tuning space has no Default")
@@ -148,22 +129,20 @@ func (sp *TuningSpace) Check(caps Capabilities) error {
 // String lists the space's axes: "blocks=32x4,32x8 rx=1,2,4 ry=1,2"
 // (blocks=default when it has none).
 func (sp *TuningSpace) String() string {
-	bs := make([]string, len(sp.Blocks))
-	for i, b := range sp.Blocks {
-		bs[i] = b.String()
-	}
-	if len(bs) == 0 {
-		bs = []string{"default"}
-	}
-	parts := []string{"blocks=" + strings.Join(bs, ",")}
+	parts := []string{"blocks=" + cmp.Or(joinComma(sp.Blocks), "default")}
 	for _, t := range sp.Tunables {
-		vs := make([]string, len(t.Values))
-		for i, v := range t.Values {
-			vs[i] = fmt.Sprint(v)
-		}
-		parts = append(parts, t.Name+"="+strings.Join(vs, ","))
+		parts = append(parts, t.Name+"="+joinComma(t.Values))
 	}
 	return strings.Join(parts, " ")
+}
+
+// joinComma writes xs as fmt.Sprint does each, joined by commas.
+func joinComma[T any](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
 }
 
 // Size is the number of points before Allow: the product of the number
@@ -182,41 +161,32 @@ type Excluded struct {
 	Reason  string
 }
 
-// Settings enumerates the points of the space for problem p on a device
-// with limits lim, in a fixed order (blocks outermost, then tunables in
-// their order): those Allow accepts, and those it keeps out with the
-// reason. Blocks over lim.MaxThreadsPerBlock threads are kept out too
-// when that limit is known.
+// Settings enumerates the points of the space for p on a device with
+// limits lim, blocks outermost, then tunables in order: those Allowed
+// accepts, and those it keeps out with the reason.
 func (sp *TuningSpace) Settings(p Problem, lim DeviceLimits) (ok []Setting, out []Excluded) {
 	blocks := sp.Blocks
 	if len(blocks) == 0 {
 		blocks = []Block{{}}
 	}
-	for _, b := range blocks {
-		idx := make([]int, len(sp.Tunables))
-		for {
-			s := Setting{Block: b, Tunables: map[string]int{}}
-			for i, t := range sp.Tunables {
-				s.Tunables[t.Name] = t.Values[idx[i]]
+	var walk func(s Setting, i int)
+	walk = func(s Setting, i int) {
+		if i < len(sp.Tunables) {
+			for _, v := range sp.Tunables[i].Values {
+				n := Setting{Block: s.Block, Tunables: maps.Clone(s.Tunables)}
+				n.Tunables[sp.Tunables[i].Name] = v
+				walk(n, i+1)
 			}
-			if err := sp.allow(p, s, lim); err != nil {
-				out = append(out, Excluded{s, err.Error()})
-			} else {
-				ok = append(ok, s)
-			}
-			// Next index, last tunable fastest.
-			i := len(idx) - 1
-			for ; i >= 0; i-- {
-				idx[i]++
-				if idx[i] < len(sp.Tunables[i].Values) {
-					break
-				}
-				idx[i] = 0
-			}
-			if i < 0 {
-				break
-			}
+			return
 		}
+		if err := sp.Allowed(p, s, lim); err != nil {
+			out = append(out, Excluded{s, err.Error()})
+		} else {
+			ok = append(ok, s)
+		}
+	}
+	for _, b := range blocks {
+		walk(Setting{Block: b, Tunables: map[string]int{}}, 0)
 	}
 	return ok, out
 }
@@ -224,10 +194,6 @@ func (sp *TuningSpace) Settings(p Problem, lim DeviceLimits) (ok []Setting, out 
 // Allowed returns why s cannot run p on a device with limits lim, or nil:
 // a block over the device's threads per block, or Allow's reason.
 func (sp *TuningSpace) Allowed(p Problem, s Setting, lim DeviceLimits) error {
-	return sp.allow(p, s, lim)
-}
-
-func (sp *TuningSpace) allow(p Problem, s Setting, lim DeviceLimits) error {
 	if lim.MaxThreadsPerBlock > 0 && s.Block.X*s.Block.Y > lim.MaxThreadsPerBlock {
 		return fmt.Errorf("block %v has more than the device's %d threads", s.Block, lim.MaxThreadsPerBlock)
 	}
@@ -237,10 +203,9 @@ func (sp *TuningSpace) allow(p Problem, s Setting, lim DeviceLimits) error {
 	return nil
 }
 
-// Neighbours returns the points of the space one step from s: one
-// tunable moved to the value next to its own in the tunable's list, or
-// the block changed to one of Blocks with one side halved or doubled.
-// Allow is not applied.
+// Neighbours returns the points one step from s, Allow not applied: one
+// tunable moved to a value next to its own, or the block changed to one
+// of Blocks with one side halved or doubled.
 func (sp *TuningSpace) Neighbours(s Setting) []Setting {
 	var ns []Setting
 	for _, b := range sp.Blocks {
@@ -268,9 +233,7 @@ func (sp *TuningSpace) Neighbours(s Setting) []Setting {
 	return ns
 }
 
-// SizeClass is a class of image sizes that tuning tells apart: a kernel's
-// best setting changes with how many blocks fill the GPU and how much of
-// the image the caches hold.
+// SizeClass is a class of image sizes that tuning tells apart.
 type SizeClass string
 
 // The size classes, by pixels per channel.
@@ -284,34 +247,22 @@ const (
 // SizeClasses lists the classes from the smallest.
 var SizeClasses = []SizeClass{SizeSmall, SizeMedium, SizeLarge, SizeHuge}
 
+var sizeSides = map[SizeClass]int{SizeSmall: 512, SizeMedium: 2048, SizeLarge: 4096, SizeHuge: 8192}
+
 // SizeClassOf is the class of a w x h image.
 func SizeClassOf(w, h int) SizeClass {
-	switch px := int64(w) * int64(h); {
-	case px <= 512*512:
-		return SizeSmall
-	case px <= 2048*2048:
-		return SizeMedium
-	case px <= 4096*4096:
-		return SizeLarge
+	px := int64(w) * int64(h)
+	for _, c := range SizeClasses[:len(SizeClasses)-1] {
+		if px <= int64(c.Side())*int64(c.Side()) {
+			return c
+		}
 	}
 	return SizeHuge
 }
 
 // Side is the square side a tuner times the class at: the largest image
 // of the class (8192 for SizeHuge), or 0 for an unknown class.
-func (c SizeClass) Side() int {
-	switch c {
-	case SizeSmall:
-		return 512
-	case SizeMedium:
-		return 2048
-	case SizeLarge:
-		return 4096
-	case SizeHuge:
-		return 8192
-	}
-	return 0
-}
+func (c SizeClass) Side() int { return sizeSides[c] }
 
 // ParseSizeClass parses a class name.
 func ParseSizeClass(s string) (SizeClass, error) {
@@ -323,10 +274,9 @@ func ParseSizeClass(s string) (SizeClass, error) {
 	return "", fmt.Errorf("convolve: size class %q: want one of small, medium, large, huge", s)
 }
 
-// TunedPlan is a plan that says with which block and tunables it runs and
-// where they came from: "tuned" (a tuning table's entry, named in
-// Source), "default" (the family's heuristic) or "given" (the caller's
-// Config set every one).
+// TunedPlan is a plan that says with which setting it runs and where it
+// came from: "tuned" (a tuning table), "default" (the heuristic) or
+// "given" (the caller's Config).
 type TunedPlan interface {
 	Plan
 	Setting() Setting

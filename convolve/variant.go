@@ -1,11 +1,12 @@
 package convolve
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,7 +14,7 @@ import (
 	"time"
 )
 
-// Block is a CUDA thread-block shape. The zero value means the variant's
+// Block is a CUDA thread-block shape; the zero value is the variant's
 // default.
 type Block struct{ X, Y int }
 
@@ -31,44 +32,29 @@ func ParseBlock(s string) (Block, error) {
 	return b, nil
 }
 
-// Config is the per-plan configuration. The zero value asks for each
+// Config is the per-plan configuration; the zero value asks for each
 // variant's defaults.
 type Config struct {
-	Block Block
-	// NoFMA compiles GPU kernels with --fmad=false, so every multiply and
-	// add rounds separately as in the CPU naive baseline.
-	NoFMA bool
-	// FastMath compiles GPU kernels with --use_fast_math.
-	FastMath bool
-	// Tunables are variant-specific named integer settings; a variant
-	// rejects names it does not know. A GPU variant with a tuning space
-	// (Capabilities.Space) fills those left unset, and the block when it
-	// is zero, from its GPU's tuning table, or its heuristic defaults.
+	Block    Block
+	NoFMA    bool // compile GPU kernels with --fmad=false
+	FastMath bool // compile GPU kernels with --use_fast_math
+	// Tunables are variant-specific named integer settings. A variant with
+	// a tuning space fills those left unset, and a zero block, from its
+	// GPU's tuning table or its heuristic defaults.
 	Tunables map[string]int
-	// Untuned leaves the tuning tables aside: the block and tunables left
-	// unset take the family's heuristic defaults.
+	// Untuned leaves the tuning tables aside for the heuristic defaults.
 	Untuned bool
-	// Devices are the CUDA device ordinals a GPU plan runs on; empty means
-	// the variant's default (device 0 for a single-device variant). A
-	// single-device variant takes at most one; a multi-device variant one
-	// per device it drives, where a repeated ordinal is another logical
-	// device (executor, streams, buffers) on the same GPU.
+	// Devices are the CUDA device ordinals a GPU plan runs on; empty is
+	// the variant's default. A repeated ordinal is another logical device
+	// on the same GPU.
 	Devices []int
 }
 
-// FormatDevices writes device ordinals as Config.String and the gpus
-// benchmark key do: "0,1", "0,0".
-func FormatDevices(devs []int) string {
-	parts := make([]string, len(devs))
-	for i, d := range devs {
-		parts[i] = strconv.Itoa(d)
-	}
-	return strings.Join(parts, ",")
-}
+// FormatDevices writes device ordinals as "0,1".
+func FormatDevices(devs []int) string { return joinComma(devs) }
 
-// ParseDevices reads a comma list of device ordinals as FormatDevices
-// writes it ("0,1", "0,0"; spaces around an ordinal are allowed); "" is
-// none. An ordinal is a non-negative decimal number without a sign or
+// ParseDevices reads FormatDevices's form, spaces around an ordinal
+// allowed; "" is none. An ordinal is a decimal number without a sign or
 // leading zeros.
 func ParseDevices(s string) ([]int, error) {
 	if s == "" {
@@ -89,36 +75,28 @@ func ParseDevices(s string) ([]int, error) {
 
 func (c Config) String() string {
 	var parts []string
-	if c.Block != (Block{}) {
-		parts = append(parts, "block="+c.Block.String())
-	}
-	if c.NoFMA {
-		parts = append(parts, "fmad=false")
-	}
-	if c.FastMath {
-		parts = append(parts, "fast-math")
-	}
-	if len(c.Tunables) > 0 {
-		parts = append(parts, strings.Split(FormatTunables(c.Tunables), ",")...)
-	}
-	if c.Untuned {
-		parts = append(parts, "untuned")
-	}
-	if len(c.Devices) > 0 {
-		parts = append(parts, "gpus="+FormatDevices(c.Devices))
+	for _, p := range []struct {
+		set  bool
+		text string
+	}{
+		{c.Block != (Block{}), "block=" + c.Block.String()},
+		{c.NoFMA, "fmad=false"},
+		{c.FastMath, "fast-math"},
+		{len(c.Tunables) > 0, strings.ReplaceAll(FormatTunables(c.Tunables), ",", " ")},
+		{c.Untuned, "untuned"},
+		{len(c.Devices) > 0, "gpus=" + FormatDevices(c.Devices)},
+	} {
+		if p.set {
+			parts = append(parts, p.text)
+		}
 	}
 	return strings.Join(parts, " ")
 }
 
 // FormatTunables writes tunables as "name=value" pairs joined by commas
-// in name order ("ry=2,shared=1"); ParseTunables reads it back. Benchmark
-// names (tune=...) and property-test descriptors use this form.
+// in name order ("ry=2,shared=1").
 func FormatTunables(t map[string]int) string {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(t))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%d", k, t[k])
@@ -126,9 +104,7 @@ func FormatTunables(t map[string]int) string {
 	return strings.Join(parts, ",")
 }
 
-// ParseTunables parses FormatTunables's form: "" (nil, no tunables) or
-// "name=value" pairs joined by commas, each value an integer, each name
-// once.
+// ParseTunables parses FormatTunables's form; "" is nil.
 func ParseTunables(s string) (map[string]int, error) {
 	if s == "" {
 		return nil, nil
@@ -159,61 +135,37 @@ type Capabilities struct {
 	Layouts  []Layout
 	Borders  []Border
 	// MaxFilterSide is the largest KW or KH accepted; 0 means
-	// MaxFilterSide. A GPU variant may still refuse a filter at plan time
-	// when the device's memory limits are smaller.
+	// MaxFilterSide.
 	MaxFilterSide int
-	// SeparableOnly variants accept only rank-1 filters.
-	SeparableOnly bool
+	SeparableOnly bool // only rank-1 filters
 	// ReferenceOrder variants sum every Filter2D output in cpu-naive's
-	// order (filter rows, then columns, ascending, zero-border taps
-	// included), so with Config.NoFMA their output equals cpu-naive's bit
-	// for bit (report 002's exactness point). Tests and the benchmarks'
-	// correctness gate hold them to it.
+	// order, so with Config.NoFMA their output equals cpu-naive's bit for
+	// bit.
 	ReferenceOrder bool
-	// GPU variants need a CUDA device.
-	GPU bool
-	// MultiDevice variants run on several devices (Config.Devices with
-	// more than one entry); CheckConfig refuses more than one to others.
-	MultiDevice bool
+	GPU            bool // needs a CUDA device
+	MultiDevice    bool // may run on more than one of Config.Devices
 	// NoGraphReplay variants' device plans cannot replay their runs from
-	// CUDA graphs (a run spans several executors and host barriers):
-	// their TimeKernelGraph returns an error, and only TimeKernel times
-	// their device work.
+	// CUDA graphs: their TimeKernelGraph returns an error.
 	NoGraphReplay bool
 	// FixedBlocks lists the accepted block shapes; empty means any shape
-	// up to 1024 threads (GPU variants) or none at all (CPU variants).
+	// up to 1024 threads (GPU variants) or none (CPU variants).
 	FixedBlocks []Block
-	// Tunables names the Config.Tunables the variant reads.
-	Tunables []string
-	// Space, when set, is what a tuner searches over: blocks, tunables
-	// and their restrictions (see TuningSpace).
-	Space *TuningSpace
-	// TunableValues lists values worth trying of tunables that Space does
-	// not list (the tunables of a variant another wraps, say), for
-	// conformance suites that draw configurations; a tunable in neither
-	// is taken for a 0/1 switch.
+	Tunables    []string     // the Config.Tunables the variant reads
+	Space       *TuningSpace // what a tuner searches over, when set
+	// TunableValues lists values worth trying of tunables Space does not
+	// list; a tunable in neither is taken for a 0/1 switch.
 	TunableValues map[string][]int
-	// FiniteInput variants do not follow IEEE arithmetic over every tap
-	// (they leave out zero taps, factor the filter, or run code that
-	// cannot be inspected), so NaN and infinite values would give other
-	// results than the reference's. They are refused such input: Check
-	// (and so PlanFor) returns a *NonFiniteError for a filter with a
-	// non-finite weight, and their plans' Run returns one for a
-	// non-finite input element (CheckFiniteImage; the scan, on every
-	// core, is part of Run and so of a benchmark's total time). Variants
-	// without it compute with NaN and infinities as the reference does.
+	// FiniteInput variants do not follow IEEE arithmetic over every tap,
+	// so they are refused NaN and infinities: Check returns a
+	// *NonFiniteError for such a filter weight, and their plans' Run one
+	// for such an input element (CheckFiniteImage).
 	FiniteInput bool
-	// Accuracy is the error model the variant's Filter2D outputs obey
-	// (see ErrorModel); the zero value, Direct, is float32 direct
-	// summation. The property suite and the benchmarks' correctness gate
-	// compare outputs with the reference within the tolerance of this
-	// model (refimpl.ExpectModel).
+	// Accuracy is the error model the variant's Filter2D outputs obey.
 	Accuracy ErrorModel
 }
 
-// Clone returns a copy of c whose lists share no memory with c's, for a
-// variant that wraps another and changes its capabilities. The tuning
-// space is shared (it is not changed in place).
+// Clone returns a copy of c whose lists share no memory with c's; the
+// tuning space is shared.
 func (c Capabilities) Clone() Capabilities {
 	c.Ops = slices.Clone(c.Ops)
 	c.Types = slices.Clone(c.Types)
@@ -223,11 +175,10 @@ func (c Capabilities) Clone() Capabilities {
 	c.FixedBlocks = slices.Clone(c.FixedBlocks)
 	c.Tunables = slices.Clone(c.Tunables)
 	if c.TunableValues != nil {
-		vals := make(map[string][]int, len(c.TunableValues))
+		c.TunableValues = maps.Clone(c.TunableValues)
 		for k, v := range c.TunableValues {
-			vals[k] = slices.Clone(v)
+			c.TunableValues[k] = slices.Clone(v)
 		}
-		c.TunableValues = vals
 	}
 	return c
 }
@@ -253,10 +204,7 @@ func (c Capabilities) Check(p Problem) error {
 		return &CapabilityError{What: "border", Value: p.Border.String()}
 	}
 	kw, kh := p.KernelSize()
-	max := c.MaxFilterSide
-	if max == 0 {
-		max = MaxFilterSide
-	}
+	max := cmp.Or(c.MaxFilterSide, MaxFilterSide)
 	if kw > max || kh > max {
 		return &CapabilityError{What: "filter size", Value: fmt.Sprintf("%dx%d (largest %d)", kw, kh, max)}
 	}
@@ -273,9 +221,8 @@ func (c Capabilities) Check(p Problem) error {
 	return nil
 }
 
-// NonFiniteError reports a NaN or infinite value given to a variant that
-// declares Capabilities.FiniteInput: a filter weight at plan time or an
-// input element at run time.
+// NonFiniteError reports a NaN or infinite value given to a
+// FiniteInput variant.
 type NonFiniteError struct {
 	Variant string
 	What    string // which value: a filter weight or an input element, with its position
@@ -283,18 +230,12 @@ type NonFiniteError struct {
 }
 
 func (e *NonFiniteError) Error() string {
-	v := e.Variant
-	if v == "" {
-		v = "variant"
-	}
-	return fmt.Sprintf("convolve: %s needs finite input: %s is %v", v, e.What, e.Value)
+	return fmt.Sprintf("convolve: %s needs finite input: %s is %v", cmp.Or(e.Variant, "variant"), e.What, e.Value)
 }
 
 // CheckFiniteImage returns a *NonFiniteError naming the first NaN or
-// infinite element of a Float32 image (integer images have none), or nil.
-// Row padding is not looked at. Plans of FiniteInput variants call it on
-// every input; large images are scanned on every core, so that the scan
-// stays small beside the copy of the image to a device.
+// infinite element of a Float32 image, or nil; row padding is not looked
+// at. Large images are scanned on every core.
 func CheckFiniteImage(im *Image) error {
 	if im == nil || im.Type != Float32 {
 		return nil
@@ -336,8 +277,8 @@ func CheckFiniteImage(im *Image) error {
 }
 
 // finiteRow reports whether every value of v is finite: v*0 is 0 for a
-// finite v and NaN otherwise, so the sums of v*0 tell (four of them, so
-// that the adds do not wait on each other).
+// finite v and NaN otherwise (four sums, so that the adds do not wait on
+// each other).
 func finiteRow(v []float32) bool {
 	var z0, z1, z2, z3 float32
 	i := 0
@@ -353,9 +294,16 @@ func finiteRow(v []float32) bool {
 	return z0+z1+z2+z3 == 0
 }
 
-// ErrClosed is the error (wrapped) of Run and the other methods of a plan,
-// and of a second Close, after the plan was closed.
+// ErrClosed is the error (wrapped) of a plan's methods after Close.
 var ErrClosed = errors.New("convolve: plan used after Close")
+
+// checkAll is Check and then CheckConfig.
+func (c Capabilities) checkAll(p Problem, cfg Config) error {
+	if err := c.Check(p); err != nil {
+		return err
+	}
+	return c.CheckConfig(cfg)
+}
 
 // CheckConfig reports a configuration the variant cannot honour.
 func (c Capabilities) CheckConfig(cfg Config) error {
@@ -401,11 +349,7 @@ type CapabilityError struct {
 }
 
 func (e *CapabilityError) Error() string {
-	v := e.Variant
-	if v == "" {
-		v = "variant"
-	}
-	return fmt.Sprintf("convolve: %s does not support %s %s", v, e.What, e.Value)
+	return fmt.Sprintf("convolve: %s does not support %s %s", cmp.Or(e.Variant, "variant"), e.What, e.Value)
 }
 
 // Description says what a variant is.
@@ -426,42 +370,31 @@ type Variant interface {
 }
 
 // Supporter is a variant whose support of a problem depends on more than
-// its Capabilities: on its configuration's tunables, or on the limits of
-// the device it runs on (shared memory per block, texture sizes, a
-// memory cap). Supports is its validity rule, the only one: its Plan
-// refuses what it refuses, from the same checks, before any device work;
-// the conformance suite and the tuner consult it before they plan, and a
-// test holds every preset case to it, so that what they draw or list is
-// what the variant accepts. A plan that refuses what Supports accepts is
-// a bug of the variant.
+// its Capabilities: on its tunables or on the device's limits. Supports
+// is its only validity rule: its Plan refuses what Supports refuses,
+// before any device work.
 type Supporter interface {
 	Variant
-	// Supports reports whether the variant plans p under cfg on a device
-	// with limits lim, without using a device: nil, an error of p or cfg
-	// themselves (an even filter side, an unknown tunable value), or a
-	// *CapabilityError that says what is not supported and why. Fields of
-	// lim left zero are not checked.
+	// Supports reports, without using a device, whether the variant plans
+	// p under cfg on a device with limits lim (fields left zero are not
+	// checked): nil, an error of p or cfg themselves, or a
+	// *CapabilityError that says what is not supported.
 	Supports(p Problem, cfg Config, lim DeviceLimits) error
-	// DeviceLimits returns the limits of the device a plan under cfg runs
-	// on (the first, for a plan of several devices), read from the device;
-	// an error that says the device is unavailable where there is none.
+	// DeviceLimits reads the limits of the (first) device a plan under
+	// cfg runs on, or says that the device is unavailable.
 	DeviceLimits(cfg Config) (DeviceLimits, error)
 }
 
 // Supports reports whether v plans p under cfg on a device with limits
-// lim: the capabilities (Capabilities.Check and CheckConfig), then v's
-// own rule where v is a Supporter. It returns nil, an error of p or cfg
-// themselves, or an error holding a *CapabilityError (errors.As) that
-// says what v does not support; every error names v.
+// lim: its capabilities, then its own rule where it is a Supporter. It
+// returns nil, an error of p or cfg themselves, or an error holding a
+// *CapabilityError; every error names v.
 func Supports(v Variant, p Problem, cfg Config, lim DeviceLimits) error {
 	if v == nil {
 		return fmt.Errorf("convolve: Supports of a nil variant")
 	}
 	d := v.Describe()
-	err := d.Caps.Check(p)
-	if err == nil {
-		err = d.Caps.CheckConfig(cfg)
-	}
+	err := d.Caps.checkAll(p, cfg)
 	if s, ok := v.(Supporter); ok && err == nil {
 		err = s.Supports(p, cfg, lim)
 	}
@@ -471,12 +404,11 @@ func Supports(v Variant, p Problem, cfg Config, lim DeviceLimits) error {
 	return nil
 }
 
-// IsUnsupported reports whether err says that a variant does not support
-// a problem or configuration (a *CapabilityError in its chain), as
-// opposed to an invalid problem or a failure.
+// IsUnsupported reports whether err holds a *CapabilityError, as opposed
+// to an invalid problem or a failure.
 func IsUnsupported(err error) bool {
-	var ce *CapabilityError
-	return errors.As(err, &ce)
+	_, ok := errors.AsType[*CapabilityError](err)
+	return ok
 }
 
 // Plan is a prepared problem. Run may be called many times; Close releases
@@ -488,19 +420,16 @@ type Plan interface {
 	Close() error
 }
 
-// DevicePlan is a plan whose parts can be timed apart, as GPU benchmarks
-// need: Upload and Download move data, TimeKernel runs only the device
-// work on what was uploaded.
+// DevicePlan is a plan whose parts can be timed apart: Upload and
+// Download move data, TimeKernel runs only the device work.
 type DevicePlan interface {
 	Plan
 	Upload(in *Image) error
 	// TimeKernel runs the device work n times back to back, one host
-	// launch per run, and returns the elapsed device time measured with
-	// events, in one uninterrupted task.
+	// launch per run, and returns the device time measured with events.
 	TimeKernel(n int) (time.Duration, error)
-	// TimeKernelGraph is TimeKernel with the n runs replayed from CUDA
-	// graphs captured once, so that the host's launch rate, which can be
-	// slower than a small kernel, does not enter the time.
+	// TimeKernelGraph is TimeKernel with the runs replayed from CUDA
+	// graphs, so that the host's launch rate does not enter the time.
 	TimeKernelGraph(n int) (time.Duration, error)
 	Download(out *Image) error
 }
@@ -510,8 +439,8 @@ var (
 	registry   = map[string]Variant{}
 )
 
-// Register adds v to the registry. Like database/sql.Register it panics on
-// a duplicate or empty name: that is a programming error found at start-up.
+// Register adds v to the registry. It panics on a duplicate or empty
+// name.
 func Register(v Variant) {
 	name := v.Describe().Name
 	registryMu.Lock()
@@ -536,7 +465,7 @@ func Lookup(name string) (Variant, error) {
 			return nil, fmt.Errorf("convolve: no variant named %q (registered: none; importing %s registers the CPU variants, %s the GPU ones)",
 				name, CPUVariantsPackage, GPUVariantsPackage)
 		}
-		if near := closest(name, names, 3); len(near) > 0 {
+		if near := Closest(name, names, 3); len(near) > 0 {
 			return nil, fmt.Errorf("convolve: no variant named %q (did you mean %s? %d are registered)", name, strings.Join(near, ", "), len(names))
 		}
 		return nil, fmt.Errorf("convolve: no variant named %q (none of the %d registered is close; Variants lists them)", name, len(names))
@@ -548,12 +477,7 @@ func Lookup(name string) (Variant, error) {
 // nearest first (ties in the order of names), among those within a
 // third of name's length (at least 2 edits) or holding it as a part: the
 // names a "did you mean" offers for a mistyped one.
-func Closest(name string, names []string, n int) []string { return closest(name, names, n) }
-
-// closest returns up to n of names nearest to name by edit distance,
-// nearest first (ties by name), among those within a third of name's
-// length (at least 2 edits) or holding it as a part.
-func closest(name string, names []string, n int) []string {
+func Closest(name string, names []string, n int) []string {
 	type cand struct {
 		name string
 		d    int
@@ -595,9 +519,7 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Registered returns the number of registered variants. It only grows
-// (Register adds, nothing removes), so a result computed over the
-// registry stays right while Registered is unchanged.
+// Registered returns the number of registered variants; it only grows.
 func Registered() int {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
@@ -615,14 +537,7 @@ func Variants() []Variant {
 	return vs
 }
 
-func namesLocked() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func namesLocked() []string { return slices.Sorted(maps.Keys(registry)) }
 
 // The packages whose import registers variants (for a blank import).
 const (
@@ -630,24 +545,16 @@ const (
 	GPUVariantsPackage = "github.com/convbench/convbench/gpu/variants"
 )
 
-// PlanFor checks p and cfg against v's capabilities and then plans. Every
-// error it returns names the variant: a validation error of p or cfg, a
-// capability error and an error of v's own Plan alike. A
-// *CapabilityError, *NonFiniteError or *MemoryError in the error's chain
-// that names no variant gets v's name (NameVariant), and an error whose
-// message still does not name the variant is wrapped as "convolve: NAME:
-// message"; errors.As and errors.Is see through the wrapping. Callers
-// should prefer PlanFor to v.Plan. A nil v is an error.
+// PlanFor checks p and cfg against v's capabilities and then plans.
+// Every error it returns names the variant (NameVariant, or a wrapping
+// "convolve: NAME: message" that errors.As and errors.Is see through).
+// Callers should prefer PlanFor to v.Plan.
 func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
 	if v == nil {
 		return nil, fmt.Errorf("convolve: PlanFor of a nil variant (look variants up with Lookup)")
 	}
 	d := v.Describe()
-	err := d.Caps.Check(p)
-	if err == nil {
-		err = d.Caps.CheckConfig(cfg)
-	}
-	if err != nil {
+	if err := d.Caps.checkAll(p, cfg); err != nil {
 		return nil, variantError(d.Name, err)
 	}
 	pl, err := v.Plan(p, cfg)
@@ -657,21 +564,17 @@ func PlanFor(v Variant, p Problem, cfg Config) (Plan, error) {
 	return pl, nil
 }
 
-// NameVariant gives name to the first *CapabilityError, the first
-// *NonFiniteError and the first *MemoryError in err's chain (as errors.As
-// finds them) where that error names no variant, and returns err.
+// NameVariant gives name to the first *CapabilityError, *NonFiniteError
+// and *MemoryError in err's chain that names no variant, and returns err.
 func NameVariant(name string, err error) error {
-	var ce *CapabilityError
-	if errors.As(err, &ce) && ce.Variant == "" {
-		ce.Variant = name
+	if e, ok := errors.AsType[*CapabilityError](err); ok && e.Variant == "" {
+		e.Variant = name
 	}
-	var nf *NonFiniteError
-	if errors.As(err, &nf) && nf.Variant == "" {
-		nf.Variant = name
+	if e, ok := errors.AsType[*NonFiniteError](err); ok && e.Variant == "" {
+		e.Variant = name
 	}
-	var me *MemoryError
-	if errors.As(err, &me) && me.Variant == "" {
-		me.Variant = name
+	if e, ok := errors.AsType[*MemoryError](err); ok && e.Variant == "" {
+		e.Variant = name
 	}
 	return err
 }

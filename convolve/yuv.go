@@ -7,11 +7,8 @@ package convolve
 //	U = ((-38*R -  74*G + 112*B + 128) >> 8) + 128
 //	V = ((112*R -  94*G -  18*B + 128) >> 8) + 128
 //
-// The coefficients are round(256 * BT.601 matrix * 219/255 or 224/255), the
-// +128 rounds to nearest, and >> is an arithmetic shift (floor) on the
-// signed sum. Results always lie in 0..255, so no clamping is needed. This
-// is the form libyuv and most video code use; every variant must match it
-// bit for bit.
+// with >> an arithmetic shift, as libyuv computes it; results lie in
+// 0..255. Every variant must match it bit for bit.
 func RGBToYUVPixel(r, g, b uint8) (y, u, v uint8) {
 	R, G, B := int32(r), int32(g), int32(b)
 	y = uint8(((66*R + 129*G + 25*B + 128) >> 8) + 16)

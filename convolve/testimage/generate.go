@@ -2,18 +2,15 @@
 // moves them to and from files.
 //
 // Generators are deterministic: the same geometry and seed give the same
-// pixels on every platform, defined by their coordinates, so that an image
-// has the same content in every layout and row stride. Float32 images hold
-// values in [0, 1] (noise in [-1, 1)), Uint8 0..255, Int16 0..32767 (noise
-// over all of int16).
+// pixels on every platform, in every layout and row stride. Float32 images
+// hold values in [0, 1] (noise in [-1, 1)), Uint8 0..255, Int16 0..32767
+// (noise over all of int16).
 //
-// Files: PNG, binary PGM/PPM and TIFF (8-bit, 16-bit signed and 32-bit
-// float samples, 1 to 4 channels; written uncompressed). ReadImage tells
-// them, and formats registered with the image package, by their first
-// bytes. Every reader refuses an image of more than MaxPixels pixels
-// (*TooLargeError) or convolve.MaxImageBytes (*convolve.SizeError) from its
-// header, before it allocates.
-// ToUint8Clamp and ToUint8Normalize make 8-bit images for viewing.
+// Files: PNG, binary PGM/PPM and TIFF. ReadImage tells them, and formats
+// registered with the image package, by their first bytes. Every reader
+// refuses an image over MaxPixels (*TooLargeError) or
+// convolve.MaxImageBytes (*convolve.SizeError) from its header, before it
+// allocates.
 package testimage
 
 import (
@@ -24,11 +21,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// DefaultSeed is the seed report 001 uses for its cached random images.
-const DefaultSeed int64 = 12345
-
-// pcgStream is the fixed second word of the PCG state; with the seed as
-// the first it selects the stream.
+// pcgStream is the second word of the PCG seed.
 const pcgStream = 0x636f6e7662656e63 // "convbenc"
 
 // newImage validates g and allocates a zeroed image.
@@ -41,11 +34,9 @@ func newImage(g convolve.Geometry) (*convolve.Image, error) {
 }
 
 // Noise returns uniform random noise: Float32 in [-1, 1) (multiples of
-// 2^-23), Uint8 uniform over 0..255, Int16 uniform over -32768..32767.
-// Values come from a math/rand/v2 PCG generator seeded with seed, drawn in
-// the order y, x, c; only the PCG's own 64-bit outputs are used (bits are
-// taken from the top), so the result is fixed by the PCG algorithm and does
-// not change with the Go version.
+// 2^-23), Uint8 over 0..255, Int16 over -32768..32767. Values are the top
+// bits of a PCG generator's outputs, drawn in the order y, x, c, so they
+// do not change with the Go version.
 func Noise(g convolve.Geometry, seed int64) (*convolve.Image, error) {
 	im, err := newImage(g)
 	if err != nil {
@@ -59,9 +50,7 @@ func Noise(g convolve.Geometry, seed int64) (*convolve.Image, error) {
 				i := im.Offset(x, y, c)
 				switch g.Type {
 				case convolve.Float32:
-					// 24 random bits k: (k - 2^23) / 2^23, exact in float32.
-					k := int32(r >> 40)
-					im.F32[i] = float32(k-(1<<23)) / (1 << 23)
+					im.F32[i] = float32(int32(r>>40)-(1<<23)) / (1 << 23)
 				case convolve.Uint8:
 					im.U8[i] = uint8(r >> 56)
 				case convolve.Int16:
@@ -73,10 +62,8 @@ func Noise(g convolve.Geometry, seed int64) (*convolve.Image, error) {
 	return im, nil
 }
 
-// FullScale is the value of a full-intensity element of type t (255 for
-// u8, 32767 for i16, 1 for f32): the generators' 0..1 scale maps onto
-// 0..FullScale, and images convert between types at the same fraction of
-// it.
+// FullScale is the value of a full-intensity element of type t: 255 for
+// u8, 32767 for i16, 1 for f32.
 func FullScale(t convolve.ElemType) float64 {
 	switch t {
 	case convolve.Uint8:
@@ -87,8 +74,7 @@ func FullScale(t convolve.ElemType) float64 {
 	return 1
 }
 
-// fill sets every pixel of a new image to f(x, y, c) * high, rounded and
-// saturated for integer types.
+// fill sets every pixel of a new image to f(x, y, c) * FullScale.
 func fill(g convolve.Geometry, f func(x, y, c int) float64) (*convolve.Image, error) {
 	im, err := newImage(g)
 	if err != nil {
@@ -105,23 +91,9 @@ func fill(g convolve.Geometry, f func(x, y, c int) float64) (*convolve.Image, er
 	return im, nil
 }
 
-// Checkerboard returns squares of cell x cell pixels alternating between 0
-// and the high value (1 for Float32, 255 for Uint8, 32767 for Int16) in
-// every channel; the square at the top-left corner is 0. Report 000 checks
-// its kernels on a 64x64 checkerboard.
-func Checkerboard(g convolve.Geometry, cell int) (*convolve.Image, error) {
-	if cell <= 0 {
-		return nil, fmt.Errorf("testimage: checkerboard cell %d: must be positive", cell)
-	}
-	return fill(g, func(x, y, _ int) float64 {
-		return float64((x/cell + y/cell) % 2)
-	})
-}
-
-// Gradient returns linear ramps from 0 to the high value: channel 0 rises
-// from the top-left to the bottom-right corner, channel 1 from top-right to
-// bottom-left, channel 2 from bottom-left to top-right and channel 3 from
-// bottom-right to top-left. A 1x1 image is 0.
+// Gradient returns linear ramps from 0 to FullScale: channel 0 rises from
+// the top-left to the bottom-right corner, channel 1 from top-right, 2
+// from bottom-left and 3 from bottom-right. A 1x1 image is 0.
 func Gradient(g convolve.Geometry) (*convolve.Image, error) {
 	span := float64(g.Width - 1 + g.Height - 1)
 	return fill(g, func(x, y, c int) float64 {
@@ -138,19 +110,15 @@ func Gradient(g convolve.Geometry) (*convolve.Image, error) {
 	})
 }
 
-// Impulse returns an image that is 0 except for a 1 at (x, y) in every
-// channel (1, not the high value, for every type): filtering it yields the
-// filter's weights, flipped for correlation.
+// Impulse returns an image that is 0 except for a 1 (not FullScale) at
+// (x, y) in every channel.
 func Impulse(g convolve.Geometry, x, y int) (*convolve.Image, error) {
-	if err := g.Validate(); err != nil {
-		return nil, fmt.Errorf("testimage: %w", err)
-	}
-	if x < 0 || x >= g.Width || y < 0 || y >= g.Height {
-		return nil, fmt.Errorf("testimage: impulse at (%d, %d) outside the %dx%d image", x, y, g.Width, g.Height)
-	}
 	im, err := newImage(g)
 	if err != nil {
 		return nil, err
+	}
+	if x < 0 || x >= g.Width || y < 0 || y >= g.Height {
+		return nil, fmt.Errorf("testimage: impulse at (%d, %d) outside the %dx%d image", x, y, g.Width, g.Height)
 	}
 	for c := 0; c < g.Channels; c++ {
 		im.Set(x, y, c, 1)
@@ -159,13 +127,9 @@ func Impulse(g convolve.Geometry, x, y int) (*convolve.Image, error) {
 }
 
 // Scene returns a synthetic photograph-like scene for galleries of filter
-// outputs: a smooth sky-to-ground gradient, a filled sun disc with a soft
-// edge, a filled rectangle and triangle, thin one-pixel lines at several
-// angles, a patch of rings whose frequency rises outwards, and rows of
-// small text-like glyphs. Shapes are placed relative to the image size, so
-// any size works; fine detail stays one or two pixels wide. Channels 0..2
-// carry colour (R, G, B); a fourth channel is an opaque alpha (the high
-// value). Values span 0..1 times the type's high value.
+// outputs: sky and ground, a sun disc, a house, a fan of one-pixel lines,
+// a zone plate and rows of glyphs, placed relative to the image size.
+// Channels 0..2 are R, G, B; a fourth is an opaque alpha.
 func Scene(g convolve.Geometry) (*convolve.Image, error) {
 	w, h := float64(g.Width), float64(g.Height)
 	s := math.Min(w, h)
@@ -215,8 +179,6 @@ func Scene(g convolve.Geometry) (*convolve.Image, error) {
 		for k := 0; k < 6; k++ {
 			a := math.Pi + 0.15 + 0.12*float64(k)
 			dx, dy := math.Cos(a), math.Sin(a)
-			// Distance from the line through (ox, oy) in direction (dx, dy),
-			// drawn for a length of 0.4*s.
 			along := (px-ox)*dx + (py-oy)*dy
 			across := math.Abs(-(px-ox)*dy + (py-oy)*dx)
 			if along > 0 && along < 0.4*s && across < 0.5 {
@@ -248,8 +210,8 @@ func mix(a, b [3]float64, t float64) [3]float64 {
 	return a
 }
 
-// font is a 3x5 bitmap font for sceneLines: five rows from the top, three
-// bits each, bit 2 the left column.
+// font is a 3x5 bitmap font for sceneLines: five rows of three bits, bit
+// 2 the left column.
 var font = map[byte][5]uint8{
 	'C': {7, 4, 4, 4, 7}, 'O': {7, 5, 5, 5, 7}, 'N': {6, 5, 5, 5, 5}, 'V': {5, 5, 5, 5, 2},
 	'B': {6, 5, 6, 5, 6}, 'E': {7, 4, 6, 4, 7}, 'H': {5, 5, 7, 5, 5}, 'G': {7, 4, 5, 5, 7},
@@ -262,9 +224,9 @@ var font = map[byte][5]uint8{
 
 var sceneLines = []string{"CONVBENCH 2D", "GPU KERNEL 3 5 7", "0123456789"}
 
-// textAt reports whether (x, y) lies in the text box that starts at
-// (x0, y0), and if so whether it is ink. Glyphs are 3x5 cells of p x p
-// pixels, 4 cells apart, lines 7 cells apart, clipped at width maxW.
+// textAt reports whether (x, y) lies in the text box at (x0, y0), of
+// glyphs of 3x5 cells of p x p pixels clipped at width maxW, and whether
+// it is ink.
 func textAt(x, y, x0, y0, p, maxW int) (ink, inBox bool) {
 	if x < x0 || y < y0 || x >= x0+maxW {
 		return false, false

@@ -12,16 +12,12 @@ import (
 // 8192 x 8192.
 const DefaultMaxPixels int64 = 1 << 26
 
-// MaxPixels is the largest image, in pixels (width times height), that
-// ReadPNG, ReadTIFF, ReadPGM, ReadPPM and ReadPNM accept. Each reads the
-// file's header first and refuses a larger image with a *TooLargeError
-// before it allocates anything for the pixels, so that a short file with
-// a huge header cannot exhaust memory. Raise it to read larger files; set
-// it before reading, not while reads run in other goroutines.
+// MaxPixels is the largest image, in pixels, that the readers accept:
+// they refuse a larger one from the header with a *TooLargeError, before
+// they allocate. Set it before reading, not while reads run.
 var MaxPixels = DefaultMaxPixels
 
-// TooLargeError is the error of a reader that found an image over its
-// pixel limit in a file's header.
+// TooLargeError is the error of a reader for an image over MaxPixels.
 type TooLargeError struct {
 	Format        string // "PNG", "TIFF", "PGM", "PPM", or for ReadImage another registered format's name in upper case
 	Width, Height int64  // as the header gives them
@@ -43,10 +39,8 @@ func checkPixels(format string, w, h, limit int64) error {
 	return nil
 }
 
-// checkHeader refuses, from a file's header, a w x h image (w, h > 0) of
-// more than MaxPixels pixels with a *TooLargeError, and one whose data, in
-// channels samples of type t a pixel, would be larger than
-// convolve.MaxImageBytes with its *convolve.SizeError (wrapped).
+// checkHeader refuses a w x h image (w, h > 0) over MaxPixels
+// (checkPixels) or convolve.MaxImageBytes (checkBytes, wrapped).
 func checkHeader(format string, w, h int64, channels int, t convolve.ElemType) error {
 	if err := checkPixels(format, w, h, MaxPixels); err != nil {
 		return err
@@ -58,8 +52,7 @@ func checkHeader(format string, w, h int64, channels int, t convolve.ElemType) e
 }
 
 // checkBytes returns the *convolve.SizeError of a w x h image (w, h > 0)
-// of channels samples of type t a pixel whose data would be larger than
-// convolve.MaxImageBytes.
+// over convolve.MaxImageBytes.
 func checkBytes(w, h int64, channels int, t convolve.ElemType) error {
 	if w > math.MaxInt || h > math.MaxInt {
 		return fmt.Errorf("image %dx%d: a side is larger than the largest int", w, h)

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"slices"
 
 	"github.com/convbench/convbench/convolve"
 )
@@ -19,18 +20,14 @@ func checkU8(format string, im *convolve.Image, channels ...int) error {
 	if im.Type != convolve.Uint8 {
 		return fmt.Errorf("testimage: %s stores u8 images only, not %v", format, im.Type)
 	}
-	for _, c := range channels {
-		if im.Channels == c {
-			return nil
-		}
+	if slices.Contains(channels, im.Channels) {
+		return nil
 	}
 	return fmt.Errorf("testimage: %s cannot store %d channels (want %v)", format, im.Channels, channels)
 }
 
-// WritePNG writes a u8 image as an 8-bit PNG with image/png: gray for 1
-// channel, RGB for 3, RGBA (non-premultiplied) for 4. Other types and
-// channel counts are refused with an error naming them. The channel count
-// is kept exactly: an RGBA image with an opaque alpha stays RGBA.
+// WritePNG writes a u8 image as an 8-bit PNG: gray for 1 channel, RGB for
+// 3, non-premultiplied RGBA for 4 (kept even where opaque).
 func WritePNG(w io.Writer, im *convolve.Image) error {
 	if err := checkU8("PNG", im, 1, 3, 4); err != nil {
 		return err
@@ -61,21 +58,16 @@ func WritePNG(w io.Writer, im *convolve.Image) error {
 	return nil
 }
 
-// withAlpha is an NRGBA image that reports itself not opaque, so that
-// image/png, which drops an alpha channel that is 255 everywhere, keeps it.
+// withAlpha is an NRGBA image that image/png does not write as RGB.
 type withAlpha struct{ *image.NRGBA }
 
 func (withAlpha) Opaque() bool { return false }
 
 // ReadPNG reads a PNG into a packed, interleaved u8 image: 8-bit gray
 // gives 1 channel, opaque truecolour 3 and truecolour with alpha 4. Other
-// PNG kinds (palette, 16-bit, gray with alpha) are converted to 8-bit: 1
-// channel for gray ones, else 3 when every pixel is opaque and 4 when not.
-//
-// The header is read first: an image of more than MaxPixels pixels is
-// refused with a *TooLargeError, and one whose data would be larger than
-// convolve.MaxImageBytes with a *convolve.SizeError (wrapped), before its
-// pixels are decoded.
+// kinds are converted to 8-bit: 1 channel for gray ones, else 3 when every
+// pixel is opaque and 4 when not. An image over MaxPixels or
+// convolve.MaxImageBytes is refused from the header.
 func ReadPNG(r io.Reader) (*convolve.Image, error) {
 	var head bytes.Buffer
 	cfg, err := png.DecodeConfig(io.TeeReader(r, &head))
@@ -85,11 +77,8 @@ func ReadPNG(r io.Reader) (*convolve.Image, error) {
 	return decodeChecked("PNG", cfg, io.MultiReader(&head, r), png.Decode)
 }
 
-// decodeChecked decodes the image whose header, read by a DecodeConfig,
-// gave cfg: it checks the size against MaxPixels and
-// convolve.MaxImageBytes (checkHeader), then decodes data, the whole file
-// from its first byte, with decode into a packed, interleaved u8 image of
-// the channels imageChannels gives. kind names the format in errors.
+// decodeChecked checks the size in cfg, the file's header (checkHeader),
+// then decodes data, the whole file, into a packed, interleaved u8 image.
 func decodeChecked(kind string, cfg image.Config, data io.Reader, decode func(io.Reader) (image.Image, error)) (*convolve.Image, error) {
 	if err := checkHeader(kind, int64(cfg.Width), int64(cfg.Height), modelChannels(cfg.ColorModel), convolve.Uint8); err != nil {
 		return nil, err
@@ -101,10 +90,9 @@ func decodeChecked(kind string, cfg image.Config, data io.Reader, decode func(io
 	return fromImage(m, imageChannels(m))
 }
 
-// fromImage copies m into a packed, interleaved u8 image of 1 channel
-// (gray) or 3 or 4 (RGB, RGBA). The samples of 8-bit gray, RGBA and NRGBA
-// images are copied as they are; other images are converted to 8-bit gray
-// or non-premultiplied RGBA through image/color.
+// fromImage copies m into a packed, interleaved u8 image of 1 (gray), 3
+// or 4 (RGB, RGBA) channels: the samples of 8-bit gray, RGBA and NRGBA
+// images as they are, other images converted through image/color.
 func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 	b := m.Bounds()
 	im, err := newImage(convolve.Geometry{Width: b.Dx(), Height: b.Dy(), Channels: channels, Type: convolve.Uint8})
@@ -112,8 +100,7 @@ func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 		return nil, err
 	}
 	w, px := b.Dx(), im.U8
-	// Fast paths copy the samples of the common types row by row; row y
-	// of m starts at y*stride in its pixels, as m's bounds are b.
+	// Fast paths for the common types, row by row.
 	var rgba []uint8 // the pixels of an RGBA or NRGBA image
 	var stride int
 	switch m := m.(type) {

@@ -35,16 +35,12 @@ func writePNM(w io.Writer, magic string, im *convolve.Image) error {
 }
 
 // ReadPGM reads a binary PGM (P5) with maxval 255 into a packed 1-channel
-// u8 image. An image of more than MaxPixels pixels is refused with a
-// *TooLargeError after the header is read, before the pixels are.
+// u8 image, refusing one over MaxPixels from the header.
 func ReadPGM(r io.Reader) (*convolve.Image, error) { return readPNM(r, "P5") }
 
 // ReadPPM reads a binary PPM (P6) with maxval 255 into a packed,
 // interleaved 3-channel u8 image, under MaxPixels as ReadPGM.
 func ReadPPM(r io.Reader) (*convolve.Image, error) { return readPNM(r, "P6") }
-
-// ReadPNM reads either a P5 or a P6 file, under MaxPixels as ReadPGM.
-func ReadPNM(r io.Reader) (*convolve.Image, error) { return readPNM(r, "") }
 
 func readPNM(r io.Reader, want string) (*convolve.Image, error) {
 	br := bufio.NewReader(r)

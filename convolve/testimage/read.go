@@ -17,18 +17,15 @@ import (
 // does not know.
 var ErrFormat = errors.New("testimage: unknown image format")
 
-// A format is a file format that ReadImage tells by the first bytes of a
-// file, as the image package tells its registered formats.
+// A format is a file format that ReadImage tells by its first bytes.
 type format struct {
 	name  string // as image.Decode names formats
-	magic string // the first bytes; '?' matches any byte
+	magic string // the first bytes
 	read  func(io.Reader) (*convolve.Image, error)
 }
 
-// formats are the formats this package reads itself. ReadImage tries them
-// before the formats registered with the image package, so that TIFF
-// files of signed, float and 2-channel samples, which
-// golang.org/x/image/tiff refuses, are read.
+// formats are the formats this package reads itself, tried before those
+// registered with the image package.
 var formats = []format{
 	{"png", "\x89PNG\r\n\x1a\n", ReadPNG},
 	{"tiff", "II*\x00", ReadTIFF},
@@ -37,38 +34,16 @@ var formats = []format{
 	{"ppm", "P6", ReadPPM},
 }
 
-// sniffLen is how many first bytes ReadImage looks at, and shows in the
-// error for an unknown format.
+// sniffLen is how many first bytes ReadImage looks at.
 const sniffLen = 8
 
-// match reports whether b starts with magic, where '?' matches any byte.
-func match(magic string, b []byte) bool {
-	if len(b) < len(magic) {
-		return false
-	}
-	for i, c := range []byte(magic) {
-		if c != b[i] && c != '?' {
-			return false
-		}
-	}
-	return true
-}
-
-// ReadImage reads an image of any format it can tell from the first bytes
-// of r, as image.Decode does, and returns the image with the format's
-// name: "png" (ReadPNG), "tiff" (ReadTIFF), "pgm" (ReadPGM) or "ppm"
-// (ReadPPM). A format registered with the image package (see
-// image.RegisterFormat; a program registers JPEG and GIF by importing
-// image/jpeg and image/gif) is read with image.DecodeConfig and
-// image.Decode, under the name it was registered with, into a packed,
-// interleaved u8 image converted as ReadPNG converts PNG kinds.
-//
-// The header is read first, as by every reader of this package: an image
-// of more than MaxPixels pixels is refused with a *TooLargeError, and one
-// whose data would be larger than convolve.MaxImageBytes with a
-// *convolve.SizeError (wrapped), before its pixels are decoded. Data in a
-// format none of these is refused with an error that wraps ErrFormat and
-// shows the first bytes seen.
+// ReadImage reads an image of a format it tells from the first bytes of
+// r and returns it with the format's name: "png" (ReadPNG), "tiff"
+// (ReadTIFF), "pgm" (ReadPGM), "ppm" (ReadPPM), or the name of a format
+// registered with the image package, read into a packed, interleaved u8
+// image as ReadPNG converts PNG kinds. Size limits apply from the header
+// as for every reader here. Other data is refused with an error that wraps
+// ErrFormat and shows the first bytes.
 func ReadImage(r io.Reader) (*convolve.Image, string, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(sniffLen)
@@ -76,7 +51,7 @@ func ReadImage(r io.Reader) (*convolve.Image, string, error) {
 		return nil, "", fmt.Errorf("testimage: reading the header: %w", err)
 	}
 	for _, f := range formats {
-		if match(f.magic, head) {
+		if bytes.HasPrefix(head, []byte(f.magic)) {
 			im, err := f.read(br)
 			return im, f.name, err
 		}
@@ -85,8 +60,7 @@ func ReadImage(r io.Reader) (*convolve.Image, string, error) {
 }
 
 // readRegistered reads an image of a format registered with the image
-// package; head is the first bytes of br, for the error of an unknown
-// format.
+// package; head is the first bytes of br.
 func readRegistered(br *bufio.Reader, head []byte) (*convolve.Image, string, error) {
 	var hdr bytes.Buffer
 	cfg, name, err := image.DecodeConfig(io.TeeReader(br, &hdr))
@@ -105,8 +79,7 @@ func readRegistered(br *bufio.Reader, head []byte) (*convolve.Image, string, err
 }
 
 // imageChannels is the channel count a decoded image is read into: 1 for
-// gray images, 4 for non-premultiplied RGBA ones, else 3 where every pixel
-// is opaque and 4 where not.
+// gray, 4 for NRGBA, else 3 when opaque and 4 when not.
 func imageChannels(m image.Image) int {
 	switch m := m.(type) {
 	case *image.Gray, *image.Gray16:
@@ -121,9 +94,8 @@ func imageChannels(m image.Image) int {
 	return 4
 }
 
-// modelChannels is the channel count a header's colour model implies, as
-// imageChannels gives it for the usual decoded image of that model: 1 for
-// gray, 3 for opaque RGB and for a palette of opaque colours, else 4.
+// modelChannels is the channel count imageChannels gives for the usual
+// decoded image of a header's colour model.
 func modelChannels(m color.Model) int {
 	switch m {
 	case color.GrayModel, color.Gray16Model:

@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 
 	"golang.org/x/image/tiff"
 
@@ -31,6 +32,7 @@ const (
 	tagYResolution     = 283
 	tagPlanarConfig    = 284
 	tagResolutionUnit  = 296
+	tagTileWidth       = 322
 	tagExtraSamples    = 338
 	tagSampleFormat    = 339
 
@@ -59,31 +61,28 @@ type ifdEntry struct {
 }
 
 func shorts(v ...uint32) []byte {
-	b := make([]byte, 2*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
+	var b []byte
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint16(b, uint16(x))
 	}
 	return b
 }
 
 func longs(v ...uint32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], x)
+	var b []byte
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, x)
 	}
 	return b
 }
 
 // WriteTIFF writes im as an uncompressed little-endian baseline TIFF in
-// one strip, samples interleaved: u8 (8-bit unsigned), i16 (16-bit signed)
-// or f32 (32-bit IEEE float, SampleFormat 3) with 1 to 4 channels; 1 and
-// 2 channels are gray (BlackIsZero), 3 and 4 RGB, a second or fourth
-// channel an unspecified extra sample. Any layout and stride is accepted;
-// the file holds the pixels only.
-//
-// The writer is this package's own because golang.org/x/image/tiff's
-// encoder writes unsigned samples only, no 2-channel images and no
-// fourth channel other than alpha.
+// one strip, samples interleaved: u8, i16 or f32 (SampleFormat 3) with 1
+// to 4 channels; 1 and 2 channels are gray, 3 and 4 RGB, a second or
+// fourth channel an unspecified extra sample. Any layout and stride is
+// accepted. It is this package's own because golang.org/x/image/tiff's
+// encoder writes unsigned samples only, no 2-channel images and no fourth
+// channel other than alpha.
 func WriteTIFF(w io.Writer, im *convolve.Image) error {
 	if err := im.Check(); err != nil {
 		return fmt.Errorf("testimage: TIFF: %w", err)
@@ -91,7 +90,7 @@ func WriteTIFF(w io.Writer, im *convolve.Image) error {
 	g := im.Geometry
 	bits, format := tiffSample(g.Type)
 	spp := uint32(g.Channels)
-	dataLen := int64(g.Width) * int64(g.Height) * int64(g.Channels) * int64(g.Type.Size())
+	dataLen := g.Bytes()
 	if int64(g.Width) > math.MaxUint32 || int64(g.Height) > math.MaxUint32 || dataLen > math.MaxUint32-1<<20 {
 		return fmt.Errorf("testimage: TIFF: %v image of %d bytes exceeds the 4 GiB of a classic TIFF", g, dataLen)
 	}
@@ -99,77 +98,56 @@ func WriteTIFF(w io.Writer, im *convolve.Image) error {
 	if spp >= 3 {
 		photometric = 2
 	}
-	rep := func(v uint32) []uint32 {
-		s := make([]uint32, spp)
-		for i := range s {
-			s[i] = v
-		}
-		return s
-	}
+	perSample := func(v uint32) []byte { return shorts(slices.Repeat([]uint32{v}, int(spp))...) }
 	entries := []ifdEntry{
 		{tagImageWidth, typeLong, 1, longs(uint32(g.Width))},
 		{tagImageLength, typeLong, 1, longs(uint32(g.Height))},
-		{tagBitsPerSample, typeShort, spp, shorts(rep(bits)...)},
+		{tagBitsPerSample, typeShort, spp, perSample(bits)},
 		{tagCompression, typeShort, 1, shorts(1)},
 		{tagPhotometric, typeShort, 1, shorts(photometric)},
+		{tagStripOffsets, typeLong, 1, nil}, // set below
+		{tagSamplesPerPixel, typeShort, 1, shorts(spp)},
+		{tagRowsPerStrip, typeLong, 1, longs(uint32(g.Height))},
+		{tagStripByteCounts, typeLong, 1, longs(uint32(dataLen))},
+		{tagXResolution, typeRational, 1, longs(72, 1)},
+		{tagYResolution, typeRational, 1, longs(72, 1)},
+		{tagPlanarConfig, typeShort, 1, shorts(1)},
+		{tagResolutionUnit, typeShort, 1, shorts(2)},
 	}
-	entries = append(entries,
-		ifdEntry{tagStripOffsets, typeLong, 1, longs(0)}, // patched below
-		ifdEntry{tagSamplesPerPixel, typeShort, 1, shorts(spp)},
-		ifdEntry{tagRowsPerStrip, typeLong, 1, longs(uint32(g.Height))},
-		ifdEntry{tagStripByteCounts, typeLong, 1, longs(uint32(dataLen))},
-		ifdEntry{tagXResolution, typeRational, 1, longs(72, 1)},
-		ifdEntry{tagYResolution, typeRational, 1, longs(72, 1)},
-		ifdEntry{tagPlanarConfig, typeShort, 1, shorts(1)},
-		ifdEntry{tagResolutionUnit, typeShort, 1, shorts(2)},
-	)
 	if spp == 2 || spp == 4 {
 		entries = append(entries, ifdEntry{tagExtraSamples, typeShort, 1, shorts(0)})
 	}
-	entries = append(entries, ifdEntry{tagSampleFormat, typeShort, spp, shorts(rep(format)...)})
+	entries = append(entries, ifdEntry{tagSampleFormat, typeShort, spp, perSample(format)})
 
-	// Layout: header, IFD, out-of-line values, pixel data.
-	ifdLen := 2 + 12*len(entries) + 4
-	extra := uint32(8 + ifdLen)
-	offsets := make([]uint32, len(entries))
-	for i, e := range entries {
-		if len(e.data) > 4 {
-			offsets[i] = extra
-			extra += uint32(len(e.data) + len(e.data)%2)
-		}
-	}
-	dataOff := extra
-	for i := range entries {
-		if entries[i].tag == tagStripOffsets {
-			entries[i].data = longs(dataOff)
-		}
-	}
-
-	bw := bufio.NewWriter(w)
-	bw.Write([]byte{'I', 'I', 42, 0})
-	bw.Write(longs(8))
-	bw.Write(shorts(uint32(len(entries))))
-	for i, e := range entries {
-		var ent [12]byte
-		binary.LittleEndian.PutUint16(ent[0:], e.tag)
-		binary.LittleEndian.PutUint16(ent[2:], e.typ)
-		binary.LittleEndian.PutUint32(ent[4:], e.count)
-		if len(e.data) > 4 {
-			binary.LittleEndian.PutUint32(ent[8:], offsets[i])
-		} else {
-			copy(ent[8:], e.data)
-		}
-		bw.Write(ent[:])
-	}
-	bw.Write(longs(0)) // no next IFD
+	// Header, IFD, the values longer than 4 bytes (all of even length),
+	// then the pixel data.
+	extraAt := 8 + 2 + 12*len(entries) + 4
+	dataAt := extraAt
 	for _, e := range entries {
 		if len(e.data) > 4 {
-			bw.Write(e.data)
-			if len(e.data)%2 == 1 {
-				bw.WriteByte(0)
-			}
+			dataAt += len(e.data)
 		}
 	}
+	entries[5].data = longs(uint32(dataAt))
+	le := binary.LittleEndian
+	b := le.AppendUint32([]byte("II*\x00"), 8)
+	b = le.AppendUint16(b, uint16(len(entries)))
+	var extra []byte
+	for _, e := range entries {
+		b = le.AppendUint16(b, e.tag)
+		b = le.AppendUint16(b, e.typ)
+		b = le.AppendUint32(b, e.count)
+		if len(e.data) > 4 {
+			b = le.AppendUint32(b, uint32(extraAt+len(extra)))
+			extra = append(extra, e.data...)
+		} else {
+			b = append(b, append(e.data, make([]byte, 4-len(e.data))...)...)
+		}
+	}
+	b = le.AppendUint32(b, 0) // no next IFD
+	bw := bufio.NewWriter(w)
+	bw.Write(b)
+	bw.Write(extra)
 	if err := writeSamples(bw, im); err != nil {
 		return err
 	}
@@ -177,9 +155,8 @@ func WriteTIFF(w io.Writer, im *convolve.Image) error {
 }
 
 // writeSamples writes the samples of im row by row, channels
-// interleaved, without padding, integers and floats in little-endian byte
-// order: the pixel data of WriteTIFF, WritePNG and WritePGM/WritePPM, and
-// what the Cache's checksum hashes.
+// interleaved, without padding, in little-endian byte order: the pixel
+// data of WriteTIFF, WritePNG and WritePGM/WritePPM.
 func writeSamples(w io.Writer, im *convolve.Image) error {
 	row := make([]byte, 0, im.Width*im.Channels*im.Type.Size())
 	for y := 0; y < im.Height; y++ {
@@ -206,52 +183,30 @@ func writeSamples(w io.Writer, im *convolve.Image) error {
 
 // ReadTIFF reads a TIFF into a packed, interleaved image.
 //
-// Files of unsigned integer samples, gray (1 sample per pixel), palette or
-// RGB (3 samples, or 4 with an alpha channel), are decoded by
-// golang.org/x/image/tiff, with every compression, byte order and strip or
-// tile layout it supports: 8-bit gray and RGB(A) give a u8 image of 1, 3
-// or 4 channels with the file's samples; other depths are converted to
-// 8-bit and palettes to 3-channel RGB, as ReadPNG does.
+// Files of unsigned samples, gray or palette (1 sample per pixel) or RGB
+// (3, or 4 with alpha), are decoded by golang.org/x/image/tiff with every
+// compression and layout it supports: 8-bit gray and RGB(A) give u8
+// images of the file's samples; other depths are converted to 8-bit and
+// palettes to RGB, as ReadPNG does. The files it refuses but WriteTIFF
+// writes (i16 and f32 samples, 2 channels, a fourth channel that is not
+// alpha) are read here from uncompressed, chunky strips in either byte
+// order; other files are refused with an error that says what they hold.
 //
-// The files x/image/tiff refuses but WriteTIFF writes are read here:
-// 16-bit signed (i16) and 32-bit float (f32) samples, 2 channels, and a
-// fourth channel that is not alpha, from uncompressed, chunky strips in
-// either byte order. Other files are refused with an error that says what
-// they hold.
-//
-// The header is read first: an image of more than MaxPixels pixels is
-// refused with a *TooLargeError, and one whose data would be larger than
-// convolve.MaxImageBytes with a *convolve.SizeError (wrapped), before its
-// pixels are decoded.
+// An image over MaxPixels (*TooLargeError) or convolve.MaxImageBytes
+// (*convolve.SizeError, wrapped) is refused from the header.
 func ReadTIFF(r io.Reader) (*convolve.Image, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("testimage: TIFF: %w", err)
 	}
-	return decodeTIFF(b, MaxPixels)
+	im, err := decodeTIFF(b)
+	if _, tl := errors.AsType[*TooLargeError](err); err != nil && !tl {
+		return nil, fmt.Errorf("testimage: TIFF: %w", err)
+	}
+	return im, err
 }
 
 var errTIFFShort = errors.New("file too short")
-
-// tiffReader reads the values of a TIFF file in its byte order.
-type tiffReader struct {
-	b     []byte
-	order binary.ByteOrder
-}
-
-func (t tiffReader) u16(off uint64) (uint32, error) {
-	if off+2 > uint64(len(t.b)) {
-		return 0, errTIFFShort
-	}
-	return uint32(t.order.Uint16(t.b[off:])), nil
-}
-
-func (t tiffReader) u32(off uint64) (uint32, error) {
-	if off+4 > uint64(len(t.b)) {
-		return 0, errTIFFShort
-	}
-	return t.order.Uint32(t.b[off:]), nil
-}
 
 type tiffField struct {
 	typ   uint32
@@ -259,33 +214,10 @@ type tiffField struct {
 	at    uint64 // offset of the values
 }
 
-// values returns a SHORT or LONG field's values.
-func (t tiffReader) values(tag uint32, f tiffField) ([]uint32, error) {
-	size := uint64(2)
-	switch f.typ {
-	case typeShort:
-	case typeLong:
-		size = 4
-	default:
-		return nil, fmt.Errorf("tag %d has type %d, want SHORT or LONG", tag, f.typ)
-	}
-	if f.count > uint64(len(t.b)) || f.at+f.count*size > uint64(len(t.b)) {
-		return nil, fmt.Errorf("tag %d: %d values beyond the end of the file", tag, f.count)
-	}
-	v := make([]uint32, f.count)
-	for i := range v {
-		if size == 2 {
-			v[i], _ = t.u16(f.at + uint64(i)*2)
-		} else {
-			v[i], _ = t.u32(f.at + uint64(i)*4)
-		}
-	}
-	return v, nil
-}
-
 // tiffHeader is the first IFD of a TIFF file, parsed.
 type tiffHeader struct {
-	tiffReader
+	b             []byte
+	order         binary.ByteOrder
 	fields        map[uint32]tiffField
 	width, height uint32
 	spp           uint32 // samples per pixel
@@ -298,12 +230,27 @@ func (h *tiffHeader) field(tag uint32) ([]uint32, error) {
 	if !ok {
 		return nil, nil
 	}
-	return h.values(tag, f)
+	size := map[uint32]uint64{typeShort: 2, typeLong: 4}[f.typ]
+	if size == 0 {
+		return nil, fmt.Errorf("tag %d has type %d, want SHORT or LONG", tag, f.typ)
+	}
+	if f.count > uint64(len(h.b)) || f.at+f.count*size > uint64(len(h.b)) {
+		return nil, fmt.Errorf("tag %d: %d values beyond the end of the file", tag, f.count)
+	}
+	v := make([]uint32, f.count)
+	for i := range v {
+		if p := h.b[f.at+uint64(i)*size:]; size == 2 {
+			v[i] = uint32(h.order.Uint16(p))
+		} else {
+			v[i] = h.order.Uint32(p)
+		}
+	}
+	return v, nil
 }
 
-// one returns the single value of a SHORT or LONG field, def when the
-// field is absent and not required.
-func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (uint32, error) {
+// value returns the value of a SHORT or LONG field of n equal values, or
+// def when the field is absent and not required.
+func (h *tiffHeader) value(tag uint32, name string, def, n uint32, required bool) (uint32, error) {
 	v, err := h.field(tag)
 	switch {
 	case err != nil:
@@ -312,37 +259,21 @@ func (h *tiffHeader) one(tag uint32, name string, def uint32, required bool) (ui
 		return 0, fmt.Errorf("missing %s (tag %d)", name, tag)
 	case v == nil:
 		return def, nil
-	case len(v) != 1:
-		return 0, fmt.Errorf("%s has %d values, want 1", name, len(v))
+	case len(v) != int(n):
+		return 0, fmt.Errorf("%s has %d values, want %d", name, len(v), n)
+	case slices.ContainsFunc(v, func(x uint32) bool { return x != v[0] }):
+		return 0, fmt.Errorf("%s %v: samples differ", name, v)
 	}
 	return v[0], nil
 }
 
-// perSample returns the value of a field that has one value per sample,
-// all equal, or def when the field is absent.
-func (h *tiffHeader) perSample(tag uint32, name string, def uint32) (uint32, error) {
-	v, err := h.field(tag)
-	if err != nil || v == nil {
-		return def, err
-	}
-	if len(v) != int(h.spp) {
-		return 0, fmt.Errorf("%s has %d values for %d samples", name, len(v), h.spp)
-	}
-	for _, x := range v[1:] {
-		if x != v[0] {
-			return 0, fmt.Errorf("%s %v: samples differ", name, v)
-		}
-	}
-	return v[0], nil
-}
-
-// parseTIFFHeader reads the byte order, the first IFD, the image size,
-// the samples per pixel and the ImageDescription.
+// parseTIFFHeader reads the byte order, the first IFD, the image size and
+// the samples per pixel.
 func parseTIFFHeader(b []byte) (*tiffHeader, error) {
 	if len(b) < 8 {
 		return nil, errTIFFShort
 	}
-	h := &tiffHeader{tiffReader: tiffReader{b: b}, fields: map[uint32]tiffField{}}
+	h := &tiffHeader{b: b, fields: map[uint32]tiffField{}}
 	switch string(b[:2]) {
 	case "II":
 		h.order = binary.LittleEndian
@@ -351,37 +282,35 @@ func parseTIFFHeader(b []byte) (*tiffHeader, error) {
 	default:
 		return nil, fmt.Errorf("byte order mark %q: not a TIFF file", b[:2])
 	}
-	if m, _ := h.u16(2); m != 42 {
+	if m := h.order.Uint16(b[2:]); m != 42 {
 		return nil, fmt.Errorf("magic number %d: want 42 (BigTIFF is not supported)", m)
 	}
-	ifd, _ := h.u32(4)
-	n, err := h.u16(uint64(ifd))
-	if err != nil {
-		return nil, fmt.Errorf("first IFD at %d: %w", ifd, err)
+	ifd := uint64(h.order.Uint32(b[4:]))
+	if ifd+2 > uint64(len(b)) {
+		return nil, fmt.Errorf("first IFD at %d: %w", ifd, errTIFFShort)
 	}
-	for i := uint64(0); i < uint64(n); i++ {
-		e := uint64(ifd) + 2 + 12*i
-		tag, err1 := h.u16(e)
-		typ, _ := h.u16(e + 2)
-		count, _ := h.u32(e + 4)
-		val, err2 := h.u32(e + 8)
-		if err1 != nil || err2 != nil {
+	n := uint64(h.order.Uint16(b[ifd:]))
+	for i := range n {
+		e := ifd + 2 + 12*i
+		if e+12 > uint64(len(b)) {
 			return nil, fmt.Errorf("IFD entry %d of %d: %w", i, n, errTIFFShort)
 		}
-		f := tiffField{typ: typ, count: uint64(count), at: e + 8}
+		typ := uint32(h.order.Uint16(b[e+2:]))
+		f := tiffField{typ: typ, count: uint64(h.order.Uint32(b[e+4:])), at: e + 8}
 		size := map[uint32]uint64{1: 1, typeASCII: 1, typeShort: 2, typeLong: 4, typeRational: 8}[typ]
 		if size*f.count > 4 {
-			f.at = uint64(val)
+			f.at = uint64(h.order.Uint32(b[e+8:]))
 		}
-		h.fields[tag] = f
+		h.fields[uint32(h.order.Uint16(b[e:]))] = f
 	}
-	if h.width, err = h.one(tagImageWidth, "ImageWidth", 0, true); err != nil {
+	var err error
+	if h.width, err = h.value(tagImageWidth, "ImageWidth", 0, 1, true); err != nil {
 		return nil, err
 	}
-	if h.height, err = h.one(tagImageLength, "ImageLength", 0, true); err != nil {
+	if h.height, err = h.value(tagImageLength, "ImageLength", 0, 1, true); err != nil {
 		return nil, err
 	}
-	if h.spp, err = h.one(tagSamplesPerPixel, "SamplesPerPixel", 1, false); err != nil {
+	if h.spp, err = h.value(tagSamplesPerPixel, "SamplesPerPixel", 1, 1, false); err != nil {
 		return nil, err
 	}
 	if h.spp < 1 || h.spp > convolve.MaxChannels {
@@ -390,19 +319,14 @@ func parseTIFFHeader(b []byte) (*tiffHeader, error) {
 	return h, nil
 }
 
-// forXImage reports whether golang.org/x/image/tiff decodes the file: it
-// reads unsigned samples only (SampleFormat 1) and, beside gray and
-// palette pixels of one sample, RGB pixels of 3 samples or 4 with an alpha
-// (ExtraSamples 1 or 2).
+// forXImage reports whether golang.org/x/image/tiff decodes the file
+// right: it reads every sample as unsigned (SampleFormat 1) and takes
+// gray and palette pixels of one sample, RGB ones of 3, or 4 with an
+// alpha (ExtraSamples 1 or 2).
 func (h *tiffHeader) forXImage() (bool, error) {
 	formats, err := h.field(tagSampleFormat)
-	if err != nil {
+	if err != nil || slices.ContainsFunc(formats, func(x uint32) bool { return x != 1 }) {
 		return false, err
-	}
-	for _, x := range formats {
-		if x != 1 {
-			return false, nil
-		}
 	}
 	switch h.spp {
 	case 1, 3:
@@ -414,45 +338,26 @@ func (h *tiffHeader) forXImage() (bool, error) {
 	return false, nil
 }
 
-// decodeTIFF parses a TIFF and returns the image. An image of more than maxPixels pixels is refused with
-// a *TooLargeError.
-func decodeTIFF(b []byte, maxPixels int64) (*convolve.Image, error) {
+// decodeTIFF decodes a TIFF file under MaxPixels; only a *TooLargeError
+// comes back with the "testimage: TIFF: " prefix of its own.
+func decodeTIFF(b []byte) (*convolve.Image, error) {
 	h, err := parseTIFFHeader(b)
 	if err != nil {
-		return nil, fmt.Errorf("testimage: TIFF: %w", err)
-	}
-	if err := checkPixels("TIFF", int64(h.width), int64(h.height), maxPixels); err != nil {
 		return nil, err
 	}
-	x, err := h.forXImage()
-	if err != nil {
-		return nil, fmt.Errorf("testimage: TIFF: %w", err)
+	if err := checkPixels("TIFF", int64(h.width), int64(h.height), MaxPixels); err != nil {
+		return nil, err
 	}
-	var im *convolve.Image
-	if x {
-		im, err = decodeXImage(b, h.spp)
-	} else {
-		im, err = h.decodeRaw()
+	if x, err := h.forXImage(); err != nil {
+		return nil, err
+	} else if !x {
+		return h.decodeRaw()
 	}
-	if err != nil {
-		var tl *TooLargeError
-		if errors.As(err, &tl) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("testimage: TIFF: %w", err)
-	}
-	return im, nil
-}
-
-// decodeXImage decodes a file of spp samples per pixel, its size checked
-// against the pixel limit already, with golang.org/x/image/tiff, after
-// checking the size of its data from the header.
-func decodeXImage(b []byte, spp uint32) (*convolve.Image, error) {
 	cfg, err := tiff.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
 		return nil, err
 	}
-	channels := int(spp)
+	channels := int(h.spp)
 	if _, ok := cfg.ColorModel.(color.Palette); ok {
 		channels = 3
 	}
@@ -503,65 +408,51 @@ func (h *tiffHeader) decodeRaw() (*convolve.Image, error) {
 // rawGeometry is the geometry of an uncompressed, chunky, stripped file
 // of gray or RGB samples of a type convolve has, checked.
 func (h *tiffHeader) rawGeometry() (convolve.Geometry, error) {
-	if c, err := h.one(tagCompression, "Compression", 1, false); err != nil {
-		return convolve.Geometry{}, err
+	var none convolve.Geometry
+	if c, err := h.value(tagCompression, "Compression", 1, 1, false); err != nil {
+		return none, err
 	} else if c != 1 {
-		return convolve.Geometry{}, fmt.Errorf("compression %d: only uncompressed (1) files of signed, float or 2-channel samples are supported", c)
+		return none, fmt.Errorf("compression %d: only uncompressed (1) files of signed, float or 2-channel samples are supported", c)
 	}
-	if p, err := h.one(tagPlanarConfig, "PlanarConfiguration", 1, false); err != nil {
-		return convolve.Geometry{}, err
+	if p, err := h.value(tagPlanarConfig, "PlanarConfiguration", 1, 1, false); err != nil {
+		return none, err
 	} else if p != 1 && h.spp > 1 {
-		return convolve.Geometry{}, fmt.Errorf("planar configuration %d: only chunky (1) files of signed, float or 2-channel samples are supported", p)
+		return none, fmt.Errorf("planar configuration %d: only chunky (1) files of signed, float or 2-channel samples are supported", p)
 	}
-	if _, tiled := h.fields[322]; tiled {
-		return convolve.Geometry{}, errors.New("tiled files of signed, float or 2-channel samples are not supported")
+	if _, tiled := h.fields[tagTileWidth]; tiled {
+		return none, errors.New("tiled files of signed, float or 2-channel samples are not supported")
 	}
-	photometric, err := h.one(tagPhotometric, "PhotometricInterpretation", 0, true)
+	photometric, err := h.value(tagPhotometric, "PhotometricInterpretation", 0, 1, true)
 	if err != nil {
-		return convolve.Geometry{}, err
+		return none, err
 	}
-	switch spp := h.spp; {
-	case photometric == 1 && spp <= 2, photometric == 2 && spp >= 3:
-	default:
-		return convolve.Geometry{}, fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, spp)
+	if !(photometric == 1 && h.spp <= 2 || photometric == 2 && h.spp >= 3) {
+		return none, fmt.Errorf("photometric interpretation %d with %d samples per pixel: want 1 (gray, 1-2 samples) or 2 (RGB, 3-4)", photometric, h.spp)
 	}
-	bits, err := h.perSample(tagBitsPerSample, "BitsPerSample", 1)
+	bits, err := h.value(tagBitsPerSample, "BitsPerSample", 1, h.spp, false)
 	if err != nil {
-		return convolve.Geometry{}, err
+		return none, err
 	}
-	format, err := h.perSample(tagSampleFormat, "SampleFormat", 1)
+	format, err := h.value(tagSampleFormat, "SampleFormat", 1, h.spp, false)
 	if err != nil {
-		return convolve.Geometry{}, err
+		return none, err
 	}
-	var typ convolve.ElemType
-	switch {
-	case bits == 8 && format == 1:
-		typ = convolve.Uint8
-	case bits == 16 && format == 2:
-		typ = convolve.Int16
-	case bits == 32 && format == 3:
-		typ = convolve.Float32
-	default:
-		return convolve.Geometry{}, fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
+	g := convolve.Geometry{Width: int(h.width), Height: int(h.height), Channels: int(h.spp)}
+	for _, t := range convolve.ElemTypes {
+		if b, f := tiffSample(t); b == bits && f == format {
+			g.Type = t
+			return g, g.Validate()
+		}
 	}
-	g := convolve.Geometry{Width: int(h.width), Height: int(h.height), Channels: int(h.spp), Type: typ}
-	if err := g.Validate(); err != nil {
-		return convolve.Geometry{}, err
-	}
-	return g, nil
+	return none, fmt.Errorf("%d-bit samples of format %d: want 8-bit unsigned, 16-bit signed or 32-bit float", bits, format)
 }
 
 // stripBytes are the bytes of the image of geometry g, read from the
 // file's strips, each checked against the file's end.
 func (h *tiffHeader) stripBytes(g convolve.Geometry) ([]byte, error) {
-	rowsPerStrip, err := h.one(tagRowsPerStrip, "RowsPerStrip", h.height, false)
+	rowsPerStrip, err := h.value(tagRowsPerStrip, "RowsPerStrip", h.height, 1, false)
 	if err != nil {
 		return nil, err
-	}
-	_, ok1 := h.fields[tagStripOffsets]
-	_, ok2 := h.fields[tagStripByteCounts]
-	if !ok1 || !ok2 {
-		return nil, errors.New("missing StripOffsets or StripByteCounts")
 	}
 	offs, err := h.field(tagStripOffsets)
 	if err != nil {
@@ -571,6 +462,9 @@ func (h *tiffHeader) stripBytes(g convolve.Geometry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if offs == nil || counts == nil {
+		return nil, errors.New("missing StripOffsets or StripByteCounts")
+	}
 	if rowsPerStrip == 0 {
 		return nil, errors.New("RowsPerStrip 0")
 	}
@@ -578,22 +472,21 @@ func (h *tiffHeader) stripBytes(g convolve.Geometry) ([]byte, error) {
 	if uint64(len(offs)) != strips || uint64(len(counts)) != strips {
 		return nil, fmt.Errorf("%d strip offsets and %d byte counts for %d strips", len(offs), len(counts), strips)
 	}
-	b := h.b
 	need := uint64(g.Len()) * uint64(g.Type.Size())
 	var total uint64
 	for i := range offs {
-		if uint64(offs[i])+uint64(counts[i]) > uint64(len(b)) {
-			return nil, fmt.Errorf("strip %d (%d bytes at %d) runs past the end of the %d-byte file", i, counts[i], offs[i], len(b))
+		if uint64(offs[i])+uint64(counts[i]) > uint64(len(h.b)) {
+			return nil, fmt.Errorf("strip %d (%d bytes at %d) runs past the end of the %d-byte file", i, counts[i], offs[i], len(h.b))
 		}
 		total += uint64(counts[i])
 	}
-	if total < need || need > uint64(len(b)) {
+	if total < need || need > uint64(len(h.b)) {
 		return nil, fmt.Errorf("strips hold %d bytes, the %v image needs %d", total, g, need)
 	}
 	raw := make([]byte, 0, need)
 	for i := range offs {
 		k := min(uint64(counts[i]), need-uint64(len(raw)))
-		raw = append(raw, b[offs[i]:uint64(offs[i])+k]...)
+		raw = append(raw, h.b[offs[i]:uint64(offs[i])+k]...)
 	}
 	return raw, nil
 }

@@ -7,21 +7,15 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// ToUint8Clamp converts an image to a packed, interleaved u8 image of the
-// same size and channels, rounding each value to nearest and clamping it
-// to 0..255 (NaN becomes 0), as report 002 does before writing sharpened
-// and edge images. Values are taken as they are: a float image holding
-// 0..1 comes out nearly black; use ToUint8Normalize for those.
+// ToUint8Clamp converts an image to a packed, interleaved u8 image,
+// rounding each value to nearest and clamping it to 0..255 (NaN is 0).
 func ToUint8Clamp(im *convolve.Image) (*convolve.Image, error) {
 	return toUint8(im, convolve.SaturateUint8)
 }
 
-// ToUint8Normalize maps the range of an image's values linearly onto
-// 0..255, over all channels together so colours keep their balance, as
-// report 001 does for signed outputs such as LoG and Sharpen. With abs the
-// magnitudes |v| are mapped from 0..max|v| instead, so that a zero
-// response stays black and strong edges of either sign are bright. NaN
-// and infinite values are left out of the range; NaN maps to 0, +Inf to
+// ToUint8Normalize maps the range of an image's values, over all
+// channels, linearly onto 0..255; with abs it maps |v| from 0..max|v|.
+// NaN and infinities are left out of the range; NaN maps to 0, +Inf to
 // 255 and -Inf to 0 (abs: 255). A constant image maps to 0.
 func ToUint8Normalize(im *convolve.Image, abs bool) (*convolve.Image, error) {
 	if err := im.Check(); err != nil {
@@ -53,15 +47,10 @@ func ToUint8Normalize(im *convolve.Image, abs bool) (*convolve.Image, error) {
 		if abs {
 			v = math.Abs(v)
 		}
-		switch {
-		case math.IsNaN(v):
-			return 0
-		case math.IsInf(v, 1):
+		if math.IsInf(v, 1) {
 			return 255
-		case math.IsInf(v, -1):
-			return 0
 		}
-		return convolve.SaturateUint8((v - lo) * scale)
+		return convolve.SaturateUint8((v - lo) * scale) // NaN and -Inf give 0
 	})
 }
 

@@ -1,16 +1,13 @@
 // Package tiling holds gpu-tiled's launch-shape rules for packages without a GPU.
 //
-// The rule says how many outputs each thread computes when its ry tunable
-// is unset. The GPU variant applies the rule when it plans; package
-// results applies the same rule to stored runs, to name the configuration
-// the variant would have picked.
+// The GPU variant applies them when it plans, and package results to
+// stored runs, to name the configuration the variant would have picked.
 package tiling
 
 import "github.com/convbench/convbench/convolve"
 
-// UnrollLimit mirrors unroll.cuh's test (UNROLL_WALK) for unrolling the
-// body of tiled.cu's row walk (the KH-RY+1 tile rows that feed all RY
-// outputs) completely: (KH-RY+1)*KW*RY multiply-adds at most.
+// UnrollLimit mirrors unroll.cuh's UNROLL_WALK: tiled.cu unrolls its row
+// walk completely up to (KH-RY+1)*KW*RY multiply-adds.
 const UnrollLimit = 4096
 
 // BlocksPerSM is how many blocks per SM the grid must still have at ry=8
@@ -21,13 +18,8 @@ const BlocksPerSM = 8
 // unset, for problem p run in blocks of block on a GPU with sms SMs: 8 for
 // filters up to 7x7 whose grid keeps at least BlocksPerSM blocks per SM at
 // ry=8, else 4; then halved until tiled.cu unrolls the row walk completely
-// (1 where even that does not). Preset tuning-tiled on the H100 and the
-// H200 found ry=8 the fastest up to 7x7 at 2048x2048 and 4096x4096 (2-11%
-// ahead of ry=4) and ry=4 at 15x15; the default preset found ry=8 slower
-// than ry=4 at 1024x1024 (512 blocks of 32x8 on 132 SMs) and 256x256
-// (results/logs/*/2026-11-22-1268742-tuning-tiled, */2026-11-22-64e1a91).
-// A row walk that is not unrolled runs about 4x slower (ry=4 and 8 at
-// 31x31).
+// (1 where even that does not), since a walk not unrolled runs about 4x
+// slower.
 func DefaultRY(p convolve.Problem, block convolve.Block, sms int) int {
 	kw, kh := 1, 1
 	if p.Filter != nil {
