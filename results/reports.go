@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/runfile"
 )
 
 // Section is one source report's part of the report: our tables per
@@ -91,6 +93,23 @@ func keepCPUOnly(hosts []*Host, secs []*Section) {
 }
 
 func nan() float64 { return math.NaN() }
+
+// nans is n NaNs: a series without points yet.
+func nans(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = nan()
+	}
+	return out
+}
+
+// bandwidthPeak reads run's measured copy bandwidth (GB/s) and FP32 peak
+// (GFLOP/s); ok is false unless both are positive numbers.
+func bandwidthPeak(run *Run) (bw, peak float64, ok bool) {
+	bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
+	peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
+	return bw, peak, err1 == nil && err2 == nil && bw > 0 && peak > 0
+}
 
 func val(v float64, ok bool) float64 {
 	if !ok {
