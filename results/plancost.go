@@ -6,39 +6,25 @@ import (
 	"strings"
 )
 
-// planGoal is the goal for the framework's own cost: a cold plan
-// (the NVRTC compile of its kernels included) of any variant within 200
-// ms, median, on the GPU hosts.
-const planGoal = 200e6 // ns
+// planGoal is the most a cold plan's median may take, in ns; compilesUnit
+// is the unit of NVRTC compiles per plan.
+const (
+	planGoal     = 200e6
+	compilesUnit = "compiles/op"
+)
 
-// compilesUnit is the NVRTC compiles per plan of a plan-timing case
-// (timing=plan), with cache-hits/op the benchmark's proof of a cold or a
-// warm plan.
-const compilesUnit = "compiles/op"
-
-// planCase is one problem of one variant timed as a plan: its cold and
-// warm cases, from one run.
+// planCase is one variant's problem timed as a plan, cold and warm.
 type planCase struct {
 	cold, warm *Sample
 	run        string
 }
 
-// planCases collects, from every run of h, the plan-timing cases (timing
-// plan, cache cold or hot), one entry per case but for its cache: a run
-// of preset plan first, then the others in h's order, the first run to
-// hold a case giving both its cold and warm plans.
+// planCases collects h's plan-timing cases, one per case but for its
+// cache, each from the first run holding it, runs of preset plan first.
 func planCases(h *Host) []*planCase {
-	runs := slices.Clone(h.Runs)
 	isPlan := func(r *Run) bool { return r.Preset == "plan" || strings.HasPrefix(r.Preset, "plan-") }
-	slices.SortStableFunc(runs, func(a, b *Run) int {
-		switch {
-		case isPlan(a) && !isPlan(b):
-			return -1
-		case isPlan(b) && !isPlan(a):
-			return 1
-		}
-		return 0
-	})
+	runs := slices.DeleteFunc(slices.Clone(h.Runs), func(r *Run) bool { return !isPlan(r) })
+	runs = append(runs, slices.DeleteFunc(slices.Clone(h.Runs), isPlan)...)
 	var out []*planCase
 	byKey := map[string]*planCase{}
 	for _, r := range runs {
@@ -89,9 +75,8 @@ func (pc *planCase) any() *Sample {
 	return pc.warm
 }
 
-// problemLabel names a plan case's problem: size, filter, element type,
-// and the channels, layout, border, block and tunables where they are not
-// the defaults.
+// problemLabel names a plan case's problem, its keys at defaults left
+// out.
 func problemLabel(s *Sample) string {
 	k := s.Keys
 	parts := []string{k["size"], k["filter"], k["type"]}
@@ -109,11 +94,8 @@ func problemLabel(s *Sample) string {
 	return strings.Join(parts, " ")
 }
 
-// sectionPlanCost reads the plan-timing cases of every run (preset plan
-// times every family, the default preset gpu-regtile): per GPU, variant
-// and problem, the median time of a cold plan (the compile caches
-// bypassed, NVRTC compiling the kernels) and of a warm one (the kernels
-// cached), and whether the cold plan meets planGoal.
+// sectionPlanCost sets out each host's cold and warm plan times per
+// variant and problem, and whether the cold plan meets planGoal.
 func sectionPlanCost(hosts []*Host) *Section {
 	s := &Section{Report: "plan", Title: "Plan cost: the framework's own time to make a plan, cold and warm"}
 	var untimed []string // GPUs whose runs time no plan
