@@ -3,25 +3,21 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/convbench/convbench/tables"
 	"github.com/convbench/convbench/tables/tuning"
 )
 
-// ---- tuned against default ----
-
 // tuningTables are the tuning tables the section shows the tuner's
-// records of: those plans read (tuning.Tables.Default), fixed ones in the
-// golden tests.
+// records of.
 var tuningTables = tuning.Tables.Default
 
-// sectionTunedVsDefault reads preset tuned-vs-default: per GPU, variant,
-// image size and filter, the kernel time with the GPU's tuning table
-// (cases without a tune key) against the family's defaults
-// (tune=untuned), both replayed from CUDA graphs in one run.
+// sectionTunedVsDefault sets each case of preset tuned-vs-default with
+// the GPU's tuning table against the family's defaults, and the tuner's
+// own records.
 func sectionTunedVsDefault(hosts []*Host) *Section {
 	s := &Section{Report: "tuned-vs-default", Title: "Tuned against default settings"}
 	for h, run := range hostRuns(hosts, "tuned-vs-default") {
@@ -47,11 +43,9 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 	return s
 }
 
-// tunerTable is the tuner's own record of one GPU's tuning table, read
-// from source: per entry (variant, element type, K, size class) the
-// setting chosen against the family's default, both timed by the tuner
-// in the same run, with how many candidates it tried and how they fared.
-// It is nil for an empty table.
+// tunerTable is the tuner's own record of one GPU's tuning table: per
+// entry the chosen setting against the default, and the candidates it
+// tried; nil for an empty table.
 func tunerTable(t *tuning.Table, source string) *Table {
 	if t == nil || len(t.Entries) == 0 {
 		return nil
@@ -85,10 +79,7 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		if e.Chosen.MedianNS > 0 && e.Default.MedianNS > 0 {
 			ratio = Sig(e.Default.MedianNS/e.Chosen.MedianNS, 3) + "×"
 		}
-		commit := e.Commit
-		if len(commit) > 7 {
-			commit = commit[:7]
-		}
+		commit := e.Commit[:min(len(e.Commit), 7)]
 		out.Rows = append(out.Rows, []string{e.Variant, e.Type, fmt.Sprint(e.K), string(e.Size), e.Problem,
 			candidateSetting(e.Chosen), ms(e.Chosen.MedianNS, e.Chosen.MedianNS > 0),
 			candidateSetting(e.Default), ms(e.Default.MedianNS, e.Default.MedianNS > 0),
@@ -99,16 +90,11 @@ func tunerTable(t *tuning.Table, source string) *Table {
 
 // candidateSetting is a tuning candidate's block and tunables, "32x8 rx=4 ry=2".
 func candidateSetting(c tuning.Candidate) string {
-	parts := []string{}
+	var parts []string
 	if c.Block != "" {
 		parts = append(parts, c.Block)
 	}
-	names := make([]string, 0, len(c.Tunables))
-	for n := range c.Tunables {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(c.Tunables)) {
 		parts = append(parts, fmt.Sprintf("%s=%d", n, c.Tunables[n]))
 	}
 	if len(parts) == 0 {
