@@ -31,31 +31,18 @@ func section002(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, t)
 		tk := &Table{ID: "002-filter-size-" + h.Slug, Title: "Kernel time (ms) vs box filter size, 1024x1024, block 32x32 — " + h.Title,
 			Header: append([]string{"K"}, variants002...)}
-		series := make([][]float64, len(variants002))
-		for _, k := range ks002 {
-			row := []string{k}
-			for i, v := range variants002 {
-				tm := h.Measure(gpuQ(v, "32x32").image("1024x1024", "box"+k, "f32", "1"))
-				row = append(row, msCI(tm))
-				series[i] = append(series[i], tm.Center()/1e6)
-			}
-			tk.Rows = append(tk.Rows, row)
-		}
+		series := sweepTable(h, tk, ks002, len(variants002), func(k string, i int) Q {
+			return gpuQ(variants002[i], "32x32").image("1024x1024", "box"+k, "f32", "1")
+		})
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
-			for i, v := range variants002 {
-				plot.Series = append(plot.Series, hostSeries(h, v, series[i]))
-			}
+			addHostSeries(plot, h, variants002, series)
 		}
 		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
 			Header: append([]string{"Block"}, variants002...)}
-		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
-			row := []string{b}
-			for _, v := range variants002 {
-				row = append(row, msCI(h.Measure(gpuQ(v, b).image("1024x1024", "box61", "f32", "1"))))
-			}
-			tb.Rows = append(tb.Rows, row)
-		}
+		sweepTable(h, tb, []string{"4x4", "8x8", "16x16", "32x32"}, len(variants002), func(b string, i int) Q {
+			return gpuQ(variants002[i], b).image("1024x1024", "box61", "f32", "1")
+		})
 		s.add(tb, exactness002(h))
 	}
 	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + report002GPU + ", table 1",

@@ -125,6 +125,29 @@ func speedup(cpu, gpu float64) float64 {
 	return cpu / gpu
 }
 
+// sweepTable adds to t a row per value a of axis: a, then h's time of
+// each column's case q(a, column); it returns each column's times in ms.
+func sweepTable(h *Host, t *Table, axis []string, cols int, q func(a string, col int) Q) [][]float64 {
+	series := make([][]float64, cols)
+	for _, a := range axis {
+		row := []string{a}
+		for i := range cols {
+			tm := h.Measure(q(a, i))
+			row = append(row, msCI(tm))
+			series[i] = append(series[i], tm.Center()/1e6)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return series
+}
+
+// addHostSeries adds h's series of each variant to p.
+func addHostSeries(p *Plot, h *Host, variants []string, series [][]float64) {
+	for i, v := range variants {
+		p.Series = append(p.Series, hostSeries(h, v, series[i]))
+	}
+}
+
 func msCell(ns float64) string { return ms(ns, !math.IsNaN(ns)) }
 func xCell(r float64) string {
 	if math.IsNaN(r) || r <= 0 {
