@@ -18,22 +18,20 @@ type Options struct {
 	// DataName is how the report names DataDir, a path from the
 	// repository's root; empty means "results/data".
 	DataName string
-	// Baseline is the variant the speed-up columns of the runs' tables
-	// compare each case with (NewBaselines); "" picks the reference
-	// where a problem has it, else its slowest variant.
+	// Baseline is the variant the runs' speed-ups compare with; "" for
+	// the default (NewBaselines).
 	Baseline string
 }
 
 // Report is everything built from the data.
 type Report struct {
 	Hosts []*Host
-	// Runs are the sections of each run (runSections), which a report of
-	// other runs than the committed results/data, such as a user's own
-	// (make bench), opens with.
+	// Runs are each run's sections (runSections), which a Local report
+	// opens with.
 	Runs     []*Section
 	Sections []*Section
-	// DataName is how the report names the directory of the runs it was
-	// built from; empty means "results/data".
+	// DataName is how the report names its data directory; empty means
+	// "results/data".
 	DataName string
 	// Baseline is the variant the runs' speed-ups compare with; "" for
 	// the default (NewBaselines).
@@ -45,8 +43,7 @@ type Report struct {
 func Build(dataDir string) (*Report, error) { return build(dataDir, "") }
 
 // build loads the data and builds every section, each run's speed-ups
-// over the variant named baseline ("" for the default). A baseline that
-// no run holds is an error naming the closest variants the runs hold.
+// over baseline ("" for the default), which some run must hold.
 func build(dataDir, baseline string) (*Report, error) {
 	runs, err := Load(dataDir)
 	if err != nil {
@@ -61,14 +58,12 @@ func build(dataDir, baseline string) (*Report, error) {
 	return &Report{Hosts: hosts, Runs: runSections(hosts, baseline), Sections: sections(hosts), Baseline: baseline}, nil
 }
 
-// Local reports whether the report is of other runs than the committed
-// results/data: a user's own, which it opens with.
+// Local reports whether the report is of other runs than results/data.
 func (r *Report) Local() bool {
 	return r.DataName != "" && r.DataName != "results/data"
 }
 
-// shown are the sections the report renders, in order: the runs' own
-// first where the report is Local, then every preset's.
+// shown are the sections the report renders, in order.
 func (r *Report) shown() []*Section {
 	if r.Local() {
 		return append(slices.Clone(r.Runs), r.Sections...)
@@ -119,9 +114,7 @@ func (r *Report) Markdown() []byte {
 	return b.Bytes()
 }
 
-// ReadingNotes says, in Markdown, one sentence a line, how to read the
-// report's numbers: what a time is, its interval, when a ratio is
-// printed, what a dash means, where the commits and the gallery are.
+// ReadingNotes says, in Markdown, how to read the report's numbers.
 func ReadingNotes() string {
 	var b strings.Builder
 	b.WriteString("Times are medians over each case's runs: kernel time from CUDA events for GPU kernels, host time of `Plan.Run` for CPU variants.\n")
@@ -134,8 +127,7 @@ func ReadingNotes() string {
 	return b.String()
 }
 
-// writeSection writes one section: its heading, its plots and timelines,
-// its notes, then its tables.
+// writeSection writes a section's heading, figures, notes and tables.
 func writeSection(b *bytes.Buffer, s *Section) {
 	fmt.Fprintf(b, "## %s\n\n", s.Title)
 	if len(s.Tables) == 0 && len(s.Plots) == 0 && len(s.Timelines) == 0 {
@@ -159,8 +151,7 @@ func writeSection(b *bytes.Buffer, s *Section) {
 	}
 }
 
-// Files returns every data-derived file of the report, by path relative
-// to the output directory: README.md and plots/*.svg.
+// Files returns the report's README.md and plots/*.svg by relative path.
 func (r *Report) Files() (map[string][]byte, error) {
 	files := map[string][]byte{"README.md": r.Markdown()}
 	for _, s := range r.shown() {
@@ -188,10 +179,8 @@ func (r *Report) Files() (map[string][]byte, error) {
 	return files, nil
 }
 
-// Write builds the report from the stored runs under opt.DataDir and
-// writes it to opt.OutDir, replacing the plots directory. It reads
-// nothing else and leaves the gallery directory alone: the gallery is
-// rendered by the variants themselves (cmd/gallery).
+// Write builds the report from the runs under opt.DataDir and writes it
+// to opt.OutDir, replacing the plots directory.
 func Write(opt Options) (*Report, error) {
 	r, err := build(opt.DataDir, opt.Baseline)
 	if err != nil {

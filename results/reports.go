@@ -9,22 +9,15 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// Section is one source report's part of the report: our tables per
-// host, the report's published tables, and plots.
+// Section is one part of the report: tables, plots and timelines.
 type Section struct {
-	// ID names the section in links and file names: its builder's name
-	// ("000", "floors", "crossover", ...), or "run-<host>-<preset>" for a
-	// run's own section.
-	ID     string
-	Report string // "000".."004", or "default"
-	Title  string
-	// Notes are paragraphs printed under the plots, before the tables:
-	// what the section could not show, such as energy no run recorded.
-	Notes  []string
-	Tables []*Table
-	Plots  []*Plot
-	// Timelines are drawn like plots: one overlapped run each.
-	Timelines []*Timeline
+	ID        string // its builder's name, or "run-<host>-<preset>"
+	Report    string // the preset it reads: "000".."004", "default", ...
+	Title     string
+	Notes     []string // paragraphs under the plots: what it could not show
+	Tables    []*Table
+	Plots     []*Plot
+	Timelines []*Timeline // one overlapped run each
 }
 
 // add appends the tables of ts that are not nil to s.
@@ -37,8 +30,7 @@ func (s *Section) add(ts ...*Table) {
 }
 
 // sectionBuilders are the report's sections in the order it renders
-// them, each built in a file of its own (report000.go to report004.go for
-// the five source reports, default.go, roofline.go, crossover.go, ...).
+// them.
 var sectionBuilders = []struct {
 	name  string
 	build func(hosts []*Host) *Section
@@ -64,9 +56,8 @@ var sectionBuilders = []struct {
 	{"spread", sectionSpread},
 }
 
-// sections builds every report section from the hosts' runs. The tables
-// of a host without a GPU keep its CPU cases alone (Table.CPUOnly), and
-// a table with none is left out.
+// sections builds every report section from the hosts' runs, GPU-less
+// hosts' tables cut to their CPU cases (keepCPUOnly).
 func sections(hosts []*Host) []*Section {
 	secs := make([]*Section, len(sectionBuilders))
 	for i, b := range sectionBuilders {
