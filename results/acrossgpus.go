@@ -8,12 +8,10 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// acrossPresets are the presets whose runs are set side by side across
-// GPUs.
+// acrossPresets are the presets whose runs are set side by side across GPUs.
 var acrossPresets = []string{"roofline", "crossover"}
 
-// acrossRun is one GPU host's run of a preset and its cases
-// (readCrossover).
+// acrossRun is one GPU host's run of a preset and its cases (readCrossover).
 type acrossRun struct {
 	host  *Host
 	run   *Run

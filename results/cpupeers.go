@@ -16,8 +16,7 @@ var cpuPeersTypes = []string{"f32", "u8", "i16"}
 // noPublished is the OpenCV cell of a row OpenCVPeers has no figure for.
 const noPublished = "none published"
 
-// cpuCeilings are the CPU limits a cpu-peers run measured, NaN where it
-// lacks one.
+// cpuCeilings are the CPU limits a cpu-peers run measured, NaN where it lacks one.
 type cpuCeilings struct {
 	copyGBps, scalarGFLOPs, fmaGFLOPs float64
 }
@@ -86,8 +85,7 @@ func sectionCPUPeers(hosts []*Host) *Section {
 // median is the median of smp's values of unit, or NaN.
 func median(smp *Sample, unit string) float64 { return val(metricOf(smp, unit)) }
 
-// positiveConfig is the run's value of key as a positive number, else
-// NaN and false.
+// positiveConfig is the run's value of key as a positive number, else NaN and false.
 func positiveConfig(run *Run, key string) (v float64, ok bool) {
 	v, err := strconv.ParseFloat(run.Config[key], 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {

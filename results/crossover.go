@@ -349,8 +349,7 @@ func crossoverRatio(a, b Measure) string {
 // untested is the captions' note on crossoverRatio.
 const untested = " Ratios need 4 runs or more of each case (`-count 4`) to be tested (Mann-Whitney U, p ≤ 0.05): with fewer they are the ratio of the medians, untested, and the spread of each median is the `median-ci95-%` of its lines."
 
-// crossoverPlots draws each variant's kernel time against K, per family
-// and image size.
+// crossoverPlots draws each variant's kernel time against K, per family and image size.
 func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	type key struct{ family, size string }
 	var keys []key
@@ -437,8 +436,7 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// autoVariants returns the auto variants that ran a case, by name (auto
-// first).
+// autoVariants returns the auto variants that ran a case, by name (auto first).
 func autoVariants(cases []crossoverCase) []string {
 	seen := map[string]bool{}
 	for _, c := range cases {

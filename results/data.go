@@ -37,8 +37,7 @@ type Sample struct {
 	named   *benchfmt.Result     // the name with every key, for benchproc filters
 }
 
-// Median returns the median of the unit's values and whether there were
-// any.
+// Median returns the median of the unit's values and whether there were any.
 func (s *Sample) Median(unit string) (float64, bool) {
 	m := measureOf(s, unit)
 	if !m.OK() {
@@ -179,8 +178,7 @@ func (r *Run) Find(want Q) []*Sample {
 	return out
 }
 
-// Sample returns the single sample matching want, or nil when none or
-// several do.
+// Sample returns the single sample matching want, or nil when none or several do.
 func (r *Run) Sample(want Q) *Sample {
 	if ss := r.Find(want); len(ss) == 1 {
 		return ss[0]
@@ -359,8 +357,7 @@ func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 	return measuredAt, sc.Err()
 }
 
-// parseMeasured parses a measured line, or an older configuration line
-// of a measured key.
+// parseMeasured parses a measured line, or an older configuration line of a measured key.
 func parseMeasured(line string) (key, value string, ok bool) {
 	if key, value, ok = runfile.ParseMeasured(line); ok {
 		return key, value, true

@@ -53,8 +53,7 @@ func (f Floors) Binding() (ns float64, name string) {
 	return f.DRAM, "DRAM"
 }
 
-// floorCase is one problem of a roofline run: its floors and each
-// variant's kernel time.
+// floorCase is one problem of a roofline run: its floors and each variant's kernel time.
 type floorCase struct {
 	family, size string
 	k            int

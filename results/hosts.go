@@ -37,8 +37,7 @@ func GroupHosts(runs []*Run) []*Host {
 	return slices.SortedFunc(maps.Values(by), func(a, b *Host) int { return strings.Compare(a.Slug, b.Slug) })
 }
 
-// Q is a query: key=value pairs of the case name every matching sample
-// carries.
+// Q is a query: key=value pairs of the case name every matching sample carries.
 type Q map[string]string
 
 // Filter is the benchproc filter of q: a "/key:value" term per pair.
@@ -79,8 +78,7 @@ func (q Q) with(kv ...string) Q {
 	return out
 }
 
-// Sample returns the sample of the first run holding exactly one
-// matching q, or nil.
+// Sample returns the sample of the first run holding exactly one matching q, or nil.
 func (h *Host) Sample(q Q) *Sample {
 	for _, r := range h.Runs {
 		if s := r.Sample(q); s != nil {
@@ -154,8 +152,7 @@ func (h *Host) run(preset string) *Run {
 var hostKeys = []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps,
 	runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap}
 
-// Setup returns what h's first run records of hostKeys, as key-value
-// pairs in that order.
+// Setup returns what h's first run records of hostKeys, as key-value pairs in that order.
 func (h *Host) Setup() [][2]string {
 	if len(h.Runs) == 0 {
 		return nil

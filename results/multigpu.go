@@ -180,8 +180,7 @@ func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	return convolve.PercentOf(float64(bound.Nanoseconds()), t.Center()), true
 }
 
-// metricOf is the median of unit in smp, false where smp is nil or lacks
-// it.
+// metricOf is the median of unit in smp, false where smp is nil or lacks it.
 func metricOf(smp *Sample, unit string) (float64, bool) {
 	if smp == nil {
 		return 0, false

@@ -75,8 +75,7 @@ func (pc *planCase) any() *Sample {
 	return pc.warm
 }
 
-// problemLabel names a plan case's problem, its keys at defaults left
-// out.
+// problemLabel names a plan case's problem, its keys at defaults left out.
 func problemLabel(s *Sample) string {
 	k := s.Keys
 	parts := []string{k["size"], k["filter"], k["type"]}

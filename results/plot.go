@@ -58,8 +58,7 @@ type Plot struct {
 	Series []Series
 }
 
-// Plot geometry: the data area at least plotW by plotH, and the legend
-// to its right.
+// Plot geometry: the data area at least plotW by plotH, and the legend to its right.
 const (
 	plotW, plotH = 6 * vg.Inch, 4 * vg.Inch
 	legendPad    = 10 * vg.Millimeter / 4
@@ -88,8 +87,7 @@ func (p *Plot) Drawn() []Series {
 	return out
 }
 
-// Point returns the x position of point i of value y, and whether it can
-// be drawn.
+// Point returns the x position of point i of value y, and whether it can be drawn.
 func (p *Plot) Point(i int, y float64) (x float64, ok bool) {
 	if !p.ok(i, y) {
 		return 0, false
@@ -124,8 +122,7 @@ type Style struct {
 	Dashes []vg.Length
 }
 
-// palette holds colours distinct on white; more variants get evenly
-// spaced hues.
+// palette holds colours distinct on white; more variants get evenly spaced hues.
 var palette = []color.RGBA{
 	{0x1f, 0x77, 0xb4, 0xff}, {0xd6, 0x27, 0x28, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0x94, 0x67, 0xbd, 0xff},
 	{0xff, 0x7f, 0x0e, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x17, 0xbe, 0xcf, 0xff},
@@ -340,8 +337,7 @@ func thinLabels(ticks []plot.Tick, a plot.Axis) {
 	}
 }
 
-// lineThumb and glyphThumb draw a series' line and marker in its legend
-// entry.
+// lineThumb and glyphThumb draw a series' line and marker in its legend entry.
 type lineThumb struct{ draw.LineStyle }
 
 func (t lineThumb) Thumbnail(c *draw.Canvas) {
@@ -353,8 +349,7 @@ type glyphThumb struct{ draw.GlyphStyle }
 
 func (t glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(t.GlyphStyle, c.Center()) }
 
-// render draws the plot and its legend on a canvas from newCanvas sized
-// to hold both.
+// render draws the plot and its legend on a canvas from newCanvas sized to hold both.
 func (p *Plot) render(newCanvas func(w, h vg.Length) vg.Canvas) (vg.Canvas, error) {
 	g, legend, _, err := p.build()
 	if err != nil {
@@ -424,8 +419,7 @@ func (ticks125) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// linearTicks marks a linear axis at about five steps of 1, 2 or 5 times
-// a power of ten.
+// linearTicks marks a linear axis at about five steps of 1, 2 or 5 times a power of ten.
 type linearTicks struct{}
 
 func (linearTicks) Ticks(lo, hi float64) []plot.Tick {

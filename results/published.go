@@ -9,8 +9,7 @@ type published000Sweep struct {
 	CPU, V1, V1c, V2 []float64
 }
 
-// published000 holds report 000's sweeps of one GPU over sizes000, ks000
-// and blocks000.
+// published000 holds report 000's sweeps of one GPU over sizes000, ks000 and blocks000.
 type published000 struct {
 	GPU                      string
 	ImageSize, Kernel, Block published000Sweep
@@ -207,8 +206,7 @@ const openCVPeersSource = "issue 18 of this project: OpenCV 4.6 from the distrib
 // openCVPeersSize is the image of openCVPeers.
 const openCVPeersSize = "2048x2048"
 
-// OpenCVPeer is one quoted OpenCV time beside the cpu-peers case of the
-// same filter.
+// OpenCVPeer is one quoted OpenCV time beside the cpu-peers case of the same filter.
 type OpenCVPeer struct {
 	Case     string  // "dense 3x3"
 	Filter   string  // our filter key: "dense3", "gauss7"

@@ -26,12 +26,10 @@ type Options struct {
 // Report is everything built from the data.
 type Report struct {
 	Hosts []*Host
-	// Runs are each run's sections (runSections), which a Local report
-	// opens with.
+	// Runs are each run's sections (runSections), which a Local report opens with.
 	Runs     []*Section
 	Sections []*Section
-	// DataName is how the report names its data directory; empty means
-	// "results/data".
+	// DataName is how the report names its data directory; empty means "results/data".
 	DataName string
 	// Baseline is the variant the runs' speed-ups compare with; "" for
 	// the default (NewBaselines).

@@ -6,8 +6,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// The axes of report 000's sweeps: image sizes, filter sizes and block
-// shapes.
+// The axes of report 000's sweeps: image sizes, filter sizes and block shapes.
 var (
 	sizes000  = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
 	ks000     = []string{"3", "5", "7"}

@@ -29,8 +29,7 @@ func (s *Section) add(ts ...*Table) {
 	}
 }
 
-// sectionBuilders are the report's sections in the order it renders
-// them.
+// sectionBuilders are the report's sections in the order it renders them.
 var sectionBuilders = []struct {
 	name  string
 	build func(hosts []*Host) *Section

@@ -85,8 +85,7 @@ type rooflineHost struct {
 	variants []string
 }
 
-// rooflineX is an x position of the plot: point pt's intensity, or a
-// GPU's ridge (pt -1).
+// rooflineX is an x position of the plot: point pt's intensity, or a GPU's ridge (pt -1).
 type rooflineX struct {
 	ai    float64
 	label string
@@ -201,8 +200,7 @@ func rooflineRun(h *Host) *Run {
 	return nil
 }
 
-// rooflineSamples are the run's hot-cache default-option Gaussian cases
-// at rooflineSize.
+// rooflineSamples are the run's hot-cache default-option Gaussian cases at rooflineSize.
 func rooflineSamples(r *Run) []*Sample {
 	var out []*Sample
 	for _, smp := range r.Find(Q{"size": rooflineSize, "cache": "hot", "opts": "default"}) {
@@ -244,8 +242,7 @@ func fastest(ss []*Sample) float64 {
 	return nan()
 }
 
-// pixels is the pixel count of each "WxH" size, NaN where one does not
-// parse.
+// pixels is the pixel count of each "WxH" size, NaN where one does not parse.
 func pixels(sizes []string) []float64 {
 	out := nans(len(sizes))
 	for i, sz := range sizes {

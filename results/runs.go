@@ -198,8 +198,7 @@ func agreementCell(s *Sample, unit string) string {
 	return missing
 }
 
-// Agreement is whether the runs of a case agree within their own
-// intervals.
+// Agreement is whether the runs of a case agree within their own intervals.
 type Agreement int
 
 const (

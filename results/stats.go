@@ -35,8 +35,7 @@ func timeOf(smp *Sample) Measure {
 // OK reports whether the measure holds any value.
 func (m Measure) OK() bool { return m.s != nil && len(m.s.Values) > 0 }
 
-// Summary is the median with its confidence interval at
-// runfile.Confidence.
+// Summary is the median with its confidence interval at runfile.Confidence.
 func (m Measure) Summary() benchmath.Summary {
 	return benchmath.AssumeNothing.Summary(m.s, runfile.Confidence)
 }
@@ -84,8 +83,7 @@ func centerCI(m Measure, unit float64) string {
 	return Sig(s.Center/unit, 3) + " ±" + s.PctRangeString()
 }
 
-// ratioCell formats a over b as "1.23×", or "~" where they do not differ
-// significantly.
+// ratioCell formats a over b as "1.23×", or "~" where they do not differ significantly.
 func ratioCell(a, b Measure) string {
 	r, significant, ok := ratio(a, b)
 	switch {

@@ -97,8 +97,7 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 	return err
 }
 
-// TerminalWidth is the column RenderTerminal wraps title, caption and
-// legend at.
+// TerminalWidth is the column RenderTerminal wraps title, caption and legend at.
 const TerminalWidth = 120
 
 // RenderTerminal writes the title, caption, table (by tablewriter) and
@@ -271,8 +270,7 @@ func Sig(v float64, n int) string {
 	return fmt.Sprintf("%.*f", max(n-1-mag, 0), v)
 }
 
-// summaryKeys are the name keys Summary always shows or folds into
-// another column.
+// summaryKeys are the name keys Summary always shows or folds into another column.
 var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "ch", "timing", "mem", "cache", "opts"}
 
 // Summary is a compact table of every case of a run, in sortSamples
@@ -492,8 +490,7 @@ func NaturalCompare(a, b string) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-// leadingRun splits s (not empty) after its first run of digits or
-// non-digits.
+// leadingRun splits s (not empty) after its first run of digits or non-digits.
 func leadingRun(s string) (run, rest string) {
 	d := isDigit(s[0])
 	i := 1

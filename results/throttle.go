@@ -16,8 +16,7 @@ const (
 	throttledKeptUnit = "throttled-kept"
 )
 
-// spreadUnits are the units of the relative spread of a line's median,
-// in percent.
+// spreadUnits are the units of the relative spread of a line's median, in percent.
 var spreadUnits = []string{"median-ci95-%", "stdrel-%"}
 
 // Sum returns the sum of the unit's values over the case's lines and
@@ -50,8 +49,7 @@ func (r *Run) Throttled() (discarded, kept int, ok bool) {
 	return discarded, kept, true
 }
 
-// Caveats is what the report says of a run's throttled samples and
-// failed cases, or "".
+// Caveats is what the report says of a run's throttled samples and failed cases, or "".
 func (r *Run) Caveats() string {
 	var b strings.Builder
 	if d, k, ok := r.Throttled(); ok {

@@ -11,8 +11,7 @@ import (
 	"github.com/convbench/convbench/tables/tuning"
 )
 
-// tuningTables are the tuning tables the section shows the tuner's
-// records of.
+// tuningTables are the tuning tables the section shows the tuner's records of.
 var tuningTables = tuning.Tables.Default
 
 // sectionTunedVsDefault sets each case of preset tuned-vs-default with

@@ -21,8 +21,7 @@ func (s *Sample) targetWidth(m float64) float64 {
 	return target
 }
 
-// Cause is what the lines of a case whose runs disagree record that
-// accounts for it.
+// Cause is what the lines of a case whose runs disagree record that accounts for it.
 type Cause int
 
 const (
@@ -118,8 +117,7 @@ func monotone(xs []float64) bool {
 	return (up || down) && xs[0] != xs[len(xs)-1]
 }
 
-// UnstableCase is a case of a run whose runs disagree, with the cause its
-// lines record.
+// UnstableCase is a case of a run whose runs disagree, with the cause its lines record.
 type UnstableCase struct {
 	Sample *Sample
 	Cause  Cause
