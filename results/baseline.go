@@ -212,9 +212,7 @@ func checkBaseline(runs []*Run, baseline string) error {
 	var names []string
 	for _, r := range runs {
 		for _, s := range r.Samples {
-			if v := s.Keys["variant"]; !slices.Contains(names, v) {
-				names = append(names, v)
-			}
+			names = appendNew(names, s.Keys["variant"])
 		}
 	}
 	if slices.Contains(names, baseline) {

@@ -146,9 +146,7 @@ func readCrossover(run *Run) []crossoverCase {
 		if !ok {
 			continue
 		}
-		if kk := (key{smp.Keys["size"], family, k}); !slices.Contains(keys, kk) {
-			keys = append(keys, kk)
-		}
+		keys = appendNew(keys, key{smp.Keys["size"], family, k})
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		return cmp.Or(strings.Compare(a.family, b.family), compareSizes(a.size, b.size), a.k-b.k)
@@ -257,12 +255,7 @@ func sectionCrossover(hosts []*Host) *Section {
 			}
 		}
 	}
-	if len(pathGoalsTable.Rows) > 0 {
-		s.Tables = append([]*Table{pathGoalsTable}, s.Tables...)
-	}
-	if len(goal.Rows) > 0 {
-		s.Tables = append([]*Table{goal}, s.Tables...)
-	}
+	s.lead(goal, pathGoalsTable)
 	if shown && !recorded {
 		s.Notes = append(s.Notes, noEnergyRecorded)
 	}
@@ -284,20 +277,20 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 		Caption: "From " + which + ", dense filters: per image size, the smallest K from which, at that K and at every larger K the run measured, the fastest tensor-core variant (`gpu-tc-*`, whatever its error model) is faster than the fastest direct path on CUDA cores (`gpu-regtile`, `gpu-tiled`), and `gpu-fft` is faster than every other path (`gpu-*`); \"—\" where that does not hold at the largest K measured, \"none measured\" where the run has no case with both sides. Medians of kernel time; a K at which either side did not run is left out.",
 		Header:  []string{"Size", "Ks measured", "Tensor cores beat CUDA-core direct from K", "gpu-fft beats every other path from K"}}
 	var sizes []string
+	bySize := map[string][]crossoverCase{}
 	for _, c := range cases {
-		if c.family == "dense" && !slices.Contains(sizes, c.size) {
-			sizes = append(sizes, c.size)
+		if c.family == "dense" {
+			if _, ok := bySize[c.size]; !ok {
+				sizes = append(sizes, c.size)
+			}
+			bySize[c.size] = append(bySize[c.size], c)
 		}
 	}
 	for _, size := range sizes {
-		var ks []string
-		row := []string{size, ""}
+		row := []string{size, strings.Join(mapCells(bySize[size], func(c crossoverCase) string { return strconv.Itoa(c.k) }), ", ")}
 		for _, cl := range cols {
 			from, measured := "—", false
-			for _, c := range cases {
-				if c.family != "dense" || c.size != size {
-					continue
-				}
+			for _, c := range bySize[size] {
 				a, b := c.ranked(cl[0]), c.ranked(cl[1])
 				if len(a) == 0 || len(b) == 0 {
 					continue
@@ -316,12 +309,6 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 			}
 			row = append(row, from)
 		}
-		for _, c := range cases {
-			if c.family == "dense" && c.size == size {
-				ks = append(ks, strconv.Itoa(c.k))
-			}
-		}
-		row[1] = strings.Join(ks, ", ")
 		t.Rows = append(t.Rows, row)
 	}
 	if len(t.Rows) == 0 {
@@ -372,9 +359,7 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 			p.X = append(p.X, strconv.Itoa(c.k))
 			p.XValue = append(p.XValue, float64(c.k))
 			for _, v := range c.ranked(nil) {
-				if !slices.Contains(variants, v) {
-					variants = append(variants, v)
-				}
+				variants = appendNew(variants, v)
 			}
 		}
 		slices.SortFunc(variants, NaturalCompare)

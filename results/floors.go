@@ -133,12 +133,8 @@ func readFloors(run *Run) *floorData {
 		if !ok || !slices.Contains(floorSizes, smp.Keys["size"]) {
 			continue
 		}
-		if v := smp.Keys["variant"]; !slices.Contains(d.variants[family], v) {
-			d.variants[family] = append(d.variants[family], v)
-		}
-		if !slices.Contains(d.ks[family], k) {
-			d.ks[family] = append(d.ks[family], k)
-		}
+		d.variants[family] = appendNew(d.variants[family], smp.Keys["variant"])
+		d.ks[family] = appendNew(d.ks[family], k)
 	}
 	for _, family := range floorFamilies {
 		slices.Sort(d.ks[family])
@@ -289,9 +285,7 @@ func sectionFloors(hosts []*Host) *Section {
 			goals.Rows = append(goals.Rows, append([]string{h.Title, g.Name, percent(g.Target, true) + " of the " + g.Floor + " floor"}, d.check(g).cells()...))
 		}
 	}
-	if len(goals.Rows) > 0 {
-		s.Tables = append([]*Table{goals}, s.Tables...)
-	}
+	s.lead(goals)
 	for _, family := range floorFamilies {
 		if p := plots[family]; len(p.Series) > 0 {
 			s.Plots = append(s.Plots, p)
@@ -366,10 +360,5 @@ func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table
 	return t
 }
 
-func intStrings(ks []int) []string {
-	var out []string
-	for _, k := range ks {
-		out = append(out, strconv.Itoa(k))
-	}
-	return out
-}
+// intStrings formats each of ks.
+func intStrings(ks []int) []string { return mapCells(ks, strconv.Itoa) }

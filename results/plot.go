@@ -149,12 +149,8 @@ func (p *Plot) Styles() []Style {
 	series := p.Drawn()
 	var variants, sources []string
 	for _, s := range series {
-		if !slices.Contains(variants, s.Variant) {
-			variants = append(variants, s.Variant)
-		}
-		if !slices.Contains(sources, s.Source) {
-			sources = append(sources, s.Source)
-		}
+		variants = appendNew(variants, s.Variant)
+		sources = appendNew(sources, s.Source)
 	}
 	out := make([]Style, len(series))
 	for i, s := range series {

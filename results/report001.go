@@ -47,11 +47,7 @@ func section001(hosts []*Host) *Section {
 		t := &Table{ID: "001-published-speedup-" + v, Title: "Published by report 001 — " + report001GPU + ", " + tbl,
 			Caption: "Speedup over the report's sequential CPU (Ryzen 5 3600), 16x16 blocks.", Header: append([]string{"Filter"}, report001Sizes...)}
 		for _, f := range filters001 {
-			row := []string{f}
-			for _, x := range report001Speedup[v][f] {
-				row = append(row, pubX(x))
-			}
-			t.Rows = append(t.Rows, row)
+			t.Rows = append(t.Rows, append([]string{f}, mapCells(report001Speedup[v][f], pubX)...))
 		}
 		s.Tables = append(s.Tables, t)
 		plot.Series = append(plot.Series, publishedSeries(report001GPU+" "+v, v, report001GPU, report001Speedup[v]["gauss7"]))

@@ -87,11 +87,7 @@ func table003(h *Host, id, title, axisName string, axis []string, q func(a strin
 
 // axis003 is the first column of rows: the filter or image sizes.
 func axis003(rows []report003Row) []string {
-	var axis []string
-	for _, r := range rows {
-		axis = append(axis, r.Axis)
-	}
-	return axis
+	return mapCells(rows, func(r report003Row) string { return r.Axis })
 }
 
 // published003 is a table report 003 published.
@@ -100,11 +96,7 @@ func published003(id, table, axisName string, rows []report003Row) *Table {
 		Caption: "Average times in ms as printed by the report (" + report003GPU + ").",
 		Header:  append([]string{axisName}, report003Methods...)}
 	for _, r := range rows {
-		row := []string{r.Axis}
-		for _, x := range r.Times {
-			row = append(row, pubMS(x))
-		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append([]string{r.Axis}, mapCells(r.Times, pubMS)...))
 	}
 	return t
 }

@@ -29,6 +29,11 @@ func (s *Section) add(ts ...*Table) {
 	}
 }
 
+// lead puts the tables of ts that have rows first in s, in order.
+func (s *Section) lead(ts ...*Table) {
+	s.Tables = append(slices.DeleteFunc(ts, func(t *Table) bool { return len(t.Rows) == 0 }), s.Tables...)
+}
+
 // sectionBuilders are the report's sections in the order it renders them.
 var sectionBuilders = []struct {
 	name  string
@@ -115,6 +120,15 @@ func speedup(cpu, gpu float64) float64 {
 	return cpu / gpu
 }
 
+// mapCells is f of each of xs.
+func mapCells[T any](xs []T, f func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
 // sweepTable adds to t a row per value a of axis: a, then h's time of
 // each column's case q(a, column); it returns each column's times in ms.
 func sweepTable(h *Host, t *Table, axis []string, cols int, q func(a string, col int) Q) [][]float64 {
@@ -154,4 +168,12 @@ func pubMS(v float64) string {
 		return missing
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64) // as the report printed it
+}
+
+// appendNew appends v to s where s lacks it.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
 }

@@ -108,9 +108,7 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 		}
 		hd := rooflineHost{h: h, run: run, bw: bw, peak: peak}
 		for _, smp := range rooflineSamples(run) {
-			if v := smp.Keys["variant"]; !slices.Contains(hd.variants, v) {
-				hd.variants = append(hd.variants, v)
-			}
+			hd.variants = appendNew(hd.variants, smp.Keys["variant"])
 			spec := smp.Keys["filter"]
 			if slices.ContainsFunc(pts, func(p rooflinePoint) bool { return p.spec == spec }) {
 				continue
@@ -215,9 +213,7 @@ func rooflineSamples(r *Run) []*Sample {
 func timingOf(samples []*Sample) string {
 	var ts []string
 	for _, smp := range samples {
-		if t := "`timing=" + smp.Keys["timing"] + "`"; !slices.Contains(ts, t) {
-			ts = append(ts, t)
-		}
+		ts = appendNew(ts, "`timing="+smp.Keys["timing"]+"`")
 	}
 	return strings.Join(ts, ", ")
 }

@@ -40,9 +40,7 @@ func (t *Timeline) lanes() ([]string, []int) {
 	var keys []key
 	for _, s := range t.Spans {
 		k := key{s.Dev, s.GPU, s.Stream}
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
+		keys = appendNew(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.dev-b.dev, a.stream-b.stream) })
 	names := make([]string, len(keys))
