@@ -40,8 +40,7 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 }
 
 // sectionAcrossGPUs sets each preset of acrossPresets side by side on the
-// GPUs that ran it: the later GPUs against the first (acrossSummary), and
-// our fastest path of each case on each (acrossBest).
+// GPUs that ran it.
 func sectionAcrossGPUs(hosts []*Host) *Section {
 	s := &Section{Report: strings.Join(acrossPresets, "` or `"), Title: "Across GPUs: the same cases on each GPU"}
 	for _, preset := range acrossPresets {

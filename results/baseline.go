@@ -30,10 +30,8 @@ type Baselines struct {
 }
 
 // NewBaselines picks each case's baseline among the cases of the same
-// problem (problemKeys): a case of the variant named, by default of
-// ReferenceVariant where the problem has it, else of its slowest variant;
-// of several, the one sharing most setupKeys, then the slowest. A problem
-// without that variant, or with one variant only, has no baselines.
+// problem: the variant named, by default ReferenceVariant or else the
+// slowest; of several cases, the one sharing most setupKeys.
 func NewBaselines(samples []*Sample, named string) *Baselines {
 	b := &Baselines{Named: named, of: map[*Sample]*Sample{}}
 	groups := map[string][]*Sample{}

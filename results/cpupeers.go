@@ -34,8 +34,7 @@ func cpuPeerSample(run *Run, p OpenCVPeer, typ string) *Sample {
 }
 
 // sectionCPUPeers sets cpu-fast's time on each case of openCVPeers beside
-// OpenCV's quoted time, with its rates against the CPU ceilings its run
-// measured, then the quoted figures.
+// OpenCV's quoted time, and its rates against the CPU ceilings.
 func sectionCPUPeers(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU peers: cpu-fast beside OpenCV's quoted filter2D and sepFilter2D times"}
 	for h, run := range hostRuns(hosts, "cpu-peers") {
@@ -94,9 +93,8 @@ func positiveConfig(run *Run, key string) (v float64, ok bool) {
 	return v, true
 }
 
-// openCVHereTable sets cpu-fast beside OpenCV measured on the same host
-// (openCVHereFile); nil without the file, a table saying why where it
-// cannot be read.
+// openCVHereTable sets cpu-fast beside OpenCV measured on the same host;
+// nil without openCVHereFile.
 func openCVHereTable(h *Host, run *Run) *Table {
 	o, err := readOpenCVHere(run)
 	if o == nil && err == nil {

@@ -7,9 +7,8 @@ import (
 	"slices"
 )
 
-// sectionCPURoofline sets cpu-fast's cases of each host's cpu-peers run
-// against that CPU's roofline: the smaller of the FMA peak and the copy
-// bandwidth times the intensity (exec-GFLOP/s over GB/s).
+// sectionCPURoofline sets cpu-fast's cpu-peers cases against each CPU's
+// roofline.
 func sectionCPURoofline(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU roofline: cpu-fast against the copy and FMA roofs"}
 	hs := cpuRooflineHosts(hosts)

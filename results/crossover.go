@@ -21,9 +21,8 @@ var crossoverFamilies = []string{"dense", "gauss"}
 // crossoverPeers are the variants our fastest path is set against.
 var crossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-interior"}
 
-// autoVariant is the variant that picks a float32-accurate path per
-// problem; autoGoal is how much slower than the fastest path it may take
-// an auto variant may be.
+// autoVariant picks a float32-accurate path per problem; autoGoal is how
+// much slower than the fastest path it may take an auto variant may be.
 const (
 	autoVariant = "auto"
 	autoGoal    = 1.1
@@ -132,8 +131,7 @@ func (c crossoverCase) ranked(keep func(string) bool) []string {
 var pathInNote = regexp.MustCompile(`\bpath ([a-z0-9-]+)`)
 
 // readCrossover collects run's f32 graph-replay cases of
-// crossoverFamilies, each variant's fastest sample's time and energy,
-// sorted by family, image size and K.
+// crossoverFamilies, sorted by family, image size and K.
 func readCrossover(run *Run) []crossoverCase {
 	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default", "tune": "default"}
 	type key struct {
@@ -217,9 +215,8 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 	return t, nil
 }
 
-// sectionCrossover sets each GPU's crossover run out by path: plots of
-// kernel time against K, each case's winner, energy, our fastest path
-// against the peers, and each auto variant against autoGoal.
+// sectionCrossover sets each GPU's crossover run out by path, peer and
+// auto variant.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
@@ -434,9 +431,8 @@ func autoVariants(cases []crossoverCase) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// crossoverAuto is the table of auto variant a against the fastest path
-// it may take and the fastest of any model, with the host's goal row;
-// nil where no case has both.
+// crossoverAuto is the table of auto variant a against the fastest paths,
+// with the host's goal row; nil where no case has both.
 func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, cases []crossoverCase) (*Table, []string) {
 	read := " The run does not say which crossover table the auto variants read."
 	if table != "" {

@@ -197,9 +197,7 @@ func completeName(keys map[string]string) benchfmt.Name {
 }
 
 // ReadRun parses one file of benchmark output. A sample's Config holds
-// the configuration and measured lines in effect at its first result; the
-// run's is its first sample's, with medianOfBlocks keys at the median of
-// the blocks' values.
+// the configuration and measured lines in effect at its first result.
 func ReadRun(r io.Reader, path string) (*Run, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {

@@ -9,9 +9,8 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// energyUnit is the unit of the energy one run drew, by NVML's counter;
-// a line without it did not record it. The others are the sections'
-// words about it.
+// energyUnit is the unit of the energy one run drew; the others are the
+// sections' words about it.
 const (
 	energyUnit        = "mJ/op"
 	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + energyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how a line's energy was measured)."

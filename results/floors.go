@@ -118,8 +118,7 @@ func copyBWNote(run *Run, bw float64) string {
 
 func floorKey(family, size string, k int) string { return family + "/" + size + "/" + strconv.Itoa(k) }
 
-// readFloors collects every variant's fastest sample of each f32 graph
-// replay case of run at floorSizes and floorFamilies; nil when the run
+// readFloors collects run's f32 graph-replay cases; nil when the run
 // lacks its copy bandwidth or FP32 peak.
 func readFloors(run *Run) *floorData {
 	bw, peak, ok := bandwidthPeak(run)
@@ -250,8 +249,7 @@ func (d *floorData) check(goal FloorGoal) *goalTally {
 }
 
 // sectionFloors sets each GPU's roofline run against the DRAM and FP32
-// floors of every case: per family a table and a plot of each variant's
-// share of the binding floor, and the floorGoals.
+// floors of every case, and floorGoals.
 func sectionFloors(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Against the floors: every variant of preset roofline against the DRAM and FP32 floors"}
 	plots := map[string]*Plot{}
@@ -294,9 +292,8 @@ func sectionFloors(hosts []*Host) *Section {
 	return s
 }
 
-// floorsTable is host h's table of family's variants against the floors,
-// or nil for none; it adds each variant's shares to plot where the plot's
-// Ks are the run's.
+// floorsTable is h's table of family's variants against the floors (nil
+// for none), their shares added to plot.
 func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table {
 	vs := d.variants[family]
 	if len(vs) == 0 {

@@ -31,10 +31,8 @@ func (g *goalTally) add(met bool, by float64, value, name string) {
 	}
 }
 
-// cells are the goal's cells of a goals table: how many cases meet it
-// ("3 of 4"), the worst case's figure and name (dashes without cases),
-// and the verdict: "met" when every case meets it, "not met" when one
-// does not, "no data" without cases.
+// cells are the goal's cells: "3 of 4", the worst case's figure and name,
+// and the verdict.
 func (g *goalTally) cells() []string {
 	worst, worstCase, verdict := g.worst, g.worstCase, "not met"
 	switch {

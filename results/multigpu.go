@@ -154,9 +154,8 @@ func overBound(h *Host, n int) string {
 	return strings.Join(over, "; ")
 }
 
-// copyBoundPercent is the host-copy bound of smp, a total-time case on
-// links GPUs of run, as a percentage of its median time; false for a
-// kernel-time case or where a figure is missing.
+// copyBoundPercent is the host-copy bound of total-time case smp on links
+// GPUs as a percentage of its time; false where a figure is missing.
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
 		return 0, false

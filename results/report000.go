@@ -90,18 +90,14 @@ func (s published000Sweep) row(sweep, point string, i int, ratio float64) []stri
 	return []string{sweep, point, cpu, pubMS(s.V1[i]), pubMS(s.V1c[i]), pubMS(s.V2[i]), xCell(ratio)}
 }
 
-// measure000 is host h's kernel time of V1, V1c and V2 (gpu-naive,
-// gpu-const and gpu-shared) in blocks of block over the float32
-// one-channel image of size through filter.
+// measure000 is h's kernel time of V1, V1c and V2 on a float32 image.
 func measure000(h *Host, block, size, filter string) (v1, v1c, v2 Measure) {
 	g := func(v string) Measure { return h.Measure(gpuQ(v, block).image(size, filter, "f32", "1")) }
 	return g("gpu-naive"), g("gpu-const"), g("gpu-shared")
 }
 
-// imageSizeTable000 is host h's table of the image-size sweep (Gaussian
-// 3x3, 16x16 blocks), with graph-replay columns from its launch-overhead
-// run where it has one, and V1's, V1c's and V2's times in ms, a series
-// each.
+// imageSizeTable000 is h's table of the image-size sweep, and V1's, V1c's
+// and V2's times in ms.
 func imageSizeTable000(h *Host) (t *Table, v1s, v1cs, v2s []float64) {
 	t = &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 		Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",

@@ -64,11 +64,8 @@ var (
 	ks002Exact   = []string{"3", "9", "25", "75"}
 )
 
-// exactness002 is report 002's exactness-versus-speed point on h: kernel
-// time and max ULP distance from cpu-naive of gpu-naive and gpu-const at
-// 1024x1024, box K, block 32x32, under each compile option. It is nil
-// when no sample of those cases names its compile options, as runs
-// stored before the opts key do not.
+// exactness002 is h's kernel time and max ULP distance of gpu-naive and
+// gpu-const under each compile option; nil where no case names its opts.
 func exactness002(h *Host) *Table {
 	base := func(v string) Q { return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1") }
 	explicit := false

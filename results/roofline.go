@@ -15,10 +15,8 @@ import (
 // rooflineSize is the image of the roofline section.
 const rooflineSize = "4096x4096"
 
-// sectionRoofline sets each GPU's Gaussian K x K kernels (rooflineRun),
-// each at its fastest setting, against its roofline: the FP32 peak and
-// the copy bandwidth times the arithmetic intensity, with an energy table
-// where the run records energy.
+// sectionRoofline sets each GPU's Gaussian K x K kernels against its
+// roofline.
 func sectionRoofline(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Roofline: achieved GFLOP/s against the memory and FP32 roofs"}
 	hs, pts := rooflineHosts(hosts)

@@ -64,10 +64,8 @@ func (r *Run) Axes() (varying []string, constant map[string]string) {
 	return varying, constant
 }
 
-// runTable is every case of run r: a column per axis the run varies (the
-// variant last), the median time, its interval, the runs' range and own
-// intervals, whether they agree, and speed-ups over baseline where a
-// problem has several variants.
+// runTable is every case of run r: its varying keys, times, intervals,
+// agreement and speed-ups over baseline.
 func runTable(h *Host, r *Run, baseline string) *Table {
 	varying, constant := r.Axes()
 	axes := slices.DeleteFunc(slices.Clone(varying), func(k string) bool { return k == "variant" })
@@ -291,8 +289,7 @@ var axisLabels = map[string]string{
 }
 
 // runPlot draws run r's median time against the first plotAxes axis it
-// varies, a line per variant and value of its other axes; a run that
-// varies only the variant gets a point per variant.
+// varies, a line per variant and value of its other axes.
 func runPlot(h *Host, r *Run) *Plot {
 	varying, _ := r.Axes()
 	x := "variant"

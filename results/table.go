@@ -273,10 +273,8 @@ func Sig(v float64, n int) string {
 // summaryKeys are the name keys Summary always shows or folds into another column.
 var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "ch", "timing", "mem", "cache", "opts"}
 
-// Summary is a compact table of every case of a run, in sortSamples
-// order: its time and rates, a column per other key the run varies, and
-// speed-ups over baseline (NewBaselines) where a problem has several
-// variants. A key column every row shares moves into the caption.
+// Summary is a compact table of every case of a run: its time, rates,
+// keys and speed-ups over baseline (NewBaselines).
 func Summary(r *Run, baseline string) *Table {
 	varying, _ := r.Axes()
 	extra := slices.DeleteFunc(varying, func(k string) bool { return slices.Contains(summaryKeys, k) || onlyUnset(r, k) })

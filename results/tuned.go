@@ -14,9 +14,8 @@ import (
 // tuningTables are the tuning tables the section shows the tuner's records of.
 var tuningTables = tuning.Tables.Default
 
-// sectionTunedVsDefault sets each case of preset tuned-vs-default with
-// the GPU's tuning table against the family's defaults, and the tuner's
-// own records.
+// sectionTunedVsDefault sets the GPU's tuning table against the
+// families' defaults.
 func sectionTunedVsDefault(hosts []*Host) *Section {
 	s := &Section{Report: "tuned-vs-default", Title: "Tuned against default settings"}
 	for h, run := range hostRuns(hosts, "tuned-vs-default") {
@@ -42,9 +41,8 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 	return s
 }
 
-// tunerTable is the tuner's own record of one GPU's tuning table: per
-// entry the chosen setting against the default, and the candidates it
-// tried; nil for an empty table.
+// tunerTable is the tuner's own record of one GPU's tuning table; nil
+// for an empty one.
 func tunerTable(t *tuning.Table, source string) *Table {
 	if t == nil || len(t.Entries) == 0 {
 		return nil
