@@ -38,32 +38,27 @@ type Table struct {
 // whether any measurement remains.
 func (t *Table) CPUOnly() bool {
 	keys := max(t.Keys, 1)
-	var keep []int
+	t.keepColumns(func(c int) bool {
+		return c < keys || slices.ContainsFunc(t.Rows, func(r []string) bool { return c < len(r) && r[c] != missing })
+	})
+	t.Rows = slices.DeleteFunc(t.Rows, func(r []string) bool {
+		return !slices.ContainsFunc(r[min(keys, len(r)):], func(cell string) bool { return cell != missing })
+	})
+	return len(t.Header) > keys && len(t.Rows) > 0
+}
+
+// keepColumns keeps the columns c of t for which keep(c) holds.
+func (t *Table) keepColumns(keep func(c int) bool) {
+	var cols []int
 	for c := range t.Header {
-		if c < keys {
-			keep = append(keep, c)
-			continue
-		}
-		for _, r := range t.Rows {
-			if c < len(r) && r[c] != missing {
-				keep = append(keep, c)
-				break
-			}
+		if keep(c) {
+			cols = append(cols, c)
 		}
 	}
-	t.Header = columns(t.Header, keep)
-	var rows [][]string
-	for _, r := range t.Rows {
-		r = columns(r, keep)
-		for _, cell := range r[min(keys, len(r)):] {
-			if cell != missing {
-				rows = append(rows, r)
-				break
-			}
-		}
+	t.Header = columns(t.Header, cols)
+	for i, r := range t.Rows {
+		t.Rows[i] = columns(r, cols)
 	}
-	t.Rows = rows
-	return len(t.Header) > keys && len(rows) > 0
 }
 
 // RenderMarkdown writes the table as a GitHub Markdown table under a
@@ -373,16 +368,7 @@ func (t *Table) dropConstantKeys() []string {
 	if len(drop) == keys {
 		drop, fixed = drop[1:], fixed[1:]
 	}
-	var keep []int
-	for c := range t.Header {
-		if !slices.Contains(drop, c) {
-			keep = append(keep, c)
-		}
-	}
-	t.Header = columns(t.Header, keep)
-	for i, r := range t.Rows {
-		t.Rows[i] = columns(r, keep)
-	}
+	t.keepColumns(func(c int) bool { return !slices.Contains(drop, c) })
 	t.Keys = keys - len(drop)
 	return fixed
 }
