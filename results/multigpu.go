@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,12 +82,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		s.add(multiGPUGoals(h, run, n))
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
-			var spans []runfile.Span
-			for _, sp := range run.Timeline {
-				if sp.Case == c {
-					spans = append(spans, sp)
-				}
-			}
+			spans := slices.DeleteFunc(slices.Clone(run.Timeline), func(sp runfile.Span) bool { return sp.Case != c })
 			s.Timelines = append(s.Timelines, &Timeline{ID: "004-multigpu-timeline-" + h.Slug,
 				Title: "One overlapped run, " + h.Title + ": " + shortCase(c), Spans: spans})
 		}

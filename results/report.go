@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,12 +90,8 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("## Hosts\n\n")
 	for _, h := range r.Hosts {
 		fmt.Fprintf(&b, "- `%s`: %s", h.Slug, h.Title)
-		var parts []string
-		for _, kv := range h.Setup() {
-			parts = append(parts, kv[0]+" "+kv[1])
-		}
-		if len(parts) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+		if setup := h.Setup(); len(setup) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(mapCells(setup, func(kv [2]string) string { return kv[0] + " " + kv[1] }), ", "))
 		}
 		b.WriteString("\n")
 		for _, run := range h.Runs {
@@ -154,27 +151,33 @@ func (r *Report) Files() (map[string][]byte, error) {
 	files := map[string][]byte{"README.md": r.Markdown()}
 	for _, s := range r.shown() {
 		for _, p := range s.Plots {
-			if !p.HasData() {
-				continue
-			}
-			var b bytes.Buffer
-			if err := p.WriteSVG(&b); err != nil {
+			if err := addSVG(files, p.ID, p); err != nil {
 				return nil, err
 			}
-			files[filepath.Join("plots", p.ID+".svg")] = b.Bytes()
 		}
 		for _, t := range s.Timelines {
-			if !t.HasData() {
-				continue
-			}
-			var b bytes.Buffer
-			if err := t.WriteSVG(&b); err != nil {
+			if err := addSVG(files, t.ID, t); err != nil {
 				return nil, err
 			}
-			files[filepath.Join("plots", t.ID+".svg")] = b.Bytes()
 		}
 	}
 	return files, nil
+}
+
+// addSVG adds figure f, where it has data, to files as plots/<id>.svg.
+func addSVG(files map[string][]byte, id string, f interface {
+	HasData() bool
+	WriteSVG(io.Writer) error
+}) error {
+	if !f.HasData() {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := f.WriteSVG(&b); err != nil {
+		return err
+	}
+	files[filepath.Join("plots", id+".svg")] = b.Bytes()
+	return nil
 }
 
 // Write builds the report from the runs under opt.DataDir and writes it

@@ -45,13 +45,12 @@ func sectionSpread(hosts []*Host) *Section {
 					worst, worstSpread = smp, sp
 				}
 			}
-			name, spread := missing, missing
+			name := missing
 			if worst != nil {
 				name = caseLabel(worst)
-				spread = percent(worstSpread, true)
 			}
 			row := []string{r.Preset, strconv.Itoa(len(r.Samples)), strconv.Itoa(most),
-				strconv.Itoa(wide), strconv.Itoa(wider), name, spread}
+				strconv.Itoa(wide), strconv.Itoa(wider), name, percent(worstSpread, worst != nil)}
 			if throttled {
 				if d, k, ok := r.Throttled(); ok {
 					row = append(row, strconv.Itoa(d), strconv.Itoa(k))
