@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,33 +150,27 @@ func (r *Report) Files() (map[string][]byte, error) {
 	files := map[string][]byte{"README.md": r.Markdown()}
 	for _, s := range r.shown() {
 		for _, p := range s.Plots {
-			if err := addSVG(files, p.ID, p); err != nil {
+			if !p.HasData() {
+				continue
+			}
+			var b bytes.Buffer
+			if err := p.WriteSVG(&b); err != nil {
 				return nil, err
 			}
+			files[filepath.Join("plots", p.ID+".svg")] = b.Bytes()
 		}
 		for _, t := range s.Timelines {
-			if err := addSVG(files, t.ID, t); err != nil {
+			if !t.HasData() {
+				continue
+			}
+			var b bytes.Buffer
+			if err := t.WriteSVG(&b); err != nil {
 				return nil, err
 			}
+			files[filepath.Join("plots", t.ID+".svg")] = b.Bytes()
 		}
 	}
 	return files, nil
-}
-
-// addSVG adds figure f, where it has data, to files as plots/<id>.svg.
-func addSVG(files map[string][]byte, id string, f interface {
-	HasData() bool
-	WriteSVG(io.Writer) error
-}) error {
-	if !f.HasData() {
-		return nil
-	}
-	var b bytes.Buffer
-	if err := f.WriteSVG(&b); err != nil {
-		return err
-	}
-	files[filepath.Join("plots", id+".svg")] = b.Bytes()
-	return nil
 }
 
 // Write builds the report from the runs under opt.DataDir and writes it
