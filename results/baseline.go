@@ -197,11 +197,7 @@ func closestSetup(s *Sample, cands []*Sample) *Sample {
 
 // keyTuple joins s's values of keys into one string.
 func keyTuple(s *Sample, keys []string) string {
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, s.Keys[k])
-	}
-	return strings.Join(parts, "\x00")
+	return strings.Join(mapCells(keys, func(k string) string { return s.Keys[k] }), "\x00")
 }
 
 // checkBaseline is an error naming the closest variants where no case of

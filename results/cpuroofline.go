@@ -30,8 +30,8 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	slices.SortStableFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
 	plot := &Plot{ID: "cpu-roofline", Title: openCVPeersSize + " cpu-peers cases, cpu-fast: CPU roofline",
 		XLabel: "arithmetic intensity (executed FLOP per byte read and written), log", YLabel: "GFLOP/s (executed)", LogX: true, LogY: true}
+	plot.X = make([]string, len(xp))
 	for _, x := range xp {
-		plot.X = append(plot.X, "")
 		plot.XValue = append(plot.XValue, x.ai)
 	}
 	for hi, hd := range hs {

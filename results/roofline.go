@@ -26,11 +26,10 @@ func sectionRoofline(hosts []*Host) *Section {
 	xp := rooflineXs(hs, pts)
 	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
 		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s (2·K² FLOP an output)", LogX: true, LogY: true}
+	plot.X = make([]string, len(xp))
 	var pointLabels []string
 	for _, x := range xp {
-		plot.X = append(plot.X, "")
-		plot.XValue = append(plot.XValue, x.ai)
-		pointLabels = append(pointLabels, x.label)
+		plot.XValue, pointLabels = append(plot.XValue, x.ai), append(pointLabels, x.label)
 	}
 	recorded := false // whether any host's run records energy
 	for _, hd := range hs {

@@ -271,11 +271,7 @@ func distinctCases(samples []*Sample, keys ...string) []*Sample {
 
 // keyValues returns the distinct values of key among samples, in order.
 func keyValues(samples []*Sample, key string) []string {
-	var vs []string
-	for _, s := range distinctCases(samples, key) {
-		vs = append(vs, s.Keys[key])
-	}
-	return vs
+	return mapCells(distinctCases(samples, key), func(s *Sample) string { return s.Keys[key] })
 }
 
 // plotAxes are the axes a run's plot can put across, by preference.

@@ -43,10 +43,7 @@ func (t *Timeline) lanes() ([]string, []int) {
 		keys = appendNew(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.dev-b.dev, a.stream-b.stream) })
-	names := make([]string, len(keys))
-	for i, k := range keys {
-		names[i] = fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream)
-	}
+	names := mapCells(keys, func(k key) string { return fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream) })
 	idx := make([]int, len(t.Spans))
 	for i, s := range t.Spans {
 		idx[i] = slices.Index(keys, key{s.Dev, s.GPU, s.Stream})
