@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // Units of the clock guard's counts: samples taken below the GPU's clock
@@ -26,7 +24,11 @@ func (s *Sample) Sum(unit string) (float64, bool) {
 	if len(v) == 0 {
 		return 0, false
 	}
-	return floats.Sum(v), true
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	return sum, true
 }
 
 // Has reports whether any case of the run records the unit.
