@@ -39,8 +39,7 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	return out
 }
 
-// sectionAcrossGPUs sets each preset of acrossPresets side by side on the
-// GPUs that ran it.
+// sectionAcrossGPUs sets each acrossPresets run side by side across GPUs.
 func sectionAcrossGPUs(hosts []*Host) *Section {
 	s := &Section{Report: strings.Join(acrossPresets, "` or `"), Title: "Across GPUs: the same cases on each GPU"}
 	for _, preset := range acrossPresets {
@@ -62,8 +61,7 @@ func acrossWhich(runs []acrossRun) string {
 	return strings.Join(parts, ", ")
 }
 
-// acrossSummary is the table of how every (case, variant) pair's time
-// and energy on each later run compares with the first's.
+// acrossSummary compares every (case, variant) pair of later runs with the first's.
 func acrossSummary(preset string, runs []acrossRun) *Table {
 	base := runs[0]
 	t := &Table{ID: "across-" + preset + "-summary", Title: fmt.Sprintf("Preset %s: every variant and case against %s", preset, base.host.Title),
@@ -96,8 +94,7 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 	return t
 }
 
-// acrossBest is the table of the first run's fastest float32-accurate
-// path of each case, timed on every run.
+// acrossBest times the first run's fastest accurate path of each case on every run.
 func acrossBest(preset string, runs []acrossRun) *Table {
 	base := runs[0]
 	looser := looserPaths(base.run)

@@ -148,8 +148,7 @@ func SpeedupCell(base, m Measure) string {
 	return cell
 }
 
-// ratioInterval is the range of a's median over b's that their
-// confidence intervals allow; ok is false where either has none.
+// ratioInterval is the range of a's median over b's their intervals allow.
 func ratioInterval(a, b Measure) (lo, hi float64, ok bool) {
 	sa, sb := a.Summary(), b.Summary()
 	for _, v := range []float64{sa.Lo, sa.Hi, sb.Lo, sb.Hi} {
@@ -200,8 +199,7 @@ func keyTuple(s *Sample, keys []string) string {
 	return strings.Join(mapCells(keys, func(k string) string { return s.Keys[k] }), "\x00")
 }
 
-// checkBaseline is an error naming the closest variants where no case of
-// runs has the variant baseline.
+// checkBaseline is an error where no case of runs has the variant baseline.
 func checkBaseline(runs []*Run, baseline string) error {
 	var names []string
 	for _, r := range runs {

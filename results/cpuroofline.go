@@ -7,8 +7,7 @@ import (
 	"slices"
 )
 
-// sectionCPURoofline sets cpu-fast's cpu-peers cases against each CPU's
-// roofline.
+// sectionCPURoofline sets cpu-fast's cpu-peers cases against each CPU's roofline.
 func sectionCPURoofline(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU roofline: cpu-fast against the copy and FMA roofs"}
 	hs := cpuRooflineHosts(hosts)
@@ -84,8 +83,7 @@ type cpuRooflineHost struct {
 	pts []cpuRooflinePoint
 }
 
-// cpuRooflineHosts selects the hosts whose cpu-peers run measured both
-// ceilings and at least one point.
+// cpuRooflineHosts selects the hosts whose cpu-peers run has a roofline.
 func cpuRooflineHosts(hosts []*Host) []cpuRooflineHost {
 	var hs []cpuRooflineHost
 	for h, run := range hostRuns(hosts, "cpu-peers") {

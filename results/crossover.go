@@ -91,8 +91,7 @@ func isPath(v string) bool { return strings.HasPrefix(v, "gpu-") }
 // crossoverRun returns h's run of preset crossover (Host.runOrCustom).
 func crossoverRun(h *Host) *Run { return h.runOrCustom("crossover") }
 
-// crossoverCase is one problem of a crossover run and the kernel time of
-// every variant that ran it and passed its gate.
+// crossoverCase is one problem of a crossover run and its variants' times.
 type crossoverCase struct {
 	size, family string
 	k            int
@@ -130,8 +129,7 @@ func (c crossoverCase) ranked(keep func(string) bool) []string {
 // pathInNote finds the path an auto plan chose in its setting note.
 var pathInNote = regexp.MustCompile(`\bpath ([a-z0-9-]+)`)
 
-// readCrossover collects run's f32 graph-replay cases of
-// crossoverFamilies, sorted by family, image size and K.
+// readCrossover collects run's f32 graph-replay cases, sorted.
 func readCrossover(run *Run) []crossoverCase {
 	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default", "tune": "default"}
 	type key struct {
@@ -215,8 +213,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 	return t, nil
 }
 
-// sectionCrossover sets each GPU's crossover run out by path, peer and
-// auto variant.
+// sectionCrossover sets each GPU's crossover run out by path, peer and auto variant.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
@@ -372,8 +369,7 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	return plots
 }
 
-// crossoverWinners is each case's fastest non-auto variant and the
-// runner-up with its ratio.
+// crossoverWinners is each case's fastest non-auto variant and its runner-up.
 func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-winners-" + h.Slug, Title: "Where each path wins — " + h.Title,
 		Caption: "From " + which + ": per case the fastest variant by median kernel time (ms ± the half-width of its confidence interval; `timing=kernel-graph`, f32, one channel, zero border) among every path and peer that passed its correctness gate (`auto` left aside: it runs one of them), and the runner-up's time over the winner's, \"~\" where their runs do not differ significantly. Each variant is held to the error model it declares (TF32 and FFT paths to looser bounds than the float32 direct ones)." + untested,

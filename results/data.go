@@ -70,8 +70,7 @@ func (s *Sample) Time() (float64, bool) {
 	return s.Median(s.TimeUnit())
 }
 
-// Spread returns the slowest run's time minus the fastest's, over the
-// median; it needs two runs and a positive median.
+// Spread returns the slowest run's time minus the fastest's, over the median.
 func (s *Sample) Spread() (float64, bool) {
 	u := s.TimeUnit()
 	v := s.Values[u]
@@ -105,8 +104,7 @@ type Run struct {
 	measured map[string][]float64
 }
 
-// CaseSetting is one "# setting <case>: <note>" line of a run: the case's
-// name keys and the note.
+// CaseSetting is one "# setting <case>: <note>" line of a run.
 type CaseSetting struct {
 	Keys map[string]string
 	Note string
@@ -145,8 +143,7 @@ func parseSetting(line string) (CaseSetting, bool, error) {
 	return CaseSetting{Keys: keys, Note: note}, true, nil
 }
 
-// SettingOf returns the note of the last setting line of r whose case has
-// every key of q, and whether there is one.
+// SettingOf returns the note of r's last setting line whose case matches q.
 func (r *Run) SettingOf(q Q) (string, bool) {
 	for i := len(r.Settings) - 1; i >= 0; i-- {
 		keys := r.Settings[i].Keys
@@ -312,8 +309,7 @@ type measuredValue struct {
 	key, value string
 }
 
-// readLines reads the lines of data other than results into r, and
-// returns the measured values in file order.
+// readLines reads data's non-result lines into r; it returns the measured values.
 func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 	var measuredAt []measuredValue
 	sc := bufio.NewScanner(bytes.NewReader(data))

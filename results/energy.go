@@ -9,8 +9,7 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// energyUnit is the unit of the energy one run drew; the others are the
-// sections' words about it.
+// energyUnit is the unit of the energy one run drew; the others describe it.
 const (
 	energyUnit        = "mJ/op"
 	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + energyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how a line's energy was measured)."
@@ -25,8 +24,7 @@ func hasEnergy(ss []*Sample) bool {
 	return slices.ContainsFunc(ss, func(s *Sample) bool { return len(s.Values[energyUnit]) > 0 })
 }
 
-// frugalSample returns the first sample of ss with the smallest median
-// energy per run, or nil.
+// frugalSample returns the sample of ss with the least median energy, or nil.
 func frugalSample(ss []*Sample) *Sample {
 	var best *Sample
 	be := 0.0
@@ -65,8 +63,7 @@ func energyRatioCell(differ bool, fastest, frugal Measure) string {
 	return crossoverRatio(fastest, frugal)
 }
 
-// squareFlops is the FLOP of a K x K filter over a one-channel "WxH"
-// image, and whether size parses.
+// squareFlops is the FLOP of a K x K filter over a one-channel "WxH" image.
 func squareFlops(size string, k int) (float64, bool) {
 	w, h, ok := parseSize(size)
 	if !ok {
@@ -109,8 +106,7 @@ func energyCells(flops float64, fast, fr *Sample) []string {
 		energyRatioCell(fast != fr, energyOf(fast), energyOf(fr)))
 }
 
-// floorsEnergy is the table of the fastest and the most frugal variant
-// per case of family; nil where no line records energy.
+// floorsEnergy is rooflineEnergy's table per case of family.
 func floorsEnergy(h *Host, d *floorData, family, which string) *Table {
 	var rows [][]string
 	recorded := false
@@ -133,8 +129,7 @@ func floorsEnergy(h *Host, d *floorData, family, which string) *Table {
 		Header:  append([]string{"Size", "K"}, energyHeader...), Keys: 2, Rows: rows}
 }
 
-// crossoverEnergy is the table of the fastest and the most frugal
-// non-auto variant per crossover case; nil where none records energy.
+// crossoverEnergy is rooflineEnergy's table per crossover case.
 func crossoverEnergy(h *Host, which string, cases []crossoverCase) *Table {
 	any := false
 	for _, c := range cases {
@@ -167,8 +162,7 @@ func crossoverEnergy(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// frugal is the non-auto variant with the smallest median energy, by
-// name among equals; "" for none.
+// frugal is the non-auto variant with the least median energy, or "".
 func (c crossoverCase) frugal() string {
 	best, be := "", 0.0
 	for v, m := range c.energy {

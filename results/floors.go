@@ -118,8 +118,7 @@ func copyBWNote(run *Run, bw float64) string {
 
 func floorKey(family, size string, k int) string { return family + "/" + size + "/" + strconv.Itoa(k) }
 
-// readFloors collects run's f32 graph-replay cases; nil when the run
-// lacks its copy bandwidth or FP32 peak.
+// readFloors collects run's f32 graph-replay cases; nil without its ceilings.
 func readFloors(run *Run) *floorData {
 	bw, peak, ok := bandwidthPeak(run)
 	if !ok {
@@ -158,8 +157,7 @@ func readFloors(run *Run) *floorData {
 	return d
 }
 
-// bestCells are the fastest of vs on c and its share of the binding
-// floor, dashes where none ran it.
+// bestCells are the fastest of vs on c and its share of the binding floor.
 func bestCells(c floorCase, vs []string) []string {
 	best := c.best(vs)
 	if best == "" {
@@ -189,8 +187,7 @@ func familyK(value string, families []string) (family string, k int, ok bool) {
 	return s.Family, s.K, true
 }
 
-// floorTime is a time cell: the median in ms, with its interval where the
-// case has two values or more.
+// floorTime is a median in ms, with its interval where there are two values.
 func floorTime(m Measure) string {
 	if !m.OK() {
 		return missing
@@ -248,8 +245,7 @@ func (d *floorData) check(goal FloorGoal) *goalTally {
 	return res
 }
 
-// sectionFloors sets each GPU's roofline run against the DRAM and FP32
-// floors of every case, and floorGoals.
+// sectionFloors sets each GPU's roofline run against its DRAM and FP32 floors.
 func sectionFloors(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Against the floors: every variant of preset roofline against the DRAM and FP32 floors"}
 	plots := map[string]*Plot{}

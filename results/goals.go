@@ -31,8 +31,7 @@ func (g *goalTally) add(met bool, by float64, value, name string) {
 	}
 }
 
-// cells are the goal's cells: "3 of 4", the worst case's figure and name,
-// and the verdict.
+// cells are the goal's cells: "3 of 4", the worst case and the verdict.
 func (g *goalTally) cells() []string {
 	worst, worstCase, verdict := g.worst, g.worstCase, "not met"
 	switch {

@@ -3,8 +3,7 @@ package results
 // launchSizes are preset launch-overhead's image sizes.
 var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
 
-// sectionLaunch sets, per GPU, the kernel time with a host launch per run
-// beside CUDA-graph replay, from one launch-overhead run.
+// sectionLaunch sets host launches per run beside CUDA-graph replay.
 func sectionLaunch(hosts []*Host) *Section {
 	s := &Section{Report: "launch-overhead", Title: "Launch overhead: one host launch per run vs CUDA-graph replay"}
 	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",

@@ -35,8 +35,7 @@ func allGPUs(n int) string {
 	return strings.Join(parts, ",")
 }
 
-// sectionMultiGPU is preset 004-multigpu: per host a scaling table, its
-// goals and the timeline of its one overlapped run.
+// sectionMultiGPU is preset 004-multigpu: scaling, goals and a timeline.
 func sectionMultiGPU(hosts []*Host) *Section {
 	s := &Section{Report: "004-multigpu", Title: "Report 004: row slabs over several GPUs, streams, images larger than a GPU (preset 004-multigpu)"}
 	for h, run := range hostRuns(hosts, "004-multigpu") {
@@ -97,8 +96,7 @@ const (
 	oneShotBoundGoal = 90.0
 )
 
-// multiGPUGoals is the goal table of h's 004-multigpu run on its n GPUs;
-// nil with fewer than two.
+// multiGPUGoals is h's goal table on its n GPUs; nil with fewer than two.
 func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	if n < 2 {
 		return nil
@@ -128,8 +126,7 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	return t
 }
 
-// overBound names the cases of h's 004-multigpu run that beat the
-// host-copy bound on one GPU or all n.
+// overBound names the cases of h's 004-multigpu run that beat the copy bound.
 func overBound(h *Host, n int) string {
 	run := h.run("004-multigpu")
 	var over []string

@@ -77,8 +77,7 @@ func (g pathGoal) met(v float64) bool {
 	return v >= g.MinSpeedup
 }
 
-// pathGoalRow is h's row of the path-goal table for g; false where the
-// run measured none of its cases.
+// pathGoalRow is h's row of the path-goal table for g, if any case counts.
 func pathGoalRow(h *Host, g pathGoal, cases []crossoverCase) ([]string, bool) {
 	var tally goalTally
 	for _, c := range cases {

@@ -93,8 +93,7 @@ func problemLabel(s *Sample) string {
 	return strings.Join(parts, " ")
 }
 
-// sectionPlanCost sets out each host's cold and warm plan times per
-// variant and problem, and whether the cold plan meets planGoal.
+// sectionPlanCost sets out each host's cold and warm plan times.
 func sectionPlanCost(hosts []*Host) *Section {
 	s := &Section{Report: "plan", Title: "Plan cost: the framework's own time to make a plan, cold and warm"}
 	var untimed []string // GPUs whose runs time no plan

@@ -19,8 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Series is one line of a plot; NaN points, and non-positive ones on a
-// log axis, are gaps.
+// Series is one line of a plot; points it cannot draw are gaps.
 type Series struct {
 	Name     string    // the legend entry
 	Variant  string    // picks the colour
@@ -364,8 +363,7 @@ func (p *Plot) render(newCanvas func(w, h vg.Length) vg.Canvas) (vg.Canvas, erro
 	return c, nil
 }
 
-// area is the size of the plot without its legend: plotW by plotH, or
-// larger where the title or an axis label needs it.
+// area is the plot's size without legend: plotW by plotH, or what text needs.
 func (p *Plot) area(g *plot.Plot) (w, h vg.Length) {
 	const margin = 2 * legendPad
 	w = max(plotW, g.Title.TextStyle.Width(g.Title.Text)*textSlack+margin,

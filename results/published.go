@@ -143,8 +143,7 @@ var report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel",
 // report003Variants are our variants for report003Methods, "" for none.
 var report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
 
-// report003Row is one row of report 003's tables 1 and 3: the filter or
-// image size and each method's time.
+// report003Row is one row of report 003's tables 1 and 3.
 type report003Row struct {
 	Axis  string
 	Times []float64

@@ -36,8 +36,7 @@ type Report struct {
 	Baseline string
 }
 
-// Build loads the data and builds every section, each run's speed-ups
-// over the default baseline.
+// Build loads the data and builds every section.
 func Build(dataDir string) (*Report, error) { return build(dataDir, "") }
 
 // build loads the data and builds every section, each run's speed-ups

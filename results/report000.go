@@ -96,8 +96,7 @@ func measure000(h *Host, block, size, filter string) (v1, v1c, v2 Measure) {
 	return g("gpu-naive"), g("gpu-const"), g("gpu-shared")
 }
 
-// imageSizeTable000 is h's table of the image-size sweep, and V1's, V1c's
-// and V2's times in ms.
+// imageSizeTable000 is h's image-size sweep, and V1's, V1c's and V2's ms.
 func imageSizeTable000(h *Host) (t *Table, v1s, v1cs, v2s []float64) {
 	t = &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 		Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",

@@ -69,8 +69,7 @@ func section001(hosts []*Host) *Section {
 	return s
 }
 
-// tunedTable001 is host h's table of the best block of gpu-shared per
-// filter at 1920x1920 8-bit RGB, beside both kernels at 16x16.
+// tunedTable001 is h's best gpu-shared block per filter at 1920x1920.
 func tunedTable001(h *Host) *Table {
 	tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
 		Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",

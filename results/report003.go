@@ -36,8 +36,7 @@ func section003(hosts []*Host) *Section {
 	return s
 }
 
-// measure003 is h's time of variant v on the RGB int16 planar case q, by
-// timing: cpu, total (pageable) or kernel (hot).
+// measure003 is h's time of v on the RGB int16 case q by timing.
 func measure003(h *Host, v, timing string, q Q) Measure {
 	q = q.with("variant", v, "type", "i16", "ch", "3", "layout", "planar")
 	switch timing {
@@ -62,8 +61,7 @@ func ours003() []int {
 	return ours
 }
 
-// table003 is host h's table of cpu-naive and ours003 along axis, with
-// each GPU method's total times in ms.
+// table003 is h's table of cpu-naive and ours003 along axis, and their ms.
 func table003(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
 	t := &Table{ID: id, Title: title, Header: []string{axisName, "Seq = cpu-naive (ms)"},
 		Caption: "Total is upload, kernel and download from pageable memory. gpu-ch-loop's kernel time includes its per-channel " +

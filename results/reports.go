@@ -72,8 +72,7 @@ func sections(hosts []*Host) []*Section {
 	return secs
 }
 
-// keepCPUOnly drops from secs the tables of each host without a GPU
-// that hold more than its CPU cases.
+// keepCPUOnly cuts each GPU-less host's tables to its CPU cases.
 func keepCPUOnly(hosts []*Host, secs []*Section) {
 	for _, h := range hosts {
 		if h.GPU {

@@ -15,8 +15,7 @@ import (
 // rooflineSize is the image of the roofline section.
 const rooflineSize = "4096x4096"
 
-// sectionRoofline sets each GPU's Gaussian K x K kernels against its
-// roofline.
+// sectionRoofline sets each GPU's Gaussian kernels against its roofline.
 func sectionRoofline(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Roofline: achieved GFLOP/s against the memory and FP32 roofs"}
 	hs, pts := rooflineHosts(hosts)
@@ -73,8 +72,7 @@ type rooflinePoint struct {
 	tp   convolve.Throughput
 }
 
-// rooflineHost is a host's roofline run, its copy bandwidth, FP32 peak
-// and variants, sorted.
+// rooflineHost is a host's roofline run, ceilings and sorted variants.
 type rooflineHost struct {
 	h        *Host
 	run      *Run
@@ -184,8 +182,7 @@ func rooflineTable(hd rooflineHost, xp []rooflineX, pts []rooflinePoint) (t *Tab
 	return t, roof, ys
 }
 
-// rooflineRun is h's run of preset roofline, else of tuning-tiled, that
-// holds rooflineSamples; nil for none.
+// rooflineRun is h's roofline, else tuning-tiled, run with rooflineSamples.
 func rooflineRun(h *Host) *Run {
 	for _, r := range []*Run{floorsRun(h), h.run("tuning-tiled")} {
 		if r != nil && len(rooflineSamples(r)) > 0 {

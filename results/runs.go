@@ -11,8 +11,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// runSections are the RunSections of every run with cases, newest first,
-// then by host and preset.
+// runSections are the RunSections of every run with cases, newest first.
 func runSections(hosts []*Host, baseline string) []*Section {
 	type hostRun struct {
 		h *Host
@@ -45,8 +44,7 @@ func RunSection(h *Host, r *Run, baseline string) *Section {
 	return s
 }
 
-// Axes returns the name keys whose values differ between the run's
-// cases, and the value of every other key.
+// Axes returns the name keys the run varies, and the others' values.
 func (r *Run) Axes() (varying []string, constant map[string]string) {
 	constant = map[string]string{}
 	for _, k := range nameKeys {
@@ -256,8 +254,7 @@ func compareCases(a, b *Sample, axes []string) int {
 	return 0
 }
 
-// distinctCases returns the first sample of each distinct combination of
-// keys' values, ordered by them.
+// distinctCases returns a sample per distinct value of keys, ordered.
 func distinctCases(samples []*Sample, keys ...string) []*Sample {
 	var out []*Sample
 	for _, s := range samples {

@@ -156,8 +156,7 @@ func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 	return types, typeGoal
 }
 
-// bordersTable is the table of border modes against zero border, and
-// their goal.
+// bordersTable is border modes against zero border, and their goal.
 func (d *shapeData) bordersTable(h *Host, at string) (*Table, *goalTally) {
 	borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
@@ -203,8 +202,7 @@ func (d *shapeData) bordersTable(h *Host, at string) (*Table, *goalTally) {
 	return borders, borderGoal
 }
 
-// oddTable is the table of 4099x4097 against 4096x4096 per pixel, and
-// its goal.
+// oddTable is 4099x4097 against 4096x4096 per pixel, and its goal.
 func (d *shapeData) oddTable(h *Host, at string) (*Table, *goalTally) {
 	odd := &Table{ID: "shapes-odd-" + h.Slug, Title: "4099x4097 against 4096x4096 per pixel — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: f32, one channel, zero border, kernel time (ms) of each size and the ratio of their times per pixel (4099x4097 over 4096x4096).", at),

@@ -70,8 +70,7 @@ func ratio(a, b Measure) (r float64, significant, ok bool) {
 // msCI formats a time measure (ns) in ms with its interval: "1.23 ±4%".
 func msCI(m Measure) string { return centerCI(m, 1e6) }
 
-// centerCI formats m's median over unit with the half-width of its
-// interval in percent, or a dash.
+// centerCI formats m's median over unit with its interval, or a dash.
 func centerCI(m Measure, unit float64) string {
 	if !m.OK() {
 		return missing

@@ -268,8 +268,7 @@ func Sig(v float64, n int) string {
 // summaryKeys are the name keys Summary always shows or folds into another column.
 var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "ch", "timing", "mem", "cache", "opts"}
 
-// Summary is a compact table of every case of a run: its time, rates,
-// keys and speed-ups over baseline (NewBaselines).
+// Summary is a compact table of every case of a run.
 func Summary(r *Run, baseline string) *Table {
 	varying, _ := r.Axes()
 	extra := slices.DeleteFunc(varying, func(k string) bool { return slices.Contains(summaryKeys, k) || onlyUnset(r, k) })

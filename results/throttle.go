@@ -36,8 +36,7 @@ func (r *Run) Has(unit string) bool {
 	return slices.ContainsFunc(r.Samples, func(s *Sample) bool { return len(s.Values[unit]) > 0 })
 }
 
-// Throttled returns the run's throttled samples discarded and kept, and
-// whether the run records them.
+// Throttled returns the run's throttled samples discarded and kept, if recorded.
 func (r *Run) Throttled() (discarded, kept int, ok bool) {
 	if !r.Has(throttledUnit) {
 		return 0, 0, false

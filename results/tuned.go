@@ -14,8 +14,7 @@ import (
 // tuningTables are the tuning tables the section shows the tuner's records of.
 var tuningTables = tuning.Tables.Default
 
-// sectionTunedVsDefault sets the GPU's tuning table against the
-// families' defaults.
+// sectionTunedVsDefault sets the GPU's tuning table against the defaults.
 func sectionTunedVsDefault(hosts []*Host) *Section {
 	s := &Section{Report: "tuned-vs-default", Title: "Tuned against default settings"}
 	for h, run := range hostRuns(hosts, "tuned-vs-default") {
@@ -41,8 +40,7 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 	return s
 }
 
-// tunerTable is the tuner's own record of one GPU's tuning table; nil
-// for an empty one.
+// tunerTable is the tuner's record of one GPU's tuning table, or nil.
 func tunerTable(t *tuning.Table, source string) *Table {
 	if t == nil || len(t.Entries) == 0 {
 		return nil

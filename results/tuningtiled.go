@@ -8,8 +8,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// sectionTuningTiled sets gpu-tiled's best time for each ry against its
-// default and gpu-shared, per GPU, size and filter.
+// sectionTuningTiled sets gpu-tiled's best time per ry against its default.
 func sectionTuningTiled(hosts []*Host) *Section {
 	s := &Section{Report: "tuning-tiled", Title: "Tuning gpu-tiled: outputs per thread and block shape"}
 	rys := []string{"ry=1", "ry=2", "ry=4", "ry=8"}
@@ -44,8 +43,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 	return s
 }
 
-// tiledDefaultRY is gpu-tiled's default ry in 32x8 blocks, or 0 where an
-// argument does not parse.
+// tiledDefaultRY is gpu-tiled's default ry in 32x8 blocks, or 0.
 func tiledDefaultRY(size, spec, sms string) int {
 	f, err := convolve.ParseFilter(spec)
 	w, h, ok := parseSize(size)

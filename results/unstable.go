@@ -47,8 +47,7 @@ func (c Cause) Short() string { return causeWords[c][0] }
 // String describes the cause in a sentence's words.
 func (c Cause) String() string { return causeWords[c][1] }
 
-// Causes lists every Cause in the order UnstableCause tests them, the
-// unmeasured one last.
+// Causes lists every Cause in the order UnstableCause tests them.
 func Causes() []Cause {
 	return []Cause{causeClock, causeOtherProcess, causeFirstLine, causeDrift, causeNotMeasured}
 }
