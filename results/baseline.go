@@ -12,8 +12,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// ReferenceVariant is the variant a case is compared with by default
-// where the run holds it: the float64 ground truth.
+// ReferenceVariant is the default baseline where a run holds it: the float64 truth.
 const ReferenceVariant = "reference"
 
 // problemKeys are the name keys that make two cases the same problem.
@@ -171,8 +170,7 @@ func slowest(g []*Sample) *Sample {
 	return worst
 }
 
-// closestSetup is s where cands holds it, else the case of cands sharing
-// most setupKeys with s, then the slowest.
+// closestSetup is s, or else the case of cands sharing most setupKeys with it.
 func closestSetup(s *Sample, cands []*Sample) *Sample {
 	if slices.Contains(cands, s) {
 		return s

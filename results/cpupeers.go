@@ -33,8 +33,7 @@ func cpuPeerSample(run *Run, p OpenCVPeer, typ string) *Sample {
 	return run.Sample(cpuQ("cpu-fast").with("size", openCVPeersSize, "filter", p.Filter, "type", typ, "ch", "1"))
 }
 
-// sectionCPUPeers sets cpu-fast's time on each case of openCVPeers beside
-// OpenCV's quoted time, and its rates against the CPU ceilings.
+// sectionCPUPeers sets cpu-fast's times beside OpenCV's quoted ones.
 func sectionCPUPeers(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU peers: cpu-fast beside OpenCV's quoted filter2D and sepFilter2D times"}
 	for h, run := range hostRuns(hosts, "cpu-peers") {
@@ -93,8 +92,7 @@ func positiveConfig(run *Run, key string) (v float64, ok bool) {
 	return v, true
 }
 
-// openCVHereTable sets cpu-fast beside OpenCV measured on the same host;
-// nil without openCVHereFile.
+// openCVHereTable sets cpu-fast beside OpenCV measured on the host, or nil.
 func openCVHereTable(h *Host, run *Run) *Table {
 	o, err := readOpenCVHere(run)
 	if o == nil && err == nil {

@@ -31,8 +31,7 @@ const (
 // isAuto reports whether v names an auto variant: auto or auto-<model>.
 func isAuto(v string) bool { return v == autoVariant || strings.HasPrefix(v, autoVariant+"-") }
 
-// autoPaths reads the run's auto-paths line ("auto=p1,p2; auto-bf16=p1");
-// nil when it has none.
+// autoPaths reads the run's auto-paths line ("auto=p1,p2; auto-bf16=p1").
 func autoPaths(run *Run) map[string][]string {
 	line := run.Config[runfile.KeyAutoPaths]
 	if line == "" || line == "none" {
@@ -70,8 +69,7 @@ func looserPaths(run *Run) map[string]bool {
 	return looser
 }
 
-// autoTakes reports whether auto variant a may take path v: v among a's
-// paths, or any path where paths does not name a.
+// autoTakes reports whether auto variant a may take path v.
 func autoTakes(paths map[string][]string, a, v string) bool {
 	ps, ok := paths[a]
 	if !ok {
@@ -311,8 +309,7 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// minTested is the fewest runs of each of two cases the Mann-Whitney U
-// test can find different at p <= 0.05.
+// minTested is the fewest runs of each case the U test can tell apart.
 const minTested = 4
 
 // crossoverRatio formats a's median over b's: ratioCell with minTested
@@ -427,8 +424,7 @@ func autoVariants(cases []crossoverCase) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// crossoverAuto is the table of auto variant a against the fastest paths,
-// with the host's goal row; nil where no case has both.
+// crossoverAuto is the table of auto variant a, and its goal row, or nil.
 func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, cases []crossoverCase) (*Table, []string) {
 	read := " The run does not say which crossover table the auto variants read."
 	if table != "" {

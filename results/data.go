@@ -288,8 +288,7 @@ func (s *Sample) addValues(rec *benchfmt.Result) {
 	}
 }
 
-// config is r's first sample's configuration, medianOfBlocks keys at the
-// median of the blocks' values.
+// config is r's first sample's configuration, medianOfBlocks keys at medians.
 func (r *Run) config() map[string]string {
 	if len(r.Samples) == 0 {
 		return map[string]string{}
@@ -369,8 +368,7 @@ func appendParsed[T any](dst *[]T, parse func(string) (T, bool, error), line str
 	return err
 }
 
-// medianOfBlocks are the measured keys a merged run holds at the median of
-// its shards' values, not the first's.
+// medianOfBlocks are the measured keys a merged run holds at their median.
 var medianOfBlocks = []string{runfile.KeyGPUCopyGBps}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.

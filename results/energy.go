@@ -54,8 +54,7 @@ func perCell(x float64, m Measure) string {
 	return Sig(x/c, 3)
 }
 
-// energyRatioCell is crossoverRatio of the fastest's energy over the
-// most efficient's; a dash where they are one (differ false).
+// energyRatioCell is the fastest's energy over the most efficient's, if differ.
 func energyRatioCell(differ bool, fastest, frugal Measure) string {
 	if !differ {
 		return missing
@@ -72,8 +71,7 @@ func squareFlops(size string, k int) (float64, bool) {
 	return convolve.Throughput{Pixels: int64(w) * int64(h), Channels: 1, KW: k, KH: k}.Flops(), true
 }
 
-// rooflineEnergy is the table of the fastest and the most frugal variant
-// per filter of h's roofline run; nil where no line records energy.
+// rooflineEnergy is the fastest and most frugal variant per filter, or nil.
 func rooflineEnergy(h *Host, run *Run, filters []string, flops map[string]float64) *Table {
 	if !hasEnergy(rooflineSamples(run)) {
 		return nil
@@ -95,8 +93,7 @@ func rooflineEnergy(h *Host, run *Run, filters []string, flops map[string]float6
 // energyHeader names the cells of energyCells.
 var energyHeader = []string{"Fastest", "GFLOP/s", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "GFLOP/s", "Fastest's mJ / its"}
 
-// energyCells are the energyHeader cells of a case of flops FLOP whose
-// fastest sample is fast and most frugal fr (nil for none).
+// energyCells are the energyHeader cells of fastest fast and most frugal fr.
 func energyCells(flops float64, fast, fr *Sample) []string {
 	row := []string{fast.Keys["variant"], gflopsCell(flops, timeOf(fast)), energyCell(energyOf(fast)), gflopPerJouleCell(flops, energyOf(fast))}
 	if fr == nil {

@@ -27,8 +27,7 @@ type Floors struct {
 	DRAM, FP32 float64
 }
 
-// floorsOf returns the floors of a one-channel float32 K x K filter over
-// a "WxH" image at copyGBps GB/s and peakGFLOPs GFLOP/s.
+// floorsOf returns the floors of a K x K f32 filter over a "WxH" image.
 func floorsOf(k int, size string, copyGBps, peakGFLOPs float64) (Floors, error) {
 	w, h, ok := parseSize(size)
 	if !ok || w <= 0 || h <= 0 {
@@ -106,8 +105,7 @@ func (d *floorData) accurate(family string) []string {
 	return vs
 }
 
-// copyBWNote describes the copy bandwidth bw, with the range of the
-// shards' values for a merged run.
+// copyBWNote describes the copy bandwidth bw and its shards' range.
 func copyBWNote(run *Run, bw float64) string {
 	note := Sig(bw, 5) + " GB/s"
 	if vs := run.measured[runfile.KeyGPUCopyGBps]; len(vs) > 1 {
@@ -177,8 +175,7 @@ func looserOf(vs []string, looser map[string]bool) []string {
 	return out
 }
 
-// familyK reads a canonical filter name of one of families with the
-// default sigma: "dense21" is ("dense", 21).
+// familyK reads a filter of families by its canonical name: "dense21".
 func familyK(value string, families []string) (family string, k int, ok bool) {
 	s, err := convolve.ParseFilterSpec(value)
 	if err != nil || s.String() != value || s.Sigma != 0 || !slices.Contains(families, s.Family) {
@@ -288,8 +285,7 @@ func sectionFloors(hosts []*Host) *Section {
 	return s
 }
 
-// floorsTable is h's table of family's variants against the floors (nil
-// for none), their shares added to plot.
+// floorsTable is h's table of family against the floors, adding to plot.
 func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table {
 	vs := d.variants[family]
 	if len(vs) == 0 {

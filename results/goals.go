@@ -10,8 +10,7 @@ func yesNo(met bool) string {
 	return "no"
 }
 
-// goalTally counts the cases a goal covers and those that meet it, and
-// keeps the case furthest from it: the worst, the first among equals.
+// goalTally counts a goal's cases and those met, and keeps the worst.
 type goalTally struct {
 	cases, met int
 	worstBy    float64 // how far the worst case lies past the target; higher is further

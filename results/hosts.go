@@ -88,8 +88,7 @@ func (h *Host) Sample(q Q) *Sample {
 	return nil
 }
 
-// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases, the
-// latter at default compile options and tunables.
+// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases.
 func cpuQ(variant string) Q { return Q{"variant": variant, "timing": "cpu", "border": "zero"} }
 
 func gpuQ(variant, block string) Q {

@@ -89,8 +89,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 	return s
 }
 
-// Goals of preset 004-multigpu on every GPU of a host: resident scaling
-// efficiency, and the one-shot pipeline's percent of the host-copy bound.
+// Goals of preset 004-multigpu on every GPU of a host.
 const (
 	residentEffGoal  = 0.9
 	oneShotBoundGoal = 90.0
@@ -147,8 +146,7 @@ func overBound(h *Host, n int) string {
 	return strings.Join(over, "; ")
 }
 
-// copyBoundPercent is the host-copy bound of total-time case smp on links
-// GPUs as a percentage of its time; false where a figure is missing.
+// copyBoundPercent is smp's host-copy bound on links GPUs over its time, in %.
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
 		return 0, false

@@ -11,8 +11,7 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// openCVHereFile is the path, under a host's data directory, of OpenCV's
-// times on the cpu-peers cases there (scripts/opencv-peers.py).
+// openCVHereFile holds OpenCV's times measured on a host, under its directory.
 const openCVHereFile = "peers/opencv.txt"
 
 // openCVHere is OpenCV measured on a host.

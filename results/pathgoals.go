@@ -49,8 +49,7 @@ func (g pathGoal) String() string {
 	return s
 }
 
-// measure is the goal's figure on c, a speedup or a time in ms; false
-// where c is not the goal's case or a path did not run it.
+// measure is the goal's figure on c, a speedup or a time in ms.
 func (g pathGoal) measure(c crossoverCase) (float64, bool) {
 	if c.family != "dense" || c.k < g.MinK || (g.MaxK > 0 && c.k > g.MaxK) || (g.Size != "" && c.size != g.Size) {
 		return 0, false

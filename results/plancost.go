@@ -19,8 +19,7 @@ type planCase struct {
 	run        string
 }
 
-// planCases collects h's plan-timing cases, one per case but for its
-// cache, each from the first run holding it, runs of preset plan first.
+// planCases collects h's plan-timing cases, runs of preset plan first.
 func planCases(h *Host) []*planCase {
 	isPlan := func(r *Run) bool { return r.Preset == "plan" || strings.HasPrefix(r.Preset, "plan-") }
 	runs := slices.DeleteFunc(slices.Clone(h.Runs), func(r *Run) bool { return !isPlan(r) })

@@ -62,8 +62,7 @@ const (
 	plotW, plotH = 6 * vg.Inch, 4 * vg.Inch
 	legendPad    = 10 * vg.Millimeter / 4
 	fontSize     = 10
-	// textSlack is room beyond a text's width in Liberation Sans for a
-	// viewer that sets it in a wider font.
+	// textSlack is room for a viewer that sets text in a wider font.
 	textSlack = 1.2
 )
 
@@ -311,8 +310,7 @@ func (p *Plot) axes(g *plot.Plot, xs, ys []float64) {
 	}
 }
 
-// thinLabels blanks the label of each tick, in increasing order, that
-// would overlap the previous labelled one on axis a.
+// thinLabels blanks the labels of ticks that would overlap on axis a.
 func thinLabels(ticks []plot.Tick, a plot.Axis) {
 	const (
 		axisWidth = float64(plotW) * 0.85 // the data area, about
@@ -444,8 +442,7 @@ func niceStep(raw float64) float64 {
 	return 10 * mag
 }
 
-// tickLabel prints a tick value with at most three significant digits,
-// in exponent form only outside 1e-6 to 1e9.
+// tickLabel prints a tick value with at most three significant digits.
 func tickLabel(v float64) string {
 	a := math.Abs(v)
 	if a == 0 {

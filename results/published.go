@@ -55,8 +55,7 @@ const report001GPU = "GeForce RTX 3060 Ti"
 // report001Sizes are the image sides of report 001's tables 1 and 2.
 var report001Sizes = []string{"512x512", "1024x1024", "1920x1920", "2560x2560", "3840x3840", "4096x4096"}
 
-// report001Speedup maps variant and filter to speedups over
-// report001Sizes: tables 1 and 2.
+// report001Speedup is report 001's tables 1 and 2, by variant and filter.
 var report001Speedup = map[string]map[string][]float64{
 	"gpu-naive": { // table 1
 		"prewitt-x": {69.7, 79.4, 93.7, 100.0, 72.5, 74.0},

@@ -39,8 +39,7 @@ type Report struct {
 // Build loads the data and builds every section.
 func Build(dataDir string) (*Report, error) { return build(dataDir, "") }
 
-// build loads the data and builds every section, each run's speed-ups
-// over baseline ("" for the default), which some run must hold.
+// build loads the data and builds every section, speed-ups over baseline.
 func build(dataDir, baseline string) (*Report, error) {
 	runs, err := Load(dataDir)
 	if err != nil {
@@ -172,8 +171,7 @@ func (r *Report) Files() (map[string][]byte, error) {
 	return files, nil
 }
 
-// Write builds the report from the runs under opt.DataDir and writes it
-// to opt.OutDir, replacing the plots directory.
+// Write builds the report from opt.DataDir and writes it to opt.OutDir.
 func Write(opt Options) (*Report, error) {
 	r, err := build(opt.DataDir, opt.Baseline)
 	if err != nil {

@@ -80,8 +80,7 @@ func section000(hosts []*Host) *Section {
 	return s
 }
 
-// row is point i, named point, of the published sweep s in the published
-// table: the sweep's name, the point, the times and ratio.
+// row is point i of the published sweep s as a row of the published table.
 func (s published000Sweep) row(sweep, point string, i int, ratio float64) []string {
 	cpu := missing
 	if s.CPU != nil {

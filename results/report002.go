@@ -56,16 +56,14 @@ func section002(hosts []*Host) *Section {
 	return s
 }
 
-// Compile options of the exactness table, as the opts key names them, and
-// the column titles.
+// Compile options of the exactness table, and their column titles.
 var (
 	opts002      = []string{"default", "nofma", "fast-math"}
 	optsTitle002 = map[string]string{"default": "default", "nofma": "fmad=false", "fast-math": "fast-math"}
 	ks002Exact   = []string{"3", "9", "25", "75"}
 )
 
-// exactness002 is h's kernel time and max ULP distance of gpu-naive and
-// gpu-const under each compile option; nil where no case names its opts.
+// exactness002 is h's time and max ULP per compile option, or nil.
 func exactness002(h *Host) *Table {
 	base := func(v string) Q { return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1") }
 	explicit := false

@@ -60,8 +60,7 @@ var sectionBuilders = []struct {
 	{"spread", sectionSpread},
 }
 
-// sections builds every report section from the hosts' runs, GPU-less
-// hosts' tables cut to their CPU cases (keepCPUOnly).
+// sections builds every report section from the hosts' runs.
 func sections(hosts []*Host) []*Section {
 	secs := make([]*Section, len(sectionBuilders))
 	for i, b := range sectionBuilders {

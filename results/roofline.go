@@ -124,8 +124,7 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 	return hs, pts
 }
 
-// rooflineXs are the plot's x positions, sorted: every point's intensity
-// and every GPU's ridge.
+// rooflineXs are the plot's sorted x positions: points and ridges.
 func rooflineXs(hs []rooflineHost, pts []rooflinePoint) []rooflineX {
 	var xp []rooflineX
 	for i, p := range pts {
@@ -138,8 +137,7 @@ func rooflineXs(hs []rooflineHost, pts []rooflinePoint) []rooflineX {
 	return xp
 }
 
-// rooflineTable is host hd's table against the roofline, with the roof
-// and each variant's GFLOP/s (NaN for none) at each x position.
+// rooflineTable is hd's table against the roofline, and the plot's series.
 func rooflineTable(hd rooflineHost, xp []rooflineX, pts []rooflinePoint) (t *Table, roof []float64, ys [][]float64) {
 	t = &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
 		Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. "+

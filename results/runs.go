@@ -33,8 +33,7 @@ func runSections(hosts []*Host, baseline string) []*Section {
 	return secs
 }
 
-// RunSection is the section of run r of host h: a table of every case
-// (runTable) and a plot of its time against the axis it varied (runPlot).
+// RunSection is the section of run r of host h: its table and plot.
 func RunSection(h *Host, r *Run, baseline string) *Section {
 	s := &Section{ID: "run-" + h.Slug + "-" + r.Preset, Report: r.Preset, Title: fmt.Sprintf("Run `%s` on %s", r.Preset, h.Title)}
 	if p := runPlot(h, r); p.HasData() {
@@ -62,8 +61,7 @@ func (r *Run) Axes() (varying []string, constant map[string]string) {
 	return varying, constant
 }
 
-// runTable is every case of run r: its varying keys, times, intervals,
-// agreement and speed-ups over baseline.
+// runTable is a table of every case of run r.
 func runTable(h *Host, r *Run, baseline string) *Table {
 	varying, constant := r.Axes()
 	axes := slices.DeleteFunc(slices.Clone(varying), func(k string) bool { return k == "variant" })
@@ -227,8 +225,7 @@ func (s *Sample) Agreement(unit string) Agreement {
 	return disagree
 }
 
-// overlap reports whether the runs' intervals (each at least the noise
-// target wide) share a point.
+// overlap reports whether the runs' intervals share a point.
 func (s *Sample) overlap(times, widths []float64) bool {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for i, m := range times {
@@ -239,8 +236,7 @@ func (s *Sample) overlap(times, widths []float64) bool {
 	return lo <= hi
 }
 
-// compareCases orders samples by the keys of axes in turn: sizes by
-// pixels, other values in natural order.
+// compareCases orders samples by the keys of axes in turn.
 func compareCases(a, b *Sample, axes []string) int {
 	for _, k := range axes {
 		c := NaturalCompare
@@ -327,8 +323,7 @@ func runPlot(h *Host, r *Run) *Plot {
 	return p
 }
 
-// seriesName names a case's line in a run's plot: its variant and values
-// of the other varying axes; across K, a library filter by its family.
+// seriesName names a case's line in a run's plot.
 func seriesName(s *Sample, varying []string, x string) string {
 	parts := []string{s.Keys["variant"]}
 	for _, k := range varying {

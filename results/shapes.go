@@ -47,8 +47,7 @@ func (d *shapeData) time(v string, q Q) (Measure, bool) {
 	return m, m.OK() && m.Center() > 0
 }
 
-// best returns the fastest variant on shapeBase narrowed by q, and its
-// time; "" for none.
+// best returns the fastest variant on shapeBase narrowed by q, and its time.
 func (d *shapeData) best(q Q) (string, Measure) {
 	bv, bm := "", Measure{}
 	for _, v := range d.variants {
@@ -109,8 +108,7 @@ func sectionShapes(hosts []*Host) *Section {
 // shapesRun returns h's run of preset roofline-shapes, or nil.
 func shapesRun(h *Host) *Run { return h.run("roofline-shapes") }
 
-// typesTable is the table of element types and layouts against their
-// DRAM floor, and the goal of the non-f32 types.
+// typesTable is types and layouts against their DRAM floor, and the goal.
 func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 	types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(d.bw, 5)),

@@ -22,11 +22,9 @@ type Table struct {
 	Caption string // where the numbers come from
 	Header  []string
 	Rows    [][]string
-	// Keys is how many leading columns name a row rather than hold a
-	// measurement; zero means one.
+	// Keys is how many leading columns name a row; zero means one.
 	Keys int
-	// Legend says what columns hold, one "column: meaning" line each,
-	// printed under the table.
+	// Legend says what columns hold, one "column: meaning" line each.
 	Legend []string
 	// Optional names the measurement columns RenderTerminal may leave
 	// out, in this order, where the table is wider than TerminalWidth.
@@ -170,8 +168,7 @@ func (t *Table) clone() *Table {
 	return &c
 }
 
-// dropColumn removes the column headed name and its legend line, and
-// reports whether the table had it.
+// dropColumn removes column name and its legend line, if the table has it.
 func (t *Table) dropColumn(name string) bool {
 	c := slices.Index(t.Header, name)
 	if c < 0 {
@@ -391,8 +388,7 @@ func onlyUnset(r *Run, k string) bool {
 	})
 }
 
-// timingLabel is a case's timing key with its host memory, "cold" and
-// non-default compile options.
+// timingLabel is a case's timing key with its memory, cache and options.
 func timingLabel(s *Sample) string {
 	k := s.Keys
 	timing := k["timing"]
@@ -420,8 +416,7 @@ var sampleOrder = append([]string{"variant", "size", "filter"},
 // compareSamples orders samples by the keys of sampleOrder (compareCases).
 func compareSamples(a, b *Sample) int { return compareCases(a, b, sampleOrder) }
 
-// compareSizes orders "WxH" sizes by pixels, then width, then the
-// unparsed ones in natural order.
+// compareSizes orders "WxH" sizes by pixels, then width, then text.
 func compareSizes(a, b string) int {
 	wa, ha, oka := parseSize(a)
 	wb, hb, okb := parseSize(b)
@@ -449,8 +444,7 @@ func parseSize(s string) (w, h int, ok bool) {
 	return w, h, err1 == nil && err2 == nil
 }
 
-// NaturalCompare compares a and b run by run: runs of digits by their
-// value, other runs as text.
+// NaturalCompare compares a and b, runs of digits by their value.
 func NaturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		ra, restA := leadingRun(a)

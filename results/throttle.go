@@ -17,8 +17,7 @@ const (
 // spreadUnits are the units of the relative spread of a line's median, in percent.
 var spreadUnits = []string{"median-ci95-%", "stdrel-%"}
 
-// Sum returns the sum of the unit's values over the case's lines and
-// whether there were any.
+// Sum returns the sum of the unit's values and whether there were any.
 func (s *Sample) Sum(unit string) (float64, bool) {
 	v := s.Values[unit]
 	if len(v) == 0 {

@@ -33,8 +33,7 @@ var phaseColours = map[string]color.Color{
 	"d2h":    color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
 }
 
-// lanes returns the lane names, "dev D (gpu G) stream S", top to bottom,
-// and the lane index of each span.
+// lanes returns the lane names, top to bottom, and each span's lane.
 func (t *Timeline) lanes() ([]string, []int) {
 	type key struct{ dev, gpu, stream int }
 	var keys []key
@@ -51,8 +50,7 @@ func (t *Timeline) lanes() ([]string, []int) {
 	return names, idx
 }
 
-// WriteSVG draws the timeline: time in milliseconds across, one lane per
-// stream down, the first lane on top.
+// WriteSVG draws the timeline: time across, a lane per stream down.
 func (t *Timeline) WriteSVG(w io.Writer) error {
 	p := plot.New()
 	p.Title.Text = t.Title

@@ -74,8 +74,7 @@ func (s *Sample) UnstableCause(unit string) (c Cause, ok bool) {
 	return causeNotMeasured, true
 }
 
-// throttled reports whether a line of s had throttled samples or read an
-// SM clock under 90% of the run's gpu-max-sm-mhz.
+// throttled reports whether a line of s had throttled samples or clocks.
 func (s *Sample) throttled() bool {
 	for _, u := range []string{throttledUnit, throttledKeptUnit} {
 		if n, _ := s.Sum(u); n > 0 {
@@ -137,8 +136,7 @@ func (r *Run) Unstable() []UnstableCase {
 	return out
 }
 
-// agreementLegend is the legend line of a "runs agree" column; own names
-// the column of the runs' own intervals.
+// agreementLegend is the legend line of a "runs agree" column.
 func agreementLegend(own string) string {
 	return "runs agree: yes where one time lies in every run's own interval, each at least as wide as the run's noise target (-noise; below its floor, the same absolute width); " +
 		"UNSTABLE where two runs' intervals do not overlap, so that the runs disagree beyond what their samples and the target allow and the spread, not " + own + ", is the case's noise. " +
