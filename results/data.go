@@ -83,25 +83,21 @@ func (s *Sample) Spread() (float64, bool) {
 
 // Run is one stored file: a preset run on one host.
 type Run struct {
-	Path   string
-	Host   string // the directory name: GPU slug, or cpu-... without GPU
-	Preset string // the file name without .txt
-	Header string // the first line: command and commit
-	// Command is the command line the opening comment lines name, or "".
-	Command string
-	Config  map[string]string
-	Samples []*Sample // in file order
-	// Failures are the "--- FAIL" lines: cases that failed their gate.
-	Failures []string
+	Path     string
+	Host     string // the directory name: GPU slug, or cpu-... without GPU
+	Preset   string // the file name without .txt
+	Header   string // the first line: command and commit
+	Command  string // the command line the opening comment lines name, or ""
+	Config   map[string]string
+	Samples  []*Sample // in file order
+	Failures []string  // the "--- FAIL" lines: cases that failed their gate
 	// Timeline, Settings and Unsupported are the "# timeline ",
 	// "# setting " and "# unsupported " lines, in file order.
 	Timeline    []runfile.Span
 	Settings    []CaseSetting
 	Unsupported []UnsupportedCase
-	// Modified is when Load found the file last written.
-	Modified time.Time
-	// measured holds, per measured key, each line's value, sorted.
-	measured map[string][]float64
+	Modified    time.Time            // when Load found the file last written
+	measured    map[string][]float64 // per measured key, each line's value, sorted
 }
 
 // CaseSetting is one "# setting <case>: <note>" line of a run.

@@ -13,27 +13,19 @@ import (
 
 // Options say where the report reads and writes.
 type Options struct {
-	DataDir string // results/data
-	OutDir  string // results/report
-	// DataName is how the report names DataDir, a path from the
-	// repository's root; empty means "results/data".
-	DataName string
-	// Baseline is the variant the runs' speed-ups compare with; "" for
-	// the default (NewBaselines).
-	Baseline string
+	DataDir  string // results/data
+	OutDir   string // results/report
+	DataName string // how the report names DataDir; empty means "results/data"
+	Baseline string // the variant the runs' speed-ups compare with; "" for the default
 }
 
 // Report is everything built from the data.
 type Report struct {
-	Hosts []*Host
-	// Runs are each run's sections (runSections), which a Local report opens with.
-	Runs     []*Section
+	Hosts    []*Host
+	Runs     []*Section // each run's sections, which a Local report opens with
 	Sections []*Section
-	// DataName is how the report names its data directory; empty means "results/data".
-	DataName string
-	// Baseline is the variant the runs' speed-ups compare with; "" for
-	// the default (NewBaselines).
-	Baseline string
+	DataName string // how the report names its data directory; empty means "results/data"
+	Baseline string // the variant the runs' speed-ups compare with; "" for the default
 }
 
 // Build loads the data and builds every section.

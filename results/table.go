@@ -22,10 +22,8 @@ type Table struct {
 	Caption string // where the numbers come from
 	Header  []string
 	Rows    [][]string
-	// Keys is how many leading columns name a row; zero means one.
-	Keys int
-	// Legend says what columns hold, one "column: meaning" line each.
-	Legend []string
+	Keys    int      // how many leading columns name a row; zero means one
+	Legend  []string // what columns hold, one "column: meaning" line each
 	// Optional names the measurement columns RenderTerminal may leave
 	// out, in this order, where the table is wider than TerminalWidth.
 	Optional []string
