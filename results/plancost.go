@@ -113,22 +113,15 @@ func sectionPlanCost(hosts []*Host) *Section {
 				"Cold ≤ 200 ms: the goal, met (yes) or not (NO) by the cold plan's median.",
 				"Run: the stored run the case comes from.",
 			}}
-		met, timed := 0, 0
-		worst, worstNS := "", 0.0
+		var tally goalTally
 		for _, pc := range cases {
 			cold, warm := timeOf(pc.cold), timeOf(pc.warm)
 			goal, compiles := missing, missing
-			if cold.OK() {
-				timed++
-				c := cold.Center()
+			if c := cold.Center(); cold.OK() {
+				tally.add(c <= planGoal, c, "", pc.cold.Keys["variant"])
+				goal = "NO"
 				if c <= planGoal {
-					met++
 					goal = "yes"
-				} else {
-					goal = "NO"
-				}
-				if c > worstNS {
-					worst, worstNS = pc.cold.Keys["variant"], c
 				}
 				if v, ok := pc.cold.Median(compilesUnit); ok {
 					compiles = Sig(v, 3)
@@ -138,9 +131,9 @@ func sectionPlanCost(hosts []*Host) *Section {
 				msCI(cold), msCI(warm), ratioCell(cold, warm), compiles, goal, "`" + pc.run + "`"})
 		}
 		t.Caption = fmt.Sprintf("The time to make a plan, from the runs' plan cases (preset `plan` times every family; the default preset gpu-regtile). Goal: a cold plan of any variant within 200 ms, median; %d of the %d cold plans timed meet it",
-			met, timed)
-		if worst != "" {
-			t.Caption += fmt.Sprintf(", the slowest %s at %s ms", worst, ms(worstNS, true))
+			tally.met, tally.cases)
+		if tally.cases > 0 {
+			t.Caption += fmt.Sprintf(", the slowest %s at %s ms", tally.worstCase, ms(tally.worstBy, true))
 		}
 		t.Caption += "."
 		s.Tables = append(s.Tables, t)

@@ -27,7 +27,6 @@ func section000(hosts []*Host) *Section {
 		if h.GPU {
 			sizePlot.Series = append(sizePlot.Series, hostSeries(h, "V1", v1s), hostSeries(h, "V1c", v1cs), hostSeries(h, "V2", v2s))
 		}
-
 		tk := &Table{ID: "000-filter-size-" + h.Slug, Title: "Filter size sweep, 1024x1024, 16x16 blocks — " + h.Title,
 			Header: []string{"Filter", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
 		var ratios []float64
@@ -41,7 +40,6 @@ func section000(hosts []*Host) *Section {
 		if h.GPU {
 			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Variant: "V1 / V2", Source: h.Title, Y: ratios})
 		}
-
 		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
 			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}, Keys: 2}
 		var bv2 []float64

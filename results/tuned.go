@@ -53,19 +53,12 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Type, b.Type), cmp.Compare(a.K, b.K), cmp.Compare(a.Size, b.Size))
 	})
 	for _, e := range es {
-		var ok, wrong, refused, faulted int
+		n := map[string]int{}
 		for _, c := range e.Candidates {
-			switch c.Status {
-			case tuning.OK:
-				ok++
-			case tuning.Wrong:
-				wrong++
-			case tuning.Crash, tuning.Hang:
-				faulted++
-			default:
-				refused++
-			}
+			n[c.Status]++
 		}
+		ok, wrong, faulted := n[tuning.OK], n[tuning.Wrong], n[tuning.Crash]+n[tuning.Hang]
+		refused := len(e.Candidates) - ok - wrong - faulted
 		tried := fmt.Sprintf("%d (%d, %d, %d)", len(e.Candidates), ok, wrong, refused)
 		if faulted > 0 {
 			tried = fmt.Sprintf("%d (%d, %d, %d, %d crashed or hung)", len(e.Candidates), ok, wrong, refused, faulted)
