@@ -139,10 +139,8 @@ func (h *Host) RankGPU() (variants []string, ns []float64) {
 
 // run returns h's run of the preset, or nil.
 func (h *Host) run(preset string) *Run {
-	for _, r := range h.Runs {
-		if r.Preset == preset {
-			return r
-		}
+	if i := slices.IndexFunc(h.Runs, func(r *Run) bool { return r.Preset == preset }); i >= 0 {
+		return h.Runs[i]
 	}
 	return nil
 }

@@ -39,8 +39,7 @@ func section001(hosts []*Host) *Section {
 			tk.Rows = append(tk.Rows, []string{k, msCI(g("gpu-naive", ga)), msCI(g("gpu-shared", ga)), msCI(g("gpu-naive", bo)), msCI(g("gpu-shared", bo)),
 				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
 		}
-		s.Tables = append(s.Tables, tk)
-		s.Tables = append(s.Tables, tunedTable001(h))
+		s.Tables = append(s.Tables, tk, tunedTable001(h))
 	}
 	for _, v := range []string{"gpu-naive", "gpu-shared"} {
 		tbl := map[string]string{"gpu-naive": "table 1 (global memory)", "gpu-shared": "table 2 (shared memory)"}[v]

@@ -66,17 +66,12 @@ var (
 // exactness002 is h's time and max ULP per compile option, or nil.
 func exactness002(h *Host) *Table {
 	base := func(v string) Q { return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1") }
-	explicit := false
-	for _, r := range h.Runs {
-		for _, v := range []string{"gpu-naive", "gpu-const"} {
-			for _, smp := range r.Find(base(v)) {
-				if strings.HasPrefix(smp.Keys["filter"], "box") && !slices.Contains(smp.Implied, "opts") {
-					explicit = true
-				}
-			}
-		}
+	explicit := func(smp *Sample) bool {
+		return strings.HasPrefix(smp.Keys["filter"], "box") && !slices.Contains(smp.Implied, "opts")
 	}
-	if !explicit {
+	if !slices.ContainsFunc(h.Runs, func(r *Run) bool {
+		return slices.ContainsFunc(append(r.Find(base("gpu-naive")), r.Find(base("gpu-const"))...), explicit)
+	}) {
 		return nil
 	}
 	t := &Table{ID: "002-exactness-" + h.Slug, Title: "Exactness and speed by compile option, box K, 1024x1024, block 32x32 — " + h.Title,

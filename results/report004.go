@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -73,16 +74,8 @@ func (v variantTune) caseQ() Q {
 // withReport keeps the hosts with a run of the report's presets
 // ("<report>" or "<report>-...").
 func withReport(hosts []*Host, report string) []*Host {
-	var out []*Host
-	for _, h := range hosts {
-		for _, r := range h.Runs {
-			if r.Preset == report || strings.HasPrefix(r.Preset, report+"-") {
-				out = append(out, h)
-				break
-			}
-		}
-	}
-	return out
+	ofReport := func(r *Run) bool { return r.Preset == report || strings.HasPrefix(r.Preset, report+"-") }
+	return slices.DeleteFunc(slices.Clone(hosts), func(h *Host) bool { return !slices.ContainsFunc(h.Runs, ofReport) })
 }
 
 // tableI004 is host h's table in the shape of report 004's table I.
