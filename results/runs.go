@@ -169,7 +169,6 @@ func runCells(s *Sample, spreadUnit string) []string {
 	if len(v) > 0 {
 		rng = ms(slices.Min(v), true) + " – " + ms(slices.Max(v), true)
 	}
-	sp, ok := s.Spread()
 	own, agree := missing, missing
 	if spreadUnit != "" {
 		if w, ok := s.Max(spreadUnit); ok {
@@ -177,7 +176,7 @@ func runCells(s *Sample, spreadUnit string) []string {
 		}
 		agree = agreementCell(s, spreadUnit)
 	}
-	return []string{med, ci, strconv.Itoa(len(v)), rng, percent(sp, ok), own, agree}
+	return []string{med, ci, strconv.Itoa(len(v)), rng, percent(s.Spread()), own, agree}
 }
 
 // agreementCell formats Agreement: yes, "UNSTABLE (<cause>)", or a dash.

@@ -303,23 +303,19 @@ func Summary(r *Run, baseline string) *Table {
 	samples := slices.Clone(r.Samples)
 	sortSamples(samples)
 	for _, s := range samples {
-		sp, oks := s.Spread()
-		mp, okm := s.Median("MPix/s")
-		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%copy-bw")
 		if !okp {
 			pb, okp = s.Median("%peak-bw")
 		}
-		timing := timingLabel(s)
 		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"], s.Keys["type"], s.Keys["ch"]}
 		for _, k := range extra {
 			row = append(row, s.Keys[k])
 		}
-		row = append(row, timing, msCI(timeOf(s)))
+		row = append(row, timingLabel(s), msCI(timeOf(s)))
 		if bases.Any() {
 			row = append(row, bases.Cell(s))
 		}
-		row = append(row, percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp))
+		row = append(row, percent(s.Spread()), num(s.Median("MPix/s")), num(s.Median("GB/s")), num(pb, okp))
 		if energy {
 			row = append(row, energyCell(energyOf(s)))
 		}
