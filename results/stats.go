@@ -56,11 +56,8 @@ func Compare(a, b Measure) benchmath.Comparison {
 // ratio is a's median over b's and whether they differ significantly; ok
 // is false where either holds no positive median.
 func ratio(a, b Measure) (r float64, significant, ok bool) {
-	if !a.OK() || !b.OK() {
-		return 0, false, false
-	}
-	ca, cb := a.Center(), b.Center()
-	if ca <= 0 || cb <= 0 {
+	ca, cb := a.Center(), b.Center() // NaN where either holds nothing
+	if !(ca > 0) || !(cb > 0) {
 		return 0, false, false
 	}
 	c := Compare(a, b)
