@@ -113,8 +113,7 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 			return err
 		}
 	}
-	var lines []string
-	lines = append(lines, Wrap(t.Title, TerminalWidth, "")...)
+	lines := Wrap(t.Title, TerminalWidth, "")
 	caption := strings.ReplaceAll(t.Caption, "`", "")
 	if len(left) > 0 {
 		caption += fmt.Sprintf(" Left out to fit %d columns: %s (the run's file holds them).", TerminalWidth, strings.Join(left, ", "))
@@ -126,12 +125,8 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 	for _, l := range t.Legend {
 		lines = append(lines, Wrap(l, TerminalWidth, "  ")...)
 	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err = io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
 }
 
 // renderGrid is the table's header and rows drawn by tablewriter.
@@ -197,13 +192,9 @@ func Wrap(text string, width int, indent string) []string {
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(text) {
-		prefix := indent
-		if len(lines) == 0 {
-			prefix = ""
-		}
 		switch {
-		case line == "":
-			line = prefix + word
+		case line == "": // the first word
+			line = word
 		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
 			line += " " + word
 		default:
