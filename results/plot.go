@@ -157,11 +157,7 @@ func (p *Plot) Styles() []Style {
 		if s.Dashed && len(dash) == 0 {
 			dash = plotutil.Dashes(1)
 		}
-		out[i] = Style{
-			Colour: colour(slices.Index(variants, s.Variant), len(variants)),
-			Shape:  plotutil.Shape(si),
-			Dashes: dash,
-		}
+		out[i] = Style{Colour: colour(slices.Index(variants, s.Variant), len(variants)), Shape: plotutil.Shape(si), Dashes: dash}
 	}
 	return out
 }

@@ -38,8 +38,7 @@ func (t *Timeline) lanes() ([]string, []int) {
 	type key struct{ dev, gpu, stream int }
 	var keys []key
 	for _, s := range t.Spans {
-		k := key{s.Dev, s.GPU, s.Stream}
-		keys = appendNew(keys, k)
+		keys = appendNew(keys, key{s.Dev, s.GPU, s.Stream})
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.dev-b.dev, a.stream-b.stream) })
 	names := mapCells(keys, func(k key) string { return fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream) })
