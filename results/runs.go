@@ -200,16 +200,6 @@ const (
 	disagree                  // two runs' intervals do not overlap
 )
 
-func (a Agreement) String() string {
-	switch a {
-	case agree:
-		return "agree"
-	case disagree:
-		return "disagree"
-	}
-	return "unknown"
-}
-
 // Agreement tells whether the runs of s agree: each run's median m with
 // the half-width c% of its interval (unit, or the noise target where
 // wider) spans m·(1 ± c/100), and the runs agree when those overlap.
