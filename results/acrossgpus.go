@@ -8,16 +8,10 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// ---- across GPUs: the same preset's cases on each GPU ----
-
-// acrossPresets are the presets whose runs the section sets side by side
-// across GPUs: each a run of the preset's own axes on every GPU host that
-// has one, so that the GPUs ran the same cases.
+// acrossPresets are the presets whose runs are set side by side across GPUs.
 var acrossPresets = []string{"roofline", "crossover"}
 
-// acrossRun is one GPU host's run of a preset and the cases the section
-// reads of it (readCrossover: f32, one channel, zero border, hot cache,
-// graph replay, dense and Gaussian filters).
+// acrossRun is one GPU host's run of a preset and its cases (readCrossover).
 type acrossRun struct {
 	host  *Host
 	run   *Run
@@ -34,18 +28,10 @@ func (r acrossRun) find(size, family string, k int) (crossoverCase, bool) {
 	return crossoverCase{}, false
 }
 
-// acrossRuns returns the GPU hosts' runs of preset, in host order, those
-// with no case of it left out.
+// acrossRuns returns the GPU hosts' runs of preset that hold a case.
 func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	var out []acrossRun
-	for _, h := range hosts {
-		if !h.GPU {
-			continue
-		}
-		run := h.run(preset)
-		if run == nil {
-			continue
-		}
+	for h, run := range gpuRuns(hosts, func(h *Host) *Run { return h.run(preset) }) {
 		if cases := readCrossover(run); len(cases) > 0 {
 			out = append(out, acrossRun{host: h, run: run, cases: cases})
 		}
@@ -53,10 +39,7 @@ func acrossRuns(hosts []*Host, preset string) []acrossRun {
 	return out
 }
 
-// sectionAcrossGPUs sets each preset of acrossPresets side by side on the
-// GPUs that ran it: a summary of every variant's kernel time and energy
-// on every case, the later GPUs against the first, and per case our
-// fastest float32-accurate path on the first GPU, timed on each.
+// sectionAcrossGPUs sets each acrossPresets run side by side across GPUs.
 func sectionAcrossGPUs(hosts []*Host) *Section {
 	s := &Section{Report: strings.Join(acrossPresets, "` or `"), Title: "Across GPUs: the same cases on each GPU"}
 	for _, preset := range acrossPresets {
@@ -64,8 +47,7 @@ func sectionAcrossGPUs(hosts []*Host) *Section {
 		if len(runs) < 2 {
 			continue
 		}
-		s.Tables = append(s.Tables, acrossSummary(preset, runs))
-		s.Tables = append(s.Tables, acrossBest(preset, runs))
+		s.Tables = append(s.Tables, acrossSummary(preset, runs), acrossBest(preset, runs))
 	}
 	return s
 }
@@ -74,18 +56,12 @@ func sectionAcrossGPUs(hosts []*Host) *Section {
 func acrossWhich(runs []acrossRun) string {
 	var parts []string
 	for _, r := range runs {
-		p := r.host.Title
-		if c := r.run.Commit(); c != "" {
-			p += " at " + c
-		}
-		parts = append(parts, p)
+		parts = append(parts, r.host.Title+r.run.at())
 	}
 	return strings.Join(parts, ", ")
 }
 
-// acrossSummary is the table of how every (case, variant) pair of the
-// first run compares with the same pair on each later run: its kernel
-// time, and the energy a run drew where both lines record it.
+// acrossSummary compares every (case, variant) pair of later runs with the first's.
 func acrossSummary(preset string, runs []acrossRun) *Table {
 	base := runs[0]
 	t := &Table{ID: "across-" + preset + "-summary", Title: fmt.Sprintf("Preset %s: every variant and case against %s", preset, base.host.Title),
@@ -118,9 +94,7 @@ func acrossSummary(preset string, runs []acrossRun) *Table {
 	return t
 }
 
-// acrossBest is the table of our fastest float32-accurate path of each
-// case on the first run, its time on every run and each later run's
-// time over the first's.
+// acrossBest times the first run's fastest accurate path of each case on every run.
 func acrossBest(preset string, runs []acrossRun) *Table {
 	base := runs[0]
 	looser := looserPaths(base.run)

@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -11,52 +12,34 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// ReferenceVariant is the variant a case is compared with by default
-// where the run holds it: the float64 ground truth.
+// ReferenceVariant is the default baseline where a run holds it: the float64 truth.
 const ReferenceVariant = "reference"
 
-// problemKeys are the name keys that make two cases the same problem,
-// whose variants a speed-up compares: every key but the variant and how
-// it is set up and timed.
+// problemKeys are the name keys that make two cases the same problem.
 var problemKeys = []string{"size", "filter", "k", "border", "type", "ch", "layout"}
 
-// setupKeys are the other keys; of a baseline variant's cases of a
-// problem, a case is compared with the one that shares most of them.
+// setupKeys are the other keys; a case's baseline shares most of them.
 var setupKeys = []string{"timing", "mem", "cache", "block", "opts", "tune", "gpus"}
 
 // Baselines is, for the cases of one run, the case each is compared with.
 type Baselines struct {
-	// Name is the baseline variant's name where every case that has a
-	// baseline has the same one, else "".
-	Name string
-	// Named is the variant asked for (Summary's baseline), or "" for
-	// the default: the reference where a problem has it, else its
-	// slowest variant.
-	Named string
+	Name  string // the baseline variant where all cases share one, else ""
+	Named string // the variant asked for, or "" for the default
 	of    map[*Sample]*Sample
 }
 
-// NewBaselines picks each case's baseline among the cases of samples
-// of the same problem (problemKeys): a case of the variant named, or
-// by default of ReferenceVariant where the problem has one, else of the
-// problem's slowest variant (its case of the longest median time). Of
-// several cases of that variant, a case's baseline is the one that
-// shares most of its setupKeys, then the slowest. A problem without the
-// variant named, or with one variant only, has no baselines.
+// NewBaselines picks each case's baseline among the cases of the same
+// problem: the variant named, by default ReferenceVariant or else the
+// slowest; of several cases, the one sharing most setupKeys.
 func NewBaselines(samples []*Sample, named string) *Baselines {
 	b := &Baselines{Named: named, of: map[*Sample]*Sample{}}
 	groups := map[string][]*Sample{}
-	var order []string
 	for _, s := range samples {
 		id := keyTuple(s, problemKeys)
-		if _, ok := groups[id]; !ok {
-			order = append(order, id)
-		}
 		groups[id] = append(groups[id], s)
 	}
 	names := map[string]bool{}
-	for _, id := range order {
-		g := groups[id]
+	for _, g := range groups {
 		variants := map[string]bool{}
 		for _, s := range g {
 			variants[s.Keys["variant"]] = true
@@ -82,9 +65,7 @@ func NewBaselines(samples []*Sample, named string) *Baselines {
 		}
 	}
 	if len(names) == 1 {
-		for n := range names {
-			b.Name = n
-		}
+		b.Name = slices.Collect(maps.Keys(names))[0]
 	}
 	return b
 }
@@ -99,12 +80,8 @@ func (b *Baselines) Any() bool {
 	return false
 }
 
-// Of is the case s is compared with; nil where it has none.
-func (b *Baselines) Of(s *Sample) *Sample { return b.of[s] }
-
-// Header is a speed-up column's name that says the baseline: "speed-up
-// vs cpu-naive", or "speed-up vs baseline" where the problems'
-// baselines differ.
+// Header is the speed-up column's name: "speed-up vs <Name>", or "vs
+// baseline" where the problems' baselines differ.
 func (b *Baselines) Header() string {
 	if b.Name != "" {
 		return "speed-up vs " + b.Name
@@ -112,9 +89,7 @@ func (b *Baselines) Header() string {
 	return "speed-up vs baseline"
 }
 
-// Caption says what the speed-ups are over, for a table whose column
-// does not: "Speed-ups over cpu-naive." or "Speed-ups over each
-// problem's slowest variant.".
+// Caption says what the speed-ups are over.
 func (b *Baselines) Caption() string {
 	switch {
 	case b.Name != "":
@@ -154,11 +129,9 @@ func (b *Baselines) Cell(s *Sample) string {
 	return SpeedupCell(timeOf(base), timeOf(s))
 }
 
-// SpeedupCell formats base's median over m's, the speed-up of m over
-// base: "57.3× (52.1–61.0)" where the runs differ significantly
-// (Compare), with the range the two medians' intervals allow where both
-// have one; "~ 1.02×" where they do not; a dash where either holds
-// nothing.
+// SpeedupCell formats base's median over m's: "57.3× (52.1–61.0)" with
+// the range the intervals allow where the runs differ significantly,
+// "~ 1.02×" where they do not, a dash where either holds nothing.
 func SpeedupCell(base, m Measure) string {
 	r, significant, ok := ratio(base, m)
 	switch {
@@ -174,9 +147,7 @@ func SpeedupCell(base, m Measure) string {
 	return cell
 }
 
-// ratioInterval is the range of a's median over b's that their
-// confidence intervals allow: a's low end over b's high end to a's high
-// end over b's low end. ok is false where either has no interval.
+// ratioInterval is the range of a's median over b's their intervals allow.
 func ratioInterval(a, b Measure) (lo, hi float64, ok bool) {
 	sa, sb := a.Summary(), b.Summary()
 	for _, v := range []float64{sa.Lo, sa.Hi, sb.Lo, sb.Hi} {
@@ -199,8 +170,7 @@ func slowest(g []*Sample) *Sample {
 	return worst
 }
 
-// closestSetup is the case of cands that shares most setupKeys with s,
-// then the slowest; s itself where it is one of them.
+// closestSetup is s, or else the case of cands sharing most setupKeys with it.
 func closestSetup(s *Sample, cands []*Sample) *Sample {
 	if slices.Contains(cands, s) {
 		return s
@@ -224,22 +194,15 @@ func closestSetup(s *Sample, cands []*Sample) *Sample {
 
 // keyTuple joins s's values of keys into one string.
 func keyTuple(s *Sample, keys []string) string {
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = s.Keys[k]
-	}
-	return strings.Join(parts, "\x00")
+	return strings.Join(mapCells(keys, func(k string) string { return s.Keys[k] }), "\x00")
 }
 
-// checkBaseline reports an error where no case of runs has the variant
-// named baseline, naming the closest variants they have.
+// checkBaseline is an error where no case of runs has the variant baseline.
 func checkBaseline(runs []*Run, baseline string) error {
 	var names []string
 	for _, r := range runs {
 		for _, s := range r.Samples {
-			if v := s.Keys["variant"]; !slices.Contains(names, v) {
-				names = append(names, v)
-			}
+			names = appendNew(names, s.Keys["variant"])
 		}
 	}
 	if slices.Contains(names, baseline) {

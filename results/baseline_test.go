@@ -144,3 +144,6 @@ func TestCheckBaseline(t *testing.T) {
 		t.Errorf("checkBaseline(cpu-fsat) = %v, want one naming cpu-fast", err)
 	}
 }
+
+// Of is the case s is compared with; nil where it has none.
+func (b *Baselines) Of(s *Sample) *Sample { return b.of[s] }

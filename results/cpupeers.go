@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -9,16 +10,13 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// cpuPeersTypes are the element types of preset cpu-peers, f32 first:
-// OpenCVPeers quotes f32 alone.
+// cpuPeersTypes are the element types of preset cpu-peers.
 var cpuPeersTypes = []string{"f32", "u8", "i16"}
 
 // noPublished is the OpenCV cell of a row OpenCVPeers has no figure for.
 const noPublished = "none published"
 
-// cpuCeilings are the CPU limits a cpu-peers run measured before its
-// cases (benchmarks.CPUCeilings), from its configuration lines; a field
-// is NaN where the run lacks it.
+// cpuCeilings are the CPU limits a cpu-peers run measured, NaN where it lacks one.
 type cpuCeilings struct {
 	copyGBps, scalarGFLOPs, fmaGFLOPs float64
 }
@@ -30,21 +28,12 @@ func ceilingsOf(run *Run) cpuCeilings {
 	return cpuCeilings{c, s, f}
 }
 
-// cpuPeerSample is the cpu-fast sample of the run for OpenCVPeers' case p
-// in element type typ, or nil.
+// cpuPeerSample is the run's cpu-fast sample of case p in type typ.
 func cpuPeerSample(run *Run, p OpenCVPeer, typ string) *Sample {
 	return run.Sample(cpuQ("cpu-fast").with("size", openCVPeersSize, "filter", p.Filter, "type", typ, "ch", "1"))
 }
 
-// sectionCPUPeers sets, per host with a cpu-peers run, cpu-fast's time on
-// each case of OpenCVPeers, in f32, u8 and i16, beside OpenCV's quoted
-// time (f32 alone is quoted: the other rows have none and no ratio), and
-// cpu-fast's rates against the CPU ceilings the run measured: GB/s as a
-// share of the copy bandwidth (%copy-bw) and the operations it executed
-// per second (exec-GFLOP/s, which counts a separable filter's two passes,
-// not the nominal 2*K*K an output) as a share of the FMA peak
-// (%peak-fma). A dash marks a figure the run lacks. The section ends with
-// the quoted figures and their source.
+// sectionCPUPeers sets cpu-fast's times beside OpenCV's quoted ones.
 func sectionCPUPeers(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU peers: cpu-fast beside OpenCV's quoted filter2D and sepFilter2D times"}
 	for h, run := range hostRuns(hosts, "cpu-peers") {
@@ -91,17 +80,10 @@ func sectionCPUPeers(hosts []*Host) *Section {
 	return s
 }
 
-// median is the median of smp's values of unit, or NaN when smp is nil
-// or has none.
-func median(smp *Sample, unit string) float64 {
-	if smp == nil {
-		return nan()
-	}
-	return val(smp.Median(unit))
-}
+// median is the median of smp's values of unit, or NaN.
+func median(smp *Sample, unit string) float64 { return val(metricOf(smp, unit)) }
 
-// positiveConfig is the run's configuration value of key as a positive
-// number; ok is false (and v NaN) when the run lacks it or it is not one.
+// positiveConfig is the run's value of key as a positive number, else NaN and false.
 func positiveConfig(run *Run, key string) (v float64, ok bool) {
 	v, err := strconv.ParseFloat(run.Config[key], 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
@@ -110,10 +92,7 @@ func positiveConfig(run *Run, key string) (v float64, ok bool) {
 	return v, true
 }
 
-// openCVHereTable sets cpu-fast beside OpenCV measured on the same host
-// (openCVHereFile, written by scripts/opencv-peers.py), for every case and
-// element type of the cpu-peers run; nil when the host has no such file.
-// A file that cannot be read is a table saying why, not a silent gap.
+// openCVHereTable sets cpu-fast beside OpenCV measured on the host, or nil.
 func openCVHereTable(h *Host, run *Run) *Table {
 	o, err := readOpenCVHere(run)
 	if o == nil && err == nil {
@@ -129,7 +108,7 @@ func openCVHereTable(h *Host, run *Run) *Table {
 	t.Caption = fmt.Sprintf("OpenCV %s with %s threads, measured by scripts/opencv-peers.py on this host (%s, %s); its median over the timed calls. "+
 		"cpu-fast: the host's cpu-peers run, median ± its 95%% interval. Below 1× cpu-fast is faster. Both write float32 output with a zero border; "+
 		"OpenCV's filter2D takes its own DFT path for large kernels.",
-		or(o.config["opencv-version"], "?"), or(o.config["opencv-threads"], "?"), filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(o.path))), openCVHereFile)), or(o.config["date"], "undated"))
+		cmp.Or(o.config["opencv-version"], "?"), cmp.Or(o.config["opencv-threads"], "?"), filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(filepath.Dir(o.path))), openCVHereFile)), cmp.Or(o.config["date"], "undated"))
 	for _, typ := range cpuPeersTypes {
 		for _, p := range openCVPeers {
 			tm := timeOf(cpuPeerSample(run, p, typ))
@@ -142,12 +121,4 @@ func openCVHereTable(h *Host, run *Run) *Table {
 		}
 	}
 	return t
-}
-
-// or is s, or def when s is empty.
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

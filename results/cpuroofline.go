@@ -7,22 +7,14 @@ import (
 	"slices"
 )
 
-// sectionCPURoofline sets cpu-fast's cases of each host's cpu-peers run
-// against that CPU's roofline, as section roofline does for the GPUs:
-// the roof is the smaller of the measured vector FMA peak
-// (cpu-fma-gflops) and the measured copy bandwidth (cpu-copy-gbps) times
-// the arithmetic intensity. Both rates of a case come from its result
-// lines: exec-GFLOP/s, the operations cpu-fast executed, and GB/s, the
-// input read and the output written once; their ratio is the intensity.
-// A run without those ceilings or metrics has no roofline.
+// sectionCPURoofline sets cpu-fast's cpu-peers cases against each CPU's roofline.
 func sectionCPURoofline(hosts []*Host) *Section {
 	s := &Section{Report: "cpu-peers", Title: "CPU roofline: cpu-fast against the copy and FMA roofs"}
 	hs := cpuRooflineHosts(hosts)
 	if len(hs) == 0 {
 		return s
 	}
-	// X positions: every point's intensity and every CPU's ridge, so that
-	// the roofs bend where they do.
+	// X positions: every point's intensity and every CPU's ridge.
 	type xpos struct {
 		ai       float64
 		host, pt int // the point's host and index, pt -1 for a ridge
@@ -37,8 +29,8 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	slices.SortStableFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
 	plot := &Plot{ID: "cpu-roofline", Title: openCVPeersSize + " cpu-peers cases, cpu-fast: CPU roofline",
 		XLabel: "arithmetic intensity (executed FLOP per byte read and written), log", YLabel: "GFLOP/s (executed)", LogX: true, LogY: true}
+	plot.X = make([]string, len(xp))
 	for _, x := range xp {
-		plot.X = append(plot.X, "")
 		plot.XValue = append(plot.XValue, x.ai)
 	}
 	for hi, hd := range hs {
@@ -48,14 +40,11 @@ func sectionCPURoofline(hosts []*Host) *Section {
 		byType := map[string][]float64{}
 		var labels []string
 		for _, typ := range cpuPeersTypes {
-			byType[typ] = make([]float64, len(xp))
+			byType[typ] = nans(len(xp))
 		}
 		for i, x := range xp {
 			full[i], _ = c.roof(x.ai)
 			half[i] = math.Min(full[i], c.fmaGFLOPs/2)
-			for _, typ := range cpuPeersTypes {
-				byType[typ][i] = nan()
-			}
 			label := ""
 			if x.host == hi && x.pt >= 0 {
 				p := hd.pts[x.pt]
@@ -81,8 +70,7 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	return s
 }
 
-// cpuRooflinePoint is one case of cpu-fast on the CPU roofline: its
-// label and element type, its executed arithmetic intensity and GFLOP/s.
+// cpuRooflinePoint is one case of cpu-fast on the CPU roofline.
 type cpuRooflinePoint struct {
 	label, typ string
 	ai, gf     float64
@@ -95,8 +83,7 @@ type cpuRooflineHost struct {
 	pts []cpuRooflinePoint
 }
 
-// cpuRooflineHosts selects the hosts whose cpu-peers run measured both
-// ceilings and at least one point.
+// cpuRooflineHosts selects the hosts whose cpu-peers run has a roofline.
 func cpuRooflineHosts(hosts []*Host) []cpuRooflineHost {
 	var hs []cpuRooflineHost
 	for h, run := range hostRuns(hosts, "cpu-peers") {
@@ -121,8 +108,7 @@ func cpuRooflineHosts(hosts []*Host) []cpuRooflineHost {
 	return hs
 }
 
-// roof is the CPU roofline at intensity ai, and the ceiling that binds
-// there (copy or FMA).
+// roof is the CPU roofline at intensity ai, and the binding ceiling.
 func (c cpuCeilings) roof(ai float64) (float64, string) {
 	if ai*c.copyGBps < c.fmaGFLOPs {
 		return ai * c.copyGBps, "copy"

@@ -15,34 +15,23 @@ import (
 	"github.com/convbench/convbench/tables/crossover"
 )
 
-// ---- the crossover: preset crossover ----
-
-// crossoverFamilies are the filter families of preset crossover:
-// dense<K> (random weights, rank > 1) and gauss<K> (rank 1).
+// crossoverFamilies are the filter families of preset crossover.
 var crossoverFamilies = []string{"dense", "gauss"}
 
-// crossoverPeers are the variants the crossover section sets our fastest
-// path against, in column order: cuDNN without and with TF32, FFT
-// convolution through cuFFT, and NPP with its border passes and over
-// the interior alone.
+// crossoverPeers are the variants our fastest path is set against.
 var crossoverPeers = []string{"cudnn", "cudnn-tf32", "gpu-fft", "npp", "npp-interior"}
 
-// autoVariant is the name of the variant that picks a path per problem
-// among the float32-accurate ones; the section sets it, and every other
-// auto variant of the run (auto-<model>), against the fastest path of
-// each case.
-const autoVariant = "auto"
-
-// autoGoal is how much slower than the fastest path it may take an auto
-// variant may be on a case of preset crossover.
-const autoGoal = 1.1
+// autoVariant picks a float32-accurate path per problem; autoGoal is how
+// much slower than the fastest path it may take an auto variant may be.
+const (
+	autoVariant = "auto"
+	autoGoal    = 1.1
+)
 
 // isAuto reports whether v names an auto variant: auto or auto-<model>.
 func isAuto(v string) bool { return v == autoVariant || strings.HasPrefix(v, autoVariant+"-") }
 
-// autoPaths reads the run's auto-paths configuration line (the paths
-// each auto variant may take, "auto=p1,p2; auto-bf16=p1,p2,p3"); nil
-// when the run has none.
+// autoPaths reads the run's auto-paths line ("auto=p1,p2; auto-bf16=p1").
 func autoPaths(run *Run) map[string][]string {
 	line := run.Config[runfile.KeyAutoPaths]
 	if line == "" || line == "none" {
@@ -58,10 +47,8 @@ func autoPaths(run *Run) map[string][]string {
 	return m
 }
 
-// looserPaths are the paths of a run that only an auto variant of a
-// looser error model than auto's own may take (autoPaths: in auto-bf16's
-// list, not in auto's), the tensor-core paths that round operands to TF32
-// or bfloat16; nil when the run does not list auto's paths.
+// looserPaths are the paths only an auto variant of a looser error model
+// than auto's may take; nil when the run does not list auto's paths.
 func looserPaths(run *Run) map[string]bool {
 	paths := autoPaths(run)
 	own, ok := paths[autoVariant]
@@ -82,9 +69,7 @@ func looserPaths(run *Run) map[string]bool {
 	return looser
 }
 
-// autoTakes reports whether the auto variant a may take the path v by
-// paths (autoPaths): v among a's paths; every path (isPath) when paths
-// does not name a.
+// autoTakes reports whether auto variant a may take path v.
 func autoTakes(paths map[string][]string, a, v string) bool {
 	ps, ok := paths[a]
 	if !ok {
@@ -93,40 +78,30 @@ func autoTakes(paths map[string][]string, a, v string) bool {
 	return slices.Contains(ps, v)
 }
 
-// isOurPath reports whether v is one of our GPU paths: a gpu-* variant
-// that is not one of CrossoverPeers.
+// isOurPath reports whether v is a path not among crossoverPeers.
 func isOurPath(v string) bool {
 	return isPath(v) && !slices.Contains(crossoverPeers, v)
 }
 
-// isPath reports whether v is a path auto may run: a gpu-* variant, the
-// cuFFT-based gpu-fft included.
+// isPath reports whether v is a path auto may run: a gpu-* variant.
 func isPath(v string) bool { return strings.HasPrefix(v, "gpu-") }
 
-// crossoverRun returns h's run of preset crossover, or of the preset with narrowed
-// axes (Host.runOrCustom).
+// crossoverRun returns h's run of preset crossover (Host.runOrCustom).
 func crossoverRun(h *Host) *Run { return h.runOrCustom("crossover") }
 
-// crossoverCase is one problem of a crossover run: image size, filter
-// family and K, and the kernel time of every variant that ran it and
-// passed its correctness gate (a case that failed leaves no sample).
+// crossoverCase is one problem of a crossover run and its variants' times.
 type crossoverCase struct {
 	size, family string
 	k            int
 	times        map[string]Measure
-	// energy is the energy a run drew (mJ) of each variant's sample that
-	// times holds, where its lines record it.
-	energy map[string]Measure
-	// ran is the path each auto variant ran on the case, as the run's
-	// setting lines say; absent where they do not.
-	ran map[string]string
+	energy       map[string]Measure // mJ a run, where the lines record it
+	ran          map[string]string  // each auto variant's path, by its setting line
 }
 
 // filter is the name of the case's filter ("dense21").
 func (c crossoverCase) filter() string { return convolve.FilterSpec{Family: c.family, K: c.k}.String() }
 
-// kind is the kind of the case's filter, as the auto variant's lookup
-// finds it in a problem (convolve.Filter.Kind).
+// kind is the kind of the case's filter (convolve.Filter.Kind).
 func (c crossoverCase) kind() (convolve.FilterKind, error) {
 	f, err := convolve.ParseFilter(c.filter())
 	if err != nil {
@@ -135,8 +110,7 @@ func (c crossoverCase) kind() (convolve.FilterKind, error) {
 	return f.Kind(), nil
 }
 
-// ranked lists the variants of the case that keep accepts, fastest
-// median first (by name among equals).
+// ranked lists the variants keep accepts, fastest first, then by name.
 func (c crossoverCase) ranked(keep func(string) bool) []string {
 	var vs []string
 	for v, m := range c.times {
@@ -150,15 +124,10 @@ func (c crossoverCase) ranked(keep func(string) bool) []string {
 	return vs
 }
 
-// pathInNote finds the path an auto plan chose in its setting note
-// ("config: ..., path gpu-regtile, crossover (...)").
+// pathInNote finds the path an auto plan chose in its setting note.
 var pathInNote = regexp.MustCompile(`\bpath ([a-z0-9-]+)`)
 
-// readCrossover collects the cases of run: float32, one channel, zero
-// border, hot cache, replayed from CUDA graphs, default compile options
-// and tuning, filters of crossoverFamilies; for each variant its fastest
-// sample's time, and its energy a run where recorded. Cases are sorted by
-// family, image size and K.
+// readCrossover collects run's f32 graph-replay cases, sorted.
 func readCrossover(run *Run) []crossoverCase {
 	base := Q{"type": "f32", "ch": "1", "border": "zero", "cache": "hot", "timing": "kernel-graph", "opts": "default", "tune": "default"}
 	type key struct {
@@ -171,9 +140,7 @@ func readCrossover(run *Run) []crossoverCase {
 		if !ok {
 			continue
 		}
-		if kk := (key{smp.Keys["size"], family, k}); !slices.Contains(keys, kk) {
-			keys = append(keys, kk)
-		}
+		keys = appendNew(keys, key{smp.Keys["size"], family, k})
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		return cmp.Or(strings.Compare(a.family, b.family), compareSizes(a.size, b.size), a.k-b.k)
@@ -204,11 +171,10 @@ func readCrossover(run *Run) []crossoverCase {
 	return out
 }
 
-// CrossoverTable is the crossover table of a stored run of preset
-// crossover: per image size class, K and filter kind, every variant but
-// auto that passed the case, fastest median kernel time first. It is an
-// error when the run names no GPU, holds no case of the preset, or holds
-// two images of one size class for the same K and kind.
+// CrossoverTable is the crossover table of a run of preset crossover:
+// per size class, K and filter kind, every non-auto variant that passed,
+// fastest first. It is an error when the run names no GPU, holds no case,
+// or holds two images of one size class for the same K and kind.
 func CrossoverTable(run *Run) (*crossover.Table, error) {
 	gpu := run.Config[runfile.KeyGPU]
 	if gpu == "" {
@@ -245,13 +211,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 	return t, nil
 }
 
-// sectionCrossover sets each GPU's run of preset crossover out by path:
-// kernel time against K per variant (plots per filter family and image
-// size), the winner of every case with the runner-up's ratio, beside it
-// the most energy-efficient variant where the run records energy
-// (crossoverEnergy), the fastest of our paths against the peers, and
-// auto against the fastest path with the goal autoGoal. Where no run
-// records energy, a note says so.
+// sectionCrossover sets each GPU's crossover run out by path, peer and auto variant.
 func sectionCrossover(hosts []*Host) *Section {
 	s := &Section{Report: "crossover", Title: "Crossover: direct, tensor-core and FFT paths and the peers against K"}
 	goal := &Table{ID: "crossover-auto-goal", Title: "auto against the fastest path",
@@ -287,56 +247,43 @@ func sectionCrossover(hosts []*Host) *Section {
 			}
 		}
 	}
-	if len(pathGoalsTable.Rows) > 0 {
-		s.Tables = append([]*Table{pathGoalsTable}, s.Tables...)
-	}
-	if len(goal.Rows) > 0 {
-		s.Tables = append([]*Table{goal}, s.Tables...)
-	}
+	s.lead(goal, pathGoalsTable)
 	if shown && !recorded {
 		s.Notes = append(s.Notes, noEnergyRecorded)
 	}
 	return s
 }
 
-// isDirectCUDACores reports whether v is one of the direct paths on CUDA
-// cores that the tensor-core and FFT paths are set against.
+// isDirectCUDACores reports whether v is a direct path on CUDA cores.
 func isDirectCUDACores(v string) bool { return v == "gpu-regtile" || v == "gpu-tiled" }
 
-// crossoverStarts is h's table of where the tensor cores and the FFT
-// start to pay, per image size of its dense<K> cases: the smallest K from
-// which, at that K and every larger one measured, the fastest tensor-core
-// path (gpu-tc-*) beats the fastest direct path on CUDA cores, and
-// gpu-fft beats every other path; "—" where it does not hold at the
-// largest K measured. nil when the run has no dense cases.
+// crossoverStarts is h's table of the smallest K, per size of its dense
+// cases, from which the tensor cores beat the direct CUDA-core paths and
+// gpu-fft beats every other path; nil without dense cases.
 func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
-	type col struct {
-		ours, others func(string) bool
-	}
-	isTC := func(v string) bool { return strings.HasPrefix(v, "gpu-tc-") }
-	cols := []col{
-		{isTC, isDirectCUDACores},
+	cols := [][2]func(string) bool{
+		{func(v string) bool { return strings.HasPrefix(v, "gpu-tc-") }, isDirectCUDACores},
 		{func(v string) bool { return v == "gpu-fft" }, func(v string) bool { return isPath(v) && v != "gpu-fft" }},
 	}
 	t := &Table{ID: "crossover-starts-" + h.Slug, Title: "Where the tensor cores and the FFT start to pay — " + h.Title,
 		Caption: "From " + which + ", dense filters: per image size, the smallest K from which, at that K and at every larger K the run measured, the fastest tensor-core variant (`gpu-tc-*`, whatever its error model) is faster than the fastest direct path on CUDA cores (`gpu-regtile`, `gpu-tiled`), and `gpu-fft` is faster than every other path (`gpu-*`); \"—\" where that does not hold at the largest K measured, \"none measured\" where the run has no case with both sides. Medians of kernel time; a K at which either side did not run is left out.",
 		Header:  []string{"Size", "Ks measured", "Tensor cores beat CUDA-core direct from K", "gpu-fft beats every other path from K"}}
 	var sizes []string
+	bySize := map[string][]crossoverCase{}
 	for _, c := range cases {
-		if c.family == "dense" && !slices.Contains(sizes, c.size) {
-			sizes = append(sizes, c.size)
+		if c.family == "dense" {
+			if _, ok := bySize[c.size]; !ok {
+				sizes = append(sizes, c.size)
+			}
+			bySize[c.size] = append(bySize[c.size], c)
 		}
 	}
 	for _, size := range sizes {
-		var ks []string
-		row := []string{size, ""}
+		row := []string{size, strings.Join(mapCells(bySize[size], func(c crossoverCase) string { return strconv.Itoa(c.k) }), ", ")}
 		for _, cl := range cols {
 			from, measured := "—", false
-			for _, c := range cases {
-				if c.family != "dense" || c.size != size {
-					continue
-				}
-				a, b := c.ranked(cl.ours), c.ranked(cl.others)
+			for _, c := range bySize[size] {
+				a, b := c.ranked(cl[0]), c.ranked(cl[1])
 				if len(a) == 0 || len(b) == 0 {
 					continue
 				}
@@ -354,12 +301,6 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 			}
 			row = append(row, from)
 		}
-		for _, c := range cases {
-			if c.family == "dense" && c.size == size {
-				ks = append(ks, strconv.Itoa(c.k))
-			}
-		}
-		row[1] = strings.Join(ks, ", ")
 		t.Rows = append(t.Rows, row)
 	}
 	if len(t.Rows) == 0 {
@@ -368,15 +309,11 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// minTested is the fewest runs of each of two cases for which the
-// Mann-Whitney U test can find them different at p <= 0.05 (four of each
-// give p = 0.029 at best; three of each, 0.1).
+// minTested is the fewest runs of each case the U test can tell apart.
 const minTested = 4
 
-// crossoverRatio formats a's median over b's as "1.23×". With minTested
-// runs or more of each it is ratioCell ("~" where the runs do not differ
-// significantly); with fewer, which no test can separate, it is the ratio
-// of the medians, untested, and the captions say so.
+// crossoverRatio formats a's median over b's: ratioCell with minTested
+// runs or more of each, else the untested ratio of the medians.
 func crossoverRatio(a, b Measure) string {
 	if a.OK() && b.OK() && (len(a.s.Values) < minTested || len(b.s.Values) < minTested) {
 		ca, cb := a.Center(), b.Center()
@@ -390,8 +327,7 @@ func crossoverRatio(a, b Measure) string {
 // untested is the captions' note on crossoverRatio.
 const untested = " Ratios need 4 runs or more of each case (`-count 4`) to be tested (Mann-Whitney U, p ≤ 0.05): with fewer they are the ratio of the medians, untested, and the spread of each median is the `median-ci95-%` of its lines."
 
-// crossoverPlots draws, per filter family and image size of h's cases,
-// each variant's kernel time against K.
+// crossoverPlots draws each variant's kernel time against K, per family and image size.
 func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	type key struct{ family, size string }
 	var keys []key
@@ -414,9 +350,7 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 			p.X = append(p.X, strconv.Itoa(c.k))
 			p.XValue = append(p.XValue, float64(c.k))
 			for _, v := range c.ranked(nil) {
-				if !slices.Contains(variants, v) {
-					variants = append(variants, v)
-				}
+				variants = appendNew(variants, v)
 			}
 		}
 		slices.SortFunc(variants, NaturalCompare)
@@ -432,8 +366,7 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	return plots
 }
 
-// crossoverWinners is the table of where each path wins: per case the
-// fastest variant (auto left aside) and the runner-up with its ratio.
+// crossoverWinners is each case's fastest non-auto variant and its runner-up.
 func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-winners-" + h.Slug, Title: "Where each path wins — " + h.Title,
 		Caption: "From " + which + ": per case the fastest variant by median kernel time (ms ± the half-width of its confidence interval; `timing=kernel-graph`, f32, one channel, zero border) among every path and peer that passed its correctness gate (`auto` left aside: it runs one of them), and the runner-up's time over the winner's, \"~\" where their runs do not differ significantly. Each variant is held to the error model it declares (TF32 and FFT paths to looser bounds than the float32 direct ones)." + untested,
@@ -455,9 +388,7 @@ func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// crossoverPeersTable sets the fastest of our paths on each case against
-// each peer of CrossoverPeers: the peer's time over ours, above 1 where
-// ours is faster.
+// crossoverPeersTable is each peer's time over our fastest path's.
 func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-peers-" + h.Slug, Title: "Our fastest path against the peers — " + h.Title,
 		Caption: "From " + which + ": the fastest of our paths on each case (`gpu-*` but the cuFFT-based `gpu-fft`) and, per peer, the peer's median kernel time over it: above 1× our path is faster, below 1× the peer is; \"~\" where the runs do not differ significantly, a dash where the peer did not run the case (not installed on the host, refused, or not in the run). `cudnn` and `npp` are float32 direct convolution, `cudnn-tf32` rounds operands to TF32, `gpu-fft` is held to the FFT32 bound; `npp` times its two border passes beside the filter, `npp-interior` the filter alone over the interior." + untested,
@@ -480,8 +411,7 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// autoVariants returns the auto variants that ran some of cases, auto
-// first, then by name.
+// autoVariants returns the auto variants that ran a case, by name (auto first).
 func autoVariants(cases []crossoverCase) []string {
 	seen := map[string]bool{}
 	for _, c := range cases {
@@ -491,14 +421,10 @@ func autoVariants(cases []crossoverCase) []string {
 			}
 		}
 	}
-	// By name, auto first: every other auto variant's name extends it.
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// crossoverAuto is the table of the auto variant a against the fastest
-// path it may take (autoTakes over paths) and the fastest path of any model (isPath)
-// on each case where it and such a path ran, and the goal row of the
-// host; nil when there is no such case.
+// crossoverAuto is the table of auto variant a, and its goal row, or nil.
 func crossoverAuto(h *Host, a, which, table string, paths map[string][]string, cases []crossoverCase) (*Table, []string) {
 	read := " The run does not say which crossover table the auto variants read."
 	if table != "" {

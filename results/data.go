@@ -1,13 +1,8 @@
 // Package results turns stored benchmark output into the reports'
-// tables and figures. Raw `go test -bench` output of every preset and GPU
-// lives, unedited, under results/data/<gpu-slug>/<preset>.txt with a
-// header line naming the command and commit; Load reads it with
-// benchfmt and benchproc, the table builders reshape it into each source
-// report's tables (our numbers beside the report's published ones), and
-// the plots draw the reports' figures. Write puts all of it under
-// results/report/. The package reads stored files only and imports no GPU
-// package; the filter gallery beside the report is rendered by the
-// variants themselves, in cmd/gallery.
+// tables and figures. Load reads the raw output under
+// results/data/<gpu-slug>/<preset>.txt, and Write renders the tables
+// (ours beside the reports' published ones) and plots under
+// results/report/. It reads stored files only and imports no GPU package.
 package results
 
 import (
@@ -30,24 +25,19 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// nameKeys are the sub-benchmark keys of a case name, runfile.Keys.
+// nameKeys are the keys of a case name.
 var nameKeys = runfile.Keys()
 
 // Sample is every measurement of one benchmark case in one file.
 type Sample struct {
-	Keys   map[string]string    // the case name's key=value pairs
-	Config map[string]string    // file configuration (gpu, cpu, ...)
-	Values map[string][]float64 // unit -> one value per run
-	// Implied lists the keys the stored name lacked, in nameKeys order;
-	// Keys holds the values their absence implies (runfile.Parse).
-	Implied []string
-	// named is a result holding the case's name with every key of
-	// nameKeys, implied ones included, for benchproc filters to match.
-	named *benchfmt.Result
+	Keys    map[string]string    // the case name's key=value pairs
+	Config  map[string]string    // file configuration (gpu, cpu, ...)
+	Values  map[string][]float64 // unit -> one value per run
+	Implied []string             // the keys the stored name lacked, in nameKeys order
+	named   *benchfmt.Result     // the name with every key, for benchproc filters
 }
 
-// Median returns the median of the unit's values (benchmath's summary of
-// them) and whether there were any.
+// Median returns the median of the unit's values and whether there were any.
 func (s *Sample) Median(unit string) (float64, bool) {
 	m := measureOf(s, unit)
 	if !m.OK() {
@@ -65,9 +55,7 @@ func (s *Sample) Max(unit string) (float64, bool) {
 	return slices.Max(v), true
 }
 
-// TimeUnit returns the unit Time reads, the first of runfile.TimeUnits
-// the case has: gpu-ns/op for GPU kernel cases, total-ns/op for pipeline
-// cases, ns/op for CPU cases.
+// TimeUnit returns the first of runfile.TimeUnits the case has, or ns/op.
 func (s *Sample) TimeUnit() string {
 	for _, u := range runfile.TimeUnits {
 		if len(s.Values[u]) > 0 {
@@ -77,15 +65,12 @@ func (s *Sample) TimeUnit() string {
 	return "ns/op"
 }
 
-// Time returns the median of the case's time per operation in
-// nanoseconds, in the unit TimeUnit names.
+// Time returns the median time per operation in ns, in TimeUnit.
 func (s *Sample) Time() (float64, bool) {
 	return s.Median(s.TimeUnit())
 }
 
-// Spread returns how widely the case's times vary between runs: the
-// slowest minus the fastest, over the median. It needs two runs or more
-// and a positive median.
+// Spread returns the slowest run's time minus the fastest's, over the median.
 func (s *Sample) Spread() (float64, bool) {
 	u := s.TimeUnit()
 	v := s.Values[u]
@@ -98,54 +83,37 @@ func (s *Sample) Spread() (float64, bool) {
 
 // Run is one stored file: a preset run on one host.
 type Run struct {
-	Path   string
-	Host   string // the directory name: GPU slug, or cpu-... without GPU
-	Preset string // the file name without .txt
-	Header string // the first line: command and commit
-	// Command is the command line that produced the run, as the comment
-	// lines the file opens with name it ("command: ..."; for a merged
-	// run, its first shard's), or "" where they name none.
-	Command string
-	Config  map[string]string
-	Samples []*Sample // in file order
-	// Failures are the "--- FAIL" lines: cases that failed their gate.
-	Failures []string
-	// Timeline is the phases of one overlapped run of a multi-device case
-	// that the run wrote ("# timeline " lines), in file order.
-	Timeline []runfile.Span
-	// Settings are how the cases whose plans say so were set up ("#
-	// setting " lines: block, tunables, their source, auto's path), in
-	// file order.
-	Settings []CaseSetting
-	// Unsupported are the cases the run skipped because their variants
-	// refused them as unsupported when they were planned ("# unsupported "
-	// lines, runfile.UnsupportedLine), in file order.
+	Path     string
+	Host     string // the directory name: GPU slug, or cpu-... without GPU
+	Preset   string // the file name without .txt
+	Header   string // the first line: command and commit
+	Command  string // the command line the opening comment lines name, or ""
+	Config   map[string]string
+	Samples  []*Sample // in file order
+	Failures []string  // the "--- FAIL" lines: cases that failed their gate
+	// Timeline, Settings and Unsupported are the "# timeline ",
+	// "# setting " and "# unsupported " lines, in file order.
+	Timeline    []runfile.Span
+	Settings    []CaseSetting
 	Unsupported []UnsupportedCase
-	// Modified is when the file was last written, as Load found it; zero
-	// for a run ReadRun read from elsewhere.
-	Modified time.Time
-	// measured holds, per key of runfile.MeasuredKeys, the value of each
-	// line that records it, sorted: one a shard of a merged run.
-	measured map[string][]float64
+	Modified    time.Time            // when Load found the file last written
+	measured    map[string][]float64 // per measured key, each line's value, sorted
 }
 
-// CaseSetting is one "# setting <case>: <note>" line of a run: the case's
-// name keys and the note.
+// CaseSetting is one "# setting <case>: <note>" line of a run.
 type CaseSetting struct {
 	Keys map[string]string
 	Note string
 }
 
-// UnsupportedCase is a case a run skipped because its variant refused it
-// as unsupported at plan time: its name, the name's keys and the reason.
+// UnsupportedCase is a case a run skipped as unsupported, and why.
 type UnsupportedCase struct {
 	Name   string
 	Keys   map[string]string
 	Reason string
 }
 
-// parseUnsupported parses an unsupported line; ok is false for any other
-// line.
+// parseUnsupported parses an unsupported line; ok is false for others.
 func parseUnsupported(line string) (UnsupportedCase, bool, error) {
 	name, reason, ok := runfile.ParseUnsupported(line)
 	if !ok {
@@ -158,7 +126,7 @@ func parseUnsupported(line string) (UnsupportedCase, bool, error) {
 	return UnsupportedCase{Name: name, Keys: keys, Reason: reason}, true, nil
 }
 
-// parseSetting parses a setting line; ok is false for any other line.
+// parseSetting parses a setting line; ok is false for others.
 func parseSetting(line string) (CaseSetting, bool, error) {
 	name, note, ok, err := runfile.ParseSetting(line)
 	if !ok {
@@ -171,8 +139,7 @@ func parseSetting(line string) (CaseSetting, bool, error) {
 	return CaseSetting{Keys: keys, Note: note}, true, nil
 }
 
-// SettingOf returns the note of the last setting line of r whose case has
-// every key of q, and whether there is one.
+// SettingOf returns the note of r's last setting line whose case matches q.
 func (r *Run) SettingOf(q Q) (string, bool) {
 	for i := len(r.Settings) - 1; i >= 0; i-- {
 		keys := r.Settings[i].Keys
@@ -183,13 +150,10 @@ func (r *Run) SettingOf(q Q) (string, bool) {
 	return "", false
 }
 
-// Commit returns the short commit the run's header names, with
-// " (with uncommitted changes)" when the header says so, or "" when it
-// names none (runfile.HeaderCommit).
+// Commit returns the commit the run's header names (runfile.HeaderCommit).
 func (r *Run) Commit() string { return runfile.HeaderCommit(r.Header) }
 
-// Find returns the samples whose keys match every key=value of want, by
-// the benchproc filter that query names (Q.Filter).
+// Find returns the samples matching every key=value of want.
 func (r *Run) Find(want Q) []*Sample {
 	f, err := want.filter()
 	if err != nil {
@@ -207,8 +171,7 @@ func (r *Run) Find(want Q) []*Sample {
 	return out
 }
 
-// Sample returns the single sample matching want, or nil when none or
-// several do.
+// Sample returns the single sample matching want, or nil when none or several do.
 func (r *Run) Sample(want Q) *Sample {
 	if ss := r.Find(want); len(ss) == 1 {
 		return ss[0]
@@ -216,8 +179,7 @@ func (r *Run) Sample(want Q) *Sample {
 	return nil
 }
 
-// completeName is the benchmark name of a case with every key of
-// nameKeys, implied ones included.
+// completeName is a case's benchmark name with every key of nameKeys.
 func completeName(keys map[string]string) benchfmt.Name {
 	var b strings.Builder
 	b.WriteString("Conv")
@@ -228,11 +190,7 @@ func completeName(keys map[string]string) benchfmt.Name {
 }
 
 // ReadRun parses one file of benchmark output. A sample's Config holds
-// the file's configuration lines in effect at its first result line and
-// the values of the measured lines (runfile.MeasuredLine) written before
-// it; the run's Config is its first sample's, with gpu-copy-gbps, where
-// several blocks of the file measured it (the shards of a merged run), at
-// the median of their values (medianOfBlocks).
+// the configuration and measured lines in effect at its first result.
 func ReadRun(r io.Reader, path string) (*Run, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -250,8 +208,7 @@ func ReadRun(r io.Reader, path string) (*Run, error) {
 	return run, nil
 }
 
-// readResults reads the result lines of data's cases into r.Samples, one
-// sample per case name in file order, each holding every line's values.
+// readResults reads data's result lines into r.Samples, a sample per case.
 func (r *Run) readResults(data []byte, path string, measuredAt []measuredValue) error {
 	byName := map[string]*Sample{}
 	br := benchfmt.NewReader(bytes.NewReader(data), path)
@@ -282,17 +239,13 @@ func (r *Run) readResults(data []byte, path string, measuredAt []measuredValue) 
 	return nil
 }
 
-// isCase reports whether a result line's name is a case of BenchmarkConv,
-// not BenchmarkConv alone: the parent line Go prints when none of its
-// cases ran.
+// isCase reports whether a result's name is a case of BenchmarkConv.
 func isCase(name benchfmt.Name) bool {
 	_, parts := name.Parts()
 	return string(name.Base()) == "Conv" && len(parts) > 0
 }
 
-// newSample is the sample of the case of rec's name, without values: its
-// name keys (runfile.Parse), the file configuration in effect at rec and
-// the measured values written before it.
+// newSample is the sample of rec's case, without values.
 func newSample(rec *benchfmt.Result, measuredAt []measuredValue) (*Sample, error) {
 	name := string(rec.Name.Full())
 	keys, err := runfile.Parse(name)
@@ -302,8 +255,6 @@ func newSample(rec *benchfmt.Result, measuredAt []measuredValue) (*Sample, error
 	s := &Sample{Keys: map[string]string{}, Config: map[string]string{}, Values: map[string][]float64{}}
 	for _, k := range nameKeys {
 		s.Keys[k] = keys[k]
-	}
-	for _, k := range nameKeys {
 		if !strings.Contains(name, "/"+k+"=") {
 			s.Implied = append(s.Implied, k)
 		}
@@ -322,8 +273,7 @@ func newSample(rec *benchfmt.Result, measuredAt []measuredValue) (*Sample, error
 	return s, nil
 }
 
-// addValues appends the values of result line rec to s, in the units the
-// benchmark wrote (benchfmt tidies ns/op into sec/op).
+// addValues appends rec's values to s in the units the benchmark wrote.
 func (s *Sample) addValues(rec *benchfmt.Result) {
 	for _, v := range rec.Values {
 		unit, x := v.Unit, v.Value
@@ -334,9 +284,7 @@ func (s *Sample) addValues(rec *benchfmt.Result) {
 	}
 }
 
-// config is the configuration of r: its first sample's, with each key of
-// medianOfBlocks that several blocks measured at the median of their
-// values; empty for a run without samples.
+// config is r's first sample's configuration, medianOfBlocks keys at medians.
 func (r *Run) config() map[string]string {
 	if len(r.Samples) == 0 {
 		return map[string]string{}
@@ -350,18 +298,13 @@ func (r *Run) config() map[string]string {
 	return c
 }
 
-// measuredValue is the value of a measured key that a line of a run
-// records: a measured line (runfile.MeasuredLine), or, in runs written
-// before those, a configuration line of a key of runfile.MeasuredKeys.
+// measuredValue is a measured key's value on line line of a run.
 type measuredValue struct {
 	line       int // from 1
 	key, value string
 }
 
-// readLines reads what the lines of data record beside the result
-// lines: r's header, command, failures, timeline, settings, unsupported
-// cases and the values of its measured keys, each key's in r.measured,
-// sorted; it returns the measured values in file order.
+// readLines reads data's non-result lines into r; it returns the measured values.
 func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 	var measuredAt []measuredValue
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -403,9 +346,7 @@ func (r *Run) readLines(data []byte, path string) ([]measuredValue, error) {
 	return measuredAt, sc.Err()
 }
 
-// parseMeasured parses a line that records the value of a measured key:
-// a measured line (runfile.MeasuredLine), or, in runs written before
-// those, a configuration line of a key of runfile.MeasuredKeys.
+// parseMeasured parses a measured line, or an older configuration line of a measured key.
 func parseMeasured(line string) (key, value string, ok bool) {
 	if key, value, ok = runfile.ParseMeasured(line); ok {
 		return key, value, true
@@ -414,8 +355,7 @@ func parseMeasured(line string) (key, value string, ok bool) {
 	return key, value, ok && runfile.IsMeasured(key)
 }
 
-// appendParsed appends to dst what parse reads from line, where line is
-// of parse's kind; it returns parse's error.
+// appendParsed appends what parse reads from line to dst.
 func appendParsed[T any](dst *[]T, parse func(string) (T, bool, error), line string) error {
 	v, ok, err := parse(line)
 	if ok && err == nil {
@@ -424,9 +364,7 @@ func appendParsed[T any](dst *[]T, parse func(string) (T, bool, error), line str
 	return err
 }
 
-// medianOfBlocks are the measured keys whose value for a run that
-// measured them in several blocks (the shards of a merged run) is the
-// median of the blocks' values; for the others it is the first block's.
+// medianOfBlocks are the measured keys a merged run holds at their median.
 var medianOfBlocks = []string{runfile.KeyGPUCopyGBps}
 
 // Load reads every dataDir/<host>/*.txt, sorted by host then preset.

@@ -9,23 +9,14 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
-// energyUnit is the unit of the energy one run drew that a GPU result
-// line records (benchmarks' EnergyMeter: NVML's energy counter read
-// around the timed runs of each sample, or of the energy phase after
-// samples that span too little time for its resolution), beside GFLOP/J.
-// Lines of runs stored before the meter existed, of GPUs without the
-// counter, of cold cases whose samples spanned too little time, and of
-// short lines stored before the energy phase lack it, and every use
-// below reads its absence as "not recorded"; the tables derive GFLOP per
-// joule from it. The other constants are the sections' words about it.
+// energyUnit is the unit of the energy one run drew; the others describe it.
 const (
 	energyUnit        = "mJ/op"
 	noEnergyRecorded  = "Energy was not recorded: no line this section reads carries `" + energyUnit + "`, the energy one run drew by NVML's energy counter (runs from before it was measured lack it; a run's `gpu-energy` line says whether the counter was read and how a line's energy was measured)."
 	energyCaptionTail = " Energy is the median over the case's runs of `" + energyUnit + "`, what NVML's energy counter of the whole board advanced over the timed runs of a line's samples divided by the runs, or where they spanned too little time for the coarse counter that of an energy phase of the same runs after them: the power between two of the counter's updates times one run's wall time where the counter's update period was measured, else the counter's advance over the phase divided by its runs (idle time between launches included either way), ± the half-width of its confidence interval; GFLOP/J is 2·K² FLOP an output over that energy. The last column is the fastest variant's energy a run over the most efficient one's (\"~\" where their runs do not differ significantly; a dash where the two are one). A dash where the variant's lines carry no energy: lines whose samples spanned too little time, of runs from before the energy phase or of cold cases (which run none), leave it out (the run's `gpu-energy` line says how energy was measured)." + untested
 )
 
-// energyOf is the measure of smp's energy per run (mJ); nothing where its
-// lines carry none.
+// energyOf is the measure of smp's energy per run (mJ).
 func energyOf(smp *Sample) Measure { return measureOf(smp, energyUnit) }
 
 // hasEnergy reports whether any of ss records its energy.
@@ -33,8 +24,7 @@ func hasEnergy(ss []*Sample) bool {
 	return slices.ContainsFunc(ss, func(s *Sample) bool { return len(s.Values[energyUnit]) > 0 })
 }
 
-// frugalSample returns the sample of ss with the smallest median energy
-// per run, the first among equals, or nil when none records its energy.
+// frugalSample returns the sample of ss with the least median energy, or nil.
 func frugalSample(ss []*Sample) *Sample {
 	var best *Sample
 	be := 0.0
@@ -46,35 +36,25 @@ func frugalSample(ss []*Sample) *Sample {
 	return best
 }
 
-// energyCell formats an energy measure (mJ) as its median and the
-// half-width of its confidence interval: "6.02 ±3%"; a dash without one.
+// energyCell formats an energy measure (mJ): "6.02 ±3%".
 func energyCell(m Measure) string { return centerCI(m, 1) }
 
-// gflopPerJouleCell formats the work of one run of flops FLOP over the
-// median of the energy measure m (mJ) in GFLOP per joule; a dash without
-// an energy.
-func gflopPerJouleCell(flops float64, m Measure) string {
-	mj := m.Center()
-	if math.IsNaN(mj) || mj <= 0 {
+// gflopPerJouleCell formats flops FLOP over the energy m (mJ) in GFLOP/J.
+func gflopPerJouleCell(flops float64, m Measure) string { return perCell(flops/1e6, m) }
+
+// gflopsCell formats flops FLOP over the time m (ns) in GFLOP/s.
+func gflopsCell(flops float64, m Measure) string { return perCell(flops, m) }
+
+// perCell formats x over m's median to 3 digits; a dash without one.
+func perCell(x float64, m Measure) string {
+	c := m.Center()
+	if math.IsNaN(c) || c <= 0 {
 		return missing
 	}
-	return Sig(flops/1e9/(mj/1e3), 3)
+	return Sig(x/c, 3)
 }
 
-// gflopsCell formats the rate of one run of flops FLOP taking the median
-// of the time measure m (ns) in GFLOP/s; a dash without a time.
-func gflopsCell(flops float64, m Measure) string {
-	ns := m.Center()
-	if math.IsNaN(ns) || ns <= 0 {
-		return missing
-	}
-	return Sig(flops/ns, 3)
-}
-
-// energyRatioCell formats the fastest variant's energy a run over the
-// most efficient one's as crossoverRatio does ("~" where their runs do
-// not differ significantly); a dash where they are one and the same
-// (differ is false) or the fastest carries no energy.
+// energyRatioCell is the fastest's energy over the most efficient's, if differ.
 func energyRatioCell(differ bool, fastest, frugal Measure) string {
 	if !differ {
 		return missing
@@ -82,8 +62,7 @@ func energyRatioCell(differ bool, fastest, frugal Measure) string {
 	return crossoverRatio(fastest, frugal)
 }
 
-// squareFlops is the FLOP of one run of a K x K filter over a one-channel
-// size image ("WxH"), 2·K² an output, and whether size parses.
+// squareFlops is the FLOP of a K x K filter over a one-channel "WxH" image.
 func squareFlops(size string, k int) (float64, bool) {
 	w, h, ok := parseSize(size)
 	if !ok {
@@ -92,11 +71,7 @@ func squareFlops(size string, k int) (float64, bool) {
 	return convolve.Throughput{Pixels: int64(w) * int64(h), Channels: 1, KW: k, KH: k}.Flops(), true
 }
 
-// rooflineEnergy is the table of h's roofline run that sets, per filter
-// of filters (whose FLOP a run flops holds), the fastest variant at its
-// fastest setting beside the one that drew the least energy a run at its
-// most frugal setting; nil when none of the run's lines at rooflineSize
-// records its energy.
+// rooflineEnergy is the fastest and most frugal variant per filter, or nil.
 func rooflineEnergy(h *Host, run *Run, filters []string, flops map[string]float64) *Table {
 	if !hasEnergy(rooflineSamples(run)) {
 		return nil
@@ -118,10 +93,7 @@ func rooflineEnergy(h *Host, run *Run, filters []string, flops map[string]float6
 // energyHeader names the cells of energyCells.
 var energyHeader = []string{"Fastest", "GFLOP/s", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "GFLOP/s", "Fastest's mJ / its"}
 
-// energyCells are the cells of a case of flops FLOP a run whose fastest
-// sample is fast and whose most frugal is fr (nil where none records its
-// energy): each one's variant, GFLOP/s, energy a run and GFLOP per
-// joule, and the fastest's energy over the frugal one's.
+// energyCells are the energyHeader cells of fastest fast and most frugal fr.
 func energyCells(flops float64, fast, fr *Sample) []string {
 	row := []string{fast.Keys["variant"], gflopsCell(flops, timeOf(fast)), energyCell(energyOf(fast)), gflopPerJouleCell(flops, energyOf(fast))}
 	if fr == nil {
@@ -131,10 +103,7 @@ func energyCells(flops float64, fast, fr *Sample) []string {
 		energyRatioCell(fast != fr, energyOf(fast), energyOf(fr)))
 }
 
-// floorsEnergy is the table of d's cases of family that sets, per case,
-// the fastest variant at its fastest setting beside the one that drew the
-// least energy a run at its most frugal setting; nil when none of the
-// family's lines records its energy. which names the run.
+// floorsEnergy is rooflineEnergy's table per case of family.
 func floorsEnergy(h *Host, d *floorData, family, which string) *Table {
 	var rows [][]string
 	recorded := false
@@ -157,10 +126,7 @@ func floorsEnergy(h *Host, d *floorData, family, which string) *Table {
 		Header:  append([]string{"Size", "K"}, energyHeader...), Keys: 2, Rows: rows}
 }
 
-// crossoverEnergy is the table of h's crossover cases that sets, per
-// case, the fastest variant beside the one that drew the least energy a
-// run (auto left aside in both: it runs one of them); nil when no case
-// records the energy of a variant.
+// crossoverEnergy is rooflineEnergy's table per crossover case.
 func crossoverEnergy(h *Host, which string, cases []crossoverCase) *Table {
 	any := false
 	for _, c := range cases {
@@ -193,8 +159,7 @@ func crossoverEnergy(h *Host, which string, cases []crossoverCase) *Table {
 	return t
 }
 
-// frugal is the variant of the case, auto left aside, with the smallest
-// median energy a run, by name among equals; "" when none records one.
+// frugal is the non-auto variant with the least median energy, or "".
 func (c crossoverCase) frugal() string {
 	best, be := "", 0.0
 	for v, m := range c.energy {

@@ -11,30 +11,23 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// ---- against the floors: preset roofline ----
-
 // floorSizes are the images of preset roofline.
 var floorSizes = []string{"4096x4096", "8192x8192"}
 
-// floorFamilies are the filter families of preset roofline: dense<K>
-// (random, not separable) and gauss<K>.
+// floorFamilies are the filter families of preset roofline.
 var floorFamilies = []string{"dense", "gauss"}
 
-// floorsRun returns h's run of preset roofline, or of the preset with narrowed
-// axes (Host.runOrCustom).
+// floorsRun returns h's run of preset roofline (Host.runOrCustom).
 func floorsRun(h *Host) *Run { return h.runOrCustom("roofline") }
 
-// Floors are the two time floors of one problem on one GPU, in
-// nanoseconds: DRAM, its bytes (each input element read once, each output
-// element written once) over the run's measured copy bandwidth; FP32, its
-// 2·K² FLOP an output over the run's FP32 peak.
+// Floors are the two time floors of one problem on one GPU, in ns: DRAM,
+// its bytes read and written once over the copy bandwidth; FP32, its
+// 2·K² FLOP an output over the FP32 peak.
 type Floors struct {
 	DRAM, FP32 float64
 }
 
-// floorsOf returns the floors of a one-channel float32 K x K filter over
-// a size image ("WxH"), on a GPU of copy bandwidth copyGBps (GB/s) and FP32
-// peak peakGFLOPs (GFLOP/s).
+// floorsOf returns the floors of a K x K f32 filter over a "WxH" image.
 func floorsOf(k int, size string, copyGBps, peakGFLOPs float64) (Floors, error) {
 	w, h, ok := parseSize(size)
 	if !ok || w <= 0 || h <= 0 {
@@ -51,8 +44,7 @@ func floorsOf(k int, size string, copyGBps, peakGFLOPs float64) (Floors, error) 
 	return Floors{DRAM: float64(tp.BytesRead+tp.BytesWritten) / copyGBps, FP32: tp.Flops() / peakGFLOPs}, nil
 }
 
-// Binding is the larger floor, the one no kernel can beat, and its name:
-// "DRAM" or "FP32".
+// Binding is the larger floor and its name, "DRAM" or "FP32".
 func (f Floors) Binding() (ns float64, name string) {
 	if f.FP32 > f.DRAM {
 		return f.FP32, "FP32"
@@ -60,16 +52,14 @@ func (f Floors) Binding() (ns float64, name string) {
 	return f.DRAM, "DRAM"
 }
 
-// floorCase is one problem of a roofline run: its floors and the median
-// kernel time of each variant that ran it (NaN where none did).
+// floorCase is one problem of a roofline run: its floors and each variant's kernel time.
 type floorCase struct {
 	family, size string
 	k            int
 	floors       Floors
 	times        map[string]Measure
-	// fastest and frugal are the case's fastest sample and the one
-	// that drew the least energy a run, of any variant (frugal nil where
-	// none records its energy).
+	// fastest and frugal are the fastest sample and the one that drew
+	// the least energy (nil where none records it).
 	fastest, frugal *Sample
 }
 
@@ -104,8 +94,7 @@ type floorData struct {
 	looser   map[string]bool // variants of a looser error model than float32's (looserPaths)
 }
 
-// accurate returns the variants of family that are held to float32's
-// error model: all but the looser ones.
+// accurate returns the variants of family held to float32's error model.
 func (d *floorData) accurate(family string) []string {
 	var vs []string
 	for _, v := range d.variants[family] {
@@ -116,8 +105,7 @@ func (d *floorData) accurate(family string) []string {
 	return vs
 }
 
-// copyBWNote describes the copy bandwidth bw of run's floors: the value,
-// and for a merged run the range of its shards' values it is the median of.
+// copyBWNote describes the copy bandwidth bw and its shards' range.
 func copyBWNote(run *Run, bw float64) string {
 	note := Sig(bw, 5) + " GB/s"
 	if vs := run.measured[runfile.KeyGPUCopyGBps]; len(vs) > 1 {
@@ -126,19 +114,12 @@ func copyBWNote(run *Run, bw float64) string {
 	return note
 }
 
-func floorKey(family, size string, k int) string {
-	return family + "/" + size + "/" + strconv.Itoa(k)
-}
+func floorKey(family, size string, k int) string { return family + "/" + size + "/" + strconv.Itoa(k) }
 
-// readFloors collects the cases of run: float32, one channel, zero
-// border, hot cache, replayed from CUDA graphs, default compile options,
-// at each size of floorSizes and each filter of floorFamilies, every
-// variant's fastest sample. It is nil when the run lacks its copy
-// bandwidth or FP32 peak.
+// readFloors collects run's f32 graph-replay cases; nil without its ceilings.
 func readFloors(run *Run) *floorData {
-	bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
-	peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
-	if err1 != nil || err2 != nil || !(bw > 0) || !(peak > 0) {
+	bw, peak, ok := bandwidthPeak(run)
+	if !ok {
 		return nil
 	}
 	d := &floorData{run: run, bw: bw, peak: peak, variants: map[string][]string{}, ks: map[string][]int{}, cases: map[string]floorCase{}, looser: looserPaths(run)}
@@ -148,12 +129,8 @@ func readFloors(run *Run) *floorData {
 		if !ok || !slices.Contains(floorSizes, smp.Keys["size"]) {
 			continue
 		}
-		if v := smp.Keys["variant"]; !slices.Contains(d.variants[family], v) {
-			d.variants[family] = append(d.variants[family], v)
-		}
-		if !slices.Contains(d.ks[family], k) {
-			d.ks[family] = append(d.ks[family], k)
-		}
+		d.variants[family] = appendNew(d.variants[family], smp.Keys["variant"])
+		d.ks[family] = appendNew(d.ks[family], k)
 	}
 	for _, family := range floorFamilies {
 		slices.Sort(d.ks[family])
@@ -178,8 +155,7 @@ func readFloors(run *Run) *floorData {
 	return d
 }
 
-// bestCells are the cells of the fastest of vs on c and its share of the
-// binding floor, dashes where none of them ran it.
+// bestCells are the fastest of vs on c and its share of the binding floor.
 func bestCells(c floorCase, vs []string) []string {
 	best := c.best(vs)
 	if best == "" {
@@ -199,10 +175,7 @@ func looserOf(vs []string, looser map[string]bool) []string {
 	return out
 }
 
-// familyK reads the value of a filter key as a filter of one of
-// families at size K, with the default sigma: "dense21" is ("dense", 21).
-// It reports false for any other value, a spelling other than the
-// filter's canonical name (convolve.FilterSpec) among them.
+// familyK reads a filter of families by its canonical name: "dense21".
 func familyK(value string, families []string) (family string, k int, ok bool) {
 	s, err := convolve.ParseFilterSpec(value)
 	if err != nil || s.String() != value || s.Sigma != 0 || !slices.Contains(families, s.Family) {
@@ -211,9 +184,7 @@ func familyK(value string, families []string) (family string, k int, ok bool) {
 	return s.Family, s.K, true
 }
 
-// floorTime is a time cell: the median in ms with its interval where the
-// case has two values or more, the median alone where it has one (one
-// sample set, whose own spread its median-ci95-% line reports).
+// floorTime is a median in ms, with its interval where there are two values.
 func floorTime(m Measure) string {
 	if !m.OK() {
 		return missing
@@ -224,9 +195,9 @@ func floorTime(m Measure) string {
 	return msCI(m)
 }
 
-// FloorGoal is one of the goals the floors section checks: on every case
-// it names, Variant (or, where empty, the fastest variant held to
-// float32's error model) reaches Target of the Floor ("DRAM" or "FP32").
+// FloorGoal is a goal of the floors section: on every case, Variant (or
+// the fastest float32-accurate one) reaches Target of Floor ("DRAM" or
+// "FP32").
 type FloorGoal struct {
 	Name    string
 	Family  string
@@ -236,8 +207,7 @@ type FloorGoal struct {
 	Target  float64
 }
 
-// floorGoals are the goals of the direct and fused separable kernels, at
-// 4096x4096 and 8192x8192.
+// floorGoals are the goals of the direct and fused separable kernels.
 var floorGoals = []FloorGoal{
 	{Name: "dense K ≤ 7, fastest float32-accurate variant", Family: "dense", Ks: []int{3, 5, 7}, Floor: "DRAM", Target: 0.85},
 	{Name: "dense K 9..31, fastest float32-accurate variant", Family: "dense", Ks: []int{9, 11, 15, 21, 31}, Floor: "FP32", Target: 0.75},
@@ -272,12 +242,7 @@ func (d *floorData) check(goal FloorGoal) *goalTally {
 	return res
 }
 
-// sectionFloors sets each GPU's run of preset roofline against the two
-// floors of every case, the DRAM floor and the FP32 floor from the same
-// run's gpu-copy-gbps and gpu-peak-gflops: per filter family a table of
-// each variant's kernel time and share of the binding floor, with the
-// fastest variant per case, a plot of those shares against K, and the
-// goals of floorGoals, met or not.
+// sectionFloors sets each GPU's roofline run against its DRAM and FP32 floors.
 func sectionFloors(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Against the floors: every variant of preset roofline against the DRAM and FP32 floors"}
 	plots := map[string]*Plot{}
@@ -311,9 +276,7 @@ func sectionFloors(hosts []*Host) *Section {
 			goals.Rows = append(goals.Rows, append([]string{h.Title, g.Name, percent(g.Target, true) + " of the " + g.Floor + " floor"}, d.check(g).cells()...))
 		}
 	}
-	if len(goals.Rows) > 0 {
-		s.Tables = append([]*Table{goals}, s.Tables...)
-	}
+	s.lead(goals)
 	for _, family := range floorFamilies {
 		if p := plots[family]; len(p.Series) > 0 {
 			s.Plots = append(s.Plots, p)
@@ -322,10 +285,7 @@ func sectionFloors(hosts []*Host) *Section {
 	return s
 }
 
-// floorsTable is host h's table of family's variants against the
-// floors in run data d (which names the run), or nil when the run has
-// none of them; it adds the share of each variant at each size to plot,
-// where the plot's Ks are the run's.
+// floorsTable is h's table of family against the floors, adding to plot.
 func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table {
 	vs := d.variants[family]
 	if len(vs) == 0 {
@@ -373,10 +333,8 @@ func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table
 		}
 		p := plot
 		if p.X == nil {
-			for _, k := range d.ks[family] {
-				p.X = append(p.X, strconv.Itoa(k))
-				p.XValue = append(p.XValue, float64(k))
-			}
+			p.X = intStrings(d.ks[family])
+			p.XValue = numbers(p.X)
 		}
 		if !slices.Equal(p.X, intStrings(d.ks[family])) {
 			continue // another GPU's Ks: a plot has one axis
@@ -391,10 +349,5 @@ func floorsTable(h *Host, d *floorData, family, which string, plot *Plot) *Table
 	return t
 }
 
-func intStrings(ks []int) []string {
-	out := make([]string, len(ks))
-	for i, k := range ks {
-		out[i] = strconv.Itoa(k)
-	}
-	return out
-}
+// intStrings formats each of ks.
+func intStrings(ks []int) []string { return mapCells(ks, strconv.Itoa) }

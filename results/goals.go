@@ -10,8 +10,7 @@ func yesNo(met bool) string {
 	return "no"
 }
 
-// goalTally counts the cases a goal covers and those that meet it, and
-// keeps the case furthest from it: the worst, the first among equals.
+// goalTally counts a goal's cases and those met, and keeps the worst.
 type goalTally struct {
 	cases, met int
 	worstBy    float64 // how far the worst case lies past the target; higher is further
@@ -31,10 +30,7 @@ func (g *goalTally) add(met bool, by float64, value, name string) {
 	}
 }
 
-// cells are the goal's cells of a goals table: how many cases meet it
-// ("3 of 4"), the worst case's figure and name (dashes without cases),
-// and the verdict: "met" when every case meets it, "not met" when one
-// does not, "no data" without cases.
+// cells are the goal's cells: "3 of 4", the worst case and the verdict.
 func (g *goalTally) cells() []string {
 	worst, worstCase, verdict := g.worst, g.worstCase, "not met"
 	switch {

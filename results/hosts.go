@@ -6,7 +6,6 @@ import (
 	"iter"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,39 +25,29 @@ type Host struct {
 // GroupHosts groups runs by their directory, in slug order.
 func GroupHosts(runs []*Run) []*Host {
 	by := map[string]*Host{}
-	var order []string
 	for _, r := range runs {
 		h := by[r.Host]
 		if h == nil {
 			g := r.Config[runfile.KeyGPU]
 			h = &Host{Slug: r.Host, Title: hostTitle(r), GPU: g != "" && g != "none"}
 			by[r.Host] = h
-			order = append(order, r.Host)
 		}
 		h.Runs = append(h.Runs, r)
 	}
-	sort.Strings(order)
-	hosts := make([]*Host, len(order))
-	for i, s := range order {
-		hosts[i] = by[s]
-	}
-	return hosts
+	return slices.SortedFunc(maps.Values(by), func(a, b *Host) int { return strings.Compare(a.Slug, b.Slug) })
 }
 
-// Q is a query: key=value pairs of the case name every matching sample
-// carries.
+// Q is a query: key=value pairs of the case name every matching sample carries.
 type Q map[string]string
 
-// Filter is the benchproc filter of q: "/key:value" terms, all of which
-// a result's name must match.
+// Filter is the benchproc filter of q: a "/key:value" term per pair.
 func (q Q) Filter() string {
-	keys := slices.Sorted(maps.Keys(q))
-	terms := make([]string, len(keys))
-	for i, k := range keys {
-		terms[i] = "/" + k + ":" + strconv.Quote(q[k])
-	}
-	if len(terms) == 0 {
+	if len(q) == 0 {
 		return "*"
+	}
+	var terms []string
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		terms = append(terms, "/"+k+":"+strconv.Quote(q[k]))
 	}
 	return strings.Join(terms, " ")
 }
@@ -82,27 +71,14 @@ func (q Q) filter() (*benchproc.Filter, error) {
 // with returns q plus the pairs kv (key, value, key, value, ...).
 func (q Q) with(kv ...string) Q {
 	out := Q{}
-	for k, v := range q {
-		out[k] = v
-	}
+	maps.Copy(out, q)
 	for i := 0; i+1 < len(kv); i += 2 {
 		out[kv[i]] = kv[i+1]
 	}
 	return out
 }
 
-// Time returns the median time (ns) of the first run of h holding exactly
-// one sample matching q.
-func (h *Host) Time(q Q) (float64, bool) {
-	s := h.Sample(q)
-	if s == nil {
-		return 0, false
-	}
-	return s.Time()
-}
-
-// Sample returns the first sample matching q in the first run holding
-// exactly one, or nil.
+// Sample returns the sample of the first run holding exactly one matching q, or nil.
 func (h *Host) Sample(q Q) *Sample {
 	for _, r := range h.Runs {
 		if s := r.Sample(q); s != nil {
@@ -112,22 +88,8 @@ func (h *Host) Sample(q Q) *Sample {
 	return nil
 }
 
-// Has reports whether any run of h holds a sample of the variant.
-func (h *Host) Has(q Q) bool {
-	for _, r := range h.Runs {
-		if len(r.Find(q)) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases; GPU
-// cases are those compiled with the default options and tunables, so
-// that a preset that also sweeps them (002, 004) still finds one sample.
-func cpuQ(variant string) Q {
-	return Q{"variant": variant, "timing": "cpu", "border": "zero"}
-}
+// cpuQ and gpuQ are the fixed keys of CPU and GPU kernel cases.
+func cpuQ(variant string) Q { return Q{"variant": variant, "timing": "cpu", "border": "zero"} }
 
 func gpuQ(variant, block string) Q {
 	q := Q{"variant": variant, "timing": "kernel", "cache": "hot", "border": "zero", "opts": "default", "tune": "default"}
@@ -137,8 +99,7 @@ func gpuQ(variant, block string) Q {
 	return q
 }
 
-// caseQ is the fixed keys of variant's case: cpuQ for a CPU variant
-// (cpu-*), else gpuQ with block.
+// caseQ is cpuQ for a cpu-* variant, else gpuQ.
 func caseQ(variant, block string) Q {
 	if strings.HasPrefix(variant, "cpu-") {
 		return cpuQ(variant)
@@ -146,32 +107,24 @@ func caseQ(variant, block string) Q {
 	return gpuQ(variant, block)
 }
 
-// image returns q on an image of size, through filter, of element type
-// typ and ch channels.
+// image returns q with the image's size, filter, type and channels.
 func (q Q) image(size, filter, typ, ch string) Q {
 	return q.with("size", size, "filter", filter, "type", typ, "ch", ch)
 }
 
-// rankingQ is the case GPU variants are ranked by: the default preset's
-// Gaussian 5x5 filter over a 1024x1024 one-channel float image, hot L2,
-// zero border, default compile options, kernel time.
+// rankingQ is the case GPU variants are ranked by.
 var rankingQ = Q{"size": "1024x1024", "filter": "gauss5", "type": "f32", "ch": "1",
 	"timing": "kernel", "cache": "hot", "border": "zero", "opts": "default", "tune": "default"}
 
 // RankGPU returns the variants h measured on rankingQ, fastest first by
-// median kernel time (the best block shape of each), with those times in
-// nanoseconds. It is empty for a host with no such case.
+// the median kernel time of their best block, with those times in ns.
 func (h *Host) RankGPU() (variants []string, ns []float64) {
 	best := map[string]float64{}
 	for _, r := range h.Runs {
 		for _, s := range r.Find(rankingQ) {
 			t, ok := s.Median("gpu-ns/op")
-			v := s.Keys["variant"]
-			if !ok {
-				continue
-			}
-			if old, seen := best[v]; !seen || t < old {
-				best[v] = t
+			if old, seen := best[s.Keys["variant"]]; ok && (!seen || t < old) {
+				best[s.Keys["variant"]] = t
 			}
 		}
 	}
@@ -186,21 +139,17 @@ func (h *Host) RankGPU() (variants []string, ns []float64) {
 
 // run returns h's run of the preset, or nil.
 func (h *Host) run(preset string) *Run {
-	for _, r := range h.Runs {
-		if r.Preset == preset {
-			return r
-		}
+	if i := slices.IndexFunc(h.Runs, func(r *Run) bool { return r.Preset == preset }); i >= 0 {
+		return h.Runs[i]
 	}
 	return nil
 }
 
-// hostKeys are the configuration keys that describe a host, in the
-// order the report lists them.
+// hostKeys are the configuration keys that describe a host.
 var hostKeys = []string{runfile.KeyGPUCC, runfile.KeyGPUSMs, runfile.KeyDriver, runfile.KeyGPUPeakGBps, runfile.KeyGPUCopyGBps,
 	runfile.KeyGPUPeakFLOPs, runfile.KeyCPU, runfile.KeyCPUThreads, runfile.KeyCPUCap}
 
-// Setup returns what the first run of h records of hostKeys, as key and
-// value pairs in that order; nil for a host without runs.
+// Setup returns what h's first run records of hostKeys, as key-value pairs in that order.
 func (h *Host) Setup() [][2]string {
 	if len(h.Runs) == 0 {
 		return nil
@@ -214,14 +163,12 @@ func (h *Host) Setup() [][2]string {
 	return kvs
 }
 
-// hostRuns yields each host of hosts that has a run of preset, with that
-// run (Host.run).
+// hostRuns yields each host with a run of preset, with that run.
 func hostRuns(hosts []*Host, preset string) iter.Seq2[*Host, *Run] {
 	return runsOf(hosts, func(h *Host) *Run { return h.run(preset) })
 }
 
-// gpuRuns yields each host of hosts with a GPU for which pick returns a
-// run, with that run.
+// gpuRuns yields each GPU host for which pick returns a run, with it.
 func gpuRuns(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
 	return runsOf(hosts, func(h *Host) *Run {
 		if !h.GPU {
@@ -231,8 +178,7 @@ func gpuRuns(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
 	})
 }
 
-// runsOf yields each host of hosts for which pick returns a run, with
-// that run.
+// runsOf yields each host for which pick returns a run, with it.
 func runsOf(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
 	return func(yield func(*Host, *Run) bool) {
 		for _, h := range hosts {
@@ -243,8 +189,7 @@ func runsOf(hosts []*Host, pick func(*Host) *Run) iter.Seq2[*Host, *Run] {
 	}
 }
 
-// at is " at <commit>" for a run whose header names its commit
-// (Run.Commit), else "".
+// at is " at <commit>" where the run's header names one, else "".
 func (r *Run) at() string {
 	if c := r.Commit(); c != "" {
 		return " at " + c
@@ -252,11 +197,9 @@ func (r *Run) at() string {
 	return ""
 }
 
-// runOrCustom returns h's run of preset: the run of the preset's own axes
-// when there is one, else, of the runs with narrowed axes
-// (<preset>-custom-<digest>), the one with the most cases, the last by
-// name among equals. A rerun with the same axes replaces its file, so each
-// custom run is the newest of its axes. It returns nil when h has none.
+// runOrCustom returns h's run of preset, else its run with narrowed axes
+// (<preset>-custom-<digest>) with the most cases, the last by name among
+// equals; nil when h has none.
 func (h *Host) runOrCustom(preset string) *Run {
 	if r := h.run(preset); r != nil {
 		return r

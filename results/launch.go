@@ -3,10 +3,7 @@ package results
 // launchSizes are preset launch-overhead's image sizes.
 var launchSizes = []string{"64x64", "128x128", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
 
-// sectionLaunch sets, per GPU, the kernel time from one host launch per
-// run (timing=kernel, as every report timed) beside the time of the same
-// runs replayed from CUDA graphs (timing=kernel-graph), both from the one
-// launch-overhead run, so that their ratio is taken within one run.
+// sectionLaunch sets host launches per run beside CUDA-graph replay.
 func sectionLaunch(hosts []*Host) *Section {
 	s := &Section{Report: "launch-overhead", Title: "Launch overhead: one host launch per run vs CUDA-graph replay"}
 	plot := &Plot{ID: "launch-overhead", Title: "Gaussian 3x3, 16x16 blocks, gpu-naive: kernel time vs image size",

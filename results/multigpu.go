@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,17 +28,14 @@ var multiGPURows = []struct {
 
 // allGPUs is the gpus key of a case on every GPU of a host with n GPUs.
 func allGPUs(n int) string {
-	parts := make([]string, n)
-	for i := range parts {
-		parts[i] = strconv.Itoa(i)
+	var parts []string
+	for i := range n {
+		parts = append(parts, strconv.Itoa(i))
 	}
 	return strings.Join(parts, ",")
 }
 
-// sectionMultiGPU is preset 004-multigpu: per host a scaling table (time
-// on GPU 0, on two logical devices of GPU 0 and on every GPU, with the
-// scaling efficiency and the share of the host-copy bound the same run
-// measured) and the timeline of its one overlapped run.
+// sectionMultiGPU is preset 004-multigpu: scaling, goals and a timeline.
 func sectionMultiGPU(hosts []*Host) *Section {
 	s := &Section{Report: "004-multigpu", Title: "Report 004: row slabs over several GPUs, streams, images larger than a GPU (preset 004-multigpu)"}
 	for h, run := range hostRuns(hosts, "004-multigpu") {
@@ -83,12 +81,7 @@ func sectionMultiGPU(hosts []*Host) *Section {
 		s.add(multiGPUGoals(h, run, n))
 		if len(run.Timeline) > 0 {
 			c := run.Timeline[0].Case
-			var spans []runfile.Span
-			for _, sp := range run.Timeline {
-				if sp.Case == c {
-					spans = append(spans, sp)
-				}
-			}
+			spans := slices.DeleteFunc(slices.Clone(run.Timeline), func(sp runfile.Span) bool { return sp.Case != c })
 			s.Timelines = append(s.Timelines, &Timeline{ID: "004-multigpu-timeline-" + h.Slug,
 				Title: "One overlapped run, " + h.Title + ": " + shortCase(c), Spans: spans})
 		}
@@ -96,20 +89,13 @@ func sectionMultiGPU(hosts []*Host) *Section {
 	return s
 }
 
-// Goals of preset 004-multigpu on every GPU of a host with two or more:
-// resident filtering of 32768x32768 f32 with Gaussian 21 at a scaling
-// efficiency of at least residentEffGoal, and the overlapped one-shot
-// pipeline (pinned, 4 streams) within 10% of the host-copy bound, that
-// is at least oneShotBoundGoal percent of it.
+// Goals of preset 004-multigpu on every GPU of a host.
 const (
 	residentEffGoal  = 0.9
 	oneShotBoundGoal = 90.0
 )
 
-// multiGPUGoals is the goal table of h's run of preset 004-multigpu on
-// its n GPUs: one row per goal and case, with the measured figure and
-// whether it meets the goal; nil on a host with fewer than two GPUs,
-// whose run cannot show scaling.
+// multiGPUGoals is h's goal table on its n GPUs; nil with fewer than two.
 func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	if n < 2 {
 		return nil
@@ -139,9 +125,7 @@ func multiGPUGoals(h *Host, run *Run, n int) *Table {
 	return t
 }
 
-// overBound names the cases of h's 004-multigpu run whose total time
-// beat the host-copy bound (copyBoundPercent above 100), over one GPU or
-// all n; "" when none did.
+// overBound names the cases of h's 004-multigpu run that beat the copy bound.
 func overBound(h *Host, n int) string {
 	run := h.run("004-multigpu")
 	var over []string
@@ -162,11 +146,7 @@ func overBound(h *Host, n int) string {
 	return strings.Join(over, "; ")
 }
 
-// copyBoundPercent is the host-copy bound of smp, a total-time filter2d
-// case on links GPUs of run, as a percentage of its median time: the
-// case's image in and its float32 output back at the bandwidths the run
-// measured (gpu-bidir-gbps as well, where the run measured it). It is false for a kernel-time case or when a figure is
-// missing.
+// copyBoundPercent is smp's host-copy bound on links GPUs over its time, in %.
 func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	if smp == nil || smp.Keys["timing"] != "total" {
 		return 0, false
@@ -190,8 +170,7 @@ func copyBoundPercent(run *Run, smp *Sample, links int) (float64, bool) {
 	return convolve.PercentOf(float64(bound.Nanoseconds()), t.Center()), true
 }
 
-// metricOf is the median of unit in smp, false when smp is nil or lacks
-// it.
+// metricOf is the median of unit in smp, false where smp is nil or lacks it.
 func metricOf(smp *Sample, unit string) (float64, bool) {
 	if smp == nil {
 		return 0, false

@@ -11,22 +11,17 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// openCVHereFile is the path, under a host's data directory, of OpenCV's
-// times on the cpu-peers cases measured on that host by
-// scripts/opencv-peers.py: Go benchmark format, one line
-// BenchmarkOpenCV/call=.../size=.../filter=.../type=... per timed call.
+// openCVHereFile holds OpenCV's times measured on a host, under its directory.
 const openCVHereFile = "peers/opencv.txt"
 
-// openCVHere is OpenCV measured on a host: the times of each
-// (filter, type) case and the file's configuration.
+// openCVHere is OpenCV measured on a host.
 type openCVHere struct {
 	path   string
 	times  map[[2]string]Measure // by filter and element type
 	config map[string]string
 }
 
-// readOpenCVHere reads openCVHereFile beside run's file. It returns nil
-// and no error when the host has none.
+// readOpenCVHere reads openCVHereFile beside run's file; nil without one.
 func readOpenCVHere(run *Run) (*openCVHere, error) {
 	path := filepath.Join(filepath.Dir(run.Path), openCVHereFile)
 	f, err := os.Open(path)
@@ -83,9 +78,5 @@ func (o *openCVHere) ms(filter, typ string) float64 {
 	if o == nil {
 		return nan()
 	}
-	m, ok := o.times[[2]string{filter, typ}]
-	if !ok || !m.OK() {
-		return nan()
-	}
-	return m.Summary().Center / 1e6
+	return o.times[[2]string{filter, typ}].Center() / 1e6
 }

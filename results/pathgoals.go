@@ -2,29 +2,19 @@ package results
 
 import "fmt"
 
-// pathGoal is a goal of one path over a range of dense<K> cases of preset
-// crossover: either its median kernel time within MaxMS, or, where
-// Against names another path, that path's median over its own at least
-// MinSpeedup.
+// pathGoal is a goal of one path over dense<K> cases of preset crossover:
+// its median kernel time within MaxMS, or, where Against names another
+// path, that path's median over its own at least MinSpeedup.
 type pathGoal struct {
-	Variant string
-	// Against is the path the variant is set against; "" for a time goal.
-	Against    string
+	Variant    string
+	Against    string // "" for a time goal
 	MinSpeedup float64
 	MaxMS      float64
-	// Size limits the goal to one image size; "" takes every size.
-	Size string
-	// MinK and MaxK bound the filter sides taken; MaxK 0 takes every K
-	// from MinK.
-	MinK, MaxK int
+	Size       string // "" for every size
+	MinK, MaxK int    // MaxK 0 takes every K from MinK
 }
 
-// pathGoals are the goals of the tensor-core and FFT paths over the dense
-// cases of preset crossover: the float32-accurate tensor-core path under
-// the FP32 floor of a 21x21 and a 31x31 filter over 4096x4096 (0.221 and
-// 0.482 ms at 66.9 TFLOP/s) and faster than the direct kernel on CUDA
-// cores from K=11, the looser tensor-core paths twice as fast as it from
-// K=21, and the FFT path within 0.25 ms at 4096x4096 from K=21.
+// pathGoals are the goals of the tensor-core and FFT paths.
 var pathGoals = []pathGoal{
 	{Variant: "gpu-tc-3xtf32", MaxMS: 0.15, Size: "4096x4096", MinK: 21, MaxK: 21},
 	{Variant: "gpu-tc-3xtf32", MaxMS: 0.30, Size: "4096x4096", MinK: 31, MaxK: 31},
@@ -59,9 +49,7 @@ func (g pathGoal) String() string {
 	return s
 }
 
-// measure is the goal's figure on c: the speedup of the variant over
-// Against, or the variant's median time in ms; false where c is not one
-// of the goal's cases or either path did not run it.
+// measure is the goal's figure on c, a speedup or a time in ms.
 func (g pathGoal) measure(c crossoverCase) (float64, bool) {
 	if c.family != "dense" || c.k < g.MinK || (g.MaxK > 0 && c.k > g.MaxK) || (g.Size != "" && c.size != g.Size) {
 		return 0, false
@@ -88,9 +76,7 @@ func (g pathGoal) met(v float64) bool {
 	return v >= g.MinSpeedup
 }
 
-// pathGoalRow is h's row of the path-goal table for g: how many of the
-// goal's cases the run measured meet it, the figure furthest from it and
-// its case, and the verdict; false where the run measured none.
+// pathGoalRow is h's row of the path-goal table for g, if any case counts.
 func pathGoalRow(h *Host, g pathGoal, cases []crossoverCase) ([]string, bool) {
 	var tally goalTally
 	for _, c := range cases {
@@ -106,8 +92,7 @@ func pathGoalRow(h *Host, g pathGoal, cases []crossoverCase) ([]string, bool) {
 	return append([]string{h.Title, g.String()}, tally.cells()...), true
 }
 
-// pathGoalTable is the empty table of pathGoals; sectionCrossover adds
-// a row per GPU and goal.
+// pathGoalTable is the empty table of pathGoals.
 func pathGoalTable() *Table {
 	return &Table{ID: "crossover-path-goals", Title: "Tensor-core and FFT goals",
 		Caption: "Each GPU's crossover run, dense filters: per goal the cases at which both paths ran (or the path, for a time goal), how many meet it by median kernel time, and the figure furthest from the goal with its case: the smallest speedup (the other path's median over the variant's), or the longest time. The time goals of `gpu-tc-3xtf32` lie below the FP32 floor of their case (0.221 ms for dense21 and 0.482 ms for dense31 over 4096x4096 at 66.9 TFLOP/s).",

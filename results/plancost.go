@@ -6,39 +6,24 @@ import (
 	"strings"
 )
 
-// planGoal is the issue's goal for the framework's own cost: a cold plan
-// (the NVRTC compile of its kernels included) of any variant within 200
-// ms, median, on the GPU hosts.
-const planGoal = 200e6 // ns
+// planGoal is the most a cold plan's median may take, in ns; compilesUnit
+// is the unit of NVRTC compiles per plan.
+const (
+	planGoal     = 200e6
+	compilesUnit = "compiles/op"
+)
 
-// compilesUnit is the NVRTC compiles per plan of a plan-timing case
-// (timing=plan), with cache-hits/op the benchmark's proof of a cold or a
-// warm plan.
-const compilesUnit = "compiles/op"
-
-// planCase is one problem of one variant timed as a plan: its cold and
-// warm cases, from one run.
+// planCase is one variant's problem timed as a plan, cold and warm.
 type planCase struct {
 	cold, warm *Sample
 	run        string
 }
 
-// planCases collects, from every run of h, the plan-timing cases (timing
-// plan, cache cold or hot), one entry per case but for its cache: a run
-// of preset plan first, then the others in h's order, the first run to
-// hold a case giving both its cold and warm plans.
+// planCases collects h's plan-timing cases, runs of preset plan first.
 func planCases(h *Host) []*planCase {
-	runs := slices.Clone(h.Runs)
 	isPlan := func(r *Run) bool { return r.Preset == "plan" || strings.HasPrefix(r.Preset, "plan-") }
-	slices.SortStableFunc(runs, func(a, b *Run) int {
-		switch {
-		case isPlan(a) && !isPlan(b):
-			return -1
-		case isPlan(b) && !isPlan(a):
-			return 1
-		}
-		return 0
-	})
+	runs := slices.DeleteFunc(slices.Clone(h.Runs), func(r *Run) bool { return !isPlan(r) })
+	runs = append(runs, slices.DeleteFunc(slices.Clone(h.Runs), isPlan)...)
 	var out []*planCase
 	byKey := map[string]*planCase{}
 	for _, r := range runs {
@@ -89,9 +74,7 @@ func (pc *planCase) any() *Sample {
 	return pc.warm
 }
 
-// problemLabel names a plan case's problem: size, filter, element type,
-// and the channels, layout, border, block and tunables where they are not
-// the defaults.
+// problemLabel names a plan case's problem, its keys at defaults left out.
 func problemLabel(s *Sample) string {
 	k := s.Keys
 	parts := []string{k["size"], k["filter"], k["type"]}
@@ -109,11 +92,7 @@ func problemLabel(s *Sample) string {
 	return strings.Join(parts, " ")
 }
 
-// sectionPlanCost reads the plan-timing cases of every run (preset plan
-// times every family, the default preset gpu-regtile): per GPU, variant
-// and problem, the median time of a cold plan (the compile caches
-// bypassed, NVRTC compiling the kernels) and of a warm one (the kernels
-// cached), and whether the cold plan meets planGoal.
+// sectionPlanCost sets out each host's cold and warm plan times.
 func sectionPlanCost(hosts []*Host) *Section {
 	s := &Section{Report: "plan", Title: "Plan cost: the framework's own time to make a plan, cold and warm"}
 	var untimed []string // GPUs whose runs time no plan
@@ -134,22 +113,15 @@ func sectionPlanCost(hosts []*Host) *Section {
 				"Cold ≤ 200 ms: the goal, met (yes) or not (NO) by the cold plan's median.",
 				"Run: the stored run the case comes from.",
 			}}
-		met, timed := 0, 0
-		worst, worstNS := "", 0.0
+		var tally goalTally
 		for _, pc := range cases {
 			cold, warm := timeOf(pc.cold), timeOf(pc.warm)
 			goal, compiles := missing, missing
-			if cold.OK() {
-				timed++
-				c := cold.Center()
+			if c := cold.Center(); cold.OK() {
+				tally.add(c <= planGoal, c, "", pc.cold.Keys["variant"])
+				goal = "NO"
 				if c <= planGoal {
-					met++
 					goal = "yes"
-				} else {
-					goal = "NO"
-				}
-				if c > worstNS {
-					worst, worstNS = pc.cold.Keys["variant"], c
 				}
 				if v, ok := pc.cold.Median(compilesUnit); ok {
 					compiles = Sig(v, 3)
@@ -159,9 +131,9 @@ func sectionPlanCost(hosts []*Host) *Section {
 				msCI(cold), msCI(warm), ratioCell(cold, warm), compiles, goal, "`" + pc.run + "`"})
 		}
 		t.Caption = fmt.Sprintf("The time to make a plan, from the runs' plan cases (preset `plan` times every family; the default preset gpu-regtile). Goal: a cold plan of any variant within 200 ms, median; %d of the %d cold plans timed meet it",
-			met, timed)
-		if worst != "" {
-			t.Caption += fmt.Sprintf(", the slowest %s at %s ms", worst, ms(worstNS, true))
+			tally.met, tally.cases)
+		if tally.cases > 0 {
+			t.Caption += fmt.Sprintf(", the slowest %s at %s ms", tally.worstCase, ms(tally.worstBy, true))
 		}
 		t.Caption += "."
 		s.Tables = append(s.Tables, t)

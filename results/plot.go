@@ -19,26 +19,16 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Series is one line of a plot. Points with a non-positive Y on a log
-// axis, or NaN, are gaps.
+// Series is one line of a plot; points it cannot draw are gaps.
 type Series struct {
-	Name string // the legend entry
-	// Variant picks the colour: series of one variant (or one quantity,
-	// such as a roof) share it, and no two variants of a plot do.
-	Variant string
-	// Source picks the marker and the dash: one GPU, or the published
-	// figures of a report. Series of one source share them.
-	Source string
-	Y      []float64 // one per Plot.X
-	Dashed bool      // published figures of a report, beside ours
-	// Markers draws the points alone, unjoined: measurements at positions
-	// that another series (a roof) needs more of.
-	Markers bool
-	// LineOnly draws the line without markers: a bound (a roof) rather
-	// than measurements.
-	LineOnly bool
-	// Labels, when not nil, names each point beside it (one per Y).
-	Labels []string
+	Name     string    // the legend entry
+	Variant  string    // picks the colour
+	Source   string    // picks the marker and dash: a GPU or a report
+	Y        []float64 // one per Plot.X
+	Dashed   bool      // published figures of a report, beside ours
+	Markers  bool      // the points alone, unjoined
+	LineOnly bool      // the line without markers: a bound
+	Labels   []string  // when not nil, a label beside each point
 }
 
 // hostSeries is host h's line of variant v.
@@ -46,23 +36,20 @@ func hostSeries(h *Host, v string, ys []float64) Series {
 	return Series{Name: h.Title + " " + v, Variant: v, Source: h.Title, Y: ys}
 }
 
-// publishedSeries is the dashed line named name of variant v of the
-// figures a report published for gpu.
+// publishedSeries is the dashed line of a report's figures for gpu.
 func publishedSeries(name, v, gpu string, ys []float64) Series {
 	return Series{Name: name + " (report)", Variant: v, Source: gpu + " (report)", Y: ys, Dashed: true}
 }
 
-// Plot is a line plot of the reports' figures: time or speedup against
-// image size, filter size or block shape.
+// Plot is a line plot of the reports' figures.
 type Plot struct {
 	ID     string
 	Title  string
 	XLabel string
 	YLabel string
-	// X are the positions' tick labels. With XValue nil the positions
-	// are categories, evenly spaced; otherwise each position lies at its
-	// XValue, labelled X where that is not empty, and where every X is
-	// empty the axis has ticks of its own.
+	// X are the positions' tick labels: evenly spaced categories with
+	// XValue nil, else at XValue, the axis ticking itself where every X
+	// is empty.
 	X      []string
 	XValue []float64
 	LogX   bool
@@ -70,18 +57,12 @@ type Plot struct {
 	Series []Series
 }
 
-// Plot geometry: the data area and its axes, at least plotW by plotH and
-// wider or taller where the title or an axis label needs it, and the
-// legend to their right, which grows the canvas rather than lose or cut an
-// entry.
+// Plot geometry: the data area at least plotW by plotH, and the legend to its right.
 const (
 	plotW, plotH = 6 * vg.Inch, 4 * vg.Inch
 	legendPad    = 10 * vg.Millimeter / 4
 	fontSize     = 10
-	// textSlack is the room every text gets beyond its width in
-	// Liberation Sans, the font the layout measures: an SVG viewer that
-	// lacks it and Arial sets the text in a wider sans-serif (DejaVu Sans
-	// is about 15% wider), which must still fit on the canvas.
+	// textSlack is room for a viewer that sets text in a wider font.
 	textSlack = 1.2
 )
 
@@ -90,9 +71,7 @@ func (p *Plot) HasData() bool {
 	return len(p.Drawn()) > 0
 }
 
-// Drawn returns the series with at least one plottable point, in the
-// order Styles describes them: a series with none (a variant a host did
-// not run) gets no legend entry.
+// Drawn returns the series with at least one plottable point.
 func (p *Plot) Drawn() []Series {
 	var out []Series
 	for _, s := range p.Series {
@@ -106,9 +85,7 @@ func (p *Plot) Drawn() []Series {
 	return out
 }
 
-// Point returns the position on the x axis of point i of a series, of
-// value y, and whether the point can be drawn: a finite value, positive
-// on a log axis, at a position that exists.
+// Point returns the x position of point i of value y, and whether it can be drawn.
 func (p *Plot) Point(i int, y float64) (x float64, ok bool) {
 	if !p.ok(i, y) {
 		return 0, false
@@ -143,8 +120,7 @@ type Style struct {
 	Dashes []vg.Length
 }
 
-// palette holds colours that stay apart from one another on white, for
-// up to len(palette) variants; more variants get evenly spaced hues.
+// palette holds colours distinct on white; more variants get evenly spaced hues.
 var palette = []color.RGBA{
 	{0x1f, 0x77, 0xb4, 0xff}, {0xd6, 0x27, 0x28, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0x94, 0x67, 0xbd, 0xff},
 	{0xff, 0x7f, 0x0e, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x17, 0xbe, 0xcf, 0xff},
@@ -161,37 +137,18 @@ func colour(i, n int) color.Color {
 	f := h - math.Floor(h)
 	v, lo := 0.8, 0.8*0.25
 	q, t := v-(v-lo)*f, lo+(v-lo)*f
-	var r, g, b float64
-	switch int(h) % 6 {
-	case 0:
-		r, g, b = v, t, lo
-	case 1:
-		r, g, b = q, v, lo
-	case 2:
-		r, g, b = lo, v, t
-	case 3:
-		r, g, b = lo, q, v
-	case 4:
-		r, g, b = t, lo, v
-	default:
-		r, g, b = v, lo, q
-	}
-	return color.RGBA{uint8(255 * r), uint8(255 * g), uint8(255 * b), 0xff}
+	rgb := [6][3]float64{{v, t, lo}, {q, v, lo}, {lo, v, t}, {lo, q, v}, {t, lo, v}, {v, lo, q}}[int(h)%6]
+	return color.RGBA{uint8(255 * rgb[0]), uint8(255 * rgb[1]), uint8(255 * rgb[2]), 0xff}
 }
 
-// Styles returns the style of every drawn series, in drawing order: one
-// colour per distinct Variant, one marker and dash per distinct Source
-// (solid for the first source, dashed for a Dashed series).
+// Styles returns the style of every drawn series: a colour per Variant,
+// a marker and dash per Source (dashed for a Dashed series).
 func (p *Plot) Styles() []Style {
 	series := p.Drawn()
 	var variants, sources []string
 	for _, s := range series {
-		if !slices.Contains(variants, s.Variant) {
-			variants = append(variants, s.Variant)
-		}
-		if !slices.Contains(sources, s.Source) {
-			sources = append(sources, s.Source)
-		}
+		variants = appendNew(variants, s.Variant)
+		sources = appendNew(sources, s.Source)
 	}
 	out := make([]Style, len(series))
 	for i, s := range series {
@@ -200,11 +157,7 @@ func (p *Plot) Styles() []Style {
 		if s.Dashed && len(dash) == 0 {
 			dash = plotutil.Dashes(1)
 		}
-		out[i] = Style{
-			Colour: colour(slices.Index(variants, s.Variant), len(variants)),
-			Shape:  plotutil.Shape(si),
-			Dashes: dash,
-		}
+		out[i] = Style{Colour: colour(slices.Index(variants, s.Variant), len(variants)), Shape: plotutil.Shape(si), Dashes: dash}
 	}
 	return out
 }
@@ -212,8 +165,7 @@ func (p *Plot) Styles() []Style {
 // sans is the typeface of every text of a plot.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-// build makes the gonum plot and its legend, and returns the legend's
-// entries.
+// build makes the gonum plot and its legend, and the legend's entries.
 func (p *Plot) build() (*plot.Plot, *plot.Legend, []string, error) {
 	g := plot.New()
 	g.Title.Text = p.Title
@@ -231,8 +183,7 @@ func (p *Plot) build() (*plot.Plot, *plot.Legend, []string, error) {
 	legend.ThumbnailWidth = vg.Points(28)
 
 	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 0xdd}
-	grid.Horizontal.Color = color.Gray{Y: 0xdd}
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 0xdd}, color.Gray{Y: 0xdd}
 	g.Add(grid)
 
 	var xs, ys []float64
@@ -263,10 +214,9 @@ func (p *Plot) build() (*plot.Plot, *plot.Legend, []string, error) {
 			seg = append(seg, pt)
 			pts = append(pts, pt)
 			xs, ys = append(xs, pt.X), append(ys, y)
-			if s.Labels != nil && i < len(s.Labels) {
-				labels = append(labels, s.Labels[i])
-			} else {
-				labels = append(labels, "")
+			labels = append(labels, "")
+			if i < len(s.Labels) {
+				labels[len(labels)-1] = s.Labels[i]
 			}
 		}
 		flush()
@@ -356,9 +306,7 @@ func (p *Plot) axes(g *plot.Plot, xs, ys []float64) {
 	}
 }
 
-// thinLabels blanks the label of each tick that would overlap the
-// previous labelled one on axis a, keeping the tick itself; ticks must be
-// in increasing order of value.
+// thinLabels blanks the labels of ticks that would overlap on axis a.
 func thinLabels(ticks []plot.Tick, a plot.Axis) {
 	const (
 		axisWidth = float64(plotW) * 0.85 // the data area, about
@@ -378,8 +326,7 @@ func thinLabels(ticks []plot.Tick, a plot.Axis) {
 	}
 }
 
-// lineThumb and glyphThumb draw a series' line and marker in its legend
-// entry.
+// lineThumb and glyphThumb draw a series' line and marker in its legend entry.
 type lineThumb struct{ draw.LineStyle }
 
 func (t lineThumb) Thumbnail(c *draw.Canvas) {
@@ -391,16 +338,13 @@ type glyphThumb struct{ draw.GlyphStyle }
 
 func (t glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(t.GlyphStyle, c.Center()) }
 
-// render draws the plot and its legend on a canvas sized to hold both,
-// made by newCanvas, and returns that canvas.
+// render draws the plot and its legend on a canvas from newCanvas sized to hold both.
 func (p *Plot) render(newCanvas func(w, h vg.Length) vg.Canvas) (vg.Canvas, error) {
 	g, legend, _, err := p.build()
 	if err != nil {
 		return nil, err
 	}
-	// The legend's size, measured on a scratch canvas.
-	scratch := draw.New(vgimg.New(1, 1))
-	lr := legend.Rectangle(scratch)
+	lr := legend.Rectangle(draw.New(vgimg.New(1, 1)))
 	lw, lh := lr.Size().X*textSlack+2*legendPad, lr.Size().Y+2*legendPad
 	pw, ph := p.area(g)
 	w, h := pw+lw, max(ph, lh+2*legendPad)
@@ -413,10 +357,7 @@ func (p *Plot) render(newCanvas func(w, h vg.Length) vg.Canvas) (vg.Canvas, erro
 	return c, nil
 }
 
-// area is the size of the plot without its legend: plotW by plotH, or
-// wider where the title or the x axis label would not fit across it with
-// textSlack to spare, and taller where the y axis label would not fit
-// along it.
+// area is the plot's size without legend: plotW by plotH, or what text needs.
 func (p *Plot) area(g *plot.Plot) (w, h vg.Length) {
 	const margin = 2 * legendPad
 	w = max(plotW, g.Title.TextStyle.Width(g.Title.Text)*textSlack+margin,
@@ -425,9 +366,7 @@ func (p *Plot) area(g *plot.Plot) (w, h vg.Length) {
 	return w, h
 }
 
-// WriteSVG renders the plot as a standalone SVG document. Its text is
-// set in Liberation Sans, which the layout measures, or in a font of the
-// same metrics (Arial, Helvetica) where the viewer lacks it.
+// WriteSVG renders the plot as a standalone SVG document.
 func (p *Plot) WriteSVG(w io.Writer) error {
 	c, err := p.render(func(w, h vg.Length) vg.Canvas { return vgsvg.New(w, h) })
 	if err != nil {
@@ -442,21 +381,8 @@ func (p *Plot) WriteSVG(w io.Writer) error {
 	return err
 }
 
-// WritePNG renders the plot as a PNG image at dpi dots per inch.
-func (p *Plot) WritePNG(w io.Writer, dpi int) error {
-	c, err := p.render(func(w, h vg.Length) vg.Canvas {
-		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
-	})
-	if err != nil {
-		return err
-	}
-	_, err = c.(vgimg.PngCanvas).WriteTo(w)
-	return err
-}
-
-// ticks125 marks a log axis at 1, 2 and 5 times each power of ten,
-// labelled in plain decimals; over more than four decades only the powers
-// of ten are labelled, the others left as minor ticks.
+// ticks125 marks a log axis at 1, 2 and 5 times each power of ten; over
+// more than four decades only the powers of ten are labelled.
 type ticks125 struct{}
 
 func (ticks125) Ticks(lo, hi float64) []plot.Tick {
@@ -481,8 +407,7 @@ func (ticks125) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// linearTicks marks a linear axis at 1, 2 or 5 times a power of ten,
-// about five labels over the range, labelled in plain decimals.
+// linearTicks marks a linear axis at about five steps of 1, 2 or 5 times a power of ten.
 type linearTicks struct{}
 
 func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -513,9 +438,7 @@ func niceStep(raw float64) float64 {
 	return 10 * mag
 }
 
-// tickLabel prints a tick value as a plain decimal with at most three
-// significant digits ("0.005", "20", "50000"), in exponent form only
-// outside 1e-6 to 1e9.
+// tickLabel prints a tick value with at most three significant digits.
 func tickLabel(v float64) string {
 	a := math.Abs(v)
 	if a == 0 {

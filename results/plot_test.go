@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/recorder"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 var plotDir = flag.String("plotdir", "", "write every plot of the committed report and of the local fixture's report as PNG into this directory, to look at")
@@ -259,3 +261,15 @@ func TestPlotTrueX(t *testing.T) {
 }
 
 func isNaN(f float64) bool { return f != f }
+
+// WritePNG renders the plot as a PNG image at dpi dots per inch.
+func (p *Plot) WritePNG(w io.Writer, dpi int) error {
+	c, err := p.render(func(w, h vg.Length) vg.Canvas {
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.(vgimg.PngCanvas).WriteTo(w)
+	return err
+}

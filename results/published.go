@@ -1,29 +1,21 @@
 package results
 
-// The source reports' own measurements, as printed in their tables. They
-// are facts about other GPUs, shown beside ours; each value is named by
-// report, table and GPU. Times are milliseconds; speedups are CPU time
-// over GPU time as the report computed them.
+// The source reports' own measurements, as printed in their tables: times
+// in ms, speedups CPU time over GPU time.
 
 // published000Sweep is one sweep of report 000's tables, a value per
-// point of the sweep's axis: CPU and kernel times of V1 (naive global),
-// V1c (constant-memory filter) and V2 (shared-memory tiles); CPU is nil
-// where the table has no CPU column.
+// point: CPU (nil where not printed), V1, V1c and V2 times.
 type published000Sweep struct {
 	CPU, V1, V1c, V2 []float64
 }
 
-// published000 holds report 000's tables 5.5-5.10 of one GPU: the image
-// size sweep over sizes000, the filter size sweep over ks000 and the
-// block shape sweep over blocks000.
+// published000 holds report 000's sweeps of one GPU over sizes000, ks000 and blocks000.
 type published000 struct {
 	GPU                      string
 	ImageSize, Kernel, Block published000Sweep
 }
 
-// report000 is report 000 ("CUDA-optimized 2D convolution"), tables 5.5
-// to 5.10: Gaussian 3x3 over 256..4096 with 16x16 blocks, Gaussian 3/5/7
-// at 1024x1024, and block shapes at 2048x2048 with Gaussian 5x5.
+// report000 is report 000's tables 5.5 to 5.10.
 var report000 = []published000{
 	{GPU: "GeForce GTX 1050 Ti",
 		ImageSize: published000Sweep{ // table 5.5, over sizes000
@@ -57,15 +49,13 @@ var report000 = []published000{
 			V2:  []float64{0.866, 0.846, 0.688, 0.789, 0.898}}},
 }
 
-// report001GPU is the GPU of report 001 ("OpenCV + CUDA"), whose CPU
-// baseline ran on an AMD Ryzen 5 3600.
+// report001GPU is the GPU of report 001.
 const report001GPU = "GeForce RTX 3060 Ti"
 
 // report001Sizes are the image sides of report 001's tables 1 and 2.
 var report001Sizes = []string{"512x512", "1024x1024", "1920x1920", "2560x2560", "3840x3840", "4096x4096"}
 
-// report001Speedup maps filter -> speedups over Report001Sizes: table 1
-// (global-memory kernel, 16x16) and table 2 (shared-memory kernel, 16x16).
+// report001Speedup is report 001's tables 1 and 2, by variant and filter.
 var report001Speedup = map[string]map[string][]float64{
 	"gpu-naive": { // table 1
 		"prewitt-x": {69.7, 79.4, 93.7, 100.0, 72.5, 74.0},
@@ -83,8 +73,7 @@ var report001Speedup = map[string]map[string][]float64{
 	},
 }
 
-// Report001KernelRow is one K of report 001's tables 3 and 4: the
-// Gaussian and box speedups and GPU times (ms).
+// Report001KernelRow is one K of report 001's tables 3 and 4.
 type Report001KernelRow struct {
 	K                                        string
 	GaussSpeedup, GaussMS, BoxSpeedup, BoxMS float64
@@ -104,9 +93,7 @@ var report001KernelSize = map[string][]Report001KernelRow{
 	},
 }
 
-// Report001TunedRow is one filter of report 001's table 5 at 1920x1920:
-// its best block and the speedups of global 16x16, shared 16x16 and tuned
-// shared.
+// Report001TunedRow is one filter of report 001's table 5.
 type Report001TunedRow struct {
 	Filter, Block               string
 	Global, Shared, TunedShared float64
@@ -124,8 +111,7 @@ var report001Tuned = []Report001TunedRow{
 // report002GPU is the GPU of report 002 (memory-type study).
 const report002GPU = "GeForce GTX 1060 6GB"
 
-// Report002Row is one row of report 002's table 1: box 75x75 on a
-// 1024x1024 image, block 32: kernel time and copy time (ms).
+// Report002Row is one row of report 002's table 1.
 type Report002Row struct {
 	Method           string
 	Variant          string // our variant for the same design, "" if none
@@ -147,20 +133,16 @@ var report002Table1 = []Report002Row{
 	{"Serial", "cpu-naive", 5694.88, 0},
 }
 
-// report003GPU is the GPU of report 003 (RGB channel strategies); its CPU
-// was a dual Xeon Silver 4314.
+// report003GPU is the GPU of report 003.
 const report003GPU = "RTX A2000 12GB"
 
 // report003Methods are the columns of report 003's tables 1 and 3.
 var report003Methods = []string{"1channel-noConst", "3channel-grid", "3channel", "3channel-3", "1channel", "Seq"}
 
-// report003Variants are our variants for report003Methods, "" where we
-// have none (every channel variant keeps the filter in constant memory).
+// report003Variants are our variants for report003Methods, "" for none.
 var report003Variants = []string{"", "gpu-ch-grid3d", "gpu-ch-linear", "gpu-ch-arrays", "gpu-ch-loop", "cpu-naive"}
 
-// report003Row is one row of report 003's tables 1 and 3: the filter size
-// or image size and the average time in ms of each method, in
-// report003Methods order.
+// report003Row is one row of report 003's tables 1 and 3.
 type report003Row struct {
 	Axis  string
 	Times []float64
@@ -186,16 +168,14 @@ var report003ImageSize = []report003Row{
 	{"10000x100000", []float64{5828.72, 7413.29, 5904.32, 5323.00, 5354.60, 438437.00}},
 }
 
-// report004GPU is the GPU of report 004 (Sobel, Gaussian, RGB->YUV).
+// report004GPU is the GPU of report 004.
 const report004GPU = "Tesla T4"
 
 // Report004Row is one row of report 004's table I (1024x1024).
 type Report004Row struct {
 	Implementation string
-	Op, Variant    string // our operation/filter key and variant for the same design
-	// Tune is the variant's tune key for that design: "default", or the
-	// tunable that selects it ("shared=1").
-	Tune           string
+	Op, Variant    string // our filter key and variant for the same design
+	Tune           string // the variant's tune key for that design
 	MS, MPixS, GBs float64
 }
 
@@ -218,16 +198,13 @@ var report004TableI = []Report004Row{
 	{"RGB2YUV GPU Opt.", "rgb2yuv", "gpu-rgb2yuv", "opt=1", 0.0317, 33078.11, 198.47},
 }
 
-// openCVPeersSource says where OpenCVPeers were measured. They are quoted
-// figures: OpenCV is not a dependency of this project.
+// openCVPeersSource says where openCVPeers were measured.
 const openCVPeersSource = "issue 18 of this project: OpenCV 4.6 from the distribution, 2 threads, on the 2-core development host, median of 5"
 
-// openCVPeersSize is the image of OpenCVPeers: float32, one channel,
-// zero border.
+// openCVPeersSize is the image of openCVPeers.
 const openCVPeersSize = "2048x2048"
 
-// OpenCVPeer is one quoted OpenCV time beside the cpu-peers case of the
-// same filter.
+// OpenCVPeer is one quoted OpenCV time beside the cpu-peers case of the same filter.
 type OpenCVPeer struct {
 	Case     string  // "dense 3x3"
 	Filter   string  // our filter key: "dense3", "gauss7"
@@ -235,8 +212,7 @@ type OpenCVPeer struct {
 	MS       float64 // milliseconds
 }
 
-// openCVPeers are OpenCV's filter2D (dense) and sepFilter2D (Gaussian)
-// times at openCVPeersSize, as openCVPeersSource quotes them.
+// openCVPeers are OpenCV's quoted times at openCVPeersSize.
 var openCVPeers = []OpenCVPeer{
 	{"dense 3x3", "dense3", "filter2D", 2.78},
 	{"dense 7x7", "dense7", "filter2D", 8.35},

@@ -13,40 +13,25 @@ import (
 
 // Options say where the report reads and writes.
 type Options struct {
-	DataDir string // results/data
-	OutDir  string // results/report
-	// DataName is how the report names DataDir, a path from the
-	// repository's root; empty means "results/data".
-	DataName string
-	// Baseline is the variant the speed-up columns of the runs' tables
-	// compare each case with (NewBaselines); "" picks the reference
-	// where a problem has it, else its slowest variant.
-	Baseline string
+	DataDir  string // results/data
+	OutDir   string // results/report
+	DataName string // how the report names DataDir; empty means "results/data"
+	Baseline string // the variant the runs' speed-ups compare with; "" for the default
 }
 
 // Report is everything built from the data.
 type Report struct {
-	Hosts []*Host
-	// Runs are the sections of each run (runSections), which a report of
-	// other runs than the committed results/data, such as a user's own
-	// (make bench), opens with.
-	Runs     []*Section
+	Hosts    []*Host
+	Runs     []*Section // each run's sections, which a Local report opens with
 	Sections []*Section
-	// DataName is how the report names the directory of the runs it was
-	// built from; empty means "results/data".
-	DataName string
-	// Baseline is the variant the runs' speed-ups compare with; "" for
-	// the default (NewBaselines).
-	Baseline string
+	DataName string // how the report names its data directory; empty means "results/data"
+	Baseline string // the variant the runs' speed-ups compare with; "" for the default
 }
 
-// Build loads the data and builds every section, each run's speed-ups
-// over the default baseline.
+// Build loads the data and builds every section.
 func Build(dataDir string) (*Report, error) { return build(dataDir, "") }
 
-// build loads the data and builds every section, each run's speed-ups
-// over the variant named baseline ("" for the default). A baseline that
-// no run holds is an error naming the closest variants the runs hold.
+// build loads the data and builds every section, speed-ups over baseline.
 func build(dataDir, baseline string) (*Report, error) {
 	runs, err := Load(dataDir)
 	if err != nil {
@@ -61,14 +46,12 @@ func build(dataDir, baseline string) (*Report, error) {
 	return &Report{Hosts: hosts, Runs: runSections(hosts, baseline), Sections: sections(hosts), Baseline: baseline}, nil
 }
 
-// Local reports whether the report is of other runs than the committed
-// results/data: a user's own, which it opens with.
+// Local reports whether the report is of other runs than results/data.
 func (r *Report) Local() bool {
 	return r.DataName != "" && r.DataName != "results/data"
 }
 
-// shown are the sections the report renders, in order: the runs' own
-// first where the report is Local, then every preset's.
+// shown are the sections the report renders, in order.
 func (r *Report) shown() []*Section {
 	if r.Local() {
 		return append(slices.Clone(r.Runs), r.Sections...)
@@ -96,12 +79,8 @@ func (r *Report) Markdown() []byte {
 	b.WriteString("## Hosts\n\n")
 	for _, h := range r.Hosts {
 		fmt.Fprintf(&b, "- `%s`: %s", h.Slug, h.Title)
-		var parts []string
-		for _, kv := range h.Setup() {
-			parts = append(parts, kv[0]+" "+kv[1])
-		}
-		if len(parts) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+		if setup := h.Setup(); len(setup) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(mapCells(setup, func(kv [2]string) string { return kv[0] + " " + kv[1] }), ", "))
 		}
 		b.WriteString("\n")
 		for _, run := range h.Runs {
@@ -119,9 +98,7 @@ func (r *Report) Markdown() []byte {
 	return b.Bytes()
 }
 
-// ReadingNotes says, in Markdown, one sentence a line, how to read the
-// report's numbers: what a time is, its interval, when a ratio is
-// printed, what a dash means, where the commits and the gallery are.
+// ReadingNotes says, in Markdown, how to read the report's numbers.
 func ReadingNotes() string {
 	var b strings.Builder
 	b.WriteString("Times are medians over each case's runs: kernel time from CUDA events for GPU kernels, host time of `Plan.Run` for CPU variants.\n")
@@ -134,8 +111,7 @@ func ReadingNotes() string {
 	return b.String()
 }
 
-// writeSection writes one section: its heading, its plots and timelines,
-// its notes, then its tables.
+// writeSection writes a section's heading, figures, notes and tables.
 func writeSection(b *bytes.Buffer, s *Section) {
 	fmt.Fprintf(b, "## %s\n\n", s.Title)
 	if len(s.Tables) == 0 && len(s.Plots) == 0 && len(s.Timelines) == 0 {
@@ -159,8 +135,7 @@ func writeSection(b *bytes.Buffer, s *Section) {
 	}
 }
 
-// Files returns every data-derived file of the report, by path relative
-// to the output directory: README.md and plots/*.svg.
+// Files returns the report's README.md and plots/*.svg by relative path.
 func (r *Report) Files() (map[string][]byte, error) {
 	files := map[string][]byte{"README.md": r.Markdown()}
 	for _, s := range r.shown() {
@@ -188,10 +163,7 @@ func (r *Report) Files() (map[string][]byte, error) {
 	return files, nil
 }
 
-// Write builds the report from the stored runs under opt.DataDir and
-// writes it to opt.OutDir, replacing the plots directory. It reads
-// nothing else and leaves the gallery directory alone: the gallery is
-// rendered by the variants themselves (cmd/gallery).
+// Write builds the report from opt.DataDir and writes it to opt.OutDir.
 func Write(opt Options) (*Report, error) {
 	r, err := build(opt.DataDir, opt.Baseline)
 	if err != nil {

@@ -6,8 +6,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// The axes of report 000's sweeps: image sizes, filter sizes and block
-// shapes.
+// The axes of report 000's sweeps: image sizes, filter sizes and block shapes.
 var (
 	sizes000  = []string{"256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"}
 	ks000     = []string{"3", "5", "7"}
@@ -28,7 +27,6 @@ func section000(hosts []*Host) *Section {
 		if h.GPU {
 			sizePlot.Series = append(sizePlot.Series, hostSeries(h, "V1", v1s), hostSeries(h, "V1c", v1cs), hostSeries(h, "V2", v2s))
 		}
-
 		tk := &Table{ID: "000-filter-size-" + h.Slug, Title: "Filter size sweep, 1024x1024, 16x16 blocks — " + h.Title,
 			Header: []string{"Filter", "CPU (ms)", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}}
 		var ratios []float64
@@ -42,7 +40,6 @@ func section000(hosts []*Host) *Section {
 		if h.GPU {
 			kPlot.Series = append(kPlot.Series, Series{Name: h.Title, Variant: "V1 / V2", Source: h.Title, Y: ratios})
 		}
-
 		tb := &Table{ID: "000-block-shape-" + h.Slug, Title: "Block shape sweep, 2048x2048, Gaussian 5x5 — " + h.Title,
 			Header: []string{"Block", "Threads", "V1 (ms)", "V1c (ms)", "V2 (ms)", "V2/V1"}, Keys: 2}
 		var bv2 []float64
@@ -81,8 +78,7 @@ func section000(hosts []*Host) *Section {
 	return s
 }
 
-// row is point i, named point, of the published sweep s in the published
-// table: the sweep's name, the point, the times and ratio.
+// row is point i of the published sweep s as a row of the published table.
 func (s published000Sweep) row(sweep, point string, i int, ratio float64) []string {
 	cpu := missing
 	if s.CPU != nil {
@@ -91,18 +87,13 @@ func (s published000Sweep) row(sweep, point string, i int, ratio float64) []stri
 	return []string{sweep, point, cpu, pubMS(s.V1[i]), pubMS(s.V1c[i]), pubMS(s.V2[i]), xCell(ratio)}
 }
 
-// measure000 is host h's kernel time of V1, V1c and V2 (gpu-naive,
-// gpu-const and gpu-shared) in blocks of block over the float32
-// one-channel image of size through filter.
+// measure000 is h's kernel time of V1, V1c and V2 on a float32 image.
 func measure000(h *Host, block, size, filter string) (v1, v1c, v2 Measure) {
 	g := func(v string) Measure { return h.Measure(gpuQ(v, block).image(size, filter, "f32", "1")) }
 	return g("gpu-naive"), g("gpu-const"), g("gpu-shared")
 }
 
-// imageSizeTable000 is host h's table of the image-size sweep (Gaussian
-// 3x3, 16x16 blocks), with graph-replay columns from its launch-overhead
-// run where it has one, and V1's, V1c's and V2's times in ms, a series
-// each.
+// imageSizeTable000 is h's image-size sweep, and V1's, V1c's and V2's ms.
 func imageSizeTable000(h *Host) (t *Table, v1s, v1cs, v2s []float64) {
 	t = &Table{ID: "000-image-size-" + h.Slug, Title: "Image size sweep, Gaussian 3x3, 16x16 blocks — " + h.Title,
 		Caption: "Ours, with one host launch per run as the report timed; tables 5.5 and 5.6 of the report in the same shape below. Kernels shorter than one host launch measure the launch interval instead: the launch-overhead section times the same kernels replayed from CUDA graphs.",

@@ -39,19 +39,14 @@ func section001(hosts []*Host) *Section {
 			tk.Rows = append(tk.Rows, []string{k, msCI(g("gpu-naive", ga)), msCI(g("gpu-shared", ga)), msCI(g("gpu-naive", bo)), msCI(g("gpu-shared", bo)),
 				ratioCell(g("cpu-naive", ga), g("gpu-shared", ga)), ratioCell(g("cpu-naive", bo), g("gpu-shared", bo))})
 		}
-		s.Tables = append(s.Tables, tk)
-		s.Tables = append(s.Tables, tunedTable001(h))
+		s.Tables = append(s.Tables, tk, tunedTable001(h))
 	}
 	for _, v := range []string{"gpu-naive", "gpu-shared"} {
 		tbl := map[string]string{"gpu-naive": "table 1 (global memory)", "gpu-shared": "table 2 (shared memory)"}[v]
 		t := &Table{ID: "001-published-speedup-" + v, Title: "Published by report 001 — " + report001GPU + ", " + tbl,
 			Caption: "Speedup over the report's sequential CPU (Ryzen 5 3600), 16x16 blocks.", Header: append([]string{"Filter"}, report001Sizes...)}
 		for _, f := range filters001 {
-			row := []string{f}
-			for _, x := range report001Speedup[v][f] {
-				row = append(row, pubX(x))
-			}
-			t.Rows = append(t.Rows, row)
+			t.Rows = append(t.Rows, append([]string{f}, mapCells(report001Speedup[v][f], pubX)...))
 		}
 		s.Tables = append(s.Tables, t)
 		plot.Series = append(plot.Series, publishedSeries(report001GPU+" "+v, v, report001GPU, report001Speedup[v]["gauss7"]))
@@ -73,8 +68,7 @@ func section001(hosts []*Host) *Section {
 	return s
 }
 
-// tunedTable001 is host h's table of the best block of gpu-shared per
-// filter at 1920x1920 8-bit RGB, beside both kernels at 16x16.
+// tunedTable001 is h's best gpu-shared block per filter at 1920x1920.
 func tunedTable001(h *Host) *Table {
 	tt := &Table{ID: "001-tuned-" + h.Slug, Title: "Best block per filter, 8-bit RGB 1920x1920 — " + h.Title,
 		Caption: "Kernel times; the report's table 5 gives speedups over its CPU for the same three configurations.",

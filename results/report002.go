@@ -31,31 +31,18 @@ func section002(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, t)
 		tk := &Table{ID: "002-filter-size-" + h.Slug, Title: "Kernel time (ms) vs box filter size, 1024x1024, block 32x32 — " + h.Title,
 			Header: append([]string{"K"}, variants002...)}
-		series := make([][]float64, len(variants002))
-		for _, k := range ks002 {
-			row := []string{k}
-			for i, v := range variants002 {
-				tm := h.Measure(gpuQ(v, "32x32").image("1024x1024", "box"+k, "f32", "1"))
-				row = append(row, msCI(tm))
-				series[i] = append(series[i], tm.Center()/1e6)
-			}
-			tk.Rows = append(tk.Rows, row)
-		}
+		series := sweepTable(h, tk, ks002, len(variants002), func(k string, i int) Q {
+			return gpuQ(variants002[i], "32x32").image("1024x1024", "box"+k, "f32", "1")
+		})
 		s.Tables = append(s.Tables, tk)
 		if h.GPU {
-			for i, v := range variants002 {
-				plot.Series = append(plot.Series, hostSeries(h, v, series[i]))
-			}
+			addHostSeries(plot, h, variants002, series)
 		}
 		tb := &Table{ID: "002-block-size-" + h.Slug, Title: "Kernel time (ms) vs square block, box 61x61, 1024x1024 — " + h.Title,
 			Header: append([]string{"Block"}, variants002...)}
-		for _, b := range []string{"4x4", "8x8", "16x16", "32x32"} {
-			row := []string{b}
-			for _, v := range variants002 {
-				row = append(row, msCI(h.Measure(gpuQ(v, b).image("1024x1024", "box61", "f32", "1"))))
-			}
-			tb.Rows = append(tb.Rows, row)
-		}
+		sweepTable(h, tb, []string{"4x4", "8x8", "16x16", "32x32"}, len(variants002), func(b string, i int) Q {
+			return gpuQ(variants002[i], b).image("1024x1024", "box61", "f32", "1")
+		})
 		s.add(tb, exactness002(h))
 	}
 	t := &Table{ID: "002-published-table1", Title: "Published by report 002 — " + report002GPU + ", table 1",
@@ -69,32 +56,22 @@ func section002(hosts []*Host) *Section {
 	return s
 }
 
-// Compile options of the exactness table, as the opts key names them, and
-// the column titles.
+// Compile options of the exactness table, and their column titles.
 var (
 	opts002      = []string{"default", "nofma", "fast-math"}
 	optsTitle002 = map[string]string{"default": "default", "nofma": "fmad=false", "fast-math": "fast-math"}
 	ks002Exact   = []string{"3", "9", "25", "75"}
 )
 
-// exactness002 is report 002's exactness-versus-speed point on h: kernel
-// time and max ULP distance from cpu-naive of gpu-naive and gpu-const at
-// 1024x1024, box K, block 32x32, under each compile option. It is nil
-// when no sample of those cases names its compile options, as runs
-// stored before the opts key do not.
+// exactness002 is h's time and max ULP per compile option, or nil.
 func exactness002(h *Host) *Table {
 	base := func(v string) Q { return gpuQ(v, "32x32").with("size", "1024x1024", "type", "f32", "ch", "1") }
-	explicit := false
-	for _, r := range h.Runs {
-		for _, v := range []string{"gpu-naive", "gpu-const"} {
-			for _, smp := range r.Find(base(v)) {
-				if strings.HasPrefix(smp.Keys["filter"], "box") && !slices.Contains(smp.Implied, "opts") {
-					explicit = true
-				}
-			}
-		}
+	explicit := func(smp *Sample) bool {
+		return strings.HasPrefix(smp.Keys["filter"], "box") && !slices.Contains(smp.Implied, "opts")
 	}
-	if !explicit {
+	if !slices.ContainsFunc(h.Runs, func(r *Run) bool {
+		return slices.ContainsFunc(append(r.Find(base("gpu-naive")), r.Find(base("gpu-const"))...), explicit)
+	}) {
 		return nil
 	}
 	t := &Table{ID: "002-exactness-" + h.Slug, Title: "Exactness and speed by compile option, box K, 1024x1024, block 32x32 — " + h.Title,

@@ -36,8 +36,7 @@ func section003(hosts []*Host) *Section {
 	return s
 }
 
-// measure003 is host h's measure of variant v on the RGB int16 planar
-// case q, timed as timing says: cpu, total (pageable) or kernel (hot).
+// measure003 is h's time of v on the RGB int16 case q by timing.
 func measure003(h *Host, v, timing string, q Q) Measure {
 	q = q.with("variant", v, "type", "i16", "ch", "3", "layout", "planar")
 	switch timing {
@@ -51,8 +50,7 @@ func measure003(h *Host, v, timing string, q Q) Measure {
 	return h.Measure(q)
 }
 
-// ours003 are the indices in report003Methods of the GPU methods we have
-// a variant for.
+// ours003 are the indices of the GPU methods we have a variant for.
 func ours003() []int {
 	var ours []int
 	for i, v := range report003Variants[:5] {
@@ -63,9 +61,7 @@ func ours003() []int {
 	return ours
 }
 
-// table003 is host h's table of cpu-naive and report 003's GPU methods
-// (ours003) along axis (named axisName; q is the case of each axis
-// value), and the total times in ms of each GPU method, a series each.
+// table003 is h's table of cpu-naive and ours003 along axis, and their ms.
 func table003(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
 	t := &Table{ID: id, Title: title, Header: []string{axisName, "Seq = cpu-naive (ms)"},
 		Caption: "Total is upload, kernel and download from pageable memory. gpu-ch-loop's kernel time includes its per-channel " +
@@ -89,26 +85,16 @@ func table003(h *Host, id, title, axisName string, axis []string, q func(a strin
 
 // axis003 is the first column of rows: the filter or image sizes.
 func axis003(rows []report003Row) []string {
-	var axis []string
-	for _, r := range rows {
-		axis = append(axis, r.Axis)
-	}
-	return axis
+	return mapCells(rows, func(r report003Row) string { return r.Axis })
 }
 
-// published003 is a table report 003 published, table (its number and
-// case) over axisName: the times of each method against the filter size
-// or against the image size.
+// published003 is a table report 003 published.
 func published003(id, table, axisName string, rows []report003Row) *Table {
 	t := &Table{ID: id, Title: "Published by report 003 — " + report003GPU + ", " + table,
 		Caption: "Average times in ms as printed by the report (" + report003GPU + ").",
 		Header:  append([]string{axisName}, report003Methods...)}
 	for _, r := range rows {
-		row := []string{r.Axis}
-		for _, x := range r.Times {
-			row = append(row, pubMS(x))
-		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append([]string{r.Axis}, mapCells(r.Times, pubMS)...))
 	}
 	return t
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -14,27 +15,17 @@ func section004(hosts []*Host) *Section {
 	gvars := []variantTune{{"cpu-naive", "none"}, {"cpu-fast", "none"}, {"gpu-naive", "default"}, {"gpu-shared", "default"},
 		{"gpu-separable", "shared=0"}, {"gpu-separable", "default"}}
 	for _, h := range withReport(hosts, "004") {
-		t := tableI004(h)
-		s.Tables = append(s.Tables, t)
+		s.Tables = append(s.Tables, tableI004(h))
 		tg := &Table{ID: "004-gaussian-" + h.Slug, Title: "Gaussian K x K, 1024x1024 8-bit gray, time (ms) — " + h.Title,
 			Header: []string{"K"}}
 		for _, v := range gvars {
 			tg.Header = append(tg.Header, v.String())
 		}
-		series := make([][]float64, len(gvars))
-		for _, k := range ks {
-			row := []string{k}
-			for i, v := range gvars {
-				tm := h.Measure(v.caseQ().image("1024x1024", "gauss"+k, "u8", "1"))
-				row = append(row, msCI(tm))
-				series[i] = append(series[i], tm.Center()/1e6)
-			}
-			tg.Rows = append(tg.Rows, row)
-		}
+		series := sweepTable(h, tg, ks, len(gvars), func(k string, i int) Q {
+			return gvars[i].caseQ().image("1024x1024", "gauss"+k, "u8", "1")
+		})
 		s.Tables = append(s.Tables, tg)
-		for i, v := range gvars {
-			plot.Series = append(plot.Series, hostSeries(h, v.String(), series[i]))
-		}
+		addHostSeries(plot, h, tg.Header[1:], series)
 		ty := &Table{ID: "004-rgb2yuv-" + h.Slug, Title: "RGB->YUV 1024x1024: kernel vs pipeline — " + h.Title,
 			Header: []string{"Variant", "Kernel (ms)", "Total pageable (ms)", "Total pinned (ms)"}}
 		for _, v := range []variantTune{{"gpu-rgb2yuv", "default"}, {"gpu-rgb2yuv", "opt=1"}} {
@@ -63,8 +54,7 @@ func section004(hosts []*Host) *Section {
 // variantTune is a variant with the value of its tune key.
 type variantTune struct{ variant, tune string }
 
-// String is the variant's name, followed by its tunables when it sets
-// any: "gpu-sobel (shared=1)".
+// String is the variant's name with its tunables: "gpu-sobel (shared=1)".
 func (v variantTune) String() string {
 	if v.tune == "" || v.tune == "default" || v.tune == "none" {
 		return v.variant
@@ -72,8 +62,7 @@ func (v variantTune) String() string {
 	return v.variant + " (" + v.tune + ")"
 }
 
-// caseQ is the fixed keys of v's case (caseQ) at the default block, with
-// v's tune key for a GPU variant.
+// caseQ is v's caseQ at the default block, with its tune key on a GPU.
 func (v variantTune) caseQ() Q {
 	q := caseQ(v.variant, "default")
 	if !strings.HasPrefix(v.variant, "cpu-") {
@@ -82,25 +71,14 @@ func (v variantTune) caseQ() Q {
 	return q
 }
 
-// withReport keeps the hosts that have a run of one of the report's
-// presets (a file named after the report or one of its experiments), so a
-// host without such a run adds no table of empty cells.
+// withReport keeps the hosts with a run of the report's presets
+// ("<report>" or "<report>-...").
 func withReport(hosts []*Host, report string) []*Host {
-	var out []*Host
-	for _, h := range hosts {
-		for _, r := range h.Runs {
-			if r.Preset == report || strings.HasPrefix(r.Preset, report+"-") {
-				out = append(out, h)
-				break
-			}
-		}
-	}
-	return out
+	ofReport := func(r *Run) bool { return r.Preset == report || strings.HasPrefix(r.Preset, report+"-") }
+	return slices.DeleteFunc(slices.Clone(hosts), func(h *Host) bool { return !slices.ContainsFunc(h.Runs, ofReport) })
 }
 
-// tableI004 is host h's table in the shape of report 004's table I:
-// each implementation's variant at 1024x1024 with its time, MPix/s and
-// GB/s.
+// tableI004 is host h's table in the shape of report 004's table I.
 func tableI004(h *Host) *Table {
 	t := &Table{ID: "004-table1-" + h.Slug, Title: "Table I shape, 1024x1024 — " + h.Title,
 		Caption: "GPU rows are kernel times; MPix/s and GB/s (bytes read + written once) from our medians. " +

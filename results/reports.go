@@ -5,24 +5,19 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/convbench/convbench/runfile"
 )
 
-// Section is one source report's part of the report: our tables per
-// host, the report's published tables, and plots.
+// Section is one part of the report: tables, plots and timelines.
 type Section struct {
-	// ID names the section in links and file names: its builder's name
-	// ("000", "floors", "crossover", ...), or "run-<host>-<preset>" for a
-	// run's own section.
-	ID     string
-	Report string // "000".."004", or "default"
-	Title  string
-	// Notes are paragraphs printed under the plots, before the tables:
-	// what the section could not show, such as energy no run recorded.
-	Notes  []string
-	Tables []*Table
-	Plots  []*Plot
-	// Timelines are drawn like plots: one overlapped run each.
-	Timelines []*Timeline
+	ID        string // its builder's name, or "run-<host>-<preset>"
+	Report    string // the preset it reads: "000".."004", "default", ...
+	Title     string
+	Notes     []string // paragraphs under the plots: what it could not show
+	Tables    []*Table
+	Plots     []*Plot
+	Timelines []*Timeline // one overlapped run each
 }
 
 // add appends the tables of ts that are not nil to s.
@@ -34,9 +29,12 @@ func (s *Section) add(ts ...*Table) {
 	}
 }
 
-// sectionBuilders are the report's sections in the order it renders
-// them, each built in a file of its own (report000.go to report004.go for
-// the five source reports, default.go, roofline.go, crossover.go, ...).
+// lead puts the tables of ts that have rows first in s, in order.
+func (s *Section) lead(ts ...*Table) {
+	s.Tables = append(slices.DeleteFunc(ts, func(t *Table) bool { return len(t.Rows) == 0 }), s.Tables...)
+}
+
+// sectionBuilders are the report's sections in the order it renders them.
 var sectionBuilders = []struct {
 	name  string
 	build func(hosts []*Host) *Section
@@ -62,9 +60,7 @@ var sectionBuilders = []struct {
 	{"spread", sectionSpread},
 }
 
-// sections builds every report section from the hosts' runs. The tables
-// of a host without a GPU keep its CPU cases alone (Table.CPUOnly), and
-// a table with none is left out.
+// sections builds every report section from the hosts' runs.
 func sections(hosts []*Host) []*Section {
 	secs := make([]*Section, len(sectionBuilders))
 	for i, b := range sectionBuilders {
@@ -75,8 +71,7 @@ func sections(hosts []*Host) []*Section {
 	return secs
 }
 
-// keepCPUOnly drops from secs the tables of each host without a GPU
-// that hold more than its CPU cases.
+// keepCPUOnly cuts each GPU-less host's tables to its CPU cases.
 func keepCPUOnly(hosts []*Host, secs []*Section) {
 	for _, h := range hosts {
 		if h.GPU {
@@ -92,6 +87,23 @@ func keepCPUOnly(hosts []*Host, secs []*Section) {
 
 func nan() float64 { return math.NaN() }
 
+// nans is n NaNs: a series without points yet.
+func nans(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = nan()
+	}
+	return out
+}
+
+// bandwidthPeak reads run's measured copy bandwidth (GB/s) and FP32 peak
+// (GFLOP/s); ok is false unless both are positive numbers.
+func bandwidthPeak(run *Run) (bw, peak float64, ok bool) {
+	bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
+	peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
+	return bw, peak, err1 == nil && err2 == nil && bw > 0 && peak > 0
+}
+
 func val(v float64, ok bool) float64 {
 	if !ok {
 		return nan()
@@ -104,6 +116,38 @@ func speedup(cpu, gpu float64) float64 {
 		return nan()
 	}
 	return cpu / gpu
+}
+
+// mapCells is f of each of xs.
+func mapCells[T any](xs []T, f func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// sweepTable adds to t a row per value a of axis: a, then h's time of
+// each column's case q(a, column); it returns each column's times in ms.
+func sweepTable(h *Host, t *Table, axis []string, cols int, q func(a string, col int) Q) [][]float64 {
+	series := make([][]float64, cols)
+	for _, a := range axis {
+		row := []string{a}
+		for i := range cols {
+			tm := h.Measure(q(a, i))
+			row = append(row, msCI(tm))
+			series[i] = append(series[i], tm.Center()/1e6)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return series
+}
+
+// addHostSeries adds h's series of each variant to p.
+func addHostSeries(p *Plot, h *Host, variants []string, series [][]float64) {
+	for i, v := range variants {
+		p.Series = append(p.Series, hostSeries(h, v, series[i]))
+	}
 }
 
 func msCell(ns float64) string { return ms(ns, !math.IsNaN(ns)) }
@@ -122,4 +166,12 @@ func pubMS(v float64) string {
 		return missing
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64) // as the report printed it
+}
+
+// appendNew appends v to s where s lacks it.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
 }

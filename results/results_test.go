@@ -464,3 +464,13 @@ func TestReadRunMergedCopyBandwidth(t *testing.T) {
 		t.Errorf("a copy bandwidth that is not a number: error %v, want one naming the line", err)
 	}
 }
+
+// Time returns the median time (ns) of the first run of h holding exactly
+// one sample matching q.
+func (h *Host) Time(q Q) (float64, bool) {
+	s := h.Sample(q)
+	if s == nil {
+		return 0, false
+	}
+	return s.Time()
+}

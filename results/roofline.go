@@ -10,22 +10,12 @@ import (
 	"time"
 
 	"github.com/convbench/convbench/convolve"
-	"github.com/convbench/convbench/runfile"
 )
 
-// rooflineSize is the image of the roofline section: the largest of
-// preset tuning-tiled, where launch and tail effects matter least.
+// rooflineSize is the image of the roofline section.
 const rooflineSize = "4096x4096"
 
-// sectionRoofline sets the Gaussian K x K kernels of each GPU against
-// the roofline of that GPU: the FP32 peak and the measured copy bandwidth
-// times the arithmetic intensity (FLOP per byte read and written once).
-// Its kernels are every variant of the GPU's run of preset roofline
-// (floorsRun), or where there is none of its tuning-tiled run (gpu-tiled
-// and gpu-shared), each at its fastest setting. Where the run records the
-// energy a run drew, a second table sets the fastest variant of each
-// filter beside the most energy-efficient (rooflineEnergy); where no run
-// does, a note says so.
+// sectionRoofline sets each GPU's Gaussian kernels against its roofline.
 func sectionRoofline(hosts []*Host) *Section {
 	s := &Section{Report: "roofline", Title: "Roofline: achieved GFLOP/s against the memory and FP32 roofs"}
 	hs, pts := rooflineHosts(hosts)
@@ -35,11 +25,10 @@ func sectionRoofline(hosts []*Host) *Section {
 	xp := rooflineXs(hs, pts)
 	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
 		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s (2·K² FLOP an output)", LogX: true, LogY: true}
+	plot.X = make([]string, len(xp))
 	var pointLabels []string
 	for _, x := range xp {
-		plot.X = append(plot.X, "")
-		plot.XValue = append(plot.XValue, x.ai)
-		pointLabels = append(pointLabels, x.label)
+		plot.XValue, pointLabels = append(plot.XValue, x.ai), append(pointLabels, x.label)
 	}
 	recorded := false // whether any host's run records energy
 	for _, hd := range hs {
@@ -76,16 +65,14 @@ func sectionRoofline(hosts []*Host) *Section {
 	return s
 }
 
-// rooflinePoint is one filter of the roofline: its spec, its arithmetic
-// intensity and its throughput arithmetic at rooflineSize.
+// rooflinePoint is one filter of the roofline at rooflineSize.
 type rooflinePoint struct {
 	spec string
 	ai   float64
 	tp   convolve.Throughput
 }
 
-// rooflineHost is a host's roofline run with its measured copy bandwidth
-// and FP32 peak and the variants the run measured, sorted.
+// rooflineHost is a host's roofline run, ceilings and sorted variants.
 type rooflineHost struct {
 	h        *Host
 	run      *Run
@@ -93,8 +80,7 @@ type rooflineHost struct {
 	variants []string
 }
 
-// rooflineX is an x position of the roofline plot: a point's intensity
-// (pt, its index into the points) or a GPU's ridge (pt -1).
+// rooflineX is an x position of the plot: point pt's intensity, or a GPU's ridge (pt -1).
 type rooflineX struct {
 	ai    float64
 	label string
@@ -102,8 +88,7 @@ type rooflineX struct {
 }
 
 // rooflineHosts selects the hosts whose roofline run records the copy
-// bandwidth and the FP32 peak, and the filters their runs measured,
-// sorted by intensity.
+// bandwidth and FP32 peak, and their filters sorted by intensity.
 func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 	var hs []rooflineHost
 	var pts []rooflinePoint
@@ -112,16 +97,13 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 		if run == nil {
 			continue
 		}
-		bw, err1 := strconv.ParseFloat(run.Config[runfile.KeyGPUCopyGBps], 64)
-		peak, err2 := strconv.ParseFloat(run.Config[runfile.KeyGPUPeakFLOPs], 64)
-		if err1 != nil || err2 != nil || bw <= 0 || peak <= 0 {
+		bw, peak, ok := bandwidthPeak(run)
+		if !ok {
 			continue
 		}
 		hd := rooflineHost{h: h, run: run, bw: bw, peak: peak}
 		for _, smp := range rooflineSamples(run) {
-			if v := smp.Keys["variant"]; !slices.Contains(hd.variants, v) {
-				hd.variants = append(hd.variants, v)
-			}
+			hd.variants = appendNew(hd.variants, smp.Keys["variant"])
 			spec := smp.Keys["filter"]
 			if slices.ContainsFunc(pts, func(p rooflinePoint) bool { return p.spec == spec }) {
 				continue
@@ -142,8 +124,7 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 	return hs, pts
 }
 
-// rooflineXs are the plot's x positions: every point's intensity and
-// every GPU's ridge, so that the roofs bend where they do, sorted.
+// rooflineXs are the plot's sorted x positions: points and ridges.
 func rooflineXs(hs []rooflineHost, pts []rooflinePoint) []rooflineX {
 	var xp []rooflineX
 	for i, p := range pts {
@@ -156,9 +137,7 @@ func rooflineXs(hs []rooflineHost, pts []rooflinePoint) []rooflineX {
 	return xp
 }
 
-// rooflineTable is host hd's table against the roofline, with the roof
-// at each x position and each variant's GFLOP/s there (NaN where it has
-// none).
+// rooflineTable is hd's table against the roofline, and the plot's series.
 func rooflineTable(hd rooflineHost, xp []rooflineX, pts []rooflinePoint) (t *Table, roof []float64, ys [][]float64) {
 	t = &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
 		Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. "+
@@ -172,10 +151,7 @@ func rooflineTable(hd rooflineHost, xp []rooflineX, pts []rooflinePoint) (t *Tab
 	}
 	ys = make([][]float64, len(hd.variants))
 	for vi := range ys {
-		ys[vi] = make([]float64, len(xp))
-		for i := range xp {
-			ys[vi][i] = nan()
-		}
+		ys[vi] = nans(len(xp))
 	}
 	for i, x := range xp {
 		if x.pt < 0 {
@@ -204,21 +180,17 @@ func rooflineTable(hd rooflineHost, xp []rooflineX, pts []rooflinePoint) (t *Tab
 	return t, roof, ys
 }
 
-// rooflineRun is the run the roofline section reads on h: its run of
-// preset roofline (floorsRun) where that holds Gaussians at rooflineSize,
-// else its tuning-tiled run, or nil.
+// rooflineRun is h's roofline, else tuning-tiled, run with rooflineSamples.
 func rooflineRun(h *Host) *Run {
-	if r := floorsRun(h); r != nil && len(rooflineSamples(r)) > 0 {
-		return r
-	}
-	if r := h.run("tuning-tiled"); r != nil && len(rooflineSamples(r)) > 0 {
-		return r
+	for _, r := range []*Run{floorsRun(h), h.run("tuning-tiled")} {
+		if r != nil && len(rooflineSamples(r)) > 0 {
+			return r
+		}
 	}
 	return nil
 }
 
-// rooflineSamples are the run's hot-cache Gaussian cases at rooflineSize
-// with the default compile options.
+// rooflineSamples are the run's hot-cache default-option Gaussian cases at rooflineSize.
 func rooflineSamples(r *Run) []*Sample {
 	var out []*Sample
 	for _, smp := range r.Find(Q{"size": rooflineSize, "cache": "hot", "opts": "default"}) {
@@ -233,15 +205,12 @@ func rooflineSamples(r *Run) []*Sample {
 func timingOf(samples []*Sample) string {
 	var ts []string
 	for _, smp := range samples {
-		if t := "`timing=" + smp.Keys["timing"] + "`"; !slices.Contains(ts, t) {
-			ts = append(ts, t)
-		}
+		ts = appendNew(ts, "`timing="+smp.Keys["timing"]+"`")
 	}
 	return strings.Join(ts, ", ")
 }
 
-// fastestSample returns the sample of ss with the smallest median time, or
-// nil when none has a time.
+// fastestSample is the sample of ss with the smallest median time, or nil.
 func fastestSample(ss []*Sample) *Sample {
 	var best *Sample
 	bt := 0.0
@@ -261,22 +230,18 @@ func fastest(ss []*Sample) float64 {
 	return nan()
 }
 
-// pixels is the number of pixels of each "WxH" size, NaN where one does
-// not parse: the true x of a plot against image size.
+// pixels is the pixel count of each "WxH" size, NaN where one does not parse.
 func pixels(sizes []string) []float64 {
-	out := make([]float64, len(sizes))
+	out := nans(len(sizes))
 	for i, sz := range sizes {
-		w, h, ok := parseSize(sz)
-		out[i] = nan()
-		if ok {
+		if w, h, ok := parseSize(sz); ok {
 			out[i] = float64(w) * float64(h)
 		}
 	}
 	return out
 }
 
-// numbers parses each of vs as a number, NaN where one does not parse:
-// the true x of a plot against filter size.
+// numbers parses each of vs as a number, NaN where one does not parse.
 func numbers(vs []string) []float64 {
 	out := make([]float64, len(vs))
 	for i, v := range vs {

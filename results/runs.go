@@ -11,10 +11,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// runSections are the sections a report of a user's own runs opens with,
-// one per run, newest first (Run.Modified), then by host and preset: a
-// table of every case of the run (runTable) and a plot of its time
-// against the axis the run varied (runPlot).
+// runSections are the RunSections of every run with cases, newest first.
 func runSections(hosts []*Host, baseline string) []*Section {
 	type hostRun struct {
 		h *Host
@@ -36,10 +33,7 @@ func runSections(hosts []*Host, baseline string) []*Section {
 	return secs
 }
 
-// RunSection is the section of run r of host h: a table of every case of
-// the run (runTable), its speed-ups over the variant named baseline or
-// the default baseline (NewBaselines), and a plot of its time against
-// the axis the run varied (runPlot), where it has a point to draw.
+// RunSection is the section of run r of host h: its table and plot.
 func RunSection(h *Host, r *Run, baseline string) *Section {
 	s := &Section{ID: "run-" + h.Slug + "-" + r.Preset, Report: r.Preset, Title: fmt.Sprintf("Run `%s` on %s", r.Preset, h.Title)}
 	if p := runPlot(h, r); p.HasData() {
@@ -49,8 +43,7 @@ func RunSection(h *Host, r *Run, baseline string) *Section {
 	return s
 }
 
-// Axes returns the name keys whose values differ between the run's cases,
-// in nameKeys order, and the value of every other key.
+// Axes returns the name keys the run varies, and the others' values.
 func (r *Run) Axes() (varying []string, constant map[string]string) {
 	constant = map[string]string{}
 	for _, k := range nameKeys {
@@ -68,13 +61,7 @@ func (r *Run) Axes() (varying []string, constant map[string]string) {
 	return varying, constant
 }
 
-// runTable is every case of run r, one row per case: a column for each
-// axis the run varies (the variant last), then the case's median time,
-// that median's confidence interval over the runs, the runs' range and
-// own intervals, and whether the runs agree (Agreement), with a
-// speed-up column where cases of a problem have more than one variant
-// (NewBaselines with baseline). The axes the run holds constant are in
-// the caption, and every column is in the legend.
+// runTable is a table of every case of run r.
 func runTable(h *Host, r *Run, baseline string) *Table {
 	varying, constant := r.Axes()
 	axes := slices.DeleteFunc(slices.Clone(varying), func(k string) bool { return k == "variant" })
@@ -111,8 +98,7 @@ func runTable(h *Host, r *Run, baseline string) *Table {
 	return t
 }
 
-// runCaption names the run's command line, its axes and the values it
-// holds constant.
+// runCaption names the run's sweep, its axes and its constant keys.
 func runCaption(r *Run, varying []string, constant map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "From `%s/%s.txt`", r.Host, r.Preset)
@@ -183,7 +169,6 @@ func runCells(s *Sample, spreadUnit string) []string {
 	if len(v) > 0 {
 		rng = ms(slices.Min(v), true) + " – " + ms(slices.Max(v), true)
 	}
-	sp, ok := s.Spread()
 	own, agree := missing, missing
 	if spreadUnit != "" {
 		if w, ok := s.Max(spreadUnit); ok {
@@ -191,12 +176,10 @@ func runCells(s *Sample, spreadUnit string) []string {
 		}
 		agree = agreementCell(s, spreadUnit)
 	}
-	return []string{med, ci, strconv.Itoa(len(v)), rng, percent(sp, ok), own, agree}
+	return []string{med, ci, strconv.Itoa(len(v)), rng, percent(s.Spread()), own, agree}
 }
 
-// agreementCell formats whether the runs of s agree (Agreement) for a
-// table: yes, UNSTABLE with the cause its lines record in parentheses
-// (UnstableCause: "UNSTABLE (drift)"), or a dash.
+// agreementCell formats Agreement: yes, "UNSTABLE (<cause>)", or a dash.
 func agreementCell(s *Sample, unit string) string {
 	switch s.Agreement(unit) {
 	case agree:
@@ -208,35 +191,18 @@ func agreementCell(s *Sample, unit string) string {
 	return missing
 }
 
-// Agreement is whether the runs of a case agree within their own
-// intervals.
+// Agreement is whether the runs of a case agree within their own intervals.
 type Agreement int
 
 const (
-	// unknown: fewer than two runs, or runs that do not record their
-	// intervals.
-	unknown Agreement = iota
-	// agree: one time lies in every run's interval.
-	agree
-	// disagree: two runs' intervals do not overlap.
-	disagree
+	unknown  Agreement = iota // fewer than two runs, or no intervals
+	agree                     // one time lies in every run's interval
+	disagree                  // two runs' intervals do not overlap
 )
 
-func (a Agreement) String() string {
-	switch a {
-	case agree:
-		return "agree"
-	case disagree:
-		return "disagree"
-	}
-	return "unknown"
-}
-
-// Agreement tells whether the runs of s agree: each run's median time m
-// with the half-width c (percent of m) of its own confidence interval,
-// the value of unit on the same line, or the run's noise target where
-// that is wider (targetWidth), spans m·(1 ± c/100), and the runs agree
-// when those intervals share a point.
+// Agreement tells whether the runs of s agree: each run's median m with
+// the half-width c% of its interval (unit, or the noise target where
+// wider) spans m·(1 ± c/100), and the runs agree when those overlap.
 func (s *Sample) Agreement(unit string) Agreement {
 	times, widths := s.Values[s.TimeUnit()], s.Values[unit]
 	if len(times) < 2 || len(widths) != len(times) {
@@ -248,9 +214,7 @@ func (s *Sample) Agreement(unit string) Agreement {
 	return disagree
 }
 
-// overlap reports whether the intervals of runs with median times times
-// and own half-widths widths (percent), each at least the run's noise
-// target (targetWidth), share a point.
+// overlap reports whether the runs' intervals share a point.
 func (s *Sample) overlap(times, widths []float64) bool {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for i, m := range times {
@@ -261,25 +225,21 @@ func (s *Sample) overlap(times, widths []float64) bool {
 	return lo <= hi
 }
 
-// compareCases orders samples by the keys of axes in turn: sizes by
-// pixels, other values in natural order.
+// compareCases orders samples by the keys of axes in turn.
 func compareCases(a, b *Sample, axes []string) int {
 	for _, k := range axes {
-		var c int
+		c := NaturalCompare
 		if k == "size" {
-			c = compareSizes(a.Keys[k], b.Keys[k])
-		} else {
-			c = NaturalCompare(a.Keys[k], b.Keys[k])
+			c = compareSizes
 		}
-		if c != 0 {
+		if c := c(a.Keys[k], b.Keys[k]); c != 0 {
 			return c
 		}
 	}
 	return 0
 }
 
-// distinctCases returns the first sample of each distinct combination of
-// the values of keys among samples, ordered by those keys (compareCases).
+// distinctCases returns a sample per distinct value of keys, ordered.
 func distinctCases(samples []*Sample, keys ...string) []*Sample {
 	var out []*Sample
 	for _, s := range samples {
@@ -291,18 +251,12 @@ func distinctCases(samples []*Sample, keys ...string) []*Sample {
 	return out
 }
 
-// keyValues returns the distinct values of key among samples, ordered as
-// compareCases orders them.
+// keyValues returns the distinct values of key among samples, in order.
 func keyValues(samples []*Sample, key string) []string {
-	var vs []string
-	for _, s := range distinctCases(samples, key) {
-		vs = append(vs, s.Keys[key])
-	}
-	return vs
+	return mapCells(distinctCases(samples, key), func(s *Sample) string { return s.Keys[key] })
 }
 
-// plotAxes are the axes a run's plot can put across, in order of
-// preference: the first the run varies is its x axis.
+// plotAxes are the axes a run's plot can put across, by preference.
 var plotAxes = []string{"size", "k", "filter", "type", "ch", "border", "layout", "block", "cache", "timing", "mem", "opts", "tune", "gpus"}
 
 // axisLabels name the plot axes that need more than their key.
@@ -312,10 +266,8 @@ var axisLabels = map[string]string{
 	"ch":   "channels",
 }
 
-// runPlot draws run r's median time against the first axis of plotAxes
-// the run varies, one line per variant and value of the other axes it
-// varies (where the x axis is K, per filter family rather than filter);
-// a run that varies only the variant gets one point per variant.
+// runPlot draws run r's median time against the first plotAxes axis it
+// varies, a line per variant and value of its other axes.
 func runPlot(h *Host, r *Run) *Plot {
 	varying, _ := r.Axes()
 	x := "variant"
@@ -347,11 +299,7 @@ func runPlot(h *Host, r *Run) *Plot {
 		if !ok {
 			i = len(p.Series)
 			index[name] = i
-			ys := make([]float64, len(p.X))
-			for j := range ys {
-				ys[j] = nan()
-			}
-			p.Series = append(p.Series, Series{Name: name, Variant: name, Source: h.Title, Y: ys, Markers: x == "variant"})
+			p.Series = append(p.Series, Series{Name: name, Variant: name, Source: h.Title, Y: nans(len(p.X)), Markers: x == "variant"})
 		}
 		y := timeOf(s).Center() / 1e6
 		p.Series[i].Y[slices.Index(p.X, s.Keys[x])] = y
@@ -364,10 +312,7 @@ func runPlot(h *Host, r *Run) *Plot {
 	return p
 }
 
-// seriesName names a case's line in a run's plot: its variant and its
-// values of the other axes the run varies than x. Across K, a library
-// filter counts by its family (gauss, box, dense: convolve.FilterSpec),
-// any other filter by its name.
+// seriesName names a case's line in a run's plot.
 func seriesName(s *Sample, varying []string, x string) string {
 	parts := []string{s.Keys["variant"]}
 	for _, k := range varying {
@@ -394,9 +339,7 @@ func minPositive(lo, v float64) float64 {
 	return min(lo, v)
 }
 
-// ShortHost is a host title without the vendor's prefix and the note
-// "(no GPU)", short enough for a plot's title.
+// ShortHost is a host title without "NVIDIA " and " (no GPU)".
 func ShortHost(title string) string {
-	title = strings.TrimSuffix(title, " (no GPU)")
-	return strings.TrimPrefix(title, "NVIDIA ")
+	return strings.TrimPrefix(strings.TrimSuffix(title, " (no GPU)"), "NVIDIA ")
 }

@@ -173,3 +173,13 @@ func TestKeyValues(t *testing.T) {
 		t.Errorf("filters %v, want %v", got, want)
 	}
 }
+
+func (a Agreement) String() string {
+	switch a {
+	case agree:
+		return "agree"
+	case disagree:
+		return "disagree"
+	}
+	return "unknown"
+}

@@ -2,29 +2,26 @@ package results
 
 import (
 	"fmt"
-	"slices"
+	"maps"
 	"strconv"
 
 	"github.com/convbench/convbench/convolve"
 	"github.com/convbench/convbench/runfile"
 )
 
-// ---- off the roofline's one case: preset roofline-shapes ----
-
 // shapeKs are the filter sides of preset roofline-shapes, dense<K>.
 var shapeKs = []int{3, 5, 7}
 
-// shapeLayouts are the channel arrangements of preset roofline-shapes:
-// one channel, and three interleaved or planar.
+// shapeLayouts are the channel arrangements of preset roofline-shapes.
 var shapeLayouts = []struct{ name, ch, layout string }{
 	{"1 channel", "1", "interleaved"},
 	{"RGB interleaved", "3", "interleaved"},
 	{"RGB planar", "3", "planar"},
 }
 
-// shapeGoals are the targets of preset roofline-shapes: u8 and i16 input
-// at TypeShare of their own DRAM floor, every border mode and an odd size
-// within MaxSlowdown of zero border and of 4096x4096 per pixel.
+// shapeGoals are the targets of preset roofline-shapes: u8 and i16 at
+// TypeShare of their DRAM floor, border modes and an odd size within
+// MaxSlowdown of zero border and of 4096x4096 per pixel.
 var shapeGoals = struct {
 	TypeShare, MaxSlowdown float64
 }{TypeShare: 0.70, MaxSlowdown: 1.10}
@@ -38,13 +35,10 @@ type shapeData struct {
 
 var shapeBase = Q{"cache": "hot", "timing": "kernel-graph", "opts": "default"}
 
-// time returns the fastest sample's time of variant v on the case q
-// narrows shapeBase to, and whether there is one.
+// time returns variant v's fastest time on shapeBase narrowed by q.
 func (d *shapeData) time(v string, q Q) (Measure, bool) {
 	qq := shapeBase.with("variant", v)
-	for k, val := range q {
-		qq = qq.with(k, val)
-	}
+	maps.Copy(qq, q)
 	smp := fastestSample(d.run.Find(qq))
 	if smp == nil {
 		return Measure{}, false
@@ -53,8 +47,7 @@ func (d *shapeData) time(v string, q Q) (Measure, bool) {
 	return m, m.OK() && m.Center() > 0
 }
 
-// best returns the fastest variant on the case q narrows shapeBase to,
-// with its time; "" when none ran it.
+// best returns the fastest variant on shapeBase narrowed by q, and its time.
 func (d *shapeData) best(q Q) (string, Measure) {
 	bv, bm := "", Measure{}
 	for _, v := range d.variants {
@@ -65,10 +58,8 @@ func (d *shapeData) best(q Q) (string, Measure) {
 	return bv, bm
 }
 
-// dramFloor is the time, in ns, to read a w x h image of ch channels of
-// element type typ once and write its float32 output once (a filter's
-// output is float32 whatever the input, convolve.Problem.OutputGeometry)
-// at the run's copy bandwidth.
+// dramFloor is the time in ns to read a w x h image of ch channels of
+// typ and write its float32 output once at the copy bandwidth.
 func (d *shapeData) dramFloor(w, h, ch int, typ string) (float64, bool) {
 	t, err := convolve.ParseElemType(typ)
 	if err != nil {
@@ -78,10 +69,7 @@ func (d *shapeData) dramFloor(w, h, ch int, typ string) (float64, bool) {
 	return bytes / d.bw, true
 }
 
-// sectionShapes sets each GPU's run of preset roofline-shapes against the
-// goals of ShapeGoals: the element types and channel layouts against their
-// own DRAM floors, each border mode against zero, and 4099x4097 against
-// 4096x4096 per pixel, for the fastest direct variant of each case.
+// sectionShapes sets each GPU's roofline-shapes run against shapeGoals.
 func sectionShapes(hosts []*Host) *Section {
 	s := &Section{Report: "roofline-shapes", Title: "Off the roofline's case: element types, channel layouts, border modes and odd sizes"}
 	goals := &Table{ID: "shapes-goals", Title: "Goals off the roofline's case",
@@ -97,12 +85,9 @@ func sectionShapes(hosts []*Host) *Section {
 		}
 		d := &shapeData{run: run, bw: bw}
 		for _, smp := range run.Find(shapeBase) {
-			if v := smp.Keys["variant"]; !slices.Contains(d.variants, v) {
-				d.variants = append(d.variants, v)
-			}
+			d.variants = appendNew(d.variants, smp.Keys["variant"])
 		}
 		at := run.at()
-
 		types, typeGoal := d.typesTable(h, at)
 		borders, borderGoal := d.bordersTable(h, at)
 		odd, oddGoal := d.oddTable(h, at)
@@ -116,18 +101,14 @@ func sectionShapes(hosts []*Host) *Section {
 			append([]string{h.Title, "every border mode against zero", "≤ " + Sig(shapeGoals.MaxSlowdown, 3) + "x"}, borderGoal.cells()...),
 			append([]string{h.Title, "4099x4097 against 4096x4096 per pixel", "≤ " + Sig(shapeGoals.MaxSlowdown, 3) + "x"}, oddGoal.cells()...))
 	}
-	if len(goals.Rows) > 0 {
-		s.Tables = append([]*Table{goals}, s.Tables...)
-	}
+	s.lead(goals)
 	return s
 }
 
 // shapesRun returns h's run of preset roofline-shapes, or nil.
 func shapesRun(h *Host) *Run { return h.run("roofline-shapes") }
 
-// typesTable is the table of element types and channel layouts against
-// their own DRAM floor on host h (at names the run's commit), and the
-// goal of the types other than f32.
+// typesTable is types and layouts against their DRAM floor, and the goal.
 func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 	types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(d.bw, 5)),
@@ -173,9 +154,7 @@ func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 	return types, typeGoal
 }
 
-// bordersTable is the table of border modes against zero border on host
-// h (at names the run's commit), and the goal of the modes other than
-// zero.
+// bordersTable is border modes against zero border, and their goal.
 func (d *shapeData) bordersTable(h *Host, at string) (*Table, *goalTally) {
 	borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
@@ -221,8 +200,7 @@ func (d *shapeData) bordersTable(h *Host, at string) (*Table, *goalTally) {
 	return borders, borderGoal
 }
 
-// oddTable is the table of 4099x4097 against 4096x4096 per pixel on
-// host h (at names the run's commit), and its goal.
+// oddTable is 4099x4097 against 4096x4096 per pixel, and its goal.
 func (d *shapeData) oddTable(h *Host, at string) (*Table, *goalTally) {
 	odd := &Table{ID: "shapes-odd-" + h.Slug, Title: "4099x4097 against 4096x4096 per pixel — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: f32, one channel, zero border, kernel time (ms) of each size and the ratio of their times per pixel (4099x4097 over 4096x4096).", at),

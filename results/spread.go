@@ -7,10 +7,7 @@ import (
 	"strings"
 )
 
-// wideSpread is the spread (slowest minus fastest run, over the median)
-// above which the spread section counts a case as noisy: its median is
-// still the report's number, but a difference smaller than this between
-// two such cases is not one to quote.
+// wideSpread is the spread above which a case counts as noisy.
 const wideSpread = 0.10
 
 func sectionSpread(hosts []*Host) *Section {
@@ -48,13 +45,12 @@ func sectionSpread(hosts []*Host) *Section {
 					worst, worstSpread = smp, sp
 				}
 			}
-			name, spread := missing, missing
+			name := missing
 			if worst != nil {
 				name = caseLabel(worst)
-				spread = percent(worstSpread, true)
 			}
 			row := []string{r.Preset, strconv.Itoa(len(r.Samples)), strconv.Itoa(most),
-				strconv.Itoa(wide), strconv.Itoa(wider), name, spread}
+				strconv.Itoa(wide), strconv.Itoa(wider), name, percent(worstSpread, worst != nil)}
 			if throttled {
 				if d, k, ok := r.Throttled(); ok {
 					row = append(row, strconv.Itoa(d), strconv.Itoa(k))
@@ -69,8 +65,7 @@ func sectionSpread(hosts []*Host) *Section {
 	return s
 }
 
-// caseLabel names a case by the keys that tell it apart in most presets:
-// variant, tunables, size, filter, block, type, channels and how it was timed.
+// caseLabel names a case by the keys that tell it apart in most presets.
 func caseLabel(s *Sample) string {
 	k := s.Keys
 	parts := []string{k["variant"]}

@@ -8,18 +8,15 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// thresholds are benchmath's defaults: a difference is called when the
-// Mann-Whitney U test gives p below 0.05, as benchstat calls it.
+// thresholds are benchmath's defaults, as benchstat uses them.
 var thresholds = benchmath.DefaultThresholds
 
-// Measure is every run's value of one quantity of one case (its time,
-// in nanoseconds, or a rate), or nothing when the data lacks the case.
+// Measure is every run's value of one quantity of one case, or nothing.
 type Measure struct {
 	s *benchmath.Sample
 }
 
-// measureOf is the measure of smp's unit; nothing when smp is nil or has
-// no value of the unit.
+// measureOf is the measure of smp's unit.
 func measureOf(smp *Sample, unit string) Measure {
 	if smp == nil || len(smp.Values[unit]) == 0 {
 		return Measure{}
@@ -38,8 +35,7 @@ func timeOf(smp *Sample) Measure {
 // OK reports whether the measure holds any value.
 func (m Measure) OK() bool { return m.s != nil && len(m.s.Values) > 0 }
 
-// Summary is the median of the values with its confidence interval at
-// runfile.Confidence, by benchmath making no assumption about their distribution.
+// Summary is the median with its confidence interval at runfile.Confidence.
 func (m Measure) Summary() benchmath.Summary {
 	return benchmath.AssumeNothing.Summary(m.s, runfile.Confidence)
 }
@@ -57,29 +53,21 @@ func Compare(a, b Measure) benchmath.Comparison {
 	return benchmath.AssumeNothing.Compare(a.s, b.s)
 }
 
-// ratio is a's median over b's and whether the two differ significantly
-// (Compare's p at or below the threshold). ok is false when either holds
-// nothing or a median is not positive.
+// ratio is a's median over b's and whether they differ significantly; ok
+// is false where either holds no positive median.
 func ratio(a, b Measure) (r float64, significant, ok bool) {
-	if !a.OK() || !b.OK() {
-		return 0, false, false
-	}
-	ca, cb := a.Center(), b.Center()
-	if ca <= 0 || cb <= 0 {
+	ca, cb := a.Center(), b.Center() // NaN where either holds nothing
+	if !(ca > 0) || !(cb > 0) {
 		return 0, false, false
 	}
 	c := Compare(a, b)
 	return ca / cb, c.P <= c.Alpha, true
 }
 
-// msCI formats a time measure (ns) as its median in milliseconds and the
-// half-width of its confidence interval in percent: "1.23 ±4%". "±∞"
-// says the runs are too few for an interval at runfile.Confidence.
+// msCI formats a time measure (ns) in ms with its interval: "1.23 ±4%".
 func msCI(m Measure) string { return centerCI(m, 1e6) }
 
-// centerCI formats a measure as its median over unit and the half-width
-// of its confidence interval in percent ("1.23 ±4%"), or a dash where it
-// holds no positive median.
+// centerCI formats m's median over unit with its interval, or a dash.
 func centerCI(m Measure, unit float64) string {
 	if !m.OK() {
 		return missing
@@ -91,8 +79,7 @@ func centerCI(m Measure, unit float64) string {
 	return Sig(s.Center/unit, 3) + " ±" + s.PctRangeString()
 }
 
-// ratioCell formats a over b as "1.23×", or "~" when the runs of the two
-// do not differ significantly, as benchstat prints it.
+// ratioCell formats a over b as "1.23×", or "~" where they do not differ significantly.
 func ratioCell(a, b Measure) string {
 	r, significant, ok := ratio(a, b)
 	switch {

@@ -22,49 +22,39 @@ type Table struct {
 	Caption string // where the numbers come from
 	Header  []string
 	Rows    [][]string
-	// Keys is how many leading columns name a row rather than hold a
-	// measurement; zero means one.
-	Keys int
-	// Legend says what columns hold, one "column: meaning" line each,
-	// printed under the table.
-	Legend []string
+	Keys    int      // how many leading columns name a row; zero means one
+	Legend  []string // what columns hold, one "column: meaning" line each
 	// Optional names the measurement columns RenderTerminal may leave
 	// out, in this order, where the table is wider than TerminalWidth.
 	Optional []string
 }
 
-// CPUOnly trims a table of a host without a GPU to its CPU cases: it
-// drops the measurement columns with no value in any row (the GPU
-// variants' columns), then the rows with no value left. It reports
+// CPUOnly trims a GPU-less host's table to its CPU cases: it drops the
+// measurement columns and then the rows without a value, and reports
 // whether any measurement remains.
 func (t *Table) CPUOnly() bool {
 	keys := max(t.Keys, 1)
-	var keep []int
+	t.keepColumns(func(c int) bool {
+		return c < keys || slices.ContainsFunc(t.Rows, func(r []string) bool { return c < len(r) && r[c] != missing })
+	})
+	t.Rows = slices.DeleteFunc(t.Rows, func(r []string) bool {
+		return !slices.ContainsFunc(r[min(keys, len(r)):], func(cell string) bool { return cell != missing })
+	})
+	return len(t.Header) > keys && len(t.Rows) > 0
+}
+
+// keepColumns keeps the columns c of t for which keep(c) holds.
+func (t *Table) keepColumns(keep func(c int) bool) {
+	var cols []int
 	for c := range t.Header {
-		if c < keys {
-			keep = append(keep, c)
-			continue
-		}
-		for _, r := range t.Rows {
-			if c < len(r) && r[c] != missing {
-				keep = append(keep, c)
-				break
-			}
+		if keep(c) {
+			cols = append(cols, c)
 		}
 	}
-	t.Header = columns(t.Header, keep)
-	var rows [][]string
-	for _, r := range t.Rows {
-		r = columns(r, keep)
-		for _, cell := range r[min(keys, len(r)):] {
-			if cell != missing {
-				rows = append(rows, r)
-				break
-			}
-		}
+	t.Header = columns(t.Header, cols)
+	for i, r := range t.Rows {
+		t.Rows[i] = columns(r, cols)
 	}
-	t.Rows = rows
-	return len(t.Header) > keys && len(rows) > 0
 }
 
 // RenderMarkdown writes the table as a GitHub Markdown table under a
@@ -83,14 +73,7 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 		sb.WriteString("\n")
 	}
 	row(t.Header)
-	seps := make([]string, len(t.Header))
-	for i := range seps {
-		seps[i] = "---"
-		if i > 0 {
-			seps[i] = "---:"
-		}
-	}
-	row(seps)
+	row(append([]string{"---"}, slices.Repeat([]string{"---:"}, len(t.Header)-1)...))
 	for _, r := range t.Rows {
 		row(r)
 	}
@@ -105,16 +88,12 @@ func (t *Table) RenderMarkdown(w io.Writer) error {
 	return err
 }
 
-// TerminalWidth is the widest line, in columns, RenderTerminal writes
-// outside the table itself: the title, caption and legend wrap at it.
+// TerminalWidth is the column RenderTerminal wraps title, caption and legend at.
 const TerminalWidth = 120
 
-// RenderTerminal writes the table with tablewriter for a terminal: its
-// title, its caption, the table, then its legend, each legend line
-// wrapped at TerminalWidth with the lines after its first indented.
-// Where the table is wider than TerminalWidth it leaves out the
-// Optional columns, in order, until it fits, with their legend lines,
-// and says which under the caption.
+// RenderTerminal writes the title, caption, table (by tablewriter) and
+// legend, wrapped at TerminalWidth. Where the table is wider it leaves
+// out Optional columns, in order, until it fits, and says which.
 func (t *Table) RenderTerminal(w io.Writer) error {
 	t = t.clone()
 	body, err := t.renderGrid()
@@ -134,8 +113,7 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 			return err
 		}
 	}
-	var lines []string
-	lines = append(lines, Wrap(t.Title, TerminalWidth, "")...)
+	lines := Wrap(t.Title, TerminalWidth, "")
 	caption := strings.ReplaceAll(t.Caption, "`", "")
 	if len(left) > 0 {
 		caption += fmt.Sprintf(" Left out to fit %d columns: %s (the run's file holds them).", TerminalWidth, strings.Join(left, ", "))
@@ -147,12 +125,8 @@ func (t *Table) RenderTerminal(w io.Writer) error {
 	for _, l := range t.Legend {
 		lines = append(lines, Wrap(l, TerminalWidth, "  ")...)
 	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err = io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
 }
 
 // renderGrid is the table's header and rows drawn by tablewriter.
@@ -187,8 +161,7 @@ func (t *Table) clone() *Table {
 	return &c
 }
 
-// dropColumn removes the column headed name and its legend line
-// ("name: ..."), and reports whether the table had it.
+// dropColumn removes column name and its legend line, if the table has it.
 func (t *Table) dropColumn(name string) bool {
 	c := slices.Index(t.Header, name)
 	if c < 0 {
@@ -204,29 +177,24 @@ func (t *Table) dropColumn(name string) bool {
 	return true
 }
 
-// widest is the width in columns (runes) of the widest line of text.
+// widest is the width in runes of the widest line of text.
 func widest(text string) int {
 	w := 0
-	for _, l := range strings.Split(text, "\n") {
+	for l := range strings.SplitSeq(text, "\n") {
 		w = max(w, utf8.RuneCountInString(l))
 	}
 	return w
 }
 
-// Wrap breaks text into lines of at most width columns (runes) at
-// spaces, the lines after the first starting with indent; a word wider
-// than a line has a line to itself.
+// Wrap breaks text at spaces into lines of at most width runes, the
+// lines after the first starting with indent.
 func Wrap(text string, width int, indent string) []string {
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(text) {
-		prefix := indent
-		if len(lines) == 0 {
-			prefix = ""
-		}
 		switch {
-		case line == "":
-			line = prefix + word
+		case line == "": // the first word
+			line = word
 		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
 			line += " " + word
 		default:
@@ -240,7 +208,7 @@ func Wrap(text string, width int, indent string) []string {
 	return lines
 }
 
-// Cell formats for the tables. A missing value prints as an em dash.
+// missing is the cell of a missing value.
 const missing = "—"
 
 // OrMissing is s as a cell: s, or a dash where it is empty.
@@ -274,35 +242,19 @@ func percent(f float64, ok bool) string {
 	return Sig(100*f, 2) + "%"
 }
 
-// Sig formats v with n significant digits, without exponent for the
-// magnitudes benchmark tables hold.
+// Sig formats v with n significant digits, without exponent.
 func Sig(v float64, n int) string {
 	if v == 0 {
 		return "0"
 	}
 	mag := int(math.Floor(math.Log10(math.Abs(v))))
-	dec := n - 1 - mag
-	if dec < 0 {
-		dec = 0
-	}
-	return fmt.Sprintf("%.*f", dec, v)
+	return fmt.Sprintf("%.*f", max(n-1-mag, 0), v)
 }
 
-// summaryKeys are the name keys Summary always shows (k follows the
-// filter; mem, cache and opts qualify the timing column).
+// summaryKeys are the name keys Summary always shows or folds into another column.
 var summaryKeys = []string{"variant", "size", "filter", "k", "block", "type", "ch", "timing", "mem", "cache", "opts"}
 
-// Summary is a compact table of every case of a run: its time and rates,
-// one row per case in sortSamples order, with a column for every other
-// name key the run varies (border, gpus, layout, tune, ...), so that no
-// two rows differ only in time. The timing column adds the host memory of
-// pipeline cases, "cold" for cold-cache cases and the compile options
-// when they are not the default. A key column whose value every row
-// shares moves into the caption. Where cases of a problem have more than
-// one variant, a speed-up column compares each with its baseline
-// (NewBaselines: the variant named baseline, or by default the reference
-// or the slowest). A run whose lines record the energy a run drew has an
-// mJ/op column.
+// Summary is a compact table of every case of a run.
 func Summary(r *Run, baseline string) *Table {
 	varying, _ := r.Axes()
 	extra := slices.DeleteFunc(varying, func(k string) bool { return slices.Contains(summaryKeys, k) || onlyUnset(r, k) })
@@ -342,23 +294,19 @@ func Summary(r *Run, baseline string) *Table {
 	samples := slices.Clone(r.Samples)
 	sortSamples(samples)
 	for _, s := range samples {
-		sp, oks := s.Spread()
-		mp, okm := s.Median("MPix/s")
-		gb, okg := s.Median("GB/s")
 		pb, okp := s.Median("%copy-bw")
 		if !okp {
 			pb, okp = s.Median("%peak-bw")
 		}
-		timing := timingLabel(s)
 		row := []string{s.Keys["variant"], s.Keys["size"], s.Keys["filter"], s.Keys["block"], s.Keys["type"], s.Keys["ch"]}
 		for _, k := range extra {
 			row = append(row, s.Keys[k])
 		}
-		row = append(row, timing, msCI(timeOf(s)))
+		row = append(row, timingLabel(s), msCI(timeOf(s)))
 		if bases.Any() {
 			row = append(row, bases.Cell(s))
 		}
-		row = append(row, percent(sp, oks), num(mp, okm), num(gb, okg), num(pb, okp))
+		row = append(row, percent(s.Spread()), num(s.Median("MPix/s")), num(s.Median("GB/s")), num(pb, okp))
 		if energy {
 			row = append(row, energyCell(energyOf(s)))
 		}
@@ -382,8 +330,8 @@ func Summary(r *Run, baseline string) *Table {
 	return t
 }
 
-// dropConstantKeys removes the key columns whose value every row
-// shares, keeping at least one, and returns them as "name value".
+// dropConstantKeys removes the key columns every row shares, keeping at
+// least one, and returns them as "name value".
 func (t *Table) dropConstantKeys() []string {
 	keys := max(t.Keys, 1)
 	if len(t.Rows) == 0 {
@@ -401,22 +349,12 @@ func (t *Table) dropConstantKeys() []string {
 	if len(drop) == keys {
 		drop, fixed = drop[1:], fixed[1:]
 	}
-	var keep []int
-	for c := range t.Header {
-		if !slices.Contains(drop, c) {
-			keep = append(keep, c)
-		}
-	}
-	t.Header = columns(t.Header, keep)
-	for i, r := range t.Rows {
-		t.Rows[i] = columns(r, keep)
-	}
+	t.keepColumns(func(c int) bool { return !slices.Contains(drop, c) })
 	t.Keys = keys - len(drop)
 	return fixed
 }
 
-// columns returns the cells of the columns keep, in that order, a dash
-// for a column past the end of cells.
+// columns returns the cells of columns keep, a dash past the end.
 func columns(cells []string, keep []int) []string {
 	out := make([]string, len(keep))
 	for i, c := range keep {
@@ -428,20 +366,14 @@ func columns(cells []string, keep []int) []string {
 	return out
 }
 
-// onlyUnset reports whether every case of r leaves key k unset: empty,
-// "none" (the key does not apply) or "default".
+// onlyUnset reports whether every case of r has k empty, none or default.
 func onlyUnset(r *Run, k string) bool {
-	for _, s := range r.Samples {
-		if v := s.Keys[k]; v != "" && v != "none" && v != "default" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(r.Samples, func(s *Sample) bool {
+		return s.Keys[k] != "" && s.Keys[k] != "none" && s.Keys[k] != "default"
+	})
 }
 
-// timingLabel is a case's timing key followed by what qualifies it: the
-// host memory of pipeline cases, "cold" for cold-cache cases and the
-// compile options when they are not the default.
+// timingLabel is a case's timing key with its memory, cache and options.
 func timingLabel(s *Sample) string {
 	k := s.Keys
 	timing := k["timing"]
@@ -457,24 +389,19 @@ func timingLabel(s *Sample) string {
 	return timing
 }
 
-// sortSamples orders samples by variant, then image size (by pixels,
-// then width), then filter, then the other name keys in nameKeys order.
-// Text compares in natural order, numbers inside it by value: gauss3
-// before gauss11, block 8x8 before 16x16.
+// sortSamples orders samples by sampleOrder (compareCases).
 func sortSamples(samples []*Sample) {
 	slices.SortStableFunc(samples, compareSamples)
 }
 
-// sampleOrder is the order of the keys compareSamples compares: variant,
-// size, filter, then the other name keys in nameKeys order.
+// sampleOrder is variant, size, filter, then the other name keys.
 var sampleOrder = append([]string{"variant", "size", "filter"},
 	slices.DeleteFunc(runfile.Keys(), func(k string) bool { return k == "variant" || k == "size" || k == "filter" })...)
 
 // compareSamples orders samples by the keys of sampleOrder (compareCases).
 func compareSamples(a, b *Sample) int { return compareCases(a, b, sampleOrder) }
 
-// compareSizes orders "WxH" sizes by pixels, then width; sizes that do
-// not parse come after those that do, in natural order.
+// compareSizes orders "WxH" sizes by pixels, then width, then text.
 func compareSizes(a, b string) int {
 	wa, ha, oka := parseSize(a)
 	wb, hb, okb := parseSize(b)
@@ -502,8 +429,7 @@ func parseSize(s string) (w, h int, ok bool) {
 	return w, h, err1 == nil && err2 == nil
 }
 
-// NaturalCompare compares a and b run by run: runs of digits by their
-// value, other runs as text.
+// NaturalCompare compares a and b, runs of digits by their value.
 func NaturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		ra, restA := leadingRun(a)
@@ -526,8 +452,7 @@ func NaturalCompare(a, b string) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-// leadingRun splits s (not empty) after its first run of digits or of
-// other bytes.
+// leadingRun splits s (not empty) after its first run of digits or non-digits.
 func leadingRun(s string) (run, rest string) {
 	d := isDigit(s[0])
 	i := 1

@@ -7,25 +7,17 @@ import (
 	"strings"
 )
 
-// Units of the per-case metrics a benchmark binary with a clock guard and
-// a noise target adds to each result line. Runs stored before those
-// existed lack them, and every use below reads their absence as "not
-// recorded", never as zero.
+// Units of the clock guard's counts: samples taken below the GPU's clock
+// limit and taken again, and those kept after the guard gave up.
 const (
-	// throttledUnit counts the samples of a case taken while the GPU ran
-	// below its clock limit, discarded and taken again.
-	throttledUnit = "throttled-samples"
-	// throttledKeptUnit counts throttled samples kept after the guard
-	// gave up retaking them.
+	throttledUnit     = "throttled-samples"
 	throttledKeptUnit = "throttled-kept"
 )
 
-// spreadUnits are the names the relative spread of a case's median is
-// stored under, in percent, by the binaries that stop sampling by noise.
+// spreadUnits are the units of the relative spread of a line's median, in percent.
 var spreadUnits = []string{"median-ci95-%", "stdrel-%"}
 
-// Sum returns the sum of the unit's values over the case's lines and
-// whether there were any.
+// Sum returns the sum of the unit's values and whether there were any.
 func (s *Sample) Sum(unit string) (float64, bool) {
 	v := s.Values[unit]
 	if len(v) == 0 {
@@ -43,9 +35,7 @@ func (r *Run) Has(unit string) bool {
 	return slices.ContainsFunc(r.Samples, func(s *Sample) bool { return len(s.Values[unit]) > 0 })
 }
 
-// Throttled returns how many samples of the run's cases were discarded
-// as throttled and how many throttled ones were kept, summed over every
-// case, and whether the run records them at all.
+// Throttled returns the run's throttled samples discarded and kept, if recorded.
 func (r *Run) Throttled() (discarded, kept int, ok bool) {
 	if !r.Has(throttledUnit) {
 		return 0, 0, false
@@ -59,10 +49,7 @@ func (r *Run) Throttled() (discarded, kept int, ok bool) {
 	return discarded, kept, true
 }
 
-// Caveats is what the report says of a run after its cases and commit:
-// ", N throttled samples discarded and taken again (K kept)" where its
-// lines record throttling, ", N failed their correctness gate" where
-// cases failed; "" for neither.
+// Caveats is what the report says of a run's throttled samples and failed cases, or "".
 func (r *Run) Caveats() string {
 	var b strings.Builder
 	if d, k, ok := r.Throttled(); ok {
@@ -77,9 +64,7 @@ func (r *Run) Caveats() string {
 	return b.String()
 }
 
-// throttledCell formats a case's throttled samples: the discarded count,
-// with the kept ones after a plus ("3", "3+1 kept"), or a dash where the
-// case records none.
+// throttledCell formats a case's throttled samples: "3", "3+1 kept".
 func throttledCell(s *Sample) string {
 	d, ok := s.Sum(throttledUnit)
 	if !ok {

@@ -33,22 +33,15 @@ var phaseColours = map[string]color.Color{
 	"d2h":    color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
 }
 
-// lanes returns the lane names, "dev D (gpu G) stream S", top to bottom,
-// and the lane index of each span.
+// lanes returns the lane names, top to bottom, and each span's lane.
 func (t *Timeline) lanes() ([]string, []int) {
 	type key struct{ dev, gpu, stream int }
 	var keys []key
 	for _, s := range t.Spans {
-		k := key{s.Dev, s.GPU, s.Stream}
-		if !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
+		keys = appendNew(keys, key{s.Dev, s.GPU, s.Stream})
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(a.dev-b.dev, a.stream-b.stream) })
-	names := make([]string, len(keys))
-	for i, k := range keys {
-		names[i] = fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream)
-	}
+	names := mapCells(keys, func(k key) string { return fmt.Sprintf("dev %d (gpu %d) stream %d", k.dev, k.gpu, k.stream) })
 	idx := make([]int, len(t.Spans))
 	for i, s := range t.Spans {
 		idx[i] = slices.Index(keys, key{s.Dev, s.GPU, s.Stream})
@@ -56,8 +49,7 @@ func (t *Timeline) lanes() ([]string, []int) {
 	return names, idx
 }
 
-// WriteSVG draws the timeline: time in milliseconds across, one lane per
-// stream down, the first lane on top.
+// WriteSVG draws the timeline: time across, a lane per stream down.
 func (t *Timeline) WriteSVG(w io.Writer) error {
 	p := plot.New()
 	p.Title.Text = t.Title

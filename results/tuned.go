@@ -3,25 +3,18 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/convbench/convbench/tables"
 	"github.com/convbench/convbench/tables/tuning"
 )
 
-// ---- tuned against default ----
-
-// tuningTables are the tuning tables the section shows the tuner's
-// records of: those plans read (tuning.Tables.Default), fixed ones in the
-// golden tests.
+// tuningTables are the tuning tables the section shows the tuner's records of.
 var tuningTables = tuning.Tables.Default
 
-// sectionTunedVsDefault reads preset tuned-vs-default: per GPU, variant,
-// image size and filter, the kernel time with the GPU's tuning table
-// (cases without a tune key) against the family's defaults
-// (tune=untuned), both replayed from CUDA graphs in one run.
+// sectionTunedVsDefault sets the GPU's tuning table against the defaults.
 func sectionTunedVsDefault(hosts []*Host) *Section {
 	s := &Section{Report: "tuned-vs-default", Title: "Tuned against default settings"}
 	for h, run := range hostRuns(hosts, "tuned-vs-default") {
@@ -47,11 +40,7 @@ func sectionTunedVsDefault(hosts []*Host) *Section {
 	return s
 }
 
-// tunerTable is the tuner's own record of one GPU's tuning table, read
-// from source: per entry (variant, element type, K, size class) the
-// setting chosen against the family's default, both timed by the tuner
-// in the same run, with how many candidates it tried and how they fared.
-// It is nil for an empty table.
+// tunerTable is the tuner's record of one GPU's tuning table, or nil.
 func tunerTable(t *tuning.Table, source string) *Table {
 	if t == nil || len(t.Entries) == 0 {
 		return nil
@@ -64,19 +53,12 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Type, b.Type), cmp.Compare(a.K, b.K), cmp.Compare(a.Size, b.Size))
 	})
 	for _, e := range es {
-		var ok, wrong, refused, faulted int
+		n := map[string]int{}
 		for _, c := range e.Candidates {
-			switch c.Status {
-			case tuning.OK:
-				ok++
-			case tuning.Wrong:
-				wrong++
-			case tuning.Crash, tuning.Hang:
-				faulted++
-			default:
-				refused++
-			}
+			n[c.Status]++
 		}
+		ok, wrong, faulted := n[tuning.OK], n[tuning.Wrong], n[tuning.Crash]+n[tuning.Hang]
+		refused := len(e.Candidates) - ok - wrong - faulted
 		tried := fmt.Sprintf("%d (%d, %d, %d)", len(e.Candidates), ok, wrong, refused)
 		if faulted > 0 {
 			tried = fmt.Sprintf("%d (%d, %d, %d, %d crashed or hung)", len(e.Candidates), ok, wrong, refused, faulted)
@@ -85,10 +67,7 @@ func tunerTable(t *tuning.Table, source string) *Table {
 		if e.Chosen.MedianNS > 0 && e.Default.MedianNS > 0 {
 			ratio = Sig(e.Default.MedianNS/e.Chosen.MedianNS, 3) + "×"
 		}
-		commit := e.Commit
-		if len(commit) > 7 {
-			commit = commit[:7]
-		}
+		commit := e.Commit[:min(len(e.Commit), 7)]
 		out.Rows = append(out.Rows, []string{e.Variant, e.Type, fmt.Sprint(e.K), string(e.Size), e.Problem,
 			candidateSetting(e.Chosen), ms(e.Chosen.MedianNS, e.Chosen.MedianNS > 0),
 			candidateSetting(e.Default), ms(e.Default.MedianNS, e.Default.MedianNS > 0),
@@ -99,16 +78,11 @@ func tunerTable(t *tuning.Table, source string) *Table {
 
 // candidateSetting is a tuning candidate's block and tunables, "32x8 rx=4 ry=2".
 func candidateSetting(c tuning.Candidate) string {
-	parts := []string{}
+	var parts []string
 	if c.Block != "" {
 		parts = append(parts, c.Block)
 	}
-	names := make([]string, 0, len(c.Tunables))
-	for n := range c.Tunables {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(c.Tunables)) {
 		parts = append(parts, fmt.Sprintf("%s=%d", n, c.Tunables[n]))
 	}
 	if len(parts) == 0 {

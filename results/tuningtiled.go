@@ -8,11 +8,7 @@ import (
 	"github.com/convbench/convbench/runfile"
 )
 
-// sectionTuningTiled reads preset tuning-tiled: per GPU, image size and
-// filter, gpu-tiled's best time for each ry over the block shapes, the
-// best configuration against the default one (tiling.DefaultRY's ry, 32x8
-// blocks), and gpu-shared beside it, all replayed from CUDA graphs in one
-// run.
+// sectionTuningTiled sets gpu-tiled's best time per ry against its default.
 func sectionTuningTiled(hosts []*Host) *Section {
 	s := &Section{Report: "tuning-tiled", Title: "Tuning gpu-tiled: outputs per thread and block shape"}
 	rys := []string{"ry=1", "ry=2", "ry=4", "ry=8"}
@@ -47,9 +43,7 @@ func sectionTuningTiled(hosts []*Host) *Section {
 	return s
 }
 
-// tiledDefaultRY is gpu-tiled's default ry (tiling.DefaultRY) for
-// a one-channel float image of size over the filter spec, in 32x8 blocks
-// on a GPU of sms SMs, or 0 when one of them does not parse.
+// tiledDefaultRY is gpu-tiled's default ry in 32x8 blocks, or 0.
 func tiledDefaultRY(size, spec, sms string) int {
 	f, err := convolve.ParseFilter(spec)
 	w, h, ok := parseSize(size)
