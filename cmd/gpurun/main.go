@@ -10,73 +10,8 @@
 // others; a table of the stages comes last. The exit status is 1 when a
 // stage failed, 2 for a wrong command line.
 //
-// release, the check a GPU landing must pass, runs the default sweep with
-// its report and gallery with the GPU to itself, then at once the test run
-// with a fresh property-suite seed, the property suite at three more seeds
-// and the faults stage, and writes OUTDIR/release-summary.txt
-// (docs/gpu-hosts.md, "The release check", lists its RELEASE_* variables).
-// The other stages, with the variables they read and their defaults:
-//
-//   - tests: every test binary of the binaries' folder (the Makefile's
-//     TESTPKGS), from its package's folder, at most TEST_JOBS at once (one a
-//     core), with -test.v, -test.timeout TEST_TIMEOUT (10m), TEST_FLAGS and
-//     -test.run=TEST_RUN: test-NAME.log each, compiles.log,
-//     tests-summary.txt ("<import path> pass=N fail=N skip=N secs=S cpu-s=C"
-//     a package, then "total wall-s=S cache=cold|warm") and tests-report.txt,
-//     as make test prints it (package internal/testsum).
-//   - faults: one sweep over the broken user kernels of
-//     gpu/userkernel/testdata/broken beside examples/kernels/direct.cu
-//     (-sizes FAULTS_SIZES 512x512, -count FAULTS_COUNT 2, -case-timeout
-//     FAULTS_CASE_TIMEOUT 20s, -prove-timeout FAULTS_PROVE_TIMEOUT 2m), its
-//     run under OUTDIR/faults/, faults.log, and faults-summary.txt: a line a
-//     kernel ("ok: proven", "ok: refused" with the texts of its "// expect
-//     refusal: " lines, else WRONG), the run's "# fault" lines, and "faults
-//     ok" or "faults NOT OK: ...".
-//   - props: the property suite (-props.variant=PROPS_VARIANT
-//     ^(gpu-|npp|cudnn), -props.n=PROPS_N 30, -props.time=PROPS_TIME 0,
-//     -props.seed=PROPS_SEED), props-gpu.log.
-//   - sanitizers (or props-sanitizers): the tools of SAN_TOOLS (memcheck with
-//     --leak-check full, racecheck, synccheck, initcheck) over the property
-//     suite of SAN_VARIANT (^(gpu-|npp|cudnn|auto$|auto-bf16$)), dealt into
-//     SAN_SHARDS shards (one a GPU of SAN_GPUS or nvidia-smi -L), each tool
-//     over each shard one process on one GPU (-test.short -test.parallel 1
-//     -props.n=SAN_N 5, -test.timeout SAN_TIMEOUT 10m):
-//     sanitizers-TOOL-shardS.log, sanitizers-shards.txt, and
-//     sanitizers-summary.txt, "TOOL rc=N errors=N api-errors=N passed=N
-//     failed=N secs=S wall-s=S shards=N log=..." a tool, then "sanitizers ok"
-//     or "sanitizers NOT OK: ...". sanitizers-slabs does the same for
-//     SAN_SLAB_VARIANT (^gpu-(slab|stream)) on pairs of GPUs.
-//   - memcheck: memcheck over cudabind's and gpu/variants' tests, then the
-//     property suite; racecheck: racecheck over gpu/variants' tests, then
-//     racecheck and synccheck over the property suite.
-//   - tune: .gpu/tune over TUNE_VARIANTS, TUNE_K, TUNE_SIZES, -time TUNE_TIME
-//     165s, -budget TUNE_BUDGET 24, -case-timeout TUNE_CASE_TIMEOUT 2m, its
-//     table in OUTDIR/tuning/ over a copy of tables/tuning/. tune-props: the
-//     property suite on every setting of that table (or the embedded one),
-//     -convtest.n=PROPS_N 60.
-//   - gallery: the filter gallery by this GPU's fastest variants, as
-//     OUTDIR/gallery.tar.
-//   - crossover: the crossover preset's paths alone (CROSS_PATHS, -max-time
-//     CROSS_PATHS_TIME 0.1s), their table in OUTDIR/crossover/, then the
-//     whole preset with auto reading it (CROSS_TABLE=embedded: the whole
-//     preset alone).
-//   - sweep:NAME: .gpu/sweep with SWEEP_ARGS, its run under OUTDIR/data/;
-//     bench:PRESET: the benchmark binary over a preset (-cpu-cap=CPU_CAP);
-//     kernel:FILE: a user kernel proved and timed beside KERNEL_VARIANTS on
-//     KERNEL_AXES. These take -count COUNT (5, 5, 3), -noise=NOISE and
-//     -max-time=MAX_TIME.
-//   - shards:PRESET: the sweep over a preset on every GPU of SHARD_GPUS or
-//     nvidia-smi -L at once (the sweep's -devices), merged into one run.
-//   - ncu:NAME: Nsight Compute's SpeedOfLight section (--clock-control none,
-//     --launch-skip NCU_SKIP 2, --launch-count NCU_COUNT 3, -k
-//     regex:NCU_KERNEL, a --section each of NCU_SECTIONS, --metrics
-//     NCU_METRICS) over the benchmark cases NCU_BENCH names (required),
-//     -max-time NCU_MAX_TIME 20ms and NCU_ARGS: ncu-NAME.csv, ncusum's table
-//     of it in ncu-NAME.md, and "ncu-NAME ok: K kernels, L launches
-//     profiled".
-//
-// GPU_BIN names another folder of binaries than .gpu/. Compiled kernels
-// are cached in CONVBENCH_CACHE_DIR, by default .gpu-cache/ beside .gpu/.
+// The stages, their outputs and the environment variables they read with
+// their defaults are listed in docs/gpu-hosts.md, "Stages and their variables".
 package main
 
 import (
@@ -98,7 +33,7 @@ func main() {
 const usage = `usage: gpurun OUTDIR STAGE...
 stages: release tests faults props sanitizers sanitizers-slabs props-sanitizers memcheck racecheck
         tune tune-props gallery crossover sweep:NAME bench:PRESET ncu:NAME shards:PRESET kernel:FILE
-(run from the repository root; go doc ./cmd/gpurun describes each stage and its variables)`
+(run from the repository root; docs/gpu-hosts.md, "Stages and their variables", describes each stage and its variables)`
 
 // plainStages and argStages (whose name takes a part after a colon) run a
 // stage and return its note.
