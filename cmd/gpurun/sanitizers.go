@@ -334,17 +334,12 @@ func (r *runner) sanJobs(name string, tools, shardRE, slots []string) [][]sanDon
 func sanShardLines(name string, tools []string, shardNames [][]string, done [][]sanDone) (shardLines []string, toolLines []sanLine) {
 	for t, tool := range tools {
 		m := sanLine{tool: tool, shards: len(shardNames), log: fmt.Sprintf("%s-%s-shard*.log", name, tool)}
-		first, last := done[t][0].start, done[t][0].end
 		for s, d := range done[t] {
 			m.add(d.line)
 			shardLines = append(shardLines, fmt.Sprintf("%s shard=%d cuda-visible-devices=%s variants=%s", d.line, s, d.slot, strings.Join(shardNames[s], ",")))
-			if d.start.Before(first) {
-				first = d.start
-			}
-			if d.end.After(last) {
-				last = d.end
-			}
 		}
+		first := slices.MinFunc(done[t], func(a, b sanDone) int { return a.start.Compare(b.start) }).start
+		last := slices.MaxFunc(done[t], func(a, b sanDone) int { return a.end.Compare(b.end) }).end
 		m.wall = int(last.Sub(first).Seconds())
 		toolLines = append(toolLines, m)
 	}

@@ -115,23 +115,23 @@ type view struct {
 
 // render returns index.html.
 func (p *page) render() ([]byte, error) {
-	var views []view
 	runGroup := "Runs"
 	if p.r.Local() {
 		runGroup = "Your runs"
 	}
 	overview := view{id: "overview", label: "Hosts and notes", group: "Report", html: p.overview()}
 	runList := view{id: "runs", label: "Every run", group: runGroup, html: p.runList()}
+	var runViews []view
+	for _, hr := range p.runs {
+		v := view{id: hr.view(), label: hr.r.Preset, group: "Runs on " + results.ShortHost(hr.h.Title), html: p.runView(hr)}
+		if p.r.Local() {
+			v.label, v.group = hr.r.Preset+" · "+results.ShortHost(hr.h.Title), runGroup
+		}
+		runViews = append(runViews, v)
+	}
+	views := slices.Concat([]view{overview, runList}, runViews)
 	if p.r.Local() {
-		for _, hr := range p.runs {
-			views = append(views, view{id: hr.view(), label: hr.r.Preset + " · " + results.ShortHost(hr.h.Title), group: runGroup, html: p.runView(hr)})
-		}
-		views = append(views, runList, overview)
-	} else {
-		views = append(views, overview, runList)
-		for _, hr := range p.runs {
-			views = append(views, view{id: hr.view(), label: hr.r.Preset, group: "Runs on " + results.ShortHost(hr.h.Title), html: p.runView(hr)})
-		}
+		views = slices.Concat(runViews, []view{runList, overview})
 	}
 	labels := map[string]int{}
 	for _, s := range p.r.Sections {

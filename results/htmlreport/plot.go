@@ -309,12 +309,9 @@ func (p *page) writeSeries(b *strings.Builder, pl *results.Plot, si int, s resul
 			fmt.Fprintf(&path, "M%s %s", f1(px), f1(py))
 		}
 		pen = true
-		xl := "" // the point's x as the axis labels it
-		if i < len(pl.X) {
+		xl := number(x) // the point's x as the axis labels it
+		if i < len(pl.X) && pl.X[i] != "" {
 			xl = pl.X[i]
-		}
-		if xl == "" {
-			xl = number(x)
 		}
 		class := ""
 		switch {

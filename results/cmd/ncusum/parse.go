@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -110,15 +109,13 @@ func readLaunches(r io.Reader, name string) ([]*launch, error) {
 		byKey   = map[string]*launch{}
 		seen    = map[string]bool{} // each launch's metrics read, by launch key and metric
 	)
-	br := bufio.NewReader(r)
-	for n := 1; ; n++ {
-		line, err := br.ReadString('\n')
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
-		}
-		if line == "" && err == io.EOF {
-			break
-		}
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	n := 0
+	for line := range strings.Lines(string(text)) {
+		n++
 		line = strings.TrimRight(line, "\r\n")
 		if strings.HasPrefix(line, `"ID"`) {
 			var herr error
@@ -140,9 +137,6 @@ func readLaunches(r io.Reader, name string) ([]*launch, error) {
 					return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 				}
 			}
-		}
-		if err == io.EOF {
-			break
 		}
 	}
 	switch {

@@ -43,14 +43,12 @@ func group(launches []*launch) []*kernel {
 				if l.has[f] {
 					vs = append(vs, l.val[f])
 				}
+				if f == duration && l.has[f] {
+					g.total += l.val[f]
+				}
 			}
 			if len(vs) > 0 {
 				g.val[f], g.has[f] = median.Of(vs), true
-				if f == duration {
-					for _, v := range vs {
-						g.total += v
-					}
-				}
 			}
 		}
 		g.limiter, g.share = limiter(g.figures)
@@ -104,17 +102,19 @@ func limiter(f figures) (name string, share float64) {
 var header = []string{"kernel", "block", "grid", "launches", "duration (us)", "total (us)",
 	"SM %", "memory %", "DRAM %", "L1/TEX %", "L2 %", "limiter", "share of roof %"}
 
-// cells returns k's row of the table, numbers formatted by num (ok false
-// for an unknown value).
-func (k *kernel) cells(num func(v float64, ok bool) string) []string {
-	share := ""
-	if k.limiter != "" {
-		share = num(k.share, true)
+// cells returns k's row of the table, numbers formatted by format and
+// unknown values empty.
+func (k *kernel) cells(format func(float64) string) []string {
+	num := func(v float64, ok bool) string {
+		if !ok {
+			return ""
+		}
+		return format(v)
 	}
 	return []string{k.name, k.block, k.grid, strconv.Itoa(k.launches),
 		num(k.val[duration], k.has[duration]), num(k.total, k.has[duration]),
 		num(k.val[sm], k.has[sm]), num(k.val[memory], k.has[memory]), num(k.val[dram], k.has[dram]),
-		num(k.val[l1], k.has[l1]), num(k.val[l2], k.has[l2]), k.limiter, share}
+		num(k.val[l1], k.has[l1]), num(k.val[l2], k.has[l2]), k.limiter, num(k.share, k.limiter != "")}
 }
 
 // writeTSV writes the header and a line a kernel, tab-separated, the
@@ -125,21 +125,13 @@ func writeTSV(w io.Writer, kernels []*kernel) error {
 	clean := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 	line := func(cells []string) {
 		for i, c := range cells {
-			if i > 0 {
-				sb.WriteByte('\t')
-			}
-			sb.WriteString(clean.Replace(c))
+			cells[i] = clean.Replace(c)
 		}
-		sb.WriteByte('\n')
+		sb.WriteString(strings.Join(cells, "\t") + "\n")
 	}
-	line(header)
+	line(slices.Clone(header))
 	for _, k := range kernels {
-		line(k.cells(func(v float64, ok bool) string {
-			if !ok {
-				return ""
-			}
-			return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
-		}))
+		line(k.cells(func(v float64) string { return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64) }))
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -169,12 +161,7 @@ func writeMarkdown(w io.Writer, kernels []*kernel, files []string) error {
 		},
 	}
 	for _, k := range kernels {
-		r := k.cells(func(v float64, ok bool) string {
-			if !ok {
-				return ""
-			}
-			return results.Sig(v, 3)
-		})
+		r := k.cells(func(v float64) string { return results.Sig(v, 3) })
 		r[0] = "`" + r[0] + "`"
 		t.Rows = append(t.Rows, r)
 	}
