@@ -252,14 +252,12 @@ func sortedValues(m map[string]bool) []string {
 	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(results.NaturalCompare(a, b), strings.Compare(a, b)) })
 }
 
+// idUnsafe matches a character an element id does not keep.
+var idUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
 // id returns a unique element id made of s.
 func (p *page) id(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return '-'
-	}, s)
+	s = idUnsafe.ReplaceAllString(s, "-")
 	n := p.ids[s]
 	p.ids[s] = n + 1
 	if n > 0 {
@@ -451,18 +449,13 @@ func (p *page) columns(t *results.Table) []column {
 		if cols[c].facet != "" {
 			continue
 		}
-		all, any := true, false
+		var cells []string
 		for _, r := range t.Rows {
-			if c >= len(r) || r[c] == "—" || r[c] == "" {
-				continue
-			}
-			any = true
-			if !p.variants[strings.Trim(r[c], "`")] {
-				all = false
-				break
+			if c < len(r) && r[c] != "—" && r[c] != "" {
+				cells = append(cells, strings.Trim(r[c], "`"))
 			}
 		}
-		if all && any {
+		if len(cells) > 0 && !slices.ContainsFunc(cells, func(v string) bool { return !p.variants[v] }) {
 			cols[c].facet = "variant"
 			continue
 		}

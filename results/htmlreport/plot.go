@@ -280,14 +280,11 @@ func writeAxes(b *strings.Builder, pl *results.Plot, ay axis, shown []xtick, rot
 // carrying its value, hollow where hollow.
 func (p *page) writeSeries(b *strings.Builder, pl *results.Plot, si int, s results.Series, st results.Style, ax, ay axis, hollow bool) {
 	col := hexColour(st.Colour)
-	dash := ""
-	if len(st.Dashes) > 0 {
-		var ds []string
-		for _, d := range st.Dashes {
-			ds = append(ds, f1(float64(d)))
-		}
-		dash = " stroke-dasharray=\"" + strings.Join(ds, " ") + "\""
+	var ds []string
+	for _, d := range st.Dashes {
+		ds = append(ds, f1(float64(d)))
 	}
+	dash := attr("stroke-dasharray", strings.Join(ds, " "))
 	variant := ""
 	if p.variants[s.Variant] {
 		variant = s.Variant
