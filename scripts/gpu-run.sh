@@ -9,8 +9,8 @@
 # It runs $GPU_BIN/gpurun (GPU_BIN defaults to .gpu, where make gpu-bins
 # builds it), or on a host with Go and no such binary, ./cmd/gpurun built
 # into a temporary folder.
-# The stages and the variables they read are in gpurun's package doc
-# (go doc ./cmd/gpurun).
+# The stages and the variables they read are in docs/gpu-hosts.md,
+# "Stages and their variables".
 set -eu
 bin=${GPU_BIN:-.gpu}
 if [ -x "$bin/gpurun" ]; then
