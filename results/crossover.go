@@ -193,7 +193,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 		}
 		e := crossover.Entry{Size: convolve.SizeClassOf(w, h), K: c.k, Kind: kind, Type: convolve.Float32.String(),
 			Case: c.size + " " + c.filter()}
-		for _, v := range c.ranked(func(v string) bool { return !isAuto(v) }) {
+		for _, v := range c.ranked(notAuto) {
 			e.Ranking = append(e.Ranking, crossover.Timing{Variant: v, MedianNS: c.times[v].Center()})
 		}
 		if len(e.Ranking) == 0 {
@@ -371,21 +371,28 @@ func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-winners-" + h.Slug, Title: "Where each path wins — " + h.Title,
 		Caption: "From " + which + ": per case the fastest variant by median kernel time (ms ± the half-width of its confidence interval; `timing=kernel-graph`, f32, one channel, zero border) among every path and peer that passed its correctness gate (`auto` left aside: it runs one of them), and the runner-up's time over the winner's, \"~\" where their runs do not differ significantly. Each variant is held to the error model it declares (TF32 and FFT paths to looser bounds than the float32 direct ones)." + untested,
 		Header:  []string{"Size", "Filter", "Winner", "Time (ms)", "Runner-up", "Runner-up / winner"}, Keys: 2}
-	notAuto := func(v string) bool { return !isAuto(v) }
-	for _, c := range cases {
-		r := c.ranked(notAuto)
-		if len(r) == 0 {
-			continue
-		}
-		row := []string{c.size, c.filter(), r[0], msCI(c.times[r[0]])}
+	t.Rows = fastestRows(cases, notAuto, func(c crossoverCase, r []string) []string {
 		if len(r) > 1 {
-			row = append(row, r[1], crossoverRatio(c.times[r[1]], c.times[r[0]]))
-		} else {
-			row = append(row, missing, missing)
+			return []string{r[1], crossoverRatio(c.times[r[1]], c.times[r[0]])}
 		}
-		t.Rows = append(t.Rows, row)
-	}
+		return []string{missing, missing}
+	})
 	return t
+}
+
+// notAuto reports whether v is not an auto variant.
+func notAuto(v string) bool { return !isAuto(v) }
+
+// fastestRows is a row per case that a variant keep accepts ran: size,
+// filter, the fastest such variant and its time, then more's cells.
+func fastestRows(cases []crossoverCase, keep func(string) bool, more func(c crossoverCase, ranked []string) []string) [][]string {
+	var rows [][]string
+	for _, c := range cases {
+		if r := c.ranked(keep); len(r) > 0 {
+			rows = append(rows, append([]string{c.size, c.filter(), r[0], msCI(c.times[r[0]])}, more(c, r)...))
+		}
+	}
+	return rows
 }
 
 // crossoverPeersTable is each peer's time over our fastest path's.
@@ -396,18 +403,9 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	for _, p := range crossoverPeers {
 		t.Header = append(t.Header, p+" / ours")
 	}
-	for _, c := range cases {
-		ours := c.ranked(isOurPath)
-		if len(ours) == 0 {
-			continue
-		}
-		best := ours[0]
-		row := []string{c.size, c.filter(), best, msCI(c.times[best])}
-		for _, p := range crossoverPeers {
-			row = append(row, crossoverRatio(c.times[p], c.times[best]))
-		}
-		t.Rows = append(t.Rows, row)
-	}
+	t.Rows = fastestRows(cases, isOurPath, func(c crossoverCase, ours []string) []string {
+		return mapCells(crossoverPeers, func(p string) string { return crossoverRatio(c.times[p], c.times[ours[0]]) })
+	})
 	return t
 }
 
