@@ -149,10 +149,7 @@ func readCrossover(run *Run) []crossoverCase {
 	for _, k := range keys {
 		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}, energy: map[string]Measure{}, ran: map[string]string{}}
 		q := base.with("size", c.size, "filter", c.filter())
-		byVariant := map[string][]*Sample{}
-		for _, smp := range run.Find(q) {
-			byVariant[smp.Keys["variant"]] = append(byVariant[smp.Keys["variant"]], smp)
-		}
+		_, byVariant := groupBy(run.Find(q), func(smp *Sample) string { return smp.Keys["variant"] })
 		for v, ss := range byVariant {
 			if smp := fastestSample(ss); smp != nil {
 				c.times[v] = timeOf(smp)
@@ -268,16 +265,8 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-starts-" + h.Slug, Title: "Where the tensor cores and the FFT start to pay — " + h.Title,
 		Caption: "From " + which + ", dense filters: per image size, the smallest K from which, at that K and at every larger K the run measured, the fastest tensor-core variant (`gpu-tc-*`, whatever its error model) is faster than the fastest direct path on CUDA cores (`gpu-regtile`, `gpu-tiled`), and `gpu-fft` is faster than every other path (`gpu-*`); \"—\" where that does not hold at the largest K measured, \"none measured\" where the run has no case with both sides. Medians of kernel time; a K at which either side did not run is left out.",
 		Header:  []string{"Size", "Ks measured", "Tensor cores beat CUDA-core direct from K", "gpu-fft beats every other path from K"}}
-	var sizes []string
-	bySize := map[string][]crossoverCase{}
-	for _, c := range cases {
-		if c.family == "dense" {
-			if _, ok := bySize[c.size]; !ok {
-				sizes = append(sizes, c.size)
-			}
-			bySize[c.size] = append(bySize[c.size], c)
-		}
-	}
+	dense := slices.DeleteFunc(slices.Clone(cases), func(c crossoverCase) bool { return c.family != "dense" })
+	sizes, bySize := groupBy(dense, func(c crossoverCase) string { return c.size })
 	for _, size := range sizes {
 		row := []string{size, strings.Join(mapCells(bySize[size], func(c crossoverCase) string { return strconv.Itoa(c.k) }), ", ")}
 		for _, cl := range cols {
@@ -330,15 +319,7 @@ const untested = " Ratios need 4 runs or more of each case (`-count 4`) to be te
 // crossoverPlots draws each variant's kernel time against K, per family and image size.
 func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	type key struct{ family, size string }
-	var keys []key
-	byKey := map[key][]crossoverCase{}
-	for _, c := range cases {
-		k := key{c.family, c.size}
-		if _, ok := byKey[k]; !ok {
-			keys = append(keys, k)
-		}
-		byKey[k] = append(byKey[k], c)
-	}
+	keys, byKey := groupBy(cases, func(c crossoverCase) key { return key{c.family, c.size} })
 	var plots []*Plot
 	for _, k := range keys {
 		cs := byKey[k]
@@ -364,6 +345,20 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 		plots = append(plots, p)
 	}
 	return plots
+}
+
+// groupBy groups xs by key, the keys in the order they first occur.
+func groupBy[T any, K comparable](xs []T, key func(T) K) ([]K, map[K][]T) {
+	var keys []K
+	by := map[K][]T{}
+	for _, x := range xs {
+		k := key(x)
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], x)
+	}
+	return keys, by
 }
 
 // crossoverWinners is each case's fastest non-auto variant and its runner-up.
