@@ -33,11 +33,7 @@ type Baselines struct {
 // slowest; of several cases, the one sharing most setupKeys.
 func NewBaselines(samples []*Sample, named string) *Baselines {
 	b := &Baselines{Named: named, of: map[*Sample]*Sample{}}
-	groups := map[string][]*Sample{}
-	for _, s := range samples {
-		id := keyTuple(s, problemKeys)
-		groups[id] = append(groups[id], s)
-	}
+	_, groups := groupBy(samples, func(s *Sample) string { return keyTuple(s, problemKeys) })
 	names := map[string]bool{}
 	for _, g := range groups {
 		variants := map[string]bool{}

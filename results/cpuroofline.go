@@ -1,10 +1,8 @@
 package results
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // sectionCPURoofline sets cpu-fast's cpu-peers cases against each CPU's roofline.
@@ -14,37 +12,29 @@ func sectionCPURoofline(hosts []*Host) *Section {
 	if len(hs) == 0 {
 		return s
 	}
-	// X positions: every point's intensity and every CPU's ridge.
-	type xpos struct {
-		ai       float64
-		host, pt int // the point's host and index, pt -1 for a ridge
-	}
-	var xp []xpos
+	var xp []roofX
 	for hi, hd := range hs {
 		for i, p := range hd.pts {
-			xp = append(xp, xpos{ai: p.ai, host: hi, pt: i})
+			xp = append(xp, roofX{ai: p.ai, host: hi, pt: i})
 		}
-		xp = append(xp, xpos{ai: hd.c.fmaGFLOPs / hd.c.copyGBps, host: hi, pt: -1})
+		xp = append(xp, roofX{ai: hd.c.fmaGFLOPs / hd.c.copyGBps, host: hi, pt: -1})
 	}
-	slices.SortStableFunc(xp, func(a, b xpos) int { return cmp.Compare(a.ai, b.ai) })
-	plot := &Plot{ID: "cpu-roofline", Title: openCVPeersSize + " cpu-peers cases, cpu-fast: CPU roofline",
-		XLabel: "arithmetic intensity (executed FLOP per byte read and written), log", YLabel: "GFLOP/s (executed)", LogX: true, LogY: true}
-	plot.X = make([]string, len(xp))
-	for _, x := range xp {
-		plot.XValue = append(plot.XValue, x.ai)
-	}
+	plot := rooflinePlot("cpu-roofline", openCVPeersSize+" cpu-peers cases, cpu-fast: CPU roofline",
+		"arithmetic intensity (executed FLOP per byte read and written), log", "GFLOP/s (executed)", xp)
 	for hi, hd := range hs {
 		c := hd.c
 		s.Tables = append(s.Tables, cpuRooflineTable(hd))
-		full, half := make([]float64, len(xp)), make([]float64, len(xp))
+		full := roofAt(xp, func(ai float64) float64 {
+			r, _ := c.roof(ai)
+			return r
+		})
+		half := mapCells(full, func(r float64) float64 { return math.Min(r, c.fmaGFLOPs/2) })
 		byType := map[string][]float64{}
 		var labels []string
 		for _, typ := range cpuPeersTypes {
 			byType[typ] = nans(len(xp))
 		}
 		for i, x := range xp {
-			full[i], _ = c.roof(x.ai)
-			half[i] = math.Min(full[i], c.fmaGFLOPs/2)
 			label := ""
 			if x.host == hi && x.pt >= 0 {
 				p := hd.pts[x.pt]

@@ -149,10 +149,7 @@ func readCrossover(run *Run) []crossoverCase {
 	for _, k := range keys {
 		c := crossoverCase{size: k.size, family: k.family, k: k.k, times: map[string]Measure{}, energy: map[string]Measure{}, ran: map[string]string{}}
 		q := base.with("size", c.size, "filter", c.filter())
-		byVariant := map[string][]*Sample{}
-		for _, smp := range run.Find(q) {
-			byVariant[smp.Keys["variant"]] = append(byVariant[smp.Keys["variant"]], smp)
-		}
+		_, byVariant := groupBy(run.Find(q), func(smp *Sample) string { return smp.Keys["variant"] })
 		for v, ss := range byVariant {
 			if smp := fastestSample(ss); smp != nil {
 				c.times[v] = timeOf(smp)
@@ -193,7 +190,7 @@ func CrossoverTable(run *Run) (*crossover.Table, error) {
 		}
 		e := crossover.Entry{Size: convolve.SizeClassOf(w, h), K: c.k, Kind: kind, Type: convolve.Float32.String(),
 			Case: c.size + " " + c.filter()}
-		for _, v := range c.ranked(func(v string) bool { return !isAuto(v) }) {
+		for _, v := range c.ranked(notAuto) {
 			e.Ranking = append(e.Ranking, crossover.Timing{Variant: v, MedianNS: c.times[v].Center()})
 		}
 		if len(e.Ranking) == 0 {
@@ -268,16 +265,8 @@ func crossoverStarts(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-starts-" + h.Slug, Title: "Where the tensor cores and the FFT start to pay — " + h.Title,
 		Caption: "From " + which + ", dense filters: per image size, the smallest K from which, at that K and at every larger K the run measured, the fastest tensor-core variant (`gpu-tc-*`, whatever its error model) is faster than the fastest direct path on CUDA cores (`gpu-regtile`, `gpu-tiled`), and `gpu-fft` is faster than every other path (`gpu-*`); \"—\" where that does not hold at the largest K measured, \"none measured\" where the run has no case with both sides. Medians of kernel time; a K at which either side did not run is left out.",
 		Header:  []string{"Size", "Ks measured", "Tensor cores beat CUDA-core direct from K", "gpu-fft beats every other path from K"}}
-	var sizes []string
-	bySize := map[string][]crossoverCase{}
-	for _, c := range cases {
-		if c.family == "dense" {
-			if _, ok := bySize[c.size]; !ok {
-				sizes = append(sizes, c.size)
-			}
-			bySize[c.size] = append(bySize[c.size], c)
-		}
-	}
+	dense := slices.DeleteFunc(slices.Clone(cases), func(c crossoverCase) bool { return c.family != "dense" })
+	sizes, bySize := groupBy(dense, func(c crossoverCase) string { return c.size })
 	for _, size := range sizes {
 		row := []string{size, strings.Join(mapCells(bySize[size], func(c crossoverCase) string { return strconv.Itoa(c.k) }), ", ")}
 		for _, cl := range cols {
@@ -330,15 +319,7 @@ const untested = " Ratios need 4 runs or more of each case (`-count 4`) to be te
 // crossoverPlots draws each variant's kernel time against K, per family and image size.
 func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	type key struct{ family, size string }
-	var keys []key
-	byKey := map[key][]crossoverCase{}
-	for _, c := range cases {
-		k := key{c.family, c.size}
-		if _, ok := byKey[k]; !ok {
-			keys = append(keys, k)
-		}
-		byKey[k] = append(byKey[k], c)
-	}
+	keys, byKey := groupBy(cases, func(c crossoverCase) key { return key{c.family, c.size} })
 	var plots []*Plot
 	for _, k := range keys {
 		cs := byKey[k]
@@ -366,26 +347,47 @@ func crossoverPlots(h *Host, cases []crossoverCase) []*Plot {
 	return plots
 }
 
+// groupBy groups xs by key, the keys in the order they first occur.
+func groupBy[T any, K comparable](xs []T, key func(T) K) ([]K, map[K][]T) {
+	var keys []K
+	by := map[K][]T{}
+	for _, x := range xs {
+		k := key(x)
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], x)
+	}
+	return keys, by
+}
+
 // crossoverWinners is each case's fastest non-auto variant and its runner-up.
 func crossoverWinners(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-winners-" + h.Slug, Title: "Where each path wins — " + h.Title,
 		Caption: "From " + which + ": per case the fastest variant by median kernel time (ms ± the half-width of its confidence interval; `timing=kernel-graph`, f32, one channel, zero border) among every path and peer that passed its correctness gate (`auto` left aside: it runs one of them), and the runner-up's time over the winner's, \"~\" where their runs do not differ significantly. Each variant is held to the error model it declares (TF32 and FFT paths to looser bounds than the float32 direct ones)." + untested,
 		Header:  []string{"Size", "Filter", "Winner", "Time (ms)", "Runner-up", "Runner-up / winner"}, Keys: 2}
-	notAuto := func(v string) bool { return !isAuto(v) }
-	for _, c := range cases {
-		r := c.ranked(notAuto)
-		if len(r) == 0 {
-			continue
-		}
-		row := []string{c.size, c.filter(), r[0], msCI(c.times[r[0]])}
+	t.Rows = fastestRows(cases, notAuto, func(c crossoverCase, r []string) []string {
 		if len(r) > 1 {
-			row = append(row, r[1], crossoverRatio(c.times[r[1]], c.times[r[0]]))
-		} else {
-			row = append(row, missing, missing)
+			return []string{r[1], crossoverRatio(c.times[r[1]], c.times[r[0]])}
 		}
-		t.Rows = append(t.Rows, row)
-	}
+		return []string{missing, missing}
+	})
 	return t
+}
+
+// notAuto reports whether v is not an auto variant.
+func notAuto(v string) bool { return !isAuto(v) }
+
+// fastestRows is a row per case that a variant keep accepts ran: size,
+// filter, the fastest such variant and its time, then more's cells.
+func fastestRows(cases []crossoverCase, keep func(string) bool, more func(c crossoverCase, ranked []string) []string) [][]string {
+	var rows [][]string
+	for _, c := range cases {
+		if r := c.ranked(keep); len(r) > 0 {
+			rows = append(rows, append([]string{c.size, c.filter(), r[0], msCI(c.times[r[0]])}, more(c, r)...))
+		}
+	}
+	return rows
 }
 
 // crossoverPeersTable is each peer's time over our fastest path's.
@@ -396,18 +398,9 @@ func crossoverPeersTable(h *Host, which string, cases []crossoverCase) *Table {
 	for _, p := range crossoverPeers {
 		t.Header = append(t.Header, p+" / ours")
 	}
-	for _, c := range cases {
-		ours := c.ranked(isOurPath)
-		if len(ours) == 0 {
-			continue
-		}
-		best := ours[0]
-		row := []string{c.size, c.filter(), best, msCI(c.times[best])}
-		for _, p := range crossoverPeers {
-			row = append(row, crossoverRatio(c.times[p], c.times[best]))
-		}
-		t.Rows = append(t.Rows, row)
-	}
+	t.Rows = fastestRows(cases, isOurPath, func(c crossoverCase, ours []string) []string {
+		return mapCells(crossoverPeers, func(p string) string { return crossoverRatio(c.times[p], c.times[ours[0]]) })
+	})
 	return t
 }
 

@@ -140,22 +140,16 @@ func crossoverEnergy(h *Host, which string, cases []crossoverCase) *Table {
 	t := &Table{ID: "crossover-energy-" + h.Slug, Title: "Fastest and most energy-efficient path — " + h.Title,
 		Caption: "From " + which + ": per case the fastest variant by median kernel time, as in \"Where each path wins\", and the variant that drew the least energy a run, each with its kernel time (ms ± the half-width of its confidence interval), energy a run and GFLOP per joule (`auto` left aside: it runs one of them)." + energyCaptionTail,
 		Header:  []string{"Size", "Filter", "Fastest", "Time (ms)", "mJ a run", "GFLOP/J", "Most efficient", "mJ a run", "GFLOP/J", "Time (ms)", "Fastest's mJ / its"}, Keys: 2}
-	for _, c := range cases {
-		r := c.ranked(func(v string) bool { return !isAuto(v) })
-		if len(r) == 0 {
-			continue
-		}
+	t.Rows = fastestRows(cases, notAuto, func(c crossoverCase, r []string) []string {
 		f, _ := squareFlops(c.size, c.k)
 		fast := r[0]
-		row := []string{c.size, c.filter(), fast, msCI(c.times[fast]), energyCell(c.energy[fast]), gflopPerJouleCell(f, c.energy[fast])}
+		row := []string{energyCell(c.energy[fast]), gflopPerJouleCell(f, c.energy[fast])}
 		if fr := c.frugal(); fr != "" {
-			row = append(row, fr, energyCell(c.energy[fr]), gflopPerJouleCell(f, c.energy[fr]), msCI(c.times[fr]),
+			return append(row, fr, energyCell(c.energy[fr]), gflopPerJouleCell(f, c.energy[fr]), msCI(c.times[fr]),
 				energyRatioCell(fast != fr, c.energy[fast], c.energy[fr]))
-		} else {
-			row = append(row, missing, missing, missing, missing, missing)
 		}
-		t.Rows = append(t.Rows, row)
-	}
+		return append(row, missing, missing, missing, missing, missing)
+	})
 	return t
 }
 

@@ -11,7 +11,7 @@ func section003(hosts []*Host) *Section {
 		s.Tables = append(s.Tables, t)
 		if h.GPU {
 			for si, i := range ours003() {
-				plot.Series = append(plot.Series, hostSeries(h, report003Variants[i], series[si]))
+				plot.Series = append(plot.Series, hostSeries(h, report003Variants[i], series[1+2*si]))
 			}
 		}
 		t2, _ := table003(h, "003-image-size-"+h.Slug, "Box 11x11 RGB int16 planar vs image size — "+h.Title, "Size", sizes,
@@ -36,18 +36,16 @@ func section003(hosts []*Host) *Section {
 	return s
 }
 
-// measure003 is h's time of v on the RGB int16 case q by timing.
-func measure003(h *Host, v, timing string, q Q) Measure {
+// query003 is v's RGB int16 case q by timing.
+func query003(v, timing string, q Q) Q {
 	q = q.with("variant", v, "type", "i16", "ch", "3", "layout", "planar")
 	switch timing {
 	case "cpu":
-		q = q.with("timing", "cpu")
+		return q.with("timing", "cpu")
 	case "total":
-		q = q.with("timing", "total", "mem", "pageable")
-	default:
-		q = q.with("timing", "kernel", "cache", "hot")
+		return q.with("timing", "total", "mem", "pageable")
 	}
-	return h.Measure(q)
+	return q.with("timing", "kernel", "cache", "hot")
 }
 
 // ours003 are the indices of the GPU methods we have a variant for.
@@ -61,26 +59,18 @@ func ours003() []int {
 	return ours
 }
 
-// table003 is h's table of cpu-naive and ours003 along axis, and their ms.
+// table003 is h's table of cpu-naive and ours003 along axis, and each
+// column's ms: cpu-naive's, then each of ours003's total and kernel.
 func table003(h *Host, id, title, axisName string, axis []string, q func(a string) Q) (*Table, [][]float64) {
 	t := &Table{ID: id, Title: title, Header: []string{axisName, "Seq = cpu-naive (ms)"},
 		Caption: "Total is upload, kernel and download from pageable memory. gpu-ch-loop's kernel time includes its per-channel " +
 			"uploads and downloads from pinned memory, as report 003 timed that strategy, so it is not a kernel time like the others."}
-	ours := ours003()
-	for _, i := range ours {
+	cols := [][2]string{{"cpu-naive", "cpu"}}
+	for _, i := range ours003() {
 		t.Header = append(t.Header, report003Methods[i]+" = "+report003Variants[i]+" total (ms)", "kernel (ms)")
+		cols = append(cols, [2]string{report003Variants[i], "total"}, [2]string{report003Variants[i], "kernel"})
 	}
-	series := make([][]float64, len(ours))
-	for _, a := range axis {
-		row := []string{a, msCI(measure003(h, "cpu-naive", "cpu", q(a)))}
-		for si, i := range ours {
-			tot := measure003(h, report003Variants[i], "total", q(a))
-			row = append(row, msCI(tot), msCI(measure003(h, report003Variants[i], "kernel", q(a))))
-			series[si] = append(series[si], tot.Center()/1e6)
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t, series
+	return t, sweepTable(h, t, axis, len(cols), func(a string, c int) Q { return query003(cols[c][0], cols[c][1], q(a)) })
 }
 
 // axis003 is the first column of rows: the filter or image sizes.

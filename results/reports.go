@@ -119,8 +119,8 @@ func speedup(cpu, gpu float64) float64 {
 }
 
 // mapCells is f of each of xs.
-func mapCells[T any](xs []T, f func(T) string) []string {
-	out := make([]string, len(xs))
+func mapCells[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
 	for i, x := range xs {
 		out[i] = f(x)
 	}

@@ -22,14 +22,16 @@ func sectionRoofline(hosts []*Host) *Section {
 	if len(hs) == 0 {
 		return s
 	}
-	xp := rooflineXs(hs, pts)
-	plot := &Plot{ID: "roofline", Title: rooflineSize + " Gaussian K x K, f32: roofline",
-		XLabel: "arithmetic intensity (FLOP per byte read and written), log", YLabel: "GFLOP/s (2·K² FLOP an output)", LogX: true, LogY: true}
-	plot.X = make([]string, len(xp))
-	var pointLabels []string
-	for _, x := range xp {
-		plot.XValue, pointLabels = append(plot.XValue, x.ai), append(pointLabels, x.label)
+	var xp []roofX
+	for i, p := range pts {
+		xp = append(xp, roofX{ai: p.ai, label: p.spec, pt: i})
 	}
+	for _, hd := range hs {
+		xp = append(xp, roofX{ai: hd.peak / hd.bw, pt: -1})
+	}
+	plot := rooflinePlot("roofline", rooflineSize+" Gaussian K x K, f32: roofline",
+		"arithmetic intensity (FLOP per byte read and written), log", "GFLOP/s (2·K² FLOP an output)", xp)
+	pointLabels := mapCells(xp, func(x roofX) string { return x.label })
 	recorded := false // whether any host's run records energy
 	for _, hd := range hs {
 		t, roof, ys := rooflineTable(hd, xp, pts)
@@ -80,11 +82,27 @@ type rooflineHost struct {
 	variants []string
 }
 
-// rooflineX is an x position of the plot: point pt's intensity, or a GPU's ridge (pt -1).
-type rooflineX struct {
-	ai    float64
-	label string
-	pt    int
+// roofX is an x position of a roofline plot: point pt (of host's
+// points, where each host has its own), or a ridge (pt -1).
+type roofX struct {
+	ai       float64
+	label    string
+	host, pt int
+}
+
+// rooflinePlot is a log-log roofline plot at xp, which it sorts by intensity.
+func rooflinePlot(id, title, xLabel, yLabel string, xp []roofX) *Plot {
+	slices.SortStableFunc(xp, func(a, b roofX) int { return cmp.Compare(a.ai, b.ai) })
+	p := &Plot{ID: id, Title: title, XLabel: xLabel, YLabel: yLabel, X: make([]string, len(xp)), LogX: true, LogY: true}
+	for _, x := range xp {
+		p.XValue = append(p.XValue, x.ai)
+	}
+	return p
+}
+
+// roofAt is roof at each position of xp.
+func roofAt(xp []roofX, roof func(ai float64) float64) []float64 {
+	return mapCells(xp, func(x roofX) float64 { return roof(x.ai) })
 }
 
 // rooflineHosts selects the hosts whose roofline run records the copy
@@ -124,31 +142,15 @@ func rooflineHosts(hosts []*Host) ([]rooflineHost, []rooflinePoint) {
 	return hs, pts
 }
 
-// rooflineXs are the plot's sorted x positions: points and ridges.
-func rooflineXs(hs []rooflineHost, pts []rooflinePoint) []rooflineX {
-	var xp []rooflineX
-	for i, p := range pts {
-		xp = append(xp, rooflineX{p.ai, p.spec, i})
-	}
-	for _, hd := range hs {
-		xp = append(xp, rooflineX{hd.peak / hd.bw, "", -1})
-	}
-	slices.SortFunc(xp, func(a, b rooflineX) int { return cmp.Compare(a.ai, b.ai) })
-	return xp
-}
-
 // rooflineTable is hd's table against the roofline, and the plot's series.
-func rooflineTable(hd rooflineHost, xp []rooflineX, pts []rooflinePoint) (t *Table, roof []float64, ys [][]float64) {
+func rooflineTable(hd rooflineHost, xp []roofX, pts []rooflinePoint) (t *Table, roof []float64, ys [][]float64) {
 	t = &Table{ID: "roofline-" + hd.h.Slug, Title: "Against the roofline, " + rooflineSize + " Gaussian K x K — " + hd.h.Title,
 		Caption: fmt.Sprintf("Roof: the smaller of the FP32 peak (%s GFLOP/s) and the measured copy bandwidth (%s GB/s) times the intensity; a kernel that reads its input and writes its output once cannot beat it. "+
 			"Each variant's GFLOP/s at its fastest block and tunables in the host's run `%s` (%s), and in brackets its share of the roof; GFLOP/s counts 2·K² FLOP an output, so a separable path, which executes fewer, can pass the FP32 roof.",
 			Sig(hd.peak, 3), Sig(hd.bw, 3), hd.run.Preset, timingOf(rooflineSamples(hd.run))),
 		Header: []string{"Filter", "FLOP/byte", "Roof (GFLOP/s)", "Bound"}}
 	t.Header = append(t.Header, hd.variants...)
-	roof = make([]float64, len(xp))
-	for i, x := range xp {
-		roof[i] = math.Min(hd.peak, x.ai*hd.bw)
-	}
+	roof = roofAt(xp, func(ai float64) float64 { return math.Min(hd.peak, ai*hd.bw) })
 	ys = make([][]float64, len(hd.variants))
 	for vi := range ys {
 		ys[vi] = nans(len(xp))

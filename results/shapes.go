@@ -58,6 +58,28 @@ func (d *shapeData) best(q Q) (string, Measure) {
 	return bv, bm
 }
 
+// header is keys, a column per variant titled with suffix, then last.
+func (d *shapeData) header(keys []string, suffix, last string) []string {
+	return append(append(keys, mapCells(d.variants, func(v string) string { return v + suffix })...), last)
+}
+
+// cells are each variant's time on q, with note's words after it, and
+// whether any variant ran q.
+func (d *shapeData) cells(q Q, note func(v string, m Measure) string) ([]string, bool) {
+	var row []string
+	any := false
+	for _, v := range d.variants {
+		m, ok := d.time(v, q)
+		if !ok {
+			row = append(row, missing)
+			continue
+		}
+		any = true
+		row = append(row, floorTime(m)+note(v, m))
+	}
+	return row, any
+}
+
 // dramFloor is the time in ns to read a w x h image of ch channels of
 // typ and write its float32 output once at the copy bandwidth.
 func (d *shapeData) dramFloor(w, h, ch int, typ string) (float64, bool) {
@@ -112,11 +134,7 @@ func shapesRun(h *Host) *Run { return h.run("roofline-shapes") }
 func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 	types := &Table{ID: "shapes-types-" + h.Slug, Title: "Element types and channel layouts against their own DRAM floor — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096, zero border, kernel time (ms; ±∞: too few sample sets for an interval, see the floors tables) and, in brackets, the share of the case's own DRAM floor (W·H·channels·(input element size + 4) bytes over gpu-copy-gbps, %s GB/s).", at, Sig(d.bw, 5)),
-		Header:  []string{"Type", "Channels", "K", "DRAM floor (ms)"}, Keys: 3}
-	for _, v := range d.variants {
-		types.Header = append(types.Header, v+" (ms, share)")
-	}
-	types.Header = append(types.Header, "Best share")
+		Header:  d.header([]string{"Type", "Channels", "K", "DRAM floor (ms)"}, " (ms, share)", "Best share"), Keys: 3}
 	typeGoal := &goalTally{}
 	for _, typ := range []string{"f32", "u8", "i16"} {
 		for _, lay := range shapeLayouts {
@@ -127,20 +145,11 @@ func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 				if !ok {
 					continue
 				}
-				row := []string{typ, lay.name, strconv.Itoa(k), ms(fl, true)}
-				any := false
-				for _, v := range d.variants {
-					m, ok := d.time(v, q)
-					if !ok {
-						row = append(row, missing)
-						continue
-					}
-					any = true
-					row = append(row, floorTime(m)+" ("+percent(fl/m.Center(), true)+")")
-				}
+				cells, any := d.cells(q, func(_ string, m Measure) string { return " (" + percent(fl/m.Center(), true) + ")" })
 				if !any {
 					continue
 				}
+				row := append([]string{typ, lay.name, strconv.Itoa(k), ms(fl, true)}, cells...)
 				bv, bm := d.best(q)
 				share := fl / bm.Center()
 				row = append(row, percent(share, true)+" "+bv)
@@ -158,36 +167,23 @@ func (d *shapeData) typesTable(h *Host, at string) (*Table, *goalTally) {
 func (d *shapeData) bordersTable(h *Host, at string) (*Table, *goalTally) {
 	borders := &Table{ID: "shapes-borders-" + h.Slug, Title: "Border modes against zero border — " + h.Title,
 		Caption: fmt.Sprintf("From run `roofline-shapes`%s: 4096x4096 f32, one channel, kernel time (ms) and, in brackets, the time over the same variant's zero-border time.", at),
-		Header:  []string{"K", "Border"}, Keys: 2}
-	for _, v := range d.variants {
-		borders.Header = append(borders.Header, v+" (ms, / zero)")
-	}
-	borders.Header = append(borders.Header, "Best / best at zero")
+		Header:  d.header([]string{"K", "Border"}, " (ms, / zero)", "Best / best at zero"), Keys: 2}
 	borderGoal := &goalTally{}
 	for _, k := range shapeKs {
 		zq := Q{"size": "4096x4096", "filter": "dense" + strconv.Itoa(k), "type": "f32", "ch": "1", "layout": "interleaved", "border": "zero"}
 		_, zbest := d.best(zq)
 		for _, b := range convolve.Borders {
 			q := zq.with("border", b.String())
-			row := []string{strconv.Itoa(k), b.String()}
-			any := false
-			for _, v := range d.variants {
-				m, ok := d.time(v, q)
-				z, zok := d.time(v, zq)
-				if !ok {
-					row = append(row, missing)
-					continue
+			cells, any := d.cells(q, func(v string, m Measure) string {
+				if z, ok := d.time(v, zq); ok {
+					return " (" + Sig(m.Center()/z.Center(), 3) + "x)"
 				}
-				any = true
-				cell := floorTime(m)
-				if zok {
-					cell += " (" + Sig(m.Center()/z.Center(), 3) + "x)"
-				}
-				row = append(row, cell)
-			}
+				return ""
+			})
 			if !any {
 				continue
 			}
+			row := append([]string{strconv.Itoa(k), b.String()}, cells...)
 			bv, bm := d.best(q)
 			r := bm.Center() / zbest.Center()
 			row = append(row, Sig(r, 3)+"x "+bv)
