@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,14 +38,9 @@ func compareTests(summaries []string) (*TestsComparison, error) {
 }
 
 func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	lines, err := readLines(path)
+	for _, line := range lines {
+		f := strings.Fields(line)
 		if len(f) == 3 && f[0] == "total" {
 			c.Totals[slug] = f[1] + " " + f[2]
 			continue
@@ -57,7 +51,7 @@ func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
 			kv[k] = v
 		}
 		if (len(f) != 5 && (len(f) != 6 || kv["cpu-s"] == "")) || kv["pass"] == "" || kv["secs"] == "" {
-			return fmt.Errorf("fleet: %s: line %q is not \"<package> pass=N fail=N skip=N secs=S [cpu-s=C]\"", path, sc.Text())
+			return fmt.Errorf("fleet: %s: line %q is not \"<package> pass=N fail=N skip=N secs=S [cpu-s=C]\"", path, line)
 		}
 		pkg := f[0]
 		if !seen[pkg] {
@@ -67,7 +61,7 @@ func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
 		}
 		c.Cells[pkg][slug] = fmt.Sprintf("%s/%s/%s %ss", kv["pass"], kv["fail"], kv["skip"], kv["secs"])
 	}
-	return sc.Err()
+	return err
 }
 
 // WriteMarkdown writes the comparison as a Markdown table: a row a

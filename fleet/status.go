@@ -61,20 +61,24 @@ type record struct {
 // readRecord reads the record of the task in dir; ok is false when the
 // task has written none.
 func readRecord(dir string) (rec record, ok bool) {
-	f, err := os.Open(filepath.Join(dir, "record"))
-	if err != nil {
-		return record{}, false
-	}
-	defer f.Close()
+	lines, err := readLines(filepath.Join(dir, "record"))
 	fields := map[string]*string{"node": &rec.Node, "exit": &rec.Exit, "slug": &rec.Slug, "reason": &rec.Reason}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		key, value, _ := strings.Cut(sc.Text(), "=")
+	for _, l := range lines {
+		key, value, _ := strings.Cut(l, "=")
 		if p, ok := fields[key]; ok {
 			*p = value
 		}
 	}
-	return rec, sc.Err() == nil
+	return rec, err == nil
+}
+
+// readLines returns the lines of the file at path, without their ends.
+func readLines(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"), nil
 }
 
 // Status returns the status of every task's current attempt, from squeue,
@@ -233,21 +237,8 @@ func failure(s TaskStatus) string {
 
 // lastLines returns the last n lines of the file at path.
 func lastLines(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if len(lines) > n {
-			lines = lines[1:]
-		}
-	}
-	return lines, sc.Err()
+	lines, err := readLines(path)
+	return lines[max(len(lines)-n, 0):], err
 }
 
 // Wait polls the job's status every interval until no task is pending or
