@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -75,7 +76,7 @@ func (c *TestsComparison) WriteMarkdown(w io.Writer) error {
 	row := func(name string, cell func(slug string) string) {
 		cells := make([]string, len(c.Slugs))
 		for i, s := range c.Slugs {
-			cells[i] = dash(cell(s))
+			cells[i] = cmp.Or(cell(s), "-")
 		}
 		fmt.Fprintf(bw, "| %s | %s |\n", name, strings.Join(cells, " | "))
 	}

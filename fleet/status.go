@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -189,16 +190,9 @@ func WriteTable(w io.Writer, statuses []TaskStatus) error {
 	fmt.Fprintln(tw, "task\ttarget\tslurm\tstate\tslurm-state\tnode\texit\tslug")
 	for _, s := range statuses {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Task.Index, s.Task.Target,
-			dash(s.SlurmID), s.State, s.Slurm, dash(s.Node), dash(s.Exit), dash(s.Slug))
+			cmp.Or(s.SlurmID, "-"), s.State, s.Slurm, cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), cmp.Or(s.Slug, "-"))
 	}
 	return tw.Flush()
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // WriteFailures writes each failed task with its node, exit code, reason
@@ -232,7 +226,7 @@ func failure(s TaskStatus) string {
 		return fmt.Sprintf("task %d (%s): not submitted: %s", s.Task.Index, s.Task.Target, s.Reason)
 	}
 	return fmt.Sprintf("task %d (%s), Slurm %s: %s on node %s, exit code %s: %s",
-		s.Task.Index, s.Task.Target, s.SlurmID, s.Slurm, dash(s.Node), dash(s.Exit), s.Reason)
+		s.Task.Index, s.Task.Target, s.SlurmID, s.Slurm, cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), s.Reason)
 }
 
 // lastLines returns the last n lines of the file at path.
@@ -280,17 +274,17 @@ func (j *Job) Wait(ctx context.Context, interval time.Duration, progress io.Writ
 func progressLine(s TaskStatus) string {
 	switch s.State {
 	case Pending:
-		return fmt.Sprintf("pending (%s)", dash(s.Reason))
+		return fmt.Sprintf("pending (%s)", cmp.Or(s.Reason, "-"))
 	case Running:
-		line := "running on " + dash(s.Node)
+		line := "running on " + cmp.Or(s.Node, "-")
 		if last, err := lastLines(s.Log, 1); err == nil && len(last) == 1 {
 			line += ": " + last[0]
 		}
 		return line
 	case Done:
-		return "done on " + s.Node + ", " + dash(s.Slug)
+		return "done on " + s.Node + ", " + cmp.Or(s.Slug, "-")
 	}
-	return fmt.Sprintf("FAILED (%s on node %s, exit code %s: %s)", s.Slurm, dash(s.Node), dash(s.Exit), s.Reason)
+	return fmt.Sprintf("FAILED (%s on node %s, exit code %s: %s)", s.Slurm, cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), s.Reason)
 }
 
 func elapsed(start time.Time) string {
