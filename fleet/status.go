@@ -190,7 +190,8 @@ func WriteTable(w io.Writer, statuses []TaskStatus) error {
 	fmt.Fprintln(tw, "task\ttarget\tslurm\tstate\tslurm-state\tnode\texit\tslug")
 	for _, s := range statuses {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Task.Index, s.Task.Target,
-			cmp.Or(s.SlurmID, "-"), s.State, s.Slurm, cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), cmp.Or(s.Slug, "-"))
+			cmp.Or(s.SlurmID, "-"), s.State, s.Slurm,
+			cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), cmp.Or(s.Slug, "-"))
 	}
 	return tw.Flush()
 }
