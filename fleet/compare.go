@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -180,13 +181,9 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 // fastest is the slug with the least median time (the first by name on
 // a tie).
 func (r CaseRow) fastest() string {
-	best := ""
-	for s, t := range r.Times {
-		if best == "" || t.Median < r.Times[best].Median || (t.Median == r.Times[best].Median && s < best) {
-			best = s
-		}
-	}
-	return best
+	return slices.MinFunc(slices.Sorted(maps.Keys(r.Times)), func(a, b string) int {
+		return cmp.Compare(r.Times[a].Median, r.Times[b].Median)
+	})
 }
 
 // formatSeconds writes a time with three significant digits in ns, µs, ms

@@ -2,9 +2,9 @@ package fleet
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -39,14 +39,9 @@ func compareTests(summaries []string) (*TestsComparison, error) {
 }
 
 func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	lines, err := readLines(path)
+	for _, line := range lines {
+		f := strings.Fields(line)
 		if len(f) == 3 && f[0] == "total" {
 			c.Totals[slug] = f[1] + " " + f[2]
 			continue
@@ -57,7 +52,7 @@ func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
 			kv[k] = v
 		}
 		if (len(f) != 5 && (len(f) != 6 || kv["cpu-s"] == "")) || kv["pass"] == "" || kv["secs"] == "" {
-			return fmt.Errorf("fleet: %s: line %q is not \"<package> pass=N fail=N skip=N secs=S [cpu-s=C]\"", path, sc.Text())
+			return fmt.Errorf("fleet: %s: line %q is not \"<package> pass=N fail=N skip=N secs=S [cpu-s=C]\"", path, line)
 		}
 		pkg := f[0]
 		if !seen[pkg] {
@@ -67,7 +62,7 @@ func (c *TestsComparison) read(path, slug string, seen map[string]bool) error {
 		}
 		c.Cells[pkg][slug] = fmt.Sprintf("%s/%s/%s %ss", kv["pass"], kv["fail"], kv["skip"], kv["secs"])
 	}
-	return sc.Err()
+	return err
 }
 
 // WriteMarkdown writes the comparison as a Markdown table: a row a
@@ -81,7 +76,7 @@ func (c *TestsComparison) WriteMarkdown(w io.Writer) error {
 	row := func(name string, cell func(slug string) string) {
 		cells := make([]string, len(c.Slugs))
 		for i, s := range c.Slugs {
-			cells[i] = dash(cell(s))
+			cells[i] = cmp.Or(cell(s), "-")
 		}
 		fmt.Fprintf(bw, "| %s | %s |\n", name, strings.Join(cells, " | "))
 	}

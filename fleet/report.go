@@ -28,13 +28,7 @@ func (j *Job) WriteReport(w io.Writer, g *Gathered) error {
 	var err error
 	switch j.Mode {
 	case ModeSweep:
-		var files []string
-		for _, f := range g.Files {
-			if filepath.Ext(f) == ".txt" {
-				files = append(files, f)
-			}
-		}
-		c, err = Compare(files)
+		c, err = Compare(g.Files) // a sweep gathers runs (*.txt) only
 	case ModeTests:
 		c, err = compareTests(g.Summary)
 	}

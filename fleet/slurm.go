@@ -163,11 +163,8 @@ func queryQueue(jobIDs []string) (map[string]slurmTask, error) {
 // without accounting storage it returns none and no error.
 func queryAccounting(jobIDs []string) map[string]slurmTask {
 	out, err := slurm("sacct", "-n", "-P", "-X", "-j", strings.Join(jobIDs, ","), "-o", sacctFields)
-	if err != nil {
-		return nil
-	}
-	tasks, err := parseSacct(out)
-	if err != nil {
+	tasks, perr := parseSacct(out)
+	if err != nil || perr != nil {
 		return nil
 	}
 	return tasks

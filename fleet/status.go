@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -61,20 +62,24 @@ type record struct {
 // readRecord reads the record of the task in dir; ok is false when the
 // task has written none.
 func readRecord(dir string) (rec record, ok bool) {
-	f, err := os.Open(filepath.Join(dir, "record"))
-	if err != nil {
-		return record{}, false
-	}
-	defer f.Close()
+	lines, err := readLines(filepath.Join(dir, "record"))
 	fields := map[string]*string{"node": &rec.Node, "exit": &rec.Exit, "slug": &rec.Slug, "reason": &rec.Reason}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		key, value, _ := strings.Cut(sc.Text(), "=")
+	for _, l := range lines {
+		key, value, _ := strings.Cut(l, "=")
 		if p, ok := fields[key]; ok {
 			*p = value
 		}
 	}
-	return rec, sc.Err() == nil
+	return rec, err == nil
+}
+
+// readLines returns the lines of the file at path, without their ends.
+func readLines(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"), nil
 }
 
 // Status returns the status of every task's current attempt, from squeue,
@@ -185,16 +190,10 @@ func WriteTable(w io.Writer, statuses []TaskStatus) error {
 	fmt.Fprintln(tw, "task\ttarget\tslurm\tstate\tslurm-state\tnode\texit\tslug")
 	for _, s := range statuses {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Task.Index, s.Task.Target,
-			dash(s.SlurmID), s.State, s.Slurm, dash(s.Node), dash(s.Exit), dash(s.Slug))
+			cmp.Or(s.SlurmID, "-"), s.State, s.Slurm,
+			cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), cmp.Or(s.Slug, "-"))
 	}
 	return tw.Flush()
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // WriteFailures writes each failed task with its node, exit code, reason
@@ -228,26 +227,13 @@ func failure(s TaskStatus) string {
 		return fmt.Sprintf("task %d (%s): not submitted: %s", s.Task.Index, s.Task.Target, s.Reason)
 	}
 	return fmt.Sprintf("task %d (%s), Slurm %s: %s on node %s, exit code %s: %s",
-		s.Task.Index, s.Task.Target, s.SlurmID, s.Slurm, dash(s.Node), dash(s.Exit), s.Reason)
+		s.Task.Index, s.Task.Target, s.SlurmID, s.Slurm, cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), s.Reason)
 }
 
 // lastLines returns the last n lines of the file at path.
 func lastLines(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if len(lines) > n {
-			lines = lines[1:]
-		}
-	}
-	return lines, sc.Err()
+	lines, err := readLines(path)
+	return lines[max(len(lines)-n, 0):], err
 }
 
 // Wait polls the job's status every interval until no task is pending or
@@ -289,17 +275,17 @@ func (j *Job) Wait(ctx context.Context, interval time.Duration, progress io.Writ
 func progressLine(s TaskStatus) string {
 	switch s.State {
 	case Pending:
-		return fmt.Sprintf("pending (%s)", dash(s.Reason))
+		return fmt.Sprintf("pending (%s)", cmp.Or(s.Reason, "-"))
 	case Running:
-		line := "running on " + dash(s.Node)
+		line := "running on " + cmp.Or(s.Node, "-")
 		if last, err := lastLines(s.Log, 1); err == nil && len(last) == 1 {
 			line += ": " + last[0]
 		}
 		return line
 	case Done:
-		return "done on " + s.Node + ", " + dash(s.Slug)
+		return "done on " + s.Node + ", " + cmp.Or(s.Slug, "-")
 	}
-	return fmt.Sprintf("FAILED (%s on node %s, exit code %s: %s)", s.Slurm, dash(s.Node), dash(s.Exit), s.Reason)
+	return fmt.Sprintf("FAILED (%s on node %s, exit code %s: %s)", s.Slurm, cmp.Or(s.Node, "-"), cmp.Or(s.Exit, "-"), s.Reason)
 }
 
 func elapsed(start time.Time) string {

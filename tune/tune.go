@@ -175,18 +175,16 @@ func Tune(v convolve.Variant, c Class, o Options) (tuning.Entry, error) {
 		s.local(sp)
 	}
 	e.Candidates = s.cands
-	best := -1
+	base, best := s.cands[0], -1
 	for i, cd := range s.cands {
-		if cd.Status == tuning.OK && (best < 0 || cd.MedianNS < s.cands[best].MedianNS) {
-			best = i
+		if cd.Status != tuning.OK {
+			continue
 		}
-	}
-	defc := s.cands[0]
-	if defc.Status == tuning.OK {
-		for i := range e.Candidates {
-			if e.Candidates[i].Status == tuning.OK {
-				e.Candidates[i].VsDefault = e.Candidates[i].MedianNS / defc.MedianNS
-			}
+		if base.Status == tuning.OK {
+			s.cands[i].VsDefault = cd.MedianNS / base.MedianNS
+		}
+		if best < 0 || cd.MedianNS < s.cands[best].MedianNS {
+			best = i
 		}
 	}
 	e.Default = e.Candidates[0]

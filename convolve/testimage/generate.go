@@ -43,23 +43,30 @@ func Noise(g convolve.Geometry, seed int64) (*convolve.Image, error) {
 		return nil, err
 	}
 	src := rand.NewPCG(uint64(seed), pcgStream)
+	forEach(g, func(x, y, c int) {
+		r := src.Uint64()
+		i := im.Offset(x, y, c)
+		switch g.Type {
+		case convolve.Float32:
+			im.F32[i] = float32(int32(r>>40)-(1<<23)) / (1 << 23)
+		case convolve.Uint8:
+			im.U8[i] = uint8(r >> 56)
+		case convolve.Int16:
+			im.I16[i] = int16(uint16(r >> 48))
+		}
+	})
+	return im, nil
+}
+
+// forEach calls f for every sample of g, in the order y, x, c.
+func forEach(g convolve.Geometry, f func(x, y, c int)) {
 	for y := 0; y < g.Height; y++ {
 		for x := 0; x < g.Width; x++ {
 			for c := 0; c < g.Channels; c++ {
-				r := src.Uint64()
-				i := im.Offset(x, y, c)
-				switch g.Type {
-				case convolve.Float32:
-					im.F32[i] = float32(int32(r>>40)-(1<<23)) / (1 << 23)
-				case convolve.Uint8:
-					im.U8[i] = uint8(r >> 56)
-				case convolve.Int16:
-					im.I16[i] = int16(uint16(r >> 48))
-				}
+				f(x, y, c)
 			}
 		}
 	}
-	return im, nil
 }
 
 // FullScale is the value of a full-intensity element of type t: 255 for
@@ -81,13 +88,7 @@ func fill(g convolve.Geometry, f func(x, y, c int) float64) (*convolve.Image, er
 		return nil, err
 	}
 	h := FullScale(g.Type)
-	for c := 0; c < g.Channels; c++ {
-		for y := 0; y < g.Height; y++ {
-			for x := 0; x < g.Width; x++ {
-				im.Set(x, y, c, f(x, y, c)*h)
-			}
-		}
-	}
+	forEach(g, func(x, y, c int) { im.Set(x, y, c, f(x, y, c)*h) })
 	return im, nil
 }
 

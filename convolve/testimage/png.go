@@ -100,28 +100,23 @@ func fromImage(m image.Image, channels int) (*convolve.Image, error) {
 		return nil, err
 	}
 	w, px := b.Dx(), im.U8
-	// Fast paths for the common types, row by row.
-	var rgba []uint8 // the pixels of an RGBA or NRGBA image
-	var stride int
+	// Fast paths for the common types: the samples as they are.
+	var pix []uint8 // the pixels of a Gray, RGBA or NRGBA image
+	var stride, spp int
 	switch m := m.(type) {
 	case *image.Gray:
-		if channels == 1 {
-			for y := 0; y < b.Dy(); y++ {
-				copy(px[y*w:(y+1)*w], m.Pix[y*m.Stride:])
-			}
-			return im, nil
-		}
+		pix, stride, spp = m.Pix, m.Stride, 1
 	case *image.RGBA:
-		rgba, stride = m.Pix, m.Stride
+		pix, stride, spp = m.Pix, m.Stride, 4
 	case *image.NRGBA:
-		rgba, stride = m.Pix, m.Stride
+		pix, stride, spp = m.Pix, m.Stride, 4
 	}
-	if rgba != nil && channels >= 3 {
+	if pix != nil && (spp == 1) == (channels == 1) {
 		i := 0
 		for y := 0; y < b.Dy(); y++ {
-			row := rgba[y*stride:]
+			row := pix[y*stride:]
 			for x := 0; x < w; x++ {
-				i += copy(px[i:i+channels], row[4*x:4*x+channels])
+				i += copy(px[i:i+channels], row[spp*x:spp*x+channels])
 			}
 		}
 		return im, nil

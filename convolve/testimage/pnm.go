@@ -9,23 +9,22 @@ import (
 	"github.com/convbench/convbench/convolve"
 )
 
+// pnmKinds are the binary PNM kinds by magic: their name and channels.
+var pnmKinds = map[string]struct {
+	name     string
+	channels int
+}{"P5": {"PGM", 1}, "P6": {"PPM", 3}}
+
 // WritePGM writes a 1-channel u8 image as binary PGM (P5, maxval 255).
-func WritePGM(w io.Writer, im *convolve.Image) error {
-	if err := checkU8("PGM", im, 1); err != nil {
-		return err
-	}
-	return writePNM(w, "P5", im)
-}
+func WritePGM(w io.Writer, im *convolve.Image) error { return writePNM(w, "P5", im) }
 
 // WritePPM writes a 3-channel u8 image as binary PPM (P6, maxval 255).
-func WritePPM(w io.Writer, im *convolve.Image) error {
-	if err := checkU8("PPM", im, 3); err != nil {
-		return err
-	}
-	return writePNM(w, "P6", im)
-}
+func WritePPM(w io.Writer, im *convolve.Image) error { return writePNM(w, "P6", im) }
 
 func writePNM(w io.Writer, magic string, im *convolve.Image) error {
+	if err := checkU8(pnmKinds[magic].name, im, pnmKinds[magic].channels); err != nil {
+		return err
+	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n%d %d\n255\n", magic, im.Width, im.Height)
 	if err := writeSamples(bw, im); err != nil {
@@ -48,13 +47,9 @@ func readPNM(r io.Reader, want string) (*convolve.Image, error) {
 	if _, err := io.ReadFull(br, magic); err != nil {
 		return nil, fmt.Errorf("testimage: PNM header: %w", err)
 	}
-	format, channels, kind := string(magic), 0, ""
-	switch format {
-	case "P5":
-		channels, kind = 1, "PGM"
-	case "P6":
-		channels, kind = 3, "PPM"
-	default:
+	format := string(magic)
+	kind, ok := pnmKinds[format]
+	if !ok {
 		return nil, fmt.Errorf("testimage: PNM magic %q: want P5 (PGM) or P6 (PPM)", magic)
 	}
 	if want != "" && format != want {
@@ -75,13 +70,10 @@ func readPNM(r io.Reader, want string) (*convolve.Image, error) {
 	if b, err := br.ReadByte(); err != nil || !isSpace(b) {
 		return nil, fmt.Errorf("testimage: %s: no whitespace after maxval", format)
 	}
-	if err := checkPixels(kind, int64(vals[0]), int64(vals[1]), MaxPixels); err != nil {
+	if err := checkHeader(kind.name, int64(vals[0]), int64(vals[1]), kind.channels, convolve.Uint8); err != nil {
 		return nil, err
 	}
-	g := convolve.Geometry{Width: vals[0], Height: vals[1], Channels: channels, Type: convolve.Uint8}
-	if err := g.Validate(); err != nil {
-		return nil, fmt.Errorf("testimage: %s: %w", format, err)
-	}
+	g := convolve.Geometry{Width: vals[0], Height: vals[1], Channels: kind.channels, Type: convolve.Uint8}
 	n := g.Len()
 	// Read what is there before trusting the header's size, so a short
 	// file with a huge header allocates only what it holds.

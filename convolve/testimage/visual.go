@@ -25,20 +25,16 @@ func ToUint8Normalize(im *convolve.Image, abs bool) (*convolve.Image, error) {
 	if abs {
 		lo = 0
 	}
-	for c := 0; c < im.Channels; c++ {
-		for y := 0; y < im.Height; y++ {
-			for x := 0; x < im.Width; x++ {
-				v := im.At(x, y, c)
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					continue
-				}
-				if abs {
-					v = math.Abs(v)
-				}
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
+	forEach(im.Geometry, func(x, y, c int) {
+		v := im.At(x, y, c)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
 		}
-	}
+		if abs {
+			v = math.Abs(v)
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	})
 	scale := 0.0
 	if hi > lo {
 		scale = 255 / (hi - lo)
@@ -63,13 +59,9 @@ func toUint8(im *convolve.Image, conv func(float64) uint8) (*convolve.Image, err
 		return nil, err
 	}
 	i := 0
-	for y := 0; y < im.Height; y++ {
-		for x := 0; x < im.Width; x++ {
-			for c := 0; c < im.Channels; c++ {
-				out.U8[i] = conv(im.At(x, y, c))
-				i++
-			}
-		}
-	}
+	forEach(im.Geometry, func(x, y, c int) {
+		out.U8[i] = conv(im.At(x, y, c))
+		i++
+	})
 	return out, nil
 }

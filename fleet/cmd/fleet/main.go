@@ -145,17 +145,13 @@ func submit(ctx context.Context, args []string, w io.Writer) error {
 			}
 		}
 	}
-	if j != nil && j.Local {
-		// The task has run: say how it ended, as status does.
-		if rerr := report(ctx, j, false, *interval, 20, w); err == nil {
+	// A local task has run: say how it ended, as status does.
+	if j != nil && (j.Local || *wait && err == nil) {
+		if rerr := report(ctx, j, *wait && !j.Local, *interval, 20, w); err == nil {
 			err = rerr
 		}
-		return err
 	}
-	if err != nil || !*wait {
-		return err
-	}
-	return report(ctx, j, true, *interval, 20, w)
+	return err
 }
 
 // parseJob defines -job on fs, parses args, and loads the job -job names,

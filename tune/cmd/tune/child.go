@@ -31,7 +31,7 @@ const (
 // childInput is what the command gives a child tuning a job on its stdin.
 type childInput struct {
 	Time   time.Duration      `json:"time,omitempty"`   // tune.Options.Time
-	Seeds  []tuning.Candidate `json:"seeds,omitempty"`  // tune.Options.Seeds, as candidates
+	Seeds  []convolve.Setting `json:"seeds,omitempty"`  // tune.Options.Seeds
 	Resume []tuning.Candidate `json:"resume,omitempty"` // tune.Options.Resume
 }
 
@@ -140,15 +140,7 @@ func runChild(mode string, o options, jobs []job, stdin io.Reader, stdout, stder
 		return 0
 	}
 	opts := tuneOptions(o, g.info.Limits, stderr)
-	opts.Time, opts.Resume = in.Time, in.Resume
-	for _, c := range in.Seeds {
-		st, err := c.Setting()
-		if err != nil {
-			fmt.Fprintln(stderr, "tune: child input: seed:", err)
-			return 2
-		}
-		opts.Seeds = append(opts.Seeds, st)
-	}
+	opts.Time, opts.Seeds, opts.Resume = in.Time, in.Seeds, in.Resume
 	opts.Warm = func(v convolve.Variant, ps []convolve.Problem, cfgs []convolve.Config) {
 		write(childEvent{Compiling: len(ps)})
 		g.warm(v, ps, cfgs, func(done, _ int) { write(childEvent{Compiled: done}) })

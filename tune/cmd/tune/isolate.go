@@ -122,10 +122,7 @@ type jobResult struct {
 // a fault and the job goes on in a new child without it.
 func (r *childRunner) tune(j job, budget time.Duration, seeds []convolve.Setting) jobResult {
 	var res jobResult
-	in := childInput{}
-	for _, st := range seeds {
-		in.Seeds = append(in.Seeds, tuning.CandidateOf(st))
-	}
+	in := childInput{Seeds: seeds}
 	start := time.Now()
 	for {
 		if budget > 0 {
