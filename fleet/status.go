@@ -79,7 +79,11 @@ func readLines(path string) ([]string, error) {
 	if err != nil || len(b) == 0 {
 		return nil, err
 	}
-	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"), nil
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines, nil
 }
 
 // Status returns the status of every task's current attempt, from squeue,
